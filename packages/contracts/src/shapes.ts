@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+/** A reasoning session: the unit of continuity across tool calls. */
+export const sessionSchema = z.object({
+  id: z.string(),
+  mode: z.string().describe("Mode that created the session"),
+  active_branch_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const thoughtStatusSchema = z.enum(["active", "superseded"]);
+
+/** One recorded step of reasoning in a session. */
+export const thoughtSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  branch_id: z.string().nullable(),
+  parent_id: z.string().nullable(),
+  mode: z.string(),
+  content: z.string(),
+  confidence: z.number().nullable(),
+  status: thoughtStatusSchema,
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export type Thought = z.infer<typeof thoughtSchema>;
+
+export const branchStatusSchema = z.enum(["active", "completed", "abandoned"]);
+export type BranchStatus = z.infer<typeof branchStatusSchema>;
+
+/** One row per tool call: what metrics and self-improvement read. */
+export const invocationSchema = z.object({
+  id: z.string(),
+  tool: z.string(),
+  operation: z.string().nullable(),
+  session_id: z.string().nullable(),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cache_read_tokens: z.number().int(),
+  cache_write_tokens: z.number().int(),
+  model_calls: z.number().int(),
+  latency_ms: z.number(),
+  success: z.boolean(),
+  error_code: z.string().nullable(),
+  quality: z.number().nullable(),
+  created_at: z.string(),
+});
+export type Invocation = z.infer<typeof invocationSchema>;
+
+/** Reasoning modes with their own model settings (design §6). */
+export const modeIdSchema = z.enum([
+  "linear",
+  "tree",
+  "divergent",
+  "reflection",
+  "checkpoint",
+  "auto",
+  "graph",
+  "detect",
+  "decision",
+  "evidence",
+  "timeline",
+  "mcts",
+  "counterfactual",
+]);
+export type ModeId = z.infer<typeof modeIdSchema>;

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+/** Shared vitest settings: node environment, generous timeouts for tests that spawn processes. */
+export const baseConfig = defineConfig({
+  test: {
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+  },
+});
