@@ -1,0 +1,15 @@
+export { createStore, openStore } from "./store.ts";
+export type { Repositories, Store } from "./store.ts";
+export { defaultDatabasePath, migrateToLatest, openSqliteDatabase } from "./open-database.ts";
+export type { OpenDatabaseOptions } from "./open-database.ts";
+export { migrations } from "./migrations/index.ts";
+export type { Database } from "./database.ts";
+export type { Branch } from "./repositories/branch.repository.ts";
+export type { Checkpoint } from "./repositories/checkpoint.repository.ts";
+export type { InvocationFilter, NewInvocation } from "./repositories/invocation.repository.ts";
+export type { NewThought } from "./repositories/thought.repository.ts";
+export type { BranchRow, BranchTable } from "./tables/branch.table.ts";
+export type { CheckpointRow, CheckpointTable } from "./tables/checkpoint.table.ts";
+export type { InvocationRow, InvocationTable } from "./tables/invocation.table.ts";
+export type { SessionRow, SessionTable } from "./tables/session.table.ts";
+export type { ThoughtRow, ThoughtTable } from "./tables/thought.table.ts";

@@ -1,0 +1,81 @@
+import type { Kysely, Migration } from "kysely";
+
+// Shipped migrations are never edited; add a new file instead.
+// Types are portable: text, integer and double precision run on SQLite and Postgres.
+export const coreTables: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable("sessions")
+      .addColumn("id", "text", (column) => column.primaryKey())
+      .addColumn("mode", "text", (column) => column.notNull())
+      .addColumn("active_branch_id", "text")
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .addColumn("updated_at", "text", (column) => column.notNull())
+      .execute();
+
+    await db.schema
+      .createTable("thoughts")
+      .addColumn("id", "text", (column) => column.primaryKey())
+      .addColumn("session_id", "text", (column) => column.notNull().references("sessions.id").onDelete("cascade"))
+      .addColumn("position", "integer", (column) => column.notNull())
+      .addColumn("branch_id", "text")
+      .addColumn("parent_id", "text")
+      .addColumn("mode", "text", (column) => column.notNull())
+      .addColumn("content", "text", (column) => column.notNull())
+      .addColumn("confidence", "double precision")
+      .addColumn("status", "text", (column) => column.notNull().defaultTo("active"))
+      .addColumn("metadata", "text", (column) => column.notNull().defaultTo("{}"))
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .addUniqueConstraint("thoughts_session_position", ["session_id", "position"])
+      .execute();
+
+    await db.schema
+      .createTable("branches")
+      .addColumn("id", "text", (column) => column.primaryKey())
+      .addColumn("session_id", "text", (column) => column.notNull().references("sessions.id").onDelete("cascade"))
+      .addColumn("parent_branch_id", "text")
+      .addColumn("position", "integer", (column) => column.notNull())
+      .addColumn("content", "text", (column) => column.notNull())
+      .addColumn("score", "double precision", (column) => column.notNull())
+      .addColumn("status", "text", (column) => column.notNull())
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .addColumn("updated_at", "text", (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex("branches_session").on("branches").columns(["session_id", "position"]).execute();
+
+    await db.schema
+      .createTable("checkpoints")
+      .addColumn("id", "text", (column) => column.primaryKey())
+      .addColumn("session_id", "text", (column) => column.notNull().references("sessions.id").onDelete("cascade"))
+      .addColumn("name", "text", (column) => column.notNull())
+      .addColumn("description", "text")
+      .addColumn("thought_count", "integer", (column) => column.notNull())
+      .addColumn("snapshot", "text", (column) => column.notNull())
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex("checkpoints_session").on("checkpoints").columns(["session_id", "created_at"]).execute();
+
+    await db.schema
+      .createTable("invocations")
+      .addColumn("id", "text", (column) => column.primaryKey())
+      .addColumn("tool", "text", (column) => column.notNull())
+      .addColumn("operation", "text")
+      .addColumn("session_id", "text")
+      .addColumn("provider", "text")
+      .addColumn("model", "text")
+      .addColumn("input_tokens", "integer", (column) => column.notNull().defaultTo(0))
+      .addColumn("output_tokens", "integer", (column) => column.notNull().defaultTo(0))
+      .addColumn("cache_read_tokens", "integer", (column) => column.notNull().defaultTo(0))
+      .addColumn("cache_write_tokens", "integer", (column) => column.notNull().defaultTo(0))
+      .addColumn("model_calls", "integer", (column) => column.notNull().defaultTo(0))
+      .addColumn("latency_ms", "double precision", (column) => column.notNull())
+      .addColumn("success", "integer", (column) => column.notNull())
+      .addColumn("error_code", "text")
+      .addColumn("error_message", "text")
+      .addColumn("quality", "double precision")
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex("invocations_tool_created").on("invocations").columns(["tool", "created_at"]).execute();
+    await db.schema.createIndex("invocations_session").on("invocations").column("session_id").execute();
+  },
+};

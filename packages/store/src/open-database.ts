@@ -1,0 +1,58 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DeliberateError } from "@deliberate/contracts";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, Migrator, SqliteDialect } from "kysely";
+import type { Database } from "./database.ts";
+import { inlineMigrationProvider } from "./migrations/index.ts";
+
+export interface OpenDatabaseOptions {
+  /** File path, or ":memory:" for tests. Parent folders are created. */
+  path: string;
+  /** Milliseconds a writer waits for a lock held by another process. */
+  busyTimeoutMs?: number;
+}
+
+/** The default embedded database location, relative to the working directory. */
+export const defaultDatabasePath = "./data/deliberate.db";
+
+/**
+ * Opens SQLite with the settings a service needs (WAL so readers never block the
+ * writer, synchronous=NORMAL, busy_timeout, foreign keys) and applies migrations.
+ */
+export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<Kysely<Database>> {
+  const inMemory = options.path === ":memory:";
+  let connection: BetterSqlite3.Database;
+  try {
+    if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
+    connection = new BetterSqlite3(options.path);
+  } catch (error) {
+    throw new DeliberateError({
+      code: "STORAGE",
+      message: `Cannot open the database at ${options.path}: ${(error as Error).message}`,
+      hint: "Set DATABASE_PATH to a writable file path.",
+      cause: error,
+    });
+  }
+  if (!inMemory) connection.pragma("journal_mode = WAL");
+  connection.pragma("synchronous = NORMAL");
+  connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  connection.pragma("foreign_keys = ON");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  await migrateToLatest(db);
+  return db;
+}
+
+/** Applies every pending migration; fails loudly naming the migration that broke. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: inlineMigrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
+    throw new DeliberateError({
+      code: "STORAGE",
+      message: `Migration ${failed} failed: ${(error as Error).message ?? String(error)}`,
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,122 @@
+import { DeliberateError, type Thought } from "@deliberate/contracts";
+import type { DatabaseExecutor } from "../executor.ts";
+import { parseJsonObject } from "../json-column.ts";
+import type { ThoughtRow } from "../tables/thought.table.ts";
+
+function toThought(row: ThoughtRow): Thought {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    branch_id: row.branch_id,
+    parent_id: row.parent_id,
+    mode: row.mode,
+    content: row.content,
+    confidence: row.confidence,
+    status: row.status === "superseded" ? "superseded" : "active",
+    metadata: parseJsonObject(row.metadata, `thought ${row.id}`),
+    created_at: row.created_at,
+  };
+}
+
+export interface NewThought {
+  id: string;
+  session_id: string;
+  branch_id?: string | null;
+  parent_id?: string | null;
+  mode: string;
+  content: string;
+  confidence?: number | null;
+  metadata?: Record<string, unknown>;
+  created_at: string;
+}
+
+/** Thoughts: the recorded steps of a session, in order. */
+export function createThoughtRepository(db: DatabaseExecutor) {
+  return {
+    /** Appends at the end of the session. Call inside a transaction when appending several. */
+    async append(input: NewThought): Promise<Thought> {
+      const last = await db
+        .selectFrom("thoughts")
+        .select((expression) => expression.fn.max("position").as("position"))
+        .where("session_id", "=", input.session_id)
+        .executeTakeFirst();
+      const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      const row: ThoughtRow = {
+        id: input.id,
+        session_id: input.session_id,
+        position,
+        branch_id: input.branch_id ?? null,
+        parent_id: input.parent_id ?? null,
+        mode: input.mode,
+        content: input.content,
+        confidence: input.confidence ?? null,
+        status: "active",
+        metadata: JSON.stringify(input.metadata ?? {}),
+        created_at: input.created_at,
+      };
+      await db.insertInto("thoughts").values(row).execute();
+      return toThought(row);
+    },
+
+    async find(id: string): Promise<Thought | undefined> {
+      const row = await db.selectFrom("thoughts").selectAll().where("id", "=", id).executeTakeFirst();
+      return row ? toThought(row) : undefined;
+    },
+
+    async get(id: string): Promise<Thought> {
+      const thought = await this.find(id);
+      if (!thought) {
+        throw new DeliberateError({
+          code: "NOT_FOUND",
+          message: `Thought not found: ${id}`,
+          issues: [{ field: "thought_id", message: `no thought with id '${id}'` }],
+          hint: "Pass a thought_id returned by an earlier call.",
+        });
+      }
+      return thought;
+    },
+
+    /** Every thought of a session in order, including superseded ones unless `activeOnly`. */
+    async listBySession(sessionId: string, options: { activeOnly?: boolean } = {}): Promise<Thought[]> {
+      let query = db.selectFrom("thoughts").selectAll().where("session_id", "=", sessionId);
+      if (options.activeOnly) query = query.where("status", "=", "active");
+      const rows = await query.orderBy("position", "asc").execute();
+      return rows.map(toThought);
+    },
+
+    /** The newest `limit` active thoughts, oldest first (the context fed to the next prompt). */
+    async recent(sessionId: string, limit: number): Promise<Thought[]> {
+      const rows = await db
+        .selectFrom("thoughts")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .where("status", "=", "active")
+        .orderBy("position", "desc")
+        .limit(limit)
+        .execute();
+      return rows.reverse().map(toThought);
+    },
+
+    async count(sessionId: string, options: { activeOnly?: boolean } = {}): Promise<number> {
+      let query = db.selectFrom("thoughts").select((expression) => expression.fn.countAll().as("count")).where("session_id", "=", sessionId);
+      if (options.activeOnly) query = query.where("status", "=", "active");
+      const row = await query.executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** Sets aside (never deletes) active thoughts not in `keepIds`; returns how many. */
+    async supersedeExcept(sessionId: string, keepIds: readonly string[]): Promise<number> {
+      let query = db.updateTable("thoughts").set({ status: "superseded" }).where("session_id", "=", sessionId).where("status", "=", "active");
+      if (keepIds.length > 0) query = query.where("id", "not in", keepIds);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** Makes the given thoughts active again (a restore brings back what the checkpoint held). */
+    async reactivate(ids: readonly string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.updateTable("thoughts").set({ status: "active" }).where("id", "in", ids).execute();
+    },
+  };
+}
+export type ThoughtRepository = ReturnType<typeof createThoughtRepository>;

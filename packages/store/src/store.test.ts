@@ -1,0 +1,96 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DeliberateError } from "@deliberate/contracts";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore, type Store } from "./index.ts";
+
+const now = "2026-11-22T10:00:00.000Z";
+const stores: Store[] = [];
+async function memoryStore(): Promise<Store> {
+  const store = await openStore({ path: ":memory:" });
+  stores.push(store);
+  return store;
+}
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+describe("store", () => {
+  it("appends thoughts in order and returns the recent active ones oldest first", async () => {
+    const store = await memoryStore();
+    await store.sessions.create({ id: "s1", mode: "linear", now });
+    for (let index = 0; index < 5; index += 1) {
+      await store.thoughts.append({ id: `t${index}`, session_id: "s1", mode: "linear", content: `thought ${index}`, created_at: now });
+    }
+    const recent = await store.thoughts.recent("s1", 3);
+    expect(recent.map((thought) => thought.id)).toEqual(["t2", "t3", "t4"]);
+    expect(await store.thoughts.count("s1")).toBe(5);
+  });
+
+  it("supersedes thoughts without deleting them and can reactivate them", async () => {
+    const store = await memoryStore();
+    await store.sessions.create({ id: "s1", mode: "linear", now });
+    for (const id of ["a", "b", "c"]) {
+      await store.thoughts.append({ id, session_id: "s1", mode: "linear", content: id, created_at: now });
+    }
+    expect(await store.thoughts.supersedeExcept("s1", ["a"])).toBe(2);
+    expect((await store.thoughts.listBySession("s1", { activeOnly: true })).map((thought) => thought.id)).toEqual(["a"]);
+    expect(await store.thoughts.count("s1")).toBe(3);
+    await store.thoughts.reactivate(["b"]);
+    expect(await store.thoughts.count("s1", { activeOnly: true })).toBe(2);
+  });
+
+  it("rolls a failed transaction back completely", async () => {
+    const store = await memoryStore();
+    await expect(
+      store.transaction(async (repositories) => {
+        await repositories.sessions.create({ id: "s1", mode: "linear", now });
+        await repositories.thoughts.append({ id: "t1", session_id: "s1", mode: "linear", content: "x", created_at: now });
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await store.sessions.find("s1")).toBeUndefined();
+    expect(await store.thoughts.find("t1")).toBeUndefined();
+  });
+
+  it("refuses a thought for a session that does not exist (foreign keys on)", async () => {
+    const store = await memoryStore();
+    await expect(store.thoughts.append({ id: "t1", session_id: "missing", mode: "linear", content: "x", created_at: now })).rejects.toThrow();
+  });
+
+  it("reports missing rows as NOT_FOUND naming the field", async () => {
+    const store = await memoryStore();
+    const error = await store.sessions.get("nope").catch((caught: unknown) => caught);
+    expect(DeliberateError.isInstance(error) && error.code).toBe("NOT_FOUND");
+    expect(DeliberateError.isInstance(error) && error.issues[0]?.field).toBe("session_id");
+    const branchError = await store.branches.getInSession("s", "b").catch((caught: unknown) => caught);
+    expect(DeliberateError.isInstance(branchError) && branchError.issues[0]?.field).toBe("branch_id");
+  });
+
+  it("filters invocations and maps success to a boolean", async () => {
+    const store = await memoryStore();
+    const base = {
+      operation: null, session_id: null, provider: "testing", model: "m", input_tokens: 1, output_tokens: 2,
+      cache_read_tokens: 0, cache_write_tokens: 0, model_calls: 1, latency_ms: 5, error_message: null, quality: null,
+    };
+    await store.invocations.record({ ...base, id: "i1", tool: "reasoning_linear", success: true, error_code: null, created_at: "2026-11-22T10:00:00.000Z" });
+    await store.invocations.record({ ...base, id: "i2", tool: "reasoning_tree", success: false, error_code: "INVALID_INPUT", created_at: "2026-11-22T10:00:01.000Z" });
+    const failed = await store.invocations.list({ success: false });
+    expect(failed.map((row) => [row.id, row.success])).toEqual([["i2", false]]);
+    expect((await store.invocations.list({ tool: "reasoning_linear" }))[0]?.success).toBe(true);
+  });
+
+  it("opens a file database in WAL mode that a second connection can read", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "deliberate-store-")), "nested", "deliberate.db");
+    const writer = await openStore({ path });
+    stores.push(writer);
+    await writer.sessions.create({ id: "s1", mode: "linear", now });
+    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(writer.db);
+    expect(mode.rows[0]?.journal_mode).toBe("wal");
+    const reader = await openStore({ path });
+    stores.push(reader);
+    expect((await reader.sessions.get("s1")).mode).toBe("linear");
+  });
+});

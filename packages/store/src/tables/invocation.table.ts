@@ -1,0 +1,24 @@
+import type { Insertable, Selectable } from "kysely";
+
+export interface InvocationTable {
+  id: string;
+  tool: string;
+  operation: string | null;
+  session_id: string | null;
+  provider: string | null;
+  model: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  model_calls: number;
+  latency_ms: number;
+  /** 1 or 0 (portable across SQLite and Postgres). */
+  success: number;
+  error_code: string | null;
+  error_message: string | null;
+  quality: number | null;
+  created_at: string;
+}
+export type InvocationRow = Selectable<InvocationTable>;
+export type NewInvocationRow = Insertable<InvocationTable>;
