@@ -1,0 +1,24 @@
+/**
+ * Maps `items` with at most `limit` calls in flight, keeping input order.
+ * Independent model calls go through this so wall time follows the critical path.
+ */
+export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  async function worker(): Promise<void> {
+    while (next < items.length && !failed) {
+      const index = next;
+      next += 1;
+      try {
+        results[index] = await work(items[index] as T, index);
+      } catch (error) {
+        failed = true; // stop starting new work; the first error wins
+        throw error;
+      }
+    }
+  }
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, () => worker());
+  await Promise.all(workers);
+  return results;
+}

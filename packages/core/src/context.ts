@@ -1,0 +1,43 @@
+import type { ModeId } from "@deliberate/contracts";
+import type { ModelRouter, Usage } from "@deliberate/providers";
+import type { Store } from "@deliberate/store";
+import type { Clock } from "./clock.ts";
+import type { ProgressUpdate } from "./engine-types.ts";
+import type { IdGenerator } from "./ids.ts";
+import type { ModeSettings } from "./mode-settings.ts";
+
+/** What one invocation spent on models; becomes the invocation row. */
+export interface InvocationUsage extends Usage {
+  modelCalls: number;
+  provider: string | null;
+  model: string | null;
+}
+
+/**
+ * Everything a handler may touch. Handlers reach the outside world only
+ * through this, so a call is replayable from the same inputs and model answers.
+ */
+export interface ToolContext {
+  readonly store: Store;
+  readonly models: ModelRouter;
+  readonly settings: Readonly<Record<ModeId, ModeSettings>>;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly signal: AbortSignal;
+  readonly progress: (update: ProgressUpdate) => void;
+  /** Accumulated by runMode; read by the engine when recording the invocation. */
+  readonly usage: InvocationUsage;
+  /** Maximum concurrent model calls for independent work. */
+  readonly concurrency: number;
+  /** Runs another registered tool's handler within this invocation (used by auto and presets). */
+  readonly callTool: (toolName: string, input: unknown) => Promise<Record<string, unknown>>;
+}
+
+export function createUsage(): InvocationUsage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, provider: null, model: null };
+}
+
+/** ISO timestamp from the context clock. */
+export function nowIso(context: Pick<ToolContext, "clock">): string {
+  return context.clock.now().toISOString();
+}

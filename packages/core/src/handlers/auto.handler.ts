@@ -1,0 +1,36 @@
+import { autoModeSchema, autoTool } from "@deliberate/contracts";
+import { createRouterMode } from "../modes/auto.mode.ts";
+import { runMode } from "../run-mode.ts";
+import { defineHandler } from "../tool-handler.ts";
+
+type AutoMode = (typeof autoModeSchema.options)[number];
+
+/**
+ * How auto starts each mode it can route to: the tool and its arguments built
+ * from the content. A mode is routable only when its tool is registered.
+ */
+export const autoRoutes: Record<AutoMode, { tool: string; arguments: (content: string, sessionId?: string) => Record<string, unknown> }> = {
+  linear: { tool: "reasoning_linear", arguments: (content, session_id) => ({ content, session_id }) },
+  tree: { tool: "reasoning_tree", arguments: (content, session_id) => ({ operation: "create", content, session_id }) },
+  divergent: { tool: "reasoning_divergent", arguments: (content, session_id) => ({ content, session_id }) },
+  reflection: { tool: "reasoning_reflection", arguments: (content, session_id) => ({ operation: "process", content, session_id }) },
+  graph: { tool: "reasoning_graph", arguments: (content, session_id) => ({ operation: "init", content, session_id }) },
+  timeline: { tool: "reasoning_timeline", arguments: (content, session_id) => ({ operation: "create", content, session_id }) },
+  mcts: { tool: "reasoning_mcts", arguments: (content, session_id) => ({ operation: "explore", content, session_id }) },
+  counterfactual: { tool: "reasoning_counterfactual", arguments: (content, session_id) => ({ scenario: content, session_id }) },
+};
+
+/** Builds the auto handler for the tools an engine actually has. */
+export function createAutoHandler(registeredTools: ReadonlySet<string>) {
+  const routable = autoModeSchema.options.filter((mode) => registeredTools.has(autoRoutes[mode].tool));
+  const router = createRouterMode(routable as [AutoMode, ...AutoMode[]]);
+  return defineHandler(autoTool, async (input, context) => {
+    const choice = await runMode(context, router, { content: input.content, hints: input.hints ?? [] });
+    const selected = choice.selected_mode as AutoMode;
+    context.progress({ progress: 1, total: 2, message: `routed to ${selected}` });
+    const route = autoRoutes[selected];
+    const result = await context.callTool(route.tool, route.arguments(input.content, input.session_id));
+    context.progress({ progress: 2, total: 2, message: `${selected} done` });
+    return { selected_mode: selected, confidence: choice.confidence, rationale: choice.rationale, result };
+  });
+}
