@@ -1,3 +1,5 @@
+import { CompletionNeeded } from "./host/completion-needed.ts";
+
 /**
  * Maps `items` with at most `limit` calls in flight, keeping input order.
  * Independent model calls go through this so wall time follows the critical path.
@@ -6,6 +8,8 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
   const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;
+  // Independent prompts of a host-executed call are collected, not stopped at the first.
+  const suspensions: Array<{ index: number; suspension: CompletionNeeded }> = [];
   async function worker(): Promise<void> {
     while (next < items.length && !failed) {
       const index = next;
@@ -13,6 +17,10 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
       try {
         results[index] = await work(items[index] as T, index);
       } catch (error) {
+        if (CompletionNeeded.isInstance(error)) {
+          suspensions.push({ index, suspension: error });
+          continue;
+        }
         failed = true; // stop starting new work; the first error wins
         throw error;
       }
@@ -20,5 +28,9 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
   }
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, () => worker());
   await Promise.all(workers);
+  if (suspensions.length > 0) {
+    suspensions.sort((a, b) => a.index - b.index);
+    throw CompletionNeeded.merge(suspensions.map((entry) => entry.suspension));
+  }
   return results;
 }

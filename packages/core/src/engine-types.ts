@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "@deliberate/contracts";
+import type { ModelRouter } from "@deliberate/providers";
 
 /** Progress of a long call (several model calls), forwarded to MCP progress notifications / SSE. */
 export interface ProgressUpdate {
@@ -12,6 +13,8 @@ export interface InvokeOptions {
   /** Aborts model calls in flight; the call then fails with CANCELLED. */
   signal?: AbortSignal;
   progress?: (update: ProgressUpdate) => void;
+  /** Models for this call only (e.g. the connected MCP client's sampling); default: the engine's. */
+  models?: ModelRouter;
 }
 
 /**

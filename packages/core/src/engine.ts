@@ -1,17 +1,33 @@
-import { DeliberateError, parseInput, type ErrorCode, type ModeId, type Session, type Thought, type ToolDefinition } from "@deliberate/contracts";
+import {
+  DeliberateError,
+  type ErrorCode,
+  type ModeId,
+  type NeedsCompletion,
+  orNeedsCompletion,
+  parseInput,
+  type Session,
+  submitInputSchema,
+  submitTool,
+  type Thought,
+  type ToolDefinition,
+} from "@deliberate/contracts";
 import type { ModelRouter } from "@deliberate/providers";
-import type { Branch, Checkpoint, Store } from "@deliberate/store";
+import type { Branch, Checkpoint, Store, SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
-import { createUsage, type ToolContext } from "./context.ts";
+import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import type { Engine, InvokeOptions } from "./engine-types.ts";
-import { coreHandlers } from "./handlers/index.ts";
 import { createAutoHandler } from "./handlers/auto.handler.ts";
+import { coreHandlers } from "./handlers/index.ts";
+import { CompletionNeeded } from "./host/completion-needed.ts";
+import { hostInstructions } from "./host/host-instructions.ts";
+import { createReplayRouter } from "./host/replay-router.ts";
 import { type IdGenerator, randomIds } from "./ids.ts";
 import { type ModeSettings, resolveModeSettings } from "./mode-settings.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
 export interface EngineOptions {
   store: Store;
+  /** The server-side models; a router whose provider is "host" makes model-backed calls host-executed. */
   models: ModelRouter;
   clock?: Clock;
   ids?: IdGenerator;
@@ -21,6 +37,8 @@ export interface EngineOptions {
   concurrency?: number;
   /** Tools beyond the core ones (other packages contribute theirs here). */
   handlers?: readonly ToolHandler[];
+  /** How long a host-executed call waits for its completions (default one hour). */
+  suspendedCallTtlMs?: number;
   /** Called once per finished invocation (for logs). */
   onInvocation?: (event: InvocationEvent) => void;
 }
@@ -50,6 +68,8 @@ export interface DeliberateEngine extends Engine {
 // recorded as invocations; everything that reached a handler's real work is.
 const callerErrorCodes: ReadonlySet<ErrorCode> = new Set(["INVALID_INPUT", "NOT_FOUND", "CONFLICT"]);
 
+const defaultSuspendedCallTtlMs = 60 * 60 * 1000;
+
 function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   if (DeliberateError.isInstance(error)) return error;
   if (signal.aborted) return new DeliberateError({ code: "CANCELLED", message: "The call was cancelled.", cause: error });
@@ -65,15 +85,25 @@ function qualityOf(output: Record<string, unknown>): number | null {
   return null;
 }
 
+/** Where a call stands in host execution: fresh, or resumed from a token with answers. */
+interface Resumption {
+  call: SuspendedCall;
+  answers: Record<string, unknown>;
+  answerFields: Record<string, string>;
+}
+
 /**
  * Creates the engine: every tool's handler behind one `invoke` that validates,
- * runs, checks the output against the tool's schema and records one row.
+ * runs, checks the output against the tool's schema and records one row. With
+ * a host router, model-backed calls suspend with their prompts and resume
+ * through reasoning_submit by replaying the call with the recorded answers.
  */
 export function createEngine(options: EngineOptions): DeliberateEngine {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const settings = resolveModeSettings(options.modeSettings);
   const concurrency = options.concurrency ?? 4;
+  const ttlMs = options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs;
 
   const handlers = new Map<string, ToolHandler>();
   for (const handler of [...coreHandlers, ...(options.handlers ?? [])]) {
@@ -82,7 +112,14 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
   }
   const auto = createAutoHandler(new Set(handlers.keys())) as unknown as ToolHandler;
   handlers.set(auto.definition.name, auto);
-  const tools: ToolDefinition[] = [...handlers.values()].map((handler) => handler.definition);
+
+  // The definitions surfaces publish: model-backed outputs may be a needs-completion step.
+  const tools: ToolDefinition[] = [
+    ...[...handlers.values()].map((handler) =>
+      handler.definition.usesModel ? { ...handler.definition, outputSchema: orNeedsCompletion(handler.definition.outputSchema) } : handler.definition,
+    ),
+    submitTool,
+  ];
 
   function handlerFor(name: string): ToolHandler {
     const handler = handlers.get(name);
@@ -91,7 +128,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         code: "NOT_FOUND",
         message: `Unknown tool: ${name}`,
         issues: [{ field: "name", message: `no tool named '${name}'` }],
-        hint: `Available tools: ${[...handlers.keys()].join(", ")}`,
+        hint: `Available tools: ${[...handlers.keys(), submitTool.name].join(", ")}`,
       });
     }
     return handler;
@@ -110,15 +147,68 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     return checked.data as Record<string, unknown>;
   }
 
-  async function invoke(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions = {}): Promise<Record<string, unknown>> {
+  async function record(input: { toolName: string; operation: string | null; sessionId: unknown; usage: InvocationUsage; latencyMs: number; output?: Record<string, unknown>; failure?: DeliberateError }) {
+    const { usage, failure, output } = input;
+    if (failure !== undefined && callerErrorCodes.has(failure.code)) return;
+    await options.store.invocations.record({
+      id: ids.next("inv"),
+      tool: input.toolName,
+      operation: input.operation,
+      session_id: typeof input.sessionId === "string" ? input.sessionId : null,
+      provider: usage.provider,
+      model: usage.model,
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      cache_read_tokens: usage.cacheReadTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+      model_calls: usage.modelCalls,
+      latency_ms: input.latencyMs,
+      success: failure === undefined,
+      error_code: failure?.code ?? null,
+      error_message: failure?.message ?? null,
+      quality: output ? qualityOf(output) : null,
+      created_at: clock.now().toISOString(),
+    });
+  }
+
+  async function suspend(toolName: string, rawArguments: unknown, suspension: CompletionNeeded, resumption: Resumption | undefined): Promise<NeedsCompletion> {
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
+    const call: SuspendedCall = {
+      id: resumption?.call.id ?? ids.next("rt"),
+      tool: toolName,
+      arguments: rawArguments,
+      answers: resumption?.answers ?? {},
+      pending: suspension.prompts,
+      rounds: (resumption?.call.rounds ?? 0) + 1,
+      created_at: resumption?.call.created_at ?? now.toISOString(),
+      updated_at: now.toISOString(),
+      expires_at: expiresAt,
+    };
+    await options.store.suspendedCalls.save(call);
+    return {
+      status: "needs_completion",
+      resume_token: call.id,
+      tool: toolName,
+      prompts: suspension.prompts,
+      instructions: hostInstructions(suspension.prompts.length),
+      expires_at: expiresAt,
+    };
+  }
+
+  /** Runs one call to completion, failure, or (host-executed) its next suspension. */
+  async function execute(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
     const handler = handlerFor(toolName);
     // Validate before anything else so bad input writes nothing at all.
     parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+    const serverModels = invokeOptions.models ?? options.models;
+    const hostExecuted = serverModels.provider === "host";
+    const models = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : serverModels;
     const signal = invokeOptions.signal ?? new AbortController().signal;
     const usage = createUsage();
     const context: ToolContext = {
       store: options.store,
-      models: options.models,
+      models,
       settings,
       clock,
       ids,
@@ -131,40 +221,51 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     const started = performance.now();
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
     const operation = typeof raw["operation"] === "string" ? raw["operation"] : null;
-    let output: Record<string, unknown> | undefined;
-    let failure: DeliberateError | undefined;
     try {
-      output = await run(handler, rawArguments, context);
+      const output = await run(handler, rawArguments, context);
+      if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
+      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs: performance.now() - started, output });
+      options.onInvocation?.({ tool: toolName, operation, success: true, errorCode: null, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
       return output;
     } catch (error) {
-      failure = normalizeError(error, signal);
+      if (CompletionNeeded.isInstance(error)) return suspend(toolName, rawArguments, error, resumption);
+      const failure = normalizeError(error, signal);
+      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs: performance.now() - started, failure });
+      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
       throw failure;
-    } finally {
-      const latencyMs = performance.now() - started;
-      const sessionId = (output?.["session_id"] ?? raw["session_id"]) as string | undefined;
-      if (failure === undefined || !callerErrorCodes.has(failure.code)) {
-        await options.store.invocations.record({
-          id: ids.next("inv"),
-          tool: toolName,
-          operation,
-          session_id: typeof sessionId === "string" ? sessionId : null,
-          provider: usage.provider,
-          model: usage.model,
-          input_tokens: usage.inputTokens,
-          output_tokens: usage.outputTokens,
-          cache_read_tokens: usage.cacheReadTokens,
-          cache_write_tokens: usage.cacheWriteTokens,
-          model_calls: usage.modelCalls,
-          latency_ms: latencyMs,
-          success: failure === undefined,
-          error_code: failure?.code ?? null,
-          error_message: failure?.message ?? null,
-          quality: output ? qualityOf(output) : null,
-          created_at: clock.now().toISOString(),
-        });
-      }
-      options.onInvocation?.({ tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls });
     }
+  }
+
+  /** reasoning_submit: merge the answers into the suspended call and replay it. */
+  async function resume(rawArguments: unknown, invokeOptions: InvokeOptions): Promise<Record<string, unknown>> {
+    const input = parseInput(submitInputSchema, rawArguments ?? {}, submitTool.name);
+    const call = await options.store.suspendedCalls.get(input.resume_token, clock.now().toISOString());
+    const pendingIds = new Set(call.pending.map((prompt) => prompt.id));
+    const answers = { ...call.answers };
+    const answerFields: Record<string, string> = {};
+    const unknown: Array<{ field: string; message: string }> = [];
+    for (const [index, entry] of input.answers.entries()) {
+      if (!pendingIds.has(entry.prompt_id)) {
+        unknown.push({ field: `answers.${index}.prompt_id`, message: `'${entry.prompt_id}' is not a pending prompt; pending: ${[...pendingIds].join(", ")}` });
+        continue;
+      }
+      answers[entry.prompt_id] = entry.answer;
+      answerFields[entry.prompt_id] = `answers.${index}.answer`;
+    }
+    if (unknown.length > 0) {
+      throw new DeliberateError({
+        code: "INVALID_INPUT",
+        message: `Unknown prompt ids for resume_token ${call.id}: ${unknown.map((issue) => issue.message).join("; ")}`,
+        issues: unknown,
+        hint: "Answer the prompts of the latest needs_completion result, using their ids as prompt_id.",
+      });
+    }
+    return execute(call.tool, call.arguments, invokeOptions, { call, answers, answerFields });
+  }
+
+  async function invoke(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions = {}): Promise<Record<string, unknown>> {
+    if (toolName === submitTool.name) return resume(rawArguments, invokeOptions);
+    return execute(toolName, rawArguments, invokeOptions);
   }
 
   async function readSession(sessionId: string): Promise<SessionRecord> {

@@ -18,3 +18,5 @@ export { mapConcurrent } from "./concurrency.ts";
 export { ensureSession, formatHistory, historyLimits, loadSessionHistory } from "./session-history.ts";
 export type { SessionHistory } from "./session-history.ts";
 export { autoRoutes } from "./handlers/auto.handler.ts";
+export { hostModelRouter } from "./host/host-router.ts";
+export { hostInstructions } from "./host/host-instructions.ts";

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { defineTool } from "../tool-definition.ts";
+
+export const submitInputSchema = z.object({
+  resume_token: z.string().min(1, "resume_token must not be empty").describe("The resume_token from a needs_completion result"),
+  answers: z
+    .array(
+      z.object({
+        prompt_id: z.string().min(1, "prompt_id must not be empty"),
+        answer: z.unknown().describe("An object matching the prompt's schema (a JSON string of it is accepted too)"),
+      }),
+    )
+    .min(1, "answers must contain at least one answer"),
+});
+
+export const submitTool = defineTool({
+  name: "reasoning_submit",
+  description:
+    "Continue a suspended reasoning call. When a reasoning tool returns status 'needs_completion' (no server-side model is configured), answer each of its prompts yourself: follow the prompt's system and user text and reply with a JSON object matching its schema. Then call this tool with the resume_token and answers [{prompt_id, answer}]. The result is either the tool's final result or the next needs_completion step. Invalid answers are rejected with the problems listed; the call stays resumable.",
+  inputSchema: submitInputSchema,
+  // The result is the suspended tool's own output (or the next step), so it is left open here.
+  outputSchema: z.record(z.string(), z.unknown()),
+  annotations: { title: "Submit Completions", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  operations: [],
+  usesModel: false,
+});

@@ -1,0 +1,226 @@
+import { checkpointTool, DeliberateError, linearTool, reflectionTool, treeTool } from "@deliberate/contracts";
+import { afterEach, describe, expect, it } from "vitest";
+import { bySchemaName, createTestEngine, type TestEngine } from "./test-support.ts";
+
+const linearAnswer = { content: "Therefore cache invalidation is the risk.", confidence: 0.7, next_step: "Check TTLs" };
+const treeAnswer = {
+  branches: [
+    { content: "Path A: cache at the edge", score: 0.4 },
+    { content: "Path B: cache in the service", score: 0.9 },
+    { content: "Path C: no cache", score: 0.2 },
+  ],
+  recommendation: "Start with B",
+};
+
+const engines: TestEngine[] = [];
+async function setup(...args: Parameters<typeof createTestEngine>) {
+  const testEngine = await createTestEngine(...args);
+  engines.push(testEngine);
+  return testEngine;
+}
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
+});
+
+async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
+  return error;
+}
+
+describe("reasoning_linear", () => {
+  it("continues a thought, persists it, and feeds the session's history to the next call", async () => {
+    const { engine, model, store } = await setup(bySchemaName({ linear_continuation: linearAnswer }));
+    const first = await engine.invoke("reasoning_linear", { content: "We should add a cache." });
+    expect(linearTool.outputSchema.parse(first)).toEqual({ thought_id: first.thought_id, session_id: first.session_id, ...linearAnswer });
+
+    await engine.invoke("reasoning_linear", { content: "What about consistency?", session_id: first.session_id, confidence: "0.5" });
+    const secondPrompt = model.calls[1]?.messages[0]?.content ?? "";
+    expect(secondPrompt).toContain("We should add a cache.");
+    expect(secondPrompt).toContain(linearAnswer.content);
+    expect(secondPrompt).toContain("0.5");
+
+    const record = await store.thoughts.listBySession(first.session_id as string);
+    expect(record.map((thought) => thought.mode)).toEqual(["input", "linear", "input", "linear"]);
+    const invocations = await store.invocations.list({ tool: "reasoning_linear" });
+    expect(invocations).toHaveLength(2);
+    expect(invocations[0]).toMatchObject({ success: true, model_calls: 1, provider: "scripted", quality: 0.7 });
+    expect(invocations[0]?.input_tokens).toBeGreaterThan(0);
+  });
+
+  it("rejects bad input naming the field and writes nothing", async () => {
+    const { engine, model, store } = await setup(bySchemaName({ linear_continuation: linearAnswer }));
+    const error = await errorOf(engine.invoke("reasoning_linear", { content: "  ", confidence: 2 }));
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.issues.map((issue) => issue.field).sort()).toEqual(["confidence", "content"]);
+    expect(model.calls).toHaveLength(0);
+    expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
+    expect(await store.invocations.list()).toHaveLength(0);
+  });
+
+  it("refuses an unknown session before asking the model", async () => {
+    const { engine, model } = await setup(bySchemaName({ linear_continuation: linearAnswer }));
+    const error = await errorOf(engine.invoke("reasoning_linear", { content: "x", session_id: "ses_missing" }));
+    expect(error.code).toBe("NOT_FOUND");
+    expect(error.issues[0]?.field).toBe("session_id");
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it("leaves nothing half-written when the model fails, and records the failure", async () => {
+    const { engine, store } = await setup(() => {
+      throw new DeliberateError({ code: "PROVIDER_UNAVAILABLE", message: "upstream 503", retryable: true });
+    });
+    const error = await errorOf(engine.invoke("reasoning_linear", { content: "x" }));
+    expect(error.code).toBe("PROVIDER_UNAVAILABLE");
+    expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
+    const [row] = await store.invocations.list();
+    expect(row).toMatchObject({ tool: "reasoning_linear", success: false, error_code: "PROVIDER_UNAVAILABLE" });
+  });
+});
+
+describe("reasoning_tree", () => {
+  it("creates branches, lists them with a recommendation, focuses and completes", async () => {
+    const { engine } = await setup(bySchemaName({ tree_branches: treeAnswer, linear_continuation: linearAnswer }));
+    const created = treeTool.outputSchema.parse(await engine.invoke("reasoning_tree", { content: "How to speed up the API?", num_branches: "3" }));
+    expect(created.branches?.map((branch) => branch.score)).toEqual([0.4, 0.9, 0.2]);
+    const sessionId = created.session_id;
+    const best = created.branches?.[1]?.id as string;
+
+    const listed = treeTool.outputSchema.parse(await engine.invoke("reasoning_tree", { operation: "list", session_id: sessionId }));
+    expect(listed.branches).toHaveLength(4); // root + 3
+    expect(listed.recommendation).toContain(best);
+
+    const focused = await engine.invoke("reasoning_tree", { operation: "focus", session_id: sessionId, branch_id: best });
+    expect(focused.branch_id).toBe(best);
+    const completed = treeTool.outputSchema.parse(
+      await engine.invoke("reasoning_tree", { operation: "complete", session_id: sessionId, branch_id: best, completed: "false" }),
+    );
+    expect(completed.branches?.find((branch) => branch.id === best)?.status).toBe("abandoned");
+
+    const refocus = await errorOf(engine.invoke("reasoning_tree", { operation: "focus", session_id: sessionId, branch_id: best }));
+    expect(refocus.code).toBe("CONFLICT");
+    const missing = await errorOf(engine.invoke("reasoning_tree", { operation: "focus", session_id: sessionId, branch_id: "br_nope" }));
+    expect(missing.issues[0]?.field).toBe("branch_id");
+  });
+
+  it("names the fields an operation needs", async () => {
+    const { engine } = await setup(bySchemaName({}));
+    const error = await errorOf(engine.invoke("reasoning_tree", { operation: "complete", num_branches: 9 }));
+    expect(error.issues.map((issue) => issue.field).sort()).toEqual(["branch_id", "num_branches", "session_id"]);
+    expect(error.message).toContain("branch_id is required for operation 'complete'");
+  });
+});
+
+describe("reasoning_divergent", () => {
+  it("asks for perspectives concurrently under distinct lenses, then synthesises", async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const { engine, model } = await setup({
+      latencyMs: 5,
+      answer: (options: { schemaName?: string }, index: number) => {
+        if (options.schemaName === "divergent_perspective") {
+          inFlight += 1;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          setTimeout(() => {
+            inFlight -= 1;
+          }, 1);
+          return { viewpoint: `view ${index}`, content: `idea ${index}`, novelty_score: 0.5 };
+        }
+        return { challenged_assumptions: ["users want speed"], synthesis: "Combine them" };
+      },
+    });
+    const progress: number[] = [];
+    const result = await engine.invoke("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 4, challenge_assumptions: true }, {
+      progress: (update) => progress.push(update.progress),
+    });
+    expect(result.perspectives).toHaveLength(4);
+    expect(result.challenged_assumptions).toEqual(["users want speed"]);
+    const lenses = model.calls.filter((call) => call.schemaName === "divergent_perspective").map((call) => call.messages[0]?.content);
+    expect(new Set(lenses).size).toBe(4);
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(progress.at(-1)).toBe(5);
+  });
+});
+
+describe("reasoning_reflection", () => {
+  const critique = (score: number) => ({
+    quality_score: score - 0.1,
+    strengths: ["clear"],
+    weaknesses: ["thin evidence"],
+    recommendations: ["cite data"],
+    refined_content: `refined at ${score}`,
+    refined_quality_score: score,
+  });
+
+  it("refines iteratively until the threshold is reached", async () => {
+    const { engine, model } = await setup([critique(0.5), critique(0.85), critique(0.95)]);
+    const result = reflectionTool.outputSchema.parse(await engine.invoke("reasoning_reflection", { content: "Draft", quality_threshold: 0.8 }));
+    expect(result.iterations_used).toBe(2);
+    expect(result.refined_content).toBe("refined at 0.85");
+    expect(model.calls[1]?.messages[0]?.content).toContain("refined at 0.5");
+  });
+
+  it("evaluates a whole session and refuses an empty or unknown one", async () => {
+    const { engine } = await setup(
+      bySchemaName({
+        linear_continuation: linearAnswer,
+        reflection_session_evaluation: { quality_score: 0.6, coherence_score: 0.8, strengths: ["a"], weaknesses: ["b"], recommendations: ["c"] },
+      }),
+    );
+    const first = await engine.invoke("reasoning_linear", { content: "Step one" });
+    const evaluation = await engine.invoke("reasoning_reflection", { operation: "evaluate", session_id: first.session_id });
+    expect(evaluation).toMatchObject({ quality_score: 0.6, coherence_score: 0.8 });
+    const missing = await errorOf(engine.invoke("reasoning_reflection", { operation: "evaluate" }));
+    expect(missing.issues[0]?.field).toBe("session_id");
+  });
+});
+
+describe("reasoning_checkpoint", () => {
+  it("restores a session: later thoughts are set aside, not deleted, and a new direction is recorded", async () => {
+    const { engine, store, model } = await setup(bySchemaName({ linear_continuation: linearAnswer }));
+    const first = await engine.invoke("reasoning_linear", { content: "One" });
+    const sessionId = first.session_id as string;
+    const created = await engine.invoke("reasoning_checkpoint", { operation: "create", session_id: sessionId, name: "before two" });
+    await engine.invoke("reasoning_linear", { content: "Two", session_id: sessionId });
+    const listed = checkpointTool.outputSchema.parse(await engine.invoke("reasoning_checkpoint", { operation: "list", session_id: sessionId }));
+    expect(listed.checkpoints).toEqual([expect.objectContaining({ id: created.checkpoint_id, name: "before two", thought_count: 2 })]);
+
+    const restored = checkpointTool.outputSchema.parse(
+      await engine.invoke("reasoning_checkpoint", { operation: "restore", session_id: sessionId, checkpoint_id: created.checkpoint_id, new_direction: "Try three" }),
+    );
+    expect(restored.restored_state).toMatchObject({ thought_count: 2, superseded_thought_count: 2 });
+    expect(await store.thoughts.count(sessionId)).toBe(5);
+    expect((await store.thoughts.listBySession(sessionId, { activeOnly: true })).map((thought) => thought.content)).toEqual([
+      "One",
+      linearAnswer.content,
+      "Try three",
+    ]);
+    expect(model.calls).toHaveLength(2);
+
+    const unknown = await errorOf(engine.invoke("reasoning_checkpoint", { operation: "restore", session_id: sessionId, checkpoint_id: "cp_x" }));
+    expect(unknown.issues[0]?.field).toBe("checkpoint_id");
+    const noName = await errorOf(engine.invoke("reasoning_checkpoint", { operation: "create", session_id: sessionId }));
+    expect(noName.issues[0]).toEqual({ field: "name", message: "name is required for operation 'create'" });
+  });
+});
+
+describe("reasoning_auto", () => {
+  it("routes to a registered mode and returns that mode's result", async () => {
+    const { engine, model } = await setup(
+      bySchemaName({ auto_route: { selected_mode: "tree", confidence: 0.8, rationale: "Several approaches" }, tree_branches: treeAnswer }),
+    );
+    const result = await engine.invoke("reasoning_auto", { content: "Compare ways to scale", hints: ["options"] });
+    expect(result).toMatchObject({ selected_mode: "tree", confidence: 0.8 });
+    expect((result.result as { branches: unknown[] }).branches).toHaveLength(3);
+    expect(model.calls[0]?.system).toContain("- tree:");
+  });
+
+  it("rejects a route to a mode the model may not choose", async () => {
+    const { engine } = await setup(bySchemaName({ auto_route: { selected_mode: "astrology", confidence: 1, rationale: "?" } }));
+    const error = await errorOf(engine.invoke("reasoning_auto", { content: "x" }));
+    expect(error.code).toBe("MODEL_OUTPUT_INVALID");
+  });
+});

@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+import { DeliberateError, type FieldIssue, type ModeId } from "@deliberate/contracts";
+import { emptyUsage, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
+import { z } from "zod";
+import { CompletionNeeded } from "./completion-needed.ts";
+
+export interface ReplayRouterOptions {
+  /** Recorded answers by prompt id (from earlier rounds and this submission). */
+  answers: Readonly<Record<string, unknown>>;
+  /** Where each answer came from in the submission, to name the field in errors. */
+  answerFields?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A prompt id stable across replays: the call's sequence number plus a digest of
+ * what was asked, so a prompt that changed between rounds is asked again
+ * rather than answered with a stale reply.
+ */
+function promptId(sequence: number, options: GenerateOptions<unknown>): string {
+  const digest = createHash("sha256")
+    .update(options.schemaName ?? "")
+    .update("\u0000")
+    .update(options.system)
+    .update("\u0000")
+    .update(options.messages.map((message) => `${message.role}:${message.content}`).join("\u0000"))
+    .digest("hex")
+    .slice(0, 10);
+  return `p${sequence}-${digest}`;
+}
+
+function parseAnswer(answer: unknown): unknown {
+  if (typeof answer !== "string") return answer;
+  try {
+    return JSON.parse(answer) as unknown;
+  } catch {
+    return answer;
+  }
+}
+
+/**
+ * The host-executed provider: answers from the recorded completions, and
+ * suspends (CompletionNeeded) on the first prompt it has no answer for.
+ * Replaying a call with the same answers gives the same result, because the
+ * engine's handlers reach the outside world only through their context.
+ */
+export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
+  let sequence = 0;
+  const model: LanguageModel = {
+    provider: "host",
+    modelId: "host",
+    async generate<T>(generateOptions: GenerateOptions<T>): Promise<GenerateResult<T>> {
+      sequence += 1;
+      const id = promptId(sequence, generateOptions as GenerateOptions<unknown>);
+      const schema = generateOptions.schema;
+      if (!(id in options.answers)) {
+        throw new CompletionNeeded([
+          {
+            id,
+            system: generateOptions.system,
+            user: generateOptions.messages.map((message) => message.content).join("\n\n"),
+            schema: schema ? (z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>) : { type: "string" },
+          },
+        ]);
+      }
+      const raw = parseAnswer(options.answers[id]);
+      const field = options.answerFields?.[id] ?? `answers[${id}]`;
+      if (!schema) {
+        if (typeof raw !== "string") throw invalidAnswer(field, [{ field, message: "expected a text answer" }]);
+        return { object: undefined as T, text: raw, usage: emptyUsage, finishReason: "stop", modelId: "host" };
+      }
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        throw invalidAnswer(
+          field,
+          parsed.error.issues.map((issue) => ({ field: [field, ...issue.path.map(String)].join("."), message: issue.message })),
+        );
+      }
+      return { object: parsed.data, text: JSON.stringify(parsed.data), usage: emptyUsage, finishReason: "stop", modelId: "host" };
+    },
+  };
+  return { provider: "host", configured: true, forMode: (_mode: ModeId) => model };
+}
+
+function invalidAnswer(field: string, issues: FieldIssue[]): DeliberateError {
+  return new DeliberateError({
+    code: "INVALID_INPUT",
+    message: `The answer ${field} does not match its prompt's schema: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
+    issues,
+    hint: "Fix the answer to match the prompt's JSON schema and submit again with the same resume_token; nothing was lost.",
+  });
+}
