@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { DeliberateError, type FieldIssue, type ModeId } from "@deliberate/contracts";
-import { emptyUsage, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
+import { emptyUsage, extractJson, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
 import { z } from "zod";
 import { CompletionNeeded } from "./completion-needed.ts";
 
@@ -28,13 +28,11 @@ function promptId(sequence: number, options: GenerateOptions<unknown>): string {
   return `p${sequence}-${digest}`;
 }
 
-function parseAnswer(answer: unknown): unknown {
-  if (typeof answer !== "string") return answer;
-  try {
-    return JSON.parse(answer) as unknown;
-  } catch {
-    return answer;
-  }
+/** Agents often send the JSON as a string, sometimes fenced; accept both. */
+function parseAnswer(answer: unknown, structured: boolean): unknown {
+  if (typeof answer !== "string" || !structured) return answer;
+  const candidate = extractJson(answer);
+  return candidate.ok ? candidate.value : answer;
 }
 
 /**
@@ -62,7 +60,7 @@ export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
           },
         ]);
       }
-      const raw = parseAnswer(options.answers[id]);
+      const raw = parseAnswer(options.answers[id], schema !== undefined);
       const field = options.answerFields?.[id] ?? `answers[${id}]`;
       if (!schema) {
         if (typeof raw !== "string") throw invalidAnswer(field, [{ field, message: "expected a text answer" }]);

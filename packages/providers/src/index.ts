@@ -1,0 +1,41 @@
+export { addUsage, emptyUsage } from "./language-model.ts";
+export type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, ModelMessage, Usage } from "./language-model.ts";
+
+export { createAnthropicModel, defaultAnthropicBaseURL, minimumThinkingBudget } from "./anthropic-model.ts";
+export type { AnthropicModelOptions } from "./anthropic-model.ts";
+export { createOpenAIModel, defaultOpenAIBaseURL } from "./openai-model.ts";
+export type { OpenAIModelOptions, OpenAIStructuredOutput } from "./openai-model.ts";
+
+export {
+  defaultKeylessOrder,
+  defaultMaxRetries,
+  defaultModelIds,
+  defaultRequestTimeoutMs,
+  modelIdForMode,
+  parseProviderEnvironment,
+  redactSettings,
+  resolveKeylessMode,
+} from "./environment.ts";
+export type {
+  KeylessMode,
+  OpenAIConnectionSettings,
+  ProviderConnectionSettings,
+  ProviderName,
+  ProviderSettings,
+  RedactedProviderSettings,
+  RedactedSecret,
+} from "./environment.ts";
+
+export { createModelRouter, createModelRouterFromModel } from "./model-router.ts";
+export type { ModelRouter } from "./model-router.ts";
+export { createNotConfiguredModel, notConfiguredAdvice } from "./not-configured-model.ts";
+export type { NotConfiguredModelOptions } from "./not-configured-model.ts";
+
+export { extractJson } from "./extract-json.ts";
+export type { JsonCandidate } from "./extract-json.ts";
+export { parseStructuredAnswer } from "./structured-answer.ts";
+export type { AnswerCheck } from "./structured-answer.ts";
+export { toProviderError } from "./provider-error.ts";
+export type { ProviderErrorContext } from "./provider-error.ts";
+export { createSamplingModel } from "./sampling-model.ts";
+export type { SamplingModelOptions, SamplingRequest, SamplingResponse } from "./sampling-model.ts";
