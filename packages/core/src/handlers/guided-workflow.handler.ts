@@ -100,7 +100,7 @@ export const submitThoughtHandler = defineHandler(submitThoughtTool, async (inpu
   return {
     state_id: run.id,
     workflow: definition.name,
-    status: "complete",
+    status: "complete" as const,
     total_steps: definition.steps.length,
     summary: { steps_completed: transition.stepsCompleted, duration_ms: durationMs },
     reasoning_chain: transition.answers,
