@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, isLoopbackHost, parseCommandLine, type ServerConfig } from "./config.ts";
+
+function run(argv: string[], env: Record<string, string | undefined> = {}): ServerConfig {
+  const parsed = parseCommandLine({ argv, env });
+  if (parsed.action !== "run") throw new Error(`expected run, got ${parsed.action}`);
+  return parsed.config;
+}
+
+function failure(argv: string[], env: Record<string, string | undefined> = {}): ConfigError {
+  try {
+    parseCommandLine({ argv, env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("parseCommandLine", () => {
+  it("defaults to stdio, ./data/deliberate.db, info and no provider", () => {
+    const config = run([]);
+    expect(config.transport).toEqual({ kind: "stdio" });
+    expect(config.databasePath).toBe("./data/deliberate.db");
+    expect(config.logLevel).toBe("info");
+    expect(config.providers.provider).toBe("none");
+  });
+
+  it("reads DATABASE_PATH and LOG_LEVEL, treating blank values as unset", () => {
+    expect(run([], { DATABASE_PATH: "/tmp/x.db", LOG_LEVEL: "DEBUG" })).toMatchObject({ databasePath: "/tmp/x.db", logLevel: "debug" });
+    expect(run([], { DATABASE_PATH: "  ", LOG_LEVEL: "" })).toMatchObject({ databasePath: "./data/deliberate.db", logLevel: "info" });
+  });
+
+  it("names LOG_LEVEL when it is invalid", () => {
+    const error = failure([], { LOG_LEVEL: "verbose" });
+    expect(error.variables).toEqual(["LOG_LEVEL"]);
+    expect(error.message).toContain("debug, info, warn, error");
+  });
+
+  it("--http binds 127.0.0.1:8080 by default, flags win over the environment", () => {
+    expect(run(["--http"]).transport).toEqual({ kind: "http", host: "127.0.0.1", port: 8080, token: undefined, allowedHosts: [], allowedOrigins: [] });
+    expect(run(["--http"], { MCP_HTTP_PORT: "9000", MCP_HTTP_HOST: "localhost" }).transport).toMatchObject({ host: "localhost", port: 9000 });
+    expect(run(["--http", "--port", "0", "--host", "::1"], { MCP_HTTP_PORT: "9000" }).transport).toMatchObject({ host: "::1", port: 0 });
+    expect(run([], { MCP_TRANSPORT: "http" }).transport).toMatchObject({ kind: "http", port: 8080 });
+  });
+
+  it("names the flag or variable of a bad port or host", () => {
+    expect(failure(["--http", "--port", "99999"]).variables).toEqual(["--port"]);
+    expect(failure(["--http"], { MCP_HTTP_PORT: "eighty" }).variables).toEqual(["MCP_HTTP_PORT"]);
+    expect(failure(["--http", "--host", "not a host"]).variables).toEqual(["--host"]);
+    expect(failure([], { MCP_TRANSPORT: "websocket" }).variables).toEqual(["MCP_TRANSPORT"]);
+  });
+
+  it("refuses a non-loopback bind without MCP_HTTP_TOKEN, and accepts it with one", () => {
+    const error = failure(["--http", "--host", "0.0.0.0"]);
+    expect(error.variables).toContain("MCP_HTTP_TOKEN");
+    expect(error.message).toContain("MCP_HTTP_TOKEN");
+    expect(failure(["--http"], { MCP_HTTP_HOST: "192.168.1.20" }).variables).toEqual(["MCP_HTTP_TOKEN", "MCP_HTTP_HOST"]);
+    const transport = run(["--http", "--host", "0.0.0.0"], { MCP_HTTP_TOKEN: "s3cret" }).transport;
+    expect(transport).toMatchObject({ kind: "http", host: "0.0.0.0", token: "s3cret", allowedHosts: [] });
+  });
+
+  it("allows a named bind host as Host header and parses the allowlists", () => {
+    const transport = run(["--http", "--host", "10.0.0.5"], {
+      MCP_HTTP_TOKEN: "t",
+      MCP_ALLOWED_HOSTS: "mcp.example.com:8080, other.example.com",
+      MCP_ALLOWED_ORIGINS: "https://app.example.com, localhost:3000, moz-extension://*",
+    }).transport;
+    expect(transport).toMatchObject({
+      allowedHosts: ["mcp.example.com", "other.example.com", "10.0.0.5"],
+      allowedOrigins: ["app.example.com", "localhost", "moz-extension://*"],
+    });
+    expect(failure(["--http"], { MCP_ALLOWED_ORIGINS: "https://" }).variables).toEqual(["MCP_ALLOWED_ORIGINS"]);
+    expect(failure(["--http"], { MCP_ALLOWED_HOSTS: "*" }).variables).toEqual(["MCP_ALLOWED_HOSTS", "MCP_HTTP_TOKEN"]);
+    expect(run(["--http"], { MCP_ALLOWED_HOSTS: "*", MCP_HTTP_TOKEN: "t" }).transport).toMatchObject({ allowedHosts: ["*"] });
+  });
+
+  it("rejects unknown flags and --port without --http", () => {
+    expect(failure(["--htp"]).variables).toEqual(["command line"]);
+    expect(failure(["--port", "8080"]).message).toContain("--http");
+  });
+
+  it("answers --help and --version without reading the environment", () => {
+    expect(parseCommandLine({ argv: ["--help"], env: { LOG_LEVEL: "nonsense" } })).toEqual({ action: "help" });
+    expect(parseCommandLine({ argv: ["-v"], env: {} })).toEqual({ action: "version" });
+  });
+
+  it("passes provider selection through and names invalid provider variables", () => {
+    expect(run([], { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" }).providers).toMatchObject({ provider: "openai", reason: "OPENAI_BASE_URL is set" });
+    const error = failure([], { MAX_RETRIES: "many", DELIBERATE_PROVIDER: "gemini" });
+    expect(error.variables).toEqual(expect.arrayContaining(["MAX_RETRIES", "DELIBERATE_PROVIDER"]));
+  });
+});
+
+describe("isLoopbackHost", () => {
+  it("knows loopback from the rest", () => {
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST", "app.localhost"]) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ["0.0.0.0", "::", "10.0.0.1", "example.com", "128.0.0.1"]) expect(isLoopbackHost(host), host).toBe(false);
+  });
+});

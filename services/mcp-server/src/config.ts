@@ -1,0 +1,252 @@
+import { isIP } from "node:net";
+import { parseArgs } from "node:util";
+import { DeliberateError } from "@deliberate/contracts";
+import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
+import { defaultDatabasePath } from "@deliberate/store";
+import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
+
+/** Default port of the Streamable HTTP transport (`--port`, `MCP_HTTP_PORT`). */
+export const defaultHttpPort = 8080;
+/** Default bind address of the Streamable HTTP transport (`--host`, `MCP_HTTP_HOST`). */
+export const defaultHttpHost = "127.0.0.1";
+
+/** Settings of the Streamable HTTP transport. */
+export interface HttpTransportConfig {
+  kind: "http";
+  host: string;
+  /** 0 picks a free port (the bound port is logged). */
+  port: number;
+  /** `MCP_HTTP_TOKEN`: required as `Authorization: Bearer <token>` when set; mandatory off loopback. */
+  token: string | undefined;
+  /** Allowed `Host` header names besides the loopback ones (`MCP_ALLOWED_HOSTS`, plus a named bind host); `*` allows any. */
+  allowedHosts: string[];
+  /** Allowed `Origin` hostnames besides the loopback ones (`MCP_ALLOWED_ORIGINS`). */
+  allowedOrigins: string[];
+}
+
+export type TransportConfig = { kind: "stdio" } | HttpTransportConfig;
+
+/** Everything the server reads from its environment and command line, parsed once at start-up. */
+export interface ServerConfig {
+  providers: ProviderSettings;
+  /** `DATABASE_PATH`, default `./data/deliberate.db`. */
+  databasePath: string;
+  /** `LOG_LEVEL`, default `info`. */
+  logLevel: LogLevel;
+  transport: TransportConfig;
+}
+
+/** The outcome of parsing: a config to run with, or a request for usage / version text. */
+export type ParsedCommandLine = { action: "run"; config: ServerConfig } | { action: "help" } | { action: "version" };
+
+/**
+ * A configuration problem: names the variable or flag and how to fix it.
+ * `main` prints it and exits with code 2.
+ */
+export class ConfigError extends Error {
+  /** The environment variables / flags at fault. */
+  readonly variables: string[];
+
+  constructor(message: string, variables: string[]) {
+    super(message);
+    this.name = "ConfigError";
+    this.variables = variables;
+  }
+}
+
+export const usage = `Usage: deliberate-mcp [--http] [--host <address>] [--port <port>]
+
+Deliberate's MCP server: structured reasoning tools for AI agents.
+
+  (no flags)        serve MCP over stdio (stdout carries JSON-RPC only; logs go to stderr)
+  --http            serve Streamable HTTP at http://<host>:<port>/mcp (also MCP_TRANSPORT=http)
+  --host <address>  bind address for --http (MCP_HTTP_HOST, default ${defaultHttpHost});
+                    any non-loopback address requires MCP_HTTP_TOKEN
+  --port <port>     port for --http (MCP_HTTP_PORT, default ${defaultHttpPort}; 0 picks a free one)
+  --help, -h        print this help
+  --version, -v     print the version
+
+Environment: DATABASE_PATH, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
+OPENAI_API_KEY, OPENAI_BASE_URL, MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS,
+MCP_ALLOWED_ORIGINS, ... (see the README).`;
+
+type Environment = Record<string, string | undefined>;
+
+/** Reads a variable; empty or blank counts as unset. */
+function read(env: Environment, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  const lowered = bare.toLowerCase();
+  if (lowered === "localhost" || lowered.endsWith(".localhost")) return true;
+  if (isIP(lowered) === 4) return lowered.startsWith("127.");
+  if (isIP(lowered) === 6) return lowered === "::1" || lowered === "0:0:0:0:0:0:0:1" || lowered.startsWith("::ffff:127.");
+  return false;
+}
+
+/** True for the "every interface" addresses. */
+function isWildcardHost(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "[::]";
+}
+
+function parsePort(value: string, source: string): number {
+  const port = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new ConfigError(`${source} must be a port number from 0 to 65535 (got "${value}").`, [source]);
+  }
+  return port;
+}
+
+function parseHost(value: string, source: string): string {
+  const bare = value.startsWith("[") && value.endsWith("]") ? value.slice(1, -1) : value;
+  if (isIP(bare) !== 0) return bare;
+  if (/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/.test(bare)) return bare.toLowerCase();
+  throw new ConfigError(`${source} must be an IP address or host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${value}").`, [source]);
+}
+
+/** `MCP_ALLOWED_HOSTS`: comma-separated host names (ports are ignored), or `*`. */
+function parseAllowedHosts(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const hosts: string[] = [];
+  for (const item of value.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+    if (item === "*") {
+      hosts.push("*");
+      continue;
+    }
+    let hostname: string;
+    try {
+      hostname = new URL(`http://${item}`).hostname;
+    } catch {
+      throw new ConfigError(`MCP_ALLOWED_HOSTS must be comma-separated host names such as mcp.example.com (got "${item}").`, ["MCP_ALLOWED_HOSTS"]);
+    }
+    hosts.push(hostname);
+  }
+  return hosts;
+}
+
+/**
+ * `MCP_ALLOWED_ORIGINS`: comma-separated origins (`https://app.example.com`), bare
+ * host names, or `<scheme>://*` for browser-extension schemes. Reduced to the
+ * hostnames the SDK's origin check compares (it ignores scheme and port).
+ */
+function parseAllowedOrigins(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const origins: string[] = [];
+  for (const item of value.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+    if (/^[a-z][a-z0-9+.-]*:\/\/\*$/.test(item) && item !== "http://*" && item !== "https://*") {
+      origins.push(item);
+      continue;
+    }
+    let hostname: string;
+    try {
+      hostname = new URL(item.includes("://") ? item : `http://${item}`).hostname;
+    } catch {
+      hostname = "";
+    }
+    if (hostname === "") {
+      throw new ConfigError(
+        `MCP_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (got "${item}").`,
+        ["MCP_ALLOWED_ORIGINS"],
+      );
+    }
+    origins.push(hostname);
+  }
+  return origins;
+}
+
+function parseTransport(flags: { http?: boolean; host?: string; port?: string }, env: Environment): TransportConfig {
+  const transportVariable = read(env, "MCP_TRANSPORT")?.toLowerCase();
+  if (transportVariable !== undefined && transportVariable !== "stdio" && transportVariable !== "http") {
+    throw new ConfigError(`MCP_TRANSPORT must be stdio or http (got "${env["MCP_TRANSPORT"]}").`, ["MCP_TRANSPORT"]);
+  }
+  const http = flags.http === true || transportVariable === "http";
+  if (!http) {
+    if (flags.host !== undefined || flags.port !== undefined) {
+      throw new ConfigError("--host and --port apply to the HTTP transport only: add --http.", ["--http"]);
+    }
+    return { kind: "stdio" };
+  }
+
+  const hostSource = flags.host !== undefined ? "--host" : "MCP_HTTP_HOST";
+  const host = parseHost(flags.host ?? read(env, "MCP_HTTP_HOST") ?? defaultHttpHost, hostSource);
+  const portValue = flags.port ?? read(env, "MCP_HTTP_PORT");
+  const port = portValue === undefined ? defaultHttpPort : parsePort(portValue, flags.port !== undefined ? "--port" : "MCP_HTTP_PORT");
+  const token = read(env, "MCP_HTTP_TOKEN");
+  if (!isLoopbackHost(host) && token === undefined) {
+    throw new ConfigError(
+      `Refusing to serve HTTP on ${host} without a token: any machine that can reach it could use the server. ` +
+        "Set MCP_HTTP_TOKEN to a long random secret (clients then send Authorization: Bearer <token>), or bind 127.0.0.1.",
+      ["MCP_HTTP_TOKEN", hostSource],
+    );
+  }
+  const allowedHosts = parseAllowedHosts(read(env, "MCP_ALLOWED_HOSTS"));
+  if (allowedHosts.includes("*") && token === undefined) {
+    throw new ConfigError(
+      "MCP_ALLOWED_HOSTS=* turns off DNS-rebinding protection; it needs MCP_HTTP_TOKEN too, or list the host names instead.",
+      ["MCP_ALLOWED_HOSTS", "MCP_HTTP_TOKEN"],
+    );
+  }
+  // Clients that reach a named (non-wildcard) bind address send it as Host.
+  if (!isWildcardHost(host) && !isLoopbackHost(host)) allowedHosts.push(isIP(host) === 6 ? `[${host}]` : host);
+  return { kind: "http", host, port, token, allowedHosts, allowedOrigins: parseAllowedOrigins(read(env, "MCP_ALLOWED_ORIGINS")) };
+}
+
+function parseProviders(env: Environment): ProviderSettings {
+  try {
+    return parseProviderEnvironment(env);
+  } catch (error) {
+    if (DeliberateError.isInstance(error)) {
+      const variables = error.issues.map((issue) => issue.field);
+      throw new ConfigError(error.message, variables.length > 0 ? variables : ["provider configuration"]);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Parses the command line and environment once into a typed config.
+ *
+ * @throws ConfigError naming the variable or flag at fault.
+ */
+export function parseCommandLine(options: { argv: readonly string[]; env: Environment }): ParsedCommandLine {
+  let flags: { http?: boolean; host?: string; port?: string; help?: boolean; version?: boolean };
+  try {
+    ({ values: flags } = parseArgs({
+      args: [...options.argv],
+      options: {
+        http: { type: "boolean" },
+        host: { type: "string" },
+        port: { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}\n\n${usage}`, ["command line"]);
+  }
+  if (flags.help) return { action: "help" };
+  if (flags.version) return { action: "version" };
+
+  const env = options.env;
+  const logLevelValue = read(env, "LOG_LEVEL")?.toLowerCase();
+  if (logLevelValue !== undefined && !isLogLevel(logLevelValue)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(", ")} (got "${env["LOG_LEVEL"]}").`, ["LOG_LEVEL"]);
+  }
+  const transport = parseTransport(flags, env);
+  const providers = parseProviders(env);
+  return {
+    action: "run",
+    config: {
+      providers,
+      databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+      logLevel: logLevelValue ?? "info",
+      transport,
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { ToolDefinition } from "@deliberate/contracts";
+import type { Engine, ProgressUpdate } from "@deliberate/core";
+import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import { silentLogger, type Logger } from "./logger.ts";
+import { serverInfo, serverInstructions } from "./server-info.ts";
+import { publishedSchemas, publishOnly } from "./tool-schemas.ts";
+import { toToolErrorResult, toToolResult } from "./tool-result.ts";
+
+export interface CreateServerOptions {
+  /** The engine whose tools are served; every definition in `engine.tools` becomes an MCP tool. */
+  engine: Engine;
+  logger?: Logger;
+}
+
+/**
+ * Forwards engine progress as `notifications/progress` when the request
+ * carries a progress token. MCP requires progress to increase with every
+ * notification, so an update that does not (e.g. a nested tool restarting its
+ * own count) is logged and dropped instead of sent.
+ */
+function progressForwarder(context: ServerContext, logger: Logger): ((update: ProgressUpdate) => void) | undefined {
+  const progressToken = context.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  let last = Number.NEGATIVE_INFINITY;
+  return (update) => {
+    if (!(update.progress > last)) {
+      logger.debug("progress update dropped: not increasing", { progress: update.progress, last });
+      return;
+    }
+    last = update.progress;
+    context.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken,
+          progress: update.progress,
+          ...(update.total !== undefined ? { total: update.total } : {}),
+          ...(update.message !== undefined ? { message: update.message } : {}),
+        },
+      })
+      .catch((error: unknown) => logger.debug("progress notification not sent", { error }));
+  };
+}
+
+function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger): void {
+  const schemas = publishedSchemas(definition);
+  server.registerTool(
+    definition.name,
+    {
+      title: definition.annotations.title,
+      description: definition.description,
+      inputSchema: publishOnly(schemas.input),
+      outputSchema: publishOnly(schemas.output),
+      annotations: { ...definition.annotations },
+    },
+    async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
+      const started = performance.now();
+      const progress = progressForwarder(context, logger);
+      try {
+        const output = await engine.invoke(definition.name, rawArguments, {
+          signal: context.mcpReq.signal,
+          ...(progress ? { progress } : {}),
+        });
+        logger.debug("tool call succeeded", { tool: definition.name, latencyMs: Math.round(performance.now() - started) });
+        return toToolResult(output);
+      } catch (error) {
+        const { result, body, unexpected } = toToolErrorResult(error);
+        const fields = { tool: definition.name, code: body.code, latencyMs: Math.round(performance.now() - started) };
+        if (unexpected) logger.error("tool call failed unexpectedly", { ...fields, error });
+        else logger.info("tool call failed", { ...fields, detail: body.message });
+        return result;
+      }
+    },
+  );
+}
+
+/**
+ * Creates the MCP server for an engine: every tool definition the engine
+ * publishes is registered generically (name, title, description, input and
+ * output JSON Schema derived from its zod schemas, annotations); calls go to
+ * `engine.invoke` with the request's abort signal and progress forwarding.
+ * Returns a fresh instance per call, as the SDK's serving entries expect of a
+ * server factory.
+ */
+export function createServer(options: CreateServerOptions): McpServer {
+  const logger = options.logger ?? silentLogger;
+  const server = new McpServer(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
+  for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger);
+  return server;
+}

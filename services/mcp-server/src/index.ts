@@ -1,0 +1,14 @@
+export { createServer } from "./create-server.ts";
+export type { CreateServerOptions } from "./create-server.ts";
+export { ConfigError, defaultHttpHost, defaultHttpPort, isLoopbackHost, parseCommandLine, usage } from "./config.ts";
+export type { HttpTransportConfig, ParsedCommandLine, ServerConfig, TransportConfig } from "./config.ts";
+export { createLogger, isLogLevel, logLevels, silentLogger } from "./logger.ts";
+export type { LogFields, Logger, LoggerOptions, LogLevel } from "./logger.ts";
+export { healthPath, mcpPath, startHttpTransport } from "./http-transport.ts";
+export type { HttpTransportOptions, RunningHttpTransport } from "./http-transport.ts";
+export { startStdioTransport } from "./stdio-transport.ts";
+export type { RunningTransport, StdioTransportOptions } from "./stdio-transport.ts";
+export { toToolErrorResult, toToolResult } from "./tool-result.ts";
+export { publishedSchemas } from "./tool-schemas.ts";
+export type { JsonSchema, PublishedSchemas } from "./tool-schemas.ts";
+export { serverInfo } from "./server-info.ts";

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+import { fileURLToPath } from "node:url";
+import { createEngine } from "@deliberate/core";
+import { createModelRouter } from "@deliberate/providers";
+import { openStore } from "@deliberate/store";
+import { ConfigError, parseCommandLine, usage } from "./config.ts";
+import { createServer } from "./create-server.ts";
+import { createLogger } from "./logger.ts";
+import { serverInfo } from "./server-info.ts";
+import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
+import { connectionHelp, logProviderChoice } from "./startup-messages.ts";
+
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine({ argv: process.argv.slice(2), env: process.env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`deliberate-mcp: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
+  if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
+  const { config } = parsed;
+  const logger = createLogger({ level: config.logLevel });
+
+  const store = await openStore({ path: config.databasePath });
+  logger.info("database ready", { path: config.databasePath });
+  logProviderChoice(logger, config.providers);
+  const engine = createEngine({
+    store,
+    models: createModelRouter(config.providers),
+    onInvocation: (event) => logger.debug("invocation", { ...event }),
+  });
+  const build = () => createServer({ engine, logger });
+
+  let transport: RunningTransport | undefined;
+  let stopping = false;
+  const shutdown = async (reason: string, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { reason });
+    setTimeout(() => process.exit(exitCode === 0 ? 1 : exitCode), 5000).unref();
+    await transport?.close().catch((error: unknown) => logger.warn("closing the transport failed", { error }));
+    await store.close().catch((error: unknown) => logger.warn("closing the database failed", { error }));
+    process.exit(exitCode);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => (stopping ? process.exit(130) : void shutdown(signal)));
+  }
+
+  const scriptPath = fileURLToPath(import.meta.url);
+  if (config.transport.kind === "http") {
+    // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
+    const { startHttpTransport } = await import("./http-transport.ts");
+    const http = await startHttpTransport({ config: config.transport, createServer: build, logger });
+    transport = http;
+    for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
+  } else {
+    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed") });
+    for (const line of connectionHelp({ config, scriptPath })) logger.info(line);
+  }
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "error", message: `deliberate-mcp failed to start: ${message}` })}\n`);
+  process.exit(1);
+});

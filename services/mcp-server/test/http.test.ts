@@ -1,0 +1,142 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { answerBySchemaName } from "./support/fake-answers.ts";
+import { initializeBody, jsonHeaders, rawRequest, startHttpServer, type HttpServerProcess } from "./support/http-process.ts";
+import { builtServer, collectLines, coreDefinitions, expectOutput, temporaryDirectory } from "./support/server-process.ts";
+
+const directory = temporaryDirectory();
+const running: HttpServerProcess[] = [];
+const clients: Client[] = [];
+let fake: FakeModelServer;
+
+beforeAll(async () => {
+  fake = await createFakeModelServer({ respond: answerBySchemaName });
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+});
+afterAll(async () => {
+  await fake?.close();
+  directory.remove();
+});
+
+async function start(args: string[], env: Record<string, string> = {}): Promise<HttpServerProcess> {
+  const server = await startHttpServer(["--http", "--port", "0", ...args], {
+    DATABASE_PATH: join(directory.path, "http.db"),
+    OPENAI_BASE_URL: fake.openaiBaseURL,
+    OPENAI_API_KEY: "test",
+    ...env,
+  });
+  running.push(server);
+  return server;
+}
+
+async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "deliberate-http-e2e", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  clients.push(client);
+  return client;
+}
+
+describe("Streamable HTTP", () => {
+  it("binds 127.0.0.1, answers /healthz, lists and calls tools for the SDK client, and stops on SIGTERM", async () => {
+    const server = await start([]);
+    expect(server.url.hostname).toBe("127.0.0.1");
+    expect(server.url.pathname).toBe("/mcp");
+    expect(server.stderr.some((line) => line.includes(`claude mcp add --transport http deliberate ${server.url.href}`))).toBe(true);
+
+    const health = await fetch(new URL("/healthz", server.url));
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+
+    const client = await connect(server.url);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([...coreDefinitions.keys()]));
+
+    const progress: number[] = [];
+    const divergent = expectOutput(
+      "reasoning_divergent",
+      await client.callTool({ name: "reasoning_divergent", arguments: { content: "Halve the bill.", num_perspectives: "2" } }, { onprogress: (update) => progress.push(update.progress) }),
+    );
+    expect(divergent["perspectives"]).toHaveLength(2);
+    expect(progress).toEqual([1, 2, 3]);
+
+    const sessionId = divergent["session_id"] as string;
+    const checkpoint = expectOutput(
+      "reasoning_checkpoint",
+      await client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "create", session_id: sessionId, name: "over http" } }),
+    );
+    expect(checkpoint["checkpoint_id"]).toEqual(expect.any(String));
+
+    expect(await server.stop()).toBe(0);
+  });
+
+  it("serves a client speaking the 2026-07-28 revision too", async () => {
+    const server = await start([]);
+    const client = new Client({ name: "modern", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    clients.push(client);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
+    const result = await client.callTool({ name: "reasoning_linear", arguments: { content: "Modern era." } });
+    expectOutput("reasoning_linear", result);
+  });
+
+  it("refuses a foreign Host or Origin header with 403 (DNS-rebinding protection)", async () => {
+    const server = await start([]);
+    const foreignHost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `evil.example.com:${server.url.port}` }, body: initializeBody });
+    expect(foreignHost.status).toBe(403);
+    const foreignOrigin = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, origin: "https://evil.example.com" }, body: initializeBody });
+    expect(foreignOrigin.status).toBe(403);
+    const localhost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `localhost:${server.url.port}`, origin: "http://localhost:3000" }, body: initializeBody });
+    expect(localhost.status).toBe(200);
+  });
+
+  it("accepts hosts and origins named in MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS", async () => {
+    const server = await start([], { MCP_ALLOWED_HOSTS: "mcp.internal", MCP_ALLOWED_ORIGINS: "https://app.example.com" });
+    const allowed = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, host: "mcp.internal", origin: "https://app.example.com" },
+      body: initializeBody,
+    });
+    expect(allowed.status).toBe(200);
+  });
+
+  it("requires the bearer token when one is configured", async () => {
+    const server = await start([], { MCP_HTTP_TOKEN: "correct-horse-battery-staple" });
+    const missing = await rawRequest({ url: server.url, method: "POST", headers: jsonHeaders, body: initializeBody });
+    expect(missing.status).toBe(401);
+    expect(String(missing.headers["www-authenticate"])).toMatch(/^Bearer/);
+    const wrong = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, authorization: "Bearer wrong" }, body: initializeBody });
+    expect(wrong.status).toBe(401);
+
+    const client = await connect(server.url, { authorization: "Bearer correct-horse-battery-staple" });
+    expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
+    // The health check stays open for probes.
+    expect((await fetch(new URL("/healthz", server.url))).status).toBe(200);
+  });
+
+  it("refuses to start on 0.0.0.0 without MCP_HTTP_TOKEN (exit code 2)", async () => {
+    const child = spawn(process.execPath, [builtServer, "--http", "--host", "0.0.0.0", "--port", "0"], {
+      env: { PATH: process.env["PATH"] ?? "", DATABASE_PATH: join(directory.path, "never.db") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const stderr = collectLines(child.stderr);
+    const [code] = (await once(child, "close")) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr.join("\n")).toContain("MCP_HTTP_TOKEN");
+  });
+
+  it("binds 0.0.0.0 when a token is set", async () => {
+    const server = await start(["--host", "0.0.0.0"], { MCP_HTTP_TOKEN: "t0ken" });
+    const client = await connect(server.url, { authorization: "Bearer t0ken" });
+    expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
+  });
+});

@@ -1,0 +1,270 @@
+import { join } from "node:path";
+import { statefulToolDefinitions, type ToolDefinition } from "@deliberate/contracts";
+import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, type FakeReply } from "@deliberate/providers/testing";
+import { openStore } from "@deliberate/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerBySchemaName } from "./support/fake-answers.ts";
+import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+
+// reasoning_graph, reasoning_timeline and reasoning_mcts end to end: the built
+// server over stdio, the real SDK client, the OpenAI-compatible provider
+// pointed at the loopback fake model server; then a second process on the
+// same database sees (and continues) what the first one stored.
+
+const definitions = new Map<string, ToolDefinition>(statefulToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
+
+/** Like the harness's expectOutput, against the stateful tools' own output schemas. */
+function expectResult(tool: string, result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): Record<string, unknown> {
+  const content = result.content as Array<{ type: string; text?: string }>;
+  const text = content[0]?.text ?? "";
+  expect(result.isError, `${tool} failed: ${text}`).toBeFalsy();
+  const definition = definitions.get(tool);
+  if (!definition) throw new Error(`no definition for ${tool}`);
+  const checked = definition.outputSchema.safeParse(result.structuredContent);
+  expect(checked.success, `${tool} output does not match its schema: ${checked.error?.message}`).toBe(true);
+  expect(text).toBe(JSON.stringify(result.structuredContent));
+  return result.structuredContent as Record<string, unknown>;
+}
+
+const criteria = (value: number) => ({ relevance: value, validity: value, depth: value, novelty: value });
+
+/** Branch ids the compare prompt's schema asks about (its assessments' required keys). */
+function assessedIds(request: FakeModelRequest): string[] {
+  const properties = (request.jsonSchema?.["properties"] as Record<string, { properties?: Record<string, unknown> }> | undefined)?.["assessments"]?.properties;
+  return Object.keys(properties ?? {});
+}
+
+/** Answers for the stateful tools' modes; everything else goes to the harness's answers. */
+function respond(request: FakeModelRequest): FakeReply {
+  switch (request.schemaName) {
+    case "graph_continuation":
+      // Scores alternate 0.2 / 0.8 by request so prune has something to remove.
+      return { object: { content: `Continuation from request ${request.index}`, criteria: criteria(request.index % 2 === 0 ? 0.2 : 0.8) } };
+    case "graph_score":
+      return { object: { criteria: { relevance: 0.9, validity: 0.7, depth: 0.5, novelty: 0.3 }, rationale: "relevant, familiar" } };
+    case "graph_aggregate":
+      return { object: { insight: "Cache the dependency layer and split the test suite.", criteria: criteria(0.85) } };
+    case "graph_refine":
+      return { object: { critique: "Too vague about which cache.", refined_content: "Use a remote build cache keyed by lockfile hash.", criteria: criteria(0.9) } };
+    case "graph_finalize":
+      return { object: { conclusions: ["Add a remote build cache", "Split the test suite in four"] } };
+    case "timeline_branch":
+      return { object: { label: "supplier delay", content: "A supplier slips; launch moves to May and marketing is re-planned." } };
+    case "timeline_compare":
+      return {
+        object: {
+          divergence_points: ["The launch date"],
+          assessments: Object.fromEntries(assessedIds(request).map((id, index) => [id, { quality: 0.5 + index * 0.1, assessment: `branch ${index + 1}` }])),
+          convergence_opportunities: ["Beta early, GA late"],
+        },
+      };
+    case "timeline_merge_synthesize":
+      return { object: { merged_content: "Beta in January, general availability in June.", conflicts: [{ source: "January", target: "June", kept: "both" }] } };
+    case "timeline_merge_prefer_source":
+      return { object: { merged_content: "Launch in January (source wins).", conflicts: [{ source: "January", target: "March", kept: "source" }] } };
+    case "timeline_merge_prefer_target":
+      return { object: { merged_content: "Launch in March (target wins).", conflicts: [{ source: "May", target: "March", kept: "target" }] } };
+    case "mcts_expand": {
+      const count = Number(/exactly (\d+)/.exec(request.prompt)?.[1] ?? 2);
+      return { object: { steps: Array.from({ length: count }, (_, index) => `Move ${index + 1} after request ${request.index}`) } };
+    }
+    case "mcts_evaluate":
+      // Deterministic per prompt, always 0.6 to 0.9.
+      return { object: { value: 0.6 + (request.prompt.length % 4) / 10, reaches_conclusion: false, rationale: "scripted" } };
+    case "linear_continuation":
+      // A detour the session should backtrack from.
+      return { object: { content: "A detour.", confidence: request.prompt.includes("detour") ? 0.1 : 0.9, next_step: "none" } };
+    default:
+      return answerBySchemaName(request);
+  }
+}
+
+describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every operation", () => {
+  const directory = temporaryDirectory();
+  const databasePath = join(directory.path, "stateful.db");
+  let fake: FakeModelServer;
+  let env: Record<string, string>;
+  let server: StdioServer;
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond });
+    env = { DATABASE_PATH: databasePath, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" };
+    server = await startStdioServer(env);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+    directory.remove();
+  });
+
+  const call = (name: string, args: Record<string, unknown>, options?: Parameters<StdioServer["client"]["callTool"]>[1]) =>
+    server.client.callTool({ name, arguments: args }, options);
+
+  let graphSession = "";
+  let rootId = "";
+  let timelineId = "";
+  let mainBranchId = "";
+  let mctsSession = "";
+  let mctsRootId = "";
+  let graphTotals: Record<string, unknown> = {};
+
+  it("lists the three tools with their operations and annotations", async () => {
+    const { tools } = await server.client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get("reasoning_graph")?.inputSchema.properties).toMatchObject({
+      operation: { enum: ["init", "generate", "score", "aggregate", "refine", "prune", "finalize", "state"] },
+      k: { type: "integer" },
+    });
+    expect(byName.get("reasoning_timeline")?.inputSchema.properties).toMatchObject({ merge_strategy: { enum: ["synthesize", "prefer_source", "prefer_target", "interleave"] } });
+    expect(byName.get("reasoning_mcts")?.inputSchema.properties).toMatchObject({ operation: { enum: ["explore", "auto_backtrack"] } });
+    for (const name of definitions.keys()) {
+      expect(byName.get(name)?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+      expect(byName.get(name)?.outputSchema?.type).toBe("object");
+    }
+  });
+
+  it("reasoning_graph: init, generate (progress), score, aggregate, refine, prune, finalize, state, and LIMIT_EXCEEDED", async () => {
+    const init = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "init", content: "Cut CI time in half.", config: { max_nodes: "12", max_depth: "3" } }));
+    graphSession = init["session_id"] as string;
+    rootId = init["node_id"] as string;
+
+    const progress: number[] = [];
+    const generated = expectResult(
+      "reasoning_graph",
+      await call("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: rootId, k: "4" }, { onprogress: (update) => progress.push(update.progress) }),
+    );
+    const children = generated["nodes"] as Array<{ id: string; score: number; parent_id: string; kind: string }>;
+    expect(children).toHaveLength(4);
+    expect(children.every((node) => node.parent_id === rootId && node.kind === "continuation")).toBe(true);
+    expect(progress).toEqual([1, 2, 3, 4]);
+    expect(new Set(fake.requests.filter((request) => request.schemaName === "graph_continuation").map((request) => request.prompt)).size).toBe(4);
+
+    const scored = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "score", session_id: graphSession, node_id: children[0]?.id }));
+    // The mean of 0.9, 0.7, 0.5 and 0.3, computed by the server.
+    expect((scored["nodes"] as Array<{ score: number }>)[0]?.score).toBeCloseTo(0.6, 10);
+    const scoreOf = (node: { id: string; score: number }) => (node.id === children[0]?.id ? 0.6 : node.score);
+
+    const strong = children.filter((node) => scoreOf(node) > 0.5).map((node) => node.id);
+    expect(strong.length).toBeGreaterThanOrEqual(2);
+    const aggregated = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "aggregate", session_id: graphSession, node_ids: strong }));
+    expect(aggregated["aggregated_insight"]).toBe("Cache the dependency layer and split the test suite.");
+
+    const weak = children.filter((node) => scoreOf(node) < 0.5).map((node) => node.id);
+    expect(weak.length).toBeGreaterThanOrEqual(1);
+    const refined = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "refine", session_id: graphSession, node_id: weak[0] }));
+    expect((refined["nodes"] as Array<{ kind: string }>)[0]?.kind).toBe("refinement");
+
+    const pruned = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "prune", session_id: graphSession, threshold: "0.5" }));
+    const prunedIds = (pruned["nodes"] as Array<{ id: string }>).map((node) => node.id).sort();
+    // The weak nodes go; the refinement of one stands in for it and stays.
+    expect(prunedIds).toEqual([...weak].sort());
+    expect(pruned["state"]).toMatchObject({ total_nodes: 7, pruned_count: weak.length, active_nodes: 7 - weak.length });
+
+    const finalized = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "finalize", session_id: graphSession }));
+    expect(finalized["conclusions"]).toEqual(["Add a remote build cache", "Split the test suite in four"]);
+
+    const state = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "state", session_id: graphSession }));
+    graphTotals = state["state"] as Record<string, unknown>;
+    // Edges count when both ends are active: the refinement's source was pruned.
+    expect(graphTotals).toMatchObject({ total_nodes: 7, edges: { continuation: strong.length, aggregation: strong.length, refinement: 0 }, limits: { max_nodes: 12, max_depth: 3 } });
+
+    const tooMany = expectToolError(await call("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: rootId, k: 10 }));
+    expect(tooMany).toMatchObject({ code: "LIMIT_EXCEEDED", issues: [{ field: "k" }] });
+    const badInput = expectToolError(await call("reasoning_graph", { operation: "aggregate", session_id: graphSession, node_ids: [rootId] }));
+    expect(badInput).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "node_ids" }] });
+  });
+
+  it("reasoning_timeline: create, branch (given and proposed), compare, and merge with all four strategies", async () => {
+    const created = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March.", metadata: { team: "web" } }));
+    timelineId = created["timeline_id"] as string;
+    mainBranchId = created["branch_id"] as string;
+    const early = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "Kickoff.\n\nLaunch in January.", label: "early" }));
+    const proposed = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId }));
+    expect((proposed["branches"] as Array<{ id: string; label: string }>).find((branch) => branch.id === proposed["branch_id"])?.label).toBe("supplier delay");
+    const late = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId, content: "Launch slips to June.", label: "late" }));
+    const last = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId, content: "Launch in March, quietly.", label: "quiet" }));
+
+    const compared = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "compare", timeline_id: timelineId, branch_ids: [early["branch_id"], late["branch_id"]] }));
+    const comparison = compared["comparison"] as { pairs: Array<{ fork_branch_id: string; steps_since_fork: number[] }>; quality_differences: { best_branch_id: string; spread: number } };
+    expect(comparison.pairs[0]).toMatchObject({ fork_branch_id: mainBranchId, steps_since_fork: [1, 1] });
+    expect(comparison.quality_differences.best_branch_id).toBe(late["branch_id"]);
+    expect(comparison.quality_differences.spread).toBeCloseTo(0.1, 10);
+
+    const interleaved = expectResult(
+      "reasoning_timeline",
+      await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: early["branch_id"], target_branch_id: mainBranchId, merge_strategy: "interleave" }),
+    );
+    expect(interleaved["merged_content"]).toBe("Kickoff.\n\nLaunch in March.\n\nLaunch in January.");
+    const synthesized = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: late["branch_id"], target_branch_id: mainBranchId }));
+    expect(synthesized).toMatchObject({ merge_strategy: "synthesize", conflicts: [{ kept: "both" }] });
+    const preferSource = expectResult(
+      "reasoning_timeline",
+      await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: last["branch_id"], target_branch_id: mainBranchId, merge_strategy: "prefer_source" }),
+    );
+    expect(preferSource).toMatchObject({ merged_content: "Launch in January (source wins).", conflicts: [{ kept: "source" }] });
+    const preferTarget = expectResult(
+      "reasoning_timeline",
+      await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: proposed["branch_id"], target_branch_id: mainBranchId, merge_strategy: "prefer_target" }),
+    );
+    expect(preferTarget).toMatchObject({ merged_content: "Launch in March (target wins).", conflicts: [{ kept: "target" }] });
+    expect((preferTarget["branches"] as Array<{ status: string }>).map((branch) => branch.status)).toEqual(["active", "merged", "merged", "merged", "merged"]);
+
+    const again = expectToolError(await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: early["branch_id"], target_branch_id: mainBranchId }));
+    expect(again).toMatchObject({ code: "CONFLICT", issues: [{ field: "source_branch_id" }] });
+  });
+
+  it("reasoning_mcts: explore (progress per iteration), continue from a stored node, auto_backtrack that executes", async () => {
+    const progress: number[] = [];
+    const explored = expectResult(
+      "reasoning_mcts",
+      await call("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: "6", branching_factor: "2" }, { onprogress: (update) => progress.push(update.progress) }),
+    );
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(explored["iterations_completed"]).toBe(6);
+    mctsSession = explored["session_id"] as string;
+    mctsRootId = explored["root_node_id"] as string;
+    const path = explored["best_path"] as Array<{ node_id: string; visits: number; ucb_score: number }>;
+    expect(path.length).toBeGreaterThan(0);
+
+    const continued = expectResult("reasoning_mcts", await call("reasoning_mcts", { session_id: mctsSession, node_id: mctsRootId, iterations: 3, branching_factor: 2 }));
+    expect(continued["root_node_id"]).toBe(mctsRootId);
+    expect(continued["tree_size"] as number).toBeGreaterThan(explored["tree_size"] as number);
+
+    // A detour with low confidence, then backtrack to the last good step.
+    await call("reasoning_linear", { content: "Take a detour.", session_id: mctsSession });
+    const suggestion = expectResult("reasoning_mcts", await call("reasoning_mcts", { operation: "auto_backtrack", session_id: mctsSession, quality_threshold: "0.05" }));
+    expect(suggestion).toMatchObject({ executed: false, backtrack_suggestion: { should_backtrack: false } });
+    const executed = expectResult("reasoning_mcts", await call("reasoning_mcts", { operation: "auto_backtrack", session_id: mctsSession, quality_threshold: "0.2", auto_execute: "true" }));
+    // Steps: explore, explore, the detour's input (unscored), the detour (0.1). Back to step 2.
+    expect(executed).toMatchObject({ executed: true, backtrack_suggestion: { should_backtrack: true, target_step: 2, current_quality: 0.1 }, superseded_thought_count: 2 });
+    expect((executed["quality_history"] as Array<{ step: number }>).map((point) => point.step)).toEqual([1, 2, 4]);
+    const checkpoints = expectOutput("reasoning_checkpoint", await call("reasoning_checkpoint", { operation: "list", session_id: mctsSession }));
+    expect(checkpoints["checkpoints"]).toEqual([expect.objectContaining({ id: executed["checkpoint_id"], thought_count: 4 })]);
+  });
+
+  it("a second server process on the same database sees and continues the stored graph, timeline and search tree", async () => {
+    const second = await startStdioServer(env);
+    try {
+      const secondCall = (name: string, args: Record<string, unknown>) => second.client.callTool({ name, arguments: args });
+      const state = expectResult("reasoning_graph", await secondCall("reasoning_graph", { operation: "state", session_id: graphSession }));
+      expect(state["state"]).toEqual(graphTotals);
+      const branched = expectResult("reasoning_timeline", await secondCall("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "A fresh idea." }));
+      expect((branched["branches"] as unknown[]).length).toBe(6);
+      expect((branched["branches"] as Array<{ parent_branch_id: string | null }>).at(-1)?.parent_branch_id).toBe(mainBranchId);
+      const continued = expectResult("reasoning_mcts", await secondCall("reasoning_mcts", { session_id: mctsSession, node_id: mctsRootId, iterations: 1 }));
+      expect(continued["root_node_id"]).toBe(mctsRootId);
+    } finally {
+      await second.close();
+    }
+    // And the rows are really there.
+    const store = await openStore({ path: databasePath });
+    try {
+      expect((await store.graphs.stats(graphSession)).total_nodes).toBe(7);
+      expect(await store.timelines.listMerges(timelineId)).toHaveLength(4);
+      const root = (await store.mcts.listTree(mctsRootId))[0];
+      expect(root?.visits).toBe(6 + 3 + 1);
+    } finally {
+      await store.close();
+    }
+  });
+});

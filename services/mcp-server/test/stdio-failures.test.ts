@@ -1,0 +1,196 @@
+import { join } from "node:path";
+import { createFakeModelServer, respondBySchemaName, type FakeModelServer } from "@deliberate/providers/testing";
+import { openStore, type Store } from "@deliberate/store";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { answerBySchemaName, scriptedAnswers } from "./support/fake-answers.ts";
+import { coreDefinitions, expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+
+const directory = temporaryDirectory();
+const servers: StdioServer[] = [];
+const stores: Store[] = [];
+let fake: FakeModelServer;
+
+beforeAll(async () => {
+  fake = await createFakeModelServer({ respond: answerBySchemaName });
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+afterAll(async () => {
+  await fake?.close();
+  directory.remove();
+});
+
+async function start(env: Record<string, string>): Promise<StdioServer> {
+  const server = await startStdioServer(env);
+  servers.push(server);
+  return server;
+}
+
+/** Opens the server's database from the test (WAL: several processes may share it). */
+async function storeAt(path: string): Promise<Store> {
+  const store = await openStore({ path });
+  stores.push(store);
+  return store;
+}
+
+/** What a call could have written, counted. */
+async function footprint(store: Store, sessionId: string) {
+  return {
+    sessions: (await store.sessions.list({ limit: 1000 })).length,
+    thoughts: await store.thoughts.count(sessionId),
+    branches: (await store.branches.listBySession(sessionId)).length,
+    checkpoints: (await store.checkpoints.listBySession(sessionId)).length,
+    invocations: (await store.invocations.list()).length,
+  };
+}
+
+describe("bad input", () => {
+  it("every tool answers isError INVALID_INPUT naming the field and how to fix it, and writes nothing", async () => {
+    const databasePath = join(directory.path, "bad-input.db");
+    const server = await start({ DATABASE_PATH: databasePath, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
+    const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
+    const sessionId = seeded["session_id"] as string;
+
+    const cases: Array<{ tool: string; arguments: Record<string, unknown>; fields: string[] }> = [
+      { tool: "reasoning_linear", arguments: { content: "   ", confidence: "high" }, fields: ["content", "confidence"] },
+      { tool: "reasoning_linear", arguments: { content: "x", confidence: 1.5 }, fields: ["confidence"] },
+      { tool: "reasoning_tree", arguments: { operation: "focus", session_id: sessionId }, fields: ["branch_id"] },
+      { tool: "reasoning_tree", arguments: { operation: "create", content: "x", num_branches: "9" }, fields: ["num_branches"] },
+      { tool: "reasoning_divergent", arguments: { content: "x", num_perspectives: "many", force_rebellion: "yes" }, fields: ["num_perspectives", "force_rebellion"] },
+      { tool: "reasoning_reflection", arguments: { operation: "evaluate" }, fields: ["session_id"] },
+      { tool: "reasoning_reflection", arguments: { operation: "process" }, fields: ["content"] },
+      { tool: "reasoning_checkpoint", arguments: { operation: "restore", session_id: sessionId }, fields: ["checkpoint_id"] },
+      { tool: "reasoning_checkpoint", arguments: { operation: "rewind", session_id: sessionId }, fields: ["operation"] },
+      { tool: "reasoning_auto", arguments: { content: 42 }, fields: ["content"] },
+    ];
+    expect(new Set(cases.map((entry) => entry.tool))).toEqual(new Set(coreDefinitions.keys()));
+
+    const store = await storeAt(databasePath);
+    const before = await footprint(store, sessionId);
+    const modelRequests = fake.requests.length;
+    for (const entry of cases) {
+      const body = expectToolError(await server.client.callTool({ name: entry.tool, arguments: entry.arguments }));
+      expect(body.code, entry.tool).toBe("INVALID_INPUT");
+      expect(body.issues?.map((issue) => issue.field).sort(), `${entry.tool} ${JSON.stringify(entry.arguments)}`).toEqual([...entry.fields].sort());
+      for (const field of entry.fields) expect(body.message).toContain(field);
+      expect(body.hint).toMatch(/fix the named fields/i);
+    }
+    expect(await footprint(store, sessionId)).toEqual(before);
+    expect(fake.requests.length).toBe(modelRequests);
+  });
+});
+
+describe("model failure", () => {
+  it("a provider that keeps failing gives PROVIDER_UNAVAILABLE after the retries, and leaves the session as it was", async () => {
+    const databasePath = join(directory.path, "model-failure.db");
+    fake.setRespond(answerBySchemaName);
+    const server = await start({ DATABASE_PATH: databasePath, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", MAX_RETRIES: "1" });
+    const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
+    const sessionId = seeded["session_id"] as string;
+    const store = await storeAt(databasePath);
+    const before = await footprint(store, sessionId);
+
+    // Perspectives succeed, the synthesis keeps failing: nothing may be half-written.
+    fake.setRespond(
+      respondBySchemaName({
+        divergent_perspective: (request) => ({ object: scriptedAnswers["divergent_perspective"]?.(request) }),
+        "*": { status: 500, message: "upstream overloaded", retryAfterMs: 1 },
+      }),
+    );
+    fake.reset();
+    const body = expectToolError(
+      await server.client.callTool({ name: "reasoning_divergent", arguments: { content: "Cut cost.", session_id: sessionId, num_perspectives: 2 } }),
+    );
+    expect(body).toMatchObject({ code: "PROVIDER_UNAVAILABLE", retryable: true });
+    expect(body.message).toContain("500");
+    const synthesisAttempts = fake.requests.filter((request) => request.schemaName === "divergent_synthesis").map((request) => request.attempt);
+    expect(synthesisAttempts).toEqual([0, 1]);
+
+    const after = await footprint(store, sessionId);
+    expect(after).toEqual({ ...before, invocations: before.invocations + 1 });
+    const [failure] = await store.invocations.list({ limit: 1 });
+    expect(failure).toMatchObject({ tool: "reasoning_divergent", success: false, error_code: "PROVIDER_UNAVAILABLE", session_id: sessionId });
+
+    // A failing call that would have started a session creates none.
+    expectToolError(await server.client.callTool({ name: "reasoning_linear", arguments: { content: "New topic." } }));
+    expect((await store.sessions.list({ limit: 1000 })).length).toBe(before.sessions);
+
+    // Once the provider recovers the same session carries on.
+    fake.setRespond(answerBySchemaName);
+    const resumed = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Carry on.", session_id: sessionId } }));
+    expect(resumed["session_id"]).toBe(sessionId);
+    expect(await store.thoughts.count(sessionId)).toBe(before.thoughts + 2);
+  });
+});
+
+describe("cancellation", () => {
+  it("cancelling a call aborts the model request, records CANCELLED and writes nothing", async () => {
+    const databasePath = join(directory.path, "cancel.db");
+    fake.setRespond(answerBySchemaName);
+    const server = await start({ DATABASE_PATH: databasePath, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
+    const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
+    const sessionId = seeded["session_id"] as string;
+    const store = await storeAt(databasePath);
+    const before = await footprint(store, sessionId);
+
+    // The model "thinks" for a minute; the test cancels as soon as the request arrives.
+    let modelAsked: () => void = () => {};
+    const asked = new Promise<void>((resolve) => (modelAsked = resolve));
+    fake.setRespond(() => {
+      modelAsked();
+      return { delayMs: 60_000 };
+    });
+    const controller = new AbortController();
+    const pending = server.client.callTool({ name: "reasoning_linear", arguments: { content: "Slow thought.", session_id: sessionId } }, { signal: controller.signal });
+    await asked;
+    controller.abort(new Error("stop"));
+    await expect(pending).rejects.toThrow("stop");
+
+    // The server records the cancelled invocation once the abort reaches it.
+    let invocations = await store.invocations.list();
+    while (invocations.length === before.invocations) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      invocations = await store.invocations.list();
+    }
+    expect(invocations[0]).toMatchObject({ tool: "reasoning_linear", success: false, error_code: "CANCELLED" });
+    expect(await footprint(store, sessionId)).toEqual({ ...before, invocations: before.invocations + 1 });
+
+    fake.setRespond(answerBySchemaName);
+    expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Still alive.", session_id: sessionId } }));
+  });
+});
+
+describe("no provider configured", () => {
+  it("starts, lists every tool, answers PROVIDER_NOT_CONFIGURED naming the variables, and checkpoint still works", async () => {
+    const databasePath = join(directory.path, "no-provider.db");
+    const now = new Date().toISOString();
+    const seed = await openStore({ path: databasePath });
+    await seed.sessions.create({ id: "ses_seeded", mode: "linear", now });
+    await seed.thoughts.append({ id: "th_seeded_1", session_id: "ses_seeded", mode: "linear", content: "A thought from earlier.", created_at: now });
+    await seed.close();
+
+    const server = await start({ DATABASE_PATH: databasePath });
+    const { tools } = await server.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([...coreDefinitions.keys()]));
+    expect(server.stderr.some((line) => line.includes("No model provider configured"))).toBe(true);
+
+    const body = expectToolError(await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Think." } }));
+    expect(body.code).toBe("PROVIDER_NOT_CONFIGURED");
+    expect(`${body.message} ${body.hint ?? ""}`).toMatch(/ANTHROPIC_API_KEY/);
+    expect(`${body.message} ${body.hint ?? ""}`).toMatch(/OPENAI_API_KEY/);
+
+    const created = expectOutput(
+      "reasoning_checkpoint",
+      await server.client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "create", session_id: "ses_seeded", name: "start" } }),
+    );
+    const listed = expectOutput("reasoning_checkpoint", await server.client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: "ses_seeded" } }));
+    expect(listed["checkpoints"]).toEqual([expect.objectContaining({ id: created["checkpoint_id"], name: "start", thought_count: 1 })]);
+    const restored = expectOutput(
+      "reasoning_checkpoint",
+      await server.client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "restore", session_id: "ses_seeded", checkpoint_id: created["checkpoint_id"] } }),
+    );
+    expect(restored["restored_state"]).toMatchObject({ thought_count: 1, superseded_thought_count: 0 });
+  });
+});
