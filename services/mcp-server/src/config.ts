@@ -34,7 +34,12 @@ export interface ServerConfig {
   /** `LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
   transport: TransportConfig;
+  /** `HOST_COMPLETION_TTL_SECONDS`, default 3600: how long a host-executed call waits for its completions. */
+  hostCompletionTtlSeconds: number;
 }
+
+/** Default of `HOST_COMPLETION_TTL_SECONDS`. */
+export const defaultHostCompletionTtlSeconds = 3600;
 
 /** The outcome of parsing: a config to run with, or a request for usage / version text. */
 export type ParsedCommandLine = { action: "run"; config: ServerConfig } | { action: "help" } | { action: "version" };
@@ -67,8 +72,8 @@ Deliberate's MCP server: structured reasoning tools for AI agents.
   --version, -v     print the version
 
 Environment: DATABASE_PATH, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
-OPENAI_API_KEY, OPENAI_BASE_URL, MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS,
-MCP_ALLOWED_ORIGINS, ... (see the README).`;
+OPENAI_API_KEY, OPENAI_BASE_URL, DELIBERATE_KEYLESS_ORDER, HOST_COMPLETION_TTL_SECONDS,
+MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, ... (see the README).`;
 
 type Environment = Record<string, string | undefined>;
 
@@ -240,6 +245,11 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
   }
   const transport = parseTransport(flags, env);
   const providers = parseProviders(env);
+  const ttlValue = read(env, "HOST_COMPLETION_TTL_SECONDS");
+  const hostCompletionTtlSeconds = ttlValue === undefined ? defaultHostCompletionTtlSeconds : Number(ttlValue);
+  if (!/^\d+$/.test(ttlValue ?? "1") || !Number.isSafeInteger(hostCompletionTtlSeconds) || hostCompletionTtlSeconds < 1) {
+    throw new ConfigError(`HOST_COMPLETION_TTL_SECONDS must be a whole number of seconds >= 1 (got "${ttlValue}").`, ["HOST_COMPLETION_TTL_SECONDS"]);
+  }
   return {
     action: "run",
     config: {
@@ -247,6 +257,7 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
       databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
       logLevel: logLevelValue ?? "info",
       transport,
+      hostCompletionTtlSeconds,
     },
   };
 }

@@ -1,6 +1,8 @@
 import type { ToolDefinition } from "@deliberate/contracts";
 import type { Engine, ProgressUpdate } from "@deliberate/core";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import type { ProviderSettings } from "@deliberate/providers";
+import { modelsForCall } from "./keyless-models.ts";
 import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishedSchemas, publishOnly } from "./tool-schemas.ts";
@@ -10,6 +12,12 @@ export interface CreateServerOptions {
   /** The engine whose tools are served; every definition in `engine.tools` becomes an MCP tool. */
   engine: Engine;
   logger?: Logger;
+  /**
+   * Provider configuration. With no server-side provider, calls use the
+   * client's sampling or host-executed completions (see keyless-models.ts);
+   * omitted, the engine's own models always apply.
+   */
+  providers?: ProviderSettings;
 }
 
 /**
@@ -42,7 +50,7 @@ function progressForwarder(context: ServerContext, logger: Logger): ((update: Pr
   };
 }
 
-function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger): void {
+function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
   const schemas = publishedSchemas(definition);
   server.registerTool(
     definition.name,
@@ -56,10 +64,18 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
       const started = performance.now();
       const progress = progressForwarder(context, logger);
+      // Push-style sampling exists only on 2025-era connections (no per-request envelope).
+      const models = providers
+        ? modelsForCall(providers, {
+            offered: Boolean(server.server.getClientCapabilities()?.sampling) && context.mcpReq.envelope === undefined,
+            request: (request, options) => context.mcpReq.requestSampling(request, options.signal ? { signal: options.signal } : {}),
+          })
+        : undefined;
       try {
         const output = await engine.invoke(definition.name, rawArguments, {
           signal: context.mcpReq.signal,
           ...(progress ? { progress } : {}),
+          ...(models ? { models } : {}),
         });
         logger.debug("tool call succeeded", { tool: definition.name, latencyMs: Math.round(performance.now() - started) });
         return toToolResult(output);
@@ -85,6 +101,6 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
 export function createServer(options: CreateServerOptions): McpServer {
   const logger = options.logger ?? silentLogger;
   const server = new McpServer(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
-  for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger);
+  for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
   return server;
 }

@@ -30,9 +30,10 @@ async function main(): Promise<void> {
   const engine = createEngine({
     store,
     models: createModelRouter(config.providers),
+    suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
-  const build = () => createServer({ engine, logger });
+  const build = () => createServer({ engine, logger, providers: config.providers });
 
   let transport: RunningTransport | undefined;
   let stopping = false;

@@ -7,10 +7,13 @@ import type { Logger } from "./logger.ts";
 export function logProviderChoice(logger: Logger, settings: ProviderSettings): void {
   for (const warning of settings.warnings) logger.warn(warning);
   if (settings.provider === "none") {
-    logger.warn(
-      "No model provider configured: the server lists every tool, checkpoint works, and model-backed tools return PROVIDER_NOT_CONFIGURED. " +
-        "Set ANTHROPIC_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL (e.g. http://localhost:11434/v1 for Ollama), to enable them.",
-      { provider: "none", reason: settings.reason },
+    const order = settings.keyless.join(" then ");
+    logger.info(
+      `No server-side model (${settings.reason}): model-backed tools use, in order, ${order} — ` +
+        "sampling asks the connected client's model when the client offers it; host returns the prompts to the calling agent " +
+        "(status needs_completion) to answer through reasoning_submit. Set ANTHROPIC_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL " +
+        "(e.g. http://localhost:11434/v1 for Ollama), to use a server-side model instead.",
+      { provider: "none", keyless: settings.keyless, reason: settings.reason },
     );
     return;
   }

@@ -17,7 +17,8 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   // draft 2020-12 is what the MCP SDK itself targets; $schema is left out so
   // clients that default to another draft do not trip over the dialect URI.
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
-  return json;
+  // MCP wants an object at the root; a union of objects ("result or needs_completion") is one.
+  return json["type"] === undefined ? { type: "object", ...json } : json;
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 /** One prompt the calling agent must answer for a suspended call to continue. */
 export const pendingPromptSchema = z.object({
   id: z.string().describe("Pass this back as prompt_id"),
+  name: z.string().describe("What the answer is, e.g. linear_continuation"),
   system: z.string().describe("System instructions for this prompt"),
   user: z.string().describe("The prompt itself"),
   schema: z.record(z.string(), z.unknown()).describe("JSON Schema the answer must match"),

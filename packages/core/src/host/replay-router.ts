@@ -54,6 +54,7 @@ export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
         throw new CompletionNeeded([
           {
             id,
+            name: generateOptions.schemaName ?? "answer",
             system: generateOptions.system,
             user: generateOptions.messages.map((message) => message.content).join("\n\n"),
             schema: schema ? (z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>) : { type: "string" },

@@ -7,7 +7,7 @@ export interface SuspendedCall {
   tool: string;
   arguments: unknown;
   answers: Record<string, unknown>;
-  pending: Array<{ id: string; system: string; user: string; schema: Record<string, unknown> }>;
+  pending: Array<{ id: string; name: string; system: string; user: string; schema: Record<string, unknown> }>;
   rounds: number;
   created_at: string;
   updated_at: string;

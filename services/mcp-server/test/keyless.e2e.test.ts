@@ -1,0 +1,198 @@
+import { join } from "node:path";
+import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts";
+import { createFakeModelServer, type FakeModelRequest, type FakeModelServer } from "@deliberate/providers/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { scriptedAnswers } from "./support/fake-answers.ts";
+import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+
+// No API key anywhere: model-backed tools either sample the client's model or hand their prompts to the caller.
+
+const directory = temporaryDirectory();
+const servers: StdioServer[] = [];
+let fake: FakeModelServer;
+
+/** The same answer for the same prompt, whoever asks: the calling agent, sampling, or a server-side model. */
+function answerFor(name: string, user: string, system: string): unknown {
+  const answer = scriptedAnswers[name];
+  if (!answer) throw new Error(`no scripted answer for ${name}`);
+  return answer({ schemaName: name, prompt: user, system, index: 0 } as FakeModelRequest);
+}
+
+beforeAll(async () => {
+  fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt, request.system) }) });
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+afterAll(async () => {
+  await fake?.close();
+  directory.remove();
+});
+
+async function start(env: Record<string, string>, clientOptions?: Parameters<typeof startStdioServer>[1]): Promise<StdioServer> {
+  const server = await startStdioServer(env, clientOptions);
+  servers.push(server);
+  return server;
+}
+
+type Structured = Record<string, unknown>;
+
+async function call(server: StdioServer, name: string, args: Record<string, unknown>): Promise<Structured> {
+  const result = await server.client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ text?: string }>)[0]?.text ?? "";
+  expect(result.isError, `${name}: ${text}`).toBeFalsy();
+  expect(JSON.parse(text)).toEqual(result.structuredContent);
+  return result.structuredContent as Structured;
+}
+
+/** Acts as the calling agent: answers every needs_completion step until the tool's result arrives. */
+async function drive(server: StdioServer, name: string, args: Record<string, unknown>): Promise<{ result: Structured; rounds: number; prompts: PendingPrompt[] }> {
+  let result = await call(server, name, args);
+  let rounds = 0;
+  const prompts: PendingPrompt[] = [];
+  while (result["status"] === "needs_completion") {
+    const step = needsCompletionSchema.parse(result);
+    rounds += 1;
+    prompts.push(...step.prompts);
+    const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user, prompt.system) }));
+    result = await call(server, "reasoning_submit", { resume_token: step.resume_token, answers });
+  }
+  return { result, rounds, prompts };
+}
+
+/** Ids differ between runs; everything else must not. */
+function withoutIds(value: unknown): unknown {
+  if (typeof value === "string") return /^(ses|th|br|cp|rt|wf|inv|gn|tl|mc)_[A-Za-z0-9]+$/.test(value) ? "<id>" : value.replace(/\b(ses|th|br)_[A-Za-z0-9]+\b/g, "<id>");
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutIds(item)]));
+  return value;
+}
+
+/** Every model-backed core tool, with one session-scoped call after a seed thought. */
+async function runScenario(run: (name: string, args: Record<string, unknown>) => Promise<Structured>) {
+  const linear = await run("reasoning_linear", { content: "We must pick a database." });
+  const sessionId = linear["session_id"] as string;
+  return {
+    linear,
+    tree: await run("reasoning_tree", { operation: "create", content: "Options for storage", num_branches: 3 }),
+    divergent: await run("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 3, challenge_assumptions: true }),
+    reflection: await run("reasoning_reflection", { operation: "process", content: "Draft plan", max_iterations: 2, quality_threshold: 0.95 }),
+    evaluation: await run("reasoning_reflection", { operation: "evaluate", session_id: sessionId }),
+    auto: await run("reasoning_auto", { content: "What follows from the constraint?" }),
+  };
+}
+
+describe("host-executed completions (no key, no sampling)", () => {
+  it("drives every model-backed tool through needs_completion rounds to the same results a server-side model gives", async () => {
+    const host = await start({ DATABASE_PATH: join(directory.path, "host.db") });
+    expect(host.stderr.some((line) => line.includes("sampling then host"))).toBe(true);
+    const rounds: Record<string, number> = {};
+    const hosted = await runScenario(async (name, args) => {
+      const driven = await drive(host, name, args);
+      rounds[`${name}:${String(args["operation"] ?? "")}`] = driven.rounds;
+      for (const prompt of driven.prompts) expect(prompt.schema["type"]).toBe("object");
+      return driven.result;
+    });
+    expect(rounds).toMatchObject({ "reasoning_linear:": 1, "reasoning_tree:create": 1, "reasoning_divergent:": 2, "reasoning_reflection:process": 2, "reasoning_auto:": 2 });
+
+    const serverSide = await start({ DATABASE_PATH: join(directory.path, "server-side.db"), ...fake.environment("openai") });
+    const expected = await runScenario((name, args) => call(serverSide, name, args));
+    expect(withoutIds(hosted)).toEqual(withoutIds(expected));
+    for (const [key, value] of Object.entries(hosted)) expect(value["status"], key).toBeUndefined();
+    expectOutput("reasoning_linear", { content: [{ type: "text", text: JSON.stringify(hosted.linear) }], structuredContent: hosted.linear });
+  });
+
+  it("lists needs_completion in model-backed tools' output schemas", async () => {
+    const server = await start({ DATABASE_PATH: join(directory.path, "schemas.db") });
+    const { tools } = await server.client.listTools();
+    const linear = tools.find((tool) => tool.name === "reasoning_linear");
+    expect(linear?.outputSchema?.["type"]).toBe("object");
+    expect(JSON.stringify(linear?.outputSchema)).toContain("needs_completion");
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["reasoning_submit", "startChainOfThought", "submitThought", "listWorkflows", "startWorkflow"]));
+  });
+
+  it("completes a suspended call after a restart, and reports bad answers and unknown tokens", async () => {
+    const databasePath = join(directory.path, "restart.db");
+    const before = await start({ DATABASE_PATH: databasePath });
+    const step = needsCompletionSchema.parse(await call(before, "reasoning_linear", { content: "Survive a restart" }));
+    const invalid = expectToolError(
+      await before.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: { content: "x" } }] } }),
+    );
+    expect(invalid.code).toBe("INVALID_INPUT");
+    expect(invalid.issues?.map((issue) => issue.field)).toEqual(expect.arrayContaining(["answers.0.answer.confidence"]));
+    await before.close();
+
+    const after = await start({ DATABASE_PATH: databasePath });
+    const prompt = step.prompts[0] as PendingPrompt;
+    const result = await call(after, "reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: JSON.stringify(answerFor(prompt.name, prompt.user, prompt.system)) }] });
+    expect(result["content"]).toContain("the constraint rules out option B");
+    const gone = expectToolError(await after.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: {} }] } }));
+    expect(gone.code).toBe("NOT_FOUND");
+  });
+
+  it("expires suspended calls after HOST_COMPLETION_TTL_SECONDS", async () => {
+    const server = await start({ DATABASE_PATH: join(directory.path, "ttl.db"), HOST_COMPLETION_TTL_SECONDS: "1" });
+    const step = needsCompletionSchema.parse(await call(server, "reasoning_linear", { content: "Too slow" }));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const expired = expectToolError(
+      await server.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: {} }] } }),
+    );
+    expect(expired.message).toContain("expired");
+  });
+});
+
+describe("sampling", () => {
+  it("uses the client's model with no round trip to the agent", async () => {
+    const sampled: string[] = [];
+    const server = await start({ DATABASE_PATH: join(directory.path, "sampling.db") }, { capabilities: { sampling: {} } });
+    server.client.setRequestHandler("sampling/createMessage", async (request) => {
+      const name = /\("([a-z_]+)"\)/.exec(request.params.systemPrompt ?? "")?.[1] ?? "";
+      sampled.push(name);
+      const user = request.params.messages.map((message) => (message.content as { text?: string }).text ?? "").join("\n\n");
+      return { model: "client-model", role: "assistant" as const, content: { type: "text" as const, text: JSON.stringify(answerFor(name, user, request.params.systemPrompt ?? "")) } };
+    });
+    const linear = await call(server, "reasoning_linear", { content: "Sampled thought" });
+    expect(linear["status"]).toBeUndefined();
+    expect(linear["confidence"]).toBe(0.8);
+    const divergent = await call(server, "reasoning_divergent", { content: "Sampled ideas", num_perspectives: 2 });
+    expect(divergent["synthesis"]).toBe("Combine the incentive and minimalist views.");
+    expect(sampled).toEqual(["linear_continuation", "divergent_perspective", "divergent_perspective", "divergent_synthesis"]);
+  });
+
+  it("prefers host when DELIBERATE_KEYLESS_ORDER says so", async () => {
+    const server = await start({ DATABASE_PATH: join(directory.path, "order.db"), DELIBERATE_KEYLESS_ORDER: "host,sampling" }, { capabilities: { sampling: {} } });
+    server.client.setRequestHandler("sampling/createMessage", async () => {
+      throw new Error("sampling must not be used");
+    });
+    const result = await call(server, "reasoning_linear", { content: "x" });
+    expect(result["status"]).toBe("needs_completion");
+  });
+});
+
+describe("guided workflows over MCP", () => {
+  it("runs the ticket's scenario, keeps concurrent runs apart, and continues after a restart", async () => {
+    const databasePath = join(directory.path, "workflows.db");
+    const first = await start({ DATABASE_PATH: databasePath });
+    const auth = await call(first, "startChainOfThought", { problem: "Build auth system" });
+    const other = await call(first, "startChainOfThought", { problem: "Plan a migration" });
+    expect(auth["agent_instructions"]).toContain("Break down");
+    const analyse = await call(first, "submitThought", { state_id: auth["state_id"], thought: "1. Users 2. Tokens 3. Middleware" });
+    expect(analyse["agent_instructions"]).toContain("analyze");
+    await call(first, "submitThought", { state_id: other["state_id"], thought: "1. Schema 2. Backfill" });
+    await first.close();
+
+    const second = await start({ DATABASE_PATH: databasePath });
+    const synthesise = await call(second, "submitThought", { state_id: auth["state_id"], thought: "Users need hashed passwords" });
+    expect(synthesise["agent_instructions"]).toContain("Synthesize");
+    expect(synthesise["instruction"]).toContain("1. Users 2. Tokens 3. Middleware");
+    expect(synthesise["instruction"]).not.toContain("Backfill");
+    const done = await call(second, "submitThought", { state_id: auth["state_id"], thought: "JWT plan" });
+    expect(done).toMatchObject({ status: "complete", summary: { steps_completed: 3 } });
+    expect(JSON.stringify(done)).toContain('"status":"complete"');
+
+    const finished = expectToolError(await second.client.callTool({ name: "submitThought", arguments: { state_id: auth["state_id"], thought: "more" } }));
+    expect(finished.code).toBe("CONFLICT");
+    const unknown = expectToolError(await second.client.callTool({ name: "submitThought", arguments: { state_id: "wf_nope", thought: "x" } }));
+    expect(unknown.hint).toContain("start a new workflow");
+  });
+});
