@@ -1,8 +1,8 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { extractJson, type JsonCandidate } from "./extract-json.ts";
 import { generateWithRepair, throwIfAborted, type AnswerAttempt, type RepairRequest } from "./generate-with-repair.ts";
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, Usage } from "./language-model.ts";
-import { toProviderError, type ProviderErrorContext } from "./provider-error.ts";
+import { type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
 import { describeAnswerFormat, type AnswerFormat } from "./structured-answer.ts";
 
 /** The Anthropic API, used when no base URL is given. */
@@ -53,16 +53,26 @@ interface AnthropicTurn {
  */
 export function createAnthropicModel(options: AnthropicModelOptions): LanguageModel {
   const baseURL = options.baseURL ?? defaultAnthropicBaseURL;
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    baseURL,
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-  });
-  const errorContext: ProviderErrorContext = { provider: "anthropic", baseURL, secrets: [options.apiKey] };
+  // The SDK loads on first use, not at start-up: a server that never calls this provider never pays for it.
+  let loaded: Promise<{ client: Anthropic; errorContext: ProviderErrorContext }> | undefined;
+  const load = () =>
+    (loaded ??= import("@anthropic-ai/sdk").then((sdk) => {
+      const errors: SdkErrorClasses = {
+        base: sdk.AnthropicError,
+        api: sdk.APIError,
+        connection: sdk.APIConnectionError,
+        timeout: sdk.APIConnectionTimeoutError,
+        abort: sdk.APIUserAbortError,
+      };
+      return {
+        client: new sdk.default({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries }),
+        errorContext: { provider: "anthropic", baseURL, secrets: [options.apiKey], errors },
+      };
+    }));
 
   async function send(call: GenerateOptions<unknown>, body: Anthropic.MessageCreateParamsNonStreaming): Promise<Message> {
     throwIfAborted(call.signal);
+    const { client, errorContext } = await load();
     try {
       return await client.messages.create(body, {
         ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),

@@ -1,8 +1,8 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { extractJson } from "./extract-json.ts";
 import { generateWithRepair, throwIfAborted, type AnswerAttempt } from "./generate-with-repair.ts";
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, Usage } from "./language-model.ts";
-import { toProviderError, type ProviderErrorContext } from "./provider-error.ts";
+import { type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
 import { describeAnswerFormat, type AnswerFormat } from "./structured-answer.ts";
 
 /** The OpenAI API, used when no base URL is given. */
@@ -51,19 +51,29 @@ type ChatCompletion = OpenAI.Chat.ChatCompletion;
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
   const baseURL = options.baseURL ?? defaultOpenAIBaseURL;
   const structuredOutput = options.structuredOutput ?? "json_schema";
-  const client = new OpenAI({
-    apiKey: options.apiKey ?? placeholderApiKey,
-    baseURL,
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-  });
-  const errorContext: ProviderErrorContext = { provider: "openai", baseURL, secrets: [options.apiKey] };
+  // The SDK loads on first use, not at start-up: a server that never calls this provider never pays for it.
+  let loaded: Promise<{ client: OpenAI; errorContext: ProviderErrorContext }> | undefined;
+  const load = () =>
+    (loaded ??= import("openai").then((sdk) => {
+      const errors: SdkErrorClasses = {
+        base: sdk.OpenAIError,
+        api: sdk.APIError,
+        connection: sdk.APIConnectionError,
+        timeout: sdk.APIConnectionTimeoutError,
+        abort: sdk.APIUserAbortError,
+      };
+      return {
+        client: new sdk.default({ apiKey: options.apiKey ?? placeholderApiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries }),
+        errorContext: { provider: "openai", baseURL, secrets: [options.apiKey], errors },
+      };
+    }));
 
   async function send(
     call: GenerateOptions<unknown>,
     body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
   ): Promise<ChatCompletion> {
     throwIfAborted(call.signal);
+    const { client, errorContext } = await load();
     try {
       return await client.chat.completions.create(body, {
         ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),

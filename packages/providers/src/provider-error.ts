@@ -1,18 +1,26 @@
-import {
-  AnthropicError,
-  APIConnectionError as AnthropicConnectionError,
-  APIConnectionTimeoutError as AnthropicTimeoutError,
-  APIError as AnthropicApiError,
-  APIUserAbortError as AnthropicAbortError,
-} from "@anthropic-ai/sdk";
 import { DeliberateError, type ErrorCode } from "@deliberate/contracts";
-import {
-  APIConnectionError as OpenAIConnectionError,
-  APIConnectionTimeoutError as OpenAITimeoutError,
-  APIError as OpenAIApiError,
-  APIUserAbortError as OpenAIAbortError,
-  OpenAIError,
-} from "openai";
+
+/** The shape of an SDK API error (both SDKs share it). */
+export interface SdkApiError extends Error {
+  status?: number | undefined;
+  headers?: { get(name: string): string | null } | undefined;
+  error?: unknown;
+}
+
+// biome-ignore lint: constructor types for instanceof checks
+type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
+
+/**
+ * An SDK's error classes. Passed in by the model that loaded the SDK, so this
+ * module imports no SDK and the SDKs load only when a provider is first used.
+ */
+export interface SdkErrorClasses {
+  base: ErrorClass;
+  api: ErrorClass<SdkApiError>;
+  connection: ErrorClass;
+  timeout: ErrorClass;
+  abort: ErrorClass;
+}
 
 /** Which provider failed, where it was reached, and which strings must never appear in a message. */
 export interface ProviderErrorContext {
@@ -20,6 +28,8 @@ export interface ProviderErrorContext {
   baseURL: string;
   /** API keys and other secrets: redacted from every message. */
   secrets: ReadonlyArray<string | undefined>;
+  /** The provider SDK's error classes (see SdkErrorClasses). */
+  errors: SdkErrorClasses;
 }
 
 /**
@@ -31,14 +41,15 @@ export interface ProviderErrorContext {
  */
 export function toProviderError(error: unknown, context: ProviderErrorContext): DeliberateError {
   if (DeliberateError.isInstance(error)) return error;
+  const errors = context.errors;
   const label = context.provider === "anthropic" ? "Anthropic" : `The OpenAI-compatible server at ${context.baseURL}`;
   const make = (code: ErrorCode, message: string, hint: string, retryable: boolean): DeliberateError =>
     new DeliberateError({ code, message: redact(message, context.secrets), hint, retryable, cause: error });
 
-  if (error instanceof AnthropicAbortError || error instanceof OpenAIAbortError || isAbortError(error)) {
+  if (error instanceof errors.abort || isAbortError(error)) {
     return make("CANCELLED", `The call to ${label} was cancelled.`, "Nothing to fix: the caller cancelled it.", false);
   }
-  if (error instanceof AnthropicTimeoutError || error instanceof OpenAITimeoutError) {
+  if (error instanceof errors.timeout) {
     return make(
       "PROVIDER_TIMEOUT",
       `${label} did not answer in time (request timed out after the SDK's retries).`,
@@ -46,7 +57,7 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
       true,
     );
   }
-  if (error instanceof AnthropicConnectionError || error instanceof OpenAIConnectionError) {
+  if (error instanceof errors.connection) {
     const cause = describeCause(error);
     return make(
       "PROVIDER_UNAVAILABLE",
@@ -55,7 +66,7 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
       true,
     );
   }
-  if (error instanceof AnthropicApiError || error instanceof OpenAIApiError) {
+  if (error instanceof errors.api) {
     const status = error.status ?? 0;
     const detail = `${label} answered ${status}: ${providerMessage(error)}`;
     if (status === 401 || status === 403) {
@@ -83,7 +94,7 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
         : "The provider rejected the request; check the model id and the call's settings.";
     return make("PROVIDER_BAD_REQUEST", detail, hint, false);
   }
-  if (error instanceof AnthropicError || error instanceof OpenAIError) {
+  if (error instanceof errors.base) {
     return make("PROVIDER_BAD_REQUEST", `${label} client rejected the call: ${error.message}`, "Check the call's settings.", false);
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -91,7 +102,7 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
 }
 
 /** The provider's own explanation: `error.message` from the response body when present. */
-function providerMessage(error: AnthropicApiError | OpenAIApiError): string {
+function providerMessage(error: SdkApiError): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
   const fromBody = body?.error?.message ?? body?.message;
   if (typeof fromBody === "string" && fromBody.length > 0) return fromBody;
