@@ -29,8 +29,18 @@ export interface ToolContext {
   readonly usage: InvocationUsage;
   /** Maximum concurrent model calls for independent work. */
   readonly concurrency: number;
-  /** Runs another registered tool's handler within this invocation (used by auto and presets). */
-  readonly callTool: (toolName: string, input: unknown) => Promise<Record<string, unknown>>;
+  /**
+   * Runs another registered tool's handler within this invocation (used by auto and presets);
+   * `options.progress` receives that tool's own progress instead of the caller; `options.store`
+   * (e.g. an open transaction's) replaces the store the tool sees.
+   */
+  readonly callTool: (
+    toolName: string,
+    input: unknown,
+    options?: { progress?: (update: ProgressUpdate) => void; store?: Store },
+  ) => Promise<Record<string, unknown>>;
+  /** The service's effective configuration, secrets already redacted (reported by reasoning_metrics). */
+  readonly configSnapshot?: Readonly<Record<string, unknown>>;
 }
 
 export function createUsage(): InvocationUsage {

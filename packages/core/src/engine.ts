@@ -17,12 +17,14 @@ import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import type { Engine, InvokeOptions } from "./engine-types.ts";
 import { createAutoHandler } from "./handlers/auto.handler.ts";
+import { createPresetHandler } from "./handlers/preset.handler.ts";
 import { coreHandlers } from "./handlers/index.ts";
 import { CompletionNeeded } from "./host/completion-needed.ts";
 import { hostInstructions } from "./host/host-instructions.ts";
 import { createReplayRouter } from "./host/replay-router.ts";
 import { type IdGenerator, randomIds } from "./ids.ts";
 import { type ModeSettings, resolveModeSettings } from "./mode-settings.ts";
+import type { PresetDefinition } from "./presets/preset-definition.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
 export interface EngineOptions {
@@ -41,6 +43,10 @@ export interface EngineOptions {
   suspendedCallTtlMs?: number;
   /** Called once per finished invocation (for logs). */
   onInvocation?: (event: InvocationEvent) => void;
+  /** The effective configuration, secrets redacted (e.g. providers' `redactSettings`), reported by reasoning_metrics config. */
+  configSnapshot?: Readonly<Record<string, unknown>>;
+  /** Preset workflows to offer (default: the built-in ones); validated at creation. */
+  presets?: readonly PresetDefinition[];
 }
 
 export interface InvocationEvent {
@@ -78,7 +84,7 @@ function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
 }
 
 function qualityOf(output: Record<string, unknown>): number | null {
-  for (const key of ["quality_score", "confidence"]) {
+  for (const key of ["quality_score", "confidence", "overall_quality"]) {
     const value = output[key];
     if (typeof value === "number" && Number.isFinite(value)) return value;
   }
@@ -112,6 +118,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
   }
   const auto = createAutoHandler(new Set(handlers.keys())) as unknown as ToolHandler;
   handlers.set(auto.definition.name, auto);
+  const preset = createPresetHandler({ tools: [...handlers.values()].map((handler) => handler.definition), presets: options.presets }) as unknown as ToolHandler;
+  handlers.set(preset.definition.name, preset);
 
   // The definitions surfaces publish: model-backed outputs may be a needs-completion step.
   const tools: ToolDefinition[] = [
@@ -216,11 +224,15 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       progress: invokeOptions.progress ?? (() => {}),
       usage,
       concurrency,
-      callTool: (name, input) => run(handlerFor(name), input, context),
+      callTool: (name, input, callOptions) =>
+        run(handlerFor(name), input, callOptions === undefined ? context : { ...context, progress: callOptions.progress ?? context.progress, store: callOptions.store ?? context.store }),
+      configSnapshot: options.configSnapshot ?? {},
     };
     const started = performance.now();
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
-    const operation = typeof raw["operation"] === "string" ? raw["operation"] : null;
+    // Tools pick their variant by `operation` or (detect, decision, evidence) by `type`.
+    const variant = raw["operation"] ?? raw["type"];
+    const operation = typeof variant === "string" ? variant : null;
     try {
       const output = await run(handler, rawArguments, context);
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);

@@ -3,8 +3,15 @@ import type { Database } from "./database.ts";
 import { openSqliteDatabase } from "./open-database.ts";
 import { createBranchRepository } from "./repositories/branch.repository.ts";
 import { createCheckpointRepository } from "./repositories/checkpoint.repository.ts";
+import { createGraphRepository } from "./repositories/graph.repository.ts";
+import { createMctsRepository } from "./repositories/mcts.repository.ts";
+import { createTimelineRepository } from "./repositories/timeline.repository.ts";
 import { createInvocationRepository } from "./repositories/invocation.repository.ts";
+import { createJobRepository } from "./repositories/job.repository.ts";
+import { createReasoningLogRepository } from "./repositories/reasoning-log.repository.ts";
 import { createSessionRepository } from "./repositories/session.repository.ts";
+import { createSuspendedCallRepository } from "./repositories/suspended-call.repository.ts";
+import { createWorkflowRunRepository } from "./repositories/workflow-run.repository.ts";
 import { createThoughtRepository } from "./repositories/thought.repository.ts";
 
 /** Repositories bound to one database handle or transaction. */
@@ -15,6 +22,13 @@ export interface Repositories {
   readonly branches: ReturnType<typeof createBranchRepository>;
   readonly checkpoints: ReturnType<typeof createCheckpointRepository>;
   readonly invocations: ReturnType<typeof createInvocationRepository>;
+  readonly graphs: ReturnType<typeof createGraphRepository>;
+  readonly timelines: ReturnType<typeof createTimelineRepository>;
+  readonly mcts: ReturnType<typeof createMctsRepository>;
+  readonly suspendedCalls: ReturnType<typeof createSuspendedCallRepository>;
+  readonly workflowRuns: ReturnType<typeof createWorkflowRunRepository>;
+  readonly jobs: ReturnType<typeof createJobRepository>;
+  readonly reasoningLogs: ReturnType<typeof createReasoningLogRepository>;
 }
 
 /** The store handed to the engine: repositories, transactions, close. */
@@ -35,6 +49,13 @@ function bindRepositories(db: Kysely<Database>): Repositories {
     branches: createBranchRepository(db),
     checkpoints: createCheckpointRepository(db),
     invocations: createInvocationRepository(db),
+    graphs: createGraphRepository(db),
+    timelines: createTimelineRepository(db),
+    mcts: createMctsRepository(db),
+    suspendedCalls: createSuspendedCallRepository(db),
+    workflowRuns: createWorkflowRunRepository(db),
+    jobs: createJobRepository(db),
+    reasoningLogs: createReasoningLogRepository(db),
   };
 }
 

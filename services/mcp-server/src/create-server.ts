@@ -24,19 +24,22 @@ export interface CreateServerOptions {
  * Forwards engine progress as `notifications/progress` when the request
  * carries a progress token. MCP requires progress to increase with every
  * notification, so an update that does not (e.g. a nested tool restarting its
- * own count) is logged and dropped instead of sent.
+ * own count) is logged and dropped instead of sent. `flush` waits for every
+ * notification sent so far, so none can arrive after the call's result (a
+ * client drops progress for a request it has already finished).
  */
-function progressForwarder(context: ServerContext, logger: Logger): ((update: ProgressUpdate) => void) | undefined {
+function progressForwarder(context: ServerContext, logger: Logger): { progress?: (update: ProgressUpdate) => void; flush: () => Promise<void> } {
   const progressToken = context.mcpReq._meta?.progressToken;
-  if (progressToken === undefined) return undefined;
+  if (progressToken === undefined) return { flush: async () => {} };
   let last = Number.NEGATIVE_INFINITY;
-  return (update) => {
+  let sent: Promise<void> = Promise.resolve();
+  const progress = (update: ProgressUpdate) => {
     if (!(update.progress > last)) {
       logger.debug("progress update dropped: not increasing", { progress: update.progress, last });
       return;
     }
     last = update.progress;
-    context.mcpReq
+    const notification = context.mcpReq
       .notify({
         method: "notifications/progress",
         params: {
@@ -47,7 +50,9 @@ function progressForwarder(context: ServerContext, logger: Logger): ((update: Pr
         },
       })
       .catch((error: unknown) => logger.debug("progress notification not sent", { error }));
+    sent = sent.then(() => notification);
   };
+  return { progress, flush: () => sent };
 }
 
 function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
@@ -63,7 +68,7 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
     },
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
       const started = performance.now();
-      const progress = progressForwarder(context, logger);
+      const { progress, flush } = progressForwarder(context, logger);
       // Push-style sampling exists only on 2025-era connections (no per-request envelope).
       const models = providers
         ? modelsForCall(providers, {
@@ -78,12 +83,14 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
           ...(models ? { models } : {}),
         });
         logger.debug("tool call succeeded", { tool: definition.name, latencyMs: Math.round(performance.now() - started) });
+        await flush();
         return toToolResult(output);
       } catch (error) {
         const { result, body, unexpected } = toToolErrorResult(error);
         const fields = { tool: definition.name, code: body.code, latencyMs: Math.round(performance.now() - started) };
         if (unexpected) logger.error("tool call failed unexpectedly", { ...fields, error });
         else logger.info("tool call failed", { ...fields, detail: body.message });
+        await flush();
         return result;
       }
     },

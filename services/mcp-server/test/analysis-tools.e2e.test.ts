@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { analysisToolDefinitions, type ToolDefinition } from "@deliberate/contracts";
-import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, type FakeReply } from "@deliberate/providers/testing";
+import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerBySchemaName } from "./support/fake-answers.ts";
+import { respondAnalysis as respond } from "./support/tool-answers.ts";
 import { expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
 
 // reasoning_detect, reasoning_decision, reasoning_evidence and
@@ -29,83 +29,6 @@ function expectResult(tool: string, result: { isError?: boolean; content?: unkno
 
 const argument =
   "We already spent two years on this rewrite, so we cannot stop now. Either we finish it or the product dies. Our lead says it will work, and she is never wrong.";
-
-const detection = (type: string, evidence: string, severity: string) => ({ type, severity, confidence: 0.8, evidence, explanation: `${type} here`, remediation: `avoid ${type}` });
-
-/** Answers for the analysis modes; everything else goes to the harness's answers. */
-function respond(request: FakeModelRequest): FakeReply {
-  switch (request.schemaName) {
-    case "detect_biases":
-      return {
-        object: {
-          detections: [
-            detection("sunk_cost_fallacy", "We already spent two years on this rewrite, so we cannot stop now.", "high"),
-            detection("authority_bias", "our lead says it will work", "medium"),
-            detection("overconfidence", "this plan cannot possibly fail", "low"),
-          ],
-        },
-      };
-    case "detect_fallacies":
-      return { object: { detections: [detection("false_dichotomy", "Either we finish it or the product dies", "high")] } };
-    case "decision_scores":
-      return {
-        object: {
-          criteria: [
-            { name: "cost", importance: 2, direction: "cost", scores: [{ option: "Postgres", score: 6 }, { option: "SQLite", score: 1 }] },
-            { name: "scale", importance: 6, direction: "benefit", scores: [{ option: "Postgres", score: 9 }, { option: "SQLite", score: 3 }] },
-          ],
-          notes: "Postgres scales out; SQLite costs nothing to run.",
-        },
-      };
-    case "decision_pairwise":
-      return {
-        object: {
-          judgements: [
-            { pair: 1, preferred: "rail", intensity: 3 },
-            { pair: 2, preferred: "rail", intensity: 5 },
-            { pair: 3, preferred: "bus", intensity: 2 },
-          ],
-          notes: "Rail is fastest.",
-        },
-      };
-    case "decision_stakeholders":
-      return {
-        object: {
-          levels: [{ name: "City council", power_level: 0.9, interest_level: 0.3 }],
-          conflicts: ["Residents vs City council on noise"],
-          alignments: ["Commuters and Residents want less traffic"],
-        },
-      };
-    case "evidence_likelihoods":
-      return { object: { prior: { value: 0.2, rationale: "base rate of such leaks" }, items: [{ index: 1, likelihood_if_true: 0.7, likelihood_if_false: 0.35, rationale: "weak" }] } };
-    case "evidence_assessment":
-      return { object: { items: [{ index: 1, source_type: "anecdotal", corroborated_by: [0], chain_of_custody: "unknown", rationale: "a forum post" }] } };
-    case "counterfactual_causal_model":
-      return {
-        object: {
-          variables: ["remote_work", "commute_time", "wellbeing"],
-          relationships: [
-            { cause: "remote_work", effect: "commute_time", strength: -1.5 },
-            { cause: "commute_time", effect: "wellbeing", strength: -0.4 },
-            { cause: "remote_work", effect: "wellbeing", strength: 0.2 },
-          ],
-          intervention_target: { variable: "remote_work", change: 2 },
-          rationale: "Remote days remove commutes.",
-        },
-      };
-    case "counterfactual_narrative":
-      return {
-        object: {
-          counterfactual_outcome: "Two more remote days would have cut commuting and raised wellbeing.",
-          key_differences: ["commute_time -3", "wellbeing +1.6"],
-          assumptions: ["Remote days are spent productively"],
-          confidence: 0.65,
-        },
-      };
-    default:
-      return answerBySchemaName(request);
-  }
-}
 
 describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and reasoning_counterfactual, every operation", () => {
   const directory = temporaryDirectory();

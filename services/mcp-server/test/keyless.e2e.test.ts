@@ -3,6 +3,7 @@ import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts
 import { createFakeModelServer, type FakeModelRequest, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { scriptedAnswers } from "./support/fake-answers.ts";
+import { respondAnalysis, respondStateful } from "./support/tool-answers.ts";
 import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
 
 // No API key anywhere: model-backed tools either sample the client's model or hand their prompts to the caller.
@@ -11,15 +12,22 @@ const directory = temporaryDirectory();
 const servers: StdioServer[] = [];
 let fake: FakeModelServer;
 
-/** The same answer for the same prompt, whoever asks: the calling agent, sampling, or a server-side model. */
-function answerFor(name: string, user: string, system: string): unknown {
-  const answer = scriptedAnswers[name];
-  if (!answer) throw new Error(`no scripted answer for ${name}`);
-  return answer({ schemaName: name, prompt: user, system, index: 0 } as FakeModelRequest);
+/**
+ * The same answer for the same prompt, whoever asks: the calling agent, sampling,
+ * or a server-side model (the request index is pinned so answers depend on the prompt only).
+ */
+function answerFor(name: string, user: string, system: string, jsonSchema: Record<string, unknown> = {}): unknown {
+  const request = { schemaName: name, prompt: user, system, index: 0, jsonSchema } as FakeModelRequest;
+  if (scriptedAnswers[name]) return scriptedAnswers[name](request);
+  for (const respond of [respondStateful, respondAnalysis]) {
+    const reply = respond(request) as { object?: unknown; status?: number };
+    if (reply.status === undefined && reply.object !== undefined) return reply.object;
+  }
+  throw new Error(`no scripted answer for ${name}`);
 }
 
 beforeAll(async () => {
-  fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt, request.system) }) });
+  fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt, request.system, request.jsonSchema ?? {}) }) });
 });
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -54,25 +62,75 @@ async function drive(server: StdioServer, name: string, args: Record<string, unk
     const step = needsCompletionSchema.parse(result);
     rounds += 1;
     prompts.push(...step.prompts);
-    const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user, prompt.system) }));
+    const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user, prompt.system, prompt.schema) }));
     result = await call(server, "reasoning_submit", { resume_token: step.resume_token, answers });
   }
   return { result, rounds, prompts };
 }
 
-/** Ids differ between runs; everything else must not. */
+/** Ids and clock times differ between runs; everything else must not. */
+const idPattern = /\b[a-z]{2,4}_[a-f0-9]{20}\b/g;
+const timePattern = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\b/g;
 function withoutIds(value: unknown): unknown {
-  if (typeof value === "string") return /^(ses|th|br|cp|rt|wf|inv|gn|tl|mc)_[A-Za-z0-9]+$/.test(value) ? "<id>" : value.replace(/\b(ses|th|br)_[A-Za-z0-9]+\b/g, "<id>");
+  if (typeof value === "string") return value.replace(idPattern, "<id>").replace(timePattern, "<time>");
   if (Array.isArray(value)) return value.map(withoutIds);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutIds(item)]));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "duration_ms" && key !== "latency_ms").map(([key, item]) => [key, withoutIds(item)]));
+  }
   return value;
 }
 
-/** Every model-backed core tool, with one session-scoped call after a seed thought. */
+/** Every model-backed tool and variant, with session-scoped calls after a seed thought. */
 async function runScenario(run: (name: string, args: Record<string, unknown>) => Promise<Structured>) {
   const linear = await run("reasoning_linear", { content: "We must pick a database." });
   const sessionId = linear["session_id"] as string;
+  const graph = await run("reasoning_graph", { operation: "init", content: "Cut CI time in half." });
+  const graphSession = graph["session_id"] as string;
+  const rootId = graph["node_id"] as string;
+  const generated = await run("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: rootId, k: 2 });
+  const childIds = (generated["nodes"] as Array<{ id: string }>).map((node) => node.id);
+  const timeline = await run("reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March." });
+  const timelineId = timeline["timeline_id"] as string;
+  const mainBranch = timeline["branch_id"] as string;
+  const proposed = await run("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranch });
+  const causal_model = {
+    variables: ["demand", "ads", "sales"],
+    relationships: [
+      { cause: "demand", effect: "ads", strength: 1 },
+      { cause: "ads", effect: "sales", strength: 2 },
+    ],
+  };
   return {
+    graph,
+    generated,
+    scored: await run("reasoning_graph", { operation: "score", session_id: graphSession, node_id: childIds[0] }),
+    aggregated: await run("reasoning_graph", { operation: "aggregate", session_id: graphSession, node_ids: childIds }),
+    refined: await run("reasoning_graph", { operation: "refine", session_id: graphSession, node_id: childIds[1] }),
+    finalized: await run("reasoning_graph", { operation: "finalize", session_id: graphSession }),
+    timeline,
+    proposed,
+    compared: await run("reasoning_timeline", { operation: "compare", timeline_id: timelineId, branch_ids: [mainBranch, proposed["branch_id"]] }),
+    merged: await run("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: proposed["branch_id"], target_branch_id: mainBranch }),
+    mcts: await run("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: 3, branching_factor: 2 }),
+    biases: await run("reasoning_detect", { type: "biases", content: "We already spent two years on this rewrite, so we cannot stop now. Our lead says it will work." }),
+    decision: await run("reasoning_decision", { question: "Which database?", options: ["Postgres", "SQLite"] }),
+    pairwise: await run("reasoning_decision", { type: "pairwise", question: "How to commute?", options: ["rail", "bus", "car"] }),
+    stakeholders: await run("reasoning_decision", { type: "perspectives", topic: "A new tram line", stakeholders: [{ name: "City council" }] }),
+    evidence: await run("reasoning_evidence", { type: "probabilistic", hypothesis: "The key leaked", evidence: [{ content: "Unknown logins", likelihood_if_true: 0.8, likelihood_if_false: 0.2 }, { content: "A rumour" }] }),
+    assessment: await run("reasoning_evidence", { claim: "The bridge is unsafe", evidence: [{ content: "Inspection report", source: "inspector", source_type: "primary", corroborated_by: [], chain_of_custody: "intact" }, { content: "Forum post", source: "forum" }] }),
+    counterfactual: await run("reasoning_counterfactual", { scenario: "A shop", intervention: "More ads", causal_model, intervention_target: { variable: "ads", change: 1 }, narrate: true }),
+    proposedModel: await run("reasoning_counterfactual", { scenario: "Remote work", intervention: "Two more remote days" }),
+    preset: await run("reasoning_preset", {
+      operation: "run",
+      preset_id: "research-synthesis",
+      inputs: {
+        question: "How do teams adopt caching?",
+        sources: [
+          { content: "Inspection report", source: "inspector", source_type: "primary", corroborated_by: [], chain_of_custody: "intact" },
+          { content: "Forum post", source: "forum" },
+        ],
+      },
+    }),
     linear,
     tree: await run("reasoning_tree", { operation: "create", content: "Options for storage", num_branches: 3 }),
     divergent: await run("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 3, challenge_assumptions: true }),
@@ -94,6 +152,9 @@ describe("host-executed completions (no key, no sampling)", () => {
       return driven.result;
     });
     expect(rounds).toMatchObject({ "reasoning_linear:": 1, "reasoning_tree:create": 1, "reasoning_divergent:": 2, "reasoning_reflection:process": 2, "reasoning_auto:": 2 });
+    // MCTS suspends at every expansion and evaluation; graph generate asks its k continuations at once.
+    expect(rounds["reasoning_mcts:explore"]).toBeGreaterThanOrEqual(3);
+    expect(rounds["reasoning_graph:generate"]).toBe(1);
 
     const serverSide = await start({ DATABASE_PATH: join(directory.path, "server-side.db"), ...fake.environment("openai") });
     const expected = await runScenario((name, args) => call(serverSide, name, args));

@@ -1,15 +1,26 @@
 import { join } from "node:path";
 import { statefulToolDefinitions, type ToolDefinition } from "@deliberate/contracts";
-import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, type FakeReply } from "@deliberate/providers/testing";
+import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerBySchemaName } from "./support/fake-answers.ts";
+import { respondStateful as respond } from "./support/tool-answers.ts";
 import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
 
 // reasoning_graph, reasoning_timeline and reasoning_mcts end to end: the built
 // server over stdio, the real SDK client, the OpenAI-compatible provider
 // pointed at the loopback fake model server; then a second process on the
 // same database sees (and continues) what the first one stored.
+
+/**
+ * Progress notifications that arrived: increasing, within 1..total, each with
+ * the total. (The server may still be flushing the last ones when the result
+ * arrives — the divergent e2e test sees the same — so the count is not exact
+ * here; the core tests assert one update per step.)
+ */
+function expectProgress(updates: ReadonlyArray<{ progress: number; total?: number }>, total: number): void {
+  expect(updates.length).toBeGreaterThan(0);
+  expect(updates.every((update, index) => update.total === total && update.progress >= 1 && update.progress <= total && (index === 0 || update.progress > (updates[index - 1] as { progress: number }).progress))).toBe(true);
+}
 
 const definitions = new Map<string, ToolDefinition>(statefulToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
 
@@ -24,59 +35,6 @@ function expectResult(tool: string, result: { isError?: boolean; content?: unkno
   expect(checked.success, `${tool} output does not match its schema: ${checked.error?.message}`).toBe(true);
   expect(text).toBe(JSON.stringify(result.structuredContent));
   return result.structuredContent as Record<string, unknown>;
-}
-
-const criteria = (value: number) => ({ relevance: value, validity: value, depth: value, novelty: value });
-
-/** Branch ids the compare prompt's schema asks about (its assessments' required keys). */
-function assessedIds(request: FakeModelRequest): string[] {
-  const properties = (request.jsonSchema?.["properties"] as Record<string, { properties?: Record<string, unknown> }> | undefined)?.["assessments"]?.properties;
-  return Object.keys(properties ?? {});
-}
-
-/** Answers for the stateful tools' modes; everything else goes to the harness's answers. */
-function respond(request: FakeModelRequest): FakeReply {
-  switch (request.schemaName) {
-    case "graph_continuation":
-      // Scores alternate 0.2 / 0.8 by request so prune has something to remove.
-      return { object: { content: `Continuation from request ${request.index}`, criteria: criteria(request.index % 2 === 0 ? 0.2 : 0.8) } };
-    case "graph_score":
-      return { object: { criteria: { relevance: 0.9, validity: 0.7, depth: 0.5, novelty: 0.3 }, rationale: "relevant, familiar" } };
-    case "graph_aggregate":
-      return { object: { insight: "Cache the dependency layer and split the test suite.", criteria: criteria(0.85) } };
-    case "graph_refine":
-      return { object: { critique: "Too vague about which cache.", refined_content: "Use a remote build cache keyed by lockfile hash.", criteria: criteria(0.9) } };
-    case "graph_finalize":
-      return { object: { conclusions: ["Add a remote build cache", "Split the test suite in four"] } };
-    case "timeline_branch":
-      return { object: { label: "supplier delay", content: "A supplier slips; launch moves to May and marketing is re-planned." } };
-    case "timeline_compare":
-      return {
-        object: {
-          divergence_points: ["The launch date"],
-          assessments: Object.fromEntries(assessedIds(request).map((id, index) => [id, { quality: 0.5 + index * 0.1, assessment: `branch ${index + 1}` }])),
-          convergence_opportunities: ["Beta early, GA late"],
-        },
-      };
-    case "timeline_merge_synthesize":
-      return { object: { merged_content: "Beta in January, general availability in June.", conflicts: [{ source: "January", target: "June", kept: "both" }] } };
-    case "timeline_merge_prefer_source":
-      return { object: { merged_content: "Launch in January (source wins).", conflicts: [{ source: "January", target: "March", kept: "source" }] } };
-    case "timeline_merge_prefer_target":
-      return { object: { merged_content: "Launch in March (target wins).", conflicts: [{ source: "May", target: "March", kept: "target" }] } };
-    case "mcts_expand": {
-      const count = Number(/exactly (\d+)/.exec(request.prompt)?.[1] ?? 2);
-      return { object: { steps: Array.from({ length: count }, (_, index) => `Move ${index + 1} after request ${request.index}`) } };
-    }
-    case "mcts_evaluate":
-      // Deterministic per prompt, always 0.6 to 0.9.
-      return { object: { value: 0.6 + (request.prompt.length % 4) / 10, reaches_conclusion: false, rationale: "scripted" } };
-    case "linear_continuation":
-      // A detour the session should backtrack from.
-      return { object: { content: "A detour.", confidence: request.prompt.includes("detour") ? 0.1 : 0.9, next_step: "none" } };
-    default:
-      return answerBySchemaName(request);
-  }
 }
 
 describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every operation", () => {
@@ -128,15 +86,15 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
     graphSession = init["session_id"] as string;
     rootId = init["node_id"] as string;
 
-    const progress: number[] = [];
+    const progress: Array<{ progress: number; total?: number }> = [];
     const generated = expectResult(
       "reasoning_graph",
-      await call("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: rootId, k: "4" }, { onprogress: (update) => progress.push(update.progress) }),
+      await call("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: rootId, k: "4" }, { onprogress: (update) => progress.push(update) }),
     );
     const children = generated["nodes"] as Array<{ id: string; score: number; parent_id: string; kind: string }>;
     expect(children).toHaveLength(4);
     expect(children.every((node) => node.parent_id === rootId && node.kind === "continuation")).toBe(true);
-    expect(progress).toEqual([1, 2, 3, 4]);
+    expectProgress(progress, 4);
     expect(new Set(fake.requests.filter((request) => request.schemaName === "graph_continuation").map((request) => request.prompt)).size).toBe(4);
 
     const scored = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "score", session_id: graphSession, node_id: children[0]?.id }));
@@ -214,12 +172,12 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
   });
 
   it("reasoning_mcts: explore (progress per iteration), continue from a stored node, auto_backtrack that executes", async () => {
-    const progress: number[] = [];
+    const progress: Array<{ progress: number; total?: number }> = [];
     const explored = expectResult(
       "reasoning_mcts",
-      await call("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: "6", branching_factor: "2" }, { onprogress: (update) => progress.push(update.progress) }),
+      await call("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: "6", branching_factor: "2" }, { onprogress: (update) => progress.push(update) }),
     );
-    expect(progress).toEqual([1, 2, 3, 4, 5, 6]);
+    expectProgress(progress, 6);
     expect(explored["iterations_completed"]).toBe(6);
     mctsSession = explored["session_id"] as string;
     mctsRootId = explored["root_node_id"] as string;

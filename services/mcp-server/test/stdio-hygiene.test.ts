@@ -66,7 +66,8 @@ describe("stdio hygiene", () => {
     expect(messages.map((message) => message.id)).toEqual([1, 2, 3, 4, 5]);
     expect(messages[0]?.result).toMatchObject({ serverInfo: { name: "deliberate" } });
     expect(messages[2]?.result).toMatchObject({ isError: true });
-    expect(messages[3]?.result).toMatchObject({ isError: true });
+    // No model configured: the call is handed to the caller (host-executed), not failed.
+    expect(messages[3]?.result).toMatchObject({ structuredContent: { status: "needs_completion" } });
     expect(messages[4]?.error ?? messages[4]?.result?.["isError"]).toBeTruthy();
 
     const logs = stderr.map((line) => JSON.parse(line) as { level: string; message: string });

@@ -6,7 +6,7 @@ import { defineHandler } from "../tool-handler.ts";
 type CheckpointOutput = ToolOutput<typeof checkpointTool>;
 
 /** What a checkpoint remembers: enough to put the session back exactly. */
-const snapshotSchema = z.object({
+export const snapshotSchema = z.object({
   active_branch_id: z.string().nullable(),
   thought_ids: z.array(z.string()),
   branch_statuses: z.record(z.string(), z.enum(["active", "completed", "abandoned"])),

@@ -1,7 +1,16 @@
 import type { ToolHandler } from "../tool-handler.ts";
 import { checkpointHandler } from "./checkpoint.handler.ts";
+import { counterfactualHandler } from "./counterfactual.handler.ts";
+import { decisionHandler } from "./decision.handler.ts";
+import { detectHandler } from "./detect.handler.ts";
+import { evidenceHandler } from "./evidence.handler.ts";
 import { divergentHandler } from "./divergent.handler.ts";
+import { graphHandler } from "./graph.handler.ts";
+import { listWorkflowsHandler, startChainOfThoughtHandler, startWorkflowHandler, submitThoughtHandler } from "./guided-workflow.handler.ts";
+import { mctsHandler } from "./mcts.handler.ts";
+import { timelineHandler } from "./timeline.handler.ts";
 import { linearHandler } from "./linear.handler.ts";
+import { metricsHandler } from "./metrics.handler.ts";
 import { reflectionHandler } from "./reflection.handler.ts";
 import { treeHandler } from "./tree.handler.ts";
 
@@ -12,4 +21,16 @@ export const coreHandlers: readonly ToolHandler[] = [
   divergentHandler,
   reflectionHandler,
   checkpointHandler,
+  graphHandler,
+  timelineHandler,
+  mctsHandler,
+  metricsHandler,
+  detectHandler,
+  decisionHandler,
+  evidenceHandler,
+  counterfactualHandler,
+  startChainOfThoughtHandler,
+  startWorkflowHandler,
+  submitThoughtHandler,
+  listWorkflowsHandler,
 ] as unknown as readonly ToolHandler[];

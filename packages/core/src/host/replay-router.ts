@@ -80,11 +80,24 @@ export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
   return { provider: "host", configured: true, forMode: (_mode: ModeId) => model };
 }
 
+const rejectedAnswers = new WeakSet<object>();
+
+/**
+ * True for the error a submitted answer gets when it does not match its
+ * prompt's schema. It belongs to reasoning_submit's caller, so code that turns
+ * a step's failure into a partial result (presets) must rethrow it instead.
+ */
+export function isRejectedAnswer(error: unknown): boolean {
+  return typeof error === "object" && error !== null && rejectedAnswers.has(error);
+}
+
 function invalidAnswer(field: string, issues: FieldIssue[]): DeliberateError {
-  return new DeliberateError({
+  const error = new DeliberateError({
     code: "INVALID_INPUT",
     message: `The answer ${field} does not match its prompt's schema: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
     issues,
     hint: "Fix the answer to match the prompt's JSON schema and submit again with the same resume_token; nothing was lost.",
   });
+  rejectedAnswers.add(error);
+  return error;
 }

@@ -1,5 +1,9 @@
 import type { Migration, MigrationProvider } from "kysely";
 import { coreTables } from "./2026-11-22T0500-core-tables.ts";
+import { graphTimelineMctsTables } from "./2026-11-22T0630-graph-timeline-mcts.ts";
+import { suspendedCalls } from "./2026-11-22T0600-suspended-calls.ts";
+import { workflowRuns } from "./2026-11-22T0610-workflow-runs.ts";
+import { reasoningQueue } from "./2026-11-22T0700-reasoning-queue.ts";
 
 /**
  * Every migration, keyed by a timestamped name (applied in name order).
@@ -7,6 +11,10 @@ import { coreTables } from "./2026-11-22T0500-core-tables.ts";
  */
 export const migrations: Record<string, Migration> = {
   "2026-11-22T0500-core-tables": coreTables,
+  "2026-11-22T0630-graph-timeline-mcts": graphTimelineMctsTables,
+  "2026-11-22T0600-suspended-calls": suspendedCalls,
+  "2026-11-22T0610-workflow-runs": workflowRuns,
+  "2026-11-22T0700-reasoning-queue": reasoningQueue,
 };
 
 export const inlineMigrationProvider: MigrationProvider = {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseApiEnvironment } from "./config.ts";
+
+describe("parseApiEnvironment", () => {
+  it("defaults to 127.0.0.1:9000 with four workers polling every 50 ms", () => {
+    const config = parseApiEnvironment({});
+    expect(config).toMatchObject({ host: "127.0.0.1", port: 9000, databasePath: "./data/deliberate.db", logStdout: false });
+    expect(config.queue).toMatchObject({ enabled: true, workers: 4, pollMs: 50 });
+    expect(config.http).toMatchObject({ apiToken: undefined, maxBodyBytes: 1024 * 1024 });
+    expect(config.providers.provider).toBe("none");
+  });
+
+  it("reads the spec's names (and HOST/PORT over UVICORN_*)", () => {
+    const config = parseApiEnvironment({
+      UVICORN_HOST: "localhost",
+      UVICORN_PORT: "9100",
+      REASONING_QUEUE_WORKER: "0",
+      REASONING_QUEUE_WORKERS: "8",
+      REASONING_QUEUE_POLL_MS: "25",
+      REASONING_LOG_FILE: "/tmp/r.log",
+      REASONING_LOG_STDOUT: "1",
+      REASONING_CALLBACK_ALLOWLIST: " hooks.internal , 127.0.0.1,[::1]",
+    });
+    expect(config).toMatchObject({ host: "localhost", port: 9100, logFile: "/tmp/r.log", logStdout: true });
+    expect(config.queue).toMatchObject({ enabled: false, workers: 8, pollMs: 25 });
+    expect(config.callbacks.allowlist).toEqual(["hooks.internal", "127.0.0.1", "::1"]);
+    expect(parseApiEnvironment({ HOST: "127.0.0.2", PORT: "1", UVICORN_PORT: "2" })).toMatchObject({ host: "127.0.0.2", port: 1 });
+  });
+
+  it("names every invalid variable at once", () => {
+    try {
+      parseApiEnvironment({ PORT: "70000", REASONING_QUEUE_WORKERS: "zero", LOG_LEVEL: "loud", REASONING_CALLBACK_ALLOWLIST: "http://x/", DELIBERATE_PROVIDER: "gemini" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).variables).toEqual(
+        expect.arrayContaining(["PORT", "REASONING_QUEUE_WORKERS", "LOG_LEVEL", "REASONING_CALLBACK_ALLOWLIST", "DELIBERATE_PROVIDER"]),
+      );
+    }
+  });
+
+  it("refuses a public bind without a token unless explicitly allowed, and short tokens", () => {
+    expect(() => parseApiEnvironment({ HOST: "0.0.0.0" })).toThrow(/REASONING_API_TOKEN/);
+    expect(parseApiEnvironment({ HOST: "0.0.0.0", REASONING_API_TOKEN: "a-long-enough-token" }).http.apiToken).toBe("a-long-enough-token");
+    expect(parseApiEnvironment({ HOST: "0.0.0.0", REASONING_API_ALLOW_NO_AUTH: "1" }).host).toBe("0.0.0.0");
+    expect(() => parseApiEnvironment({ REASONING_API_TOKEN: "short" })).toThrow(/at least 16/);
+  });
+});

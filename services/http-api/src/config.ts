@@ -1,0 +1,232 @@
+import { isIP } from "node:net";
+import { DeliberateError } from "@deliberate/contracts";
+import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
+import { defaultDatabasePath } from "@deliberate/store";
+import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
+
+type Environment = Record<string, string | undefined>;
+
+/** Everything the service reads from its environment, parsed once at start-up. */
+export interface ApiConfig {
+  /** `HOST` (or the spec's `UVICORN_HOST`), default 127.0.0.1. */
+  host: string;
+  /** `PORT` (or `UVICORN_PORT`), default 9000; 0 picks a free port. */
+  port: number;
+  /** `DATABASE_PATH`, default ./data/deliberate.db: sessions, tools, the queue and telemetry. */
+  databasePath: string;
+  /** `LOG_LEVEL`, default info. */
+  logLevel: LogLevel;
+  /** `REASONING_LOG_FILE`: mirror every JSON log line to this file. */
+  logFile: string | undefined;
+  /** `REASONING_LOG_STDOUT=1`: mirror every JSON log line to stdout. */
+  logStdout: boolean;
+  http: HttpSettings;
+  queue: QueueSettings;
+  callbacks: CallbackSettings;
+  providers: ProviderSettings;
+  /** `REASONING_SHUTDOWN_GRACE_MS`, default 10,000: how long shutdown waits for requests and jobs in flight. */
+  shutdownGraceMs: number;
+}
+
+/** Request hygiene. */
+export interface HttpSettings {
+  /** `REASONING_API_TOKEN`: when set, every route except health and docs needs `Authorization: Bearer <token>`. */
+  apiToken: string | undefined;
+  /** `REASONING_API_MAX_BODY_BYTES`, default 1 MiB (413 above). */
+  maxBodyBytes: number;
+  /** `REASONING_API_RATE_LIMIT`, default 600 requests per window per client (429 above); 0 turns it off. */
+  rateLimit: number;
+  /** `REASONING_API_RATE_WINDOW_MS`, default 60,000. */
+  rateWindowMs: number;
+  /** `REASONING_API_REQUEST_TIMEOUT_MS`, default 120,000: aborts the model work of a request (504). */
+  requestTimeoutMs: number;
+  /** `REASONING_TRUST_PROXY=1`: take the client address from X-Forwarded-For (rate limiting). */
+  trustProxy: boolean;
+}
+
+/** The durable queue and its in-process worker pool. */
+export interface QueueSettings {
+  /** `REASONING_QUEUE_WORKER=0` disables the workers (jobs are still accepted and stored). */
+  enabled: boolean;
+  /** `REASONING_QUEUE_WORKERS`, default 4: jobs processed at once by this process. */
+  workers: number;
+  /** `REASONING_QUEUE_POLL_MS`, default 50: how often idle workers look for jobs. */
+  pollMs: number;
+  /** `REASONING_QUEUE_LEASE_MS`, default 30,000: a job held by a process that stops renewing it is taken back after this. */
+  leaseMs: number;
+  /** `REASONING_QUEUE_MAX_ATTEMPTS`, default 3: processing attempts before a job whose workers keep dying fails. */
+  maxAttempts: number;
+  /** `REASONING_QUEUE_STATUS_MS`, default 60,000: the status line is logged at least this often (and on change). */
+  statusMs: number;
+  /** `REASONING_QUEUE_STATUS_POLL_MS`, default 1,000: how often counts are checked for changes. */
+  statusPollMs: number;
+}
+
+/** Delivery of async results to callback URLs. */
+export interface CallbackSettings {
+  /**
+   * `REASONING_CALLBACK_ALLOWLIST`: comma-separated host names or IP addresses
+   * that may be called back even though they resolve to private, loopback,
+   * link-local or otherwise internal addresses (which are refused otherwise).
+   */
+  allowlist: string[];
+  /** `REASONING_CALLBACK_TIMEOUT_MS`, default 10,000 per attempt. */
+  timeoutMs: number;
+  /** `REASONING_CALLBACK_RETRIES`, default 5: attempts after the first on 5xx, 408, 429 and network errors. */
+  retries: number;
+  /** `REASONING_CALLBACK_BACKOFF_MS`, default 500: first retry delay, doubled each time (with jitter). */
+  backoffMs: number;
+  /** `REASONING_CALLBACK_SECRET`: when set, each callback carries `X-Deliberate-Signature: sha256=<HMAC of the body>`. */
+  secret: string | undefined;
+}
+
+/**
+ * A configuration problem: names the variables and how to fix them.
+ * `main` prints it and exits with code 2.
+ */
+export class ConfigError extends Error {
+  readonly variables: string[];
+
+  constructor(message: string, variables: string[]) {
+    super(message);
+    this.name = "ConfigError";
+    this.variables = variables;
+  }
+}
+
+export const defaultPort = 9000;
+export const defaultHost = "127.0.0.1";
+
+/** Reads a variable; empty or blank counts as unset. */
+function read(env: Environment, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const lowered = host.toLowerCase();
+  if (lowered === "localhost" || lowered.endsWith(".localhost")) return true;
+  if (isIP(lowered) === 4) return lowered.startsWith("127.");
+  if (isIP(lowered) === 6) return lowered === "::1" || lowered.startsWith("::ffff:127.");
+  return false;
+}
+
+/**
+ * Parses the environment into a typed config, collecting every problem.
+ *
+ * @throws ConfigError naming each invalid variable.
+ */
+export function parseApiEnvironment(env: Environment): ApiConfig {
+  const problems: Array<{ variable: string; message: string }> = [];
+  const integer = (name: string, fallback: number, range: { min: number; max?: number }): number => {
+    const value = read(env, name);
+    if (value === undefined) return fallback;
+    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (Number.isSafeInteger(parsed) && parsed >= range.min && (range.max === undefined || parsed <= range.max)) return parsed;
+    const bounds = range.max === undefined ? `>= ${range.min}` : `from ${range.min} to ${range.max}`;
+    problems.push({ variable: name, message: `${name} must be a whole number ${bounds} (got "${value}")` });
+    return fallback;
+  };
+  const flag = (name: string, fallback: boolean): boolean => {
+    const value = read(env, name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (["1", "true", "yes", "on"].includes(value)) return true;
+    if (["0", "false", "no", "off"].includes(value)) return false;
+    problems.push({ variable: name, message: `${name} must be 1 or 0 (got "${value}")` });
+    return fallback;
+  };
+
+  const hostVariable = read(env, "HOST") !== undefined ? "HOST" : "UVICORN_HOST";
+  const rawHost = read(env, hostVariable) ?? defaultHost;
+  const host = rawHost.startsWith("[") && rawHost.endsWith("]") ? rawHost.slice(1, -1) : rawHost;
+  if (isIP(host) === 0 && !/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/.test(host)) {
+    problems.push({ variable: hostVariable, message: `${hostVariable} must be an IP address or host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${rawHost}")` });
+  }
+  const port = integer(read(env, "PORT") !== undefined ? "PORT" : "UVICORN_PORT", defaultPort, { min: 0, max: 65_535 });
+
+  const logLevelValue = read(env, "LOG_LEVEL")?.toLowerCase();
+  if (logLevelValue !== undefined && !isLogLevel(logLevelValue)) {
+    problems.push({ variable: "LOG_LEVEL", message: `LOG_LEVEL must be one of ${logLevels.join(", ")} (got "${env["LOG_LEVEL"]}")` });
+  }
+
+  const apiToken = read(env, "REASONING_API_TOKEN");
+  const allowNoAuth = flag("REASONING_API_ALLOW_NO_AUTH", false);
+  if (apiToken === undefined && !isLoopbackHost(host) && !allowNoAuth) {
+    problems.push({
+      variable: "REASONING_API_TOKEN",
+      message:
+        `refusing to listen on ${host} without REASONING_API_TOKEN: anything that can reach it could use the API (and spend model tokens). ` +
+        "Set REASONING_API_TOKEN to a long random secret, bind 127.0.0.1, or set REASONING_API_ALLOW_NO_AUTH=1 when an authenticating proxy sits in front",
+    });
+  }
+  if (apiToken !== undefined && apiToken.length < 16) {
+    problems.push({ variable: "REASONING_API_TOKEN", message: "REASONING_API_TOKEN must be at least 16 characters (use a long random secret)" });
+  }
+
+  const allowlist = (read(env, "REASONING_CALLBACK_ALLOWLIST") ?? "")
+    .split(",")
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item !== "")
+    .map((item) => (item.startsWith("[") && item.endsWith("]") ? item.slice(1, -1) : item));
+  for (const item of allowlist) {
+    if (isIP(item) === 0 && !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(item)) {
+      problems.push({ variable: "REASONING_CALLBACK_ALLOWLIST", message: `REASONING_CALLBACK_ALLOWLIST entries must be host names or IP addresses without scheme or port (got "${item}")` });
+    }
+  }
+
+  const http: HttpSettings = {
+    apiToken,
+    maxBodyBytes: integer("REASONING_API_MAX_BODY_BYTES", 1024 * 1024, { min: 1024 }),
+    rateLimit: integer("REASONING_API_RATE_LIMIT", 600, { min: 0 }),
+    rateWindowMs: integer("REASONING_API_RATE_WINDOW_MS", 60_000, { min: 100 }),
+    requestTimeoutMs: integer("REASONING_API_REQUEST_TIMEOUT_MS", 120_000, { min: 100 }),
+    trustProxy: flag("REASONING_TRUST_PROXY", false),
+  };
+  const queue: QueueSettings = {
+    enabled: flag("REASONING_QUEUE_WORKER", true),
+    workers: integer("REASONING_QUEUE_WORKERS", 4, { min: 1, max: 256 }),
+    pollMs: integer("REASONING_QUEUE_POLL_MS", 50, { min: 1 }),
+    leaseMs: integer("REASONING_QUEUE_LEASE_MS", 30_000, { min: 100 }),
+    maxAttempts: integer("REASONING_QUEUE_MAX_ATTEMPTS", 3, { min: 1, max: 100 }),
+    statusMs: integer("REASONING_QUEUE_STATUS_MS", 60_000, { min: 100 }),
+    statusPollMs: integer("REASONING_QUEUE_STATUS_POLL_MS", 1000, { min: 10 }),
+  };
+  const callbacks: CallbackSettings = {
+    allowlist,
+    timeoutMs: integer("REASONING_CALLBACK_TIMEOUT_MS", 10_000, { min: 100 }),
+    retries: integer("REASONING_CALLBACK_RETRIES", 5, { min: 0, max: 20 }),
+    backoffMs: integer("REASONING_CALLBACK_BACKOFF_MS", 500, { min: 1 }),
+    secret: read(env, "REASONING_CALLBACK_SECRET"),
+  };
+  const shutdownGraceMs = integer("REASONING_SHUTDOWN_GRACE_MS", 10_000, { min: 0 });
+  const logStdout = flag("REASONING_LOG_STDOUT", false);
+
+  let providers: ProviderSettings | undefined;
+  try {
+    providers = parseProviderEnvironment(env);
+  } catch (error) {
+    if (!DeliberateError.isInstance(error)) throw error;
+    for (const issue of error.issues) problems.push({ variable: issue.field, message: `${issue.field} ${issue.message}` });
+    if (error.issues.length === 0) problems.push({ variable: "provider configuration", message: error.message });
+  }
+
+  if (problems.length > 0 || providers === undefined) {
+    throw new ConfigError(`Invalid configuration: ${problems.map((problem) => problem.message).join("; ")}.`, [
+      ...new Set(problems.map((problem) => problem.variable)),
+    ]);
+  }
+  return {
+    host,
+    port,
+    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    logLevel: (logLevelValue as LogLevel | undefined) ?? "info",
+    logFile: read(env, "REASONING_LOG_FILE"),
+    logStdout,
+    http,
+    queue,
+    callbacks,
+    providers,
+    shutdownGraceMs,
+  };
+}

@@ -1,0 +1,104 @@
+import { DeliberateError, errorCodeSchema, type ErrorCode, type FieldIssue } from "@deliberate/contracts";
+import { z } from "zod";
+
+/**
+ * Failures that exist only at the HTTP layer (no engine code for them). Kept
+ * here rather than in contracts because nothing below the HTTP surface raises them.
+ */
+export const httpErrorCodeSchema = z.enum(["UNAUTHORIZED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNSUPPORTED_VERSION", "REQUEST_TIMEOUT"]);
+export type HttpErrorCode = z.infer<typeof httpErrorCodeSchema>;
+export type ApiErrorCode = ErrorCode | HttpErrorCode;
+
+/**
+ * The one place error codes become HTTP statuses. Provider failures are the
+ * upstream's (502/503/504), a caller's cancellation is 499 (client closed
+ * request), an unconfigured model is 503 (the service, not the call, lacks it).
+ */
+export const httpStatusByCode: Readonly<Record<ApiErrorCode, number>> = {
+  INVALID_INPUT: 400,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  LIMIT_EXCEEDED: 422,
+  PROVIDER_NOT_CONFIGURED: 503,
+  PROVIDER_AUTH: 502,
+  PROVIDER_RATE_LIMITED: 503,
+  PROVIDER_UNAVAILABLE: 502,
+  PROVIDER_TIMEOUT: 504,
+  PROVIDER_BAD_REQUEST: 502,
+  MODEL_OUTPUT_INVALID: 502,
+  CANCELLED: 499,
+  STORAGE: 500,
+  INTERNAL: 500,
+  UNAUTHORIZED: 401,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  UNSUPPORTED_VERSION: 400,
+  REQUEST_TIMEOUT: 504,
+};
+
+/** An HTTP-layer failure, with headers the response must carry (WWW-Authenticate, Retry-After). */
+export class HttpError extends Error {
+  readonly code: HttpErrorCode;
+  readonly hint: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly retryable: boolean;
+
+  constructor(options: { code: HttpErrorCode; message: string; hint?: string; headers?: Record<string, string>; retryable?: boolean }) {
+    super(options.message);
+    this.name = "HttpError";
+    this.code = options.code;
+    this.hint = options.hint;
+    this.headers = options.headers ?? {};
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export const errorDetailSchema = z
+  .object({
+    code: z.union([errorCodeSchema, httpErrorCodeSchema]).describe("Stable error code"),
+    message: z.string(),
+    issues: z
+      .array(z.object({ field: z.string().describe("Dotted path of the field"), message: z.string() }))
+      .optional()
+      .describe("Field-level problems (INVALID_INPUT)"),
+    hint: z.string().optional().describe("What the caller can do about it"),
+    retryable: z.boolean().describe("Whether the same call may succeed later"),
+  })
+  .meta({ title: "ErrorDetail" });
+
+/** The JSON body of every error response. */
+export const errorResponseSchema = z
+  .object({
+    status: z.literal("error"),
+    error: errorDetailSchema,
+    request_id: z.string().optional(),
+  })
+  .meta({ title: "ErrorResponse" });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
+/** The error detail of any thrown value; unknown errors become INTERNAL without leaking their text. */
+export function toErrorDetail(error: unknown): ErrorDetail {
+  if (error instanceof HttpError) {
+    return { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable };
+  }
+  if (DeliberateError.isInstance(error)) return error.toJSON();
+  return { code: "INTERNAL", message: "Internal error; the request id identifies it in the server log.", retryable: false };
+}
+
+/** Status, headers and body of the response for `error`. */
+export function toErrorResponse(error: unknown, requestId?: string): { status: number; headers: Record<string, string>; body: ErrorResponse } {
+  const detail = toErrorDetail(error);
+  const headers: Record<string, string> = error instanceof HttpError ? { ...error.headers } : {};
+  return {
+    status: httpStatusByCode[detail.code as ApiErrorCode] ?? 500,
+    headers,
+    body: { status: "error", error: detail, ...(requestId ? { request_id: requestId } : {}) },
+  };
+}
+
+/** INVALID_INPUT for one field. */
+export function invalidField(field: string, message: string, hint?: string): DeliberateError {
+  const issues: FieldIssue[] = [{ field, message }];
+  return new DeliberateError({ code: "INVALID_INPUT", message: `Invalid input: ${field}: ${message}`, issues, ...(hint ? { hint } : {}) });
+}

@@ -1,0 +1,95 @@
+import { defineMode, type ModeDefinition } from "@deliberate/core";
+import { z } from "zod";
+import type { AgentIntentRequest } from "./agent-intent.schema.ts";
+import { clip } from "./history.ts";
+import { checkToolArguments, finishChoice, type OfferedTool } from "./offered-tools.ts";
+
+/** What the model answers: the next tool (one of the offered, or finish), its arguments, and why. */
+export interface IntentAnswer {
+  reasoning: string;
+  tool_name: string;
+  tool_args: Record<string, unknown>;
+  final_text: string;
+}
+
+const historyEntries = 30;
+const entryCharacters = 1500;
+const sectionCharacters = 6000;
+const schemaCharacters = 4000;
+
+/**
+ * The answer schema, built per request: `tool_name` is an enum of the offered
+ * tools plus `finish`, and `tool_args` must satisfy the chosen tool's schema
+ * (checked in code, so the provider's repair round can tell the model what is wrong).
+ */
+export function intentAnswerSchema(tools: readonly OfferedTool[]): z.ZodType<IntentAnswer> {
+  const names = [...tools.map((tool) => tool.name), finishChoice] as unknown as [string, ...string[]];
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return z
+    .object({
+      reasoning: z.string().min(1).describe("One or two sentences: why this is the right next action"),
+      tool_name: z.enum(names).describe(`The tool to call next, or "${finishChoice}" when the goal is reached or no tool can help`),
+      tool_args: z.record(z.string(), z.unknown()).describe("Arguments for tool_name, matching its input schema; {} when finishing"),
+      final_text: z.string().describe(`When tool_name is "${finishChoice}": the final answer for the user; otherwise ""`),
+    })
+    .superRefine((answer, context) => {
+      const tool = byName.get(answer.tool_name);
+      if (!tool) return;
+      for (const issue of checkToolArguments(tool, answer.tool_args)) {
+        context.addIssue({ code: "custom", path: issue.field.split(".").filter((part) => part !== ""), message: issue.message });
+      }
+    });
+}
+
+function section(title: string, value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string" && value.trim() === "") return "";
+  if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) return "";
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 1);
+  return `## ${title}\n${clip(text, sectionCharacters)}\n\n`;
+}
+
+function renderHistory(history: readonly unknown[]): string {
+  if (history.length === 0) return "## History\n(no steps yet)\n\n";
+  const shown = history.slice(-historyEntries);
+  const skipped = history.length - shown.length;
+  const lines = shown.map((entry, index) => `${skipped + index + 1}. ${clip(typeof entry === "string" ? entry : JSON.stringify(entry), entryCharacters)}`);
+  return `## History (${history.length} step(s), oldest first${skipped > 0 ? `; the first ${skipped} omitted` : ""})\n${lines.join("\n")}\n\n`;
+}
+
+function renderTools(tools: readonly OfferedTool[]): string {
+  const lines = tools.map((tool) => {
+    const schema = tool.inputSchema ? clip(JSON.stringify(tool.inputSchema), schemaCharacters) : "(any object)";
+    return `- ${tool.name}: ${tool.description || "(no description)"}\n  arguments schema: ${schema}`;
+  });
+  return `## Tools you can call\n${lines.join("\n")}\n- ${finishChoice}: end the run with final_text\n`;
+}
+
+/** The agent-intent decision as a mode record: the auto mode's model settings, a stable system prompt. */
+export function createIntentMode(tools: readonly OfferedTool[]): ModeDefinition<AgentIntentRequest, IntentAnswer> {
+  return defineMode({
+    mode: "auto",
+    name: "agent_next_action",
+    description: "The agent's next action: one offered tool with valid arguments, or finish with the final text.",
+    system: [
+      "You decide the next action of an autonomous AI agent.",
+      `Choose exactly one: call one of the offered tools with arguments that satisfy its schema, or "${finishChoice}" with final_text when the goal is achieved, cannot be achieved with the offered tools, or the history already holds what is needed.`,
+      "Follow the agent's rules and instructions. Do not repeat a tool call whose result is already in the history; use that result instead.",
+      "Never invent tools or arguments outside the schemas. Keep reasoning to one or two sentences.",
+    ].join("\n"),
+    prompt: (request) =>
+      [
+        section("Goal", request.goal_text ?? "(no goal given)"),
+        section("Instructions", request.instructions),
+        section("Persona", request.persona),
+        section("Driver", request.driver),
+        section("Rules", request.rules),
+        section("Agent state", request.agent_state),
+        section("Memory", request.memory_state),
+        section("Repository context", request.repo_context),
+        renderHistory(request.history ?? []),
+        renderTools(tools),
+      ].join(""),
+    output: intentAnswerSchema(tools),
+  });
+}

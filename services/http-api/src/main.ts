@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+import { redactSettings } from "@deliberate/providers";
+import { ConfigError, parseApiEnvironment } from "./config.ts";
+import { createApiService } from "./service.ts";
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = parseApiEnvironment(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`deliberate-api: ${error.message}\n`);
+    process.exit(2);
+  }
+  const service = await createApiService({ config });
+  const { logger } = service;
+  const url = await service.start();
+  const providers = redactSettings(config.providers);
+  logger.info("deliberate-api listening", { url, docs: `${url}/docs`, database: config.databasePath, workers: config.queue.enabled ? config.queue.workers : 0 });
+  logger.info(config.providers.provider === "none" ? "no model provider: agent intents use the heuristic, tools are host-executed" : "model provider selected", {
+    provider: providers.provider,
+    reason: providers.reason,
+  });
+
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      logger.info("shutting down", { signal });
+      setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000).unref();
+      service.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error("shutdown failed", { error });
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "error", message: `deliberate-api failed to start: ${message}` })}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { HttpError } from "../errors.ts";
+
+/** The verdict on one request. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Milliseconds until the window resets. */
+  resetMs: number;
+}
+
+/** A fixed-window counter per client key, in memory (per process). */
+export function createRateLimiter(options: { limit: number; windowMs: number; now?: () => number }) {
+  const now = options.now ?? Date.now;
+  const windows = new Map<string, { start: number; count: number }>();
+  let lastSweep = now();
+  return {
+    hit(key: string): RateDecision {
+      const time = now();
+      if (time - lastSweep > options.windowMs) {
+        lastSweep = time;
+        for (const [candidate, window] of windows) if (time - window.start >= options.windowMs) windows.delete(candidate);
+      }
+      let window = windows.get(key);
+      if (!window || time - window.start >= options.windowMs) {
+        window = { start: time, count: 0 };
+        windows.set(key, window);
+      }
+      window.count += 1;
+      const resetMs = Math.max(0, window.start + options.windowMs - time);
+      return { allowed: window.count <= options.limit, limit: options.limit, remaining: Math.max(0, options.limit - window.count), resetMs };
+    },
+  };
+}
+
+/** The client's address: the socket peer, or the first X-Forwarded-For hop when the proxy is trusted. */
+export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return c.env?.incoming ? (getConnInfo(c).remote.address ?? "unknown") : "local";
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * Rate limit per client address with the IETF RateLimit headers on every
+ * limited response, and 429 + Retry-After when over the limit.
+ */
+export function rateLimit(options: { limit: number; windowMs: number; trustProxy: boolean; skip: (path: string) => boolean }): MiddlewareHandler<AppEnv> {
+  const limiter = createRateLimiter(options);
+  const windowSeconds = Math.ceil(options.windowMs / 1000);
+  return async (c, next) => {
+    if (options.limit === 0 || options.skip(c.req.path)) return next();
+    const decision = limiter.hit(clientAddress(c, options.trustProxy));
+    const resetSeconds = Math.ceil(decision.resetMs / 1000);
+    const headers = {
+      "RateLimit-Policy": `${decision.limit};w=${windowSeconds}`,
+      "RateLimit-Limit": String(decision.limit),
+      "RateLimit-Remaining": String(decision.remaining),
+      "RateLimit-Reset": String(resetSeconds),
+    };
+    if (!decision.allowed) {
+      throw new HttpError({
+        code: "RATE_LIMITED",
+        message: `Too many requests: the limit is ${decision.limit} per ${windowSeconds} s per client.`,
+        hint: `Retry after ${resetSeconds} s.`,
+        headers: { ...headers, "Retry-After": String(resetSeconds) },
+        retryable: true,
+      });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}

@@ -1,0 +1,162 @@
+import { z } from "zod";
+import { errorResponseSchema } from "../errors.ts";
+import type { NamedSchema, Operation } from "./operation.ts";
+
+type JsonObject = Record<string, unknown>;
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  /** Whether protected operations need the bearer token (REASONING_API_TOKEN is set). */
+  bearerAuth: boolean;
+}
+
+/** Descriptions of the error statuses (every status of `httpStatusByCode` has one). */
+export const errorStatusDescriptions: Readonly<Record<number, string>> = {
+  400: "Invalid input: the body names each bad field",
+  401: "Missing or wrong bearer token",
+  404: "Not found",
+  409: "Conflict",
+  413: "Body larger than REASONING_API_MAX_BODY_BYTES",
+  422: "A limit was exceeded",
+  429: "Rate limited; see Retry-After and RateLimit-* headers",
+  499: "Cancelled by the client",
+  500: "Internal error",
+  502: "The model provider failed or answered outside the contract",
+  503: "No model provider is configured, or the provider is rate limiting",
+  504: "Timed out",
+};
+
+/**
+ * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema, as a
+ * component: local `$defs` are hoisted to components and their refs rewritten.
+ */
+function componentsOf(named: NamedSchema, io: "input" | "output"): Record<string, JsonObject> {
+  const converted = z.toJSONSchema(named.schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonObject;
+  const { $schema: _dialect, $defs: definitions, ...root } = converted;
+  const prefix = `${named.name}_`;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value === null || typeof value !== "object") return value;
+    const copy: JsonObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (key === "$ref" && typeof item === "string") {
+        if (item === "#") copy[key] = `#/components/schemas/${named.name}`;
+        else if (item.startsWith("#/$defs/")) copy[key] = `#/components/schemas/${prefix}${item.slice("#/$defs/".length)}`;
+        else copy[key] = item;
+      } else copy[key] = rewrite(item);
+    }
+    return copy;
+  };
+  const components: Record<string, JsonObject> = { [named.name]: rewrite(root) as JsonObject };
+  for (const [name, definition] of Object.entries((definitions ?? {}) as Record<string, unknown>)) {
+    components[`${prefix}${name}`] = rewrite(definition) as JsonObject;
+  }
+  return components;
+}
+
+/** `/v1/jobs/:job_id` -> `/v1/jobs/{job_id}`, with the parameter names. */
+function openApiPath(path: string): { path: string; parameters: string[] } {
+  const parameters: string[] = [];
+  const converted = path.replace(/:([A-Za-z0-9_]+)/g, (_whole, name: string) => {
+    parameters.push(name);
+    return `{${name}}`;
+  });
+  return { path: converted, parameters };
+}
+
+/** The OpenAPI 3.1 document of the operations, every schema generated from its zod source. */
+export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Operation[]): JsonObject {
+  const schemas: Record<string, JsonObject> = {};
+  const register = (named: NamedSchema, io: "input" | "output") => {
+    if (!(named.name in schemas)) Object.assign(schemas, componentsOf(named, io));
+    return { $ref: `#/components/schemas/${named.name}` };
+  };
+  const errorRef = register({ name: "ErrorResponse", schema: errorResponseSchema }, "output");
+
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const operation of operations) {
+    const { path, parameters } = openApiPath(operation.path);
+    const responses: Record<string, JsonObject> = {};
+    const success = operation.response;
+    const contentType = success.contentType ?? "application/json";
+    const successContent: JsonObject = success.body
+      ? { [contentType]: { schema: register(success.body, "output") } }
+      : contentType === "application/json"
+        ? {}
+        : { [contentType]: { schema: { type: "string" } } };
+    if (operation.streams) {
+      successContent["text/event-stream"] = {
+        schema: { type: "string", description: "Events: `progress` ({progress, total?, message?}), then `result` (the JSON body above) or `error` (ErrorResponse)." },
+      };
+    }
+    responses[String(success.status ?? 200)] = { description: success.description, ...(Object.keys(successContent).length > 0 ? { content: successContent } : {}) };
+    const errors = new Set<number>([...(operation.errors ?? []), ...(operation.public ? [] : info.bearerAuth ? [401] : []), 429, 500]);
+    if (operation.request) errors.add(400).add(413);
+    for (const status of [...errors].sort((a, b) => a - b)) {
+      responses[String(status)] = { description: errorStatusDescriptions[status] ?? "Error", content: { "application/json": { schema: errorRef } } };
+    }
+    const entry: JsonObject = {
+      operationId: operation.operationId,
+      summary: operation.summary,
+      ...(operation.description ? { description: operation.description } : {}),
+      tags: [...operation.tags],
+      parameters: [
+        ...parameters.map((name) => ({
+          name,
+          in: "path",
+          required: true,
+          schema: { type: "string" },
+          ...(operation.parameters?.[name] ? { description: operation.parameters[name] } : {}),
+        })),
+        { $ref: "#/components/parameters/AcceptVersion" },
+      ],
+      ...(operation.request
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: register(operation.request, "input"),
+                  ...(operation.request.example !== undefined ? { example: operation.request.example } : {}),
+                },
+              },
+            },
+          }
+        : {}),
+      responses,
+      ...(operation.public || !info.bearerAuth ? { security: [] } : {}),
+    };
+    (paths[path] ??= {})[operation.method] = entry;
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: { title: info.title, version: info.version, description: info.description },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    tags: [
+      { name: "intents", description: "Agent next-action decisions (spec: agent-intent-api)" },
+      { name: "jobs", description: "The durable queue for async intents" },
+      { name: "workflows", description: "Guided workflows and their transitions" },
+      { name: "tools", description: "Every reasoning tool, generated from the tool registry" },
+      { name: "sessions", description: "Reasoning sessions and their thoughts" },
+      { name: "service", description: "Health and documentation" },
+    ],
+    paths,
+    components: {
+      schemas,
+      parameters: {
+        AcceptVersion: {
+          name: "Accept-Version",
+          in: "header",
+          required: false,
+          schema: { type: "string", enum: ["v1"], default: "v1" },
+          description: "API version; v1 is the only (and default) version.",
+        },
+      },
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "REASONING_API_TOKEN" } },
+    },
+    ...(info.bearerAuth ? { security: [{ bearerAuth: [] }] } : {}),
+  };
+}

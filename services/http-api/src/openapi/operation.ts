@@ -1,0 +1,51 @@
+import type { Context, Hono } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "../app-env.ts";
+
+/** A named schema: becomes `#/components/schemas/<name>`. */
+export interface NamedSchema {
+  name: string;
+  schema: z.ZodType;
+}
+
+/** One endpoint as data: registered on the app and described in /openapi.json from the same record. */
+export interface Operation {
+  method: "get" | "post";
+  /** Hono path; `:param` segments become OpenAPI path parameters. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  /** Reachable without the bearer token (health, docs). */
+  public?: boolean;
+  request?: NamedSchema & { example?: unknown };
+  /** The success response (200 unless `status` says otherwise). */
+  response: { status?: number; description: string; body?: NamedSchema; contentType?: string };
+  /** Error statuses this endpoint can answer with (the ErrorResponse body). */
+  errors?: readonly number[];
+  /** Also streams progress as Server-Sent Events when asked with `Accept: text/event-stream`. */
+  streams?: boolean;
+  /** Described path parameters. */
+  parameters?: Readonly<Record<string, string>>;
+}
+
+export type OperationHandler = (c: Context<AppEnv>) => Response | Promise<Response>;
+
+/** Collects operations while registering them, for the OpenAPI document. */
+export interface OperationCatalog {
+  readonly operations: readonly Operation[];
+  add(app: Hono<AppEnv>, operation: Operation, handler: OperationHandler): void;
+}
+
+export function createOperationCatalog(): OperationCatalog {
+  const operations: Operation[] = [];
+  return {
+    operations,
+    add(app, operation, handler) {
+      operations.push(operation);
+      if (operation.method === "get") app.get(operation.path, handler);
+      else app.post(operation.path, handler);
+    },
+  };
+}

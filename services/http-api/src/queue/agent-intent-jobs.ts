@@ -1,0 +1,257 @@
+import { DeliberateError } from "@deliberate/contracts";
+import type { Clock, IdGenerator } from "@deliberate/core";
+import type { Job, RecoveryMessages, Store } from "@deliberate/store";
+import type { CallbackSettings } from "../config.ts";
+import { invalidField, toErrorDetail, type ErrorDetail } from "../errors.ts";
+import { agentIntentRequestSchema, type AgentIntentRequest } from "../intent/agent-intent.schema.ts";
+import type { IntentDecider } from "../intent/decide-intent.ts";
+import { compileOfferedTools } from "../intent/offered-tools.ts";
+import type { Logger, SecretRegistry } from "../logger.ts";
+import type { Telemetry } from "../telemetry.ts";
+import type { CallbackGuard } from "./callback-guard.ts";
+import { deliverCallback, retryDelayMs } from "./deliver-callback.ts";
+import type { CancelRequest, CancelResponse, JobView } from "./job.schema.ts";
+import type { JobOutcome } from "./worker-pool.ts";
+
+export const agentIntentJobType = "agent_intent";
+
+export interface AgentIntentJobsOptions {
+  store: Pick<Store, "jobs">;
+  decider: IntentDecider;
+  guard: CallbackGuard;
+  callbacks: CallbackSettings;
+  /** This process's identity in the queue. */
+  owner: string;
+  leaseMs: number;
+  maxAttempts: number;
+  /** A job's decision is aborted after this long (REQUEST_TIMEOUT). */
+  jobTimeoutMs: number;
+  clock: Clock;
+  ids: IdGenerator;
+  secrets: SecretRegistry;
+  telemetry: Telemetry;
+  logger: Logger;
+  /** Called after an enqueue so idle workers start at once. */
+  onEnqueued?: () => void;
+}
+
+/** The async side of agent intents: accept into the durable queue, run, call back, cancel, poll. */
+export interface AgentIntentJobs {
+  accept(request: AgentIntentRequest, context: { requestId?: string | undefined }): Promise<{ status: "accepted"; job_id: string; correlation_id: string | null }>;
+  cancel(request: CancelRequest): Promise<{ response: CancelResponse; canceled: string[] }>;
+  view(jobId: string): Promise<JobView>;
+  run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
+  deliver(job: Job, signal: AbortSignal): Promise<void>;
+  /** Forgets the in-memory key of a pinned job. */
+  forget(jobId: string): void;
+  readonly recoveryMessages: RecoveryMessages;
+}
+
+export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentIntentJobs {
+  // Keys from `llm.api_key` live here only, never in the database: a job that
+  // carries one is pinned to this process and fails if the process goes away.
+  const keys = new Map<string, string>();
+  const iso = (offsetMs = 0) => new Date(options.clock.now().getTime() + offsetMs).toISOString();
+
+  const recoveryMessages: RecoveryMessages = {
+    pinnedLost: {
+      code: "CANCELLED",
+      message: "The job carried an API key in llm.api_key, which is kept only in the memory of the process that accepted it; that process stopped before finishing the job.",
+      hint: "Submit the job again (or configure the provider key on the server so jobs survive restarts).",
+      retryable: true,
+    },
+    attemptsExhausted: {
+      code: "INTERNAL",
+      message: `The job was interrupted ${options.maxAttempts} time(s) by workers that stopped; it is not retried again.`,
+      hint: "Check the service logs for crashes, then submit the job again.",
+      retryable: true,
+    },
+  };
+
+  function forget(jobId: string): void {
+    const key = keys.get(jobId);
+    if (key === undefined) return;
+    keys.delete(jobId);
+    options.secrets.delete(key);
+  }
+
+  async function recordDelivery(job: Job, status: "pending" | "delivered" | "failed", attempts: number, error: string | null, releaseLease = false) {
+    await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
+  }
+
+  return {
+    recoveryMessages,
+    forget,
+
+    async accept(request, context) {
+      if (!request.callback_url) throw invalidField("callback_url", "is required for /agent_intent_async", "Send the URL to POST the result to; or poll GET /v1/jobs/{job_id}.");
+      await options.guard.check(request.callback_url, "callback_url");
+      compileOfferedTools(request.tools); // reject bad tools now, not in the callback
+      const jobId = options.ids.next("job");
+      const apiKey = request.llm?.api_key ?? undefined;
+      // Stored without the key: the payload is written to the database.
+      const { api_key: _key, ...llmWithoutKey } = request.llm ?? {};
+      const payload: AgentIntentRequest = request.llm ? { ...request, llm: llmWithoutKey } : request;
+      if (apiKey !== undefined) {
+        keys.set(jobId, apiKey);
+        options.secrets.add(apiKey);
+      }
+      await options.store.jobs.enqueue({
+        id: jobId,
+        type: agentIntentJobType,
+        correlation_id: request.correlation_id ?? null,
+        session_id: request.session_id ?? null,
+        payload,
+        callback_url: request.callback_url,
+        max_attempts: options.maxAttempts,
+        ...(apiKey !== undefined ? { pinned: { owner: options.owner, lease_until: iso(options.leaseMs) } } : {}),
+        now: iso(),
+      });
+      options.telemetry.record({
+        event: "job.accepted",
+        request_id: context.requestId,
+        job_id: jobId,
+        correlation_id: request.correlation_id ?? undefined,
+        session_id: request.session_id ?? undefined,
+        data: { pinned: apiKey !== undefined },
+      });
+      options.onEnqueued?.();
+      return { status: "accepted", job_id: jobId, correlation_id: request.correlation_id ?? null };
+    },
+
+    async cancel(request) {
+      const correlationId = request.correlation_id ?? undefined;
+      const jobId = request.job_id ?? undefined;
+      if (correlationId === undefined && jobId === undefined) {
+        throw invalidField("correlation_id", "is required (or job_id)", "Send the correlation_id given when the job was submitted.");
+      }
+      const canceled = await options.store.jobs.cancel({ ...(correlationId !== undefined ? { correlationId } : {}), ...(jobId !== undefined ? { id: jobId } : {}), now: iso() });
+      for (const id of canceled) {
+        forget(id);
+        options.telemetry.record({ event: "job.canceled", job_id: id, correlation_id: correlationId });
+      }
+      if (canceled.length === 0) {
+        const which = correlationId !== undefined ? `correlation_id ${correlationId}` : `job_id ${jobId}`;
+        return { canceled, response: { ok: false, canceled, error: `No queued or processing job with ${which} (it may have finished already).` } };
+      }
+      return { canceled, response: { ok: true, canceled } };
+    },
+
+    async view(jobId) {
+      const job = await options.store.jobs.get(jobId);
+      return {
+        job_id: job.id,
+        type: job.type,
+        status: job.status,
+        correlation_id: job.correlation_id,
+        session_id: job.session_id,
+        attempts: job.attempts,
+        created_at: job.created_at,
+        updated_at: job.updated_at,
+        started_at: job.started_at,
+        finished_at: job.finished_at,
+        result: job.result,
+        error: (job.error as ErrorDetail | null) ?? null,
+        callback: job.callback_url
+          ? { url: job.callback_url, status: job.callback_status, attempts: job.callback_attempts, last_error: job.callback_error }
+          : null,
+      };
+    },
+
+    async run(job, signal) {
+      const timeout = AbortSignal.timeout(options.jobTimeoutMs);
+      const combined = AbortSignal.any([signal, timeout]);
+      try {
+        if (job.type !== agentIntentJobType) {
+          throw new DeliberateError({ code: "INTERNAL", message: `No runner for job type ${job.type}.` });
+        }
+        const parsed = agentIntentRequestSchema.safeParse(job.payload);
+        if (!parsed.success) throw new DeliberateError({ code: "STORAGE", message: `Job ${job.id} has an unreadable payload.` });
+        const request = parsed.data;
+        if (job.pinned) {
+          const key = keys.get(job.id);
+          if (key === undefined) return { status: "failed", error: recoveryMessages.pinnedLost };
+          request.llm = { ...request.llm, api_key: key };
+        }
+        const response = await options.decider.decide(request, { signal: combined, jobId: job.id });
+        return { status: "done", result: response };
+      } catch (error) {
+        if (timeout.aborted && !signal.aborted) {
+          return {
+            status: "failed",
+            error: { code: "REQUEST_TIMEOUT", message: `The job took longer than ${options.jobTimeoutMs} ms and was stopped.`, hint: "Raise REASONING_API_REQUEST_TIMEOUT_MS.", retryable: true },
+          };
+        }
+        return { status: "failed", error: toErrorDetail(error) };
+      }
+    },
+
+    async deliver(job, signal) {
+      const url = job.callback_url;
+      if (url === null) return;
+      const body =
+        job.status === "done"
+          ? { ...job.result, job_id: job.id, correlation_id: job.correlation_id }
+          : { status: "error", error: job.error, job_id: job.id, correlation_id: job.correlation_id };
+      const text = JSON.stringify(body);
+      let attempts = job.callback_attempts;
+      const maxAttempts = options.callbacks.retries + 1;
+      while (attempts < maxAttempts) {
+        if (signal.aborted) {
+          await recordDelivery(job, "pending", attempts, "delivery interrupted by shutdown", true);
+          return;
+        }
+        let target;
+        try {
+          target = await options.guard.check(url, "callback_url");
+        } catch (error) {
+          const reason = DeliberateError.isInstance(error) ? error.message : String(error);
+          await recordDelivery(job, "failed", attempts, reason);
+          options.telemetry.record({ event: "callback.refused", level: "warn", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { reason } });
+          return;
+        }
+        attempts += 1;
+        const attempt = await deliverCallback({
+          target,
+          body: text,
+          headers: { "x-deliberate-job-id": job.id, "x-deliberate-delivery-attempt": String(attempts) },
+          timeoutMs: options.callbacks.timeoutMs,
+          signal,
+          secret: options.callbacks.secret,
+        });
+        if (attempt.ok) {
+          await recordDelivery(job, "delivered", attempts, null);
+          options.telemetry.record({ event: "callback.delivered", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { attempts, status: attempt.status } });
+          return;
+        }
+        if (signal.aborted) {
+          await recordDelivery(job, "pending", attempts - 1, "delivery interrupted by shutdown", true);
+          return;
+        }
+        const final = !attempt.retryable || attempts >= maxAttempts;
+        await recordDelivery(job, final ? "failed" : "pending", attempts, attempt.error);
+        options.telemetry.record({
+          event: final ? "callback.failed" : "callback.retrying",
+          level: "warn",
+          job_id: job.id,
+          correlation_id: job.correlation_id ?? undefined,
+          data: { attempts, error: attempt.error },
+        });
+        if (final) return;
+        await abortableDelay(retryDelayMs(attempts, options.callbacks.backoffMs, attempt.retryAfterMs), signal);
+      }
+    },
+  };
+}
+
+function abortableDelay(milliseconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, milliseconds);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,244 @@
+import type { Clock } from "@deliberate/core";
+import type { Job, JobStatus, RecoveryMessages, Store } from "@deliberate/store";
+import type { Logger } from "../logger.ts";
+import type { Telemetry } from "../telemetry.ts";
+
+/** What processing a job produced. */
+export type JobOutcome = { status: "done"; result: Record<string, unknown> } | { status: "failed"; error: Record<string, unknown> };
+
+/** Why a running job's signal was aborted. */
+export type AbortKind = "canceled" | "revoked" | "shutdown";
+
+export interface WorkerPoolOptions {
+  jobs: Store["jobs"];
+  /** This process's identity in the queue (lease owner). */
+  owner: string;
+  workers: number;
+  pollMs: number;
+  leaseMs: number;
+  clock: Clock;
+  logger: Logger;
+  telemetry: Telemetry;
+  recoveryMessages: RecoveryMessages;
+  /** Processes one job; should not throw (a throw is recorded as an INTERNAL failure). */
+  run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
+  /** Delivers a finished job's callback (retries included) and records the outcome. */
+  deliver(job: Job, signal: AbortSignal): Promise<void>;
+  /** Called after a job ends in any way (to drop what was kept for it in memory). */
+  onJobEnded?(jobId: string): void;
+  /** Status line: logged when the counts change, and at least every `statusMs`. */
+  statusMs: number;
+  statusPollMs: number;
+}
+
+/** In-process workers polling the durable queue. */
+export interface WorkerPool {
+  start(): void;
+  /** Look for work now (after an enqueue, instead of waiting for the next poll). */
+  wake(): void;
+  /** Aborts the model work of jobs just canceled, if this process runs them. */
+  abortCanceled(jobIds: readonly string[]): void;
+  /** Stops claiming, waits up to `graceMs` for running jobs, then aborts and requeues the rest. */
+  stop(options: { graceMs: number }): Promise<void>;
+  readonly runningJobs: number;
+}
+
+interface Running {
+  job: Job;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * A pool of `workers` job slots in this process. One loop claims queued jobs
+ * with the repository's conditional UPDATE (so processes sharing the database
+ * never run the same job), renews the leases it holds, takes back jobs whose
+ * process died (lease expired), and picks up callbacks left undelivered.
+ */
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const running = new Map<string, Running>();
+  const deliveries = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let lastRenewal = 0;
+  let lastRecovery = 0;
+  let statusTimer: NodeJS.Timeout | undefined;
+
+  const iso = (offsetMs = 0) => new Date(options.clock.now().getTime() + offsetMs).toISOString();
+
+  function wake(): void {
+    wakeUp?.();
+  }
+
+  function sleep(milliseconds: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, milliseconds);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  async function maintain(): Promise<void> {
+    const now = performance.now();
+    if (now - lastRenewal >= options.leaseMs / 3) {
+      lastRenewal = now;
+      const ids = [...running.keys()];
+      const held = new Set(await options.jobs.renewLeases({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), processing: ids }));
+      for (const id of ids) {
+        // Canceled elsewhere (another replica) or taken over after a stall: stop working on it.
+        if (!held.has(id)) running.get(id)?.controller.abort({ kind: "revoked" satisfies AbortKind });
+      }
+    }
+    if (now - lastRecovery >= Math.max(options.pollMs, options.leaseMs / 2)) {
+      lastRecovery = now;
+      const recovered = await options.jobs.recoverExpired({ now: iso(), messages: options.recoveryMessages });
+      for (const id of recovered.requeued) options.telemetry.record({ event: "job.requeued", level: "warn", job_id: id, data: { reason: "lease expired" } });
+      for (const id of recovered.failed) {
+        options.telemetry.record({ event: "job.failed", level: "warn", job_id: id, data: { reason: "lease expired" } });
+        options.onJobEnded?.(id);
+      }
+    }
+  }
+
+  function startDelivery(job: Job): void {
+    const controller = new AbortController();
+    const done = options
+      .deliver(job, controller.signal)
+      .catch((error: unknown) => options.logger.error("callback delivery crashed", { job_id: job.id, error }))
+      .finally(() => deliveries.delete(job.id));
+    deliveries.set(job.id, { controller, done });
+  }
+
+  function startJob(job: Job): void {
+    const controller = new AbortController();
+    const started = performance.now();
+    const work = async () => {
+      let outcome: JobOutcome;
+      try {
+        outcome = await options.run(job, controller.signal);
+      } catch (error) {
+        options.logger.error("job runner crashed", { job_id: job.id, error });
+        outcome = { status: "failed", error: { code: "INTERNAL", message: "The job failed unexpectedly.", retryable: false } };
+      }
+      const reason = (controller.signal.reason as { kind?: AbortKind } | undefined)?.kind;
+      if (controller.signal.aborted && reason === "shutdown") {
+        await options.jobs.release({ id: job.id, owner: options.owner, now: iso() });
+        options.telemetry.record({ event: "job.released", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { reason: "shutdown" } });
+        return;
+      }
+      if (controller.signal.aborted && (reason === "canceled" || reason === "revoked")) {
+        options.telemetry.record({
+          event: "job.aborted",
+          job_id: job.id,
+          correlation_id: job.correlation_id ?? undefined,
+          duration_ms: Math.round(performance.now() - started),
+          data: { reason, was_running: true },
+        });
+        options.onJobEnded?.(job.id);
+        return;
+      }
+      const finished = await options.jobs.finish({ id: job.id, owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), outcome });
+      options.onJobEnded?.(job.id);
+      if (!finished) {
+        options.telemetry.record({ event: "job.discarded", level: "warn", job_id: job.id, data: { reason: "canceled or taken over before it finished" } });
+        return;
+      }
+      options.telemetry.record({
+        event: outcome.status === "done" ? "job.completed" : "job.failed",
+        level: outcome.status === "done" ? "info" : "warn",
+        job_id: job.id,
+        correlation_id: job.correlation_id ?? undefined,
+        session_id: job.session_id ?? undefined,
+        duration_ms: Math.round(performance.now() - started),
+        data: { attempts: job.attempts, ...(outcome.status === "failed" ? { code: outcome.error["code"] } : {}) },
+      });
+      if (job.callback_url !== null && !stopping) {
+        const latest = await options.jobs.find(job.id);
+        if (latest) startDelivery(latest);
+      }
+    };
+    const done = work()
+      .catch((error: unknown) => options.logger.error("job bookkeeping failed", { job_id: job.id, error }))
+      .finally(() => {
+        running.delete(job.id);
+        wake();
+      });
+    running.set(job.id, { job, controller, done });
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping) {
+      try {
+        await maintain();
+        while (!stopping && running.size < options.workers) {
+          const job = await options.jobs.claimNext({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs) });
+          if (!job) break;
+          options.telemetry.record({ event: "job.claimed", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { attempt: job.attempts } });
+          startJob(job);
+        }
+        while (!stopping && deliveries.size < options.workers) {
+          const job = await options.jobs.claimCallback({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs) });
+          if (!job) break;
+          startDelivery(job);
+        }
+      } catch (error) {
+        options.logger.error("queue poll failed", { error });
+        await sleep(Math.min(5000, options.pollMs * 20));
+      }
+      if (!stopping) await sleep(options.pollMs);
+    }
+  }
+
+  function startStatusLine(): void {
+    let last = "";
+    let lastPrinted = 0;
+    statusTimer = setInterval(() => {
+      options.jobs
+        .countByStatus()
+        .then((counts: Record<JobStatus, number>) => {
+          const line = JSON.stringify(counts);
+          const now = performance.now();
+          if (line !== last || now - lastPrinted >= options.statusMs) {
+            last = line;
+            lastPrinted = now;
+            options.logger.info("queue status", { ...counts, running_here: running.size, workers: options.workers });
+          }
+        })
+        .catch(() => {});
+    }, options.statusPollMs);
+    statusTimer.unref();
+  }
+
+  return {
+    start() {
+      if (loop) return;
+      startStatusLine();
+      loop = run();
+    },
+    wake,
+    abortCanceled(jobIds) {
+      for (const id of jobIds) running.get(id)?.controller.abort({ kind: "canceled" satisfies AbortKind });
+    },
+    async stop({ graceMs }) {
+      stopping = true;
+      if (statusTimer) clearInterval(statusTimer);
+      wake();
+      await loop;
+      const inFlight = () => Promise.all([...running.values()].map((entry) => entry.done));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([inFlight(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      for (const entry of running.values()) entry.controller.abort({ kind: "shutdown" satisfies AbortKind });
+      for (const delivery of deliveries.values()) delivery.controller.abort({ kind: "shutdown" satisfies AbortKind });
+      await Promise.all([inFlight(), ...[...deliveries.values()].map((delivery) => delivery.done)]);
+    },
+    get runningJobs() {
+      return running.size;
+    },
+  };
+}

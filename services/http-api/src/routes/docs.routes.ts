@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { renderDocsPage } from "../openapi/docs-page.ts";
+import { buildOpenApiDocument, type OpenApiInfo } from "../openapi/openapi-document.ts";
+import type { OperationCatalog } from "../openapi/operation.ts";
+
+/**
+ * GET /openapi.json and GET /docs. The document is built on first use from
+ * every operation registered in the catalog (so register this sub-app last).
+ */
+export function docsRoutes(catalog: OperationCatalog, info: OpenApiInfo): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  let document: Record<string, unknown> | undefined;
+  let page: string | undefined;
+  const build = () => (document ??= buildOpenApiDocument(info, catalog.operations));
+  catalog.add(
+    app,
+    {
+      method: "get",
+      path: "/openapi.json",
+      operationId: "openapi",
+      summary: "This OpenAPI 3.1 document",
+      tags: ["service"],
+      public: true,
+      response: { description: "OpenAPI 3.1", contentType: "application/json" },
+    },
+    (c) => c.json(build()),
+  );
+  catalog.add(
+    app,
+    {
+      method: "get",
+      path: "/docs",
+      operationId: "docs",
+      summary: "API reference (HTML)",
+      tags: ["service"],
+      public: true,
+      response: { description: "HTML page", contentType: "text/html" },
+    },
+    (c) => c.html((page ??= renderDocsPage(build()))),
+  );
+  return app;
+}

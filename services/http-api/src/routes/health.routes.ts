@@ -1,0 +1,27 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app-env.ts";
+import type { OperationCatalog } from "../openapi/operation.ts";
+
+export const healthSchema = z.object({ status: z.literal("ok") }).meta({ title: "Health" });
+
+/** GET /healthz and its alias /health: `{"status":"ok"}` while the process serves. */
+export function healthRoutes(catalog: OperationCatalog): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  for (const path of ["/healthz", "/health"]) {
+    catalog.add(
+      app,
+      {
+        method: "get",
+        path,
+        operationId: path === "/healthz" ? "healthz" : "health",
+        summary: path === "/healthz" ? "Liveness" : "Liveness (alias of /healthz)",
+        tags: ["service"],
+        public: true,
+        response: { description: "The service is up", body: { name: "Health", schema: healthSchema } },
+      },
+      (c) => c.json({ status: "ok" as const }),
+    );
+  }
+  return app;
+}

@@ -1,0 +1,50 @@
+import { workflowDefinitions, type IdGenerator } from "@deliberate/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app-env.ts";
+import type { OperationCatalog } from "../openapi/operation.ts";
+import type { Telemetry } from "../telemetry.ts";
+import { decideWorkflowIntent, summarizeWorkflow } from "../workflow/workflow-intent.ts";
+import { workflowIntentRequestSchema, workflowIntentResponseSchema, workflowSummarySchema } from "../workflow/workflow-intent.schema.ts";
+import { readBody } from "./read-json.ts";
+
+/** POST /workflow_intent and GET /v1/workflows, over the workflow definitions kept as data in core. */
+export function workflowRoutes(catalog: OperationCatalog, options: { ids: IdGenerator; telemetry: Telemetry }): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  catalog.add(
+    app,
+    {
+      method: "post",
+      path: "/workflow_intent",
+      operationId: "workflowIntent",
+      summary: "Next node of a guided workflow",
+      description:
+        "Stateless: omit current_node to start; then send the node just answered with every answer so far in outputs (keyed by save_as). The response renders the next node's instruction, or finishes.",
+      tags: ["workflows"],
+      request: {
+        name: "WorkflowIntentRequest",
+        schema: workflowIntentRequestSchema,
+        example: { run_id: "r1", workflow_name: "chain_of_thought", current_node: "decompose", params: { problem: "Build auth" }, outputs: { decomposition: "1. users 2. tokens" } },
+      },
+      response: { description: "The transition", body: { name: "WorkflowIntentResponse", schema: workflowIntentResponseSchema } },
+      errors: [404],
+    },
+    async (c) => {
+      const body = await readBody(c, workflowIntentRequestSchema, "workflow_intent");
+      return c.json(decideWorkflowIntent(body, { ids: options.ids, telemetry: options.telemetry, requestId: c.get("requestId") }));
+    },
+  );
+  catalog.add(
+    app,
+    {
+      method: "get",
+      path: "/v1/workflows",
+      operationId: "listWorkflows",
+      summary: "The guided workflows",
+      tags: ["workflows"],
+      response: { description: "Every workflow definition", body: { name: "WorkflowList", schema: z.object({ workflows: z.array(workflowSummarySchema) }) } },
+    },
+    (c) => c.json({ workflows: workflowDefinitions.map(summarizeWorkflow) }),
+  );
+  return app;
+}

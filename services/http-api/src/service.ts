@@ -1,0 +1,195 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import { hostname } from "node:os";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { createEngine, hostModelRouter, randomIds, resolveModeSettings, systemClock, type Clock, type DeliberateEngine, type IdGenerator } from "@deliberate/core";
+import { createModelRouter, type ModelRouter } from "@deliberate/providers";
+import { openStore, type Store } from "@deliberate/store";
+import type { Hono } from "hono";
+import { createApp } from "./app.ts";
+import type { AppEnv } from "./app-env.ts";
+import type { ApiConfig } from "./config.ts";
+import { createIntentDecider, type IntentDecider } from "./intent/decide-intent.ts";
+import type { RouterFactory } from "./intent/request-models.ts";
+import { createLogger, createSecretRegistry, fileSink, stdoutSink, type Logger, type SecretRegistry } from "./logger.ts";
+import { createAgentIntentJobs, type AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
+import { createCallbackGuard, type HostLookup } from "./queue/callback-guard.ts";
+import { createWorkerPool, type WorkerPool } from "./queue/worker-pool.ts";
+import { createTelemetry, type Telemetry } from "./telemetry.ts";
+
+/** The service version (reported in /openapi.json). */
+export const serviceVersion = "0.1.0";
+
+export interface ApiServiceOptions {
+  config: ApiConfig;
+  /** Use this store instead of opening `config.databasePath` (the caller closes it). */
+  store?: Store;
+  logger?: Logger;
+  /** Where log lines go instead of stderr (REASONING_LOG_FILE / REASONING_LOG_STDOUT mirrors still apply). */
+  logSinks?: ReadonlyArray<(line: string) => void>;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** The server's models; default `createModelRouter(config.providers)`. */
+  models?: ModelRouter;
+  /** Builds one-off routers for requests that choose their own `llm`. */
+  createRouter?: RouterFactory;
+  /** DNS lookup for the callback guard (tests). */
+  lookup?: HostLookup;
+  /** Identity of this process in the queue; default host:pid:random. */
+  owner?: string;
+}
+
+/** The whole service: app, engine, queue workers, telemetry, and its lifecycle. */
+export interface ApiService {
+  readonly app: Hono<AppEnv>;
+  readonly engine: DeliberateEngine;
+  readonly store: Store;
+  readonly decider: IntentDecider;
+  readonly jobs: AgentIntentJobs;
+  readonly pool: WorkerPool | undefined;
+  readonly telemetry: Telemetry;
+  readonly logger: Logger;
+  readonly secrets: SecretRegistry;
+  /** Listens on config.host:config.port (0 picks a port) and starts the workers; resolves to the base URL. */
+  start(): Promise<string>;
+  /**
+   * Graceful shutdown: stop accepting connections, let requests and running
+   * jobs finish (up to the grace period; then abort them and put unfinished
+   * jobs back in the queue), flush telemetry, close the database.
+   */
+  stop(): Promise<void>;
+}
+
+export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const secrets = createSecretRegistry([config.providers.anthropic.apiKey, config.providers.openai.apiKey, config.http.apiToken, config.callbacks.secret]);
+  const sinks: Array<(line: string) => void> = options.logSinks ? [...options.logSinks] : [(line) => void process.stderr.write(line)];
+  if (config.logFile) sinks.push(fileSink(config.logFile));
+  if (config.logStdout) sinks.push(stdoutSink);
+  const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? (await openStore({ path: config.databasePath }));
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  const serverModels = options.models ?? createModelRouter(config.providers);
+  // Tools without a server-side model are host-executed (they return their prompts to the caller).
+  const engine = createEngine({
+    store,
+    models: serverModels.configured ? serverModels : hostModelRouter,
+    clock,
+    ids,
+    onInvocation: (event) => logger.debug("invocation", { ...event }),
+  });
+  const telemetry = createTelemetry({ store, logger, secrets, clock, ids });
+  const decider = createIntentDecider({
+    providers: config.providers,
+    serverModels,
+    modeSettings: resolveModeSettings().auto,
+    clock,
+    ids,
+    secrets,
+    telemetry,
+    ...(options.createRouter ? { createRouter: options.createRouter } : {}),
+  });
+  const guard = createCallbackGuard({ allowlist: config.callbacks.allowlist, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  let pool: WorkerPool | undefined;
+  const jobs = createAgentIntentJobs({
+    store,
+    decider,
+    guard,
+    callbacks: config.callbacks,
+    owner,
+    leaseMs: config.queue.leaseMs,
+    maxAttempts: config.queue.maxAttempts,
+    jobTimeoutMs: config.http.requestTimeoutMs,
+    clock,
+    ids,
+    secrets,
+    telemetry,
+    logger,
+    onEnqueued: () => pool?.wake(),
+  });
+  if (config.queue.enabled) {
+    pool = createWorkerPool({
+      jobs: store.jobs,
+      owner,
+      workers: config.queue.workers,
+      pollMs: config.queue.pollMs,
+      leaseMs: config.queue.leaseMs,
+      clock,
+      logger,
+      telemetry,
+      recoveryMessages: jobs.recoveryMessages,
+      run: (job, signal) => jobs.run(job, signal),
+      deliver: (job, signal) => jobs.deliver(job, signal),
+      onJobEnded: (jobId) => jobs.forget(jobId),
+      statusMs: config.queue.statusMs,
+      statusPollMs: config.queue.statusPollMs,
+    });
+  }
+  const app = createApp({
+    engine,
+    decider,
+    jobs,
+    ...(pool ? { abortCanceled: (jobIds: readonly string[]) => pool?.abortCanceled(jobIds) } : {}),
+    telemetry,
+    logger,
+    http: config.http,
+    ids,
+    version: serviceVersion,
+  });
+
+  let server: Server | undefined;
+  let stopped: Promise<void> | undefined;
+
+  async function stop(): Promise<void> {
+    const closing = server
+      ? new Promise<void>((resolve) => {
+          const current = server as Server;
+          const force = setTimeout(() => current.closeAllConnections(), config.shutdownGraceMs);
+          force.unref();
+          // Keep-alive connections become idle as their last response ends: close them as they do.
+          const sweep = setInterval(() => current.closeIdleConnections(), 25);
+          current.close(() => {
+            clearTimeout(force);
+            clearInterval(sweep);
+            resolve();
+          });
+          current.closeIdleConnections();
+        })
+      : Promise.resolve();
+    await Promise.all([closing, pool?.stop({ graceMs: config.shutdownGraceMs })]);
+    await telemetry.flush();
+    if (ownsStore) await store.close();
+  }
+
+  return {
+    app,
+    engine,
+    store,
+    decider,
+    jobs,
+    pool,
+    telemetry,
+    logger,
+    secrets,
+    start() {
+      return new Promise<string>((resolve, reject) => {
+        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+          const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
+          pool?.start();
+          resolve(`http://${host}:${info.port}`);
+        }) as Server;
+        started.once("error", reject);
+        server = started;
+      });
+    },
+    stop() {
+      stopped ??= stop();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,228 @@
+import { createFakeModelServer } from "@deliberate/providers/testing";
+import { openStore } from "@deliberate/store";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startCallbackReceiver } from "./support/callback-receiver.ts";
+import { eventually, getJson, postJson, startService, temporaryDirectory, type RunningService } from "./support/service-harness.ts";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function receiver(respond?: Parameters<typeof startCallbackReceiver>[0]) {
+  const started = await startCallbackReceiver(respond);
+  cleanups.push(() => started.close());
+  return started;
+}
+
+async function service(env: Record<string, string> = {}, options: Parameters<typeof startService>[1] = {}) {
+  const running = await startService({ REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", ...env }, options);
+  cleanups.push(() => running.stop());
+  return running;
+}
+
+async function jobStatus(running: RunningService, jobId: string) {
+  return (await getJson(`${running.url}/v1/jobs/${jobId}`)).json;
+}
+
+describe("POST /agent_intent_async", () => {
+  it("accepts, processes in the worker pool and POSTs the result with job_id and correlation_id", async () => {
+    const callbacks = await receiver();
+    const running = await service();
+    const accepted = await postJson(`${running.url}/agent_intent_async`, {
+      session_id: "s1",
+      goal_text: "search project for TODOs",
+      callback_url: `${callbacks.url}/hooks/intent`,
+      correlation_id: "run-1",
+    });
+    expect(accepted.status).toBe(202);
+    expect(accepted.json).toMatchObject({ status: "accepted", correlation_id: "run-1" });
+    const jobId = accepted.json.job_id as string;
+
+    const callback = await eventually(() => callbacks.received[0], 5000, "the callback");
+    expect(callback.path).toBe("/hooks/intent");
+    expect(callback.headers["x-deliberate-job-id"]).toBe(jobId);
+    expect(callback.body).toMatchObject({
+      status: "ok",
+      job_id: jobId,
+      correlation_id: "run-1",
+      tool_name: "context.fts_search",
+      tool_args: { query: "search project for TODOs" },
+      decided_by: "heuristic",
+      finish: false,
+    });
+    const job = await eventually(async () => {
+      const view = await jobStatus(running, jobId);
+      return view.callback.status === "delivered" ? view : undefined;
+    });
+    expect(job).toMatchObject({ status: "done", attempts: 1, callback: { status: "delivered", attempts: 1 } });
+    expect(job.result.intent_id).toBe(callback.body.intent_id);
+  });
+
+  it("retries a failing callback with backoff, signing each delivery when a secret is set", async () => {
+    const callbacks = await receiver((_callback, index) => (index < 2 ? 503 : 200));
+    const running = await service({ REASONING_CALLBACK_SECRET: "callback-signing-secret" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "Refactor the parser", callback_url: callbacks.url, correlation_id: "run-2" });
+    const callback = await eventually(() => callbacks.received[0], 5000, "the retried callback");
+    expect(callbacks.attempts).toBe(3);
+    expect(callback.headers["x-deliberate-delivery-attempt"]).toBe("3");
+    const { createHmac } = await import("node:crypto");
+    const expected = createHmac("sha256", "callback-signing-secret").update(`${callback.headers["x-deliberate-timestamp"]}.${callback.raw}`).digest("hex");
+    expect(callback.headers["x-deliberate-signature"]).toBe(`sha256=${expected}`);
+    const job = await eventually(async () => {
+      const view = await jobStatus(running, accepted.json.job_id);
+      return view.callback.status === "delivered" ? view : undefined;
+    });
+    expect(job.callback.attempts).toBe(3);
+  });
+
+  it("reports a failed decision through the callback with the error body", async () => {
+    const callbacks = await receiver();
+    const running = await service();
+    await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "auth",
+      forced_tool: "fs.read_file",
+      tools: [{ name: "fs.read_file", input_schema: { type: "object", properties: { path: { type: "string", enum: ["a"] } }, required: ["path"] } }],
+      callback_url: callbacks.url,
+      correlation_id: "run-3",
+    });
+    const callback = await eventually(() => callbacks.received[0], 5000, "the failure callback");
+    expect(callback.body).toMatchObject({ status: "error", correlation_id: "run-3", error: { code: "INVALID_INPUT" } });
+  });
+
+  it("refuses callbacks to internal addresses unless the host is allowlisted", async () => {
+    const running = await service(
+      // No workers: accepted jobs must not call out to these (fake) addresses.
+      { REASONING_CALLBACK_ALLOWLIST: "hooks.internal.test", REASONING_QUEUE_WORKER: "0" },
+      {
+        lookup: async (hostname) =>
+          hostname === "metadata.attacker.test"
+            ? [{ address: "203.0.113.7", family: 4 }, { address: "169.254.169.254", family: 4 }]
+            : hostname === "hooks.internal.test"
+              ? [{ address: "10.1.2.3", family: 4 }]
+              : [{ address: "93.184.216.34", family: 4 }],
+      },
+    );
+    const refused = [
+      "http://127.0.0.1:9/cb",
+      "http://localhost:9/cb",
+      "http://[::1]:9/cb",
+      "http://[::ffff:127.0.0.1]/cb",
+      "http://169.254.169.254/latest/meta-data",
+      "http://0.0.0.0/",
+      "http://10.0.0.8/",
+      "http://[fd00::1]/",
+      "http://metadata.attacker.test/cb",
+      "ftp://example.com/",
+      "http://user:pass@example.com/",
+    ];
+    for (const callbackUrl of refused) {
+      const response = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x", callback_url: callbackUrl });
+      expect(response.status, callbackUrl).toBe(400);
+      expect(response.json.error.issues[0].field).toBe("callback_url");
+    }
+    const allowlisted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x", callback_url: "http://hooks.internal.test/cb" });
+    expect(allowlisted.status).toBe(202);
+    const publicHost = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x", callback_url: "https://example.com/cb" });
+    expect(publicHost.status).toBe(202);
+    const missing = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x" });
+    expect(missing.json.error.issues[0].field).toBe("callback_url");
+  });
+});
+
+describe("POST /agent_intent_cancel", () => {
+  it("cancels a queued job: it is never processed or called back", async () => {
+    const callbacks = await receiver();
+    const running = await service({ REASONING_QUEUE_WORKER: "0" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find x", callback_url: callbacks.url, correlation_id: "c-queued" });
+    expect((await jobStatus(running, accepted.json.job_id)).status).toBe("queued");
+    const canceled = await postJson(`${running.url}/agent_intent_cancel`, { correlation_id: "c-queued" });
+    expect(canceled.json).toEqual({ ok: true, canceled: [accepted.json.job_id] });
+    expect((await jobStatus(running, accepted.json.job_id)).status).toBe("canceled");
+    const again = await postJson(`${running.url}/agent_intent_cancel`, { correlation_id: "c-queued" });
+    expect(again.json.ok).toBe(false);
+    expect(again.json.error).toMatch(/No queued or processing job/);
+    expect(callbacks.attempts).toBe(0);
+  });
+
+  it("cancels a running job and aborts its model call", async () => {
+    const model = await createFakeModelServer({ respond: { delayMs: 10_000 } });
+    cleanups.push(() => model.close());
+    const callbacks = await receiver();
+    const running = await service({ ...model.environment("openai"), MAX_RETRIES: "0" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find x", callback_url: callbacks.url, correlation_id: "c-running" });
+    await eventually(() => (model.requests.length > 0 ? true : undefined), 5000, "the model call");
+    expect((await jobStatus(running, accepted.json.job_id)).status).toBe("processing");
+    const started = Date.now();
+    const canceled = await postJson(`${running.url}/agent_intent_cancel`, { correlation_id: "c-running" });
+    expect(canceled.json.ok).toBe(true);
+    // The worker slot frees well before the model would have answered.
+    await eventually(() => (running.service.pool?.runningJobs === 0 ? true : undefined), 3000, "the aborted job");
+    expect(Date.now() - started).toBeLessThan(3000);
+    await running.service.telemetry.flush();
+    const aborted = await running.service.store.reasoningLogs.list({ event: "job.aborted" });
+    expect(aborted[0]?.data).toMatchObject({ reason: "canceled", was_running: true });
+    expect((await jobStatus(running, accepted.json.job_id)).status).toBe("canceled");
+    expect(callbacks.attempts).toBe(0);
+  });
+});
+
+describe("durability", () => {
+  it("processes a job accepted before a restart", async () => {
+    const directory = temporaryDirectory();
+    cleanups.push(() => directory.remove());
+    const database = join(directory.path, "deliberate.db");
+    const callbacks = await receiver();
+
+    const first = await startService({ DATABASE_PATH: database, REASONING_QUEUE_WORKER: "0", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" });
+    const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the queue", callback_url: callbacks.url, correlation_id: "c-restart" });
+    expect(accepted.status).toBe(202);
+    await first.stop();
+    expect(callbacks.attempts).toBe(0);
+
+    const second = await service({ DATABASE_PATH: database });
+    const callback = await eventually(() => callbacks.received[0], 5000, "the callback after restart");
+    expect(callback.body).toMatchObject({ job_id: accepted.json.job_id, correlation_id: "c-restart", status: "ok" });
+    expect((await jobStatus(second, accepted.json.job_id)).status).toBe("done");
+  });
+
+  it("takes back a job whose worker died mid-way (lease expired) and runs it", async () => {
+    const directory = temporaryDirectory();
+    cleanups.push(() => directory.remove());
+    const database = join(directory.path, "deliberate.db");
+    const callbacks = await receiver();
+    // A process that claimed the job and then died: its lease has run out.
+    const store = await openStore({ path: database });
+    await store.jobs.enqueue({ id: "job_orphan", type: "agent_intent", correlation_id: "c-orphan", payload: { goal_text: "find orphans" }, callback_url: callbacks.url, max_attempts: 3, now: new Date().toISOString() });
+    await store.jobs.claimNext({ owner: "dead-process", now: new Date().toISOString(), leaseUntil: new Date(Date.now() + 200).toISOString() });
+    await store.close();
+
+    const running = await service({ DATABASE_PATH: database, REASONING_QUEUE_LEASE_MS: "300" });
+    const callback = await eventually(() => callbacks.received[0], 5000, "the recovered job's callback");
+    expect(callback.body).toMatchObject({ job_id: "job_orphan", correlation_id: "c-orphan", status: "ok" });
+    const job = await jobStatus(running, "job_orphan");
+    expect(job).toMatchObject({ status: "done", attempts: 2 });
+  });
+
+  it("never runs a job twice when several replicas share the database", async () => {
+    const directory = temporaryDirectory();
+    cleanups.push(() => directory.remove());
+    const database = join(directory.path, "deliberate.db");
+    const callbacks = await receiver();
+    const replicas = [await service({ DATABASE_PATH: database, REASONING_QUEUE_WORKER: "0" })];
+    const jobIds: string[] = [];
+    for (let index = 0; index < 24; index += 1) {
+      const accepted = await postJson(`${replicas[0]?.url}/agent_intent_async`, { goal_text: `find item ${index}`, callback_url: callbacks.url });
+      jobIds.push(accepted.json.job_id);
+    }
+    replicas.push(await service({ DATABASE_PATH: database, REASONING_QUEUE_WORKERS: "3" }));
+    replicas.push(await service({ DATABASE_PATH: database, REASONING_QUEUE_WORKERS: "3" }));
+    await eventually(() => (callbacks.received.length >= 24 ? true : undefined), 15_000, "every callback");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const delivered = callbacks.received.map((callback) => callback.body.job_id as string);
+    expect(delivered.sort()).toEqual([...jobIds].sort());
+    const claims = await replicas[0]!.service.store.db.selectFrom("reasoning_queue").select(["id", "attempts", "owner"]).execute();
+    expect(claims.every((row) => row.attempts === 1)).toBe(true);
+  });
+});

@@ -1,0 +1,181 @@
+import { createFakeModelServer } from "@deliberate/providers/testing";
+import { request as httpRequest } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { eventually, getJson, postJson, startService } from "./support/service-harness.ts";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function service(env: Record<string, string> = {}) {
+  const running = await startService(env);
+  cleanups.push(() => running.stop());
+  return running;
+}
+
+const token = "test-token-0123456789abcdef";
+
+describe("bearer token", () => {
+  it("answers 401 with WWW-Authenticate without the token, and serves with it", async () => {
+    const running = await service({ REASONING_API_TOKEN: token });
+    const missing = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="deliberate"');
+    expect(missing.json).toMatchObject({ status: "error", error: { code: "UNAUTHORIZED" } });
+
+    const wrong = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { authorization: `Bearer ${token}x` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("www-authenticate")).toContain('error="invalid_token"');
+
+    const basic = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { authorization: `Basic ${Buffer.from(`a:${token}`).toString("base64")}` });
+    expect(basic.status).toBe(401);
+
+    const ok = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { authorization: `Bearer ${token}` });
+    expect(ok.status).toBe(200);
+    // Health and docs stay public; tools and jobs do not.
+    expect((await getJson(`${running.url}/healthz`)).status).toBe(200);
+    expect((await getJson(`${running.url}/openapi.json`)).json.security).toEqual([{ bearerAuth: [] }]);
+    expect((await getJson(`${running.url}/v1/tools`)).status).toBe(401);
+    expect((await getJson(`${running.url}/v1/jobs/job_x`)).status).toBe(401);
+  });
+
+  it("refuses to listen off loopback without a token", async () => {
+    await expect(startService({ HOST: "0.0.0.0" })).rejects.toThrow(/REASONING_API_TOKEN/);
+  });
+});
+
+describe("limits", () => {
+  it("answers 413 for a body over the limit", async () => {
+    const running = await service({ REASONING_API_MAX_BODY_BYTES: "2048" });
+    const response = await postJson(`${running.url}/agent_intent`, { goal_text: "x".repeat(4096) });
+    expect(response.status).toBe(413);
+    expect(response.json.error.code).toBe("PAYLOAD_TOO_LARGE");
+    // Also without Content-Length (chunked): the limit applies while reading.
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${running.url}/agent_intent`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      request.on("error", reject);
+      request.write(`{"goal_text":"${"y".repeat(1500)}`);
+      request.end(`${"y".repeat(1500)}"}`);
+    });
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body).error.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("answers 429 with RateLimit and Retry-After headers over the rate limit; health is exempt", async () => {
+    const running = await service({ REASONING_API_RATE_LIMIT: "3", REASONING_API_RATE_WINDOW_MS: "60000" });
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof postJson>> | undefined;
+    for (let index = 0; index < 4; index += 1) {
+      last = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(last?.json.error.code).toBe("RATE_LIMITED");
+    expect(last?.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(last?.headers.get("ratelimit-limit")).toBe("3");
+    expect(last?.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(last?.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+    expect((await getJson(`${running.url}/healthz`)).status).toBe(200);
+  });
+
+  it("returns the remaining budget on allowed requests", async () => {
+    const running = await service({ REASONING_API_RATE_LIMIT: "10" });
+    const response = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" });
+    expect(response.headers.get("ratelimit-remaining")).toBe("9");
+  });
+});
+
+describe("errors", () => {
+  it("explains malformed JSON, an empty body and a wrong version with the JSON error body", async () => {
+    const running = await service();
+    const malformed = await postJson(`${running.url}/agent_intent`, '{"goal_text": "x",}');
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ status: "error", error: { code: "INVALID_INPUT", retryable: false } });
+    expect(malformed.json.error.message).toMatch(/^Malformed JSON body: /);
+    expect(malformed.json.error.hint).toMatch(/JSON object/);
+    expect(malformed.json.request_id).toBe(malformed.headers.get("x-request-id"));
+
+    const empty = await postJson(`${running.url}/agent_intent`, "");
+    expect(empty.status).toBe(400);
+    expect(empty.json.error.message).toMatch(/empty/);
+
+    const notObject = await postJson(`${running.url}/agent_intent`, "[1,2]");
+    expect(notObject.status).toBe(400);
+
+    const version = await postJson(`${running.url}/agent_intent`, { goal_text: "x" }, { "accept-version": "v2" });
+    expect(version.status).toBe(400);
+    expect(version.json.error.code).toBe("UNSUPPORTED_VERSION");
+
+    const v1 = await postJson(`${running.url}/agent_intent`, { goal_text: "x" }, { "accept-version": "v1" });
+    expect(v1.headers.get("api-version")).toBe("v1");
+
+    const route = await getJson(`${running.url}/nope`);
+    expect(route.status).toBe(404);
+    expect(route.json.error).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("echoes a caller's request id", async () => {
+    const running = await service();
+    const response = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { "x-request-id": "caller-id-123" });
+    expect(response.headers.get("x-request-id")).toBe("caller-id-123");
+    await running.service.telemetry.flush();
+    const events = await running.service.store.reasoningLogs.list({ requestId: "caller-id-123" });
+    expect(events.map((event) => event.event)).toEqual(["intent.decided"]);
+  });
+
+  it("mirrors telemetry events to stdout as JSON lines when REASONING_LOG_STDOUT=1", async () => {
+    const written: string[] = [];
+    const original = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      const running = await service({ REASONING_LOG_STDOUT: "1" });
+      await postJson(`${running.url}/agent_intent`, { goal_text: "find x" });
+    } finally {
+      process.stdout.write = original;
+    }
+    const events = written.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { message: string });
+    expect(events.some((event) => event.message === "intent.decided")).toBe(true);
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("lets an in-flight request finish, then refuses new connections", async () => {
+    const model = await createFakeModelServer({ respond: { delayMs: 400, object: { reasoning: "r", tool_name: "finish", tool_args: {}, final_text: "done" } } });
+    cleanups.push(() => model.close());
+    const running = await startService({ ...model.environment("openai"), MAX_RETRIES: "0" });
+    const inFlight = postJson(`${running.url}/agent_intent`, { goal_text: "find x" });
+    await eventually(() => (model.requests.length > 0 ? true : undefined));
+    const stopped = running.stop();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(response.json.final_text).toBe("done");
+    await stopped;
+    await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+  });
+
+  it("puts a job still running at the end of the grace period back in the queue", async () => {
+    const model = await createFakeModelServer({ respond: { delayMs: 10_000 } });
+    cleanups.push(() => model.close());
+    const { temporaryDirectory } = await import("./support/service-harness.ts");
+    const directory = temporaryDirectory();
+    const database = `${directory.path}/deliberate.db`;
+    const running = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", DATABASE_PATH: database, REASONING_SHUTDOWN_GRACE_MS: "200", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find x", callback_url: "http://127.0.0.1:9/cb" });
+    await eventually(() => (model.requests.length > 0 ? true : undefined));
+    await running.stop();
+    const { openStore } = await import("@deliberate/store");
+    const store = await openStore({ path: database });
+    const job = await store.jobs.get(accepted.json.job_id);
+    await store.close();
+    directory.remove();
+    expect(job).toMatchObject({ status: "queued", attempts: 0, owner: null });
+  });
+});

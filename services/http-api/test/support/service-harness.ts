@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseApiEnvironment } from "../../src/config.ts";
+import { createApiService, type ApiService, type ApiServiceOptions } from "../../src/service.ts";
+
+/** A running service on a loopback port with its log lines captured. */
+export interface RunningService {
+  service: ApiService;
+  url: string;
+  /** Every log line written so far (JSON strings). */
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/** Environment for tests: port 0, in-memory database, fast queue polling, quiet. */
+export function testEnvironment(env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    PORT: "0",
+    DATABASE_PATH: ":memory:",
+    LOG_LEVEL: "debug",
+    REASONING_QUEUE_POLL_MS: "10",
+    REASONING_QUEUE_STATUS_POLL_MS: "50",
+    REASONING_CALLBACK_BACKOFF_MS: "20",
+    REASONING_SHUTDOWN_GRACE_MS: "2000",
+    ...env,
+  };
+}
+
+/** Starts the real service (app + workers) on 127.0.0.1:0. */
+export async function startService(
+  env: Record<string, string | undefined> = {},
+  options: Omit<ApiServiceOptions, "config"> = {},
+): Promise<RunningService> {
+  const logs: string[] = [];
+  const config = parseApiEnvironment(testEnvironment(env));
+  const service = await createApiService({ config, logSinks: [(line) => void logs.push(line)], ...options });
+  const url = await service.start();
+  return { service, url, logs, stop: () => service.stop() };
+}
+
+/** A temporary directory removed by the returned cleanup. */
+export function temporaryDirectory(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), "deliberate-http-api-"));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** POSTs JSON and returns status, headers and the parsed body. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+export async function getJson(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+/** Polls `check` until it returns a value (not undefined) or the time runs out. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
