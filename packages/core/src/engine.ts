@@ -67,7 +67,10 @@ export interface SessionRecord {
 }
 
 export interface DeliberateEngine extends Engine {
+  /** A session with everything recorded in it; NOT_FOUND naming session_id when unknown. */
   readSession(sessionId: string): Promise<SessionRecord>;
+  /** The most recently updated sessions, newest first. */
+  listSessions(limit: number): Promise<Session[]>;
 }
 
 // Caller mistakes change nothing and are not service behaviour, so they are not
@@ -290,5 +293,5 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     return { session, thoughts, branches, checkpoints };
   }
 
-  return { tools, invoke, readSession };
+  return { tools, invoke, readSession, listSessions: (limit) => options.store.sessions.list({ limit }) };
 }

@@ -37,3 +37,5 @@ export { decideBacktrack } from "./handlers/mcts.handler.ts";
 export type { BacktrackDecision, QualityPoint } from "./handlers/mcts.handler.ts";
 export { graphScore, structuralParents } from "./handlers/graph.handler.ts";
 export type { GraphLimits } from "./handlers/graph.handler.ts";
+export { exportSession, sessionExportMimeTypes, sessionToMarkdown, sessionToMermaid } from "./export/session-export.ts";
+export type { SessionExportFormat } from "./export/session-export.ts";

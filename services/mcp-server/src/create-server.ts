@@ -3,6 +3,7 @@ import type { Engine, ProgressUpdate } from "@deliberate/core";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { ProviderSettings } from "@deliberate/providers";
 import { modelsForCall } from "./keyless-models.ts";
+import { registerSessionResources, type SessionReader } from "./session-resources.ts";
 import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishedSchemas, publishOnly } from "./tool-schemas.ts";
@@ -18,6 +19,8 @@ export interface CreateServerOptions {
    * omitted, the engine's own models always apply.
    */
   providers?: ProviderSettings;
+  /** When given, sessions are served as resources (JSON, Markdown, Mermaid). */
+  sessions?: SessionReader;
 }
 
 /**
@@ -109,5 +112,6 @@ export function createServer(options: CreateServerOptions): McpServer {
   const logger = options.logger ?? silentLogger;
   const server = new McpServer(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
   for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
+  if (options.sessions) registerSessionResources(server, options.sessions);
   return server;
 }

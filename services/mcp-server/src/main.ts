@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
-  const build = () => createServer({ engine, logger, providers: config.providers });
+  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine });
 
   let transport: RunningTransport | undefined;
   let stopping = false;

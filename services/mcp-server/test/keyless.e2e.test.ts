@@ -257,3 +257,24 @@ describe("guided workflows over MCP", () => {
     expect(unknown.hint).toContain("start a new workflow");
   });
 });
+
+describe("sessions as resources", () => {
+  it("lists recent sessions and reads them as JSON, Markdown and Mermaid", async () => {
+    const server = await start({ DATABASE_PATH: join(directory.path, "resources.db") });
+    const { result } = await drive(server, "reasoning_linear", { content: "Resources show sessions." });
+    const sessionId = result["session_id"] as string;
+    const { resources } = await server.client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(
+      expect.arrayContaining([`deliberate://sessions/${sessionId}`, `deliberate://sessions/${sessionId}/markdown`, `deliberate://sessions/${sessionId}/mermaid`]),
+    );
+    const json = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}` });
+    const record = JSON.parse((json.contents[0] as { text: string }).text) as { thoughts: Array<{ content: string }> };
+    expect(record.thoughts.map((thought) => thought.content)).toEqual(["Resources show sessions.", result["content"]]);
+    const markdown = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}/markdown` });
+    expect(markdown.contents[0]).toMatchObject({ mimeType: "text/markdown" });
+    expect((markdown.contents[0] as { text: string }).text).toContain(`# Session ${sessionId}`);
+    const mermaid = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}/mermaid` });
+    expect((mermaid.contents[0] as { text: string }).text).toContain("n1 --> n2");
+    await expect(server.client.readResource({ uri: "deliberate://sessions/ses_unknown" })).rejects.toThrow(/Session not found/);
+  });
+});
