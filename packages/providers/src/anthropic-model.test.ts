@@ -89,7 +89,7 @@ describe("createAnthropicModel", () => {
     const assistant = messages[1]?.content as Array<Record<string, unknown>>;
     expect(assistant.map((block) => block["type"])).toEqual(["thinking", "tool_use"]);
     expect(assistant[0]?.["signature"]).toBe("fake-signature-1");
-    const toolResult = (messages[2]?.content as Array<Record<string, unknown>>)[0];
+    const toolResult = (messages[2]?.content as Array<Record<string, unknown>> | undefined)?.[0];
     expect(toolResult).toMatchObject({ type: "tool_result", tool_use_id: assistant[1]?.["id"], is_error: true });
     expect(String(toolResult?.["content"])).toContain("steps");
   });

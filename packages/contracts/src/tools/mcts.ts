@@ -12,7 +12,7 @@ export const mctsInputSchema = z
     session_id: z.string().min(1, "session_id must not be empty").optional().describe("Required for auto_backtrack and with node_id; omit on explore to start a new session"),
     node_id: z.string().min(1, "node_id must not be empty").optional().describe("For explore: continue searching from this stored node (its subtree keeps its statistics)"),
     iterations: looseInteger({ min: 1, max: 100 }).default(10),
-    exploration_constant: looseNumber(z.number().min(0).max(10)).default(1.414).describe("c in UCB1 = Q/N + c*sqrt(ln(N_parent)/N)"),
+    exploration_constant: looseNumber(z.number().min(0).max(10)).default(Math.SQRT2).describe("c in UCB1 = Q/N + c*sqrt(ln(N_parent)/N)"),
     simulation_depth: looseInteger({ min: 1, max: 20 }).default(5).describe("Deepest level the search expands below its root"),
     branching_factor: looseInteger({ min: 1, max: 5 }).default(3).describe("Candidate next steps the model proposes per expansion"),
     quality_threshold: unitInterval().default(0.5),
