@@ -233,8 +233,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     };
     const started = performance.now();
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
-    // Tools pick their variant by `operation` or (detect, decision, evidence) by `type`.
-    const variant = raw["operation"] ?? raw["type"];
+    // Tools pick their variant by `operation`, by `type` (detect, decision, evidence) or by `query` (metrics).
+    const variant = raw["operation"] ?? raw["type"] ?? raw["query"];
     const operation = typeof variant === "string" ? variant : null;
     try {
       const output = await run(handler, rawArguments, context);

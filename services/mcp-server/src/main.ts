@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
 import { createEngine } from "@deliberate/core";
-import { createModelRouter } from "@deliberate/providers";
+import { createModelRouter, redactSettings } from "@deliberate/providers";
 import { openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer } from "./create-server.ts";
@@ -31,6 +31,13 @@ async function main(): Promise<void> {
     store,
     models: createModelRouter(config.providers),
     suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
+    configSnapshot: {
+      providers: redactSettings(config.providers),
+      database_path: config.databasePath,
+      transport: config.transport.kind,
+      log_level: config.logLevel,
+      host_completion_ttl_seconds: config.hostCompletionTtlSeconds,
+    },
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
   const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine });

@@ -1,9 +1,8 @@
 import { pathToFileURL } from "node:url";
 import { createModelRouterFromModel, type GenerateOptions, type GenerateResult, type LanguageModel } from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
-// The engine and store are used from source (this package does not list them as dependencies yet).
-import { createEngine, definePreset, type PresetDefinition } from "../../../packages/core/src/index.ts";
-import { openStore, type Store } from "../../../packages/store/src/index.ts";
+import { createEngine, definePreset, type PresetDefinition } from "@deliberate/core";
+import { openStore, type Store } from "@deliberate/store";
 import { summarize, type Summary } from "./statistics.ts";
 
 // Issue 3's benchmarks, in process against in-memory SQLite:

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { createFakeModelServer } from "@deliberate/providers/testing";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { runIssue3Bench } from "./issue3-bench.ts";
 import { formatComparison, summarize } from "./statistics.ts";
 
 // Compares the built Deliberate MCP server with a bare SDK v2 server (one
@@ -122,6 +123,7 @@ try {
   process.stdout.write(`Node ${process.version}, ${calls} calls after ${warmup} warm-up, ${coldStarts} cold starts each\n\n`);
   process.stdout.write(`${await latency()}\n\n`);
   process.stdout.write(`${await startup()}\n\n`);
+  process.stdout.write(`${await runIssue3Bench()}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {
   rmSync(directory, { recursive: true, force: true });

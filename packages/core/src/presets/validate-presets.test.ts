@@ -64,6 +64,7 @@ describe("presetProblems", () => {
         { ...step("b", ["b"]) },
         { ...step("c", ["nope"]) },
         { ...step("d"), tool: "reasoning_preset" },
+        { ...step("e"), tool: "reasoning_auto" },
       ]),
       options,
     );
@@ -73,6 +74,7 @@ describe("presetProblems", () => {
         "preset 'sample' step 'b' depends on itself",
         "preset 'sample' step 'c' depends on unknown step 'nope'",
         "preset 'sample' step 'd' calls reasoning_preset, which a preset may not call",
+        "preset 'sample' step 'e' calls reasoning_auto, which a preset may not call",
       ]),
     );
   });

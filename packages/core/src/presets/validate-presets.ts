@@ -9,8 +9,12 @@ export interface PresetValidationOptions {
   definitions?: ReadonlyMap<string, ToolDefinition>;
 }
 
-/** Tools a preset may never call (a preset calling presets could recurse). */
-const forbiddenTools: ReadonlySet<string> = new Set(["reasoning_preset", "reasoning_submit"]);
+/**
+ * Tools a preset may never call: presets (they could recurse), submit (not a
+ * reasoning step) and auto (it picks its tool at run time, which a declared
+ * DAG cannot check, and its nested call would not see the run's store).
+ */
+const forbiddenTools: ReadonlySet<string> = new Set(["reasoning_preset", "reasoning_submit", "reasoning_auto"]);
 
 const kebabCase = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const stepIdPattern = /^[a-z][a-z0-9_]*$/;
