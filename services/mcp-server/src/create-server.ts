@@ -55,7 +55,9 @@ function progressForwarder(context: ServerContext, logger: Logger): { progress?:
       .catch((error: unknown) => logger.debug("progress notification not sent", { error }));
     sent = sent.then(() => notification);
   };
-  return { progress, flush: () => sent };
+  // After the last notification, yield a turn so the result is a separate write: the SDK client
+  // handles notifications a tick late and drops progress for requests already answered.
+  return { progress, flush: () => sent.then(() => new Promise<void>((resolve) => setImmediate(resolve))) };
 }
 
 function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
