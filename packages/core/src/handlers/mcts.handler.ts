@@ -7,7 +7,7 @@ import { type MctsNodeFacts, runMctsSearch } from "../mcts-search.ts";
 import { formatSearchPath, mctsEvaluationMode, mctsExpansionMode } from "../modes/mcts.mode.ts";
 import { runMode } from "../run-mode.ts";
 import { defineHandler } from "../tool-handler.ts";
-import { snapshotSchema } from "./checkpoint.handler.ts";
+import type { snapshotSchema } from "./checkpoint.handler.ts";
 
 type MctsInput = ToolInput<typeof mctsTool>;
 type MctsOutput = ToolOutput<typeof mctsTool>;
