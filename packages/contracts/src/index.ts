@@ -27,7 +27,7 @@ export {
   restoredStateSchema,
 } from "./tools/checkpoint.ts";
 export { autoInputSchema, autoModeSchema, autoOutputSchema, autoTool } from "./tools/auto.ts";
-export { analysisToolDefinitions, coreToolDefinitions } from "./tools/index.ts";
+export { allToolDefinitions, analysisToolDefinitions, coreToolDefinitions } from "./tools/index.ts";
 export {
   biasTypes,
   detectInputSchema,

@@ -4,7 +4,7 @@ import { createFakeModelServer, type FakeModelServer } from "@deliberate/provide
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { respondAnalysis as respond } from "./support/tool-answers.ts";
-import { expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
 
 // reasoning_detect, reasoning_decision, reasoning_evidence and
 // reasoning_counterfactual end to end: the built server over stdio, the real
@@ -14,18 +14,6 @@ import { expectToolError, startStdioServer, temporaryDirectory, type StdioServer
 
 const definitions = new Map<string, ToolDefinition>(analysisToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
 
-/** A successful result whose structuredContent matches the tool's output schema and equals its text. */
-function expectResult(tool: string, result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): Record<string, unknown> {
-  const content = result.content as Array<{ type: string; text?: string }>;
-  const text = content[0]?.text ?? "";
-  expect(result.isError, `${tool} failed: ${text}`).toBeFalsy();
-  const definition = definitions.get(tool);
-  if (!definition) throw new Error(`no definition for ${tool}`);
-  const checked = definition.outputSchema.safeParse(result.structuredContent);
-  expect(checked.success, `${tool} output does not match its schema: ${checked.error?.message}`).toBe(true);
-  expect(text).toBe(JSON.stringify(result.structuredContent));
-  return result.structuredContent as Record<string, unknown>;
-}
 
 const argument =
   "We already spent two years on this rewrite, so we cannot stop now. Either we finish it or the product dies. Our lead says it will work, and she is never wrong.";
@@ -56,7 +44,7 @@ describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and re
   /** Calls a tool and returns its result with the model requests it caused. */
   async function run(name: string, args: Record<string, unknown>, options?: Parameters<StdioServer["client"]["callTool"]>[1]) {
     const before = fake.requests.length;
-    const output = expectResult(name, await call(name, { ...(sessionId ? { session_id: sessionId } : {}), ...args }, options));
+    const output = expectOutput(name, await call(name, { ...(sessionId ? { session_id: sessionId } : {}), ...args }, options));
     if (!sessionId) sessionId = output["session_id"] as string;
     expect(output["session_id"]).toBe(sessionId);
     recorded.push(output["thought_id"] as string);
@@ -167,7 +155,7 @@ describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and re
     ]);
     expect((judged.output["rankings"] as Array<{ option: string }>).map((ranked) => ranked.option)).toEqual(["rail", "bus", "car"]);
 
-    const inconsistent = expectResult(
+    const inconsistent = expectOutput(
       "reasoning_decision",
       await call("reasoning_decision", { type: "pairwise", options: ["x", "y", "z"], pairwise_matrix: [[1, 9, 1 / 9], [1 / 9, 1, 9], [9, 1 / 9, 1]] }),
     );
@@ -297,7 +285,7 @@ describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and re
     try {
       const before = fake.requests.length;
       // Detect over the session's recorded thoughts, from the other process.
-      const result = expectResult("reasoning_detect", await second.client.callTool({ name: "reasoning_detect", arguments: { type: "fallacies", session_id: sessionId, check_types: ["false_dichotomy"] } }));
+      const result = expectOutput("reasoning_detect", await second.client.callTool({ name: "reasoning_detect", arguments: { type: "fallacies", session_id: sessionId, check_types: ["false_dichotomy"] } }));
       expect(result["session_id"]).toBe(sessionId);
       const analysed = (result["analyzed"] as { source: string; thought_ids: string[] }).thought_ids;
       expect((result["analyzed"] as { source: string }).source).toBe("session");

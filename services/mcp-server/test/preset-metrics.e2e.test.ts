@@ -4,7 +4,7 @@ import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, typ
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName } from "./support/fake-answers.ts";
-import { expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
 
 // reasoning_preset and reasoning_metrics end to end: the built server over
 // stdio, the real SDK client, the OpenAI-compatible provider pointed at the
@@ -13,18 +13,6 @@ import { expectToolError, startStdioServer, temporaryDirectory, type StdioServer
 
 const definitions = new Map<string, ToolDefinition>(infrastructureToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
 
-/** A successful result whose structuredContent matches the tool's output schema and equals its text. */
-function expectResult(tool: string, result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): Record<string, unknown> {
-  const content = result.content as Array<{ type: string; text?: string }>;
-  const text = content[0]?.text ?? "";
-  expect(result.isError, `${tool} failed: ${text}`).toBeFalsy();
-  const definition = definitions.get(tool);
-  if (!definition) throw new Error(`no definition for ${tool}`);
-  const checked = definition.outputSchema.safeParse(result.structuredContent);
-  expect(checked.success, `${tool} output does not match its schema: ${checked.error?.message}`).toBe(true);
-  expect(text).toBe(JSON.stringify(result.structuredContent));
-  return result.structuredContent as Record<string, unknown>;
-}
 
 const apiKey = "sk-e2e-secret-4242";
 
@@ -84,7 +72,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
   });
 
   it("reasoning_preset list: the built-in presets by category", async () => {
-    const all = expectResult("reasoning_preset", await call("reasoning_preset", { operation: "list" }));
+    const all = expectOutput("reasoning_preset", await call("reasoning_preset", { operation: "list" }));
     expect((all["presets"] as Array<{ id: string }>).map((preset) => preset.id)).toEqual([
       "code-review",
       "debug-analysis",
@@ -93,14 +81,14 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
       "research-synthesis",
     ]);
     expect(all["categories"]).toEqual(["code", "debugging", "decision", "research", "risk"]);
-    const code = expectResult("reasoning_preset", await call("reasoning_preset", { operation: "list", category: "code" }));
+    const code = expectOutput("reasoning_preset", await call("reasoning_preset", { operation: "list", category: "code" }));
     expect(code["presets"]).toEqual([expect.objectContaining({ id: "code-review", required_inputs: ["code"], optional_inputs: ["context"] })]);
   });
 
   it("reasoning_preset run: code-review runs its DAG with progress per step and one shared session", async () => {
     const progress: Array<{ progress: number; total?: number; message?: string }> = [];
     const before = fake.requests.length;
-    const output = expectResult(
+    const output = expectOutput(
       "reasoning_preset",
       await call("reasoning_preset", { operation: "run", preset_id: "code-review", inputs: { code: "function add(a, b) { return a - b; }" } }, { onprogress: (update) => progress.push(update) }),
     );
@@ -123,7 +111,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
   });
 
   it("reasoning_preset run: a failing step returns the completed steps, the failing step and its error", async () => {
-    const output = expectResult(
+    const output = expectOutput(
       "reasoning_preset",
       await call("reasoning_preset", {
         operation: "run",
@@ -151,7 +139,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
   });
 
   it("reasoning_metrics: summary, by_mode, invocations, fallbacks and config from the recorded calls", async () => {
-    const summary = expectResult("reasoning_metrics", await call("reasoning_metrics", { query: "summary" }))["summary"] as {
+    const summary = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "summary" }))["summary"] as {
       total_calls: number;
       by_mode: Record<string, number>;
       success_rate: number;
@@ -159,7 +147,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     // Two lists and two runs (the failed run still returned its partial results); caller errors are not recorded.
     expect(summary).toMatchObject({ total_calls: 4, by_mode: { reasoning_preset: 4 }, success_rate: 1 });
 
-    const byMode = expectResult("reasoning_metrics", await call("reasoning_metrics", { query: "by_mode", mode_name: "preset" }))["mode_stats"] as Record<string, unknown>;
+    const byMode = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "by_mode", mode_name: "preset" }))["mode_stats"] as Record<string, unknown>;
     expect(byMode).toMatchObject({ mode_name: "reasoning_preset", call_count: 4 });
     for (const field of ["latency_p50_ms", "latency_p95_ms", "latency_p99_ms"]) expect(byMode[field]).toEqual(expect.any(Number));
     expect((byMode["by_operation"] as Array<{ operation: string; call_count: number }>).map((entry) => [entry.operation, entry.call_count])).toEqual([
@@ -167,7 +155,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
       ["run", 2],
     ]);
 
-    const invocations = expectResult("reasoning_metrics", await call("reasoning_metrics", { query: "invocations", session_id: reviewSession, limit: "5" }))["invocations"] as Array<{
+    const invocations = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "invocations", session_id: reviewSession, limit: "5" }))["invocations"] as Array<{
       tool_name: string;
       operation: string;
       success: boolean;
@@ -176,7 +164,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     expect(invocations).toEqual([expect.objectContaining({ tool_name: "reasoning_preset", operation: "run", success: true })]);
     expect(invocations[0]?.model_calls).toBeGreaterThanOrEqual(8);
 
-    const fallbacks = expectResult("reasoning_metrics", await call("reasoning_metrics", { query: "fallbacks" }))["fallbacks"] as {
+    const fallbacks = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "fallbacks" }))["fallbacks"] as {
       by_provider: Array<{ provider: string; call_count: number }>;
       by_error_code: unknown[];
     };
@@ -188,19 +176,19 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     expect(fallbacks.by_error_code).toEqual([]);
 
     const configResult = await call("reasoning_metrics", { query: "config" });
-    const config = expectResult("reasoning_metrics", configResult)["config"] as { engine: { concurrency: number; mode_settings: Record<string, unknown> } };
+    const config = expectOutput("reasoning_metrics", configResult)["config"] as { engine: { concurrency: number; mode_settings: Record<string, unknown> } };
     expect(config.engine.concurrency).toBeGreaterThanOrEqual(1);
     expect(Object.keys(config.engine.mode_settings)).toContain("linear");
     expect(JSON.stringify(configResult)).not.toContain(apiKey);
   });
 
   it("a second server process on the same database sees the runs and the same metrics", async () => {
-    const first = expectResult("reasoning_metrics", await call("reasoning_metrics", { query: "summary" }));
+    const first = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "summary" }));
     const second = await startStdioServer(env);
     try {
-      const seen = expectResult("reasoning_metrics", await second.client.callTool({ name: "reasoning_metrics", arguments: { query: "summary" } }));
+      const seen = expectOutput("reasoning_metrics", await second.client.callTool({ name: "reasoning_metrics", arguments: { query: "summary" } }));
       expect(seen).toEqual(first);
-      const listed = expectResult("reasoning_metrics", await second.client.callTool({ name: "reasoning_metrics", arguments: { query: "invocations", tool_name: "reasoning_preset", limit: 2 } }));
+      const listed = expectOutput("reasoning_metrics", await second.client.callTool({ name: "reasoning_metrics", arguments: { query: "invocations", tool_name: "reasoning_preset", limit: 2 } }));
       expect((listed["invocations"] as Array<{ operation: string }>).map((invocation) => invocation.operation)).toEqual(["run", "run"]);
     } finally {
       await second.close();

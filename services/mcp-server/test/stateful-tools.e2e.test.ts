@@ -24,18 +24,6 @@ function expectProgress(updates: ReadonlyArray<{ progress: number; total?: numbe
 
 const definitions = new Map<string, ToolDefinition>(statefulToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
 
-/** Like the harness's expectOutput, against the stateful tools' own output schemas. */
-function expectResult(tool: string, result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): Record<string, unknown> {
-  const content = result.content as Array<{ type: string; text?: string }>;
-  const text = content[0]?.text ?? "";
-  expect(result.isError, `${tool} failed: ${text}`).toBeFalsy();
-  const definition = definitions.get(tool);
-  if (!definition) throw new Error(`no definition for ${tool}`);
-  const checked = definition.outputSchema.safeParse(result.structuredContent);
-  expect(checked.success, `${tool} output does not match its schema: ${checked.error?.message}`).toBe(true);
-  expect(text).toBe(JSON.stringify(result.structuredContent));
-  return result.structuredContent as Record<string, unknown>;
-}
 
 describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every operation", () => {
   const directory = temporaryDirectory();
@@ -82,12 +70,12 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
   });
 
   it("reasoning_graph: init, generate (progress), score, aggregate, refine, prune, finalize, state, and LIMIT_EXCEEDED", async () => {
-    const init = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "init", content: "Cut CI time in half.", config: { max_nodes: "12", max_depth: "3" } }));
+    const init = expectOutput("reasoning_graph", await call("reasoning_graph", { operation: "init", content: "Cut CI time in half.", config: { max_nodes: "12", max_depth: "3" } }));
     graphSession = init["session_id"] as string;
     rootId = init["node_id"] as string;
 
     const progress: Array<{ progress: number; total?: number }> = [];
-    const generated = expectResult(
+    const generated = expectOutput(
       "reasoning_graph",
       await call("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: rootId, k: "4" }, { onprogress: (update) => progress.push(update) }),
     );
@@ -97,31 +85,31 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
     expectProgress(progress, 4);
     expect(new Set(fake.requests.filter((request) => request.schemaName === "graph_continuation").map((request) => request.prompt)).size).toBe(4);
 
-    const scored = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "score", session_id: graphSession, node_id: children[0]?.id }));
+    const scored = expectOutput("reasoning_graph", await call("reasoning_graph", { operation: "score", session_id: graphSession, node_id: children[0]?.id }));
     // The mean of 0.9, 0.7, 0.5 and 0.3, computed by the server.
     expect((scored["nodes"] as Array<{ score: number }>)[0]?.score).toBeCloseTo(0.6, 10);
     const scoreOf = (node: { id: string; score: number }) => (node.id === children[0]?.id ? 0.6 : node.score);
 
     const strong = children.filter((node) => scoreOf(node) > 0.5).map((node) => node.id);
     expect(strong.length).toBeGreaterThanOrEqual(2);
-    const aggregated = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "aggregate", session_id: graphSession, node_ids: strong }));
+    const aggregated = expectOutput("reasoning_graph", await call("reasoning_graph", { operation: "aggregate", session_id: graphSession, node_ids: strong }));
     expect(aggregated["aggregated_insight"]).toBe("Cache the dependency layer and split the test suite.");
 
     const weak = children.filter((node) => scoreOf(node) < 0.5).map((node) => node.id);
     expect(weak.length).toBeGreaterThanOrEqual(1);
-    const refined = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "refine", session_id: graphSession, node_id: weak[0] }));
+    const refined = expectOutput("reasoning_graph", await call("reasoning_graph", { operation: "refine", session_id: graphSession, node_id: weak[0] }));
     expect((refined["nodes"] as Array<{ kind: string }>)[0]?.kind).toBe("refinement");
 
-    const pruned = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "prune", session_id: graphSession, threshold: "0.5" }));
+    const pruned = expectOutput("reasoning_graph", await call("reasoning_graph", { operation: "prune", session_id: graphSession, threshold: "0.5" }));
     const prunedIds = (pruned["nodes"] as Array<{ id: string }>).map((node) => node.id).sort();
     // The weak nodes go; the refinement of one stands in for it and stays.
     expect(prunedIds).toEqual([...weak].sort());
     expect(pruned["state"]).toMatchObject({ total_nodes: 7, pruned_count: weak.length, active_nodes: 7 - weak.length });
 
-    const finalized = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "finalize", session_id: graphSession }));
+    const finalized = expectOutput("reasoning_graph", await call("reasoning_graph", { operation: "finalize", session_id: graphSession }));
     expect(finalized["conclusions"]).toEqual(["Add a remote build cache", "Split the test suite in four"]);
 
-    const state = expectResult("reasoning_graph", await call("reasoning_graph", { operation: "state", session_id: graphSession }));
+    const state = expectOutput("reasoning_graph", await call("reasoning_graph", { operation: "state", session_id: graphSession }));
     graphTotals = state["state"] as Record<string, unknown>;
     // Edges count when both ends are active: the refinement's source was pruned.
     expect(graphTotals).toMatchObject({ total_nodes: 7, edges: { continuation: strong.length, aggregation: strong.length, refinement: 0 }, limits: { max_nodes: 12, max_depth: 3 } });
@@ -133,34 +121,34 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
   });
 
   it("reasoning_timeline: create, branch (given and proposed), compare, and merge with all four strategies", async () => {
-    const created = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March.", metadata: { team: "web" } }));
+    const created = expectOutput("reasoning_timeline", await call("reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March.", metadata: { team: "web" } }));
     timelineId = created["timeline_id"] as string;
     mainBranchId = created["branch_id"] as string;
-    const early = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "Kickoff.\n\nLaunch in January.", label: "early" }));
-    const proposed = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId }));
+    const early = expectOutput("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "Kickoff.\n\nLaunch in January.", label: "early" }));
+    const proposed = expectOutput("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId }));
     expect((proposed["branches"] as Array<{ id: string; label: string }>).find((branch) => branch.id === proposed["branch_id"])?.label).toBe("supplier delay");
-    const late = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId, content: "Launch slips to June.", label: "late" }));
-    const last = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId, content: "Launch in March, quietly.", label: "quiet" }));
+    const late = expectOutput("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId, content: "Launch slips to June.", label: "late" }));
+    const last = expectOutput("reasoning_timeline", await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranchId, content: "Launch in March, quietly.", label: "quiet" }));
 
-    const compared = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "compare", timeline_id: timelineId, branch_ids: [early["branch_id"], late["branch_id"]] }));
+    const compared = expectOutput("reasoning_timeline", await call("reasoning_timeline", { operation: "compare", timeline_id: timelineId, branch_ids: [early["branch_id"], late["branch_id"]] }));
     const comparison = compared["comparison"] as { pairs: Array<{ fork_branch_id: string; steps_since_fork: number[] }>; quality_differences: { best_branch_id: string; spread: number } };
     expect(comparison.pairs[0]).toMatchObject({ fork_branch_id: mainBranchId, steps_since_fork: [1, 1] });
     expect(comparison.quality_differences.best_branch_id).toBe(late["branch_id"]);
     expect(comparison.quality_differences.spread).toBeCloseTo(0.1, 10);
 
-    const interleaved = expectResult(
+    const interleaved = expectOutput(
       "reasoning_timeline",
       await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: early["branch_id"], target_branch_id: mainBranchId, merge_strategy: "interleave" }),
     );
     expect(interleaved["merged_content"]).toBe("Kickoff.\n\nLaunch in March.\n\nLaunch in January.");
-    const synthesized = expectResult("reasoning_timeline", await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: late["branch_id"], target_branch_id: mainBranchId }));
+    const synthesized = expectOutput("reasoning_timeline", await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: late["branch_id"], target_branch_id: mainBranchId }));
     expect(synthesized).toMatchObject({ merge_strategy: "synthesize", conflicts: [{ kept: "both" }] });
-    const preferSource = expectResult(
+    const preferSource = expectOutput(
       "reasoning_timeline",
       await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: last["branch_id"], target_branch_id: mainBranchId, merge_strategy: "prefer_source" }),
     );
     expect(preferSource).toMatchObject({ merged_content: "Launch in January (source wins).", conflicts: [{ kept: "source" }] });
-    const preferTarget = expectResult(
+    const preferTarget = expectOutput(
       "reasoning_timeline",
       await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: proposed["branch_id"], target_branch_id: mainBranchId, merge_strategy: "prefer_target" }),
     );
@@ -173,7 +161,7 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
 
   it("reasoning_mcts: explore (progress per iteration), continue from a stored node, auto_backtrack that executes", async () => {
     const progress: Array<{ progress: number; total?: number }> = [];
-    const explored = expectResult(
+    const explored = expectOutput(
       "reasoning_mcts",
       await call("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: "6", branching_factor: "2" }, { onprogress: (update) => progress.push(update) }),
     );
@@ -184,15 +172,15 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
     const path = explored["best_path"] as Array<{ node_id: string; visits: number; ucb_score: number }>;
     expect(path.length).toBeGreaterThan(0);
 
-    const continued = expectResult("reasoning_mcts", await call("reasoning_mcts", { session_id: mctsSession, node_id: mctsRootId, iterations: 3, branching_factor: 2 }));
+    const continued = expectOutput("reasoning_mcts", await call("reasoning_mcts", { session_id: mctsSession, node_id: mctsRootId, iterations: 3, branching_factor: 2 }));
     expect(continued["root_node_id"]).toBe(mctsRootId);
     expect(continued["tree_size"] as number).toBeGreaterThan(explored["tree_size"] as number);
 
     // A detour with low confidence, then backtrack to the last good step.
     await call("reasoning_linear", { content: "Take a detour.", session_id: mctsSession });
-    const suggestion = expectResult("reasoning_mcts", await call("reasoning_mcts", { operation: "auto_backtrack", session_id: mctsSession, quality_threshold: "0.05" }));
+    const suggestion = expectOutput("reasoning_mcts", await call("reasoning_mcts", { operation: "auto_backtrack", session_id: mctsSession, quality_threshold: "0.05" }));
     expect(suggestion).toMatchObject({ executed: false, backtrack_suggestion: { should_backtrack: false } });
-    const executed = expectResult("reasoning_mcts", await call("reasoning_mcts", { operation: "auto_backtrack", session_id: mctsSession, quality_threshold: "0.2", auto_execute: "true" }));
+    const executed = expectOutput("reasoning_mcts", await call("reasoning_mcts", { operation: "auto_backtrack", session_id: mctsSession, quality_threshold: "0.2", auto_execute: "true" }));
     // Steps: explore, explore, the detour's input (unscored), the detour (0.1). Back to step 2.
     expect(executed).toMatchObject({ executed: true, backtrack_suggestion: { should_backtrack: true, target_step: 2, current_quality: 0.1 }, superseded_thought_count: 2 });
     expect((executed["quality_history"] as Array<{ step: number }>).map((point) => point.step)).toEqual([1, 2, 4]);
@@ -204,12 +192,12 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
     const second = await startStdioServer(env);
     try {
       const secondCall = (name: string, args: Record<string, unknown>) => second.client.callTool({ name, arguments: args });
-      const state = expectResult("reasoning_graph", await secondCall("reasoning_graph", { operation: "state", session_id: graphSession }));
+      const state = expectOutput("reasoning_graph", await secondCall("reasoning_graph", { operation: "state", session_id: graphSession }));
       expect(state["state"]).toEqual(graphTotals);
-      const branched = expectResult("reasoning_timeline", await secondCall("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "A fresh idea." }));
+      const branched = expectOutput("reasoning_timeline", await secondCall("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "A fresh idea." }));
       expect((branched["branches"] as unknown[]).length).toBe(6);
       expect((branched["branches"] as Array<{ parent_branch_id: string | null }>).at(-1)?.parent_branch_id).toBe(mainBranchId);
-      const continued = expectResult("reasoning_mcts", await secondCall("reasoning_mcts", { session_id: mctsSession, node_id: mctsRootId, iterations: 1 }));
+      const continued = expectOutput("reasoning_mcts", await secondCall("reasoning_mcts", { session_id: mctsSession, node_id: mctsRootId, iterations: 1 }));
       expect(continued["root_node_id"]).toBe(mctsRootId);
     } finally {
       await second.close();

@@ -1,4 +1,6 @@
 import { autoTool } from "./auto.ts";
+import { listWorkflowsTool, startChainOfThoughtTool, startWorkflowTool, submitThoughtTool } from "./guided-workflow.ts";
+import { submitTool } from "./submit.ts";
 import { checkpointTool } from "./checkpoint.ts";
 import { counterfactualTool } from "./counterfactual.ts";
 import { decisionTool } from "./decision.ts";
@@ -25,3 +27,16 @@ export const infrastructureToolDefinitions = [presetTool, metricsTool] as const;
 
 /** The stateful exploration tools: graph, timeline, mcts. */
 export const statefulToolDefinitions = [graphTool, timelineTool, mctsTool] as const;
+
+/** Every tool definition in contracts (the guided-workflow tools and reasoning_submit included). */
+export const allToolDefinitions = [
+  ...coreToolDefinitions,
+  ...statefulToolDefinitions,
+  ...analysisToolDefinitions,
+  ...infrastructureToolDefinitions,
+  startChainOfThoughtTool,
+  startWorkflowTool,
+  submitThoughtTool,
+  listWorkflowsTool,
+  submitTool,
+] as const;

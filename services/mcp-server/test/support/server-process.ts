@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { coreToolDefinitions, errorBodySchema, type ErrorBody, type ToolDefinition } from "@deliberate/contracts";
+import { allToolDefinitions, coreToolDefinitions, errorBodySchema, type ErrorBody, type ToolDefinition } from "@deliberate/contracts";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { expect } from "vitest";
@@ -57,6 +57,9 @@ export async function startStdioServer(env: Record<string, string>, clientOption
 /** The core definitions by tool name (their unwidened output schemas: a real result, never a host step). */
 export const coreDefinitions = new Map<string, ToolDefinition>(coreToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
 
+/** Every definition by tool name, for checking any tool's result. */
+const allDefinitions = new Map<string, ToolDefinition>(allToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
+
 function textContent(result: { content?: unknown }): string {
   const content = result.content as Array<{ type: string; text?: string }>;
   expect(content).toHaveLength(1);
@@ -71,7 +74,7 @@ function textContent(result: { content?: unknown }): string {
 export function expectOutput(tool: string, result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): Record<string, unknown> {
   const text = textContent(result);
   expect(result.isError, `${tool} failed: ${text}`).toBeFalsy();
-  const definition = coreDefinitions.get(tool);
+  const definition = allDefinitions.get(tool);
   if (!definition) throw new Error(`no core definition for ${tool}`);
   const checked = definition.outputSchema.safeParse(result.structuredContent);
   expect(checked.success, `${tool} output does not match its schema: ${checked.error?.message}`).toBe(true);
