@@ -224,3 +224,22 @@ describe("reasoning_auto", () => {
     expect(error.code).toBe("MODEL_OUTPUT_INVALID");
   });
 });
+
+describe("reasoning_auto progress", () => {
+  it("folds the routed tool's progress into one rising count", async () => {
+    const { engine } = await setup(
+      bySchemaName({
+        auto_route: { selected_mode: "divergent", confidence: 0.7, rationale: "open-ended" },
+        divergent_perspective: { viewpoint: "v", content: "c", novelty_score: 0.5 },
+        divergent_synthesis: { challenged_assumptions: [], synthesis: "s" },
+      }),
+    );
+    const updates: Array<{ progress: number; total?: number }> = [];
+    await engine.invoke("reasoning_auto", { content: "Rethink onboarding" }, { progress: (update) => updates.push(update) });
+    const values = updates.map((update) => update.progress);
+    expect(values[0]).toBe(1);
+    expect(values.at(-1)).toBe(2);
+    expect(values.every((value, index) => index === 0 || value > (values[index - 1] as number))).toBe(true);
+    expect(updates.every((update) => update.total === 2)).toBe(true);
+  });
+});

@@ -29,7 +29,14 @@ export function createAutoHandler(registeredTools: ReadonlySet<string>) {
     const selected = choice.selected_mode as AutoMode;
     context.progress({ progress: 1, total: 2, message: `routed to ${selected}` });
     const route = autoRoutes[selected];
-    const result = await context.callTool(route.tool, route.arguments(input.content, input.session_id));
+    // The routed tool's own progress is folded into the second half, so the caller sees one rising count.
+    const result = await context.callTool(route.tool, route.arguments(input.content, input.session_id), {
+      progress: (update) => {
+        if (update.total !== undefined && update.total > 0 && update.progress < update.total) {
+          context.progress({ progress: 1 + update.progress / update.total, total: 2, ...(update.message !== undefined ? { message: update.message } : {}) });
+        }
+      },
+    });
     context.progress({ progress: 2, total: 2, message: `${selected} done` });
     return { selected_mode: selected, confidence: choice.confidence, rationale: choice.rationale, result };
   });
