@@ -10,6 +10,10 @@ export interface AppVariables {
   signal: AbortSignal;
   /** True once the request's timeout fired (the error handler answers 504 then). */
   timedOut: () => boolean;
+  /** Set by a handler that answers with a stream (the request's timeout then stays armed). */
+  streaming: boolean;
+  /** REASONING_API_MAX_BODY_BYTES, for reading bodies without a Content-Length. */
+  maxBodyBytes: number;
 }
 
 /** The Hono environment of the app (node-server bindings are absent under app.request()). */

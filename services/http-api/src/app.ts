@@ -1,7 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DeliberateEngine, IdGenerator } from "@deliberate/core";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env.ts";
@@ -10,6 +9,7 @@ import { HttpError, toErrorResponse } from "./errors.ts";
 import type { IntentDecider } from "./intent/decide-intent.ts";
 import type { Logger } from "./logger.ts";
 import { bearerAuth } from "./middleware/bearer-auth.ts";
+import { bodyLimit } from "./middleware/body-limit.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestSignal } from "./middleware/request-signal.ts";
 import { createOperationCatalog } from "./openapi/operation.ts";
@@ -59,27 +59,17 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     else deps.logger.info("request", fields);
   });
   app.use(async (c, next) => {
+    // Headers are set before the response exists (touching c.res.headers afterwards would materialise it).
+    c.header("API-Version", "v1");
     const version = c.req.header("accept-version")?.trim();
     if (version !== undefined && version !== "" && !supportedVersions.has(version.toLowerCase())) {
       throw new HttpError({ code: "UNSUPPORTED_VERSION", message: `Accept-Version ${version} is not supported.`, hint: "Send Accept-Version: v1 (or omit it)." });
     }
     await next();
-    c.res.headers.set("API-Version", "v1");
   });
   app.use(bearerAuth({ token: deps.http.apiToken, isPublic: (path) => publicPaths.has(path) }));
   app.use(rateLimit({ limit: deps.http.rateLimit, windowMs: deps.http.rateWindowMs, trustProxy: deps.http.trustProxy, skip: (path) => healthPaths.has(path) }));
-  app.use(
-    bodyLimit({
-      maxSize: deps.http.maxBodyBytes,
-      onError: () => {
-        throw new HttpError({
-          code: "PAYLOAD_TOO_LARGE",
-          message: `The request body is larger than ${deps.http.maxBodyBytes} bytes.`,
-          hint: "Send less (e.g. trim history), or raise REASONING_API_MAX_BODY_BYTES.",
-        });
-      },
-    }),
-  );
+  app.use(bodyLimit({ maxBytes: deps.http.maxBodyBytes }));
   // Only the routes that run model work need an abort signal (and its timer).
   const signal = requestSignal({ timeoutMs: deps.http.requestTimeoutMs });
   app.use("/agent_intent", signal);

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { redactSettings } from "@deliberate/providers";
-import { ConfigError, parseApiEnvironment } from "./config.ts";
+import { type ApiConfig, ConfigError, parseApiEnvironment } from "./config.ts";
 import { createApiService } from "./service.ts";
 
 async function main(): Promise<void> {
-  let config;
+  let config: ApiConfig;
   try {
     config = parseApiEnvironment(process.env);
   } catch (error) {

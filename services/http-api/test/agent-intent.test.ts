@@ -1,7 +1,7 @@
-import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
+import { createFakeModelServer } from "@deliberate/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentIntentResponseSchema } from "../src/intent/agent-intent.schema.ts";
-import { postJson, startService, type RunningService } from "./support/service-harness.ts";
+import { eventually, postJson, startService, type RunningService } from "./support/service-harness.ts";
 
 const searchTool = {
   name: "context.fts_search",
@@ -67,8 +67,8 @@ describe("POST /agent_intent with a model (fake model server over loopback)", ()
     // The model was offered exactly the tools (plus finish) as an enum, and saw their schemas in the prompt.
     const request = model.requests[0];
     expect(request?.schemaName).toBe("agent_next_action");
-    const toolName = (request?.jsonSchema?.["properties"] as Record<string, { enum?: string[] }>)["tool_name"];
-    expect(toolName?.enum).toEqual(["context.fts_search", "fs.read_file", "finish"]);
+    const properties = (request?.jsonSchema?.["properties"] ?? {}) as Record<string, { enum?: string[] }>;
+    expect(properties["tool_name"]?.enum).toEqual(["context.fts_search", "fs.read_file", "finish"]);
     expect(request?.prompt).toContain("Find auth logic");
     expect(request?.prompt).toContain('"required":["path"]');
   });
@@ -160,6 +160,31 @@ describe("POST /agent_intent with a model (fake model server over loopback)", ()
     expect(response.json.error.code).toBe("REQUEST_TIMEOUT");
     expect(Date.now() - started).toBeLessThan(3000);
     expect(model.requests).toHaveLength(1);
+  });
+});
+
+describe("client disconnect", () => {
+  it("aborts the model call when the caller goes away", async () => {
+    const { model, running } = await withModel({ respond: { delayMs: 10_000 } });
+    const controller = new AbortController();
+    const pending = fetch(`${running.url}/agent_intent`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ goal_text: "Find x", correlation_id: "gone" }),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    await eventually(() => (model.requests.length > 0 ? true : undefined), 5000, "the model call");
+    const started = Date.now();
+    controller.abort();
+    await pending;
+    const failed = await eventually(async () => {
+      await running.service.telemetry.flush();
+      const events = await running.service.store.reasoningLogs.list({ event: "intent.failed" });
+      return events.find((event) => event.correlation_id === "gone");
+    }, 5000, "the aborted decision");
+    expect(failed.data["code"]).toBe("CANCELLED");
+    // The model call (10 s) was abandoned at once.
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 

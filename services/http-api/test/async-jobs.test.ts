@@ -91,6 +91,36 @@ describe("POST /agent_intent_async", () => {
     expect(callback.body).toMatchObject({ status: "error", correlation_id: "run-3", error: { code: "INVALID_INPUT" } });
   });
 
+  it("runs a job with the request's own API key without storing it anywhere", async () => {
+    const secretKey = "sk-async-request-key-91c2d7e4";
+    const model = await createFakeModelServer({
+      apiKey: secretKey,
+      respond: { object: { reasoning: "Search.", tool_name: "context.fts_search", tool_args: { query: "queue" }, final_text: "" } },
+    });
+    cleanups.push(() => model.close());
+    const callbacks = await receiver();
+    const running = await service({ OPENAI_BASE_URL: model.openaiBaseURL, MAX_RETRIES: "0" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "find the queue",
+      llm: { provider: "openai", model: "gpt-async", api_key: secretKey },
+      callback_url: callbacks.url,
+      correlation_id: "c-key",
+    });
+    expect(accepted.status).toBe(202);
+    const callback = await eventually(() => callbacks.received[0], 5000, "the callback");
+    expect(callback.body).toMatchObject({ decided_by: "model", model: { provider: "openai", model_id: "gpt-async" }, tool_args: { query: "queue" } });
+    await running.service.telemetry.flush();
+    const db = running.service.store.db;
+    for (const table of ["reasoning_queue", "reasoning_logs", "invocations"] as const) {
+      expect(JSON.stringify(await db.selectFrom(table).selectAll().execute()), table).not.toContain(secretKey);
+    }
+    expect(running.logs.join("")).not.toContain(secretKey);
+    expect(callback.raw).not.toContain(secretKey);
+    const stored = await running.service.store.jobs.get(accepted.json.job_id);
+    expect(stored.pinned).toBe(true);
+    expect(stored.payload).toMatchObject({ llm: { provider: "openai", model: "gpt-async" } });
+  });
+
   it("refuses callbacks to internal addresses unless the host is allowlisted", async () => {
     const running = await service(
       // No workers: accepted jobs must not call out to these (fake) addresses.

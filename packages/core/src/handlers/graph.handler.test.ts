@@ -122,7 +122,7 @@ describe("reasoning_graph generate", () => {
   it("asks for k continuations concurrently under distinct directions and stores nodes and continuation edges", async () => {
     let inFlight = 0;
     let maxInFlight = 0;
-    const testEngine = await setup(async (options: { schemaName?: string }, _index: number) => {
+    const testEngine = await setup(async (_options: { schemaName?: string }, index: number) => {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((resolve) => setTimeout(resolve, 5));

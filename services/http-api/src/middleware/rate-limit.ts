@@ -66,6 +66,7 @@ export function rateLimit(options: { limit: number; windowMs: number; trustProxy
       "RateLimit-Remaining": String(decision.remaining),
       "RateLimit-Reset": String(resetSeconds),
     };
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
     if (!decision.allowed) {
       throw new HttpError({
         code: "RATE_LIMITED",
@@ -76,6 +77,5 @@ export function rateLimit(options: { limit: number; windowMs: number; trustProxy
       });
     }
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

@@ -7,19 +7,26 @@ import type { AppEnv } from "../app-env.ts";
  */
 export function requestSignal(options: { timeoutMs: number }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error(`request timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
-    const signals = [timeout.signal];
-    // Under @hono/node-server the request's signal aborts when the client goes away.
-    if (c.env?.incoming) signals.push(c.req.raw.signal);
-    c.set("signal", signals.length === 1 ? timeout.signal : AbortSignal.any(signals));
-    c.set("timedOut", () => timeout.signal.aborted);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`request timed out after ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
     timer.unref();
+    // Under @hono/node-server: the client went away before the response was sent.
+    // (Watching the node response avoids building a full fetch Request for its signal.)
+    const outgoing = c.env?.outgoing;
+    outgoing?.once("close", () => {
+      if (!outgoing.writableFinished) controller.abort(new Error("client closed the connection"));
+    });
+    c.set("signal", controller.signal);
+    c.set("timedOut", () => timedOut);
     try {
       await next();
     } finally {
       // A stream keeps working after the handler returns: its timeout stays armed.
-      if (!c.res.headers.get("content-type")?.startsWith("text/event-stream")) clearTimeout(timer);
+      if (!c.get("streaming")) clearTimeout(timer);
     }
   };
 }

@@ -1,5 +1,5 @@
 /** Escapes text for HTML. */
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
@@ -15,7 +15,7 @@ export function renderDocsPage(document: Record<string, unknown>): string {
     .flatMap(([path, methods]) =>
       Object.entries(methods).map(
         ([method, operation]) =>
-          `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(operation.summary ?? "")}</td></tr>`,
+          `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(operation.summary ?? "")}</td></tr>`,
       ),
     )
     .join("\n");
@@ -24,7 +24,7 @@ export function renderDocsPage(document: Record<string, unknown>): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(info.title)} — API reference</title>
+<title>${escapeHtml(info.title)} — API reference</title>
 <style>
 body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #1f2328; }
 table { border-collapse: collapse; width: 100%; }
@@ -34,8 +34,8 @@ code { font: 13px ui-monospace, monospace; }
 </head>
 <body>
 <div id="fallback">
-<h1>${escape(info.title)} <small>v${escape(info.version)}</small></h1>
-<p>${escape(info.description)}</p>
+<h1>${escapeHtml(info.title)} <small>v${escapeHtml(info.version)}</small></h1>
+<p>${escapeHtml(info.description)}</p>
 <p>Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1).</p>
 <table>
 ${rows}

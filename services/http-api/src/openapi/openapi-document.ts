@@ -128,7 +128,9 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
       responses,
       ...(operation.public || !info.bearerAuth ? { security: [] } : {}),
     };
-    (paths[path] ??= {})[operation.method] = entry;
+    const item = paths[path] ?? {};
+    item[operation.method] = entry;
+    paths[path] = item;
   }
 
   return {

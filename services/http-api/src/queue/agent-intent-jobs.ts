@@ -8,7 +8,7 @@ import type { IntentDecider } from "../intent/decide-intent.ts";
 import { compileOfferedTools } from "../intent/offered-tools.ts";
 import type { Logger, SecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
-import type { CallbackGuard } from "./callback-guard.ts";
+import type { CallbackGuard, CallbackTarget } from "./callback-guard.ts";
 import { deliverCallback, retryDelayMs } from "./deliver-callback.ts";
 import type { CancelRequest, CancelResponse, JobView } from "./job.schema.ts";
 import type { JobOutcome } from "./worker-pool.ts";
@@ -201,7 +201,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           await recordDelivery(job, "pending", attempts, "delivery interrupted by shutdown", true);
           return;
         }
-        let target;
+        let target: CallbackTarget;
         try {
           target = await options.guard.check(url, "callback_url");
         } catch (error) {

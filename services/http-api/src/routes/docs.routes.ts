@@ -12,7 +12,10 @@ export function docsRoutes(catalog: OperationCatalog, info: OpenApiInfo): Hono<A
   const app = new Hono<AppEnv>();
   let document: Record<string, unknown> | undefined;
   let page: string | undefined;
-  const build = () => (document ??= buildOpenApiDocument(info, catalog.operations));
+  const build = () => {
+    document ??= buildOpenApiDocument(info, catalog.operations);
+    return document;
+  };
   catalog.add(
     app,
     {
@@ -37,7 +40,10 @@ export function docsRoutes(catalog: OperationCatalog, info: OpenApiInfo): Hono<A
       public: true,
       response: { description: "HTML page", contentType: "text/html" },
     },
-    (c) => c.html((page ??= renderDocsPage(build()))),
+    (c) => {
+      page ??= renderDocsPage(build());
+      return c.html(page);
+    },
   );
   return app;
 }

@@ -2,13 +2,59 @@ import { DeliberateError, parseInput } from "@deliberate/contracts";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
+import { payloadTooLarge } from "../middleware/body-limit.ts";
+
+/**
+ * The body as text, at most `maxBodyBytes` (413 beyond, also for chunked
+ * bodies). Under @hono/node-server it is read straight from the node stream,
+ * which is much cheaper than materialising a fetch Request.
+ */
+export async function readBodyText(c: Context<AppEnv>): Promise<string> {
+  const maxBytes = c.get("maxBodyBytes") ?? Number.POSITIVE_INFINITY;
+  const incoming = c.env?.incoming;
+  if (!incoming || incoming.readableEnded || incoming.readableFlowing !== null) {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > maxBytes) throw payloadTooLarge(maxBytes);
+    return text;
+  }
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        incoming.resume(); // discard the rest
+        reject(payloadTooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onError);
+  });
+}
 
 /**
  * The request body as JSON. An empty or malformed body is INVALID_INPUT with
  * the parser's position, so a caller sees what to fix.
  */
 export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.trim() === "") {
     throw new DeliberateError({
       code: "INVALID_INPUT",

@@ -99,6 +99,7 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
         const input = await readJsonBody(c);
         const signal = c.get("signal");
         if (!wantsEventStream(c)) return c.json(await engine.invoke(tool.name, input, { signal }));
+        c.set("streaming", true);
         return streamSSE(c, async (stream) => {
           const progress = (update: ProgressUpdate) => void stream.writeSSE({ event: "progress", data: JSON.stringify(update) });
           try {

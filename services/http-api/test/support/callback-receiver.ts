@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 export interface ReceivedCallback {
   path: string;
   headers: IncomingMessage["headers"];
+  // biome-ignore lint/suspicious/noExplicitAny: tests assert on callback bodies field by field
   body: any;
   raw: string;
 }

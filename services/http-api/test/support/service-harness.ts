@@ -53,6 +53,7 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: tests assert on response bodies field by field
   let json: any;
   try {
     json = JSON.parse(text);
@@ -65,6 +66,7 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 export async function getJson(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
   const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: tests assert on response bodies field by field
   let json: any;
   try {
     json = JSON.parse(text);
