@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { createFakeModelServer } from "@deliberate/providers/testing";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { runIssue3Bench } from "./issue3-bench.ts";
 import { formatComparison, summarize } from "./statistics.ts";
 
@@ -124,6 +125,7 @@ try {
   process.stdout.write(`${await latency()}\n\n`);
   process.stdout.write(`${await startup()}\n\n`);
   process.stdout.write(`${await runIssue3Bench()}\n\n`);
+  process.stdout.write(`${formatHttpBench(await runHttpBench())}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {
   rmSync(directory, { recursive: true, force: true });
