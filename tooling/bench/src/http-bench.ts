@@ -140,6 +140,12 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await once(child, "exit");
 }
 
+/** What failed requests answered, by status code or error code (printed when a run has errors). */
+const failureKinds = new Map<string, number>();
+function countFailure(kind: string): void {
+  failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
+}
+
 /** One request on the keep-alive agent; resolves with its latency in ms, or -1 on error / non-2xx. */
 function send(agent: Agent, url: URL, method: "GET" | "POST", body: string | undefined): Promise<number> {
   return new Promise((resolve) => {
@@ -149,11 +155,18 @@ function send(agent: Agent, url: URL, method: "GET" | "POST", body: string | und
       { method, agent, headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
       (response) => {
         response.resume();
-        response.on("end", () => resolve(response.statusCode !== undefined && response.statusCode < 300 ? performance.now() - started : -1));
+        response.on("end", () => {
+          const ok = response.statusCode !== undefined && response.statusCode < 300;
+          if (!ok) countFailure(`${url.host} HTTP ${response.statusCode}`);
+          resolve(ok ? performance.now() - started : -1);
+        });
         response.on("error", () => resolve(-1));
       },
     );
-    outgoing.on("error", () => resolve(-1));
+    outgoing.on("error", (error: NodeJS.ErrnoException) => {
+      countFailure(`${url.host} ${error.code ?? error.message}`);
+      resolve(-1);
+    });
     outgoing.end(body);
   });
 }
@@ -250,6 +263,7 @@ export function formatHttpBench(report: HttpBenchReport): string {
     `HTTP API vs bare node:http JSON server, ${report.connections} concurrent keep-alive connections (ratio = deliberate / baseline)`,
     ...rows("(h1) GET /healthz", report.healthz),
     ...rows("(h2) POST /agent_intent, heuristic (no model)", report.agentIntent),
+    ...(failureKinds.size > 0 ? [`  failed requests: ${[...failureKinds].map(([kind, count]) => `${kind} x${count}`).join(", ")}`] : []),
   ].join("\n");
 }
 
