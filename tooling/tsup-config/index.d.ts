@@ -1,0 +1,12 @@
+import type { Options } from "tsup";
+
+export interface ServiceBuildOptions {
+  /** The service's folder (its package.json is read from here). */
+  directory: string;
+  /** Entry points, e.g. `{ main: "src/main.ts" }`. */
+  entry: Record<string, string>;
+  /** Split lazily imported modules into chunks. */
+  splitting: boolean;
+}
+
+export declare function defineServiceConfig(options: ServiceBuildOptions): Options;
