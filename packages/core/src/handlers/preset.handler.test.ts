@@ -229,7 +229,7 @@ describe("reasoning_preset run", () => {
     expect(prompts.find((prompt) => prompt.includes("JOIN [out(STEP-a)] [out(STEP-b)] [out(STEP-c)]"))).toBeDefined();
 
     // Every step wrote to the session the root started; the preset reports it.
-    const sessionId = (execution.step_results[0]?.result as { session_id: string }).session_id;
+    const sessionId = (execution.step_results[0]?.result as { session_id: string } | undefined)?.session_id ?? "";
     expect(output.session_id).toBe(sessionId);
     for (const step of execution.step_results) expect((step.result as { session_id: string }).session_id).toBe(sessionId);
     expect(await store.thoughts.listBySession(sessionId)).toHaveLength(10); // input + answer per step
@@ -296,7 +296,7 @@ describe("reasoning_preset run", () => {
     expect(execution.steps_completed).toBe(3);
     expect(execution.not_run).toEqual(["join"]);
     expect("final_output" in execution).toBe(false);
-    expect(output.session_id).toBe((execution.step_results[0]?.result as { session_id: string }).session_id);
+    expect(output.session_id).toBe((execution.step_results[0]?.result as { session_id: string } | undefined)?.session_id);
     // The completed steps' writes stay: they are real results.
     expect(await store.thoughts.listBySession(output.session_id as string)).toHaveLength(6);
   });
