@@ -13,7 +13,7 @@ export { defineHandler } from "./tool-handler.ts";
 export type { ToolHandler } from "./tool-handler.ts";
 export type { InvocationUsage, ToolContext } from "./context.ts";
 export { nowIso } from "./context.ts";
-export { runMode } from "./run-mode.ts";
+export { generateWithMode, runMode } from "./run-mode.ts";
 export { mapConcurrent } from "./concurrency.ts";
 export { ensureSession, formatHistory, historyLimits, loadSessionHistory } from "./session-history.ts";
 export type { SessionHistory } from "./session-history.ts";

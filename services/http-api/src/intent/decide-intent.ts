@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
-import type { Clock, IdGenerator, ModeSettings } from "@deliberate/core";
+import { type Clock, generateWithMode, type IdGenerator, type ModeSettings } from "@deliberate/core";
 import type { ModelRouter, ProviderSettings } from "@deliberate/providers";
 import { invalidField } from "../errors.ts";
 import type { SecretRegistry } from "../logger.ts";
@@ -50,20 +50,8 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
   async function decideWithModel(request: AgentIntentRequest, tools: readonly OfferedTool[], router: ModelRouter, trace: TraceEntry[], signal: AbortSignal): Promise<Decision> {
     const mode = createIntentMode(tools);
     const model = router.forMode(mode.mode);
-    const settings = options.modeSettings;
     const started = performance.now();
-    const result = await model.generate({
-      system: mode.system,
-      messages: [{ role: "user", content: mode.prompt(request) }],
-      schema: mode.output,
-      schemaName: mode.name,
-      schemaDescription: mode.description,
-      temperature: settings.temperature,
-      maxTokens: settings.maxTokens,
-      ...(settings.thinkingBudget !== undefined ? { thinkingBudget: settings.thinkingBudget } : {}),
-      ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
-      signal,
-    });
+    const result = await generateWithMode(model, mode, request, { settings: options.modeSettings, signal });
     const answer = result.object;
     trace.push({
       step: "model",
