@@ -59,7 +59,7 @@ afterEach(async () => {
 
 async function connect(engine: Engine): Promise<Client> {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  const logger = createLogger({ level: "error", write: () => {} });
+  const logger = createLogger({ level: "error", sinks: [() => {}] });
   await createServer({ engine, logger }).connect(serverSide);
   const client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
