@@ -7,6 +7,8 @@ export interface ServiceBuildOptions {
   entry: Record<string, string>;
   /** Split lazily imported modules into chunks. */
   splitting: boolean;
+  /** npm packages to inline as well (pure-JS libraries of many small files load faster bundled). */
+  bundle?: string[];
 }
 
 export declare function defineServiceConfig(options: ServiceBuildOptions): Options;
