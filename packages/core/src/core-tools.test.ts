@@ -102,6 +102,8 @@ describe("reasoning_tree", () => {
 
     const refocus = await errorOf(engine.invoke("reasoning_tree", { operation: "focus", session_id: sessionId, branch_id: best }));
     expect(refocus.code).toBe("CONFLICT");
+    const recomplete = await errorOf(engine.invoke("reasoning_tree", { operation: "complete", session_id: sessionId, branch_id: best, completed: true }));
+    expect(recomplete).toMatchObject({ code: "CONFLICT", issues: [{ field: "branch_id", message: "branch is abandoned" }] });
     const missing = await errorOf(engine.invoke("reasoning_tree", { operation: "focus", session_id: sessionId, branch_id: "br_nope" }));
     expect(missing.issues[0]?.field).toBe("branch_id");
   });
@@ -241,5 +243,26 @@ describe("reasoning_auto progress", () => {
     expect(values.at(-1)).toBe(2);
     expect(values.every((value, index) => index === 0 || value > (values[index - 1] as number))).toBe(true);
     expect(updates.every((update) => update.total === 2)).toBe(true);
+  });
+});
+
+describe("checkpoint restore and branches", () => {
+  it("closes branches opened after the checkpoint, so the tree no longer recommends undone work", async () => {
+    const { engine } = await setup(bySchemaName({ tree_branches: treeAnswer }));
+    const first = treeTool.outputSchema.parse(await engine.invoke("reasoning_tree", { content: "Scale the API" }));
+    const sessionId = first.session_id;
+    const checkpoint = await engine.invoke("reasoning_checkpoint", { operation: "create", session_id: sessionId, name: "one tree" });
+    const second = treeTool.outputSchema.parse(await engine.invoke("reasoning_tree", { content: "Also the database", session_id: sessionId }));
+    await engine.invoke("reasoning_checkpoint", { operation: "restore", session_id: sessionId, checkpoint_id: checkpoint.checkpoint_id });
+
+    const listed = treeTool.outputSchema.parse(await engine.invoke("reasoning_tree", { operation: "list", session_id: sessionId }));
+    const laterIds = new Set([second.branch_id, ...(second.branches ?? []).map((branch) => branch.id)]);
+    for (const branch of listed.branches ?? []) {
+      expect(branch.status, branch.id).toBe(laterIds.has(branch.id) ? "abandoned" : "active");
+    }
+    expect(listed.branch_id).toBe(first.branch_id);
+    for (const id of laterIds) expect(listed.recommendation).not.toContain(id as string);
+    const focus = await errorOf(engine.invoke("reasoning_tree", { operation: "focus", session_id: sessionId, branch_id: second.branches?.[0]?.id }));
+    expect(focus.code).toBe("CONFLICT");
   });
 });

@@ -78,6 +78,8 @@ export interface DeliberateEngine extends Engine {
 const callerErrorCodes: ReadonlySet<ErrorCode> = new Set(["INVALID_INPUT", "NOT_FOUND", "CONFLICT"]);
 
 const defaultSuspendedCallTtlMs = 60 * 60 * 1000;
+/** How long one submission may hold a suspended call (replay makes no model call, so this is generous). */
+const claimLeaseMs = 2 * 60 * 1000;
 
 function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   if (DeliberateError.isInstance(error)) return error;
@@ -275,7 +277,25 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         hint: "Answer the prompts of the latest needs_completion result, using their ids as prompt_id.",
       });
     }
-    return execute(call.tool, call.arguments, invokeOptions, { call, answers, answerFields });
+    // Claim the call so a retried or duplicated submission cannot replay it a second time.
+    const now = clock.now();
+    const claimed = await options.store.suspendedCalls.claim({ id: call.id, now: now.toISOString(), until: new Date(now.getTime() + claimLeaseMs).toISOString() });
+    if (!claimed) {
+      throw new DeliberateError({
+        code: "CONFLICT",
+        message: `The suspended call ${call.id} is being resumed by another submission.`,
+        issues: [{ field: "resume_token", message: "already being resumed" }],
+        hint: "Wait for the other reasoning_submit to return: it gives the result or the next step.",
+        retryable: true,
+      });
+    }
+    try {
+      return await execute(call.tool, call.arguments, invokeOptions, { call, answers, answerFields });
+    } catch (error) {
+      // Still resumable (e.g. an invalid answer): let the next submission in.
+      await options.store.suspendedCalls.release(call.id);
+      throw error;
+    }
   }
 
   async function invoke(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions = {}): Promise<Record<string, unknown>> {

@@ -69,6 +69,12 @@ async function restore(input: { session_id: string; checkpoint_id: string; new_d
     for (const [branchId, status] of Object.entries(snapshot.branch_statuses)) {
       await repositories.branches.setStatus({ id: branchId, status: status as BranchStatus, now });
     }
+    // Branches opened after the checkpoint belong to the undone work: close them (kept, not deleted).
+    for (const branch of await repositories.branches.listBySession(input.session_id)) {
+      if (!(branch.id in snapshot.branch_statuses) && branch.status === "active") {
+        await repositories.branches.setStatus({ id: branch.id, status: "abandoned", now });
+      }
+    }
     await repositories.sessions.setActiveBranch({ id: input.session_id, branchId: snapshot.active_branch_id, now });
     const thoughts = await repositories.thoughts.listBySession(input.session_id, { activeOnly: true });
     if (directionId !== undefined && input.new_direction !== undefined) {

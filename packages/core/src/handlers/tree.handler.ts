@@ -99,11 +99,19 @@ async function focus(sessionId: string, branchId: string, context: ToolContext):
 }
 
 async function complete(sessionId: string, branchId: string, completed: boolean, context: ToolContext): Promise<TreeOutput> {
-  const session = await context.store.sessions.get(sessionId);
-  const branch = await context.store.branches.getInSession(sessionId, branchId);
   const status = completed ? "completed" : "abandoned";
   const now = nowIso(context);
   await context.store.transaction(async (repositories) => {
+    const session = await repositories.sessions.get(sessionId);
+    const branch = await repositories.branches.getInSession(sessionId, branchId);
+    if (branch.status !== "active") {
+      throw new DeliberateError({
+        code: "CONFLICT",
+        message: `Branch ${branchId} is already ${branch.status}.`,
+        issues: [{ field: "branch_id", message: `branch is ${branch.status}` }],
+        hint: "Only active branches can be completed or abandoned; call reasoning_tree with operation 'list' to see them.",
+      });
+    }
     await repositories.branches.setStatus({ id: branchId, status, now });
     // A finished branch cannot stay the focus: fall back to its parent.
     if (session.active_branch_id === branchId) {

@@ -131,3 +131,23 @@ describe("host-executed completions", () => {
     expect(checkpoint.checkpoint_id).toBeTruthy();
   });
 });
+
+describe("resuming one suspended call twice at once", () => {
+  it("lets exactly one submission replay it; the other gets CONFLICT and nothing is written twice", async () => {
+    const { engine, store } = await hostEngine();
+    const step = needsCompletionSchema.parse(await engine.invoke("reasoning_linear", { content: "Only once" }));
+    const submit = () => engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: answer(step) }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    const outcomes = await Promise.all([submit(), submit()]);
+    const succeeded = outcomes.filter((outcome) => "result" in outcome);
+    const failed = outcomes.flatMap((outcome) => ("error" in outcome && DeliberateError.isInstance(outcome.error) ? [outcome.error.code] : []));
+    expect(succeeded).toHaveLength(1);
+    expect(failed).toHaveLength(1);
+    expect(["CONFLICT", "NOT_FOUND"]).toContain(failed[0]);
+    const sessions = await store.sessions.list({ limit: 10 });
+    expect(sessions).toHaveLength(1);
+    expect(await store.thoughts.count(sessions[0]?.id as string)).toBe(2);
+  });
+});

@@ -15,8 +15,9 @@ export interface SuspendedCall {
 }
 
 function toSuspendedCall(row: SuspendedCallRow): SuspendedCall {
+  const { claimed_until: _claim, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     arguments: JSON.parse(row.arguments) as unknown,
     answers: JSON.parse(row.answers) as Record<string, unknown>,
     pending: JSON.parse(row.pending) as SuspendedCall["pending"],
@@ -32,6 +33,8 @@ export function createSuspendedCallRepository(db: DatabaseExecutor) {
         arguments: JSON.stringify(call.arguments),
         answers: JSON.stringify(call.answers),
         pending: JSON.stringify(call.pending),
+        // Saving the next step ends any claim on the call.
+        claimed_until: null,
       };
       const { id, ...changes } = row;
       const updated = await db.updateTable("suspended_calls").set(changes).where("id", "=", id).executeTakeFirst();
@@ -58,6 +61,24 @@ export function createSuspendedCallRepository(db: DatabaseExecutor) {
         });
       }
       return toSuspendedCall(row);
+    },
+
+    /**
+     * Claims the call for one submission until `until`; false when another
+     * submission holds it. The claim lapses on its own if its holder dies.
+     */
+    async claim(input: { id: string; now: string; until: string }): Promise<boolean> {
+      const result = await db
+        .updateTable("suspended_calls")
+        .set({ claimed_until: input.until })
+        .where("id", "=", input.id)
+        .where((expression) => expression.or([expression("claimed_until", "is", null), expression("claimed_until", "<=", input.now)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async release(id: string): Promise<void> {
+      await db.updateTable("suspended_calls").set({ claimed_until: null }).where("id", "=", id).execute();
     },
 
     async delete(id: string): Promise<void> {

@@ -15,6 +15,8 @@ export interface SuspendedCallTable {
   created_at: string;
   updated_at: string;
   expires_at: string;
+  /** While a submission replays the call: until when it holds it (a crashed holder's claim lapses). */
+  claimed_until: string | null;
 }
 export type SuspendedCallRow = Selectable<SuspendedCallTable>;
 export type NewSuspendedCallRow = Insertable<SuspendedCallTable>;
