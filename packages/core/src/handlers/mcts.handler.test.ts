@@ -165,6 +165,25 @@ describe("reasoning_mcts explore", () => {
     expect(await testEngine.store.thoughts.count(sessionId)).toBe(2);
   });
 
+  it("keeps every visit when two searches continue the same tree at once", async () => {
+    const testEngine = await setup({ latencyMs: 2, answer: searchModel({ "root.1": 0.4, "root.2": 0.7 }) });
+    const first = await testEngine.engine.invoke("reasoning_mcts", { content: "root", iterations: 2, branching_factor: 2 });
+    const sessionId = first.session_id as string;
+    const before = await storedTree(testEngine, sessionId);
+    const [left, right] = ["root.1", "root.2"].map((content) => [...before.values()].find((node) => node.content === content) as MctsNode);
+    await Promise.all([
+      testEngine.engine.invoke("reasoning_mcts", { session_id: sessionId, node_id: left?.id, iterations: 2, branching_factor: 2 }),
+      testEngine.engine.invoke("reasoning_mcts", { session_id: sessionId, node_id: right?.id, iterations: 3, branching_factor: 2 }),
+    ]);
+    const after = await storedTree(testEngine, sessionId);
+    // Both searches backpropagate through the root: 2 + 2 + 3 visits, and no child has more than its parent.
+    expect(after.get(first.root_node_id as string)?.visits).toBe(7);
+    for (const node of after.values()) {
+      const childVisits = childrenOf(after, node.id).reduce((total, child) => total + child.visits, 0);
+      expect(childVisits, node.content).toBeLessThanOrEqual(node.visits);
+    }
+  });
+
   it("writes nothing when the model fails mid-search", async () => {
     let call = 0;
     const model = searchModel();

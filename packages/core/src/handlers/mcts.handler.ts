@@ -85,7 +85,13 @@ async function explore(input: MctsInput, context: ToolContext): Promise<MctsOutp
     .map((node) => {
       const current = tree.nodes[node.id] as NonNullable<(typeof tree.nodes)[string]>;
       const fact = facts.get(node.id) as MctsNodeFacts;
-      return { id: node.id, visits: current.visits, total_value: current.total_value, evaluation: fact.evaluation, is_terminal: fact.terminal };
+      return {
+        id: node.id,
+        visits_added: current.visits - node.visits,
+        value_added: current.total_value - node.total_value,
+        evaluation: fact.evaluation,
+        is_terminal: fact.terminal,
+      };
     });
 
   const bestPath = result.best_path.map((step) => ({

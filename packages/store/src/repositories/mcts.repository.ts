@@ -25,10 +25,14 @@ export interface MctsNode {
 export type NewMctsNode = Omit<MctsNode, "position" | "created_at" | "updated_at">;
 
 /** Statistics the search changed on an already stored node. */
+/**
+ * What one search added to a stored node. Statistics are applied as increments,
+ * so two searches over the same tree at once both count (neither overwrites the other).
+ */
 export interface MctsNodeUpdate {
   id: string;
-  visits: number;
-  total_value: number;
+  visits_added: number;
+  value_added: number;
   evaluation: number | null;
   is_terminal: boolean;
 }
@@ -69,7 +73,13 @@ export function createMctsRepository(db: DatabaseExecutor) {
       for (const update of updates) {
         await db
           .updateTable("mcts_nodes")
-          .set({ visits: update.visits, total_value: update.total_value, evaluation: update.evaluation, is_terminal: update.is_terminal ? 1 : 0, updated_at: now })
+          .set((expression) => ({
+            visits: expression("visits", "+", update.visits_added),
+            total_value: expression("total_value", "+", update.value_added),
+            evaluation: update.evaluation,
+            is_terminal: update.is_terminal ? 1 : 0,
+            updated_at: now,
+          }))
           .where("id", "=", update.id)
           .execute();
       }
