@@ -88,6 +88,17 @@ describe("job repository", () => {
     expect((await store.jobs.get("j1")).error).toEqual(messages.pinnedLost);
   });
 
+  it("renews only the leases of work still running here, so a stalled callback is taken over", async () => {
+    const store = await memoryStore();
+    await store.jobs.enqueue({ id: "j1", type: "agent_intent", payload: {}, max_attempts: 1, callback_url: "https://example.com/hook", now: t0 });
+    await store.jobs.claimNext({ owner: "w1", now: t1, leaseUntil: lease });
+    // Finishing leaves the callback pending and leased to w1, which starts delivering it…
+    expect(await store.jobs.finish({ id: "j1", owner: "w1", now: t1, leaseUntil: lease, outcome: { status: "done", result: { ok: true } } })).toBe(true);
+    // …but the delivery died without recording anything: w1 no longer lists it, so its lease is not renewed.
+    await store.jobs.renewLeases({ owner: "w1", now: t1, leaseUntil: "2026-11-22T11:00:00.000Z", processing: [], delivering: [] });
+    expect((await store.jobs.claimCallback({ owner: "w2", now: later, leaseUntil: "2026-11-22T11:00:00.000Z" }))?.id).toBe("j1");
+  });
+
   it("releases a job back to the queue without counting the attempt", async () => {
     const store = await memoryStore();
     await store.jobs.enqueue({ id: "j1", type: "agent_intent", payload: {}, max_attempts: 3, now: t0 });

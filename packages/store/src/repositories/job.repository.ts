@@ -193,16 +193,19 @@ export function createJobRepository(db: DatabaseExecutor) {
      * to it, callbacks it is delivering). Returns the ids of the given
      * processing jobs it still holds: a missing id was canceled or taken over.
      */
-    async renewLeases(input: { owner: string; now: string; leaseUntil: string; processing: readonly string[] }): Promise<string[]> {
+    async renewLeases(input: { owner: string; now: string; leaseUntil: string; processing: readonly string[]; delivering?: readonly string[] }): Promise<string[]> {
+      // Only what this process is actually working on keeps its lease: a job or a
+      // callback whose local work died must lapse so another worker takes it over.
+      const delivering = input.delivering ?? [];
       await db
         .updateTable("reasoning_queue")
         .set({ lease_expires_at: input.leaseUntil })
         .where("owner", "=", input.owner)
         .where((eb) =>
           eb.or([
-            eb("status", "=", "processing"),
+            ...(input.processing.length > 0 ? [eb.and([eb("status", "=", "processing"), eb("id", "in", [...input.processing])])] : []),
             eb.and([eb("status", "=", "queued"), eb("pinned", "=", 1)]),
-            eb("callback_status", "=", "pending"),
+            ...(delivering.length > 0 ? [eb.and([eb("callback_status", "=", "pending"), eb("id", "in", [...delivering])])] : []),
           ]),
         )
         .execute();

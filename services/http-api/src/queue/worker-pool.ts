@@ -88,7 +88,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     if (now - lastRenewal >= options.leaseMs / 3) {
       lastRenewal = now;
       const ids = [...running.keys()];
-      const held = new Set(await options.jobs.renewLeases({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), processing: ids }));
+      const held = new Set(
+        await options.jobs.renewLeases({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), processing: ids, delivering: [...deliveries.keys()] }),
+      );
       for (const id of ids) {
         // Canceled elsewhere (another replica) or taken over after a stall: stop working on it.
         if (!held.has(id)) running.get(id)?.controller.abort({ kind: "revoked" satisfies AbortKind });
