@@ -83,6 +83,18 @@ describe("limits", () => {
     expect((await getJson(`${running.url}/healthz`)).status).toBe(200);
   });
 
+  it("behind a trusted proxy, limits by the hop the proxy appended, not by hops the client can forge", async () => {
+    const running = await service({ REASONING_API_RATE_LIMIT: "2", REASONING_TRUST_PROXY: "1" });
+    const statuses: number[] = [];
+    for (const forged of ["1.1.1.1", "2.2.2.2", "3.3.3.3"]) {
+      // The client forges the first hop; the proxy appends the real address last.
+      statuses.push((await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { "x-forwarded-for": `${forged}, 203.0.113.7` })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    const other = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { "x-forwarded-for": "198.51.100.9" });
+    expect(other.status).toBe(200);
+  });
+
   it("returns the remaining budget on allowed requests", async () => {
     const running = await service({ REASONING_API_RATE_LIMIT: "10" });
     const response = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" });

@@ -36,10 +36,14 @@ export function createRateLimiter(options: { limit: number; windowMs: number; no
   };
 }
 
-/** The client's address: the socket peer, or the first X-Forwarded-For hop when the proxy is trusted. */
+/**
+ * The client's address: the socket peer, or, when the proxy is trusted, the
+ * last X-Forwarded-For hop — the one our proxy appended. Earlier hops come from
+ * the client and could be forged to dodge the limit.
+ */
 export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   try {
