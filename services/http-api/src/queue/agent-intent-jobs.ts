@@ -240,6 +240,10 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
         if (final) return;
         await abortableDelay(retryDelayMs(attempts, options.callbacks.backoffMs, attempt.retryAfterMs), signal);
       }
+      // Out of attempts before this delivery began (e.g. retries lowered since): settle it, never leave it pending.
+      if (attempts >= maxAttempts && job.callback_attempts >= maxAttempts) {
+        await recordDelivery(job, "failed", attempts, `no delivery attempts left (${attempts} made, ${maxAttempts} allowed)`);
+      }
     },
   };
 }
