@@ -1,6 +1,6 @@
 import { checkpointTool, DeliberateError, linearTool, reflectionTool, treeTool } from "@deliberate/contracts";
-import { afterEach, describe, expect, it } from "vitest";
-import { bySchemaName, createTestEngine, type TestEngine } from "./test-support.ts";
+import { describe, expect, it } from "vitest";
+import { bySchemaName, errorOf, useTestEngines } from "./test-support.ts";
 
 const linearAnswer = { content: "Therefore cache invalidation is the risk.", confidence: 0.7, next_step: "Check TTLs" };
 const treeAnswer = {
@@ -12,24 +12,7 @@ const treeAnswer = {
   recommendation: "Start with B",
 };
 
-const engines: TestEngine[] = [];
-async function setup(...args: Parameters<typeof createTestEngine>) {
-  const testEngine = await createTestEngine(...args);
-  engines.push(testEngine);
-  return testEngine;
-}
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
-});
-
-async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
-  return error;
-}
+const { setup } = useTestEngines();
 
 describe("reasoning_linear", () => {
   it("continues a thought, persists it, and feeds the session's history to the next call", async () => {

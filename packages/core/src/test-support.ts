@@ -1,4 +1,6 @@
+import { DeliberateError } from "@deliberate/contracts";
 import { createModelRouterFromModel, type ModelRouter } from "@deliberate/providers";
+import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { createEngine, type DeliberateEngine, type EngineOptions } from "./engine.ts";
@@ -39,4 +41,32 @@ export function bySchemaName(answers: Record<string, unknown | ((callIndex: numb
     const answer = answers[name];
     return typeof answer === "function" ? (answer as (index: number) => unknown)(callIndex) : answer;
   };
+}
+
+/**
+ * Engines for one test file: `setup` creates one (arguments as createTestEngine)
+ * and every engine's store is closed after each test. Call at the top of the file.
+ */
+export function useTestEngines() {
+  const engines: TestEngine[] = [];
+  afterEach(async () => {
+    await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
+  });
+  return {
+    async setup(...args: Parameters<typeof createTestEngine>): Promise<TestEngine> {
+      const testEngine = await createTestEngine(...args);
+      engines.push(testEngine);
+      return testEngine;
+    },
+  };
+}
+
+/** The DeliberateError a call rejects with (fails the test if it resolves or throws something else). */
+export async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
+  return error;
 }

@@ -7,7 +7,6 @@ export interface SdkApiError extends Error {
   error?: unknown;
 }
 
-// biome-ignore lint: constructor types for instanceof checks
 type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
 
 /**

@@ -1,28 +1,11 @@
-import { counterfactualOutputSchema, DeliberateError, needsCompletionSchema } from "@deliberate/contracts";
+import { counterfactualOutputSchema, needsCompletionSchema } from "@deliberate/contracts";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { computeIntervention } from "../algorithms/index.ts";
 import { hostModelRouter } from "../host/host-router.ts";
-import { bySchemaName, createTestEngine, type TestEngine } from "../test-support.ts";
+import { bySchemaName, errorOf, type TestEngine, useTestEngines } from "../test-support.ts";
 
-const engines: TestEngine[] = [];
-async function setup(...args: Parameters<typeof createTestEngine>) {
-  const testEngine = await createTestEngine(...args);
-  engines.push(testEngine);
-  return testEngine;
-}
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
-});
-
-async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
-  return error;
-}
+const { setup } = useTestEngines();
 
 const noModel = () => {
   throw new Error("the model must not be called");
@@ -360,8 +343,7 @@ describe("reasoning_counterfactual with the model", () => {
 
 describe("reasoning_counterfactual host-executed", () => {
   it("suspends for the proposal, then for the narrative that depends on it, and finishes with the computed effects", async () => {
-    const testEngine = await createTestEngine([], { router: hostModelRouter });
-    engines.push(testEngine);
+    const testEngine = await setup([], { router: hostModelRouter });
     const { engine, store } = testEngine;
     const proposal = {
       variables: ["price", "volume"],
@@ -394,8 +376,7 @@ describe("reasoning_counterfactual host-executed", () => {
   });
 
   it("answers at once, without suspending, when the causal model and target are supplied", async () => {
-    const testEngine = await createTestEngine([], { router: hostModelRouter });
-    engines.push(testEngine);
+    const testEngine = await setup([], { router: hostModelRouter });
     const output = counterfactualOutputSchema.parse(await testEngine.engine.invoke("reasoning_counterfactual", { ...base, analysis_depth: "intervention" }));
     expect(changeOf(output, "sales")).toBe(2);
   });

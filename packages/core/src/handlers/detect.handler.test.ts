@@ -1,16 +1,8 @@
 import { biasTypes, DeliberateError, detectOutputSchema, formalFallacyTypes, informalFallacyTypes } from "@deliberate/contracts";
-import { afterEach, describe, expect, it } from "vitest";
-import { bySchemaName, createTestEngine, type TestEngine } from "../test-support.ts";
+import { describe, expect, it } from "vitest";
+import { bySchemaName, errorOf, type TestEngine, useTestEngines } from "../test-support.ts";
 
-const engines: TestEngine[] = [];
-async function setup(...args: Parameters<typeof createTestEngine>) {
-  const testEngine = await createTestEngine(...args);
-  engines.push(testEngine);
-  return testEngine;
-}
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
-});
+const { setup } = useTestEngines();
 
 const now = "2026-11-22T10:00:00.000Z";
 
@@ -23,15 +15,6 @@ async function seedSession(store: TestEngine["store"], id: string, contents: rea
     ids.push(thought.id);
   }
   return ids;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
-  return error;
 }
 
 const argument =

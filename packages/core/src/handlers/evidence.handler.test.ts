@@ -1,27 +1,10 @@
-import { DeliberateError, evidenceOutputSchema } from "@deliberate/contracts";
+import { evidenceOutputSchema } from "@deliberate/contracts";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bayesianUpdate, binaryEntropy, conditionalIndependenceAssumption } from "../algorithms/index.ts";
-import { bySchemaName, createTestEngine, type TestEngine } from "../test-support.ts";
+import { bySchemaName, errorOf, type TestEngine, useTestEngines } from "../test-support.ts";
 
-const engines: TestEngine[] = [];
-async function setup(...args: Parameters<typeof createTestEngine>) {
-  const testEngine = await createTestEngine(...args);
-  engines.push(testEngine);
-  return testEngine;
-}
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
-});
-
-async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
-  return error;
-}
+const { setup } = useTestEngines();
 
 const noModel = () => {
   throw new Error("the model must not be called");

@@ -1,27 +1,10 @@
 import { DeliberateError, graphTool } from "@deliberate/contracts";
 import type { GraphNode } from "@deliberate/store";
-import { afterEach, describe, expect, it } from "vitest";
-import { bySchemaName, createTestEngine, type TestEngine } from "../test-support.ts";
+import { describe, expect, it } from "vitest";
+import { bySchemaName, errorOf, type TestEngine, useTestEngines } from "../test-support.ts";
 import { graphScore, structuralParents } from "./graph.handler.ts";
 
-const engines: TestEngine[] = [];
-async function setup(...args: Parameters<typeof createTestEngine>) {
-  const testEngine = await createTestEngine(...args);
-  engines.push(testEngine);
-  return testEngine;
-}
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
-});
-
-async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
-  return error;
-}
+const { setup } = useTestEngines();
 
 const criteria = (value: number) => ({ relevance: value, validity: value, depth: value, novelty: value });
 

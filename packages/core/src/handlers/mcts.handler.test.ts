@@ -2,28 +2,11 @@ import { DeliberateError, mctsTool } from "@deliberate/contracts";
 import type { GenerateOptions } from "@deliberate/providers";
 import type { MctsNode } from "@deliberate/store";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
-import { bySchemaName, createTestEngine, type TestEngine } from "../test-support.ts";
+import { describe, expect, it } from "vitest";
+import { bySchemaName, createTestEngine, errorOf, type TestEngine, useTestEngines } from "../test-support.ts";
 import { decideBacktrack, type QualityPoint } from "./mcts.handler.ts";
 
-const engines: TestEngine[] = [];
-async function setup(...args: Parameters<typeof createTestEngine>) {
-  const testEngine = await createTestEngine(...args);
-  engines.push(testEngine);
-  return testEngine;
-}
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
-});
-
-async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
-  return error;
-}
+const { setup } = useTestEngines();
 
 /** The last line of a prompt's search path, e.g. "Step 2: a.b". */
 function lastStep(call: { messages: Array<{ content: string }> }): string {

@@ -1,25 +1,8 @@
-import { DeliberateError, timelineTool } from "@deliberate/contracts";
-import { afterEach, describe, expect, it } from "vitest";
-import { bySchemaName, createTestEngine, type TestEngine } from "../test-support.ts";
+import { timelineTool } from "@deliberate/contracts";
+import { describe, expect, it } from "vitest";
+import { bySchemaName, errorOf, type TestEngine, useTestEngines } from "../test-support.ts";
 
-const engines: TestEngine[] = [];
-async function setup(...args: Parameters<typeof createTestEngine>) {
-  const testEngine = await createTestEngine(...args);
-  engines.push(testEngine);
-  return testEngine;
-}
-afterEach(async () => {
-  await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
-});
-
-async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
-  return error;
-}
+const { setup } = useTestEngines();
 
 type OutputBranch = { id: string; label: string; content: string; parent_branch_id: string | null; status: string };
 const branchesOf = (result: Record<string, unknown>) => result.branches as OutputBranch[];
