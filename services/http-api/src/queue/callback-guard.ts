@@ -58,6 +58,8 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
+  ["::", 96], // IPv4-compatible (deprecated; embeds an IPv4 address)
+  ["64:ff9b:1::", 48], // local-use IPv4/IPv6 translation
   ["100::", 64], // discard
   ["2001::", 23], // IETF protocol assignments (Teredo, ...)
   ["2001:db8::", 32], // documentation
