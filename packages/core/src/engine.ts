@@ -12,7 +12,7 @@ import {
   type ToolDefinition,
 } from "@deliberate/contracts";
 import type { ModelRouter } from "@deliberate/providers";
-import type { Branch, Checkpoint, Store, SuspendedCall } from "@deliberate/store";
+import type { Branch, Checkpoint, Graph, GraphEdge, GraphNode, MctsNode, Store, SuspendedCall, Timeline, TimelineBranch } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import type { Engine, InvokeOptions } from "./engine-types.ts";
@@ -64,6 +64,12 @@ export interface SessionRecord {
   thoughts: Thought[];
   branches: Branch[];
   checkpoints: Checkpoint[];
+  /** The session's graph of thoughts, when it has one. */
+  graph?: { graph: Graph; nodes: GraphNode[]; edges: GraphEdge[] };
+  /** The session's timelines with their branches. */
+  timelines?: Array<Timeline & { branches: TimelineBranch[] }>;
+  /** The session's Monte Carlo search nodes. */
+  search_nodes?: MctsNode[];
 }
 
 export interface DeliberateEngine extends Engine {
@@ -305,12 +311,26 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
 
   async function readSession(sessionId: string): Promise<SessionRecord> {
     const session = await options.store.sessions.get(sessionId);
-    const [thoughts, branches, checkpoints] = await Promise.all([
-      options.store.thoughts.listBySession(sessionId),
-      options.store.branches.listBySession(sessionId),
-      options.store.checkpoints.listBySession(sessionId),
+    const store = options.store;
+    const [thoughts, branches, checkpoints, graph, timelines, searchNodes] = await Promise.all([
+      store.thoughts.listBySession(sessionId),
+      store.branches.listBySession(sessionId),
+      store.checkpoints.listBySession(sessionId),
+      store.graphs.findGraph(sessionId),
+      store.timelines.listBySession(sessionId),
+      store.mcts.listBySession(sessionId),
     ]);
-    return { session, thoughts, branches, checkpoints };
+    return {
+      session,
+      thoughts,
+      branches,
+      checkpoints,
+      ...(graph ? { graph: { graph, nodes: await store.graphs.listNodes(sessionId), edges: await store.graphs.listEdges(sessionId) } } : {}),
+      ...(timelines.length > 0
+        ? { timelines: await Promise.all(timelines.map(async (timeline) => ({ ...timeline, branches: await store.timelines.listBranches(timeline.id) }))) }
+        : {}),
+      ...(searchNodes.length > 0 ? { search_nodes: searchNodes } : {}),
+    };
   }
 
   return { tools, invoke, readSession, listSessions: (limit) => options.store.sessions.list({ limit }) };

@@ -38,3 +38,32 @@ describe("session export", () => {
     expect(JSON.parse(exportSession(record, "json"))).toEqual(record);
   });
 });
+
+describe("session export of graphs and search trees", () => {
+  const withStructures: SessionRecord = {
+    ...record,
+    graph: {
+      graph: { session_id: "ses_1", root_node_id: "gn_1", problem: null, max_nodes: 100, max_depth: 10, prune_threshold: 0.3, created_at: "t", updated_at: "t" },
+      nodes: [
+        { id: "gn_1", session_id: "ses_1", position: 0, parent_id: null, kind: "root", content: "Cut CI time", depth: 0, score: null, criteria: null, status: "active", is_terminal: false, metadata: {}, created_at: "t", updated_at: "t" },
+        { id: "gn_2", session_id: "ses_1", position: 1, parent_id: "gn_1", kind: "continuation", content: "Cache deps", depth: 1, score: 0.8, criteria: null, status: "pruned", is_terminal: false, metadata: {}, created_at: "t", updated_at: "t" },
+      ],
+      edges: [{ id: "ge_1", session_id: "ses_1", from_node_id: "gn_1", to_node_id: "gn_2", kind: "continuation", created_at: "t" }],
+    },
+    search_nodes: [
+      { id: "mc_1", session_id: "ses_1", root_id: "mc_1", parent_id: null, position: 0, depth: 0, content: "root", visits: 4, total_value: 2, evaluation: null, is_terminal: false, metadata: {}, created_at: "t", updated_at: "t" },
+    ],
+  };
+
+  it("lists graph nodes and search nodes in Markdown", () => {
+    const markdown = exportSession(withStructures, "markdown");
+    expect(markdown).toContain("| gn_2 | gn_1 | continuation | 1 | 0.8 | pruned | Cache deps |");
+    expect(markdown).toContain("| mc_1 | — | 0 | 4 | 0.500 | root |");
+  });
+
+  it("draws graph edges with their kind in Mermaid", () => {
+    const mermaid = exportSession(withStructures, "mermaid");
+    expect(mermaid).toMatch(/n\d+ -->\|continuation\| n\d+/);
+    expect(mermaid).toContain('[/"4 visits: root"/]');
+  });
+});

@@ -49,6 +49,31 @@ export function sessionToMarkdown(record: SessionRecord): string {
     }
     lines.push("");
   }
+  if (record.graph) {
+    const { graph, nodes } = record.graph;
+    lines.push(`## Graph of thoughts`, "", `Root ${graph.root_node_id}; ${nodes.length} nodes (limits: ${graph.max_nodes} nodes, depth ${graph.max_depth}).`, "");
+    lines.push("| id | parent | kind | depth | score | status | content |", "|---|---|---|---|---|---|---|");
+    for (const node of nodes) {
+      lines.push(`| ${node.id} | ${node.parent_id ?? "—"} | ${node.kind} | ${node.depth} | ${node.score ?? "—"} | ${node.status}${node.is_terminal ? ", terminal" : ""} | ${tableCell(node.content)} |`);
+    }
+    lines.push("");
+  }
+  for (const timeline of record.timelines ?? []) {
+    lines.push(`## Timeline ${timeline.id}`, "", `Current branch: ${timeline.current_branch_id}`, "");
+    for (const branch of timeline.branches) {
+      const merged = branch.merged_into_id ? ` → merged into ${branch.merged_into_id}` : "";
+      lines.push(`- **${branch.label}** (${branch.id}, ${branch.status}${merged}): ${tableCell(branch.content)}`);
+    }
+    lines.push("");
+  }
+  if (record.search_nodes && record.search_nodes.length > 0) {
+    lines.push("## Search tree (MCTS)", "", "| id | parent | depth | visits | mean value | content |", "|---|---|---|---|---|---|");
+    for (const node of record.search_nodes) {
+      const mean = node.visits > 0 ? (node.total_value / node.visits).toFixed(3) : "—";
+      lines.push(`| ${node.id} | ${node.parent_id ?? "—"} | ${node.depth} | ${node.visits} | ${mean} | ${tableCell(node.content)} |`);
+    }
+    lines.push("");
+  }
   if (checkpoints.length > 0) {
     lines.push("## Checkpoints", "");
     for (const checkpoint of checkpoints) {
@@ -80,6 +105,16 @@ export function sessionToMermaid(record: SessionRecord): string {
   for (const branch of record.branches) {
     lines.push(`  ${node(branch.id)}{{"${mermaidLabel(`${branch.status} ${branch.score}: ${branch.content}`)}"}}`);
     if (branch.parent_branch_id) lines.push(`  ${node(branch.parent_branch_id)} -.-> ${node(branch.id)}`);
+  }
+  for (const graphNode of record.graph?.nodes ?? []) {
+    lines.push(`  ${node(graphNode.id)}(["${mermaidLabel(`${graphNode.kind} ${graphNode.score ?? "?"}: ${graphNode.content}`)}"])`);
+  }
+  for (const edge of record.graph?.edges ?? []) {
+    lines.push(`  ${node(edge.from_node_id)} -->|${edge.kind}| ${node(edge.to_node_id)}`);
+  }
+  for (const searchNode of record.search_nodes ?? []) {
+    lines.push(`  ${node(searchNode.id)}[/"${mermaidLabel(`${searchNode.visits} visits: ${searchNode.content}`)}"/]`);
+    if (searchNode.parent_id) lines.push(`  ${node(searchNode.parent_id)} --> ${node(searchNode.id)}`);
   }
   const superseded = record.thoughts.filter((thought) => thought.status === "superseded").map((thought) => node(thought.id));
   if (superseded.length > 0) {

@@ -363,3 +363,19 @@ describe("reasoning_graph annotations", () => {
     expect(graphTool.operations).toEqual(["init", "generate", "score", "aggregate", "refine", "prune", "finalize", "state"]);
   });
 });
+
+describe("the session record", () => {
+  it("includes the graph's nodes and edges, so exports and resources show it", async () => {
+    const testEngine = await setup(scripted());
+    const { sessionId, rootId } = await initGraph(testEngine);
+    await testEngine.engine.invoke("reasoning_graph", { operation: "generate", session_id: sessionId, node_id: rootId, k: 2 });
+    const record = await testEngine.engine.readSession(sessionId);
+    expect(record.graph?.graph.root_node_id).toBe(rootId);
+    expect(record.graph?.nodes).toHaveLength(3);
+    expect(record.graph?.edges.map((edge) => [edge.from_node_id, edge.kind])).toEqual([
+      [rootId, "continuation"],
+      [rootId, "continuation"],
+    ]);
+    expect(record.timelines).toBeUndefined();
+  });
+});

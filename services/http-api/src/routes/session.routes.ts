@@ -11,6 +11,16 @@ const sessionRecordSchema = z
     thoughts: z.array(thoughtSchema),
     branches: z.array(z.record(z.string(), z.unknown())),
     checkpoints: z.array(z.record(z.string(), z.unknown())),
+    graph: z
+      .object({
+        graph: z.record(z.string(), z.unknown()),
+        nodes: z.array(z.record(z.string(), z.unknown())),
+        edges: z.array(z.record(z.string(), z.unknown())),
+      })
+      .optional()
+      .describe("The session's graph of thoughts, when it has one"),
+    timelines: z.array(z.record(z.string(), z.unknown())).optional().describe("The session's timelines, each with its branches"),
+    search_nodes: z.array(z.record(z.string(), z.unknown())).optional().describe("The session's Monte Carlo search nodes"),
   })
   .meta({ title: "SessionRecord" });
 
@@ -25,7 +35,7 @@ export function sessionRoutes(catalog: OperationCatalog, options: { engine: Deli
       method: "get",
       path: "/v1/sessions/:session_id",
       operationId: "getSession",
-      summary: "A session with its thoughts, branches and checkpoints",
+      summary: "A session with its thoughts, branches, checkpoints, graph, timelines and search nodes",
       tags: ["sessions"],
       parameters: { session_id: "A session_id returned by a tool" },
       response: { description: "The session", body: { name: "SessionRecord", schema: sessionRecordSchema } },
