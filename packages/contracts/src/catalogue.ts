@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { agentIntentDecideTool } from "./agent-intent/decide-tool.ts";
 import { reasoningTools } from "./reasoning/index.ts";
 import { submitTool } from "./reasoning/submit.ts";
 import type { ToolDefinition } from "./tool-definition.ts";
@@ -9,6 +10,7 @@ import type { ToolDefinition } from "./tool-definition.ts";
  */
 export const toolCatalogue = {
   ...reasoningTools,
+  agent_intent_decide: agentIntentDecideTool,
   reasoning_submit: submitTool,
 } as const;
 

@@ -138,3 +138,14 @@ export {
   submitThoughtTool,
   workflowProgressSchema,
 } from "./reasoning/guided-workflow.ts";
+export {
+  agentIntentRequestSchema,
+  agentIntentResponseSchema,
+  decidedBySchema,
+  llmChoiceSchema,
+  offeredToolSchema,
+  traceEntrySchema,
+} from "./agent-intent/agent-intent.ts";
+export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
+export { agentIntentDecideTool, agentIntentDecisionInputSchema, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
+export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
