@@ -42,8 +42,12 @@ export interface StdioServer {
  * SDK's minimal inherited environment: no API keys leak in) and connects the
  * real SDK v2 client to it over stdio.
  */
-export async function startStdioServer(env: Record<string, string>, clientOptions?: ConstructorParameters<typeof Client>[1]): Promise<StdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [builtServer], env: { LOG_LEVEL: "debug", ...env }, stderr: "pipe" });
+export async function startStdioServer(
+  env: Record<string, string>,
+  clientOptions?: ConstructorParameters<typeof Client>[1],
+  nodeArguments: readonly string[] = [],
+): Promise<StdioServer> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: { LOG_LEVEL: "debug", ...env }, stderr: "pipe" });
   const stderr = collectLines(transport.stderr as Readable | null);
   const client = new Client({ name: "deliberate-e2e", version: "1.0.0" }, clientOptions);
   try {
