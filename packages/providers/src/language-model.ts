@@ -41,8 +41,8 @@ export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" |
 export interface GenerateProgress {
   /**
    * Output tokens generated so far in this call, repair round included: an
-   * estimate (characters / 4) while an answer streams, the provider's count
-   * once that answer is complete. Never decreases.
+   * estimate (characters / 4) while an answer streams, corrected to the
+   * provider's count (hidden thinking included) when that answer completes.
    */
   outputTokens: number;
   /** Characters of output received so far in the current answer (text, answer JSON and thinking). */
