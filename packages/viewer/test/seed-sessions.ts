@@ -179,10 +179,11 @@ export async function seedSessions(): Promise<SeededData> {
 
   const checkpointed = await invoke("reasoning_linear", { content: "Draft the rollout plan." });
   const checkpointsId = checkpointed.session_id as string;
-  await invoke("reasoning_checkpoint", { operation: "create", session_id: checkpointsId, name: "before canary", description: "Plan agreed" });
+  const first = await invoke("reasoning_checkpoint", { operation: "create", session_id: checkpointsId, name: "before canary", description: "Plan agreed" });
   await invoke("reasoning_linear", { content: "Canary in one region.", session_id: checkpointsId });
-  const second = await invoke("reasoning_checkpoint", { operation: "create", session_id: checkpointsId, name: "after canary" });
-  await invoke("reasoning_checkpoint", { operation: "restore", session_id: checkpointsId, checkpoint_id: second.checkpoint_id, new_direction: "Roll out to all regions" });
+  await invoke("reasoning_checkpoint", { operation: "create", session_id: checkpointsId, name: "after canary" });
+  // Back to before the canary: the canary's thoughts are set aside (superseded), and a new direction is recorded.
+  await invoke("reasoning_checkpoint", { operation: "restore", session_id: checkpointsId, checkpoint_id: first.checkpoint_id, new_direction: "Roll out to all regions" });
 
   const injection = await invoke("reasoning_linear", { content: injectionText });
   await store.checkpoints.create({

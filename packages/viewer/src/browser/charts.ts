@@ -14,24 +14,25 @@ export function lineChart(options: { points: readonly LinePoint[]; label: string
   const min = options.min ?? 0;
   const max = options.max ?? 1;
   const left = 40;
-  const right = 24;
+  const right = 56;
   const top = 20;
   const bottom = 40;
   const step = Math.max(60, Math.min(120, 640 / Math.max(1, options.points.length)));
   const plotWidth = step * Math.max(1, options.points.length - 1);
   const plotHeight = 160;
+  const thresholdNote = typeof options.threshold === "number" ? ` Dashed line: threshold ${formatNumber(options.threshold)}.` : "";
   const width = left + plotWidth + right;
   const height = top + plotHeight + bottom;
   const y = (value: number) => top + plotHeight - ((value - min) / (max - min || 1)) * plotHeight;
   const x = (index: number) => left + (options.points.length === 1 ? plotWidth / 2 : index * step);
-  const svg = s("svg", { class: `chart ${options.className ?? ""}`.trim(), width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": options.label });
+  const svg = s("svg", { class: `chart ${options.className ?? ""}`.trim(), width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${options.label}.${thresholdNote}` });
   for (const tick of [min, (min + max) / 2, max]) {
     svg.append(s("line", { x1: left, x2: left + plotWidth, y1: y(tick), y2: y(tick), class: "grid" }));
     svg.append(s("text", { x: left - 6, y: y(tick) + 4, "text-anchor": "end", class: "axis-label" }, formatNumber(tick, 1)));
   }
   if (typeof options.threshold === "number") {
     svg.append(s("line", { x1: left, x2: left + plotWidth, y1: y(options.threshold), y2: y(options.threshold), class: "threshold" }));
-    svg.append(s("text", { x: left + plotWidth, y: y(options.threshold) - 4, "text-anchor": "end", class: "axis-label threshold-label" }, `threshold ${formatNumber(options.threshold)}`));
+    svg.append(s("text", { x: left + plotWidth + 6, y: y(options.threshold) + 4, "text-anchor": "start", class: "axis-label threshold-label" }, formatNumber(options.threshold)));
   }
   const present = options.points.map((point, index) => ({ ...point, index })).filter((point): point is LinePoint & { value: number; index: number } => point.value !== null);
   if (present.length > 1) {

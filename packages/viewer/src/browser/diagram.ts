@@ -62,7 +62,8 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
   diagramCount += 1;
   const markerId = `arrow-${diagramCount}`;
   const svg = s("svg", {
-    class: "diagram",
+    // Small diagrams scale down to fit the page; large ones keep their size and scroll.
+    class: options.nodes.length <= 40 ? "diagram fit" : "diagram",
     width: totalWidth,
     height: totalHeight,
     viewBox: `0 0 ${totalWidth} ${totalHeight}`,
@@ -73,10 +74,12 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
     s(
       "defs",
       {},
-      s("marker", { id: markerId, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" })),
+      s("marker", { id: markerId, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" }, s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" })),
     ),
   );
   const edgeLayer = s("g", { class: "edges" });
+  // Labels go above every edge, so no line crosses a label.
+  const labelLayer = s("g", { class: "edge-labels" });
   edges.forEach((edge, index) => {
     const laid = graph.edge(edge.from, edge.to, `e${index}`) as { points?: Array<{ x: number; y: number }>; x?: number; y?: number } | undefined;
     const points = laid?.points ?? [];
@@ -86,10 +89,10 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
       s("path", { d, class: `edge ${edge.className ?? ""}`.trim(), "data-from": edge.from, "data-to": edge.to, "marker-end": `url(#${markerId})` }),
     );
     if (edge.label && laid?.x !== undefined && laid.y !== undefined) {
-      edgeLayer.append(s("text", { x: laid.x.toFixed(1), y: (laid.y + 4).toFixed(1), class: `edge-label ${edge.className ?? ""}`.trim(), "text-anchor": "middle" }, truncate(edge.label, 26)));
+      labelLayer.append(s("text", { x: laid.x.toFixed(1), y: (laid.y + 4).toFixed(1), class: `edge-label ${edge.className ?? ""}`.trim(), "text-anchor": "middle" }, truncate(edge.label, 26)));
     }
   });
-  svg.append(edgeLayer);
+  svg.append(edgeLayer, labelLayer);
   const nodeLayer = s("g", { class: "nodes" });
   for (const node of options.nodes) {
     const laid = graph.node(node.id) as { x: number; y: number; width: number; height: number };
