@@ -127,6 +127,7 @@ function draw(main: HTMLElement, payload: SessionPayload, config: ViewerConfig):
 export async function renderSessionPage(config: ViewerConfig, main: HTMLElement, sessionId: string, onTokenNeeded: (problem: TokenNeeded) => void): Promise<void> {
   sectionStates.clear();
   const payload = await getJson<SessionPayload>(config, `sessions/${encodeURIComponent(sessionId)}`);
+  performance.mark("viewer-data");
   draw(main, payload, config);
   performance.mark("viewer-ready");
   document.body.dataset["state"] = "ready";
