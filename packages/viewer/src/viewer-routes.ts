@@ -70,7 +70,8 @@ function bearerOf(request: Request): string | undefined {
 
 function normalizeBase(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, "");
-  if (!trimmed.startsWith("/")) throw new Error(`basePath must start with '/': ${basePath}`);
+  // The base is written into the page's HTML, so only plain path characters are allowed.
+  if (!/^\/[A-Za-z0-9._~/-]+$/.test(trimmed)) throw new Error(`basePath must be a path like /ui (letters, digits, . _ ~ - /): ${basePath}`);
   return trimmed;
 }
 
@@ -123,7 +124,7 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
       .replaceAll("%BASE%", base)
       .replaceAll("%VERSION%", built.version)
       // Inert data block read by the script: JSON with '<' escaped can never close the element.
-      .replace("%CONFIG%", config.replaceAll("<", "\\u003c"));
+      .replace('"%CONFIG%"', () => config.replaceAll("<", "\\u003c"));
     const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": contentSecurityPolicy, ...securityHeaders };
     return new Response(request.method === "HEAD" ? null : html, { headers });
   }

@@ -1,4 +1,4 @@
-import { storedToken, storeToken, TokenNeeded } from "./api.ts";
+import { storedToken, storeToken, type TokenNeeded } from "./api.ts";
 import { h, replaceChildren } from "./dom.ts";
 
 /**
