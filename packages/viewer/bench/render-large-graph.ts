@@ -7,8 +7,9 @@
  * - show all: drawing every node after "Show all" (layout + DOM + the next frame).
  * Run: pnpm --filter @deliberate/viewer bench
  */
+import { createEngine, createSequentialIds } from "@deliberate/engine";
+import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
 import { openStore } from "@deliberate/store";
-import { createSequentialIds, createEngine } from "@deliberate/core";
 import { createModelRouterFromModel } from "@deliberate/providers";
 import { createScriptedModel } from "@deliberate/providers/testing";
 import { launchChromium } from "../test/chromium.ts";
@@ -25,8 +26,8 @@ function summary(values: number[]): string {
   return `median ${at(0.5).toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)})`;
 }
 
-const store = await openStore({ path: ":memory:" });
-const engine = createEngine({ store, models: createModelRouterFromModel(createScriptedModel([])), ids: createSequentialIds() });
+const store = await openStore<ReasoningRepositories>({ path: ":memory:", modules: [reasoningModule] });
+const engine = createEngine({ store, modules: [reasoningModule], models: createModelRouterFromModel(createScriptedModel([])), ids: createSequentialIds() });
 const sessionId = await seedLargeGraph(store, { sessionId: "ses_bench_graph", size });
 const served = await serveViewer(createSeededSource(store, engine, new Map()));
 const browser = await launchChromium();

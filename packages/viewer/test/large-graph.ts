@@ -1,4 +1,7 @@
-import type { GraphEdge, NewGraphNode, Store } from "@deliberate/store";
+import type { SeededStore } from "./seed-sessions.ts";
+
+type NewGraphNode = Parameters<SeededStore["graphs"]["insertNodes"]>[0][number];
+type NewGraphEdge = Parameters<SeededStore["graphs"]["insertEdges"]>[0][number];
 
 /**
  * Stores a graph-of-thoughts session of `size` nodes straight through the
@@ -7,7 +10,7 @@ import type { GraphEdge, NewGraphNode, Store } from "@deliberate/store";
  * earlier ones, scores from a fixed pseudo-random sequence and every 9th node
  * pruned. Returns the session id.
  */
-export async function seedLargeGraph(store: Store, options: { sessionId: string; size: number; now?: string }): Promise<string> {
+export async function seedLargeGraph(store: SeededStore, options: { sessionId: string; size: number; now?: string }): Promise<string> {
   const now = options.now ?? "2026-11-22T12:00:00.000Z";
   const { sessionId, size } = options;
   let seed = 7;
@@ -16,7 +19,7 @@ export async function seedLargeGraph(store: Store, options: { sessionId: string;
     return seed / 2147483647;
   };
   const nodes: NewGraphNode[] = [];
-  const edges: Array<Omit<GraphEdge, "created_at">> = [];
+  const edges: NewGraphEdge[] = [];
   const depth = new Map<string, number>();
   for (let index = 0; index < size; index++) {
     const id = `lgn_${String(index).padStart(5, "0")}`;

@@ -1,8 +1,12 @@
 import type { Invocation, Session } from "@deliberate/contracts";
-import { createEngine, createSequentialIds, type DeliberateEngine, getWorkflow } from "@deliberate/core";
+import { createEngine, createSequentialIds, type DeliberateEngine } from "@deliberate/engine";
 import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
 import { createScriptedModel } from "@deliberate/providers/testing";
+import { getWorkflow, type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
+
+/** The store with the reasoning module's repositories (branches, graphs, timelines, MCTS, workflow runs…). */
+export type SeededStore = Store<ReasoningRepositories>;
 import type { ViewerDataSource, ViewerSessionQuery } from "../src/index.ts";
 import { dialogFixture, knowledgeGraphFixture } from "./module-fixtures.ts";
 
@@ -25,7 +29,7 @@ export interface SeededSessionIds {
 }
 
 export interface SeededData {
-  store: Store;
+  store: SeededStore;
   engine: DeliberateEngine;
   ids: SeededSessionIds;
   /** What a service hands to createViewerRoutes: the real engine and store behind it. */
@@ -93,14 +97,14 @@ function scriptedAnswers(options: GenerateOptions<unknown>, callIndex: number): 
  * in the documented shape; the workflow one is read from a real guided run.
  */
 export async function seedSessions(): Promise<SeededData> {
-  const store = await openStore({ path: ":memory:" });
+  const store = await openStore<ReasoningRepositories>({ path: ":memory:", modules: [reasoningModule] });
   let now = new Date("2026-11-22T10:00:00.000Z").getTime();
   const clock = { now: () => new Date(now) };
   const advance = (milliseconds: number) => {
     now += milliseconds;
   };
   const model = createScriptedModel({ answer: scriptedAnswers, modelId: "scripted-sonnet" });
-  const engine = createEngine({ store, models: createModelRouterFromModel(model), clock, ids: createSequentialIds() });
+  const engine = createEngine({ store, modules: [reasoningModule], models: createModelRouterFromModel(model), clock, ids: createSequentialIds() });
   const invoke = async (tool: string, input: Record<string, unknown>) => {
     advance(60_000);
     return engine.invoke(tool, input);
@@ -250,7 +254,7 @@ export async function seedSessions(): Promise<SeededData> {
 }
 
 /** The data functions a service passes to the viewer, over a real store and engine. */
-export function createSeededSource(store: Store, engine: DeliberateEngine, sections: Map<string, Record<string, unknown>>): ViewerDataSource {
+export function createSeededSource(store: SeededStore, engine: DeliberateEngine, sections: Map<string, Record<string, unknown>>): ViewerDataSource {
   return {
     async listSessions(query: ViewerSessionQuery): Promise<Session[]> {
       // The store lists newest first; the filters a service would push into SQL are applied here.

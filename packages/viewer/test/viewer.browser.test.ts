@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { ReasoningSessionRecord } from "@deliberate/reasoning";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, launchChromium, seriousOf } from "./chromium.ts";
@@ -56,6 +57,8 @@ async function checkPage(page: Page, name: string): Promise<void> {
   expect(pageErrors).toEqual([]);
 }
 
+/** The session as the engine reads it, typed with the reasoning module's sections. */
+const readRecord = async (sessionId: string) => (await seeded.engine.readSession(sessionId)) as ReasoningSessionRecord;
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 const count = (page: Page, selector: string) => page.locator(selector).count();
 
@@ -63,7 +66,7 @@ describe("session pages in Chromium", () => {
   it(
     "draws linear thoughts in order with their confidence",
     async () => {
-      const record = await seeded.engine.readSession(seeded.ids.linear);
+      const record = await readRecord(seeded.ids.linear);
       const page = await openSession(seeded.ids.linear);
       const thoughts = page.locator("#section-thoughts li.thought");
       expect(await thoughts.count()).toBe(record.thoughts.length);
@@ -81,7 +84,7 @@ describe("session pages in Chromium", () => {
   it(
     "draws tree branches with scores, statuses and the focused branch",
     async () => {
-      const record = await seeded.engine.readSession(seeded.ids.tree);
+      const record = await readRecord(seeded.ids.tree);
       const page = await openSession(seeded.ids.tree);
       const nodes = page.locator("#section-branches g.node");
       expect(await nodes.count()).toBe(record.branches.length);
@@ -114,7 +117,7 @@ describe("session pages in Chromium", () => {
   it(
     "draws the graph of thoughts: every node with score and status, every edge by kind",
     async () => {
-      const record = await seeded.engine.readSession(seeded.ids.graph);
+      const record = await readRecord(seeded.ids.graph);
       const graph = record.graph!;
       const page = await openSession(seeded.ids.graph);
       const drawnIds = await page.locator("#section-graph g.node").evaluateAll((elements) => elements.map((element) => element.getAttribute("data-node-id")));
@@ -138,7 +141,7 @@ describe("session pages in Chromium", () => {
   it(
     "draws timelines with fork points and the merge",
     async () => {
-      const record = await seeded.engine.readSession(seeded.ids.timeline);
+      const record = await readRecord(seeded.ids.timeline);
       const branches = record.timelines![0]!.branches;
       const page = await openSession(seeded.ids.timeline);
       expect(await count(page, "#section-timelines g.node")).toBe(branches.length);
@@ -161,7 +164,7 @@ describe("session pages in Chromium", () => {
   it(
     "draws the MCTS tree with visits, mean values and UCB, and the best path",
     async () => {
-      const record = await seeded.engine.readSession(seeded.ids.mcts);
+      const record = await readRecord(seeded.ids.mcts);
       const nodes = record.search_nodes!;
       const page = await openSession(seeded.ids.mcts);
       expect(await count(page, "#section-search_nodes g.node")).toBe(nodes.length);
