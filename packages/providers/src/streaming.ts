@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import type { GenerateOptions, GenerateProgress } from "./language-model.ts";
 
 /**
