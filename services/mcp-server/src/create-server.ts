@@ -21,6 +21,8 @@ export interface CreateServerOptions {
   providers?: ProviderSettings;
   /** When given, sessions are served as resources (JSON, Markdown, Mermaid). */
   sessions?: SessionReader;
+  /** The session viewer's base URL, when it is served; Markdown exports link to it. */
+  viewerUrl?: string;
 }
 
 /**
@@ -114,6 +116,6 @@ export function createServer(options: CreateServerOptions): McpServer {
   const logger = options.logger ?? silentLogger;
   const server = new McpServer(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
   for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
-  if (options.sessions) registerSessionResources(server, options.sessions);
+  if (options.sessions) registerSessionResources(server, options.sessions, options.viewerUrl);
   return server;
 }
