@@ -1,7 +1,7 @@
 import type { AgentConfig } from "@deliberate/contracts";
 import { z } from "zod";
 import type { DialogPreset } from "../presets/dialog-preset.ts";
-import type { DialogModeDefinition } from "./dialog-mode.ts";
+import { type DialogModeDefinition, text } from "./dialog-mode.ts";
 import { renderDirectives, renderDocuments, renderSessionSections, rubricLines, sessionRole, type TurnPromptInput } from "./prompt-sections.ts";
 
 /** The longest document an agent may write (the prompts ask for under 8,000 characters). */
@@ -9,16 +9,12 @@ export const maxDocumentCharacters = 12_000;
 
 /** What a producer or merger answers: the complete document and its author's own grade. */
 export const documentAnswerSchema = z.object({
-  document: z
-    .string()
-    .trim()
-    .min(1)
-    .max(maxDocumentCharacters)
+  document: text(maxDocumentCharacters)
     .describe("The COMPLETE document in Markdown with clear sections: never a diff, a list of changes or an explanation of them"),
   self_assessment: z
     .object({
       score: z.number().min(0).max(1).describe("Your own grade of this document against the rubric, 0..1"),
-      rationale: z.string().trim().min(1).max(500).describe("One or two sentences: why this grade"),
+      rationale: text(500).describe("One or two sentences: why this grade"),
     })
     .describe("Recorded beside the reviewers' score; it does not decide when the session stops"),
 });

@@ -1,7 +1,7 @@
 import type { AgentConfig } from "@deliberate/contracts";
 import { z } from "zod";
 import type { DialogPreset, RubricCriterion } from "../presets/dialog-preset.ts";
-import type { DialogModeDefinition } from "./dialog-mode.ts";
+import { type DialogModeDefinition, text } from "./dialog-mode.ts";
 import { renderDocuments, renderSessionSections, rubricLines, sessionRole, type TurnPromptInput } from "./prompt-sections.ts";
 
 export const maxDirectiveCharacters = 400;
@@ -15,7 +15,7 @@ export function reviewAnswerSchema(criteria: readonly RubricCriterion[]) {
   const names = criteria.map((criterion) => criterion.name) as [string, ...string[]];
   const criterionScore = z.object({
     score: z.number().min(0).max(1).describe("0..1 as the document stands now"),
-    rationale: z.string().trim().min(1).max(300).describe("One sentence: why this score"),
+    rationale: text(300).describe("One sentence: why this score"),
   });
   return z.object({
     scores: z.object(Object.fromEntries(criteria.map((criterion) => [criterion.name, criterionScore.describe(criterion.description)]))),
@@ -23,11 +23,7 @@ export function reviewAnswerSchema(criteria: readonly RubricCriterion[]) {
       .array(
         z.object({
           criterion: z.enum(names).describe("The criterion this directive improves"),
-          directive: z
-            .string()
-            .trim()
-            .min(1)
-            .max(maxDirectiveCharacters)
+          directive: text(maxDirectiveCharacters)
             .describe("A specific, actionable instruction: what to add, clarify or expand (not a question)"),
         }),
       )

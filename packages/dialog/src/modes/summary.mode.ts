@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DialogModeDefinition } from "./dialog-mode.ts";
+import { type DialogModeDefinition, text } from "./dialog-mode.ts";
 import { renderEarlier, type EarlierConversation } from "./prompt-sections.ts";
 
 export interface SummaryPromptInput {
@@ -35,6 +35,6 @@ export function createSummaryMode(maxCharacters: number): DialogModeDefinition<S
         renderEarlier(input.earlier),
         `# Your task\nWrite one summary of iterations 0-${input.throughIteration} that can stand in for everything above (a previous summary included) in later prompts.`,
       ].join("\n\n"),
-    output: z.object({ summary: z.string().trim().min(1).max(maxCharacters).describe("Plain text or Markdown") }),
+    output: z.object({ summary: text(maxCharacters).describe("Plain text or Markdown") }),
   };
 }
