@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DialogToolContext } from "./dialog-context.ts";
-import { type DialogModeDefinition, dialogModeSettings } from "./modes/dialog-mode.ts";
+import type { DialogModeDefinition } from "./modes/dialog-mode.ts";
 import type { DialogTokens } from "./store/dialog-session.repository.ts";
 import { estimateTokens } from "./token-estimate.ts";
 
@@ -25,7 +25,8 @@ export interface AgentAnswer<Output> {
 /**
  * Runs a dialog mode for one agent: the mode's system prompt and rendered
  * prompt, its output schema (validated by the provider, with one repair
- * round), the mode's settings under the service's and the agent's overrides.
+ * round), the mode's settings (module defaults, configuration, runtime
+ * overrides) under the agent's own temperature, maxTokens and model.
  * Adds the call to the invocation's usage and returns the answer with its own
  * token figures (estimated at four characters a token when the provider reports none).
  */
@@ -38,8 +39,8 @@ export async function askAgent<Input, Output>(
   if (context.signal.aborted) {
     throw new DeliberateError({ code: "CANCELLED", message: "The exchange was cancelled before the model was asked." });
   }
-  const settings = { ...dialogModeSettings[mode.mode], ...(context.settings?.[mode.mode] ?? {}) };
-  const model = context.models.forMode(mode.mode as never);
+  const settings = context.settings(mode.mode);
+  const model = context.models.forMode(mode.mode);
   const prompt = mode.prompt(input);
   const result = await model.generate<Output>({
     system: mode.system,
@@ -49,6 +50,7 @@ export async function askAgent<Input, Output>(
     schemaDescription: mode.description,
     temperature: overrides.temperature ?? settings.temperature,
     maxTokens: overrides.maxTokens ?? settings.maxTokens,
+    ...(settings.thinkingBudget !== undefined ? { thinkingBudget: settings.thinkingBudget } : {}),
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(overrides.model !== undefined ? { modelId: overrides.model } : {}),
     signal: context.signal,

@@ -1,12 +1,12 @@
+export { createDialogModule, dialogModule } from "./module.ts";
 export { createDialogHandlers } from "./dialog-handlers.ts";
-export type { DialogHandler } from "./dialog-handlers.ts";
 export { defaultContextBudgetTokens, defaultIdleTimeoutMinutes } from "./dialog-context.ts";
-export type { DialogModuleOptions, DialogRepositories, DialogStore, DialogToolContext, DialogUsage, SharedSessionRepository } from "./dialog-context.ts";
+export type { DialogModuleOptions, DialogRepositories, DialogToolContext } from "./dialog-context.ts";
 export { builtinPresets, presetByName } from "./presets/builtin-presets.ts";
 export { definePreset, presetProblems } from "./presets/dialog-preset.ts";
 export type { DialogPreset, RubricCriterion } from "./presets/dialog-preset.ts";
 export { dialogModeSettings } from "./modes/dialog-mode.ts";
-export type { DialogModeDefinition, DialogModeId, DialogModeSettings } from "./modes/dialog-mode.ts";
+export type { DialogModeDefinition, DialogModeId } from "./modes/dialog-mode.ts";
 export { combineCriteria, combineReviews } from "./rubric.ts";
 export { decideStopping } from "./stopping.ts";
 export type { StoppingDecision, StoppingFacts, StoppingRules } from "./stopping.ts";
@@ -24,4 +24,4 @@ export type {
 } from "./store/dialog-session.repository.ts";
 export type { DialogSessionRecord } from "./render/dialog-record.ts";
 export { dialogTranscriptMarkdown } from "./render/transcript-markdown.ts";
-export { readDialogRecord } from "./tools/get-reasoning-result/get-reasoning-result.handler.ts";
+export { dialogSessionSection, readDialogSection } from "./render/dialog-session-section.ts";

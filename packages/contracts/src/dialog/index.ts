@@ -4,14 +4,17 @@ import { listReasoningPresetsTool } from "./list-reasoning-presets.ts";
 import { runReasoningExchangeTool } from "./run-reasoning-exchange.ts";
 import { startReasoningSessionTool } from "./start-reasoning-session.ts";
 
+/** The dialog module's five tools, by name, in the order surfaces list them. */
+export const dialogTools = {
+  start_reasoning_session: startReasoningSessionTool,
+  run_reasoning_exchange: runReasoningExchangeTool,
+  get_reasoning_result: getReasoningResultTool,
+  list_reasoning_presets: listReasoningPresetsTool,
+  get_session_status: getSessionStatusTool,
+} as const;
+
 /** The dialog module's five tools, in the order surfaces list them. */
-export const dialogToolDefinitions = [
-  startReasoningSessionTool,
-  runReasoningExchangeTool,
-  getReasoningResultTool,
-  listReasoningPresetsTool,
-  getSessionStatusTool,
-] as const;
+export const dialogToolDefinitions = Object.values(dialogTools);
 
 export { agentConfigSchema, agentListSchema, agentNamePattern, dialogActSchema, dialogLimits, dialogPresetNameSchema } from "./agent.ts";
 export type { AgentConfig, DialogAct, DialogPresetName } from "./agent.ts";

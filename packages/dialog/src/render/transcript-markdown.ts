@@ -18,13 +18,15 @@ export function trajectoryTable(record: DialogSessionRecord): string {
 }
 
 /**
- * The whole session as a Markdown transcript: header, agents, every turn of every iteration
+ * The whole session as a Markdown transcript (headings from `headingLevel`, default 1): header, agents, every turn of every iteration
  * with its quality, and the summaries made for context overflow (the raw turns stay in full).
  */
-export function dialogTranscriptMarkdown(record: DialogSessionRecord): string {
+export function dialogTranscriptMarkdown(record: DialogSessionRecord, options: { headingLevel?: number } = {}): string {
   const { session } = record;
+  const level = options.headingLevel ?? 1;
+  const heading = (depth: number) => "#".repeat(level + depth);
   const lines = [
-    `# Reasoning session ${session.session_id}`,
+    `${heading(0)} Reasoning session ${session.session_id}`,
     "",
     `**Topic:** ${session.topic}`,
     "",
@@ -34,23 +36,23 @@ export function dialogTranscriptMarkdown(record: DialogSessionRecord): string {
     `- Tokens: ${session.tokens_used}${session.token_budget !== null ? ` of ${session.token_budget}` : ""}`,
     `- Started: ${session.created_at}; last activity: ${session.updated_at}`,
     "",
-    "## Agents",
+    `${heading(1)} Agents`,
     "",
     ...session.agents.map((agent) => `- **${agent.name}**: ${agent.role}${agent.model ? ` (model ${agent.model})` : ""}`),
     "",
-    "## Turn plan",
+    `${heading(1)} Turn plan`,
     "",
     ...session.plan.map((step, index) => `${index + 1}. ${step.map((turn) => `${turn.agent} ${turn.act}s`).join(" + ")}${step.length > 1 ? " (concurrently)" : ""}`),
   ];
-  if (session.context) lines.push("", "## Context", "", session.context);
+  if (session.context) lines.push("", `${heading(1)} Context`, "", session.context);
   for (const iteration of record.iterations) {
-    lines.push("", `## Iteration ${iteration.iteration}`, "");
+    lines.push("", `${heading(1)} Iteration ${iteration.iteration}`, "");
     for (const summary of record.summaries.filter((candidate) => candidate.made_in_iteration === iteration.iteration)) {
-      lines.push(`### Summary of iterations 0-${summary.through_iteration} (used in later prompts instead of them)`, "", summary.content, "");
+      lines.push(`${heading(2)} Summary of iterations 0-${summary.through_iteration} (used in later prompts instead of them)`, "", summary.content, "");
     }
     for (const exchange of record.exchanges.filter((candidate) => candidate.iteration === iteration.iteration)) {
       lines.push(
-        `### ${exchange.agent} ${actTitles[exchange.act]} (${exchange.role}${exchange.state ? `, ${exchange.state}` : ""})`,
+        `${heading(2)} ${exchange.agent} ${actTitles[exchange.act]} (${exchange.role}${exchange.state ? `, ${exchange.state}` : ""})`,
         "",
         `_${exchange.created_at} · ${exchange.tokens.input} in / ${exchange.tokens.output} out${exchange.tokens.estimated ? " (estimated)" : ""}${exchange.model ? ` · ${exchange.model}` : ""}_`,
         "",
@@ -63,6 +65,6 @@ export function dialogTranscriptMarkdown(record: DialogSessionRecord): string {
     );
   }
   if (session.status === "error" && session.error) lines.push("", `**Last exchange failed:** ${session.error}`);
-  lines.push("", "## Quality trajectory", "", trajectoryTable(record), "");
+  lines.push("", `${heading(1)} Quality trajectory`, "", trajectoryTable(record), "");
   return lines.join("\n");
 }

@@ -2,12 +2,12 @@ import { DeliberateError } from "@deliberate/contracts";
 import { openStore, type Store } from "@deliberate/store";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { migrateDialogTables } from "../testing/dialog-tables.ts";
-import type { DialogDatabase } from "./dialog-database.ts";
-import { createDialogSessionRepository, type DialogExchangeWrite, type DialogSessionRepository, type NewDialogSession } from "./dialog-session.repository.ts";
+import type { DialogRepositories } from "../dialog-context.ts";
+import { dialogModule } from "../module.ts";
+import type { DialogExchangeWrite, DialogSessionRepository, NewDialogSession } from "./dialog-session.repository.ts";
 import { dialogTables } from "./migrations/2026-11-23T1000-dialog-tables.ts";
 
-let store: Store;
+let store: Store<DialogRepositories>;
 let repository: DialogSessionRepository;
 const now = "2026-11-23T10:00:00.000Z";
 
@@ -75,7 +75,7 @@ function exchangeWrite(sessionId: string, iteration: number, expected = iteratio
 async function createBoth(id: string) {
   await store.transaction(async (repositories) => {
     await repositories.sessions.create({ id, mode: "dialog", now });
-    await createDialogSessionRepository(repositories.db as unknown as Kysely<DialogDatabase>).createSession(newSession(id));
+    await repositories.dialogSessions.createSession(newSession(id));
   });
 }
 
@@ -85,9 +85,8 @@ async function countRows(table: string, sessionId: string): Promise<number> {
 }
 
 beforeEach(async () => {
-  store = await openStore({ path: ":memory:" });
-  await migrateDialogTables(store.db as never);
-  repository = createDialogSessionRepository(store.db as unknown as Kysely<DialogDatabase>);
+  store = await openStore<DialogRepositories>({ path: ":memory:", modules: [dialogModule] });
+  repository = store.dialogSessions;
 });
 afterEach(async () => {
   await store.close();
@@ -111,7 +110,7 @@ describe("dialog session repository", () => {
     await createBoth("s2");
     const write = exchangeWrite("s1", 0);
     write.summary = { session_id: "s1", through_iteration: 0, made_in_iteration: 2, content: "sum", tokens: { input: 3, output: 2, estimated: true }, model: null, created_at: now };
-    await store.transaction(async (repositories) => createDialogSessionRepository(repositories.db as unknown as Kysely<DialogDatabase>).recordExchange(write));
+    await store.transaction(async (repositories) => repositories.dialogSessions.recordExchange(write));
     await repository.recordExchange(exchangeWrite("s2", 0));
     expect(await repository.getSession("s1")).toMatchObject({ status: "in_progress", completed_iterations: 1, current_quality: 0.6, tokens_used: 30 });
     expect((await repository.listExchanges("s1")).map((exchange) => [exchange.agent, exchange.role, exchange.act, exchange.content, exchange.tokens])).toEqual([
@@ -129,7 +128,7 @@ describe("dialog session repository", () => {
     await repository.recordExchange(exchangeWrite("s1", 0));
     const stale = exchangeWrite("s1", 1, 0);
     const error = await store
-      .transaction(async (repositories) => createDialogSessionRepository(repositories.db as unknown as Kysely<DialogDatabase>).recordExchange(stale))
+      .transaction(async (repositories) => repositories.dialogSessions.recordExchange(stale))
       .catch((caught: unknown) => caught);
     expect(DeliberateError.isInstance(error) && error.code).toBe("CONFLICT");
     expect(await countRows("dialog_exchanges", "s1")).toBe(2);

@@ -1,5 +1,4 @@
-export { migrateDialogTables } from "./dialog-tables.ts";
-export { createDialogTestEngine, createTestClock, dialogHandlersForEngine, toDialogContext } from "./core-engine.ts";
-export type { DialogTestEngine, TestClock } from "./core-engine.ts";
+export { createDialogTestEngine, createTestClock } from "./dialog-test-engine.ts";
+export type { DialogTestEngine, DialogTestEngineOptions, TestClock } from "./dialog-test-engine.ts";
 export { answerDialogPrompt, scriptedDialogResponder, turnOfPrompt } from "./scripted-dialog.ts";
 export type { DialogPrompt, DialogScript, ScriptedTurn } from "./scripted-dialog.ts";

@@ -1,4 +1,3 @@
-import { mapConcurrent } from "@deliberate/core";
 import {
   type AgentConfig,
   DeliberateError,
@@ -9,6 +8,7 @@ import {
   type runReasoningExchangeTool,
   type ToolOutput,
 } from "@deliberate/contracts";
+import { mapConcurrent } from "@deliberate/engine";
 import { type AgentAnswer, askAgent } from "../../ask-agent.ts";
 import type { DialogToolContext } from "../../dialog-context.ts";
 import type { DialogModeDefinition } from "../../modes/dialog-mode.ts";

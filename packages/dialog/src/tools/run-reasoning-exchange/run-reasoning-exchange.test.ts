@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DeliberateError, type DialogPresetName, dialogPresetNameSchema, needsCompletionSchema } from "@deliberate/contracts";
-import { hostModelRouter, randomIds } from "@deliberate/core";
+import { hostModelRouter, randomIds } from "@deliberate/engine";
 import type { GenerateOptions } from "@deliberate/providers";
-import { openStore, type Store } from "@deliberate/store";
+import type { Store } from "@deliberate/store";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -341,12 +341,12 @@ describe("sessions over time", () => {
     try {
       const path = join(folder, "deliberate.db");
       // Real ids: a restarted service must not reuse the ids of the rows already written.
-      const first = await setup(rising, { store: await openStore({ path }), engine: { ids: randomIds } });
+      const first = await setup(rising, { path, engine: { ids: randomIds } });
       const started = await first.engine.invoke("start_reasoning_session", { topic: "Restartable", maxIterations: 4 });
       const before = (await first.engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] })) as Output;
       await first.store.close();
 
-      const second = await setup(rising, { store: await openStore({ path }), engine: { ids: randomIds } });
+      const second = await setup(rising, { path, engine: { ids: randomIds } });
       const after = (await second.engine.invoke("run_reasoning_exchange", { session_id: started["session_id"], iteration: 1 })) as Output;
       expect([before.iteration, after.iteration]).toEqual([0, 1]);
       const prompt = second.model.calls[0]?.messages[0]?.content ?? "";
