@@ -138,6 +138,17 @@ export {
   submitThoughtTool,
   workflowProgressSchema,
 } from "./reasoning/guided-workflow.ts";
+export {
+  agentIntentRequestSchema,
+  agentIntentResponseSchema,
+  decidedBySchema,
+  llmChoiceSchema,
+  offeredToolSchema,
+  traceEntrySchema,
+} from "./agent-intent/agent-intent.ts";
+export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
+export { agentIntentDecideTool, agentIntentDecisionInputSchema, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
+export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
 
 // The dialog module's tools (multi-agent reasoning sessions).
 export {

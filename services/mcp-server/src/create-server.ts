@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "@deliberate/contracts";
-import type { Engine, ProgressUpdate } from "@deliberate/core";
+import type { Engine, ProgressUpdate } from "@deliberate/engine";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { ProviderSettings } from "@deliberate/providers";
 import { modelsForCall } from "./keyless-models.ts";

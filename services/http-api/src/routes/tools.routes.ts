@@ -1,5 +1,5 @@
 import { DeliberateError, type ToolDefinition } from "@deliberate/contracts";
-import type { DeliberateEngine, ProgressUpdate } from "@deliberate/core";
+import type { DeliberateEngine, ProgressUpdate } from "@deliberate/engine";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
