@@ -12,6 +12,18 @@ export const maxDirectiveCharacters = 400;
  * listed criterion. The JSON schema a model gets carries every one of these constraints.
  */
 export function reviewAnswerSchema(criteria: readonly RubricCriterion[]) {
+  let schema = reviewSchemas.get(criteria);
+  if (schema === undefined) {
+    schema = buildReviewAnswerSchema(criteria);
+    reviewSchemas.set(criteria, schema);
+  }
+  return schema;
+}
+
+// A rubric's review schema is built once (zod schemas are costly to build and rubrics are fixed data).
+const reviewSchemas = new WeakMap<readonly RubricCriterion[], ReturnType<typeof buildReviewAnswerSchema>>();
+
+function buildReviewAnswerSchema(criteria: readonly RubricCriterion[]) {
   const names = criteria.map((criterion) => criterion.name) as [string, ...string[]];
   const criterionScore = z.object({
     score: z.number().min(0).max(1).describe("0..1 as the document stands now"),

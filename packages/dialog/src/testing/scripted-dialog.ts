@@ -61,6 +61,18 @@ export function answerDialogPrompt(prompt: DialogPrompt, script: DialogScript = 
   };
 }
 
+// JSON schemas by zod schema: review schemas are built once per rubric, so this converts each once.
+const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  let json = jsonSchemas.get(schema);
+  if (json === undefined) {
+    json = z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>;
+    jsonSchemas.set(schema, json);
+  }
+  return json;
+}
+
 /** A responder for createScriptedModel that plays every agent by the script. */
 export function scriptedDialogResponder(script: DialogScript = {}): ScriptedResponder {
   return (options) =>
@@ -69,7 +81,7 @@ export function scriptedDialogResponder(script: DialogScript = {}): ScriptedResp
         schemaName: options.schemaName ?? "",
         system: options.system,
         user: options.messages.map((message) => message.content).join("\n\n"),
-        jsonSchema: options.schema ? (z.toJSONSchema(options.schema, { unrepresentable: "any" }) as Record<string, unknown>) : {},
+        jsonSchema: options.schema ? jsonSchemaOf(options.schema) : {},
       },
       script,
     );

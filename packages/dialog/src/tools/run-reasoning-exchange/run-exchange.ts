@@ -137,6 +137,8 @@ export async function runExchange(context: DialogToolContext, session: DialogSes
   try {
     for (const [stepIndex, step] of session.plan.entries()) {
       const act = (step[0] as DialogTurn).act;
+      // Each turn's mode (persona, rules, schema) is built once per step.
+      const modes = step.map((turn) => modeFor(act, agentOf(session, turn.agent), preset));
       const promptInput = (): TurnPromptInput => ({
         topic: session.topic,
         context: session.context,
@@ -148,8 +150,7 @@ export async function runExchange(context: DialogToolContext, session: DialogSes
       // Context budget: the largest prompt of the step must fit; summarise earlier iterations once if not.
       const largestPrompt = () =>
         Math.max(
-          ...step.map((turn) => {
-            const mode = modeFor(act, agentOf(session, turn.agent), preset);
+          ...modes.map((mode) => {
             return estimateTokens(mode.system) + estimateTokens(mode.prompt(promptInput()));
           }),
         );
@@ -184,9 +185,9 @@ export async function runExchange(context: DialogToolContext, session: DialogSes
         }
       }
       const input = promptInput();
-      const answers = await mapConcurrent(step, context.concurrency, async (turn) => {
+      const answers = await mapConcurrent(step, context.concurrency, async (turn, index) => {
         const agent = agentOf(session, turn.agent);
-        const answer = await askAgent(context, modeFor(act, agent, preset), input, overridesOf(agent));
+        const answer = await askAgent(context, modes[index] as (typeof modes)[number], input, overridesOf(agent));
         finishedTurns += 1;
         context.progress({ progress: finishedTurns, total: totalTurns, message: `iteration ${iteration}: ${turn.agent} ${act === "produce" ? "produced" : act === "merge" ? "merged" : "reviewed"}` });
         return answer;
