@@ -149,6 +149,8 @@ export {
 export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
 export { agentIntentDecideTool, agentIntentDecisionInputSchema, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
 export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
+export { publishedSchemas, toJsonSchema } from "./json-schema.ts";
+export type { JsonSchema, PublishedSchemas } from "./json-schema.ts";
 
 // The dialog module's tools (multi-agent reasoning sessions).
 export {

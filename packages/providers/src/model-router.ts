@@ -45,6 +45,7 @@ export function createModelRouter(settings: ProviderSettings): ModelRouter {
           baseURL: settings.openai.baseURL,
           modelId: modelIdForMode(settings, "linear") ?? "",
           structuredOutput: settings.openai.structuredOutput,
+          reasoningModels: settings.openai.reasoningModels,
         });
   const models = new Map<string, LanguageModel>();
   return {

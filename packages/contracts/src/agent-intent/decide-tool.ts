@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { defineTool } from "../tool-definition.ts";
 import { agentIntentRequestSchema, agentIntentResponseSchema } from "./agent-intent.ts";
 

@@ -2,17 +2,7 @@ import type { Database } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import { createJobRepository } from "./repositories/job.repository.ts";
 import { createReasoningLogRepository } from "./repositories/reasoning-log.repository.ts";
-import type { JobTable } from "./tables/job.table.ts";
-import type { ReasoningLogTable } from "./tables/reasoning-log.table.ts";
-
-/** The HTTP API's own tables: the durable intent queue and its request log. */
-export type ApiTables = {
-  reasoning_queue: JobTable;
-  reasoning_logs: ReasoningLogTable;
-};
-
-/** A handle (database or open transaction) that sees the shared and the API's tables. */
-export type DatabaseExecutor = Kysely<Database & ApiTables>;
+import type { ApiTables } from "./executor.ts";
 
 /** Binds the API's repositories to a handle. */
 export function createApiRepositories(db: Kysely<Database>) {
@@ -21,3 +11,5 @@ export function createApiRepositories(db: Kysely<Database>) {
 }
 
 export type ApiRepositories = ReturnType<typeof createApiRepositories>;
+
+export type { ApiTables, DatabaseExecutor } from "./executor.ts";

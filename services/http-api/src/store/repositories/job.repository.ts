@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
-import type { DatabaseExecutor } from "../repositories.ts";
+import type { DatabaseExecutor } from "../executor.ts";
 import type { JobRow, JobUpdate } from "../tables/job.table.ts";
 
 /** Where a job is in its life: queued -> processing -> done | failed; canceled from queued or processing. */

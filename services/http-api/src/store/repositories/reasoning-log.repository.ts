@@ -1,4 +1,4 @@
-import type { DatabaseExecutor } from "../repositories.ts";
+import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "@deliberate/store";
 import type { ReasoningLogRow } from "../tables/reasoning-log.table.ts";
 
