@@ -164,8 +164,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     return handler;
   }
 
-  async function run(handler: ToolHandler, rawArguments: unknown, context: ToolContext): Promise<Record<string, unknown>> {
-    const input = parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
+  async function run(handler: ToolHandler, rawArguments: unknown, context: ToolContext, parsed?: { input: unknown }): Promise<Record<string, unknown>> {
+    const input = parsed ? parsed.input : parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
     const output = await handler.handle(input as never, context);
     const checked = handler.definition.outputSchema.safeParse(output);
     if (!checked.success) {
@@ -229,8 +229,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
   /** Runs one call to completion, failure, or (host-executed) its next suspension. */
   async function execute(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
     const handler = handlerFor(toolName);
-    // Validate before anything else so bad input writes nothing at all.
-    parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+    // Validate before anything else so bad input writes nothing at all (once: the handler gets this parse).
+    const parsed = { input: parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName) };
     const serverModels = invokeOptions.models ?? options.models;
     const hostExecuted = serverModels.provider === "host";
     const models = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : serverModels;
@@ -258,7 +258,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     const variant = raw["operation"] ?? raw["type"] ?? raw["query"];
     const operation = typeof variant === "string" ? variant : null;
     try {
-      const output = await run(handler, rawArguments, context);
+      const output = await run(handler, rawArguments, context, parsed);
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
       await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs: performance.now() - started, output });
       options.onInvocation?.({ tool: toolName, operation, success: true, errorCode: null, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });

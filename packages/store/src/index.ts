@@ -1,5 +1,8 @@
 export { bindRepositories, createStore, openStore } from "./store.ts";
-export type { BaseRepositories, OpenStoreOptions, Repositories, Store, StoreContribution } from "./store.ts";
+export type { BaseRepositories, CreateStoreOptions, OpenStoreOptions, Repositories, Store, StoreContribution } from "./store.ts";
+export { batchInvocations, defaultInvocationBatch } from "./invocation-batch.ts";
+export type { BatchedInvocationRepository, InvocationBatchOptions } from "./invocation-batch.ts";
+export { withStatementCache } from "./statement-cache.ts";
 export { joinTransaction } from "./joined-transaction.ts";
 export { defaultDatabasePath, openSqliteDatabase } from "./open-database.ts";
 export type { OpenDatabaseOptions } from "./open-database.ts";

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
 import type { StoreContribution } from "./store-contribution.ts";
@@ -57,13 +58,24 @@ export function bindRepositories(contributions: readonly StoreContribution[]): (
   };
 }
 
+/** How `createStore` writes bookkeeping rows. */
+export interface CreateStoreOptions {
+  /** Batch invocation rows (see `InvocationBatchOptions`); omitted, each row commits when recorded. */
+  invocationBatch?: InvocationBatchOptions;
+}
+
 /** Wraps an open, migrated database as a Store with the contributions' repositories. */
-export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = []): Store<Extra> {
+export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = [], options: CreateStoreOptions = {}): Store<Extra> {
   const bind = bindRepositories(contributions);
+  const invocations = options.invocationBatch ? batchInvocations(db, options.invocationBatch) : undefined;
   return {
     ...(bind(db) as Repositories<Extra>),
+    ...(invocations ? { invocations } : {}),
     transaction: (work) => db.transaction().execute((transaction) => work(bind(transaction) as Repositories<Extra>)),
-    close: () => db.destroy(),
+    close: async () => {
+      await invocations?.flush();
+      await db.destroy();
+    },
     contributors: new Set(contributions.map((contribution) => contribution.name)),
   };
 }
@@ -73,6 +85,8 @@ export interface OpenStoreOptions {
   path: string;
   /** The modules whose tables and repositories the store carries (their migrations are applied). */
   modules?: readonly StoreContribution[];
+  /** Batch invocation rows (services use `defaultInvocationBatch`); omitted, each row commits when recorded. */
+  invocationBatch?: InvocationBatchOptions;
 }
 
 /** Opens SQLite at `path` (":memory:" for tests), applies the base and the modules' migrations, and returns the store. */
@@ -85,7 +99,7 @@ export async function openStore<Extra extends object = object>(options: OpenStor
     await db.destroy();
     throw error;
   }
-  return createStore<Extra>(db, modules);
+  return createStore<Extra>(db, modules, options.invocationBatch ? { invocationBatch: options.invocationBatch } : {});
 }
 
 export type { StoreContribution } from "./store-contribution.ts";

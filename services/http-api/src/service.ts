@@ -7,7 +7,7 @@ import { type Clock, createEngine, loadModules, type DeliberateEngine, type Deli
 import { dialogModule } from "@deliberate/dialog";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, type ModelRouter, unknownModeModels } from "@deliberate/providers";
-import { openStore, type Store } from "@deliberate/store";
+import { defaultInvocationBatch, openStore, type Store } from "@deliberate/store";
 import type { Hono } from "hono";
 import { agentIntentModule } from "./agent-intent-module.ts";
 import { createApp } from "./app.ts";
@@ -81,7 +81,13 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const ownsStore = options.store === undefined;
   const modules: readonly DeliberateModule[] = [reasoningModule, dialogModule as DeliberateModule, agentIntentModule, ...(await loadModules(config.modules)), ...(options.modules ?? [])];
-  const store = (options.store ?? (await openStore({ path: config.databasePath, modules }))) as Store<ApiRepositories>;
+  // Invocation rows are batched (a crash loses at most the last 16, none older than 20 ms); tools' state commits before each response.
+  const store = (options.store ??
+    (await openStore({
+      path: config.databasePath,
+      modules,
+      invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
+    }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   const serverModels = options.models ?? createModelRouter(config.providers);

@@ -63,14 +63,14 @@ function progressForwarder(context: ServerContext, logger: Logger): { progress?:
 }
 
 function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
-  const schemas = publishedSchemas(definition);
+  // Converted on first use (and once per definition): nothing is converted at start-up.
   server.registerTool(
     definition.name,
     {
       title: definition.annotations.title,
       description: definition.description,
-      inputSchema: publishOnly(schemas.input),
-      outputSchema: publishOnly(schemas.output),
+      inputSchema: publishOnly(() => publishedSchemas(definition).input),
+      outputSchema: publishOnly(() => publishedSchemas(definition).output),
       annotations: { ...definition.annotations },
     },
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {

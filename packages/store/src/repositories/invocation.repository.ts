@@ -1,6 +1,7 @@
 import type { Invocation } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { InvocationRow } from "../tables/invocation.table.ts";
+import { chunks } from "./chunks.ts";
 
 export type NewInvocation = Omit<Invocation, "success"> & { success: boolean; error_message: string | null };
 
@@ -49,6 +50,16 @@ export function createInvocationRepository(db: DatabaseExecutor) {
         .insertInto("invocations")
         .values({ ...input, success: input.success ? 1 : 0 })
         .execute();
+    },
+
+    /** Several rows in one statement per slice (callers wrap it in a transaction to commit once). */
+    async recordMany(inputs: readonly NewInvocation[]): Promise<void> {
+      for (const slice of chunks(inputs, 50)) {
+        await db
+          .insertInto("invocations")
+          .values(slice.map((input) => ({ ...input, success: input.success ? 1 : 0 })))
+          .execute();
+      }
     },
 
     /** Newest first. */

@@ -1,0 +1,79 @@
+import type { Kysely } from "kysely";
+import type { Database } from "./database.ts";
+import { createInvocationRepository, type InvocationRepository, type NewInvocation } from "./repositories/invocation.repository.ts";
+
+/**
+ * How invocation rows are written: in batches, so a call does not pay a commit
+ * of its own for its bookkeeping row. A batch is committed when it reaches
+ * `maxRows`, `maxDelayMs` after its first row, before any read of the
+ * invocations through the store, and when the store closes. A crash (not a
+ * shutdown) loses at most the rows of the batch being filled: at most
+ * `maxRows`, none older than `maxDelayMs`. A tool's own state changes are
+ * never batched: they commit before the call returns.
+ */
+export interface InvocationBatchOptions {
+  /** The most rows held before they are written (the most a crash can lose). */
+  maxRows: number;
+  /** The longest a row waits before it is written. */
+  maxDelayMs: number;
+  /** Called when a batch cannot be written (its rows are dropped). */
+  onError?: (error: unknown, rows: number) => void;
+}
+
+/** What the services use: at most 16 rows and 20 ms of them at risk on a crash. */
+export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 16, maxDelayMs: 20 };
+
+/** The invocations repository with batched `record` and `flush()`; reads flush first, so they see every recorded row. */
+export type BatchedInvocationRepository = InvocationRepository & { flush(): Promise<void> };
+
+export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
+  if (!Number.isInteger(options.maxRows) || options.maxRows < 1) throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
+  const direct = createInvocationRepository(db);
+  let buffer: NewInvocation[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  function flush(): Promise<void> {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (buffer.length > 0) {
+      const batch = buffer;
+      buffer = [];
+      // Batches are written in order, one transaction each.
+      writing = writing.then(() =>
+        db
+          .transaction()
+          .execute((transaction) => createInvocationRepository(transaction).recordMany(batch))
+          .catch((error: unknown) => {
+            if (options.onError) options.onError(error, batch.length);
+            else process.emitWarning(`Deliberate: ${batch.length} invocation rows could not be written: ${(error as Error).message ?? String(error)}`);
+          }),
+      );
+    }
+    return writing;
+  }
+
+  // Every read flushes first, so the store always reads what it was told to record.
+  const reads = Object.fromEntries(
+    Object.entries(direct).map(([name, method]) => [name, async (...args: unknown[]) => {
+      await flush();
+      return (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
+    }]),
+  ) as unknown as InvocationRepository;
+  return {
+    ...reads,
+    async record(input) {
+      buffer.push(input);
+      if (buffer.length >= options.maxRows) void flush();
+      else if (timer === undefined) {
+        timer = setTimeout(() => void flush(), options.maxDelayMs);
+        timer.unref();
+      }
+    },
+    async recordMany(inputs) {
+      for (const input of inputs) buffer.push(input);
+      await flush();
+    },
+    flush,
+  };
+}
