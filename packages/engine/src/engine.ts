@@ -35,7 +35,7 @@ export interface EngineOptions {
   modeSettings?: Readonly<Record<string, Partial<ModeSettings>>>;
   /** Overrides that change while the service runs (read on every model call). */
   runtimeSettings?: RuntimeSettingsSource;
-  /** Most model calls in flight for independent work within one call (default 4). */
+  /** Most model calls in flight for independent work within one call (default 8: five perspectives, k=5 or n=5 samples run in one round). */
   concurrency?: number;
   /** How long a host-executed call waits for its completions (default one hour). */
   suspendedCallTtlMs?: number;
@@ -137,7 +137,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     ...(options.runtimeSettings ? { runtime: options.runtimeSettings } : {}),
   });
   const modeIds = Object.keys(composition.modes);
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? 8;
   const ttlMs = options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs;
   const handlers = composition.handlers as ReadonlyMap<string, ToolHandler>;
   if (handlers.has(submitTool.name)) throw new Error(`Tool ${submitTool.name} is the engine's own`);
