@@ -170,13 +170,23 @@ async function load(url: string, target: Target, connections: number, seconds: n
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
-  const instance = autocannon({
-    url: `${url}${target.path}`,
-    method: target.method,
-    connections,
-    duration: seconds,
-    ...(target.body !== undefined ? { body: target.body, headers: { "content-type": "application/json" } } : {}),
+  let finish: (result: autocannon.Result) => void = () => {};
+  let fail: (error: unknown) => void = () => {};
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
   });
+  // With a callback autocannon returns its instance, whose events carry each response's time.
+  const instance = autocannon(
+    {
+      url: `${url}${target.path}`,
+      method: target.method,
+      connections,
+      duration: seconds,
+      ...(target.body !== undefined ? { body: target.body, headers: { "content-type": "application/json" } } : {}),
+    },
+    (error, result) => (error ? fail(error) : finish(result)),
+  );
   instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     else {
@@ -185,7 +195,7 @@ async function load(url: string, target: Target, connections: number, seconds: n
       failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
     }
   });
-  const result = await instance;
+  const result = await done;
   errors += result.errors + result.timeouts;
   return { latencies, errors, seconds: (performance.now() - started) / 1000 };
 }

@@ -1,0 +1,17 @@
+import { dialogModule } from "@deliberate/dialog";
+import { createEngine, type DeliberateModule, exportSession } from "@deliberate/engine";
+import { createModelRouterFromModel } from "@deliberate/providers";
+import { createScriptedModel } from "@deliberate/providers/testing";
+import { reasoningModule } from "@deliberate/reasoning";
+import { openStore } from "@deliberate/store";
+const modules = [reasoningModule, dialogModule as DeliberateModule];
+const store = await openStore({ path: "/tmp/perf/scale/scale.db", modules });
+const engine = createEngine({ store, modules, models: createModelRouterFromModel(createScriptedModel([])) });
+const t = async (label: string, work: () => Promise<unknown> | unknown) => { const times: number[] = []; for (let i = 0; i < 8; i++) { const s = performance.now(); await work(); times.push(performance.now() - s); } times.sort((a, b) => a - b); console.log(label, times.map((x) => x.toFixed(1)).join(" ")); };
+await t("thoughts.listBySession", () => store.thoughts.listBySession("ses_scale_export"));
+await t("raw all", () => store.db.selectFrom("thoughts").selectAll().where("session_id", "=", "ses_scale_export").orderBy("position").execute());
+for (const section of engine.sections) await t(`section ${section.name}`, () => section.read(store as never, "ses_scale_export"));
+const record = await engine.readSession("ses_scale_export");
+await t("readSession", () => engine.readSession("ses_scale_export"));
+for (const f of ["json", "markdown", "mermaid"] as const) await t(`render ${f}`, () => exportSession(record, f, engine.sections));
+await store.close();
