@@ -6,8 +6,14 @@ export interface IdGenerator {
   next(prefix: string): string;
 }
 
+/**
+ * `prefix_` then 8 characters of time (milliseconds, base 36) and 12 random hex
+ * characters (48 bits). Ids made later sort later, so rows keyed by them are
+ * appended to the end of their index instead of scattered over it (one page
+ * written per batch of invocation rows, not one per row).
+ */
 export const randomIds: IdGenerator = {
-  next: (prefix) => `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
+  next: (prefix) => `${prefix}_${Date.now().toString(36).padStart(8, "0")}${randomUUID().replaceAll("-", "").slice(0, 12)}`,
 };
 
 /** Deterministic ids for tests: prefix_1, prefix_2, … */

@@ -4,15 +4,16 @@ import { createInvocationRepository, type InvocationRepository, type NewInvocati
 
 /**
  * How invocation rows are written: in batches, so a call does not pay a commit
- * of its own for its bookkeeping row. A batch is committed when it reaches
- * `maxRows`, `maxDelayMs` after its first row, before any read of the
- * invocations through the store, and when the store closes. A crash (not a
- * shutdown) loses at most the rows of the batch being filled: at most
- * `maxRows`, none older than `maxDelayMs`. A tool's own state changes are
- * never batched: they commit before the call returns.
+ * of its own for its bookkeeping row. A batch is committed on the turn of the
+ * event loop after it reaches `maxRows` (at once if a burst doubles it first),
+ * `maxDelayMs` after its first row, before any read of the invocations
+ * through the store, and when the store closes. A crash (not a shutdown)
+ * loses at most the rows not yet written: fewer than `2 * maxRows` (normally
+ * at most `maxRows`), none older than `maxDelayMs`. A tool's own state
+ * changes are never batched: they commit before the call returns.
  */
 export interface InvocationBatchOptions {
-  /** The most rows held before they are written (the most a crash can lose). */
+  /** Rows that make a batch full (a crash loses fewer than twice this many). */
   maxRows: number;
   /** The longest a row waits before it is written. */
   maxDelayMs: number;
@@ -20,7 +21,7 @@ export interface InvocationBatchOptions {
   onError?: (error: unknown, rows: number) => void;
 }
 
-/** What the services use: at most 16 rows and 20 ms of them at risk on a crash. */
+/** What the services use: a crash loses at most the last 16 rows (31 in a burst), none older than 20 ms. */
 export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 16, maxDelayMs: 20 };
 
 /** The invocations repository with batched `record` and `flush()`; reads flush first, so they see every recorded row. */
@@ -31,11 +32,14 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
   const direct = createInvocationRepository(db);
   let buffer: NewInvocation[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   let writing: Promise<void> = Promise.resolve();
 
   function flush(): Promise<void> {
     if (timer !== undefined) clearTimeout(timer);
+    if (immediate !== undefined) clearImmediate(immediate);
     timer = undefined;
+    immediate = undefined;
     if (buffer.length > 0) {
       const batch = buffer;
       buffer = [];
@@ -64,8 +68,11 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
     ...reads,
     async record(input) {
       buffer.push(input);
-      if (buffer.length >= options.maxRows) void flush();
-      else if (timer === undefined) {
+      if (buffer.length >= 2 * options.maxRows) void flush();
+      else if (buffer.length >= options.maxRows) {
+        // Full: written on the next turn of the event loop, after the response that recorded the row has gone out.
+        if (!immediate) immediate = setImmediate(() => void flush());
+      } else if (timer === undefined) {
         timer = setTimeout(() => void flush(), options.maxDelayMs);
         timer.unref();
       }

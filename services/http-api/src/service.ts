@@ -81,7 +81,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const ownsStore = options.store === undefined;
   const modules: readonly DeliberateModule[] = [reasoningModule, dialogModule as DeliberateModule, agentIntentModule, ...(await loadModules(config.modules)), ...(options.modules ?? [])];
-  // Invocation rows are batched (a crash loses at most the last 16, none older than 20 ms); tools' state commits before each response.
+  // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
   const store = (options.store ??
     (await openStore({
       path: config.databasePath,

@@ -6,7 +6,7 @@ import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { defaultInvocationBatch, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
-import { createServer } from "./create-server.ts";
+import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
 
   const modules = [reasoningModule, dialogModule, ...(await loadModules(config.modules))];
-  // Invocation rows are batched (a crash loses at most the last 16, none older than 20 ms); tools' state commits before each response.
+  // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
   const store = await openStore({
     path: config.databasePath,
     modules,
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {
-    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed") });
+    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger }) });
     for (const line of connectionHelp({ config, scriptPath })) logger.info(line);
   }
 }

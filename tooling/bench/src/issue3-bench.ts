@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import { createModelRouterFromModel, type GenerateOptions, type GenerateResult, type LanguageModel } from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { createEngine } from "@deliberate/engine";
-import { createReasoningModule, definePreset, type PresetDefinition, type ReasoningRepositories } from "@deliberate/reasoning";
+import { createReasoningModule, type PresetDefinition, type ReasoningRepositories } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
 import { summarize, type Summary } from "./statistics.ts";
 

@@ -82,10 +82,11 @@ async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvoc
     entry.min_latency_ms = Math.min(entry.min_latency_ms, input.latency_ms);
     buckets.set(id, entry);
   }
-  for (const entry of buckets.values()) {
+  // One statement per table (rows are unique per key, so a multi-row upsert is valid on every dialect).
+  for (const slice of chunks([...buckets.values()], 100)) {
     await db
       .insertInto("invocation_latency_buckets")
-      .values(entry)
+      .values(slice)
       .onConflict((conflict) =>
         conflict.columns(["tool", "operation", "bucket"]).doUpdateSet((eb) => ({
           calls: eb("invocation_latency_buckets.calls", "+", eb.ref("excluded.calls")),
@@ -100,10 +101,10 @@ async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvoc
       )
       .execute();
   }
-  for (const group of groups.values()) {
+  for (const slice of chunks([...groups.values()], 100)) {
     await db
       .insertInto("invocation_rollups")
-      .values(group)
+      .values(slice)
       .onConflict((conflict) =>
         conflict.columns(["tool", "operation", "provider", "success", "error_code"]).doUpdateSet((eb) => ({
           calls: eb("invocation_rollups.calls", "+", eb.ref("excluded.calls")),
