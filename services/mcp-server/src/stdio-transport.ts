@@ -1,5 +1,6 @@
 import { type CallToolResult, type McpServer, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type { Readable, Writable } from "node:stream";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -16,6 +17,9 @@ export interface StdioTransportOptions {
   onClosed: () => void;
   /** Model-free calls answered on the transport itself (see `ToolCallFastPath`). */
   fastPath?: ToolCallFastPath;
+  /** The streams to serve on (tests); default the process's stdin and stdout. */
+  stdin?: Readable;
+  stdout?: Writable;
 }
 
 export interface RunningTransport {
@@ -48,8 +52,10 @@ class ObservedStdioServerTransport extends StdioServerTransport {
   constructor(
     private readonly onClosed: () => void,
     private readonly fastPath: ToolCallFastPath | undefined,
+    stdin: Readable = process.stdin,
+    stdout: Writable = process.stdout,
   ) {
-    super();
+    super(stdin, stdout);
   }
 
   override _ondata = (chunk: Buffer): void => {
@@ -139,7 +145,7 @@ class ObservedStdioServerTransport extends StdioServerTransport {
  * JSON-RPC only; everything else goes to the logger (stderr).
  */
 export function startStdioTransport(options: StdioTransportOptions): RunningTransport {
-  const transport = new ObservedStdioServerTransport(options.onClosed, options.fastPath);
+  const transport = new ObservedStdioServerTransport(options.onClosed, options.fastPath, options.stdin, options.stdout);
   const handle = serveStdio(() => options.createServer(), {
     transport,
     onerror: (error) => options.logger.warn("stdio transport error", { error }),
