@@ -4,6 +4,7 @@
  */
 import { DeliberateError } from "@deliberate/base";
 import { createModelRouterFromModel, type ModelRouter } from "@deliberate/providers";
+import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts";
 import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
@@ -77,4 +78,40 @@ export async function errorOf(promise: Promise<unknown>): Promise<DeliberateErro
   );
   if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
   return error;
+}
+
+/** A host-executed call driven to its end: the result and the prompts handed out in each round. */
+export interface HostDrive {
+  result: Record<string, unknown>;
+  /** One entry per needs_completion step answered: that step's prompts. */
+  rounds: PendingPrompt[][];
+}
+
+/**
+ * Drives a host-executed call to its end as a calling agent would: invokes
+ * the tool, answers every prompt of each needs_completion step with
+ * `answer(prompt)`, and submits, until the result comes back. Fails after
+ * `maxRounds` steps (a call that never finishes).
+ */
+export async function driveHostExecuted(
+  engine: Pick<DeliberateEngine, "invoke">,
+  tool: string,
+  args: Record<string, unknown>,
+  answer: (prompt: PendingPrompt) => unknown,
+  options: { maxRounds?: number; beforeSubmit?: (round: number) => void } = {},
+): Promise<HostDrive> {
+  const maxRounds = options.maxRounds ?? 40;
+  const rounds: PendingPrompt[][] = [];
+  let result = await engine.invoke(tool, args);
+  while (result["status"] === "needs_completion") {
+    const step = needsCompletionSchema.parse(result);
+    rounds.push(step.prompts);
+    if (rounds.length > maxRounds) throw new Error(`${tool} did not finish within ${maxRounds} rounds; last prompts: ${step.prompts.map((prompt) => prompt.name).join(", ")}`);
+    options.beforeSubmit?.(rounds.length);
+    result = await engine.invoke("reasoning_submit", {
+      resume_token: step.resume_token,
+      answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answer(prompt) })),
+    });
+  }
+  return { result, rounds };
 }
