@@ -11,6 +11,7 @@ const treeAnswer = {
   ],
   recommendation: "Start with B",
 };
+import { historyHeading } from "./session-history.ts";
 
 const { setup } = useTestEngines();
 
@@ -21,10 +22,16 @@ describe("reasoning_linear", () => {
     expect(linearTool.outputSchema.parse(first)).toEqual({ thought_id: first.thought_id, session_id: first.session_id, ...linearAnswer });
 
     await engine.invoke("reasoning_linear", { content: "What about consistency?", session_id: first.session_id, confidence: "0.5" });
-    const secondPrompt = model.calls[1]?.messages[0]?.content ?? "";
-    expect(secondPrompt).toContain("We should add a cache.");
-    expect(secondPrompt).toContain(linearAnswer.content);
-    expect(secondPrompt).toContain("0.5");
+    // The history goes as separate messages before the prompt, the last one marked for the prompt cache.
+    const messages = model.calls[1]?.messages ?? [];
+    expect(messages.map((message) => message.content)).toEqual([
+      historyHeading,
+      "Step 1 [input]: We should add a cache.",
+      `Step 2 [linear]: ${linearAnswer.content}`,
+      expect.stringContaining("What about consistency?"),
+    ]);
+    expect(messages.map((message) => message.cache === true)).toEqual([false, false, true, false]);
+    expect(messages.at(-1)?.content).toContain("0.5");
 
     const record = await store.thoughts.listBySession(first.session_id as string);
     expect(record.map((thought) => thought.mode)).toEqual(["input", "linear", "input", "linear"]);

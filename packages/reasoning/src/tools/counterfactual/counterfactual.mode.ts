@@ -43,7 +43,6 @@ export interface ProposalNeeds {
   scenario: string;
   intervention: string;
   depth: AnalysisDepth;
-  history: string;
   /** The caller's target (always a change here), which the proposed model must contain. */
   target: { variable: string; change: number } | undefined;
   /** Variables the caller observed, which the proposed model must contain. */
@@ -107,7 +106,6 @@ export function createCausalProposalMode(needs: ProposalNeeds): ModeDefinition<P
     ].join("\n"),
     prompt: (input: ProposalNeeds) =>
       [
-        input.history,
         `Scenario: ${input.scenario}`,
         `Intervention (what if): ${input.intervention}`,
         `Analysis: ${depthGuidance[input.depth].split(":")[0]}.`,
@@ -123,7 +121,6 @@ export function createCausalProposalMode(needs: ProposalNeeds): ModeDefinition<P
 export interface MappingNeeds {
   scenario: string;
   intervention: string;
-  history: string;
   variables: readonly string[];
   relationships: ReadonlyArray<{ cause: string; effect: string; strength?: number | undefined }>;
   /** Indexes of relationships without a strength. */
@@ -175,7 +172,6 @@ export function createCausalMappingMode(needs: MappingNeeds): ModeDefinition<Map
     ].join("\n"),
     prompt: (input: MappingNeeds) =>
       [
-        input.history,
         `Scenario: ${input.scenario}`,
         `Intervention (what if): ${input.intervention}`,
         `Variables: ${input.variables.join(", ")}`,
@@ -194,7 +190,6 @@ export interface NarrativeNeeds {
   scenario: string;
   intervention: string;
   depth: AnalysisDepth;
-  history: string;
   /** The model and the computed effects, rendered for the prompt. */
   computed: string;
 }
@@ -216,8 +211,8 @@ export const narrativeMode = defineMode({
     "Write the outcome in plain language, list the key differences (largest first, with their numbers), list the assumptions a reader should question (beyond linearity), and rate your confidence 0..1 that the conclusion holds in reality given the model's simplifications.",
   ].join("\n"),
   prompt: (input: NarrativeNeeds) =>
-    [input.history, `Scenario: ${input.scenario}`, `Intervention (what if): ${input.intervention}`, depthGuidance[input.depth], "", input.computed]
-      .filter((line, index) => line !== "" || index === 4)
+    [`Scenario: ${input.scenario}`, `Intervention (what if): ${input.intervention}`, depthGuidance[input.depth], "", input.computed]
+      .filter((line, index) => line !== "" || index === 3)
       .join("\n"),
   output: z.object({
     counterfactual_outcome: z.string().min(1),

@@ -24,7 +24,6 @@ export interface ScoringNeeds {
   type: Extract<DecisionType, "weighted" | "topsis">;
   question: string | undefined;
   context: string | undefined;
-  history: string;
   options: readonly string[];
   /** The caller's criteria, or undefined when the model proposes them. */
   criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
@@ -130,7 +129,6 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
     ].join("\n"),
     prompt: (input: ScoringNeeds) =>
       [
-        input.history,
         `Decision (${input.type}): ${input.question ?? "choose the best option"}`,
         input.context ? `Context: ${input.context}` : "",
         `Options: ${input.options.map((option) => JSON.stringify(option)).join(", ")}`,
@@ -152,7 +150,6 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
 export interface PairwiseNeeds {
   question: string | undefined;
   context: string | undefined;
-  history: string;
   options: readonly string[];
   criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
   /** Every unordered pair of option indexes, i < j, in row order. */
@@ -209,7 +206,6 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
     ].join("\n"),
     prompt: (input: PairwiseNeeds) =>
       [
-        input.history,
         `Decision: ${input.question ?? "choose the best option"}`,
         input.context ? `Context: ${input.context}` : "",
         input.criteria === undefined
@@ -230,7 +226,6 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
 export interface StakeholderNeeds {
   topic: string;
   context: string | undefined;
-  history: string;
   options: readonly string[] | undefined;
   /** The caller's stakeholders, or undefined when the model identifies them. */
   stakeholders: ReadonlyArray<{ name: string; role?: string | undefined; power_level?: number | undefined; interest_level?: number | undefined }> | undefined;
@@ -310,7 +305,6 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
     ].join("\n"),
     prompt: (input: StakeholderNeeds) =>
       [
-        input.history,
         `Topic: ${input.topic}`,
         input.context ? `Context: ${input.context}` : "",
         input.options ? `Options under consideration: ${input.options.join(", ")}` : "",

@@ -37,7 +37,6 @@ interface EvidenceItemView {
 export interface LikelihoodNeeds {
   hypothesis: string;
   context: string | undefined;
-  history: string;
   prior: number | undefined;
   evidence: readonly EvidenceItemView[];
   /** Indexes of items missing at least one likelihood. */
@@ -86,7 +85,6 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
     ].join("\n"),
     prompt: (input: LikelihoodNeeds) =>
       [
-        input.history,
         `Hypothesis H: ${input.hypothesis}`,
         input.context ? `Context: ${input.context}` : "",
         input.prior === undefined ? "Estimate the prior P(H) (the base rate before this evidence)." : `Prior P(H) = ${input.prior} (given).`,
@@ -109,7 +107,6 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
 export interface AssessmentNeeds {
   claim: string;
   context: string | undefined;
-  history: string;
   evidence: readonly EvidenceItemView[];
   /** Indexes of items missing a source type, corroboration or chain of custody. */
   items: readonly number[];
@@ -165,7 +162,6 @@ export function createAssessmentMode(needs: AssessmentNeeds): ModeDefinition<Ass
     ].join("\n"),
     prompt: (input: AssessmentNeeds) =>
       [
-        input.history,
         `Claim: ${input.claim}`,
         input.context ? `Context: ${input.context}` : "",
         "Evidence:",
