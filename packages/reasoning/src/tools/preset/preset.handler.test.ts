@@ -297,6 +297,10 @@ describe("reasoning_preset run", () => {
     expect(output.session_id).toBe((execution.step_results[0]?.result as { session_id: string } | undefined)?.session_id);
     // The completed steps' writes stay: they are real results.
     expect(await store.thoughts.listBySession(output.session_id as string)).toHaveLength(6);
+    // The invocation is a failure with the step's error, though its partial result is returned.
+    const [row] = await store.invocations.list({ tool: "reasoning_preset" });
+    expect(row).toMatchObject({ success: false, error_code: "PROVIDER_UNAVAILABLE", operation: "run" });
+    expect(row?.error_message).toContain("Step a (reasoning_linear) failed: upstream is down");
   });
 
   it("reports a step whose arguments its tool rejects as that step's INVALID_INPUT", async () => {
