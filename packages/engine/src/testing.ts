@@ -41,13 +41,19 @@ export async function createTestEngine<Extra extends object = object>(script: Sc
   return { engine, store, model, clock };
 }
 
-/** Answers each structured call by its schema name. */
-export function bySchemaName(answers: Record<string, unknown | ((callIndex: number) => unknown)>) {
-  return (options: { schemaName?: string }, callIndex: number): unknown => {
+/** What a scripted answer function sees of the call: its messages (the prompt is the last). */
+export interface ScriptedCallView {
+  schemaName?: string;
+  messages: ReadonlyArray<{ role: string; content: string }>;
+}
+
+/** Answers each structured call by its schema name; a function answer gets the model's call index and the call. */
+export function bySchemaName(answers: Record<string, unknown | ((callIndex: number, call: ScriptedCallView) => unknown)>) {
+  return (options: ScriptedCallView, callIndex: number): unknown => {
     const name = options.schemaName ?? "";
     if (!(name in answers)) throw new Error(`No scripted answer for schema ${name}`);
     const answer = answers[name];
-    return typeof answer === "function" ? (answer as (index: number) => unknown)(callIndex) : answer;
+    return typeof answer === "function" ? (answer as (index: number, call: ScriptedCallView) => unknown)(callIndex, options) : answer;
   };
 }
 

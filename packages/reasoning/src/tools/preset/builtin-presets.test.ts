@@ -5,14 +5,13 @@ import { bySchemaName, createTestEngine, type TestEngine } from "../../test-supp
 
 // The built-in presets end to end through the real tools, with the scripted model.
 
-const critique = {
-  quality_score: 0.7,
+// A first draft is below the threshold (0.8), its revision above.
+const critique = (_index: number, call: { messages: ReadonlyArray<{ content: string }> }) => ({
+  scores: !call.messages.at(-1)?.content.includes("The refined result.") ? { logic: 0.6, evidence: 0.6, completeness: 0.6, clarity: 0.6 } : { logic: 0.9, evidence: 0.9, completeness: 0.9, clarity: 0.9 },
   strengths: ["clear"],
   weaknesses: ["thin on evidence"],
   recommendations: ["add a benchmark"],
-  refined_content: "The refined result.",
-  refined_quality_score: 0.9,
-};
+});
 
 const common = {
   linear_continuation: { content: "The code parses a config file and must never throw on bad input.", confidence: 0.8, next_step: "review" },
@@ -29,6 +28,7 @@ const common = {
   detect_fallacies: { detections: [] },
   detect_biases: { detections: [] },
   reflection_critique: critique,
+  reflection_revision: { refined_content: "The refined result.", changes: ["added a benchmark"] },
 };
 
 const engines: TestEngine[] = [];

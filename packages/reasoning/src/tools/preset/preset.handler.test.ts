@@ -107,14 +107,13 @@ const mixedAnswers = bySchemaName({
   linear_continuation: { content: "framed", confidence: 0.6, next_step: "go" },
   divergent_perspective: (index: number) => ({ viewpoint: `view ${index}`, content: "a view", novelty_score: 0.5 }),
   divergent_synthesis: { challenged_assumptions: [], synthesis: "together" },
-  reflection_critique: {
-    quality_score: 0.7,
+  reflection_critique: (_index: number, call: { messages: ReadonlyArray<{ content: string }> }) => ({
+    scores: !call.messages.at(-1)?.content.includes("better") ? { logic: 0.7, evidence: 0.7, completeness: 0.7, clarity: 0.7 } : { logic: 0.85, evidence: 0.85, completeness: 0.85, clarity: 0.85 },
     strengths: ["s"],
     weaknesses: ["w"],
     recommendations: ["r"],
-    refined_content: "better",
-    refined_quality_score: 0.85,
-  },
+  }),
+  reflection_revision: { refined_content: "better", changes: ["c"] },
 });
 
 /**
