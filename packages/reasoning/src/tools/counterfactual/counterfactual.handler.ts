@@ -291,7 +291,7 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
     const proposal: ProposalAnswer = await runMode(context, createCausalProposalMode(needs), needs, messages);
     context.progress({ progress: 1, total: steps, message: "causal model proposed" });
     modelRationale = proposal.rationale;
-    model = { variables: proposal.variables.map((name) => name.trim()), relationships: proposal.relationships };
+    model = { variables: proposal.variables, relationships: proposal.relationships };
     modelSource = "model";
     proposal.relationships.forEach((_, index) => estimatedStrengths.add(index));
     if (callerTarget !== undefined) target = { variable: callerTarget.variable, change: callerTarget.change as number };
