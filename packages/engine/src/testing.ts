@@ -9,6 +9,7 @@ import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import type { DeliberateModule } from "./define-module.ts";
+export { answerFromSchema } from "./schema-answer.ts";
 export { measureSchemaAcceptance } from "./schema-acceptance.ts";
 export type { RejectedSample, SchemaAcceptance } from "./schema-acceptance.ts";
 import { createEngine, type DeliberateEngine, type EngineOptions } from "./engine.ts";
