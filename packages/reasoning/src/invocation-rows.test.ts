@@ -13,12 +13,12 @@ describe("invocation rows", () => {
     const { engine, store } = await setup(bySchemaName({ tree_branches: treeAnswer }));
     await engine.invoke("reasoning_tree", { content: "Speed up the build" });
     await engine.invoke("reasoning_decision", { options: ["A", "B"], criteria: [{ name: "cost", weight: 1 }], scores: [[1], [2]] });
-    await engine.invoke("reasoning_metrics", {});
+    await engine.invoke("reasoning_evidence", { claim: "It rebooted", evidence: [{ content: "syslog", source_type: "primary", corroborated_by: [], chain_of_custody: "intact" }] });
     const rows = await store.invocations.list();
     expect(Object.fromEntries(rows.map((row) => [row.tool, row.operation]))).toEqual({
       reasoning_tree: "create",
       reasoning_decision: "weighted",
-      reasoning_metrics: "summary",
+      reasoning_evidence: "assess",
     });
   });
 
