@@ -8,10 +8,6 @@ import { defineMode, type ModeDefinition } from "@deliberate/engine";
  */
 export const estimatedProbabilityBounds = { min: 0.001, max: 0.999 } as const;
 
-function addIssue(context: z.RefinementCtx, path: Array<string | number>, message: string): void {
-  context.addIssue({ code: "custom", path, message });
-}
-
 /** One entry per wanted item, keyed by its index: an object with exactly these keys (all required). */
 function perItem<T extends z.ZodType>(wanted: readonly number[], value: (index: number) => T) {
   return z.object(Object.fromEntries(wanted.map((index) => [String(index), value(index)])) as Record<string, T>);
