@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
-import { DeliberateError } from "./errors.ts";
-import { allToolDefinitions } from "./tools/index.ts";
-import { treeInputSchema } from "./tools/tree.ts";
+import { DeliberateError } from "@deliberate/base";
+import { allToolDefinitions } from "./catalogue.ts";
+import { treeInputSchema } from "./reasoning/tree.ts";
 import { parseInput } from "./validation.ts";
 
 describe("loose numbers and booleans", () => {

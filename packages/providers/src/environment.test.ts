@@ -1,6 +1,7 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
-import { modelIdForMode, parseProviderEnvironment, redactSettings } from "./environment.ts";
+import { modelIdForMode, parseProviderEnvironment,
+  unknownModeModels, redactSettings } from "./environment.ts";
 
 function invalid(env: Record<string, string | undefined>): DeliberateError {
   try {
@@ -64,9 +65,9 @@ describe("parseProviderEnvironment", () => {
   });
 
   it("warns about model variables that name no mode", () => {
-    const settings = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_LINEAER: "claude-x" });
-    expect(settings.warnings).toEqual([expect.stringContaining("ANTHROPIC_MODEL_LINEAER names no mode")]);
-    expect(settings.anthropic.modeModels).toEqual({});
+    const settings = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_LINEAER: "claude-x", ANTHROPIC_MODEL_LINEAR: "claude-y" });
+    expect(unknownModeModels(settings, ["linear", "tree"])).toEqual([expect.stringContaining("ANTHROPIC_MODEL_LINEAER names no mode")]);
+    expect(modelIdForMode(settings, "linear")).toBe("claude-y");
   });
 
   it("reads the timeout, retries and OpenAI structured-output mode", () => {

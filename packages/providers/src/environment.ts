@@ -1,4 +1,4 @@
-import { DeliberateError, modeIdSchema, type FieldIssue, type ModeId } from "@deliberate/contracts";
+import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import type { OpenAIStructuredOutput } from "./openai-model.ts";
 
 /** The server-side providers that configuration can choose. */
@@ -21,7 +21,7 @@ export interface ProviderConnectionSettings {
   /** `<PROVIDER>_MODEL`: the provider's default model id, when set. */
   model: string | undefined;
   /** `<PROVIDER>_MODEL_<MODE>`: per-mode model ids. */
-  modeModels: Partial<Record<ModeId, string>>;
+  modeModels: Partial<Record<string, string>>;
 }
 
 /** OpenAI settings: connection plus how structured answers are requested. */
@@ -60,7 +60,7 @@ export interface ProviderSettings {
 export const defaultModelIds = {
   anthropic: { default: "claude-sonnet-4-5", modes: { auto: "claude-haiku-4-5" } },
   openai: { default: "gpt-4.1-mini", modes: {} },
-} as const satisfies Record<ProviderName, { default: string; modes: Partial<Record<ModeId, string>> }>;
+} as const satisfies Record<ProviderName, { default: string; modes: Partial<Record<string, string>> }>;
 
 /** Defaults of the numeric settings. */
 export const defaultRequestTimeoutMs = 60_000;
@@ -95,13 +95,13 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
     apiKey: read("ANTHROPIC_API_KEY"),
     baseURL: parseURL(read("ANTHROPIC_BASE_URL"), "ANTHROPIC_BASE_URL", issues),
     model: read("ANTHROPIC_MODEL"),
-    modeModels: readModeModels(env, "ANTHROPIC_MODEL_", warnings),
+    modeModels: readModeModels(env, "ANTHROPIC_MODEL_"),
   };
   const openai: OpenAIConnectionSettings = {
     apiKey: read("OPENAI_API_KEY"),
     baseURL: parseURL(read("OPENAI_BASE_URL"), "OPENAI_BASE_URL", issues),
     model: read("OPENAI_MODEL"),
-    modeModels: readModeModels(env, "OPENAI_MODEL_", warnings),
+    modeModels: readModeModels(env, "OPENAI_MODEL_"),
     structuredOutput:
       parseChoice(read("OPENAI_STRUCTURED_OUTPUT"), "OPENAI_STRUCTURED_OUTPUT", ["json_schema", "json_object"], issues) ??
       "json_schema",
@@ -136,10 +136,10 @@ export function resolveKeylessMode(settings: ProviderSettings, available: { samp
 }
 
 /** The model id a mode uses: `<PROVIDER>_MODEL_<MODE>`, else `<PROVIDER>_MODEL`, else the built-in default. */
-export function modelIdForMode(settings: ProviderSettings, mode: ModeId): string | undefined {
+export function modelIdForMode(settings: ProviderSettings, mode: string): string | undefined {
   if (settings.provider === "none") return undefined;
   const connection = settings[settings.provider];
-  const builtIn: { default: string; modes: Partial<Record<ModeId, string>> } = defaultModelIds[settings.provider];
+  const builtIn: { default: string; modes: Partial<Record<string, string>> } = defaultModelIds[settings.provider];
   return connection.modeModels[mode] ?? connection.model ?? builtIn.modes[mode] ?? builtIn.default;
 }
 
@@ -192,18 +192,33 @@ function missingFor(
   return undefined;
 }
 
-function readModeModels(env: Environment, prefix: string, warnings: string[]): Partial<Record<ModeId, string>> {
-  const models: Partial<Record<ModeId, string>> = {};
-  const modes = new Set<string>(modeIdSchema.options);
+/** `<PREFIX><MODE>` variables, for any mode id (modes are registered by modules; see `unknownModeModels`). */
+function readModeModels(env: Environment, prefix: string): Partial<Record<string, string>> {
+  const models: Partial<Record<string, string>> = {};
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith(prefix)) continue;
     const value = raw?.trim();
-    if (!value) continue;
     const mode = name.slice(prefix.length).toLowerCase();
-    if (modes.has(mode)) models[mode as ModeId] = value;
-    else warnings.push(`${name} names no mode (modes: ${modeIdSchema.options.map((id) => id.toUpperCase()).join(", ")}); it is ignored.`);
+    if (value && mode) models[mode] = value;
   }
   return models;
+}
+
+/**
+ * Warnings for per-mode model variables that name no registered mode (e.g. a
+ * misspelt `ANTHROPIC_MODEL_LINEAER`), given the modes the composed modules register.
+ */
+export function unknownModeModels(settings: ProviderSettings, registeredModes: Iterable<string>): string[] {
+  const known = new Set(registeredModes);
+  const connections = [
+    { prefix: "ANTHROPIC_MODEL_", modes: Object.keys(settings.anthropic.modeModels) },
+    { prefix: "OPENAI_MODEL_", modes: Object.keys(settings.openai.modeModels) },
+  ];
+  return connections.flatMap(({ prefix, modes }) =>
+    modes
+      .filter((mode) => !known.has(mode))
+      .map((mode) => `${prefix}${mode.toUpperCase()} names no mode (modes: ${[...known].map((id) => id.toUpperCase()).join(", ")}); it is ignored.`),
+  );
 }
 
 function parseChoice<const C extends string>(value: string | undefined, name: string, choices: readonly C[], issues: FieldIssue[]): C | undefined {

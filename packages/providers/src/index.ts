@@ -15,6 +15,7 @@ export {
   parseProviderEnvironment,
   redactSettings,
   resolveKeylessMode,
+  unknownModeModels,
 } from "./environment.ts";
 export type {
   KeylessMode,

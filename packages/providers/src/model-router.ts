@@ -1,4 +1,3 @@
-import type { ModeId } from "@deliberate/contracts";
 import { createAnthropicModel } from "./anthropic-model.ts";
 import { modelIdForMode, type ProviderSettings } from "./environment.ts";
 import type { GenerateOptions, GenerateResult, LanguageModel } from "./language-model.ts";
@@ -12,7 +11,7 @@ export interface ModelRouter {
   /** False when calls would fail with PROVIDER_NOT_CONFIGURED. */
   readonly configured: boolean;
   /** The model for `mode`, its id from configuration (mode override > provider default > built-in). */
-  forMode(mode: ModeId): LanguageModel;
+  forMode(mode: string): LanguageModel;
 }
 
 /**
@@ -45,7 +44,7 @@ export function createModelRouter(settings: ProviderSettings): ModelRouter {
           modelId: modelIdForMode(settings, "linear") ?? "",
           structuredOutput: settings.openai.structuredOutput,
         });
-  const models = new Map<ModeId, LanguageModel>();
+  const models = new Map<string, LanguageModel>();
   return {
     provider: settings.provider,
     configured: true,

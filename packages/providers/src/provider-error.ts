@@ -1,4 +1,4 @@
-import { DeliberateError, type ErrorCode } from "@deliberate/contracts";
+import { DeliberateError, type ErrorCode } from "@deliberate/base";
 
 /** The shape of an SDK API error (both SDKs share it). */
 export interface SdkApiError extends Error {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "./index.ts";
@@ -65,8 +65,6 @@ describe("store", () => {
     const error = await store.sessions.get("nope").catch((caught: unknown) => caught);
     expect(DeliberateError.isInstance(error) && error.code).toBe("NOT_FOUND");
     expect(DeliberateError.isInstance(error) && error.issues[0]?.field).toBe("session_id");
-    const branchError = await store.branches.getInSession("s", "b").catch((caught: unknown) => caught);
-    expect(DeliberateError.isInstance(branchError) && branchError.issues[0]?.field).toBe("branch_id");
   });
 
   it("filters invocations and maps success to a boolean", async () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DeliberateError } from "../errors.ts";
+import { DeliberateError } from "@deliberate/base";
 import { parseInput } from "../validation.ts";
 import { endSessionRequestSchema } from "./end-session.ts";
 import { executeTaskRequestSchema, executeTaskResponseSchema } from "./execute-task.ts";

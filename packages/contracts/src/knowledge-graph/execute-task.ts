@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pendingPromptSchema } from "../tools/needs-completion.ts";
+import { pendingPromptSchema } from "../reasoning/needs-completion.ts";
 import { derivationSchema, knowledgeSubgraphSchema, tripleSchema } from "./graph-shapes.ts";
 import { availableToolsSchema, toolCallRequestSchema, toolResultSchema } from "./tool-interaction.ts";
 import {

@@ -72,4 +72,4 @@ export { endSessionRequestSchema, endSessionResponseSchema } from "./end-session
 export type { EndSessionRequest, EndSessionResponse } from "./end-session.ts";
 export { reasoningCapabilitySchema } from "./capabilities.ts";
 export type { ReasoningCapability } from "./capabilities.ts";
-export { endSessionTool, executeTaskTool, knowledgeGraphToolDefinitions } from "./tools.ts";
+export { endSessionTool, executeTaskTool, knowledgeGraphToolDefinitions, knowledgeGraphTools } from "./tools.ts";

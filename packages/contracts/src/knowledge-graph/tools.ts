@@ -28,3 +28,9 @@ export const endSessionTool = defineTool({
 
 /** The knowledge-graph module's tools. */
 export const knowledgeGraphToolDefinitions = [executeTaskTool, endSessionTool] as const;
+
+/** The knowledge-graph module's tools by name (its part of the tool catalogue). */
+export const knowledgeGraphTools = {
+  reasoning_execute_task: executeTaskTool,
+  reasoning_end_session: endSessionTool,
+} as const;

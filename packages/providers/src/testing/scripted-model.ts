@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { extractJson, type JsonCandidate } from "../extract-json.ts";
 import { generateWithRepair, throwIfAborted, type AnswerAttempt } from "../generate-with-repair.ts";
 import type { GenerateOptions, GenerateResult, LanguageModel, ModelMessage, Usage } from "../language-model.ts";

@@ -1,4 +1,5 @@
-import { DeliberateError, type Session } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
+import { type Session } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { SessionRow } from "../tables/session.table.ts";
 

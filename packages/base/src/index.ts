@@ -1,0 +1,2 @@
+export { DeliberateError, errorCodes, toDeliberateError } from "./errors.ts";
+export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "./errors.ts";
