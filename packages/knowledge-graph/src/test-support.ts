@@ -1,15 +1,11 @@
-import { type Database, migrations as baseMigrations, openSqliteDatabase } from "@deliberate/store";
-import { type Kysely, Migrator } from "kysely";
+import { openStore, type Store } from "@deliberate/store";
+import { createKnowledgeGraphRepository, type KnowledgeGraphRepository } from "./storage/knowledge-graph.repository.ts";
 import { knowledgeGraphMigrations } from "./storage/migrations.ts";
 
-/**
- * In-memory SQLite with the base tables and this module's tables, migrated
- * the way the engine's migrator will: base and module migrations in name order.
- */
-export async function openTestDatabase(): Promise<Kysely<Database>> {
-  const db = await openSqliteDatabase({ path: ":memory:" });
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...baseMigrations, ...knowledgeGraphMigrations }) } });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return db;
+/** In-memory SQLite with the base tables and this module's tables, migrated as the engine does. */
+export async function openTestStore(): Promise<Store<{ knowledgeGraph: KnowledgeGraphRepository }>> {
+  return openStore<{ knowledgeGraph: KnowledgeGraphRepository }>({
+    path: ":memory:",
+    modules: [{ name: "knowledge-graph", migrations: knowledgeGraphMigrations, repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db) }) }],
+  });
 }

@@ -33,8 +33,8 @@ interface Step {
  * without, the shortest directed path of at most `maxDepth` relations. The
  * returned path is always a real chain of the given facts.
  */
-export function validatePath(facts: Iterable<Fact>, query: PathQuery): PathValidation {
-  const index = facts instanceof FactIndex ? facts : new FactIndex(facts);
+export function validatePath(facts: Iterable<Fact> | FactIndex, query: PathQuery): PathValidation {
+  const index = facts instanceof FactIndex ? facts : new FactIndex(facts as Iterable<Fact>);
   const outgoing = new Map<string, Fact[]>();
   const incoming = new Map<string, Fact[]>();
   for (const fact of index.facts) {

@@ -5,25 +5,38 @@ function label(text: string): string {
 }
 
 /**
- * A graph as a Mermaid flowchart: entities as nodes (name and type),
+ * Mermaid lines (no header) of a graph: entities as nodes (name and type),
  * relations as labelled edges; asserted solid, derived thick, hypothesized
- * dotted, retracted dotted and marked.
+ * dotted, retracted dotted and marked. `node(id)` names a node for an entity id.
  */
-export function subgraphToMermaid(subgraph: KnowledgeSubgraph): string {
-  const lines = ["graph LR"];
-  const nodeIds = new Map<string, string>();
-  subgraph.entities.forEach((entity, index) => {
-    const nodeId = `n${index}`;
-    nodeIds.set(entity.name, nodeId);
-    lines.push(`  ${nodeId}["${label(entity.name)}<br/><i>${label(entity.type)}</i>"]`);
-  });
+export function subgraphMermaidLines(subgraph: KnowledgeSubgraph, node: (entityId: string) => string): string[] {
+  const lines: string[] = [];
+  const idByName = new Map<string, string>();
+  for (const entity of subgraph.entities) {
+    idByName.set(entity.name, entity.id);
+    lines.push(`  ${node(entity.id)}["${label(entity.name)} (${label(entity.type)})"]`);
+  }
   for (const relation of subgraph.relations) {
-    const from = nodeIds.get(relation.subject);
-    const to = nodeIds.get(relation.object);
+    const from = idByName.get(relation.subject);
+    const to = idByName.get(relation.object);
     if (from === undefined || to === undefined) continue;
     const text = label(relation.validity === "retracted" ? `${relation.predicate} (retracted)` : relation.predicate);
     const arrow = relation.validity === "derived" ? "==>" : relation.validity === "asserted" ? "-->" : "-.->";
-    lines.push(`  ${from} ${arrow}|"${text}"| ${to}`);
+    lines.push(`  ${node(from)} ${arrow}|"${text}"| ${node(to)}`);
   }
-  return lines.join("\n");
+  return lines;
+}
+
+/** A graph as a complete Mermaid flowchart (`graph LR`). */
+export function subgraphToMermaid(subgraph: KnowledgeSubgraph): string {
+  const names = new Map<string, string>();
+  const node = (id: string) => {
+    let name = names.get(id);
+    if (name === undefined) {
+      name = `n${names.size}`;
+      names.set(id, name);
+    }
+    return name;
+  };
+  return ["graph LR", ...subgraphMermaidLines(subgraph, node)].join("\n");
 }

@@ -59,6 +59,7 @@ export class WorkingGraph {
   private readonly entityMap = new Map<string, GraphEntity>();
   private readonly relationMap = new Map<string, GraphRelation>();
   private created = 0;
+  private readonly log: Array<{ kind: "entity" | "relation"; key: string }> = [];
 
   /** Loads stored elements; relations whose endpoints are missing are skipped. */
   static fromStored(entities: readonly StoredEntity[], relations: readonly StoredRelation[]): WorkingGraph {
@@ -173,6 +174,7 @@ export class WorkingGraph {
         changed: false,
       });
       this.created += 1;
+      this.log.push({ kind: "entity", key });
       return { key, created: true };
     }
     const merged = mergeEntity(current, record);
@@ -217,6 +219,7 @@ export class WorkingGraph {
         changed: false,
       });
       this.created += 1;
+      this.log.push({ kind: "relation", key });
       return { created: true, changed: false };
     }
     const stronger = validityRank[meta.validity] > validityRank[current.validity];
@@ -248,6 +251,30 @@ export class WorkingGraph {
       const moved = { subject: relation.subject === merge ? keep : relation.subject, predicate: relation.predicate, object: relation.object === merge ? keep : relation.object };
       this.upsertRelation(moved, relation);
     }
+  }
+
+  /** A point in this call's additions, for `addedSince`. */
+  mark(): number {
+    return this.log.length;
+  }
+
+  /** Entities (display names) and relations (triples) added since `mark` that are still in the graph. */
+  addedSince(mark: number): { entities: string[]; relations: Triple[] } {
+    const entities: string[] = [];
+    const relations: Triple[] = [];
+    const seen = new Set<string>();
+    for (const entry of this.log.slice(mark)) {
+      if (seen.has(`${entry.kind}:${entry.key}`)) continue;
+      seen.add(`${entry.kind}:${entry.key}`);
+      if (entry.kind === "entity") {
+        const entity = this.entityMap.get(entry.key);
+        if (entity?.fresh) entities.push(entity.name);
+      } else {
+        const relation = this.relationMap.get(entry.key);
+        if (relation?.fresh) relations.push(this.tripleOf(relation));
+      }
+    }
+    return { entities, relations };
   }
 
   /** What to write: fresh elements to insert, stored ones that changed. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { normalizeEntityName } from "../algorithms/names.ts";
-import { defineKnowledgeGraphMode, type ModeDefinition } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 export interface AbductionInput {
@@ -27,7 +27,7 @@ export interface AbductionAnswer {
  */
 export function createAbductionMode(names: readonly string[]): ModeDefinition<AbductionInput, AbductionAnswer> {
   const name = entityNameSchema(names);
-  return defineKnowledgeGraphMode<AbductionInput, AbductionAnswer>({
+  return defineMode<AbductionInput, AbductionAnswer>({
     mode: "knowledge_graph_abduce",
     name: "knowledge_graph_hypotheses",
     description: "Observations to explain and 2-3 hypotheses as new nodes and edges",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineKnowledgeGraphMode, type ModeDefinition } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { confidenceAnswerSchema, tripleAnswerSchema } from "./schema-parts.ts";
 
 export interface AnswerInput {
@@ -47,7 +47,7 @@ function output(names: readonly string[]) {
 
 /** The answer step with standard chain of thought. */
 export function createAnswerMode(names: readonly string[]): ModeDefinition<AnswerInput, AnswerOutput> {
-  return defineKnowledgeGraphMode<AnswerInput, AnswerOutput>({
+  return defineMode<AnswerInput, AnswerOutput>({
     mode: "knowledge_graph_answer",
     name: "knowledge_graph_answer",
     description: "The answer with its reasoning steps, cited graph facts and confidence",
@@ -59,7 +59,7 @@ export function createAnswerMode(names: readonly string[]): ModeDefinition<Answe
 
 /** The same answer step, sampled at a higher temperature for self-consistency. */
 export function createSampleMode(names: readonly string[]): ModeDefinition<AnswerInput, AnswerOutput> {
-  return defineKnowledgeGraphMode<AnswerInput, AnswerOutput>({
+  return defineMode<AnswerInput, AnswerOutput>({
     mode: "knowledge_graph_sample",
     name: "knowledge_graph_answer_sample",
     description: "One independent answer with its reasoning steps, cited graph facts and confidence",

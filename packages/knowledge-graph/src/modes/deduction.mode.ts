@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineKnowledgeGraphMode, type ModeDefinition } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 export interface DeductionInput {
@@ -36,7 +36,7 @@ const atom = z.object({ subject: term, predicate: predicateAnswerSchema, object:
  */
 export function createDeductionMode(names: readonly string[]): ModeDefinition<DeductionInput, DeductionAnswer> {
   const name = entityNameSchema(names);
-  return defineKnowledgeGraphMode<DeductionInput, DeductionAnswer>({
+  return defineMode<DeductionInput, DeductionAnswer>({
     mode: "knowledge_graph_deduce",
     name: "knowledge_graph_rules",
     description: "The premises as explicit rules over triples, and the query to check",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineKnowledgeGraphMode } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { confidenceAnswerSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 /** Bounds of one extraction, so one answer cannot flood the graph. */
@@ -38,7 +38,7 @@ export const extractionAnswerSchema = z.object({
 export type ExtractionAnswer = z.infer<typeof extractionAnswerSchema>;
 
 /** Seeding and enrichment: entities and relations a text states, as structured output. */
-export const extractionMode = defineKnowledgeGraphMode<ExtractionInput, ExtractionAnswer>({
+export const extractionMode = defineMode<ExtractionInput, ExtractionAnswer>({
   mode: "knowledge_graph_extract",
   name: "knowledge_graph_extraction",
   description: "Entities and relations stated by the text",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineKnowledgeGraphMode, type ModeDefinition } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { confidenceAnswerSchema, entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 export interface InductionInput {
@@ -24,7 +24,7 @@ export interface InductionAnswer {
 /** Inductive reasoning on the graph (spec §1.2.4 A): patterns across nodes become abstract nodes and relation types. */
 export function createInductionMode(names: readonly string[]): ModeDefinition<InductionInput, InductionAnswer> {
   const name = entityNameSchema(names);
-  return defineKnowledgeGraphMode<InductionInput, InductionAnswer>({
+  return defineMode<InductionInput, InductionAnswer>({
     mode: "knowledge_graph_induce",
     name: "knowledge_graph_induction",
     description: "Patterns across entities of the graph, each generalised into a new abstract entity",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineKnowledgeGraphMode, type ModeDefinition } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { describeTools, type HostTool, toolCallAnswerSchemas } from "./schema-parts.ts";
 
 export interface PlanInput {
@@ -31,7 +31,7 @@ export function createPlanMode(tools: readonly HostTool[], maxPlanDepth: number,
   alternatives.push(...toolCallAnswerSchemas(tools, { kind: z.literal("toolCall"), purpose }));
   if (allowUserInput) alternatives.push(z.object({ kind: z.literal("askUser"), purpose, question: z.string().min(1).max(500) }));
   const step = alternatives.length === 1 ? (alternatives[0] as z.ZodType) : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-  return defineKnowledgeGraphMode<PlanInput, PlanAnswer>({
+  return defineMode<PlanInput, PlanAnswer>({
     mode: "knowledge_graph_plan",
     name: "knowledge_graph_plan",
     description: "A short plan of graph operations, tool calls and questions that reaches the goal",

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { ModeDefinition } from "../engine-port.ts";
-import { defineKnowledgeGraphMode } from "../engine-port.ts";
+
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 
 export interface ResolutionPair {
   keep: { name: string; type: string; observations: readonly string[] };
@@ -43,7 +43,7 @@ export function createResolutionMode(pairCount: number): ModeDefinition<Resoluti
         seen.add(decision.pair);
       });
     });
-  return defineKnowledgeGraphMode<ResolutionInput, ResolutionAnswer>({
+  return defineMode<ResolutionInput, ResolutionAnswer>({
     mode: "knowledge_graph_resolve",
     name: "knowledge_graph_resolution",
     description: "Whether each pair of entity names refers to the same thing",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineKnowledgeGraphMode, type ModeDefinition } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { describeTools, type HostTool, toolCallAnswerSchemas } from "./schema-parts.ts";
 
 export interface SelfAskInput {
@@ -26,7 +26,7 @@ export function createSelfAskMode(tools: readonly HostTool[], allowUserInput: bo
   alternatives.push(...toolCallAnswerSchemas(tools, { source: z.literal("tool"), question }));
   if (allowUserInput) alternatives.push(z.object({ source: z.literal("user"), question }));
   const subQuestion = alternatives.length === 1 ? (alternatives[0] as z.ZodType) : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-  return defineKnowledgeGraphMode<SelfAskInput, SelfAskAnswer>({
+  return defineMode<SelfAskInput, SelfAskAnswer>({
     mode: "knowledge_graph_self_ask",
     name: "knowledge_graph_self_ask",
     description: "Follow-up questions that together answer the goal",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineKnowledgeGraphMode, type ModeDefinition } from "../engine-port.ts";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { tripleAnswerSchema } from "./schema-parts.ts";
 
 export interface ThoughtsInput {
@@ -17,7 +17,7 @@ export interface ThoughtsAnswer {
 
 /** Tree of thoughts: `breadth` alternative next thoughts from the current path, each rated; code scores and keeps the best. */
 export function createThoughtsMode(names: readonly string[], breadth: number): ModeDefinition<ThoughtsInput, ThoughtsAnswer> {
-  return defineKnowledgeGraphMode<ThoughtsInput, ThoughtsAnswer>({
+  return defineMode<ThoughtsInput, ThoughtsAnswer>({
     mode: "knowledge_graph_thoughts",
     name: "knowledge_graph_thoughts",
     description: "Alternative next reasoning steps toward the answer, each with the graph facts it rests on",

@@ -1,8 +1,9 @@
 import type { Provenance } from "@deliberate/contracts";
+import type { Store } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../test-support.ts";
-import { createKnowledgeGraphRepository, type KnowledgeGraphRepository, type NewEntity } from "./knowledge-graph.repository.ts";
+import { openTestStore } from "../test-support.ts";
+import type { KnowledgeGraphRepository, NewEntity } from "./knowledge-graph.repository.ts";
 
 const provenance: Provenance = { kind: "seed", taskId: "t1", step: "seed", reference: null };
 
@@ -11,16 +12,16 @@ function entity(id: string, key: string): NewEntity {
 }
 
 describe("knowledge-graph repository", () => {
-  let db: Kysely<never>;
+  let store: Store<{ knowledgeGraph: KnowledgeGraphRepository }>;
   let repository: KnowledgeGraphRepository;
 
   beforeEach(async () => {
-    db = (await openTestDatabase()) as unknown as Kysely<never>;
-    repository = createKnowledgeGraphRepository(db);
+    store = await openTestStore();
+    repository = store.knowledgeGraph;
     await repository.createSession({ sessionId: "s1", taskId: "t1", goalQuery: "Why?", now: "2026-01-01T00:00:00.000Z" });
   });
   afterEach(async () => {
-    await db.destroy();
+    await store.close();
   });
 
   it("registers a session in the shared sessions table and its own", async () => {
@@ -105,7 +106,7 @@ describe("knowledge-graph repository", () => {
 
   it("deletes a session's graph with its shared session row", async () => {
     await repository.insertEntities("s1", [entity("e1", "a")], "2026-01-01T00:00:01.000Z");
-    await (db as unknown as Kysely<{ sessions: { id: string } }>).deleteFrom("sessions").where("id", "=", "s1").execute();
+    await (store.db as unknown as Kysely<{ sessions: { id: string } }>).deleteFrom("sessions").where("id", "=", "s1").execute();
     expect(await repository.findSession("s1")).toBeUndefined();
     expect(await repository.countGraph("s1")).toEqual({ entities: 0, relations: 0 });
   });

@@ -1,4 +1,5 @@
 import { DeliberateError, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
+import type { Database } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import type { KnowledgeGraphDatabase, KnowledgeGraphEntityRow, KnowledgeGraphRelationRow, KnowledgeGraphSessionRow } from "./tables.ts";
 
@@ -133,7 +134,7 @@ function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
  * revision, and each session's entities and relations. Bound to a database
  * handle or an open transaction; the SQL is portable (SQLite and Postgres).
  */
-export function createKnowledgeGraphRepository(database: Kysely<never> | Kysely<KnowledgeGraphDatabase>) {
+export function createKnowledgeGraphRepository(database: Kysely<Database>) {
   const db = database as unknown as Kysely<KnowledgeGraphDatabase>;
 
   async function nextPosition(table: "knowledge_graph_entities" | "knowledge_graph_relations", sessionId: string): Promise<number> {
@@ -142,6 +143,23 @@ export function createKnowledgeGraphRepository(database: Kysely<never> | Kysely<
   }
 
   return {
+    /** A named secret, if it was made. */
+    async findSecret(name: string): Promise<string | undefined> {
+      const row = await db.selectFrom("knowledge_graph_secrets").select("value").where("name", "=", name).executeTakeFirst();
+      return row?.value;
+    },
+
+    /** Stores `value` under `name` unless a secret of that name exists; returns the secret in force. */
+    async ensureSecret(input: { name: string; value: string; now: string }): Promise<string> {
+      await db
+        .insertInto("knowledge_graph_secrets")
+        .values({ name: input.name, value: input.value, created_at: input.now })
+        .onConflict((conflict) => conflict.column("name").doNothing())
+        .execute();
+      const row = await db.selectFrom("knowledge_graph_secrets").select("value").where("name", "=", input.name).executeTakeFirstOrThrow();
+      return row.value;
+    },
+
     /** Whether any module's session already uses `sessionId` (the shared sessions table). */
     async sessionIdTaken(sessionId: string): Promise<boolean> {
       const row = await db.selectFrom("sessions").select("id").where("id", "=", sessionId).executeTakeFirst();

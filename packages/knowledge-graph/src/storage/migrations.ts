@@ -60,8 +60,17 @@ const knowledgeGraphTables: Migration = {
       .addUniqueConstraint("knowledge_graph_relations_session_triple", ["session_id", "subject_id", "predicate", "object_id"])
       .execute();
     await db.schema.createIndex("knowledge_graph_relations_object").on("knowledge_graph_relations").column("object_id").execute();
+
+    // The key session states are signed with, made on first use so every replica sharing the database shares it.
+    await db.schema
+      .createTable("knowledge_graph_secrets")
+      .addColumn("name", "text", (column) => column.primaryKey())
+      .addColumn("value", "text", (column) => column.notNull())
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .execute();
   },
   async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropTable("knowledge_graph_secrets").execute();
     await db.schema.dropTable("knowledge_graph_relations").execute();
     await db.schema.dropTable("knowledge_graph_entities").execute();
     await db.schema.dropTable("knowledge_graph_sessions").execute();

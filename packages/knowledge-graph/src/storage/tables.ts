@@ -61,11 +61,19 @@ export interface KnowledgeGraphRelationTable {
   updated_at: string;
 }
 
+/** Named secrets of the module (the session-state signing key). */
+export interface KnowledgeGraphSecretTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 /** The module's tables, plus the shared `sessions` table it registers its sessions in. */
 export interface KnowledgeGraphDatabase {
   knowledge_graph_sessions: KnowledgeGraphSessionTable;
   knowledge_graph_entities: KnowledgeGraphEntityTable;
   knowledge_graph_relations: KnowledgeGraphRelationTable;
+  knowledge_graph_secrets: KnowledgeGraphSecretTable;
   sessions: { id: string; mode: string; active_branch_id: string | null; created_at: string; updated_at: string };
 }
 
