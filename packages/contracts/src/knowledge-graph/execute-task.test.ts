@@ -62,13 +62,11 @@ describe("executeTask request", () => {
         validRequest,
         fc.stringMatching(/^[a-z][A-Za-z_]{2,20}$/).filter((key) => !(key in executeTaskRequestSchema.shape)),
         (request, key) => {
-          const issues = issuesOf({ ...request, [key]: "x" });
-          expect(issues.length).toBeGreaterThan(0);
-          expect(issues.map((issue) => issue.message).join(" ")).toContain(key);
+          expect(issuesOf({ ...request, [key]: "x" }).map((issue) => issue.field)).toEqual([key]);
         },
       ),
     );
-    expect(issuesOf({ taskId: "t", reasoningType: "deductive", goalQuery: "q", contextData: { domainKnowlege: "x" } })[0]?.field).toBe("contextData");
+    expect(issuesOf({ taskId: "t", reasoningType: "deductive", goalQuery: "q", contextData: { domainKnowlege: "x" } })[0]?.field).toBe("contextData.domainKnowlege");
   });
 
   it("refuses reasoning types outside the list, naming the field", () => {
