@@ -68,26 +68,25 @@ function resolve(term: string, binding: Binding): string | undefined {
   return isVariable(term) ? binding.get(term) : term;
 }
 
+/** Binds one term to a value on top of `binding`: the variable it newly bound, "" when nothing new, null on a mismatch. */
+function bindTerm(term: string, value: string, binding: Binding): string | null {
+  if (!isVariable(term)) return term === value ? "" : null;
+  const current = binding.get(term);
+  if (current === undefined) {
+    binding.set(term, value);
+    return term;
+  }
+  return current === value ? "" : null;
+}
+
 /** Binds `atom` to `fact` on top of `binding`; returns the variables it newly bound, or null on a mismatch. */
 function unify(atom: Atom, fact: Fact, binding: Binding): string[] | null {
-  const added: string[] = [];
-  for (const [term, value] of [
-    [atom.subject, fact.subject],
-    [atom.object, fact.object],
-  ] as const) {
-    if (!isVariable(term)) {
-      if (term !== value) return undo(binding, added);
-      continue;
-    }
-    const current = binding.get(term);
-    if (current === undefined) {
-      binding.set(term, value);
-      added.push(term);
-    } else if (current !== value) {
-      return undo(binding, added);
-    }
-  }
-  return added;
+  const first = bindTerm(atom.subject, fact.subject, binding);
+  if (first === null) return null;
+  const second = bindTerm(atom.object, fact.object, binding);
+  if (second === null) return undo(binding, first === "" ? [] : [first]);
+  if (first === "") return second === "" ? [] : [second];
+  return second === "" ? [first] : [first, second];
 }
 
 function undo(binding: Binding, added: readonly string[]): null {

@@ -65,7 +65,9 @@ class UnionFind {
   union(a: string, b: string): void {
     const rootA = this.find(a);
     const rootB = this.find(b);
-    if (rootA !== rootB) this.parent.set(rootA < rootB ? rootB : rootA, rootA < rootB ? rootA : rootB);
+    if (rootA === rootB) return;
+    const [low, high] = rootA < rootB ? [rootA, rootB] : [rootB, rootA];
+    this.parent.set(high, low);
   }
 }
 

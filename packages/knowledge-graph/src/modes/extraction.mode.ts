@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode } from "@deliberate/engine";
 import { confidenceAnswerSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 /** Bounds of one extraction, so one answer cannot flood the graph. */
