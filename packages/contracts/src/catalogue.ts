@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { knowledgeGraphTools } from "./knowledge-graph/tools.ts";
+import { agentIntentDecideTool } from "./agent-intent/decide-tool.ts";
 import { reasoningTools } from "./reasoning/index.ts";
 import { submitTool } from "./reasoning/submit.ts";
 import type { ToolDefinition } from "./tool-definition.ts";
@@ -11,6 +12,7 @@ import type { ToolDefinition } from "./tool-definition.ts";
 export const toolCatalogue = {
   ...reasoningTools,
   ...knowledgeGraphTools,
+  agent_intent_decide: agentIntentDecideTool,
   reasoning_submit: submitTool,
 } as const;
 

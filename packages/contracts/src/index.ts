@@ -138,6 +138,19 @@ export {
   submitThoughtTool,
   workflowProgressSchema,
 } from "./reasoning/guided-workflow.ts";
+export {
+  agentIntentRequestSchema,
+  agentIntentResponseSchema,
+  decidedBySchema,
+  llmChoiceSchema,
+  offeredToolSchema,
+  traceEntrySchema,
+} from "./agent-intent/agent-intent.ts";
+export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
+export { agentIntentDecideTool, agentIntentDecisionInputSchema, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
+export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
+export { publishedSchemas, toJsonSchema } from "./json-schema.ts";
+export type { JsonSchema, PublishedSchemas } from "./json-schema.ts";
 
 // The knowledge-graph module's wire contract (reasoning/executeTask, reasoning/endSession).
 export {

@@ -23,7 +23,7 @@ export interface SessionSection<Extra extends object = object> {
  * server as a request handler and by the HTTP API under /v1/methods. Runs
  * through the engine like a tool: validated, recorded, host-executable.
  */
-export interface ProtocolMethod<Extra extends object = object> {
+export interface ProtocolMethod {
   readonly method: string;
   /** The tool that implements it (its definition's input schema is the method's params). */
   readonly tool: string;
@@ -54,7 +54,7 @@ export interface DeliberateModule<Extra extends object = object> extends StoreCo
   /** Mode ids this module registers, with their default model settings. */
   readonly modes?: Readonly<Record<string, ModeSettings>>;
   readonly sessionSections?: readonly SessionSection<Extra>[];
-  readonly methods?: readonly ProtocolMethod<Extra>[];
+  readonly methods?: readonly ProtocolMethod[];
   readonly tasks?: readonly BackgroundTask<Extra>[];
   /** Facts the module publishes about itself (e.g. a capability object), by key, for services to advertise. */
   readonly capabilities?: Readonly<Record<string, unknown>>;

@@ -80,6 +80,22 @@ describe("parseProviderEnvironment", () => {
     expect(settings).toMatchObject({ timeoutMs: 1_500, maxRetries: 0, openai: { structuredOutput: "json_object" } });
   });
 
+  it("reads which OpenAI model ids are reasoning models: the built-in pattern by default, a list, or none", () => {
+    expect(parseProviderEnvironment({ OPENAI_API_KEY: "b" }).openai.reasoningModels).toEqual(["default"]);
+    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: " default, qwq*, !gpt-5-chat* ," }).openai.reasoningModels).toEqual([
+      "default",
+      "qwq*",
+      "!gpt-5-chat*",
+    ]);
+    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: "None" }).openai.reasoningModels).toEqual([]);
+    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: "openai/o3,deepseek-r1:7b" }).openai.reasoningModels).toEqual([
+      "openai/o3",
+      "deepseek-r1:7b",
+    ]);
+    const error = invalid({ OPENAI_REASONING_MODELS: "o3 mini, ," });
+    expect(error.issues).toEqual([{ field: "OPENAI_REASONING_MODELS", message: expect.stringContaining("o3 mini") }]);
+  });
+
   it("rejects an unknown DELIBERATE_PROVIDER, naming the variable", () => {
     const error = invalid({ DELIBERATE_PROVIDER: "gemini" });
     expect(error.code).toBe("INVALID_INPUT");

@@ -1,5 +1,6 @@
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import type { OpenAIStructuredOutput } from "./openai-model.ts";
+import { defaultReasoningModels } from "./reasoning-models.ts";
 
 /** The server-side providers that configuration can choose. */
 export type ProviderName = "anthropic" | "openai";
@@ -28,6 +29,12 @@ export interface ProviderConnectionSettings {
 export interface OpenAIConnectionSettings extends ProviderConnectionSettings {
   /** `OPENAI_STRUCTURED_OUTPUT`; `json_object` for servers without json_schema support. */
   structuredOutput: OpenAIStructuredOutput;
+  /**
+   * `OPENAI_REASONING_MODELS`: which model ids get `max_completion_tokens`
+   * and no temperature (`default` = o-series and gpt-5; `*` wildcards;
+   * `!id` excludes; `none` for no model). Default `["default"]`.
+   */
+  reasoningModels: string[];
 }
 
 /** Provider configuration, parsed once from the environment by each service. */
@@ -72,7 +79,7 @@ type Environment = Record<string, string | undefined>;
 /**
  * Reads provider configuration from environment variables: DELIBERATE_PROVIDER,
  * ANTHROPIC_API_KEY / _BASE_URL / _MODEL / _MODEL_<MODE>, OPENAI_API_KEY /
- * _BASE_URL / _MODEL / _MODEL_<MODE> / _STRUCTURED_OUTPUT, REQUEST_TIMEOUT_MS,
+ * _BASE_URL / _MODEL / _MODEL_<MODE> / _STRUCTURED_OUTPUT / _REASONING_MODELS, REQUEST_TIMEOUT_MS,
  * MAX_RETRIES. Empty values count as unset. Selection: DELIBERATE_PROVIDER,
  * else ANTHROPIC_API_KEY -> anthropic, else OPENAI_API_KEY or OPENAI_BASE_URL
  * -> openai, else none.
@@ -105,6 +112,7 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
     structuredOutput:
       parseChoice(read("OPENAI_STRUCTURED_OUTPUT"), "OPENAI_STRUCTURED_OUTPUT", ["json_schema", "json_object"], issues) ??
       "json_schema",
+    reasoningModels: parseReasoningModels(read("OPENAI_REASONING_MODELS"), issues),
   };
   const timeoutMs = parseInteger(read("REQUEST_TIMEOUT_MS"), "REQUEST_TIMEOUT_MS", { minimum: 1 }, issues) ?? defaultRequestTimeoutMs;
   const maxRetries =
@@ -160,10 +168,11 @@ export function redactSettings(settings: ProviderSettings): RedactedProviderSett
     baseURL: connection.baseURL === undefined ? undefined : redactURL(connection.baseURL),
     modeModels: { ...connection.modeModels },
   });
+  const openai = redactConnection(settings.openai);
   return {
     ...settings,
     anthropic: redactConnection(settings.anthropic),
-    openai: redactConnection(settings.openai),
+    openai: { ...openai, reasoningModels: [...openai.reasoningModels] },
     warnings: [...settings.warnings],
     keyless: [...settings.keyless],
   };
@@ -267,6 +276,22 @@ function redactURL(value: string): string {
   } catch {
     return value;
   }
+}
+
+/** Comma-separated model id patterns (`*` wildcards, `default`, `!id`), or `none`. */
+function parseReasoningModels(value: string | undefined, issues: FieldIssue[]): string[] {
+  if (value === undefined) return [...defaultReasoningModels];
+  const entries = value.split(",").map((part) => part.trim()).filter((part) => part.length > 0);
+  if (entries.length === 1 && entries[0]?.toLowerCase() === "none") return [];
+  const invalid = entries.filter((entry) => !/^!?[\w.:/*-]+$/.test(entry));
+  if (entries.length === 0 || invalid.length > 0) {
+    issues.push({
+      field: "OPENAI_REASONING_MODELS",
+      message: `must list model ids (with * wildcards, default for o-series and gpt-5, !id to exclude) or none, comma-separated (got "${value}")`,
+    });
+    return [...defaultReasoningModels];
+  }
+  return entries;
 }
 
 function parseKeylessOrder(value: string | undefined, issues: FieldIssue[]): KeylessMode[] {

@@ -10,6 +10,8 @@ export interface ModelRouter {
   readonly provider: string;
   /** False when calls would fail with PROVIDER_NOT_CONFIGURED. */
   readonly configured: boolean;
+  /** Why no model can be used, when `configured` is false (for messages and traces). */
+  readonly unavailableReason?: string;
   /** The model for `mode`, its id from configuration (mode override > provider default > built-in). */
   forMode(mode: string): LanguageModel;
 }
@@ -43,6 +45,7 @@ export function createModelRouter(settings: ProviderSettings): ModelRouter {
           baseURL: settings.openai.baseURL,
           modelId: modelIdForMode(settings, "linear") ?? "",
           structuredOutput: settings.openai.structuredOutput,
+          reasoningModels: settings.openai.reasoningModels,
         });
   const models = new Map<string, LanguageModel>();
   return {

@@ -5,7 +5,6 @@ import { reasoningMigrations } from "./store/migrations/index.ts";
 import { createReasoningRepositories, type ReasoningRepositories } from "./store/repositories.ts";
 import { createAutoHandler } from "./tools/auto/auto.handler.ts";
 import { reasoningHandlers } from "./tools/index.ts";
-import { builtinPresets } from "./tools/preset/builtin-presets.ts";
 import type { PresetDefinition } from "./tools/preset/preset-definition.ts";
 import { createPresetHandler } from "./tools/preset/preset.handler.ts";
 

@@ -1,5 +1,5 @@
 import { nowIso } from "@deliberate/engine";
-import { type ReasoningContext } from "./define-handler.ts";
+import type { ReasoningContext } from "./define-handler.ts";
 import { ensureSession, type SessionHistory } from "./session-history.ts";
 
 /** What one analysis call (detect, decision, evidence, counterfactual) records. */

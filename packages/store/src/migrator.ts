@@ -2,7 +2,7 @@ import { DeliberateError } from "@deliberate/base";
 import { type Kysely, type Migration, sql } from "kysely";
 import type { Database } from "./database.ts";
 import { baseMigrations } from "./migrations/index.ts";
-import type { StoreContribution } from "./store.ts";
+import type { StoreContribution } from "./store-contribution.ts";
 
 /** The owner name of the shared tables' migrations. */
 export const baseOwner = "base";

@@ -1,7 +1,8 @@
-import type { Kysely, Migration } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
+import type { StoreContribution } from "./store-contribution.ts";
 import { createInvocationRepository } from "./repositories/invocation.repository.ts";
 import { createSessionRepository } from "./repositories/session.repository.ts";
 import { createSuspendedCallRepository } from "./repositories/suspended-call.repository.ts";
@@ -14,20 +15,6 @@ export interface BaseRepositories {
   readonly thoughts: ReturnType<typeof createThoughtRepository>;
   readonly invocations: ReturnType<typeof createInvocationRepository>;
   readonly suspendedCalls: ReturnType<typeof createSuspendedCallRepository>;
-}
-
-/**
- * What a module adds to the store: its own migrations (applied in timestamp
- * order, tracked per owner so services composing different modules can share
- * one database) and its repositories, bound to the database or a transaction.
- */
-export interface StoreContribution<Extra extends object = object> {
-  /** The owner of the migrations; unique among the contributions of one store. */
-  readonly name: string;
-  /** Timestamp-prefixed name -> migration. Shipped migrations are never edited. */
-  readonly migrations?: Readonly<Record<string, Migration>>;
-  /** Binds the module's repositories to a handle (the database or an open transaction). */
-  readonly repositories?: (db: Kysely<Database>) => Extra;
 }
 
 /** Repositories bound to one database handle or transaction: the shared ones plus every module's. */
@@ -100,3 +87,5 @@ export async function openStore<Extra extends object = object>(options: OpenStor
   }
   return createStore<Extra>(db, modules);
 }
+
+export type { StoreContribution } from "./store-contribution.ts";

@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
-import type { DeliberateEngine, IdGenerator } from "@deliberate/core";
+import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";

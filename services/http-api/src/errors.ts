@@ -1,4 +1,5 @@
-import { DeliberateError, errorCodeSchema, type ErrorCode, type FieldIssue } from "@deliberate/contracts";
+import { DeliberateError, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
+import { errorCodeSchema } from "@deliberate/contracts";
 import { z } from "zod";
 
 /**
@@ -82,8 +83,7 @@ export function toErrorDetail(error: unknown): ErrorDetail {
   if (error instanceof HttpError) {
     return { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable };
   }
-  if (DeliberateError.isInstance(error)) return error.toJSON();
-  return { code: "INTERNAL", message: "Internal error; the request id identifies it in the server log.", retryable: false };
+  return toDeliberateError(error).toJSON();
 }
 
 /** Status, headers and body of the response for `error`. */

@@ -1,12 +1,12 @@
-import type { ToolDefinition } from "@deliberate/contracts";
-import type { Engine, ProgressUpdate } from "@deliberate/core";
+import { publishedSchemas, type ToolDefinition } from "@deliberate/contracts";
+import type { Engine, ProgressUpdate } from "@deliberate/engine";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { ProviderSettings } from "@deliberate/providers";
 import { modelsForCall } from "./keyless-models.ts";
 import { registerSessionResources, type SessionReader } from "./session-resources.ts";
 import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
-import { publishedSchemas, publishOnly } from "./tool-schemas.ts";
+import { publishOnly } from "./tool-schemas.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
 
 export interface CreateServerOptions {

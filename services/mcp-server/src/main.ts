@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
-import { createEngine } from "@deliberate/core";
-import { createModelRouter, redactSettings } from "@deliberate/providers";
+import { createEngine, loadModules } from "@deliberate/engine";
+import { reasoningModule } from "@deliberate/reasoning";
+import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer } from "./create-server.ts";
@@ -24,11 +25,13 @@ async function main(): Promise<void> {
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const store = await openStore({ path: config.databasePath });
+  const modules = [reasoningModule, ...(await loadModules(config.modules))];
+  const store = await openStore({ path: config.databasePath, modules });
   logger.info("database ready", { path: config.databasePath });
   logProviderChoice(logger, config.providers);
   const engine = createEngine({
     store,
+    modules,
     models: createModelRouter(config.providers),
     suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
     configSnapshot: {
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
     },
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
+  for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
   const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine });
 
   let transport: RunningTransport | undefined;

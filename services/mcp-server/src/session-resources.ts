@@ -1,4 +1,4 @@
-import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord } from "@deliberate/core";
+import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord, type SessionSection } from "@deliberate/engine";
 import type { Session } from "@deliberate/contracts";
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 
@@ -6,6 +6,8 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 export interface SessionReader {
   readSession(sessionId: string): Promise<SessionRecord>;
   listSessions(limit: number): Promise<Session[]>;
+  /** The composed modules' session sections, which render their parts of an export. */
+  readonly sections: readonly SessionSection[];
 }
 
 /** How many recent sessions `resources/list` shows per format. */
@@ -37,7 +39,7 @@ export function registerSessionResources(server: McpServer, sessions: SessionRea
     server.registerResource(`session-${format}`, template, { title, mimeType, description: `A reasoning session exported as ${format}` }, async (uri, variables) => {
       const sessionId = String(variables["session_id"]);
       const record = await sessions.readSession(sessionId);
-      return { contents: [{ uri: uri.href, mimeType, text: exportSession(record, format) }] };
+      return { contents: [{ uri: uri.href, mimeType, text: exportSession(record, format, sessions.sections) }] };
     });
   }
 }

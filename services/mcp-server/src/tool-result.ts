@@ -1,4 +1,4 @@
-import { DeliberateError, type ErrorBody } from "@deliberate/contracts";
+import { DeliberateError, type ErrorBody, toDeliberateError } from "@deliberate/base";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** A successful call: the output as `structuredContent` and the same JSON as text. */
@@ -15,14 +15,7 @@ export function toToolResult(output: Record<string, unknown>): CallToolResult {
  */
 export function toToolErrorResult(error: unknown): { result: CallToolResult; body: ErrorBody; unexpected: boolean } {
   const unexpected = !DeliberateError.isInstance(error);
-  const deliberate = DeliberateError.isInstance(error)
-    ? error
-    : new DeliberateError({
-        code: "INTERNAL",
-        message: "The server failed unexpectedly while handling the call; the details are in its log.",
-        hint: "Try again; if it keeps failing, report it with the server log.",
-        cause: error,
-      });
+  const deliberate = toDeliberateError(error);
   const body = deliberate.toJSON();
   return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected };
 }

@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/base";
-import { type Session } from "@deliberate/contracts";
+import type { Session } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { SessionRow } from "../tables/session.table.ts";
 

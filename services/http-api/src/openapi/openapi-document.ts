@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { toJsonSchema } from "@deliberate/contracts";
 import { errorResponseSchema } from "../errors.ts";
 import type { NamedSchema, Operation } from "./operation.ts";
 
@@ -33,8 +33,7 @@ export const errorStatusDescriptions: Readonly<Record<number, string>> = {
  * component: local `$defs` are hoisted to components and their refs rewritten.
  */
 function componentsOf(named: NamedSchema, io: "input" | "output"): Record<string, JsonObject> {
-  const converted = z.toJSONSchema(named.schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonObject;
-  const { $schema: _dialect, $defs: definitions, ...root } = converted;
+  const { $defs: definitions, ...root } = toJsonSchema(named.schema, io) as JsonObject;
   const prefix = `${named.name}_`;
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);

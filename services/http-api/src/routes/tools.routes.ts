@@ -1,5 +1,5 @@
-import { DeliberateError, type ToolDefinition } from "@deliberate/contracts";
-import type { DeliberateEngine, ProgressUpdate } from "@deliberate/core";
+import { DeliberateError, type ToolDefinition, toJsonSchema } from "@deliberate/contracts";
+import type { DeliberateEngine, ProgressUpdate } from "@deliberate/engine";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
@@ -46,8 +46,8 @@ function summarize(tool: ToolDefinition) {
     uses_model: tool.usesModel,
     annotations: tool.annotations,
     path: `/v1/tools/${tool.name}`,
-    input_schema: z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
-    output_schema: z.toJSONSchema(tool.outputSchema, { io: "output", unrepresentable: "any" }) as Record<string, unknown>,
+    input_schema: toJsonSchema(tool.inputSchema, "input"),
+    output_schema: toJsonSchema(tool.outputSchema, "output"),
   };
 }
 

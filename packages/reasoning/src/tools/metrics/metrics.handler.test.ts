@@ -154,6 +154,15 @@ describe("reasoning_metrics", () => {
     expect(mode_stats).toMatchObject({ mode_name: "reasoning_mcts", call_count: 0, success_rate: null, latency_p50_ms: null, by_operation: [] });
   });
 
+  it("by_mode: an unknown mode or tool is NOT_FOUND naming the field, not a row of zeros", async () => {
+    const { engine } = await setup([]);
+    const unknownMode = await errorOf(engine.invoke("reasoning_metrics", { query: "by_mode", mode_name: "treee" }));
+    expect(unknownMode.code).toBe("NOT_FOUND");
+    expect(unknownMode.issues[0]?.field).toBe("mode_name");
+    const unknownTool = await errorOf(engine.invoke("reasoning_metrics", { query: "by_mode", tool_name: "reasoning_nope" }));
+    expect(unknownTool.issues[0]?.field).toBe("tool_name");
+  });
+
   it("invocations: newest first, filtered by tool, session, outcome and time, with limit", async () => {
     const { engine, store } = await setup([]);
     await seed(store);

@@ -1,4 +1,4 @@
-import { metricsTool, type ToolOutput } from "@deliberate/contracts";
+import { DeliberateError, metricsTool, type ToolOutput } from "@deliberate/contracts";
 import type { InvocationAggregate, InvocationAggregateFilter } from "@deliberate/store";
 import { percentiles } from "@deliberate/algorithms";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
@@ -71,9 +71,21 @@ function countBy<T>(items: readonly T[], key: (item: T) => string | null, weight
   return counts;
 }
 
-/** `tree` and `reasoning_tree` both name the tool reasoning_tree. */
-function toolNameOf(modeName: string): string {
-  return modeName.startsWith("reasoning_") ? modeName : `reasoning_${modeName}`;
+/**
+ * The tool a `mode_name` names: a served tool by its own name (any module's),
+ * or a reasoning mode's short name (`tree` for reasoning_tree). Anything else
+ * is NOT_FOUND naming the field, rather than a silent row of zeros.
+ */
+function toolNameOf(modeName: string, context: ReasoningContext, field: string): string {
+  if (context.tools.has(modeName)) return modeName;
+  const prefixed = `reasoning_${modeName}`;
+  if (context.tools.has(prefixed)) return prefixed;
+  throw new DeliberateError({
+    code: "NOT_FOUND",
+    message: `No tool or mode named '${modeName}'.`,
+    issues: [{ field, message: `'${modeName}' names no tool or mode served here` }],
+    hint: `Use a tool name such as ${[...context.tools.keys()].slice(0, 4).join(", ")}, or a mode such as tree.`,
+  });
 }
 
 /** Leaves metrics' own calls out unless the query names that tool. */
@@ -99,8 +111,8 @@ async function summary(filter: InvocationAggregateFilter, context: ReasoningCont
   };
 }
 
-async function byMode(modeName: string | undefined, filter: { sessionId?: string; since?: string }, context: ReasoningContext): Promise<MetricsOutput> {
-  const tool = modeName === undefined ? undefined : toolNameOf(modeName);
+async function byMode(modeName: { value: string; field: string } | undefined, filter: { sessionId?: string; since?: string }, context: ReasoningContext): Promise<MetricsOutput> {
+  const tool = modeName === undefined ? undefined : toolNameOf(modeName.value, context, modeName.field);
   const filters = scope({ ...filter, ...(tool !== undefined ? { tool } : {}) });
   const [rows, latencyRows] = await Promise.all([context.store.invocations.aggregate(filters), context.store.invocations.latencies(filters)]);
   const rowsByTool = groupBy(rows, (row) => row.tool);
@@ -278,7 +290,11 @@ export const metricsHandler = defineHandler(metricsTool, async (input, context) 
     case "summary":
       return summary(common, context);
     case "by_mode":
-      return byMode(input.mode_name ?? input.tool_name, common, context);
+      return byMode(
+        input.mode_name !== undefined ? { value: input.mode_name, field: "mode_name" } : input.tool_name !== undefined ? { value: input.tool_name, field: "tool_name" } : undefined,
+        common,
+        context,
+      );
     case "invocations": {
       const success = input.success_only === true ? true : input.success;
       return invocations({ ...common, ...tool, ...(success !== undefined ? { success } : {}), limit: input.limit }, context);

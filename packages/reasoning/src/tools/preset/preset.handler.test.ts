@@ -1,10 +1,8 @@
 import { DeliberateError, linearTool, needsCompletionSchema, presetOutputSchema, presetTool, reasoningTools, type ToolDefinition } from "@deliberate/contracts";
-import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
-import { createScriptedModel } from "@deliberate/providers/testing";
-import { openStore } from "@deliberate/store";
+import type { GenerateOptions } from "@deliberate/providers";
 import { afterEach, describe, expect, it } from "vitest";
-import { createEngine, type ProgressUpdate, hostModelRouter } from "@deliberate/engine";
-import { type ReasoningContext } from "../../define-handler.ts";
+import { type ProgressUpdate, hostModelRouter } from "@deliberate/engine";
+import type { ReasoningContext } from "../../define-handler.ts";
 import { builtinPresets } from "./builtin-presets.ts";
 import { definePreset, type PresetDefinition } from "./preset-definition.ts";
 import { bySchemaName, createTestEngine, type TestEngine } from "../../test-support.ts";
@@ -436,11 +434,9 @@ describe("reasoning_preset run", () => {
   });
 });
 
-describe("preset validation at engine creation", () => {
-  it("fails startup on a cycle, an unknown tool or an unknown dependency", async () => {
-    const store = await openStore({ path: ":memory:" });
-    try {
-      const models = createModelRouterFromModel(createScriptedModel([]));
+describe("preset validation at module creation", () => {
+  it("fails startup on a cycle, an unknown tool or an unknown dependency", () => {
+    {
       const bad = definePreset({
         id: "bad",
         name: "Bad",
@@ -457,8 +453,6 @@ describe("preset validation at engine creation", () => {
       expect(() => createReasoningModule({ presets: [bad] })).toThrow(/cycle: (a -> b -> a|b -> a -> b)/);
       expect(() => createReasoningModule({ presets: [bad] })).toThrow(/unknown tool 'reasoning_lineer'/);
       expect(() => createReasoningModule({ presets: [bad] })).toThrow(/unknown step 'd'/);
-    } finally {
-      await store.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { DeliberateError, type ErrorBody } from "@deliberate/contracts";
 import type { Store } from "@deliberate/store";
 import { type ProgressUpdate, CompletionNeeded, isRejectedAnswer } from "@deliberate/engine";
-import { type ReasoningContext } from "../../define-handler.ts";
+import type { ReasoningContext } from "../../define-handler.ts";
 import type { PresetDefinition, PresetStep } from "./preset-definition.ts";
 import { resolveTemplate, type TemplateScope } from "./preset-template.ts";
 

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../index.ts";
+import { openStore, type Store } from "@deliberate/store";
+import { agentIntentModule } from "../../agent-intent-module.ts";
+import type { ApiRepositories } from "../repositories.ts";
 
-const stores: Store[] = [];
-async function memoryStore(): Promise<Store> {
-  const store = await openStore({ path: ":memory:" });
+const stores: Store<ApiRepositories>[] = [];
+async function memoryStore(): Promise<Store<ApiRepositories>> {
+  const store = await openStore<ApiRepositories>({ path: ":memory:", modules: [agentIntentModule] });
   stores.push(store);
   return store;
 }

@@ -1,5 +1,5 @@
 import type { DatabaseExecutor } from "../executor.ts";
-import { parseJsonObject } from "../json-column.ts";
+import { parseJsonObject } from "@deliberate/store";
 import type { ReasoningLogRow } from "../tables/reasoning-log.table.ts";
 
 /** One telemetry event of the HTTP API. */

@@ -1,4 +1,4 @@
-import { looseInteger } from "@deliberate/contracts";
+import { looseInteger } from "../coerce.ts";
 import { z } from "zod";
 
 const looseObject = () => z.record(z.string(), z.unknown()).nullish();
