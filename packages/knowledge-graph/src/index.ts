@@ -2,6 +2,7 @@ export { createKnowledgeGraphModule, knowledgeGraphModule } from "./module.ts";
 export { buildReasoningCapability, implemented } from "./capabilities.ts";
 export { defaultKnowledgeGraphOptions, reasoningCapabilityVersion } from "./orchestrator/options.ts";
 export type { KnowledgeGraphOptions } from "./orchestrator/options.ts";
+export { knowledgeGraphOptionsFromEnvironment } from "./orchestrator/options-from-environment.ts";
 export { executeTask, executeTaskFailures } from "./orchestrator/execute-task.ts";
 export { endSession } from "./orchestrator/end-session.ts";
 export type { KnowledgeGraphContext, KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
