@@ -100,8 +100,10 @@ async function makePlan(run: ReasoningRun, currentPlanStep: string | null): Prom
   return steps;
 }
 
-function resumePoint(run: ReasoningRun, base: Omit<ResumePoint, "findings" | "trace" | "stage">, stage: ResumePoint["stage"]): ResumePoint {
-  return { ...base, stage, findings: run.findings.slice(-40), trace: run.trace.slice(-50) };
+function resumePoint(run: ReasoningRun, base: Omit<ResumePoint, "findings" | "trace" | "stage" | "relevant">, stage: ResumePoint["stage"]): ResumePoint {
+  const relevant = new Set(run.found.relevantEntities);
+  for (const entity of run.graph.entities()) if (entity.fresh) relevant.add(entity.key);
+  return { ...base, stage, findings: run.findings.slice(-40), trace: run.trace.slice(-50), relevant: [...relevant].slice(0, 200) };
 }
 
 /** A step's prompt exactly as the server would send it (and as needs_completion shows it). */
@@ -184,6 +186,7 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
     priorFindings: resume?.findings ?? [],
   });
   run.notices.push(...notices);
+  for (const key of resume?.relevant ?? []) run.found.relevantEntities.add(key);
   const desired = request.outputRequirements?.desiredConfidenceLevel ?? null;
   const base = { taskId: resume?.taskId ?? taskId, goal, reasoningType, cotVariation: cot, format };
   let planSteps: StoredPlanStep[] | null = resume?.stage.stage === "plan" ? resume.stage.steps : null;

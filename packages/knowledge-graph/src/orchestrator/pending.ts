@@ -34,6 +34,8 @@ export const resumePointSchema = z.object({
   ]),
   findings: z.array(z.string()),
   trace: z.array(traceStepSchema),
+  /** Entity keys the task's earlier calls added or relied on (for the final trace's subgraph). */
+  relevant: z.array(z.string()).default([]),
 });
 export type ResumePoint = z.infer<typeof resumePointSchema>;
 
