@@ -21,6 +21,7 @@ import { moduleRoutes } from "./routes/module.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
+import { createEngineViewer } from "@deliberate/viewer";
 import type { Telemetry } from "./telemetry.ts";
 
 /** What the app is composed from; `createApiService` wires the real ones. */
@@ -39,6 +40,8 @@ export interface AppDependencies {
 
 const healthPaths = new Set(["/healthz", "/health"]);
 const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
+/** Where the session viewer is served. */
+export const viewerPath = "/ui";
 const supportedVersions = new Set(["v1", "1"]);
 
 /**
@@ -68,7 +71,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     }
     await next();
   });
-  app.use(bearerAuth({ token: deps.http.apiToken, isPublic: (path) => publicPaths.has(path) }));
+  // The viewer's pages and assets hold no data; it checks the same token itself on /ui/api/*.
+  app.use(bearerAuth({ token: deps.http.apiToken, isPublic: (path) => publicPaths.has(path) || path === viewerPath || path.startsWith(`${viewerPath}/`) }));
   app.use(rateLimit({ limit: deps.http.rateLimit, windowMs: deps.http.rateWindowMs, trustProxy: deps.http.trustProxy, skip: (path) => healthPaths.has(path) }));
   app.use(bodyLimit({ maxBytes: deps.http.maxBodyBytes }));
   // Only the routes that run model work need an abort signal (and its timer).
@@ -93,6 +97,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
       bearerAuth: deps.http.apiToken !== undefined,
     }),
   );
+
+  const viewer = createEngineViewer(deps.engine, {
+    basePath: viewerPath,
+    ...(deps.http.apiToken !== undefined ? { token: deps.http.apiToken } : {}),
+    onError: (error) => deps.logger.error("viewer failed", { error }),
+  });
+  app.all(viewerPath, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
+  app.all(`${viewerPath}/*`, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
 
   app.notFound((c) => {
     const failure = new DeliberateError({

@@ -26,6 +26,8 @@ export interface CreateServerOptions {
   providers?: ProviderSettings;
   /** When given, sessions are served as resources (JSON, Markdown, Mermaid). */
   sessions?: SessionReader;
+  /** The session viewer's base URL, when it is served; Markdown exports link to it. */
+  viewerUrl?: string;
 }
 
 function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
@@ -78,6 +80,6 @@ export function createServer(options: CreateServerOptions): McpServer {
   const server = new McpServer(serverInfo, { capabilities, instructions: serverInstructions });
   for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
   registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
-  if (options.sessions) registerSessionResources(server, options.sessions);
+  if (options.sessions) registerSessionResources(server, options.sessions, options.viewerUrl);
   return server;
 }
