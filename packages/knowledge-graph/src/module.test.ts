@@ -1,5 +1,5 @@
 import { executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema } from "@deliberate/contracts";
-import { hostModelRouter } from "@deliberate/engine";
+import { exportSession, hostModelRouter } from "@deliberate/engine";
 import { createTestEngine, errorOf, type TestEngine } from "@deliberate/engine/testing";
 import type { Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
@@ -581,3 +581,55 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
   });
 });
 
+describe("reasoning_execute_task: confidence seeking, growth limit, exports", () => {
+  it("samples more answers when the confidence is below desiredConfidenceLevel, and says so", async () => {
+    const { execute } = await setup({
+      ...deductiveScript,
+      knowledge_graph_answer: { ...familyAnswer, confidence: 0.2, supportingFacts: [] },
+      knowledge_graph_answer_sample: { ...familyAnswer, confidence: 0.9 },
+    });
+    const response = await execute({ ...deductiveRequest, outputRequirements: { desiredConfidenceLevel: 0.8 } });
+    const confidence = response.result?.reasoningTrace?.confidence;
+    expect(response.result?.reasoningTrace?.selfConsistency?.samples).toBe(4);
+    expect(confidence?.components.consistency).toBe(1);
+    expect(confidence?.components.verbalizedConfidence).toBe(0.2);
+    expect(confidence?.targetMet).toBe(false);
+    expect(response.notices.map((notice) => notice.field)).toContain("outputRequirements.desiredConfidenceLevel");
+  });
+
+  it("stops adding at the graph-growth limit and ends with max_iterations_reached", async () => {
+    const { execute, store } = await setup(deductiveScript, { maxGraphGrowth: 12 });
+    const response = await execute(deductiveRequest);
+    expect(response.status).toBe("max_iterations_reached");
+    expect(response.result?.reasoningTrace?.budget.graphGrowth).toBeLessThanOrEqual(12);
+    const stored = await store.knowledgeGraph.countGraph(response.reasoningSessionId as string);
+    expect(stored.entities + stored.relations).toBeLessThanOrEqual(12);
+    expect(response.notices.some((notice) => notice.message.includes("Graph growth limit"))).toBe(true);
+  });
+
+  it("exports the session's graph as JSON, Markdown and Mermaid", async () => {
+    const { execute, engine } = await setup(deductiveScript);
+    const response = await execute(deductiveRequest);
+    const record = await engine.readSession(response.reasoningSessionId as string);
+    const markdown = exportSession(record, "markdown", engine.sections);
+    expect(markdown).toContain("## Knowledge graph");
+    expect(markdown).toContain("| Alice | ancestor_of | Dave | derived |");
+    const mermaid = exportSession(record, "mermaid", engine.sections);
+    expect(mermaid).toMatch(/==>\|"ancestor_of"\|/);
+    expect(mermaid).toMatch(/-->\|"parent_of"\|/);
+    expect(JSON.parse(exportSession(record, "json", engine.sections)).knowledgeGraph.graph.relations).toHaveLength(15);
+  });
+
+  it("returns a one-step plan with its prompt for a single reasoning type in detailedPlanWithPrompts", async () => {
+    const { execute, model } = await setup(deductiveScript);
+    const response = await execute({ ...deductiveRequest, outputRequirements: { format: "detailedPlanWithPrompts" } });
+    expect(response.result?.plan?.steps).toEqual([{ index: 0, kind: "deduce", purpose: deductiveRequest.goalQuery, status: "pending", toolName: null, toolArguments: null, question: null }]);
+    expect(response.result?.promptDetails?.map((prompt) => prompt.name)).toEqual(["knowledge_graph_rules", "knowledge_graph_answer"]);
+    // The rules prompt handed out is the one the server itself sends for the step.
+    const served = await setup(deductiveScript);
+    await served.execute(deductiveRequest);
+    const sent = served.model.calls.find((call) => call.schemaName === "knowledge_graph_rules");
+    expect(response.result?.promptDetails?.[0]?.user).toBe(sent?.messages[0]?.content);
+    expect(model.calls.map((call) => call.schemaName)).toEqual(["knowledge_graph_extraction"]);
+  });
+});

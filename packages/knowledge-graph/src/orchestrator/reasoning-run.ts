@@ -87,6 +87,8 @@ export class ReasoningRun {
 
   /** Asks a mode, counting the call against the budget. */
   async ask<Input, Output>(mode: ModeDefinition<Input, Output>, input: Input): Promise<Output> {
+    // A spent growth budget stops the call before its next model call (the graph would be incomplete).
+    if (this.exhausted !== null) throw new BudgetExhausted(this.exhausted);
     if (this.modelCalls >= this.options.maxModelCalls) throw this.exhaust(`${this.options.maxModelCalls} model calls per call`);
     this.modelCalls += 1;
     return runMode(this.context, mode, input);
