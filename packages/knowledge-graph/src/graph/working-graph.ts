@@ -1,7 +1,7 @@
 import type { Provenance, Triple, Validity } from "@deliberate/contracts";
 import { type EntityRecord, mergeEntity } from "../algorithms/entity-merge.ts";
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
-import { type Fact, factKey, FactIndex } from "../algorithms/triples.ts";
+import { type Fact, factKey, FactIndex, negationOf } from "../algorithms/triples.ts";
 import type { StoredEntity, StoredRelation } from "../storage/knowledge-graph.repository.ts";
 
 /** An entity of the working graph; `id` is null until it is stored. */
@@ -207,6 +207,7 @@ export class WorkingGraph {
     }
     const key = factKey(normalized);
     const current = this.relationMap.get(key);
+    if (meta.validity === "asserted" || meta.validity === "derived") this.retractHypothesisAgainst(normalized);
     if (!current) {
       this.relationMap.set(key, {
         ...normalized,
@@ -229,6 +230,14 @@ export class WorkingGraph {
     const differs = next.validity !== current.validity || next.confidence !== current.confidence;
     if (differs) this.relationMap.set(key, { ...next, changed: !current.fresh });
     return { created: false, changed: differs };
+  }
+
+  /** A hypothesized relation contradicted by an asserted or derived one (`p` vs `not_p`) is retracted, kept for provenance. */
+  private retractHypothesisAgainst(fact: Fact): void {
+    const key = factKey(negationOf(fact));
+    const contradicted = this.relationMap.get(key);
+    if (contradicted?.validity !== "hypothesized") return;
+    this.relationMap.set(key, { ...contradicted, validity: "retracted", changed: !contradicted.fresh });
   }
 
   /**
