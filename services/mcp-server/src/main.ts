@@ -2,6 +2,7 @@
 import { fileURLToPath } from "node:url";
 import { createEngine, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
+import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { defaultInvocationBatch, openStore } from "@deliberate/store";
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const modules = [reasoningModule, dialogModule, ...(await loadModules(config.modules))];
+  const modules = [reasoningModule, dialogModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules))];
   // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
   const store = await openStore({
     path: config.databasePath,

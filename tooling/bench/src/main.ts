@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { formatFanOutBench, runFanOutBench } from "./fan-out-bench.ts";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { benchGraph, benchMcts } from "./issue3-bench.ts";
+import { runKnowledgeGraphBench } from "./knowledge-graph-bench.ts";
 import { formatScaleBench, runScaleBench } from "./scale-bench.ts";
 import { formatStdioBench, runStdioBench } from "./stdio-bench.ts";
 
@@ -14,6 +15,7 @@ import { formatStdioBench, runStdioBench } from "./stdio-bench.ts";
 //       official sequential-thinking server (peer) and a bare MCP SDK v2 server (bare);
 //   (c) MCTS and (d) a 10,000-node graph, in process;
 //   (e) fan-out at a fixed fake model latency against the critical path;
+//   (k) the knowledge-graph module's deductive closure (issue 12);
 //   (h) the built HTTP API against a bare node:http JSON server (autocannon);
 //   (s) scale: a 10,000-thought export, metrics over 1,000,000 invocation rows;
 //   (v) the viewer's page of a 2,000-node graph in Chromium (packages/viewer's bench).
@@ -42,6 +44,7 @@ try {
   if (wanted("c")) process.stdout.write(`${await benchMcts()}\n\n`);
   if (wanted("d")) process.stdout.write(`${await benchGraph()}\n\n`);
   if (wanted("e")) process.stdout.write(`${formatFanOutBench(await runFanOutBench())}\n\n`);
+  if (wanted("k")) process.stdout.write(`${await runKnowledgeGraphBench()}\n\n`);
   if (wanted("h")) process.stdout.write(`${formatHttpBench(await runHttpBench())}\n\n`);
   if (wanted("s")) process.stdout.write(`${formatScaleBench(await runScaleBench())}\n\n`);
   if (wanted("v")) process.stdout.write(`${await viewerBench()}\n\n`);

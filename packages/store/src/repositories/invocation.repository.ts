@@ -5,7 +5,15 @@ import type { InvocationRollupRow } from "../tables/invocation-rollup.table.ts";
 import { chunks } from "./chunks.ts";
 import { latencyBucket } from "../latency-bucket.ts";
 
-export type NewInvocation = Omit<Invocation, "success"> & { success: boolean; error_message: string | null };
+export type NewInvocation = Omit<Invocation, "success"> & {
+  success: boolean;
+  error_message: string | null;
+  /** Rounds the call took (host-executed calls: every replay); default 1. */
+  rounds?: number;
+};
+
+/** A recorded invocation as read back. */
+export type InvocationRecord = Invocation & { error_message: string | null; rounds: number };
 
 export interface InvocationFilter {
   tool?: string;
@@ -39,7 +47,7 @@ export interface InvocationAggregate {
   output_tokens: number;
 }
 
-function toInvocation(row: InvocationRow): Invocation & { error_message: string | null } {
+function toInvocation(row: InvocationRow): InvocationRecord {
   const { success, ...rest } = row;
   return { ...rest, success: success === 1 };
 }
@@ -166,7 +174,7 @@ export function createInvocationRepository(db: DatabaseExecutor) {
     },
 
     /** Newest first. */
-    async list(filter: InvocationFilter = {}): Promise<Array<Invocation & { error_message: string | null }>> {
+    async list(filter: InvocationFilter = {}): Promise<InvocationRecord[]> {
       let query = db.selectFrom("invocations").selectAll();
       if (filter.tool !== undefined) query = query.where("tool", "=", filter.tool);
       if (filter.sessionId !== undefined) query = query.where("session_id", "=", filter.sessionId);
