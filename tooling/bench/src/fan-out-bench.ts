@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url";
 import { type DialogRepositories, dialogModule } from "@deliberate/dialog";
 import { scriptedDialogResponder } from "@deliberate/dialog/testing";
 import { createEngine, type DeliberateModule } from "@deliberate/engine";
+import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { createModelRouterFromModel } from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { createReasoningModule, definePreset, type ReasoningRepositories } from "@deliberate/reasoning";
@@ -11,8 +12,7 @@ import { summarize, type Summary } from "./statistics.ts";
 // Issue 17 (e): independent work at a fixed fake model latency. For each case,
 // wall time of one call over its critical path (the dependent model calls, at
 // `latencyMs` each); goal at most 1.1x. In process, in-memory SQLite, the
-// engine's default concurrency. Self-consistency (knowledge-graph module) is
-// added when that module is on main.
+// engine's default concurrency.
 // Run alone: pnpm --filter @deliberate/bench exec tsx src/fan-out-bench.ts
 
 const latencyMs = 100;
@@ -166,8 +166,70 @@ async function dialogFanOut(): Promise<FanOutResult> {
   }
 }
 
+/** The knowledge-graph module's self-consistency: facts, rules, then n answer samples together. */
+async function selfConsistencyFanOut(): Promise<FanOutResult> {
+  const samples = 5;
+  const module = createKnowledgeGraphModule({ stateSecret: "bench", selfConsistencySamples: samples }) as DeliberateModule;
+  const store = await openStore({ path: ":memory:", modules: [module] });
+  const family = {
+    entities: ["Alice", "Bob", "Carol", "Dave"].map((name) => ({ name, type: "person", observations: [] })),
+    relations: [
+      { subject: "Alice", predicate: "parent_of", object: "Bob", confidence: 1 },
+      { subject: "Bob", predicate: "parent_of", object: "Carol", confidence: 1 },
+      { subject: "Carol", predicate: "parent_of", object: "Dave", confidence: 1 },
+    ],
+  };
+  const rules = {
+    rules: [
+      { name: "parent implies ancestor", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
+      {
+        name: "ancestry is transitive",
+        statement: "An ancestor of an ancestor is an ancestor.",
+        conditions: [
+          { subject: "?x", predicate: "ancestor_of", object: "?y" },
+          { subject: "?y", predicate: "ancestor_of", object: "?z" },
+        ],
+        conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }],
+      },
+    ],
+    query: { kind: "path", from: "Alice", to: "Dave", predicates: ["ancestor_of"] },
+  };
+  const sample = { reasoning: ["Alice is Bob's parent, and so on down to Dave."], answer: "Yes.", answerKey: "yes", confidence: 0.8, supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }] };
+  const answers: Record<string, unknown> = { knowledge_graph_extraction: family, knowledge_graph_rules: rules, knowledge_graph_answer_sample: sample, knowledge_graph_answer: sample };
+  const model = createScriptedModel({
+    answer: (options: { schemaName?: string }) => {
+      const answer = answers[options.schemaName ?? ""];
+      if (answer === undefined) throw new Error(`No scripted answer for ${options.schemaName}`);
+      return answer;
+    },
+    latencyMs,
+  });
+  const engine = createEngine({ store, modules: [module], models: createModelRouterFromModel(model) });
+  try {
+    return await measure(
+      {
+        name: `reasoning_execute_task, self-consistency n=${samples}`,
+        calls: samples + 2,
+        dependentCalls: 3,
+        prepare: async (invoke) => () =>
+          invoke("reasoning_execute_task", {
+            taskId: "bench",
+            reasoningType: "deductive",
+            goalQuery: "Is Alice an ancestor of Dave?",
+            contextData: { domainKnowledge: "Alice is Bob's parent; Bob is Carol's parent; Carol is Dave's parent." },
+            preferredCoTVariation: "selfConsistency",
+          }),
+      },
+      (tool, input) => engine.invoke(tool, input),
+      () => model.calls.length,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
 export async function runFanOutBench(): Promise<FanOutResult[]> {
-  return [...(await reasoningFanOut()), await dialogFanOut()];
+  return [...(await reasoningFanOut()), await selfConsistencyFanOut(), await dialogFanOut()];
 }
 
 export function formatFanOutBench(results: readonly FanOutResult[]): string {
@@ -179,7 +241,6 @@ export function formatFanOutBench(results: readonly FanOutResult[]): string {
       (result) =>
         `  ${result.name.padEnd(62)}${String(result.calls).padStart(6)}${String(result.dependentCalls).padStart(6)}${cell(result.wall.p50)}${cell(result.wall.p95)}${cell(result.wall.p99)}${cell(result.ratio.p50, 2)}${cell(result.ratio.p95, 2)}${cell(result.ratio.p99, 2)}  ${result.ratio.p50 <= goal ? "met" : "MISSED"}`,
     ),
-    "  self-consistency n=5 (knowledge-graph module): not on main yet",
   ].join("\n");
 }
 
