@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngine, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
@@ -69,7 +70,8 @@ async function main(): Promise<void> {
     process.on(signal, () => (stopping ? process.exit(130) : void shutdown(signal)));
   }
 
-  const scriptPath = fileURLToPath(import.meta.url);
+  // The command as started (dist/main.js, which runs the bundle with its code cache), else this file.
+  const scriptPath = process.argv[1] !== undefined ? resolve(process.argv[1]) : fileURLToPath(import.meta.url);
   if (config.transport.kind === "http") {
     // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
     const { startHttpTransport } = await import("./http-transport.ts");
