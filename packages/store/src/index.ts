@@ -3,6 +3,7 @@ export type { BaseRepositories, CreateStoreOptions, OpenStoreOptions, Repositori
 export { batchInvocations, defaultInvocationBatch } from "./invocation-batch.ts";
 export type { BatchedInvocationRepository, InvocationBatchOptions } from "./invocation-batch.ts";
 export { withStatementCache } from "./statement-cache.ts";
+export { preparedQuery } from "./prepared-query.ts";
 export { rebuildInvocationRollups } from "./rebuild-invocation-rollups.ts";
 export { latencyBucket } from "./latency-bucket.ts";
 export { joinTransaction } from "./joined-transaction.ts";
