@@ -7,8 +7,8 @@ import { rebuildInvocationRollups } from "../rebuild-invocation-rollups.ts";
  * (tool, operation, provider, outcome, error code) group and
  * `invocation_latency_buckets` a latency histogram per (tool, operation),
  * both updated in the same transaction as the invocation rows (so they always
- * agree); with two indexes on (tool[, operation], latency_ms), a percentile is
- * read by rank within one narrow bucket instead of by sorting every row. Key
+ * agree); with an index on (tool, operation, latency_ms), a percentile is read
+ * by rank within one narrow bucket instead of by sorting every row. Key
  * columns hold '' for "none" so primary keys match on every dialect (NULLs
  * never conflict). Existing rows are rolled up once here.
  */
@@ -38,12 +38,10 @@ export const invocationRollups: Migration = {
       .addPrimaryKeyConstraint("invocation_latency_buckets_pk", ["tool", "operation", "bucket"])
       .execute();
     await rebuildInvocationRollups(db as Kysely<Database>);
-    await db.schema.createIndex("invocations_tool_latency").on("invocations").columns(["tool", "latency_ms"]).execute();
     await db.schema.createIndex("invocations_tool_operation_latency").on("invocations").columns(["tool", "operation", "latency_ms"]).execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex("invocations_tool_operation_latency").execute();
-    await db.schema.dropIndex("invocations_tool_latency").execute();
     await db.schema.dropTable("invocation_latency_buckets").execute();
     await db.schema.dropTable("invocation_rollups").execute();
   },

@@ -137,7 +137,7 @@ async function bucketsHolding(
   tool: string,
   operation: string | null | undefined,
   ranks: readonly number[],
-): Promise<Array<{ minLatencyMs: number; callsBelow: number } | undefined>> {
+): Promise<Array<{ bucket: number; minLatencyMs: number; callsBelow: number } | undefined>> {
   // Buckets of the tool's operations merged, with running totals; a rank's bucket is the first reaching it.
   const merged = db
     .selectFrom("invocation_latency_buckets")
@@ -147,17 +147,22 @@ async function bucketsHolding(
     .groupBy("bucket");
   const running = db
     .selectFrom(merged.as("merged"))
-    .select((eb) => ["min_latency_ms", "calls", eb.fn.sum<number>("calls").over((over) => over.orderBy("bucket")).as("through")]);
+    .select((eb) => ["bucket", "min_latency_ms", "calls", eb.fn.sum<number>("calls").over((over) => over.orderBy("bucket")).as("through")]);
   const rows = await db
     .selectFrom(running.as("running"))
-    .select(["min_latency_ms", "calls", "through"])
+    .select(["bucket", "min_latency_ms", "calls", "through"])
     .where((eb) => eb.or(ranks.map((rank) => eb.and([eb("through", ">=", rank), eb(eb("through", "-", eb.ref("calls")), "<", rank)]))))
     .orderBy("through")
     .execute();
   return ranks.map((rank) => {
     const row = rows.find((candidate) => Number(candidate.through) >= rank && Number(candidate.through) - Number(candidate.calls) < rank);
-    return row === undefined ? undefined : { minLatencyMs: Number(row.min_latency_ms), callsBelow: Number(row.through) - Number(row.calls) };
+    return row === undefined ? undefined : { bucket: Number(row.bucket), minLatencyMs: Number(row.min_latency_ms), callsBelow: Number(row.through) - Number(row.calls) };
   });
+}
+
+type SelectInvocations = ReturnType<typeof selectLatencies>;
+function selectLatencies(db: DatabaseExecutor) {
+  return db.selectFrom("invocations").select("latency_ms");
 }
 
 /** One row per tool call; metrics and self-improvement read these. */
@@ -260,25 +265,66 @@ export function createInvocationRepository(db: DatabaseExecutor) {
      */
     async latencyAtRanks(filter: InvocationAggregateFilter & { tool: string; operation?: string | null }, ranks: readonly number[]): Promise<Array<number | null>> {
       const wanted = ranks.map((rank) => Math.max(1, rank));
-      const unfiltered = filter.sessionId === undefined && filter.since === undefined;
-      const located = unfiltered ? await bucketsHolding(db, filter.tool, filter.operation, wanted) : undefined;
+      const byOperation = (query: SelectInvocations) =>
+        filter.operation === undefined ? query : filter.operation === null ? query.where("operation", "is", null) : query.where("operation", "=", filter.operation);
+      if (filter.sessionId !== undefined || filter.since !== undefined) {
+        // Filtered: the matching rows in latency order, up to the rank.
+        return Promise.all(
+          wanted.map(async (rank) => {
+            const row = await byOperation(db.selectFrom("invocations").select("latency_ms").where("tool", "=", filter.tool))
+              .$if(filter.sessionId !== undefined, (query) => query.where("session_id", "=", filter.sessionId as string))
+              .$if(filter.since !== undefined, (query) => query.where("created_at", ">=", filter.since as string))
+              .orderBy("latency_ms")
+              .limit(1)
+              .offset(rank - 1)
+              .executeTakeFirst();
+            return row === undefined ? null : Number(row.latency_ms);
+          }),
+        );
+      }
+      const located = await bucketsHolding(db, filter.tool, filter.operation, wanted);
       return Promise.all(
         wanted.map(async (rank, index) => {
-          const bucket = located?.[index];
-          if (unfiltered && bucket === undefined) return null;
-          const row = await db
-            .selectFrom("invocations")
-            .select("latency_ms")
+          const bucket = located[index];
+          if (bucket === undefined) return null;
+          const within = rank - 1 - bucket.callsBelow;
+          if (filter.operation !== undefined) {
+            // One operation: its rows from the bucket's smallest latency on, read from (tool, operation, latency_ms).
+            const row = await byOperation(db.selectFrom("invocations").select("latency_ms").where("tool", "=", filter.tool))
+              .where("latency_ms", ">=", bucket.minLatencyMs)
+              .orderBy("latency_ms")
+              .limit(1)
+              .offset(within)
+              .executeTakeFirst();
+            return row === undefined ? null : Number(row.latency_ms);
+          }
+          // The whole tool: the bucket's rows of each operation (the first `calls` from that operation's
+          // smallest latency in the bucket), merged; only the bucket's rows are read.
+          const parts = await db
+            .selectFrom("invocation_latency_buckets")
+            .select(["operation", "calls", "min_latency_ms"])
             .where("tool", "=", filter.tool)
-            .$if(filter.operation !== undefined, (query) => (filter.operation === null ? query.where("operation", "is", null) : query.where("operation", "=", filter.operation as string)))
-            .$if(filter.sessionId !== undefined, (query) => query.where("session_id", "=", filter.sessionId as string))
-            .$if(filter.since !== undefined, (query) => query.where("created_at", ">=", filter.since as string))
-            .$if(bucket !== undefined, (query) => query.where("latency_ms", ">=", (bucket as { minLatencyMs: number }).minLatencyMs))
-            .orderBy("latency_ms")
-            .limit(1)
-            .offset(rank - 1 - (bucket?.callsBelow ?? 0))
-            .executeTakeFirst();
-          return row === undefined ? null : Number(row.latency_ms);
+            .where("bucket", "=", bucket.bucket)
+            .execute();
+          const latencies = (
+            await Promise.all(
+              parts.map((part) =>
+                db
+                  .selectFrom("invocations")
+                  .select("latency_ms")
+                  .where("tool", "=", filter.tool)
+                  .$call((query) => (part.operation === "" ? query.where("operation", "is", null) : query.where("operation", "=", part.operation)))
+                  .where("latency_ms", ">=", Number(part.min_latency_ms))
+                  .orderBy("latency_ms")
+                  .limit(Number(part.calls))
+                  .execute(),
+              ),
+            )
+          )
+            .flat()
+            .map((row) => Number(row.latency_ms))
+            .sort((a, b) => a - b);
+          return latencies[within] ?? null;
         }),
       );
     },

@@ -1,0 +1,17 @@
+import { createEngine } from "@deliberate/engine";
+import { createModelRouterFromModel } from "@deliberate/providers";
+import { createScriptedModel } from "@deliberate/providers/testing";
+import { reasoningModule } from "@deliberate/reasoning";
+import { defaultInvocationBatch, openStore } from "@deliberate/store";
+import { rmSync } from "node:fs";
+rmSync("/tmp/perf/invoke", { recursive: true, force: true });
+const modules = [reasoningModule];
+const store = await openStore({ path: "/tmp/perf/invoke/db.sqlite", modules, invocationBatch: defaultInvocationBatch });
+const engine = createEngine({ store, modules, models: createModelRouterFromModel(createScriptedModel({ answer: { content: "x", confidence: 0.5, next_step: "y" } })) });
+const seeded = await engine.invoke("reasoning_linear", { content: "Seed." });
+const sessionId = seeded["session_id"];
+await engine.invoke("reasoning_checkpoint", { operation: "create", session_id: sessionId, name: "b" });
+const run = async (n: number) => { const t = performance.now(); for (let i = 0; i < n; i++) { await engine.invoke("reasoning_checkpoint", { operation: "list", session_id: sessionId }); if (i % 16 === 15) await new Promise((r) => setImmediate(r)); } return ((performance.now() - t) * 1000) / n; };
+await run(3000);
+console.log(`invoke: ${(await run(10000)).toFixed(1)} us/call`);
+await store.close();
