@@ -2,6 +2,7 @@ import { type CallToolResult, type McpServer, parseJSONRPCMessage } from "@model
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "./logger.ts";
+import { structuredJsonOf } from "./tool-result.ts";
 
 /**
  * Answers a `tools/call` without the SDK's dispatch, or returns undefined to
@@ -53,9 +54,9 @@ class ObservedStdioServerTransport extends StdioServerTransport {
     private readonly onClosed: () => void,
     private readonly fastPath: ToolCallFastPath | undefined,
     stdin: Readable = process.stdin,
-    stdout: Writable = process.stdout,
+    private readonly output: Writable = process.stdout,
   ) {
-    super(stdin, stdout);
+    super(stdin, output);
   }
 
   override _ondata = (chunk: Buffer): void => {
@@ -118,7 +119,7 @@ class ObservedStdioServerTransport extends StdioServerTransport {
       (result) => {
         this.fastCalls.delete(id);
         // A cancelled request is not answered (as the SDK does).
-        if (!controller.signal.aborted) this.send({ jsonrpc: "2.0", id, result }).catch((error: unknown) => this.onerror?.(error as Error));
+        if (!controller.signal.aborted) this.answer(id, result);
       },
       (error: unknown) => {
         this.fastCalls.delete(id);
@@ -126,6 +127,24 @@ class ObservedStdioServerTransport extends StdioServerTransport {
       },
     );
     return true;
+  }
+
+  /**
+   * Writes a fast-path response. A successful result's text is its structured
+   * content as JSON (`toToolResult`), so that JSON is made once and used for
+   * both: the line is the one `JSON.stringify` of the whole message gives.
+   */
+  private answer(id: RequestId, result: CallToolResult): void {
+    const text = structuredJsonOf(result);
+    const line =
+      text !== undefined
+        ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}}\n`
+        : `${JSON.stringify({ jsonrpc: "2.0", id, result })}\n`;
+    try {
+      this.output.write(line);
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
   }
 
   override async close(): Promise<void> {

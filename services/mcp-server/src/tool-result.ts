@@ -1,9 +1,20 @@
 import { DeliberateError, type ErrorBody, toDeliberateError } from "@deliberate/base";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
+/** Results made by `toToolResult`: their text is exactly their structured content as JSON. */
+const jsonTextResults = new WeakSet<CallToolResult>();
+
 /** A successful call: the output as `structuredContent` and the same JSON as text. */
 export function toToolResult(output: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+  const result: CallToolResult = { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+  jsonTextResults.add(result);
+  return result;
+}
+
+/** The JSON text of a `toToolResult` result's structured content (so a writer need not serialise it again), else undefined. */
+export function structuredJsonOf(result: CallToolResult): string | undefined {
+  const [first] = result.content;
+  return jsonTextResults.has(result) && first?.type === "text" ? first.text : undefined;
 }
 
 /**
