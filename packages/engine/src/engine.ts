@@ -14,12 +14,12 @@ import type { Store, SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
-import type { Engine, InvokeOptions } from "./engine-types.ts";
+import type { Engine, InvocationEvent, InvokeOptions } from "./engine-types.ts";
 import { CompletionNeeded } from "./host/completion-needed.ts";
 import { hostInstructions } from "./host/host-instructions.ts";
 import { createReplayRouter } from "./host/replay-router.ts";
 import { type IdGenerator, randomIds } from "./ids.ts";
-import { createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
+import { combineSettingsSources, createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
 export interface EngineOptions {
@@ -45,14 +45,7 @@ export interface EngineOptions {
   configSnapshot?: Readonly<Record<string, unknown>>;
 }
 
-export interface InvocationEvent {
-  tool: string;
-  operation: string | null;
-  success: boolean;
-  errorCode: ErrorCode | null;
-  latencyMs: number;
-  modelCalls: number;
-}
+export type { InvocationEvent } from "./engine-types.ts";
 
 /**
  * A session with everything recorded in it (for resources, exports and REST):
@@ -83,6 +76,10 @@ export interface DeliberateEngine extends Engine {
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** The store the engine was created with. */
   readonly store: Store;
+  /** The server-side models the engine was created with. */
+  readonly models: ModelRouter;
+  /** The concurrency a call started now runs with (configured, or a runtime source's). */
+  concurrencyNow(): number;
 }
 
 // Caller mistakes change nothing and are not service behaviour, so they are not
@@ -131,13 +128,30 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       throw new Error(`Module ${module.name} has tables: open the store with it (openStore({ path, modules }))`);
     }
   }
+  // Modules' runtime sources first, the service's own last (it wins).
+  const runtimeSources = [...composition.runtimeSources, ...(options.runtimeSettings ? [options.runtimeSettings] : [])];
+  const runtime = runtimeSources.length > 0 ? combineSettingsSources(runtimeSources) : undefined;
   const settings = createSettingsResolver({
     defaults: composition.modes,
     ...(options.modeSettings ? { overrides: options.modeSettings } : {}),
-    ...(options.runtimeSettings ? { runtime: options.runtimeSettings } : {}),
+    ...(runtime ? { runtime } : {}),
   });
   const modeIds = Object.keys(composition.modes);
-  const concurrency = options.concurrency ?? 4;
+  const configuredConcurrency = options.concurrency ?? 4;
+  const concurrencyNow = () => {
+    const value = runtime?.concurrency?.();
+    return value !== undefined && Number.isInteger(value) && value >= 1 ? value : configuredConcurrency;
+  };
+  const observers = [...(options.onInvocation ? [options.onInvocation] : []), ...composition.invocationObservers];
+  function notify(event: InvocationEvent): void {
+    for (const observer of observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer never fails the call it observes.
+      }
+    }
+  }
   const ttlMs = options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs;
   const handlers = composition.handlers as ReadonlyMap<string, ToolHandler>;
   if (handlers.has(submitTool.name)) throw new Error(`Tool ${submitTool.name} is the engine's own`);
@@ -177,11 +191,13 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     return checked.data as Record<string, unknown>;
   }
 
-  async function record(input: { toolName: string; operation: string | null; sessionId: unknown; usage: InvocationUsage; latencyMs: number; output?: Record<string, unknown>; failure?: DeliberateError }) {
+  /** Writes the invocation row; returns its id (null for a caller mistake, which is not recorded). */
+  async function record(input: { toolName: string; operation: string | null; sessionId: unknown; usage: InvocationUsage; latencyMs: number; output?: Record<string, unknown>; failure?: DeliberateError }): Promise<string | null> {
     const { usage, failure, output } = input;
-    if (failure !== undefined && callerErrorCodes.has(failure.code)) return;
+    if (failure !== undefined && callerErrorCodes.has(failure.code)) return null;
+    const id = ids.next("inv");
     await options.store.invocations.record({
-      id: ids.next("inv"),
+      id,
       tool: input.toolName,
       operation: input.operation,
       session_id: typeof input.sessionId === "string" ? input.sessionId : null,
@@ -199,6 +215,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       quality: output ? qualityOf(output) : null,
       created_at: clock.now().toISOString(),
     });
+    return id;
   }
 
   async function suspend(toolName: string, rawArguments: unknown, suspension: CompletionNeeded, resumption: Resumption | undefined): Promise<NeedsCompletion> {
@@ -247,7 +264,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       signal,
       progress: invokeOptions.progress ?? (() => {}),
       usage,
-      concurrency,
+      concurrency: concurrencyNow(),
       callTool: (name, input, callOptions) =>
         run(handlerFor(name), input, callOptions === undefined ? context : { ...context, progress: callOptions.progress ?? context.progress, store: callOptions.store ?? context.store }),
       configSnapshot: options.configSnapshot ?? {},
@@ -260,14 +277,14 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     try {
       const output = await run(handler, rawArguments, context);
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
-      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs: performance.now() - started, output });
-      options.onInvocation?.({ tool: toolName, operation, success: true, errorCode: null, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      const id = await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs: performance.now() - started, output });
+      notify({ id, tool: toolName, operation, success: true, errorCode: null, latencyMs: performance.now() - started, modelCalls: usage.modelCalls, modes: [...usage.modes] });
       return output;
     } catch (error) {
       if (CompletionNeeded.isInstance(error)) return suspend(toolName, rawArguments, error, resumption);
       const failure = normalizeError(error, signal);
-      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs: performance.now() - started, failure });
-      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      const id = await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs: performance.now() - started, failure });
+      notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs: performance.now() - started, modelCalls: usage.modelCalls, modes: [...usage.modes] });
       throw failure;
     }
   }
@@ -348,5 +365,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     tasks: composition.tasks,
     capabilities: composition.capabilities,
     store: options.store,
+    models: options.models,
+    concurrencyNow,
   };
 }

@@ -39,6 +39,7 @@ export async function runMode<Input, Output>(context: ToolContext, mode: ModeDef
     throw new DeliberateError({ code: "CANCELLED", message: "The call was cancelled before the model was asked." });
   }
   const model = context.models.forMode(mode.mode);
+  if (!context.usage.modes.includes(mode.mode)) context.usage.modes.push(mode.mode);
   const result = await generateWithMode(model, mode, input, { settings: context.settings(mode.mode), signal: context.signal });
   const usage = context.usage;
   usage.inputTokens += result.usage.inputTokens;
