@@ -48,6 +48,8 @@ export interface BackgroundTask<Extra extends object = object> {
    */
   start?(context: BackgroundTaskContext<Extra>): Promise<void>;
   run(context: BackgroundTaskContext<Extra>): Promise<void>;
+  /** Runs once when the service stops, after the last run ended (e.g. releasing a lease); errors are logged. */
+  stop?(context: BackgroundTaskContext<Extra>): Promise<void>;
 }
 
 /** What a background task may touch: the store, the engine's models and settings, time and ids. */

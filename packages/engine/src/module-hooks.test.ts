@@ -107,6 +107,9 @@ describe("the task runner", () => {
             seen.push("start");
             contexts.push(context);
           },
+          async stop() {
+            seen.push("stop");
+          },
           async run(context) {
             active += 1;
             maxActive = Math.max(maxActive, active);
@@ -131,6 +134,7 @@ describe("the task runner", () => {
     expect(contexts[0]?.modes).toEqual(["notes"]);
     await expect(runner.runNow("nope")).rejects.toThrow(/No background task named 'nope'; tasks: worker.cycle/);
     await runner.stop();
+    expect(seen.at(-1)).toBe("stop");
     expect(contexts.at(-1)?.signal.aborted).toBe(true);
     contexts = [];
   });

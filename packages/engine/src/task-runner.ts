@@ -29,7 +29,7 @@ export interface TaskRunner {
   start(): Promise<void>;
   /** Runs one task now, after a run of it in flight ends (runs of one task never overlap); rejects with its error. */
   runNow(name: string): Promise<void>;
-  /** Stops scheduling, aborts the tasks' signal and waits for runs in flight. */
+  /** Stops scheduling, aborts the tasks' signal, waits for runs in flight, then runs each task's `stop`. */
   stop(): Promise<void>;
 }
 
@@ -109,11 +109,17 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return runSerialized(task);
     },
     async stop() {
+      if (stopped) return;
       stopped = true;
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
       controller.abort();
       await Promise.all([...inFlight.values()]);
+      if (!started) return;
+      for (const task of tasks.values()) {
+        if (!task.stop) continue;
+        await task.stop(contextNow()).catch((error: unknown) => log("error", "background task failed to stop", { task: task.name, error }));
+      }
     },
   };
 }
