@@ -22,5 +22,6 @@ export function higherIsWorse(metric: MetricName): boolean {
 export function deviationPercent(metric: MetricName, observed: number, baseline: number): number {
   const worse = higherIsWorse(metric) ? observed - baseline : baseline - observed;
   if (baseline === 0) return worse > 0 ? 100 : 0;
-  return (worse / Math.abs(baseline)) * 100;
+  // Rounded so that float noise never moves a deviation across a threshold (0.3 vs 0.2 is 50 %, not 49.99…).
+  return Math.round((worse / Math.abs(baseline)) * 100 * 1e9) / 1e9;
 }

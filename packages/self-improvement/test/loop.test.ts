@@ -1,3 +1,4 @@
+import type { FakeReply } from "@deliberate/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness, probeAnswer } from "./support/harness.ts";
 
@@ -34,6 +35,8 @@ describe("a good action is kept", () => {
     expect(acted.diagnosis).toMatchObject({ analyzer: "rules", rule: "timeouts-raise-timeout", status: "applied" });
     expect(acted.diagnosis?.description).toContain("Diagnosed by the deterministic rules (the analyzer is set to rules)");
     expect(acted.action).toMatchObject({ scope: "probe", setting: "timeoutMs", from_value: 300, to_value: 2300, previous_override: null, tools: ["probe_ask"], status: "evaluating" });
+    // Which mode the tool asks was learned from the engine's invocation events.
+    expect(await harness.store.selfImprovement.toolModes.all()).toEqual(new Map([["probe_ask", ["probe"]]]));
     // Live: the engine reads the override on the next call, no restart.
     expect(harness.engine.settingsFor("probe").timeoutMs).toBe(2300);
 
@@ -57,7 +60,7 @@ describe("a good action is kept", () => {
 describe("a bad action is undone", () => {
   it("rolls back automatically a change the model suggested when the measured error rate rises, and feeds the lesson to the next analysis", async () => {
     let delay = 0;
-    const diagnoses: unknown[] = [
+    const diagnoses: FakeReply[] = [
       {
         object: {
           suspected_cause: "Slow answers hold the tool's calls; failing fast would cut latency.",
@@ -68,7 +71,7 @@ describe("a bad action is undone", () => {
     ];
     const harness = await harnessWith({
       probe: slowProbe(() => delay),
-      diagnosis: () => diagnoses.shift() ?? { object: { suspected_cause: "The provider is slow.", action: { kind: "none", reason: "Nothing listed speeds the provider up." }, rationale: "Lesson: lowering the timeout failed." } },
+      diagnosis: (): FakeReply => diagnoses.shift() ?? { object: { suspected_cause: "The provider is slow.", action: { kind: "none", reason: "Nothing listed speeds the provider up." }, rationale: "Lesson: lowering the timeout failed." } },
       options: { analyzer: { use: "auto" }, defaultTimeoutMs: 2500 },
     });
     expect(await harness.call(10)).toBe(0);
