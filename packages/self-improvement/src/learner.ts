@@ -77,7 +77,8 @@ function meanComparison(input: { before: number[]; after: number[] }) {
  * repair rates use the two-proportion test; latency compares p95s, judged by
  * Welch's test on the successful calls' mean latency; quality by Welch's
  * test on the mean. Only significant differences count; the reward is their
- * weighted mean (`rewardWeights`), normalised to [−1, 1]. A significant rise
+ * weighted mean (`rewardWeights`) over the metrics with data on both sides (a
+ * rate with no event on either side is left out), in [−1, 1]. A significant rise
  * in the error rate is a regression whatever else improved. Nothing here is
  * estimated or asked of a model.
  */
@@ -109,7 +110,9 @@ export function measureReward(input: RewardInput): RewardMeasurement {
         continue;
       }
       const count = (rows: readonly InvocationSample[]) => rows.filter((row) => (metric === "error_rate" ? !row.success : row.error_code === "MODEL_OUTPUT_INVALID")).length;
-      const result = proportionComparison({ failuresBefore: count(input.before), before: before.samples, failuresAfter: count(input.after), after: after.samples, floor });
+      const failuresBefore = count(input.before);
+      const failuresAfter = count(input.after);
+      const result = proportionComparison({ failuresBefore, before: before.samples, failuresAfter, after: after.samples, floor });
       breakdown.push({
         metric,
         before: result.before,
@@ -121,7 +124,8 @@ export function measureReward(input: RewardInput): RewardMeasurement {
         minimum_detectable_effect: (zCritical + zPower) * result.standardError,
         significant: result.significant,
         improvement: result.improvement,
-        weight,
+        // A rate with no event on either side says nothing about the action: it does not dilute the reward.
+        weight: failuresBefore + failuresAfter > 0 ? weight : 0,
       });
       continue;
     }
