@@ -45,6 +45,24 @@ export type { OverrideSettingsSource } from "./settings-source.ts";
 export { createSelfImprovementRepositories, createSelfImprovementRepository } from "./store/repository.ts";
 export type { LeaseState, SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
 export { selfImprovementMigrations } from "./store/migrations/index.ts";
+export {
+  actionSchema,
+  baselineSchema,
+  circuitBreakerSchema,
+  configSchema,
+  diagnosisSchema,
+  diagnosticsQuerySchema,
+  healthReportSchema,
+  historyEntrySchema,
+  historyQuerySchema,
+  metricsSnapshotSchema,
+  pauseRequestSchema,
+  pauseResultSchema,
+  reasonRequestSchema,
+  statusSchema,
+  suggestedActionSchema,
+  triggerSchema,
+} from "./api-schemas.ts";
 export { runSelfImproveCommand, selfImproveUsage } from "./cli/self-improve-command.ts";
 export type { CommandOutput } from "./cli/self-improve-command.ts";
 export type {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { circuitBreakerSchema, diagnosisSchema, healthReportSchema, historyEntrySchema, statusSchema } from "../src/api-schemas.ts";
 import { runSelfImproveCommand } from "../src/cli/self-improve-command.ts";
 import type { SelfImprovementControl } from "../src/control.ts";
 import type { ActionRecord, DiagnosisRecord } from "../src/records.ts";
@@ -70,7 +71,7 @@ describe("deliberate self-improve", () => {
     expect(output.stdout).toMatch(/^actions in the last hour: 1 of 50$/m);
     expect(output.stdout).toContain("Overrides in force:\nTARGET           VALUE  ACTION");
     expect(output.stdout).toMatch(new RegExp(`^probe\\.timeoutMs  2300   ${kept.id}  2026-11-24 `, "m"));
-    const status = await json("status");
+    const status = statusSchema.strict().parse(await json("status"));
     expect(status).toMatchObject({ mode: "advisory", pending_diagnoses: 2, overrides: [{ target: "probe.timeoutMs", value: 2300, action_id: kept.id }], circuit_breaker: { state: "closed" } });
   });
 
@@ -82,7 +83,7 @@ describe("deliberate self-improve", () => {
     const verbose = await command("history", "--verbose");
     expect(verbose.stdout).toContain(`${kept.id}: Changing probe.timeoutMs 300 → 2300 improved probe_ask: error_rate 100.0% → 0.0%`);
     expect(await json("history", "--outcome", "rolled_back")).toEqual([]);
-    expect((await json("history", "--outcome", "kept"))[0]).toMatchObject({ id: kept.id, status: "kept", target: "probe.timeoutMs" });
+    expect(historyEntrySchema.strict().array().parse(await json("history", "--outcome", "kept"))[0]).toMatchObject({ id: kept.id, status: "kept", target: "probe.timeoutMs" });
     const bad = await command("history", "--outcome", "great");
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain("--outcome must be one of evaluating, kept, rolled_back, reverted, inconclusive, got 'great'");
@@ -99,7 +100,7 @@ describe("deliberate self-improve", () => {
     expect(verbose.stdout).toContain("(rules, rule timeouts-raise-timeout)");
     expect(verbose.stdout).toContain("  cause: Model calls time out before the provider answers");
     expect(verbose.stdout).toContain("  status: pending (awaiting approval (advisory mode))");
-    expect(await json("diagnostics", "--status", "pending")).toHaveLength(2);
+    expect(diagnosisSchema.strict().array().parse(await json("diagnostics", "--status", "pending"))).toHaveLength(2);
     expect((await command("diagnostics", "--limit", "0")).exitCode).toBe(2);
   });
 
@@ -117,7 +118,7 @@ describe("deliberate self-improve", () => {
     expect(output.stdout).toBe(
       ["state:                closed", "consecutive failures: 0 (opens at 3)", "opened at:            -", "reopens at:           -", "half-open successes:  0 (closes at 2)", "last failure:         -", ""].join("\n"),
     );
-    expect(await json("circuit-breaker", "reset")).toMatchObject({ state: "closed", failure_threshold: 3, reset_timeout_ms: 300_000, success_threshold: 2 });
+    expect(circuitBreakerSchema.strict().parse(await json("circuit-breaker", "reset"))).toMatchObject({ state: "closed", failure_threshold: 3, reset_timeout_ms: 300_000, success_threshold: 2 });
     expect((await command("circuit-breaker", "open")).exitCode).toBe(2);
   });
 
@@ -128,8 +129,8 @@ describe("deliberate self-improve", () => {
     expect(output.stdout).toMatch(/^mode +echo +ready/m);
     expect(output.stdout).toContain("Triggers:\nTOOL");
     expect(output.stdout).toMatch(/^other_tool +error_rate +100\.0% +0\.0% +100% +critical$/m);
-    const report = await json("baselines");
-    expect(report.tools.map((tool: { name: string }) => tool.name)).toEqual(["other_tool", "probe_ask", "third_tool"]);
+    const report = healthReportSchema.parse(await json("baselines"));
+    expect(report.tools.map((tool) => tool.name)).toEqual(["other_tool", "probe_ask", "third_tool"]);
   });
 
   it("pause <duration> and pause 0", async () => {

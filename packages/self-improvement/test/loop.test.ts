@@ -27,18 +27,18 @@ describe("a good action is kept", () => {
     expect(first.outcome).toBe("blocked");
     expect(first.blocked).toEqual({ kind: "no_triggers", suppressed: [] });
 
-    delay = 800; // the provider slows down beyond the 300 ms timeout
+    delay = 2_500; // the provider slows down beyond the 1 s timeout
     expect(await harness.call(10)).toBe(10);
     const acted = await harness.module.runCycle();
     expect(acted.outcome).toBe("applied");
     expect(acted.triggers[0]).toMatchObject({ tool: "probe_ask", metric: "error_rate", observed: 1, baseline: 0, severity: "critical" });
     expect(acted.diagnosis).toMatchObject({ analyzer: "rules", rule: "timeouts-raise-timeout", status: "applied" });
     expect(acted.diagnosis?.description).toContain("Diagnosed by the deterministic rules (the analyzer is set to rules)");
-    expect(acted.action).toMatchObject({ scope: "probe", setting: "timeoutMs", from_value: 300, to_value: 2300, previous_override: null, tools: ["probe_ask"], status: "evaluating" });
+    expect(acted.action).toMatchObject({ scope: "probe", setting: "timeoutMs", from_value: 1000, to_value: 5000, previous_override: null, tools: ["probe_ask"], status: "evaluating" });
     // Which mode the tool asks was learned from the engine's invocation events.
     expect(await harness.store.selfImprovement.toolModes.all()).toEqual(new Map([["probe_ask", ["probe"]]]));
     // Live: the engine reads the override on the next call, no restart.
-    expect(harness.engine.settingsFor("probe").timeoutMs).toBe(2300);
+    expect(harness.engine.settingsFor("probe").timeoutMs).toBe(5000);
 
     expect(await harness.call(10)).toBe(0);
     const judged = await harness.module.runCycle();
@@ -52,8 +52,8 @@ describe("a good action is kept", () => {
     const errorRate = (await harness.store.selfImprovement.learnings.forAction(action.id))?.breakdown.find((entry) => entry.metric === "error_rate");
     expect(errorRate).toMatchObject({ before: 1, after: 0, before_samples: 10, after_samples: 10, significant: true });
     expect(errorRate?.minimum_detectable_effect).toBeGreaterThan(0);
-    expect(harness.engine.settingsFor("probe").timeoutMs).toBe(2300);
-    expect((await harness.module.control(harness.store).status()).overrides).toMatchObject([{ target: "probe.timeoutMs", value: 2300, action_id: action.id }]);
+    expect(harness.engine.settingsFor("probe").timeoutMs).toBe(5000);
+    expect((await harness.module.control(harness.store).status()).overrides).toMatchObject([{ target: "probe.timeoutMs", value: 5000, action_id: action.id }]);
   });
 });
 
@@ -64,7 +64,7 @@ describe("a bad action is undone", () => {
       {
         object: {
           suspected_cause: "Slow answers hold the tool's calls; failing fast would cut latency.",
-          action: { kind: "adjust", target: "probe.timeoutMs", direction: "decrease", steps: 2 },
+          action: { kind: "adjust", target: "probe.timeoutMs", direction: "decrease", steps: 1 },
           rationale: "A shorter timeout bounds the latency.",
         },
       },
@@ -82,7 +82,7 @@ describe("a bad action is undone", () => {
     expect(acted.diagnosis).toMatchObject({ analyzer: "model", rule: null, suspected_cause: "Slow answers hold the tool's calls; failing fast would cut latency." });
     expect(acted.action).toMatchObject({ scope: "probe", setting: "timeoutMs", direction: "decrease", from_value: 2500, to_value: 500 });
     const diagnosisRequest = harness.server.requests.find((request) => request.schemaName === "self_improvement_diagnosis");
-    expect(diagnosisRequest?.prompt).toContain("probe.timeoutMs: 2500; 100..5000; step 1000; at most 2 steps");
+    expect(diagnosisRequest?.prompt).toContain("probe.timeoutMs: 2500; 100..9000; step 2000; at most 2 steps");
 
     expect(await harness.call(10)).toBe(10); // 600 ms answers now time out at 500 ms
     const judged = await harness.module.runCycle();
@@ -115,11 +115,11 @@ describe("the guards", () => {
       options: { analyzer: { use: "model" }, executor: { allowlist: { timeoutMs: { min: 100, max: 2_000, step: 1_000, maxSteps: 2 } } } },
     });
     await harness.call(10);
-    delay = 800;
+    delay = 2_500;
     await harness.call(10);
     const result = await harness.module.runCycle();
     expect(result.outcome).toBe("refused");
-    expect(result.reason).toContain("probe.timeoutMs: 2300 is above the allowlist maximum 2000");
+    expect(result.reason).toContain("probe.timeoutMs: 3000 is above the allowlist maximum 2000");
     expect(result.diagnosis).toMatchObject({ status: "refused", analyzer: "model" });
     expect(result.diagnosis?.status_reason).toContain("above the allowlist maximum 2000");
     expect(result.action).toBeNull();
@@ -140,7 +140,7 @@ describe("the guards", () => {
       options: { analyzer: { use: "model" } },
     });
     await harness.call(10);
-    delay = 800;
+    delay = 2_500;
     await harness.call(10);
     for (let cycle = 1; cycle <= 3; cycle += 1) {
       const result = await harness.module.runCycle();

@@ -1,5 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
+import type { SelfImprovementControl } from "@deliberate/self-improvement";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -17,6 +18,7 @@ import type { AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
 import { docsRoutes } from "./routes/docs.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { intentRoutes } from "./routes/intent.routes.ts";
+import { selfImprovementRoutes } from "./routes/self-improvement.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
@@ -34,6 +36,8 @@ export interface AppDependencies {
   http: HttpSettings;
   ids: IdGenerator;
   version: string;
+  /** The self-improvement loop's operations, when the service composes that module (mounted under /v1/self-improvement). */
+  selfImprovement?: SelfImprovementControl;
 }
 
 const healthPaths = new Set(["/healthz", "/health"]);
@@ -80,6 +84,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route("/", workflowRoutes(catalog, { ids: deps.ids, telemetry: deps.telemetry }));
   app.route("/", toolRoutes(catalog, { engine: deps.engine }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
+  if (deps.selfImprovement) app.route("/", selfImprovementRoutes(catalog, { control: deps.selfImprovement }));
   app.route(
     "/",
     docsRoutes(catalog, {

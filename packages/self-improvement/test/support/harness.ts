@@ -59,17 +59,19 @@ export async function createHarness(input: {
   const server = await createFakeModelServer({
     respond: respondBySchemaName({ probe_answer: input.probe ?? probeAnswer, ...(input.diagnosis ? { self_improvement_diagnosis: input.diagnosis } : {}) }),
   });
+  // Real calls: a healthy call must never reach the timeout on a busy machine, so 1 s, and 2 s steps.
   const options: SelfImprovementModuleOptions = {
     ...fastLoop,
+    defaultTimeoutMs: 1_000,
     ...input.options,
     monitor: { ...fastLoop.monitor, ...input.options?.monitor },
     analyzer: { ...fastLoop.analyzer, ...input.options?.analyzer },
-    executor: { ...fastLoop.executor, ...input.options?.executor },
+    executor: { ...fastLoop.executor, allowlist: { timeoutMs: { min: 100, max: 9_000, step: 2_000, maxSteps: 2 } }, ...input.options?.executor },
     learner: { ...fastLoop.learner, ...input.options?.learner },
     holder: input.holder ?? "test-holder",
   };
   // The provider's own timeout is the one a mode without timeoutMs runs with: the module must know it.
-  const model = createOpenAIModel({ baseURL: server.openaiBaseURL, apiKey: "test", modelId: "fake-model", timeoutMs: options.defaultTimeoutMs ?? 300, maxRetries: 0 });
+  const model = createOpenAIModel({ baseURL: server.openaiBaseURL, apiKey: "test", modelId: "fake-model", timeoutMs: options.defaultTimeoutMs ?? 1_000, maxRetries: 0 });
   const module = createSelfImprovementModule(options);
   const modules = [probeModule, module];
   const store = await openStore<SelfImprovementRepositories>({ path: input.path ?? ":memory:", modules });
