@@ -1,7 +1,7 @@
 import { createFakeModelServer, type FakeModelServer, type FakeReply, respondBySchemaName } from "@deliberate/providers/testing";
 import { createSelfImprovementModule, cycleTaskName, type SelfImprovementModuleOptions } from "@deliberate/self-improvement";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { getJson, postJson, type RunningService, startService, temporaryDirectory } from "./support/service-harness.ts";
+import { eventually, getJson, postJson, type RunningService, startService, temporaryDirectory } from "./support/service-harness.ts";
 
 /** A clock the test moves: every batch of calls gets its own instant, so windows split exactly. */
 function manualClock(start = "2026-11-24T10:00:00.000Z") {
@@ -149,6 +149,15 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     expect(second.service.engine.settingsFor("linear").timeoutMs).toBe(5000);
     expect(await second.calls(5)).toEqual(Array(5).fill(200)); // 2.5 s answers arrive under the restored timeout
     expect((await second.read("")).json.overrides).toMatchObject([{ target: "linear.timeoutMs", value: 5000 }]);
+  });
+
+  it("runs cycles on its own on the configured interval", async () => {
+    const api = await start({ timeoutMs: 1_000, options: { cycleMs: 100 } });
+    const status = await eventually(async () => {
+      const current = (await api.read("")).json;
+      return current.last_cycle ? current : undefined;
+    }, 20_000, "a cycle run by the task runner");
+    expect(status).toMatchObject({ cycle_ms: 100, leader: { holder: api.module.holder, live: true }, last_cycle: { outcome: "blocked" } });
   });
 
   it("serves reads and changes under /v1/self-improvement behind the bearer token, with errors naming the field", async () => {
