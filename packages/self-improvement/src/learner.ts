@@ -164,7 +164,7 @@ export function measureReward(input: RewardInput): RewardMeasurement {
   const smaller = Math.min(before.samples, after.samples);
   const confidence = smaller / (smaller + input.learner.confidenceHalfSamples);
   const errorRate = breakdown.find((entry) => entry.metric === "error_rate");
-  const errorsRose = errorRate !== undefined && errorRate.significant && (errorRate.difference ?? 0) > 0;
+  const errorsRose = errorRate?.significant === true && (errorRate.difference ?? 0) > 0;
   const verdict = errorsRose || value <= -input.learner.rewardThreshold ? "regressed" : value >= input.learner.rewardThreshold ? "improved" : "no_effect";
   return { value: Math.max(-1, Math.min(1, value)), confidence, verdict, breakdown, before, after };
 }

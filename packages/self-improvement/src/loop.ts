@@ -110,6 +110,8 @@ async function targetsFor(input: { dependencies: CycleDependencies; modes: reado
     const settings = dependencies.settings(mode);
     for (const setting of adjustableSettings) {
       if (setting === "concurrency") continue;
+      // Anthropic's API takes no temperature (the provider never sends it): changing it would change nothing.
+      if (setting === "temperature" && dependencies.models.provider === "anthropic") continue;
       // A mode that sets no timeout runs with the provider's; one without thinking is not given any.
       const current = setting === "timeoutMs" ? (settings.timeoutMs ?? dependencies.config.defaultTimeoutMs) : settings[setting];
       add(mode, setting, current);

@@ -6,7 +6,12 @@ import { eventually, getJson, postJson, type RunningService, startService, tempo
 /** A clock the test moves: every batch of calls gets its own instant, so windows split exactly. */
 function manualClock(start = "2026-11-24T10:00:00.000Z") {
   let now = new Date(start).getTime();
-  return { now: () => new Date(now), advance: (milliseconds: number) => void (now += milliseconds) };
+  return {
+    now: () => new Date(now),
+    advance(milliseconds: number) {
+      now += milliseconds;
+    },
+  };
 }
 
 const token = "self-improvement-test-token";
