@@ -100,8 +100,8 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     await api.cycle();
     const [action] = (await api.read("/history")).json;
     expect(action).toMatchObject({ target: "linear.timeoutMs", from_value: 1000, to_value: 5000, status: "kept", pre_metrics: { samples: 10, error_rate: 1 }, post_metrics: { samples: 10, error_rate: 0 } });
-    expect(action.reward).toBeGreaterThan(0);
-    expect(action.confidence).toBeGreaterThan(0);
+    expect(action.reward).toBeCloseTo(1, 5); // the error rate alone was measurable on both sides
+    expect(action.confidence).toBeCloseTo(0.5, 5); // 10 calls a side: 10 / (10 + 10)
     expect(action.lesson).toContain("improved reasoning_linear: error_rate 100.0% → 0.0%");
     const [latest, diagnosis] = (await api.read("/diagnostics")).json;
     expect(diagnosis).toMatchObject({ id: action.diagnosis_id, tool: "reasoning_linear", metric: "error_rate", severity: "critical", analyzer: "rules", rule: "timeouts-raise-timeout", status: "applied" });
@@ -133,7 +133,7 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     await api.cycle();
     const [action] = (await api.read("/history")).json;
     expect(action).toMatchObject({ status: "rolled_back", rolled_back_by: "learner", pre_metrics: { error_rate: 0 }, post_metrics: { error_rate: 1 } });
-    expect(action.reward).toBeLessThan(0);
+    expect(action.reward).toBeCloseTo(-1, 5);
     expect(api.service.engine.settingsFor("linear").timeoutMs).toBeUndefined();
     expect(await api.calls(3)).toEqual([200, 200, 200]);
     expect((await api.read("/circuit-breaker")).json).toMatchObject({ state: "closed", consecutive_failures: 1 });
