@@ -16,6 +16,8 @@ import {
   systemClock,
   type TaskRunner,
 } from "@deliberate/engine";
+import { dialogModule } from "@deliberate/dialog";
+import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { isSelfImprovementModule, type SelfImprovementRepositories } from "@deliberate/self-improvement";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, type ModelRouter, unknownModeModels } from "@deliberate/providers";
@@ -94,7 +96,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const ownsStore = options.store === undefined;
-  const modules: readonly DeliberateModule[] = [reasoningModule, agentIntentModule, ...(await loadModules(config.modules)), ...(options.modules ?? [])];
+  const modules: readonly DeliberateModule[] = [reasoningModule, dialogModule as DeliberateModule, agentIntentModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules)), ...(options.modules ?? [])];
   const store = (options.store ?? (await openStore({ path: config.databasePath, modules }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
 import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
+import { dialogModule } from "@deliberate/dialog";
+import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
@@ -29,7 +31,13 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
 
   // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
-  const modules = [reasoningModule, createSelfImprovementModule(selfImprovement), ...(await loadModules(config.modules))];
+  const modules = [
+    reasoningModule,
+    dialogModule,
+    createKnowledgeGraphModule(config.knowledgeGraph),
+    createSelfImprovementModule(selfImprovement),
+    ...(await loadModules(config.modules)),
+  ];
   const store = await openStore({ path: config.databasePath, modules });
   logger.info("database ready", { path: config.databasePath });
   logProviderChoice(logger, config.providers);
@@ -50,7 +58,8 @@ async function main(): Promise<void> {
   for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
   const tasks = createTaskRunner({ engine, log: (level, message, fields) => logger[level](message, fields) });
   await tasks.start();
-  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine });
+  let viewerUrl: string | undefined;
+  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
 
   let transport: RunningTransport | undefined;
   let stopping = false;
@@ -72,7 +81,14 @@ async function main(): Promise<void> {
   if (config.transport.kind === "http") {
     // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
     const { startHttpTransport } = await import("./http-transport.ts");
-    const http = await startHttpTransport({ config: config.transport, createServer: build, logger });
+    const { createEngineViewer } = await import("@deliberate/viewer");
+    const viewer = createEngineViewer(engine, {
+      ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
+      onError: (error) => logger.error("viewer failed", { error }),
+    });
+    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer });
+    viewerUrl = http.viewerUrl;
+    if (viewerUrl) logger.info(`Session viewer: ${viewerUrl}`, { url: viewerUrl });
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {
