@@ -100,6 +100,7 @@ export function parseDuration(text: string | number): number {
   });
 }
 
+/** The operations over a store opened with the module (`module.control(store)` inside a service). */
 export function createSelfImprovementControl(options: ControlOptions): SelfImprovementControl {
   const { store, config } = options;
   const clock = options.clock ?? systemClock;

@@ -22,6 +22,7 @@ export interface ExecutorDependencies {
 /** Why no action may be applied now: the cooldown after the last one, or the hourly limit. */
 export type ExecutionBlock = { kind: "cooldown"; remaining_ms: number; last_applied_at: string } | { kind: "rate_limit"; count: number; max: number };
 
+/** An execution block in words. */
 export function describeExecutionBlock(block: ExecutionBlock): string {
   return block.kind === "cooldown"
     ? `cooldown: the last action was applied at ${block.last_applied_at}; the next may follow in ${Math.ceil(block.remaining_ms / 1000)} s`

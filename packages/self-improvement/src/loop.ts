@@ -25,6 +25,7 @@ export type BlockReason =
   | { kind: "too_many_pending"; count: number; max: number }
   | ExecutionBlock;
 
+/** A blocked cycle's reason in words (the cycle's recorded reason). */
 export function describeBlock(block: BlockReason): string {
   switch (block.kind) {
     case "circuit_open":

@@ -15,6 +15,7 @@ export interface OverrideSettingsSource extends RuntimeSettingsSource {
   all(): readonly OverrideRecord[];
 }
 
+/** An empty source; `replace` fills it from the overrides table. */
 export function createOverrideSettingsSource(): OverrideSettingsSource {
   let rows: readonly OverrideRecord[] = [];
   let byMode = new Map<string, Partial<ModeSettings>>();

@@ -28,6 +28,7 @@ export function targetLabel(scope: string, setting: string): string {
   return `${scope}.${setting}`;
 }
 
+/** 0 for info up to 3 for critical. */
 export function severityRank(severity: Severity): number {
   return severities.indexOf(severity);
 }

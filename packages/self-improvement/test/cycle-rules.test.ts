@@ -44,6 +44,16 @@ describe("the rules analyzer without a server-side model", () => {
     expect(result.diagnosis?.rationale).toContain("Rule timeouts-raise-timeout");
   });
 
+  it("analyzer `model` without a server-side model fails the cycle, saying so (a breaker failure)", async () => {
+    const harness = await harnessWith({ options: { analyzer: { use: "model" } } });
+    await timeoutsOn(harness);
+    const result = await harness.module.runCycle();
+    expect(result.outcome).toBe("failed");
+    expect(result.reason).toBe("analyzer failed: analyzer.use is 'model' but the service has no server-side model (set a provider, or use 'auto' or 'rules').");
+    expect(result.breaker.consecutive_failures).toBe(1);
+    expect(await harness.store.selfImprovement.diagnoses.list()).toEqual([]);
+  });
+
   it("cut-off answers raise max tokens; rate limits lower the engine's concurrency", async () => {
     const harness = await harnessWith({
       options: {

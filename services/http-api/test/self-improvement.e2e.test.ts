@@ -1,3 +1,4 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { createFakeModelServer, type FakeModelServer, type FakeReply, respondBySchemaName } from "@deliberate/providers/testing";
 import { createSelfImprovementModule, cycleTaskName, type SelfImprovementModuleOptions } from "@deliberate/self-improvement";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -204,6 +205,8 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     expect((await api.read("/baselines")).json.tools).toMatchObject([{ kind: "tool", name: "reasoning_linear" }]);
 
     const openapi = (await getJson(`${api.url}/openapi.json`)).json;
+    const validation = await new Validator().validate(openapi);
+    expect(validation.valid, JSON.stringify(validation.errors)).toBe(true);
     for (const path of ["/v1/self-improvement", "/v1/self-improvement/history", "/v1/self-improvement/diagnoses/{diagnosis_id}/approve", "/v1/self-improvement/actions/{action_id}/rollback"]) {
       expect(Object.keys(openapi.paths)).toContain(path);
     }

@@ -89,10 +89,22 @@ export function selfImprovementRoutes(catalog: OperationCatalog, options: { cont
     () => control.baselines(),
   );
 
-  const change = (input: { path: string; operationId: string; summary: string; request: { name: string; schema: z.ZodType }; response: { name: string; schema: z.ZodType }; errors: number[] }, handler: (c: Parameters<Parameters<OperationCatalog["add"]>[2]>[0]) => Promise<unknown>) =>
+  const change = (
+    input: { path: string; operationId: string; summary: string; request?: { name: string; schema: z.ZodType }; response: { name: string; schema: z.ZodType }; errors: number[] },
+    handler: (c: Parameters<Parameters<OperationCatalog["add"]>[2]>[0]) => Promise<unknown>,
+  ) =>
     catalog.add(
       app,
-      { method: "post", path: input.path, operationId: input.operationId, summary: input.summary, tags, request: input.request, response: { description: input.summary, body: input.response }, errors: [400, 401, ...input.errors] },
+      {
+        method: "post",
+        path: input.path,
+        operationId: input.operationId,
+        summary: input.summary,
+        tags,
+        ...(input.request ? { request: input.request } : {}),
+        response: { description: input.summary, body: input.response },
+        errors: [400, 401, ...input.errors],
+      },
       async (c) => c.json((await handler(c)) as object),
     );
 
@@ -101,7 +113,6 @@ export function selfImprovementRoutes(catalog: OperationCatalog, options: { cont
       path: "/v1/self-improvement/diagnoses/:diagnosis_id/approve",
       operationId: "approveSelfImprovementDiagnosis",
       summary: "Apply a pending diagnosis's action (advisory mode), through the allowlist, cooldown and hourly limit",
-      request: { name: "SelfImprovementReason", schema: reasonRequestSchema },
       response: { name: "SelfImprovementAction", schema: actionSchema },
       errors: [404, 409, 422],
     },
