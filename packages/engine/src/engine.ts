@@ -14,13 +14,13 @@ import type { Store, SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
-import type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
+import type { Engine, InvocationEvent, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 import { CompletionNeeded } from "./host/completion-needed.ts";
 import { hostInstructions } from "./host/host-instructions.ts";
 import { createReplayRouter, isRejectedAnswer } from "./host/replay-router.ts";
 import { createReplayIds, type IdGenerator, randomIds } from "./ids.ts";
 import { createProgressChannel, defaultGenerationProgressIntervalMs } from "./progress-channel.ts";
-import { createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
+import { combineSettingsSources, createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
 export interface EngineOptions {
@@ -48,16 +48,7 @@ export interface EngineOptions {
   configSnapshot?: Readonly<Record<string, unknown>>;
 }
 
-export interface InvocationEvent {
-  tool: string;
-  operation: string | null;
-  success: boolean;
-  errorCode: ErrorCode | null;
-  latencyMs: number;
-  modelCalls: number;
-  /** Rounds the call took: 1, or for a host-executed call every replay. */
-  rounds: number;
-}
+export type { InvocationEvent } from "./engine-types.ts";
 
 /**
  * A session with everything recorded in it (for resources, exports and REST):
@@ -88,6 +79,10 @@ export interface DeliberateEngine extends Engine {
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** The store the engine was created with. */
   readonly store: Store;
+  /** The server-side models the engine was created with. */
+  readonly models: ModelRouter;
+  /** The concurrency a call started now runs with (configured, or a runtime source's). */
+  concurrencyNow(): number;
 }
 
 // Caller mistakes change nothing and are not service behaviour, so they are not
@@ -136,13 +131,30 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       throw new Error(`Module ${module.name} has tables: open the store with it (openStore({ path, modules }))`);
     }
   }
+  // Modules' runtime sources first, the service's own last (it wins).
+  const runtimeSources = [...composition.runtimeSources, ...(options.runtimeSettings ? [options.runtimeSettings] : [])];
+  const runtime = runtimeSources.length > 0 ? combineSettingsSources(runtimeSources) : undefined;
   const settings = createSettingsResolver({
     defaults: composition.modes,
     ...(options.modeSettings ? { overrides: options.modeSettings } : {}),
-    ...(options.runtimeSettings ? { runtime: options.runtimeSettings } : {}),
+    ...(runtime ? { runtime } : {}),
   });
   const modeIds = Object.keys(composition.modes);
-  const concurrency = options.concurrency ?? 4;
+  const configuredConcurrency = options.concurrency ?? 4;
+  const concurrencyNow = () => {
+    const value = runtime?.concurrency?.();
+    return value !== undefined && Number.isInteger(value) && value >= 1 ? value : configuredConcurrency;
+  };
+  const observers = [...(options.onInvocation ? [options.onInvocation] : []), ...composition.invocationObservers];
+  function notify(event: InvocationEvent): void {
+    for (const observer of observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer never fails the call it observes.
+      }
+    }
+  }
   const ttlMs = options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs;
   const handlers = composition.handlers as ReadonlyMap<string, ToolHandler>;
   if (handlers.has(submitTool.name)) throw new Error(`Tool ${submitTool.name} is the engine's own`);
@@ -191,11 +203,12 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     rounds: number;
     output?: Record<string, unknown>;
     failure?: { code: ErrorCode; message: string };
-  }) {
+  }): Promise<string | null> {
     const { usage, failure, output } = input;
-    if (failure !== undefined && callerErrorCodes.has(failure.code)) return;
+    if (failure !== undefined && callerErrorCodes.has(failure.code)) return null;
+    const id = ids.next("inv");
     await options.store.invocations.record({
-      id: ids.next("inv"),
+      id,
       tool: input.toolName,
       operation: input.operation,
       session_id: typeof input.sessionId === "string" ? input.sessionId : null,
@@ -214,6 +227,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       quality: output ? qualityOf(output) : null,
       created_at: clock.now().toISOString(),
     });
+    return id;
   }
 
   async function suspend(
@@ -292,7 +306,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
           reportedFailure ??= { code: failure.code, message: failure.message };
         },
         usage,
-        concurrency,
+        concurrency: concurrencyNow(),
         callTool: (name, input, callOptions) =>
           run(handlerFor(name), input, callOptions === undefined ? context : contextFor(callOptions.progress ?? context.progress, callOptions.store ?? context.store, callOptions.ids ?? context.ids)),
         configSnapshot: options.configSnapshot ?? {},
@@ -310,8 +324,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
       const latencyMs = latency();
       const failure = reportedFailure;
-      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs, rounds, output, ...(failure ? { failure } : {}) });
-      options.onInvocation?.({ tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds });
+      const id = await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs, rounds, output, ...(failure ? { failure } : {}) });
+      notify({ id, tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       return output;
     } catch (error) {
       if (CompletionNeeded.isInstance(error)) return suspend(callId ?? ids.next("rt"), startedAt, toolName, rawArguments, error, resumption);
@@ -320,13 +334,13 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
         // its schema is a model-output failure of the host provider, and is recorded as one.
         const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
-        await record({ toolName, operation, sessionId: raw["session_id"], usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
-        options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds });
+        const id = await record({ toolName, operation, sessionId: raw["session_id"], usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
+        notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
         throw error;
       }
       const failure = normalizeError(error, signal);
-      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs, rounds, failure });
-      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds });
+      const id = await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs, rounds, failure });
+      notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       throw failure;
     }
   }
@@ -407,5 +421,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     tasks: composition.tasks,
     capabilities: composition.capabilities,
     store: options.store,
+    models: options.models,
+    concurrencyNow,
   };
 }

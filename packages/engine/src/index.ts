@@ -1,13 +1,15 @@
 export { createEngine } from "./engine.ts";
 export type { DeliberateEngine, EngineOptions, InvocationEvent, SessionRecord } from "./engine.ts";
 export type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
+export { createTaskRunner } from "./task-runner.ts";
+export type { TaskLog, TaskRunner, TaskRunnerOptions } from "./task-runner.ts";
 export { composeModules, defineModule } from "./define-module.ts";
 export type { BackgroundTask, BackgroundTaskContext, Composition, DeliberateModule, ProtocolMethod, SessionSection } from "./define-module.ts";
 export { systemClock } from "./clock.ts";
 export type { Clock } from "./clock.ts";
 export { createReplayIds, createSequentialIds, randomIds } from "./ids.ts";
 export type { IdGenerator } from "./ids.ts";
-export { createMemorySettingsSource, createSettingsResolver, fallbackModeSettings } from "./mode-settings.ts";
+export { combineSettingsSources, createMemorySettingsSource, createSettingsResolver, fallbackModeSettings } from "./mode-settings.ts";
 export type { MemorySettingsSource, ModeSettings, RuntimeSettingsSource } from "./mode-settings.ts";
 export { defineMode } from "./mode-definition.ts";
 export type { ModeDefinition } from "./mode-definition.ts";

@@ -1,5 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
+import type { SelfImprovementControl } from "@deliberate/self-improvement";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -18,6 +19,7 @@ import { docsRoutes } from "./routes/docs.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { intentRoutes } from "./routes/intent.routes.ts";
 import { moduleRoutes } from "./routes/module.routes.ts";
+import { selfImprovementRoutes } from "./routes/self-improvement.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
@@ -36,6 +38,8 @@ export interface AppDependencies {
   http: HttpSettings;
   ids: IdGenerator;
   version: string;
+  /** The self-improvement loop's operations, when the service composes that module (mounted under /v1/self-improvement). */
+  selfImprovement?: SelfImprovementControl;
 }
 
 const healthPaths = new Set(["/healthz", "/health"]);
@@ -87,6 +91,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route("/", toolRoutes(catalog, { engine: deps.engine }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
   app.route("/", moduleRoutes(catalog, { engine: deps.engine }));
+  if (deps.selfImprovement) app.route("/", selfImprovementRoutes(catalog, { control: deps.selfImprovement }));
   app.route(
     "/",
     docsRoutes(catalog, {
