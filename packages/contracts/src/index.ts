@@ -1,7 +1,7 @@
 export { DeliberateError, errorBodySchema, errorCodeSchema } from "./errors.ts";
 export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "./errors.ts";
 export { parseInput, toFieldIssues } from "./validation.ts";
-export { looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
+export { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
 export { defineTool } from "./tool-definition.ts";
 export type { ToolAnnotations, ToolDefinition, ToolInput, ToolOutput } from "./tool-definition.ts";
 export {
@@ -138,3 +138,5 @@ export {
   submitThoughtTool,
   workflowProgressSchema,
 } from "./tools/guided-workflow.ts";
+export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
+export type { JsonDepthViolation } from "./json-depth.ts";
