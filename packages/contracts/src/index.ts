@@ -140,3 +140,5 @@ export {
 } from "./tools/guided-workflow.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
 export type { JsonDepthViolation } from "./json-depth.ts";
+export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
+export type { SessionPage, SessionPageQuery } from "./session-page.ts";

@@ -1,9 +1,13 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Server as NodeServer } from "node:http";
+import type { Server as NodeServer, ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
+import { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "@deliberate/contracts";
 import {
   createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  readRequestBody,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -18,6 +22,20 @@ import { Hono } from "hono";
 import type { HttpTransportConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { RunningTransport } from "./stdio-transport.ts";
+
+/**
+ * node:http options that drop slow clients: `headersTimeout` for the headers,
+ * `requestTimeout` for the whole request (body included), checked every
+ * `connectionsCheckingInterval` (node's default of 30 s would let a slow client
+ * linger well past either limit). Responses (SSE streams) are not limited.
+ */
+export function receiveTimeouts(limits: { headersTimeoutMs: number; bodyTimeoutMs: number }): ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+}
 
 /** Where MCP is served. */
 export const mcpPath = "/mcp";
@@ -58,6 +76,39 @@ function staticTokenAuthentication(token: string) {
 
 function isAuthInfo(value: AuthInfo | Response): value is AuthInfo {
   return typeof (value as AuthInfo).token === "string" && typeof (value as AuthInfo).clientId === "string";
+}
+
+function jsonRpcError(status: number, code: number, message: string, id: unknown, data?: unknown): Response {
+  const readable = typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : null;
+  return Response.json({ jsonrpc: "2.0", error: { code, message, ...(data !== undefined ? { data } : {}) }, id: readable }, { status });
+}
+
+/**
+ * Reads and parses a JSON POST body once, refusing values nested deeper than
+ * the limit before anything recursive sees them (-32600 naming the field, with
+ * the request id). Returns the parsed body for the SDK, or the response to send.
+ */
+async function readJsonRpcBody(request: Request): Promise<{ parsedBody: unknown } | { response: Response }> {
+  const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE).catch(() => undefined);
+  if (read === undefined) return { response: jsonRpcError(400, -32700, "Parse error: the request body could not be read", null) };
+  if (read.tooLarge) return { response: jsonRpcError(413, -32000, `Request body larger than ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`, null) };
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(read.text ?? "");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { response: jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${reason})`, null, { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `not valid JSON: ${reason}` }] }) };
+  }
+  const tooDeep = jsonDepthViolation(parsedBody);
+  if (tooDeep) {
+    const field = jsonDepthField(tooDeep);
+    const message = `nested deeper than ${maxJsonDepth} levels (the limit)`;
+    const id = parsedBody !== null && typeof parsedBody === "object" ? (parsedBody as Record<string, unknown>)["id"] : undefined;
+    return {
+      response: jsonRpcError(400, -32600, `Invalid input: ${field}: ${message}; flatten it or send it as a string`, id, { code: "INVALID_INPUT", issues: [{ field, message }] }),
+    };
+  }
+  return { parsedBody };
 }
 
 function urlHost(host: string): string {
@@ -106,6 +157,12 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
       }
       authInfo = outcome;
     }
+    // JSON bodies are parsed here, once, so their depth is checked before the SDK's recursive validation sees them.
+    if (request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
+      const body = await readJsonRpcBody(request);
+      if ("response" in body) return body.response;
+      return handler.fetch(request, { parsedBody: body.parsedBody, ...(authInfo ? { authInfo } : {}) });
+    }
     return handler.fetch(request, authInfo ? { authInfo } : undefined);
   });
   app.notFound((context) => context.json({ error: "not_found", message: `Nothing at ${context.req.path}; MCP is served at ${mcpPath}.` }, 404));
@@ -115,7 +172,14 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   });
 
   // overrideGlobalObjects: false keeps the platform's Request/Response (the SDK builds its own responses).
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port, overrideGlobalObjects: false }) as NodeServer;
+  // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and closes).
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: config.host,
+    port: config.port,
+    overrideGlobalObjects: false,
+    serverOptions: receiveTimeouts(config),
+  }) as NodeServer;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: pick another with --port or MCP_HTTP_PORT.` : "";

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "@deliberate/contracts";
+import { keepCoercedDefaults, type ToolDefinition } from "@deliberate/contracts";
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
@@ -16,7 +16,8 @@ const cache = new WeakMap<ToolDefinition, PublishedSchemas>();
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   // draft 2020-12 is what the MCP SDK itself targets; $schema is left out so
   // clients that default to another draft do not trip over the dialect URI.
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
+  // keepCoercedDefaults: fields that also accept strings ("3") keep their published defaults.
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any", override: keepCoercedDefaults }) as JsonSchema;
   // MCP wants an object at the root; a union of objects ("result or needs_completion") is one.
   return json["type"] === undefined ? { type: "object", ...json } : json;
 }
