@@ -5,6 +5,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { toErrorResponse } from "../errors.ts";
+import type { Logger } from "../logger.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
 import { readJsonBody } from "./read-json.ts";
 
@@ -61,7 +62,7 @@ function wantsEventStream(c: Context<AppEnv>): boolean {
  * The body is the tool's input; the answer its output, or, with
  * `Accept: text/event-stream`, progress events then the result.
  */
-export function toolRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine }): Hono<AppEnv> {
+export function toolRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; logger: Logger }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { engine } = options;
   const summaries = engine.tools.map(summarize);
@@ -106,7 +107,9 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
             const output = await engine.invoke(tool.name, input, { signal, progress });
             await stream.writeSSE({ event: "result", data: JSON.stringify(output) });
           } catch (error) {
-            await stream.writeSSE({ event: "error", data: JSON.stringify(toErrorResponse(error, c.get("requestId")).body) });
+            const { body, unexpected } = toErrorResponse(error, c.get("requestId"));
+            if (unexpected) options.logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: c.get("requestId"), path: c.req.path });
+            await stream.writeSSE({ event: "error", data: JSON.stringify(body) });
           }
         });
       },
