@@ -3,6 +3,7 @@ import type { Server as NodeServer, ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "@deliberate/contracts";
+import { readJsonRpcValue } from "./json-rpc-message.ts";
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
@@ -84,9 +85,11 @@ function jsonRpcError(status: number, code: number, message: string, id: unknown
 }
 
 /**
- * Reads and parses a JSON POST body once, refusing values nested deeper than
- * the limit before anything recursive sees them (-32600 naming the field, with
- * the request id). Returns the parsed body for the SDK, or the response to send.
+ * Reads and checks a JSON POST body once, before the SDK sees it: not JSON is
+ * -32700; a message that is not JSON-RPC, or nests deeper than the limit, is
+ * -32600 naming the field (`data.issues`) with the request id when readable.
+ * (Batches, which 2025-03 clients may send, are checked for depth only.)
+ * Returns the parsed body for the SDK, or the response to send.
  */
 async function readJsonRpcBody(request: Request): Promise<{ parsedBody: unknown } | { response: Response }> {
   const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE).catch(() => undefined);
@@ -99,14 +102,18 @@ async function readJsonRpcBody(request: Request): Promise<{ parsedBody: unknown 
     const reason = error instanceof Error ? error.message : String(error);
     return { response: jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${reason})`, null, { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `not valid JSON: ${reason}` }] }) };
   }
-  const tooDeep = jsonDepthViolation(parsedBody);
+  const items = Array.isArray(parsedBody) ? [] : [parsedBody];
+  const tooDeep = Array.isArray(parsedBody) ? jsonDepthViolation(parsedBody) : undefined;
   if (tooDeep) {
     const field = jsonDepthField(tooDeep);
-    const message = `nested deeper than ${maxJsonDepth} levels (the limit)`;
-    const id = parsedBody !== null && typeof parsedBody === "object" ? (parsedBody as Record<string, unknown>)["id"] : undefined;
-    return {
-      response: jsonRpcError(400, -32600, `Invalid input: ${field}: ${message}; flatten it or send it as a string`, id, { code: "INVALID_INPUT", issues: [{ field, message }] }),
-    };
+    return { response: jsonRpcError(400, -32600, `Invalid input: ${field}: nested deeper than ${maxJsonDepth} levels (the limit)`, null, { code: "INVALID_INPUT", issues: [{ field, message: `nested deeper than ${maxJsonDepth} levels (the limit)` }] }) };
+  }
+  for (const item of items) {
+    const checked = readJsonRpcValue(item);
+    if ("error" in checked) {
+      const { code, message, id, issues } = checked.error;
+      return { response: jsonRpcError(400, code, message, id, { code: "INVALID_INPUT", issues }) };
+    }
   }
   return { parsedBody };
 }
