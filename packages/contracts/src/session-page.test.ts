@@ -28,10 +28,10 @@ describe("pageSessionRecord", () => {
         const seenNodes: number[] = [];
         let offset: number | null = 0;
         while (offset !== null) {
-          const page = pageSessionRecord(record, { offset, limit });
-          seen.push(...page.thoughts);
-          seenNodes.push(...page.graph.nodes);
-          offset = page.page.next_offset;
+          const current: { thoughts: number[]; graph: { nodes: number[] }; page: { next_offset: number | null } } = pageSessionRecord(record, { offset, limit });
+          seen.push(...current.thoughts);
+          seenNodes.push(...current.graph.nodes);
+          offset = current.page.next_offset;
         }
         expect(seen).toEqual(record.thoughts);
         expect(seenNodes).toEqual(record.graph.nodes);

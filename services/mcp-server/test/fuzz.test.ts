@@ -156,7 +156,8 @@ describe("fuzz: MCP over Streamable HTTP", () => {
     };
     try {
       const listed = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
-      const tools = (listed.answer?.result as unknown as { tools: ListedTool[] }).tools;
+      const tools = (listed.answer?.result as unknown as { tools?: ListedTool[] } | undefined)?.tools ?? [];
+      expect(tools.length).toBeGreaterThan(10);
       const messages = [
         ...generateBadMessages({ seed: fixedSeed, count: perSeed, firstId: 1000, tools, allowBatches: false }),
         ...generateBadMessages({ seed: randomSeed, count: perSeed, firstId: 1000 + perSeed, tools, allowBatches: false }),
