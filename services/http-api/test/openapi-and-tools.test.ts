@@ -127,6 +127,9 @@ describe("every tool over REST", () => {
     const response = await getJson(`${running.url}/v1/tools`);
     expect(response.json.tools.map((tool: { name: string }) => tool.name)).toEqual(running.service.engine.tools.map((tool) => tool.name));
     expect(response.json.tools[0].input_schema.type).toBe("object");
+    // Fields that also accept strings keep their defaults.
+    const mcts = response.json.tools.find((tool: { name: string }) => tool.name === "reasoning_mcts");
+    expect(mcts.input_schema.properties.iterations.default).toBe(10);
   });
 });
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
+import { newErrorId } from "./tool-result.ts";
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
@@ -19,7 +20,7 @@ import {
   requireBearerAuth,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { HttpTransportConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { RunningTransport } from "./stdio-transport.ts";
@@ -45,6 +46,8 @@ export const healthPath = "/healthz";
 
 export interface HttpTransportOptions {
   config: HttpTransportConfig;
+  /** Missing or wrong tokens one client address may send per window before it gets 429 (default 10 per 5 minutes). */
+  authFailures?: { limit: number; windowMs: number };
   /** Builds a server per request (the SDK's stateless serving). */
   createServer: () => McpServer;
   logger: Logger;
@@ -77,6 +80,51 @@ function staticTokenAuthentication(token: string) {
 
 function isAuthInfo(value: AuthInfo | Response): value is AuthInfo {
   return typeof (value as AuthInfo).token === "string" && typeof (value as AuthInfo).clientId === "string";
+}
+
+/** The socket peer of a request served by @hono/node-server ("unknown" elsewhere). */
+function remoteAddress(context: Context): string {
+  const incoming = (context.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? "unknown";
+}
+
+/**
+ * Counts failed authentications per client in a fixed window: past `limit`
+ * the client is locked out until the window ends (its token is not checked).
+ */
+function createFailureCounter(options: { limit: number; windowMs: number }) {
+  const windows = new Map<string, { start: number; count: number }>();
+  const current = (client: string) => {
+    const now = Date.now();
+    const window = windows.get(client);
+    if (window && now - window.start < options.windowMs) return window;
+    if (windows.size > 10_000) for (const [key, stale] of windows) if (now - stale.start >= options.windowMs) windows.delete(key);
+    const fresh = { start: now, count: 0 };
+    windows.set(client, fresh);
+    return fresh;
+  };
+  const remaining = (window: { start: number }) => Math.max(1, window.start + options.windowMs - Date.now());
+  return {
+    /** Milliseconds the client stays locked out, 0 when it may try. */
+    lockedFor(client: string): number {
+      const window = current(client);
+      return window.count >= options.limit ? remaining(window) : 0;
+    },
+    /** Counts one failure; returns the lockout it starts (0 while under the limit). */
+    fail(client: string): number {
+      const window = current(client);
+      window.count += 1;
+      return window.count > options.limit ? remaining(window) : 0;
+    },
+  };
+}
+
+function tooManyFailures(lockedForMs: number): Response {
+  const seconds = Math.ceil(lockedForMs / 1000);
+  return Response.json(
+    { error: "too_many_requests", message: `Too many failed authentication attempts from this address; retry after ${seconds} s with the right token (MCP_HTTP_TOKEN).` },
+    { status: 429, headers: { "Retry-After": String(seconds) } },
+  );
 }
 
 function jsonRpcError(status: number, code: number, message: string, id: unknown, data?: unknown): Response {
@@ -139,6 +187,7 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   const allowedHosts = [...localhostAllowedHostnames(), ...config.allowedHosts.filter((host) => host !== "*")];
   const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
   const authenticate = config.token !== undefined ? staticTokenAuthentication(config.token) : undefined;
+  const failures = createFailureCounter(options.authFailures ?? { limit: 10, windowMs: 5 * 60_000 });
 
   const app = new Hono();
   app.get(healthPath, (context) => context.json({ status: "ok" }));
@@ -156,11 +205,15 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     }
     let authInfo: AuthInfo | undefined;
     if (authenticate) {
+      const client = remoteAddress(context);
+      const lockedFor = failures.lockedFor(client);
+      if (lockedFor > 0) return tooManyFailures(lockedFor);
       const outcome = await authenticate(request);
       // Structural check: Response classes from different realms fail `instanceof`.
       if (!isAuthInfo(outcome)) {
         logger.info("HTTP request refused: missing or wrong bearer token", { status: outcome.status });
-        return outcome;
+        const locked = failures.fail(client);
+        return locked > 0 ? tooManyFailures(locked) : outcome;
       }
       authInfo = outcome;
     }
@@ -174,8 +227,9 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   });
   app.notFound((context) => context.json({ error: "not_found", message: `Nothing at ${context.req.path}; MCP is served at ${mcpPath}.` }, 404));
   app.onError((error, context) => {
-    logger.error("HTTP handler failed", { error });
-    return context.json({ error: "internal_error", message: "The server failed to handle the request." }, 500);
+    const errorId = newErrorId();
+    logger.error("HTTP handler failed", { error_id: errorId, error });
+    return context.json({ error: "internal_error", message: `The server failed to handle the request (error ${errorId}); the details are in its log.`, error_id: errorId }, 500);
   });
 
   // overrideGlobalObjects: false keeps the platform's Request/Response (the SDK builds its own responses).

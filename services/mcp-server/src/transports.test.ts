@@ -152,6 +152,18 @@ describe("HTTP transport", () => {
     expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 
+  it("throttles repeated wrong tokens per client: 429 with Retry-After, even for the right token", async () => {
+    const transport = await startHttpTransport({ config: { ...config, token: "right-token" }, createServer: build, logger, authFailures: { limit: 3, windowMs: 60_000 } });
+    running.push(transport);
+    const attempt = (token: string) => fetch(transport.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index += 1) statuses.push((await attempt(`wrong-${index}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    const right = await attempt("right-token");
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("drops clients that send headers or a body too slowly (408, connection closed)", async () => {
     const { port } = await start();
     const slow = (chunks: string[]) =>

@@ -1,4 +1,4 @@
-import { DeliberateError, type ToolDefinition } from "@deliberate/contracts";
+import { DeliberateError, keepCoercedDefaults, type ToolDefinition } from "@deliberate/contracts";
 import type { DeliberateEngine, ProgressUpdate } from "@deliberate/core";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
@@ -47,7 +47,7 @@ function summarize(tool: ToolDefinition) {
     uses_model: tool.usesModel,
     annotations: tool.annotations,
     path: `/v1/tools/${tool.name}`,
-    input_schema: z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+    input_schema: z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any", override: keepCoercedDefaults }) as Record<string, unknown>,
     output_schema: z.toJSONSchema(tool.outputSchema, { io: "output", unrepresentable: "any" }) as Record<string, unknown>,
   };
 }
