@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { DeliberateError } from "@deliberate/base";
+import { allToolDefinitions } from "./catalogue.ts";
 import { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
-import { DeliberateError } from "./errors.ts";
-import { allToolDefinitions } from "./tools/index.ts";
-import { treeInputSchema } from "./tools/tree.ts";
+import { treeInputSchema } from "./reasoning/tree.ts";
 import { parseInput } from "./validation.ts";
 
 /** Any string decorated the ways that used to slip through: spaces, NBSP, signs, radix prefixes, case. */

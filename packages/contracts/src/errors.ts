@@ -1,82 +1,10 @@
+import { errorCodes } from "@deliberate/base";
 import { z } from "zod";
 
-/** Stable error codes shared by every surface (MCP, HTTP, client). */
-export const errorCodeSchema = z.enum([
-  "INVALID_INPUT",
-  "NOT_FOUND",
-  "CONFLICT",
-  "LIMIT_EXCEEDED",
-  "PROVIDER_NOT_CONFIGURED",
-  "PROVIDER_AUTH",
-  "PROVIDER_RATE_LIMITED",
-  "PROVIDER_UNAVAILABLE",
-  "PROVIDER_TIMEOUT",
-  "PROVIDER_BAD_REQUEST",
-  "MODEL_OUTPUT_INVALID",
-  "CANCELLED",
-  "STORAGE",
-  "INTERNAL",
-]);
-export type ErrorCode = z.infer<typeof errorCodeSchema>;
+/** The error codes as a schema (for OpenAPI and validation of error bodies). */
+export const errorCodeSchema = z.enum(errorCodes);
 
-/** One problem with one input field: where it is and how to fix it. */
-export interface FieldIssue {
-  /** Dotted path to the field, e.g. `branch_id` or `criteria.0.weight`. */
-  field: string;
-  message: string;
-}
-
-export interface DeliberateErrorOptions {
-  code: ErrorCode;
-  message: string;
-  /** Field-level problems for INVALID_INPUT. */
-  issues?: FieldIssue[];
-  /** What the caller can do about it, in one sentence. */
-  hint?: string;
-  cause?: unknown;
-  /** Whether retrying the same call later may succeed. */
-  retryable?: boolean;
-}
-
-const marker = Symbol.for("deliberate.error");
-
-/**
- * The one error type of Deliberate. Every failure a caller can see carries a
- * stable `code`; services map codes to MCP and HTTP responses in one place.
- */
-export class DeliberateError extends Error {
-  readonly [marker] = true;
-  readonly code: ErrorCode;
-  readonly issues: FieldIssue[];
-  readonly hint: string | undefined;
-  readonly retryable: boolean;
-
-  constructor(options: DeliberateErrorOptions) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "DeliberateError";
-    this.code = options.code;
-    this.issues = options.issues ?? [];
-    this.hint = options.hint;
-    this.retryable = options.retryable ?? false;
-  }
-
-  /** Works across package copies, unlike `instanceof`. */
-  static isInstance(value: unknown): value is DeliberateError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
-  }
-
-  /** The JSON body every surface returns for this error. */
-  toJSON(): ErrorBody {
-    return {
-      code: this.code,
-      message: this.message,
-      ...(this.issues.length > 0 ? { issues: this.issues } : {}),
-      ...(this.hint ? { hint: this.hint } : {}),
-      retryable: this.retryable,
-    };
-  }
-}
-
+/** The JSON body of an error, as a schema. */
 export const errorBodySchema = z.object({
   code: errorCodeSchema,
   message: z.string(),
@@ -84,4 +12,3 @@ export const errorBodySchema = z.object({
   hint: z.string().optional(),
   retryable: z.boolean(),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,5 +1,6 @@
-export { DeliberateError, errorBodySchema, errorCodeSchema } from "./errors.ts";
-export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "./errors.ts";
+export { DeliberateError, toDeliberateError } from "@deliberate/base";
+export { errorBodySchema, errorCodeSchema } from "./errors.ts";
+export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "@deliberate/base";
 export { parseInput, toFieldIssues } from "./validation.ts";
 export { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
 export { defineTool } from "./tool-definition.ts";
@@ -7,17 +8,16 @@ export type { ToolAnnotations, ToolDefinition, ToolInput, ToolOutput } from "./t
 export {
   branchStatusSchema,
   invocationSchema,
-  modeIdSchema,
   sessionSchema,
   thoughtSchema,
   thoughtStatusSchema,
 } from "./shapes.ts";
-export type { BranchStatus, Invocation, ModeId, Session, Thought } from "./shapes.ts";
+export type { BranchStatus, Invocation, Session, Thought } from "./shapes.ts";
 
-export { linearInputSchema, linearOutputSchema, linearTool } from "./tools/linear.ts";
-export { treeBranchSchema, treeInputSchema, treeOperationSchema, treeOutputSchema, treeTool } from "./tools/tree.ts";
-export { divergentInputSchema, divergentOutputSchema, divergentTool, perspectiveSchema } from "./tools/divergent.ts";
-export { reflectionInputSchema, reflectionOperationSchema, reflectionOutputSchema, reflectionTool } from "./tools/reflection.ts";
+export { linearInputSchema, linearOutputSchema, linearTool } from "./reasoning/linear.ts";
+export { treeBranchSchema, treeInputSchema, treeOperationSchema, treeOutputSchema, treeTool } from "./reasoning/tree.ts";
+export { divergentInputSchema, divergentOutputSchema, divergentTool, perspectiveSchema } from "./reasoning/divergent.ts";
+export { reflectionInputSchema, reflectionOperationSchema, reflectionOutputSchema, reflectionTool } from "./reasoning/reflection.ts";
 export {
   checkpointInputSchema,
   checkpointOperationSchema,
@@ -25,9 +25,11 @@ export {
   checkpointSummarySchema,
   checkpointTool,
   restoredStateSchema,
-} from "./tools/checkpoint.ts";
-export { autoInputSchema, autoModeSchema, autoOutputSchema, autoTool } from "./tools/auto.ts";
-export { allToolDefinitions, analysisToolDefinitions, coreToolDefinitions } from "./tools/index.ts";
+} from "./reasoning/checkpoint.ts";
+export { autoInputSchema, autoModeSchema, autoOutputSchema, autoTool } from "./reasoning/auto.ts";
+export { allToolDefinitions, toolCatalogue } from "./catalogue.ts";
+export type { ToolCatalogue, ToolName } from "./catalogue.ts";
+export { reasoningTools } from "./reasoning/index.ts";
 export {
   biasTypes,
   detectInputSchema,
@@ -40,8 +42,8 @@ export {
   detectTypeSchema,
   formalFallacyTypes,
   informalFallacyTypes,
-} from "./tools/detect.ts";
-export type { DetectionCategory, Detection, DetectSeverity, DetectType } from "./tools/detect.ts";
+} from "./reasoning/detect.ts";
+export type { DetectionCategory, Detection, DetectSeverity, DetectType } from "./reasoning/detect.ts";
 export {
   criterionDirectionSchema,
   decisionCriterionSchema,
@@ -53,8 +55,8 @@ export {
   pairwiseTolerance,
   stakeholderInputSchema,
   stakeholderQuadrantSchema,
-} from "./tools/decision.ts";
-export type { CriterionDirection, DecisionType } from "./tools/decision.ts";
+} from "./reasoning/decision.ts";
+export type { CriterionDirection, DecisionType } from "./reasoning/decision.ts";
 export {
   chainOfCustodySchema,
   evidenceInputSchema,
@@ -64,8 +66,8 @@ export {
   evidenceTool,
   evidenceTypeSchema,
   sourceTypeSchema,
-} from "./tools/evidence.ts";
-export type { EvidenceChainOfCustody, EvidenceSourceType, EvidenceType } from "./tools/evidence.ts";
+} from "./reasoning/evidence.ts";
+export type { EvidenceChainOfCustody, EvidenceSourceType, EvidenceType } from "./reasoning/evidence.ts";
 export {
   analysisDepthSchema,
   causalModelInputSchema,
@@ -74,12 +76,11 @@ export {
   counterfactualOutputSchema,
   counterfactualTool,
   interventionTargetSchema,
-} from "./tools/counterfactual.ts";
-export type { AnalysisDepth } from "./tools/counterfactual.ts";
-export { needsCompletionSchema, orNeedsCompletion, pendingPromptSchema } from "./tools/needs-completion.ts";
-export type { NeedsCompletion, PendingPrompt } from "./tools/needs-completion.ts";
-export { submitInputSchema, submitTool } from "./tools/submit.ts";
-export { infrastructureToolDefinitions } from "./tools/index.ts";
+} from "./reasoning/counterfactual.ts";
+export type { AnalysisDepth } from "./reasoning/counterfactual.ts";
+export { needsCompletionSchema, orNeedsCompletion, pendingPromptSchema } from "./reasoning/needs-completion.ts";
+export type { NeedsCompletion, PendingPrompt } from "./reasoning/needs-completion.ts";
+export { submitInputSchema, submitTool } from "./reasoning/submit.ts";
 export {
   presetExecutionResultSchema,
   presetInputSchema,
@@ -88,7 +89,7 @@ export {
   presetStepResultSchema,
   presetSummarySchema,
   presetTool,
-} from "./tools/preset.ts";
+} from "./reasoning/preset.ts";
 export {
   metricsFallbacksSchema,
   metricsInputSchema,
@@ -98,8 +99,7 @@ export {
   metricsSummarySchema,
   metricsTool,
   modeStatsSchema,
-} from "./tools/metrics.ts";
-export { statefulToolDefinitions } from "./tools/index.ts";
+} from "./reasoning/metrics.ts";
 export {
   graphConfigCeilings,
   graphConfigDefaults,
@@ -114,7 +114,7 @@ export {
   graphOutputSchema,
   graphStateSchema,
   graphTool,
-} from "./tools/graph.ts";
+} from "./reasoning/graph.ts";
 export {
   timelineBranchSchema,
   timelineBranchStatusSchema,
@@ -125,8 +125,8 @@ export {
   timelineOutputSchema,
   timelinePairSchema,
   timelineTool,
-} from "./tools/timeline.ts";
-export { backtrackSuggestionSchema, mctsInputSchema, mctsOperationSchema, mctsOutputSchema, mctsPathNodeSchema, mctsTool } from "./tools/mcts.ts";
+} from "./reasoning/timeline.ts";
+export { backtrackSuggestionSchema, mctsInputSchema, mctsOperationSchema, mctsOutputSchema, mctsPathNodeSchema, mctsTool } from "./reasoning/mcts.ts";
 export {
   listWorkflowsOutputSchema,
   listWorkflowsTool,
@@ -137,7 +137,80 @@ export {
   submitThoughtInputSchema,
   submitThoughtTool,
   workflowProgressSchema,
-} from "./tools/guided-workflow.ts";
+} from "./reasoning/guided-workflow.ts";
+export {
+  agentIntentRequestSchema,
+  agentIntentResponseSchema,
+  decidedBySchema,
+  llmChoiceSchema,
+  offeredToolSchema,
+  traceEntrySchema,
+} from "./agent-intent/agent-intent.ts";
+export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
+export { agentIntentDecideTool, agentIntentDecisionInputSchema, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
+export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
+export { publishedSchemas, toJsonSchema } from "./json-schema.ts";
+export type { JsonSchema, PublishedSchemas } from "./json-schema.ts";
+
+// The dialog module's tools (multi-agent reasoning sessions).
+export {
+  agentConfigSchema,
+  agentListSchema,
+  agentNamePattern,
+  defaultDialogPlan,
+  dialogActSchema,
+  dialogConsciousnessStateSchema,
+  dialogCriterionSchema,
+  dialogDirectiveSchema,
+  dialogExchangeSchema,
+  dialogExchangeStatusSchema,
+  dialogIterationQualitySchema,
+  dialogLimits,
+  dialogPlanProblems,
+  dialogPlanSchema,
+  dialogPresetNameSchema,
+  dialogPresetSchema,
+  dialogResultFormatSchema,
+  dialogReviewScoreSchema,
+  dialogSessionStatusSchema,
+  dialogStopReasonSchema,
+  dialogStoppingSchema,
+  dialogStructuredResultSchema,
+  dialogToolDefinitions,
+  dialogTools,
+  dialogTurnSchema,
+  getReasoningResultInputSchema,
+  getReasoningResultOutputSchema,
+  getReasoningResultTool,
+  getSessionStatusInputSchema,
+  getSessionStatusOutputSchema,
+  getSessionStatusTool,
+  listReasoningPresetsInputSchema,
+  listReasoningPresetsOutputSchema,
+  listReasoningPresetsTool,
+  runReasoningExchangeInputSchema,
+  runReasoningExchangeOutputSchema,
+  runReasoningExchangeTool,
+  startReasoningSessionInputSchema,
+  startReasoningSessionOutputSchema,
+  startReasoningSessionTool,
+} from "./dialog/index.ts";
+export type {
+  AgentConfig,
+  DialogAct,
+  DialogConsciousnessState,
+  DialogExchange,
+  DialogExchangeStatus,
+  DialogIterationQuality,
+  DialogPlan,
+  DialogPlanProblem,
+  DialogPresetName,
+  DialogPresetSummary,
+  DialogResultFormat,
+  DialogSessionStatus,
+  DialogStopReason,
+  DialogTurn,
+} from "./dialog/index.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
 export type { JsonDepthViolation } from "./json-depth.ts";
 export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";

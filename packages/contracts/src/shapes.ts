@@ -50,21 +50,3 @@ export const invocationSchema = z.object({
   created_at: z.string(),
 });
 export type Invocation = z.infer<typeof invocationSchema>;
-
-/** Reasoning modes with their own model settings (design §6). */
-export const modeIdSchema = z.enum([
-  "linear",
-  "tree",
-  "divergent",
-  "reflection",
-  "checkpoint",
-  "auto",
-  "graph",
-  "detect",
-  "decision",
-  "evidence",
-  "timeline",
-  "mcts",
-  "counterfactual",
-]);
-export type ModeId = z.infer<typeof modeIdSchema>;

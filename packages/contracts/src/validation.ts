@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { DeliberateError, type FieldIssue } from "./errors.ts";
+import { DeliberateError, type FieldIssue } from "@deliberate/base";
 
 /** Turns zod issues into field-named, human-fixable issues. */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {

@@ -1,8 +1,18 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { AnthropicStreamAccumulator } from "./anthropic-stream.ts";
 import { extractJson, type JsonCandidate } from "./extract-json.ts";
 import { generateWithRepair, throwIfAborted, type AnswerAttempt, type RepairRequest } from "./generate-with-repair.ts";
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, Usage } from "./language-model.ts";
+import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, ModelMessage, Usage } from "./language-model.ts";
 import { type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
+import {
+  createIdleWatchdog,
+  createProgressTracker,
+  linkedAbort,
+  shouldStream,
+  streamEndedEarlyError,
+  streamStalledError,
+  type ProgressTracker,
+} from "./streaming.ts";
 import { describeAnswerFormat, type AnswerFormat } from "./structured-answer.ts";
 
 /** The Anthropic API, used when no base URL is given. */
@@ -10,6 +20,9 @@ export const defaultAnthropicBaseURL = "https://api.anthropic.com";
 
 /** The smallest thinking budget the Anthropic API accepts. */
 export const minimumThinkingBudget = 1024;
+
+/** The most `cache_control` breakpoints one Anthropic request may carry. */
+export const maximumCacheBreakpoints = 4;
 
 /** Settings of an Anthropic model (one SDK client). */
 export interface AnthropicModelOptions {
@@ -29,6 +42,14 @@ type ContentBlock = Anthropic.ContentBlock;
 type ContentBlockParam = Anthropic.ContentBlockParam;
 type TextBlockParam = Anthropic.TextBlockParam;
 type Message = Anthropic.Message;
+type MessageCreateParams = Anthropic.MessageCreateParamsNonStreaming;
+
+/** A model answer as received: the message, and for a streamed answer the raw JSON text of each tool input. */
+interface Received {
+  message: Message;
+  /** Streamed answers only: tool input JSON as sent, by tool_use id (validated strictly, not leniently). */
+  toolInputText?: ReadonlyMap<string, string>;
+}
 
 /** What the repair round needs to send an answer back: the assistant's blocks and the tool call, if any. */
 interface AnthropicTurn {
@@ -44,7 +65,14 @@ interface AnthropicTurn {
  *   schema's JSON schema. With `thinkingBudget` the API forbids a forced
  *   tool, so the tool is offered with `tool_choice: auto` and an instruction
  *   to call it, and a JSON answer in text is accepted too.
- * - The system prompt is one text block with `cache_control: ephemeral`.
+ * - Prompt caching: the system prompt is one text block with
+ *   `cache_control: ephemeral`, and so is the last message marked `cache`
+ *   (with up to two earlier marked ones, four breakpoints in all), so a
+ *   session's stable history is read from the cache by its later calls.
+ * - Streaming (`stream`, default when `onProgress` is given or the answer may
+ *   be long): the raw SSE events are accumulated into the same message a
+ *   non-streamed call returns, reporting progress as deltas arrive; a stream
+ *   silent for the timeout fails with PROVIDER_TIMEOUT.
  * - Thinking: `thinking: { type: "enabled", budget_tokens }` with the budget
  *   raised to at least 1,024 and `max_tokens = maxTokens + budget`.
  * - `temperature` is never sent: the API version this SDK speaks (2026-10-21)
@@ -70,17 +98,51 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       };
     }));
 
-  async function send(call: GenerateOptions<unknown>, body: Anthropic.MessageCreateParamsNonStreaming): Promise<Message> {
+  async function send(call: GenerateOptions<unknown>, body: MessageCreateParams, progress: ProgressTracker, attempt: number): Promise<Received> {
     throwIfAborted(call.signal);
+    progress.start(attempt);
     const { client, errorContext } = await load();
-    try {
-      return await client.messages.create(body, {
-        ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),
-        ...(call.signal ? { signal: call.signal } : {}),
-      });
-    } catch (error) {
-      throw toProviderError(error, errorContext);
+    const timeout = call.timeoutMs ?? options.timeoutMs;
+    if (!shouldStream(call, body.max_tokens)) {
+      try {
+        const message = await client.messages.create(body, {
+          ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),
+          ...(call.signal ? { signal: call.signal } : {}),
+        });
+        progress.finish(message.usage.output_tokens ?? 0);
+        return { message };
+      } catch (error) {
+        throw toProviderError(error, errorContext);
+      }
     }
+
+    // Streaming: the SDK's timeout covers the wait for the response headers; the watchdog covers silence after them.
+    const { controller, release } = linkedAbort(call.signal);
+    const watchdog = createIdleWatchdog(timeout, () => controller.abort());
+    const accumulator = new AnthropicStreamAccumulator();
+    try {
+      const stream = await client.messages.create({ ...body, stream: true }, { timeout, signal: controller.signal });
+      watchdog.touch();
+      for await (const event of stream) {
+        watchdog.touch();
+        const delta = accumulator.add(event);
+        if (delta) progress.delta(delta.phase, delta.text);
+      }
+    } catch (error) {
+      if (watchdog.fired) throw streamStalledError("Anthropic", timeout);
+      throwIfAborted(call.signal);
+      throw toProviderError(error, errorContext);
+    } finally {
+      watchdog.stop();
+      release();
+    }
+    // The SDK ends an aborted stream quietly: tell the caller's cancel and the watchdog apart from a cut connection.
+    if (watchdog.fired) throw streamStalledError("Anthropic", timeout);
+    throwIfAborted(call.signal);
+    const message = accumulator.message;
+    if (!message || !accumulator.complete) throw streamEndedEarlyError("Anthropic");
+    progress.finish(message.usage.output_tokens ?? 0);
+    return { message, toolInputText: accumulator.toolInputText };
   }
 
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
@@ -95,10 +157,11 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       ...(thinkingBudget !== undefined ? { thinking: { type: "enabled" as const, budget_tokens: thinkingBudget } } : {}),
     };
     const system = systemBlocks(call.system);
-    const messages: MessageParam[] = call.messages.map((message) => ({ role: message.role, content: message.content }));
+    const messages = toMessageParams(call.messages, maximumCacheBreakpoints - system.length);
+    const progress = createProgressTracker(call.onProgress);
 
     if (!call.schema) {
-      const response = await send(call, { ...base, ...(system.length > 0 ? { system } : {}), messages });
+      const { message: response } = await send(call, { ...base, ...(system.length > 0 ? { system } : {}), messages }, progress, 0);
       return {
         object: undefined as T,
         text: textOf(response.content),
@@ -130,16 +193,21 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       format,
       signal: call.signal,
       ask: async (repair) => {
-        const response = await send(call, {
-          ...base,
-          ...(structuredSystem.length > 0 ? { system: structuredSystem } : {}),
-          messages: repair ? [...messages, ...repairMessages(repair, format, forced)] : messages,
-          tools: [tool],
-          tool_choice: forced
-            ? { type: "tool", name: format.name, disable_parallel_tool_use: true }
-            : { type: "auto", disable_parallel_tool_use: true },
-        });
-        return toAttempt(response, format);
+        const received = await send(
+          call,
+          {
+            ...base,
+            ...(structuredSystem.length > 0 ? { system: structuredSystem } : {}),
+            messages: repair ? [...messages, ...repairMessages(repair, format, forced)] : messages,
+            tools: [tool],
+            tool_choice: forced
+              ? { type: "tool", name: format.name, disable_parallel_tool_use: true }
+              : { type: "auto", disable_parallel_tool_use: true },
+          },
+          progress,
+          repair ? 1 : 0,
+        );
+        return toAttempt(received, format);
       },
     });
   }
@@ -153,15 +221,41 @@ function systemBlocks(system: string): TextBlockParam[] {
   return [{ type: "text", text: system, cache_control: { type: "ephemeral" } }];
 }
 
-function toAttempt(response: Message, format: AnswerFormat): AnswerAttempt<AnthropicTurn> {
+/**
+ * The conversation as request messages, with a `cache_control` breakpoint on
+ * the last `available` messages marked `cache` (latest first): the prefix up
+ * to each is written to the cache, and a later call whose prefix matches reads
+ * it (the API looks up to 20 blocks back from each breakpoint).
+ */
+function toMessageParams(messages: readonly ModelMessage[], available: number): MessageParam[] {
+  const marked = new Set<number>();
+  for (let index = messages.length - 1; index >= 0 && marked.size < available; index -= 1) {
+    const message = messages[index];
+    // An empty text block is rejected by the API, so an empty message cannot carry a breakpoint.
+    if (message?.cache === true && message.content.length > 0) marked.add(index);
+  }
+  return messages.map((message, index) =>
+    marked.has(index)
+      ? { role: message.role, content: [{ type: "text", text: message.content, cache_control: { type: "ephemeral" } }] }
+      : { role: message.role, content: message.content },
+  );
+}
+
+function toAttempt(received: Received, format: AnswerFormat): AnswerAttempt<AnthropicTurn> {
+  const response = received.message;
   const toolUse = response.content.find(
     (block): block is Anthropic.ToolUseBlock => block.type === "tool_use" && block.name === format.name,
   );
   const text = textOf(response.content);
-  const candidate: JsonCandidate = toolUse ? { ok: true, value: toolUse.input } : extractJson(text);
+  const streamedInput = toolUse ? received.toolInputText?.get(toolUse.id) : undefined;
+  const candidate: JsonCandidate = toolUse
+    ? streamedInput !== undefined
+      ? parseToolInputText(streamedInput)
+      : { ok: true, value: toolUse.input }
+    : extractJson(text);
   return {
     candidate,
-    text: toolUse ? JSON.stringify(toolUse.input) : text,
+    text: toolUse ? (candidate.ok ? JSON.stringify(candidate.value) : (streamedInput ?? "")) : text,
     usage: toUsage(response.usage),
     finishReason: toFinishReason(response.stop_reason, toolUse !== undefined),
     modelId: response.model,
@@ -200,6 +294,16 @@ function repairMessages(repair: RepairRequest<AnthropicTurn>, format: AnswerForm
       })),
     },
   ];
+}
+
+/** A streamed tool input, parsed strictly: JSON cut off at the token limit is invalid, not partially accepted. */
+function parseToolInputText(text: string): JsonCandidate {
+  if (text.trim().length === 0) return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, problem: `The answer is not valid JSON (${error instanceof Error ? error.message : String(error)}).` };
+  }
 }
 
 /** Response blocks as request blocks, for sending an answer back; other block kinds are dropped. */

@@ -1,6 +1,7 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
-import { modelIdForMode, parseProviderEnvironment, redactSettings } from "./environment.ts";
+import { modelIdForMode, parseProviderEnvironment,
+  unknownModeModels, redactSettings } from "./environment.ts";
 
 function invalid(env: Record<string, string | undefined>): DeliberateError {
   try {
@@ -64,9 +65,9 @@ describe("parseProviderEnvironment", () => {
   });
 
   it("warns about model variables that name no mode", () => {
-    const settings = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_LINEAER: "claude-x" });
-    expect(settings.warnings).toEqual([expect.stringContaining("ANTHROPIC_MODEL_LINEAER names no mode")]);
-    expect(settings.anthropic.modeModels).toEqual({});
+    const settings = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_LINEAER: "claude-x", ANTHROPIC_MODEL_LINEAR: "claude-y" });
+    expect(unknownModeModels(settings, ["linear", "tree"])).toEqual([expect.stringContaining("ANTHROPIC_MODEL_LINEAER names no mode")]);
+    expect(modelIdForMode(settings, "linear")).toBe("claude-y");
   });
 
   it("reads the timeout, retries and OpenAI structured-output mode", () => {
@@ -77,6 +78,22 @@ describe("parseProviderEnvironment", () => {
       OPENAI_STRUCTURED_OUTPUT: "json_object",
     });
     expect(settings).toMatchObject({ timeoutMs: 1_500, maxRetries: 0, openai: { structuredOutput: "json_object" } });
+  });
+
+  it("reads which OpenAI model ids are reasoning models: the built-in pattern by default, a list, or none", () => {
+    expect(parseProviderEnvironment({ OPENAI_API_KEY: "b" }).openai.reasoningModels).toEqual(["default"]);
+    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: " default, qwq*, !gpt-5-chat* ," }).openai.reasoningModels).toEqual([
+      "default",
+      "qwq*",
+      "!gpt-5-chat*",
+    ]);
+    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: "None" }).openai.reasoningModels).toEqual([]);
+    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: "openai/o3,deepseek-r1:7b" }).openai.reasoningModels).toEqual([
+      "openai/o3",
+      "deepseek-r1:7b",
+    ]);
+    const error = invalid({ OPENAI_REASONING_MODELS: "o3 mini, ," });
+    expect(error.issues).toEqual([{ field: "OPENAI_REASONING_MODELS", message: expect.stringContaining("o3 mini") }]);
   });
 
   it("rejects an unknown DELIBERATE_PROVIDER, naming the variable", () => {

@@ -1,5 +1,6 @@
-import { DeliberateError, modeIdSchema, type FieldIssue, type ModeId } from "@deliberate/contracts";
+import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import type { OpenAIStructuredOutput } from "./openai-model.ts";
+import { defaultReasoningModels } from "./reasoning-models.ts";
 
 /** The server-side providers that configuration can choose. */
 export type ProviderName = "anthropic" | "openai";
@@ -21,13 +22,19 @@ export interface ProviderConnectionSettings {
   /** `<PROVIDER>_MODEL`: the provider's default model id, when set. */
   model: string | undefined;
   /** `<PROVIDER>_MODEL_<MODE>`: per-mode model ids. */
-  modeModels: Partial<Record<ModeId, string>>;
+  modeModels: Partial<Record<string, string>>;
 }
 
 /** OpenAI settings: connection plus how structured answers are requested. */
 export interface OpenAIConnectionSettings extends ProviderConnectionSettings {
   /** `OPENAI_STRUCTURED_OUTPUT`; `json_object` for servers without json_schema support. */
   structuredOutput: OpenAIStructuredOutput;
+  /**
+   * `OPENAI_REASONING_MODELS`: which model ids get `max_completion_tokens`
+   * and no temperature (`default` = o-series and gpt-5; `*` wildcards;
+   * `!id` excludes; `none` for no model). Default `["default"]`.
+   */
+  reasoningModels: string[];
 }
 
 /** Provider configuration, parsed once from the environment by each service. */
@@ -60,7 +67,7 @@ export interface ProviderSettings {
 export const defaultModelIds = {
   anthropic: { default: "claude-sonnet-4-5", modes: { auto: "claude-haiku-4-5" } },
   openai: { default: "gpt-4.1-mini", modes: {} },
-} as const satisfies Record<ProviderName, { default: string; modes: Partial<Record<ModeId, string>> }>;
+} as const satisfies Record<ProviderName, { default: string; modes: Partial<Record<string, string>> }>;
 
 /** Defaults of the numeric settings. */
 export const defaultRequestTimeoutMs = 60_000;
@@ -72,7 +79,7 @@ type Environment = Record<string, string | undefined>;
 /**
  * Reads provider configuration from environment variables: DELIBERATE_PROVIDER,
  * ANTHROPIC_API_KEY / _BASE_URL / _MODEL / _MODEL_<MODE>, OPENAI_API_KEY /
- * _BASE_URL / _MODEL / _MODEL_<MODE> / _STRUCTURED_OUTPUT, REQUEST_TIMEOUT_MS,
+ * _BASE_URL / _MODEL / _MODEL_<MODE> / _STRUCTURED_OUTPUT / _REASONING_MODELS, REQUEST_TIMEOUT_MS,
  * MAX_RETRIES. Empty values count as unset. Selection: DELIBERATE_PROVIDER,
  * else ANTHROPIC_API_KEY -> anthropic, else OPENAI_API_KEY or OPENAI_BASE_URL
  * -> openai, else none.
@@ -95,16 +102,17 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
     apiKey: read("ANTHROPIC_API_KEY"),
     baseURL: parseURL(read("ANTHROPIC_BASE_URL"), "ANTHROPIC_BASE_URL", issues),
     model: read("ANTHROPIC_MODEL"),
-    modeModels: readModeModels(env, "ANTHROPIC_MODEL_", warnings),
+    modeModels: readModeModels(env, "ANTHROPIC_MODEL_"),
   };
   const openai: OpenAIConnectionSettings = {
     apiKey: read("OPENAI_API_KEY"),
     baseURL: parseURL(read("OPENAI_BASE_URL"), "OPENAI_BASE_URL", issues),
     model: read("OPENAI_MODEL"),
-    modeModels: readModeModels(env, "OPENAI_MODEL_", warnings),
+    modeModels: readModeModels(env, "OPENAI_MODEL_"),
     structuredOutput:
       parseChoice(read("OPENAI_STRUCTURED_OUTPUT"), "OPENAI_STRUCTURED_OUTPUT", ["json_schema", "json_object"], issues) ??
       "json_schema",
+    reasoningModels: parseReasoningModels(read("OPENAI_REASONING_MODELS"), issues),
   };
   const timeoutMs = parseInteger(read("REQUEST_TIMEOUT_MS"), "REQUEST_TIMEOUT_MS", { minimum: 1 }, issues) ?? defaultRequestTimeoutMs;
   const maxRetries =
@@ -136,10 +144,10 @@ export function resolveKeylessMode(settings: ProviderSettings, available: { samp
 }
 
 /** The model id a mode uses: `<PROVIDER>_MODEL_<MODE>`, else `<PROVIDER>_MODEL`, else the built-in default. */
-export function modelIdForMode(settings: ProviderSettings, mode: ModeId): string | undefined {
+export function modelIdForMode(settings: ProviderSettings, mode: string): string | undefined {
   if (settings.provider === "none") return undefined;
   const connection = settings[settings.provider];
-  const builtIn: { default: string; modes: Partial<Record<ModeId, string>> } = defaultModelIds[settings.provider];
+  const builtIn: { default: string; modes: Partial<Record<string, string>> } = defaultModelIds[settings.provider];
   return connection.modeModels[mode] ?? connection.model ?? builtIn.modes[mode] ?? builtIn.default;
 }
 
@@ -160,10 +168,11 @@ export function redactSettings(settings: ProviderSettings): RedactedProviderSett
     baseURL: connection.baseURL === undefined ? undefined : redactURL(connection.baseURL),
     modeModels: { ...connection.modeModels },
   });
+  const openai = redactConnection(settings.openai);
   return {
     ...settings,
     anthropic: redactConnection(settings.anthropic),
-    openai: redactConnection(settings.openai),
+    openai: { ...openai, reasoningModels: [...openai.reasoningModels] },
     warnings: [...settings.warnings],
     keyless: [...settings.keyless],
   };
@@ -192,18 +201,33 @@ function missingFor(
   return undefined;
 }
 
-function readModeModels(env: Environment, prefix: string, warnings: string[]): Partial<Record<ModeId, string>> {
-  const models: Partial<Record<ModeId, string>> = {};
-  const modes = new Set<string>(modeIdSchema.options);
+/** `<PREFIX><MODE>` variables, for any mode id (modes are registered by modules; see `unknownModeModels`). */
+function readModeModels(env: Environment, prefix: string): Partial<Record<string, string>> {
+  const models: Partial<Record<string, string>> = {};
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith(prefix)) continue;
     const value = raw?.trim();
-    if (!value) continue;
     const mode = name.slice(prefix.length).toLowerCase();
-    if (modes.has(mode)) models[mode as ModeId] = value;
-    else warnings.push(`${name} names no mode (modes: ${modeIdSchema.options.map((id) => id.toUpperCase()).join(", ")}); it is ignored.`);
+    if (value && mode) models[mode] = value;
   }
   return models;
+}
+
+/**
+ * Warnings for per-mode model variables that name no registered mode (e.g. a
+ * misspelt `ANTHROPIC_MODEL_LINEAER`), given the modes the composed modules register.
+ */
+export function unknownModeModels(settings: ProviderSettings, registeredModes: Iterable<string>): string[] {
+  const known = new Set(registeredModes);
+  const connections = [
+    { prefix: "ANTHROPIC_MODEL_", modes: Object.keys(settings.anthropic.modeModels) },
+    { prefix: "OPENAI_MODEL_", modes: Object.keys(settings.openai.modeModels) },
+  ];
+  return connections.flatMap(({ prefix, modes }) =>
+    modes
+      .filter((mode) => !known.has(mode))
+      .map((mode) => `${prefix}${mode.toUpperCase()} names no mode (modes: ${[...known].map((id) => id.toUpperCase()).join(", ")}); it is ignored.`),
+  );
 }
 
 function parseChoice<const C extends string>(value: string | undefined, name: string, choices: readonly C[], issues: FieldIssue[]): C | undefined {
@@ -252,6 +276,22 @@ function redactURL(value: string): string {
   } catch {
     return value;
   }
+}
+
+/** Comma-separated model id patterns (`*` wildcards, `default`, `!id`), or `none`. */
+function parseReasoningModels(value: string | undefined, issues: FieldIssue[]): string[] {
+  if (value === undefined) return [...defaultReasoningModels];
+  const entries = value.split(",").map((part) => part.trim()).filter((part) => part.length > 0);
+  if (entries.length === 1 && entries[0]?.toLowerCase() === "none") return [];
+  const invalid = entries.filter((entry) => !/^!?[\w.:/*-]+$/.test(entry));
+  if (entries.length === 0 || invalid.length > 0) {
+    issues.push({
+      field: "OPENAI_REASONING_MODELS",
+      message: `must list model ids (with * wildcards, default for o-series and gpt-5, !id to exclude) or none, comma-separated (got "${value}")`,
+    });
+    return [...defaultReasoningModels];
+  }
+  return entries;
 }
 
 function parseKeylessOrder(value: string | undefined, issues: FieldIssue[]): KeylessMode[] {

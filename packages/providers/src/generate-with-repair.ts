@@ -1,4 +1,4 @@
-import { DeliberateError, type FieldIssue } from "@deliberate/contracts";
+import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import type { z } from "zod";
 import type { JsonCandidate } from "./extract-json.ts";
 import { addUsage, type FinishReason, type GenerateResult, type Usage } from "./language-model.ts";

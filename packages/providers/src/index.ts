@@ -1,10 +1,20 @@
 export { addUsage, emptyUsage } from "./language-model.ts";
-export type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, ModelMessage, Usage } from "./language-model.ts";
+export type {
+  FinishReason,
+  GenerateOptions,
+  GenerateProgress,
+  GenerateResult,
+  LanguageModel,
+  ModelMessage,
+  Usage,
+} from "./language-model.ts";
 
-export { createAnthropicModel, defaultAnthropicBaseURL, minimumThinkingBudget } from "./anthropic-model.ts";
+export { createAnthropicModel, defaultAnthropicBaseURL, maximumCacheBreakpoints, minimumThinkingBudget } from "./anthropic-model.ts";
 export type { AnthropicModelOptions } from "./anthropic-model.ts";
 export { createOpenAIModel, defaultOpenAIBaseURL } from "./openai-model.ts";
 export type { OpenAIModelOptions, OpenAIStructuredOutput } from "./openai-model.ts";
+export { defaultReasoningModelPattern, defaultReasoningModels, isReasoningModel } from "./reasoning-models.ts";
+export { longRequestTokens } from "./streaming.ts";
 
 export {
   defaultKeylessOrder,
@@ -15,6 +25,7 @@ export {
   parseProviderEnvironment,
   redactSettings,
   resolveKeylessMode,
+  unknownModeModels,
 } from "./environment.ts";
 export type {
   KeylessMode,

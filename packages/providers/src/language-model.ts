@@ -4,6 +4,17 @@ import type { z } from "zod";
 export interface ModelMessage {
   role: "user" | "assistant";
   content: string;
+  /**
+   * Marks the end of a stable prefix worth caching: the system prompt plus
+   * every message up to and including this one. Send a session's stable
+   * history as separate messages, mark the last of them, and put the varying
+   * prompt after it; later calls of the session then read that prefix from the
+   * provider's prompt cache. Anthropic gets a `cache_control` breakpoint on
+   * this message (the last three marked messages at most, with the system
+   * prompt's four in all, the API's limit); OpenAI caches prefixes by itself
+   * and ignores the mark; other providers ignore it too.
+   */
+  cache?: boolean;
 }
 
 /**
@@ -22,6 +33,27 @@ export interface Usage {
 
 /** Why the model stopped; a structured answer delivered through a tool counts as `stop`. */
 export type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
+
+/**
+ * Progress of one model call, reported while the answer is generated
+ * (streamed calls: as the stream arrives; other calls: once per answer).
+ */
+export interface GenerateProgress {
+  /**
+   * Output tokens generated so far in this call, repair round included: an
+   * estimate (characters / 4) while an answer streams, corrected to the
+   * provider's count (hidden thinking included) when that answer completes.
+   */
+  outputTokens: number;
+  /** Characters of output received so far in the current answer (text, answer JSON and thinking). */
+  characters: number;
+  /** 0 for the first answer, 1 for the repair round. */
+  attempt: number;
+  /** What the model is producing now: hidden reasoning (`thinking`) or the answer itself. */
+  phase: "thinking" | "answer";
+  /** True for the last event of an answer; its `outputTokens` then comes from the provider's usage. */
+  done: boolean;
+}
 
 /** Options for one model call. */
 export interface GenerateOptions<T = unknown> {
@@ -55,6 +87,19 @@ export interface GenerateOptions<T = unknown> {
   signal?: AbortSignal;
   /** Overrides the provider's default model id for this call. */
   modelId?: string;
+  /**
+   * Called as the answer is generated. Errors it throws are ignored (a
+   * progress consumer never fails the call). Events arrive once per streamed
+   * delta, so throttle before turning them into notifications.
+   */
+  onProgress?: (progress: GenerateProgress) => void;
+  /**
+   * Whether to stream the answer from the provider. Defaults to true when
+   * `onProgress` is given or when the answer may take long (max tokens above
+   * `longRequestTokens`), else false. The result is the same either way:
+   * the final object is validated exactly as without streaming.
+   */
+  stream?: boolean;
 }
 
 /** What one model call produced. */

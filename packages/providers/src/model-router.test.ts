@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseProviderEnvironment } from "./environment.ts";
@@ -94,5 +94,20 @@ describe("createModelRouterFromModel", () => {
     expect(router).toMatchObject({ provider: "scripted", configured: true });
     expect(router.forMode("mcts")).toBe(model);
     expect((await router.forMode("graph").generate(ask)).object).toEqual({ ok: false });
+  });
+
+  it("hands OPENAI_REASONING_MODELS to the OpenAI models", async () => {
+    const settings = parseProviderEnvironment({
+      ...server.environment("openai"),
+      OPENAI_MODEL: "gpt-4.1-mini",
+      OPENAI_MODEL_TREE: "my-reasoner",
+      OPENAI_REASONING_MODELS: "default,my-reasoner",
+    });
+    const router = createModelRouter(settings);
+    await router.forMode("tree").generate({ ...ask, temperature: 0.5 });
+    await router.forMode("linear").generate({ ...ask, temperature: 0.5 });
+    expect(server.requests[0]?.body).toMatchObject({ model: "my-reasoner", max_completion_tokens: 50 });
+    expect(server.requests[0]?.body).not.toHaveProperty("temperature");
+    expect(server.requests[1]?.body).toMatchObject({ model: "gpt-4.1-mini", max_tokens: 50, temperature: 0.5 });
   });
 });

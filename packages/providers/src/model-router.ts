@@ -1,4 +1,3 @@
-import type { ModeId } from "@deliberate/contracts";
 import { createAnthropicModel } from "./anthropic-model.ts";
 import { modelIdForMode, type ProviderSettings } from "./environment.ts";
 import type { GenerateOptions, GenerateResult, LanguageModel } from "./language-model.ts";
@@ -11,8 +10,10 @@ export interface ModelRouter {
   readonly provider: string;
   /** False when calls would fail with PROVIDER_NOT_CONFIGURED. */
   readonly configured: boolean;
+  /** Why no model can be used, when `configured` is false (for messages and traces). */
+  readonly unavailableReason?: string;
   /** The model for `mode`, its id from configuration (mode override > provider default > built-in). */
-  forMode(mode: ModeId): LanguageModel;
+  forMode(mode: string): LanguageModel;
 }
 
 /**
@@ -44,8 +45,9 @@ export function createModelRouter(settings: ProviderSettings): ModelRouter {
           baseURL: settings.openai.baseURL,
           modelId: modelIdForMode(settings, "linear") ?? "",
           structuredOutput: settings.openai.structuredOutput,
+          reasoningModels: settings.openai.reasoningModels,
         });
-  const models = new Map<ModeId, LanguageModel>();
+  const models = new Map<string, LanguageModel>();
   return {
     provider: settings.provider,
     configured: true,

@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import type { GenerateResult, LanguageModel } from "./language-model.ts";
 
 /** What to set to get a server-side model, in one sentence. */

@@ -24,6 +24,9 @@ function model(options: Partial<OpenAIModelOptions> = {}) {
   return createOpenAIModel({ apiKey: "test-key", baseURL: server.openaiBaseURL, modelId: "gpt-test", timeoutMs: 10_000, maxRetries: 0, ...options });
 }
 
+/** Each case runs twice: answered whole, and streamed. */
+let streamed = false;
+
 function ask(overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {}): GenerateOptions<z.infer<typeof planSchema>> {
   return {
     system: "You plan carpentry work.",
@@ -32,11 +35,16 @@ function ask(overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {
     schemaName: "plan",
     maxTokens: 400,
     temperature: 0.3,
+    stream: streamed,
     ...overrides,
   };
 }
 
-describe("createOpenAIModel", () => {
+describe.each([false, true])("createOpenAIModel (streamed: %s)", (stream) => {
+  beforeEach(() => {
+    streamed = stream;
+  });
+
   it("asks for json_schema (not strict) with max_tokens, temperature and one system message", async () => {
     server.setRespond({ object: valid });
     const result = await model().generate(ask({ thinkingBudget: 5_000 }));
@@ -53,6 +61,7 @@ describe("createOpenAIModel", () => {
     expect(messages.map((message) => message.role)).toEqual(["system", "user"]);
     expect(messages[0]?.content.startsWith("You plan carpentry work.")).toBe(true);
     expect(server.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(server.requests[0]?.stream).toBe(stream);
     expect(result.object).toEqual(valid);
   });
 
@@ -90,5 +99,55 @@ describe("createOpenAIModel", () => {
     const error = await model({ modelId: "llama9" }).generate(ask()).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "PROVIDER_BAD_REQUEST", hint: expect.stringContaining("/v1") });
     expect((error as Error).message).toContain("model 'llama9' not found");
+  });
+});
+
+describe("createOpenAIModel with reasoning models", () => {
+  it.each(["o1", "o3-mini", "o4-mini", "gpt-5", "gpt-5.1", "gpt-5-mini"])(
+    "sends %s max_completion_tokens (answer plus thinking budget) and no temperature",
+    async (modelId) => {
+      server.setRespond({ object: valid });
+      const result = await model({ modelId }).generate(ask({ thinkingBudget: 1_000 }));
+
+      const body = server.requests[0]?.body ?? {};
+      expect(body["max_completion_tokens"]).toBe(1_400);
+      expect(body).not.toHaveProperty("max_tokens");
+      expect(body).not.toHaveProperty("temperature");
+      expect(server.requests[0]?.maxTokens).toBe(1_400);
+      expect(result.object).toEqual(valid);
+    },
+  );
+
+  it("decides per call, by the model id the call uses", async () => {
+    server.setRespond({ object: valid });
+    await model({ modelId: "gpt-4.1-mini" }).generate(ask({ modelId: "o3" }));
+    await model({ modelId: "o3" }).generate(ask({ modelId: "gpt-4.1-mini" }));
+    expect(server.requests[0]?.body).toMatchObject({ model: "o3", max_completion_tokens: 400 });
+    expect(server.requests[0]?.body).not.toHaveProperty("temperature");
+    expect(server.requests[1]?.body).toMatchObject({ model: "gpt-4.1-mini", max_tokens: 400, temperature: 0.3 });
+  });
+
+  it("follows the configured list: extra ids with wildcards, exclusions, or none at all", async () => {
+    server.setRespond({ object: valid });
+    await model({ modelId: "qwq:32b", reasoningModels: ["default", "qwq*"] }).generate(ask());
+    await model({ modelId: "gpt-5-chat-latest", reasoningModels: ["default", "!gpt-5-chat*"] }).generate(ask());
+    await model({ modelId: "o3", reasoningModels: [] }).generate(ask());
+
+    const [qwq, chat, none] = server.requests.map((request) => request.body);
+    expect(qwq).toMatchObject({ max_completion_tokens: 400 });
+    expect(qwq).not.toHaveProperty("temperature");
+    expect(chat).toMatchObject({ max_tokens: 400, temperature: 0.3 });
+    expect(none).toMatchObject({ max_tokens: 400, temperature: 0.3 });
+  });
+
+  it("streams reasoning models the same way, asking for usage in the stream", async () => {
+    server.setRespond({ object: valid });
+    const result = await model({ modelId: "o4-mini" }).generate(ask({ stream: true }));
+    expect(server.requests[0]?.body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      max_completion_tokens: 400,
+    });
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,17 @@ import type OpenAI from "openai";
 import { extractJson } from "./extract-json.ts";
 import { generateWithRepair, throwIfAborted, type AnswerAttempt } from "./generate-with-repair.ts";
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, Usage } from "./language-model.ts";
-import { type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
+import { type SdkApiError, type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
+import { defaultReasoningModels, isReasoningModel } from "./reasoning-models.ts";
+import {
+  createIdleWatchdog,
+  createProgressTracker,
+  linkedAbort,
+  shouldStream,
+  streamEndedEarlyError,
+  streamStalledError,
+  type ProgressTracker,
+} from "./streaming.ts";
 import { describeAnswerFormat, type AnswerFormat } from "./structured-answer.ts";
 
 /** The OpenAI API, used when no base URL is given. */
@@ -32,10 +42,28 @@ export interface OpenAIModelOptions {
   maxRetries: number;
   /** Defaults to `json_schema`. */
   structuredOutput?: OpenAIStructuredOutput | undefined;
+  /**
+   * Which model ids are reasoning models (sent `max_completion_tokens` and no
+   * `temperature`): ids with `*` wildcards, `default` for the built-in
+   * pattern (o-series and gpt-5), `!id` to exclude. Defaults to `["default"]`.
+   * See `isReasoningModel`.
+   */
+  reasoningModels?: readonly string[] | undefined;
 }
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
-type ChatCompletion = OpenAI.Chat.ChatCompletion;
+type CreateParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+/** One answer as received, streamed or not. */
+interface Answer {
+  /** False when the server sent no choice at all. */
+  hasChoice: boolean;
+  content: string;
+  refusal: string | null | undefined;
+  finishReason: string | null | undefined;
+  model: string;
+  usage: OpenAI.CompletionUsage | undefined;
+}
 
 /**
  * A LanguageModel on the Chat Completions API (`openai`), for OpenAI and for
@@ -43,8 +71,17 @@ type ChatCompletion = OpenAI.Chat.ChatCompletion;
  *
  * - Structured output through `response_format: json_schema` (`strict: false`,
  *   so any zod schema works), or `json_object` with the schema in the prompt.
- * - Sends `max_tokens` (understood by every compatible server).
- * - `thinkingBudget` is ignored; prompt caching is automatic on OpenAI and
+ * - Sends `max_tokens` (understood by every compatible server) and the
+ *   temperature; to reasoning models (o-series, gpt-5, or as configured by
+ *   `reasoningModels`) `max_completion_tokens` (answer plus `thinkingBudget`)
+ *   and no temperature, which they reject.
+ * - Streaming (`stream`, default when `onProgress` is given or the answer may
+ *   be long): `stream: true` with `stream_options.include_usage`, content
+ *   accumulated as it arrives; a server that refuses to stream a model (an
+ *   unverified organization and o3, say) is asked again without streaming,
+ *   and that model is not streamed again by this client.
+ * - `thinkingBudget` is ignored except by reasoning models; prompt caching
+ *   is automatic on OpenAI (messages marked `cache` need nothing more) and
  *   reported as `cacheReadTokens` from `prompt_tokens_details.cached_tokens`.
  * - Retries, backoff and timeouts come from the SDK; `signal` is passed through.
  */
@@ -68,39 +105,113 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
       };
     }));
 
-  async function send(
-    call: GenerateOptions<unknown>,
-    body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-  ): Promise<ChatCompletion> {
+  /** Model ids whose server refused a streamed request: asked without streaming from then on. */
+  const refusedStreaming = new Set<string>();
+  const reasoningModels = options.reasoningModels ?? defaultReasoningModels;
+
+  async function send(call: GenerateOptions<unknown>, body: CreateParams, progress: ProgressTracker, attempt: number): Promise<Answer> {
     throwIfAborted(call.signal);
+    progress.start(attempt);
     const { client, errorContext } = await load();
+    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? 0;
+    if (shouldStream(call, maxTokens) && !refusedStreaming.has(body.model)) {
+      try {
+        return await sendStreaming(client, call, body, progress);
+      } catch (error) {
+        if (!refusesStreaming(error, errorContext.errors)) throw toProviderError(error, errorContext);
+        refusedStreaming.add(body.model);
+        progress.start(attempt);
+      }
+    }
     try {
-      return await client.chat.completions.create(body, {
+      const completion = await client.chat.completions.create(body, {
         ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),
         ...(call.signal ? { signal: call.signal } : {}),
       });
+      const choice = completion.choices[0];
+      const answer: Answer = {
+        hasChoice: choice !== undefined,
+        content: choice?.message.content ?? "",
+        refusal: choice?.message.refusal,
+        finishReason: choice?.finish_reason,
+        model: completion.model || body.model,
+        usage: completion.usage,
+      };
+      progress.finish(answer.usage?.completion_tokens ?? 0);
+      return answer;
     } catch (error) {
       throw toProviderError(error, errorContext);
     }
   }
 
+  /**
+   * One streamed request: content and refusal accumulated from the chunks,
+   * usage from the last chunk (`include_usage`). Failures are thrown as the
+   * SDK raised them (the caller converts them), except a stalled stream and
+   * the caller's cancel.
+   */
+  async function sendStreaming(client: OpenAI, call: GenerateOptions<unknown>, body: CreateParams, progress: ProgressTracker): Promise<Answer> {
+    const timeout = call.timeoutMs ?? options.timeoutMs;
+    const { controller, release } = linkedAbort(call.signal);
+    const watchdog = createIdleWatchdog(timeout, () => controller.abort());
+    const answer: Answer = { hasChoice: false, content: "", refusal: undefined, finishReason: undefined, model: body.model, usage: undefined };
+    let ended = false;
+    try {
+      const stream = await client.chat.completions.create(
+        { ...body, stream: true, stream_options: { include_usage: true } },
+        { timeout, signal: controller.signal },
+      );
+      watchdog.touch();
+      for await (const chunk of stream) {
+        watchdog.touch();
+        if (chunk.model) answer.model = chunk.model;
+        if (chunk.usage) answer.usage = chunk.usage;
+        const choice = chunk.choices.find((candidate) => candidate.index === 0) ?? chunk.choices[0];
+        if (!choice) continue;
+        answer.hasChoice = true;
+        const content = choice.delta.content ?? "";
+        if (content.length > 0) {
+          answer.content += content;
+          progress.delta("answer", content);
+        }
+        if (choice.delta.refusal) answer.refusal = (answer.refusal ?? "") + choice.delta.refusal;
+        if (choice.finish_reason) {
+          answer.finishReason = choice.finish_reason;
+          ended = true;
+        }
+      }
+    } catch (error) {
+      if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
+      throwIfAborted(call.signal);
+      throw error;
+    } finally {
+      watchdog.stop();
+      release();
+    }
+    // The SDK ends an aborted stream quietly: tell the caller's cancel and the watchdog apart from a cut connection.
+    if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
+    throwIfAborted(call.signal);
+    if (!ended && answer.hasChoice) throw streamEndedEarlyError(`the OpenAI-compatible server at ${baseURL}`);
+    progress.finish(answer.usage?.completion_tokens ?? 0);
+    return answer;
+  }
+
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
-    const base = {
-      model: call.modelId ?? options.modelId,
-      max_tokens: call.maxTokens,
-      ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
-    };
+    const model = call.modelId ?? options.modelId;
+    const base = isReasoningModel(model, reasoningModels)
+      ? { model, max_completion_tokens: call.maxTokens + Math.max(0, Math.floor(call.thinkingBudget ?? 0)) }
+      : { model, max_tokens: call.maxTokens, ...(call.temperature !== undefined ? { temperature: call.temperature } : {}) };
     const conversation: ChatMessage[] = call.messages.map((message) => ({ role: message.role, content: message.content }));
+    const progress = createProgressTracker(call.onProgress);
 
     if (!call.schema) {
-      const completion = await send(call, { ...base, messages: [...systemMessage(call.system), ...conversation] });
-      const choice = completion.choices[0];
+      const answer = await send(call, { ...base, messages: [...systemMessage(call.system), ...conversation] }, progress, 0);
       return {
         object: undefined as T,
-        text: choice?.message.content ?? "",
-        usage: toUsage(completion.usage),
-        finishReason: toFinishReason(choice?.finish_reason),
-        modelId: completion.model || base.model,
+        text: answer.content,
+        usage: toUsage(answer.usage),
+        finishReason: toFinishReason(answer.finishReason),
+        modelId: answer.model,
       };
     }
 
@@ -131,8 +242,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
             { role: "user", content: `${repair.instruction}\nReply with only the JSON object.` },
           );
         }
-        const completion = await send(call, { ...base, messages, response_format: responseFormat });
-        return toAttempt(completion, base.model);
+        const answer = await send(call, { ...base, messages, response_format: responseFormat }, progress, repair ? 1 : 0);
+        return toAttempt(answer);
       },
     });
   }
@@ -152,22 +263,35 @@ function answerInstruction(format: AnswerFormat, structuredOutput: OpenAIStructu
   return `Reply with only a JSON object for "${format.name}" that follows this JSON schema:\n${JSON.stringify(format.jsonSchema)}`;
 }
 
-function toAttempt(completion: ChatCompletion, requestedModel: string): AnswerAttempt<undefined> {
-  const choice = completion.choices[0];
-  const content = choice?.message.content ?? "";
-  const refusal = choice?.message.refusal;
+function toAttempt(answer: Answer): AnswerAttempt<undefined> {
   return {
-    candidate: refusal
-      ? { ok: false, problem: `The model refused: ${refusal}` }
-      : choice
-        ? extractJson(content)
+    candidate: answer.refusal
+      ? { ok: false, problem: `The model refused: ${answer.refusal}` }
+      : answer.hasChoice
+        ? extractJson(answer.content)
         : { ok: false, problem: "The server returned no choices." },
-    text: content,
-    usage: toUsage(completion.usage),
-    finishReason: toFinishReason(choice?.finish_reason),
-    modelId: completion.model || requestedModel,
+    text: answer.content,
+    usage: toUsage(answer.usage),
+    finishReason: toFinishReason(answer.finishReason),
+    modelId: answer.model,
     turn: undefined,
   };
+}
+
+/**
+ * A 400 refusing `stream` (OpenAI: "Your organization must be verified to
+ * stream this model"), or `stream_options` on an older compatible server:
+ * worth asking again without streaming.
+ */
+function refusesStreaming(error: unknown, errors: SdkErrorClasses): boolean {
+  if (!(error instanceof errors.api)) return false;
+  const apiError: SdkApiError = error;
+  if (apiError.status !== 400 && apiError.status !== 422) return false;
+  const body = apiError.error as { param?: unknown; message?: unknown; error?: { param?: unknown; message?: unknown } } | undefined;
+  const param = body?.param ?? body?.error?.param;
+  if (param === "stream" || param === "stream_options") return true;
+  const message = String(body?.message ?? body?.error?.message ?? apiError.message);
+  return /\bstream(?:ing|_options)?\b/i.test(message);
 }
 
 /** `prompt_tokens` already includes the cached tokens; compatible servers may omit usage (zeros then). */

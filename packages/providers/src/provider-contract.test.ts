@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAnthropicModel } from "./anthropic-model.ts";
@@ -45,6 +45,24 @@ const providers: Array<{ name: string; create(server: FakeModelServer, settings?
   },
 ];
 
+/** Every provider twice: answering whole, and streaming (`stream: true` on every call). */
+const variants = providers.flatMap((provider) =>
+  [false, true].map((stream) => ({
+    name: provider.name,
+    label: stream ? `${provider.name} (streamed)` : provider.name,
+    stream,
+    create: (server: FakeModelServer, settings?: ModelSettings) => withStream(provider.create(server, settings), stream),
+  })),
+);
+
+function withStream(model: LanguageModel, stream: boolean): LanguageModel {
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    generate: (options) => model.generate({ stream, ...options }),
+  };
+}
+
 function ask(overrides: Partial<GenerateOptions<z.infer<typeof verdictSchema>>> = {}): GenerateOptions<z.infer<typeof verdictSchema>> {
   return {
     system: "You are a careful geographer. Answer precisely and say how sure you are.",
@@ -65,7 +83,7 @@ async function failure(promise: Promise<unknown>): Promise<DeliberateError> {
   return error;
 }
 
-describe.each(providers)("$name provider against the fake server", ({ name, create }) => {
+describe.each(variants)("$label provider against the fake server", ({ name, stream, create }) => {
   let server: FakeModelServer;
 
   beforeAll(async () => {
@@ -96,6 +114,7 @@ describe.each(providers)("$name provider against the fake server", ({ name, crea
     expect(second.usage.cacheReadTokens).toBeLessThanOrEqual(second.usage.inputTokens);
     if (name === "anthropic") expect(first.usage.cacheWriteTokens).toBe(second.usage.cacheReadTokens);
     expect(server.requests.map((request) => request.schemaName)).toEqual(["verdict", "verdict"]);
+    expect(server.requests.map((request) => request.stream)).toEqual([stream, stream]);
   });
 
   it("uses the per-call model id", async () => {

@@ -1,4 +1,4 @@
-import { DeliberateError, type ErrorCode } from "@deliberate/contracts";
+import { DeliberateError, type ErrorCode } from "@deliberate/base";
 
 /** The shape of an SDK API error (both SDKs share it). */
 export interface SdkApiError extends Error {
@@ -66,7 +66,8 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
     );
   }
   if (error instanceof errors.api) {
-    const status = error.status ?? 0;
+    if (error.status === undefined || error.status === 0) return fromStreamError(error, label, make);
+    const status = error.status;
     const detail = `${label} answered ${status}: ${providerMessage(error)}`;
     if (status === 401 || status === 403) {
       const variable = context.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
@@ -98,6 +99,30 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
   }
   const message = error instanceof Error ? error.message : String(error);
   return make("INTERNAL", `Unexpected failure calling ${label}: ${message}`, "This is a bug; please report it.", false);
+}
+
+/**
+ * An error event inside a stream that had started well (HTTP 200): there is
+ * no status, so the error's type decides (Anthropic `overloaded_error`,
+ * OpenAI `server_error`, ...). The SDKs do not retry these.
+ */
+function fromStreamError(
+  error: SdkApiError,
+  label: string,
+  make: (code: ErrorCode, message: string, hint: string, retryable: boolean) => DeliberateError,
+): DeliberateError {
+  const body = error.error as { type?: unknown; code?: unknown; error?: { type?: unknown; code?: unknown } } | undefined;
+  const type = String(body?.error?.type ?? body?.type ?? body?.code ?? body?.error?.code ?? "");
+  const detail = `${label} failed while streaming the answer (${type || "error"}): ${providerMessage(error)}`;
+  if (/overloaded|api_error|server_error|internal/i.test(type)) {
+    return make("PROVIDER_UNAVAILABLE", detail, "The provider failed or is overloaded; try again later.", true);
+  }
+  if (/rate_limit/i.test(type)) return make("PROVIDER_RATE_LIMITED", detail, "Rate limited; try again later.", true);
+  if (/timeout/i.test(type)) return make("PROVIDER_TIMEOUT", detail, "Try again, or ask for a shorter answer.", true);
+  if (/authentication|permission|invalid_api_key/i.test(type)) {
+    return make("PROVIDER_AUTH", detail, "Check the API key: it is wrong or lacks access to this model.", false);
+  }
+  return make("PROVIDER_BAD_REQUEST", detail, "The provider rejected the request while answering; check the call's settings.", false);
 }
 
 /** The provider's own explanation: `error.message` from the response body when present. */

@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseProviderEnvironment, resolveKeylessMode } from "./environment.ts";

@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { extractJson } from "./extract-json.ts";
 import { generateWithRepair, throwIfAborted } from "./generate-with-repair.ts";
 import { emptyUsage, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelMessage } from "./language-model.ts";

@@ -1,4 +1,4 @@
-import { DeliberateError, type FieldIssue } from "@deliberate/contracts";
+import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import { z } from "zod";
 import { extractJson, type JsonCandidate } from "./extract-json.ts";
 

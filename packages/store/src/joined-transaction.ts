@@ -13,11 +13,11 @@ import type { Repositories, Store } from "./store.ts";
  * serialised with it; a rolled-back savepoint also undoes such writes made
  * while it was open.
  */
-export function joinTransaction(repositories: Repositories): Store {
+export function joinTransaction<Extra extends object = object>(repositories: Repositories<Extra>, contributors: ReadonlySet<string> = new Set()): Store<Extra> {
   let queue: Promise<unknown> = Promise.resolve();
   let savepoints = 0;
 
-  async function inSavepoint<T>(work: (joined: Repositories) => Promise<T>): Promise<T> {
+  async function inSavepoint<T>(work: (joined: Repositories<Extra>) => Promise<T>): Promise<T> {
     savepoints += 1;
     const name = sql.raw(`joined_${savepoints}`);
     await sql`savepoint ${name}`.execute(repositories.db);
@@ -34,11 +34,12 @@ export function joinTransaction(repositories: Repositories): Store {
 
   return {
     ...repositories,
-    transaction<T>(work: (joined: Repositories) => Promise<T>): Promise<T> {
+    transaction<T>(work: (joined: Repositories<Extra>) => Promise<T>): Promise<T> {
       const run = queue.then(() => inSavepoint(work));
       queue = run.catch(() => undefined);
       return run;
     },
     close: () => Promise.reject(new Error("A joined transaction is closed by the transaction that owns it.")),
+    contributors,
   };
 }

@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect } from "kysely";
 import type { Database } from "./database.ts";
-import { inlineMigrationProvider } from "./migrations/index.ts";
 
 export interface OpenDatabaseOptions {
   /** File path, or ":memory:" for tests. Parent folders are created. */
@@ -18,7 +17,7 @@ export const defaultDatabasePath = "./data/deliberate.db";
 
 /**
  * Opens SQLite with the settings a service needs (WAL so readers never block the
- * writer, synchronous=NORMAL, busy_timeout, foreign keys) and applies migrations.
+ * writer, synchronous=NORMAL, busy_timeout, foreign keys). Migrations are `migrateToLatest`'s.
  */
 export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<Kysely<Database>> {
   const inMemory = options.path === ":memory:";
@@ -38,21 +37,5 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   connection.pragma("synchronous = NORMAL");
   connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   connection.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-  await migrateToLatest(db);
-  return db;
-}
-
-/** Applies every pending migration; fails loudly naming the migration that broke. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: inlineMigrationProvider });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
-    throw new DeliberateError({
-      code: "STORAGE",
-      message: `Migration ${failed} failed: ${(error as Error).message ?? String(error)}`,
-      cause: error,
-    });
-  }
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
 }

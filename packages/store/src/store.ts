@@ -1,74 +1,91 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
-import { createBranchRepository } from "./repositories/branch.repository.ts";
-import { createCheckpointRepository } from "./repositories/checkpoint.repository.ts";
-import { createGraphRepository } from "./repositories/graph.repository.ts";
-import { createMctsRepository } from "./repositories/mcts.repository.ts";
-import { createTimelineRepository } from "./repositories/timeline.repository.ts";
+import type { StoreContribution } from "./store-contribution.ts";
 import { createInvocationRepository } from "./repositories/invocation.repository.ts";
-import { createJobRepository } from "./repositories/job.repository.ts";
-import { createReasoningLogRepository } from "./repositories/reasoning-log.repository.ts";
 import { createSessionRepository } from "./repositories/session.repository.ts";
 import { createSuspendedCallRepository } from "./repositories/suspended-call.repository.ts";
-import { createWorkflowRunRepository } from "./repositories/workflow-run.repository.ts";
 import { createThoughtRepository } from "./repositories/thought.repository.ts";
 
-/** Repositories bound to one database handle or transaction. */
-export interface Repositories {
+/** The repositories of the shared tables every module may use. */
+export interface BaseRepositories {
   readonly db: Kysely<Database>;
   readonly sessions: ReturnType<typeof createSessionRepository>;
   readonly thoughts: ReturnType<typeof createThoughtRepository>;
-  readonly branches: ReturnType<typeof createBranchRepository>;
-  readonly checkpoints: ReturnType<typeof createCheckpointRepository>;
   readonly invocations: ReturnType<typeof createInvocationRepository>;
-  readonly graphs: ReturnType<typeof createGraphRepository>;
-  readonly timelines: ReturnType<typeof createTimelineRepository>;
-  readonly mcts: ReturnType<typeof createMctsRepository>;
   readonly suspendedCalls: ReturnType<typeof createSuspendedCallRepository>;
-  readonly workflowRuns: ReturnType<typeof createWorkflowRunRepository>;
-  readonly jobs: ReturnType<typeof createJobRepository>;
-  readonly reasoningLogs: ReturnType<typeof createReasoningLogRepository>;
 }
 
+/** Repositories bound to one database handle or transaction: the shared ones plus every module's. */
+export type Repositories<Extra extends object = object> = BaseRepositories & Extra;
+
 /** The store handed to the engine: repositories, transactions, close. */
-export interface Store extends Repositories {
+export type Store<Extra extends object = object> = Repositories<Extra> & {
   /**
    * Runs `work` in one transaction; everything it writes lands or nothing does.
    * Never hold a transaction across a model call.
    */
-  transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
-}
+  /** The names of the contributions this store was opened with. */
+  readonly contributors: ReadonlySet<string>;
+};
 
-function bindRepositories(db: Kysely<Database>): Repositories {
+function bindBase(db: Kysely<Database>): BaseRepositories {
   return {
     db,
     sessions: createSessionRepository(db),
     thoughts: createThoughtRepository(db),
-    branches: createBranchRepository(db),
-    checkpoints: createCheckpointRepository(db),
     invocations: createInvocationRepository(db),
-    graphs: createGraphRepository(db),
-    timelines: createTimelineRepository(db),
-    mcts: createMctsRepository(db),
     suspendedCalls: createSuspendedCallRepository(db),
-    workflowRuns: createWorkflowRunRepository(db),
-    jobs: createJobRepository(db),
-    reasoningLogs: createReasoningLogRepository(db),
   };
 }
 
-/** Wraps an open, migrated database as a Store. */
-export function createStore(db: Kysely<Database>): Store {
+/** A function binding every contribution's repositories to a handle; refuses two contributions naming one repository. */
+export function bindRepositories(contributions: readonly StoreContribution[]): (db: Kysely<Database>) => Repositories {
+  return (db) => {
+    const bound: Record<string, unknown> = { ...bindBase(db) };
+    for (const contribution of contributions) {
+      const extra = contribution.repositories?.(db) ?? {};
+      for (const [key, repository] of Object.entries(extra)) {
+        if (key in bound) throw new Error(`Repository '${key}' of ${contribution.name} is already defined by another contribution`);
+        bound[key] = repository;
+      }
+    }
+    return bound as unknown as Repositories;
+  };
+}
+
+/** Wraps an open, migrated database as a Store with the contributions' repositories. */
+export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = []): Store<Extra> {
+  const bind = bindRepositories(contributions);
   return {
-    ...bindRepositories(db),
-    transaction: (work) => db.transaction().execute((transaction) => work(bindRepositories(transaction))),
+    ...(bind(db) as Repositories<Extra>),
+    transaction: (work) => db.transaction().execute((transaction) => work(bind(transaction) as Repositories<Extra>)),
     close: () => db.destroy(),
+    contributors: new Set(contributions.map((contribution) => contribution.name)),
   };
 }
 
-/** Opens (and migrates) SQLite at `path` (":memory:" for tests) and returns the store. */
-export async function openStore(options: { path: string }): Promise<Store> {
-  return createStore(await openSqliteDatabase(options));
+export interface OpenStoreOptions {
+  /** File path, or ":memory:" for tests. */
+  path: string;
+  /** The modules whose tables and repositories the store carries (their migrations are applied). */
+  modules?: readonly StoreContribution[];
 }
+
+/** Opens SQLite at `path` (":memory:" for tests), applies the base and the modules' migrations, and returns the store. */
+export async function openStore<Extra extends object = object>(options: OpenStoreOptions): Promise<Store<Extra>> {
+  const modules = options.modules ?? [];
+  const db = await openSqliteDatabase({ path: options.path });
+  try {
+    await migrateToLatest(db, modules);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createStore<Extra>(db, modules);
+}
+
+export type { StoreContribution } from "./store-contribution.ts";

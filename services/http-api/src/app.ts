@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
-import type { DeliberateEngine, IdGenerator } from "@deliberate/core";
+import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -21,6 +21,7 @@ import { intentRoutes } from "./routes/intent.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
+import { createEngineViewer } from "@deliberate/viewer";
 import type { Telemetry } from "./telemetry.ts";
 
 /** What the app is composed from; `createApiService` wires the real ones. */
@@ -39,6 +40,8 @@ export interface AppDependencies {
 
 const healthPaths = new Set(["/healthz", "/health"]);
 const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
+/** Where the session viewer is served. */
+export const viewerPath = "/ui";
 /** The documented Accept-Version values (exactly; omit the header for the default). */
 const supportedVersions: ReadonlySet<string> = new Set(["v1"]);
 
@@ -75,10 +78,11 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     }
     await next();
   });
+  // The viewer's pages and assets hold no data; it checks the same token itself on /ui/api/*.
   app.use(
     bearerAuth({
       token: deps.http.apiToken,
-      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/"),
+      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || path === viewerPath || path.startsWith(`${viewerPath}/`),
       failureLimit: deps.http.authFailureLimit,
       failureWindowMs: deps.http.authFailureWindowMs,
       trustProxy: deps.http.trustProxy,
@@ -106,6 +110,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
       bearerAuth: deps.http.apiToken !== undefined,
     }),
   );
+
+  const viewer = createEngineViewer(deps.engine, {
+    basePath: viewerPath,
+    ...(deps.http.apiToken !== undefined ? { token: deps.http.apiToken } : {}),
+    onError: (error) => deps.logger.error("viewer failed", { error }),
+  });
+  app.all(viewerPath, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
+  app.all(`${viewerPath}/*`, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
 
   app.notFound((c) => {
     const failure = new DeliberateError({

@@ -1,3 +1,4 @@
+import { ConfigError, readList } from "@deliberate/base";
 import { isIP } from "node:net";
 import { DeliberateError } from "@deliberate/contracts";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
@@ -14,6 +15,8 @@ export interface ApiConfig {
   port: number;
   /** `DATABASE_PATH`, default ./data/deliberate.db: sessions, tools, the queue and telemetry. */
   databasePath: string;
+  /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
+  modules: string[];
   /** `LOG_LEVEL`, default info. */
   logLevel: LogLevel;
   /** `REASONING_LOG_FILE`: mirror every JSON log line to this file. */
@@ -96,19 +99,6 @@ export interface CallbackSettings {
   secret: string | undefined;
 }
 
-/**
- * A configuration problem: names the variables and how to fix them.
- * `main` prints it and exits with code 2.
- */
-export class ConfigError extends Error {
-  readonly variables: string[];
-
-  constructor(message: string, variables: string[]) {
-    super(message);
-    this.name = "ConfigError";
-    this.variables = variables;
-  }
-}
 
 export const defaultPort = 9000;
 export const defaultHost = "127.0.0.1";
@@ -276,6 +266,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     host,
     port,
     databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    modules: readList(env["DELIBERATE_MODULES"]),
     logLevel: (logLevelValue as LogLevel | undefined) ?? "info",
     logFile: read(env, "REASONING_LOG_FILE"),
     logStdout,
@@ -286,3 +277,5 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     shutdownGraceMs,
   };
 }
+
+export { ConfigError };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { DeliberateError, errorCodeSchema, type ErrorCode, type FieldIssue } from "@deliberate/contracts";
+import { DeliberateError, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
+import { errorCodeSchema } from "@deliberate/contracts";
 import { z } from "zod";
 
 /**
@@ -107,11 +108,10 @@ export function toErrorDetail(error: unknown): { detail: ErrorDetail; errorId?: 
   if (error instanceof HttpError) {
     return { detail: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable } };
   }
-  const deliberate = DeliberateError.isInstance(error) ? error : undefined;
-  if (deliberate && !privateCodes.has(deliberate.code)) return { detail: deliberate.toJSON() };
+  const deliberate = toDeliberateError(error);
+  if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) return { detail: deliberate.toJSON() };
   const errorId = newErrorId();
-  const code = deliberate?.code ?? "INTERNAL";
-  const retryable = deliberate?.retryable ?? false;
+  const { code, retryable } = deliberate;
   return {
     errorId,
     detail: {

@@ -3,12 +3,16 @@ import type { Server } from "node:http";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createEngine, hostModelRouter, randomIds, resolveModeSettings, systemClock, type Clock, type DeliberateEngine, type IdGenerator } from "@deliberate/core";
-import { createModelRouter, type ModelRouter } from "@deliberate/providers";
+import { type Clock, createEngine, loadModules, type DeliberateEngine, type DeliberateModule, hostModelRouter, type IdGenerator, randomIds, systemClock } from "@deliberate/engine";
+import { dialogModule } from "@deliberate/dialog";
+import { reasoningModule } from "@deliberate/reasoning";
+import { createModelRouter, type ModelRouter, unknownModeModels } from "@deliberate/providers";
 import { openStore, type Store } from "@deliberate/store";
 import type { Hono } from "hono";
+import { agentIntentModule } from "./agent-intent-module.ts";
 import { createApp } from "./app.ts";
 import type { AppEnv } from "./app-env.ts";
+import type { ApiRepositories } from "./store/repositories.ts";
 import type { ApiConfig } from "./config.ts";
 import { createIntentDecider, type IntentDecider } from "./intent/decide-intent.ts";
 import type { RouterFactory } from "./intent/request-models.ts";
@@ -23,7 +27,12 @@ export const serviceVersion = "0.1.0";
 
 export interface ApiServiceOptions {
   config: ApiConfig;
-  /** Use this store instead of opening `config.databasePath` (the caller closes it). */
+  /**
+   * Modules served beside the built-in ones (reasoning, agent-intent): their
+   * tools appear at /v1/tools, in OpenAPI and metrics, and their tables are migrated.
+   */
+  modules?: readonly DeliberateModule[];
+  /** Use this store instead of opening `config.databasePath` (opened with the same modules; the caller closes it). */
   store?: Store;
   logger?: Logger;
   /** Where log lines go instead of stderr (REASONING_LOG_FILE / REASONING_LOG_STDOUT mirrors still apply). */
@@ -44,7 +53,7 @@ export interface ApiServiceOptions {
 export interface ApiService {
   readonly app: Hono<AppEnv>;
   readonly engine: DeliberateEngine;
-  readonly store: Store;
+  readonly store: Store<ApiRepositories>;
   readonly decider: IntentDecider;
   readonly jobs: AgentIntentJobs;
   readonly pool: WorkerPool | undefined;
@@ -71,23 +80,26 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const ownsStore = options.store === undefined;
-  const store = options.store ?? (await openStore({ path: config.databasePath }));
+  const modules: readonly DeliberateModule[] = [reasoningModule, dialogModule as DeliberateModule, agentIntentModule, ...(await loadModules(config.modules)), ...(options.modules ?? [])];
+  const store = (options.store ?? (await openStore({ path: config.databasePath, modules }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   const serverModels = options.models ?? createModelRouter(config.providers);
   // Tools without a server-side model are host-executed (they return their prompts to the caller).
   const engine = createEngine({
     store,
+    modules,
     models: serverModels.configured ? serverModels : hostModelRouter,
     clock,
     ids,
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
   const telemetry = createTelemetry({ store, logger, secrets, clock, ids });
+  for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
   const decider = createIntentDecider({
+    engine,
     providers: config.providers,
     serverModels,
-    modeSettings: resolveModeSettings().auto,
     clock,
     ids,
     secrets,

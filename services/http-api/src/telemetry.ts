@@ -1,5 +1,6 @@
-import type { Clock, IdGenerator } from "@deliberate/core";
-import type { ReasoningLogEntry, Store } from "@deliberate/store";
+import type { Clock, IdGenerator } from "@deliberate/engine";
+import type { ApiRepositories } from "./store/repositories.ts";
+import type { ReasoningLogEntry } from "./store/repositories/reasoning-log.repository.ts";
 import { redactValue, type Logger, type SecretRegistry } from "./logger.ts";
 
 /** One telemetry event; becomes a `reasoning_logs` row and a JSON log line. */
@@ -25,7 +26,7 @@ export interface Telemetry {
 }
 
 export interface TelemetryOptions {
-  store: Pick<Store, "reasoningLogs">;
+  store: Pick<ApiRepositories, "reasoningLogs">;
   logger: Logger;
   secrets: SecretRegistry;
   clock: Clock;

@@ -1,7 +1,8 @@
 import { createFakeModelServer } from "@deliberate/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentIntentResponseSchema } from "../src/intent/agent-intent.schema.ts";
+import { agentIntentResponseSchema } from "@deliberate/contracts";
 import { eventually, postJson, startService, type RunningService } from "./support/service-harness.ts";
+import type { ApiTables } from "../src/store/repositories.ts";
 
 const searchTool = {
   name: "context.fts_search",
@@ -144,7 +145,7 @@ describe("POST /agent_intent with a model (fake model server over loopback)", ()
     expect(logs).toContain("intent.decided");
     for (const key of [secretKey, wrongKey]) {
       expect(logs).not.toContain(key);
-      const rows = await running.service.store.db.selectFrom("reasoning_logs").selectAll().execute();
+      const rows = await running.service.store.db.withTables<ApiTables>().selectFrom("reasoning_logs").selectAll().execute();
       expect(rows.length).toBeGreaterThan(0);
       expect(JSON.stringify(rows)).not.toContain(key);
       const invocations = await running.service.store.db.selectFrom("invocations").selectAll().execute();

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startCallbackReceiver } from "./support/callback-receiver.ts";
 import { eventually, getJson, postJson, startService, temporaryDirectory, type RunningService } from "./support/service-harness.ts";
+import { reasoningModule } from "@deliberate/reasoning";
+import { agentIntentModule } from "../src/agent-intent-module.ts";
+import type { ApiRepositories, ApiTables } from "../src/store/repositories.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -110,7 +113,7 @@ describe("POST /agent_intent_async", () => {
     const callback = await eventually(() => callbacks.received[0], 5000, "the callback");
     expect(callback.body).toMatchObject({ decided_by: "model", model: { provider: "openai", model_id: "gpt-async" }, tool_args: { query: "queue" } });
     await running.service.telemetry.flush();
-    const db = running.service.store.db;
+    const db = running.service.store.db.withTables<ApiTables>();
     for (const table of ["reasoning_queue", "reasoning_logs", "invocations"] as const) {
       expect(JSON.stringify(await db.selectFrom(table).selectAll().execute()), table).not.toContain(secretKey);
     }
@@ -223,7 +226,7 @@ describe("durability", () => {
     const database = join(directory.path, "deliberate.db");
     const callbacks = await receiver();
     // A process that claimed the job and then died: its lease has run out.
-    const store = await openStore({ path: database });
+    const store = await openStore<ApiRepositories>({ path: database, modules: [reasoningModule, agentIntentModule] });
     await store.jobs.enqueue({ id: "job_orphan", type: "agent_intent", correlation_id: "c-orphan", payload: { goal_text: "find orphans" }, callback_url: callbacks.url, max_attempts: 3, now: new Date().toISOString() });
     await store.jobs.claimNext({ owner: "dead-process", now: new Date().toISOString(), leaseUntil: new Date(Date.now() + 200).toISOString() });
     await store.close();
@@ -252,7 +255,7 @@ describe("durability", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const delivered = callbacks.received.map((callback) => callback.body.job_id as string);
     expect(delivered.sort()).toEqual([...jobIds].sort());
-    const claims = await replicas[0]!.service.store.db.selectFrom("reasoning_queue").select(["id", "attempts", "owner"]).execute();
+    const claims = await replicas[0]!.service.store.db.withTables<ApiTables>().selectFrom("reasoning_queue").select(["id", "attempts", "owner"]).execute();
     expect(claims.every((row) => row.attempts === 1)).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
-import { agentIntentRequestSchema } from "../src/intent/agent-intent.schema.ts";
-import { cancelRequestSchema } from "../src/queue/job.schema.ts";
-import { workflowIntentRequestSchema } from "../src/workflow/workflow-intent.schema.ts";
+import { agentIntentRequestSchema } from "@deliberate/contracts";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { cancelRequestSchema } from "../src/queue/job.schema.ts";
+import { workflowIntentRequestSchema } from "../src/workflow/workflow-intent.schema.ts";
 import { countRows, startService, type RunningService } from "./support/service-harness.ts";
 
 // A bounded fuzz of the REST surface: a few thousand generated bad requests

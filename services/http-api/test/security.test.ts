@@ -121,6 +121,16 @@ describe("bodies", () => {
     expect(json.status).toBe(200);
   });
 
+  it("takes a tool's input only as a JSON object: null, arrays and scalars are INVALID_INPUT and write nothing", async () => {
+    const running = await service();
+    for (const body of ["null", "[]", "3", '"text"']) {
+      const response = await postJson(`${running.url}/v1/tools/agent_intent_decide`, body);
+      expect(response.status, body).toBe(400);
+      expect(response.json.error.issues[0].field).toBe("(body)");
+    }
+    expect(Object.entries(await rows(running)).filter(([, count]) => count > 0)).toEqual([]);
+  });
+
   it("refuses JSON nested deeper than the limit with INVALID_INPUT naming the field, without a stack overflow", async () => {
     const running = await service();
     const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;

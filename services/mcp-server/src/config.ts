@@ -1,3 +1,4 @@
+import { ConfigError, readList } from "@deliberate/base";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { DeliberateError } from "@deliberate/contracts";
@@ -42,6 +43,8 @@ export type TransportConfig = { kind: "stdio" } | HttpTransportConfig;
 /** Everything the server reads from its environment and command line, parsed once at start-up. */
 export interface ServerConfig {
   providers: ProviderSettings;
+  /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
+  modules: string[];
   /** `DATABASE_PATH`, default `./data/deliberate.db`. */
   databasePath: string;
   /** `LOG_LEVEL`, default `info`. */
@@ -61,20 +64,6 @@ export type ParsedCommandLine =
   | { action: "help" }
   | { action: "version" };
 
-/**
- * A configuration problem: names the variable or flag and how to fix it.
- * `main` prints it and exits with code 2.
- */
-export class ConfigError extends Error {
-  /** The environment variables / flags at fault. */
-  readonly variables: string[];
-
-  constructor(message: string, variables: string[]) {
-    super(message);
-    this.name = "ConfigError";
-    this.variables = variables;
-  }
-}
 
 export const usage = `Usage: deliberate-mcp [--http] [--host <address>] [--port <port>]
        deliberate-mcp --print-config claude-code|claude-desktop
@@ -92,7 +81,7 @@ Deliberate's MCP server: structured reasoning tools for AI agents.
   --help, -h        print this help
   --version, -v     print the version
 
-Environment: DATABASE_PATH, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
+Environment: DATABASE_PATH, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
 OPENAI_API_KEY, OPENAI_BASE_URL, DELIBERATE_KEYLESS_ORDER, HOST_COMPLETION_TTL_SECONDS,
 MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_HTTP_HEADERS_TIMEOUT_MS,
 MCP_HTTP_BODY_TIMEOUT_MS, ... (see the README).`;
@@ -308,9 +297,12 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
   const config: ServerConfig = {
     providers,
     databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    modules: readList(env["DELIBERATE_MODULES"]),
     logLevel: logLevelValue ?? "info",
     transport,
     hostCompletionTtlSeconds,
   };
   return client === undefined ? { action: "run", config } : { action: "print-config", client: client as ConfigClient, config };
 }
+
+export { ConfigError };

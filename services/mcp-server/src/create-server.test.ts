@@ -1,5 +1,5 @@
 import { DeliberateError, defineTool, looseInteger, parseInput, type ToolDefinition } from "@deliberate/contracts";
-import type { Engine, InvokeOptions } from "@deliberate/core";
+import type { Engine, InvokeOptions } from "@deliberate/engine";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";

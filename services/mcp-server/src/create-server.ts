@@ -1,12 +1,12 @@
-import type { ToolDefinition } from "@deliberate/contracts";
-import type { Engine, ProgressUpdate } from "@deliberate/core";
+import { publishedSchemas, type ToolDefinition } from "@deliberate/contracts";
+import type { Engine, ProgressUpdate } from "@deliberate/engine";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { ProviderSettings } from "@deliberate/providers";
 import { modelsForCall } from "./keyless-models.ts";
 import { registerSessionResources, type SessionReader } from "./session-resources.ts";
 import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
-import { publishedSchemas, publishOnly } from "./tool-schemas.ts";
+import { publishOnly } from "./tool-schemas.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
 
 export interface CreateServerOptions {
@@ -21,6 +21,8 @@ export interface CreateServerOptions {
   providers?: ProviderSettings;
   /** When given, sessions are served as resources (JSON, Markdown, Mermaid). */
   sessions?: SessionReader;
+  /** The session viewer's base URL, when it is served; Markdown exports link to it. */
+  viewerUrl?: string;
 }
 
 /**
@@ -115,7 +117,7 @@ export function createServer(options: CreateServerOptions): McpServer {
   const server = new McpServer(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
   for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
   withoutInheritedToolNames(server);
-  if (options.sessions) registerSessionResources(server, options.sessions, logger);
+  if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl);
   return server;
 }
 

@@ -9,6 +9,4 @@ export type { HttpTransportOptions, RunningHttpTransport } from "./http-transpor
 export { startStdioTransport } from "./stdio-transport.ts";
 export type { RunningTransport, StdioTransportOptions } from "./stdio-transport.ts";
 export { toToolErrorResult, toToolResult } from "./tool-result.ts";
-export { publishedSchemas } from "./tool-schemas.ts";
-export type { JsonSchema, PublishedSchemas } from "./tool-schemas.ts";
 export { serverInfo } from "./server-info.ts";

@@ -1,4 +1,4 @@
-import { hostModelRouter } from "@deliberate/core";
+import { hostModelRouter } from "@deliberate/engine";
 import { DeliberateError } from "@deliberate/contracts";
 import {
   createModelRouterFromModel,

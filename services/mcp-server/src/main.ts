@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
-import { createEngine } from "@deliberate/core";
-import { createModelRouter, redactSettings } from "@deliberate/providers";
+import { createEngine, loadModules } from "@deliberate/engine";
+import { dialogModule } from "@deliberate/dialog";
+import { reasoningModule } from "@deliberate/reasoning";
+import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer } from "./create-server.ts";
@@ -30,11 +32,13 @@ async function main(): Promise<void> {
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const store = await openStore({ path: config.databasePath });
+  const modules = [reasoningModule, dialogModule, ...(await loadModules(config.modules))];
+  const store = await openStore({ path: config.databasePath, modules });
   logger.info("database ready", { path: config.databasePath });
   logProviderChoice(logger, config.providers);
   const engine = createEngine({
     store,
+    modules,
     models: createModelRouter(config.providers),
     suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
     configSnapshot: {
@@ -46,7 +50,9 @@ async function main(): Promise<void> {
     },
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
-  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine });
+  for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
+  let viewerUrl: string | undefined;
+  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
 
   let transport: RunningTransport | undefined;
   let stopping = false;
@@ -67,7 +73,14 @@ async function main(): Promise<void> {
   if (config.transport.kind === "http") {
     // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
     const { startHttpTransport } = await import("./http-transport.ts");
-    const http = await startHttpTransport({ config: config.transport, createServer: build, logger });
+    const { createEngineViewer } = await import("@deliberate/viewer");
+    const viewer = createEngineViewer(engine, {
+      ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
+      onError: (error) => logger.error("viewer failed", { error }),
+    });
+    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer });
+    viewerUrl = http.viewerUrl;
+    if (viewerUrl) logger.info(`Session viewer: ${viewerUrl}`, { url: viewerUrl });
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {

@@ -1,5 +1,5 @@
 import { DeliberateError, type Session, type Thought } from "@deliberate/contracts";
-import type { Engine, SessionRecord } from "@deliberate/core";
+import type { Engine, SessionRecord } from "@deliberate/engine";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
@@ -33,6 +33,7 @@ function thought(sessionId: string, index: number): Thought {
 function createReader(count: number): SessionReader {
   const sessions = Array.from({ length: count }, (_, index) => session(index)).reverse();
   return {
+    sections: [],
     async listSessions(limit) {
       return sessions.slice(0, limit);
     },

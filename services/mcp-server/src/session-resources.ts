@@ -1,5 +1,5 @@
 import { DeliberateError, type Session, pageSessionRecord, sessionPageQuerySchema, toFieldIssues } from "@deliberate/contracts";
-import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord } from "@deliberate/core";
+import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord, type SessionSection } from "@deliberate/engine";
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource } from "@modelcontextprotocol/server";
 import type { Logger } from "./logger.ts";
 import { newErrorId } from "./tool-result.ts";
@@ -8,6 +8,8 @@ import { newErrorId } from "./tool-result.ts";
 export interface SessionReader {
   readSession(sessionId: string): Promise<SessionRecord>;
   listSessions(limit: number): Promise<Session[]>;
+  /** The composed modules' session sections, which render their parts of an export. */
+  readonly sections: readonly SessionSection[];
 }
 
 /** How many sessions one `resources/list` page covers (each as JSON, Markdown and Mermaid). */
@@ -37,7 +39,7 @@ function decodeCursor(cursor: string | undefined): number {
 }
 
 /** A windowed session export, with a footer saying which slice it is when the session is larger. */
-function render(record: SessionRecord, format: SessionExportFormat, query: URLSearchParams): string {
+function render(record: SessionRecord, format: SessionExportFormat, query: URLSearchParams, sessions: SessionReader, viewerUrl: string | undefined): string {
   const parsed = sessionPageQuerySchema.safeParse(Object.fromEntries(query));
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error);
@@ -46,7 +48,8 @@ function render(record: SessionRecord, format: SessionExportFormat, query: URLSe
   const paged = pageSessionRecord(record, parsed.data);
   const { page, ...windowed } = paged;
   if (format === "json") return JSON.stringify(paged);
-  const text = exportSession(windowed as SessionRecord, format);
+  const sessionId = record.session.id;
+  const text = exportSession(windowed as SessionRecord, format, sessions.sections, viewerUrl !== undefined ? { viewerUrl: `${viewerUrl}/sessions/${encodeURIComponent(sessionId)}` } : {});
   const partial = page.next_offset !== null || page.offset > 0;
   if (!partial) return text;
   const thoughts = page.totals["thoughts"] ?? 0;
@@ -64,8 +67,9 @@ function render(record: SessionRecord, format: SessionExportFormat, query: URLSe
  * `resources/list` pages through the sessions, newest first, with a cursor.
  * An unknown session is the SDK's resource-not-found error. The list is not
  * announced as changing (`listChanged: false`): clients list again when they need to.
+ * `viewerUrl`: the viewer's base URL when it is served (HTTP transport); Markdown exports link to it.
  */
-export function registerSessionResources(server: McpServer, sessions: SessionReader, logger: Logger): void {
+export function registerSessionResources(server: McpServer, sessions: SessionReader, logger: Logger, viewerUrl?: string): void {
   const protocol = server.server;
   protocol.registerCapabilities({ resources: { listChanged: false } });
 
@@ -111,6 +115,6 @@ export function registerSessionResources(server: McpServer, sessions: SessionRea
       throw new ProtocolError(ProtocolErrorCode.InternalError, `The server failed to read the session (error ${errorId}); the details are in its log.`, { error_id: errorId });
     }
     const mimeType = sessionExportMimeTypes[format.format];
-    return { contents: [{ uri, mimeType, text: render(record, format.format, new URLSearchParams(match[3] ?? "")) }] };
+    return { contents: [{ uri, mimeType, text: render(record, format.format, new URLSearchParams(match[3] ?? ""), sessions, viewerUrl) }] };
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DeliberateError, type ErrorBody, type ErrorCode } from "@deliberate/contracts";
+import { DeliberateError, type ErrorBody, type ErrorCode, toDeliberateError } from "@deliberate/base";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** The error body of a failed call: `error_id` is set when the details stayed in the server log. */
@@ -44,12 +44,12 @@ export function privateErrorBody(code: ErrorCode, errorId: string, retryable: bo
  * `error_id`; their details (`unexpected`) belong in the server log under that id.
  */
 export function toToolErrorResult(error: unknown): { result: CallToolResult; body: ToolErrorBody; unexpected: boolean; errorId?: string } {
-  const deliberate = DeliberateError.isInstance(error) ? error : undefined;
-  if (deliberate && !privateCodes.has(deliberate.code)) {
+  const deliberate = toDeliberateError(error);
+  if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) {
     const body = deliberate.toJSON();
     return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected: false };
   }
   const errorId = newErrorId();
-  const body = privateErrorBody(deliberate?.code ?? "INTERNAL", errorId, deliberate?.retryable ?? false);
+  const body = privateErrorBody(deliberate.code, errorId, deliberate.retryable);
   return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected: true, errorId };
 }

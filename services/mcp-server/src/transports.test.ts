@@ -1,7 +1,7 @@
 import { connect as connectSocket } from "node:net";
 import { PassThrough } from "node:stream";
 import { defineTool, parseInput, type ToolDefinition } from "@deliberate/contracts";
-import type { Engine } from "@deliberate/core";
+import type { Engine } from "@deliberate/engine";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { HttpTransportConfig } from "./config.ts";

@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { analysisToolDefinitions, type ToolDefinition } from "@deliberate/contracts";
+import { reasoningTools, type ToolDefinition } from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
+import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { respondAnalysis as respond } from "./support/tool-answers.ts";
@@ -12,7 +13,7 @@ import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, ty
 // model server. Supplied numbers must not reach the model at all; a second
 // server process on the same database sees what the first one recorded.
 
-const definitions = new Map<string, ToolDefinition>(analysisToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
+const definitions = new Map<string, ToolDefinition>([reasoningTools.reasoning_detect, reasoningTools.reasoning_decision, reasoningTools.reasoning_evidence, reasoningTools.reasoning_counterfactual].map((definition) => [definition.name, definition as ToolDefinition]));
 
 
 const argument =
@@ -295,7 +296,7 @@ describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and re
     } finally {
       await second.close();
     }
-    const store = await openStore({ path: databasePath });
+    const store = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
     try {
       const thoughts = await store.thoughts.listBySession(sessionId);
       const byId = new Map(thoughts.map((thought) => [thought.id, thought]));

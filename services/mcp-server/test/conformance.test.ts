@@ -1,8 +1,9 @@
 import { needsCompletionSchema } from "@deliberate/contracts";
-import { createEngine, hostModelRouter } from "@deliberate/core";
+import { answerDialogPrompt } from "@deliberate/dialog/testing";
+import { hostModelRouter } from "@deliberate/engine";
 import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
 import { createScriptedModel, type FakeModelRequest } from "@deliberate/providers/testing";
-import { openStore, type Store } from "@deliberate/store";
+import type { Store } from "@deliberate/store";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, type Tool } from "@modelcontextprotocol/server";
 import { Ajv } from "ajv";
@@ -12,6 +13,7 @@ import { z } from "zod";
 import { createServer } from "../src/create-server.ts";
 import { createLogger } from "../src/logger.ts";
 import { scriptedAnswers } from "./support/fake-answers.ts";
+import { createComposedEngine } from "./support/test-engine.ts";
 import { respondAnalysis, respondStateful } from "./support/tool-answers.ts";
 
 // One conformance loop over every tool and every operation, answered directly
@@ -29,6 +31,7 @@ function answer(options: GenerateOptions<unknown>, index: number): unknown {
   const request = { schemaName: options.schemaName, prompt: typeof prompt === "string" ? prompt : JSON.stringify(prompt), system: options.system, index, jsonSchema } as FakeModelRequest;
   const name = options.schemaName ?? "";
   if (scriptedAnswers[name]) return scriptedAnswers[name](request);
+  if (name.startsWith("dialog_")) return answerDialogPrompt({ schemaName: name, system: options.system, user: request.prompt, jsonSchema: jsonSchema ?? {} }, {});
   for (const respond of [respondStateful, respondAnalysis]) {
     const reply = respond(request) as { object?: unknown; status?: number };
     if (reply.status === undefined && reply.object !== undefined) return reply.object;
@@ -65,8 +68,9 @@ describe("conformance: every tool and operation, answered directly, valid for th
   let tools: Tool[];
 
   beforeAll(async () => {
-    store = await openStore({ path: ":memory:" });
-    const engine = createEngine({ store, models: createModelRouterFromModel(createScriptedModel(answer)) });
+    const composed = await createComposedEngine(createModelRouterFromModel(createScriptedModel(answer)));
+    store = composed.store;
+    const engine = composed.engine;
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await createServer({ engine, logger, sessions: engine }).connect(serverSide);
     client = new Client({ name: "conformance", version: "1.0.0" });
@@ -190,6 +194,16 @@ describe("conformance: every tool and operation, answered directly, valid for th
 
     for (const query of ["summary", "by_mode", "invocations", "fallbacks", "config"]) await call("reasoning_metrics", { query, limit: "5" });
 
+    await call("list_reasoning_presets", {});
+    const dialog = await call("start_reasoning_session", { topic: "Monolith or microservices?", maxIterations: "2", qualityThreshold: "0.9" });
+    const dialogSession = dialog["session_id"] as string;
+    for (let round = 0; round < 3; round += 1) {
+      const exchanged = await call("run_reasoning_exchange", { session_id: dialogSession });
+      if (exchanged["status"] !== "in_progress") break;
+    }
+    await call("get_session_status", { session_id: dialogSession });
+    for (const format of ["markdown", "json", "structured"]) await call("get_reasoning_result", { session_id: dialogSession, format });
+
     await call("listWorkflows", {});
     const chain = await call("startChainOfThought", { problem: "Build an auth system" });
     await call("startWorkflow", { workflow: "root_cause_analysis", inputs: { problem: "Builds got slow" } });
@@ -199,8 +213,7 @@ describe("conformance: every tool and operation, answered directly, valid for th
   });
 
   it("validates host-executed steps and reasoning_submit the same way", { timeout: 60_000 }, async () => {
-    const hostStore = await openStore({ path: ":memory:" });
-    const engine = createEngine({ store: hostStore, models: hostModelRouter });
+    const { engine, store: hostStore } = await createComposedEngine(hostModelRouter);
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await createServer({ engine, logger }).connect(serverSide);
     const hostClient = new Client({ name: "conformance-host", version: "1.0.0" });

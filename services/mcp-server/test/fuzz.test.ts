@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
-import { createEngine, hostModelRouter } from "@deliberate/core";
+import { hostModelRouter } from "@deliberate/engine";
 import { openStore, type Store } from "@deliberate/store";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { startHttpTransport } from "../src/http-transport.ts";
 import { createLogger } from "../src/logger.ts";
 import { generateBadMessages, type FuzzMessage, type JsonRpcAnswer, type ListedTool, namedField } from "./support/fuzz-messages.ts";
 import { builtServer, temporaryDirectory } from "./support/server-process.ts";
+import { createComposedEngine } from "./support/test-engine.ts";
 
 // A bounded fuzz of both MCP transports: a few thousand generated bad messages
 // per surface, from a fixed seed and from a random one (printed; set
@@ -26,7 +27,7 @@ afterAll(() => directory.remove());
 
 /** Rows in every data table (a rejected call must write none). */
 async function countRows(store: Store): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name`.execute(store.db);
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' order by name`.execute(store.db);
   const counts: Record<string, number> = {};
   for (const { name } of tables.rows) counts[name] = Number((await sql<{ count: number }>`select count(*) as count from ${sql.table(name)}`.execute(store.db)).rows[0]?.count ?? 0);
   return counts;
@@ -141,8 +142,7 @@ describe("fuzz: MCP over stdio", () => {
 describe("fuzz: MCP over Streamable HTTP", () => {
   it("answers every bad request, naming a field, without crashing or writing", { timeout: 120_000 }, async () => {
     const started = Date.now();
-    const store = await openStore({ path: ":memory:" });
-    const engine = createEngine({ store, models: hostModelRouter });
+    const { engine, store } = await createComposedEngine(hostModelRouter);
     const logger = createLogger({ level: "error", sinks: [() => {}] });
     const http = await startHttpTransport({
       config: { kind: "http", host: "127.0.0.1", port: 0, token: undefined, allowedHosts: [], allowedOrigins: [], headersTimeoutMs: 10_000, bodyTimeoutMs: 30_000 },

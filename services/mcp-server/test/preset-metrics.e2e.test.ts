@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { infrastructureToolDefinitions, type ToolDefinition } from "@deliberate/contracts";
+import { reasoningTools, type ToolDefinition } from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, type FakeReply } from "@deliberate/providers/testing";
+import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName } from "./support/fake-answers.ts";
@@ -11,7 +12,7 @@ import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, ty
 // loopback fake model server; a second server process on the same database
 // sees the runs and the metrics the first one recorded.
 
-const definitions = new Map<string, ToolDefinition>(infrastructureToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
+const definitions = new Map<string, ToolDefinition>([reasoningTools.reasoning_preset, reasoningTools.reasoning_metrics].map((definition) => [definition.name, definition as ToolDefinition]));
 
 
 const apiKey = "sk-e2e-secret-4242";
@@ -193,7 +194,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     } finally {
       await second.close();
     }
-    const store = await openStore({ path: databasePath });
+    const store = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
     try {
       const thoughts = await store.thoughts.listBySession(reviewSession);
       expect(new Set(thoughts.map((thought) => thought.mode))).toEqual(new Set(["input", "linear", "divergent", "tree", "detect", "reflection"]));

@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { statefulToolDefinitions, type ToolDefinition } from "@deliberate/contracts";
+import { reasoningTools, type ToolDefinition } from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
+import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { respondStateful as respond } from "./support/tool-answers.ts";
@@ -22,7 +23,7 @@ function expectProgress(updates: ReadonlyArray<{ progress: number; total?: numbe
   expect(updates.every((update, index) => update.total === total && update.progress >= 1 && update.progress <= total && (index === 0 || update.progress > (updates[index - 1] as { progress: number }).progress))).toBe(true);
 }
 
-const definitions = new Map<string, ToolDefinition>(statefulToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
+const definitions = new Map<string, ToolDefinition>([reasoningTools.reasoning_graph, reasoningTools.reasoning_timeline, reasoningTools.reasoning_mcts].map((definition) => [definition.name, definition as ToolDefinition]));
 
 
 describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every operation", () => {
@@ -203,7 +204,7 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
       await second.close();
     }
     // And the rows are really there.
-    const store = await openStore({ path: databasePath });
+    const store = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
     try {
       expect((await store.graphs.stats(graphSession)).total_nodes).toBe(7);
       expect(await store.timelines.listMerges(timelineId)).toHaveLength(4);

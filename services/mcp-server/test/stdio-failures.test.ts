@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createFakeModelServer, respondBySchemaName, type FakeModelServer } from "@deliberate/providers/testing";
+import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName, scriptedAnswers } from "./support/fake-answers.ts";
@@ -7,7 +8,7 @@ import { coreDefinitions, expectOutput, expectToolError, startStdioServer, tempo
 
 const directory = temporaryDirectory();
 const servers: StdioServer[] = [];
-const stores: Store[] = [];
+const stores: Store<ReasoningRepositories>[] = [];
 let fake: FakeModelServer;
 
 beforeAll(async () => {
@@ -29,14 +30,14 @@ async function start(env: Record<string, string>): Promise<StdioServer> {
 }
 
 /** Opens the server's database from the test (WAL: several processes may share it). */
-async function storeAt(path: string): Promise<Store> {
-  const store = await openStore({ path });
+async function storeAt(path: string): Promise<Store<ReasoningRepositories>> {
+  const store = await openStore<ReasoningRepositories>({ path, modules: [reasoningModule] });
   stores.push(store);
   return store;
 }
 
 /** What a call could have written, counted. */
-async function footprint(store: Store, sessionId: string) {
+async function footprint(store: Store<ReasoningRepositories>, sessionId: string) {
   return {
     sessions: (await store.sessions.list({ limit: 1000 })).length,
     thoughts: await store.thoughts.count(sessionId),
@@ -166,7 +167,7 @@ describe("no provider configured", () => {
   it("starts, lists every tool, hands model-backed calls to the caller, and checkpoint still works", async () => {
     const databasePath = join(directory.path, "no-provider.db");
     const now = new Date().toISOString();
-    const seed = await openStore({ path: databasePath });
+    const seed = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
     await seed.sessions.create({ id: "ses_seeded", mode: "linear", now });
     await seed.thoughts.append({ id: "th_seeded_1", session_id: "ses_seeded", mode: "linear", content: "A thought from earlier.", created_at: now });
     await seed.close();

@@ -1,7 +1,8 @@
 import { pathToFileURL } from "node:url";
 import { createModelRouterFromModel, type GenerateOptions, type GenerateResult, type LanguageModel } from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
-import { createEngine, definePreset, type PresetDefinition } from "@deliberate/core";
+import { createEngine } from "@deliberate/engine";
+import { createReasoningModule, definePreset, type PresetDefinition, type ReasoningRepositories } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
 import { summarize, type Summary } from "./statistics.ts";
 
@@ -52,10 +53,11 @@ function timedModel(model: LanguageModel) {
 }
 
 async function engineWith(script: ScriptedModelScript, options: { presets?: readonly PresetDefinition[]; concurrency?: number } = {}) {
-  const store = await openStore({ path: ":memory:" });
+  const modules = [createReasoningModule(options.presets ? { presets: options.presets } : {})];
+  const store = await openStore<ReasoningRepositories>({ path: ":memory:", modules });
   const scripted = createScriptedModel(script);
   const timed = timedModel(scripted);
-  const engine = createEngine({ store, models: createModelRouterFromModel(timed.model), ...options });
+  const engine = createEngine({ store, modules, models: createModelRouterFromModel(timed.model), ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}) });
   return { store, engine, scripted, timed };
 }
 
@@ -103,15 +105,15 @@ export async function benchMcts(): Promise<string> {
 }
 
 /** A graph of `graphNodes` nodes: a tree of fan-out 4 with scores spread over [0, 1). */
-async function seedGraph(engine: Awaited<ReturnType<typeof engineWith>>["engine"], store: Store): Promise<string> {
+async function seedGraph(engine: Awaited<ReturnType<typeof engineWith>>["engine"], store: Store<ReasoningRepositories>): Promise<string> {
   const init = await engine.invoke("reasoning_graph", { operation: "init", content: "Root question", config: { max_nodes: 100_000, max_depth: 100 } });
   const sessionId = init["session_id"] as string;
   const rootId = init["node_id"] as string;
   const now = new Date().toISOString();
   const ids = [rootId];
   const depths = [0];
-  const nodes: Array<Parameters<Store["graphs"]["insertNodes"]>[0][number]> = [];
-  const edges: Array<Parameters<Store["graphs"]["insertEdges"]>[0][number]> = [];
+  const nodes: Array<Parameters<Store<ReasoningRepositories>["graphs"]["insertNodes"]>[0][number]> = [];
+  const edges: Array<Parameters<Store<ReasoningRepositories>["graphs"]["insertEdges"]>[0][number]> = [];
   for (let index = 1; index < graphNodes; index += 1) {
     const parent = Math.floor((index - 1) / 4);
     const id = `bench_${index}`;

@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 
 /** Waits `milliseconds`; rejects with CANCELLED as soon as `signal` aborts. */
 export function abortableDelay(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {

@@ -32,7 +32,12 @@ export interface FakeModelRequest {
   /** Anthropic `thinking.budget_tokens` when thinking is enabled. */
   thinkingBudget: number | undefined;
   temperature: number | undefined;
+  /** `max_tokens`, or OpenAI's `max_completion_tokens` (reasoning models); see `body` for which was sent. */
   maxTokens: number | undefined;
+  /** Whether the client asked for a streamed answer (`stream: true`); the server then answers with SSE events. */
+  stream: boolean;
+  /** Anthropic: how many blocks (tools, system, messages) carry `cache_control`; 0 for OpenAI, which caches by itself. */
+  cacheBreakpoints: number;
   /** The SDK's retry count for this request (`x-stainless-retry-count`): 0 first, 1 for the first retry, ... */
   attempt: number;
   /** 0-based count of requests this server received before this one (since start or `reset()`). */
@@ -43,8 +48,24 @@ export interface FakeModelRequest {
   body: Record<string, unknown>;
 }
 
+/** How a reply is streamed when the client asked for `stream: true` (ignored otherwise). */
+export interface FakeStreamOptions {
+  /** Characters per delta event (default 16). */
+  chunkCharacters?: number;
+  /** Pause before each delta event, in milliseconds. */
+  streamDelayMs?: number;
+  /**
+   * The stream pauses after its deltas, before the closing events (stop
+   * reason and usage), until this settles: lets a test act while the answer
+   * is still streaming.
+   */
+  streamGate?: PromiseLike<unknown>;
+  /** After the first delta, an error event in the wire's format (e.g. Anthropic `overloaded_error` for 529) ends the stream. */
+  streamError?: { status: number; message?: string };
+}
+
 /** A structured answer: sent as a tool_use block (Anthropic, when a tool was offered) or as JSON content (OpenAI). */
-export interface FakeObjectReply {
+export interface FakeObjectReply extends FakeStreamOptions {
   object: unknown;
   /** Figures to report instead of the estimate; `inputTokens` includes cache reads and writes. */
   usage?: Partial<Usage>;
@@ -54,7 +75,7 @@ export interface FakeObjectReply {
 }
 
 /** A text answer (Anthropic text block / OpenAI message content). */
-export interface FakeTextReply {
+export interface FakeTextReply extends FakeStreamOptions {
   text: string;
   usage?: Partial<Usage>;
   finishReason?: "stop" | "length";

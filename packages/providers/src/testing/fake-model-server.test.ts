@@ -161,4 +161,122 @@ describe("createFakeModelServer", () => {
     await slow.close();
     expect(await pending).toBeInstanceOf(Error);
   });
+
+  it("streams Anthropic answers as the SSE events the SDK's own stream helper assembles", async () => {
+    server.setRespond({ object: { ok: true }, chunkCharacters: 4 });
+    const anthropic = new Anthropic({ apiKey: "k", baseURL: server.anthropicBaseURL, maxRetries: 0 });
+    const stream = anthropic.messages.stream({ ...anthropicTool, thinking: { type: "enabled", budget_tokens: 1_024 } } as never);
+    const partials: string[] = [];
+    stream.on("inputJson", (partial) => partials.push(partial));
+    const message = await stream.finalMessage();
+
+    expect(server.requests[0]?.stream).toBe(true);
+    expect(message.content).toMatchObject([
+      { type: "thinking", thinking: "(fake model server) Working out the answer.", signature: "fake-signature-1" },
+      { type: "tool_use", name: "verdict", input: { ok: true } },
+    ]);
+    expect(partials.join("")).toBe('{"ok":true}');
+    expect(partials.length).toBe(3);
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.usage).toMatchObject({ output_tokens: 15, cache_read_input_tokens: 0 });
+    expect(message.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+  });
+
+  it("streams Anthropic SSE on the wire: named events from message_start to message_stop", async () => {
+    server.setRespond("Hi there");
+    const response = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...anthropicTool, tools: undefined, tool_choice: undefined, stream: true }),
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const events = [...(await response.text()).matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
+    expect(events).toEqual(["message_start", "ping", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+  });
+
+  it("streams OpenAI answers as chunks the SDK's own stream helper assembles, usage last when asked for, then [DONE]", async () => {
+    server.setRespond({ text: "hello streaming world", chunkCharacters: 5 });
+    const openai = new OpenAI({ apiKey: "k", baseURL: server.openaiBaseURL, maxRetries: 0 });
+    const stream = openai.chat.completions.stream({ ...openaiSchema, response_format: undefined, stream_options: { include_usage: true } } as never);
+    const deltas: string[] = [];
+    stream.on("content", (delta) => deltas.push(delta));
+    const completion = await stream.finalChatCompletion();
+    expect(completion.choices[0]?.message.content).toBe("hello streaming world");
+    expect(deltas).toEqual(["hello", " stre", "aming", " worl", "d"]);
+    expect(completion.usage).toMatchObject({ completion_tokens: 6, prompt_tokens_details: { cached_tokens: 0 } });
+
+    const raw = await fetch(`${server.openaiBaseURL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...openaiSchema, stream: true }),
+    });
+    const lines = (await raw.text()).split("\n").filter((line) => line.startsWith("data: "));
+    expect(lines.at(-1)).toBe("data: [DONE]");
+    expect(lines.some((line) => line.includes('"usage":{'))).toBe(false);
+  });
+
+  it("rejects more than four cache_control blocks, as the API does", async () => {
+    server.setRespond({ object: { ok: true } });
+    const marked = (text: string) => ({ role: "user", content: [{ type: "text", text, cache_control: { type: "ephemeral" } }] });
+    const body = { ...anthropicTool, messages: ["a", "b", "c", "d"].map(marked) };
+    const rejected = await post("/v1/messages", body);
+    expect(rejected.status).toBe(400);
+    expect(JSON.stringify(rejected.json)).toContain("A maximum of 4 blocks with cache_control may be provided. Found 5.");
+    expect((await post("/v1/messages", { ...body, messages: body.messages.slice(1) })).status).toBe(200);
+  });
+
+  it("reads a cached prefix up to 20 blocks before a breakpoint, and only prefixes that were written", async () => {
+    server.setRespond({ object: { ok: true } });
+    const message = (index: number, mark = false) => ({
+      role: index % 2 === 0 ? "user" : "assistant",
+      content: [{ type: "text", text: `message number ${index} `.repeat(10), ...(mark ? { cache_control: { type: "ephemeral" } } : {}) }],
+    });
+    const history = (length: number, markLast: boolean) => Array.from({ length }, (_, index) => message(index, markLast && index === length - 1));
+    const usageOf = async (messages: unknown[]) => {
+      const { json } = await post("/v1/messages", { ...anthropicTool, system: "System prompt.", messages });
+      return json["usage"] as { cache_read_input_tokens: number; cache_creation_input_tokens: number; input_tokens: number };
+    };
+
+    const first = await usageOf(history(3, true));
+    expect(first.cache_read_input_tokens).toBe(0);
+    const written = first.cache_creation_input_tokens;
+    // 10 blocks later the lookback still finds the prefix the first call wrote.
+    const near = await usageOf(history(13, true));
+    expect(near.cache_read_input_tokens).toBe(written);
+    // Without a breakpoint nothing is looked up, even for a prefix in the cache.
+    expect((await usageOf(history(14, false))).cache_read_input_tokens).toBe(0);
+    server.reset();
+    await usageOf(history(3, true));
+    // 21 blocks later the lookback no longer reaches it.
+    const far = await usageOf(history(3 + 21, true));
+    expect(far.cache_read_input_tokens).toBe(0);
+  });
+
+  it("caches nothing shorter than cacheMinimumTokens, like the real minimum cacheable length", async () => {
+    const strict = await createFakeModelServer({ respond: { object: { ok: true } }, cacheMinimumTokens: 1_024 });
+    try {
+      const anthropic = new Anthropic({ apiKey: "k", baseURL: strict.anthropicBaseURL, maxRetries: 0 });
+      const ask = (text: string) =>
+        anthropic.messages.create({
+          ...(anthropicTool as Anthropic.MessageCreateParamsNonStreaming),
+          messages: [{ role: "user", content: [{ type: "text", text, cache_control: { type: "ephemeral" } }] }],
+        });
+      await ask("short history");
+      expect((await ask("short history")).usage.cache_read_input_tokens).toBe(0);
+      const long = "a long and stable session history. ".repeat(150);
+      expect((await ask(long)).usage.cache_creation_input_tokens).toBeGreaterThanOrEqual(1_024);
+      expect((await ask(long)).usage.cache_read_input_tokens).toBeGreaterThanOrEqual(1_024);
+
+      const openai = new OpenAI({ apiKey: "k", baseURL: strict.openaiBaseURL, maxRetries: 0 });
+      const chat = (content: string) => openai.chat.completions.create({ model: "m", messages: [{ role: "user", content }] });
+      await chat("short");
+      expect((await chat("short")).usage?.prompt_tokens_details?.cached_tokens).toBe(0);
+      await chat(`${long} first question`);
+      const cached = (await chat(`${long} second question`)).usage?.prompt_tokens_details?.cached_tokens ?? 0;
+      expect(cached).toBeGreaterThanOrEqual(1_024);
+      expect(cached).toBeLessThan(Math.ceil(long.length / 4) + 5);
+    } finally {
+      await strict.close();
+    }
+  });
 });

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Usage } from "../language-model.ts";
-import type { FakeModelRequest, FakeReply, FakeRespond, FakeResponder, FakeWire } from "./fake-model-request.ts";
+import type { FakeModelRequest, FakeReply, FakeRespond, FakeResponder, FakeStreamOptions, FakeWire } from "./fake-model-request.ts";
+import { FakePromptCache, fakeTokens, maximumFakeCacheBreakpoints } from "./fake-prompt-cache.ts";
 import { FakeScriptError, toResponder } from "./fake-respond.ts";
-import { anthropicWire, openaiWire, type WireFormat } from "./fake-wire-formats.ts";
+import { anthropicWire, openaiWire, type SseEvent, type StreamedAnswer, type WireFormat } from "./fake-wire-formats.ts";
 
 /** Options of the fake model server. */
 export interface FakeModelServerOptions {
@@ -11,6 +12,12 @@ export interface FakeModelServerOptions {
   respond?: FakeRespond;
   /** When set, requests without this key (Bearer or x-api-key) get a 401 before `respond` is asked. */
   apiKey?: string;
+  /**
+   * The shortest prefix the fake prompt cache stores, in tokens (default 0:
+   * any marked prefix). Real providers cache nothing shorter than 1,024
+   * tokens (Anthropic: 1,024–4,096 by model); set it to see what pays.
+   */
+  cacheMinimumTokens?: number;
 }
 
 /** A running fake model server on 127.0.0.1. */
@@ -38,6 +45,8 @@ export interface FakeModelServer {
 
 /** The key `environment()` hands out (and, unless `apiKey` is given, any key is accepted). */
 const fakeApiKey = "fake-model-server-key";
+/** Characters per streamed delta unless a reply says otherwise. */
+const defaultChunkCharacters = 16;
 const maximumBodyBytes = 10 * 1024 * 1024;
 
 /**
@@ -52,8 +61,15 @@ const maximumBodyBytes = 10 * 1024 * 1024;
  * (or a string), `{ status, retryAfterSeconds?, retryAfterMs?, message? }`,
  * `{ delayMs }` or `{ hangUp: true }`. Structured answers come back in each
  * wire's shape (Anthropic: a tool_use block for the offered tool; OpenAI: the
- * JSON as message content) with usage estimated at 4 characters a token; a
- * cacheable system prompt seen before is reported as cache reads.
+ * JSON as message content) with usage estimated at 4 characters a token.
+ * A request with `stream: true` gets the answer as server-sent events in the
+ * wire's streaming format (Anthropic `message_start` ... `message_stop`;
+ * OpenAI `chat.completion.chunk`s, the usage chunk when
+ * `stream_options.include_usage`, then `[DONE]`).
+ *
+ * Prompt caching is imitated (see `FakePromptCache`): Anthropic reads and
+ * writes the prefixes ending at `cache_control` breakpoints (more than 4 is
+ * a 400, as on the real API), OpenAI reads any prefix it has seen before.
  *
  * @example
  * const server = await createFakeModelServer({ respond: (request) => ({ object: { answer: 42 } }) });
@@ -63,7 +79,7 @@ const maximumBodyBytes = 10 * 1024 * 1024;
 export async function createFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
   let responder: FakeResponder = options.respond ? toResponder(options.respond) : unscripted;
   const requests: FakeModelRequest[] = [];
-  const seenSystems = new Set<string>();
+  const cache = new FakePromptCache(options.cacheMinimumTokens ?? 0);
   const pending = new Set<AbortController>();
   let received = 0;
 
@@ -95,7 +111,7 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
       sendJson(outgoing, 400, format.error(400, `Invalid JSON body: ${error instanceof Error ? error.message : String(error)}`));
       return;
     }
-    const { cacheableSystem, ...normalized } = format.normalize(body);
+    const { cachePrompt, ...normalized } = format.normalize(body);
     const request: FakeModelRequest = {
       ...normalized,
       wire: format.wire,
@@ -113,8 +129,9 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
       sendJson(outgoing, 401, format.error(401, "invalid x-api-key"));
       return;
     }
-    if (body["stream"] === true) {
-      sendJson(outgoing, 400, format.error(400, "The fake model server does not stream; send stream: false."));
+    if (request.cacheBreakpoints > maximumFakeCacheBreakpoints) {
+      const message = `A maximum of ${maximumFakeCacheBreakpoints} blocks with cache_control may be provided. Found ${request.cacheBreakpoints}.`;
+      sendJson(outgoing, 400, format.error(400, message));
       return;
     }
 
@@ -151,27 +168,67 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
         ? { kind: "object" as const, value: reply.object }
         : { kind: "text" as const, text: "text" in reply ? reply.text : "" };
     const answerText = answer.kind === "object" ? JSON.stringify(answer.value) ?? "" : answer.text;
-    const usage = estimateUsage(request, cacheableSystem, answerText, "usage" in reply ? reply.usage : undefined);
+    const measured = cache.measure(`${request.wire}\u0000${request.model}`, cachePrompt);
+    const thinkingTokens = request.thinkingBudget === undefined ? 0 : 12;
+    const usage: Usage = { ...measured, outputTokens: fakeTokens(answerText) + thinkingTokens, ...("usage" in reply ? reply.usage : {}) };
     const finishReason = "finishReason" in reply && reply.finishReason === "length" ? "length" : "stop";
-    sendJson(outgoing, 200, format.success({ request, answer, usage, finishReason, id }), { "request-id": `req_fake_${id}` });
+    const success = { request, answer, usage, finishReason, id } as const;
+    if (request.stream) {
+      const streaming: FakeStreamOptions = "object" in reply || "text" in reply ? reply : {};
+      await sendStream(outgoing, format, format.stream(success, streaming.chunkCharacters ?? defaultChunkCharacters), streaming, id);
+      return;
+    }
+    sendJson(outgoing, 200, format.success(success), { "request-id": `req_fake_${id}` });
   }
 
-  function estimateUsage(request: FakeModelRequest, cacheable: boolean, answer: string, override: Partial<Usage> | undefined): Usage {
-    const systemTokens = tokens(request.system);
-    const inputTokens =
-      systemTokens +
-      request.messages.reduce((total, message) => total + tokens(message.content), 0) +
-      tokens(request.jsonSchema ? JSON.stringify(request.jsonSchema) : "");
-    let cacheReadTokens = 0;
-    let cacheWriteTokens = 0;
-    if (cacheable && systemTokens > 0) {
-      const key = `${request.wire}\u0000${request.model}\u0000${request.system}`;
-      if (seenSystems.has(key)) cacheReadTokens = systemTokens;
-      else if (request.wire === "anthropic") cacheWriteTokens = systemTokens;
-      seenSystems.add(key);
+  /** Writes a streamed answer as SSE: opening, deltas (paced by streamDelayMs), the gate, closing; or an error event midway. */
+  async function sendStream(outgoing: ServerResponse, format: WireFormat, streamed: StreamedAnswer, reply: FakeStreamOptions, id: number): Promise<void> {
+    outgoing.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_fake_${id}` });
+    const write = (event: SseEvent) => {
+      const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
+      outgoing.write(`${event.event !== undefined ? `event: ${event.event}\n` : ""}data: ${data}\n\n`);
+    };
+    for (const event of streamed.opening) write(event);
+    for (const [index, event] of streamed.body.entries()) {
+      if (reply.streamDelayMs !== undefined && reply.streamDelayMs > 0) {
+        if (!(await waitUnlessClosed(reply.streamDelayMs, outgoing))) return;
+      }
+      write(event);
+      if (reply.streamError && index === firstDeltaIndex(streamed.body)) {
+        const error = reply.streamError;
+        write({ event: format.streamErrorEvent, data: format.error(error.status, error.message ?? defaultErrorMessage(error.status)) });
+        outgoing.end();
+        return;
+      }
     }
-    const thinkingTokens = request.thinkingBudget === undefined ? 0 : 12;
-    return { inputTokens, outputTokens: tokens(answer) + thinkingTokens, cacheReadTokens, cacheWriteTokens, ...override };
+    if (reply.streamGate) {
+      if (!(await waitForGate(reply.streamGate, outgoing))) return;
+    }
+    for (const event of streamed.closing) write(event);
+    outgoing.end();
+  }
+
+  /** Waits for a scripted gate, unless the client goes away or the server closes first. */
+  function waitForGate(gate: PromiseLike<unknown>, outgoing: ServerResponse): Promise<boolean> {
+    return new Promise((resolve) => {
+      const controller = new AbortController();
+      pending.add(controller);
+      let settled = false;
+      const finish = (completed: boolean) => {
+        if (settled) return;
+        settled = true;
+        pending.delete(controller);
+        outgoing.off("close", onClose);
+        resolve(completed);
+      };
+      const onClose = () => finish(false);
+      outgoing.on("close", onClose);
+      controller.signal.addEventListener("abort", () => finish(false), { once: true });
+      Promise.resolve(gate).then(
+        () => finish(true),
+        () => finish(true),
+      );
+    });
   }
 
   function waitUnlessClosed(milliseconds: number, outgoing: ServerResponse): Promise<boolean> {
@@ -211,7 +268,7 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
     reset() {
       requests.length = 0;
       received = 0;
-      seenSystems.clear();
+      cache.clear();
     },
     environment(wire): Record<string, string> {
       if (wire === "anthropic") {
@@ -259,8 +316,10 @@ function defaultErrorMessage(status: number): string {
   return `The fake model server answered ${status} on purpose.`;
 }
 
-function tokens(text: string): number {
-  return Math.ceil(text.length / 4);
+/** The first event of a stream body that carries output (Anthropic: after the block start; OpenAI: the first chunk). */
+function firstDeltaIndex(body: SseEvent[]): number {
+  const index = body.findIndex((event) => event.event === undefined || event.event === "content_block_delta");
+  return index === -1 ? 0 : index;
 }
 
 function headerValue(incoming: IncomingMessage, name: string): string | undefined {

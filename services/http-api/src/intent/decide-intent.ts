@@ -1,22 +1,24 @@
-import { DeliberateError } from "@deliberate/contracts";
-import { type Clock, generateWithMode, type IdGenerator, type ModeSettings } from "@deliberate/core";
-import type { ModelRouter, ProviderSettings } from "@deliberate/providers";
-import { invalidField } from "../errors.ts";
+import {
+  type AgentIntentDecision,
+  agentIntentDecideTool,
+  agentIntentDecisionSchema,
+  type AgentIntentRequest,
+  type AgentIntentResponse,
+  DeliberateError,
+} from "@deliberate/contracts";
+import type { Clock, Engine, IdGenerator } from "@deliberate/engine";
+import { createModelRouter, type ModelRouter, parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import type { SecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
-import type { AgentIntentRequest, AgentIntentResponse, TraceEntry } from "./agent-intent.schema.ts";
-import { argumentsFromGoal, decideByHeuristic } from "./heuristic.ts";
-import { createIntentMode } from "./intent-mode.ts";
-import { checkToolArguments, compileOfferedTools, finishChoice, type OfferedTool } from "./offered-tools.ts";
 import { modelsForRequest, type RouterFactory } from "./request-models.ts";
 
 export interface IntentDeciderOptions {
+  /** The engine that runs (and records) the decision tool. */
+  engine: Engine;
   /** The server's provider configuration (one-off routers for `llm` start from it). */
   providers: ProviderSettings;
   /** The server's models (unconfigured when no provider is set: the heuristic decides). */
   serverModels: ModelRouter;
-  /** Settings of the auto mode, used for the decision call. */
-  modeSettings: ModeSettings;
   clock: Clock;
   ids: IdGenerator;
   secrets: SecretRegistry;
@@ -37,124 +39,43 @@ export interface IntentDecider {
   decide(request: AgentIntentRequest, options: DecideOptions): Promise<AgentIntentResponse>;
 }
 
-type Decision = Pick<AgentIntentResponse, "tool_name" | "tool_args" | "reasoning" | "finish" | "final_text" | "decided_by" | "model">;
+/** A router that cannot be used, saying why (the decision tool then uses the heuristic). */
+function unavailableRouter(reason: string): ModelRouter {
+  const router = createModelRouter(parseProviderEnvironment({}));
+  return { ...router, unavailableReason: reason };
+}
 
 /**
- * The decision, in order: the offered tools are checked (and compiled to
- * validators); `max_steps` reached ends the run; `forced_tool` short-circuits;
- * otherwise the model decides with structured output constrained to the
- * offered tools (its tool_args checked in code, a violation rejected), or,
- * when no model is configured, the heuristic.
+ * The decision runs as the engine's `agent_intent_decide` tool (so it is
+ * validated, recorded and counted in metrics) with the models this request
+ * decides with: the request's `llm` router, the server's, or none (heuristic).
+ * Telemetry and secret scrubbing wrap it here.
  */
 export function createIntentDecider(options: IntentDeciderOptions): IntentDecider {
-  async function decideWithModel(request: AgentIntentRequest, tools: readonly OfferedTool[], router: ModelRouter, trace: TraceEntry[], signal: AbortSignal): Promise<Decision> {
-    const mode = createIntentMode(tools);
-    const model = router.forMode(mode.mode);
-    const started = performance.now();
-    const result = await generateWithMode(model, mode, request, { settings: options.modeSettings, signal });
-    const answer = result.object;
-    trace.push({
-      step: "model",
-      detail: `${model.provider} ${result.modelId} chose ${answer.tool_name} (${result.usage.inputTokens} tokens in, ${result.usage.outputTokens} out)`,
-      duration_ms: Math.round(performance.now() - started),
-    });
-    // The schema already enforces this; check again so nothing unchecked can ever be passed on.
-    if (answer.tool_name === finishChoice) {
-      return {
-        tool_name: null,
-        tool_args: {},
-        reasoning: answer.reasoning,
-        finish: true,
-        final_text: answer.final_text.trim() === "" ? answer.reasoning : answer.final_text,
-        decided_by: "model",
-        model: { provider: model.provider, model_id: result.modelId },
-      };
-    }
-    const tool = tools.find((candidate) => candidate.name === answer.tool_name);
-    const issues = tool
-      ? checkToolArguments(tool, answer.tool_args)
-      : [{ field: "tool_name", message: `'${answer.tool_name}' is not one of the offered tools` }];
-    if (issues.length > 0) {
-      throw new DeliberateError({
-        code: "MODEL_OUTPUT_INVALID",
-        message: `The model chose an action outside the offered tools' contract: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
-        issues,
-        hint: "Nothing was passed on. Call again, or configure a more capable model for the auto mode.",
-      });
-    }
-    trace.push({ step: "validate_tool_args", detail: `tool_args valid against ${answer.tool_name}'s schema` });
-    return {
-      tool_name: answer.tool_name,
-      tool_args: answer.tool_args,
-      reasoning: answer.reasoning,
-      finish: false,
-      final_text: null,
-      decided_by: "model",
-      model: { provider: model.provider, model_id: result.modelId },
-    };
-  }
-
-  async function decideInner(request: AgentIntentRequest, trace: TraceEntry[], signal: AbortSignal): Promise<Decision> {
-    const tools = compileOfferedTools(request.tools);
-    trace.push({
-      step: "tools",
-      detail: `${request.tools ? "offered" : "default"}: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`,
-    });
-    const history = request.history ?? [];
-    const goal = request.goal_text ?? "";
-
+  async function decideInner(request: AgentIntentRequest, signal: AbortSignal): Promise<AgentIntentDecision> {
+    const { llm: _llm, callback_url: _callback, ...input } = request;
+    // Decisions that need no model (max_steps reached, forced_tool) never look at the request's llm choice.
     const maxSteps = request.max_steps ?? undefined;
-    if (maxSteps !== undefined && history.length >= maxSteps) {
-      const reason = `Stopped: the run reached max_steps (${history.length} step(s) taken, limit ${maxSteps}).`;
-      trace.push({ step: "max_steps", detail: reason });
-      return { tool_name: null, tool_args: {}, reasoning: reason, finish: true, final_text: reason, decided_by: "max_steps" };
-    }
-
-    const forced = request.forced_tool ?? undefined;
-    if (forced !== undefined) {
-      const offered = tools.find((tool) => tool.name === forced);
-      if (!offered && request.tools) {
-        throw invalidField("forced_tool", `'${forced}' is not one of the offered tools`, `Offer it in tools, or force one of: ${tools.map((tool) => tool.name).join(", ")}.`);
-      }
-      const tool: OfferedTool = offered ?? { name: forced, description: "", inputSchema: undefined, validator: undefined };
-      const built = argumentsFromGoal(tool, goal);
-      if (!built.ok) throw invalidField("forced_tool", built.problem, "Force a tool whose required arguments can be filled from goal_text, or let the decision run.");
-      trace.push({ step: "forced_tool", detail: `forced_tool ${forced}: no decision made` });
-      return {
-        tool_name: forced,
-        tool_args: built.args,
-        reasoning: `forced_tool: ${forced} was requested.`,
-        finish: false,
-        final_text: null,
-        decided_by: "forced_tool",
-      };
-    }
-
+    const needsNoModel = (request.forced_tool ?? undefined) !== undefined || (maxSteps !== undefined && (request.history?.length ?? 0) >= maxSteps);
+    if (needsNoModel) return run(input, unavailableRouter("not needed for this decision"), signal);
     const models = modelsForRequest({
       llm: request.llm,
       settings: options.providers,
       serverRouter: options.serverModels,
       ...(options.createRouter ? { createRouter: options.createRouter } : {}),
     });
-    if (models.unavailable === undefined) return decideWithModel(request, tools, models.router, trace, signal);
+    return run(input, models.unavailable === undefined ? models.router : unavailableRouter(models.unavailable), signal);
+  }
 
-    const heuristic = decideByHeuristic({ goal, history, tools });
-    trace.push({ step: "heuristic", detail: `${heuristic.rule} (no model: ${models.unavailable})` });
-    return {
-      tool_name: heuristic.toolName,
-      tool_args: heuristic.toolArgs,
-      reasoning: heuristic.reasoning,
-      finish: heuristic.toolName === null,
-      final_text: heuristic.finalText,
-      decided_by: "heuristic",
-    };
+  async function run(input: Record<string, unknown>, models: ModelRouter, signal: AbortSignal): Promise<AgentIntentDecision> {
+    const output = await options.engine.invoke(agentIntentDecideTool.name, input, { signal, models });
+    return agentIntentDecisionSchema.parse(output);
   }
 
   return {
     async decide(request, decideOptions) {
       const started = performance.now();
       const intentId = options.ids.next("intent");
-      const trace: TraceEntry[] = [];
       const apiKey = request.llm?.api_key ?? undefined;
       options.secrets.add(apiKey);
       const common = {
@@ -165,7 +86,7 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
         correlation_id: request.correlation_id ?? undefined,
       };
       try {
-        const decision = await decideInner(request, trace, decideOptions.signal);
+        const { trace, ...decision } = await decideInner(request, decideOptions.signal);
         const duration = Math.round(performance.now() - started);
         options.telemetry.record({
           event: "intent.decided",

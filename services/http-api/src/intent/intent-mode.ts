@@ -1,6 +1,6 @@
-import { defineMode, type ModeDefinition } from "@deliberate/core";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
 import { z } from "zod";
-import type { AgentIntentRequest } from "./agent-intent.schema.ts";
+import type { AgentIntentDecisionInput as AgentIntentRequest } from "@deliberate/contracts";
 import { clip } from "./history.ts";
 import { checkToolArguments, finishChoice, type OfferedTool } from "./offered-tools.ts";
 

@@ -1,6 +1,6 @@
 import { DeliberateError, type FieldIssue } from "@deliberate/contracts";
 import { z } from "zod";
-import type { OfferedToolInput } from "./agent-intent.schema.ts";
+import type { OfferedToolInput } from "@deliberate/contracts";
 
 /** The name the decision uses for "no tool: the run is done". */
 export const finishChoice = "finish";

@@ -1,6 +1,6 @@
 import { createModelRouter, type ModelRouter, type ProviderSettings } from "@deliberate/providers";
 import { invalidField } from "../errors.ts";
-import type { AgentIntentRequest } from "./agent-intent.schema.ts";
+import type { AgentIntentRequest } from "@deliberate/contracts";
 
 /** The models one request decides with, and why. */
 export interface RequestModels {

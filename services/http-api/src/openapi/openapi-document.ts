@@ -1,5 +1,4 @@
-import { keepCoercedDefaults } from "@deliberate/contracts";
-import { z } from "zod";
+import { toJsonSchema } from "@deliberate/contracts";
 import { errorResponseSchema } from "../errors.ts";
 import type { NamedSchema, Operation } from "./operation.ts";
 
@@ -33,18 +32,12 @@ export const errorStatusDescriptions: Readonly<Record<number, string>> = {
   504: "Timed out",
 };
 
-/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema; defaults of fields that also accept strings kept. */
-function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonObject {
-  return z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any", override: keepCoercedDefaults }) as JsonObject;
-}
-
 /**
  * JSON Schema of a zod schema as a component: local `$defs` are hoisted to
  * components and their refs rewritten.
  */
 function componentsOf(named: NamedSchema, io: "input" | "output"): Record<string, JsonObject> {
-  const converted = jsonSchemaOf(named.schema, io);
-  const { $schema: _dialect, $defs: definitions, ...root } = converted;
+  const { $defs: definitions, ...root } = toJsonSchema(named.schema, io) as JsonObject;
   const prefix = `${named.name}_`;
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
@@ -79,7 +72,7 @@ function openApiPath(path: string): { path: string; parameters: string[] } {
 /** An operation's query parameters, one per field of its `query` object. */
 function queryParameters(operation: Operation): JsonObject[] {
   if (!operation.query) return [];
-  const json = jsonSchemaOf(operation.query, "input") as { properties?: Record<string, JsonObject>; required?: string[] };
+  const json = toJsonSchema(operation.query, "input") as { properties?: Record<string, JsonObject>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...schema } = property;
     return { name, in: "query", required: (json.required ?? []).includes(name), schema, ...(typeof description === "string" ? { description } : {}) };

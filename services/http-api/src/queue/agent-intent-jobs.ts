@@ -1,9 +1,10 @@
 import { DeliberateError } from "@deliberate/contracts";
-import type { Clock, IdGenerator } from "@deliberate/core";
-import type { Job, RecoveryMessages, Store } from "@deliberate/store";
+import type { Clock, IdGenerator } from "@deliberate/engine";
+import type { ApiRepositories } from "../store/repositories.ts";
+import type { Job, RecoveryMessages } from "../store/repositories/job.repository.ts";
 import type { CallbackSettings } from "../config.ts";
 import { invalidField, toErrorDetail, type ErrorDetail } from "../errors.ts";
-import { agentIntentRequestSchema, type AgentIntentRequest } from "../intent/agent-intent.schema.ts";
+import { agentIntentRequestSchema, type AgentIntentRequest } from "@deliberate/contracts";
 import type { IntentDecider } from "../intent/decide-intent.ts";
 import { compileOfferedTools } from "../intent/offered-tools.ts";
 import type { Logger, SecretRegistry } from "../logger.ts";
@@ -16,7 +17,7 @@ import type { JobOutcome } from "./worker-pool.ts";
 export const agentIntentJobType = "agent_intent";
 
 export interface AgentIntentJobsOptions {
-  store: Pick<Store, "jobs">;
+  store: Pick<ApiRepositories, "jobs">;
   decider: IntentDecider;
   guard: CallbackGuard;
   callbacks: CallbackSettings;

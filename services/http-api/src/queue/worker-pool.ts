@@ -1,5 +1,6 @@
-import type { Clock } from "@deliberate/core";
-import type { Job, JobStatus, RecoveryMessages, Store } from "@deliberate/store";
+import type { Clock } from "@deliberate/engine";
+import type { ApiRepositories } from "../store/repositories.ts";
+import type { Job, JobStatus, RecoveryMessages } from "../store/repositories/job.repository.ts";
 import type { Logger } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
 
@@ -10,7 +11,7 @@ export type JobOutcome = { status: "done"; result: Record<string, unknown> } | {
 export type AbortKind = "canceled" | "revoked" | "shutdown";
 
 export interface WorkerPoolOptions {
-  jobs: Store["jobs"];
+  jobs: ApiRepositories["jobs"];
   /** This process's identity in the queue (lease owner). */
   owner: string;
   workers: number;

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { agentIntentRequestSchema, agentIntentResponseSchema } from "../intent/agent-intent.schema.ts";
+import { agentIntentRequestSchema, agentIntentResponseSchema } from "@deliberate/contracts";
 import type { IntentDecider } from "../intent/decide-intent.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
 import type { AgentIntentJobs } from "../queue/agent-intent-jobs.ts";

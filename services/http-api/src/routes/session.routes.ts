@@ -1,5 +1,5 @@
 import { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, parseInput, sessionPageQuerySchema, sessionPageSchema, sessionSchema, thoughtSchema } from "@deliberate/contracts";
-import type { DeliberateEngine } from "@deliberate/core";
+import type { DeliberateEngine } from "@deliberate/engine";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";

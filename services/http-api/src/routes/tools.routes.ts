@@ -1,5 +1,5 @@
-import { DeliberateError, keepCoercedDefaults, type ToolDefinition } from "@deliberate/contracts";
-import type { DeliberateEngine, ProgressUpdate } from "@deliberate/core";
+import { DeliberateError, type ToolDefinition, toJsonSchema } from "@deliberate/contracts";
+import type { DeliberateEngine, ProgressUpdate } from "@deliberate/engine";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
@@ -47,8 +47,8 @@ function summarize(tool: ToolDefinition) {
     uses_model: tool.usesModel,
     annotations: tool.annotations,
     path: `/v1/tools/${tool.name}`,
-    input_schema: z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any", override: keepCoercedDefaults }) as Record<string, unknown>,
-    output_schema: z.toJSONSchema(tool.outputSchema, { io: "output", unrepresentable: "any" }) as Record<string, unknown>,
+    input_schema: toJsonSchema(tool.inputSchema, "input"),
+    output_schema: toJsonSchema(tool.outputSchema, "output"),
   };
 }
 
@@ -98,6 +98,15 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
       },
       async (c) => {
         const input = await readJsonBody(c);
+        // The body is the tool's input: an object (a JSON null must not read as "no arguments").
+        if (input === null || typeof input !== "object" || Array.isArray(input)) {
+          throw new DeliberateError({
+            code: "INVALID_INPUT",
+            message: `Invalid input for ${tool.name}: the body must be a JSON object (got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}).`,
+            issues: [{ field: "(body)", message: "must be a JSON object" }],
+            hint: "Send the tool's input as a JSON object, e.g. {} when every field is optional; nothing was written.",
+          });
+        }
         const signal = c.get("signal");
         if (!wantsEventStream(c)) return c.json(await engine.invoke(tool.name, input, { signal }));
         c.set("streaming", true);

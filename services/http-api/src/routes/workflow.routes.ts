@@ -1,4 +1,5 @@
-import { workflowDefinitions, type IdGenerator } from "@deliberate/core";
+import type { IdGenerator } from "@deliberate/engine";
+import { workflowDefinitions } from "@deliberate/reasoning";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";

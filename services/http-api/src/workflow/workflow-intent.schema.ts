@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { traceEntrySchema } from "../intent/agent-intent.schema.ts";
+import { traceEntrySchema } from "@deliberate/contracts";
 
 /** `WorkflowIntentRequest` (spec). */
 export const workflowIntentRequestSchema = z

@@ -1,4 +1,5 @@
-import { advanceWorkflow, findWorkflowStep, getWorkflow, startWorkflow, type IdGenerator, type WorkflowDefinition, type WorkflowStepPrompt } from "@deliberate/core";
+import type { IdGenerator } from "@deliberate/engine";
+import { advanceWorkflow, findWorkflowStep, getWorkflow, startWorkflow, type WorkflowDefinition, type WorkflowStepPrompt } from "@deliberate/reasoning";
 import type { z } from "zod";
 import type { Telemetry } from "../telemetry.ts";
 import type { WorkflowIntentRequest, WorkflowIntentResponse, workflowSummarySchema } from "./workflow-intent.schema.ts";

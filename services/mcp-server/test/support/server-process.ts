@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { allToolDefinitions, coreToolDefinitions, errorBodySchema, type ErrorBody, type ToolDefinition } from "@deliberate/contracts";
+import { allToolDefinitions, errorBodySchema, reasoningTools, type ErrorBody, type ToolDefinition } from "@deliberate/contracts";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { expect } from "vitest";
@@ -42,8 +42,12 @@ export interface StdioServer {
  * SDK's minimal inherited environment: no API keys leak in) and connects the
  * real SDK v2 client to it over stdio.
  */
-export async function startStdioServer(env: Record<string, string>, clientOptions?: ConstructorParameters<typeof Client>[1]): Promise<StdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [builtServer], env: { LOG_LEVEL: "debug", ...env }, stderr: "pipe" });
+export async function startStdioServer(
+  env: Record<string, string>,
+  clientOptions?: ConstructorParameters<typeof Client>[1],
+  nodeArguments: readonly string[] = [],
+): Promise<StdioServer> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: { LOG_LEVEL: "debug", ...env }, stderr: "pipe" });
   const stderr = collectLines(transport.stderr as Readable | null);
   const client = new Client({ name: "deliberate-e2e", version: "1.0.0" }, clientOptions);
   try {
@@ -55,7 +59,8 @@ export async function startStdioServer(env: Record<string, string>, clientOption
 }
 
 /** The core definitions by tool name (their unwidened output schemas: a real result, never a host step). */
-export const coreDefinitions = new Map<string, ToolDefinition>(coreToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
+export const coreDefinitions = new Map<string, ToolDefinition>(
+  [reasoningTools.reasoning_linear, reasoningTools.reasoning_tree, reasoningTools.reasoning_divergent, reasoningTools.reasoning_reflection, reasoningTools.reasoning_checkpoint, reasoningTools.reasoning_auto].map((definition) => [definition.name, definition as ToolDefinition]));
 
 /** Every definition by tool name, for checking any tool's result. */
 const allDefinitions = new Map<string, ToolDefinition>(allToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));

@@ -1,0 +1,352 @@
+import { DeliberateError, type ErrorCode } from "@deliberate/base";
+import {
+  type NeedsCompletion,
+  orNeedsCompletion,
+  parseInput,
+  type Session,
+  submitInputSchema,
+  submitTool,
+  type Thought,
+  type ToolDefinition,
+} from "@deliberate/contracts";
+import type { ModelRouter } from "@deliberate/providers";
+import type { Store, SuspendedCall } from "@deliberate/store";
+import { type Clock, systemClock } from "./clock.ts";
+import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
+import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
+import type { Engine, InvokeOptions } from "./engine-types.ts";
+import { CompletionNeeded } from "./host/completion-needed.ts";
+import { hostInstructions } from "./host/host-instructions.ts";
+import { createReplayRouter } from "./host/replay-router.ts";
+import { type IdGenerator, randomIds } from "./ids.ts";
+import { createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
+import type { ToolHandler } from "./tool-handler.ts";
+
+export interface EngineOptions {
+  /** The store, opened with the same modules (`openStore({ path, modules })`) so their tables and repositories exist. */
+  store: Store;
+  /** What the engine serves: every module's tools, modes, session sections, methods and tasks. */
+  modules: readonly DeliberateModule[];
+  /** The server-side models; a router whose provider is "host" makes model-backed calls host-executed. */
+  models: ModelRouter;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** Per-mode overrides of temperature, max tokens, thinking budget, timeout (configuration). */
+  modeSettings?: Readonly<Record<string, Partial<ModeSettings>>>;
+  /** Overrides that change while the service runs (read on every model call). */
+  runtimeSettings?: RuntimeSettingsSource;
+  /** Most model calls in flight for independent work within one call (default 4). */
+  concurrency?: number;
+  /** How long a host-executed call waits for its completions (default one hour). */
+  suspendedCallTtlMs?: number;
+  /** Called once per finished invocation (for logs). */
+  onInvocation?: (event: InvocationEvent) => void;
+  /** The effective configuration, secrets redacted (e.g. providers' `redactSettings`), reported by reasoning_metrics config. */
+  configSnapshot?: Readonly<Record<string, unknown>>;
+}
+
+export interface InvocationEvent {
+  tool: string;
+  operation: string | null;
+  success: boolean;
+  errorCode: ErrorCode | null;
+  latencyMs: number;
+  modelCalls: number;
+}
+
+/**
+ * A session with everything recorded in it (for resources, exports and REST):
+ * the shared session and thoughts, plus one key per module section that has data.
+ */
+export interface SessionRecord {
+  session: Session;
+  thoughts: Thought[];
+  [section: string]: unknown;
+}
+
+export interface DeliberateEngine extends Engine {
+  /** A session with everything recorded in it; NOT_FOUND naming session_id when unknown. */
+  readSession(sessionId: string): Promise<SessionRecord>;
+  /** The most recently updated sessions, newest first. */
+  listSessions(limit: number): Promise<Session[]>;
+  /** Every registered mode id (for configuration checks). */
+  readonly modes: readonly string[];
+  /** The model settings a mode runs with now. */
+  settingsFor(mode: string): ModeSettings;
+  /** Custom protocol methods: method name -> the tool that implements it. */
+  readonly methods: ReadonlyMap<string, string>;
+  /** The composed modules' session sections (renderers for exports). */
+  readonly sections: readonly SessionSection[];
+  /** The composed modules' background tasks. */
+  readonly tasks: readonly BackgroundTask[];
+  /** The composed modules' published facts (e.g. capability objects), by key. */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  /** The store the engine was created with. */
+  readonly store: Store;
+}
+
+// Caller mistakes change nothing and are not service behaviour, so they are not
+// recorded as invocations; everything that reached a handler's real work is.
+const callerErrorCodes: ReadonlySet<ErrorCode> = new Set(["INVALID_INPUT", "NOT_FOUND", "CONFLICT"]);
+
+const defaultSuspendedCallTtlMs = 60 * 60 * 1000;
+/** How long one submission may hold a suspended call (replay makes no model call, so this is generous). */
+const claimLeaseMs = 2 * 60 * 1000;
+
+function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
+  if (DeliberateError.isInstance(error)) return error;
+  if (signal.aborted) return new DeliberateError({ code: "CANCELLED", message: "The call was cancelled.", cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${message}`, cause: error });
+}
+
+function qualityOf(output: Record<string, unknown>): number | null {
+  for (const key of ["quality_score", "confidence", "overall_quality"]) {
+    const value = output[key];
+    if (typeof value === "number" && Number.isFinite(value)) return value;
+  }
+  return null;
+}
+
+/** Where a call stands in host execution: fresh, or resumed from a token with answers. */
+interface Resumption {
+  call: SuspendedCall;
+  answers: Record<string, unknown>;
+  answerFields: Record<string, string>;
+}
+
+/**
+ * Creates the engine: every tool's handler behind one `invoke` that validates,
+ * runs, checks the output against the tool's schema and records one row. With
+ * a host router, model-backed calls suspend with their prompts and resume
+ * through reasoning_submit by replaying the call with the recorded answers.
+ */
+export function createEngine(options: EngineOptions): DeliberateEngine {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const composition = composeModules(options.modules);
+  for (const module of options.modules) {
+    const needsStore = module.repositories !== undefined || Object.keys(module.migrations ?? {}).length > 0;
+    if (needsStore && !options.store.contributors.has(module.name)) {
+      throw new Error(`Module ${module.name} has tables: open the store with it (openStore({ path, modules }))`);
+    }
+  }
+  const settings = createSettingsResolver({
+    defaults: composition.modes,
+    ...(options.modeSettings ? { overrides: options.modeSettings } : {}),
+    ...(options.runtimeSettings ? { runtime: options.runtimeSettings } : {}),
+  });
+  const modeIds = Object.keys(composition.modes);
+  const concurrency = options.concurrency ?? 4;
+  const ttlMs = options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs;
+  const handlers = composition.handlers as ReadonlyMap<string, ToolHandler>;
+  if (handlers.has(submitTool.name)) throw new Error(`Tool ${submitTool.name} is the engine's own`);
+
+  // The definitions surfaces publish: model-backed outputs may be a needs-completion step.
+  const tools: ToolDefinition[] = [
+    ...[...handlers.values()].map((handler) =>
+      handler.definition.usesModel ? { ...handler.definition, outputSchema: orNeedsCompletion(handler.definition.outputSchema) } : handler.definition,
+    ),
+    submitTool,
+  ];
+  const definitions: ReadonlyMap<string, ToolDefinition> = new Map([...handlers.values()].map((handler) => [handler.definition.name, handler.definition]));
+
+  function handlerFor(name: string): ToolHandler {
+    const handler = handlers.get(name);
+    if (!handler) {
+      throw new DeliberateError({
+        code: "NOT_FOUND",
+        message: `Unknown tool: ${name}`,
+        issues: [{ field: "name", message: `no tool named '${name}'` }],
+        hint: `Available tools: ${[...handlers.keys(), submitTool.name].join(", ")}`,
+      });
+    }
+    return handler;
+  }
+
+  async function run(handler: ToolHandler, rawArguments: unknown, context: ToolContext): Promise<Record<string, unknown>> {
+    const input = parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
+    const output = await handler.handle(input as never, context);
+    const checked = handler.definition.outputSchema.safeParse(output);
+    if (!checked.success) {
+      throw new DeliberateError({
+        code: "INTERNAL",
+        message: `${handler.definition.name} produced output that does not match its schema: ${checked.error.message}`,
+      });
+    }
+    return checked.data as Record<string, unknown>;
+  }
+
+  async function record(input: { toolName: string; operation: string | null; sessionId: unknown; usage: InvocationUsage; latencyMs: number; output?: Record<string, unknown>; failure?: DeliberateError }) {
+    const { usage, failure, output } = input;
+    if (failure !== undefined && callerErrorCodes.has(failure.code)) return;
+    await options.store.invocations.record({
+      id: ids.next("inv"),
+      tool: input.toolName,
+      operation: input.operation,
+      session_id: typeof input.sessionId === "string" ? input.sessionId : null,
+      provider: usage.provider,
+      model: usage.model,
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      cache_read_tokens: usage.cacheReadTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+      model_calls: usage.modelCalls,
+      latency_ms: input.latencyMs,
+      success: failure === undefined,
+      error_code: failure?.code ?? null,
+      error_message: failure?.message ?? null,
+      quality: output ? qualityOf(output) : null,
+      created_at: clock.now().toISOString(),
+    });
+  }
+
+  async function suspend(toolName: string, rawArguments: unknown, suspension: CompletionNeeded, resumption: Resumption | undefined): Promise<NeedsCompletion> {
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
+    const call: SuspendedCall = {
+      id: resumption?.call.id ?? ids.next("rt"),
+      tool: toolName,
+      arguments: rawArguments,
+      answers: resumption?.answers ?? {},
+      pending: suspension.prompts,
+      rounds: (resumption?.call.rounds ?? 0) + 1,
+      created_at: resumption?.call.created_at ?? now.toISOString(),
+      updated_at: now.toISOString(),
+      expires_at: expiresAt,
+    };
+    await options.store.suspendedCalls.save(call);
+    return {
+      status: "needs_completion",
+      resume_token: call.id,
+      tool: toolName,
+      prompts: suspension.prompts,
+      instructions: hostInstructions(suspension.prompts.length),
+      expires_at: expiresAt,
+    };
+  }
+
+  /** Runs one call to completion, failure, or (host-executed) its next suspension. */
+  async function execute(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
+    const handler = handlerFor(toolName);
+    // Validate before anything else so bad input writes nothing at all.
+    parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+    const serverModels = invokeOptions.models ?? options.models;
+    const hostExecuted = serverModels.provider === "host";
+    const models = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : serverModels;
+    const signal = invokeOptions.signal ?? new AbortController().signal;
+    const usage = createUsage();
+    const context: ToolContext = {
+      store: options.store,
+      models,
+      settings,
+      modes: modeIds,
+      clock,
+      tools: definitions,
+      ids,
+      signal,
+      progress: invokeOptions.progress ?? (() => {}),
+      usage,
+      concurrency,
+      callTool: (name, input, callOptions) =>
+        run(handlerFor(name), input, callOptions === undefined ? context : { ...context, progress: callOptions.progress ?? context.progress, store: callOptions.store ?? context.store }),
+      configSnapshot: options.configSnapshot ?? {},
+    };
+    const started = performance.now();
+    const raw = (rawArguments ?? {}) as Record<string, unknown>;
+    // Tools pick their variant by `operation`, by `type` (detect, decision, evidence) or by `query` (metrics).
+    const variant = raw["operation"] ?? raw["type"] ?? raw["query"];
+    const operation = typeof variant === "string" ? variant : null;
+    try {
+      const output = await run(handler, rawArguments, context);
+      if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
+      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs: performance.now() - started, output });
+      options.onInvocation?.({ tool: toolName, operation, success: true, errorCode: null, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      return output;
+    } catch (error) {
+      if (CompletionNeeded.isInstance(error)) return suspend(toolName, rawArguments, error, resumption);
+      const failure = normalizeError(error, signal);
+      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs: performance.now() - started, failure });
+      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      throw failure;
+    }
+  }
+
+  /** reasoning_submit: merge the answers into the suspended call and replay it. */
+  async function resume(rawArguments: unknown, invokeOptions: InvokeOptions): Promise<Record<string, unknown>> {
+    const input = parseInput(submitInputSchema, rawArguments ?? {}, submitTool.name);
+    const call = await options.store.suspendedCalls.get(input.resume_token, clock.now().toISOString());
+    const pendingIds = new Set(call.pending.map((prompt) => prompt.id));
+    const answers = { ...call.answers };
+    const answerFields: Record<string, string> = {};
+    const unknown: Array<{ field: string; message: string }> = [];
+    for (const [index, entry] of input.answers.entries()) {
+      if (!pendingIds.has(entry.prompt_id)) {
+        unknown.push({ field: `answers.${index}.prompt_id`, message: `'${entry.prompt_id}' is not a pending prompt; pending: ${[...pendingIds].join(", ")}` });
+        continue;
+      }
+      answers[entry.prompt_id] = entry.answer;
+      answerFields[entry.prompt_id] = `answers.${index}.answer`;
+    }
+    if (unknown.length > 0) {
+      throw new DeliberateError({
+        code: "INVALID_INPUT",
+        message: `Unknown prompt ids for resume_token ${call.id}: ${unknown.map((issue) => issue.message).join("; ")}`,
+        issues: unknown,
+        hint: "Answer the prompts of the latest needs_completion result, using their ids as prompt_id.",
+      });
+    }
+    // Claim the call so a retried or duplicated submission cannot replay it a second time.
+    const now = clock.now();
+    const claimed = await options.store.suspendedCalls.claim({ id: call.id, now: now.toISOString(), until: new Date(now.getTime() + claimLeaseMs).toISOString() });
+    if (!claimed) {
+      throw new DeliberateError({
+        code: "CONFLICT",
+        message: `The suspended call ${call.id} is being resumed by another submission.`,
+        issues: [{ field: "resume_token", message: "already being resumed" }],
+        hint: "Wait for the other reasoning_submit to return: it gives the result or the next step.",
+        retryable: true,
+      });
+    }
+    try {
+      return await execute(call.tool, call.arguments, invokeOptions, { call, answers, answerFields });
+    } catch (error) {
+      // Still resumable (e.g. an invalid answer): let the next submission in.
+      await options.store.suspendedCalls.release(call.id);
+      throw error;
+    }
+  }
+
+  async function invoke(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions = {}): Promise<Record<string, unknown>> {
+    if (toolName === submitTool.name) return resume(rawArguments, invokeOptions);
+    return execute(toolName, rawArguments, invokeOptions);
+  }
+
+  async function readSession(sessionId: string): Promise<SessionRecord> {
+    const store = options.store;
+    const session = await store.sessions.get(sessionId);
+    const [thoughts, ...sections] = await Promise.all([
+      store.thoughts.listBySession(sessionId),
+      ...composition.sections.map((section) => section.read(store, sessionId)),
+    ]);
+    const record: SessionRecord = { session, thoughts: thoughts as Thought[] };
+    composition.sections.forEach((section, index) => {
+      if (sections[index] !== undefined) record[section.name] = sections[index];
+    });
+    return record;
+  }
+
+  return {
+    tools,
+    invoke,
+    readSession,
+    listSessions: (limit) => options.store.sessions.list({ limit }),
+    modes: modeIds,
+    settingsFor: settings,
+    methods: new Map([...composition.methods.values()].map((method) => [method.method, method.tool])),
+    sections: composition.sections,
+    tasks: composition.tasks,
+    capabilities: composition.capabilities,
+    store: options.store,
+  };
+}

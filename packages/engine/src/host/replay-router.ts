@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { DeliberateError, type FieldIssue } from "@deliberate/base";
+import { emptyUsage, extractJson, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
+import { z } from "zod";
+import { CompletionNeeded } from "./completion-needed.ts";
+
+export interface ReplayRouterOptions {
+  /** Recorded answers by prompt id (from earlier rounds and this submission). */
+  answers: Readonly<Record<string, unknown>>;
+  /** Where each answer came from in the submission, to name the field in errors. */
+  answerFields?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A prompt id stable across replays: the call's sequence number plus a digest of
+ * what was asked, so a prompt that changed between rounds is asked again
+ * rather than answered with a stale reply.
+ */
+function promptId(sequence: number, options: GenerateOptions<unknown>): string {
+  const digest = createHash("sha256")
+    .update(options.schemaName ?? "")
+    .update("\u0000")
+    .update(options.system)
+    .update("\u0000")
+    .update(options.messages.map((message) => `${message.role}:${message.content}`).join("\u0000"))
+    .digest("hex")
+    .slice(0, 10);
+  return `p${sequence}-${digest}`;
+}
+
+/** Agents often send the JSON as a string, sometimes fenced; accept both. */
+function parseAnswer(answer: unknown, structured: boolean): unknown {
+  if (typeof answer !== "string" || !structured) return answer;
+  const candidate = extractJson(answer);
+  return candidate.ok ? candidate.value : answer;
+}
+
+/**
+ * The host-executed provider: answers from the recorded completions, and
+ * suspends (CompletionNeeded) on the first prompt it has no answer for.
+ * Replaying a call with the same answers gives the same result, because the
+ * engine's handlers reach the outside world only through their context.
+ */
+export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
+  let sequence = 0;
+  const model: LanguageModel = {
+    provider: "host",
+    modelId: "host",
+    async generate<T>(generateOptions: GenerateOptions<T>): Promise<GenerateResult<T>> {
+      sequence += 1;
+      const id = promptId(sequence, generateOptions as GenerateOptions<unknown>);
+      const schema = generateOptions.schema;
+      if (!(id in options.answers)) {
+        throw new CompletionNeeded([
+          {
+            id,
+            name: generateOptions.schemaName ?? "answer",
+            system: generateOptions.system,
+            user: generateOptions.messages.map((message) => message.content).join("\n\n"),
+            schema: schema ? (z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>) : { type: "string" },
+          },
+        ]);
+      }
+      const raw = parseAnswer(options.answers[id], schema !== undefined);
+      const field = options.answerFields?.[id] ?? `answers[${id}]`;
+      if (!schema) {
+        if (typeof raw !== "string") throw invalidAnswer(field, [{ field, message: "expected a text answer" }]);
+        return { object: undefined as T, text: raw, usage: emptyUsage, finishReason: "stop", modelId: "host" };
+      }
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        throw invalidAnswer(
+          field,
+          parsed.error.issues.map((issue) => ({ field: [field, ...issue.path.map(String)].join("."), message: issue.message })),
+        );
+      }
+      return { object: parsed.data, text: JSON.stringify(parsed.data), usage: emptyUsage, finishReason: "stop", modelId: "host" };
+    },
+  };
+  return { provider: "host", configured: true, forMode: (_mode: string) => model };
+}
+
+const rejectedAnswers = new WeakSet<object>();
+
+/**
+ * True for the error a submitted answer gets when it does not match its
+ * prompt's schema. It belongs to reasoning_submit's caller, so code that turns
+ * a step's failure into a partial result (presets) must rethrow it instead.
+ */
+export function isRejectedAnswer(error: unknown): boolean {
+  return typeof error === "object" && error !== null && rejectedAnswers.has(error);
+}
+
+function invalidAnswer(field: string, issues: FieldIssue[]): DeliberateError {
+  const error = new DeliberateError({
+    code: "INVALID_INPUT",
+    message: `The answer ${field} does not match its prompt's schema: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
+    issues,
+    hint: "Fix the answer to match the prompt's JSON schema and submit again with the same resume_token; nothing was lost.",
+  });
+  rejectedAnswers.add(error);
+  return error;
+}

@@ -1,0 +1,53 @@
+/** Model settings of one mode (design §6 and §11.4). */
+export interface ModeSettings {
+  temperature: number;
+  maxTokens: number;
+  /** Extended thinking budget; only providers that support it use it. */
+  thinkingBudget?: number;
+  timeoutMs?: number;
+}
+
+/** Settings for a mode no module registers (e.g. a one-off router); modules set their own. */
+export const fallbackModeSettings: ModeSettings = { temperature: 0.7, maxTokens: 2000 };
+
+/**
+ * Overrides applied while the service runs (e.g. by self-improvement), read on
+ * every model call so a change takes effect with no restart.
+ */
+export interface RuntimeSettingsSource {
+  /** The current overrides of a mode (empty when none). */
+  overridesFor(mode: string): Partial<ModeSettings>;
+}
+
+/** A runtime source kept in memory: `set` replaces a mode's overrides, `clear` removes them. */
+export interface MemorySettingsSource extends RuntimeSettingsSource {
+  set(mode: string, overrides: Partial<ModeSettings>): void;
+  clear(mode: string): void;
+  all(): Readonly<Record<string, Partial<ModeSettings>>>;
+}
+
+export function createMemorySettingsSource(initial: Readonly<Record<string, Partial<ModeSettings>>> = {}): MemorySettingsSource {
+  const overrides = new Map<string, Partial<ModeSettings>>(Object.entries(initial));
+  return {
+    overridesFor: (mode) => overrides.get(mode) ?? {},
+    set: (mode, value) => void overrides.set(mode, { ...value }),
+    clear: (mode) => void overrides.delete(mode),
+    all: () => Object.fromEntries(overrides),
+  };
+}
+
+/**
+ * The settings of every mode, layered: the registering module's defaults, then
+ * static overrides (configuration), then the runtime source, read per call.
+ */
+export function createSettingsResolver(options: {
+  defaults: Readonly<Record<string, ModeSettings>>;
+  overrides?: Readonly<Record<string, Partial<ModeSettings>>>;
+  runtime?: RuntimeSettingsSource;
+}): (mode: string) => ModeSettings {
+  return (mode) => ({
+    ...(options.defaults[mode] ?? fallbackModeSettings),
+    ...options.overrides?.[mode],
+    ...options.runtime?.overridesFor(mode),
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Test helpers for modules: an engine over in-memory SQLite and the scripted
+ * model, a fixed clock, answers by schema name, and `errorOf`.
+ */
+import { DeliberateError } from "@deliberate/base";
+import { createModelRouterFromModel, type ModelRouter } from "@deliberate/providers";
+import { afterEach } from "vitest";
+import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
+import { openStore, type Store } from "@deliberate/store";
+import type { DeliberateModule } from "./define-module.ts";
+import { createEngine, type DeliberateEngine, type EngineOptions } from "./engine.ts";
+import { createSequentialIds } from "./ids.ts";
+
+/** Fixed clock for tests: every call sees the same instant unless advanced. */
+export function createTestClock(start = "2026-11-22T10:00:00.000Z") {
+  let now = new Date(start).getTime();
+  return {
+    now: () => new Date(now),
+    advance: (milliseconds: number) => {
+      now += milliseconds;
+    },
+  };
+}
+
+export interface TestEngine<Extra extends object = object> {
+  engine: DeliberateEngine;
+  store: Store<Extra>;
+  model: ScriptedModel;
+  clock: ReturnType<typeof createTestClock>;
+}
+
+export type TestEngineOptions = Partial<EngineOptions> & { router?: ModelRouter; modules: readonly DeliberateModule[] };
+
+/** An engine over in-memory SQLite (opened with the modules) and the scripted model. */
+export async function createTestEngine<Extra extends object = object>(script: ScriptedModelScript, options: TestEngineOptions): Promise<TestEngine<Extra>> {
+  const store = await openStore<Extra>({ path: ":memory:", modules: options.modules });
+  const model = createScriptedModel(script);
+  const clock = createTestClock();
+  const engine = createEngine({ store, models: options.router ?? createModelRouterFromModel(model), clock, ids: createSequentialIds(), ...options });
+  return { engine, store, model, clock };
+}
+
+/** Answers each structured call by its schema name. */
+export function bySchemaName(answers: Record<string, unknown | ((callIndex: number) => unknown)>) {
+  return (options: { schemaName?: string }, callIndex: number): unknown => {
+    const name = options.schemaName ?? "";
+    if (!(name in answers)) throw new Error(`No scripted answer for schema ${name}`);
+    const answer = answers[name];
+    return typeof answer === "function" ? (answer as (index: number) => unknown)(callIndex) : answer;
+  };
+}
+
+/**
+ * Engines for one test file: `setup` creates one (arguments as createTestEngine,
+ * with `defaults` merged under the options) and every engine's store is closed
+ * after each test. Call at the top of the file.
+ */
+export function useTestEngines<Extra extends object = object>(defaults: TestEngineOptions) {
+  const engines: TestEngine<Extra>[] = [];
+  afterEach(async () => {
+    await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close()));
+  });
+  return {
+    async setup(script: ScriptedModelScript, options: Partial<TestEngineOptions> = {}): Promise<TestEngine<Extra>> {
+      const testEngine = await createTestEngine<Extra>(script, { ...defaults, ...options });
+      engines.push(testEngine);
+      return testEngine;
+    },
+  };
+}
+
+/** The DeliberateError a call rejects with (fails the test if it resolves or throws something else). */
+export async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
+  return error;
+}

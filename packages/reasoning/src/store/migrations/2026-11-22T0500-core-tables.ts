@@ -1,0 +1,34 @@
+import type { Kysely, Migration } from "kysely";
+
+// Created under this name by the shared core-tables migration before tables moved to their
+// modules; the name is kept so databases migrated then count it as applied.
+export const branchCheckpointTables: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable("branches")
+      .addColumn("id", "text", (column) => column.primaryKey())
+      .addColumn("session_id", "text", (column) => column.notNull().references("sessions.id").onDelete("cascade"))
+      .addColumn("parent_branch_id", "text")
+      .addColumn("position", "integer", (column) => column.notNull())
+      .addColumn("content", "text", (column) => column.notNull())
+      .addColumn("score", "double precision", (column) => column.notNull())
+      .addColumn("status", "text", (column) => column.notNull())
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .addColumn("updated_at", "text", (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex("branches_session").on("branches").columns(["session_id", "position"]).execute();
+
+    await db.schema
+      .createTable("checkpoints")
+      .addColumn("id", "text", (column) => column.primaryKey())
+      .addColumn("session_id", "text", (column) => column.notNull().references("sessions.id").onDelete("cascade"))
+      .addColumn("name", "text", (column) => column.notNull())
+      .addColumn("description", "text")
+      .addColumn("thought_count", "integer", (column) => column.notNull())
+      .addColumn("snapshot", "text", (column) => column.notNull())
+      .addColumn("created_at", "text", (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex("checkpoints_session").on("checkpoints").columns(["session_id", "created_at"]).execute();
+
+  },
+};

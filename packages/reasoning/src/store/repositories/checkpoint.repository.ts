@@ -1,0 +1,56 @@
+import { DeliberateError } from "@deliberate/contracts";
+import type { DatabaseExecutor } from "../executor.ts";
+import { parseJsonObject } from "@deliberate/store";
+import type { CheckpointRow } from "../tables/checkpoint.table.ts";
+
+export interface Checkpoint {
+  id: string;
+  session_id: string;
+  name: string;
+  description: string | null;
+  thought_count: number;
+  snapshot: Record<string, unknown>;
+  created_at: string;
+}
+
+function toCheckpoint(row: CheckpointRow): Checkpoint {
+  return { ...row, snapshot: parseJsonObject(row.snapshot, `checkpoint ${row.id}`) };
+}
+
+/** Saved session states for backtracking. */
+export function createCheckpointRepository(db: DatabaseExecutor) {
+  return {
+    async create(input: Omit<Checkpoint, "created_at"> & { now: string }): Promise<Checkpoint> {
+      const row: CheckpointRow = {
+        id: input.id,
+        session_id: input.session_id,
+        name: input.name,
+        description: input.description,
+        thought_count: input.thought_count,
+        snapshot: JSON.stringify(input.snapshot),
+        created_at: input.now,
+      };
+      await db.insertInto("checkpoints").values(row).execute();
+      return toCheckpoint(row);
+    },
+
+    async getInSession(sessionId: string, id: string): Promise<Checkpoint> {
+      const row = await db.selectFrom("checkpoints").selectAll().where("id", "=", id).where("session_id", "=", sessionId).executeTakeFirst();
+      if (!row) {
+        throw new DeliberateError({
+          code: "NOT_FOUND",
+          message: `Checkpoint not found in session ${sessionId}: ${id}`,
+          issues: [{ field: "checkpoint_id", message: `no checkpoint '${id}' in session '${sessionId}'` }],
+          hint: "Call reasoning_checkpoint with operation 'list' to see the session's checkpoints.",
+        });
+      }
+      return toCheckpoint(row);
+    },
+
+    async listBySession(sessionId: string): Promise<Checkpoint[]> {
+      const rows = await db.selectFrom("checkpoints").selectAll().where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("id", "asc").execute();
+      return rows.map(toCheckpoint);
+    },
+  };
+}
+export type CheckpointRepository = ReturnType<typeof createCheckpointRepository>;

@@ -1,0 +1,332 @@
+import { type CriterionDirection, criterionDirectionSchema, type DecisionType } from "@deliberate/contracts";
+import { z } from "zod";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
+
+/** Criteria the model proposes when the caller gives none. */
+export const proposedCriteriaLimits = { min: 2, max: 8 } as const;
+/** Stakeholders the model proposes when the caller gives none. */
+export const proposedStakeholderLimits = { min: 3, max: 10 } as const;
+
+const scoreScale = { min: 0, max: 10 } as const;
+
+function addIssue(context: z.RefinementCtx, path: Array<string | number>, message: string): void {
+  context.addIssue({ code: "custom", path, message });
+}
+
+function each<T>(items: readonly T[], key: (item: T) => string): Map<string, number[]> {
+  const positions = new Map<string, number[]>();
+  items.forEach((item, index) => positions.set(key(item), [...(positions.get(key(item)) ?? []), index]));
+  return positions;
+}
+
+/** What the scoring call (weighted, topsis) must supply: only what the caller left out. */
+export interface ScoringNeeds {
+  type: Extract<DecisionType, "weighted" | "topsis">;
+  question: string | undefined;
+  context: string | undefined;
+  history: string;
+  options: readonly string[];
+  /** The caller's criteria, or undefined when the model proposes them. */
+  criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
+  needImportance: boolean;
+  needScores: boolean;
+  /** Names of caller criteria whose direction the model judges (all proposed criteria get one). */
+  needDirection: readonly string[];
+}
+
+export interface ScoringAnswer {
+  criteria: Array<{
+    name: string;
+    importance?: number | undefined;
+    direction?: CriterionDirection | undefined;
+    scores?: Array<{ option: string; score: number }> | undefined;
+  }>;
+  notes: string;
+}
+
+/**
+ * Judgements for a weighted or TOPSIS decision: criteria (when not given),
+ * importance on 1–9 (when weights are not given), direction (when not
+ * given) and a 0–10 level per option per criterion (when scores are not
+ * given). Every number the model gives is a judgement; the math is code.
+ */
+export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNeeds, ScoringAnswer> {
+  const optionSchema = z.enum(needs.options as [string, ...string[]]);
+  const given = needs.criteria;
+  const criterionItem = z.object({
+    name: given === undefined ? z.string().trim().min(1) : z.enum(given.map((criterion) => criterion.name) as [string, ...string[]]),
+    ...(needs.needImportance ? { importance: z.number().int().min(1).max(9).describe("Importance 1 (minor) .. 9 (dominant)") } : {}),
+    direction: (given === undefined ? criterionDirectionSchema : criterionDirectionSchema.optional()).describe(
+      "benefit = more is better, cost = less is better",
+    ),
+    ...(needs.needScores
+      ? {
+          scores: z
+            .array(z.object({ option: optionSchema, score: z.number().min(scoreScale.min).max(scoreScale.max) }))
+            .describe("One level per option, 0..10: how much of this criterion the option has (for a cost criterion, 10 = most costly)"),
+        }
+      : {}),
+  });
+  const output = z
+    .object({
+      criteria: z.array(criterionItem),
+      notes: z.string().describe("Short justification of the judgements"),
+    })
+    .superRefine((raw, context) => {
+      const answer = raw as ScoringAnswer;
+      const byName = each(answer.criteria, (criterion) => criterion.name.trim().toLowerCase());
+      for (const [name, positions] of byName) {
+        if (positions.length > 1) addIssue(context, ["criteria", positions[1] as number, "name"], `criterion '${name}' is listed twice; list each once`);
+      }
+      if (given === undefined) {
+        const count = answer.criteria.length;
+        if (count < proposedCriteriaLimits.min || count > proposedCriteriaLimits.max) {
+          addIssue(context, ["criteria"], `propose between ${proposedCriteriaLimits.min} and ${proposedCriteriaLimits.max} criteria, got ${count}`);
+        }
+      } else {
+        for (const criterion of given) {
+          if (!byName.has(criterion.name.trim().toLowerCase())) addIssue(context, ["criteria"], `criterion '${criterion.name}' is missing; give every listed criterion`);
+        }
+        answer.criteria.forEach((criterion, index) => {
+          if (needs.needDirection.includes(criterion.name) && criterion.direction === undefined) {
+            addIssue(context, ["criteria", index, "direction"], `give the direction (benefit or cost) of '${criterion.name}'`);
+          }
+        });
+      }
+      if (needs.needScores) {
+        answer.criteria.forEach((criterion, index) => {
+          const byOption = each(criterion.scores ?? [], (score) => score.option);
+          for (const option of needs.options) {
+            const positions = byOption.get(option) ?? [];
+            if (positions.length === 0) addIssue(context, ["criteria", index, "scores"], `score option '${option}' on '${criterion.name}'`);
+            if (positions.length > 1) addIssue(context, ["criteria", index, "scores", positions[1] as number], `option '${option}' is scored twice on '${criterion.name}'`);
+          }
+        });
+      }
+    });
+
+  const asks: string[] = [];
+  if (given === undefined) {
+    asks.push(
+      `Propose ${proposedCriteriaLimits.min}-${proposedCriteriaLimits.max} distinct, non-overlapping criteria that matter for this decision, each with its direction (benefit = more is better, cost = less is better).`,
+    );
+  }
+  if (needs.needImportance) asks.push("Rate each criterion's importance from 1 (minor) to 9 (dominant); weights are derived from these in code.");
+  if (given !== undefined && needs.needDirection.length > 0) asks.push(`Give the direction of: ${needs.needDirection.join(", ")}.`);
+  if (needs.needScores) {
+    asks.push(
+      "For every criterion, give every option a level from 0 to 10: how much of that criterion the option has. For a cost criterion a high level means more cost (worse); the direction is applied in code, so do not invert it yourself.",
+    );
+  }
+
+  return defineMode({
+    mode: "decision",
+    name: "decision_scores",
+    description: "Judgements for a multi-criteria decision: criteria, importances, directions and 0-10 levels.",
+    system: [
+      "You supply judgements for a multi-criteria decision analysis run by another AI agent.",
+      "Give only the judgements asked for. Do not compute totals, rankings or weights: the arithmetic is done in code.",
+      "Be consistent: the same evidence should give the same level across options. Base levels on what is stated or well known; note real uncertainty in notes.",
+    ].join("\n"),
+    prompt: (input: ScoringNeeds) =>
+      [
+        input.history,
+        `Decision (${input.type}): ${input.question ?? "choose the best option"}`,
+        input.context ? `Context: ${input.context}` : "",
+        `Options: ${input.options.map((option) => JSON.stringify(option)).join(", ")}`,
+        input.criteria === undefined
+          ? ""
+          : `Criteria: ${input.criteria
+              .map((criterion) => `${JSON.stringify(criterion.name)}${criterion.direction ? ` (${criterion.direction})` : ""}${criterion.weight !== undefined ? ` weight ${criterion.weight}` : ""}`)
+              .join(", ")}`,
+        "",
+        ...asks,
+      ]
+        .filter((line, index, lines) => line !== "" || (index > 0 && lines[index - 1] !== ""))
+        .join("\n"),
+    output,
+  }) as ModeDefinition<ScoringNeeds, ScoringAnswer>;
+}
+
+/** Input of the pairwise-judgement call. */
+export interface PairwiseNeeds {
+  question: string | undefined;
+  context: string | undefined;
+  history: string;
+  options: readonly string[];
+  criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
+  /** Every unordered pair of option indexes, i < j, in row order. */
+  pairs: ReadonlyArray<readonly [number, number]>;
+}
+
+export interface PairwiseAnswer {
+  judgements: Array<{ pair: number; preferred: string; intensity: number }>;
+  notes: string;
+}
+
+/** Saaty's verbal scale, shown to the model. */
+export const saatyScale =
+  "1 = equal, 3 = moderately preferred, 5 = strongly preferred, 7 = very strongly preferred, 9 = extremely preferred (2, 4, 6, 8 in between)";
+
+/** One Saaty 1–9 judgement per pair of options; the matrix, priorities and consistency are computed in code. */
+export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<PairwiseNeeds, PairwiseAnswer> {
+  const optionSchema = z.enum(needs.options as [string, ...string[]]);
+  const output = z
+    .object({
+      judgements: z.array(
+        z.object({
+          pair: z.number().int().min(1).max(needs.pairs.length).describe("The pair's number from the list"),
+          preferred: optionSchema.describe("The option of the pair that is preferred (either one when equal)"),
+          intensity: z.number().int().min(1).max(9).describe(saatyScale),
+        }),
+      ),
+      notes: z.string().describe("Short justification of the judgements"),
+    })
+    .superRefine((answer, context) => {
+      const byPair = each(answer.judgements, (judgement) => String(judgement.pair));
+      needs.pairs.forEach((_, index) => {
+        const positions = byPair.get(String(index + 1)) ?? [];
+        if (positions.length === 0) addIssue(context, ["judgements"], `pair ${index + 1} has no judgement; judge every pair once`);
+        if (positions.length > 1) addIssue(context, ["judgements", positions[1] as number], `pair ${index + 1} is judged twice; judge it once`);
+      });
+      answer.judgements.forEach((judgement, index) => {
+        const pair = needs.pairs[judgement.pair - 1];
+        if (pair === undefined) return;
+        const names = [needs.options[pair[0]], needs.options[pair[1]]];
+        if (!names.includes(judgement.preferred)) {
+          addIssue(context, ["judgements", index, "preferred"], `pair ${judgement.pair} is ${names.join(" vs ")}; preferred must be one of them`);
+        }
+      });
+    });
+  return defineMode({
+    mode: "decision",
+    name: "decision_pairwise",
+    description: "Saaty 1-9 pairwise comparison judgements between options.",
+    system: [
+      "You compare options pairwise for an Analytic Hierarchy Process run by another AI agent.",
+      `For each numbered pair say which option is preferred and how strongly on Saaty's scale: ${saatyScale}.`,
+      "Judge each pair on its own merits but keep judgements transitive where you can (if A beats B and B beats C, A should beat C by at least as much). Do not compute priorities: that is done in code, along with the consistency ratio.",
+    ].join("\n"),
+    prompt: (input: PairwiseNeeds) =>
+      [
+        input.history,
+        `Decision: ${input.question ?? "choose the best option"}`,
+        input.context ? `Context: ${input.context}` : "",
+        input.criteria === undefined
+          ? ""
+          : `Judge overall preference, weighing these criteria: ${input.criteria
+              .map((criterion) => `${criterion.name}${criterion.weight !== undefined ? ` (weight ${criterion.weight})` : ""}${criterion.direction === "cost" ? " (less is better)" : ""}`)
+              .join(", ")}`,
+        "Pairs:",
+        ...input.pairs.map(([a, b], index) => `${index + 1}. ${JSON.stringify(input.options[a])} vs ${JSON.stringify(input.options[b])}`),
+      ]
+        .filter((line) => line !== "")
+        .join("\n"),
+    output,
+  }) as ModeDefinition<PairwiseNeeds, PairwiseAnswer>;
+}
+
+/** Input of the stakeholder call. */
+export interface StakeholderNeeds {
+  topic: string;
+  context: string | undefined;
+  history: string;
+  options: readonly string[] | undefined;
+  /** The caller's stakeholders, or undefined when the model identifies them. */
+  stakeholders: ReadonlyArray<{ name: string; role?: string | undefined; power_level?: number | undefined; interest_level?: number | undefined }> | undefined;
+  /** Caller stakeholders missing a power or interest level. */
+  missingLevels: readonly string[];
+}
+
+export interface StakeholderAnswer {
+  stakeholders?: Array<{ name: string; role: string; power_level: number; interest_level: number }> | undefined;
+  levels?: Array<{ name: string; power_level: number; interest_level: number }> | undefined;
+  conflicts: string[];
+  alignments: string[];
+}
+
+/**
+ * Stakeholder judgements: who they are (when not given), power and interest
+ * levels 0..1 (only where missing), and the conflicts and alignments between
+ * them. Quadrants are computed from the levels in code.
+ */
+export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<StakeholderNeeds, StakeholderAnswer> {
+  const level = z.number().min(0).max(1);
+  const fields = {
+    ...(needs.stakeholders === undefined
+      ? {
+          stakeholders: z.array(
+            z.object({
+              name: z.string().trim().min(1),
+              role: z.string(),
+              power_level: level.describe("Power over the outcome, 0..1"),
+              interest_level: level.describe("Interest in the outcome, 0..1"),
+            }),
+          ),
+        }
+      : {}),
+    ...(needs.missingLevels.length > 0
+      ? {
+          levels: z.array(
+            z.object({
+              name: z.enum(needs.missingLevels as [string, ...string[]]),
+              power_level: level.describe("Power over the outcome, 0..1"),
+              interest_level: level.describe("Interest in the outcome, 0..1"),
+            }),
+          ),
+        }
+      : {}),
+    conflicts: z.array(z.string()).describe("Conflicts of interest between named stakeholders"),
+    alignments: z.array(z.string()).describe("Shared interests between named stakeholders"),
+  };
+  const output = z.object(fields).superRefine((answer, context) => {
+    const value = answer as StakeholderAnswer;
+    if (needs.stakeholders === undefined) {
+      const list = value.stakeholders ?? [];
+      if (list.length < proposedStakeholderLimits.min || list.length > proposedStakeholderLimits.max) {
+        addIssue(context, ["stakeholders"], `identify between ${proposedStakeholderLimits.min} and ${proposedStakeholderLimits.max} stakeholders, got ${list.length}`);
+      }
+      for (const [name, positions] of each(list, (stakeholder) => stakeholder.name.trim().toLowerCase())) {
+        if (positions.length > 1) addIssue(context, ["stakeholders", positions[1] as number, "name"], `stakeholder '${name}' is listed twice`);
+      }
+    }
+    if (needs.missingLevels.length > 0) {
+      const byName = each(value.levels ?? [], (entry) => entry.name);
+      for (const name of needs.missingLevels) {
+        const positions = byName.get(name) ?? [];
+        if (positions.length === 0) addIssue(context, ["levels"], `give power_level and interest_level for '${name}'`);
+        if (positions.length > 1) addIssue(context, ["levels", positions[1] as number], `'${name}' is listed twice`);
+      }
+    }
+  });
+  return defineMode({
+    mode: "decision",
+    name: "decision_stakeholders",
+    description: "Stakeholders with power and interest levels, and their conflicts and alignments.",
+    system: [
+      "You map stakeholders for another AI agent.",
+      "Power = ability to affect the outcome; interest = how much the outcome affects them or they care. Both are levels from 0 to 1 (0.5 is the line between low and high). Quadrants are computed from your levels in code.",
+      "Conflicts and alignments name the stakeholders involved and what they disagree or agree on; keep each to one sentence.",
+    ].join("\n"),
+    prompt: (input: StakeholderNeeds) =>
+      [
+        input.history,
+        `Topic: ${input.topic}`,
+        input.context ? `Context: ${input.context}` : "",
+        input.options ? `Options under consideration: ${input.options.join(", ")}` : "",
+        input.stakeholders === undefined
+          ? `Identify the ${proposedStakeholderLimits.min}-${proposedStakeholderLimits.max} most relevant stakeholders with their role, power_level and interest_level.`
+          : `Stakeholders:\n${input.stakeholders
+              .map(
+                (stakeholder) =>
+                  `- ${stakeholder.name}${stakeholder.role ? ` (${stakeholder.role})` : ""}: power ${stakeholder.power_level ?? "?"}, interest ${stakeholder.interest_level ?? "?"}`,
+              )
+              .join("\n")}`,
+        input.missingLevels.length > 0 ? `Give power_level and interest_level (both) for: ${input.missingLevels.join(", ")}.` : "",
+        "List the conflicts and alignments between the stakeholders.",
+      ]
+        .filter((line) => line !== "")
+        .join("\n"),
+    output,
+  }) as ModeDefinition<StakeholderNeeds, StakeholderAnswer>;
+}

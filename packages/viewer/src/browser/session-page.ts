@@ -1,0 +1,181 @@
+import { getJson, readEventStream, TokenNeeded, type ViewerConfig } from "./api.ts";
+import { type Child, formatTime, h, isRecord, replaceChildren } from "./dom.ts";
+import { type InvocationData, registeredViews, type SessionData, type ViewContext, viewNamed } from "./registry.ts";
+import { renderJsonSection } from "./views/json-section.ts";
+
+interface SessionPayload {
+  record: SessionData;
+  invocations: InvocationData[];
+  version: string;
+}
+
+/** Sections that are part of the page's header, not drawn as sections. */
+const headerKeys = new Set(["session"]);
+
+/** Per-section state kept across live updates (e.g. how many nodes are shown). */
+const sectionStates = new Map<string, Map<string, unknown>>();
+
+function stateOf(name: string): Map<string, unknown> {
+  let state = sectionStates.get(name);
+  if (!state) {
+    state = new Map();
+    sectionStates.set(name, state);
+  }
+  return state;
+}
+
+function countOf(record: SessionData, key: string): number {
+  const value = record[key];
+  return Array.isArray(value) ? value.length : 0;
+}
+
+/** Draws every section of the session that has something to show. */
+function renderSections(payload: SessionPayload): HTMLElement[] {
+  const { record, invocations } = payload;
+  const sections: HTMLElement[] = [];
+  const draw = (name: string, title: string, render: (context: ViewContext) => Child) => {
+    const headingId = `heading-${name}`;
+    const section = h("section", { class: `section section-${name}`, id: `section-${name}`, "aria-labelledby": headingId, "data-section": name });
+    const fill = () => {
+      const context: ViewContext = { record, invocations, state: stateOf(name), rerender: fill };
+      const body = render(context);
+      replaceChildren(section, h("h2", { id: headingId }, title), body);
+    };
+    const context: ViewContext = { record, invocations, state: stateOf(name), rerender: fill };
+    const body = render(context);
+    if (body === null || body === undefined || body === false) return;
+    replaceChildren(section, h("h2", { id: headingId }, title), body);
+    sections.push(section);
+  };
+
+  const drawn = new Set<string>();
+  for (const view of registeredViews()) {
+    drawn.add(view.name);
+    const data = view.select ? view.select(record, invocations) : record[view.name];
+    if (data === undefined || data === null) continue;
+    if (Array.isArray(data) && data.length === 0) continue;
+    draw(view.name, view.title, (context) => {
+      try {
+        return view.render(data, context);
+      } catch (error) {
+        // A view that cannot draw its data must not take the page down: show the data instead.
+        return h("div", {}, h("p", { class: "error" }, `This section could not be drawn (${error instanceof Error ? error.message : String(error)}); its data follows.`), renderJsonSection(data));
+      }
+    });
+  }
+  // Sections no view knows (a module's new section): shown as formatted data.
+  for (const key of Object.keys(record).sort()) {
+    if (headerKeys.has(key) || drawn.has(key) || viewNamed(key)) continue;
+    const data = record[key];
+    if (data === undefined || data === null || (Array.isArray(data) && data.length === 0)) continue;
+    draw(key, key.replaceAll("_", " "), () => renderJsonSection(data));
+  }
+  return sections;
+}
+
+function header(payload: SessionPayload, config: ViewerConfig): HTMLElement {
+  const { session } = payload.record;
+  const graph = payload.record["graph"];
+  const graphNodes = isRecord(graph) && Array.isArray(graph["nodes"]) ? graph["nodes"].length : 0;
+  return h(
+    "header",
+    { class: "session-header" },
+    h("p", { class: "crumbs" }, h("a", { href: config.base }, "All sessions")),
+    h("h1", {}, "Session ", h("code", {}, session.id)),
+    h(
+      "dl",
+      { class: "facts session-facts" },
+      h("div", {}, h("dt", {}, "Kind"), h("dd", {}, h("span", { class: "badge" }, session.mode))),
+      h("div", {}, h("dt", {}, "Created"), h("dd", {}, formatTime(session.created_at))),
+      h("div", {}, h("dt", {}, "Updated"), h("dd", { "data-field": "updated" }, formatTime(session.updated_at))),
+      h("div", {}, h("dt", {}, "Thoughts"), h("dd", { "data-field": "thought-count" }, String(countOf(payload.record, "thoughts")))),
+      graphNodes > 0 ? h("div", {}, h("dt", {}, "Graph nodes"), h("dd", {}, graphNodes.toLocaleString("en"))) : null,
+      h("div", {}, h("dt", {}, "Invocations"), h("dd", {}, String(payload.invocations.length))),
+    ),
+    h("p", { id: "live-status", class: "live-status", role: "status", "aria-live": "polite" }, "Connecting to live updates…"),
+  );
+}
+
+function navigation(sections: readonly HTMLElement[]): HTMLElement | null {
+  if (sections.length < 2) return null;
+  return h(
+    "nav",
+    { class: "section-nav", "aria-label": "Sections" },
+    h(
+      "ul",
+      {},
+      sections.map((section) => h("li", {}, h("a", { href: `#${section.id}` }, section.querySelector("h2")?.textContent ?? section.id))),
+    ),
+  );
+}
+
+function draw(main: HTMLElement, payload: SessionPayload, config: ViewerConfig): void {
+  const started = performance.now();
+  const sections = renderSections(payload);
+  const scroll = window.scrollY;
+  replaceChildren(main, header(payload, config), navigation(sections), sections);
+  window.scrollTo(0, scroll);
+  main.dataset["version"] = payload.version;
+  main.dataset["renderMs"] = String(Math.round(performance.now() - started));
+  document.title = `${payload.record.session.id} · Deliberate`;
+}
+
+/**
+ * The session page: draws the session, then follows its live stream and
+ * redraws on every change (reconnecting with a growing delay).
+ */
+export async function renderSessionPage(config: ViewerConfig, main: HTMLElement, sessionId: string, onTokenNeeded: (problem: TokenNeeded) => void): Promise<void> {
+  sectionStates.clear();
+  const payload = await getJson<SessionPayload>(config, `sessions/${encodeURIComponent(sessionId)}`);
+  performance.mark("viewer-data");
+  draw(main, payload, config);
+  performance.mark("viewer-ready");
+  document.body.dataset["state"] = "ready";
+
+  let version = payload.version;
+  let delay = 1000;
+  const status = (text: string, state: string) => {
+    const element = document.getElementById("live-status");
+    if (element) {
+      element.textContent = text;
+      element.dataset["state"] = state;
+    }
+  };
+  const controller = new AbortController();
+  window.addEventListener("pagehide", () => controller.abort(), { once: true });
+  const follow = async (): Promise<void> => {
+    while (!controller.signal.aborted) {
+      try {
+        await readEventStream(config, `sessions/${encodeURIComponent(sessionId)}/events`, {
+          lastEventId: version,
+          signal: controller.signal,
+          onOpen: () => {
+            delay = 1000;
+            status("Live: this page follows the session.", "live");
+          },
+          onEvent: (event) => {
+            if (event.event === "session") {
+              const next = JSON.parse(event.data) as SessionPayload;
+              version = next.version;
+              draw(main, next, config);
+              status(`Live: updated ${formatTime(next.record.session.updated_at)}.`, "live");
+            } else if (event.event === "failure") {
+              status("The session could not be read; retrying.", "error");
+            }
+          },
+        });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (error instanceof TokenNeeded) {
+          onTokenNeeded(error);
+          return;
+        }
+      }
+      if (controller.signal.aborted) return;
+      status("Live updates interrupted; reconnecting…", "reconnecting");
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(30_000, delay * 2);
+    }
+  };
+  void follow();
+}

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+export const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+
+/** Debian's chromium, driven by playwright-core (no browser download). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`Chromium not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does this), or set CHROMIUM_PATH.`);
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/** Runs axe-core in the page (evaluated over the DevTools protocol, so the page's CSP stays on). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.slice(0, 3).map((node) => ({ target: node.target, failureSummary: node.failureSummary })),
+    }));
+  });
+}
+
+/** Serious and critical violations, formatted for a failure message. */
+export function seriousOf(violations: readonly AxeViolation[]): string[] {
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
