@@ -108,6 +108,19 @@ function isJson(text: string): boolean {
   }
 }
 
+/** Keep-alive sockets the server closes as the client reuses them (a race under heavy load) are retried once on a new one. */
+let socketRetries = 0;
+async function postOnce(url: string, body: string): Promise<Response> {
+  const send = () => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+  try {
+    return await send();
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+    socketRetries += 1;
+    return send();
+  }
+}
+
 let running: RunningService;
 beforeAll(async () => {
   // No rate limit: thousands of requests from one client are the point here.
@@ -136,7 +149,7 @@ describe("fuzz: REST", () => {
       await Promise.all(
         batch.map(async (request) => {
           const describe = `${request.kind} ${request.path} ${request.body.slice(0, 140)}`;
-          const response = await fetch(`${running.url}${request.path}`, { method: "POST", headers: { "content-type": "application/json" }, body: request.body });
+          const response = await postOnce(`${running.url}${request.path}`, request.body);
           const text = await response.text();
           let body: { status?: string; error?: { code?: string; issues?: Array<{ field?: string }> } } | undefined;
           try {
@@ -155,7 +168,7 @@ describe("fuzz: REST", () => {
     for (const request of requests) kinds[request.kind] = (kinds[request.kind] ?? 0) + 1;
     console.log(
       `[fuzz] REST: ${requests.length} requests (seeds ${fixedSeed} fixed, ${randomSeed} random; replay with FUZZ_SEED=${randomSeed}), ` +
-        `${problems.length} problems, ${Date.now() - started} ms; ${JSON.stringify(kinds)}`,
+        `${problems.length} problems, ${Date.now() - started} ms, ${socketRetries} socket retries; ${JSON.stringify(kinds)}`,
     );
     expect(problems.slice(0, 10)).toEqual([]);
     expect(await countRows(running.service.store)).toEqual(before);

@@ -78,7 +78,10 @@ export function generateBadMessages(options: { seed: number; count: number; firs
     switch (sample[0]) {
       case "malformed-json": {
         const [, text, cut] = sample;
-        const broken = text.length > 1 ? text.slice(0, 1 + (cut % (text.length - 1))) : `${text}{`;
+        // One message is one line: no line breaks inside, and not blank (a blank line is no message).
+        const flat = text.replace(/[\r\n]/g, " ");
+        const cutText = flat.length > 1 ? flat.slice(0, 1 + (cut % (flat.length - 1))) : `${flat}{`;
+        const broken = cutText.trim() === "" ? `${cutText}{` : cutText;
         // A truncation can still parse ("12" -> "1"); make sure it does not.
         return { kind: "malformed-json", text: isJson(broken) ? `${broken}}{` : broken, id: null };
       }
