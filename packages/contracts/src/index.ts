@@ -2,7 +2,7 @@ export { DeliberateError, toDeliberateError } from "@deliberate/base";
 export { errorBodySchema, errorCodeSchema } from "./errors.ts";
 export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "@deliberate/base";
 export { parseInput, toFieldIssues } from "./validation.ts";
-export { looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
+export { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
 export { defineTool } from "./tool-definition.ts";
 export type { ToolAnnotations, ToolDefinition, ToolInput, ToolOutput } from "./tool-definition.ts";
 export {
@@ -297,3 +297,7 @@ export type {
   UpdatedSessionState,
   Validity,
 } from "./knowledge-graph/index.ts";
+export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
+export type { JsonDepthViolation } from "./json-depth.ts";
+export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
+export type { SessionPage, SessionPageQuery } from "./session-page.ts";

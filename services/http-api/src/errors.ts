@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { DeliberateError, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
 import { errorCodeSchema } from "@deliberate/contracts";
 import { z } from "zod";
@@ -6,7 +7,15 @@ import { z } from "zod";
  * Failures that exist only at the HTTP layer (no engine code for them). Kept
  * here rather than in contracts because nothing below the HTTP surface raises them.
  */
-export const httpErrorCodeSchema = z.enum(["UNAUTHORIZED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNSUPPORTED_VERSION", "REQUEST_TIMEOUT"]);
+export const httpErrorCodeSchema = z.enum([
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "RATE_LIMITED",
+  "UNSUPPORTED_VERSION",
+  "REQUEST_TIMEOUT",
+]);
 export type HttpErrorCode = z.infer<typeof httpErrorCodeSchema>;
 export type ApiErrorCode = ErrorCode | HttpErrorCode;
 
@@ -31,7 +40,9 @@ export const httpStatusByCode: Readonly<Record<ApiErrorCode, number>> = {
   STORAGE: 500,
   INTERNAL: 500,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   UNSUPPORTED_VERSION: 400,
   REQUEST_TIMEOUT: 504,
@@ -64,6 +75,7 @@ export const errorDetailSchema = z
       .describe("Field-level problems (INVALID_INPUT)"),
     hint: z.string().optional().describe("What the caller can do about it"),
     retryable: z.boolean().describe("Whether the same call may succeed later"),
+    error_id: z.string().optional().describe("INTERNAL and STORAGE errors: the id of the server log line holding the details"),
   })
   .meta({ title: "ErrorDetail" });
 
@@ -78,22 +90,59 @@ export const errorResponseSchema = z
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-/** The error detail of any thrown value; unknown errors become INTERNAL without leaking their text. */
-export function toErrorDetail(error: unknown): ErrorDetail {
-  if (error instanceof HttpError) {
-    return { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable };
-  }
-  return toDeliberateError(error).toJSON();
+/** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */
+const privateCodes: ReadonlySet<string> = new Set(["INTERNAL", "STORAGE"]);
+
+/** A new id that ties an error answer to its log line. */
+export function newErrorId(): string {
+  return `err_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
 }
 
-/** Status, headers and body of the response for `error`. */
-export function toErrorResponse(error: unknown, requestId?: string): { status: number; headers: Record<string, string>; body: ErrorResponse } {
-  const detail = toErrorDetail(error);
+/**
+ * The error detail of any thrown value. INTERNAL and STORAGE errors, and
+ * anything that is not a DeliberateError or HttpError, get a stable message
+ * and an `error_id` instead of their own text; `errorId` is returned so the
+ * caller logs the details under it.
+ */
+export function toErrorDetail(error: unknown): { detail: ErrorDetail; errorId?: string } {
+  if (error instanceof HttpError) {
+    return { detail: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable } };
+  }
+  const deliberate = toDeliberateError(error);
+  if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) return { detail: deliberate.toJSON() };
+  const errorId = newErrorId();
+  const { code, retryable } = deliberate;
+  return {
+    errorId,
+    detail: {
+      code,
+      message:
+        code === "STORAGE"
+          ? `The server could not read or write its database (error ${errorId}); the details are in its log.`
+          : `Internal error (error ${errorId}); the details are in the server log.`,
+      hint: retryable ? "Try again shortly; if it keeps failing, report the error id." : "Report the error id with the request; retrying the same request will likely fail again.",
+      retryable,
+      error_id: errorId,
+    },
+  };
+}
+
+/**
+ * Status, headers and body of the response for `error` — the one place errors
+ * become HTTP answers. `unexpected` is set when the details stayed out of the
+ * answer: log them with `unexpected.errorId`.
+ */
+export function toErrorResponse(
+  error: unknown,
+  requestId?: string,
+): { status: number; headers: Record<string, string>; body: ErrorResponse; unexpected?: { errorId: string; error: unknown } } {
+  const { detail, errorId } = toErrorDetail(error);
   const headers: Record<string, string> = error instanceof HttpError ? { ...error.headers } : {};
   return {
     status: httpStatusByCode[detail.code as ApiErrorCode] ?? 500,
     headers,
     body: { status: "error", error: detail, ...(requestId ? { request_id: requestId } : {}) },
+    ...(errorId !== undefined ? { unexpected: { errorId, error } } : {}),
   };
 }
 

@@ -212,7 +212,14 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       // Modules restore their state (e.g. self-improvement's overrides) before the first request.
       await tasks.start();
       return new Promise<string>((resolve, reject) => {
-        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+        // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
+        // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
+        const serverOptions = {
+          headersTimeout: config.http.headersTimeoutMs,
+          requestTimeout: config.http.bodyTimeoutMs,
+          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
+        };
+        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
           const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
           pool?.start();
           resolve(`http://${host}:${info.port}`);

@@ -12,7 +12,7 @@ import { createServer } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
-import { connectionHelp, logProviderChoice } from "./startup-messages.ts";
+import { clientConfigSnippet, connectionHelp, logProviderChoice } from "./startup-messages.ts";
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
@@ -27,6 +27,12 @@ async function main(): Promise<void> {
   }
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
+  if (parsed.action === "print-config") {
+    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: fileURLToPath(import.meta.url), env: process.env });
+    process.stdout.write(snippet);
+    if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
+    return;
+  }
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 

@@ -276,6 +276,6 @@ describe("sessions as resources", () => {
     expect((markdown.contents[0] as { text: string }).text).toContain(`# Session ${sessionId}`);
     const mermaid = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}/mermaid` });
     expect((mermaid.contents[0] as { text: string }).text).toContain("n1 --> n2");
-    await expect(server.client.readResource({ uri: "deliberate://sessions/ses_unknown" })).rejects.toThrow(/Session not found/);
+    await expect(server.client.readResource({ uri: "deliberate://sessions/ses_unknown" })).rejects.toThrow(/Resource not found: deliberate:\/\/sessions\/ses_unknown/);
   });
 });

@@ -18,6 +18,7 @@ export function healthRoutes(catalog: OperationCatalog): Hono<AppEnv> {
         summary: path === "/healthz" ? "Liveness" : "Liveness (alias of /healthz)",
         tags: ["service"],
         public: true,
+        anyHost: true,
         response: { description: "The service is up", body: { name: "Health", schema: healthSchema } },
       },
       (c) => c.json({ status: "ok" as const }),
