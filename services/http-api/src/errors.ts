@@ -1,13 +1,9 @@
 import { DeliberateError, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
-import { errorCodeSchema } from "@deliberate/contracts";
-import { z } from "zod";
+import type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 
-/**
- * Failures that exist only at the HTTP layer (no engine code for them). Kept
- * here rather than in contracts because nothing below the HTTP surface raises them.
- */
-export const httpErrorCodeSchema = z.enum(["UNAUTHORIZED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNSUPPORTED_VERSION", "REQUEST_TIMEOUT"]);
-export type HttpErrorCode = z.infer<typeof httpErrorCodeSchema>;
+// The HTTP-only codes and the error body are part of the wire contract (the client is typed from them).
+export { errorDetailSchema, errorResponseSchema, httpErrorCodeSchema } from "@deliberate/contracts";
+export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 export type ApiErrorCode = ErrorCode | HttpErrorCode;
 
 /**
@@ -53,30 +49,6 @@ export class HttpError extends Error {
     this.retryable = options.retryable ?? false;
   }
 }
-
-export const errorDetailSchema = z
-  .object({
-    code: z.union([errorCodeSchema, httpErrorCodeSchema]).describe("Stable error code"),
-    message: z.string(),
-    issues: z
-      .array(z.object({ field: z.string().describe("Dotted path of the field"), message: z.string() }))
-      .optional()
-      .describe("Field-level problems (INVALID_INPUT)"),
-    hint: z.string().optional().describe("What the caller can do about it"),
-    retryable: z.boolean().describe("Whether the same call may succeed later"),
-  })
-  .meta({ title: "ErrorDetail" });
-
-/** The JSON body of every error response. */
-export const errorResponseSchema = z
-  .object({
-    status: z.literal("error"),
-    error: errorDetailSchema,
-    request_id: z.string().optional(),
-  })
-  .meta({ title: "ErrorResponse" });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
-export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
 /** The error detail of any thrown value; unknown errors become INTERNAL without leaking their text. */
 export function toErrorDetail(error: unknown): ErrorDetail {
