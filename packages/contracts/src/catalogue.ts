@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { agentIntentDecideTool } from "./agent-intent/decide-tool.ts";
+import { dialogTools } from "./dialog/index.ts";
 import { reasoningTools } from "./reasoning/index.ts";
 import { submitTool } from "./reasoning/submit.ts";
 import type { ToolDefinition } from "./tool-definition.ts";
@@ -10,6 +11,7 @@ import type { ToolDefinition } from "./tool-definition.ts";
  */
 export const toolCatalogue = {
   ...reasoningTools,
+  ...dialogTools,
   agent_intent_decide: agentIntentDecideTool,
   reasoning_submit: submitTool,
 } as const;

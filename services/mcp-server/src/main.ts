@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
 import { createEngine, loadModules } from "@deliberate/engine";
+import { dialogModule } from "@deliberate/dialog";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { openStore } from "@deliberate/store";
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const modules = [reasoningModule, ...(await loadModules(config.modules))];
+  const modules = [reasoningModule, dialogModule, ...(await loadModules(config.modules))];
   const store = await openStore({ path: config.databasePath, modules });
   logger.info("database ready", { path: config.databasePath });
   logProviderChoice(logger, config.providers);
