@@ -27,6 +27,8 @@ function fakeTransport(script: Script) {
     async describe(): Promise<ServerDescription> {
       return { surface: "http", endpoint: "memory://fake", protocolVersion: "v1", server: null, capabilities: {}, ttlMs: null };
     },
+    async ping() {},
+    protocolVersion: () => "v1",
     async close() {},
   };
   return { transport, calls };

@@ -5,41 +5,18 @@ import {
   type ToolCatalogue,
   type ToolDefinition,
   type ToolName,
-  toFieldIssues,
   toolCatalogue,
 } from "@deliberate/contracts";
-import type { z } from "zod";
+import type { CompleteFunction, ToolCallOptions } from "./call-options.ts";
 import { DeliberateClientError, isClientError, toClientError } from "./errors.ts";
-import type { CallOptions, ServerDescription, Transport, TransportCallOptions } from "./transport.ts";
+import { createReasoningOperations, type ReasoningOperations } from "./reasoning-operations.ts";
+import type { CallOptions, ServerDescription, Transport } from "./transport.ts";
+import { checkResponse, validateWith } from "./validation.ts";
 
 /** A tool's input as the caller writes it (defaults optional, loose numbers accepted). */
 export type ToolInput<Name extends ToolName> = ToolCatalogue[Name]["input"];
 /** A tool's final output (never a `needs_completion` step: the client completes those). */
 export type ToolOutput<Name extends ToolName> = ToolCatalogue[Name]["output"];
-
-/** What the host's `complete` function is told besides the prompt. */
-export interface CompletionContext {
-  /** The tool whose call is suspended. */
-  tool: string;
-  /** 1 for the first needs_completion step of the call, then 2, ... */
-  round: number;
-  signal: AbortSignal | undefined;
-  /** Set when the server rejected the previous answer to this prompt: why, to fix it. */
-  feedback?: string;
-}
-
-/**
- * The host's own model: answers one prompt of a `needs_completion` step with
- * an object matching `prompt.schema` (or its JSON text), following
- * `prompt.system` and `prompt.user`.
- */
-export type CompleteFunction = (prompt: PendingPrompt, context: CompletionContext) => Promise<unknown> | unknown;
-
-/** Options of one typed tool call. */
-export interface ToolCallOptions extends CallOptions {
-  /** Overrides the client's `complete` for this call. */
-  complete?: CompleteFunction;
-}
 
 /** One typed method per tool of the catalogue: `client.tools.reasoning_decision(input)`. */
 export type ToolMethods = {
@@ -80,6 +57,8 @@ export interface DeliberateClient {
   callMethod(method: string, params: Record<string, unknown>, options?: ToolCallOptions & { idempotent?: boolean }): Promise<unknown>;
   /** Answers a `needs_completion` step (with `complete`) and submits it until the final output. */
   resume(step: NeedsCompletion, options?: ToolCallOptions): Promise<unknown>;
+  /** The knowledge-graph reasoning operations (`reasoning/executeTask`, `reasoning/endSession`) and the server's `reasoning` capability. */
+  readonly reasoning: ReasoningOperations;
   /** Who the server is and what it advertises (uncached). */
   describe(options?: CallOptions): Promise<ServerDescription>;
   /** Closes the transport. */
@@ -91,35 +70,6 @@ const catalogue = toolCatalogue as unknown as Record<ToolName, ToolDefinition>;
 /** Whether repeating a call to this tool is harmless (so it may be retried after a dropped connection). */
 export function isRepeatable(definition: ToolDefinition): boolean {
   return definition.annotations.readOnlyHint || definition.annotations.idempotentHint;
-}
-
-/** Parses `value` with `schema` or throws INVALID_INPUT naming each field (nothing is sent). */
-export function validateWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const checked = schema.safeParse(value);
-  if (checked.success) return checked.data;
-  const issues = toFieldIssues(checked.error);
-  throw new DeliberateClientError({
-    code: "INVALID_INPUT",
-    message: `Invalid input for ${what}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
-    issues,
-    hint: "Fix the named fields; nothing was sent.",
-  });
-}
-
-/** Checks a server's answer against the contract, or throws MALFORMED_RESPONSE naming what is wrong. */
-export function checkResponse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const checked = schema.safeParse(value);
-  if (checked.success) return checked.data;
-  const issues = toFieldIssues(checked.error);
-  throw new DeliberateClientError({
-    code: "MALFORMED_RESPONSE",
-    message: `${what} answered something that is not its contract: ${issues
-      .slice(0, 5)
-      .map((issue) => `${issue.field}: ${issue.message}`)
-      .join("; ")}`,
-    issues,
-    hint: "The server and the client disagree on the contract: check that their versions match.",
-  });
 }
 
 function asNeedsCompletion(value: unknown): NeedsCompletion | undefined {
@@ -246,7 +196,7 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
     (Object.keys(catalogue) as ToolName[]).map((name) => [name, (input: unknown, callOptions?: ToolCallOptions) => call(name, input, callOptions)]),
   ) as unknown as ToolMethods;
 
-  return {
+  const client: DeliberateClient = {
     tools,
     transport,
     call: call as DeliberateClient["call"],
@@ -274,9 +224,15 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
         throw toClientError(error, step.tool);
       }
     },
+    get reasoning() {
+      return reasoning;
+    },
     describe: (callOptions) => transport.describe(callOptions),
     close: () => transport.close(),
   };
+  const reasoning = createReasoningOperations(client);
+  return client;
 }
 
+export type { CompleteFunction, CompletionContext, ToolCallOptions } from "./call-options.ts";
 export type { NeedsCompletion, PendingPrompt, ToolName };

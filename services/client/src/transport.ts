@@ -56,6 +56,10 @@ export interface Transport {
   callMethod(method: string, params: Record<string, unknown>, options?: TransportCallOptions): Promise<unknown>;
   /** Asks the server who it is and what it can do. */
   describe(options?: CallOptions): Promise<ServerDescription>;
+  /** A liveness probe (REST `GET /healthz`, MCP `ping`); rejects when the server does not answer. */
+  ping(options?: CallOptions): Promise<void>;
+  /** The protocol version in use, known without asking the server (REST: the Accept-Version; MCP: the one negotiated). */
+  protocolVersion(): string | undefined;
   /** Releases the connection (MCP) or nothing (REST). */
   close(): Promise<void>;
 }

@@ -18,7 +18,7 @@ import {
   workflowSummarySchema,
 } from "@deliberate/contracts";
 import { z } from "zod";
-import { checkResponse, validateWith } from "../client.ts";
+import { checkResponse, validateWith } from "../validation.ts";
 import { type ClientErrorCode, DeliberateClientError } from "../errors.ts";
 import { type HttpConnection, type HttpConnectionOptions, resolveHttpConnection } from "../http/config.ts";
 import { sendHttpRequest } from "../http/http-request.ts";

@@ -72,6 +72,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
       }
       return { surface: "http", endpoint: connection.baseUrl, protocolVersion: connection.version, server: null, capabilities, ttlMs };
     },
+    async ping(callOptions: CallOptions = {}) {
+      await sendHttpRequest(connection, { method: "GET", path: "/healthz", idempotent: true, what: "GET /healthz" }, callOptions);
+    },
+    protocolVersion: () => connection.version,
     async close() {},
   };
 }

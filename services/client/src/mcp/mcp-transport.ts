@@ -158,6 +158,14 @@ export function createMcpTransport(options: McpTransportOptions): Transport & { 
         ttlMs: null,
       };
     },
+    async ping(callOptions: CallOptions = {}) {
+      try {
+        await client.ping(requestOptions(callOptions));
+      } catch (error) {
+        throw fromMcpError(error, "ping", callOptions.timeoutMs ?? defaultTimeout, callOptions.signal);
+      }
+    },
+    protocolVersion: () => client.getNegotiatedProtocolVersion(),
     async close() {
       await client.close();
       await options.onClose?.();
