@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { knowledgeGraphTools } from "./knowledge-graph/tools.ts";
 import { agentIntentDecideTool } from "./agent-intent/decide-tool.ts";
 import { dialogTools } from "./dialog/index.ts";
 import { reasoningTools } from "./reasoning/index.ts";
@@ -11,6 +12,7 @@ import type { ToolDefinition } from "./tool-definition.ts";
  */
 export const toolCatalogue = {
   ...reasoningTools,
+  ...knowledgeGraphTools,
   ...dialogTools,
   agent_intent_decide: agentIntentDecideTool,
   reasoning_submit: submitTool,

@@ -17,6 +17,7 @@ import type { AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
 import { docsRoutes } from "./routes/docs.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { intentRoutes } from "./routes/intent.routes.ts";
+import { moduleRoutes } from "./routes/module.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
@@ -78,12 +79,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const signal = requestSignal({ timeoutMs: deps.http.requestTimeoutMs });
   app.use("/agent_intent", signal);
   app.use("/v1/tools/*", signal);
+  app.use("/v1/methods/*", signal);
 
   app.route("/", healthRoutes(catalog));
   app.route("/", intentRoutes(catalog, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
   app.route("/", workflowRoutes(catalog, { ids: deps.ids, telemetry: deps.telemetry }));
   app.route("/", toolRoutes(catalog, { engine: deps.engine }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
+  app.route("/", moduleRoutes(catalog, { engine: deps.engine }));
   app.route(
     "/",
     docsRoutes(catalog, {

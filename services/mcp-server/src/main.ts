@@ -2,6 +2,7 @@
 import { fileURLToPath } from "node:url";
 import { createEngine, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
+import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { openStore } from "@deliberate/store";
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const modules = [reasoningModule, dialogModule, ...(await loadModules(config.modules))];
+  const modules = [reasoningModule, dialogModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules))];
   const store = await openStore({ path: config.databasePath, modules });
   logger.info("database ready", { path: config.databasePath });
   logProviderChoice(logger, config.providers);
