@@ -33,7 +33,10 @@ describe("validateIntent", () => {
     const missing = failure(() => validateIntent({ finish: false, tool_name: "context.fts_search", tool_args: {} }, [search]));
     expect(missing.issues.map((issue) => issue.field)).toEqual(["tool_args.query"]);
     const extra = failure(() => validateIntent({ finish: false, tool_name: "context.fts_search", tool_args: { query: "x", limit: 3 } }, [search]));
-    expect(extra.issues.map((issue) => issue.field)).toEqual(["tool_args"]);
+    // An unexpected key is reported on the object or on the key, depending on the zod version.
+    expect(extra.issues).toHaveLength(1);
+    expect(extra.issues[0]?.field.startsWith("tool_args")).toBe(true);
+    expect(JSON.stringify(extra.issues)).toContain("limit");
     const empty = failure(() => validateIntent({ finish: false, tool_name: "context.fts_search", tool_args: { query: "" } }, [search]));
     expect(empty.issues.map((issue) => issue.field)).toEqual(["tool_args.query"]);
   });
