@@ -610,7 +610,7 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     async resume(input) {
       const started = now();
       const record = (await store.get(sessionKey(input.reasoningSessionId))) as ReasoningSessionRecord | undefined;
-      if (!record || record.status !== "AWAITING_USER_INPUT") {
+      if (record?.status !== "AWAITING_USER_INPUT") {
         throw new DeliberateClientError({
           code: "NOT_FOUND",
           message: `No reasoning session ${input.reasoningSessionId} is waiting for the user's answer.`,
