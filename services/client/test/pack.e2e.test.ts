@@ -18,7 +18,9 @@ const services: ServiceProcess[] = [];
 const require = createRequire(import.meta.url);
 const tsc = join(require.resolve("typescript/package.json").replace(/package\.json$/, ""), "bin", "tsc");
 const mcpSdkVersion = (JSON.parse(readFileSync(join(clientRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies["@modelcontextprotocol/client"];
-const npmEnv = { ...process.env, npm_config_nodedir: undefined, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+// The workspace's pnpm settings (npm_config_nodedir for better-sqlite3) are not npm's: leave them out.
+const npmEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+delete npmEnv["npm_config_nodedir"];
 
 /** The host program: every part of the package, over REST, MCP stdio and MCP Streamable HTTP. */
 const hostProgram = `
@@ -177,11 +179,11 @@ describe("the packed client in a fresh host project", () => {
   });
 
   it("typechecks the host program and the README example; wrong inputs do not compile", async () => {
-    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project.path, timeout: 180_000 }).catch((error: { stdout?: string; stderr?: string }) => {
+    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project.path, timeout: 280_000 }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`tsc failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
     });
     expect(result.stdout).toBe("");
-  });
+  }, 300_000);
 
   it("runs against the real services over REST, MCP Streamable HTTP and MCP stdio", async () => {
     const [api, mcpHttp] = services as [ServiceProcess, ServiceProcess];
@@ -209,5 +211,5 @@ describe("the packed client in a fresh host project", () => {
     }
     expect(report.intent).toEqual({ tool: "context.fts_search", args: { query: "Find auth logic" } });
     expect(report.health).toEqual({ status: "ok" });
-  });
+  }, 180_000);
 });
