@@ -14,11 +14,12 @@ import type { Store, SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
-import type { Engine, InvokeOptions } from "./engine-types.ts";
+import type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 import { CompletionNeeded } from "./host/completion-needed.ts";
 import { hostInstructions } from "./host/host-instructions.ts";
-import { createReplayRouter } from "./host/replay-router.ts";
-import { type IdGenerator, randomIds } from "./ids.ts";
+import { createReplayRouter, isRejectedAnswer } from "./host/replay-router.ts";
+import { createReplayIds, type IdGenerator, randomIds } from "./ids.ts";
+import { createProgressChannel, defaultGenerationProgressIntervalMs } from "./progress-channel.ts";
 import { createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
@@ -39,6 +40,8 @@ export interface EngineOptions {
   concurrency?: number;
   /** How long a host-executed call waits for its completions (default one hour). */
   suspendedCallTtlMs?: number;
+  /** Least milliseconds between two "generating <mode>: N tokens" progress reports of one call (default 250). */
+  generationProgressIntervalMs?: number;
   /** Called once per finished invocation (for logs). */
   onInvocation?: (event: InvocationEvent) => void;
   /** The effective configuration, secrets redacted (e.g. providers' `redactSettings`), reported by reasoning_metrics config. */
@@ -52,6 +55,8 @@ export interface InvocationEvent {
   errorCode: ErrorCode | null;
   latencyMs: number;
   modelCalls: number;
+  /** Rounds the call took: 1, or for a host-executed call every replay. */
+  rounds: number;
 }
 
 /**
@@ -177,7 +182,16 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     return checked.data as Record<string, unknown>;
   }
 
-  async function record(input: { toolName: string; operation: string | null; sessionId: unknown; usage: InvocationUsage; latencyMs: number; output?: Record<string, unknown>; failure?: DeliberateError }) {
+  async function record(input: {
+    toolName: string;
+    operation: string | null;
+    sessionId: unknown;
+    usage: InvocationUsage;
+    latencyMs: number;
+    rounds: number;
+    output?: Record<string, unknown>;
+    failure?: { code: ErrorCode; message: string };
+  }) {
     const { usage, failure, output } = input;
     if (failure !== undefined && callerErrorCodes.has(failure.code)) return;
     await options.store.invocations.record({
@@ -193,6 +207,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       cache_write_tokens: usage.cacheWriteTokens,
       model_calls: usage.modelCalls,
       latency_ms: input.latencyMs,
+      rounds: input.rounds,
       success: failure === undefined,
       error_code: failure?.code ?? null,
       error_message: failure?.message ?? null,
@@ -201,17 +216,25 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     });
   }
 
-  async function suspend(toolName: string, rawArguments: unknown, suspension: CompletionNeeded, resumption: Resumption | undefined): Promise<NeedsCompletion> {
+  async function suspend(
+    callId: string,
+    startedAt: Date,
+    toolName: string,
+    rawArguments: unknown,
+    suspension: CompletionNeeded,
+    resumption: Resumption | undefined,
+  ): Promise<NeedsCompletion> {
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
     const call: SuspendedCall = {
-      id: resumption?.call.id ?? ids.next("rt"),
+      id: callId,
       tool: toolName,
       arguments: rawArguments,
       answers: resumption?.answers ?? {},
       pending: suspension.prompts,
       rounds: (resumption?.call.rounds ?? 0) + 1,
-      created_at: resumption?.call.created_at ?? now.toISOString(),
+      // When the first round started: the invocation's latency runs from here.
+      created_at: resumption?.call.created_at ?? startedAt.toISOString(),
       updated_at: now.toISOString(),
       expires_at: expiresAt,
     };
@@ -226,48 +249,84 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     };
   }
 
+  /** Which variant a call ran: its `operation`, `type` (detect, decision, evidence) or `query` (metrics), defaults applied. */
+  function variantOf(input: unknown): string | null {
+    if (typeof input !== "object" || input === null) return null;
+    const record = input as Record<string, unknown>;
+    const variant = record["operation"] ?? record["type"] ?? record["query"];
+    return typeof variant === "string" ? variant : null;
+  }
+
   /** Runs one call to completion, failure, or (host-executed) its next suspension. */
   async function execute(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
     const handler = handlerFor(toolName);
     // Validate before anything else so bad input writes nothing at all.
-    parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+    const parsed = parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+    const started = performance.now();
+    const startedAt = clock.now();
     const serverModels = invokeOptions.models ?? options.models;
     const hostExecuted = serverModels.provider === "host";
+    // A host-executed call is replayed every round: its ids come from its (future) resume token,
+    // so every replay draws the same ids and prompts built from results do not change.
+    const callId = hostExecuted ? (resumption?.call.id ?? ids.next("rt")) : undefined;
+    const callIds = callId !== undefined ? createReplayIds(callId) : ids;
     const models = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : serverModels;
     const signal = invokeOptions.signal ?? new AbortController().signal;
     const usage = createUsage();
-    const context: ToolContext = {
-      store: options.store,
-      models,
-      settings,
-      modes: modeIds,
-      clock,
-      tools: definitions,
-      ids,
-      signal,
-      progress: invokeOptions.progress ?? (() => {}),
-      usage,
-      concurrency,
-      callTool: (name, input, callOptions) =>
-        run(handlerFor(name), input, callOptions === undefined ? context : { ...context, progress: callOptions.progress ?? context.progress, store: callOptions.store ?? context.store }),
-      configSnapshot: options.configSnapshot ?? {},
-    };
-    const started = performance.now();
+    const intervalMs = options.generationProgressIntervalMs ?? defaultGenerationProgressIntervalMs;
+    let reportedFailure: { code: ErrorCode; message: string } | undefined;
+    function contextFor(progressTarget: (update: ProgressUpdate) => void, store: Store, contextIds: IdGenerator): ToolContext {
+      const channel = createProgressChannel(progressTarget, intervalMs);
+      const context: ToolContext = {
+        store,
+        models,
+        settings,
+        modes: modeIds,
+        clock,
+        tools: definitions,
+        ids: contextIds,
+        signal,
+        progress: channel.progress,
+        generation: channel.generation,
+        reportFailure: (failure) => {
+          reportedFailure ??= { code: failure.code, message: failure.message };
+        },
+        usage,
+        concurrency,
+        callTool: (name, input, callOptions) =>
+          run(handlerFor(name), input, callOptions === undefined ? context : contextFor(callOptions.progress ?? context.progress, callOptions.store ?? context.store, callOptions.ids ?? context.ids)),
+        configSnapshot: options.configSnapshot ?? {},
+      };
+      return context;
+    }
+    const context = contextFor(invokeOptions.progress ?? (() => {}), options.store, callIds);
+    const operation = variantOf(parsed);
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
-    // Tools pick their variant by `operation`, by `type` (detect, decision, evidence) or by `query` (metrics).
-    const variant = raw["operation"] ?? raw["type"] ?? raw["query"];
-    const operation = typeof variant === "string" ? variant : null;
+    const rounds = (resumption?.call.rounds ?? 0) + 1;
+    // A host-executed call's latency runs from its first round to now, across every round.
+    const latency = () => Math.max(performance.now() - started, resumption ? clock.now().getTime() - Date.parse(resumption.call.created_at) : 0);
     try {
       const output = await run(handler, rawArguments, context);
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
-      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs: performance.now() - started, output });
-      options.onInvocation?.({ tool: toolName, operation, success: true, errorCode: null, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      const latencyMs = latency();
+      const failure = reportedFailure;
+      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs, rounds, output, ...(failure ? { failure } : {}) });
+      options.onInvocation?.({ tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds });
       return output;
     } catch (error) {
-      if (CompletionNeeded.isInstance(error)) return suspend(toolName, rawArguments, error, resumption);
+      if (CompletionNeeded.isInstance(error)) return suspend(callId ?? ids.next("rt"), startedAt, toolName, rawArguments, error, resumption);
+      const latencyMs = latency();
+      if (isRejectedAnswer(error) && DeliberateError.isInstance(error)) {
+        // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
+        // its schema is a model-output failure of the host provider, and is recorded as one.
+        const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
+        await record({ toolName, operation, sessionId: raw["session_id"], usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
+        options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds });
+        throw error;
+      }
       const failure = normalizeError(error, signal);
-      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs: performance.now() - started, failure });
-      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs, rounds, failure });
+      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds });
       throw failure;
     }
   }

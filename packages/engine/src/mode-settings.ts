@@ -5,6 +5,11 @@ export interface ModeSettings {
   /** Extended thinking budget; only providers that support it use it. */
   thinkingBudget?: number;
   timeoutMs?: number;
+  /**
+   * Stream the answer and report its progress ("generating <mode>: N tokens").
+   * Unset: the provider streams only answers that may take long.
+   */
+  stream?: boolean;
 }
 
 /** Settings for a mode no module registers (e.g. a one-off router); modules set their own. */
