@@ -1,22 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { DeliberateError, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
-import { errorCodeSchema } from "@deliberate/contracts";
-import { z } from "zod";
+import type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 
-/**
- * Failures that exist only at the HTTP layer (no engine code for them). Kept
- * here rather than in contracts because nothing below the HTTP surface raises them.
- */
-export const httpErrorCodeSchema = z.enum([
-  "UNAUTHORIZED",
-  "FORBIDDEN",
-  "PAYLOAD_TOO_LARGE",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "RATE_LIMITED",
-  "UNSUPPORTED_VERSION",
-  "REQUEST_TIMEOUT",
-]);
-export type HttpErrorCode = z.infer<typeof httpErrorCodeSchema>;
+// The HTTP-only codes and the error body are part of the wire contract (the client is typed from them).
+export { errorDetailSchema, errorResponseSchema, httpErrorCodeSchema } from "@deliberate/contracts";
+export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 export type ApiErrorCode = ErrorCode | HttpErrorCode;
 
 /**
@@ -65,30 +53,6 @@ export class HttpError extends Error {
   }
 }
 
-export const errorDetailSchema = z
-  .object({
-    code: z.union([errorCodeSchema, httpErrorCodeSchema]).describe("Stable error code"),
-    message: z.string(),
-    issues: z
-      .array(z.object({ field: z.string().describe("Dotted path of the field"), message: z.string() }))
-      .optional()
-      .describe("Field-level problems (INVALID_INPUT)"),
-    hint: z.string().optional().describe("What the caller can do about it"),
-    retryable: z.boolean().describe("Whether the same call may succeed later"),
-    error_id: z.string().optional().describe("INTERNAL and STORAGE errors: the id of the server log line holding the details"),
-  })
-  .meta({ title: "ErrorDetail" });
-
-/** The JSON body of every error response. */
-export const errorResponseSchema = z
-  .object({
-    status: z.literal("error"),
-    error: errorDetailSchema,
-    request_id: z.string().optional(),
-  })
-  .meta({ title: "ErrorResponse" });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
-export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
 /** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */
 const privateCodes: ReadonlySet<string> = new Set(["INTERNAL", "STORAGE"]);

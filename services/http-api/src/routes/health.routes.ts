@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { healthSchema } from "@deliberate/contracts";
 import type { AppEnv } from "../app-env.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
 
-export const healthSchema = z.object({ status: z.literal("ok") }).meta({ title: "Health" });
+export { healthSchema };
 
 /** GET /healthz and its alias /health: `{"status":"ok"}` while the process serves. */
 export function healthRoutes(catalog: OperationCatalog): Hono<AppEnv> {
