@@ -10,7 +10,7 @@ import {
   type ToolDefinition,
 } from "@deliberate/contracts";
 import type { LanguageModel, ModelRouter } from "@deliberate/providers";
-import { createCallScope, type Store, type SuspendedCall } from "@deliberate/store";
+import { type CallScope, createCallScope, type Store, type SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
@@ -114,15 +114,22 @@ function qualityOf(output: Record<string, unknown>): number | null {
  * while a model answers (a multi-step call such as a preset keeps its finished
  * steps; a failure rolls back only the unfinished one).
  */
-function committingBeforeModelCalls(router: ModelRouter, commit: () => Promise<void>): ModelRouter {
+function committingBeforeModelCalls(router: ModelRouter, scope: CallScope): ModelRouter {
+  // The commit in progress: model calls made meanwhile wait for it too, so concurrent calls start in the order they are made.
+  let committing: Promise<void> | undefined;
   const forMode = (mode: string): LanguageModel => {
     const model = router.forMode(mode);
     return {
       provider: model.provider,
       modelId: model.modelId,
-      generate: async (generateOptions) => {
-        await commit();
-        return model.generate(generateOptions);
+      generate: (generateOptions) => {
+        if (scope.hasOpenTransaction()) {
+          const commit = scope.commit().finally(() => {
+            if (committing === commit) committing = undefined;
+          });
+          committing = commit;
+        }
+        return committing === undefined ? model.generate(generateOptions) : committing.then(() => model.generate(generateOptions));
       },
     };
   };
@@ -309,7 +316,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     const scope = createCallScope(options.store);
     const models = hostExecuted
       ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} })
-      : committingBeforeModelCalls(serverModels, scope.commit);
+      : committingBeforeModelCalls(serverModels, scope);
     const signal = invokeOptions.signal ?? new AbortController().signal;
     const usage = createUsage();
     const intervalMs = options.generationProgressIntervalMs ?? defaultGenerationProgressIntervalMs;

@@ -9,6 +9,8 @@ export interface CallScope<Extra extends object = object> {
   commit(): Promise<void>;
   /** Undoes what the call wrote since the last commit. */
   rollback(): Promise<void>;
+  /** Whether the call has an open transaction (it wrote since the last commit). */
+  hasOpenTransaction(): boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface CallScope<Extra extends object = object> {
  */
 export function createCallScope<Extra extends object = object>(base: Store<Extra>): CallScope<Extra> {
   const begin = base.begin?.bind(base);
-  if (begin === undefined) return { store: base, commit: async () => {}, rollback: async () => {} };
+  if (begin === undefined) return { store: base, commit: async () => {}, rollback: async () => {}, hasOpenTransaction: () => false };
   type Opening = Promise<{ open: OpenTransaction<Extra>; joined: Store<Extra> }>;
   let opening: Opening | undefined;
 
@@ -84,5 +86,5 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
     contributors: base.contributors,
   } as unknown as Store<Extra>;
   delete (store as { begin?: unknown }).begin;
-  return { store, commit: () => end("commit"), rollback: () => end("rollback") };
+  return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };
 }
