@@ -21,7 +21,7 @@ import { createReplayRouter, isRejectedAnswer } from "./host/replay-router.ts";
 import { createReplayIds, type IdGenerator, randomIds } from "./ids.ts";
 import { createProgressChannel, defaultGenerationProgressIntervalMs } from "./progress-channel.ts";
 import { combineSettingsSources, createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
-import type { ToolHandler } from "./tool-handler.ts";
+import type { InvocationFields, ToolHandler } from "./tool-handler.ts";
 
 export interface EngineOptions {
   /** The store, opened with the same modules (`openStore({ path, modules })`) so their tables and repositories exist. */
@@ -100,7 +100,9 @@ function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${message}`, cause: error });
 }
 
-function qualityOf(output: Record<string, unknown>): number | null {
+function qualityOf(output: Record<string, unknown>, recording: InvocationFields | undefined): number | null {
+  const own = recording?.quality?.(output);
+  if (typeof own === "number" && Number.isFinite(own)) return own;
   for (const key of ["quality_score", "confidence", "overall_quality"]) {
     const value = output[key];
     if (typeof value === "number" && Number.isFinite(value)) return value;
@@ -134,6 +136,11 @@ function committingBeforeModelCalls(router: ModelRouter, scope: CallScope): Mode
     };
   };
   return Object.assign(Object.create(router) as ModelRouter, { forMode });
+}
+
+/** The session an invocation row names: the handler's own field, else `session_id` of the output or input. */
+function sessionOf(handler: ToolHandler, input: Record<string, unknown>, output?: Record<string, unknown>): unknown {
+  return handler.recording?.sessionId?.(input, output) ?? output?.["session_id"] ?? input["session_id"];
 }
 
 /** Where a call stands in host execution: fresh, or resumed from a token with answers. */
@@ -231,6 +238,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     rounds: number;
     output?: Record<string, unknown>;
     failure?: { code: ErrorCode; message: string };
+    recording?: InvocationFields | undefined;
   }): Promise<string | null> {
     const { usage, failure, output } = input;
     if (failure !== undefined && callerErrorCodes.has(failure.code)) return null;
@@ -252,7 +260,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       success: failure === undefined,
       error_code: failure?.code ?? null,
       error_message: failure?.message ?? null,
-      quality: output ? qualityOf(output) : null,
+      quality: output ? qualityOf(output, input.recording) : null,
       created_at: clock.now().toISOString(),
     });
     return id;
@@ -363,7 +371,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
       const latencyMs = latency();
       const failure = reportedFailure;
-      const id = await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs, rounds, output, ...(failure ? { failure } : {}) });
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw, output), usage, latencyMs, rounds, output, recording: handler.recording, ...(failure ? { failure } : {}) });
       notify({ id, tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       return output;
     } catch (error) {
@@ -373,12 +381,12 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
         // its schema is a model-output failure of the host provider, and is recorded as one.
         const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
-        const id = await record({ toolName, operation, sessionId: raw["session_id"], usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
+        const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
         notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
         throw error;
       }
       const failure = normalizeError(error, signal);
-      const id = await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs, rounds, failure });
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage, latencyMs, rounds, failure });
       notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       throw failure;
     }

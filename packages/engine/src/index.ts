@@ -14,7 +14,7 @@ export type { MemorySettingsSource, ModeSettings, RuntimeSettingsSource } from "
 export { defineMode } from "./mode-definition.ts";
 export type { ModeDefinition } from "./mode-definition.ts";
 export { defineHandler, handlerDefinerFor } from "./tool-handler.ts";
-export type { ToolHandler } from "./tool-handler.ts";
+export type { InvocationFields, ToolHandler } from "./tool-handler.ts";
 export type { InvocationUsage, ToolContext } from "./context.ts";
 export { nowIso } from "./context.ts";
 export { generateWithMode, modeMessages, runMode } from "./run-mode.ts";
