@@ -12,6 +12,8 @@ export interface InvocationUsage extends Usage {
   modelCalls: number;
   provider: string | null;
   model: string | null;
+  /** The modes whose model was asked (or tried), in first-use order. */
+  modes: string[];
 }
 
 /**
@@ -64,7 +66,7 @@ export interface ToolContext<Extra extends object = object> {
 }
 
 export function createUsage(): InvocationUsage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, provider: null, model: null };
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, provider: null, model: null, modes: [] };
 }
 
 /** ISO timestamp from the context clock. */

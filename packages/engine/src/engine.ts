@@ -9,19 +9,19 @@ import {
   type Thought,
   type ToolDefinition,
 } from "@deliberate/contracts";
-import type { ModelRouter } from "@deliberate/providers";
-import type { Store, SuspendedCall } from "@deliberate/store";
+import type { LanguageModel, ModelRouter } from "@deliberate/providers";
+import { type CallScope, createCallScope, type Store, type SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
-import type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
+import type { Engine, InvocationEvent, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 import { CompletionNeeded } from "./host/completion-needed.ts";
 import { hostInstructions } from "./host/host-instructions.ts";
 import { createReplayRouter, isRejectedAnswer } from "./host/replay-router.ts";
 import { createReplayIds, type IdGenerator, randomIds } from "./ids.ts";
 import { createProgressChannel, defaultGenerationProgressIntervalMs } from "./progress-channel.ts";
-import { createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
-import type { ToolHandler } from "./tool-handler.ts";
+import { combineSettingsSources, createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
+import type { InvocationFields, ToolHandler } from "./tool-handler.ts";
 
 export interface EngineOptions {
   /** The store, opened with the same modules (`openStore({ path, modules })`) so their tables and repositories exist. */
@@ -48,16 +48,7 @@ export interface EngineOptions {
   configSnapshot?: Readonly<Record<string, unknown>>;
 }
 
-export interface InvocationEvent {
-  tool: string;
-  operation: string | null;
-  success: boolean;
-  errorCode: ErrorCode | null;
-  latencyMs: number;
-  modelCalls: number;
-  /** Rounds the call took: 1, or for a host-executed call every replay. */
-  rounds: number;
-}
+export type { InvocationEvent } from "./engine-types.ts";
 
 /**
  * A session with everything recorded in it (for resources, exports and REST):
@@ -88,6 +79,10 @@ export interface DeliberateEngine extends Engine {
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** The store the engine was created with. */
   readonly store: Store;
+  /** The server-side models the engine was created with. */
+  readonly models: ModelRouter;
+  /** The concurrency a call started now runs with (configured, or a runtime source's). */
+  concurrencyNow(): number;
 }
 
 // Caller mistakes change nothing and are not service behaviour, so they are not
@@ -105,12 +100,47 @@ function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${message}`, cause: error });
 }
 
-function qualityOf(output: Record<string, unknown>): number | null {
+function qualityOf(output: Record<string, unknown>, recording: InvocationFields | undefined): number | null {
+  const own = recording?.quality?.(output);
+  if (typeof own === "number" && Number.isFinite(own)) return own;
   for (const key of ["quality_score", "confidence", "overall_quality"]) {
     const value = output[key];
     if (typeof value === "number" && Number.isFinite(value)) return value;
   }
   return null;
+}
+
+/**
+ * The router a call's handler sees with server-side models: before each model
+ * call it commits what the call wrote so far, so no transaction is ever held
+ * while a model answers (a multi-step call such as a preset keeps its finished
+ * steps; a failure rolls back only the unfinished one).
+ */
+function committingBeforeModelCalls(router: ModelRouter, scope: CallScope): ModelRouter {
+  // The commit in progress: model calls made meanwhile wait for it too, so concurrent calls start in the order they are made.
+  let committing: Promise<void> | undefined;
+  const forMode = (mode: string): LanguageModel => {
+    const model = router.forMode(mode);
+    return {
+      provider: model.provider,
+      modelId: model.modelId,
+      generate: (generateOptions) => {
+        if (scope.hasOpenTransaction()) {
+          const commit = scope.commit().finally(() => {
+            if (committing === commit) committing = undefined;
+          });
+          committing = commit;
+        }
+        return committing === undefined ? model.generate(generateOptions) : committing.then(() => model.generate(generateOptions));
+      },
+    };
+  };
+  return Object.assign(Object.create(router) as ModelRouter, { forMode });
+}
+
+/** The session an invocation row names: the handler's own field, else `session_id` of the output or input. */
+function sessionOf(handler: ToolHandler, input: Record<string, unknown>, output?: Record<string, unknown>): unknown {
+  return handler.recording?.sessionId?.(input, output) ?? output?.["session_id"] ?? input["session_id"];
 }
 
 /** Where a call stands in host execution: fresh, or resumed from a token with answers. */
@@ -136,13 +166,30 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       throw new Error(`Module ${module.name} has tables: open the store with it (openStore({ path, modules }))`);
     }
   }
+  // Modules' runtime sources first, the service's own last (it wins).
+  const runtimeSources = [...composition.runtimeSources, ...(options.runtimeSettings ? [options.runtimeSettings] : [])];
+  const runtime = runtimeSources.length > 0 ? combineSettingsSources(runtimeSources) : undefined;
   const settings = createSettingsResolver({
     defaults: composition.modes,
     ...(options.modeSettings ? { overrides: options.modeSettings } : {}),
-    ...(options.runtimeSettings ? { runtime: options.runtimeSettings } : {}),
+    ...(runtime ? { runtime } : {}),
   });
   const modeIds = Object.keys(composition.modes);
-  const concurrency = options.concurrency ?? 8;
+  const configuredConcurrency = options.concurrency ?? 8;
+  const concurrencyNow = () => {
+    const value = runtime?.concurrency?.();
+    return value !== undefined && Number.isInteger(value) && value >= 1 ? value : configuredConcurrency;
+  };
+  const observers = [...(options.onInvocation ? [options.onInvocation] : []), ...composition.invocationObservers];
+  function notify(event: InvocationEvent): void {
+    for (const observer of observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer never fails the call it observes.
+      }
+    }
+  }
   const ttlMs = options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs;
   const handlers = composition.handlers as ReadonlyMap<string, ToolHandler>;
   if (handlers.has(submitTool.name)) throw new Error(`Tool ${submitTool.name} is the engine's own`);
@@ -191,11 +238,13 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     rounds: number;
     output?: Record<string, unknown>;
     failure?: { code: ErrorCode; message: string };
-  }) {
+    recording?: InvocationFields | undefined;
+  }): Promise<string | null> {
     const { usage, failure, output } = input;
-    if (failure !== undefined && callerErrorCodes.has(failure.code)) return;
+    if (failure !== undefined && callerErrorCodes.has(failure.code)) return null;
+    const id = ids.next("inv");
     await options.store.invocations.record({
-      id: ids.next("inv"),
+      id,
       tool: input.toolName,
       operation: input.operation,
       session_id: typeof input.sessionId === "string" ? input.sessionId : null,
@@ -211,9 +260,10 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       success: failure === undefined,
       error_code: failure?.code ?? null,
       error_message: failure?.message ?? null,
-      quality: output ? qualityOf(output) : null,
+      quality: output ? qualityOf(output, input.recording) : null,
       created_at: clock.now().toISOString(),
     });
+    return id;
   }
 
   async function suspend(
@@ -270,7 +320,11 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     // so every replay draws the same ids and prompts built from results do not change.
     const callId = hostExecuted ? (resumption?.call.id ?? ids.next("rt")) : undefined;
     const callIds = callId !== undefined ? createReplayIds(callId) : ids;
-    const models = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : serverModels;
+    // The call's writes land together when it succeeds and not at all when it fails.
+    const scope = createCallScope(options.store);
+    const models = hostExecuted
+      ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} })
+      : committingBeforeModelCalls(serverModels, scope);
     const signal = invokeOptions.signal ?? new AbortController().signal;
     const usage = createUsage();
     const intervalMs = options.generationProgressIntervalMs ?? defaultGenerationProgressIntervalMs;
@@ -292,26 +346,33 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
           reportedFailure ??= { code: failure.code, message: failure.message };
         },
         usage,
-        concurrency,
+        concurrency: concurrencyNow(),
         callTool: (name, input, callOptions) =>
           run(handlerFor(name), input, callOptions === undefined ? context : contextFor(callOptions.progress ?? context.progress, callOptions.store ?? context.store, callOptions.ids ?? context.ids)),
         configSnapshot: options.configSnapshot ?? {},
       };
       return context;
     }
-    const context = contextFor(invokeOptions.progress ?? (() => {}), options.store, callIds);
+    const context = contextFor(invokeOptions.progress ?? (() => {}), scope.store, callIds);
     const operation = variantOf(parsed);
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
     const rounds = (resumption?.call.rounds ?? 0) + 1;
     // A host-executed call's latency runs from its first round to now, across every round.
     const latency = () => Math.max(performance.now() - started, resumption ? clock.now().getTime() - Date.parse(resumption.call.created_at) : 0);
     try {
-      const output = await run(handler, rawArguments, context, { input: parsed });
+      let output: Record<string, unknown>;
+      try {
+        output = await run(handler, rawArguments, context, { input: parsed });
+        await scope.commit();
+      } catch (error) {
+        await scope.rollback().catch(() => undefined);
+        throw error;
+      }
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
       const latencyMs = latency();
       const failure = reportedFailure;
-      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs, rounds, output, ...(failure ? { failure } : {}) });
-      options.onInvocation?.({ tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds });
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw, output), usage, latencyMs, rounds, output, recording: handler.recording, ...(failure ? { failure } : {}) });
+      notify({ id, tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       return output;
     } catch (error) {
       if (CompletionNeeded.isInstance(error)) return suspend(callId ?? ids.next("rt"), startedAt, toolName, rawArguments, error, resumption);
@@ -320,13 +381,13 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
         // its schema is a model-output failure of the host provider, and is recorded as one.
         const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
-        await record({ toolName, operation, sessionId: raw["session_id"], usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
-        options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds });
+        const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
+        notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
         throw error;
       }
       const failure = normalizeError(error, signal);
-      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs, rounds, failure });
-      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds });
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage, latencyMs, rounds, failure });
+      notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       throw failure;
     }
   }
@@ -407,5 +468,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     tasks: composition.tasks,
     capabilities: composition.capabilities,
     store: options.store,
+    models: options.models,
+    concurrencyNow,
   };
 }

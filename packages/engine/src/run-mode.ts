@@ -76,6 +76,7 @@ export async function runMode<Input, Output>(context: ToolContext, mode: ModeDef
   }
   const model = context.models.forMode(mode.mode);
   const settings = context.settings(mode.mode);
+  if (!context.usage.modes.includes(mode.mode)) context.usage.modes.push(mode.mode);
   const usage = context.usage;
   let answers = 0;
   const onProgress = (event: GenerateProgress) => {

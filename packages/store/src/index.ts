@@ -1,5 +1,5 @@
 export { bindRepositories, createStore, openStore } from "./store.ts";
-export type { BaseRepositories, CreateStoreOptions, OpenStoreOptions, Repositories, Store, StoreContribution } from "./store.ts";
+export type { BaseRepositories, CreateStoreOptions, OpenStoreOptions, OpenTransaction, Repositories, Store, StoreContribution } from "./store.ts";
 export { batchInvocations, defaultInvocationBatch } from "./invocation-batch.ts";
 export type { BatchedInvocationRepository, InvocationBatchOptions } from "./invocation-batch.ts";
 export { withStatementCache } from "./statement-cache.ts";
@@ -23,3 +23,5 @@ export type { InvocationRollupRow, InvocationRollupTable } from "./tables/invoca
 export type { InvocationLatencyBucketRow, InvocationLatencyBucketTable } from "./tables/invocation-latency-bucket.table.ts";
 export type { SessionRow, SessionTable } from "./tables/session.table.ts";
 export type { ThoughtRow, ThoughtTable } from "./tables/thought.table.ts";
+export { createCallScope } from "./call-scope.ts";
+export type { CallScope } from "./call-scope.ts";

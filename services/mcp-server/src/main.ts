@@ -1,23 +1,38 @@
 #!/usr/bin/env node
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createEngine, loadModules } from "@deliberate/engine";
+import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
+import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
 import { defaultInvocationBatch, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
-import { connectionHelp, logProviderChoice } from "./startup-messages.ts";
+import { clientConfigSnippet, connectionHelp, logProviderChoice } from "./startup-messages.ts";
+
+/** The command as started (dist/main.js, which runs the bundle with its code cache; links resolved), else this file. */
+function commandPath(): string {
+  const started = process.argv[1];
+  if (started === undefined) return fileURLToPath(import.meta.url);
+  try {
+    return realpathSync(started);
+  } catch {
+    return resolve(started);
+  }
+}
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
+  let selfImprovement: ReturnType<typeof parseSelfImprovementEnvironment>;
   try {
     parsed = parseCommandLine({ argv: process.argv.slice(2), env: process.env });
+    selfImprovement = parseSelfImprovementEnvironment(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`deliberate-mcp: ${error.message}\n`);
@@ -25,10 +40,23 @@ async function main(): Promise<void> {
   }
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
+  if (parsed.action === "print-config") {
+    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: commandPath(), env: process.env });
+    process.stdout.write(snippet);
+    if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
+    return;
+  }
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const modules = [reasoningModule, dialogModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules))];
+  // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
+  const modules = [
+    reasoningModule,
+    dialogModule,
+    createKnowledgeGraphModule(config.knowledgeGraph),
+    createSelfImprovementModule(selfImprovement),
+    ...(await loadModules(config.modules)),
+  ];
   // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
   const store = await openStore({
     path: config.databasePath,
@@ -52,6 +80,8 @@ async function main(): Promise<void> {
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
   for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
+  const tasks = createTaskRunner({ engine, log: (level, message, fields) => logger[level](message, fields) });
+  await tasks.start();
   let viewerUrl: string | undefined;
   const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
 
@@ -63,6 +93,7 @@ async function main(): Promise<void> {
     logger.info("shutting down", { reason });
     setTimeout(() => process.exit(exitCode === 0 ? 1 : exitCode), 5000).unref();
     await transport?.close().catch((error: unknown) => logger.warn("closing the transport failed", { error }));
+    await tasks.stop().catch((error: unknown) => logger.warn("stopping the background tasks failed", { error }));
     await store.close().catch((error: unknown) => logger.warn("closing the database failed", { error }));
     process.exit(exitCode);
   };
@@ -70,8 +101,7 @@ async function main(): Promise<void> {
     process.on(signal, () => (stopping ? process.exit(130) : void shutdown(signal)));
   }
 
-  // The command as started (dist/main.js, which runs the bundle with its code cache), else this file.
-  const scriptPath = process.argv[1] !== undefined ? resolve(process.argv[1]) : fileURLToPath(import.meta.url);
+  const scriptPath = commandPath();
   if (config.transport.kind === "http") {
     // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
     const { startHttpTransport } = await import("./http-transport.ts");

@@ -1,6 +1,6 @@
-import { type CallToolResult, type McpServer, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { type CallToolResult, type JSONRPCMessage, type McpServer, ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { Readable, Writable } from "node:stream";
+import { type JsonRpcRefusal, readJsonRpcLine } from "./json-rpc-message.ts";
 import type { Logger } from "./logger.ts";
 import { structuredJsonOf } from "./tool-result.ts";
 
@@ -10,120 +10,158 @@ import { structuredJsonOf } from "./tool-result.ts";
  */
 export type ToolCallFastPath = (call: { name: string; arguments: unknown; signal: AbortSignal }) => Promise<CallToolResult> | undefined;
 
+type RequestId = string | number;
+
 export interface StdioTransportOptions {
   /** Builds the server for the connection (the SDK may build one more for a version probe). */
   createServer: () => McpServer;
   logger: Logger;
   /** Called once when the client goes away (stdin ends) or the transport closes. */
   onClosed: () => void;
+  /** Where messages are read and written (default process stdin / stdout; tests pass streams). */
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  /** Longest accepted line in bytes (default the SDK's 10 MiB); longer ones are answered -32600 and skipped. */
+  maxLineBytes?: number;
   /** Model-free calls answered on the transport itself (see `ToolCallFastPath`). */
   fastPath?: ToolCallFastPath;
-  /** The streams to serve on (tests); default the process's stdin and stdout. */
-  stdin?: Readable;
-  stdout?: Writable;
 }
 
 export interface RunningTransport {
   close(): Promise<void>;
 }
 
-/** What the SDK's stdio transport allows buffered before a newline (10 MiB). */
-const maxBufferedBytes = 10 * 1024 * 1024;
-
-type RequestId = string | number;
-
 /**
- * The SDK's stdio transport, reporting when it closes (stdin ended or closed),
- * with a fast path for calls that need nothing of the SDK: after a 2025-era
+ * The SDK's stdio transport with its reading replaced: every line gets an
+ * answer. The SDK silently skips lines that are not JSON and reports invalid
+ * envelopes only to its error hook, so a client waiting on them would wait
+ * forever; here they are answered -32700 / -32600 as the HTTP transport does.
+ * It also reports when it closes (stdin ended or closed).
+ *
+ * And a fast path for calls that need nothing of the SDK: after a 2025-era
  * `initialize` handshake, a `tools/call` without a progress token that
- * `fastPath` accepts is answered here, skipping the SDK's per-message schema
- * validation and dispatch (most of a model-free call's cost). Its result is
- * the one the SDK would send (the same `toToolResult`), its cancellation
- * (`notifications/cancelled`) aborts it. Everything else (the handshake, 2026
- * clients, listings, resources, model-backed calls, sampling) goes to the SDK
- * as before.
+ * `fastPath` accepts is answered here (after the same line checks), skipping
+ * the SDK's per-request validation and dispatch (most of a model-free call's
+ * cost). Its result is the one the SDK would send (the same `toToolResult`);
+ * `notifications/cancelled` aborts it. Everything else (the handshake, 2026
+ * clients, listings, resources, model-backed calls, sampling) goes to the SDK.
  */
-class ObservedStdioServerTransport extends StdioServerTransport {
+class AnsweringStdioServerTransport extends StdioServerTransport {
   private closedOnce = false;
-  private pending: Buffer | undefined;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Set while skipping the rest of an over-long line. */
+  private discarding = false;
   /** A 2025-era client has sent `initialize`: calls are plain request/response. */
   private handshaken = false;
   private readonly fastCalls = new Map<RequestId, AbortController>();
+  private readonly output: NodeJS.WritableStream;
 
   constructor(
-    private readonly onClosed: () => void,
-    private readonly fastPath: ToolCallFastPath | undefined,
-    stdin: Readable = process.stdin,
-    private readonly output: Writable = process.stdout,
+    private readonly options: {
+      onClosed: () => void;
+      logger: Logger;
+      maxLineBytes: number;
+      stdin?: NodeJS.ReadableStream;
+      stdout?: NodeJS.WritableStream;
+      fastPath?: ToolCallFastPath;
+    },
   ) {
-    super(stdin, output);
+    super(options.stdin as never, options.stdout as never);
+    this._ondata = (chunk: Buffer) => this.receive(chunk);
+    this.output = options.stdout ?? process.stdout;
   }
 
-  override _ondata = (chunk: Buffer): void => {
-    try {
-      if ((this.pending?.length ?? 0) + chunk.length > maxBufferedBytes) {
-        this.pending = undefined;
-        throw new Error(`ReadBuffer exceeded maximum size of ${maxBufferedBytes} bytes`);
+  private receive(chunk: Buffer): void {
+    let rest = chunk;
+    for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
+      const head = rest.subarray(0, newline);
+      rest = rest.subarray(newline + 1);
+      if (this.discarding) {
+        this.discarding = false;
+        this.pending = [];
+        this.pendingBytes = 0;
+        continue;
       }
-      let pending: Buffer | undefined = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-      for (let newline = pending.indexOf(10); newline >= 0; newline = pending.indexOf(10)) {
-        const line = pending.toString("utf8", 0, newline).replace(/\r$/, "");
-        pending = pending.subarray(newline + 1);
-        this.receive(line);
-      }
-      this.pending = pending.length > 0 ? pending : undefined;
-    } catch (error) {
-      this.onerror?.(error as Error);
-      this.close().catch(() => {});
+      const line = this.pendingBytes === 0 ? head : Buffer.concat([...this.pending, head]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      if (line.length > this.options.maxLineBytes) this.answerTooLong();
+      else this.handle(line.toString("utf8").replace(/\r$/, ""));
     }
-  };
+    if (rest.length === 0 || this.discarding) return;
+    this.pending.push(rest);
+    this.pendingBytes += rest.length;
+    if (this.pendingBytes > this.options.maxLineBytes) {
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.discarding = true;
+      this.answerTooLong();
+    }
+  }
 
-  private receive(line: string): void {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      return; // as the SDK: a line that is not JSON is skipped
+  private answerTooLong(): void {
+    const limit = this.options.maxLineBytes;
+    this.answer({
+      code: ProtocolErrorCode.InvalidRequest,
+      message: `Invalid Request: the message is longer than ${limit} bytes (the limit); it was skipped`,
+      id: null,
+      issues: [{ field: "(message)", message: `longer than ${limit} bytes` }],
+    });
+  }
+
+  private handle(line: string): void {
+    if (line.trim() === "") return;
+    const read = readJsonRpcLine(line);
+    if ("error" in read) {
+      this.answer(read.error);
+      return;
     }
     try {
-      if (!this.answeredHere(raw)) this.onmessage?.(parseJSONRPCMessage(raw));
+      if (!this.answeredHere(read.message)) this.onmessage?.(read.message);
     } catch (error) {
-      this.onerror?.(error as Error);
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  private answer(error: JsonRpcRefusal): void {
+    this.options.logger.debug("stdio message refused", { code: error.code, id: error.id, detail: error.message });
+    this.send({ jsonrpc: "2.0", id: error.id, error: { code: error.code, message: error.message, data: { code: "INVALID_INPUT", issues: error.issues } } } as unknown as JSONRPCMessage).catch(
+      (sendError: unknown) => this.options.logger.warn("could not answer a refused stdio message", { error: sendError }),
+    );
   }
 
   /** Handles a fast-path call or its cancellation; false leaves the message to the SDK. */
-  private answeredHere(raw: unknown): boolean {
-    if (this.fastPath === undefined || typeof raw !== "object" || raw === null) return false;
-    const message = raw as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown }; requestId?: unknown } };
-    if (message.jsonrpc !== "2.0") return false;
+  private answeredHere(message: JSONRPCMessage): boolean {
+    const fastPath = this.options.fastPath;
+    if (fastPath === undefined || !("method" in message)) return false;
+    const params = message.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown }; requestId?: unknown } | undefined;
     if (message.method === "initialize") {
       this.handshaken = true;
       return false;
     }
     if (message.method === "notifications/cancelled") {
-      const requestId = message.params?.requestId;
-      const call = (typeof requestId === "string" || typeof requestId === "number") ? this.fastCalls.get(requestId) : undefined;
+      const requestId = params?.requestId;
+      const call = typeof requestId === "string" || typeof requestId === "number" ? this.fastCalls.get(requestId) : undefined;
       call?.abort(new Error("cancelled by the client"));
       return call !== undefined;
     }
-    const id = message.id;
+    const id = "id" in message ? message.id : undefined;
     if (!this.handshaken || message.method !== "tools/call" || (typeof id !== "string" && typeof id !== "number") || this.fastCalls.has(id)) return false;
-    const params = message.params;
     if (typeof params?.name !== "string" || params._meta?.progressToken !== undefined) return false;
     const controller = new AbortController();
-    const answer = this.fastPath({ name: params.name, arguments: params.arguments, signal: controller.signal });
-    if (answer === undefined) return false;
+    const result = fastPath({ name: params.name, arguments: params.arguments, signal: controller.signal });
+    if (result === undefined) return false;
     this.fastCalls.set(id, controller);
-    answer.then(
-      (result) => {
+    result.then(
+      (answer) => {
         this.fastCalls.delete(id);
         // A cancelled request is not answered (as the SDK does).
-        if (!controller.signal.aborted) this.answer(id, result);
+        if (!controller.signal.aborted) this.respond(id, answer);
       },
       (error: unknown) => {
         this.fastCalls.delete(id);
-        this.onerror?.(error as Error);
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       },
     );
     return true;
@@ -134,7 +172,7 @@ class ObservedStdioServerTransport extends StdioServerTransport {
    * content as JSON (`toToolResult`), so that JSON is made once and used for
    * both: the line is the one `JSON.stringify` of the whole message gives.
    */
-  private answer(id: RequestId, result: CallToolResult): void {
+  private respond(id: RequestId, result: CallToolResult): void {
     const text = structuredJsonOf(result);
     const line =
       text !== undefined
@@ -143,28 +181,38 @@ class ObservedStdioServerTransport extends StdioServerTransport {
     try {
       this.output.write(line);
     } catch (error) {
-      this.onerror?.(error as Error);
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
   override async close(): Promise<void> {
     for (const call of this.fastCalls.values()) call.abort(new Error("the transport closed"));
     this.fastCalls.clear();
-    this.pending = undefined;
     await super.close();
+    this.pending = [];
+    this.pendingBytes = 0;
     if (this.closedOnce) return;
     this.closedOnce = true;
-    this.onClosed();
+    this.options.onClosed();
   }
 }
 
 /**
  * Serves MCP over stdin/stdout with the SDK's `serveStdio` (which answers both
  * the 2025 `initialize` handshake and 2026-07-28 clients). Stdout carries
- * JSON-RPC only; everything else goes to the logger (stderr).
+ * JSON-RPC only; everything else goes to the logger (stderr). Every line read
+ * is answered: lines that are not JSON get -32700, lines that are not JSON-RPC
+ * messages (or nest deeper than the limit) get -32600 with their id when readable.
  */
 export function startStdioTransport(options: StdioTransportOptions): RunningTransport {
-  const transport = new ObservedStdioServerTransport(options.onClosed, options.fastPath, options.stdin, options.stdout);
+  const transport = new AnsweringStdioServerTransport({
+    onClosed: options.onClosed,
+    logger: options.logger,
+    maxLineBytes: options.maxLineBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    ...(options.stdin ? { stdin: options.stdin } : {}),
+    ...(options.stdout ? { stdout: options.stdout } : {}),
+    ...(options.fastPath ? { fastPath: options.fastPath } : {}),
+  });
   const handle = serveStdio(() => options.createServer(), {
     transport,
     onerror: (error) => options.logger.warn("stdio transport error", { error }),

@@ -252,6 +252,17 @@ describe("guided workflows over MCP", () => {
     expect(done).toMatchObject({ status: "complete", summary: { steps_completed: 3 } });
     expect(JSON.stringify(done)).toContain('"status":"complete"');
 
+    // The ticket's own test, as written: _meta.agentInstructions on every step, "complete":true at the end.
+    const ticket = await second.client.callTool({ name: "startChainOfThought", arguments: { problem: "How to implement JWT authentication?" } });
+    expect((ticket._meta as { agentInstructions: string }).agentInstructions).toContain("Break down");
+    const { state_id } = JSON.parse((ticket.content as Array<{ text: string }>)[0]?.text ?? "{}") as { state_id: string };
+    const decomposition = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "1. User model, 2. JWT generation, 3. Middleware" } });
+    expect((decomposition._meta as { agentInstructions: string }).agentInstructions).toContain("analyze");
+    const analysis = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "User model needs email and hashed password..." } });
+    expect((analysis._meta as { agentInstructions: string }).agentInstructions).toContain("Synthesize");
+    const final = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "Complete JWT implementation plan..." } });
+    expect((final.content as Array<{ text: string }>)[0]?.text).toContain('"complete":true');
+
     const finished = expectToolError(await second.client.callTool({ name: "submitThought", arguments: { state_id: auth["state_id"], thought: "more" } }));
     expect(finished.code).toBe("CONFLICT");
     const unknown = expectToolError(await second.client.callTool({ name: "submitThought", arguments: { state_id: "wf_nope", thought: "x" } }));
@@ -276,6 +287,6 @@ describe("sessions as resources", () => {
     expect((markdown.contents[0] as { text: string }).text).toContain(`# Session ${sessionId}`);
     const mermaid = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}/mermaid` });
     expect((mermaid.contents[0] as { text: string }).text).toContain("n1 --> n2");
-    await expect(server.client.readResource({ uri: "deliberate://sessions/ses_unknown" })).rejects.toThrow(/Session not found/);
+    await expect(server.client.readResource({ uri: "deliberate://sessions/ses_unknown" })).rejects.toThrow(/Resource not found: deliberate:\/\/sessions\/ses_unknown/);
   });
 });
