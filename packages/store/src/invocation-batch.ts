@@ -24,8 +24,8 @@ export interface InvocationBatchOptions {
 /** What the services use: a crash loses at most the last 16 rows (31 in a burst), none older than 20 ms. */
 export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 16, maxDelayMs: 20 };
 
-/** The invocations repository with batched `record` and `flush()`; reads flush first, so they see every recorded row. */
-export type BatchedInvocationRepository = InvocationRepository & { flush(): Promise<void> };
+/** The invocations repository with batched `record`; reads flush first, so they see every recorded row. */
+export type BatchedInvocationRepository = InvocationRepository;
 
 export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
   if (!Number.isInteger(options.maxRows) || options.maxRows < 1) throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);

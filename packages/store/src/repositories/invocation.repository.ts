@@ -168,6 +168,13 @@ function selectLatencies(db: DatabaseExecutor) {
 /** One row per tool call; metrics and self-improvement read these. */
 export function createInvocationRepository(db: DatabaseExecutor) {
   return {
+    /**
+     * Writes the rows still held by a batching store (`openStore({ invocationBatch })`);
+     * here, where every row is written when recorded, nothing. Code that reads the
+     * `invocations` table itself (not through this repository) calls it first.
+     */
+    async flush(): Promise<void> {},
+
     /** One row, with its group's totals, in one transaction. */
     async record(input: NewInvocation): Promise<void> {
       await insertWithRollups(db, [input]);
