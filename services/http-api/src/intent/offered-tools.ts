@@ -37,7 +37,10 @@ export const defaultOfferedTools: readonly OfferedToolInput[] = [
  * @throws DeliberateError INVALID_INPUT naming `tools.<n>.<field>`.
  */
 export function compileOfferedTools(tools: readonly OfferedToolInput[] | null | undefined): readonly OfferedTool[] {
-  if (tools === null || tools === undefined) return (compiledDefault ??= compile(defaultOfferedTools));
+  if (tools === null || tools === undefined) {
+    compiledDefault ??= compile(defaultOfferedTools);
+    return compiledDefault;
+  }
   const given = tools;
   // Agents send the same tool list on every step: compile each distinct list once.
   const key = JSON.stringify(given);
