@@ -1,13 +1,8 @@
 import type { TestProject } from "vitest/node";
 import { startTestPostgres } from "./embedded-postgres.ts";
 import { testDialects } from "./dialects.ts";
+import "./provided-context.ts";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** Admin URL of the Postgres started for this test run ("" when Postgres is not tested). */
-    deliberatePostgresUrl: string;
-  }
-}
 
 /**
  * Vitest global setup: starts one Postgres for the whole test run (unless

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterEach, inject } from "vitest";
+import "./provided-context.ts";
 import type { DialectName } from "../dialect.ts";
 import { openStore, type Store, type StoreContribution } from "../store.ts";
 
@@ -67,13 +68,29 @@ export async function freshTestDatabase(dialect: DialectName): Promise<{ path: s
   return { url: url.toString() };
 }
 
+const places = new WeakMap<object, { path: string } | { url: string }>();
+
 /** Opens a migrated store on a fresh database of the dialect (see `freshTestDatabase`). */
 export async function openTestStore<Extra extends object = object>(
   dialect: DialectName,
   options: { modules?: readonly StoreContribution[]; poolSize?: number } = {},
 ): Promise<Store<Extra>> {
   const where = await freshTestDatabase(dialect);
-  return openStore<Extra>({ ...where, modules: options.modules ?? [], poolSize: options.poolSize ?? 4 });
+  const store = await openStore<Extra>({ ...where, modules: options.modules ?? [], poolSize: options.poolSize ?? 4 });
+  places.set(store, where);
+  return store;
+}
+
+/** Options of the function `useTestStores` returns. */
+export interface TestStoreOptions {
+  modules?: readonly StoreContribution[];
+  poolSize?: number;
+  /**
+   * Opens another store on the same database as this one, as a second replica
+   * would: its own pool on Postgres. SQLite in memory cannot be shared, so
+   * there it is the same store.
+   */
+  replicaOf?: Store<object>;
 }
 
 /**
@@ -90,13 +107,24 @@ export async function openTestStore<Extra extends object = object>(
 export function useTestStores<Extra extends object = object>(
   dialect: DialectName,
   defaults: { modules?: readonly StoreContribution[]; poolSize?: number } = {},
-): (options?: { modules?: readonly StoreContribution[]; poolSize?: number }) => Promise<Store<Extra>> {
+): (options?: TestStoreOptions) => Promise<Store<Extra>> {
   const open: Store[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((store) => store.close()));
   });
   return async (options = {}) => {
-    const store = await openTestStore<Extra>(dialect, { ...defaults, ...options });
+    const { replicaOf, ...rest } = options;
+    const settings = { ...defaults, ...rest };
+    if (replicaOf !== undefined) {
+      const where = places.get(replicaOf);
+      if (where === undefined) throw new Error("replicaOf: that store was not opened by useTestStores/openTestStore");
+      if ("path" in where) return replicaOf as Store<Extra>;
+      const replica = await openStore<Extra>({ ...where, modules: settings.modules ?? [], poolSize: settings.poolSize ?? 4 });
+      places.set(replica, where);
+      open.push(replica as Store);
+      return replica;
+    }
+    const store = await openTestStore<Extra>(dialect, settings);
     open.push(store as Store);
     return store;
   };
