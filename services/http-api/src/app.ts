@@ -10,7 +10,7 @@ import type { IntentDecider } from "./intent/decide-intent.ts";
 import type { Logger } from "./logger.ts";
 import { bearerAuth } from "./middleware/bearer-auth.ts";
 import { bodyLimit } from "./middleware/body-limit.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
+import { type RateLimitStore, rateLimit } from "./middleware/rate-limit.ts";
 import { requestSignal } from "./middleware/request-signal.ts";
 import { createOperationCatalog } from "./openapi/operation.ts";
 import type { AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
@@ -34,6 +34,8 @@ export interface AppDependencies {
   http: HttpSettings;
   ids: IdGenerator;
   version: string;
+  /** Where the rate limiter counts; default this process's memory. */
+  rateLimitStore?: RateLimitStore;
 }
 
 const healthPaths = new Set(["/healthz", "/health"]);
@@ -68,7 +70,16 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     await next();
   });
   app.use(bearerAuth({ token: deps.http.apiToken, isPublic: (path) => publicPaths.has(path) }));
-  app.use(rateLimit({ limit: deps.http.rateLimit, windowMs: deps.http.rateWindowMs, trustProxy: deps.http.trustProxy, skip: (path) => healthPaths.has(path) }));
+  app.use(
+    rateLimit({
+      limit: deps.http.rateLimit,
+      windowMs: deps.http.rateWindowMs,
+      trustProxy: deps.http.trustProxy,
+      skip: (path) => healthPaths.has(path),
+      ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}),
+      onStoreError: (error) => deps.logger.warn("rate limit store failed; request let through", { error }),
+    }),
+  );
   app.use(bodyLimit({ maxBytes: deps.http.maxBodyBytes }));
   // Only the routes that run model work need an abort signal (and its timer).
   const signal = requestSignal({ timeoutMs: deps.http.requestTimeoutMs });

@@ -2,7 +2,7 @@ import { ConfigError, readList } from "@deliberate/base";
 import { isIP } from "node:net";
 import { DeliberateError } from "@deliberate/contracts";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { defaultDatabasePath } from "@deliberate/store";
+import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
 import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
 
 type Environment = Record<string, string | undefined>;
@@ -13,8 +13,16 @@ export interface ApiConfig {
   host: string;
   /** `PORT` (or `UVICORN_PORT`), default 9000; 0 picks a free port. */
   port: number;
-  /** `DATABASE_PATH`, default ./data/deliberate.db: sessions, tools, the queue and telemetry. */
+  /** `DATABASE_PATH`, default ./data/deliberate.db: sessions, tools, the queue and telemetry (SQLite). */
   databasePath: string;
+  /**
+   * Where the store lives: `DATABASE_URL=postgres://...` selects Postgres (the
+   * queue, sessions and rate limits are then shared by every replica on it);
+   * otherwise SQLite at `databasePath`.
+   */
+  database: DatabaseTarget;
+  /** `DATABASE_POOL_SIZE`, default 10: Postgres connections of this process. */
+  databasePoolSize: number;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
   /** `LOG_LEVEL`, default info. */
@@ -45,6 +53,12 @@ export interface HttpSettings {
   requestTimeoutMs: number;
   /** `REASONING_TRUST_PROXY=1`: take the client address from X-Forwarded-For (rate limiting). */
   trustProxy: boolean;
+  /**
+   * `REASONING_API_RATE_LIMIT_STORE`: `database` counts in the `rate_limits`
+   * table, so the limit holds across replicas (the default on Postgres);
+   * `memory` counts per process (the default on SQLite).
+   */
+  rateLimitStore: "memory" | "database";
 }
 
 /** The durable queue and its in-process worker pool. */
@@ -165,6 +179,20 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     }
   }
 
+  let database: DatabaseTarget = { dialect: "sqlite", path: defaultDatabasePath };
+  try {
+    database = databaseTargetFromEnvironment(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push({ variable: "DATABASE_URL", message: error.message.replace(/\.$/, "") });
+  }
+  const rateLimitStoreValue = read(env, "REASONING_API_RATE_LIMIT_STORE")?.toLowerCase();
+  if (rateLimitStoreValue !== undefined && rateLimitStoreValue !== "memory" && rateLimitStoreValue !== "database") {
+    problems.push({ variable: "REASONING_API_RATE_LIMIT_STORE", message: `REASONING_API_RATE_LIMIT_STORE must be memory or database (got "${rateLimitStoreValue}")` });
+  }
+  const rateLimitStore: HttpSettings["rateLimitStore"] =
+    rateLimitStoreValue === "memory" || rateLimitStoreValue === "database" ? rateLimitStoreValue : database.dialect === "postgres" ? "database" : "memory";
+
   const http: HttpSettings = {
     apiToken,
     maxBodyBytes: integer("REASONING_API_MAX_BODY_BYTES", 1024 * 1024, { min: 1024 }),
@@ -172,6 +200,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     rateWindowMs: integer("REASONING_API_RATE_WINDOW_MS", 60_000, { min: 100 }),
     requestTimeoutMs: integer("REASONING_API_REQUEST_TIMEOUT_MS", 120_000, { min: 100 }),
     trustProxy: flag("REASONING_TRUST_PROXY", false),
+    rateLimitStore,
   };
   const queue: QueueSettings = {
     enabled: flag("REASONING_QUEUE_WORKER", true),
@@ -190,6 +219,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     secret: read(env, "REASONING_CALLBACK_SECRET"),
   };
   const shutdownGraceMs = integer("REASONING_SHUTDOWN_GRACE_MS", 10_000, { min: 0 });
+  const databasePoolSize = integer("DATABASE_POOL_SIZE", 10, { min: 1, max: 1000 });
   const logStdout = flag("REASONING_LOG_STDOUT", false);
 
   let providers: ProviderSettings | undefined;
@@ -210,6 +240,8 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     host,
     port,
     databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    database,
+    databasePoolSize,
     modules: readList(env["DELIBERATE_MODULES"]),
     logLevel: (logLevelValue as LogLevel | undefined) ?? "info",
     logFile: read(env, "REASONING_LOG_FILE"),

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { redactSettings } from "@deliberate/providers";
+import { describeDatabaseTarget } from "@deliberate/store";
 import { type ApiConfig, ConfigError, parseApiEnvironment } from "./config.ts";
 import { createApiService } from "./service.ts";
 
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const { logger } = service;
   const url = await service.start();
   const providers = redactSettings(config.providers);
-  logger.info("deliberate-api listening", { url, docs: `${url}/docs`, database: config.databasePath, workers: config.queue.enabled ? config.queue.workers : 0 });
+  logger.info("deliberate-api listening", { url, docs: `${url}/docs`, database: describeDatabaseTarget(config.database), rate_limits: config.http.rateLimitStore, workers: config.queue.enabled ? config.queue.workers : 0 });
   logger.info(config.providers.provider === "none" ? "no model provider: agent intents use the heuristic, tools are host-executed" : "model provider selected", {
     provider: providers.provider,
     reason: providers.reason,

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { DeliberateError } from "@deliberate/contracts";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { defaultDatabasePath } from "@deliberate/store";
+import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
 import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
 
 /** Default port of the Streamable HTTP transport (`--port`, `MCP_HTTP_PORT`). */
@@ -32,8 +32,12 @@ export interface ServerConfig {
   providers: ProviderSettings;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
-  /** `DATABASE_PATH`, default `./data/deliberate.db`. */
+  /** `DATABASE_PATH`, default `./data/deliberate.db` (SQLite). */
   databasePath: string;
+  /** `DATABASE_URL=postgres://...` selects Postgres (replicas share it); otherwise SQLite at `databasePath`. */
+  database: DatabaseTarget;
+  /** `DATABASE_POOL_SIZE`, default 10: Postgres connections of this process. */
+  databasePoolSize: number;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
   transport: TransportConfig;
@@ -60,7 +64,7 @@ Deliberate's MCP server: structured reasoning tools for AI agents.
   --help, -h        print this help
   --version, -v     print the version
 
-Environment: DATABASE_PATH, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
+Environment: DATABASE_URL (postgres://...), DATABASE_PATH, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
 OPENAI_API_KEY, OPENAI_BASE_URL, DELIBERATE_KEYLESS_ORDER, HOST_COMPLETION_TTL_SECONDS,
 MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, ... (see the README).`;
 
@@ -239,11 +243,19 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
   if (!/^\d+$/.test(ttlValue ?? "1") || !Number.isSafeInteger(hostCompletionTtlSeconds) || hostCompletionTtlSeconds < 1) {
     throw new ConfigError(`HOST_COMPLETION_TTL_SECONDS must be a whole number of seconds >= 1 (got "${ttlValue}").`, ["HOST_COMPLETION_TTL_SECONDS"]);
   }
+  const database = databaseTargetFromEnvironment(env);
+  const poolValue = read(env, "DATABASE_POOL_SIZE");
+  const databasePoolSize = poolValue === undefined ? 10 : Number(poolValue);
+  if (!/^\d+$/.test(poolValue ?? "1") || databasePoolSize < 1 || databasePoolSize > 1000) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "${poolValue}").`, ["DATABASE_POOL_SIZE"]);
+  }
   return {
     action: "run",
     config: {
       providers,
       databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+      database,
+      databasePoolSize,
       modules: readList(env["DELIBERATE_MODULES"]),
       logLevel: logLevelValue ?? "info",
       transport,

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createEngine, loadModules } from "@deliberate/engine";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
-import { openStore } from "@deliberate/store";
+import { describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
@@ -26,8 +26,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
 
   const modules = [reasoningModule, ...(await loadModules(config.modules))];
-  const store = await openStore({ path: config.databasePath, modules });
-  logger.info("database ready", { path: config.databasePath });
+  const store = await openStore({ target: config.database, poolSize: config.databasePoolSize, modules });
+  logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
   logProviderChoice(logger, config.providers);
   const engine = createEngine({
     store,
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
     configSnapshot: {
       providers: redactSettings(config.providers),
-      database_path: config.databasePath,
+      database: describeDatabaseTarget(config.database),
       transport: config.transport.kind,
       log_level: config.logLevel,
       host_completion_ttl_seconds: config.hostCompletionTtlSeconds,
