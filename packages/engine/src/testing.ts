@@ -7,6 +7,7 @@ import { createModelRouterFromModel, type ModelRouter } from "@deliberate/provid
 import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
+import { openTestStore } from "@deliberate/store/testing";
 import type { DeliberateModule } from "./define-module.ts";
 import { createEngine, type DeliberateEngine, type EngineOptions } from "./engine.ts";
 import { createSequentialIds } from "./ids.ts";
@@ -33,7 +34,8 @@ export type TestEngineOptions = Partial<EngineOptions> & { router?: ModelRouter;
 
 /** An engine over in-memory SQLite (opened with the modules) and the scripted model. */
 export async function createTestEngine<Extra extends object = object>(script: ScriptedModelScript, options: TestEngineOptions): Promise<TestEngine<Extra>> {
-  const store = await openStore<Extra>({ path: ":memory:", modules: options.modules });
+  const store =
+    testEngineDialect() === "postgres" ? await openTestStore<Extra>("postgres", { modules: options.modules }) : await openStore<Extra>({ path: ":memory:", modules: options.modules });
   const model = createScriptedModel(script);
   const clock = createTestClock();
   const engine = createEngine({ store, models: options.router ?? createModelRouterFromModel(model), clock, ids: createSequentialIds(), ...options });
@@ -41,6 +43,19 @@ export async function createTestEngine<Extra extends object = object>(script: Sc
 }
 
 /** Answers each structured call by its schema name. */
+/**
+ * The dialect test engines' stores use: SQLite in memory, or with
+ * `DELIBERATE_TEST_ENGINE_DIALECT=postgres` a fresh schema on the run's
+ * Postgres (the package's vitest config needs the store's global setup), so a
+ * module's whole tool suite can run on Postgres too.
+ */
+export function testEngineDialect(): "sqlite" | "postgres" {
+  const value = process.env["DELIBERATE_TEST_ENGINE_DIALECT"]?.trim().toLowerCase();
+  if (value === undefined || value === "" || value === "sqlite") return "sqlite";
+  if (value === "postgres") return "postgres";
+  throw new Error(`DELIBERATE_TEST_ENGINE_DIALECT must be sqlite or postgres (got "${value}")`);
+}
+
 export function bySchemaName(answers: Record<string, unknown | ((callIndex: number) => unknown)>) {
   return (options: { schemaName?: string }, callIndex: number): unknown => {
     const name = options.schemaName ?? "";
