@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { runIssue3Bench } from "./issue3-bench.ts";
+import { formatReplicaBench, runReplicaBench } from "./replicas-bench.ts";
 import { formatComparison, summarize } from "./statistics.ts";
 
 // Compares the built Deliberate MCP server with a bare SDK v2 server (one
@@ -126,6 +127,7 @@ try {
   process.stdout.write(`${await startup()}\n\n`);
   process.stdout.write(`${await runIssue3Bench()}\n\n`);
   process.stdout.write(`${formatHttpBench(await runHttpBench())}\n\n`);
+  process.stdout.write(`${formatReplicaBench(await runReplicaBench())}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {
   rmSync(directory, { recursive: true, force: true });

@@ -18,7 +18,7 @@ const sessions = 10;
 const mcpWrites = 250; // reasoning_linear over MCP (10 of them open the sessions)
 const restWrites = 250; // reasoning_checkpoint create over REST, on the API replicas (one of which is killed)
 const killAfter = 400; // intents submitted before one API replica is SIGKILLed
-const leaseMs = 5000;
+const leaseMs = 10_000; // long enough that a stalled (not killed) replica on a busy machine keeps its leases
 const apiWorkers = 8;
 
 let postgres: TestPostgres;
