@@ -1,21 +1,7 @@
-import { DeliberateError } from "@deliberate/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectInvalid } from "./test-support.ts";
 import { bayesianUpdate, binaryEntropy, conditionalIndependenceAssumption, multiHypothesisUpdate, shannonEntropy } from "./bayes.ts";
-
-function expectInvalid(run: () => unknown, field: string): DeliberateError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(DeliberateError.isInstance(caught)).toBe(true);
-  const error = caught as DeliberateError;
-  expect(error.code).toBe("INVALID_INPUT");
-  expect(error.issues.map((issue) => issue.field)).toContain(field);
-  return error;
-}
 
 const probability = fc.double({ min: 0.001, max: 1, noNaN: true });
 const evidenceItem = fc.record({ likelihood_if_true: probability, likelihood_if_false: probability });

@@ -1,22 +1,8 @@
-import { DeliberateError } from "@deliberate/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectInvalid } from "./test-support.ts";
 import type { CausalModel } from "./causal-dag.ts";
 import { computeAssociation, computeCounterfactual, computeIntervention, counterfactualAssumption, interventionAssumption } from "./causal-inference.ts";
-
-function expectInvalid(run: () => unknown, field: string): DeliberateError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(DeliberateError.isInstance(caught)).toBe(true);
-  const error = caught as DeliberateError;
-  expect(error.code).toBe("INVALID_INPUT");
-  expect(error.issues.map((issue) => issue.field)).toContain(field);
-  return error;
-}
 
 /** A -> B (2), B -> C (0.5), A -> C (1): A confounds B and C. */
 const model: CausalModel = {

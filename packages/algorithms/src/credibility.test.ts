@@ -1,21 +1,7 @@
-import { DeliberateError } from "@deliberate/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectInvalid } from "./test-support.ts";
 import { assessCredibility, type CredibilityEvidence, type SourceType } from "./credibility.ts";
-
-function expectInvalid(run: () => unknown, field: string): DeliberateError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(DeliberateError.isInstance(caught)).toBe(true);
-  const error = caught as DeliberateError;
-  expect(error.code).toBe("INVALID_INPUT");
-  expect(error.issues.map((issue) => issue.field)).toContain(field);
-  return error;
-}
 
 describe("assessCredibility", () => {
   it("combines tier, corroboration and custody (hand-worked)", () => {

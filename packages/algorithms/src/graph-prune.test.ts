@@ -1,21 +1,7 @@
-import { DeliberateError } from "@deliberate/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectInvalid } from "./test-support.ts";
 import { type PrunableNode, pruneGraph } from "./graph-prune.ts";
-
-function expectInvalid(run: () => unknown, field: string): DeliberateError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(DeliberateError.isInstance(caught)).toBe(true);
-  const error = caught as DeliberateError;
-  expect(error.code).toBe("INVALID_INPUT");
-  expect(error.issues.map((issue) => issue.field)).toContain(field);
-  return error;
-}
 
 /** Random trees: node i > 0 hangs under a random earlier node; scores random or missing. */
 const randomTree = fc.array(fc.record({ parentSeed: fc.nat(), score: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }) }), { minLength: 1, maxLength: 60 }).map((rows) =>

@@ -1,23 +1,9 @@
-import { DeliberateError } from "@deliberate/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectInvalid } from "./test-support.ts";
 import { normalizeWeights } from "./criterion-weights.ts";
 import { rankOptions } from "./ranking.ts";
 import { weightedSum, type WeightedSumInput } from "./weighted-sum.ts";
-
-function expectInvalid(run: () => unknown, field: string): DeliberateError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(DeliberateError.isInstance(caught)).toBe(true);
-  const error = caught as DeliberateError;
-  expect(error.code).toBe("INVALID_INPUT");
-  expect(error.issues.map((issue) => issue.field)).toContain(field);
-  return error;
-}
 
 const laptops: WeightedSumInput = {
   options: ["A", "B", "C"],

@@ -1,5 +1,7 @@
 import type { z } from "zod";
+import { knowledgeGraphTools } from "./knowledge-graph/tools.ts";
 import { agentIntentDecideTool } from "./agent-intent/decide-tool.ts";
+import { dialogTools } from "./dialog/index.ts";
 import { reasoningTools } from "./reasoning/index.ts";
 import { submitTool } from "./reasoning/submit.ts";
 import type { ToolDefinition } from "./tool-definition.ts";
@@ -10,6 +12,8 @@ import type { ToolDefinition } from "./tool-definition.ts";
  */
 export const toolCatalogue = {
   ...reasoningTools,
+  ...knowledgeGraphTools,
+  ...dialogTools,
   agent_intent_decide: agentIntentDecideTool,
   reasoning_submit: submitTool,
 } as const;

@@ -3,10 +3,13 @@ import { DeliberateError, type FieldIssue } from "@deliberate/base";
 
 /** Turns zod issues into field-named, human-fixable issues. */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.map(String).join(".") : "(input)",
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    // An unknown key is named as the field itself, so a misspelt field is found at once.
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join("."), message: `unknown field '${key}'; remove it or check its spelling` }));
+    }
+    return [{ field: issue.path.length > 0 ? issue.path.map(String).join(".") : "(input)", message: issue.message }];
+  });
 }
 
 /**

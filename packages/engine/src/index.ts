@@ -22,5 +22,5 @@ export { hostInstructions } from "./host/host-instructions.ts";
 export { CompletionNeeded } from "./host/completion-needed.ts";
 export { isRejectedAnswer } from "./host/replay-router.ts";
 export { exportSession, mermaidLabel, sessionExportMimeTypes, sessionToMarkdown, sessionToMermaid, tableCell } from "./export/session-export.ts";
-export type { SessionExportFormat } from "./export/session-export.ts";
+export type { SessionExportFormat, SessionExportOptions } from "./export/session-export.ts";
 export { loadModules } from "./load-modules.ts";

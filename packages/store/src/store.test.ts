@@ -65,6 +65,27 @@ describe.each(testDialects)("store on %s", (dialect) => {
     expect(DeliberateError.isInstance(error) && error.issues[0]?.field).toBe("session_id");
   });
 
+  it("searches sessions by kind, tool and text (wildcards literal), newest first, paginated", async () => {
+    const store = await memoryStore();
+    await store.sessions.create({ id: "s_old", mode: "linear", now: "2026-11-22T10:00:00.000Z" });
+    await store.sessions.create({ id: "s_graph", mode: "graph", now: "2026-11-22T10:01:00.000Z" });
+    await store.sessions.create({ id: "s_new", mode: "linear", now: "2026-11-22T10:02:00.000Z" });
+    await store.thoughts.append({ id: "t1", session_id: "s_old", mode: "linear", content: "Cache 100% of READS", created_at: now });
+    await store.invocations.record({
+      id: "i1", tool: "reasoning_graph", operation: "init", session_id: "s_graph", provider: null, model: null, input_tokens: 0, output_tokens: 0,
+      cache_read_tokens: 0, cache_write_tokens: 0, model_calls: 0, latency_ms: 1, success: true, error_code: null, error_message: null, quality: null, created_at: now,
+    });
+    const ids = async (query: Partial<Parameters<Store["sessions"]["search"]>[0]>) =>
+      (await store.sessions.search({ limit: 10, offset: 0, ...query })).map((session) => session.id);
+    expect(await ids({})).toEqual(["s_new", "s_graph", "s_old"]);
+    expect(await ids({ kind: "linear" })).toEqual(["s_new", "s_old"]);
+    expect(await ids({ tool: "reasoning_graph" })).toEqual(["s_graph"]);
+    expect(await ids({ search: "cache 100%" })).toEqual(["s_old"]);
+    expect(await ids({ search: "100_" })).toEqual([]);
+    expect(await ids({ search: "S_G" })).toEqual(["s_graph"]);
+    expect(await ids({ limit: 1, offset: 1 })).toEqual(["s_graph"]);
+  });
+
   it("filters invocations and maps success to a boolean", async () => {
     const store = await memoryStore();
     const base = {

@@ -13,3 +13,4 @@ export type {
   WorkflowSection,
   WorkflowStepShape,
 } from "./section-shapes.ts";
+export { createEngineViewer, engineViewerSource } from "./engine-viewer.ts";

@@ -17,9 +17,11 @@ import type { AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
 import { docsRoutes } from "./routes/docs.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { intentRoutes } from "./routes/intent.routes.ts";
+import { moduleRoutes } from "./routes/module.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
+import { createEngineViewer } from "@deliberate/viewer";
 import type { Telemetry } from "./telemetry.ts";
 
 /** What the app is composed from; `createApiService` wires the real ones. */
@@ -40,6 +42,8 @@ export interface AppDependencies {
 
 const healthPaths = new Set(["/healthz", "/health"]);
 const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
+/** Where the session viewer is served. */
+export const viewerPath = "/ui";
 const supportedVersions = new Set(["v1", "1"]);
 
 /**
@@ -69,7 +73,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     }
     await next();
   });
-  app.use(bearerAuth({ token: deps.http.apiToken, isPublic: (path) => publicPaths.has(path) }));
+  // The viewer's pages and assets hold no data; it checks the same token itself on /ui/api/*.
+  app.use(bearerAuth({ token: deps.http.apiToken, isPublic: (path) => publicPaths.has(path) || path === viewerPath || path.startsWith(`${viewerPath}/`) }));
   app.use(
     rateLimit({
       limit: deps.http.rateLimit,
@@ -85,12 +90,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const signal = requestSignal({ timeoutMs: deps.http.requestTimeoutMs });
   app.use("/agent_intent", signal);
   app.use("/v1/tools/*", signal);
+  app.use("/v1/methods/*", signal);
 
   app.route("/", healthRoutes(catalog));
   app.route("/", intentRoutes(catalog, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
   app.route("/", workflowRoutes(catalog, { ids: deps.ids, telemetry: deps.telemetry }));
   app.route("/", toolRoutes(catalog, { engine: deps.engine }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
+  app.route("/", moduleRoutes(catalog, { engine: deps.engine }));
   app.route(
     "/",
     docsRoutes(catalog, {
@@ -101,6 +108,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
       bearerAuth: deps.http.apiToken !== undefined,
     }),
   );
+
+  const viewer = createEngineViewer(deps.engine, {
+    basePath: viewerPath,
+    ...(deps.http.apiToken !== undefined ? { token: deps.http.apiToken } : {}),
+    onError: (error) => deps.logger.error("viewer failed", { error }),
+  });
+  app.all(viewerPath, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
+  app.all(`${viewerPath}/*`, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
 
   app.notFound((c) => {
     const failure = new DeliberateError({

@@ -1,6 +1,7 @@
 import { ConfigError, readList } from "@deliberate/base";
 import { isIP } from "node:net";
 import { DeliberateError } from "@deliberate/contracts";
+import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
 import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
@@ -25,6 +26,8 @@ export interface ApiConfig {
   databasePoolSize: number;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
+  /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
+  knowledgeGraph: Partial<KnowledgeGraphOptions>;
   /** `LOG_LEVEL`, default info. */
   logLevel: LogLevel;
   /** `REASONING_LOG_FILE`: mirror every JSON log line to this file. */
@@ -243,6 +246,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     database,
     databasePoolSize,
     modules: readList(env["DELIBERATE_MODULES"]),
+    knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
     logLevel: (logLevelValue as LogLevel | undefined) ?? "info",
     logFile: read(env, "REASONING_LOG_FILE"),
     logStdout,

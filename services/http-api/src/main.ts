@@ -17,7 +17,14 @@ async function main(): Promise<void> {
   const { logger } = service;
   const url = await service.start();
   const providers = redactSettings(config.providers);
-  logger.info("deliberate-api listening", { url, docs: `${url}/docs`, database: describeDatabaseTarget(config.database), rate_limits: config.http.rateLimitStore, workers: config.queue.enabled ? config.queue.workers : 0 });
+  logger.info("deliberate-api listening", {
+    url,
+    docs: `${url}/docs`,
+    viewer: `${url}/ui`,
+    database: describeDatabaseTarget(config.database),
+    rate_limits: config.http.rateLimitStore,
+    workers: config.queue.enabled ? config.queue.workers : 0,
+  });
   logger.info(config.providers.provider === "none" ? "no model provider: agent intents use the heuristic, tools are host-executed" : "model provider selected", {
     provider: providers.provider,
     reason: providers.reason,

@@ -4,6 +4,8 @@ import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { type Clock, createEngine, loadModules, type DeliberateEngine, type DeliberateModule, hostModelRouter, type IdGenerator, randomIds, systemClock } from "@deliberate/engine";
+import { dialogModule } from "@deliberate/dialog";
+import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, type ModelRouter, unknownModeModels } from "@deliberate/providers";
 import { openStore, type Store } from "@deliberate/store";
@@ -80,7 +82,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const ownsStore = options.store === undefined;
-  const modules: readonly DeliberateModule[] = [reasoningModule, agentIntentModule, ...(await loadModules(config.modules)), ...(options.modules ?? [])];
+  const modules: readonly DeliberateModule[] = [reasoningModule, dialogModule as DeliberateModule, agentIntentModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules)), ...(options.modules ?? [])];
   const store = (options.store ?? (await openStore({ target: config.database, poolSize: config.databasePoolSize, modules }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 

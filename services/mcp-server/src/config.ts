@@ -2,6 +2,7 @@ import { ConfigError, readList } from "@deliberate/base";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { DeliberateError } from "@deliberate/contracts";
+import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
 import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
@@ -32,6 +33,8 @@ export interface ServerConfig {
   providers: ProviderSettings;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
+  /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
+  knowledgeGraph: Partial<KnowledgeGraphOptions>;
   /** `DATABASE_PATH`, default `./data/deliberate.db` (SQLite). */
   databasePath: string;
   /** `DATABASE_URL=postgres://...` selects Postgres (replicas share it); otherwise SQLite at `databasePath`. */
@@ -257,6 +260,7 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
       database,
       databasePoolSize,
       modules: readList(env["DELIBERATE_MODULES"]),
+      knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
       logLevel: logLevelValue ?? "info",
       transport,
       hostCompletionTtlSeconds,

@@ -1,8 +1,9 @@
 import { publishedSchemas, type ToolDefinition } from "@deliberate/contracts";
-import type { Engine, ProgressUpdate } from "@deliberate/engine";
+import type { DeliberateEngine, Engine } from "@deliberate/engine";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import { registerProtocolMethods } from "./protocol-methods.ts";
+import { invokeOptionsFor } from "./request-options.ts";
 import type { ProviderSettings } from "@deliberate/providers";
-import { modelsForCall } from "./keyless-models.ts";
 import { registerSessionResources, type SessionReader } from "./session-resources.ts";
 import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
@@ -10,8 +11,12 @@ import { publishOnly } from "./tool-schemas.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
 
 export interface CreateServerOptions {
-  /** The engine whose tools are served; every definition in `engine.tools` becomes an MCP tool. */
-  engine: Engine;
+  /**
+   * The engine whose tools are served; every definition in `engine.tools` becomes an MCP tool.
+   * Its composed modules' protocol methods (`methods`) are served as custom JSON-RPC requests
+   * and their published `capabilities` are advertised under `experimental` at initialize.
+   */
+  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities">>;
   logger?: Logger;
   /**
    * Provider configuration. With no server-side provider, calls use the
@@ -21,43 +26,8 @@ export interface CreateServerOptions {
   providers?: ProviderSettings;
   /** When given, sessions are served as resources (JSON, Markdown, Mermaid). */
   sessions?: SessionReader;
-}
-
-/**
- * Forwards engine progress as `notifications/progress` when the request
- * carries a progress token. MCP requires progress to increase with every
- * notification, so an update that does not (e.g. a nested tool restarting its
- * own count) is logged and dropped instead of sent. `flush` waits for every
- * notification sent so far, so none can arrive after the call's result (a
- * client drops progress for a request it has already finished).
- */
-function progressForwarder(context: ServerContext, logger: Logger): { progress?: (update: ProgressUpdate) => void; flush: () => Promise<void> } {
-  const progressToken = context.mcpReq._meta?.progressToken;
-  if (progressToken === undefined) return { flush: async () => {} };
-  let last = Number.NEGATIVE_INFINITY;
-  let sent: Promise<void> = Promise.resolve();
-  const progress = (update: ProgressUpdate) => {
-    if (!(update.progress > last)) {
-      logger.debug("progress update dropped: not increasing", { progress: update.progress, last });
-      return;
-    }
-    last = update.progress;
-    const notification = context.mcpReq
-      .notify({
-        method: "notifications/progress",
-        params: {
-          progressToken,
-          progress: update.progress,
-          ...(update.total !== undefined ? { total: update.total } : {}),
-          ...(update.message !== undefined ? { message: update.message } : {}),
-        },
-      })
-      .catch((error: unknown) => logger.debug("progress notification not sent", { error }));
-    sent = sent.then(() => notification);
-  };
-  // After the last notification, yield a turn so the result is a separate write: the SDK client
-  // handles notifications a tick late and drops progress for requests already answered.
-  return { progress, flush: () => sent.then(() => new Promise<void>((resolve) => setImmediate(resolve))) };
+  /** The session viewer's base URL, when it is served; Markdown exports link to it. */
+  viewerUrl?: string;
 }
 
 function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
@@ -73,20 +43,9 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
     },
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
       const started = performance.now();
-      const { progress, flush } = progressForwarder(context, logger);
-      // Push-style sampling exists only on 2025-era connections (no per-request envelope).
-      const models = providers
-        ? modelsForCall(providers, {
-            offered: Boolean(server.server.getClientCapabilities()?.sampling) && context.mcpReq.envelope === undefined,
-            request: (request, options) => context.mcpReq.requestSampling(request, options.signal ? { signal: options.signal } : {}),
-          })
-        : undefined;
+      const { options, flush } = invokeOptionsFor(server, context, logger, providers);
       try {
-        const output = await engine.invoke(definition.name, rawArguments, {
-          signal: context.mcpReq.signal,
-          ...(progress ? { progress } : {}),
-          ...(models ? { models } : {}),
-        });
+        const output = await engine.invoke(definition.name, rawArguments, options);
         logger.debug("tool call succeeded", { tool: definition.name, latencyMs: Math.round(performance.now() - started) });
         await flush();
         return toToolResult(output);
@@ -112,8 +71,15 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
  */
 export function createServer(options: CreateServerOptions): McpServer {
   const logger = options.logger ?? silentLogger;
-  const server = new McpServer(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
+  const published = options.engine.capabilities ?? {};
+  const capabilities = {
+    tools: { listChanged: false },
+    // Module capability objects (e.g. `reasoning`), for clients to discover at connection time.
+    ...(Object.keys(published).length > 0 ? { experimental: published as Record<string, Record<string, never>> } : {}),
+  };
+  const server = new McpServer(serverInfo, { capabilities, instructions: serverInstructions });
   for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
-  if (options.sessions) registerSessionResources(server, options.sessions);
+  registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
+  if (options.sessions) registerSessionResources(server, options.sessions, options.viewerUrl);
   return server;
 }

@@ -17,10 +17,13 @@ import {
 import { Hono } from "hono";
 import type { HttpTransportConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import type { ViewerHandler } from "@deliberate/viewer";
 import type { RunningTransport } from "./stdio-transport.ts";
 
 /** Where MCP is served. */
 export const mcpPath = "/mcp";
+/** Where the session viewer is served. */
+export const viewerPath = "/ui";
 /** Liveness endpoint: no auth, no Host check, answers `{"status":"ok"}`. */
 export const healthPath = "/healthz";
 
@@ -28,6 +31,8 @@ export interface HttpTransportOptions {
   config: HttpTransportConfig;
   /** Builds a server per request (the SDK's stateless serving). */
   createServer: () => McpServer;
+  /** The session viewer, served at /ui behind the same Host/Origin checks and token. */
+  viewer?: ViewerHandler;
   logger: Logger;
 }
 
@@ -35,6 +40,8 @@ export interface RunningHttpTransport extends RunningTransport {
   /** The MCP endpoint, e.g. http://127.0.0.1:8080/mcp (with the bound port when 0 was asked for). */
   url: string;
   port: number;
+  /** The session viewer, when served, e.g. http://127.0.0.1:8080/ui. */
+  viewerUrl?: string;
 }
 
 function digest(value: string): Buffer {
@@ -82,10 +89,8 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
   const authenticate = config.token !== undefined ? staticTokenAuthentication(config.token) : undefined;
 
-  const app = new Hono();
-  app.get(healthPath, (context) => context.json({ status: "ok" }));
-  app.all(mcpPath, async (context) => {
-    const request = context.req.raw;
+  /** DNS-rebinding protection: a refusal for a request from a host or origin not allowed, else undefined. */
+  const refuseForeign = (request: Request): Response | undefined => {
     const rejected = (anyHost ? undefined : hostHeaderValidationResponse(request, allowedHosts)) ?? originValidationResponse(request, allowedOrigins);
     if (rejected) {
       logger.warn("HTTP request refused by Host/Origin check", {
@@ -94,8 +99,23 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
         origin: request.headers.get("origin") ?? undefined,
         fix: "add the name to MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS if it is legitimate",
       });
-      return rejected;
     }
+    return rejected;
+  };
+
+  const app = new Hono();
+  app.get(healthPath, (context) => context.json({ status: "ok" }));
+  const viewer = options.viewer;
+  if (viewer) {
+    // Without a token on loopback, the Host/Origin check is what keeps a rebinding page from reading sessions.
+    const serveViewer = async (request: Request) => refuseForeign(request) ?? (await viewer(request));
+    app.all(viewerPath, async (context) => (await serveViewer(context.req.raw)) ?? context.notFound());
+    app.all(`${viewerPath}/*`, async (context) => (await serveViewer(context.req.raw)) ?? context.notFound());
+  }
+  app.all(mcpPath, async (context) => {
+    const request = context.req.raw;
+    const rejected = refuseForeign(request);
+    if (rejected) return rejected;
     let authInfo: AuthInfo | undefined;
     if (authenticate) {
       const outcome = await authenticate(request);
@@ -133,6 +153,7 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost(config.host)}:${port}${mcpPath}`,
+    ...(options.viewer ? { viewerUrl: `http://${urlHost(config.host)}:${port}${viewerPath}` } : {}),
     port,
     close: () => {
       closing ??= (async () => {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
 import { createEngine, loadModules } from "@deliberate/engine";
+import { dialogModule } from "@deliberate/dialog";
+import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { describeDatabaseTarget, openStore } from "@deliberate/store";
@@ -25,7 +27,7 @@ async function main(): Promise<void> {
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const modules = [reasoningModule, ...(await loadModules(config.modules))];
+  const modules = [reasoningModule, dialogModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules))];
   const store = await openStore({ target: config.database, poolSize: config.databasePoolSize, modules });
   logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
   logProviderChoice(logger, config.providers);
@@ -44,7 +46,8 @@ async function main(): Promise<void> {
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
   for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
-  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine });
+  let viewerUrl: string | undefined;
+  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
 
   let transport: RunningTransport | undefined;
   let stopping = false;
@@ -65,7 +68,14 @@ async function main(): Promise<void> {
   if (config.transport.kind === "http") {
     // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
     const { startHttpTransport } = await import("./http-transport.ts");
-    const http = await startHttpTransport({ config: config.transport, createServer: build, logger });
+    const { createEngineViewer } = await import("@deliberate/viewer");
+    const viewer = createEngineViewer(engine, {
+      ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
+      onError: (error) => logger.error("viewer failed", { error }),
+    });
+    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer });
+    viewerUrl = http.viewerUrl;
+    if (viewerUrl) logger.info(`Session viewer: ${viewerUrl}`, { url: viewerUrl });
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {

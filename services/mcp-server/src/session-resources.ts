@@ -23,7 +23,8 @@ const formats: ReadonlyArray<{ format: SessionExportFormat; suffix: string; titl
  * Exposes every session as resources: `deliberate://sessions/{session_id}`
  * (JSON), `…/markdown` and `…/mermaid`. The recent ones are listed; any id can be read.
  */
-export function registerSessionResources(server: McpServer, sessions: SessionReader): void {
+/** `viewerUrl`: the viewer's base URL when it is served (HTTP transport); Markdown exports link to it. */
+export function registerSessionResources(server: McpServer, sessions: SessionReader, viewerUrl?: string): void {
   for (const { format, suffix, title } of formats) {
     const mimeType = sessionExportMimeTypes[format];
     const template = new ResourceTemplate(`deliberate://sessions/{session_id}${suffix}`, {
@@ -39,7 +40,7 @@ export function registerSessionResources(server: McpServer, sessions: SessionRea
     server.registerResource(`session-${format}`, template, { title, mimeType, description: `A reasoning session exported as ${format}` }, async (uri, variables) => {
       const sessionId = String(variables["session_id"]);
       const record = await sessions.readSession(sessionId);
-      return { contents: [{ uri: uri.href, mimeType, text: exportSession(record, format, sessions.sections) }] };
+      return { contents: [{ uri: uri.href, mimeType, text: exportSession(record, format, sessions.sections, viewerUrl !== undefined ? { viewerUrl: `${viewerUrl}/sessions/${encodeURIComponent(sessionId)}` } : {}) }] };
     });
   }
 }

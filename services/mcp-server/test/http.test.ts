@@ -76,6 +76,28 @@ describe("Streamable HTTP", () => {
     expect(await server.stop()).toBe(0);
   });
 
+  it("serves the session viewer at /ui behind the Host/Origin check, prints its URL, and links it from Markdown exports", async () => {
+    const server = await start([]);
+    const viewerUrl = new URL("/ui", server.url);
+    expect(server.stderr.some((line) => line.includes(`Session viewer: ${viewerUrl.href}`))).toBe(true);
+    const page = await fetch(viewerUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+
+    const client = await connect(server.url);
+    const linear = expectOutput("reasoning_linear", await client.callTool({ name: "reasoning_linear", arguments: { content: "Viewed over HTTP" } }));
+    const sessionId = linear["session_id"] as string;
+    const listed = await (await fetch(new URL("/ui/api/sessions?limit=5", server.url))).json();
+    expect(listed.sessions.map((session: { id: string }) => session.id)).toContain(sessionId);
+
+    const foreign = await rawRequest({ url: new URL(`/ui/api/sessions/${sessionId}`, server.url), method: "GET", headers: { host: "evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).not.toContain("Viewed over HTTP");
+
+    const markdown = await client.readResource({ uri: `deliberate://sessions/${sessionId}/markdown` });
+    expect(JSON.stringify(markdown.contents)).toContain(`${viewerUrl.href}/sessions/${sessionId}`);
+  });
+
   it("serves a client speaking the 2026-07-28 revision too", async () => {
     const server = await start([]);
     const client = new Client({ name: "modern", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });

@@ -8,8 +8,10 @@ import { createFakeModelServer } from "@deliberate/providers/testing";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
+import { runDialogBench } from "./dialog-bench.ts";
 import { runIssue3Bench } from "./issue3-bench.ts";
 import { formatReplicaBench, runReplicaBench } from "./replicas-bench.ts";
+import { runKnowledgeGraphBench } from "./knowledge-graph-bench.ts";
 import { formatComparison, summarize } from "./statistics.ts";
 
 // Compares the built Deliberate MCP server with a bare SDK v2 server (one
@@ -126,7 +128,9 @@ try {
   process.stdout.write(`${await latency()}\n\n`);
   process.stdout.write(`${await startup()}\n\n`);
   process.stdout.write(`${await runIssue3Bench()}\n\n`);
+  process.stdout.write(`${await runDialogBench()}\n\n`);
   process.stdout.write(`${formatHttpBench(await runHttpBench())}\n\n`);
+  process.stdout.write(`${await runKnowledgeGraphBench()}\n\n`);
   process.stdout.write(`${formatReplicaBench(await runReplicaBench())}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {

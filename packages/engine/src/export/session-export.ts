@@ -11,19 +11,24 @@ export const sessionExportMimeTypes: Readonly<Record<SessionExportFormat, string
 };
 
 /** Renders a session in one of the export formats. */
-export function exportSession(record: SessionRecord, format: SessionExportFormat, sections: readonly SessionSection[] = []): string {
+/** Where a session can be seen drawn (the viewer's page for it), linked from the Markdown export. */
+export interface SessionExportOptions {
+  viewerUrl?: string;
+}
+
+export function exportSession(record: SessionRecord, format: SessionExportFormat, sections: readonly SessionSection[] = [], options: SessionExportOptions = {}): string {
   switch (format) {
     case "json":
       return JSON.stringify(record, null, 2);
     case "markdown":
-      return sessionToMarkdown(record, sections);
+      return sessionToMarkdown(record, sections, options);
     case "mermaid":
       return sessionToMermaid(record, sections);
   }
 }
 
 /** A readable transcript: every thought in order (set-aside ones marked), then each module section. */
-export function sessionToMarkdown(record: SessionRecord, sections: readonly SessionSection[] = []): string {
+export function sessionToMarkdown(record: SessionRecord, sections: readonly SessionSection[] = [], options: SessionExportOptions = {}): string {
   const { session, thoughts } = record;
   const lines = [
     `# Session ${session.id}`,
@@ -32,6 +37,7 @@ export function sessionToMarkdown(record: SessionRecord, sections: readonly Sess
     `- Created: ${session.created_at}`,
     `- Updated: ${session.updated_at}`,
     `- Focus branch: ${session.active_branch_id ?? "none"}`,
+    ...(options.viewerUrl !== undefined ? [`- Drawn: [open in the session viewer](${options.viewerUrl})`] : []),
     "",
     "## Thoughts",
     "",

@@ -1,4 +1,5 @@
 import { DeliberateError } from "@deliberate/base";
+import { sql } from "kysely";
 import type { Session } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { SessionRow } from "../tables/session.table.ts";
@@ -45,6 +46,40 @@ export function createSessionRepository(db: DatabaseExecutor) {
 
     async list(input: { limit: number }): Promise<Session[]> {
       const rows = await db.selectFrom("sessions").selectAll().orderBy("updated_at", "desc").limit(input.limit).execute();
+      return rows.map(toSession);
+    },
+
+    /**
+     * Sessions newest first, paginated and filtered: `kind` is the session's
+     * mode; `tool`, sessions with an invocation of that tool; `search`, a
+     * case-insensitive substring of the id, the mode or a thought's content.
+     */
+    async search(input: { limit: number; offset: number; kind?: string; tool?: string; search?: string }): Promise<Session[]> {
+      let query = db.selectFrom("sessions").selectAll("sessions");
+      if (input.kind !== undefined) query = query.where("sessions.mode", "=", input.kind);
+      if (input.tool !== undefined) {
+        const tool = input.tool;
+        query = query.where(({ exists, selectFrom }) =>
+          exists(selectFrom("invocations").select("invocations.id").whereRef("invocations.session_id", "=", "sessions.id").where("invocations.tool", "=", tool)),
+        );
+      }
+      if (input.search !== undefined && input.search.trim() !== "") {
+        // Escape LIKE wildcards so the text is matched literally, on SQLite and Postgres alike.
+        const pattern = `%${input.search.trim().toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+        query = query.where(({ or, eb, exists, selectFrom, fn }) =>
+          or([
+            eb(fn("lower", ["sessions.id"]), "like", sql<string>`${pattern} escape '\\'`),
+            eb(fn("lower", ["sessions.mode"]), "like", sql<string>`${pattern} escape '\\'`),
+            exists(
+              selectFrom("thoughts")
+                .select("thoughts.id")
+                .whereRef("thoughts.session_id", "=", "sessions.id")
+                .where((inner) => inner(inner.fn("lower", ["thoughts.content"]), "like", sql<string>`${pattern} escape '\\'`)),
+            ),
+          ]),
+        );
+      }
+      const rows = await query.orderBy("sessions.updated_at", "desc").orderBy("sessions.id").limit(input.limit).offset(input.offset).execute();
       return rows.map(toSession);
     },
   };

@@ -36,7 +36,7 @@ code { font: 13px ui-monospace, monospace; }
 <div id="fallback">
 <h1>${escapeHtml(info.title)} <small>v${escapeHtml(info.version)}</small></h1>
 <p>${escapeHtml(info.description)}</p>
-<p>Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1).</p>
+<p>Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1). Sessions drawn as pictures: <a href="ui">the session viewer</a>.</p>
 <table>
 ${rows}
 </table>

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { dialogToolDefinitions } from "./index.ts";
+import { runReasoningExchangeInputSchema } from "./run-reasoning-exchange.ts";
+import { startReasoningSessionInputSchema } from "./start-reasoning-session.ts";
+import { getReasoningResultInputSchema } from "./get-reasoning-result.ts";
+
+describe("dialog tool definitions", () => {
+  it("are the spec's five tools with short descriptions and object schemas", () => {
+    expect(dialogToolDefinitions.map((definition) => definition.name)).toEqual([
+      "start_reasoning_session",
+      "run_reasoning_exchange",
+      "get_reasoning_result",
+      "list_reasoning_presets",
+      "get_session_status",
+    ]);
+    for (const definition of dialogToolDefinitions) {
+      expect(definition.description.length).toBeLessThanOrEqual(1024);
+      expect(z.toJSONSchema(definition.inputSchema, { io: "input", unrepresentable: "any" })).toMatchObject({ type: "object" });
+      expect(z.toJSONSchema(definition.outputSchema, { io: "output", unrepresentable: "any" })).toMatchObject({ type: "object" });
+    }
+    // Only the exchange asks a model; the readers are read-only and idempotent.
+    expect(dialogToolDefinitions.filter((definition) => definition.usesModel).map((definition) => definition.name)).toEqual(["run_reasoning_exchange"]);
+    expect(dialogToolDefinitions.filter((definition) => definition.annotations.readOnlyHint).map((definition) => definition.name)).toEqual([
+      "get_reasoning_result",
+      "list_reasoning_presets",
+      "get_session_status",
+    ]);
+  });
+
+  it("apply the spec's defaults and accept numbers and booleans sent as strings", () => {
+    expect(startReasoningSessionInputSchema.parse({ topic: " Build a budgeting app " })).toEqual({
+      topic: "Build a budgeting app",
+      maxIterations: 3,
+      qualityThreshold: 0.8,
+      mode: "objective_refinement",
+    });
+    expect(startReasoningSessionInputSchema.parse({ topic: "t", maxIterations: "5", qualityThreshold: "0.7", tokenBudget: "20000", mode: "debate" })).toMatchObject({
+      maxIterations: 5,
+      qualityThreshold: 0.7,
+      tokenBudget: 20000,
+      mode: "debate",
+    });
+    expect(runReasoningExchangeInputSchema.parse({ session_id: "s", iteration: "2" })).toEqual({ session_id: "s", iteration: 2 });
+    expect(getReasoningResultInputSchema.parse({ session_id: "s", include_full_exchange: "true" })).toEqual({ session_id: "s", format: "markdown", include_full_exchange: true });
+  });
+
+  it("name the field of bad input", () => {
+    const fields = (schema: z.ZodType, value: unknown) => (schema.safeParse(value).error?.issues ?? []).map((issue) => issue.path.join("."));
+    expect(fields(startReasoningSessionInputSchema, { topic: "  ", maxIterations: 0, qualityThreshold: 1.5, mode: "brainstorm" })).toEqual([
+      "topic",
+      "maxIterations",
+      "qualityThreshold",
+      "mode",
+    ]);
+    expect(fields(runReasoningExchangeInputSchema, { session_id: "", iteration: -1 })).toEqual(["session_id", "iteration"]);
+    expect(fields(getReasoningResultInputSchema, { session_id: "s", format: "html" })).toEqual(["format"]);
+  });
+});

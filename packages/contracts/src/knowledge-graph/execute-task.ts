@@ -1,0 +1,274 @@
+import { z } from "zod";
+import { pendingPromptSchema } from "../reasoning/needs-completion.ts";
+import { derivationSchema, knowledgeSubgraphSchema, tripleSchema } from "./graph-shapes.ts";
+import { availableToolsSchema, toolCallRequestSchema, toolResultSchema } from "./tool-interaction.ts";
+import {
+  confidenceMethodSchema,
+  cotVariationSchema,
+  executeTaskStatusSchema,
+  knowledgeGraphRequestLimits as limits,
+  outputFormatSchema,
+  reasoningTypeSchema,
+} from "./vocabulary.ts";
+
+const sessionIdPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
+/** A reasoning session id: chosen by the host (e.g. its own task id) or returned by the server. */
+export const reasoningSessionIdSchema = z
+  .string()
+  .min(1, "reasoningSessionId must not be empty")
+  .max(limits.sessionIdLength, `reasoningSessionId is at most ${limits.sessionIdLength} characters`)
+  .regex(sessionIdPattern, "reasoningSessionId is letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
+
+function contextText(what: string) {
+  return z
+    .string()
+    .max(limits.contextTextLength, `${what} is at most ${limits.contextTextLength.toLocaleString("en")} characters`)
+    .nullish();
+}
+
+/** What the host knows that bears on the task (spec §1.2.2 `contextData`). */
+export const contextDataSchema = z.strictObject({
+  historicalConversation: contextText("historicalConversation"),
+  domainKnowledge: contextText("domainKnowledge").describe("Facts and premises (deductive rules are read from here and from the goal)"),
+  availableTools: availableToolsSchema.nullish().describe("Tools the server may ask the host to call (status pending_tool_call)"),
+  currentPlanStep: contextText("currentPlanStep"),
+  hostProvidedPriorReasoningSummary: z
+    .union([contextText("hostProvidedPriorReasoningSummary"), z.record(z.string(), z.unknown())])
+    .nullish()
+    .describe("The host's summary of earlier cycles for this session (text or an object)"),
+});
+export type ContextData = z.infer<typeof contextDataSchema>;
+
+/** How the answer must be delivered. */
+export const outputRequirementsSchema = z.strictObject({
+  format: outputFormatSchema.default("finalAnswerWithTrace"),
+  maxSteps: z
+    .number()
+    .int("maxSteps is a whole number")
+    .min(1, "maxSteps is at least 1")
+    .max(limits.maxSteps, `maxSteps is at most ${limits.maxSteps}`)
+    .nullish()
+    .describe("Most reasoning steps (graph operations, plan steps, thought levels) in this call"),
+  desiredConfidenceLevel: z
+    .number()
+    .min(0, "desiredConfidenceLevel is between 0 and 1")
+    .max(1, "desiredConfidenceLevel is between 0 and 1")
+    .nullish()
+    .describe("Below it, the server samples more answers (self-consistency) while its budget allows"),
+});
+export type OutputRequirements = z.infer<typeof outputRequirementsSchema>;
+
+/** The opaque, signed state of a session as the server returned it. */
+export const sessionStateSchema = z
+  .union([
+    z.strictObject({ token: z.string().min(1, "sessionState.token must not be empty") }),
+    z.string().min(1, "sessionState must not be empty"),
+  ])
+  .describe("updatedSessionState from the last response for this session, unchanged");
+export type SessionStateInput = z.infer<typeof sessionStateSchema>;
+
+/** The `reasoning/executeTask` request (spec §1.2.2), plus toolResults and userInput for pending sessions. */
+export const executeTaskRequestSchema = z
+  .strictObject({
+    taskId: z
+      .string()
+      .trim()
+      .min(1, "taskId must not be empty")
+      .max(limits.taskIdLength, `taskId is at most ${limits.taskIdLength} characters`)
+      .describe("The host's id for this call; echoed in the response"),
+    reasoningSessionId: reasoningSessionIdSchema
+      .nullish()
+      .describe("Continue this session's graph; an unknown id starts a new session under that id; omit to start one with a new id"),
+    reasoningType: reasoningTypeSchema,
+    goalQuery: z
+      .string()
+      .trim()
+      .min(1, "goalQuery must not be empty")
+      .max(limits.goalQueryLength, `goalQuery is at most ${limits.goalQueryLength.toLocaleString("en")} characters`),
+    contextData: contextDataSchema.nullish(),
+    outputRequirements: outputRequirementsSchema.nullish(),
+    preferredCoTVariation: z
+      .string()
+      .trim()
+      .min(1, "preferredCoTVariation must not be empty")
+      .max(100, "preferredCoTVariation is at most 100 characters")
+      .nullish()
+      .describe(`One of ${cotVariationSchema.options.join(", ")}; another value is reported in notices and standardCoT is used`),
+    sessionState: sessionStateSchema.nullish(),
+    toolResults: z
+      .array(toolResultSchema)
+      .min(1, "toolResults must not be empty; omit it instead")
+      .max(limits.toolResults, `send at most ${limits.toolResults} tool results`)
+      .nullish()
+      .describe("Results of the toolCallRequest of the last response (status pending_tool_call)"),
+    userInput: z
+      .string()
+      .trim()
+      .min(1, "userInput must not be empty")
+      .max(limits.userInputLength, `userInput is at most ${limits.userInputLength.toLocaleString("en")} characters`)
+      .nullish()
+      .describe("The user's answer to the userInputRequest of the last response (status pending_user_input)"),
+  })
+  .superRefine((request, context) => {
+    const hasSession = request.reasoningSessionId != null || request.sessionState != null;
+    if (request.toolResults != null && !hasSession) {
+      context.addIssue({ code: "custom", path: ["toolResults"], message: "toolResults answer a pending session: send reasoningSessionId or sessionState with them" });
+    }
+    if (request.userInput != null && !hasSession) {
+      context.addIssue({ code: "custom", path: ["userInput"], message: "userInput answers a pending session: send reasoningSessionId or sessionState with it" });
+    }
+    if (request.toolResults != null && request.userInput != null) {
+      context.addIssue({ code: "custom", path: ["userInput"], message: "a session waits for either a tool result or user input, not both; send one" });
+    }
+    if (request.toolResults != null) {
+      const seen = new Set<string>();
+      request.toolResults.forEach((result, index) => {
+        if (seen.has(result.toolCallId)) context.addIssue({ code: "custom", path: ["toolResults", index, "toolCallId"], message: `'${result.toolCallId}' is answered twice` });
+        seen.add(result.toolCallId);
+      });
+    }
+  });
+export type ExecuteTaskRequest = z.infer<typeof executeTaskRequestSchema>;
+export type ExecuteTaskRequestInput = z.input<typeof executeTaskRequestSchema>;
+
+/** The opaque, signed handle the host passes back as `sessionState`. */
+export const updatedSessionStateSchema = z.object({
+  token: z.string().describe("Opaque; signed by the server. Send the whole object back as sessionState"),
+});
+export type UpdatedSessionState = z.infer<typeof updatedSessionStateSchema>;
+
+/** A failure of the reasoning itself (status `failed`); caller mistakes are errors of the call instead. */
+export const executeTaskErrorSchema = z.object({
+  code: z.number().int().describe("Stable numeric code"),
+  reason: z.string().describe("Stable name of the code, e.g. EXTRACTION_EMPTY"),
+  message: z.string(),
+  details: z.string().nullable(),
+});
+export type ExecuteTaskError = z.infer<typeof executeTaskErrorSchema>;
+
+/** Something the server did differently from what was asked, and why. */
+export const noticeSchema = z.object({
+  field: z.string().nullable().describe("The request field concerned, when there is one"),
+  message: z.string(),
+});
+export type Notice = z.infer<typeof noticeSchema>;
+
+export const planStepKindSchema = z.enum(["induce", "deduce", "abduce", "toolCall", "askUser"]);
+export type PlanStepKind = z.infer<typeof planStepKindSchema>;
+
+/** One step of a plan (planAndExecuteCoT). */
+export const planStepSchema = z.object({
+  index: z.number().int(),
+  kind: planStepKindSchema,
+  purpose: z.string(),
+  status: z.enum(["pending", "done", "waiting", "not_reached"]),
+  toolName: z.string().nullable(),
+  toolArguments: z.record(z.string(), z.unknown()).nullable(),
+  question: z.string().nullable(),
+});
+export type PlanStep = z.infer<typeof planStepSchema>;
+
+export const planSchema = z.object({
+  goal: z.string(),
+  maxPlanDepth: z.number().int(),
+  steps: z.array(planStepSchema),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+/** One step of the reasoning trace. */
+export const traceStepSchema = z.object({
+  index: z.number().int(),
+  kind: z.string().describe("seed, extract, resolve, induce, deduce, abduce, plan, toolCall, toolResult, askUser, userInput, selfAsk, thoughts, answer"),
+  summary: z.string(),
+  addedEntities: z.array(z.string()),
+  addedRelations: z.array(tripleSchema),
+});
+export type TraceStep = z.infer<typeof traceStepSchema>;
+
+export const scoredHypothesisSchema = z.object({
+  name: z.string(),
+  explanation: z.string(),
+  additions: z.array(tripleSchema),
+  newElements: z.number().int(),
+  coverage: z.number(),
+  simplicity: z.number(),
+  consistency: z.number(),
+  score: z.number(),
+  contradictions: z.array(tripleSchema),
+  selected: z.boolean(),
+});
+
+export const confidenceReportSchema = z.object({
+  method: confidenceMethodSchema,
+  score: z.number().min(0).max(1),
+  formula: z.string(),
+  components: z.object({
+    verbalizedConfidence: z.number().nullable(),
+    consistency: z.number().nullable(),
+    graphSupport: z.number().nullable(),
+  }),
+  supportingFacts: z.array(tripleSchema),
+  contradictedFacts: z.array(tripleSchema),
+  unsupportedFacts: z.array(tripleSchema),
+  desiredConfidenceLevel: z.number().nullable(),
+  targetMet: z.boolean().nullable(),
+});
+export type ConfidenceReport = z.infer<typeof confidenceReportSchema>;
+
+/** How the server reasoned: steps, derivations, hypotheses and the relevant subgraph. */
+export const reasoningTraceSchema = z.object({
+  reasoningType: reasoningTypeSchema,
+  cotVariation: z.object({ requested: z.string().nullable(), used: cotVariationSchema }),
+  steps: z.array(traceStepSchema),
+  derivations: z.array(z.object({ triple: tripleSchema, derivation: derivationSchema })),
+  pathValidation: z
+    .object({ from: z.string(), to: z.string(), predicates: z.array(z.string()).nullable(), valid: z.boolean(), path: z.array(tripleSchema), reason: z.string() })
+    .nullable(),
+  hypotheses: z.array(scoredHypothesisSchema),
+  selfConsistency: z
+    .object({ samples: z.number().int(), agreement: z.number(), clusters: z.array(z.object({ answer: z.string(), size: z.number().int() })) })
+    .nullable(),
+  subQuestions: z.array(z.object({ question: z.string(), source: z.string(), answer: z.string().nullable() })),
+  thoughts: z.array(z.object({ depth: z.number().int(), thought: z.string(), score: z.number(), kept: z.boolean() })),
+  confidence: confidenceReportSchema.nullable(),
+  subgraph: knowledgeSubgraphSchema,
+  budget: z.object({
+    iterations: z.number().int(),
+    maxIterations: z.number().int(),
+    modelCalls: z.number().int(),
+    maxModelCalls: z.number().int(),
+    graphGrowth: z.number().int(),
+    maxGraphGrowth: z.number().int(),
+  }),
+});
+export type ReasoningTrace = z.infer<typeof reasoningTraceSchema>;
+
+/** The `result` of a response: the answer and trace, or the plan and prompts. */
+export const executeTaskResultSchema = z.object({
+  reasonedAnswer: z.string().nullable(),
+  reasoningTrace: reasoningTraceSchema.nullable(),
+  confidenceScore: z.number().min(0).max(1).nullable(),
+  confidenceMethod: confidenceMethodSchema.nullable(),
+  plan: planSchema.nullable(),
+  promptsToExecute: z.array(z.string()).nullable().describe("detailedPlanWithPrompts: one self-contained prompt per remaining step, for the host's model"),
+  promptDetails: z
+    .array(pendingPromptSchema.extend({ step: z.number().int() }))
+    .nullable()
+    .describe("The same prompts split into system, user and the JSON Schema of the answer, as in needs_completion"),
+});
+export type ExecuteTaskResult = z.infer<typeof executeTaskResultSchema>;
+
+/** The `reasoning/executeTask` response (spec §1.2.2), camelCase. */
+export const executeTaskResponseSchema = z.object({
+  taskId: z.string(),
+  reasoningSessionId: z.string().nullable(),
+  status: executeTaskStatusSchema,
+  result: executeTaskResultSchema.nullable(),
+  toolCallRequest: toolCallRequestSchema.nullable(),
+  userInputRequest: z.string().nullable(),
+  error: executeTaskErrorSchema.nullable(),
+  updatedSessionState: updatedSessionStateSchema.nullable(),
+  notices: z.array(noticeSchema),
+});
+export type ExecuteTaskResponse = z.infer<typeof executeTaskResponseSchema>;

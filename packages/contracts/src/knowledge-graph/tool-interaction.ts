@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { knowledgeGraphRequestLimits as limits } from "./vocabulary.ts";
+
+const toolNamePattern = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,127}$/;
+
+/** Checks that a tool's input schema is a JSON Schema the server can validate arguments against. */
+function checkJsonSchema(schema: Record<string, unknown> | undefined, context: z.RefinementCtx, path: Array<string | number>): void {
+  if (schema === undefined) return;
+  try {
+    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    context.addIssue({ code: "custom", path, message: `not a usable JSON Schema: ${(error as Error).message}` });
+  }
+  if (schema["type"] !== undefined && schema["type"] !== "object") {
+    context.addIssue({ code: "custom", path: [...path, "type"], message: "a tool's input schema describes an object; use type 'object'" });
+  }
+}
+
+const toolDescriptionFields = {
+  description: z.string().max(2_000, "keep a tool description under 2,000 characters").nullish(),
+  inputSchema: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .describe("JSON Schema of the tool's arguments; arguments the server asks for are validated against it"),
+};
+
+/** A host tool the server may ask the host to call, as an MCP tool listing describes it. */
+export const availableToolSchema = z.strictObject({
+  name: z.string().regex(toolNamePattern, "a tool name is 1-128 letters, digits, '_', '.', ':', '/' or '-'"),
+  ...toolDescriptionFields,
+});
+export type AvailableTool = z.infer<typeof availableToolSchema>;
+
+/**
+ * The host's tools: a list of `{ name, description, inputSchema }` (as MCP
+ * lists tools) or an object keyed by tool name.
+ */
+export const availableToolsSchema = z
+  .union([
+    z.array(availableToolSchema).max(limits.availableTools, `list at most ${limits.availableTools} tools`),
+    z.record(z.string().regex(toolNamePattern, "a tool name is 1-128 letters, digits, '_', '.', ':', '/' or '-'"), z.strictObject(toolDescriptionFields)),
+  ])
+  .superRefine((tools, context) => {
+    if (Array.isArray(tools)) {
+      const seen = new Set<string>();
+      tools.forEach((tool, index) => {
+        if (seen.has(tool.name)) context.addIssue({ code: "custom", path: [index, "name"], message: `'${tool.name}' is listed twice; list each tool once` });
+        seen.add(tool.name);
+        checkJsonSchema(tool.inputSchema ?? undefined, context, [index, "inputSchema"]);
+      });
+      return;
+    }
+    const names = Object.keys(tools);
+    if (names.length > limits.availableTools) context.addIssue({ code: "custom", path: [], message: `list at most ${limits.availableTools} tools` });
+    for (const name of names) checkJsonSchema(tools[name]?.inputSchema ?? undefined, context, [name, "inputSchema"]);
+  });
+
+/** What the server asks the host to run (status `pending_tool_call`). */
+export const toolCallRequestSchema = z.object({
+  toolName: z.string().describe("A tool from contextData.availableTools"),
+  toolArguments: z.record(z.string(), z.unknown()).describe("Validated against the tool's inputSchema"),
+  toolCallId: z.string().describe("Echo it in toolResults[].toolCallId"),
+});
+export type ToolCallRequest = z.infer<typeof toolCallRequestSchema>;
+
+/** The host's answer to a toolCallRequest, sent in its next call for the session. */
+export const toolResultSchema = z
+  .strictObject({
+    toolCallId: z.string().min(1, "toolCallId must not be empty").describe("The toolCallId of the toolCallRequest"),
+    result: z.unknown().describe("What the tool returned (any JSON: MCP content, structuredContent, text)"),
+    isError: z.boolean().nullish().describe("True when the tool failed; result then says why"),
+  })
+  .superRefine((value, context) => {
+    if (value.result === undefined) context.addIssue({ code: "custom", path: ["result"], message: "result is required: send what the tool returned" });
+  });
+export type ToolResult = z.infer<typeof toolResultSchema>;

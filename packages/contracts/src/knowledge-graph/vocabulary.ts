@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/** The reasoning types of `reasoning/executeTask` (spec §1.2.1). */
+export const reasoningTypeSchema = z.enum(["inductive", "deductive", "abductive", "planAndExecuteCoT"]);
+export type ReasoningType = z.infer<typeof reasoningTypeSchema>;
+
+/** Chain-of-thought variations the server can apply to its answer step. */
+export const cotVariationSchema = z.enum(["standardCoT", "selfConsistency", "selfAsk", "treeOfThoughts_basic"]);
+export type CoTVariation = z.infer<typeof cotVariationSchema>;
+
+/** What the response carries: an answer with its trace, or a plan with prompts for the host's model. */
+export const outputFormatSchema = z.enum(["finalAnswerWithTrace", "detailedPlanWithPrompts"]);
+export type OutputFormat = z.infer<typeof outputFormatSchema>;
+
+/** Where a call ended. */
+export const executeTaskStatusSchema = z.enum(["completed", "failed", "pending_tool_call", "pending_user_input", "max_iterations_reached"]);
+export type ExecuteTaskStatus = z.infer<typeof executeTaskStatusSchema>;
+
+/**
+ * Confidence methods: the model's verbalized confidence, self-consistency
+ * agreement and graph support are components; `combined` is their documented
+ * weighted mean over the components measured.
+ */
+export const confidenceMethodSchema = z.enum(["verbalizedConfidence", "selfConsistency", "graphSupport", "combined"]);
+export type ConfidenceMethod = z.infer<typeof confidenceMethodSchema>;
+
+/**
+ * How far a graph element is to be trusted: `asserted` (stated by the host,
+ * its context, a tool result or the user), `derived` (deduced by code from
+ * explicit rules: certain given the rules and premises), `hypothesized`
+ * (an inductive or abductive proposal: plausible, not certain), `retracted`
+ * (kept for provenance, no longer believed).
+ */
+export const validitySchema = z.enum(["asserted", "derived", "hypothesized", "retracted"]);
+export type Validity = z.infer<typeof validitySchema>;
+
+/** What produced a graph element. */
+export const provenanceKindSchema = z.enum(["seed", "extraction", "tool_result", "user_input", "induction", "deduction", "abduction"]);
+export type ProvenanceKind = z.infer<typeof provenanceKindSchema>;
+
+/** Lifecycle of a knowledge-graph session. */
+export const knowledgeGraphSessionStateSchema = z.enum(["active", "pending_tool_call", "pending_user_input", "ended", "expired"]);
+export type KnowledgeGraphSessionState = z.infer<typeof knowledgeGraphSessionStateSchema>;
+
+/** The custom JSON-RPC methods the knowledge-graph module serves. */
+export const knowledgeGraphMethods = { executeTask: "reasoning/executeTask", endSession: "reasoning/endSession" } as const;
+
+/** Bounds on requests, so one call cannot ask for unbounded work or send unbounded text. */
+export const knowledgeGraphRequestLimits = {
+  taskIdLength: 200,
+  sessionIdLength: 128,
+  goalQueryLength: 8_000,
+  contextTextLength: 200_000,
+  availableTools: 64,
+  toolResults: 16,
+  userInputLength: 20_000,
+  maxSteps: 50,
+} as const;

@@ -1,0 +1,28 @@
+import { defineModule } from "@deliberate/engine";
+import type { Kysely } from "kysely";
+import type { DialogModuleOptions, DialogRepositories } from "./dialog-context.ts";
+import { createDialogHandlers } from "./dialog-handlers.ts";
+import { dialogModeSettings } from "./modes/dialog-mode.ts";
+import { dialogSessionSection } from "./render/dialog-session-section.ts";
+import type { DialogDatabase } from "./store/dialog-database.ts";
+import { createDialogSessionRepository } from "./store/dialog-session.repository.ts";
+import { dialogMigrations } from "./store/migrations/index.ts";
+
+/**
+ * The dialog module: multi-agent reasoning sessions (start_reasoning_session,
+ * run_reasoning_exchange, get_reasoning_result, list_reasoning_presets,
+ * get_session_status), their four modes, their tables and their session section.
+ */
+export function createDialogModule(options: DialogModuleOptions = {}) {
+  return defineModule<DialogRepositories>({
+    name: "dialog",
+    tools: createDialogHandlers(options),
+    modes: dialogModeSettings,
+    migrations: dialogMigrations,
+    repositories: (db) => ({ dialogSessions: createDialogSessionRepository(db as unknown as Kysely<DialogDatabase>) }),
+    sessionSections: [dialogSessionSection],
+  });
+}
+
+/** The dialog module with the default idle timeout (24 hours) and context budget (32,000 tokens). */
+export const dialogModule = createDialogModule();

@@ -1,0 +1,158 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type Atom, forwardChain, isVariable, type Rule, ruleProblems } from "./forward-chaining.ts";
+import { type Fact, factKey } from "./triples.ts";
+
+const nodes = ["a", "b", "c", "d", "e"];
+const predicates = ["p", "q", "r"];
+const variables = ["?x", "?y", "?z"];
+
+const fact = fc.record({ subject: fc.constantFrom(...nodes), predicate: fc.constantFrom(...predicates), object: fc.constantFrom(...nodes) });
+const term = fc.oneof(fc.constantFrom(...variables), fc.constantFrom(...nodes));
+const atom = fc.record({ subject: term, predicate: fc.constantFrom(...predicates), object: term });
+
+/** Random rules whose head variables all occur in the body. */
+const rule = fc
+  .record({ name: fc.constantFrom("r1", "r2", "r3", "r4"), body: fc.array(atom, { minLength: 1, maxLength: 3 }), head: fc.array(atom, { minLength: 1, maxLength: 2 }) })
+  .map((candidate): Rule => {
+    const bound = new Set(candidate.body.flatMap((item) => [item.subject, item.object]).filter(isVariable));
+    const ground = (value: string) => (isVariable(value) && !bound.has(value) ? "a" : value);
+    return { ...candidate, head: candidate.head.map((item) => ({ ...item, subject: ground(item.subject), object: ground(item.object) })) };
+  });
+
+/** The naive reference: apply every rule to every combination of facts until nothing changes. */
+function naiveClosure(facts: readonly Fact[], rules: readonly Rule[]): Set<string> {
+  const known = new Map(facts.map((item) => [factKey(item), item]));
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const current of rules) {
+      for (const binding of matchAll(current.body, [...known.values()], new Map())) {
+        for (const head of current.head) {
+          const derived = instantiate(head, binding);
+          if (!known.has(factKey(derived))) {
+            known.set(factKey(derived), derived);
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  return new Set(known.keys());
+}
+
+function instantiate(item: Atom, binding: Map<string, string>): Fact {
+  const value = (termValue: string) => (isVariable(termValue) ? (binding.get(termValue) as string) : termValue);
+  return { subject: value(item.subject), predicate: item.predicate, object: value(item.object) };
+}
+
+function* matchAll(body: readonly Atom[], facts: readonly Fact[], binding: Map<string, string>): Generator<Map<string, string>> {
+  if (body.length === 0) {
+    yield binding;
+    return;
+  }
+  const [first, ...rest] = body as [Atom, ...Atom[]];
+  for (const candidate of facts) {
+    if (candidate.predicate !== first.predicate) continue;
+    const next = new Map(binding);
+    let ok = true;
+    for (const [termValue, value] of [
+      [first.subject, candidate.subject],
+      [first.object, candidate.object],
+    ] as const) {
+      if (!isVariable(termValue)) ok &&= termValue === value;
+      else if (next.has(termValue)) ok &&= next.get(termValue) === value;
+      else next.set(termValue, value);
+    }
+    if (ok) yield* matchAll(rest, facts, next);
+  }
+}
+
+describe("forward chaining", () => {
+  it("reaches the same closure as the naive fixpoint", () => {
+    fc.assert(
+      fc.property(fc.array(fact, { maxLength: 12 }), fc.array(rule, { minLength: 1, maxLength: 3 }), (facts, rules) => {
+        const result = forwardChain(facts, rules);
+        const closure = new Set([...facts.map(factKey), ...result.deductions.map((deduction) => factKey(deduction.fact))]);
+        expect(result.fixpoint).toBe(true);
+        expect(closure).toEqual(naiveClosure(facts, rules));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("derives each fact once, never an input fact, each from its rule and premises known before it", () => {
+    fc.assert(
+      fc.property(fc.array(fact, { maxLength: 12 }), fc.array(rule, { minLength: 1, maxLength: 3 }), (facts, rules) => {
+        const { deductions } = forwardChain(facts, rules);
+        const known = new Set(facts.map(factKey));
+        for (const deduction of deductions) {
+          expect(known.has(factKey(deduction.fact))).toBe(false);
+          const used = rules.find((candidate) => candidate.name === deduction.rule && candidate.body.length === deduction.premises.length);
+          expect(used).toBeDefined();
+          for (const premise of deduction.premises) expect(known.has(factKey(premise))).toBe(true);
+          // Some rule of that name, bound by the premises, concludes the fact.
+          const concludes = rules.some((candidate) => {
+            if (candidate.name !== deduction.rule || candidate.body.length !== deduction.premises.length) return false;
+            const binding = new Map<string, string>();
+            const consistent = candidate.body.every((item, index) => {
+              const premise = deduction.premises[index] as Fact;
+              if (premise.predicate !== item.predicate) return false;
+              return [
+                [item.subject, premise.subject],
+                [item.object, premise.object],
+              ].every(([termValue, value]) => {
+                if (!isVariable(termValue as string)) return termValue === value;
+                const current = binding.get(termValue as string);
+                if (current === undefined) binding.set(termValue as string, value as string);
+                return current === undefined || current === value;
+              });
+            });
+            return consistent && candidate.head.some((head) => factKey(instantiate(head, binding)) === factKey(deduction.fact));
+          });
+          expect(concludes).toBe(true);
+          known.add(factKey(deduction.fact));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("does not depend on the order of facts or rules", () => {
+    fc.assert(
+      fc.property(fc.array(fact, { maxLength: 10 }), fc.array(rule, { minLength: 1, maxLength: 3 }), fc.integer(), (facts, rules, seed) => {
+        const shuffled = [...facts].sort((a, b) => ((factKey(a).length * 31 + seed) % 7) - ((factKey(b).length * 31 + seed) % 7)).reverse();
+        const keys = (list: readonly Fact[], ruleList: readonly Rule[]) =>
+          new Set(forwardChain(list, ruleList).deductions.map((deduction) => factKey(deduction.fact)));
+        expect(keys(shuffled, [...rules].reverse())).toEqual(keys(facts, rules));
+      }),
+    );
+  });
+
+  it("stops at maxDerived and says the closure is incomplete", () => {
+    const chain: Fact[] = Array.from({ length: 20 }, (_, index) => ({ subject: `n${index}`, predicate: "next", object: `n${index + 1}` }));
+    const transitive: Rule = {
+      name: "reach",
+      body: [
+        { subject: "?x", predicate: "next", object: "?y" },
+        { subject: "?y", predicate: "reach", object: "?z" },
+      ],
+      head: [{ subject: "?x", predicate: "reach", object: "?z" }],
+    };
+    const base: Rule = { name: "step", body: [{ subject: "?x", predicate: "next", object: "?y" }], head: [{ subject: "?x", predicate: "reach", object: "?y" }] };
+    const full = forwardChain(chain, [base, transitive]);
+    expect(full.fixpoint).toBe(true);
+    expect(full.deductions).toHaveLength((20 * 21) / 2);
+    const capped = forwardChain(chain, [base, transitive], { maxDerived: 50 });
+    expect(capped.fixpoint).toBe(false);
+    expect(capped.deductions).toHaveLength(50);
+  });
+
+  it("names what is wrong with a rule", () => {
+    expect(ruleProblems({ name: "r", body: [], head: [{ subject: "a", predicate: "p", object: "b" }] })).toEqual(["rule 'r' has no conditions"]);
+    expect(
+      ruleProblems({ name: "r", body: [{ subject: "?x", predicate: "p", object: "b" }], head: [{ subject: "?x", predicate: "q", object: "?y" }] }),
+    ).toEqual(["rule 'r': conclusion variable ?y does not occur in the conditions"]);
+    expect(ruleProblems({ name: "r", body: [{ subject: "?x", predicate: "?p", object: "b" }], head: [{ subject: "?x", predicate: "q", object: "b" }] })).toHaveLength(1);
+  });
+});

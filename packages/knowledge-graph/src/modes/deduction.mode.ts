@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
+
+export interface DeductionInput {
+  goal: string;
+  purpose: string;
+  graph: string;
+  premises: string;
+  names: readonly string[];
+}
+
+export interface RuleAtomAnswer {
+  subject: string;
+  predicate: string;
+  object: string;
+}
+
+export interface DeductionAnswer {
+  rules: Array<{ name: string; statement: string; conditions: RuleAtomAnswer[]; conclusions: RuleAtomAnswer[] }>;
+  query: { kind: "path"; from: string; to: string; predicates: string[] | null } | { kind: "triple"; subject: string; predicate: string; object: string } | { kind: "none" };
+}
+
+const term = z
+  .string()
+  .min(1)
+  .max(120)
+  .describe("A variable (?x, ?y, ...) or an entity name exactly as in the graph (a new name is allowed in conclusions)");
+
+const atom = z.object({ subject: term, predicate: predicateAnswerSchema, object: term });
+
+/**
+ * Deductive reasoning (spec §1.2.4 B), split as the design asks: the model
+ * turns premises into explicit rules over triples; code applies them by
+ * forward chaining and validates paths by graph search.
+ */
+export function createDeductionMode(names: readonly string[]): ModeDefinition<DeductionInput, DeductionAnswer> {
+  const name = entityNameSchema(names);
+  return defineMode<DeductionInput, DeductionAnswer>({
+    mode: "knowledge_graph_deduce",
+    name: "knowledge_graph_rules",
+    description: "The premises as explicit rules over triples, and the query to check",
+    system:
+      "You are a precise logical reasoner preparing deductive reasoning over a knowledge graph. Deduction applies general premises accepted as true to reach conclusions that must follow. Do not apply the rules yourself: write each general premise as an explicit rule over triples, which code will apply to the whole graph until nothing new follows. A rule has conditions and conclusions, each a (subject, predicate, object) pattern; subjects and objects are variables (?x, ?y, ?z) or entity names; every variable of a conclusion must appear in the conditions. Use the graph's predicates so the rules match its relations. Introduce no facts or assumptions beyond the premises and the graph. Then state the query that settles the goal: a path from one entity to another (optionally through given relation types; ^type walks a relation backwards), one triple to check, or none.",
+    prompt: (input) =>
+      [
+        `Goal: ${input.goal}`,
+        `Focus: ${input.purpose}`,
+        "",
+        "Current knowledge graph (relevant part):",
+        input.graph,
+        "",
+        "Premises (rules stated by the host or the goal):",
+        input.premises || "(none beyond the goal)",
+      ].join("\n"),
+    output: z.object({
+      rules: z
+        .array(
+          z.object({
+            name: z.string().min(1).max(80).describe("A short name, e.g. 'parent implies ancestor'"),
+            statement: z.string().min(1).max(400).describe("The premise in words"),
+            conditions: z.array(atom).min(1).max(4),
+            conclusions: z.array(atom).min(1).max(2),
+          }),
+        )
+        .min(1)
+        .max(8),
+      query: z.union([
+        z.object({
+          kind: z.literal("path"),
+          from: name,
+          to: name,
+          predicates: z.array(z.string().regex(/^\^?[a-z][a-z0-9_]*$/)).max(6).nullable().describe("Relation types in order, or null for any path"),
+        }),
+        z.object({ kind: z.literal("triple"), subject: z.string().min(1).max(120), predicate: predicateAnswerSchema, object: z.string().min(1).max(120) }),
+        z.object({ kind: z.literal("none") }),
+      ]),
+    }),
+  });
+}

@@ -1,0 +1,52 @@
+import { endSessionTool, executeTaskTool, knowledgeGraphMethods } from "@deliberate/contracts";
+import { defineModule, handlerDefinerFor } from "@deliberate/engine";
+import { buildReasoningCapability } from "./capabilities.ts";
+import { knowledgeGraphModes } from "./modes/mode-settings.ts";
+import { endSession } from "./orchestrator/end-session.ts";
+import { executeTask } from "./orchestrator/execute-task.ts";
+import { defaultKnowledgeGraphOptions, type KnowledgeGraphOptions } from "./orchestrator/options.ts";
+import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
+import { knowledgeGraphSection } from "./session-section.ts";
+import { createKnowledgeGraphRepository } from "./storage/knowledge-graph.repository.ts";
+import { knowledgeGraphMigrations } from "./storage/migrations.ts";
+
+const defineHandler = handlerDefinerFor<KnowledgeGraphRepositories>();
+
+/**
+ * The knowledge-graph module: `reasoning_execute_task` and
+ * `reasoning_end_session` (also served as the protocol methods
+ * `reasoning/executeTask` and `reasoning/endSession`), its modes, tables,
+ * the `knowledgeGraph` session section, the idle-expiry task and the
+ * `reasoning` capability object generated from what is implemented.
+ */
+export function createKnowledgeGraphModule(overrides: Partial<KnowledgeGraphOptions> = {}) {
+  const options: KnowledgeGraphOptions = { ...defaultKnowledgeGraphOptions, ...overrides, treeOfThoughts: { ...defaultKnowledgeGraphOptions.treeOfThoughts, ...overrides.treeOfThoughts } };
+  return defineModule<KnowledgeGraphRepositories>({
+    name: "knowledge-graph",
+    tools: [
+      defineHandler(executeTaskTool, (input, context) => executeTask(input, context, options)),
+      defineHandler(endSessionTool, (input, context) => endSession(input, context, options)),
+    ],
+    modes: knowledgeGraphModes,
+    migrations: knowledgeGraphMigrations,
+    repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db) }),
+    sessionSections: [knowledgeGraphSection],
+    methods: [
+      { method: knowledgeGraphMethods.executeTask, tool: executeTaskTool.name },
+      { method: knowledgeGraphMethods.endSession, tool: endSessionTool.name },
+    ],
+    tasks: [
+      {
+        name: "knowledge-graph-idle-expiry",
+        intervalMs: 60_000,
+        async run({ store, now }) {
+          await store.knowledgeGraph.expireIdleSessions({ idleCutoff: new Date(now.getTime() - options.idleTimeoutMs).toISOString(), now: now.toISOString() });
+        },
+      },
+    ],
+    capabilities: { reasoning: buildReasoningCapability(options) },
+  });
+}
+
+/** The module with the default options (a database-kept signing key, 30-minute idle timeout, 100 sessions). */
+export const knowledgeGraphModule = createKnowledgeGraphModule();

@@ -1,0 +1,248 @@
+import type { Triple } from "@deliberate/contracts";
+import { forwardChain, isVariable, type Rule, ruleProblems } from "../algorithms/forward-chaining.ts";
+import { rankHypotheses } from "../algorithms/hypothesis-scoring.ts";
+import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
+import { validatePath } from "../algorithms/path-search.ts";
+import type { Fact } from "../algorithms/triples.ts";
+import { createAbductionMode } from "../modes/abduction.mode.ts";
+import { createDeductionMode, type DeductionAnswer } from "../modes/deduction.mode.ts";
+import { createInductionMode } from "../modes/induction.mode.ts";
+import type { ReasoningRun } from "./reasoning-run.ts";
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+/**
+ * Inductive step: the model names patterns across entities and an abstraction
+ * for each; code measures how many members really share the pattern in the
+ * graph (support) and adds the abstraction and member links as hypothesized,
+ * with confidence = the model's confidence x support.
+ */
+export async function induce(run: ReasoningRun, purpose: string, step: string): Promise<void> {
+  const { graph } = run;
+  const focus = run.focus(`${run.input.goal} ${purpose}`);
+  if (focus.names.length < 2) {
+    run.record("induce", "Induction needs at least two entities; the graph has fewer.", graph.mark());
+    run.findings.push("Induction: the graph has too few entities for a pattern.");
+    return;
+  }
+  const answer = await run.ask(createInductionMode(focus.names), { goal: run.input.goal, purpose, graph: focus.text, names: focus.names });
+  const mark = graph.mark();
+  const believed = graph.believedFacts();
+  const summaries: string[] = [];
+  for (const pattern of answer.patterns) {
+    const members = [...new Set(pattern.members.map(normalizeEntityName))].filter((key) => graph.entity(key));
+    if (members.length < 2) continue;
+    // Support measured in code: the share of members that have the claimed relation, or else the most common shared one.
+    let support = 0;
+    let sharedText = "";
+    if (pattern.sharedRelation) {
+      const predicate = normalizePredicate(pattern.sharedRelation.predicate);
+      const object = normalizeEntityName(pattern.sharedRelation.object);
+      support = members.filter((member) => believed.has({ subject: member, predicate, object })).length / members.length;
+      sharedText = `${predicate} ${graph.nameOf(object)}`;
+    } else {
+      const counts = new Map<string, number>();
+      for (const member of members) {
+        const seen = new Set<string>();
+        for (const fact of believed.facts) {
+          if (fact.subject !== member) continue;
+          const key = `${fact.predicate}\u0000${fact.object}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+      }
+      const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      support = best ? best[1] / members.length : 0;
+      if (best) sharedText = best[0].replace("\u0000", " ");
+    }
+    const needed = (graph.entityNamed(pattern.abstraction.name) ? 0 : 1) + members.length;
+    if (needed > run.remainingGrowth()) {
+      run.growthCapped("adding an induced concept");
+      break;
+    }
+    const confidence = round(pattern.confidence * support);
+    const provenance = { kind: "induction" as const, taskId: run.input.taskId, step, reference: pattern.abstraction.name };
+    const abstraction = graph.upsertEntity(
+      { name: pattern.abstraction.name, type: pattern.abstraction.type, observations: [pattern.abstraction.definition, `Pattern: ${pattern.description}`] },
+      { confidence, validity: "hypothesized", provenance },
+    ).key;
+    for (const member of members) {
+      graph.upsertRelation({ subject: member, predicate: pattern.memberRelation, object: abstraction }, { confidence, validity: "hypothesized", provenance });
+      run.found.relevantEntities.add(member);
+    }
+    run.found.relevantEntities.add(abstraction);
+    summaries.push(
+      `${graph.nameOf(abstraction)} generalises ${members.map((member) => graph.nameOf(member)).join(", ")} (${pattern.description}); support in the graph ${round(support)}${sharedText ? ` (shared: ${sharedText})` : ""}, confidence ${confidence}`,
+    );
+  }
+  run.findings.push(...summaries.map((summary) => `Induction: ${summary}.`));
+  run.record("induce", summaries.length > 0 ? summaries.join("; ") : "No pattern had two members in the graph.", mark);
+}
+
+function ruleFromAnswer(rule: DeductionAnswer["rules"][number], displayNames: Map<string, string>): Rule {
+  const term = (value: string) => {
+    if (isVariable(value.trim())) return value.trim().toLowerCase();
+    const key = normalizeEntityName(value);
+    if (!displayNames.has(key)) displayNames.set(key, value.trim());
+    return key;
+  };
+  const atom = (item: { subject: string; predicate: string; object: string }) => ({ subject: term(item.subject), predicate: normalizePredicate(item.predicate), object: term(item.object) });
+  return { name: rule.name, body: rule.conditions.map(atom), head: rule.conclusions.map(atom) };
+}
+
+/**
+ * Deductive step: the model states the premises as explicit rules over
+ * triples; code applies them to the graph by forward chaining to a fixpoint
+ * (each deduced triple stored as derived, with its rule and premises) and
+ * settles the query by graph search.
+ */
+export async function deduce(run: ReasoningRun, purpose: string, step: string): Promise<void> {
+  const { graph } = run;
+  const focus = run.focus(`${run.input.goal} ${purpose}`);
+  const answer = await run.ask(createDeductionMode(focus.names), { goal: run.input.goal, purpose, graph: focus.text, premises: run.input.premises, names: focus.names });
+  const mark = graph.mark();
+  const rules: Rule[] = [];
+  const displayNames = new Map<string, string>();
+  for (const candidate of answer.rules) {
+    const rule = ruleFromAnswer(candidate, displayNames);
+    const problems = ruleProblems(rule);
+    if (problems.length > 0) {
+      run.notices.push({ field: null, message: `Rule '${candidate.name}' was not applied: ${problems.join("; ")}.` });
+      continue;
+    }
+    rules.push(rule);
+  }
+  const statements = new Map(answer.rules.map((rule) => [rule.name, rule.statement]));
+  const believed = graph.believedFacts();
+  const confidenceOf = (fact: Fact) => graph.relation(fact)?.confidence ?? 1;
+  const result = forwardChain(believed.facts, rules, { maxDerived: run.remainingGrowth() });
+  const derivedConfidence = new Map<string, number>();
+  const provenanceFor = (rule: string) => ({ kind: "deduction" as const, taskId: run.input.taskId, step, reference: rule });
+  let added = 0;
+  for (const deduction of result.deductions) {
+    const premisesConfidence = Math.min(...deduction.premises.map((premise) => derivedConfidence.get(`${premise.subject}|${premise.predicate}|${premise.object}`) ?? confidenceOf(premise)));
+    const newEntities = [deduction.fact.subject, deduction.fact.object].filter((key) => !graph.entity(key));
+    if (newEntities.length + 1 > run.remainingGrowth()) {
+      run.growthCapped("adding deduced relations");
+      break;
+    }
+    for (const key of newEntities) graph.upsertEntity({ name: displayNames.get(key) ?? key, type: "concept", observations: [] }, { confidence: 1, validity: "derived", provenance: provenanceFor(deduction.rule) });
+    const premises: Triple[] = deduction.premises.map((premise) => graph.tripleOf(premise));
+    graph.upsertRelation(deduction.fact, { confidence: premisesConfidence, validity: "derived", provenance: provenanceFor(deduction.rule), derivation: { rule: deduction.rule, premises } });
+    derivedConfidence.set(`${deduction.fact.subject}|${deduction.fact.predicate}|${deduction.fact.object}`, premisesConfidence);
+    run.found.derivations.push({ triple: graph.tripleOf(deduction.fact), derivation: { rule: deduction.rule, premises } });
+    for (const key of [deduction.fact.subject, deduction.fact.object]) run.found.relevantEntities.add(key);
+    added += 1;
+  }
+  if (!result.fixpoint) run.growthCapped("deducing");
+  const lines = run.found.derivations.slice(-added).map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object} (by '${item.derivation.rule}' from ${item.derivation.premises.map((premise) => `${premise.subject} ${premise.predicate} ${premise.object}`).join(" and ")})`);
+  run.findings.push(`Deduction: ${rules.length} rule(s) applied to a fixpoint in ${result.rounds} round(s); ${added} new fact(s) follow.`);
+  for (const rule of rules) run.findings.push(`Rule '${rule.name}': ${statements.get(rule.name) ?? ""}`);
+  run.findings.push(...lines.slice(0, 25).map((line) => `Deduced: ${line}.`));
+
+  // The query, settled in code.
+  const query = answer.query;
+  let querySummary = "";
+  if (query.kind === "path") {
+    const from = normalizeEntityName(query.from);
+    const to = normalizeEntityName(query.to);
+    const predicates = query.predicates?.map((predicate) => (predicate.startsWith("^") ? `^${normalizePredicate(predicate.slice(1))}` : normalizePredicate(predicate))) ?? undefined;
+    const validation = validatePath(graph.believedFacts(), { from, to, predicates });
+    run.found.pathValidation = {
+      from: graph.nameOf(from),
+      to: graph.nameOf(to),
+      predicates: predicates ?? null,
+      valid: validation.valid,
+      path: validation.path.map((fact) => graph.tripleOf(fact)),
+      reason: validation.reason.replaceAll(from, graph.nameOf(from)).replaceAll(to, graph.nameOf(to)),
+    };
+    for (const fact of validation.path) {
+      run.found.relevantEntities.add(fact.subject);
+      run.found.relevantEntities.add(fact.object);
+    }
+    querySummary = `Path check: ${run.found.pathValidation.reason}${validation.valid ? `: ${run.found.pathValidation.path.map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).join(", ")}` : ""}.`;
+  } else if (query.kind === "triple") {
+    const fact = { subject: normalizeEntityName(query.subject), predicate: normalizePredicate(query.predicate), object: normalizeEntityName(query.object) };
+    const holds = graph.believedFacts().has(fact);
+    const relation = graph.relation(fact);
+    querySummary = `Query ${graph.nameOf(fact.subject)} ${fact.predicate} ${graph.nameOf(fact.object)}: ${holds ? `holds (${relation?.validity})` : "does not follow from the graph and the rules"}.`;
+    if (graph.entity(fact.subject)) run.found.relevantEntities.add(fact.subject);
+    if (graph.entity(fact.object)) run.found.relevantEntities.add(fact.object);
+  }
+  if (querySummary) run.findings.push(querySummary);
+  run.record("deduce", `${rules.length} rule(s) applied by forward chaining (${result.rounds} round(s), ${result.fixpoint ? "fixpoint reached" : "stopped at the growth limit"}); ${added} triple(s) deduced. ${querySummary}`.trim(), mark);
+}
+
+/**
+ * Abductive step: the model names observations and proposes 2-3 hypotheses;
+ * code scores each on coverage, simplicity and consistency, selects the best,
+ * and adds it as hypothesized with its score as confidence.
+ */
+export async function abduce(run: ReasoningRun, purpose: string, step: string): Promise<void> {
+  const { graph } = run;
+  const focus = run.focus(`${run.input.goal} ${purpose}`);
+  if (focus.names.length === 0) {
+    run.record("abduce", "Abduction needs observations; the graph is empty.", graph.mark());
+    return;
+  }
+  const answer = await run.ask(createAbductionMode(focus.names), { goal: run.input.goal, purpose, graph: focus.text, names: focus.names });
+  const observations = answer.observations.map((observation) => ({ entities: observation.entities.map(normalizeEntityName) }));
+  const hypotheses = answer.hypotheses.map((hypothesis) => ({
+    name: hypothesis.name,
+    additions: hypothesis.additions.map((addition) => ({ subject: normalizeEntityName(addition.subject), predicate: normalizePredicate(addition.predicate), object: normalizeEntityName(addition.object) })),
+    newEntities: hypothesis.newEntities.map((entity) => normalizeEntityName(entity.name)).filter((key) => !graph.entity(key)),
+  }));
+  const ranked = rankHypotheses({ facts: graph.believedFacts().facts, retracted: graph.retractedFacts() }, observations, hypotheses);
+  const best = ranked[0];
+  const mark = graph.mark();
+  const chosen = answer.hypotheses.find((hypothesis) => hypothesis.name === best?.name);
+  if (best && chosen && best.score > 0) {
+    const provenance = { kind: "abduction" as const, taskId: run.input.taskId, step, reference: best.name };
+    const confidence = round(best.score);
+    const additions = hypotheses.find((hypothesis) => hypothesis.name === best.name)?.additions ?? [];
+    if (best.newElements > run.remainingGrowth()) {
+      run.growthCapped("adding the selected hypothesis");
+    } else {
+      for (const entity of chosen.newEntities) graph.upsertEntity(entity, { confidence, validity: "hypothesized", provenance });
+      for (const addition of additions) {
+        for (const key of [addition.subject, addition.object]) {
+          if (!graph.entity(key)) graph.upsertEntity({ name: key, type: "concept", observations: [] }, { confidence, validity: "hypothesized", provenance });
+          run.found.relevantEntities.add(key);
+        }
+        graph.upsertRelation(addition, { confidence, validity: "hypothesized", provenance });
+      }
+    }
+  }
+  for (const observation of observations) for (const key of observation.entities) if (graph.entity(key)) run.found.relevantEntities.add(key);
+  run.found.hypotheses.push(
+    ...ranked.map((score) => {
+      const source = answer.hypotheses.find((hypothesis) => hypothesis.name === score.name);
+      const additions = hypotheses.find((hypothesis) => hypothesis.name === score.name)?.additions ?? [];
+      return {
+        name: score.name,
+        explanation: source?.explanation ?? "",
+        additions: additions.map((fact) => ({ subject: graph.nameOf(fact.subject), predicate: fact.predicate, object: graph.nameOf(fact.object) })),
+        newElements: score.newElements,
+        coverage: round(score.coverage),
+        simplicity: round(score.simplicity),
+        consistency: round(score.consistency),
+        score: round(score.score),
+        contradictions: score.contradictions.map((fact) => ({ subject: graph.nameOf(fact.subject), predicate: fact.predicate, object: graph.nameOf(fact.object) })),
+        selected: score === best && score.score > 0,
+      };
+    }),
+  );
+  const justification =
+    best && best.score > 0
+      ? `Selected '${best.name}' (score ${round(best.score)}: explains ${best.explained.length} of ${observations.length} observation(s), ${best.newElements} new element(s), ${best.contradictions.length} contradiction(s)); ${ranked
+          .slice(1)
+          .map((other) => `'${other.name}' scored ${round(other.score)}`)
+          .join(", ")}.`
+      : "No hypothesis added anything consistent to the graph.";
+  run.findings.push(`Abduction: observations: ${answer.observations.map((observation) => observation.description).join("; ")}.`, `Abduction: ${justification}`);
+  if (chosen && best && best.score > 0) run.findings.push(`Selected hypothesis '${best.name}': ${chosen.explanation}`);
+  run.record("abduce", justification, mark);
+}

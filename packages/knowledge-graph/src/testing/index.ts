@@ -1,0 +1,1 @@
+export { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioRules, scenarioWeatherTool } from "./scenario.ts";

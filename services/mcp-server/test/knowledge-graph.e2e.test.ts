@@ -1,0 +1,234 @@
+import { join } from "node:path";
+import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema, reasoningCapabilitySchema } from "@deliberate/contracts";
+import { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioWeatherTool } from "@deliberate/knowledge-graph/testing";
+import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { startHttpServer, type HttpServerProcess } from "./support/http-process.ts";
+import { startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+
+// The knowledge-graph module end to end on the built server: reasoning/executeTask and
+// reasoning/endSession as custom JSON-RPC methods sent by the real SDK client (stdio and
+// Streamable HTTP), the same as tools, with a server-side model (the loopback fake model
+// server) and with no key (host-executed, through needs_completion rounds).
+
+const deductive = { reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?", contextData: { domainKnowledge: scenarioDomainKnowledge } };
+const planned = { reasoningType: "planAndExecuteCoT", goalQuery: "Should the family picnic in Paris go ahead on Saturday?", contextData: { availableTools: [scenarioWeatherTool] } };
+const anyResult = z.record(z.string(), z.unknown());
+
+/** A JSON-RPC error as the client surfaces it: code, message and our error body in data. */
+async function protocolErrorOf(promise: Promise<unknown>): Promise<{ code: number; message: string; data: { code: string; issues?: Array<{ field: string }>; hint?: string } }> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error, "expected the request to fail").toBeDefined();
+  return error as never;
+}
+
+/**
+ * Sends reasoning/executeTask (or endSession) and, host-executed, answers every needs_completion
+ * round through reasoning_submit with the scenario, as the calling agent would.
+ */
+function sender(client: () => Client) {
+  async function method(name: string, params: Record<string, unknown>): Promise<{ result: Record<string, unknown>; rounds: number }> {
+    let result = await client().request({ method: name, params }, anyResult);
+    let rounds = 0;
+    while (result["status"] === "needs_completion") {
+      rounds += 1;
+      const step = needsCompletionSchema.parse(result);
+      const submitted = await client().callTool({
+        name: "reasoning_submit",
+        arguments: { resume_token: step.resume_token, answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })) },
+      });
+      expect(submitted.isError, JSON.stringify(submitted.content)).toBeFalsy();
+      result = submitted.structuredContent as Record<string, unknown>;
+    }
+    return { result, rounds };
+  }
+  return {
+    method,
+    async execute(params: Record<string, unknown>): Promise<ExecuteTaskResponse & { rounds: number }> {
+      const { result, rounds } = await method("reasoning/executeTask", params);
+      return { ...executeTaskResponseSchema.parse(result), rounds };
+    },
+  };
+}
+
+/** The tool round trip and the user-input round trip of the scenario's plan, over `execute`. */
+async function planRoundTrips(execute: ReturnType<typeof sender>["execute"], taskPrefix: string) {
+  const first = await execute({ taskId: `${taskPrefix}-1`, ...planned });
+  expect(first.status).toBe("pending_tool_call");
+  expect(first.toolCallRequest).toMatchObject({ toolName: "weather", toolArguments: { city: "Paris" } });
+  const second = await execute({ taskId: `${taskPrefix}-2`, ...planned, sessionState: first.updatedSessionState, toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: { forecast: "rain" } }] });
+  expect(second.status).toBe("pending_user_input");
+  expect(second.userInputRequest).toBe("Does the group have umbrellas?");
+  const third = await execute({ taskId: `${taskPrefix}-3`, ...planned, reasoningSessionId: first.reasoningSessionId, userInput: "Yes, everyone has one." });
+  expect(third.status).toBe("completed");
+  expect(third.result?.plan?.steps.map((step) => step.status)).toEqual(["done", "done", "done"]);
+  expect(third.result?.reasoningTrace?.subgraph.entities.map((entity) => entity.name)).toEqual(expect.arrayContaining(["Rain", "Umbrella"]));
+  return third;
+}
+
+describe("reasoning/executeTask over stdio with a server-side model", () => {
+  const directory = temporaryDirectory();
+  let fake: FakeModelServer;
+  let server: StdioServer;
+  const { execute, method } = sender(() => server.client);
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    server = await startStdioServer({ DATABASE_PATH: join(directory.path, "kg.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+    directory.remove();
+  });
+
+  it("advertises the reasoning capability at initialize, generated from what is implemented", () => {
+    const capability = reasoningCapabilitySchema.parse(server.client.getServerCapabilities()?.experimental?.["reasoning"]);
+    expect(capability.supportedReasoningTypes).toEqual(["inductive", "deductive", "abductive", "planAndExecuteCoT"]);
+    expect(capability.supportedCoTVariations).toEqual(["standardCoT", "selfConsistency", "selfAsk", "treeOfThoughts_basic"]);
+    expect(capability.methods).toEqual(["reasoning/executeTask", "reasoning/endSession"]);
+  });
+
+  it("completes every reasoning type, the deductive chain deriving its triples in code with derivations", async () => {
+    const deduced = await execute({ taskId: "d-1", ...deductive });
+    expect(deduced.status).toBe("completed");
+    const derivations = deduced.result?.reasoningTrace?.derivations ?? [];
+    expect(new Set(derivations.map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`))).toEqual(new Set(scenarioDeducedTriples));
+    expect(derivations.every((item) => item.derivation.premises.length > 0)).toBe(true);
+
+    const induced = await execute({ taskId: "i-1", reasoningType: "inductive", goalQuery: "What do Alice, Bob and Carol have in common?" });
+    expect(induced.status).toBe("completed");
+    expect(induced.result?.reasoningTrace?.subgraph.entities.map((entity) => entity.name)).toContain("Parisian family members");
+
+    const abduced = await execute({ taskId: "a-1", reasoningType: "abductive", goalQuery: "Where does Dave most likely live?", preferredCoTVariation: "selfConsistency" });
+    expect(abduced.status).toBe("completed");
+    expect(abduced.result?.reasoningTrace?.hypotheses.find((item) => item.selected)?.name).toBe("Dave lives in Paris too");
+    expect(abduced.result?.reasoningTrace?.selfConsistency?.samples).toBe(3);
+
+    await planRoundTrips(execute, "p");
+  });
+
+  it("serves the same as the reasoning_execute_task tool and ends sessions by method and by tool", async () => {
+    const result = await server.client.callTool({ name: "reasoning_execute_task", arguments: { taskId: "tool-1", ...deductive, preferredCoTVariation: "treeOfThoughts_basic" } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const response = executeTaskResponseSchema.parse(result.structuredContent);
+    expect(response.status).toBe("completed");
+    expect(response.result?.reasoningTrace?.thoughts.length).toBeGreaterThan(0);
+
+    const ended = endSessionResponseSchema.parse((await method("reasoning/endSession", { reasoningSessionId: response.reasoningSessionId })).result);
+    expect(ended).toMatchObject({ status: "ended", alreadyClosed: false });
+    const again = await server.client.callTool({ name: "reasoning_end_session", arguments: { sessionState: response.updatedSessionState } });
+    expect(again.structuredContent).toMatchObject({ status: "ended", alreadyClosed: true });
+    const refused = await protocolErrorOf(execute({ taskId: "tool-2", ...deductive, reasoningSessionId: response.reasoningSessionId }));
+    expect(refused.code).toBe(-32000);
+    expect(refused.data.code).toBe("NOT_FOUND");
+  });
+
+  it("refuses a tampered sessionState and bad params with invalid params naming the field", async () => {
+    const first = await execute({ taskId: "t-1", ...deductive });
+    const token = first.updatedSessionState?.token as string;
+    const tampered = await protocolErrorOf(execute({ taskId: "t-2", ...deductive, sessionState: { token: `${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}` } }));
+    expect(tampered.code).toBe(-32602);
+    expect(tampered.data.issues?.map((issue) => issue.field)).toEqual(["sessionState"]);
+    const missing = await protocolErrorOf(execute({ taskId: "t-3", reasoningType: "deductive" }));
+    expect(missing.code).toBe(-32602);
+    expect(missing.data.issues?.map((issue) => issue.field)).toEqual(["goalQuery"]);
+  });
+});
+
+describe("reasoning/executeTask over stdio with no key (host-executed)", () => {
+  const directory = temporaryDirectory();
+  let server: StdioServer;
+  const { execute } = sender(() => server.client);
+
+  beforeAll(async () => {
+    server = await startStdioServer({ DATABASE_PATH: join(directory.path, "keyless.db") });
+  });
+  afterAll(async () => {
+    await server?.close();
+    directory.remove();
+  });
+
+  it("completes every reasoning type and both round trips through needs_completion rounds", async () => {
+    const deduced = await execute({ taskId: "d-1", ...deductive });
+    expect(deduced.status).toBe("completed");
+    expect(deduced.rounds).toBeGreaterThanOrEqual(3);
+    expect(new Set(deduced.result?.reasoningTrace?.derivations.map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`))).toEqual(new Set(scenarioDeducedTriples));
+    for (const reasoningType of ["inductive", "abductive"]) {
+      expect((await execute({ taskId: `${reasoningType}-1`, reasoningType, goalQuery: "What is common, and where does Dave live?" })).status).toBe("completed");
+    }
+    await planRoundTrips(execute, "host");
+  });
+});
+
+describe("session lifecycle on a real process: cap and idle expiry", () => {
+  const directory = temporaryDirectory();
+  let fake: FakeModelServer;
+  let server: StdioServer;
+  const { execute } = sender(() => server.client);
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    server = await startStdioServer({
+      DATABASE_PATH: join(directory.path, "lifecycle.db"),
+      OPENAI_BASE_URL: fake.openaiBaseURL,
+      OPENAI_API_KEY: "test",
+      KNOWLEDGE_GRAPH_MAX_SESSIONS: "1",
+      KNOWLEDGE_GRAPH_IDLE_TIMEOUT_SECONDS: "1",
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+    directory.remove();
+  });
+
+  it("refuses a session past the cap, then frees it when the first one idles out", async () => {
+    const first = await execute({ taskId: "c-1", ...deductive, reasoningSessionId: "first" });
+    expect(first.status).toBe("completed");
+    const capped = await protocolErrorOf(execute({ taskId: "c-2", ...deductive, reasoningSessionId: "second" }));
+    expect(capped.data.code).toBe("LIMIT_EXCEEDED");
+    // Wait out the one-second idle timeout (an expiry check, not a timing assertion).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const expired = await protocolErrorOf(execute({ taskId: "c-3", ...deductive, reasoningSessionId: "first" }));
+    expect(expired.data.code).toBe("NOT_FOUND");
+    expect(expired.message).toMatch(/expired/);
+    expect((await execute({ taskId: "c-4", ...deductive, reasoningSessionId: "second" })).status).toBe("completed");
+  });
+});
+
+describe("reasoning/executeTask over Streamable HTTP", () => {
+  const directory = temporaryDirectory();
+  let fake: FakeModelServer;
+  let http: HttpServerProcess;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    http = await startHttpServer(["--http", "--port", "0"], { DATABASE_PATH: join(directory.path, "http.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await http?.stop();
+    await fake?.close();
+    directory.remove();
+  });
+
+  for (const era of ["2025-11-25", "2026-07-28"] as const) {
+    it(`serves the method and the capability to a ${era} client`, async () => {
+      const client = new Client({ name: "kg-http", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: "auto" } } : undefined);
+      await client.connect(new StreamableHTTPClientTransport(http.url));
+      clients.push(client);
+      expect(client.getNegotiatedProtocolVersion()).toBe(era);
+      expect(reasoningCapabilitySchema.safeParse(client.getServerCapabilities()?.experimental?.["reasoning"]).success).toBe(true);
+      const response = executeTaskResponseSchema.parse(await client.request({ method: "reasoning/executeTask", params: { taskId: `http-${era}`, ...deductive } }, anyResult));
+      expect(response.status).toBe("completed");
+      expect(response.result?.reasoningTrace?.derivations).toHaveLength(scenarioDeducedTriples.length);
+    });
+  }
+});
