@@ -87,8 +87,8 @@ describe("Streamable HTTP", () => {
     const client = await connect(server.url);
     const linear = expectOutput("reasoning_linear", await client.callTool({ name: "reasoning_linear", arguments: { content: "Viewed over HTTP" } }));
     const sessionId = linear["session_id"] as string;
-    const listed = await (await fetch(new URL("/ui/api/sessions?limit=5", server.url))).json();
-    expect(listed.sessions.map((session: { id: string }) => session.id)).toContain(sessionId);
+    const listed = (await (await fetch(new URL("/ui/api/sessions?limit=5", server.url))).json()) as { sessions: Array<{ id: string }> };
+    expect(listed.sessions.map((session) => session.id)).toContain(sessionId);
 
     const foreign = await rawRequest({ url: new URL(`/ui/api/sessions/${sessionId}`, server.url), method: "GET", headers: { host: "evil.example" } });
     expect(foreign.status).toBe(403);
