@@ -91,7 +91,8 @@ describe.each(testDialects)("writers at once on %s", (dialect) => {
       time += 5_000;
       expect(await leader.acquire()).toBe(true); // renewal
       expect(await others[0]!.acquire()).toBe(false);
-      expect((await leader.current())?.holder).toBe(leader.holder);
+      // Renewal extends the lease but keeps when leadership began.
+      expect(await leader.current()).toEqual({ holder: leader.holder, acquired_at: now, expires_at: new Date(time + 10_000).toISOString() });
       time += 12_000; // the leader stopped renewing: its lease lapsed
       expect(await leader.current()).toBeUndefined();
       const second = await Promise.all(others.map((lock) => lock.acquire()));

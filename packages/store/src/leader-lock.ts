@@ -22,8 +22,8 @@ export interface LeaderLock {
   acquire(): Promise<boolean>;
   /** Gives leadership up at once (another process may take it on its next acquire). */
   release(): Promise<void>;
-  /** Who leads now and until when, or undefined when nobody holds an unexpired lease. */
-  current(): Promise<{ holder: string; expires_at: string } | undefined>;
+  /** Who leads now, since when and until when, or undefined when nobody holds an unexpired lease. */
+  current(): Promise<{ holder: string; acquired_at: string; expires_at: string } | undefined>;
 }
 
 /**
@@ -65,10 +65,10 @@ export function createLeaderLock(db: Kysely<any>, options: LeaderLockOptions): L
       await sql`delete from deliberate_leases where name = ${options.name} and holder = ${options.holder}`.execute(db);
     },
     async current() {
-      const result = await sql<{ holder: string; expires_at: string }>`
-        select holder, expires_at from deliberate_leases where name = ${options.name} and expires_at > ${iso(now())}`.execute(db);
+      const result = await sql<{ holder: string; acquired_at: string; expires_at: string }>`
+        select holder, acquired_at, expires_at from deliberate_leases where name = ${options.name} and expires_at > ${iso(now())}`.execute(db);
       const row = result.rows[0];
-      return row ? { holder: row.holder, expires_at: row.expires_at } : undefined;
+      return row ? { holder: row.holder, acquired_at: row.acquired_at, expires_at: row.expires_at } : undefined;
     },
   };
 }
