@@ -77,7 +77,17 @@ export async function startTestPostgres(options: { log?: (line: string) => void 
     onError: (error: unknown) => log(`[error] ${String(error)}`),
   });
   try {
-    await server.initialise();
+    // Test runs of several packages may start at once on a fresh machine and race to create the
+    // `postgres` system user: the loser's attempt fails, and the user exists when it tries again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await server.initialise();
+        break;
+      } catch (error) {
+        if (attempt >= 5 || !/create and initialize a new user/i.test(String((error as Error | undefined)?.message))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
     await server.start();
   } catch (error) {
     await server.stop().catch(() => undefined);
