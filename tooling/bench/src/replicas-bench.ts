@@ -15,13 +15,16 @@ import { quantile } from "./statistics.ts";
 //        session's thoughts, writes a checkpoint and an invocation row).
 // Load: `connections` keep-alive connections spread round-robin over the
 // replicas, from this process; everything shares one machine (Postgres too),
-// so a second replica adds processes, not cores. Rate limiting is off.
+// so a second replica adds processes, not cores. Rate limiting is off. The
+// setups run side by side and are measured in alternating rounds.
 // Run alone: pnpm build && pnpm --filter @deliberate/bench exec tsx src/replicas-bench.ts
 
 export interface ReplicaBenchOptions {
   connections?: number;
   durationMs?: number;
   warmupMs?: number;
+  /** Rounds alternating the setups (default 3; the median round is reported). */
+  rounds?: number;
 }
 
 export interface SeriesResult {
@@ -102,59 +105,74 @@ async function seed(target: { path: string } | { url: string }): Promise<void> {
   }
 }
 
-async function measure(setup: string, replicas: readonly Replica[], options: Required<ReplicaBenchOptions>): Promise<ReplicaBenchRow> {
-  const intentTargets = replicas.map((replica) => new URL(`${replica.url}/agent_intent`));
-  const writeTargets = replicas.map((replica) => new URL(`${replica.url}/v1/tools/reasoning_checkpoint`));
-  const writeBody = (index: number) => JSON.stringify({ operation: "create", session_id: `bench-${index % sessions}`, name: `bench ${index}` });
-  await load(intentTargets, () => intentBody, options.connections, options.warmupMs);
-  const intent = await load(intentTargets, () => intentBody, options.connections, options.durationMs);
-  await load(writeTargets, writeBody, options.connections, options.warmupMs);
-  const write = await load(writeTargets, writeBody, options.connections, options.durationMs);
-  return { setup, intent, write };
+interface Setup {
+  name: string;
+  replicas: Replica[];
+  intents: SeriesResult[];
+  writes: SeriesResult[];
 }
 
-/** Runs the three setups one after another (the services must be built). */
+function combine(results: readonly SeriesResult[]): SeriesResult {
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  return {
+    requests: results.reduce((total, result) => total + result.requests, 0),
+    errors: results.reduce((total, result) => total + result.errors, 0),
+    requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
+    p50: median(results.map((result) => result.p50)),
+    p99: median(results.map((result) => result.p99)),
+  };
+}
+
+async function measureRound(setup: Setup, options: Required<ReplicaBenchOptions>): Promise<void> {
+  const intentTargets = setup.replicas.map((replica) => new URL(`${replica.url}/agent_intent`));
+  const writeTargets = setup.replicas.map((replica) => new URL(`${replica.url}/v1/tools/reasoning_checkpoint`));
+  const writeBody = (index: number) => JSON.stringify({ operation: "create", session_id: `bench-${index % sessions}`, name: `bench ${index}` });
+  await load(intentTargets, () => intentBody, options.connections, options.warmupMs);
+  setup.intents.push(await load(intentTargets, () => intentBody, options.connections, options.durationMs));
+  await load(writeTargets, writeBody, options.connections, options.warmupMs);
+  setup.writes.push(await load(writeTargets, writeBody, options.connections, options.durationMs));
+}
+
+/**
+ * Starts the three setups side by side (idle ones cost next to nothing) and
+ * measures them in alternating rounds, so drift in the machine's load hits
+ * all alike; reports the median round. The services must be built.
+ */
 export async function runReplicaBench(options: ReplicaBenchOptions = {}): Promise<ReplicaBenchRow[]> {
-  const settings = { connections: options.connections ?? 32, durationMs: options.durationMs ?? 4000, warmupMs: options.warmupMs ?? 800 };
+  const settings = { connections: options.connections ?? 32, durationMs: options.durationMs ?? 3000, warmupMs: options.warmupMs ?? 500, rounds: options.rounds ?? 3 };
   const base = { LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0", REASONING_QUEUE_WORKER: "0" };
-  const rows: ReplicaBenchRow[] = [];
   const directory = mkdtempSync(join(tmpdir(), "deliberate-replica-bench-"));
   const postgres = await startTestPostgres();
+  const setups: Setup[] = [];
   try {
     const sqlitePath = join(directory, "bench.db");
     await seed({ path: sqlitePath });
-    const sqlite = await startReplica({ kind: "api", env: { ...base, DATABASE_PATH: sqlitePath } });
-    try {
-      rows.push(await measure("SQLite, 1 replica", [sqlite], settings));
-    } finally {
-      await sqlite.stop();
-    }
+    setups.push({ name: "SQLite, 1 replica", replicas: [await startReplica({ kind: "api", env: { ...base, DATABASE_PATH: sqlitePath } })], intents: [], writes: [] });
     for (const count of [1, 2]) {
       const url = await postgres.createDatabase(`bench${count}`);
       const env = { ...base, DATABASE_URL: url };
       // The first replica migrates; the seed goes in before the others start.
-      const first = await startReplica({ kind: "api", env });
-      const replicas = [first];
-      try {
-        await seed({ url });
-        for (let index = 1; index < count; index += 1) replicas.push(await startReplica({ kind: "api", env }));
-        rows.push(await measure(`Postgres, ${count} replica${count > 1 ? "s" : ""}`, replicas, settings));
-      } finally {
-        await Promise.all(replicas.map((replica) => replica.stop()));
-      }
+      const replicas = [await startReplica({ kind: "api", env })];
+      setups.push({ name: `Postgres, ${count} replica${count > 1 ? "s" : ""}`, replicas, intents: [], writes: [] });
+      await seed({ url });
+      for (let index = 1; index < count; index += 1) replicas.push(await startReplica({ kind: "api", env }));
     }
+    for (let round = 0; round < settings.rounds; round += 1) {
+      for (const setup of setups) await measureRound(setup, settings);
+    }
+    return setups.map((setup) => ({ setup: setup.name, intent: combine(setup.intents), write: combine(setup.writes) }));
   } finally {
+    await Promise.all(setups.flatMap((setup) => setup.replicas.map((replica) => replica.stop())));
     await postgres.stop();
     rmSync(directory, { recursive: true, force: true });
   }
-  return rows;
 }
 
 /** The figures as a table. */
 export function formatReplicaBench(rows: readonly ReplicaBenchRow[], connections = 32): string {
   const cell = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
   const lines = [
-    `Scale-out: deliberate-api on SQLite and on Postgres with 1 and 2 replicas, ${connections} keep-alive connections round-robin over the replicas, one 2-core machine`,
+    `Scale-out: deliberate-api on SQLite and on Postgres with 1 and 2 replicas, ${connections} keep-alive connections round-robin over the replicas, one 2-core machine (median of alternating rounds)`,
     `                       ${"(r1) POST /agent_intent, heuristic".padEnd(38)}${"(r2) reasoning_checkpoint create (write)"}`,
     `                       ${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"errors".padStart(9)}  ${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"errors".padStart(9)}`,
   ];
