@@ -1,18 +1,20 @@
 export { DeliberateError, toDeliberateError } from "@deliberate/base";
-export { errorBodySchema, errorCodeSchema } from "./errors.ts";
+export { errorBodySchema, errorCodeSchema, errorDetailSchema, errorResponseSchema, httpErrorCodeSchema } from "./errors.ts";
+export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "./errors.ts";
 export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "@deliberate/base";
 export { parseInput, toFieldIssues } from "./validation.ts";
-export { looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
+export { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
 export { defineTool } from "./tool-definition.ts";
 export type { ToolAnnotations, ToolDefinition, ToolInput, ToolOutput } from "./tool-definition.ts";
 export {
   branchStatusSchema,
+  healthSchema,
   invocationSchema,
   sessionSchema,
   thoughtSchema,
   thoughtStatusSchema,
 } from "./shapes.ts";
-export type { BranchStatus, Invocation, Session, Thought } from "./shapes.ts";
+export type { BranchStatus, Health, Invocation, Session, Thought } from "./shapes.ts";
 
 export { linearInputSchema, linearOutputSchema, linearTool } from "./reasoning/linear.ts";
 export { treeBranchSchema, treeInputSchema, treeOperationSchema, treeOutputSchema, treeTool } from "./reasoning/tree.ts";
@@ -149,6 +151,10 @@ export {
 export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
 export { agentIntentDecideTool, agentIntentDecisionInputSchema, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
 export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
+export { cancelRequestSchema, cancelResponseSchema, jobAcceptedSchema, jobStatusSchema, jobViewSchema } from "./agent-intent/jobs.ts";
+export type { CancelRequest, CancelResponse, JobAccepted, JobStatus, JobView } from "./agent-intent/jobs.ts";
+export { workflowIntentRequestSchema, workflowIntentResponseSchema, workflowSummarySchema } from "./agent-intent/workflow-intent.ts";
+export type { WorkflowIntentRequest, WorkflowIntentResponse, WorkflowSummary } from "./agent-intent/workflow-intent.ts";
 export { publishedSchemas, toJsonSchema } from "./json-schema.ts";
 export type { JsonSchema, PublishedSchemas } from "./json-schema.ts";
 
@@ -297,3 +303,7 @@ export type {
   UpdatedSessionState,
   Validity,
 } from "./knowledge-graph/index.ts";
+export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
+export type { JsonDepthViolation } from "./json-depth.ts";
+export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
+export type { SessionPage, SessionPageQuery } from "./session-page.ts";

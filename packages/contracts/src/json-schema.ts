@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keepCoercedDefaults } from "./coerce.ts";
 import type { ToolDefinition } from "./tool-definition.ts";
 
 /** A JSON Schema object as surfaces publish it. */
@@ -10,9 +11,10 @@ export type JsonSchema = Record<string, unknown>;
  * dialect of the MCP SDK and OpenAPI 3.1. `$schema` is left out so clients
  * that default to another draft do not trip over the dialect URI. `io: "input"`
  * is what a caller may send (defaulted fields optional), `"output"` what is returned.
+ * Fields that also accept strings ("3") keep their defaults (`keepCoercedDefaults`).
  */
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any", override: keepCoercedDefaults }) as JsonSchema;
   return json;
 }
 

@@ -50,3 +50,7 @@ export const invocationSchema = z.object({
   created_at: z.string(),
 });
 export type Invocation = z.infer<typeof invocationSchema>;
+
+/** `GET /healthz` (and `/health`): the service is up. */
+export const healthSchema = z.object({ status: z.literal("ok") }).meta({ title: "Health" });
+export type Health = z.infer<typeof healthSchema>;

@@ -1,5 +1,6 @@
+import type { ErrorCode } from "@deliberate/base";
 import type { ToolDefinition } from "@deliberate/contracts";
-import type { ModelRouter, Usage } from "@deliberate/providers";
+import type { GenerateProgress, ModelRouter, Usage } from "@deliberate/providers";
 import type { Store } from "@deliberate/store";
 import type { Clock } from "./clock.ts";
 import type { ProgressUpdate } from "./engine-types.ts";
@@ -11,6 +12,8 @@ export interface InvocationUsage extends Usage {
   modelCalls: number;
   provider: string | null;
   model: string | null;
+  /** The modes whose model was asked (or tried), in first-use order. */
+  modes: string[];
 }
 
 /**
@@ -29,6 +32,18 @@ export interface ToolContext<Extra extends object = object> {
   readonly ids: IdGenerator;
   readonly signal: AbortSignal;
   readonly progress: (update: ProgressUpdate) => void;
+  /**
+   * Reports an answer being generated (runMode passes the provider's stream
+   * events here): becomes throttled progress "generating <mode>: N tokens"
+   * on the scale of the handler's own progress.
+   */
+  readonly generation: (mode: string, event: GenerateProgress) => void;
+  /**
+   * Marks the invocation as failed while still returning its output (e.g. a
+   * preset whose step failed returns the completed steps): the invocation row
+   * records success false with this code and message.
+   */
+  readonly reportFailure: (failure: { code: ErrorCode; message: string }) => void;
   /** Accumulated by runMode; read by the engine when recording the invocation. */
   readonly usage: InvocationUsage;
   /** Maximum concurrent model calls for independent work. */
@@ -38,19 +53,20 @@ export interface ToolContext<Extra extends object = object> {
   /**
    * Runs another registered tool's handler within this invocation (used by auto and presets);
    * `options.progress` receives that tool's own progress instead of the caller; `options.store`
-   * (e.g. an open transaction's) replaces the store the tool sees.
+   * (e.g. an open transaction's) replaces the store the tool sees; `options.ids` the ids it draws
+   * (e.g. `context.ids.scope?.(stepId)`, so concurrent steps draw replay-stable ids).
    */
   readonly callTool: (
     toolName: string,
     input: unknown,
-    options?: { progress?: (update: ProgressUpdate) => void; store?: Store },
+    options?: { progress?: (update: ProgressUpdate) => void; store?: Store; ids?: IdGenerator },
   ) => Promise<Record<string, unknown>>;
   /** The service's effective configuration, secrets already redacted (reported by reasoning_metrics). */
   readonly configSnapshot?: Readonly<Record<string, unknown>>;
 }
 
 export function createUsage(): InvocationUsage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, provider: null, model: null };
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, provider: null, model: null, modes: [] };
 }
 
 /** ISO timestamp from the context clock. */

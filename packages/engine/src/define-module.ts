@@ -1,6 +1,10 @@
 import type { ToolDefinition } from "@deliberate/contracts";
+import type { ModelRouter } from "@deliberate/providers";
 import type { Repositories, Store, StoreContribution } from "@deliberate/store";
-import type { ModeSettings } from "./mode-settings.ts";
+import type { Clock } from "./clock.ts";
+import type { InvocationEvent } from "./engine-types.ts";
+import type { IdGenerator } from "./ids.ts";
+import type { ModeSettings, RuntimeSettingsSource } from "./mode-settings.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
 /**
@@ -29,18 +33,43 @@ export interface ProtocolMethod {
   readonly tool: string;
 }
 
-/** Work a service runs on a cycle while it is up (e.g. expiring idle sessions). */
+/**
+ * Work a service runs on a cycle while it is up (e.g. expiring idle sessions),
+ * through the engine's task runner (`createTaskRunner`).
+ */
 export interface BackgroundTask<Extra extends object = object> {
+  /** Unique among the composed modules' tasks. */
   readonly name: string;
-  /** Milliseconds between runs. */
+  /** Milliseconds between the end of one run and the start of the next. */
   readonly intervalMs: number;
+  /**
+   * Runs once when the service starts its tasks, before it serves (the
+   * runner awaits it): e.g. restoring state from the module's tables.
+   */
+  start?(context: BackgroundTaskContext<Extra>): Promise<void>;
   run(context: BackgroundTaskContext<Extra>): Promise<void>;
+  /** Runs once when the service stops, after the last run ended (e.g. releasing a lease); errors are logged. */
+  stop?(context: BackgroundTaskContext<Extra>): Promise<void>;
 }
 
+/** What a background task may touch: the store, the engine's models and settings, time and ids. */
 export interface BackgroundTaskContext<Extra extends object = object> {
   readonly store: Store<Extra>;
   readonly now: Date;
+  /** Aborted when the service stops. */
   readonly signal: AbortSignal;
+  /** The engine's server-side models (provider `host` when there is none). */
+  readonly models: ModelRouter;
+  /** The model settings a mode runs with now (defaults, configuration, runtime overrides). */
+  readonly settings: (mode: string) => ModeSettings;
+  /** Every registered mode id. */
+  readonly modes: readonly string[];
+  /** The concurrency tool calls run with now. */
+  readonly concurrency: () => number;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Writes a line to the service's log. */
+  readonly log: (level: "debug" | "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
 }
 
 /**
@@ -58,6 +87,13 @@ export interface DeliberateModule<Extra extends object = object> extends StoreCo
   readonly tasks?: readonly BackgroundTask<Extra>[];
   /** Facts the module publishes about itself (e.g. a capability object), by key, for services to advertise. */
   readonly capabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * Settings the module changes while the service runs (e.g. self-improvement):
+   * layered over the defaults and configuration, read on every model call.
+   */
+  readonly runtimeSettings?: RuntimeSettingsSource;
+  /** Told of every finished invocation, after its row is written (must not throw; errors are ignored). */
+  readonly onInvocation?: (event: InvocationEvent) => void;
 }
 
 /** Declares a module (identity, typed). Composition checks happen in `createEngine`. */
@@ -73,6 +109,8 @@ export interface Composition {
   readonly methods: ReadonlyMap<string, ProtocolMethod>;
   readonly tasks: readonly BackgroundTask[];
   readonly capabilities: Readonly<Record<string, unknown>>;
+  readonly runtimeSources: readonly RuntimeSettingsSource[];
+  readonly invocationObservers: ReadonlyArray<(event: InvocationEvent) => void>;
 }
 
 export function composeModules(modules: readonly DeliberateModule[]): Composition {
@@ -84,6 +122,8 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
   const methods = new Map<string, ProtocolMethod>();
   const tasks: BackgroundTask[] = [];
   const capabilities: Record<string, unknown> = {};
+  const runtimeSources: RuntimeSettingsSource[] = [];
+  const invocationObservers: Array<(event: InvocationEvent) => void> = [];
   const clash = (what: string, name: string, module: string) => new Error(`${what} '${name}' of module ${module} is already registered by another module`);
   for (const module of modules) {
     if (names.has(module.name)) throw new Error(`Module '${module.name}' is composed twice`);
@@ -105,7 +145,12 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
       if (methods.has(method.method)) throw clash("Method", method.method, module.name);
       methods.set(method.method, method as ProtocolMethod);
     }
-    tasks.push(...((module.tasks ?? []) as BackgroundTask[]));
+    for (const task of module.tasks ?? []) {
+      if (tasks.some((known) => known.name === task.name)) throw clash("Task", task.name, module.name);
+      tasks.push(task as BackgroundTask);
+    }
+    if (module.runtimeSettings) runtimeSources.push(module.runtimeSettings);
+    if (module.onInvocation) invocationObservers.push(module.onInvocation);
     for (const [key, value] of Object.entries(module.capabilities ?? {})) {
       if (key in capabilities) throw clash("Capability", key, module.name);
       capabilities[key] = value;
@@ -114,5 +159,5 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
   for (const method of methods.values()) {
     if (!handlers.has(method.tool)) throw new Error(`Method '${method.method}' names tool '${method.tool}', which no composed module registers`);
   }
-  return { handlers, modes, sections, methods, tasks, capabilities };
+  return { handlers, modes, sections, methods, tasks, capabilities, runtimeSources, invocationObservers };
 }

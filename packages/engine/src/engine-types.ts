@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@deliberate/base";
 import type { ToolDefinition } from "@deliberate/contracts";
 import type { ModelRouter } from "@deliberate/providers";
 
@@ -26,4 +27,20 @@ export interface InvokeOptions {
 export interface Engine {
   readonly tools: readonly ToolDefinition[];
   invoke(toolName: string, rawArguments: unknown, options?: InvokeOptions): Promise<Record<string, unknown>>;
+}
+
+/** One finished invocation, as told to `onInvocation` (the service's log, modules' observers). */
+export interface InvocationEvent {
+  /** The id of the invocation row written for it (null when none was written: a caller mistake). */
+  id: string | null;
+  tool: string;
+  operation: string | null;
+  success: boolean;
+  errorCode: ErrorCode | null;
+  latencyMs: number;
+  modelCalls: number;
+  /** Rounds the call took: 1, or for a host-executed call every replay. */
+  rounds: number;
+  /** The modes whose model the call asked (or tried to), in first-use order. */
+  modes: readonly string[];
 }

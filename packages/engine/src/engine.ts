@@ -14,13 +14,14 @@ import type { Store, SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
-import type { Engine, InvokeOptions } from "./engine-types.ts";
+import type { Engine, InvocationEvent, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 import { CompletionNeeded } from "./host/completion-needed.ts";
 import { hostInstructions } from "./host/host-instructions.ts";
-import { createReplayRouter } from "./host/replay-router.ts";
-import { type IdGenerator, randomIds } from "./ids.ts";
-import { createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
-import type { ToolHandler } from "./tool-handler.ts";
+import { createReplayRouter, isRejectedAnswer } from "./host/replay-router.ts";
+import { createReplayIds, type IdGenerator, randomIds } from "./ids.ts";
+import { createProgressChannel, defaultGenerationProgressIntervalMs } from "./progress-channel.ts";
+import { combineSettingsSources, createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
+import type { InvocationFields, ToolHandler } from "./tool-handler.ts";
 
 export interface EngineOptions {
   /** The store, opened with the same modules (`openStore({ path, modules })`) so their tables and repositories exist. */
@@ -39,20 +40,15 @@ export interface EngineOptions {
   concurrency?: number;
   /** How long a host-executed call waits for its completions (default one hour). */
   suspendedCallTtlMs?: number;
+  /** Least milliseconds between two "generating <mode>: N tokens" progress reports of one call (default 250). */
+  generationProgressIntervalMs?: number;
   /** Called once per finished invocation (for logs). */
   onInvocation?: (event: InvocationEvent) => void;
   /** The effective configuration, secrets redacted (e.g. providers' `redactSettings`), reported by reasoning_metrics config. */
   configSnapshot?: Readonly<Record<string, unknown>>;
 }
 
-export interface InvocationEvent {
-  tool: string;
-  operation: string | null;
-  success: boolean;
-  errorCode: ErrorCode | null;
-  latencyMs: number;
-  modelCalls: number;
-}
+export type { InvocationEvent } from "./engine-types.ts";
 
 /**
  * A session with everything recorded in it (for resources, exports and REST):
@@ -83,6 +79,10 @@ export interface DeliberateEngine extends Engine {
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** The store the engine was created with. */
   readonly store: Store;
+  /** The server-side models the engine was created with. */
+  readonly models: ModelRouter;
+  /** The concurrency a call started now runs with (configured, or a runtime source's). */
+  concurrencyNow(): number;
 }
 
 // Caller mistakes change nothing and are not service behaviour, so they are not
@@ -100,12 +100,19 @@ function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${message}`, cause: error });
 }
 
-function qualityOf(output: Record<string, unknown>): number | null {
+function qualityOf(output: Record<string, unknown>, recording: InvocationFields | undefined): number | null {
+  const own = recording?.quality?.(output);
+  if (typeof own === "number" && Number.isFinite(own)) return own;
   for (const key of ["quality_score", "confidence", "overall_quality"]) {
     const value = output[key];
     if (typeof value === "number" && Number.isFinite(value)) return value;
   }
   return null;
+}
+
+/** The session an invocation row names: the handler's own field, else `session_id` of the output or input. */
+function sessionOf(handler: ToolHandler, input: Record<string, unknown>, output?: Record<string, unknown>): unknown {
+  return handler.recording?.sessionId?.(input, output) ?? output?.["session_id"] ?? input["session_id"];
 }
 
 /** Where a call stands in host execution: fresh, or resumed from a token with answers. */
@@ -131,13 +138,30 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       throw new Error(`Module ${module.name} has tables: open the store with it (openStore({ path, modules }))`);
     }
   }
+  // Modules' runtime sources first, the service's own last (it wins).
+  const runtimeSources = [...composition.runtimeSources, ...(options.runtimeSettings ? [options.runtimeSettings] : [])];
+  const runtime = runtimeSources.length > 0 ? combineSettingsSources(runtimeSources) : undefined;
   const settings = createSettingsResolver({
     defaults: composition.modes,
     ...(options.modeSettings ? { overrides: options.modeSettings } : {}),
-    ...(options.runtimeSettings ? { runtime: options.runtimeSettings } : {}),
+    ...(runtime ? { runtime } : {}),
   });
   const modeIds = Object.keys(composition.modes);
-  const concurrency = options.concurrency ?? 4;
+  const configuredConcurrency = options.concurrency ?? 4;
+  const concurrencyNow = () => {
+    const value = runtime?.concurrency?.();
+    return value !== undefined && Number.isInteger(value) && value >= 1 ? value : configuredConcurrency;
+  };
+  const observers = [...(options.onInvocation ? [options.onInvocation] : []), ...composition.invocationObservers];
+  function notify(event: InvocationEvent): void {
+    for (const observer of observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer never fails the call it observes.
+      }
+    }
+  }
   const ttlMs = options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs;
   const handlers = composition.handlers as ReadonlyMap<string, ToolHandler>;
   if (handlers.has(submitTool.name)) throw new Error(`Tool ${submitTool.name} is the engine's own`);
@@ -177,11 +201,22 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     return checked.data as Record<string, unknown>;
   }
 
-  async function record(input: { toolName: string; operation: string | null; sessionId: unknown; usage: InvocationUsage; latencyMs: number; output?: Record<string, unknown>; failure?: DeliberateError }) {
+  async function record(input: {
+    toolName: string;
+    operation: string | null;
+    sessionId: unknown;
+    usage: InvocationUsage;
+    latencyMs: number;
+    rounds: number;
+    output?: Record<string, unknown>;
+    failure?: { code: ErrorCode; message: string };
+    recording?: InvocationFields | undefined;
+  }): Promise<string | null> {
     const { usage, failure, output } = input;
-    if (failure !== undefined && callerErrorCodes.has(failure.code)) return;
+    if (failure !== undefined && callerErrorCodes.has(failure.code)) return null;
+    const id = ids.next("inv");
     await options.store.invocations.record({
-      id: ids.next("inv"),
+      id,
       tool: input.toolName,
       operation: input.operation,
       session_id: typeof input.sessionId === "string" ? input.sessionId : null,
@@ -193,25 +228,35 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       cache_write_tokens: usage.cacheWriteTokens,
       model_calls: usage.modelCalls,
       latency_ms: input.latencyMs,
+      rounds: input.rounds,
       success: failure === undefined,
       error_code: failure?.code ?? null,
       error_message: failure?.message ?? null,
-      quality: output ? qualityOf(output) : null,
+      quality: output ? qualityOf(output, input.recording) : null,
       created_at: clock.now().toISOString(),
     });
+    return id;
   }
 
-  async function suspend(toolName: string, rawArguments: unknown, suspension: CompletionNeeded, resumption: Resumption | undefined): Promise<NeedsCompletion> {
+  async function suspend(
+    callId: string,
+    startedAt: Date,
+    toolName: string,
+    rawArguments: unknown,
+    suspension: CompletionNeeded,
+    resumption: Resumption | undefined,
+  ): Promise<NeedsCompletion> {
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
     const call: SuspendedCall = {
-      id: resumption?.call.id ?? ids.next("rt"),
+      id: callId,
       tool: toolName,
       arguments: rawArguments,
       answers: resumption?.answers ?? {},
       pending: suspension.prompts,
       rounds: (resumption?.call.rounds ?? 0) + 1,
-      created_at: resumption?.call.created_at ?? now.toISOString(),
+      // When the first round started: the invocation's latency runs from here.
+      created_at: resumption?.call.created_at ?? startedAt.toISOString(),
       updated_at: now.toISOString(),
       expires_at: expiresAt,
     };
@@ -226,48 +271,84 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     };
   }
 
+  /** Which variant a call ran: its `operation`, `type` (detect, decision, evidence) or `query` (metrics), defaults applied. */
+  function variantOf(input: unknown): string | null {
+    if (typeof input !== "object" || input === null) return null;
+    const record = input as Record<string, unknown>;
+    const variant = record["operation"] ?? record["type"] ?? record["query"];
+    return typeof variant === "string" ? variant : null;
+  }
+
   /** Runs one call to completion, failure, or (host-executed) its next suspension. */
   async function execute(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
     const handler = handlerFor(toolName);
     // Validate before anything else so bad input writes nothing at all.
-    parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+    const parsed = parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+    const started = performance.now();
+    const startedAt = clock.now();
     const serverModels = invokeOptions.models ?? options.models;
     const hostExecuted = serverModels.provider === "host";
+    // A host-executed call is replayed every round: its ids come from its (future) resume token,
+    // so every replay draws the same ids and prompts built from results do not change.
+    const callId = hostExecuted ? (resumption?.call.id ?? ids.next("rt")) : undefined;
+    const callIds = callId !== undefined ? createReplayIds(callId) : ids;
     const models = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : serverModels;
     const signal = invokeOptions.signal ?? new AbortController().signal;
     const usage = createUsage();
-    const context: ToolContext = {
-      store: options.store,
-      models,
-      settings,
-      modes: modeIds,
-      clock,
-      tools: definitions,
-      ids,
-      signal,
-      progress: invokeOptions.progress ?? (() => {}),
-      usage,
-      concurrency,
-      callTool: (name, input, callOptions) =>
-        run(handlerFor(name), input, callOptions === undefined ? context : { ...context, progress: callOptions.progress ?? context.progress, store: callOptions.store ?? context.store }),
-      configSnapshot: options.configSnapshot ?? {},
-    };
-    const started = performance.now();
+    const intervalMs = options.generationProgressIntervalMs ?? defaultGenerationProgressIntervalMs;
+    let reportedFailure: { code: ErrorCode; message: string } | undefined;
+    function contextFor(progressTarget: (update: ProgressUpdate) => void, store: Store, contextIds: IdGenerator): ToolContext {
+      const channel = createProgressChannel(progressTarget, intervalMs);
+      const context: ToolContext = {
+        store,
+        models,
+        settings,
+        modes: modeIds,
+        clock,
+        tools: definitions,
+        ids: contextIds,
+        signal,
+        progress: channel.progress,
+        generation: channel.generation,
+        reportFailure: (failure) => {
+          reportedFailure ??= { code: failure.code, message: failure.message };
+        },
+        usage,
+        concurrency: concurrencyNow(),
+        callTool: (name, input, callOptions) =>
+          run(handlerFor(name), input, callOptions === undefined ? context : contextFor(callOptions.progress ?? context.progress, callOptions.store ?? context.store, callOptions.ids ?? context.ids)),
+        configSnapshot: options.configSnapshot ?? {},
+      };
+      return context;
+    }
+    const context = contextFor(invokeOptions.progress ?? (() => {}), options.store, callIds);
+    const operation = variantOf(parsed);
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
-    // Tools pick their variant by `operation`, by `type` (detect, decision, evidence) or by `query` (metrics).
-    const variant = raw["operation"] ?? raw["type"] ?? raw["query"];
-    const operation = typeof variant === "string" ? variant : null;
+    const rounds = (resumption?.call.rounds ?? 0) + 1;
+    // A host-executed call's latency runs from its first round to now, across every round.
+    const latency = () => Math.max(performance.now() - started, resumption ? clock.now().getTime() - Date.parse(resumption.call.created_at) : 0);
     try {
       const output = await run(handler, rawArguments, context);
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
-      await record({ toolName, operation, sessionId: output["session_id"] ?? raw["session_id"], usage, latencyMs: performance.now() - started, output });
-      options.onInvocation?.({ tool: toolName, operation, success: true, errorCode: null, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      const latencyMs = latency();
+      const failure = reportedFailure;
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw, output), usage, latencyMs, rounds, output, recording: handler.recording, ...(failure ? { failure } : {}) });
+      notify({ id, tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       return output;
     } catch (error) {
-      if (CompletionNeeded.isInstance(error)) return suspend(toolName, rawArguments, error, resumption);
+      if (CompletionNeeded.isInstance(error)) return suspend(callId ?? ids.next("rt"), startedAt, toolName, rawArguments, error, resumption);
+      const latencyMs = latency();
+      if (isRejectedAnswer(error) && DeliberateError.isInstance(error)) {
+        // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
+        // its schema is a model-output failure of the host provider, and is recorded as one.
+        const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
+        const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
+        notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
+        throw error;
+      }
       const failure = normalizeError(error, signal);
-      await record({ toolName, operation, sessionId: raw["session_id"], usage, latencyMs: performance.now() - started, failure });
-      options.onInvocation?.({ tool: toolName, operation, success: false, errorCode: failure.code, latencyMs: performance.now() - started, modelCalls: usage.modelCalls });
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage, latencyMs, rounds, failure });
+      notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       throw failure;
     }
   }
@@ -348,5 +429,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     tasks: composition.tasks,
     capabilities: composition.capabilities,
     store: options.store,
+    models: options.models,
+    concurrencyNow,
   };
 }

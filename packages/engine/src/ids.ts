@@ -1,9 +1,15 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 
 /** Id source; injected so calls can be replayed with the same ids. */
 export interface IdGenerator {
   /** A new id with a readable prefix, e.g. `ses_…` for sessions. */
   next(prefix: string): string;
+  /**
+   * A generator for one independent part of the work (e.g. one step of a
+   * preset), so the ids a part draws do not depend on how its work interleaves
+   * with concurrent parts. Generators without it use themselves.
+   */
+  scope?(name: string): IdGenerator;
 }
 
 export const randomIds: IdGenerator = {
@@ -18,5 +24,25 @@ export function createSequentialIds(): IdGenerator {
       counter += 1;
       return `${prefix}_${counter}`;
     },
+  };
+}
+
+/**
+ * Ids that are the same on every replay of a host-executed call: derived from
+ * the suspended call's id (the seed), the scope and a counter per prefix. A
+ * replay that reaches further than the last one draws the same ids for
+ * everything the last one drew, so results that carry ids (and prompts built
+ * from them) do not change from round to round.
+ */
+export function createReplayIds(seed: string): IdGenerator {
+  const counters = new Map<string, number>();
+  return {
+    next: (prefix) => {
+      const count = (counters.get(prefix) ?? 0) + 1;
+      counters.set(prefix, count);
+      const digest = createHash("sha256").update(`${seed}\u0000${prefix}\u0000${count}`).digest("hex").slice(0, 20);
+      return `${prefix}_${digest}`;
+    },
+    scope: (name) => createReplayIds(`${seed}/${name}`),
   };
 }

@@ -5,6 +5,11 @@ export interface ModeSettings {
   /** Extended thinking budget; only providers that support it use it. */
   thinkingBudget?: number;
   timeoutMs?: number;
+  /**
+   * Stream the answer and report its progress ("generating <mode>: N tokens").
+   * Unset: the provider streams only answers that may take long.
+   */
+  stream?: boolean;
 }
 
 /** Settings for a mode no module registers (e.g. a one-off router); modules set their own. */
@@ -17,6 +22,30 @@ export const fallbackModeSettings: ModeSettings = { temperature: 0.7, maxTokens:
 export interface RuntimeSettingsSource {
   /** The current overrides of a mode (empty when none). */
   overridesFor(mode: string): Partial<ModeSettings>;
+  /**
+   * The engine's concurrency (most model calls in flight for independent work
+   * within one call) to use now, or undefined to keep the configured one; read
+   * at the start of every invocation.
+   */
+  concurrency?(): number | undefined;
+}
+
+/**
+ * Several runtime sources read as one: a mode's overrides are merged in
+ * order (a later source wins per setting), and the last source that sets a
+ * concurrency wins. Used by the engine to layer the modules' sources
+ * (`DeliberateModule.runtimeSettings`) under the service's own.
+ */
+export function combineSettingsSources(sources: readonly RuntimeSettingsSource[]): RuntimeSettingsSource {
+  if (sources.length === 1) return sources[0] as RuntimeSettingsSource;
+  return {
+    overridesFor: (mode) => Object.assign({}, ...sources.map((source) => source.overridesFor(mode))) as Partial<ModeSettings>,
+    concurrency() {
+      let value: number | undefined;
+      for (const source of sources) value = source.concurrency?.() ?? value;
+      return value;
+    },
+  };
 }
 
 /** A runtime source kept in memory: `set` replaces a mode's overrides, `clear` removes them. */

@@ -4,11 +4,15 @@
  */
 import { DeliberateError } from "@deliberate/base";
 import { createModelRouterFromModel, type ModelRouter } from "@deliberate/providers";
+import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts";
 import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { openTestStore } from "@deliberate/store/testing";
 import type { DeliberateModule } from "./define-module.ts";
+export { answerFromSchema } from "./schema-answer.ts";
+export { measureSchemaAcceptance } from "./schema-acceptance.ts";
+export type { RejectedSample, SchemaAcceptance } from "./schema-acceptance.ts";
 import { createEngine, type DeliberateEngine, type EngineOptions } from "./engine.ts";
 import { createSequentialIds } from "./ids.ts";
 
@@ -42,7 +46,6 @@ export async function createTestEngine<Extra extends object = object>(script: Sc
   return { engine, store, model, clock };
 }
 
-/** Answers each structured call by its schema name. */
 /**
  * The dialect test engines' stores use: SQLite in memory, or with
  * `DELIBERATE_TEST_ENGINE_DIALECT=postgres` a fresh schema on the run's
@@ -56,12 +59,19 @@ export function testEngineDialect(): "sqlite" | "postgres" {
   throw new Error(`DELIBERATE_TEST_ENGINE_DIALECT must be sqlite or postgres (got "${value}")`);
 }
 
-export function bySchemaName(answers: Record<string, unknown | ((callIndex: number) => unknown)>) {
-  return (options: { schemaName?: string }, callIndex: number): unknown => {
+/** What a scripted answer function sees of the call: its messages (the prompt is the last). */
+export interface ScriptedCallView {
+  schemaName?: string;
+  messages: ReadonlyArray<{ role: string; content: string }>;
+}
+
+/** Answers each structured call by its schema name; a function answer gets the model's call index and the call. */
+export function bySchemaName(answers: Record<string, unknown | ((callIndex: number, call: ScriptedCallView) => unknown)>) {
+  return (options: ScriptedCallView, callIndex: number): unknown => {
     const name = options.schemaName ?? "";
     if (!(name in answers)) throw new Error(`No scripted answer for schema ${name}`);
     const answer = answers[name];
-    return typeof answer === "function" ? (answer as (index: number) => unknown)(callIndex) : answer;
+    return typeof answer === "function" ? (answer as (index: number, call: ScriptedCallView) => unknown)(callIndex, options) : answer;
   };
 }
 
@@ -92,4 +102,40 @@ export async function errorOf(promise: Promise<unknown>): Promise<DeliberateErro
   );
   if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
   return error;
+}
+
+/** A host-executed call driven to its end: the result and the prompts handed out in each round. */
+export interface HostDrive {
+  result: Record<string, unknown>;
+  /** One entry per needs_completion step answered: that step's prompts. */
+  rounds: PendingPrompt[][];
+}
+
+/**
+ * Drives a host-executed call to its end as a calling agent would: invokes
+ * the tool, answers every prompt of each needs_completion step with
+ * `answer(prompt)`, and submits, until the result comes back. Fails after
+ * `maxRounds` steps (a call that never finishes).
+ */
+export async function driveHostExecuted(
+  engine: Pick<DeliberateEngine, "invoke">,
+  tool: string,
+  args: Record<string, unknown>,
+  answer: (prompt: PendingPrompt) => unknown,
+  options: { maxRounds?: number; beforeSubmit?: (round: number) => void } = {},
+): Promise<HostDrive> {
+  const maxRounds = options.maxRounds ?? 40;
+  const rounds: PendingPrompt[][] = [];
+  let result = await engine.invoke(tool, args);
+  while (result["status"] === "needs_completion") {
+    const step = needsCompletionSchema.parse(result);
+    rounds.push(step.prompts);
+    if (rounds.length > maxRounds) throw new Error(`${tool} did not finish within ${maxRounds} rounds; last prompts: ${step.prompts.map((prompt) => prompt.name).join(", ")}`);
+    options.beforeSubmit?.(rounds.length);
+    result = await engine.invoke("reasoning_submit", {
+      resume_token: step.resume_token,
+      answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answer(prompt) })),
+    });
+  }
+  return { result, rounds };
 }

@@ -1,5 +1,5 @@
 import { endSessionTool, executeTaskTool, knowledgeGraphMethods } from "@deliberate/contracts";
-import { defineModule, handlerDefinerFor } from "@deliberate/engine";
+import { defineModule, handlerDefinerFor, type InvocationFields } from "@deliberate/engine";
 import { buildReasoningCapability } from "./capabilities.ts";
 import { knowledgeGraphModes } from "./modes/mode-settings.ts";
 import { endSession } from "./orchestrator/end-session.ts";
@@ -19,13 +19,25 @@ const defineHandler = handlerDefinerFor<KnowledgeGraphRepositories>();
  * the `knowledgeGraph` session section, the idle-expiry task and the
  * `reasoning` capability object generated from what is implemented.
  */
+/** Invocation rows name the reasoning session and the answer's confidence (camelCase wire fields). */
+const knowledgeGraphRecording: InvocationFields = {
+  sessionId: (input, output) => {
+    const id = output?.["reasoningSessionId"] ?? input["reasoningSessionId"];
+    return typeof id === "string" ? id : undefined;
+  },
+  quality: (output) => {
+    const result = output["result"] as { confidenceScore?: unknown } | undefined;
+    return typeof result?.confidenceScore === "number" ? result.confidenceScore : undefined;
+  },
+};
+
 export function createKnowledgeGraphModule(overrides: Partial<KnowledgeGraphOptions> = {}) {
   const options: KnowledgeGraphOptions = { ...defaultKnowledgeGraphOptions, ...overrides, treeOfThoughts: { ...defaultKnowledgeGraphOptions.treeOfThoughts, ...overrides.treeOfThoughts } };
   return defineModule<KnowledgeGraphRepositories>({
     name: "knowledge-graph",
     tools: [
-      defineHandler(executeTaskTool, (input, context) => executeTask(input, context, options)),
-      defineHandler(endSessionTool, (input, context) => endSession(input, context, options)),
+      defineHandler(executeTaskTool, (input, context) => executeTask(input, context, options), knowledgeGraphRecording),
+      defineHandler(endSessionTool, (input, context) => endSession(input, context, options), knowledgeGraphRecording),
     ],
     modes: knowledgeGraphModes,
     migrations: knowledgeGraphMigrations,

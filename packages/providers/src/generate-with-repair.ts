@@ -44,18 +44,23 @@ export async function generateWithRepair<T, Turn>(options: GenerateWithRepairOpt
   const firstCheck = checkAnswer(options.schema, first.candidate, options.format.wrapped);
   if (firstCheck.ok) return toResult(first, firstCheck.value, first.usage);
 
-  throwIfAborted(options.signal);
-  const second = await options.ask({
-    previous: first,
-    issues: firstCheck.issues,
-    instruction: repairInstruction(options.format, firstCheck.issues, first.finishReason),
-  });
+  let second: AnswerAttempt<Turn>;
+  try {
+    throwIfAborted(options.signal);
+    second = await options.ask({
+      previous: first,
+      issues: firstCheck.issues,
+      instruction: repairInstruction(options.format, firstCheck.issues, first.finishReason),
+    });
+  } catch (error) {
+    throw withSpend(error, { usage: first.usage, answers: 1, modelId: first.modelId });
+  }
   const usage = addUsage(first.usage, second.usage);
   const secondCheck = checkAnswer(options.schema, second.candidate, options.format.wrapped);
   if (secondCheck.ok) return toResult(second, secondCheck.value, usage);
 
   const cutOff = second.finishReason === "length";
-  throw new DeliberateError({
+  const failure = new DeliberateError({
     code: "MODEL_OUTPUT_INVALID",
     message:
       `The model's answer did not match the "${options.format.name}" schema, even after one repair round: ` +
@@ -67,6 +72,31 @@ export async function generateWithRepair<T, Turn>(options: GenerateWithRepairOpt
       ? "Raise maxTokens for this mode, or ask for a shorter answer."
       : "Call again, or configure a more capable model for this mode.",
   });
+  throw withSpend(failure, { usage, answers: 2, modelId: second.modelId });
+}
+
+/** What a failed structured call had already spent: the answers received and their usage. */
+export interface ModelSpend {
+  usage: Usage;
+  /** Answers the model gave before the failure (2 for MODEL_OUTPUT_INVALID after the repair round). */
+  answers: number;
+  modelId: string;
+}
+
+const spendOfFailure = new WeakMap<object, ModelSpend>();
+
+function withSpend(error: unknown, spend: ModelSpend): unknown {
+  if (typeof error === "object" && error !== null) spendOfFailure.set(error, spend);
+  return error;
+}
+
+/**
+ * What a structured call that failed had spent before failing (answers and
+ * their tokens), so its invocation row can record it; undefined when the
+ * failure came before any answer.
+ */
+export function modelSpendOf(error: unknown): ModelSpend | undefined {
+  return typeof error === "object" && error !== null ? spendOfFailure.get(error) : undefined;
 }
 
 /** Throws CANCELLED when `signal` has been aborted. */

@@ -15,6 +15,8 @@ export { createOpenAIModel, defaultOpenAIBaseURL } from "./openai-model.ts";
 export type { OpenAIModelOptions, OpenAIStructuredOutput } from "./openai-model.ts";
 export { defaultReasoningModelPattern, defaultReasoningModels, isReasoningModel } from "./reasoning-models.ts";
 export { longRequestTokens } from "./streaming.ts";
+export { modelSpendOf } from "./generate-with-repair.ts";
+export type { ModelSpend } from "./generate-with-repair.ts";
 
 export {
   defaultKeylessOrder,

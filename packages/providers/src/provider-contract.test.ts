@@ -2,6 +2,7 @@ import { DeliberateError } from "@deliberate/base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAnthropicModel } from "./anthropic-model.ts";
+import { modelSpendOf } from "./generate-with-repair.ts";
 import type { GenerateOptions, LanguageModel } from "./language-model.ts";
 import { createOpenAIModel } from "./openai-model.ts";
 import { createFakeModelServer, type FakeModelServer } from "./testing/index.ts";
@@ -234,6 +235,11 @@ describe.each(variants)("$label provider against the fake server", ({ name, stre
     expect(error.message).toContain("verdict");
     expect(error.message).toContain("confidence");
     expect(server.requests).toHaveLength(2);
+    // What the two answers spent goes with the failure, for the invocation row.
+    const spend = modelSpendOf(error);
+    expect(spend?.answers).toBe(2);
+    expect(spend?.usage.inputTokens).toBeGreaterThan(0);
+    expect(spend?.usage.outputTokens).toBeGreaterThan(0);
   });
 
   it("reports PROVIDER_AUTH for a 401 without retrying and without leaking the key", async () => {

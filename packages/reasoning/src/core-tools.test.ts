@@ -11,6 +11,7 @@ const treeAnswer = {
   ],
   recommendation: "Start with B",
 };
+import { historyHeading } from "./session-history.ts";
 
 const { setup } = useTestEngines();
 
@@ -21,10 +22,16 @@ describe("reasoning_linear", () => {
     expect(linearTool.outputSchema.parse(first)).toEqual({ thought_id: first.thought_id, session_id: first.session_id, ...linearAnswer });
 
     await engine.invoke("reasoning_linear", { content: "What about consistency?", session_id: first.session_id, confidence: "0.5" });
-    const secondPrompt = model.calls[1]?.messages[0]?.content ?? "";
-    expect(secondPrompt).toContain("We should add a cache.");
-    expect(secondPrompt).toContain(linearAnswer.content);
-    expect(secondPrompt).toContain("0.5");
+    // The history goes as separate messages before the prompt, the last one marked for the prompt cache.
+    const messages = model.calls[1]?.messages ?? [];
+    expect(messages.map((message) => message.content)).toEqual([
+      historyHeading,
+      "Step 1 [input]: We should add a cache.",
+      `Step 2 [linear]: ${linearAnswer.content}`,
+      expect.stringContaining("What about consistency?"),
+    ]);
+    expect(messages.map((message) => message.cache === true)).toEqual([false, false, true, false]);
+    expect(messages.at(-1)?.content).toContain("0.5");
 
     const record = await store.thoughts.listBySession(first.session_id as string);
     expect(record.map((thought) => thought.mode)).toEqual(["input", "linear", "input", "linear"]);
@@ -131,21 +138,42 @@ describe("reasoning_divergent", () => {
 });
 
 describe("reasoning_reflection", () => {
-  const critique = (score: number) => ({
-    quality_score: score - 0.1,
-    strengths: ["clear"],
-    weaknesses: ["thin evidence"],
-    recommendations: ["cite data"],
-    refined_content: `refined at ${score}`,
-    refined_quality_score: score,
+  const critique = (level: number, name: string) => ({
+    scores: { logic: level, evidence: level - 0.2, completeness: level, clarity: level + 0.1 },
+    strengths: [`${name} is clear`],
+    weaknesses: [`${name} has thin evidence`],
+    recommendations: [`cite data in ${name}`],
+  });
+  const revision = (text: string) => ({ refined_content: text, changes: ["added data"] });
+
+  it("critiques each draft in a separate call, revises with the critique, and returns the final draft's assessment", async () => {
+    // Quality = 0.35 logic + 0.25 evidence + 0.2 completeness + 0.2 clarity = level - 0.03.
+    const { engine, model } = await setup([critique(0.5, "draft"), revision("second draft"), critique(0.7, "second"), revision("third draft"), critique(0.9, "third")]);
+    const result = reflectionTool.outputSchema.parse(await engine.invoke("reasoning_reflection", { content: "Draft", quality_threshold: 0.8 }));
+    expect(model.calls.map((call) => call.schemaName)).toEqual(["reflection_critique", "reflection_revision", "reflection_critique", "reflection_revision", "reflection_critique"]);
+    expect(result.iterations_used).toBe(2);
+    expect(result.refined_content).toBe("third draft");
+    // The assessment is the critique of the final draft, and its quality is computed from the rubric in code.
+    expect(result.quality_score).toBeCloseTo(0.87, 10);
+    expect(result.rubric_scores).toEqual(critique(0.9, "third").scores);
+    expect(result).toMatchObject({ strengths: ["third is clear"], weaknesses: ["third has thin evidence"], recommendations: ["cite data in third"] });
+    // Each revision sees the draft and its critique; each critique sees only its draft.
+    const revisionPrompt = model.calls[1]?.messages.at(-1)?.content ?? "";
+    expect(revisionPrompt).toContain("Draft:\nDraft");
+    expect(revisionPrompt).toContain("draft has thin evidence");
+    expect(revisionPrompt).toContain("cite data in draft");
+    expect(model.calls[2]?.messages.at(-1)?.content).toBe("Draft to critique:\nsecond draft");
+    expect(model.calls[3]?.messages.at(-1)?.content).toContain("second has thin evidence");
   });
 
-  it("refines iteratively until the threshold is reached", async () => {
-    const { engine, model } = await setup([critique(0.5), critique(0.85), critique(0.95)]);
-    const result = reflectionTool.outputSchema.parse(await engine.invoke("reasoning_reflection", { content: "Draft", quality_threshold: 0.8 }));
-    expect(result.iterations_used).toBe(2);
-    expect(result.refined_content).toBe("refined at 0.85");
-    expect(model.calls[1]?.messages[0]?.content).toContain("refined at 0.5");
+  it("stops when a draft meets the threshold, and revises at most max_iterations times", async () => {
+    const good = await setup([critique(0.85, "draft")]);
+    const kept = reflectionTool.outputSchema.parse(await good.engine.invoke("reasoning_reflection", { content: "Draft", quality_threshold: 0.8 }));
+    expect(kept).toMatchObject({ iterations_used: 0, refined_content: "Draft" });
+    const stubborn = await setup([critique(0.3, "a"), revision("b"), critique(0.3, "b")]);
+    const capped = reflectionTool.outputSchema.parse(await stubborn.engine.invoke("reasoning_reflection", { content: "a", max_iterations: 1, quality_threshold: 0.9 }));
+    expect(capped).toMatchObject({ iterations_used: 1, refined_content: "b", weaknesses: ["b has thin evidence"] });
+    expect(stubborn.model.calls).toHaveLength(3);
   });
 
   it("evaluates a whole session and refuses an empty or unknown one", async () => {

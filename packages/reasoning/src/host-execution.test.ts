@@ -7,32 +7,13 @@ const answersBySchema: Record<string, unknown> = {
   linear_continuation: { content: "So the cache must be invalidated on write.", confidence: 0.8, next_step: "List writers" },
   divergent_perspective: { viewpoint: "skeptic", content: "Caches hide bugs", novelty_score: 0.6 },
   divergent_synthesis: { challenged_assumptions: [], synthesis: "Cache with care" },
-  reflection_critique: {
-    quality_score: 0.4,
-    strengths: ["s"],
-    weaknesses: ["w"],
-    recommendations: ["r"],
-    refined_content: "better",
-    refined_quality_score: 0.5,
-  },
+  reflection_critique: { scores: { logic: 0.4, evidence: 0.4, completeness: 0.4, clarity: 0.4 }, strengths: ["s"], weaknesses: ["w"], recommendations: ["r"] },
+  reflection_revision: { refined_content: "better", changes: ["c"] },
 };
 
-/** Answers every prompt of a needs-completion step as the calling agent would. */
+/** Answers every prompt of a needs-completion step as the calling agent would (each prompt names its answer). */
 function answer(step: NeedsCompletion) {
-  return step.prompts.map((prompt) => {
-    const title = prompt.system.includes("synthesise") ? "divergent_synthesis" : undefined;
-    const schemaName = title ?? schemaNameOf(prompt.schema);
-    return { prompt_id: prompt.id, answer: answersBySchema[schemaName] };
-  });
-}
-
-// The JSON schema does not carry the mode name, so tell prompts apart by their required fields.
-function schemaNameOf(schema: Record<string, unknown>): string {
-  const required = (schema["required"] as string[] | undefined) ?? [];
-  if (required.includes("next_step")) return "linear_continuation";
-  if (required.includes("viewpoint")) return "divergent_perspective";
-  if (required.includes("refined_content")) return "reflection_critique";
-  throw new Error(`unexpected schema ${JSON.stringify(schema)}`);
+  return step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answersBySchema[prompt.name] }));
 }
 
 const engines: TestEngine[] = [];
@@ -90,10 +71,11 @@ describe("host-executed completions", () => {
     expect(final.perspectives).toHaveLength(3);
   });
 
-  it("suspends at each reflection iteration", async () => {
+  it("suspends at each critique and each revision of a reflection", async () => {
     const { engine } = await hostEngine();
     const { result, rounds } = await drive(engine, "reasoning_reflection", { content: "Draft", max_iterations: 3, quality_threshold: 0.9 });
-    expect(rounds).toBe(3);
+    // A critique of the draft, then three times a revision and its critique.
+    expect(rounds).toBe(7);
     expect(result).toMatchObject({ iterations_used: 3, refined_content: "better" });
   });
 

@@ -21,7 +21,7 @@ export type { Database } from "./database.ts";
 export type { DatabaseExecutor } from "./executor.ts";
 export { parseJsonObject } from "./json-column.ts";
 export { chunks } from "./repositories/chunks.ts";
-export type { InvocationAggregate, InvocationAggregateFilter, InvocationFilter, NewInvocation } from "./repositories/invocation.repository.ts";
+export type { InvocationAggregate, InvocationAggregateFilter, InvocationFilter, InvocationRecord, NewInvocation } from "./repositories/invocation.repository.ts";
 export type { NewThought } from "./repositories/thought.repository.ts";
 export type { SuspendedCall } from "./repositories/suspended-call.repository.ts";
 export type { InvocationRow, InvocationTable } from "./tables/invocation.table.ts";

@@ -99,6 +99,19 @@ describe.each(testDialects)("store on %s", (dialect) => {
     expect((await store.invocations.list({ tool: "reasoning_linear" }))[0]?.success).toBe(true);
   });
 
+  it("records the rounds a call took (1 unless given)", async () => {
+    const store = await memoryStore();
+    const base = {
+      operation: null, session_id: null, provider: "host", model: "host", input_tokens: 0, output_tokens: 0,
+      cache_read_tokens: 0, cache_write_tokens: 0, model_calls: 3, latency_ms: 5, error_message: null, quality: null,
+      tool: "reasoning_divergent", success: true, error_code: null,
+    };
+    await store.invocations.record({ ...base, id: "i1", rounds: 3, created_at: "2026-11-22T10:00:00.000Z" });
+    await store.invocations.record({ ...base, id: "i2", created_at: "2026-11-22T10:00:01.000Z" });
+    const rows = await store.invocations.list();
+    expect(rows.map((row) => [row.id, row.rounds])).toEqual([["i2", 1], ["i1", 3]]);
+  });
+
 });
 
 describe("store on a SQLite file", () => {

@@ -1,5 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
+import type { SelfImprovementControl } from "@deliberate/self-improvement";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -10,6 +11,7 @@ import type { IntentDecider } from "./intent/decide-intent.ts";
 import type { Logger } from "./logger.ts";
 import { bearerAuth } from "./middleware/bearer-auth.ts";
 import { bodyLimit } from "./middleware/body-limit.ts";
+import { originGuard } from "./middleware/origin-guard.ts";
 import { type RateLimitStore, rateLimit } from "./middleware/rate-limit.ts";
 import { requestSignal } from "./middleware/request-signal.ts";
 import { createOperationCatalog } from "./openapi/operation.ts";
@@ -18,6 +20,7 @@ import { docsRoutes } from "./routes/docs.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { intentRoutes } from "./routes/intent.routes.ts";
 import { moduleRoutes } from "./routes/module.routes.ts";
+import { selfImprovementRoutes } from "./routes/self-improvement.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
@@ -38,13 +41,16 @@ export interface AppDependencies {
   version: string;
   /** Where the rate limiter counts; default this process's memory. */
   rateLimitStore?: RateLimitStore;
+  /** The self-improvement loop's operations, when the service composes that module (mounted under /v1/self-improvement). */
+  selfImprovement?: SelfImprovementControl;
 }
 
 const healthPaths = new Set(["/healthz", "/health"]);
 const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
 /** Where the session viewer is served. */
 export const viewerPath = "/ui";
-const supportedVersions = new Set(["v1", "1"]);
+/** The documented Accept-Version values (exactly; omit the header for the default). */
+const supportedVersions: ReadonlySet<string> = new Set(["v1"]);
 
 /**
  * The HTTP API as a Hono app: request id, version check, bearer auth, rate
@@ -64,17 +70,31 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     if (healthPaths.has(c.req.path)) deps.logger.debug("request", fields);
     else deps.logger.info("request", fields);
   });
+  // Before anything else looks at the request: only this machine's names (and configured ones) are served.
+  app.use(originGuard({ allowedHosts: deps.http.allowedHosts, allowedOrigins: deps.http.allowedOrigins, skip: (path) => healthPaths.has(path) }));
   app.use(async (c, next) => {
     // Headers are set before the response exists (touching c.res.headers afterwards would materialise it).
     c.header("API-Version", "v1");
-    const version = c.req.header("accept-version")?.trim();
-    if (version !== undefined && version !== "" && !supportedVersions.has(version.toLowerCase())) {
-      throw new HttpError({ code: "UNSUPPORTED_VERSION", message: `Accept-Version ${version} is not supported.`, hint: "Send Accept-Version: v1 (or omit it)." });
+    const version = c.req.header("accept-version");
+    if (version !== undefined && !supportedVersions.has(version)) {
+      throw new HttpError({
+        code: "UNSUPPORTED_VERSION",
+        message: `Accept-Version "${version.slice(0, 40)}" is not supported.`,
+        hint: `Send Accept-Version: ${[...supportedVersions].join(" or ")} exactly (or omit the header).`,
+      });
     }
     await next();
   });
   // The viewer's pages and assets hold no data; it checks the same token itself on /ui/api/*.
-  app.use(bearerAuth({ token: deps.http.apiToken, isPublic: (path) => publicPaths.has(path) || path === viewerPath || path.startsWith(`${viewerPath}/`) }));
+  app.use(
+    bearerAuth({
+      token: deps.http.apiToken,
+      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || path === viewerPath || path.startsWith(`${viewerPath}/`),
+      failureLimit: deps.http.authFailureLimit,
+      failureWindowMs: deps.http.authFailureWindowMs,
+      trustProxy: deps.http.trustProxy,
+    }),
+  );
   app.use(
     rateLimit({
       limit: deps.http.rateLimit,
@@ -95,9 +115,10 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route("/", healthRoutes(catalog));
   app.route("/", intentRoutes(catalog, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
   app.route("/", workflowRoutes(catalog, { ids: deps.ids, telemetry: deps.telemetry }));
-  app.route("/", toolRoutes(catalog, { engine: deps.engine }));
+  app.route("/", toolRoutes(catalog, { engine: deps.engine, logger: deps.logger }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
   app.route("/", moduleRoutes(catalog, { engine: deps.engine }));
+  if (deps.selfImprovement) app.route("/", selfImprovementRoutes(catalog, { control: deps.selfImprovement }));
   app.route(
     "/",
     docsRoutes(catalog, {
@@ -140,10 +161,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     } else if (error instanceof HTTPException) {
       failure = new DeliberateError({ code: "INVALID_INPUT", message: error.message || "Bad request." });
     }
-    const { status, headers, body } = toErrorResponse(failure, c.get("requestId"));
-    if (status >= 500 && !DeliberateError.isInstance(failure) && !(failure instanceof HttpError)) {
-      deps.logger.error("unhandled error", { error, request_id: c.get("requestId"), path: c.req.path });
-    }
+    const { status, headers, body, unexpected } = toErrorResponse(failure, c.get("requestId"));
+    if (unexpected) deps.logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: c.get("requestId"), path: c.req.path });
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
     return c.json(body, status as 400);
   });

@@ -62,6 +62,22 @@ export interface HttpSettings {
    * `memory` counts per process (the default on SQLite).
    */
   rateLimitStore: "memory" | "database";
+  /**
+   * `REASONING_API_ALLOWED_HOSTS`: `Host` header names accepted besides the
+   * loopback ones (plus a named bind address); `*` accepts any (needs a token).
+   * Anything else is refused with 403 (DNS-rebinding protection).
+   */
+  allowedHosts: string[];
+  /** `REASONING_API_ALLOWED_ORIGINS`: browser `Origin` hostnames accepted besides the loopback ones (403 otherwise). */
+  allowedOrigins: string[];
+  /** `REASONING_API_AUTH_FAILURE_LIMIT`, default 10: wrong or missing tokens per client per window before 429. */
+  authFailureLimit: number;
+  /** `REASONING_API_AUTH_FAILURE_WINDOW_MS`, default 300,000: the window of the auth failure limit (also the lockout). */
+  authFailureWindowMs: number;
+  /** `REASONING_API_HEADERS_TIMEOUT_MS`, default 10,000: a client must send its request headers within this (408, then closed). */
+  headersTimeoutMs: number;
+  /** `REASONING_API_BODY_TIMEOUT_MS`, default 30,000: the whole request, body included, must arrive within this (408, then closed). */
+  bodyTimeoutMs: number;
 }
 
 /** The durable queue and its in-process worker pool. */
@@ -110,9 +126,9 @@ function read(env: Environment, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** True for addresses only this machine can reach. */
+/** True for addresses only this machine can reach (`[::1]` brackets allowed). */
 export function isLoopbackHost(host: string): boolean {
-  const lowered = host.toLowerCase();
+  const lowered = (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host).toLowerCase();
   if (lowered === "localhost" || lowered.endsWith(".localhost")) return true;
   if (isIP(lowered) === 4) return lowered.startsWith("127.");
   if (isIP(lowered) === 6) return lowered === "::1" || lowered.startsWith("::ffff:127.");
@@ -195,9 +211,48 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
   }
   const rateLimitStore: HttpSettings["rateLimitStore"] =
     rateLimitStoreValue === "memory" || rateLimitStoreValue === "database" ? rateLimitStoreValue : database.dialect === "postgres" ? "database" : "memory";
+  const hostList = (name: string, parse: (item: string) => string | undefined): string[] => {
+    const items = (read(env, name) ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
+    const parsed: string[] = [];
+    for (const item of items) {
+      const value = item === "*" ? "*" : parse(item);
+      if (value === undefined) problems.push({ variable: name, message: `${name} must be comma-separated host names such as api.example.com (got "${item}")` });
+      else parsed.push(value);
+    }
+    return parsed;
+  };
+  const hostnameOf = (item: string): string | undefined => {
+    try {
+      const { hostname } = new URL(item.includes("://") ? item : `http://${item}`);
+      return hostname === "" ? undefined : hostname.toLowerCase();
+    } catch {
+      return undefined;
+    }
+  };
+  const allowedHosts = hostList("REASONING_API_ALLOWED_HOSTS", hostnameOf);
+  if (allowedHosts.includes("*") && apiToken === undefined && !allowNoAuth) {
+    problems.push({
+      variable: "REASONING_API_ALLOWED_HOSTS",
+      message: "REASONING_API_ALLOWED_HOSTS=* turns off DNS-rebinding protection; it needs REASONING_API_TOKEN (or REASONING_API_ALLOW_NO_AUTH=1 behind an authenticating proxy), or list the host names instead",
+    });
+  }
+  // Clients that reach a named (non-wildcard) bind address send it as Host.
+  if (!isLoopbackHost(host) && host !== "0.0.0.0" && host !== "::") allowedHosts.push(isIP(host) === 6 ? `[${host}]` : host.toLowerCase());
+  const allowedOrigins = hostList("REASONING_API_ALLOWED_ORIGINS", hostnameOf).filter((item) => item !== "*");
+  const headersTimeoutMs = integer("REASONING_API_HEADERS_TIMEOUT_MS", 10_000, { min: 100, max: 3_600_000 });
+  const bodyTimeoutMs = integer("REASONING_API_BODY_TIMEOUT_MS", 30_000, { min: 100, max: 3_600_000 });
+  if (headersTimeoutMs > bodyTimeoutMs) {
+    problems.push({ variable: "REASONING_API_HEADERS_TIMEOUT_MS", message: "REASONING_API_HEADERS_TIMEOUT_MS must not exceed REASONING_API_BODY_TIMEOUT_MS (the body timeout covers the headers too)" });
+  }
 
   const http: HttpSettings = {
     apiToken,
+    allowedHosts,
+    allowedOrigins,
+    authFailureLimit: integer("REASONING_API_AUTH_FAILURE_LIMIT", 10, { min: 1 }),
+    authFailureWindowMs: integer("REASONING_API_AUTH_FAILURE_WINDOW_MS", 300_000, { min: 100 }),
+    headersTimeoutMs,
+    bodyTimeoutMs,
     maxBodyBytes: integer("REASONING_API_MAX_BODY_BYTES", 1024 * 1024, { min: 1024 }),
     rateLimit: integer("REASONING_API_RATE_LIMIT", 600, { min: 0 }),
     rateWindowMs: integer("REASONING_API_RATE_WINDOW_MS", 60_000, { min: 100 }),

@@ -39,4 +39,25 @@ describe("error mapping", () => {
     expect(unknown.status).toBe(500);
     expect(JSON.stringify(unknown.body)).not.toContain("secrets");
   });
+
+  it("answers INTERNAL and STORAGE DeliberateErrors with a stable message and an error id, handing the details back for the log", () => {
+    for (const [code, status, detail] of [
+      ["INTERNAL", 500, "Internal error: Maximum call stack size exceeded"],
+      ["INTERNAL", 500, "reasoning_decision produced output that does not match its schema: [{ \"code\": \"invalid_type\", \"path\": [\"ranking\"] }]"],
+      ["STORAGE", 500, "SQLITE_BUSY: database is locked"],
+    ] as const) {
+      const error = new DeliberateError({ code, message: detail });
+      const response = toErrorResponse(error, "req_9");
+      expect(response.status).toBe(status);
+      const text = JSON.stringify(response.body);
+      expect(text).not.toContain("Maximum call stack");
+      expect(text).not.toContain("invalid_type");
+      expect(text).not.toContain("SQLITE");
+      expect(response.body.error.code).toBe(code);
+      expect(response.body.error.error_id).toMatch(/^err_[0-9a-f]{16}$/);
+      expect(response.body.error.message).toContain(response.body.error.error_id);
+      expect(response.unexpected).toEqual({ errorId: response.body.error.error_id, error });
+    }
+    expect(toErrorResponse(new DeliberateError({ code: "NOT_FOUND", message: "Session not found: s1" })).unexpected).toBeUndefined();
+  });
 });

@@ -1,13 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { DeliberateError, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
-import { errorCodeSchema } from "@deliberate/contracts";
-import { z } from "zod";
+import type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 
-/**
- * Failures that exist only at the HTTP layer (no engine code for them). Kept
- * here rather than in contracts because nothing below the HTTP surface raises them.
- */
-export const httpErrorCodeSchema = z.enum(["UNAUTHORIZED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "UNSUPPORTED_VERSION", "REQUEST_TIMEOUT"]);
-export type HttpErrorCode = z.infer<typeof httpErrorCodeSchema>;
+// The HTTP-only codes and the error body are part of the wire contract (the client is typed from them).
+export { errorDetailSchema, errorResponseSchema, httpErrorCodeSchema } from "@deliberate/contracts";
+export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 export type ApiErrorCode = ErrorCode | HttpErrorCode;
 
 /**
@@ -31,7 +28,9 @@ export const httpStatusByCode: Readonly<Record<ApiErrorCode, number>> = {
   STORAGE: 500,
   INTERNAL: 500,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   UNSUPPORTED_VERSION: 400,
   REQUEST_TIMEOUT: 504,
@@ -54,46 +53,60 @@ export class HttpError extends Error {
   }
 }
 
-export const errorDetailSchema = z
-  .object({
-    code: z.union([errorCodeSchema, httpErrorCodeSchema]).describe("Stable error code"),
-    message: z.string(),
-    issues: z
-      .array(z.object({ field: z.string().describe("Dotted path of the field"), message: z.string() }))
-      .optional()
-      .describe("Field-level problems (INVALID_INPUT)"),
-    hint: z.string().optional().describe("What the caller can do about it"),
-    retryable: z.boolean().describe("Whether the same call may succeed later"),
-  })
-  .meta({ title: "ErrorDetail" });
 
-/** The JSON body of every error response. */
-export const errorResponseSchema = z
-  .object({
-    status: z.literal("error"),
-    error: errorDetailSchema,
-    request_id: z.string().optional(),
-  })
-  .meta({ title: "ErrorResponse" });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
-export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+/** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */
+const privateCodes: ReadonlySet<string> = new Set(["INTERNAL", "STORAGE"]);
 
-/** The error detail of any thrown value; unknown errors become INTERNAL without leaking their text. */
-export function toErrorDetail(error: unknown): ErrorDetail {
-  if (error instanceof HttpError) {
-    return { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable };
-  }
-  return toDeliberateError(error).toJSON();
+/** A new id that ties an error answer to its log line. */
+export function newErrorId(): string {
+  return `err_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
 }
 
-/** Status, headers and body of the response for `error`. */
-export function toErrorResponse(error: unknown, requestId?: string): { status: number; headers: Record<string, string>; body: ErrorResponse } {
-  const detail = toErrorDetail(error);
+/**
+ * The error detail of any thrown value. INTERNAL and STORAGE errors, and
+ * anything that is not a DeliberateError or HttpError, get a stable message
+ * and an `error_id` instead of their own text; `errorId` is returned so the
+ * caller logs the details under it.
+ */
+export function toErrorDetail(error: unknown): { detail: ErrorDetail; errorId?: string } {
+  if (error instanceof HttpError) {
+    return { detail: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable } };
+  }
+  const deliberate = toDeliberateError(error);
+  if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) return { detail: deliberate.toJSON() };
+  const errorId = newErrorId();
+  const { code, retryable } = deliberate;
+  return {
+    errorId,
+    detail: {
+      code,
+      message:
+        code === "STORAGE"
+          ? `The server could not read or write its database (error ${errorId}); the details are in its log.`
+          : `Internal error (error ${errorId}); the details are in the server log.`,
+      hint: retryable ? "Try again shortly; if it keeps failing, report the error id." : "Report the error id with the request; retrying the same request will likely fail again.",
+      retryable,
+      error_id: errorId,
+    },
+  };
+}
+
+/**
+ * Status, headers and body of the response for `error` — the one place errors
+ * become HTTP answers. `unexpected` is set when the details stayed out of the
+ * answer: log them with `unexpected.errorId`.
+ */
+export function toErrorResponse(
+  error: unknown,
+  requestId?: string,
+): { status: number; headers: Record<string, string>; body: ErrorResponse; unexpected?: { errorId: string; error: unknown } } {
+  const { detail, errorId } = toErrorDetail(error);
   const headers: Record<string, string> = error instanceof HttpError ? { ...error.headers } : {};
   return {
     status: httpStatusByCode[detail.code as ApiErrorCode] ?? 500,
     headers,
     body: { status: "error", error: detail, ...(requestId ? { request_id: requestId } : {}) },
+    ...(errorId !== undefined ? { unexpected: { errorId, error } } : {}),
   };
 }
 

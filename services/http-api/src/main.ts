@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 import { redactSettings } from "@deliberate/providers";
+import { createSelfImprovementModule, parseSelfImprovementEnvironment, type SelfImprovementOptions } from "@deliberate/self-improvement";
 import { describeDatabaseTarget } from "@deliberate/store";
 import { type ApiConfig, ConfigError, parseApiEnvironment } from "./config.ts";
 import { createApiService } from "./service.ts";
 
 async function main(): Promise<void> {
   let config: ApiConfig;
+  let selfImprovement: SelfImprovementOptions;
   try {
     config = parseApiEnvironment(process.env);
+    selfImprovement = parseSelfImprovementEnvironment(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`deliberate-api: ${error.message}\n`);
     process.exit(2);
   }
-  const service = await createApiService({ config });
+  // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
+  const service = await createApiService({ config, modules: [createSelfImprovementModule(selfImprovement)] });
   const { logger } = service;
   const url = await service.start();
   const providers = redactSettings(config.providers);

@@ -3,9 +3,22 @@ import type { Server } from "node:http";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { type Clock, createEngine, loadModules, type DeliberateEngine, type DeliberateModule, hostModelRouter, type IdGenerator, randomIds, systemClock } from "@deliberate/engine";
+import {
+  type Clock,
+  createEngine,
+  createTaskRunner,
+  loadModules,
+  type DeliberateEngine,
+  type DeliberateModule,
+  hostModelRouter,
+  type IdGenerator,
+  randomIds,
+  systemClock,
+  type TaskRunner,
+} from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
+import { isSelfImprovementModule, type SelfImprovementRepositories } from "@deliberate/self-improvement";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, type ModelRouter, unknownModeModels } from "@deliberate/providers";
 import { openStore, type Store } from "@deliberate/store";
@@ -59,6 +72,8 @@ export interface ApiService {
   readonly decider: IntentDecider;
   readonly jobs: AgentIntentJobs;
   readonly pool: WorkerPool | undefined;
+  /** The composed modules' background tasks (started with the service, stopped with it). */
+  readonly tasks: TaskRunner;
   readonly telemetry: Telemetry;
   readonly logger: Logger;
   readonly secrets: SecretRegistry;
@@ -96,6 +111,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     ids,
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
+  const tasks = createTaskRunner({ engine, clock, ids, log: (level, message, fields) => logger[level](message, fields) });
+  const selfImprovement = modules.find(isSelfImprovementModule);
   const telemetry = createTelemetry({ store, logger, secrets, clock, ids });
   for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
   const decider = createIntentDecider({
@@ -155,6 +172,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     ids,
     version: serviceVersion,
     rateLimitStore: config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
+    ...(selfImprovement ? { selfImprovement: selfImprovement.control(store as unknown as Store<SelfImprovementRepositories>) } : {}),
   });
 
   let server: Server | undefined;
@@ -176,7 +194,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
           current.closeIdleConnections();
         })
       : Promise.resolve();
-    await Promise.all([closing, pool?.stop({ graceMs: config.shutdownGraceMs })]);
+    await Promise.all([closing, pool?.stop({ graceMs: config.shutdownGraceMs }), tasks.stop()]);
     await telemetry.flush();
     if (ownsStore) await store.close();
   }
@@ -188,12 +206,22 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     decider,
     jobs,
     pool,
+    tasks,
     telemetry,
     logger,
     secrets,
-    start() {
+    async start() {
+      // Modules restore their state (e.g. self-improvement's overrides) before the first request.
+      await tasks.start();
       return new Promise<string>((resolve, reject) => {
-        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+        // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
+        // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
+        const serverOptions = {
+          headersTimeout: config.http.headersTimeoutMs,
+          requestTimeout: config.http.bodyTimeoutMs,
+          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
+        };
+        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
           const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
           pool?.start();
           resolve(`http://${host}:${info.port}`);

@@ -62,6 +62,8 @@ describe("knowledge-graph over REST with a server-side model", () => {
     expect(response.status).toBe(200);
     expect(reasoningCapabilitySchema.parse(response.json).supportedReasoningTypes).toEqual(["inductive", "deductive", "abductive", "planAndExecuteCoT"]);
     expect((await getJson(`${running.url}/v1/capabilities`)).json.reasoning).toEqual(response.json);
+    // Clients may cache it for a while (the client's capability cache honours the hint).
+    expect(response.headers.get("cache-control")).toBe("private, max-age=300");
     const document = (await getJson(`${running.url}/openapi.json`)).json;
     for (const path of ["/v1/reasoning/capabilities", "/v1/methods/reasoning/executeTask", "/v1/methods/reasoning/endSession", "/v1/tools/reasoning_execute_task"]) {
       expect(document.paths[path], path).toBeDefined();

@@ -38,15 +38,17 @@ describe("GET /openapi.json", () => {
       const operation = document.paths[`/v1/tools/${tool.name}`]?.post;
       expect(operation, tool.name).toBeDefined();
       expect(operation.operationId).toBe(`tool_${tool.name}`);
-      const input = operation.requestBody.content["application/json"].schema.$ref as string;
+      // Request bodies are inline (see inlineRequestSchema); responses are components.
+      const input = operation.requestBody.content["application/json"].schema;
       const output = operation.responses["200"].content["application/json"].schema.$ref as string;
-      expect(document.components.schemas[input.split("/").at(-1) as string].type).toBe("object");
+      expect(input.type).toBe("object");
+      expect(input.title).toMatch(/Input$/);
       expect(document.components.schemas[output.split("/").at(-1) as string]).toBeDefined();
     }
     for (const path of ["/agent_intent", "/agent_intent_async", "/agent_intent_cancel", "/workflow_intent", "/healthz", "/health", "/v1/jobs/{job_id}", "/v1/sessions/{session_id}", "/v1/sessions/{session_id}/thoughts", "/v1/workflows", "/v1/tools"]) {
       expect(document.paths[path], path).toBeDefined();
     }
-    const request = document.components.schemas["AgentIntentRequest"];
+    const request = document.paths["/agent_intent"].post.requestBody.content["application/json"].schema;
     expect(Object.keys(request.properties)).toEqual(
       expect.arrayContaining(["session_id", "persona", "driver", "rules", "instructions", "llm", "repo_context", "memory_state", "history", "goal_text", "forced_tool", "max_steps", "agent_state", "callback_url", "correlation_id", "tools"]),
     );
@@ -125,6 +127,9 @@ describe("every tool over REST", () => {
     const response = await getJson(`${running.url}/v1/tools`);
     expect(response.json.tools.map((tool: { name: string }) => tool.name)).toEqual(running.service.engine.tools.map((tool) => tool.name));
     expect(response.json.tools[0].input_schema.type).toBe("object");
+    // Fields that also accept strings keep their defaults.
+    const mcts = response.json.tools.find((tool: { name: string }) => tool.name === "reasoning_mcts");
+    expect(mcts.input_schema.properties.iterations.default).toBe(10);
   });
 });
 

@@ -45,7 +45,16 @@ describe("parseCommandLine", () => {
   });
 
   it("--http binds 127.0.0.1:8080 by default, flags win over the environment", () => {
-    expect(run(["--http"]).transport).toEqual({ kind: "http", host: "127.0.0.1", port: 8080, token: undefined, allowedHosts: [], allowedOrigins: [] });
+    expect(run(["--http"]).transport).toEqual({
+      kind: "http",
+      host: "127.0.0.1",
+      port: 8080,
+      token: undefined,
+      allowedHosts: [],
+      allowedOrigins: [],
+      headersTimeoutMs: 10_000,
+      bodyTimeoutMs: 30_000,
+    });
     expect(run(["--http"], { MCP_HTTP_PORT: "9000", MCP_HTTP_HOST: "localhost" }).transport).toMatchObject({ host: "localhost", port: 9000 });
     expect(run(["--http", "--port", "0", "--host", "::1"], { MCP_HTTP_PORT: "9000" }).transport).toMatchObject({ host: "::1", port: 0 });
     expect(run([], { MCP_TRANSPORT: "http" }).transport).toMatchObject({ kind: "http", port: 8080 });
@@ -80,6 +89,22 @@ describe("parseCommandLine", () => {
     expect(failure(["--http"], { MCP_ALLOWED_ORIGINS: "https://" }).variables).toEqual(["MCP_ALLOWED_ORIGINS"]);
     expect(failure(["--http"], { MCP_ALLOWED_HOSTS: "*" }).variables).toEqual(["MCP_ALLOWED_HOSTS", "MCP_HTTP_TOKEN"]);
     expect(run(["--http"], { MCP_ALLOWED_HOSTS: "*", MCP_HTTP_TOKEN: "t" }).transport).toMatchObject({ allowedHosts: ["*"] });
+  });
+
+  it("reads the header and body timeouts, naming a bad one", () => {
+    expect(run(["--http"], { MCP_HTTP_HEADERS_TIMEOUT_MS: "2000", MCP_HTTP_BODY_TIMEOUT_MS: "5000" }).transport).toMatchObject({ headersTimeoutMs: 2000, bodyTimeoutMs: 5000 });
+    expect(failure(["--http"], { MCP_HTTP_BODY_TIMEOUT_MS: "soon" }).variables).toEqual(["MCP_HTTP_BODY_TIMEOUT_MS"]);
+    expect(failure(["--http"], { MCP_HTTP_HEADERS_TIMEOUT_MS: "50" }).variables).toEqual(["MCP_HTTP_HEADERS_TIMEOUT_MS"]);
+    expect(failure(["--http"], { MCP_HTTP_HEADERS_TIMEOUT_MS: "9000", MCP_HTTP_BODY_TIMEOUT_MS: "8000" }).variables).toEqual([
+      "MCP_HTTP_HEADERS_TIMEOUT_MS",
+      "MCP_HTTP_BODY_TIMEOUT_MS",
+    ]);
+  });
+
+  it("--print-config takes claude-code or claude-desktop, with the rest of the configuration", () => {
+    const parsed = parseCommandLine({ argv: ["--print-config", "claude-desktop"], env: { DATABASE_PATH: "/data/d.db" } });
+    expect(parsed).toMatchObject({ action: "print-config", client: "claude-desktop", config: { databasePath: "/data/d.db" } });
+    expect(failure(["--print-config", "cursor"]).variables).toEqual(["--print-config"]);
   });
 
   it("rejects unknown flags and --port without --http", () => {

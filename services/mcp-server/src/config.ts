@@ -24,7 +24,20 @@ export interface HttpTransportConfig {
   allowedHosts: string[];
   /** Allowed `Origin` hostnames besides the loopback ones (`MCP_ALLOWED_ORIGINS`). */
   allowedOrigins: string[];
+  /** `MCP_HTTP_HEADERS_TIMEOUT_MS`, default 10,000: a client must send its request headers within this (408, then closed). */
+  headersTimeoutMs: number;
+  /** `MCP_HTTP_BODY_TIMEOUT_MS`, default 30,000: the whole request, body included, must arrive within this (408, then closed). */
+  bodyTimeoutMs: number;
 }
+
+/** Default of `MCP_HTTP_HEADERS_TIMEOUT_MS`. */
+export const defaultHeadersTimeoutMs = 10_000;
+/** Default of `MCP_HTTP_BODY_TIMEOUT_MS`. */
+export const defaultBodyTimeoutMs = 30_000;
+
+/** The MCP clients `--print-config` writes a snippet for. */
+export const configClients = ["claude-code", "claude-desktop"] as const;
+export type ConfigClient = (typeof configClients)[number];
 
 export type TransportConfig = { kind: "stdio" } | HttpTransportConfig;
 
@@ -52,10 +65,15 @@ export interface ServerConfig {
 export const defaultHostCompletionTtlSeconds = 3600;
 
 /** The outcome of parsing: a config to run with, or a request for usage / version text. */
-export type ParsedCommandLine = { action: "run"; config: ServerConfig } | { action: "help" } | { action: "version" };
+export type ParsedCommandLine =
+  | { action: "run"; config: ServerConfig }
+  | { action: "print-config"; client: ConfigClient; config: ServerConfig }
+  | { action: "help" }
+  | { action: "version" };
 
 
 export const usage = `Usage: deliberate-mcp [--http] [--host <address>] [--port <port>]
+       deliberate-mcp --print-config claude-code|claude-desktop
 
 Deliberate's MCP server: structured reasoning tools for AI agents.
 
@@ -64,12 +82,16 @@ Deliberate's MCP server: structured reasoning tools for AI agents.
   --host <address>  bind address for --http (MCP_HTTP_HOST, default ${defaultHttpHost});
                     any non-loopback address requires MCP_HTTP_TOKEN
   --port <port>     port for --http (MCP_HTTP_PORT, default ${defaultHttpPort}; 0 picks a free one)
+  --print-config <client>
+                    print a snippet to paste into the client's configuration
+                    (claude-code: a \`claude mcp add\` command; claude-desktop: JSON)
   --help, -h        print this help
   --version, -v     print the version
 
 Environment: DATABASE_URL (postgres://...), DATABASE_PATH, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
 OPENAI_API_KEY, OPENAI_BASE_URL, DELIBERATE_KEYLESS_ORDER, HOST_COMPLETION_TTL_SECONDS,
-MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, ... (see the README).`;
+MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_HTTP_HEADERS_TIMEOUT_MS,
+MCP_HTTP_BODY_TIMEOUT_MS, ... (see the README).`;
 
 type Environment = Record<string, string | undefined>;
 
@@ -193,7 +215,35 @@ function parseTransport(flags: { http?: boolean; host?: string; port?: string },
   }
   // Clients that reach a named (non-wildcard) bind address send it as Host.
   if (!isWildcardHost(host) && !isLoopbackHost(host)) allowedHosts.push(isIP(host) === 6 ? `[${host}]` : host);
-  return { kind: "http", host, port, token, allowedHosts, allowedOrigins: parseAllowedOrigins(read(env, "MCP_ALLOWED_ORIGINS")) };
+  const headersTimeoutMs = parseMilliseconds(env, "MCP_HTTP_HEADERS_TIMEOUT_MS", defaultHeadersTimeoutMs);
+  const bodyTimeoutMs = parseMilliseconds(env, "MCP_HTTP_BODY_TIMEOUT_MS", defaultBodyTimeoutMs);
+  if (headersTimeoutMs > bodyTimeoutMs) {
+    throw new ConfigError(
+      `MCP_HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed MCP_HTTP_BODY_TIMEOUT_MS (${bodyTimeoutMs}): the body timeout covers the headers too.`,
+      ["MCP_HTTP_HEADERS_TIMEOUT_MS", "MCP_HTTP_BODY_TIMEOUT_MS"],
+    );
+  }
+  return {
+    kind: "http",
+    host,
+    port,
+    token,
+    allowedHosts,
+    allowedOrigins: parseAllowedOrigins(read(env, "MCP_ALLOWED_ORIGINS")),
+    headersTimeoutMs,
+    bodyTimeoutMs,
+  };
+}
+
+/** A timeout variable: whole milliseconds from 100 to one hour. */
+function parseMilliseconds(env: Environment, name: string, fallback: number): number {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < 100 || parsed > 3_600_000) {
+    throw new ConfigError(`${name} must be a whole number of milliseconds from 100 to 3600000 (got "${value}").`, [name]);
+  }
+  return parsed;
 }
 
 function parseProviders(env: Environment): ProviderSettings {
@@ -214,7 +264,7 @@ function parseProviders(env: Environment): ProviderSettings {
  * @throws ConfigError naming the variable or flag at fault.
  */
 export function parseCommandLine(options: { argv: readonly string[]; env: Environment }): ParsedCommandLine {
-  let flags: { http?: boolean; host?: string; port?: string; help?: boolean; version?: boolean };
+  let flags: { http?: boolean; host?: string; port?: string; help?: boolean; version?: boolean; "print-config"?: string };
   try {
     ({ values: flags } = parseArgs({
       args: [...options.argv],
@@ -224,6 +274,7 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
         port: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
+        "print-config": { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -233,6 +284,10 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
   }
   if (flags.help) return { action: "help" };
   if (flags.version) return { action: "version" };
+  const client = flags["print-config"];
+  if (client !== undefined && !(configClients as readonly string[]).includes(client)) {
+    throw new ConfigError(`--print-config takes ${configClients.join(" or ")} (got "${client}").`, ["--print-config"]);
+  }
 
   const env = options.env;
   const logLevelValue = read(env, "LOG_LEVEL")?.toLowerCase();
@@ -252,20 +307,18 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
   if (!/^\d+$/.test(poolValue ?? "1") || databasePoolSize < 1 || databasePoolSize > 1000) {
     throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "${poolValue}").`, ["DATABASE_POOL_SIZE"]);
   }
-  return {
-    action: "run",
-    config: {
-      providers,
-      databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
-      database,
-      databasePoolSize,
-      modules: readList(env["DELIBERATE_MODULES"]),
-      knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
-      logLevel: logLevelValue ?? "info",
-      transport,
-      hostCompletionTtlSeconds,
-    },
+  const config: ServerConfig = {
+    providers,
+    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    database,
+    databasePoolSize,
+    modules: readList(env["DELIBERATE_MODULES"]),
+    knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
+    logLevel: logLevelValue ?? "info",
+    transport,
+    hostCompletionTtlSeconds,
   };
+  return client === undefined ? { action: "run", config } : { action: "print-config", client: client as ConfigClient, config };
 }
 
 export { ConfigError };

@@ -10,7 +10,7 @@ import { createLogger } from "./logger.ts";
 const countTool = defineTool({
   name: "count_things",
   description: "Counts things, reporting progress.",
-  inputSchema: z.object({ count: looseInteger({ min: 1, max: 5 }).default(2), mode: z.enum(["fast", "slow", "fail", "crash", "hang"]).default("fast") }),
+  inputSchema: z.object({ count: looseInteger({ min: 1, max: 5 }).default(2), mode: z.enum(["fast", "slow", "fail", "crash", "overflow", "storage", "hang"]).default("fast") }),
   outputSchema: z.object({ counted: z.number().int(), received: z.unknown() }),
   annotations: { title: "Count Things", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   operations: [],
@@ -37,6 +37,11 @@ function createFakeEngine(): Engine & { calls: Call[] } {
           throw new DeliberateError({ code: "CONFLICT", message: "Branch b1 is completed.", issues: [{ field: "branch_id", message: "branch is completed" }], hint: "Pick an active branch." });
         case "crash":
           throw new TypeError("cannot read properties of undefined (secret internals)");
+        case "overflow":
+          // What the engine makes of an unexpected failure: INTERNAL with the raw message inside.
+          throw new DeliberateError({ code: "INTERNAL", message: "Internal error: Maximum call stack size exceeded at zod.parse (secret internals)" });
+        case "storage":
+          throw new DeliberateError({ code: "STORAGE", message: "SQLITE_BUSY: database is locked in UPDATE sessions SET (secret internals)", retryable: true });
         case "hang":
           return new Promise((_resolve, reject) => {
             options.signal?.addEventListener("abort", () => reject(new DeliberateError({ code: "CANCELLED", message: "cancelled" })));
@@ -57,9 +62,8 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-async function connect(engine: Engine): Promise<Client> {
+async function connect(engine: Engine, logger = createLogger({ level: "error", sinks: [() => {}] })): Promise<Client> {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  const logger = createLogger({ level: "error", sinks: [() => {}] });
   await createServer({ engine, logger }).connect(serverSide);
   const client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
@@ -132,6 +136,45 @@ describe("createServer", () => {
     const text = textOf(result);
     expect(JSON.parse(text)).toMatchObject({ code: "INTERNAL", retryable: false });
     expect(text).not.toContain("secret internals");
+  });
+
+  it("answers INTERNAL and STORAGE errors with a stable message and an error id, logging the details under that id", async () => {
+    const logs: string[] = [];
+    const client = await connect(createFakeEngine(), createLogger({ level: "error", sinks: [(line) => void logs.push(line)] }));
+    for (const [mode, code, retryable] of [
+      ["overflow", "INTERNAL", false],
+      ["storage", "STORAGE", true],
+      ["crash", "INTERNAL", false],
+    ] as const) {
+      const text = textOf(await client.callTool({ name: "count_things", arguments: { mode } }));
+      expect(text).not.toContain("secret internals");
+      expect(text).not.toContain("Maximum call stack");
+      const body = JSON.parse(text) as { code: string; message: string; error_id: string; retryable: boolean };
+      expect(body).toMatchObject({ code, retryable });
+      expect(body.error_id).toMatch(/^err_[0-9a-f]{16}$/);
+      expect(body.message).toContain(body.error_id);
+      const logged = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry["error_id"] === body.error_id);
+      expect(logged, `a log line for ${mode}`).toBeDefined();
+      expect(JSON.stringify(logged)).toContain("secret internals");
+    }
+  });
+
+  it("answers tools named like Object.prototype members as unknown tools, not disabled ones", async () => {
+    const client = await connect(createFakeEngine());
+    const unknown = await client.callTool({ name: "no_such_tool", arguments: {} }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: number; message: string },
+    );
+    expect(unknown?.message).toContain("no_such_tool not found");
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const error = await client.callTool({ name, arguments: {} }).then(
+        () => undefined,
+        (caught: unknown) => caught as { code?: number; message: string },
+      );
+      expect(error?.code, name).toBe(unknown?.code);
+      expect(error?.message, name).toContain(`Tool ${name} not found`);
+      expect(error?.message, name).not.toContain("disabled");
+    }
   });
 
   it("forwards increasing progress when the request has a progress token, and none without one", async () => {

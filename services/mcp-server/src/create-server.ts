@@ -50,9 +50,9 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
         await flush();
         return toToolResult(output);
       } catch (error) {
-        const { result, body, unexpected } = toToolErrorResult(error);
+        const { result, body, unexpected, errorId } = toToolErrorResult(error);
         const fields = { tool: definition.name, code: body.code, latencyMs: Math.round(performance.now() - started) };
-        if (unexpected) logger.error("tool call failed unexpectedly", { ...fields, error });
+        if (unexpected) logger.error("tool call failed unexpectedly", { ...fields, error_id: errorId, error });
         else logger.info("tool call failed", { ...fields, detail: body.message });
         await flush();
         return result;
@@ -80,6 +80,18 @@ export function createServer(options: CreateServerOptions): McpServer {
   const server = new McpServer(serverInfo, { capabilities, instructions: serverInstructions });
   for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
   registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
-  if (options.sessions) registerSessionResources(server, options.sessions, options.viewerUrl);
+  withoutInheritedToolNames(server);
+  if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl);
   return server;
+}
+
+/**
+ * The SDK looks tools up in a plain object, so `constructor`, `__proto__` or
+ * `toString` would resolve to Object.prototype members and be reported
+ * "disabled". With no prototype they are what they are: unknown tools
+ * ("Tool constructor not found", like any other unknown name).
+ */
+function withoutInheritedToolNames(server: McpServer): void {
+  const registry = (server as unknown as { _registeredTools?: object })._registeredTools;
+  if (registry !== undefined) Object.setPrototypeOf(registry, null);
 }

@@ -1,9 +1,15 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Server as NodeServer } from "node:http";
+import type { Server as NodeServer, ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
+import { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "@deliberate/contracts";
+import { readJsonRpcValue } from "./json-rpc-message.ts";
+import { newErrorId } from "./tool-result.ts";
 import {
   createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  readRequestBody,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -14,11 +20,25 @@ import {
   requireBearerAuth,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { HttpTransportConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { ViewerHandler } from "@deliberate/viewer";
 import type { RunningTransport } from "./stdio-transport.ts";
+
+/**
+ * node:http options that drop slow clients: `headersTimeout` for the headers,
+ * `requestTimeout` for the whole request (body included), checked every
+ * `connectionsCheckingInterval` (node's default of 30 s would let a slow client
+ * linger well past either limit). Responses (SSE streams) are not limited.
+ */
+export function receiveTimeouts(limits: { headersTimeoutMs: number; bodyTimeoutMs: number }): ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+}
 
 /** Where MCP is served. */
 export const mcpPath = "/mcp";
@@ -29,6 +49,8 @@ export const healthPath = "/healthz";
 
 export interface HttpTransportOptions {
   config: HttpTransportConfig;
+  /** Missing or wrong tokens one client address may send per window before it gets 429 (default 10 per 5 minutes). */
+  authFailures?: { limit: number; windowMs: number };
   /** Builds a server per request (the SDK's stateless serving). */
   createServer: () => McpServer;
   /** The session viewer, served at /ui behind the same Host/Origin checks and token. */
@@ -67,6 +89,90 @@ function isAuthInfo(value: AuthInfo | Response): value is AuthInfo {
   return typeof (value as AuthInfo).token === "string" && typeof (value as AuthInfo).clientId === "string";
 }
 
+/** The socket peer of a request served by @hono/node-server ("unknown" elsewhere). */
+function remoteAddress(context: Context): string {
+  const incoming = (context.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? "unknown";
+}
+
+/**
+ * Counts failed authentications per client in a fixed window: past `limit`
+ * the client is locked out until the window ends (its token is not checked).
+ */
+function createFailureCounter(options: { limit: number; windowMs: number }) {
+  const windows = new Map<string, { start: number; count: number }>();
+  const current = (client: string) => {
+    const now = Date.now();
+    const window = windows.get(client);
+    if (window && now - window.start < options.windowMs) return window;
+    if (windows.size > 10_000) for (const [key, stale] of windows) if (now - stale.start >= options.windowMs) windows.delete(key);
+    const fresh = { start: now, count: 0 };
+    windows.set(client, fresh);
+    return fresh;
+  };
+  const remaining = (window: { start: number }) => Math.max(1, window.start + options.windowMs - Date.now());
+  return {
+    /** Milliseconds the client stays locked out, 0 when it may try. */
+    lockedFor(client: string): number {
+      const window = current(client);
+      return window.count >= options.limit ? remaining(window) : 0;
+    },
+    /** Counts one failure; returns the lockout it starts (0 while under the limit). */
+    fail(client: string): number {
+      const window = current(client);
+      window.count += 1;
+      return window.count > options.limit ? remaining(window) : 0;
+    },
+  };
+}
+
+function tooManyFailures(lockedForMs: number): Response {
+  const seconds = Math.ceil(lockedForMs / 1000);
+  return Response.json(
+    { error: "too_many_requests", message: `Too many failed authentication attempts from this address; retry after ${seconds} s with the right token (MCP_HTTP_TOKEN).` },
+    { status: 429, headers: { "Retry-After": String(seconds) } },
+  );
+}
+
+function jsonRpcError(status: number, code: number, message: string, id: unknown, data?: unknown): Response {
+  const readable = typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : null;
+  return Response.json({ jsonrpc: "2.0", error: { code, message, ...(data !== undefined ? { data } : {}) }, id: readable }, { status });
+}
+
+/**
+ * Reads and checks a JSON POST body once, before the SDK sees it: not JSON is
+ * -32700; a message that is not JSON-RPC, or nests deeper than the limit, is
+ * -32600 naming the field (`data.issues`) with the request id when readable.
+ * (Batches, which 2025-03 clients may send, are checked for depth only.)
+ * Returns the parsed body for the SDK, or the response to send.
+ */
+async function readJsonRpcBody(request: Request): Promise<{ parsedBody: unknown } | { response: Response }> {
+  const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE).catch(() => undefined);
+  if (read === undefined) return { response: jsonRpcError(400, -32700, "Parse error: the request body could not be read", null) };
+  if (read.tooLarge) return { response: jsonRpcError(413, -32000, `Request body larger than ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`, null) };
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(read.text ?? "");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { response: jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${reason})`, null, { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `not valid JSON: ${reason}` }] }) };
+  }
+  const items = Array.isArray(parsedBody) ? [] : [parsedBody];
+  const tooDeep = Array.isArray(parsedBody) ? jsonDepthViolation(parsedBody) : undefined;
+  if (tooDeep) {
+    const field = jsonDepthField(tooDeep);
+    return { response: jsonRpcError(400, -32600, `Invalid input: ${field}: nested deeper than ${maxJsonDepth} levels (the limit)`, null, { code: "INVALID_INPUT", issues: [{ field, message: `nested deeper than ${maxJsonDepth} levels (the limit)` }] }) };
+  }
+  for (const item of items) {
+    const checked = readJsonRpcValue(item);
+    if ("error" in checked) {
+      const { code, message, id, issues } = checked.error;
+      return { response: jsonRpcError(400, code, message, id, { code: "INVALID_INPUT", issues }) };
+    }
+  }
+  return { parsedBody };
+}
+
 function urlHost(host: string): string {
   if (host === "0.0.0.0") return "127.0.0.1";
   if (host === "::") return "[::1]";
@@ -88,6 +194,7 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   const allowedHosts = [...localhostAllowedHostnames(), ...config.allowedHosts.filter((host) => host !== "*")];
   const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
   const authenticate = config.token !== undefined ? staticTokenAuthentication(config.token) : undefined;
+  const failures = createFailureCounter(options.authFailures ?? { limit: 10, windowMs: 5 * 60_000 });
 
   /** DNS-rebinding protection: a refusal for a request from a host or origin not allowed, else undefined. */
   const refuseForeign = (request: Request): Response | undefined => {
@@ -118,24 +225,42 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     if (rejected) return rejected;
     let authInfo: AuthInfo | undefined;
     if (authenticate) {
+      const client = remoteAddress(context);
+      const lockedFor = failures.lockedFor(client);
+      if (lockedFor > 0) return tooManyFailures(lockedFor);
       const outcome = await authenticate(request);
       // Structural check: Response classes from different realms fail `instanceof`.
       if (!isAuthInfo(outcome)) {
         logger.info("HTTP request refused: missing or wrong bearer token", { status: outcome.status });
-        return outcome;
+        const locked = failures.fail(client);
+        return locked > 0 ? tooManyFailures(locked) : outcome;
       }
       authInfo = outcome;
+    }
+    // JSON bodies are parsed here, once, so their depth is checked before the SDK's recursive validation sees them.
+    if (request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
+      const body = await readJsonRpcBody(request);
+      if ("response" in body) return body.response;
+      return handler.fetch(request, { parsedBody: body.parsedBody, ...(authInfo ? { authInfo } : {}) });
     }
     return handler.fetch(request, authInfo ? { authInfo } : undefined);
   });
   app.notFound((context) => context.json({ error: "not_found", message: `Nothing at ${context.req.path}; MCP is served at ${mcpPath}.` }, 404));
   app.onError((error, context) => {
-    logger.error("HTTP handler failed", { error });
-    return context.json({ error: "internal_error", message: "The server failed to handle the request." }, 500);
+    const errorId = newErrorId();
+    logger.error("HTTP handler failed", { error_id: errorId, error });
+    return context.json({ error: "internal_error", message: `The server failed to handle the request (error ${errorId}); the details are in its log.`, error_id: errorId }, 500);
   });
 
   // overrideGlobalObjects: false keeps the platform's Request/Response (the SDK builds its own responses).
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, port: config.port, overrideGlobalObjects: false }) as NodeServer;
+  // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and closes).
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: config.host,
+    port: config.port,
+    overrideGlobalObjects: false,
+    serverOptions: receiveTimeouts(config),
+  }) as NodeServer;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: pick another with --port or MCP_HTTP_PORT.` : "";

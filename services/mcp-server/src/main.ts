@@ -1,22 +1,25 @@
 #!/usr/bin/env node
 import { fileURLToPath } from "node:url";
-import { createEngine, loadModules } from "@deliberate/engine";
+import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
+import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
 import { describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
-import { connectionHelp, logProviderChoice } from "./startup-messages.ts";
+import { clientConfigSnippet, connectionHelp, logProviderChoice } from "./startup-messages.ts";
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
+  let selfImprovement: ReturnType<typeof parseSelfImprovementEnvironment>;
   try {
     parsed = parseCommandLine({ argv: process.argv.slice(2), env: process.env });
+    selfImprovement = parseSelfImprovementEnvironment(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`deliberate-mcp: ${error.message}\n`);
@@ -24,10 +27,23 @@ async function main(): Promise<void> {
   }
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
+  if (parsed.action === "print-config") {
+    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: fileURLToPath(import.meta.url), env: process.env });
+    process.stdout.write(snippet);
+    if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
+    return;
+  }
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
 
-  const modules = [reasoningModule, dialogModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules))];
+  // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
+  const modules = [
+    reasoningModule,
+    dialogModule,
+    createKnowledgeGraphModule(config.knowledgeGraph),
+    createSelfImprovementModule(selfImprovement),
+    ...(await loadModules(config.modules)),
+  ];
   const store = await openStore({ target: config.database, poolSize: config.databasePoolSize, modules });
   logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
   logProviderChoice(logger, config.providers);
@@ -46,6 +62,8 @@ async function main(): Promise<void> {
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
   for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
+  const tasks = createTaskRunner({ engine, log: (level, message, fields) => logger[level](message, fields) });
+  await tasks.start();
   let viewerUrl: string | undefined;
   const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
 
@@ -57,6 +75,7 @@ async function main(): Promise<void> {
     logger.info("shutting down", { reason });
     setTimeout(() => process.exit(exitCode === 0 ? 1 : exitCode), 5000).unref();
     await transport?.close().catch((error: unknown) => logger.warn("closing the transport failed", { error }));
+    await tasks.stop().catch((error: unknown) => logger.warn("stopping the background tasks failed", { error }));
     await store.close().catch((error: unknown) => logger.warn("closing the database failed", { error }));
     process.exit(exitCode);
   };

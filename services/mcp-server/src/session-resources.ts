@@ -1,6 +1,8 @@
+import { DeliberateError, type Session, pageSessionRecord, sessionPageQuerySchema, toFieldIssues } from "@deliberate/contracts";
 import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord, type SessionSection } from "@deliberate/engine";
-import type { Session } from "@deliberate/contracts";
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
+import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource } from "@modelcontextprotocol/server";
+import type { Logger } from "./logger.ts";
+import { newErrorId } from "./tool-result.ts";
 
 /** What the resources read: the engine's session access. */
 export interface SessionReader {
@@ -10,8 +12,8 @@ export interface SessionReader {
   readonly sections: readonly SessionSection[];
 }
 
-/** How many recent sessions `resources/list` shows per format. */
-const listedSessions = 50;
+/** How many sessions one `resources/list` page covers (each as JSON, Markdown and Mermaid). */
+export const sessionsPerListPage = 50;
 
 const formats: ReadonlyArray<{ format: SessionExportFormat; suffix: string; title: string }> = [
   { format: "json", suffix: "", title: "Session (JSON)" },
@@ -19,28 +21,100 @@ const formats: ReadonlyArray<{ format: SessionExportFormat; suffix: string; titl
   { format: "mermaid", suffix: "/mermaid", title: "Session diagram (Mermaid)" },
 ];
 
+const sessionUri = /^deliberate:\/\/sessions\/([^/?#]+)(\/markdown|\/mermaid)?(?:\?([^#]*))?$/;
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ offset })).toString("base64url");
+}
+
+function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  try {
+    const offset = (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { offset?: unknown }).offset;
+    if (typeof offset === "number" && Number.isSafeInteger(offset) && offset >= 0) return offset;
+  } catch {
+    // falls through to the error below
+  }
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params: cursor: not a cursor this server returned; start again without one", { field: "cursor" });
+}
+
+/** A windowed session export, with a footer saying which slice it is when the session is larger. */
+function render(record: SessionRecord, format: SessionExportFormat, query: URLSearchParams, sessions: SessionReader, viewerUrl: string | undefined): string {
+  const parsed = sessionPageQuerySchema.safeParse(Object.fromEntries(query));
+  if (!parsed.success) {
+    const issues = toFieldIssues(parsed.error);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`, { issues });
+  }
+  const paged = pageSessionRecord(record, parsed.data);
+  const { page, ...windowed } = paged;
+  if (format === "json") return JSON.stringify(paged);
+  const sessionId = record.session.id;
+  const text = exportSession(windowed as SessionRecord, format, sessions.sections, viewerUrl !== undefined ? { viewerUrl: `${viewerUrl}/sessions/${encodeURIComponent(sessionId)}` } : {});
+  const partial = page.next_offset !== null || page.offset > 0;
+  if (!partial) return text;
+  const thoughts = page.totals["thoughts"] ?? 0;
+  const first = Math.min(page.offset + 1, thoughts);
+  const last = Math.min(page.offset + page.limit, thoughts);
+  const next = page.next_offset === null ? "" : ` Next page: ?limit=${page.limit}&offset=${page.next_offset}.`;
+  const note = `Showing items ${page.offset + 1}-${page.offset + page.limit} of each list (thoughts ${first}-${last} of ${thoughts}).${next}`;
+  return format === "markdown" ? `${text}\n\n_${note}_\n` : `${text}\n%% ${note}\n`;
+}
+
 /**
  * Exposes every session as resources: `deliberate://sessions/{session_id}`
- * (JSON), `…/markdown` and `…/mermaid`. The recent ones are listed; any id can be read.
+ * (JSON), `…/markdown` and `…/mermaid`, each taking `?limit=&offset=` (every
+ * list in the session is cut to that window; default 100 items, at most 1,000).
+ * `resources/list` pages through the sessions, newest first, with a cursor.
+ * An unknown session is the SDK's resource-not-found error. The list is not
+ * announced as changing (`listChanged: false`): clients list again when they need to.
+ * `viewerUrl`: the viewer's base URL when it is served (HTTP transport); Markdown exports link to it.
  */
-/** `viewerUrl`: the viewer's base URL when it is served (HTTP transport); Markdown exports link to it. */
-export function registerSessionResources(server: McpServer, sessions: SessionReader, viewerUrl?: string): void {
-  for (const { format, suffix, title } of formats) {
-    const mimeType = sessionExportMimeTypes[format];
-    const template = new ResourceTemplate(`deliberate://sessions/{session_id}${suffix}`, {
-      list: async () => ({
-        resources: (await sessions.listSessions(listedSessions)).map((session) => ({
-          uri: `deliberate://sessions/${session.id}${suffix}`,
-          name: `${session.id}${suffix}`,
-          title: `${title}: ${session.mode}, updated ${session.updated_at}`,
-          mimeType,
-        })),
-      }),
-    });
-    server.registerResource(`session-${format}`, template, { title, mimeType, description: `A reasoning session exported as ${format}` }, async (uri, variables) => {
-      const sessionId = String(variables["session_id"]);
-      const record = await sessions.readSession(sessionId);
-      return { contents: [{ uri: uri.href, mimeType, text: exportSession(record, format, sessions.sections, viewerUrl !== undefined ? { viewerUrl: `${viewerUrl}/sessions/${encodeURIComponent(sessionId)}` } : {}) }] };
-    });
-  }
+export function registerSessionResources(server: McpServer, sessions: SessionReader, logger: Logger, viewerUrl?: string): void {
+  const protocol = server.server;
+  protocol.registerCapabilities({ resources: { listChanged: false } });
+
+  protocol.setRequestHandler("resources/templates/list", () => ({
+    resourceTemplates: formats.map(({ format, suffix, title }) => ({
+      name: `session-${format}`,
+      uriTemplate: `deliberate://sessions/{session_id}${suffix}{?limit,offset}`,
+      title,
+      description: `A reasoning session exported as ${format}; limit / offset window its lists (default 100 items)`,
+      mimeType: sessionExportMimeTypes[format],
+    })),
+  }));
+
+  protocol.setRequestHandler("resources/list", async (request) => {
+    const offset = decodeCursor(request.params?.cursor);
+    // One more than a page tells whether another page follows.
+    const listed = await sessions.listSessions(offset + sessionsPerListPage + 1);
+    const page = listed.slice(offset, offset + sessionsPerListPage);
+    const resources: Resource[] = page.flatMap((session) =>
+      formats.map(({ format, suffix, title }) => ({
+        uri: `deliberate://sessions/${session.id}${suffix}`,
+        name: `${session.id}${suffix}`,
+        title: `${title}: ${session.mode}, updated ${session.updated_at}`,
+        mimeType: sessionExportMimeTypes[format],
+      })),
+    );
+    return { resources, ...(listed.length > offset + sessionsPerListPage ? { nextCursor: encodeCursor(offset + sessionsPerListPage) } : {}) };
+  });
+
+  protocol.setRequestHandler("resources/read", async (request) => {
+    const uri = request.params.uri;
+    const match = sessionUri.exec(uri);
+    if (!match) throw new ResourceNotFoundError(uri);
+    const sessionId = decodeURIComponent(match[1] as string);
+    const format = formats.find(({ suffix }) => suffix === (match[2] ?? "")) ?? (formats[0] as (typeof formats)[number]);
+    let record: SessionRecord;
+    try {
+      record = await sessions.readSession(sessionId);
+    } catch (error) {
+      if (DeliberateError.isInstance(error) && error.code === "NOT_FOUND") throw new ResourceNotFoundError(uri);
+      const errorId = newErrorId();
+      logger.error("session resource read failed", { uri, error_id: errorId, error });
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The server failed to read the session (error ${errorId}); the details are in its log.`, { error_id: errorId });
+    }
+    const mimeType = sessionExportMimeTypes[format.format];
+    return { contents: [{ uri, mimeType, text: render(record, format.format, new URLSearchParams(match[3] ?? ""), sessions, viewerUrl) }] };
+  });
 }

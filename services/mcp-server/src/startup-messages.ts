@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { ProviderSettings } from "@deliberate/providers";
-import type { ServerConfig } from "./config.ts";
+import type { ConfigClient, ServerConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 
 /** Logs which provider is in force and why; with none, what model-backed tools will answer. */
@@ -37,7 +37,7 @@ function quote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }
 
-/** How to connect a client, printed once the transport is up. */
+/** How to connect a client, logged once the transport is up. */
 export function connectionHelp(options: { config: ServerConfig; scriptPath: string; url?: string }): string[] {
   const { config } = options;
   if (config.transport.kind === "http") {
@@ -47,11 +47,46 @@ export function connectionHelp(options: { config: ServerConfig; scriptPath: stri
       `Connect Claude Code: claude mcp add --transport http deliberate ${options.url ?? ""}${header}`,
     ];
   }
-  const script = resolve(options.scriptPath);
-  const database = resolve(config.databasePath);
+  const script = quote(resolve(options.scriptPath));
   return [
     "MCP over stdio: waiting for a client on stdin/stdout (this process is meant to be launched by the client).",
-    `Connect Claude Code: claude mcp add deliberate -e DATABASE_PATH=${quote(database)} -- node ${quote(script)}`,
-    `Claude Desktop: {"mcpServers":{"deliberate":{"command":"node","args":[${JSON.stringify(script)}],"env":{"DATABASE_PATH":${JSON.stringify(database)}}}}}`,
+    `To connect a client, print a snippet to paste: node ${script} --print-config claude-code (or claude-desktop).`,
   ];
+}
+
+/** Variables worth passing to the launched server: provider, model and behaviour settings. */
+const forwardedVariable = /^(ANTHROPIC_|OPENAI_|DELIBERATE_|HOST_COMPLETION_TTL_SECONDS$|REQUEST_TIMEOUT_MS$|MAX_RETRIES$|LOG_LEVEL$)/;
+/** Variables whose values are secrets: referenced or left as a placeholder, never printed. */
+const secretVariable = /(KEY|TOKEN|SECRET|PASSWORD)/;
+
+/**
+ * A snippet that launches this server from a client, to paste as is
+ * (`deliberate-mcp --print-config claude-code|claude-desktop`): the absolute
+ * script and database paths, and the provider variables set now. Secrets are
+ * never printed: Claude Code's command reads them from the shell (`"$NAME"`),
+ * Claude Desktop's JSON gets a `<NAME>` placeholder to replace.
+ */
+export function clientConfigSnippet(options: { client: ConfigClient; config: ServerConfig; scriptPath: string; env: Record<string, string | undefined> }): string {
+  const script = resolve(options.scriptPath);
+  // A Postgres URL carries its password: passed on like a secret, never printed.
+  const database = options.config.database;
+  const env: Array<[string, string, boolean]> = [database.dialect === "postgres" ? ["DATABASE_URL", database.url, true] : ["DATABASE_PATH", resolve(database.path), false]];
+  for (const [name, value] of Object.entries(options.env).sort(([a], [b]) => a.localeCompare(b))) {
+    if (value === undefined || value.trim() === "" || !forwardedVariable.test(name)) continue;
+    env.push([name, value, secretVariable.test(name)]);
+  }
+  if (options.client === "claude-code") {
+    const flags = env.map(([name, value, secret]) => `-e ${name}=${secret ? `"$${name}"` : quote(value)}`).join(" ");
+    return `claude mcp add deliberate ${flags} -- node ${quote(script)}\n`;
+  }
+  const desktop = {
+    mcpServers: {
+      deliberate: {
+        command: "node",
+        args: [script],
+        env: Object.fromEntries(env.map(([name, value, secret]) => [name, secret ? `<${name}>` : value])),
+      },
+    },
+  };
+  return `${JSON.stringify(desktop, null, 2)}\n`;
 }

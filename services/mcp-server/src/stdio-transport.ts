@@ -1,5 +1,6 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import { type JSONRPCMessage, type McpServer, ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { type JsonRpcRefusal, readJsonRpcLine } from "./json-rpc-message.ts";
 import type { Logger } from "./logger.ts";
 
 export interface StdioTransportOptions {
@@ -8,35 +9,122 @@ export interface StdioTransportOptions {
   logger: Logger;
   /** Called once when the client goes away (stdin ends) or the transport closes. */
   onClosed: () => void;
+  /** Where messages are read and written (default process stdin / stdout; tests pass streams). */
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  /** Longest accepted line in bytes (default the SDK's 10 MiB); longer ones are answered -32600 and skipped. */
+  maxLineBytes?: number;
 }
 
 export interface RunningTransport {
   close(): Promise<void>;
 }
 
-/** The SDK's stdio transport, reporting when it closes (stdin ended or closed). */
-class ObservedStdioServerTransport extends StdioServerTransport {
+/**
+ * The SDK's stdio transport with its reading replaced: every line gets an
+ * answer. The SDK silently skips lines that are not JSON and reports invalid
+ * envelopes only to its error hook, so a client waiting on them would wait
+ * forever; here they are answered -32700 / -32600 as the HTTP transport does.
+ * It also reports when it closes (stdin ended or closed).
+ */
+class AnsweringStdioServerTransport extends StdioServerTransport {
   private closedOnce = false;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Set while skipping the rest of an over-long line. */
+  private discarding = false;
 
-  constructor(private readonly onClosed: () => void) {
-    super();
+  constructor(
+    private readonly options: { onClosed: () => void; logger: Logger; maxLineBytes: number; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream },
+  ) {
+    super(options.stdin as never, options.stdout as never);
+    this._ondata = (chunk: Buffer) => this.receive(chunk);
+  }
+
+  private receive(chunk: Buffer): void {
+    let rest = chunk;
+    for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
+      const head = rest.subarray(0, newline);
+      rest = rest.subarray(newline + 1);
+      if (this.discarding) {
+        this.discarding = false;
+        this.pending = [];
+        this.pendingBytes = 0;
+        continue;
+      }
+      const line = this.pendingBytes === 0 ? head : Buffer.concat([...this.pending, head]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      if (line.length > this.options.maxLineBytes) this.answerTooLong();
+      else this.handle(line.toString("utf8").replace(/\r$/, ""));
+    }
+    if (rest.length === 0 || this.discarding) return;
+    this.pending.push(rest);
+    this.pendingBytes += rest.length;
+    if (this.pendingBytes > this.options.maxLineBytes) {
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.discarding = true;
+      this.answerTooLong();
+    }
+  }
+
+  private answerTooLong(): void {
+    const limit = this.options.maxLineBytes;
+    this.answer({
+      code: ProtocolErrorCode.InvalidRequest,
+      message: `Invalid Request: the message is longer than ${limit} bytes (the limit); it was skipped`,
+      id: null,
+      issues: [{ field: "(message)", message: `longer than ${limit} bytes` }],
+    });
+  }
+
+  private handle(line: string): void {
+    if (line.trim() === "") return;
+    const read = readJsonRpcLine(line);
+    if ("error" in read) {
+      this.answer(read.error);
+      return;
+    }
+    try {
+      this.onmessage?.(read.message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private answer(error: JsonRpcRefusal): void {
+    this.options.logger.debug("stdio message refused", { code: error.code, id: error.id, detail: error.message });
+    this.send({ jsonrpc: "2.0", id: error.id, error: { code: error.code, message: error.message, data: { code: "INVALID_INPUT", issues: error.issues } } } as unknown as JSONRPCMessage).catch(
+      (sendError: unknown) => this.options.logger.warn("could not answer a refused stdio message", { error: sendError }),
+    );
   }
 
   override async close(): Promise<void> {
     await super.close();
+    this.pending = [];
+    this.pendingBytes = 0;
     if (this.closedOnce) return;
     this.closedOnce = true;
-    this.onClosed();
+    this.options.onClosed();
   }
 }
 
 /**
  * Serves MCP over stdin/stdout with the SDK's `serveStdio` (which answers both
  * the 2025 `initialize` handshake and 2026-07-28 clients). Stdout carries
- * JSON-RPC only; everything else goes to the logger (stderr).
+ * JSON-RPC only; everything else goes to the logger (stderr). Every line read
+ * is answered: lines that are not JSON get -32700, lines that are not JSON-RPC
+ * messages (or nest deeper than the limit) get -32600 with their id when readable.
  */
 export function startStdioTransport(options: StdioTransportOptions): RunningTransport {
-  const transport = new ObservedStdioServerTransport(options.onClosed);
+  const transport = new AnsweringStdioServerTransport({
+    onClosed: options.onClosed,
+    logger: options.logger,
+    maxLineBytes: options.maxLineBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    ...(options.stdin ? { stdin: options.stdin } : {}),
+    ...(options.stdout ? { stdout: options.stdout } : {}),
+  });
   const handle = serveStdio(() => options.createServer(), {
     transport,
     onerror: (error) => options.logger.warn("stdio transport error", { error }),

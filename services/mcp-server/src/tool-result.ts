@@ -1,21 +1,55 @@
-import { DeliberateError, type ErrorBody, toDeliberateError } from "@deliberate/base";
+import { randomUUID } from "node:crypto";
+import { DeliberateError, type ErrorBody, type ErrorCode, toDeliberateError } from "@deliberate/base";
 import type { CallToolResult } from "@modelcontextprotocol/server";
+
+/** The error body of a failed call: `error_id` is set when the details stayed in the server log. */
+export type ToolErrorBody = ErrorBody & { error_id?: string };
 
 /** A successful call: the output as `structuredContent` and the same JSON as text. */
 export function toToolResult(output: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
 }
 
+/** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */
+const privateCodes: ReadonlySet<ErrorCode> = new Set(["INTERNAL", "STORAGE"]);
+
+/** A new id that ties an error answer to its log line. */
+export function newErrorId(): string {
+  return `err_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+}
+
+/**
+ * The stable public body of a failure whose details must stay in the log:
+ * the code, a fixed message carrying the error id, and whether retrying helps.
+ */
+export function privateErrorBody(code: ErrorCode, errorId: string, retryable: boolean): ToolErrorBody {
+  const storage = code === "STORAGE";
+  return {
+    code,
+    message: storage
+      ? `The server could not read or write its database (error ${errorId}); the details are in its log.`
+      : `The server failed unexpectedly while handling the call (error ${errorId}); the details are in its log.`,
+    hint: retryable ? "Try again shortly; if it keeps failing, report the error id with the server log." : "Report the error id with the server log; retrying the same call will likely fail again.",
+    retryable,
+    error_id: errorId,
+  };
+}
+
 /**
  * The one place failures become MCP results. A DeliberateError becomes a tool
  * result with `isError: true` whose text is the JSON error body (code,
  * message, issues naming fields, hint, retryable), so the calling model can
- * read what went wrong and fix its call. Anything else is an INTERNAL error
- * whose details stay in the server log.
+ * read what went wrong and fix its call. INTERNAL and STORAGE failures, and
+ * anything that is not a DeliberateError, answer a stable message with an
+ * `error_id`; their details (`unexpected`) belong in the server log under that id.
  */
-export function toToolErrorResult(error: unknown): { result: CallToolResult; body: ErrorBody; unexpected: boolean } {
-  const unexpected = !DeliberateError.isInstance(error);
+export function toToolErrorResult(error: unknown): { result: CallToolResult; body: ToolErrorBody; unexpected: boolean; errorId?: string } {
   const deliberate = toDeliberateError(error);
-  const body = deliberate.toJSON();
-  return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected };
+  if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) {
+    const body = deliberate.toJSON();
+    return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected: false };
+  }
+  const errorId = newErrorId();
+  const body = privateErrorBody(deliberate.code, errorId, deliberate.retryable);
+  return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected: true, errorId };
 }

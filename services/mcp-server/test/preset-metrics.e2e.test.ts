@@ -26,11 +26,11 @@ function respond(request: FakeModelRequest): FakeReply {
     case "decision_stakeholders":
       return {
         object: {
-          stakeholders: [
-            { name: "CTO", role: "sponsor", power_level: 0.9, interest_level: 0.8 },
-            { name: "Ops", role: "runs it", power_level: 0.4, interest_level: 0.9 },
-            { name: "Finance", role: "pays", power_level: 0.7, interest_level: 0.2 },
-          ],
+          stakeholders: {
+            CTO: { role: "sponsor", power_level: 0.9, interest_level: 0.8 },
+            Ops: { role: "runs it", power_level: 0.4, interest_level: 0.9 },
+            Finance: { role: "pays", power_level: 0.7, interest_level: 0.2 },
+          },
           conflicts: ["Ops vs CTO on on-call load"],
           alignments: ["CTO and Finance on cost"],
         },
@@ -102,7 +102,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     const asked = fake.requests.slice(before).map((request) => request.schemaName);
     expect(asked[0]).toBe("linear_continuation");
     expect(asked.at(-1)).toBe("reflection_critique");
-    expect(new Set(asked)).toEqual(new Set(["linear_continuation", "divergent_perspective", "divergent_synthesis", "tree_branches", "detect_fallacies", "reflection_critique"]));
+    expect(new Set(asked)).toEqual(new Set(["linear_continuation", "divergent_perspective", "divergent_synthesis", "tree_branches", "detect_fallacies", "reflection_critique", "reflection_revision"]));
     // Progress only increases and ends at the step count.
     expect(progress.every((update, index) => update.total === 5 && (index === 0 || update.progress > (progress[index - 1] as { progress: number }).progress))).toBe(true);
     // The SDK client hands notifications to their handler a tick after it reads them, so the last ones can
@@ -145,8 +145,9 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
       by_mode: Record<string, number>;
       success_rate: number;
     };
-    // Two lists and two runs (the failed run still returned its partial results); caller errors are not recorded.
-    expect(summary).toMatchObject({ total_calls: 4, by_mode: { reasoning_preset: 4 }, success_rate: 1 });
+    // Two lists and two runs; caller errors are not recorded. The failed run returned its partial results
+    // but is recorded as the failure it is.
+    expect(summary).toMatchObject({ total_calls: 4, by_mode: { reasoning_preset: 4 }, success_rate: 0.75 });
 
     const byMode = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "by_mode", mode_name: "preset" }))["mode_stats"] as Record<string, unknown>;
     expect(byMode).toMatchObject({ mode_name: "reasoning_preset", call_count: 4 });
@@ -172,9 +173,9 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     // The runs were served by the OpenAI-compatible provider; the lists needed no model ("none"). Ties: by name.
     expect(fallbacks.by_provider).toEqual([
       expect.objectContaining({ provider: "none", call_count: 2, model_calls: 0 }),
-      expect.objectContaining({ provider: "openai", call_count: 2, failure_count: 0 }),
+      expect.objectContaining({ provider: "openai", call_count: 2, failure_count: 1 }),
     ]);
-    expect(fallbacks.by_error_code).toEqual([]);
+    expect(fallbacks.by_error_code).toEqual([expect.objectContaining({ error_code: "PROVIDER_BAD_REQUEST" })]);
 
     const configResult = await call("reasoning_metrics", { query: "config" });
     const config = expectOutput("reasoning_metrics", configResult)["config"] as { engine: { concurrency: number; mode_settings: Record<string, unknown> } };

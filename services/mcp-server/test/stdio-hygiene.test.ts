@@ -72,9 +72,26 @@ describe("stdio hygiene", () => {
 
     const logs = stderr.map((line) => JSON.parse(line) as { level: string; message: string });
     expect(logs.every((entry) => ["debug", "info", "warn", "error"].includes(entry.level))).toBe(true);
-    expect(logs.some((entry) => entry.message.startsWith("Connect Claude Code: claude mcp add deliberate"))).toBe(true);
+    expect(logs.some((entry) => entry.message.includes("--print-config claude-code"))).toBe(true);
     expect(logs.some((entry) => entry.message === "tool call failed")).toBe(true);
     expect(logs.at(-1)).toMatchObject({ message: "shutting down", reason: "stdin closed" });
+  });
+
+  it("--print-config prints a pasteable snippet on stdout and exits 0", async () => {
+    const child = spawn(process.execPath, [builtServer, "--print-config", "claude-desktop"], {
+      env: { PATH: process.env["PATH"] ?? "", DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "sk-ant-not-printed" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    const [exitCode] = (await once(child, "close")) as [number | null];
+    expect(exitCode).toBe(0);
+    expect(stdout).not.toContain("sk-ant-not-printed");
+    expect(JSON.parse(stdout)).toMatchObject({
+      mcpServers: { deliberate: { command: "node", args: [builtServer], env: { DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "<ANTHROPIC_API_KEY>" } } },
+    });
   });
 
   it("exits with code 2 and names the variable when the configuration is invalid", async () => {

@@ -63,7 +63,8 @@ describe("stdio: every tool, every operation, against the real SDK client", () =
     const second = expectOutput("reasoning_linear", await call("reasoning_linear", { content: "Option A is Postgres.", session_id: sessionId }));
     expect(second["session_id"]).toBe(sessionId);
     // The session's history went to the model with the second call.
-    expect(fake.requests.at(-1)?.prompt).toContain("We must pick a database");
+    // The session history goes as separate messages before the prompt.
+    expect(fake.requests.at(-1)?.messages.map((message) => message.content).join("\n")).toContain("We must pick a database");
   });
 
   it("reasoning_tree create (num_branches as a string), list, focus, complete", async () => {
@@ -92,7 +93,7 @@ describe("stdio: every tool, every operation, against the real SDK client", () =
       await call(
         "reasoning_divergent",
         { content: "Cut cloud cost by half.", session_id: sessionId, num_perspectives: "3", challenge_assumptions: "true" },
-        { onprogress: (update) => progress.push(update) },
+        { onprogress: (update) => (update.message?.startsWith("generating ") ? undefined : progress.push(update)) },
       ),
     );
     expect(result["perspectives"]).toHaveLength(3);

@@ -29,7 +29,11 @@ export const reflectionOutputSchema = z.object({
   thought_id: z.string().optional(),
   session_id: z.string().optional(),
   quality_score: z.number().min(0).max(1),
-  iterations_used: z.number().int().optional(),
+  iterations_used: z.number().int().optional().describe("Revisions made (for process); 0 when the first draft already met the threshold"),
+  rubric_scores: z
+    .record(z.string(), z.number().min(0).max(1))
+    .optional()
+    .describe("The final draft's score per rubric criterion (logic, evidence, completeness, clarity); quality_score is their weighted mean"),
   strengths: z.array(z.string()).optional(),
   weaknesses: z.array(z.string()).optional(),
   recommendations: z.array(z.string()).optional(),
@@ -40,7 +44,7 @@ export const reflectionOutputSchema = z.object({
 export const reflectionTool = defineTool({
   name: "reasoning_reflection",
   description:
-    "Meta-cognitive reasoning that analyzes and improves reasoning quality. Operations: PROCESS reflects on content or thought_id, identifies strengths/weaknesses, iteratively refines up to max_iterations until quality_threshold reached; EVALUATE assesses an entire session's reasoning quality, coherence, and provides recommendations.",
+    "Meta-cognitive reasoning that analyzes and improves reasoning quality. Operations: PROCESS critiques content or thought_id against a rubric (logic, evidence, completeness, clarity; quality = their weighted mean, computed in code) and, while below quality_threshold, revises it using the critique, up to max_iterations revisions, each revision critiqued anew; the strengths, weaknesses and quality returned are those of the final draft. EVALUATE assesses an entire session's reasoning quality, coherence, and provides recommendations.",
   inputSchema: reflectionInputSchema,
   outputSchema: reflectionOutputSchema,
   annotations: { title: "Reflection", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

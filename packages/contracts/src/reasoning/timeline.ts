@@ -61,10 +61,13 @@ export const timelineBranchSchema = z.object({
   created_at: z.string().describe("ISO 8601 date-time"),
 });
 
+// Pairs are arrays of exactly two, not z.tuple: a tuple becomes `prefixItems` +
+// `items: false`, which draft-07 validators (the MCP SDK's default among them)
+// read as "no item allowed" and so reject every answer.
 export const timelinePairSchema = z.object({
-  branch_ids: z.tuple([z.string(), z.string()]),
+  branch_ids: z.array(z.string()).length(2).describe("The two branches compared"),
   fork_branch_id: z.string().describe("Nearest common ancestor branch (one of the pair when it descends from the other)"),
-  steps_since_fork: z.tuple([z.number().int(), z.number().int()]).describe("Branch hops from the fork to each branch"),
+  steps_since_fork: z.array(z.number().int()).length(2).describe("Branch hops from the fork to each branch, in branch_ids order"),
   content_overlap: z.number().min(0).max(1).describe("Jaccard overlap of the two contents' word sets, computed in code"),
 });
 

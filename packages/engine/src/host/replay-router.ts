@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import { emptyUsage, extractJson, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
-import { z } from "zod";
+import { answerJsonSchema } from "./answer-json-schema.ts";
 import { CompletionNeeded } from "./completion-needed.ts";
 
 export interface ReplayRouterOptions {
@@ -12,20 +12,36 @@ export interface ReplayRouterOptions {
 }
 
 /**
- * A prompt id stable across replays: the call's sequence number plus a digest of
- * what was asked, so a prompt that changed between rounds is asked again
- * rather than answered with a stale reply.
+ * What identifies a prompt across replays: a digest of everything asked (the
+ * answer's name and schema, the system text and every message, history
+ * included), and, when the same prompt is asked more than once in one call,
+ * its occurrence ("<digest>.2"). A prompt that changed between rounds gets a
+ * new key, so it is asked again rather than answered with a stale reply.
  */
-function promptId(sequence: number, options: GenerateOptions<unknown>): string {
-  const digest = createHash("sha256")
+function promptDigest(options: GenerateOptions<unknown>): string {
+  return createHash("sha256")
     .update(options.schemaName ?? "")
+    .update("\u0000")
+    .update(options.schema ? JSON.stringify(answerJsonSchema(options.schema)) : "text")
     .update("\u0000")
     .update(options.system)
     .update("\u0000")
     .update(options.messages.map((message) => `${message.role}:${message.content}`).join("\u0000"))
     .digest("hex")
-    .slice(0, 10);
-  return `p${sequence}-${digest}`;
+    .slice(0, 12);
+}
+
+/**
+ * A prompt id is `p<sequence>-<key>`: the sequence only numbers the prompts
+ * for the reader; answers are looked up by the key, so a prompt asked at
+ * another position of a later replay (concurrent steps finishing in another
+ * order, an earlier step needing fewer prompts) keeps its answer.
+ */
+const promptIdPattern = /^p\d+-(.+)$/;
+
+/** The key of a prompt id (the id itself for ids of another form). */
+export function promptKey(id: string): string {
+  return promptIdPattern.exec(id)?.[1] ?? id;
 }
 
 /** Agents often send the JSON as a string, sometimes fenced; accept both. */
@@ -43,25 +59,33 @@ function parseAnswer(answer: unknown, structured: boolean): unknown {
  */
 export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
   let sequence = 0;
+  const occurrences = new Map<string, number>();
+  const answers = new Map<string, { id: string; answer: unknown }>();
+  for (const [id, answer] of Object.entries(options.answers)) answers.set(promptKey(id), { id, answer });
   const model: LanguageModel = {
     provider: "host",
     modelId: "host",
     async generate<T>(generateOptions: GenerateOptions<T>): Promise<GenerateResult<T>> {
       sequence += 1;
-      const id = promptId(sequence, generateOptions as GenerateOptions<unknown>);
+      const digest = promptDigest(generateOptions as GenerateOptions<unknown>);
+      const occurrence = (occurrences.get(digest) ?? 0) + 1;
+      occurrences.set(digest, occurrence);
+      const key = occurrence === 1 ? digest : `${digest}.${occurrence}`;
       const schema = generateOptions.schema;
-      if (!(id in options.answers)) {
+      const recorded = answers.get(key);
+      if (recorded === undefined) {
         throw new CompletionNeeded([
           {
-            id,
+            id: `p${sequence}-${key}`,
             name: generateOptions.schemaName ?? "answer",
             system: generateOptions.system,
             user: generateOptions.messages.map((message) => message.content).join("\n\n"),
-            schema: schema ? (z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>) : { type: "string" },
+            schema: schema ? answerJsonSchema(schema) : { type: "string" },
           },
         ]);
       }
-      const raw = parseAnswer(options.answers[id], schema !== undefined);
+      const id = recorded.id;
+      const raw = parseAnswer(recorded.answer, schema !== undefined);
       const field = options.answerFields?.[id] ?? `answers[${id}]`;
       if (!schema) {
         if (typeof raw !== "string") throw invalidAnswer(field, [{ field, message: "expected a text answer" }]);

@@ -2,7 +2,15 @@ import type { Invocation } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { InvocationRow } from "../tables/invocation.table.ts";
 
-export type NewInvocation = Omit<Invocation, "success"> & { success: boolean; error_message: string | null };
+export type NewInvocation = Omit<Invocation, "success"> & {
+  success: boolean;
+  error_message: string | null;
+  /** Rounds the call took (host-executed calls: every replay); default 1. */
+  rounds?: number;
+};
+
+/** A recorded invocation as read back. */
+export type InvocationRecord = Invocation & { error_message: string | null; rounds: number };
 
 export interface InvocationFilter {
   tool?: string;
@@ -36,7 +44,7 @@ export interface InvocationAggregate {
   output_tokens: number;
 }
 
-function toInvocation(row: InvocationRow): Invocation & { error_message: string | null } {
+function toInvocation(row: InvocationRow): InvocationRecord {
   const { success, ...rest } = row;
   return { ...rest, success: success === 1 };
 }
@@ -52,7 +60,7 @@ export function createInvocationRepository(db: DatabaseExecutor) {
     },
 
     /** Newest first. */
-    async list(filter: InvocationFilter = {}): Promise<Array<Invocation & { error_message: string | null }>> {
+    async list(filter: InvocationFilter = {}): Promise<InvocationRecord[]> {
       let query = db.selectFrom("invocations").selectAll();
       if (filter.tool !== undefined) query = query.where("tool", "=", filter.tool);
       if (filter.sessionId !== undefined) query = query.where("session_id", "=", filter.sessionId);

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Generated, Insertable, Selectable } from "kysely";
 
 export interface InvocationTable {
   id: string;
@@ -18,6 +18,8 @@ export interface InvocationTable {
   error_code: string | null;
   error_message: string | null;
   quality: number | null;
+  /** 1 for a call that ran at once; host-executed calls: every replay, the final one included. */
+  rounds: Generated<number>;
   created_at: string;
 }
 export type InvocationRow = Selectable<InvocationTable>;

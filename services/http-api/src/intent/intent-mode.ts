@@ -17,10 +17,42 @@ const entryCharacters = 1500;
 const sectionCharacters = 6000;
 const schemaCharacters = 4000;
 
+/** A JSON Schema without its dialect, its local `$defs` renamed into `prefix` (so several can share one root). */
+function embeddable(schema: Record<string, unknown>, prefix: string): { schema: Record<string, unknown>; defs: Record<string, unknown> } {
+  const { $schema: _dialect, $id: _id, $defs, ...rest } = schema;
+  if ($defs === undefined || typeof $defs !== "object" || $defs === null) return { schema: rest, defs: {} };
+  const rename = (text: string) => text.replaceAll('"#/$defs/', `"#/$defs/${prefix}`);
+  return {
+    schema: JSON.parse(rename(JSON.stringify(rest))) as Record<string, unknown>,
+    defs: Object.fromEntries(Object.entries($defs as Record<string, unknown>).map(([name, definition]) => [`${prefix}${name}`, JSON.parse(rename(JSON.stringify(definition)))])),
+  };
+}
+
+/**
+ * The answer schema the model sees, one `anyOf` branch per offered tool (its
+ * `tool_name` and, for `tool_args`, that tool's argument schema as enforced),
+ * plus the `finish` branch. The branches say in JSON Schema what the check
+ * in code enforces, so a schema-following model cannot pick arguments the
+ * chosen tool rejects.
+ */
+function branchesFor(tools: readonly OfferedTool[]): Record<string, unknown> {
+  let defs: Record<string, unknown> = {};
+  const branches = tools.map((tool, index) => {
+    const args = tool.validator
+      ? embeddable(z.toJSONSchema(tool.validator, { io: "input", unrepresentable: "any" }) as Record<string, unknown>, `tool${index}_`)
+      : { schema: { type: "object" }, defs: {} };
+    defs = { ...defs, ...args.defs };
+    return { type: "object", properties: { tool_name: { const: tool.name }, tool_args: args.schema }, required: ["tool_name", "tool_args"] };
+  });
+  branches.push({ type: "object", properties: { tool_name: { const: finishChoice }, tool_args: { type: "object" } }, required: ["tool_name", "tool_args"] });
+  return { anyOf: branches, ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
+}
+
 /**
  * The answer schema, built per request: `tool_name` is an enum of the offered
- * tools plus `finish`, and `tool_args` must satisfy the chosen tool's schema
- * (checked in code, so the provider's repair round can tell the model what is wrong).
+ * tools plus `finish`, and `tool_args` must satisfy the chosen tool's schema:
+ * published as an `anyOf` with one branch per tool, and checked in code (so
+ * the provider's repair round can tell the model what is wrong).
  */
 export function intentAnswerSchema(tools: readonly OfferedTool[]): z.ZodType<IntentAnswer> {
   const names = [...tools.map((tool) => tool.name), finishChoice] as unknown as [string, ...string[]];
@@ -38,7 +70,8 @@ export function intentAnswerSchema(tools: readonly OfferedTool[]): z.ZodType<Int
       for (const issue of checkToolArguments(tool, answer.tool_args)) {
         context.addIssue({ code: "custom", path: issue.field.split(".").filter((part) => part !== ""), message: issue.message });
       }
-    });
+    })
+    .meta(branchesFor(tools));
 }
 
 function section(title: string, value: unknown): string {

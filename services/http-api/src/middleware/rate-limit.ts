@@ -34,6 +34,14 @@ export function createRateLimiter(options: { limit: number; windowMs: number; no
       const resetMs = Math.max(0, window.start + options.windowMs - time);
       return { allowed: window.count <= options.limit, limit: options.limit, remaining: Math.max(0, options.limit - window.count), resetMs };
     },
+    /** The verdict for `key` without counting a hit: is it already over the limit? */
+    peek(key: string): RateDecision {
+      const time = now();
+      const window = windows.get(key);
+      if (!window || time - window.start >= options.windowMs) return { allowed: true, limit: options.limit, remaining: options.limit, resetMs: 0 };
+      const resetMs = Math.max(0, window.start + options.windowMs - time);
+      return { allowed: window.count < options.limit, limit: options.limit, remaining: Math.max(0, options.limit - window.count), resetMs };
+    },
   };
 }
 

@@ -10,17 +10,21 @@ export interface OpenApiInfo {
   description: string;
   /** Whether protected operations need the bearer token (REASONING_API_TOKEN is set). */
   bearerAuth: boolean;
+  /** The base URL the document advertises in `servers` (default: relative `/`, the server that served it). */
+  serverUrl?: string;
 }
 
 /** Descriptions of the error statuses (every status of `httpStatusByCode` has one). */
 export const errorStatusDescriptions: Readonly<Record<number, string>> = {
   400: "Invalid input: the body names each bad field",
   401: "Missing or wrong bearer token",
+  403: "Host or Origin not allowed (REASONING_API_ALLOWED_HOSTS / REASONING_API_ALLOWED_ORIGINS)",
   404: "Not found",
   409: "Conflict",
   413: "Body larger than REASONING_API_MAX_BODY_BYTES",
+  415: "The body is not Content-Type: application/json",
   422: "A limit was exceeded",
-  429: "Rate limited; see Retry-After and RateLimit-* headers",
+  429: "Rate limited (or too many failed tokens); see Retry-After",
   499: "Cancelled by the client",
   500: "Internal error",
   502: "The model provider failed or answered outside the contract",
@@ -29,8 +33,8 @@ export const errorStatusDescriptions: Readonly<Record<number, string>> = {
 };
 
 /**
- * JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema, as a
- * component: local `$defs` are hoisted to components and their refs rewritten.
+ * JSON Schema of a zod schema as a component: local `$defs` are hoisted to
+ * components and their refs rewritten.
  */
 function componentsOf(named: NamedSchema, io: "input" | "output"): Record<string, JsonObject> {
   const { $defs: definitions, ...root } = toJsonSchema(named.schema, io) as JsonObject;
@@ -65,6 +69,29 @@ function openApiPath(path: string): { path: string; parameters: string[] } {
   return { path: converted, parameters };
 }
 
+/** An operation's query parameters, one per field of its `query` object. */
+function queryParameters(operation: Operation): JsonObject[] {
+  if (!operation.query) return [];
+  const json = toJsonSchema(operation.query, "input") as { properties?: Record<string, JsonObject>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...schema } = property;
+    return { name, in: "query", required: (json.required ?? []).includes(name), schema, ...(typeof description === "string" ? { description } : {}) };
+  });
+}
+
+/**
+ * A request body's schema, inline under the operation rather than a shared
+ * component: client generators (openapi-typescript among them) treat a
+ * property with a default as always present in a component, which would
+ * make callers send every defaulted field; under requestBody it stays
+ * optional, as the input schema says. Local `$defs` still become components.
+ */
+function inlineRequestSchema(named: NamedSchema, schemas: Record<string, JsonObject>): JsonObject {
+  const { [named.name]: root, ...definitions } = componentsOf(named, "input");
+  for (const [name, definition] of Object.entries(definitions)) schemas[name] ??= definition;
+  return { title: named.name, ...(root as JsonObject) };
+}
+
 /** The OpenAPI 3.1 document of the operations, every schema generated from its zod source. */
 export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Operation[]): JsonObject {
   const schemas: Record<string, JsonObject> = {};
@@ -92,7 +119,8 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
     }
     responses[String(success.status ?? 200)] = { description: success.description, ...(Object.keys(successContent).length > 0 ? { content: successContent } : {}) };
     const errors = new Set<number>([...(operation.errors ?? []), ...(operation.public ? [] : info.bearerAuth ? [401] : []), 429, 500]);
-    if (operation.request) errors.add(400).add(413);
+    if (operation.request) errors.add(400).add(413).add(415);
+    if (!operation.anyHost) errors.add(403);
     for (const status of [...errors].sort((a, b) => a - b)) {
       responses[String(status)] = { description: errorStatusDescriptions[status] ?? "Error", content: { "application/json": { schema: errorRef } } };
     }
@@ -109,6 +137,7 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
           schema: { type: "string" },
           ...(operation.parameters?.[name] ? { description: operation.parameters[name] } : {}),
         })),
+        ...queryParameters(operation),
         { $ref: "#/components/parameters/AcceptVersion" },
       ],
       ...(operation.request
@@ -117,7 +146,7 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
               required: true,
               content: {
                 "application/json": {
-                  schema: register(operation.request, "input"),
+                  schema: inlineRequestSchema(operation.request, schemas),
                   ...(operation.request.example !== undefined ? { example: operation.request.example } : {}),
                 },
               },
@@ -134,7 +163,12 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
 
   return {
     openapi: "3.1.0",
-    info: { title: info.title, version: info.version, description: info.description },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: info.description,
+    },
+    servers: [{ url: info.serverUrl ?? "/", description: info.serverUrl ? "This service" : "The server that served this document" }],
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     tags: [
       { name: "intents", description: "Agent next-action decisions (spec: agent-intent-api)" },
@@ -156,7 +190,7 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
           description: "API version; v1 is the only (and default) version.",
         },
       },
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "REASONING_API_TOKEN" } },
+      ...(info.bearerAuth ? { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "REASONING_API_TOKEN" } } } : {}),
     },
     ...(info.bearerAuth ? { security: [{ bearerAuth: [] }] } : {}),
   };

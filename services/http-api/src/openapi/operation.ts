@@ -19,6 +19,8 @@ export interface Operation {
   tags: readonly string[];
   /** Reachable without the bearer token (health, docs). */
   public?: boolean;
+  /** Answered whatever the Host and Origin (health probes): no 403. */
+  anyHost?: boolean;
   request?: NamedSchema & { example?: unknown };
   /** The success response (200 unless `status` says otherwise). */
   response: { status?: number; description: string; body?: NamedSchema; contentType?: string };
@@ -28,6 +30,8 @@ export interface Operation {
   streams?: boolean;
   /** Described path parameters. */
   parameters?: Readonly<Record<string, string>>;
+  /** Query parameters: each field of the object is one (its description and JSON Schema are published). */
+  query?: z.ZodObject;
 }
 
 export type OperationHandler = (c: Context<AppEnv>) => Response | Promise<Response>;

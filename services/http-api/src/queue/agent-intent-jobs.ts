@@ -183,7 +183,9 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
             error: { code: "REQUEST_TIMEOUT", message: `The job took longer than ${options.jobTimeoutMs} ms and was stopped.`, hint: "Raise REASONING_API_REQUEST_TIMEOUT_MS.", retryable: true },
           };
         }
-        return { status: "failed", error: toErrorDetail(error) };
+        const { detail, errorId } = toErrorDetail(error);
+        if (errorId !== undefined) options.logger.error("job failed unexpectedly", { job_id: job.id, error_id: errorId, error });
+        return { status: "failed", error: detail };
       }
     },
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { renderDocsPage } from "../openapi/docs-page.ts";
+import { type DocsAsset, docsAssetsPath, loadDocsAssets, renderDocsPage } from "../openapi/docs-page.ts";
 import { buildOpenApiDocument, type OpenApiInfo } from "../openapi/openapi-document.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
 
@@ -12,6 +12,7 @@ export function docsRoutes(catalog: OperationCatalog, info: OpenApiInfo): Hono<A
   const app = new Hono<AppEnv>();
   let document: Record<string, unknown> | undefined;
   let page: string | undefined;
+  let assets: Map<string, DocsAsset> | undefined;
   const build = () => {
     document ??= buildOpenApiDocument(info, catalog.operations);
     return document;
@@ -41,9 +42,20 @@ export function docsRoutes(catalog: OperationCatalog, info: OpenApiInfo): Hono<A
       response: { description: "HTML page", contentType: "text/html" },
     },
     (c) => {
+      assets ??= loadDocsAssets();
       page ??= renderDocsPage(build());
       return c.html(page);
     },
   );
+  // The page's script and styles: the pinned swagger-ui-dist from node_modules (not in the OpenAPI document).
+  app.get(`${docsAssetsPath}/:file`, (c) => {
+    assets ??= loadDocsAssets();
+    const asset = assets.get(c.req.param("file"));
+    if (!asset) return c.notFound();
+    c.header("Content-Type", asset.contentType);
+    c.header("Cache-Control", "public, max-age=3600");
+    c.header("X-Content-Type-Options", "nosniff");
+    return c.body(asset.body);
+  });
   return app;
 }

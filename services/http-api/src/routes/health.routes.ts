@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { healthSchema } from "@deliberate/contracts";
 import type { AppEnv } from "../app-env.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
 
-export const healthSchema = z.object({ status: z.literal("ok") }).meta({ title: "Health" });
+export { healthSchema };
 
 /** GET /healthz and its alias /health: `{"status":"ok"}` while the process serves. */
 export function healthRoutes(catalog: OperationCatalog): Hono<AppEnv> {
@@ -18,6 +18,7 @@ export function healthRoutes(catalog: OperationCatalog): Hono<AppEnv> {
         summary: path === "/healthz" ? "Liveness" : "Liveness (alias of /healthz)",
         tags: ["service"],
         public: true,
+        anyHost: true,
         response: { description: "The service is up", body: { name: "Health", schema: healthSchema } },
       },
       (c) => c.json({ status: "ok" as const }),

@@ -7,6 +7,13 @@ import { readJsonBody } from "./read-json.ts";
 import { pascalCase } from "./tools.routes.ts";
 
 /**
+ * How long clients may keep the capability objects: they are fixed for the
+ * process's life, so a few minutes is safe and a redeploy is picked up soon
+ * (the client's capability cache honours it).
+ */
+export const capabilityCacheControl = "private, max-age=300";
+
+/**
  * What the composed modules publish, generically (no route names a module):
  * `GET /v1/capabilities` (every capability object by key), `GET /v1/{key}/capabilities`
  * (one, e.g. /v1/reasoning/capabilities), and each protocol method as
@@ -28,7 +35,10 @@ export function moduleRoutes(catalog: OperationCatalog, options: { engine: Delib
       tags: ["modules"],
       response: { description: "Capability objects by key", body: { name: "Capabilities", schema: z.record(z.string(), z.unknown()) } },
     },
-    (c) => c.json(capabilities),
+    (c) => {
+      c.header("Cache-Control", capabilityCacheControl);
+      return c.json(capabilities);
+    },
   );
   for (const [key, value] of Object.entries(capabilities)) {
     catalog.add(
@@ -41,7 +51,10 @@ export function moduleRoutes(catalog: OperationCatalog, options: { engine: Delib
         tags: ["modules"],
         response: { description: `What the ${key} capability supports`, body: { name: `${pascalCase(key)}Capability`, schema: z.record(z.string(), z.unknown()) } },
       },
-      (c) => c.json(value as Record<string, unknown>),
+      (c) => {
+        c.header("Cache-Control", capabilityCacheControl);
+        return c.json(value as Record<string, unknown>);
+      },
     );
   }
 

@@ -1,8 +1,14 @@
-import { DeliberateError, parseInput } from "@deliberate/contracts";
+import { DeliberateError, jsonDepthField, jsonDepthViolation, maxJsonDepth, parseInput } from "@deliberate/contracts";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
+import { HttpError } from "../errors.ts";
 import { payloadTooLarge } from "../middleware/body-limit.ts";
+
+/** True for `application/json`, with or without parameters (`; charset=utf-8`). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return contentType?.split(";")[0]?.trim().toLowerCase() === "application/json";
+}
 
 /**
  * The body as text, at most `maxBodyBytes` (413 beyond, also for chunked
@@ -50,10 +56,21 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
 }
 
 /**
- * The request body as JSON. An empty or malformed body is INVALID_INPUT with
- * the parser's position, so a caller sees what to fix.
+ * The request body as JSON. Only `Content-Type: application/json` is read
+ * (415 otherwise: form, multipart and text/plain bodies are what cross-site
+ * pages can send without asking). An empty or malformed body is INVALID_INPUT
+ * with the parser's position; JSON nested deeper than the limit is
+ * INVALID_INPUT naming the field, before anything recursive sees it.
  */
 export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
+  const contentType = c.req.header("content-type");
+  if (!isJsonMediaType(contentType)) {
+    throw new HttpError({
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      message: `The body must be application/json${contentType === undefined ? " (no Content-Type was sent)" : `, not ${contentType.slice(0, 80)}`}.`,
+      hint: "Send the JSON body with Content-Type: application/json.",
+    });
+  }
   const text = await readBodyText(c);
   if (text.trim() === "") {
     throw new DeliberateError({
@@ -63,8 +80,9 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
       hint: "Send a JSON object with Content-Type: application/json.",
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new DeliberateError({
@@ -74,6 +92,17 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
       hint: "Send a JSON object with Content-Type: application/json; check quotes and trailing commas.",
     });
   }
+  const tooDeep = jsonDepthViolation(value);
+  if (tooDeep) {
+    const field = jsonDepthField(tooDeep);
+    throw new DeliberateError({
+      code: "INVALID_INPUT",
+      message: `Invalid input: ${field}: nested deeper than ${maxJsonDepth} levels (the limit).`,
+      issues: [{ field, message: `nested deeper than ${maxJsonDepth} levels (the limit)` }],
+      hint: "Flatten the value, or send deeply nested data as a JSON string; nothing was written.",
+    });
+  }
+  return value;
 }
 
 /** The body parsed as JSON and validated with `schema` (INVALID_INPUT naming each bad field). */

@@ -5,6 +5,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { toErrorResponse } from "../errors.ts";
+import type { Logger } from "../logger.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
 import { readJsonBody } from "./read-json.ts";
 
@@ -61,7 +62,7 @@ function wantsEventStream(c: Context<AppEnv>): boolean {
  * The body is the tool's input; the answer its output, or, with
  * `Accept: text/event-stream`, progress events then the result.
  */
-export function toolRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine }): Hono<AppEnv> {
+export function toolRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; logger: Logger }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { engine } = options;
   const summaries = engine.tools.map(summarize);
@@ -97,6 +98,15 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
       },
       async (c) => {
         const input = await readJsonBody(c);
+        // The body is the tool's input: an object (a JSON null must not read as "no arguments").
+        if (input === null || typeof input !== "object" || Array.isArray(input)) {
+          throw new DeliberateError({
+            code: "INVALID_INPUT",
+            message: `Invalid input for ${tool.name}: the body must be a JSON object (got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}).`,
+            issues: [{ field: "(body)", message: "must be a JSON object" }],
+            hint: "Send the tool's input as a JSON object, e.g. {} when every field is optional; nothing was written.",
+          });
+        }
         const signal = c.get("signal");
         if (!wantsEventStream(c)) return c.json(await engine.invoke(tool.name, input, { signal }));
         c.set("streaming", true);
@@ -106,7 +116,9 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
             const output = await engine.invoke(tool.name, input, { signal, progress });
             await stream.writeSSE({ event: "result", data: JSON.stringify(output) });
           } catch (error) {
-            await stream.writeSSE({ event: "error", data: JSON.stringify(toErrorResponse(error, c.get("requestId")).body) });
+            const { body, unexpected } = toErrorResponse(error, c.get("requestId"));
+            if (unexpected) options.logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: c.get("requestId"), path: c.req.path });
+            await stream.writeSSE({ event: "error", data: JSON.stringify(body) });
           }
         });
       },

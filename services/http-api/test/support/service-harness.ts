@@ -117,3 +117,19 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Rows in every data table (all but the migrator's and the telemetry log):
+ * a rejected call must leave every count unchanged.
+ */
+export async function countRows(store: { db: unknown }): Promise<Record<string, number>> {
+  const { sql } = await import("kysely");
+  const db = store.db as import("kysely").Kysely<Record<string, Record<string, unknown>>>;
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' and name <> 'reasoning_logs' order by name`.execute(db);
+  const counts: Record<string, number> = {};
+  for (const { name } of tables.rows) {
+    const row = await sql<{ count: number }>`select count(*) as count from ${sql.table(name)}`.execute(db);
+    counts[name] = Number(row.rows[0]?.count ?? 0);
+  }
+  return counts;
+}

@@ -24,14 +24,17 @@ export const scriptedAnswers: Record<string, (request: FakeModelRequest) => unkn
     novelty_score: 0.7,
   }),
   divergent_synthesis: () => ({ challenged_assumptions: ["Budget is fixed"], synthesis: "Combine the incentive and minimalist views." }),
-  reflection_critique: () => ({
-    quality_score: 0.55,
-    strengths: ["clear goal"],
-    weaknesses: ["no evidence"],
-    recommendations: ["cite the benchmark"],
-    refined_content: "Refined: the constraint rules out B, per the benchmark.",
-    refined_quality_score: 0.9,
-  }),
+  // A first draft scores 0.55 on every rubric criterion, its revision 0.9.
+  reflection_critique: (request) => {
+    const level = request.prompt.includes("Refined:") ? 0.9 : 0.55;
+    return {
+      scores: { logic: level, evidence: level, completeness: level, clarity: level },
+      strengths: ["clear goal"],
+      weaknesses: ["no evidence"],
+      recommendations: ["cite the benchmark"],
+    };
+  },
+  reflection_revision: () => ({ refined_content: "Refined: the constraint rules out B, per the benchmark.", changes: ["cited the benchmark"] }),
   reflection_session_evaluation: () => ({
     quality_score: 0.75,
     coherence_score: 0.8,

@@ -78,36 +78,36 @@ export function respondAnalysis(request: FakeModelRequest): FakeReply {
     case "decision_scores":
       return {
         object: {
-          criteria: [
-            { name: "cost", importance: 2, direction: "cost", scores: [{ option: "Postgres", score: 6 }, { option: "SQLite", score: 1 }] },
-            { name: "scale", importance: 6, direction: "benefit", scores: [{ option: "Postgres", score: 9 }, { option: "SQLite", score: 3 }] },
-          ],
+          criteria: {
+            cost: { importance: 2, direction: "cost", scores: { Postgres: 6, SQLite: 1 } },
+            scale: { importance: 6, direction: "benefit", scores: { Postgres: 9, SQLite: 3 } },
+          },
           notes: "Postgres scales out; SQLite costs nothing to run.",
         },
       };
     case "decision_pairwise":
       return {
         object: {
-          judgements: [
-            { pair: 1, preferred: "rail", intensity: 3 },
-            { pair: 2, preferred: "rail", intensity: 5 },
-            { pair: 3, preferred: "bus", intensity: 2 },
-          ],
+          judgements: {
+            "1": { preferred: "rail", intensity: 3 },
+            "2": { preferred: "rail", intensity: 5 },
+            "3": { preferred: "bus", intensity: 2 },
+          },
           notes: "Rail is fastest.",
         },
       };
     case "decision_stakeholders":
       return {
         object: {
-          levels: [{ name: "City council", power_level: 0.9, interest_level: 0.3 }],
+          levels: { "City council": { power_level: 0.9, interest_level: 0.3 } },
           conflicts: ["Residents vs City council on noise"],
           alignments: ["Commuters and Residents want less traffic"],
         },
       };
     case "evidence_likelihoods":
-      return { object: { prior: { value: 0.2, rationale: "base rate of such leaks" }, items: [{ index: 1, likelihood_if_true: 0.7, likelihood_if_false: 0.35, rationale: "weak" }] } };
+      return { object: { prior: { value: 0.2, rationale: "base rate of such leaks" }, items: { "1": { likelihood_if_true: 0.7, likelihood_if_false: 0.35, rationale: "weak" } } } };
     case "evidence_assessment":
-      return { object: { items: [{ index: 1, source_type: "anecdotal", corroborated_by: [0], chain_of_custody: "unknown", rationale: "a forum post" }] } };
+      return { object: { items: { "1": { source_type: "anecdotal", corroborated_by: [0], chain_of_custody: "unknown", rationale: "a forum post" } } } };
     case "counterfactual_causal_model":
       return {
         object: {

@@ -225,7 +225,7 @@ describe("reasoning_counterfactual with the model", () => {
       await engine.invoke(
         "reasoning_counterfactual",
         { scenario: "A cafe kept prices flat last year", intervention: "What if prices had risen by 2?", analysis_depth: "intervention" },
-        { progress: (update) => progress.push([update.progress, update.total]) },
+        { progress: (update) => (update.message?.startsWith("generating ") ? undefined : progress.push([update.progress, update.total])) },
       ),
     );
     expect(progress).toEqual([
@@ -265,11 +265,12 @@ describe("reasoning_counterfactual with the model", () => {
     expect(thought).toMatchObject({ mode: "counterfactual", confidence: 0.6 });
     expect(thought?.metadata).toMatchObject({ causal_model: output.causal_model, effects: output.effects });
     const [invocation] = await store.invocations.list({ tool: "reasoning_counterfactual" });
-    expect(invocation).toMatchObject({ model_calls: 2, quality: 0.6 });
+    // Three answers: the cyclic proposal, its repair and the narrative.
+    expect(invocation).toMatchObject({ model_calls: 3, quality: 0.6 });
   });
 
   it("fills missing strengths and the target of a caller's model, marking them estimated", async () => {
-    const mapping = { strengths: [{ relationship: 1, strength: 3 }], intervention_target: { variable: "training", change: 10 }, rationale: "ten more hours" };
+    const mapping = { strengths: { "1": 3 }, intervention_target: { variable: "training", change: 10 }, rationale: "ten more hours" };
     const { engine, model: scripted } = await setup(bySchemaName({ counterfactual_mapping: mapping, counterfactual_narrative: narrative }));
     const output = await whatIf(engine, {
       scenario: "A team with little training",
@@ -379,5 +380,24 @@ describe("reasoning_counterfactual host-executed", () => {
     const testEngine = await setup([], { router: hostModelRouter });
     const output = counterfactualOutputSchema.parse(await testEngine.engine.invoke("reasoning_counterfactual", { ...base, analysis_depth: "intervention" }));
     expect(changeOf(output, "sales")).toBe(2);
+  });
+});
+
+describe("the causal-model answer schema the model sees", () => {
+  it("requires the caller's target and observed variables, 2-12 distinct names, at most 30 links", async () => {
+    const { createCausalProposalMode } = await import("./counterfactual.mode.ts");
+    const { answerJsonSchema } = await import("@deliberate/engine");
+    const mode = createCausalProposalMode({ scenario: "s", intervention: "i", depth: "intervention", target: { variable: "price", change: 2 }, observed: ["demand"] });
+    const published = answerJsonSchema(mode.output) as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    expect(published.properties["variables"]).toMatchObject({
+      minItems: 2,
+      maxItems: 12,
+      uniqueItems: true,
+      allOf: [{ contains: { const: "price" } }, { contains: { const: "demand" } }],
+    });
+    expect(published.properties["relationships"]).toMatchObject({ maxItems: 30 });
+    expect(published.required).not.toContain("intervention_target");
+    const missing = mode.output.safeParse({ variables: ["price", "sales"], relationships: [], rationale: "r" });
+    expect(missing.success).toBe(false);
   });
 });

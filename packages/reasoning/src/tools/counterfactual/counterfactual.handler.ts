@@ -11,7 +11,7 @@ import {
   type ProposalAnswer,
 } from "./counterfactual.mode.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
-import { formatHistory, loadSessionHistory } from "../../session-history.ts";
+import { historyMessages, loadSessionHistory } from "../../session-history.ts";
 
 type CounterfactualInput = ToolInput<typeof counterfactualTool>;
 type CounterfactualOutput = ToolOutput<typeof counterfactualTool>;
@@ -258,7 +258,7 @@ function renderForPrompt(model: CausalModel, target: { variable: string; change:
 
 export const counterfactualHandler = defineHandler(counterfactualTool, async (input: CounterfactualInput, context: ReasoningContext) => {
   const history = await loadSessionHistory(context, input.session_id);
-  const historyText = formatHistory(history.thoughts);
+  const messages = { history: historyMessages(history) };
   // Without an intervention the scenario states the what-if (e.g. when reasoning_auto routes a question here).
   const interventionText = input.intervention ?? "the what-if change stated in the scenario";
   const given = input.causal_model;
@@ -285,14 +285,13 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
       scenario: input.scenario,
       intervention: interventionText,
       depth: input.analysis_depth,
-      history: historyText,
       target: callerTarget === undefined ? undefined : { variable: callerTarget.variable, change: callerTarget.change as number },
       observed: Object.keys(observed ?? {}),
     };
-    const proposal: ProposalAnswer = await runMode(context, createCausalProposalMode(needs), needs);
+    const proposal: ProposalAnswer = await runMode(context, createCausalProposalMode(needs), needs, messages);
     context.progress({ progress: 1, total: steps, message: "causal model proposed" });
     modelRationale = proposal.rationale;
-    model = { variables: proposal.variables.map((name) => name.trim()), relationships: proposal.relationships };
+    model = { variables: proposal.variables, relationships: proposal.relationships };
     modelSource = "model";
     proposal.relationships.forEach((_, index) => estimatedStrengths.add(index));
     if (callerTarget !== undefined) target = { variable: callerTarget.variable, change: callerTarget.change as number };
@@ -307,13 +306,12 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
       const needs = {
         scenario: input.scenario,
         intervention: interventionText,
-        history: historyText,
         variables: given.variables,
         relationships: given.relationships,
         missingStrengths,
         needTarget: callerTarget === undefined,
       };
-      mapping = await runMode(context, createCausalMappingMode(needs), needs);
+      mapping = await runMode(context, createCausalMappingMode(needs), needs, messages);
       context.progress({ progress: 1, total: steps, message: "causal model completed" });
       modelRationale = mapping.rationale;
     }
@@ -340,13 +338,12 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
 
   let narrative: NarrativeAnswer | undefined;
   if (narrates) {
-    narrative = await runMode(context, narrativeMode, {
-      scenario: input.scenario,
-      intervention: interventionText,
-      depth: input.analysis_depth,
-      history: historyText,
-      computed: renderForPrompt(model, target, computation),
-    });
+    narrative = await runMode(
+      context,
+      narrativeMode,
+      { scenario: input.scenario, intervention: interventionText, depth: input.analysis_depth, computed: renderForPrompt(model, target, computation) },
+      messages,
+    );
     context.progress({ progress: steps, total: steps, message: "narrative written" });
   }
 

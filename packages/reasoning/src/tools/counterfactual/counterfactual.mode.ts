@@ -19,6 +19,9 @@ const strengthSchema = () =>
     .min(-judgedCausalBounds.strength)
     .max(judgedCausalBounds.strength)
     .describe("Change in effect per unit change in cause, all else fixed (negative = the cause lowers the effect)");
+/** A variable name: not blank, no surrounding spaces (so names match exactly). */
+const variableName = () => z.string().regex(/^\S(?:.*\S)?$/, "must be a name without surrounding spaces");
+
 const changeSchema = () => z.number().min(-judgedCausalBounds.change).max(judgedCausalBounds.change).describe("How much the intervention shifts the variable, in its units");
 
 export const depthGuidance: Readonly<Record<AnalysisDepth, string>> = {
@@ -43,7 +46,6 @@ export interface ProposalNeeds {
   scenario: string;
   intervention: string;
   depth: AnalysisDepth;
-  history: string;
   /** The caller's target (always a change here), which the proposed model must contain. */
   target: { variable: string; change: number } | undefined;
   /** Variables the caller observed, which the proposed model must contain. */
@@ -63,27 +65,32 @@ export interface ProposalAnswer {
  * as a DAG in code; a cycle goes back to the model in the repair round.
  */
 export function createCausalProposalMode(needs: ProposalNeeds): ModeDefinition<ProposalNeeds, ProposalAnswer> {
+  // Variables the caller named must be in the model, spelled exactly: `contains` per name.
+  const required = [...new Set([...(needs.target ? [needs.target.variable] : []), ...needs.observed])];
   const output = z
     .object({
-      variables: z.array(z.string().trim().min(1)).describe("Short, measurable variable names"),
-      relationships: z.array(z.object({ cause: z.string(), effect: z.string(), strength: strengthSchema() })),
+      variables: z
+        .array(variableName())
+        .min(proposedCausalModelLimits.minVariables)
+        .max(proposedCausalModelLimits.maxVariables)
+        .meta({ uniqueItems: true, ...(required.length > 0 ? { allOf: required.map((name) => ({ contains: { const: name } })) } : {}) })
+        .describe(`Short, measurable variable names, each once${required.length > 0 ? `; must include ${required.map((name) => JSON.stringify(name)).join(", ")}` : ""}`),
+      relationships: z
+        .array(z.object({ cause: variableName().describe("One of variables"), effect: variableName().describe("One of variables, not the cause"), strength: strengthSchema() }))
+        .max(proposedCausalModelLimits.maxRelationships)
+        .describe("Direct cause -> effect links between listed variables, each pair once, no cycles"),
       ...(needs.target === undefined
-        ? { intervention_target: z.object({ variable: z.string().describe("The variable the intervention sets"), change: changeSchema() }) }
+        ? { intervention_target: z.object({ variable: variableName().describe("The variable the intervention sets: one of variables"), change: changeSchema() }) }
         : {}),
       rationale: z.string().describe("Why these variables and links, and where the strengths come from"),
     })
     .superRefine((raw, context) => {
       const answer = raw as ProposalAnswer;
-      const count = answer.variables.length;
-      if (count < proposedCausalModelLimits.minVariables || count > proposedCausalModelLimits.maxVariables) {
-        addIssue(context, ["variables"], `give ${proposedCausalModelLimits.minVariables}-${proposedCausalModelLimits.maxVariables} variables, got ${count}`);
-      }
-      if (answer.relationships.length > proposedCausalModelLimits.maxRelationships) {
-        addIssue(context, ["relationships"], `give at most ${proposedCausalModelLimits.maxRelationships} relationships`);
-      }
-      const required = [...(needs.target ? [needs.target.variable] : []), ...needs.observed];
-      if (answer.intervention_target !== undefined) required.push(answer.intervention_target.variable);
-      for (const name of new Set(required)) {
+      // Beyond JSON Schema (these relate one part of the answer to another): the proposed target, and
+      // every relationship's ends, are among the variables; no self-loops, repeated pairs or cycles.
+      const named = [...required];
+      if (answer.intervention_target !== undefined) named.push(answer.intervention_target.variable);
+      for (const name of new Set(named)) {
         if (!answer.variables.includes(name)) addIssue(context, ["variables"], `must include the variable '${name}' exactly as written`);
       }
       try {
@@ -107,7 +114,6 @@ export function createCausalProposalMode(needs: ProposalNeeds): ModeDefinition<P
     ].join("\n"),
     prompt: (input: ProposalNeeds) =>
       [
-        input.history,
         `Scenario: ${input.scenario}`,
         `Intervention (what if): ${input.intervention}`,
         `Analysis: ${depthGuidance[input.depth].split(":")[0]}.`,
@@ -123,7 +129,6 @@ export function createCausalProposalMode(needs: ProposalNeeds): ModeDefinition<P
 export interface MappingNeeds {
   scenario: string;
   intervention: string;
-  history: string;
   variables: readonly string[];
   relationships: ReadonlyArray<{ cause: string; effect: string; strength?: number | undefined }>;
   /** Indexes of relationships without a strength. */
@@ -137,12 +142,20 @@ export interface MappingAnswer {
   rationale: string;
 }
 
-/** Fills in what the caller's causal model leaves out: missing strengths and/or which variable the intervention sets. */
+/**
+ * Fills in what the caller's causal model leaves out: missing strengths (keyed
+ * by relationship index) and/or which variable the intervention sets (an enum
+ * of the variables). The schema is the whole check.
+ */
 export function createCausalMappingMode(needs: MappingNeeds): ModeDefinition<MappingNeeds, MappingAnswer> {
   const output = z
     .object({
       ...(needs.missingStrengths.length > 0
-        ? { strengths: z.array(z.object({ relationship: z.number().int().describe("The relationship's index from the list"), strength: strengthSchema() })) }
+        ? {
+            strengths: z
+              .object(Object.fromEntries(needs.missingStrengths.map((index) => [String(index), strengthSchema()])))
+              .describe("One strength per relationship asked for, keyed by the relationship's index"),
+          }
         : {}),
       ...(needs.needTarget
         ? {
@@ -154,16 +167,13 @@ export function createCausalMappingMode(needs: MappingNeeds): ModeDefinition<Map
         : {}),
       rationale: z.string(),
     })
-    .superRefine((raw, context) => {
-      const answer = raw as MappingAnswer;
-      const given = (answer.strengths ?? []).map((entry) => entry.relationship);
-      for (const index of needs.missingStrengths) {
-        const count = given.filter((value) => value === index).length;
-        if (count !== 1) addIssue(context, ["strengths"], `give relationship ${index} exactly one strength (got ${count})`);
-      }
-      for (const index of given) {
-        if (!needs.missingStrengths.includes(index)) addIssue(context, ["strengths"], `relationship ${index} was not asked for`);
-      }
+    .transform((raw): MappingAnswer => {
+      const answer = raw as { strengths?: Record<string, number>; intervention_target?: { variable: string; change: number }; rationale: string };
+      return {
+        ...(answer.strengths !== undefined ? { strengths: needs.missingStrengths.map((index) => ({ relationship: index, strength: answer.strengths?.[String(index)] as number })) } : {}),
+        ...(answer.intervention_target !== undefined ? { intervention_target: answer.intervention_target } : {}),
+        rationale: answer.rationale,
+      };
     });
   return defineMode({
     mode: "counterfactual",
@@ -175,7 +185,6 @@ export function createCausalMappingMode(needs: MappingNeeds): ModeDefinition<Map
     ].join("\n"),
     prompt: (input: MappingNeeds) =>
       [
-        input.history,
         `Scenario: ${input.scenario}`,
         `Intervention (what if): ${input.intervention}`,
         `Variables: ${input.variables.join(", ")}`,
@@ -194,7 +203,6 @@ export interface NarrativeNeeds {
   scenario: string;
   intervention: string;
   depth: AnalysisDepth;
-  history: string;
   /** The model and the computed effects, rendered for the prompt. */
   computed: string;
 }
@@ -216,8 +224,8 @@ export const narrativeMode = defineMode({
     "Write the outcome in plain language, list the key differences (largest first, with their numbers), list the assumptions a reader should question (beyond linearity), and rate your confidence 0..1 that the conclusion holds in reality given the model's simplifications.",
   ].join("\n"),
   prompt: (input: NarrativeNeeds) =>
-    [input.history, `Scenario: ${input.scenario}`, `Intervention (what if): ${input.intervention}`, depthGuidance[input.depth], "", input.computed]
-      .filter((line, index) => line !== "" || index === 4)
+    [`Scenario: ${input.scenario}`, `Intervention (what if): ${input.intervention}`, depthGuidance[input.depth], "", input.computed]
+      .filter((line, index) => line !== "" || index === 3)
       .join("\n"),
   output: z.object({
     counterfactual_outcome: z.string().min(1),

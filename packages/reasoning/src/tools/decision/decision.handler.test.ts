@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzePairwiseMatrix, topsis, weightedSum } from "@deliberate/algorithms";
 import { bySchemaName, errorOf, type TestEngine, useTestEngines } from "../../test-support.ts";
+import { answerJsonSchema } from "@deliberate/engine";
+import type { z } from "zod";
 
 const { setup } = useTestEngines();
 
@@ -61,10 +63,10 @@ describe("reasoning_decision: weighted", () => {
 
   it("asks the model only for criteria, importance, directions and 0-10 levels, and computes the rest", async () => {
     const answer = {
-      criteria: [
-        { name: "cost", importance: 3, direction: "cost", scores: [{ option: "Postgres", score: 4 }, { option: "SQLite", score: 1 }] },
-        { name: "scalability", importance: 6, direction: "benefit", scores: [{ option: "Postgres", score: 9 }, { option: "SQLite", score: 3 }] },
-      ],
+      criteria: {
+        cost: { importance: 3, direction: "cost", scores: { Postgres: 4, SQLite: 1 } },
+        scalability: { importance: 6, direction: "benefit", scores: { Postgres: 9, SQLite: 3 } },
+      },
       notes: "Postgres scales; SQLite is free to run.",
     };
     const { engine, model } = await setup(bySchemaName({ decision_scores: answer }));
@@ -97,10 +99,10 @@ describe("reasoning_decision: weighted", () => {
 
   it("with caller criteria and weights, asks only for scores and the missing directions", async () => {
     const answer = {
-      criteria: [
-        { name: "speed", scores: [{ option: "X", score: 8 }, { option: "Y", score: 5 }] },
-        { name: "risk", direction: "cost", scores: [{ option: "X", score: 7 }, { option: "Y", score: 2 }] },
-      ],
+      criteria: {
+        speed: { scores: { X: 8, Y: 5 } },
+        risk: { direction: "cost", scores: { X: 7, Y: 2 } },
+      },
       notes: "",
     };
     const { engine, model } = await setup([answer]);
@@ -114,8 +116,13 @@ describe("reasoning_decision: weighted", () => {
     });
     const schema = model.calls[0]?.schema;
     // Importance is not asked for: the caller gave weights.
-    expect(schema?.safeParse({ ...answer, criteria: answer.criteria.map((criterion) => ({ ...criterion, importance: 5 })) }).success).toBe(true);
-    expect(schema?.safeParse({ ...answer, criteria: [answer.criteria[0], { ...answer.criteria[1], direction: undefined }] }).success).toBe(false);
+    expect(schema?.safeParse({ ...answer, criteria: { speed: { ...answer.criteria.speed, importance: 5 }, risk: answer.criteria.risk } }).success).toBe(true);
+    // The direction is required exactly for the criterion the caller left it out of.
+    expect(schema?.safeParse({ ...answer, criteria: { speed: answer.criteria.speed, risk: { scores: answer.criteria.risk.scores } } }).success).toBe(false);
+    const published = answerJsonSchema(schema as z.ZodType) as { properties: { criteria: { required: string[]; properties: Record<string, { required: string[] }> } } };
+    expect(published.properties.criteria.required).toEqual(["speed", "risk"]);
+    expect(published.properties.criteria.properties["risk"]?.required).toEqual(["direction", "scores"]);
+    expect(published.properties.criteria.properties["speed"]?.required).toEqual(["scores"]);
     expect(output.criteria?.map((criterion) => [criterion.direction, criterion.direction_source])).toEqual([
       ["benefit", "caller"],
       ["cost", "model"],
@@ -125,12 +132,12 @@ describe("reasoning_decision: weighted", () => {
   });
 
   it("repairs a scoring answer that leaves an option unscored", async () => {
-    const incomplete = { criteria: [{ name: "fit", importance: 5, direction: "benefit", scores: [{ option: "A", score: 5 }] }, { name: "cost", importance: 5, direction: "cost", scores: [{ option: "A", score: 1 }, { option: "B", score: 2 }] }], notes: "" };
-    const complete = { criteria: [{ name: "fit", importance: 5, direction: "benefit", scores: [{ option: "A", score: 5 }, { option: "B", score: 7 }] }, incomplete.criteria[1]], notes: "" };
+    const incomplete = { criteria: { fit: { importance: 5, direction: "benefit", scores: { A: 5 } }, cost: { importance: 5, direction: "cost", scores: { A: 1, B: 2 } } }, notes: "" };
+    const complete = { criteria: { fit: { importance: 5, direction: "benefit", scores: { A: 5, B: 7 } }, cost: incomplete.criteria.cost }, notes: "" };
     const { engine, model } = await setup([incomplete, complete]);
     const output = await decide(engine, { options: ["A", "B"] });
     expect(model.calls.map((call) => call.repair)).toEqual([false, true]);
-    expect(model.calls[1]?.messages.at(-1)?.content).toContain("score option 'B' on 'fit'");
+    expect(model.calls[1]?.messages.at(-1)?.content).toContain("criteria.fit.scores.B");
     expect(output.scores).toEqual([
       [5, 1],
       [7, 2],
@@ -278,11 +285,11 @@ describe("reasoning_decision: pairwise", () => {
 
   it("builds the reciprocal matrix from the model's Saaty judgements", async () => {
     const answer = {
-      judgements: [
-        { pair: 1, preferred: "B", intensity: 3 },
-        { pair: 2, preferred: "A", intensity: 1 },
-        { pair: 3, preferred: "B", intensity: 3 },
-      ],
+      judgements: {
+        "1": { preferred: "B", intensity: 3 },
+        "2": { preferred: "A", intensity: 1 },
+        "3": { preferred: "B", intensity: 3 },
+      },
       notes: "B is clearly better.",
     };
     const { engine, model } = await setup(bySchemaName({ decision_pairwise: answer }));
@@ -306,11 +313,15 @@ describe("reasoning_decision: pairwise", () => {
   });
 
   it("sends a judgement outside its pair back to the model", async () => {
-    const wrong = { judgements: [{ pair: 1, preferred: "C", intensity: 5 }, { pair: 2, preferred: "A", intensity: 2 }, { pair: 3, preferred: "B", intensity: 2 }], notes: "" };
-    const right = { judgements: [{ pair: 1, preferred: "A", intensity: 5 }, { pair: 2, preferred: "A", intensity: 2 }, { pair: 3, preferred: "B", intensity: 2 }], notes: "" };
+    const wrong = { judgements: { "1": { preferred: "C", intensity: 5 }, "2": { preferred: "A", intensity: 2 }, "3": { preferred: "B", intensity: 2 } }, notes: "" };
+    const right = { judgements: { "1": { preferred: "A", intensity: 5 }, "2": { preferred: "A", intensity: 2 }, "3": { preferred: "B", intensity: 2 } }, notes: "" };
     const { engine, model } = await setup([wrong, right]);
     const output = await decide(engine, { type: "pairwise", options: ["A", "B", "C"] });
-    expect(model.calls[1]?.messages.at(-1)?.content).toContain('pair 1 is A vs B; preferred must be one of them');
+    // Each pair's preferred option is an enum of its two options, in the schema the model sees.
+    expect(model.calls[1]?.messages.at(-1)?.content).toContain("judgements.1.preferred");
+    const published = answerJsonSchema(model.calls[0]?.schema as z.ZodType) as { properties: { judgements: { properties: Record<string, { properties: { preferred: { enum: string[] } } }> } } };
+    expect(published.properties.judgements.properties["1"]?.properties.preferred.enum).toEqual(["A", "B"]);
+    expect(published.properties.judgements.properties["3"]?.properties.preferred.enum).toEqual(["B", "C"]);
     expect(output.pairwise?.matrix[0]?.[1]).toBe(5);
   });
 });
@@ -318,7 +329,7 @@ describe("reasoning_decision: pairwise", () => {
 describe("reasoning_decision: perspectives", () => {
   it("computes quadrants from the levels, asking the model only for missing levels, conflicts and alignments", async () => {
     const answer = {
-      levels: [{ name: "Regulator", power_level: 0.9, interest_level: 0.2 }],
+      levels: { Regulator: { power_level: 0.9, interest_level: 0.2 } },
       conflicts: ["Engineering vs Finance on budget"],
       alignments: ["Customers and Engineering want reliability"],
     };
@@ -358,11 +369,11 @@ describe("reasoning_decision: perspectives", () => {
 
   it("lets the model identify stakeholders when none are given", async () => {
     const answer = {
-      stakeholders: [
-        { name: "Board", role: "owners", power_level: 0.9, interest_level: 0.9 },
-        { name: "Staff", role: "employees", power_level: 0.3, interest_level: 0.9 },
-        { name: "Press", role: "media", power_level: 0.4, interest_level: 0.2 },
-      ],
+      stakeholders: {
+        Board: { role: "owners", power_level: 0.9, interest_level: 0.9 },
+        Staff: { role: "employees", power_level: 0.3, interest_level: 0.9 },
+        Press: { role: "media", power_level: 0.4, interest_level: 0.2 },
+      },
       conflicts: [],
       alignments: ["Board and Staff want the company to survive"],
     };

@@ -4,7 +4,7 @@ import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { createPairwiseMode, createScoringMode, createStakeholderMode, type ScoringAnswer } from "./decision.mode.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
-import { formatHistory, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
+import { historyMessages, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
 import { mapStakeholders, quadrantOf } from "./stakeholder-map.ts";
 
 type DecisionInput = ToolInput<typeof decisionTool>;
@@ -61,14 +61,13 @@ async function scoredDecision(input: DecisionInput, context: ReasoningContext, h
       type,
       question: input.question,
       context: input.context,
-      history: formatHistory(history.thoughts),
       options,
       criteria: given,
       needImportance,
       needScores,
       needDirection,
     };
-    answer = await runMode(context, createScoringMode(needs), needs);
+    answer = await runMode(context, createScoringMode(needs), needs, { history: historyMessages(history) });
   }
 
   // Criteria in the caller's order (or the model's, when it proposed them).
@@ -165,8 +164,8 @@ async function pairwiseDecision(input: DecisionInput, context: ReasoningContext,
   } else {
     const pairs: Array<readonly [number, number]> = [];
     for (let i = 0; i < options.length; i += 1) for (let j = i + 1; j < options.length; j += 1) pairs.push([i, j]);
-    const needs = { question: input.question, context: input.context, history: formatHistory(history.thoughts), options, criteria: input.criteria, pairs };
-    const answer = await runMode(context, createPairwiseMode(needs), needs);
+    const needs = { question: input.question, context: input.context, options, criteria: input.criteria, pairs };
+    const answer = await runMode(context, createPairwiseMode(needs), needs, { history: historyMessages(history) });
     notes = answer.notes;
     const judgements = answer.judgements.map((judgement) => {
       const [a, b] = pairs[judgement.pair - 1] as readonly [number, number];
@@ -213,12 +212,11 @@ async function perspectivesDecision(input: DecisionInput, context: ReasoningCont
   const needs = {
     topic: input.topic as string,
     context: input.context,
-    history: formatHistory(history.thoughts),
     options: input.options,
     stakeholders: given,
     missingLevels,
   };
-  const answer = await runMode(context, createStakeholderMode(needs), needs);
+  const answer = await runMode(context, createStakeholderMode(needs), needs, { history: historyMessages(history) });
   const levels = new Map((answer.levels ?? []).map((entry) => [entry.name, entry]));
   const stakeholders = (
     given?.map((stakeholder) => {

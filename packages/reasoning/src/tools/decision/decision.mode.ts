@@ -24,7 +24,6 @@ export interface ScoringNeeds {
   type: Extract<DecisionType, "weighted" | "topsis">;
   question: string | undefined;
   context: string | undefined;
-  history: string;
   options: readonly string[];
   /** The caller's criteria, or undefined when the model proposes them. */
   criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
@@ -44,66 +43,80 @@ export interface ScoringAnswer {
   notes: string;
 }
 
+/** A name the model gives: not blank (it is trimmed when the answer is read). */
+const nameSchema = () => z.string().regex(/\S/, "must not be blank");
+
+/** One entry per given name: an object with exactly these keys (all required). */
+function keyed<T extends z.ZodType>(names: readonly string[], value: (name: string) => T) {
+  return z.object(Object.fromEntries(names.map((name) => [name, value(name)])) as Record<string, T>);
+}
+
 /**
  * Judgements for a weighted or TOPSIS decision: criteria (when not given),
  * importance on 1–9 (when weights are not given), direction (when not
  * given) and a 0–10 level per option per criterion (when scores are not
  * given). Every number the model gives is a judgement; the math is code.
+ *
+ * The answer is keyed, so its schema says everything the check needs:
+ * `criteria` has one key per given criterion (or 2–8 keys the model names),
+ * each with `scores` keyed by every option. Only one rule is beyond JSON
+ * Schema: proposed names must differ ignoring case and surrounding spaces.
  */
 export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNeeds, ScoringAnswer> {
-  const optionSchema = z.enum(needs.options as [string, ...string[]]);
   const given = needs.criteria;
-  const criterionItem = z.object({
-    name: given === undefined ? z.string().trim().min(1) : z.enum(given.map((criterion) => criterion.name) as [string, ...string[]]),
-    ...(needs.needImportance ? { importance: z.number().int().min(1).max(9).describe("Importance 1 (minor) .. 9 (dominant)") } : {}),
-    direction: (given === undefined ? criterionDirectionSchema : criterionDirectionSchema.optional()).describe(
-      "benefit = more is better, cost = less is better",
-    ),
-    ...(needs.needScores
-      ? {
-          scores: z
-            .array(z.object({ option: optionSchema, score: z.number().min(scoreScale.min).max(scoreScale.max) }))
-            .describe("One level per option, 0..10: how much of this criterion the option has (for a cost criterion, 10 = most costly)"),
-        }
-      : {}),
-  });
+  const level = z.number().min(scoreScale.min).max(scoreScale.max);
+  const criterionItem = (name: string | undefined) =>
+    z.object({
+      ...(needs.needImportance ? { importance: z.number().int().min(1).max(9).describe("Importance 1 (minor) .. 9 (dominant)") } : {}),
+      ...(name === undefined || needs.needDirection.includes(name)
+        ? { direction: criterionDirectionSchema.describe("benefit = more is better, cost = less is better") }
+        : { direction: criterionDirectionSchema.optional().describe("benefit = more is better, cost = less is better (given: leave out)") }),
+      ...(needs.needScores
+        ? {
+            scores: keyed(needs.options, () => level).describe(
+              "One level per option, 0..10: how much of this criterion the option has (for a cost criterion, 10 = most costly)",
+            ),
+          }
+        : {}),
+    });
+  const criteria =
+    given === undefined
+      ? z
+          .record(nameSchema(), criterionItem(undefined))
+          .superRefine((record, context) => {
+            const count = Object.keys(record).length;
+            if (count < proposedCriteriaLimits.min || count > proposedCriteriaLimits.max) {
+              addIssue(context, [], `propose between ${proposedCriteriaLimits.min} and ${proposedCriteriaLimits.max} criteria, got ${count}`);
+            }
+            const byName = each(Object.keys(record), (name) => name.trim().toLowerCase());
+            for (const [name, positions] of byName) {
+              if (positions.length > 1) addIssue(context, [Object.keys(record)[positions[1] as number] as string], `criterion '${name}' is listed twice; list each once`);
+            }
+          })
+          .meta({ minProperties: proposedCriteriaLimits.min, maxProperties: proposedCriteriaLimits.max })
+          .describe("The criteria you propose, keyed by name")
+      : keyed(
+          given.map((criterion) => criterion.name),
+          (name) => criterionItem(name),
+        ).describe("One entry per listed criterion, keyed by its name");
   const output = z
     .object({
-      criteria: z.array(criterionItem),
+      criteria,
       notes: z.string().describe("Short justification of the judgements"),
     })
-    .superRefine((raw, context) => {
-      const answer = raw as ScoringAnswer;
-      const byName = each(answer.criteria, (criterion) => criterion.name.trim().toLowerCase());
-      for (const [name, positions] of byName) {
-        if (positions.length > 1) addIssue(context, ["criteria", positions[1] as number, "name"], `criterion '${name}' is listed twice; list each once`);
-      }
-      if (given === undefined) {
-        const count = answer.criteria.length;
-        if (count < proposedCriteriaLimits.min || count > proposedCriteriaLimits.max) {
-          addIssue(context, ["criteria"], `propose between ${proposedCriteriaLimits.min} and ${proposedCriteriaLimits.max} criteria, got ${count}`);
-        }
-      } else {
-        for (const criterion of given) {
-          if (!byName.has(criterion.name.trim().toLowerCase())) addIssue(context, ["criteria"], `criterion '${criterion.name}' is missing; give every listed criterion`);
-        }
-        answer.criteria.forEach((criterion, index) => {
-          if (needs.needDirection.includes(criterion.name) && criterion.direction === undefined) {
-            addIssue(context, ["criteria", index, "direction"], `give the direction (benefit or cost) of '${criterion.name}'`);
-          }
-        });
-      }
-      if (needs.needScores) {
-        answer.criteria.forEach((criterion, index) => {
-          const byOption = each(criterion.scores ?? [], (score) => score.option);
-          for (const option of needs.options) {
-            const positions = byOption.get(option) ?? [];
-            if (positions.length === 0) addIssue(context, ["criteria", index, "scores"], `score option '${option}' on '${criterion.name}'`);
-            if (positions.length > 1) addIssue(context, ["criteria", index, "scores", positions[1] as number], `option '${option}' is scored twice on '${criterion.name}'`);
-          }
-        });
-      }
-    });
+    .transform(
+      (answer): ScoringAnswer => ({
+        criteria: Object.entries(answer.criteria as Record<string, { importance?: number; direction?: CriterionDirection; scores?: Record<string, number> }>).map(
+          ([name, criterion]) => ({
+            name: name.trim(),
+            ...(criterion.importance !== undefined ? { importance: criterion.importance } : {}),
+            ...(criterion.direction !== undefined ? { direction: criterion.direction } : {}),
+            ...(criterion.scores !== undefined ? { scores: needs.options.map((option) => ({ option, score: criterion.scores?.[option] as number })) } : {}),
+          }),
+        ),
+        notes: answer.notes,
+      }),
+    );
 
   const asks: string[] = [];
   if (given === undefined) {
@@ -130,7 +143,6 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
     ].join("\n"),
     prompt: (input: ScoringNeeds) =>
       [
-        input.history,
         `Decision (${input.type}): ${input.question ?? "choose the best option"}`,
         input.context ? `Context: ${input.context}` : "",
         `Options: ${input.options.map((option) => JSON.stringify(option)).join(", ")}`,
@@ -152,7 +164,6 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
 export interface PairwiseNeeds {
   question: string | undefined;
   context: string | undefined;
-  history: string;
   options: readonly string[];
   criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
   /** Every unordered pair of option indexes, i < j, in row order. */
@@ -168,36 +179,36 @@ export interface PairwiseAnswer {
 export const saatyScale =
   "1 = equal, 3 = moderately preferred, 5 = strongly preferred, 7 = very strongly preferred, 9 = extremely preferred (2, 4, 6, 8 in between)";
 
-/** One Saaty 1–9 judgement per pair of options; the matrix, priorities and consistency are computed in code. */
+/**
+ * One Saaty 1–9 judgement per pair of options; the matrix, priorities and
+ * consistency are computed in code. The answer is keyed by pair number, and
+ * each pair's `preferred` is an enum of its two options: the schema is the
+ * whole check.
+ */
 export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<PairwiseNeeds, PairwiseAnswer> {
-  const optionSchema = z.enum(needs.options as [string, ...string[]]);
   const output = z
     .object({
-      judgements: z.array(
-        z.object({
-          pair: z.number().int().min(1).max(needs.pairs.length).describe("The pair's number from the list"),
-          preferred: optionSchema.describe("The option of the pair that is preferred (either one when equal)"),
-          intensity: z.number().int().min(1).max(9).describe(saatyScale),
-        }),
-      ),
+      judgements: keyed(
+        needs.pairs.map((_, index) => String(index + 1)),
+        (key) => {
+          const [a, b] = needs.pairs[Number(key) - 1] as readonly [number, number];
+          return z.object({
+            preferred: z.enum([needs.options[a] as string, needs.options[b] as string]).describe("The option of the pair that is preferred (either one when equal)"),
+            intensity: z.number().int().min(1).max(9).describe(saatyScale),
+          });
+        },
+      ).describe("One judgement per pair, keyed by the pair's number from the list"),
       notes: z.string().describe("Short justification of the judgements"),
     })
-    .superRefine((answer, context) => {
-      const byPair = each(answer.judgements, (judgement) => String(judgement.pair));
-      needs.pairs.forEach((_, index) => {
-        const positions = byPair.get(String(index + 1)) ?? [];
-        if (positions.length === 0) addIssue(context, ["judgements"], `pair ${index + 1} has no judgement; judge every pair once`);
-        if (positions.length > 1) addIssue(context, ["judgements", positions[1] as number], `pair ${index + 1} is judged twice; judge it once`);
-      });
-      answer.judgements.forEach((judgement, index) => {
-        const pair = needs.pairs[judgement.pair - 1];
-        if (pair === undefined) return;
-        const names = [needs.options[pair[0]], needs.options[pair[1]]];
-        if (!names.includes(judgement.preferred)) {
-          addIssue(context, ["judgements", index, "preferred"], `pair ${judgement.pair} is ${names.join(" vs ")}; preferred must be one of them`);
-        }
-      });
-    });
+    .transform(
+      (answer): PairwiseAnswer => ({
+        judgements: needs.pairs.map((_, index) => {
+          const judgement = (answer.judgements as Record<string, { preferred: string; intensity: number }>)[String(index + 1)] as { preferred: string; intensity: number };
+          return { pair: index + 1, preferred: judgement.preferred, intensity: judgement.intensity };
+        }),
+        notes: answer.notes,
+      }),
+    );
   return defineMode({
     mode: "decision",
     name: "decision_pairwise",
@@ -209,7 +220,6 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
     ].join("\n"),
     prompt: (input: PairwiseNeeds) =>
       [
-        input.history,
         `Decision: ${input.question ?? "choose the best option"}`,
         input.context ? `Context: ${input.context}` : "",
         input.criteria === undefined
@@ -230,7 +240,6 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
 export interface StakeholderNeeds {
   topic: string;
   context: string | undefined;
-  history: string;
   options: readonly string[] | undefined;
   /** The caller's stakeholders, or undefined when the model identifies them. */
   stakeholders: ReadonlyArray<{ name: string; role?: string | undefined; power_level?: number | undefined; interest_level?: number | undefined }> | undefined;
@@ -248,56 +257,54 @@ export interface StakeholderAnswer {
 /**
  * Stakeholder judgements: who they are (when not given), power and interest
  * levels 0..1 (only where missing), and the conflicts and alignments between
- * them. Quadrants are computed from the levels in code.
+ * them. Quadrants are computed from the levels in code. Stakeholders are
+ * keyed by name (3–10 of them when proposed), missing levels keyed by the
+ * given names; beyond JSON Schema: proposed names must differ ignoring case
+ * and surrounding spaces.
  */
 export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<StakeholderNeeds, StakeholderAnswer> {
   const level = z.number().min(0).max(1);
+  const levels = () => ({
+    power_level: level.describe("Power over the outcome, 0..1"),
+    interest_level: level.describe("Interest in the outcome, 0..1"),
+  });
   const fields = {
     ...(needs.stakeholders === undefined
       ? {
-          stakeholders: z.array(
-            z.object({
-              name: z.string().trim().min(1),
-              role: z.string(),
-              power_level: level.describe("Power over the outcome, 0..1"),
-              interest_level: level.describe("Interest in the outcome, 0..1"),
-            }),
-          ),
+          stakeholders: z
+            .record(nameSchema(), z.object({ role: z.string(), ...levels() }))
+            .superRefine((record, context) => {
+              const names = Object.keys(record);
+              if (names.length < proposedStakeholderLimits.min || names.length > proposedStakeholderLimits.max) {
+                addIssue(context, [], `identify between ${proposedStakeholderLimits.min} and ${proposedStakeholderLimits.max} stakeholders, got ${names.length}`);
+              }
+              for (const [name, positions] of each(names, (stakeholder) => stakeholder.trim().toLowerCase())) {
+                if (positions.length > 1) addIssue(context, [names[positions[1] as number] as string], `stakeholder '${name}' is listed twice`);
+              }
+            })
+            .meta({ minProperties: proposedStakeholderLimits.min, maxProperties: proposedStakeholderLimits.max })
+            .describe("The stakeholders, keyed by name"),
         }
       : {}),
     ...(needs.missingLevels.length > 0
-      ? {
-          levels: z.array(
-            z.object({
-              name: z.enum(needs.missingLevels as [string, ...string[]]),
-              power_level: level.describe("Power over the outcome, 0..1"),
-              interest_level: level.describe("Interest in the outcome, 0..1"),
-            }),
-          ),
-        }
+      ? { levels: keyed(needs.missingLevels, () => z.object(levels())).describe("Power and interest of each listed stakeholder, keyed by name") }
       : {}),
     conflicts: z.array(z.string()).describe("Conflicts of interest between named stakeholders"),
     alignments: z.array(z.string()).describe("Shared interests between named stakeholders"),
   };
-  const output = z.object(fields).superRefine((answer, context) => {
-    const value = answer as StakeholderAnswer;
-    if (needs.stakeholders === undefined) {
-      const list = value.stakeholders ?? [];
-      if (list.length < proposedStakeholderLimits.min || list.length > proposedStakeholderLimits.max) {
-        addIssue(context, ["stakeholders"], `identify between ${proposedStakeholderLimits.min} and ${proposedStakeholderLimits.max} stakeholders, got ${list.length}`);
-      }
-      for (const [name, positions] of each(list, (stakeholder) => stakeholder.name.trim().toLowerCase())) {
-        if (positions.length > 1) addIssue(context, ["stakeholders", positions[1] as number, "name"], `stakeholder '${name}' is listed twice`);
-      }
-    }
-    if (needs.missingLevels.length > 0) {
-      const byName = each(value.levels ?? [], (entry) => entry.name);
-      for (const name of needs.missingLevels) {
-        const positions = byName.get(name) ?? [];
-        if (positions.length === 0) addIssue(context, ["levels"], `give power_level and interest_level for '${name}'`);
-        if (positions.length > 1) addIssue(context, ["levels", positions[1] as number], `'${name}' is listed twice`);
-      }
-    }
+  const output = z.object(fields).transform((raw): StakeholderAnswer => {
+    const answer = raw as {
+      stakeholders?: Record<string, { role: string; power_level: number; interest_level: number }>;
+      levels?: Record<string, { power_level: number; interest_level: number }>;
+      conflicts: string[];
+      alignments: string[];
+    };
+    return {
+      ...(answer.stakeholders !== undefined ? { stakeholders: Object.entries(answer.stakeholders).map(([name, stakeholder]) => ({ name: name.trim(), ...stakeholder })) } : {}),
+      ...(answer.levels !== undefined ? { levels: needs.missingLevels.map((name) => ({ name, ...(answer.levels?.[name] as { power_level: number; interest_level: number }) })) } : {}),
+      conflicts: answer.conflicts,
+      alignments: answer.alignments,
+    };
   });
   return defineMode({
     mode: "decision",
@@ -310,7 +317,6 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
     ].join("\n"),
     prompt: (input: StakeholderNeeds) =>
       [
-        input.history,
         `Topic: ${input.topic}`,
         input.context ? `Context: ${input.context}` : "",
         input.options ? `Options under consideration: ${input.options.join(", ")}` : "",

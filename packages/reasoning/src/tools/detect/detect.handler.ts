@@ -15,7 +15,7 @@ import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { createDetectMode } from "./detect.mode.ts";
 import { locateQuote } from "./quote-locator.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
-import { formatHistory, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
+import { historyMessages, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
 
 type DetectInput = ToolInput<typeof detectTool>;
 
@@ -88,13 +88,9 @@ function summarize(input: DetectInput, checked: readonly string[], detections: r
 export const detectHandler = defineHandler(detectTool, async (input, context) => {
   const checked = typesToCheck(input);
   const { analysed, history } = await resolveText(input, context);
-  const historyText = analysed.source === "session" ? "" : formatHistory(history.thoughts);
-  const answer = await runMode(context, createDetectMode(input.type, checked), {
-    type: input.type,
-    text: analysed.text,
-    history: historyText,
-    types: checked,
-  });
+  // When the session itself is the text analysed, it is not repeated as history.
+  const messages = analysed.source === "session" ? [] : historyMessages(history);
+  const answer = await runMode(context, createDetectMode(input.type, checked), { type: input.type, text: analysed.text, types: checked }, { history: messages });
 
   const detections: Detection[] = [];
   const discarded: Array<{ type: string; evidence: string; reason: string }> = [];

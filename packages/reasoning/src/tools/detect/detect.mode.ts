@@ -49,7 +49,6 @@ export const maxDetections = 20;
 export interface DetectPromptInput {
   type: DetectType;
   text: string;
-  history: string;
   types: readonly string[];
 }
 
@@ -83,7 +82,6 @@ export function createDetectMode(type: DetectType, types: readonly string[]): Mo
     ].join("\n"),
     prompt: (input: DetectPromptInput) =>
       [
-        input.history,
         `Check only for these ${what}:`,
         ...input.types.map((id) => `- ${id}: ${detectCatalogue[id] ?? id}`),
         "",

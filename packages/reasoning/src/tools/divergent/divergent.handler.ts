@@ -2,7 +2,7 @@ import { divergentTool } from "@deliberate/contracts";
 import { mapConcurrent, nowIso, runMode } from "@deliberate/engine";
 import { defineHandler } from "../../define-handler.ts";
 import { perspectiveLenses, perspectiveMode, rebelLenses, synthesisMode } from "./divergent.mode.ts";
-import { ensureSession, formatHistory, loadSessionHistory } from "../../session-history.ts";
+import { ensureSession, historyMessages, loadSessionHistory } from "../../session-history.ts";
 
 /**
  * Perspectives are independent, so they are asked concurrently, each under a
@@ -13,18 +13,19 @@ export const divergentHandler = defineHandler(divergentTool, async (input, conte
   const lenses = (input.force_rebellion ? rebelLenses : perspectiveLenses).slice(0, input.num_perspectives);
   const total = lenses.length + 1;
   let done = 0;
-  const historyText = formatHistory(history.thoughts);
+  const messages = historyMessages(history);
   const perspectives = await mapConcurrent(lenses, context.concurrency, async (lens) => {
-    const perspective = await runMode(context, perspectiveMode, { content: input.content, history: historyText, lens, rebellious: input.force_rebellion });
+    const perspective = await runMode(context, perspectiveMode, { content: input.content, lens, rebellious: input.force_rebellion }, { history: messages });
     done += 1;
     context.progress({ progress: done, total, message: `perspective ${done} of ${lenses.length}` });
     return perspective;
   });
-  const synthesis = await runMode(context, synthesisMode, {
-    content: input.content,
-    perspectives,
-    challengeAssumptions: input.challenge_assumptions || input.force_rebellion,
-  });
+  const synthesis = await runMode(
+    context,
+    synthesisMode,
+    { content: input.content, perspectives, challengeAssumptions: input.challenge_assumptions || input.force_rebellion },
+    { history: messages },
+  );
   context.progress({ progress: total, total, message: "synthesis" });
 
   const thoughtId = context.ids.next("th");

@@ -32,8 +32,8 @@ export const perspectiveMode = defineMode({
     "You generate one vivid, concrete perspective on a problem for another AI agent that tends to anchor on its first idea.",
     "Adopt the lens you are given fully. Produce reasoning the obvious answer would miss. Score novelty honestly: 0 = the conventional view, 1 = a genuinely new framing.",
   ].join("\n"),
-  prompt: (input: { content: string; history: string; lens: string; rebellious: boolean }) =>
-    `${input.history}Problem:\n${input.content}\n\nYour lens: ${input.lens}${input.rebellious ? "\n\nRebellion mode: reject the conventional framing outright." : ""}`,
+  prompt: (input: { content: string; lens: string; rebellious: boolean }) =>
+    `Problem:\n${input.content}\n\nYour lens: ${input.lens}${input.rebellious ? "\n\nRebellion mode: reject the conventional framing outright." : ""}`,
   output: perspectiveAnswerSchema,
 });
 

@@ -2,6 +2,8 @@ import { evidenceOutputSchema } from "@deliberate/contracts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bayesianUpdate, binaryEntropy, conditionalIndependenceAssumption } from "@deliberate/algorithms";
+import { answerJsonSchema } from "@deliberate/engine";
+import type { z } from "zod";
 import { bySchemaName, errorOf, type TestEngine, useTestEngines } from "../../test-support.ts";
 
 const { setup } = useTestEngines();
@@ -92,10 +94,10 @@ describe("reasoning_evidence: probabilistic", () => {
   it("asks the model only for the missing prior and likelihoods, and marks them estimated", async () => {
     const answer = {
       prior: { value: 0.1, rationale: "Most outages are not deploy-related" },
-      items: [
-        { index: 1, likelihood_if_true: 0.5, likelihood_if_false: 0.5, rationale: "uninformative" },
-        { index: 2, likelihood_if_true: 0.9, likelihood_if_false: 0.4, rationale: "half given" },
-      ],
+      items: {
+        "1": { likelihood_if_true: 0.5, likelihood_if_false: 0.5, rationale: "uninformative" },
+        "2": { likelihood_if_true: 0.9, likelihood_if_false: 0.4, rationale: "half given" },
+      },
     };
     const { engine, model } = await setup(bySchemaName({ evidence_likelihoods: answer }));
     const output = await evidence(engine, {
@@ -131,12 +133,15 @@ describe("reasoning_evidence: probabilistic", () => {
     expect(prompt).toContain("P(E|not H) = 0.25 (given, keep it)");
     expect(prompt).toContain("Estimate both likelihoods for items: 1, 2.");
     // The model may not claim certainty: 0 and 1 are outside the schema.
-    expect(model.calls[0]?.schema?.safeParse({ ...answer, items: [{ ...answer.items[0], likelihood_if_true: 1 }, answer.items[1]] }).success).toBe(false);
+    expect(model.calls[0]?.schema?.safeParse({ ...answer, items: { ...answer.items, "1": { ...answer.items["1"], likelihood_if_true: 1 } } }).success).toBe(false);
+    // One entry per item asked for, keyed by index, in the schema the model sees.
+    const published = answerJsonSchema(model.calls[0]?.schema as z.ZodType) as { properties: { items: { required: string[] } } };
+    expect(published.properties.items.required).toEqual(["1", "2"]);
   });
 
   it("sends an answer that skips an item back to the model", async () => {
-    const partial = { items: [] };
-    const complete = { items: [{ index: 0, likelihood_if_true: 0.7, likelihood_if_false: 0.3, rationale: "" }] };
+    const partial = { items: {} };
+    const complete = { items: { "0": { likelihood_if_true: 0.7, likelihood_if_false: 0.3, rationale: "" } } };
     const { engine, model } = await setup([partial, complete]);
     const output = await evidence(engine, { type: "probabilistic", hypothesis: "H", prior: 0.5, evidence: [{ content: "e" }] });
     expect(model.calls.map((call) => call.repair)).toEqual([false, true]);
@@ -189,10 +194,10 @@ describe("reasoning_evidence: assess", () => {
 
   it("asks the model only for what the caller left out and keeps what was given", async () => {
     const answer = {
-      items: [
-        { index: 0, source_type: "tertiary", corroborated_by: [1], chain_of_custody: "unknown", rationale: "encyclopedia" },
-        { index: 1, source_type: "primary", corroborated_by: [], chain_of_custody: "intact", rationale: "the log itself" },
-      ],
+      items: {
+        "0": { source_type: "tertiary", corroborated_by: [1], chain_of_custody: "unknown", rationale: "encyclopedia" },
+        "1": { source_type: "primary", corroborated_by: [], chain_of_custody: "intact", rationale: "the log itself" },
+      },
     };
     const { engine, model } = await setup(bySchemaName({ evidence_assessment: answer }));
     const output = await evidence(engine, {
@@ -210,6 +215,11 @@ describe("reasoning_evidence: assess", () => {
     expect(third).toMatchObject({ estimated: [] });
     expect(third?.rationale).toBeUndefined();
     expect(model.calls[0]?.messages[0]?.content).toContain("Give source_type, corroborated_by and chain_of_custody for items: 0, 1");
+    // Each item may name only the other items as corroboration.
+    const published = answerJsonSchema(model.calls[0]?.schema as z.ZodType) as { properties: { items: { required: string[]; properties: Record<string, { properties: { corroborated_by: { items: { enum: number[] } } } }> } } };
+    expect(published.properties.items.required).toEqual(["0", "1"]);
+    expect(published.properties.items.properties["0"]?.properties.corroborated_by.items.enum).toEqual([1, 2]);
+    expect(published.properties.items.properties["1"]?.properties.corroborated_by.items.enum).toEqual([0, 2]);
   });
 
   it("rejects bad input naming the field, before any model call or write", async () => {

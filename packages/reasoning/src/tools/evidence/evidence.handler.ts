@@ -4,7 +4,7 @@ import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { type AssessmentAnswer, createAssessmentMode, createLikelihoodMode, type LikelihoodAnswer } from "./evidence.mode.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
-import { formatHistory, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
+import { historyMessages, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
 
 type EvidenceInput = ToolInput<typeof evidenceTool>;
 type EvidenceOutput = ToolOutput<typeof evidenceTool>;
@@ -36,12 +36,11 @@ async function probabilistic(input: EvidenceInput, context: ReasoningContext, hi
     const needs = {
       hypothesis: input.hypothesis as string,
       context: input.context,
-      history: formatHistory(history.thoughts),
       prior: input.prior,
       evidence: input.evidence,
       items: missing,
     };
-    answer = await runMode(context, createLikelihoodMode(needs), needs);
+    answer = await runMode(context, createLikelihoodMode(needs), needs, { history: historyMessages(history) });
   }
   const estimates = new Map((answer?.items ?? []).map((item) => [item.index, item]));
   const prior = input.prior ?? (answer?.prior?.value as number);
@@ -99,8 +98,8 @@ async function assess(input: EvidenceInput, context: ReasoningContext, history: 
   );
   let answer: AssessmentAnswer | undefined;
   if (missing.length > 0) {
-    const needs = { claim: input.claim as string, context: input.context, history: formatHistory(history.thoughts), evidence: input.evidence, items: missing };
-    answer = await runMode(context, createAssessmentMode(needs), needs);
+    const needs = { claim: input.claim as string, context: input.context, evidence: input.evidence, items: missing };
+    answer = await runMode(context, createAssessmentMode(needs), needs, { history: historyMessages(history) });
   }
   const judged = new Map((answer?.items ?? []).map((item) => [item.index, item]));
   const estimated = input.evidence.map((item, index) => {

@@ -8,20 +8,9 @@ import { defineMode, type ModeDefinition } from "@deliberate/engine";
  */
 export const estimatedProbabilityBounds = { min: 0.001, max: 0.999 } as const;
 
-function addIssue(context: z.RefinementCtx, path: Array<string | number>, message: string): void {
-  context.addIssue({ code: "custom", path, message });
-}
-
-/** Requires exactly one entry per wanted index. */
-function checkCoverage(indexes: readonly number[], wanted: readonly number[], field: string, context: z.RefinementCtx): void {
-  for (const index of wanted) {
-    const count = indexes.filter((value) => value === index).length;
-    if (count === 0) addIssue(context, [field], `item ${index} is missing; give one entry per listed item`);
-    if (count > 1) addIssue(context, [field], `item ${index} is listed ${count} times; give it once`);
-  }
-  for (const index of indexes) {
-    if (!wanted.includes(index)) addIssue(context, [field], `item ${index} was not asked for; give only the listed items`);
-  }
+/** One entry per wanted item, keyed by its index: an object with exactly these keys (all required). */
+function perItem<T extends z.ZodType>(wanted: readonly number[], value: (index: number) => T) {
+  return z.object(Object.fromEntries(wanted.map((index) => [String(index), value(index)])) as Record<string, T>);
 }
 
 interface EvidenceItemView {
@@ -37,7 +26,6 @@ interface EvidenceItemView {
 export interface LikelihoodNeeds {
   hypothesis: string;
   context: string | undefined;
-  history: string;
   prior: number | undefined;
   evidence: readonly EvidenceItemView[];
   /** Indexes of items missing at least one likelihood. */
@@ -51,29 +39,31 @@ export interface LikelihoodAnswer {
 
 const probability = () => z.number().min(estimatedProbabilityBounds.min).max(estimatedProbabilityBounds.max);
 
-/** Estimates the prior (when not given) and the missing likelihoods; the update itself is computed in code. */
+/**
+ * Estimates the prior (when not given) and the missing likelihoods; the
+ * update itself is computed in code. `items` is keyed by the index of each
+ * item asked for, so the schema itself requires one entry per item.
+ */
 export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<LikelihoodNeeds, LikelihoodAnswer> {
   const output = z
     .object({
       ...(needs.prior === undefined
         ? { prior: z.object({ value: probability().describe("P(H) before any of the evidence: the base rate"), rationale: z.string() }) }
         : {}),
-      items: z.array(
+      items: perItem(needs.items, () =>
         z.object({
-          index: z.number().int().describe("The item's index from the list"),
           likelihood_if_true: probability().describe("P(this evidence | hypothesis true)"),
           likelihood_if_false: probability().describe("P(this evidence | hypothesis false)"),
           rationale: z.string(),
         }),
-      ),
+      ).describe("One entry per item asked for, keyed by the item's index"),
     })
-    .superRefine((answer, context) => {
-      checkCoverage(
-        answer.items.map((item) => item.index),
-        needs.items,
-        "items",
-        context,
-      );
+    .transform((answer): LikelihoodAnswer => {
+      const items = answer.items as Record<string, { likelihood_if_true: number; likelihood_if_false: number; rationale: string }>;
+      return {
+        ...(answer.prior !== undefined ? { prior: answer.prior as { value: number; rationale: string } } : {}),
+        items: needs.items.map((index) => ({ index, ...(items[String(index)] as { likelihood_if_true: number; likelihood_if_false: number; rationale: string }) })),
+      };
     });
   return defineMode({
     mode: "evidence",
@@ -86,7 +76,6 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
     ].join("\n"),
     prompt: (input: LikelihoodNeeds) =>
       [
-        input.history,
         `Hypothesis H: ${input.hypothesis}`,
         input.context ? `Context: ${input.context}` : "",
         input.prior === undefined ? "Estimate the prior P(H) (the base rate before this evidence)." : `Prior P(H) = ${input.prior} (given).`,
@@ -109,7 +98,6 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
 export interface AssessmentNeeds {
   claim: string;
   context: string | undefined;
-  history: string;
   evidence: readonly EvidenceItemView[];
   /** Indexes of items missing a source type, corroboration or chain of custody. */
   items: readonly number[];
@@ -125,34 +113,35 @@ export interface AssessmentAnswer {
   }>;
 }
 
-/** Classifies sources, finds corroboration and judges custody where the caller did not; credibility is computed in code. */
+/** The indexes another item may name as corroboration: every item but `index`. */
+function otherIndexes(count: number, index: number): z.ZodType<number[]> {
+  const others = Array.from({ length: count }, (_, other) => other).filter((other) => other !== index);
+  if (others.length === 0) return z.array(z.number().int()).max(0).describe("Empty: there is no other item");
+  return z.array(z.literal(others as [number, ...number[]])).describe("Indexes of OTHER items that independently support this one (empty if none)");
+}
+
+/**
+ * Classifies sources, finds corroboration and judges custody where the caller
+ * did not; credibility is computed in code. `items` is keyed by the index of
+ * each item asked for, and each item's `corroborated_by` may name only the
+ * other items' indexes, so the schema itself is the whole check.
+ */
 export function createAssessmentMode(needs: AssessmentNeeds): ModeDefinition<AssessmentNeeds, AssessmentAnswer> {
   const count = needs.evidence.length;
   const output = z
     .object({
-      items: z.array(
+      items: perItem(needs.items, (index) =>
         z.object({
-          index: z.number().int().describe("The item's index from the list"),
           source_type: sourceTypeSchema.describe("primary = first-hand record; expert = testimony of a relevant expert; secondary = report of primary sources; tertiary = compilation; anecdotal = hearsay or single personal account"),
-          corroborated_by: z.array(z.number().int()).describe("Indexes of OTHER items that independently support this one (empty if none)"),
+          corroborated_by: otherIndexes(count, index),
           chain_of_custody: chainOfCustodySchema.describe("How well the provenance from origin to here is documented"),
           rationale: z.string(),
         }),
-      ),
+      ).describe("One entry per item asked for, keyed by the item's index"),
     })
-    .superRefine((answer, context) => {
-      checkCoverage(
-        answer.items.map((item) => item.index),
-        needs.items,
-        "items",
-        context,
-      );
-      answer.items.forEach((item, position) => {
-        item.corroborated_by.forEach((other, at) => {
-          if (other < 0 || other >= count) addIssue(context, ["items", position, "corroborated_by", at], `must be an item index 0..${count - 1}, got ${other}`);
-          else if (other === item.index) addIssue(context, ["items", position, "corroborated_by", at], "an item cannot corroborate itself");
-        });
-      });
+    .transform((answer): AssessmentAnswer => {
+      const items = answer.items as Record<string, Omit<AssessmentAnswer["items"][number], "index">>;
+      return { items: needs.items.map((index) => ({ index, ...(items[String(index)] as Omit<AssessmentAnswer["items"][number], "index">) })) };
     });
   return defineMode({
     mode: "evidence",
@@ -165,7 +154,6 @@ export function createAssessmentMode(needs: AssessmentNeeds): ModeDefinition<Ass
     ].join("\n"),
     prompt: (input: AssessmentNeeds) =>
       [
-        input.history,
         `Claim: ${input.claim}`,
         input.context ? `Context: ${input.context}` : "",
         "Evidence:",

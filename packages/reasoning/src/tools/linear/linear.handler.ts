@@ -2,18 +2,22 @@ import { linearTool } from "@deliberate/contracts";
 import { nowIso, runMode } from "@deliberate/engine";
 import { defineHandler } from "../../define-handler.ts";
 import { linearMode } from "./linear.mode.ts";
-import { ensureSession, formatHistory, loadSessionHistory } from "../../session-history.ts";
+import { ensureSession, historyMessages, loadSessionHistory } from "../../session-history.ts";
 
 export const linearHandler = defineHandler(linearTool, async (input, context) => {
   const history = await loadSessionHistory(context, input.session_id);
   const activeBranchId = history.session?.active_branch_id ?? null;
   const branch = activeBranchId ? await context.store.branches.find(activeBranchId) : undefined;
-  const answer = await runMode(context, linearMode, {
-    content: input.content,
-    history: formatHistory(history.thoughts),
-    ...(input.confidence !== undefined ? { callerConfidence: input.confidence } : {}),
-    ...(branch ? { branchFocus: branch.content } : {}),
-  });
+  const answer = await runMode(
+    context,
+    linearMode,
+    {
+      content: input.content,
+      ...(input.confidence !== undefined ? { callerConfidence: input.confidence } : {}),
+      ...(branch ? { branchFocus: branch.content } : {}),
+    },
+    { history: historyMessages(history) },
+  );
 
   const thoughtId = context.ids.next("th");
   const now = nowIso(context);

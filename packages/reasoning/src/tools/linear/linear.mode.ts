@@ -16,9 +16,8 @@ export const linearMode = defineMode({
     "Continue the given thought with the single most useful next step of reasoning: state what follows and why, check it against what came before, and flag any assumption you rely on.",
     "Be concrete and brief. Do not restate the input. Confidence must be calibrated: 0.9+ only when the step follows necessarily.",
   ].join("\n"),
-  prompt: (input: { content: string; history: string; callerConfidence?: number; branchFocus?: string }) =>
+  prompt: (input: { content: string; callerConfidence?: number; branchFocus?: string }) =>
     [
-      input.history,
       input.branchFocus ? `The session is focused on this branch of exploration: ${input.branchFocus}\n\n` : "",
       `Thought to continue:\n${input.content}`,
       input.callerConfidence !== undefined ? `\n\nThe caller's own confidence in this thought: ${input.callerConfidence}` : "",

@@ -5,14 +5,13 @@ import { bySchemaName, createTestEngine, type TestEngine } from "../../test-supp
 
 // The built-in presets end to end through the real tools, with the scripted model.
 
-const critique = {
-  quality_score: 0.7,
+// A first draft is below the threshold (0.8), its revision above.
+const critique = (_index: number, call: { messages: ReadonlyArray<{ content: string }> }) => ({
+  scores: !call.messages.at(-1)?.content.includes("The refined result.") ? { logic: 0.6, evidence: 0.6, completeness: 0.6, clarity: 0.6 } : { logic: 0.9, evidence: 0.9, completeness: 0.9, clarity: 0.9 },
   strengths: ["clear"],
   weaknesses: ["thin on evidence"],
   recommendations: ["add a benchmark"],
-  refined_content: "The refined result.",
-  refined_quality_score: 0.9,
-};
+});
 
 const common = {
   linear_continuation: { content: "The code parses a config file and must never throw on bad input.", confidence: 0.8, next_step: "review" },
@@ -29,6 +28,7 @@ const common = {
   detect_fallacies: { detections: [] },
   detect_biases: { detections: [] },
   reflection_critique: critique,
+  reflection_revision: { refined_content: "The refined result.", changes: ["added a benchmark"] },
 };
 
 const engines: TestEngine[] = [];
@@ -70,30 +70,18 @@ describe("built-in presets", () => {
     const answers = {
       ...common,
       decision_scores: {
-        criteria: [
-          {
-            name: "cost",
-            scores: [
-              { option: "monolith", score: 2 },
-              { option: "microservices", score: 8 },
-            ],
-          },
-          {
-            name: "scalability",
-            scores: [
-              { option: "monolith", score: 5 },
-              { option: "microservices", score: 6 },
-            ],
-          },
-        ],
+        criteria: {
+          cost: { scores: { monolith: 2, microservices: 8 } },
+          scalability: { scores: { monolith: 5, microservices: 6 } },
+        },
         notes: "Services cost far more to run for a little more scale.",
       },
       decision_stakeholders: {
-        stakeholders: [
-          { name: "CTO", role: "sponsor", power_level: 0.9, interest_level: 0.8 },
-          { name: "Ops", role: "runs it", power_level: 0.4, interest_level: 0.9 },
-          { name: "Finance", role: "pays", power_level: 0.7, interest_level: 0.2 },
-        ],
+        stakeholders: {
+          CTO: { role: "sponsor", power_level: 0.9, interest_level: 0.8 },
+          Ops: { role: "runs it", power_level: 0.4, interest_level: 0.9 },
+          Finance: { role: "pays", power_level: 0.7, interest_level: 0.2 },
+        },
         conflicts: ["Ops vs CTO on on-call load"],
         alignments: ["CTO and Finance on cost"],
       },
@@ -185,7 +173,7 @@ describe("built-in presets", () => {
       graph_continuation: { content: "A line of answer", criteria },
       graph_score: { criteria, rationale: "solid" },
       graph_finalize: { conclusions: ["Caching halves latency."] },
-      evidence_assessment: { items: [] },
+      evidence_assessment: { items: {} },
     };
     const { output } = await run(answers, "research-synthesis", {
       question: "Does caching halve latency?",

@@ -2,9 +2,10 @@
  * A value in a step's arguments or a preset's output, resolved when the step runs:
  *
  * - a string is text with `{{reference}}` placeholders, e.g.
- *   `"Review this code:\n{{input.code}}"`; a placeholder renders strings as is,
- *   numbers and booleans as text, lists of strings one `- item` per line, and
- *   anything else as JSON; a missing value renders as nothing;
+ *   `"Review this code:\n{{input.code}}"`; a placeholder renders values as
+ *   readable text (see `renderValue`): strings as is, lists one `- item` per
+ *   line, records as their fields, ids and timestamps left out (never raw
+ *   JSON); a missing value renders as nothing;
  * - `{ $ref: "reference" }` is the referenced value itself (any type); when it
  *   is missing the argument is left out; `pluck: "field"` maps a list of
  *   objects to that field of each;

@@ -94,13 +94,83 @@ export function lookup(reference: string, scope: TemplateScope): unknown {
   }
 }
 
-/** How a value reads inside text. */
+/** Keys that never appear in rendered text: record ids and timestamps change from run to run. */
+function isHiddenKey(key: string): boolean {
+  return key === "id" || key.endsWith("_id") || key.endsWith("_ids") || key.endsWith("_at") || key === "metadata";
+}
+
+/** Fields that name an item; the first present leads its line. */
+const headKeys = ["viewpoint", "option", "name", "label", "type", "title", "claim", "content", "text", "step"] as const;
+/** Fields that describe an item at length; the first present follows its head after a colon. */
+const bodyKeys = ["content", "text", "description", "summary", "assessment"] as const;
+
+function formatNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(4)));
+}
+
+function words(key: string): string {
+  return key.replaceAll("_", " ");
+}
+
+function visibleEntries(record: Readonly<Record<string, unknown>>): Array<[string, unknown]> {
+  return Object.entries(record).filter(([key, value]) => !isHiddenKey(key) && value !== undefined && value !== null);
+}
+
+/** A value on one line: scalars as text, lists joined with "; ", objects as "key value" pairs. */
+function inline(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return formatNumber(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) return value.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? item_(item as Record<string, unknown>) : inline(item))).join("; ");
+  return visibleEntries(value as Record<string, unknown>)
+    .map(([key, item]) => `${words(key)} ${inline(item)}`)
+    .join(", ");
+}
+
+/** One item of a list of records: "head: body (number fields) — other text fields". */
+function item_(record: Readonly<Record<string, unknown>>): string {
+  const entries = visibleEntries(record);
+  const text = (key: string) => (typeof record[key] === "string" && !isHiddenKey(key) ? (record[key] as string) : undefined);
+  const head = headKeys.find((key) => text(key) !== undefined);
+  const body = head === undefined ? undefined : bodyKeys.find((key) => key !== head && text(key) !== undefined);
+  const used = new Set<string>([head, body].filter((key): key is NonNullable<typeof key> => key !== undefined));
+  const scalars = entries.filter(([key, value]) => !used.has(key) && (typeof value === "number" || typeof value === "boolean"));
+  const others = entries.filter(([key, value]) => !used.has(key) && typeof value !== "number" && typeof value !== "boolean");
+  const lead = [head !== undefined ? text(head) : undefined, body !== undefined ? text(body) : undefined].filter((part) => part !== undefined && part !== "").join(": ");
+  const numbers = scalars.length > 0 ? `(${scalars.map(([key, value]) => `${words(key)} ${inline(value)}`).join(", ")})` : "";
+  const rest = others
+    .map(([key, value]) => [key, inline(value)] as const)
+    .filter(([, value]) => value !== "")
+    .map(([key, value]) => `${words(key)}: ${value}`)
+    .join("; ");
+  return [lead, numbers, rest === "" ? "" : lead === "" && numbers === "" ? rest : `— ${rest}`].filter((part) => part !== "").join(" ");
+}
+
+/**
+ * How a value reads inside a prompt: text for the model, never a raw record.
+ * Strings as they are; numbers to four significant digits; lists one
+ * `- item` per line, a record item as "head: body (numbers) — other fields";
+ * a record as one "key: value" line per field. Ids and timestamps are left
+ * out, so the text of a result is the same on every run (host-executed calls
+ * replay their steps, and a prompt that changed would be asked again).
+ */
 export function renderValue(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value.map((item) => `- ${item}`).join("\n");
-  return JSON.stringify(value, null, 2);
+  if (typeof value === "number" || typeof value === "boolean") return inline(value);
+  if (Array.isArray(value)) {
+    return value
+      .map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? item_(item as Record<string, unknown>) : inline(item)))
+      .filter((line) => line !== "")
+      .map((line) => `- ${line}`)
+      .join("\n");
+  }
+  return visibleEntries(value as Record<string, unknown>)
+    .map(([key, item]) => [key, inline(item)] as const)
+    .filter(([, text]) => text !== "")
+    .map(([key, text]) => `${words(key)}: ${text}`)
+    .join("\n");
 }
 
 function pluck(value: unknown, field: string): unknown {

@@ -107,14 +107,13 @@ const mixedAnswers = bySchemaName({
   linear_continuation: { content: "framed", confidence: 0.6, next_step: "go" },
   divergent_perspective: (index: number) => ({ viewpoint: `view ${index}`, content: "a view", novelty_score: 0.5 }),
   divergent_synthesis: { challenged_assumptions: [], synthesis: "together" },
-  reflection_critique: {
-    quality_score: 0.7,
+  reflection_critique: (_index: number, call: { messages: ReadonlyArray<{ content: string }> }) => ({
+    scores: !call.messages.at(-1)?.content.includes("better") ? { logic: 0.7, evidence: 0.7, completeness: 0.7, clarity: 0.7 } : { logic: 0.85, evidence: 0.85, completeness: 0.85, clarity: 0.85 },
     strengths: ["s"],
     weaknesses: ["w"],
     recommendations: ["r"],
-    refined_content: "better",
-    refined_quality_score: 0.85,
-  },
+  }),
+  reflection_revision: { refined_content: "better", changes: ["c"] },
 });
 
 /**
@@ -297,6 +296,10 @@ describe("reasoning_preset run", () => {
     expect(output.session_id).toBe((execution.step_results[0]?.result as { session_id: string } | undefined)?.session_id);
     // The completed steps' writes stay: they are real results.
     expect(await store.thoughts.listBySession(output.session_id as string)).toHaveLength(6);
+    // The invocation is a failure with the step's error, though its partial result is returned.
+    const [row] = await store.invocations.list({ tool: "reasoning_preset" });
+    expect(row).toMatchObject({ success: false, error_code: "PROVIDER_UNAVAILABLE", operation: "run" });
+    expect(row?.error_message).toContain("Step a (reasoning_linear) failed: upstream is down");
   });
 
   it("reports a step whose arguments its tool rejects as that step's INVALID_INPUT", async () => {

@@ -120,6 +120,11 @@ export function createPresetHandler(options: PresetHandlerOptions) {
     // An unknown session fails here, before any step writes anything.
     if (input.session_id !== undefined) await context.store.sessions.get(input.session_id);
     const { session_id, ...execution } = await execute(context, preset, inputs, input.session_id);
+    if (execution.status === "failed") {
+      // The partial result is returned, but the invocation is a failure with the step's error.
+      const failed = execution.failed_step;
+      context.reportFailure({ code: failed.error.code, message: `Step ${failed.step_id} (${failed.tool}) failed: ${failed.error.message}` });
+    }
     return { execution_result: execution, ...(session_id !== undefined ? { session_id } : {}) };
   }
 

@@ -108,7 +108,10 @@ export async function runPreset(
       started.add(step.id);
       const running = (async () => {
         const args = resolveTemplate(step.arguments, scope());
-        return context.callTool(step.tool, args, { progress: stepProgress(step), ...(store !== undefined ? { store } : {}) });
+        // Each step draws its ids from its own scope: replays of a host-executed run give every step
+        // the same ids however the concurrent steps interleave.
+        const ids = context.ids.scope?.(step.id) ?? context.ids;
+        return context.callTool(step.tool, args, { progress: stepProgress(step), ids, ...(store !== undefined ? { store } : {}) });
       })()
         .then(
           (result) => {

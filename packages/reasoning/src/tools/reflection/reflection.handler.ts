@@ -1,9 +1,8 @@
 import { DeliberateError, reflectionTool, type ToolOutput } from "@deliberate/contracts";
 import { nowIso, runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
-import { type critiqueAnswerSchema, evaluationMode, reflectionMode } from "./reflection.mode.ts";
-import type { z } from "zod";
-import { ensureSession, formatHistory, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
+import { type CritiqueAnswer, critiqueMode, evaluationMode, revisionMode, rubricQuality } from "./reflection.mode.ts";
+import { ensureSession, formatHistory, historyMessages, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
 
 type ReflectionOutput = ToolOutput<typeof reflectionTool>;
 
@@ -26,9 +25,13 @@ async function subjectOf(input: { content?: string; thought_id?: string; session
 }
 
 /**
- * Iterative refinement: each round critiques the latest version and rewrites
- * it; rounds depend on each other, so they run in sequence, stopping as soon as
- * the rewrite reaches the quality threshold.
+ * Iterative refinement with a separate critic: every draft is critiqued
+ * against the rubric (its quality is the weighted mean of the rubric scores,
+ * computed here); while it is below the threshold and revisions remain, a
+ * revision call that sees the critique rewrites it, and the new draft is
+ * critiqued in turn. Calls depend on each other, so they run in sequence. The
+ * assessment returned (quality, strengths, weaknesses, recommendations) is the
+ * critique of the final draft.
  */
 async function process(
   input: { content?: string; thought_id?: string; session_id?: string; max_iterations: number; quality_threshold: number },
@@ -36,20 +39,31 @@ async function process(
 ): Promise<ReflectionOutput> {
   const subject = await subjectOf(input, context);
   const history: SessionHistory = await loadSessionHistory(context, subject.sessionId);
-  const historyText = formatHistory(history.thoughts);
-  let current = subject.content;
-  let critique: z.infer<typeof critiqueAnswerSchema> | undefined;
-  let iterations = 0;
-  const scores: number[] = [];
-  while (iterations < input.max_iterations) {
-    iterations += 1;
-    critique = await runMode(context, reflectionMode, { content: current, iteration: iterations, history: historyText });
-    current = critique.refined_content;
-    scores.push(critique.refined_quality_score);
-    context.progress({ progress: iterations, total: input.max_iterations, message: `iteration ${iterations}: quality ${critique.refined_quality_score}` });
-    if (critique.refined_quality_score >= input.quality_threshold) break;
+  const messages = { history: historyMessages(history) };
+  const total = 1 + 2 * input.max_iterations;
+  let calls = 0;
+  const step = (message: string) => {
+    calls += 1;
+    context.progress({ progress: calls, total, message });
+  };
+
+  let draft = subject.content;
+  let critique: CritiqueAnswer = await runMode(context, critiqueMode, { draft }, messages);
+  let quality = rubricQuality(critique.scores);
+  const scores: number[] = [quality];
+  step(`draft 1 critiqued: quality ${quality}`);
+  let revisions = 0;
+  while (quality < input.quality_threshold && revisions < input.max_iterations) {
+    const revision = await runMode(context, revisionMode, { draft, critique }, messages);
+    revisions += 1;
+    draft = revision.refined_content;
+    step(`revision ${revisions} written`);
+    critique = await runMode(context, critiqueMode, { draft }, messages);
+    quality = rubricQuality(critique.scores);
+    scores.push(quality);
+    step(`draft ${revisions + 1} critiqued: quality ${quality}`);
   }
-  const last = critique as NonNullable<typeof critique>;
+  if (calls < total) context.progress({ progress: total, total, message: `done: quality ${quality} after ${revisions} revision(s)` });
 
   const thoughtId = context.ids.next("th");
   const now = nowIso(context);
@@ -61,9 +75,9 @@ async function process(
       branch_id: history.session?.active_branch_id ?? null,
       parent_id: subject.parentId ?? history.thoughts.at(-1)?.id ?? null,
       mode: "reflection",
-      content: last.refined_content,
-      confidence: last.refined_quality_score,
-      metadata: { original: subject.content, iterations, quality_by_iteration: scores },
+      content: draft,
+      confidence: quality,
+      metadata: { original: subject.content, iterations: revisions, quality_by_iteration: scores, rubric_scores: critique.scores },
       created_at: now,
     });
   });
@@ -71,12 +85,13 @@ async function process(
   return {
     thought_id: thoughtId,
     session_id: history.sessionId,
-    quality_score: last.refined_quality_score,
-    iterations_used: iterations,
-    strengths: last.strengths,
-    weaknesses: last.weaknesses,
-    recommendations: last.recommendations,
-    refined_content: last.refined_content,
+    quality_score: quality,
+    iterations_used: revisions,
+    rubric_scores: critique.scores,
+    strengths: critique.strengths,
+    weaknesses: critique.weaknesses,
+    recommendations: critique.recommendations,
+    refined_content: draft,
   };
 }
 

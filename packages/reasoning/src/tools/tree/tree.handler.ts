@@ -3,7 +3,7 @@ import type { Branch } from "../../store/repositories/branch.repository.ts";
 import { nowIso, runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { treeMode } from "./tree.mode.ts";
-import { ensureSession, formatHistory, loadSessionHistory } from "../../session-history.ts";
+import { ensureSession, historyMessages, loadSessionHistory } from "../../session-history.ts";
 
 type TreeOutput = ToolOutput<typeof treeTool>;
 
@@ -23,7 +23,7 @@ function recommend(branches: readonly Branch[]): string | undefined {
 
 async function create(input: { content: string; session_id?: string; num_branches: number }, context: ReasoningContext): Promise<TreeOutput> {
   const history = await loadSessionHistory(context, input.session_id);
-  const answer = await runMode(context, treeMode, { content: input.content, history: formatHistory(history.thoughts), count: input.num_branches });
+  const answer = await runMode(context, treeMode, { content: input.content, count: input.num_branches }, { history: historyMessages(history) });
   // The model may return fewer paths than asked (never fewer than two); extra ones are dropped.
   const paths = answer.branches.slice(0, input.num_branches);
 

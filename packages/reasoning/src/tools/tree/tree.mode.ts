@@ -23,7 +23,7 @@ export const treeMode = defineMode({
     "Each path must take a different approach (not rewordings of one idea). For each, state the approach and its first concrete steps, then score how promising it is from 0 to 1.",
     "Then recommend which path to explore first and why.",
   ].join("\n"),
-  prompt: (input: { content: string; history: string; count: number }) =>
-    `${input.history}Starting point:\n${input.content}\n\nProduce exactly ${input.count} distinct paths.`,
+  prompt: (input: { content: string; count: number }) =>
+    `Starting point:\n${input.content}\n\nProduce exactly ${input.count} distinct paths.`,
   output: treeAnswerSchema,
 });

@@ -1,0 +1,50 @@
+import type { FieldIssue } from "@deliberate/base";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { generate } from "json-schema-faker";
+import type { z } from "zod";
+import { answerJsonSchema } from "./host/answer-json-schema.ts";
+
+/** One generated answer the validator rejected, with its problems. */
+export interface RejectedSample {
+  answer: unknown;
+  issues: FieldIssue[];
+}
+
+/** How a mode's validator treats answers that are valid against the schema it publishes. */
+export interface SchemaAcceptance {
+  /** Answers generated from the published JSON Schema and confirmed valid against it (by Ajv, draft 2020-12). */
+  generated: number;
+  accepted: number;
+  rejected: RejectedSample[];
+  /** accepted / generated. */
+  rate: number;
+}
+
+/**
+ * Measures how strict a mode's published answer schema is compared with its
+ * validator: generates `samples` random answers from the JSON Schema the model
+ * (or the calling agent) is given (json-schema-faker, seeded), confirms each
+ * is valid against that schema (Ajv), and counts how many the zod validator
+ * accepts. A schema as strict as its validator accepts all of them; the
+ * rejected ones show the rules the schema does not state.
+ */
+export async function measureSchemaAcceptance(schema: z.ZodType, options: { samples?: number; seed?: number } = {}): Promise<SchemaAcceptance> {
+  const published = answerJsonSchema(schema);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const isValid = ajv.compile(published);
+  const samples = options.samples ?? 200;
+  const seed = options.seed ?? 1;
+  const rejected: RejectedSample[] = [];
+  let generated = 0;
+  for (let index = 0; index < samples; index += 1) {
+    const answer = await generate(published as never, { seed: seed * 100_003 + index, maxItems: 6, optionalsProbability: 0.5 });
+    if (!isValid(answer)) {
+      throw new Error(`json-schema-faker produced an answer that is not valid against the schema: ${ajv.errorsText(isValid.errors)}\n${JSON.stringify(answer)}`);
+    }
+    generated += 1;
+    const result = schema.safeParse(answer);
+    if (!result.success) rejected.push({ answer, issues: result.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(answer)", message: issue.message })) });
+  }
+  const accepted = generated - rejected.length;
+  return { generated, accepted, rejected, rate: generated === 0 ? 0 : accepted / generated };
+}

@@ -1,0 +1,437 @@
+import { DeliberateError } from "@deliberate/base";
+import type { Clock, IdGenerator, ModeSettings } from "@deliberate/engine";
+import type { ModelRouter } from "@deliberate/providers";
+import type { Store } from "@deliberate/store";
+import { checkAllowlist, settingFitsScope } from "./allowlist.ts";
+import type { AnalysisInput, DiagnosisDraft, Lesson, TargetOption } from "./analyzer/analysis-input.ts";
+import { diagnoseWithModel, diagnosisModeId } from "./analyzer/model-analyzer.ts";
+import { diagnoseByRules } from "./analyzer/rules.ts";
+import { type BreakerState, breakerAt, breakerRemainingMs, recordBreakerFailure, recordBreakerSuccess } from "./circuit-breaker.ts";
+import type { SelfImprovementConfig } from "./config.ts";
+import { applyDiagnosis, describeExecutionBlock, type ExecutionBlock, executionBlock, type ExecutorDependencies, reloadOverrides, rollbackAction } from "./executor.ts";
+import { lessonOf, measureReward } from "./learner.ts";
+import { buildHealthReport, type HealthReport, type Trigger } from "./monitor.ts";
+import type { ActionRecord, CycleOutcome, DiagnosisRecord, LearningRecord } from "./records.ts";
+import type { OverrideSettingsSource } from "./settings-source.ts";
+import { readBreaker, readPausedUntil, writeBreaker } from "./state.ts";
+import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
+import { type AdjustableSetting, adjustableSettings, engineScope, type Severity, severityRank, targetLabel } from "./types.ts";
+
+/** Why a cycle did not diagnose (design §14.4 AnalysisBlocked, plus the executor's limits checked up front). */
+export type BlockReason =
+  | { kind: "circuit_open"; remaining_ms: number }
+  | { kind: "no_triggers"; suppressed: string[] }
+  | { kind: "severity_too_low"; severity: Severity; minimum: Severity }
+  | { kind: "too_many_pending"; count: number; max: number }
+  | ExecutionBlock;
+
+/** A blocked cycle's reason in words (the cycle's recorded reason). */
+export function describeBlock(block: BlockReason): string {
+  switch (block.kind) {
+    case "circuit_open":
+      return `circuit open: ${Math.ceil(block.remaining_ms / 1000)} s until it lets a cycle through`;
+    case "no_triggers":
+      return block.suppressed.length === 0 ? "no triggers: every tool is within its baseline" : `no triggers to act on (${block.suppressed.join("; ")})`;
+    case "severity_too_low":
+      return `severity too low: the worst trigger is ${block.severity}, action needs ${block.minimum}`;
+    case "too_many_pending":
+      return `too many pending: ${block.count} diagnoses awaiting approval or actions being measured (at most ${block.max})`;
+    default:
+      return describeExecutionBlock(block);
+  }
+}
+
+/** How the learner judged one action in a cycle. */
+export interface Evaluation {
+  action_id: string;
+  target: string;
+  outcome: "kept" | "rolled_back" | "reverted" | "inconclusive" | "waiting";
+  reward: number | null;
+  confidence: number | null;
+  samples_before: number;
+  samples_after: number;
+  lesson: string | null;
+}
+
+/** What one cycle did. */
+export interface CycleResult {
+  /** `not_leader`: another replica holds the lease; nothing was done or recorded. */
+  outcome: CycleOutcome | "not_leader";
+  reason: string;
+  cycle_id: string | null;
+  blocked: BlockReason | null;
+  evaluations: Evaluation[];
+  triggers: Trigger[];
+  diagnosis: DiagnosisRecord | null;
+  action: ActionRecord | null;
+  breaker: BreakerState;
+  leader: { holder: string; expires_at: string };
+}
+
+/** Everything one cycle needs from the service and the module. */
+export interface CycleDependencies {
+  store: Store<SelfImprovementRepositories>;
+  config: SelfImprovementConfig;
+  source: OverrideSettingsSource;
+  /** This process's identity in the leader lease. */
+  holder: string;
+  clock: Clock;
+  ids: IdGenerator;
+  models: ModelRouter;
+  settings: (mode: string) => ModeSettings;
+  modes: readonly string[];
+  concurrency: () => number;
+  signal?: AbortSignal;
+  /** Writes the tool/mode observations gathered since the last flush. */
+  flushObservations: () => Promise<void>;
+}
+
+const keptCycles = 1000;
+
+/** Whether the service has a model of its own (not host-executed, not unconfigured). */
+export function hasServerModel(models: ModelRouter): boolean {
+  return models.configured && models.provider !== "host";
+}
+
+/** The settings the analysis may move for a tool: its modes' allowlisted settings and the engine's concurrency. */
+async function targetsFor(input: { dependencies: CycleDependencies; modes: readonly string[]; busy: ReadonlySet<string> }): Promise<TargetOption[]> {
+  const { dependencies } = input;
+  const allowlist = dependencies.config.executor.allowlist;
+  const overrides = await dependencies.store.selfImprovement.overrides.all();
+  const targets: TargetOption[] = [];
+  const add = (scope: string, setting: AdjustableSetting, current: number | undefined) => {
+    const entry = allowlist[setting];
+    const label = targetLabel(scope, setting);
+    if (!entry || current === undefined || !settingFitsScope(scope, setting) || input.busy.has(label)) return;
+    const override = overrides.find((row) => row.scope === scope && row.setting === setting);
+    targets.push({ scope, setting, label, current, override: override?.value ?? null, override_action_id: override?.action_id ?? null, entry });
+  };
+  for (const mode of input.modes) {
+    if (mode === diagnosisModeId || !dependencies.modes.includes(mode)) continue;
+    const settings = dependencies.settings(mode);
+    for (const setting of adjustableSettings) {
+      if (setting === "concurrency") continue;
+      // Anthropic's API takes no temperature (the provider never sends it): changing it would change nothing.
+      if (setting === "temperature" && dependencies.models.provider === "anthropic") continue;
+      // A mode that sets no timeout runs with the provider's; one without thinking is not given any.
+      const current = setting === "timeoutMs" ? (settings.timeoutMs ?? dependencies.config.defaultTimeoutMs) : settings[setting];
+      add(mode, setting, current);
+    }
+  }
+  add(engineScope, "concurrency", dependencies.concurrency());
+  return targets;
+}
+
+async function lessonsFor(repository: SelfImprovementRepository, config: SelfImprovementConfig, now: Date): Promise<Lesson[]> {
+  const learnings = await repository.learnings.list({ since: new Date(now.getTime() - config.analyzer.lessonTtlMs).toISOString(), limit: config.analyzer.maxLessons });
+  return learnings.map((learning) => ({
+    created_at: learning.created_at,
+    tool: learning.tool,
+    scope: learning.scope,
+    setting: learning.setting,
+    direction: learning.direction,
+    verdict: learning.verdict,
+    text: learning.lessons.join(" "),
+  }));
+}
+
+/** Per tool, when a setting it depends on last changed (an action applied or undone): its window starts there. */
+export async function changedAtByTool(repository: SelfImprovementRepository): Promise<Map<string, string>> {
+  const changed = new Map<string, string>();
+  for (const action of await repository.actions.list({ limit: 500 })) {
+    const at = action.rolled_back_at !== null && action.rolled_back_at > action.applied_at ? action.rolled_back_at : action.applied_at;
+    for (const tool of action.tools) if ((changed.get(tool) ?? "") < at) changed.set(tool, at);
+  }
+  return changed;
+}
+
+/** Phase 1 as of `now`: the monitor over the invocation rows within the lookback. */
+export async function readHealth(store: Store<SelfImprovementRepositories>, config: SelfImprovementConfig, now: Date): Promise<HealthReport> {
+  const repository = store.selfImprovement;
+  const [rows, changedAt, toolModes] = await Promise.all([
+    repository.invocations.since({ since: new Date(now.getTime() - config.monitor.lookbackMs).toISOString(), limit: config.monitor.maxRows }),
+    changedAtByTool(repository),
+    repository.toolModes.all(),
+  ]);
+  return buildHealthReport({ rows, now, config: config.monitor, changedAt, toolModes });
+}
+
+/** Phase 4 for every action being measured: keep, roll back (regression), revert (no effect), or wait. */
+async function evaluateActions(dependencies: CycleDependencies, executor: ExecutorDependencies, now: Date): Promise<{ evaluations: Evaluation[]; regressions: string[] }> {
+  const { config } = dependencies;
+  const repository = dependencies.store.selfImprovement;
+  const evaluations: Evaluation[] = [];
+  const regressions: string[] = [];
+  const nowIso = now.toISOString();
+  for (const action of await repository.actions.list({ status: "evaluating", limit: 100 })) {
+    const target = targetLabel(action.scope, action.setting);
+    const [before, after] = await Promise.all([
+      repository.invocations.between({ tools: action.tools, from: action.before_from, to: action.applied_at, limit: config.learner.maxSamples, take: "last" }),
+      repository.invocations.between({ tools: action.tools, from: action.applied_at, limit: config.learner.maxSamples, take: "first" }),
+    ]);
+    const learning = (verdict: LearningRecord["verdict"], lesson: string, measured?: ReturnType<typeof measureReward>): LearningRecord => ({
+      id: dependencies.ids.next("sil"),
+      created_at: nowIso,
+      action_id: action.id,
+      diagnosis_id: action.diagnosis_id,
+      tool: action.tools.join(","),
+      scope: action.scope,
+      setting: action.setting,
+      direction: action.direction,
+      verdict,
+      reward: measured?.value ?? null,
+      confidence: measured?.confidence ?? null,
+      breakdown: measured?.breakdown ?? [],
+      lessons: [lesson],
+    });
+    if (after.length < config.learner.minSamples || before.length < config.learner.minSamples) {
+      const waited = now.getTime() - new Date(action.applied_at).getTime();
+      if (waited < config.learner.maxWaitMs) {
+        evaluations.push({ action_id: action.id, target, outcome: "waiting", reward: null, confidence: null, samples_before: before.length, samples_after: after.length, lesson: null });
+        continue;
+      }
+      const lesson = `Changing ${target} ${action.from_value} → ${action.to_value} could not be measured: ${before.length} calls before and ${after.length} after within ${Math.round(config.learner.maxWaitMs / 60_000)} min (${config.learner.minSamples} needed each); kept, unmeasured.`;
+      await dependencies.store.transaction(async (repositories) => {
+        await repositories.selfImprovement.actions.update(action.id, { status: "inconclusive", status_reason: lesson, evaluated_at: nowIso });
+        await repositories.selfImprovement.learnings.insert(learning("inconclusive", lesson));
+      });
+      evaluations.push({ action_id: action.id, target, outcome: "inconclusive", reward: null, confidence: null, samples_before: before.length, samples_after: after.length, lesson });
+      continue;
+    }
+    const measured = measureReward({ before, after, metric: action.metric, monitor: config.monitor, learner: config.learner });
+    const lesson = lessonOf(action, measured);
+    const evaluation = { evaluated_at: nowIso, reward: measured.value, confidence: measured.confidence, post_metrics: measured.after };
+    if (measured.verdict === "improved") {
+      await dependencies.store.transaction(async (repositories) => {
+        await repositories.selfImprovement.actions.update(action.id, { status: "kept", status_reason: lesson, ...evaluation });
+        await repositories.selfImprovement.learnings.insert(learning("improved", lesson, measured));
+      });
+      evaluations.push({ action_id: action.id, target, outcome: "kept", reward: measured.value, confidence: measured.confidence, samples_before: before.length, samples_after: after.length, lesson });
+      continue;
+    }
+    const regressed = measured.verdict === "regressed";
+    await rollbackAction(executor, action.id, {
+      by: "learner",
+      reason: lesson,
+      status: regressed ? "rolled_back" : "reverted",
+      evaluation,
+      learning: learning(regressed ? "regressed" : "no_effect", lesson, measured),
+    });
+    if (regressed) regressions.push(lesson);
+    evaluations.push({
+      action_id: action.id,
+      target,
+      outcome: regressed ? "rolled_back" : "reverted",
+      reward: measured.value,
+      confidence: measured.confidence,
+      samples_before: before.length,
+      samples_after: after.length,
+      lesson,
+    });
+  }
+  return { evaluations, regressions };
+}
+
+/**
+ * One cycle of the loop (design §14.1): take or renew the leader lease (a
+ * replica without it does nothing), restore the overrides, then the learner
+ * judges the actions being measured (always, even with the breaker open:
+ * undoing a measured regression is never blocked), then — unless paused,
+ * off, or blocked by the breaker — monitor, analyze and execute. Every
+ * cycle but `not_leader` is recorded with its outcome and reason.
+ */
+export async function runCycle(dependencies: CycleDependencies): Promise<CycleResult> {
+  const { config, store } = dependencies;
+  const now = dependencies.clock.now();
+  const repository = store.selfImprovement;
+  const nowIso = now.toISOString();
+  const lease = await repository.leases.acquire({ name: config.lease.name, holder: dependencies.holder, now: nowIso, expiresAt: new Date(now.getTime() + config.lease.durationMs).toISOString() });
+  const leader = { holder: lease.holder, expires_at: lease.expires_at };
+  let breaker = breakerAt(await readBreaker(repository), now, config.circuitBreaker);
+  if (!lease.held) {
+    return { outcome: "not_leader", reason: `${lease.holder} leads until ${lease.expires_at}`, cycle_id: null, blocked: null, evaluations: [], triggers: [], diagnosis: null, action: null, breaker, leader };
+  }
+  await dependencies.flushObservations();
+  const executor: ExecutorDependencies = { store, config, source: dependencies.source, ids: dependencies.ids, now };
+  await reloadOverrides(executor);
+
+  const result: CycleResult = { outcome: "blocked", reason: "", cycle_id: dependencies.ids.next("sic"), blocked: null, evaluations: [], triggers: [], diagnosis: null, action: null, breaker, leader };
+  const failures: string[] = [];
+  const finish = async (outcome: CycleOutcome, reason: string, countsForBreaker: boolean): Promise<CycleResult> => {
+    result.outcome = outcome;
+    result.reason = reason;
+    if (countsForBreaker) {
+      breaker =
+        failures.length > 0 ? recordBreakerFailure(breaker, now, failures.join("; "), config.circuitBreaker) : recordBreakerSuccess(breaker, now, config.circuitBreaker);
+      await writeBreaker(repository, breaker, now);
+    }
+    result.breaker = breaker;
+    await repository.cycles.insert({
+      id: result.cycle_id as string,
+      started_at: nowIso,
+      finished_at: dependencies.clock.now().toISOString(),
+      holder: dependencies.holder,
+      outcome,
+      reason,
+      diagnosis_id: result.diagnosis?.id ?? null,
+      action_id: result.action?.id ?? null,
+      details: {
+        blocked: result.blocked,
+        evaluations: result.evaluations,
+        triggers: result.triggers.map((trigger) => ({ tool: trigger.tool, metric: trigger.metric, severity: trigger.severity, deviation_pct: Math.round(trigger.deviation_pct) })),
+        failures,
+      },
+    });
+    await repository.cycles.prune(keptCycles);
+    return result;
+  };
+
+  const pausedUntil = await readPausedUntil(repository, now);
+  if (pausedUntil !== null) return finish("paused", `paused until ${pausedUntil}`, false);
+
+  await repository.diagnoses.expirePending(new Date(now.getTime() - config.analyzer.pendingTtlMs).toISOString(), nowIso);
+  try {
+    const learned = await evaluateActions(dependencies, executor, now);
+    result.evaluations = learned.evaluations;
+    failures.push(...learned.regressions.map((lesson) => `regression: ${lesson}`));
+  } catch (error) {
+    failures.push(`learner failed: ${(error as Error).message}`);
+    return finish("failed", failures.join("; "), true);
+  }
+  const learnedNote = result.evaluations.filter((entry) => entry.outcome !== "waiting").map((entry) => `${entry.target} ${entry.outcome}`);
+  const withLearning = (reason: string) => (learnedNote.length > 0 ? `${reason} (learner: ${learnedNote.join(", ")})` : reason);
+
+  if (config.mode === "off") return finish("off", withLearning("mode off: no new diagnoses or actions"), failures.length > 0);
+
+  if (breaker.state === "open") {
+    result.blocked = { kind: "circuit_open", remaining_ms: breakerRemainingMs(breaker, now, config.circuitBreaker) };
+    return finish("blocked", withLearning(describeBlock(result.blocked)), failures.length > 0);
+  }
+
+  const blocked = async (block: BlockReason) => {
+    result.blocked = block;
+    return finish("blocked", withLearning(describeBlock(block)), true);
+  };
+
+  let report: HealthReport;
+  try {
+    report = await readHealth(store, config, now);
+  } catch (error) {
+    failures.push(`monitor failed: ${(error as Error).message}`);
+    return finish("failed", failures.join("; "), true);
+  }
+  result.triggers = report.triggers;
+  const evaluating = await repository.actions.list({ status: "evaluating", limit: 100 });
+  const busyTools = new Set(evaluating.flatMap((action) => action.tools));
+  const busyTargets = new Set(evaluating.map((action) => targetLabel(action.scope, action.setting)));
+  const recentNoAction = await repository.diagnoses.list({ status: "no_action", since: new Date(now.getTime() - config.analyzer.noActionRevisitMs).toISOString(), limit: 200 });
+  const suppressed: string[] = [];
+  const actionable = report.triggers.filter((trigger) => {
+    if (busyTools.has(trigger.tool)) {
+      suppressed.push(`${trigger.tool} ${trigger.metric}: an action on it is being measured`);
+      return false;
+    }
+    const silenced = recentNoAction.find(
+      (diagnosis) => diagnosis.tool === trigger.tool && diagnosis.metric === trigger.metric && diagnosis.action.kind === "none" && diagnosis.action.revisit_after > nowIso,
+    );
+    if (silenced) {
+      suppressed.push(`${trigger.tool} ${trigger.metric}: no action found by ${silenced.id}, revisited after ${silenced.action.kind === "none" ? silenced.action.revisit_after : ""}`);
+      return false;
+    }
+    return true;
+  });
+  const worst = actionable[0];
+  if (!worst) return blocked({ kind: "no_triggers", suppressed });
+  if (severityRank(worst.severity) < severityRank(config.analyzer.minSeverity)) return blocked({ kind: "severity_too_low", severity: worst.severity, minimum: config.analyzer.minSeverity });
+  const pending = (await repository.diagnoses.count("pending")) + evaluating.length;
+  if (pending >= config.analyzer.maxPending) return blocked({ kind: "too_many_pending", count: pending, max: config.analyzer.maxPending });
+  if (config.mode === "auto") {
+    const limit = await executionBlock(repository, config, now);
+    if (limit) return blocked(limit);
+  }
+
+  // Phase 2: analyze the worst actionable trigger.
+  const baseline = report.tools.find((entry) => entry.name === worst.tool);
+  if (!baseline) throw new Error(`no baseline for ${worst.tool}`);
+  const toolModes = (await repository.toolModes.all()).get(worst.tool) ?? [];
+  const input: AnalysisInput = {
+    trigger: worst,
+    baseline,
+    modes: toolModes.filter((mode) => mode !== diagnosisModeId),
+    targets: await targetsFor({ dependencies, modes: toolModes, busy: busyTargets }),
+    lessons: await lessonsFor(repository, config, now),
+    now,
+    config,
+  };
+  let draft: DiagnosisDraft;
+  try {
+    const serverModel = hasServerModel(dependencies.models);
+    if (config.analyzer.use === "model" && !serverModel) {
+      throw new DeliberateError({ code: "PROVIDER_NOT_CONFIGURED", message: "analyzer.use is 'model' but the service has no server-side model (set a provider, or use 'auto' or 'rules')." });
+    }
+    if (config.analyzer.use === "rules" || !serverModel || input.targets.length === 0) {
+      const because = config.analyzer.use === "rules" ? "the analyzer is set to rules" : !serverModel ? "no server-side model is configured" : "no setting of the tool's modes is adjustable";
+      draft = diagnoseByRules({ ...input, rulesBecause: because });
+    } else {
+      draft = await diagnoseWithModel(input, { models: dependencies.models, settings: dependencies.settings(diagnosisModeId), ...(dependencies.signal ? { signal: dependencies.signal } : {}) });
+    }
+  } catch (error) {
+    failures.push(`analyzer failed: ${(error as Error).message}`);
+    return finish("failed", failures.join("; "), true);
+  }
+
+  const diagnosis: DiagnosisRecord = {
+    id: dependencies.ids.next("sid"),
+    created_at: nowIso,
+    updated_at: nowIso,
+    tool: worst.tool,
+    metric: worst.metric,
+    severity: worst.severity,
+    deviation_pct: worst.deviation_pct,
+    trigger: worst,
+    description: draft.description,
+    suspected_cause: draft.suspected_cause,
+    action: draft.action,
+    rationale: draft.rationale,
+    analyzer: draft.analyzer,
+    rule: draft.rule,
+    status: draft.action.kind === "none" ? "no_action" : config.mode === "advisory" ? "pending" : "refused",
+    status_reason: draft.action.kind === "none" ? draft.action.reason : config.mode === "advisory" ? "awaiting approval (advisory mode)" : null,
+    action_id: null,
+  };
+  const suggestion = draft.action;
+  if (suggestion.kind === "none") {
+    await repository.diagnoses.insert(diagnosis);
+    result.diagnosis = diagnosis;
+    return finish("no_action", withLearning(`${worst.tool} ${worst.metric}: no action (${suggestion.reason})`), true);
+  }
+  const label = targetLabel(suggestion.scope, suggestion.setting);
+  if (config.mode === "advisory") {
+    await repository.diagnoses.insert(diagnosis);
+    result.diagnosis = diagnosis;
+    return finish("advised", withLearning(`suggested ${label} ${suggestion.from} → ${suggestion.to}; awaiting approval`), true);
+  }
+  // Phase 3 (auto): the allowlist decides; a refused proposal is a failed cycle.
+  const verdict = checkAllowlist(config.executor.allowlist, { scope: suggestion.scope, setting: suggestion.setting, from: suggestion.from, to: suggestion.to });
+  if (!verdict.ok) {
+    diagnosis.status_reason = `refused by the allowlist: ${verdict.reason}`;
+    await repository.diagnoses.insert(diagnosis);
+    result.diagnosis = diagnosis;
+    failures.push(`refused: ${verdict.reason}`);
+    return finish("refused", withLearning(`${label} ${suggestion.from} → ${suggestion.to} refused by the allowlist: ${verdict.reason}`), true);
+  }
+  diagnosis.status = "pending";
+  diagnosis.status_reason = "being applied";
+  await repository.diagnoses.insert(diagnosis);
+  try {
+    result.action = await applyDiagnosis(executor, diagnosis, "loop");
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await repository.diagnoses.setStatus(diagnosis.id, { status: "refused", status_reason: message, updated_at: nowIso });
+    result.diagnosis = await repository.diagnoses.get(diagnosis.id);
+    failures.push(`executor failed: ${message}`);
+    return finish("failed", failures.join("; "), true);
+  }
+  result.diagnosis = await repository.diagnoses.get(diagnosis.id);
+  return finish("applied", withLearning(`applied ${label} ${suggestion.from} → ${suggestion.to} for ${worst.tool} ${worst.metric} (${worst.severity})`), true);
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { type BackgroundTaskContext, type Clock, type DeliberateModule, defineModule, type IdGenerator, randomIds, systemClock } from "@deliberate/engine";
+import type { Store } from "@deliberate/store";
+import { diagnosisModeId, diagnosisModeSettings } from "./analyzer/model-analyzer.ts";
+import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImprovementOptions } from "./config.ts";
+import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
+import { reloadOverrides } from "./executor.ts";
+import { type CycleResult, runCycle } from "./loop.ts";
+import { createOverrideSettingsSource, type OverrideSettingsSource } from "./settings-source.ts";
+import { selfImprovementMigrations } from "./store/migrations/index.ts";
+import { createSelfImprovementRepositories, type SelfImprovementRepositories } from "./store/repository.ts";
+
+/** The task that runs one cycle every `cycleMs`. */
+export const cycleTaskName = "self-improvement.cycle";
+/** The task that reloads the overrides every `syncMs` and records which modes each tool asks. */
+export const syncTaskName = "self-improvement.sync";
+
+const moduleName = "self-improvement";
+const marker = Symbol.for("deliberate.self-improvement-module");
+
+/** The module, plus what a service (or a test) needs to reach it. */
+export interface SelfImprovementModule extends DeliberateModule<SelfImprovementRepositories> {
+  readonly config: SelfImprovementConfig;
+  /** The runtime settings source the engine reads (also `runtimeSettings`). */
+  readonly settingsSource: OverrideSettingsSource;
+  /** This process's identity in the leader lease. */
+  readonly holder: string;
+  /** The operations for the CLI and the HTTP API, over a store opened with this module. */
+  control(store: Store<SelfImprovementRepositories>): SelfImprovementControl;
+  /** Runs one cycle now, with the context the service started the module's tasks with (rejects before that). */
+  runCycle(): Promise<CycleResult>;
+}
+
+export interface SelfImprovementModuleOptions extends SelfImprovementOptions {
+  /** Identity in the leader lease; default host:pid:random. */
+  holder?: string;
+}
+
+/** Whether `value` is a module made by `createSelfImprovementModule` (services mount its routes when composed). */
+export function isSelfImprovementModule(value: unknown): value is SelfImprovementModule {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+/**
+ * The self-improvement loop as a module: its tables (diagnoses, actions,
+ * learnings, overrides, state, leases, cycles, tool modes), a runtime
+ * settings source the engine layers over every mode's settings, a mode for
+ * the model analyzer (`self_improvement`), an invocation observer that learns
+ * which modes each tool asks, and two background tasks: the cycle
+ * (`cycleMs`) and the sync (`syncMs`). One instance per engine: it holds the
+ * overrides in force for that engine.
+ */
+export function createSelfImprovementModule(options: SelfImprovementModuleOptions = {}): SelfImprovementModule {
+  const { holder: holderOption, ...rest } = options;
+  const config = resolveSelfImprovementConfig(rest);
+  const holder = holderOption ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const source = createOverrideSettingsSource();
+  const observed = new Map<string, Map<string, number>>();
+  let context: BackgroundTaskContext<SelfImprovementRepositories> | undefined;
+
+  async function flushObservations(store: Store<SelfImprovementRepositories>, now: Date): Promise<void> {
+    if (observed.size === 0) return;
+    const batch = [...observed.entries()].flatMap(([tool, modes]) => [...modes.entries()].map(([mode, calls]) => ({ tool, mode, calls })));
+    observed.clear();
+    await store.transaction(async (repositories) => {
+      for (const entry of batch) await repositories.selfImprovement.toolModes.observe({ ...entry, now: now.toISOString() });
+    });
+  }
+
+  // Cycles of one process never overlap (the timer and runCycle() may ask at once).
+  let running: Promise<unknown> = Promise.resolve();
+  function cycle(current: BackgroundTaskContext<SelfImprovementRepositories>): Promise<CycleResult> {
+    const next = running.catch(() => undefined).then(() => runOneCycle(current));
+    running = next;
+    return next;
+  }
+
+  function runOneCycle(current: BackgroundTaskContext<SelfImprovementRepositories>): Promise<CycleResult> {
+    return runCycle({
+      store: current.store,
+      config,
+      source,
+      holder,
+      clock: current.clock,
+      ids: current.ids,
+      models: current.models,
+      settings: current.settings,
+      modes: current.modes,
+      concurrency: current.concurrency,
+      signal: current.signal,
+      flushObservations: () => flushObservations(current.store, current.clock.now()),
+    });
+  }
+
+  const clock: Clock = { now: () => (context?.clock ?? systemClock).now() };
+  const ids: IdGenerator = { next: (prefix) => (context?.ids ?? randomIds).next(prefix) };
+
+  const module = defineModule<SelfImprovementRepositories>({
+    name: moduleName,
+    migrations: selfImprovementMigrations,
+    repositories: createSelfImprovementRepositories,
+    modes: { [diagnosisModeId]: diagnosisModeSettings },
+    runtimeSettings: source,
+    onInvocation(event) {
+      if (event.id === null) return;
+      for (const mode of event.modes) {
+        const modes = observed.get(event.tool) ?? new Map<string, number>();
+        modes.set(mode, (modes.get(mode) ?? 0) + 1);
+        observed.set(event.tool, modes);
+      }
+    },
+    capabilities: { self_improvement: { mode: config.mode, analyzer: config.analyzer.use, cycle_ms: config.cycleMs } },
+    tasks: [
+      {
+        name: cycleTaskName,
+        intervalMs: config.cycleMs,
+        async start(started) {
+          context = started;
+          // Restore what earlier runs applied before the service serves its first call.
+          await reloadOverrides({ store: started.store, source });
+          const restored = source.all();
+          if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
+        },
+        async run(current) {
+          context = current;
+          const result = await cycle(current);
+          const level = result.outcome === "applied" || result.outcome === "failed" || result.outcome === "refused" || result.evaluations.some((entry) => entry.outcome !== "waiting") ? "info" : "debug";
+          current.log(level, "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
+        },
+        async stop(current) {
+          // A graceful stop hands the lead over at once instead of at the lease's expiry.
+          await current.store.selfImprovement.leases.release(config.lease.name, holder);
+        },
+      },
+      {
+        name: syncTaskName,
+        intervalMs: config.syncMs,
+        async run(current) {
+          await flushObservations(current.store, current.clock.now());
+          await reloadOverrides({ store: current.store, source });
+        },
+      },
+    ],
+  });
+
+  return Object.assign(module, {
+    [marker]: true,
+    config,
+    settingsSource: source,
+    holder,
+    control: (store: Store<SelfImprovementRepositories>) => createSelfImprovementControl({ store, config, source, clock, ids }),
+    runCycle() {
+      if (!context) return Promise.reject(new Error("The self-improvement module has not been started: start the service's tasks (createTaskRunner) first."));
+      return cycle(context);
+    },
+  });
+}

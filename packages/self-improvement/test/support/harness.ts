@@ -1,0 +1,101 @@
+import { createEngine, createTaskRunner, type DeliberateEngine, type TaskRunner } from "@deliberate/engine";
+import { createModelRouterFromModel, createOpenAIModel } from "@deliberate/providers";
+import { createFakeModelServer, type FakeModelServer, type FakeRespond, respondBySchemaName } from "@deliberate/providers/testing";
+import { openStore, type Store } from "@deliberate/store";
+import { createSelfImprovementModule, type SelfImprovementModule, type SelfImprovementModuleOptions } from "../../src/module.ts";
+import type { SelfImprovementRepositories } from "../../src/store/repository.ts";
+import { probeModule } from "../fixtures/probe-module.ts";
+
+/** A clock that tests move by hand. */
+export function createManualClock(start = "2026-11-24T10:00:00.000Z") {
+  let now = new Date(start).getTime();
+  return {
+    now: () => new Date(now),
+    advance(milliseconds: number) {
+      now += milliseconds;
+    },
+  };
+}
+
+/** Options a test almost always wants: small windows, no cooldown, rules unless said otherwise. */
+export const fastLoop: SelfImprovementModuleOptions = {
+  cycleMs: 3_600_000,
+  syncMs: 3_600_000,
+  defaultTimeoutMs: 300,
+  monitor: { windowSize: 10, minSamples: 8, floors: { latencyMs: 50 } },
+  analyzer: { use: "rules" },
+  executor: { cooldownMs: 0, maxActionsPerHour: 50, allowlist: { timeoutMs: { min: 100, max: 5_000, step: 1_000, maxSteps: 2 } } },
+  learner: { minSamples: 8 },
+};
+
+export interface Harness {
+  server: FakeModelServer;
+  module: SelfImprovementModule;
+  store: Store<SelfImprovementRepositories>;
+  engine: DeliberateEngine;
+  runner: TaskRunner;
+  clock: ReturnType<typeof createManualClock>;
+  /** Calls probe_ask `count` times at once; returns how many failed. */
+  call(count: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** An answer of the probe mode. */
+export const probeAnswer = { object: { answer: "42", confidence: 0.8 } };
+
+/**
+ * The engine over SQLite with the probe module and the self-improvement
+ * module, its model the real OpenAI SDK against the loopback fake server
+ * (no retries, so a slow answer is a PROVIDER_TIMEOUT), tasks started.
+ */
+export async function createHarness(input: {
+  options?: SelfImprovementModuleOptions;
+  probe?: FakeRespond;
+  diagnosis?: FakeRespond;
+  path?: string;
+  clock?: ReturnType<typeof createManualClock>;
+  holder?: string;
+}): Promise<Harness> {
+  const server = await createFakeModelServer({
+    respond: respondBySchemaName({ probe_answer: input.probe ?? probeAnswer, ...(input.diagnosis ? { self_improvement_diagnosis: input.diagnosis } : {}) }),
+  });
+  // Real calls: a healthy call must never reach the timeout on a busy machine, so 1 s, and 2 s steps.
+  const options: SelfImprovementModuleOptions = {
+    ...fastLoop,
+    defaultTimeoutMs: 1_000,
+    ...input.options,
+    monitor: { ...fastLoop.monitor, ...input.options?.monitor },
+    analyzer: { ...fastLoop.analyzer, ...input.options?.analyzer },
+    executor: { ...fastLoop.executor, allowlist: { timeoutMs: { min: 100, max: 9_000, step: 2_000, maxSteps: 2 } }, ...input.options?.executor },
+    learner: { ...fastLoop.learner, ...input.options?.learner },
+    holder: input.holder ?? "test-holder",
+  };
+  // The provider's own timeout is the one a mode without timeoutMs runs with: the module must know it.
+  const model = createOpenAIModel({ baseURL: server.openaiBaseURL, apiKey: "test", modelId: "fake-model", timeoutMs: options.defaultTimeoutMs ?? 1_000, maxRetries: 0 });
+  const module = createSelfImprovementModule(options);
+  const modules = [probeModule, module];
+  const store = await openStore<SelfImprovementRepositories>({ path: input.path ?? ":memory:", modules });
+  const clock = input.clock ?? createManualClock();
+  const engine = createEngine({ store, modules, models: createModelRouterFromModel(model), clock });
+  const runner = createTaskRunner({ engine, clock });
+  await runner.start();
+  return {
+    server,
+    module,
+    store,
+    engine,
+    runner,
+    clock,
+    async call(count) {
+      const results = await Promise.allSettled(Array.from({ length: count }, (_, index) => engine.invoke("probe_ask", { question: `question ${index}` })));
+      // Each call gets its own millisecond, so windows split cleanly.
+      clock.advance(1_000);
+      return results.filter((result) => result.status === "rejected").length;
+    },
+    async close() {
+      await runner.stop();
+      await store.close();
+      await server.close();
+    },
+  };
+}

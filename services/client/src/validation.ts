@@ -1,0 +1,33 @@
+import { toFieldIssues } from "@deliberate/contracts";
+import type { z } from "zod";
+import { DeliberateClientError } from "./errors.ts";
+
+/** Parses `value` with `schema` or throws INVALID_INPUT naming each field (nothing is sent). */
+export function validateWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const checked = schema.safeParse(value);
+  if (checked.success) return checked.data;
+  const issues = toFieldIssues(checked.error);
+  throw new DeliberateClientError({
+    code: "INVALID_INPUT",
+    message: `Invalid input for ${what}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
+    issues,
+    hint: "Fix the named fields; nothing was sent.",
+  });
+}
+
+/** Checks a server's answer against the contract, or throws MALFORMED_RESPONSE naming what is wrong. */
+export function checkResponse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const checked = schema.safeParse(value);
+  if (checked.success) return checked.data;
+  const issues = toFieldIssues(checked.error);
+  throw new DeliberateClientError({
+    code: "MALFORMED_RESPONSE",
+    message: `${what} answered something that is not its contract: ${issues
+      .slice(0, 5)
+      .map((issue) => `${issue.field}: ${issue.message}`)
+      .join("; ")}`,
+    issues,
+    hint: "The server and the client disagree on the contract: check that their versions match.",
+  });
+}
+

@@ -1,0 +1,16 @@
+import { baseConfig } from "@deliberate/vitest-config";
+import { defineConfig, mergeConfig } from "vitest/config";
+
+// End-to-end tests spawn the BUILT services (deliberate-mcp, deliberate-api) and the packed client;
+// the global setup builds what is missing or stale first. Type tests (*.test-d.ts) run under tsc.
+export default mergeConfig(
+  baseConfig,
+  defineConfig({
+    test: {
+      globalSetup: ["./test/support/global-setup.ts"],
+      typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+    },
+  }),
+);

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { parseCommandLine, type ServerConfig } from "./config.ts";
+import { clientConfigSnippet, connectionHelp } from "./startup-messages.ts";
+
+function config(env: Record<string, string> = {}): ServerConfig {
+  const parsed = parseCommandLine({ argv: [], env });
+  if (parsed.action !== "run") throw new Error("expected run");
+  return parsed.config;
+}
+
+const env = {
+  DATABASE_PATH: "/srv/deliberate/data.db",
+  ANTHROPIC_API_KEY: "sk-ant-secret-value",
+  ANTHROPIC_MODEL: "claude-sonnet-4-5",
+  OPENAI_BASE_URL: "http://localhost:11434/v1",
+  HOME: "/home/someone",
+  PATH: "/usr/bin",
+};
+
+describe("clientConfigSnippet", () => {
+  it("claude-code: one pasteable command with absolute paths, settings forwarded, secrets read from the shell", () => {
+    const snippet = clientConfigSnippet({ client: "claude-code", config: config(env), scriptPath: "/opt/deliberate/dist/main.js", env });
+    expect(snippet).toBe(
+      'claude mcp add deliberate -e DATABASE_PATH=/srv/deliberate/data.db -e ANTHROPIC_API_KEY="$ANTHROPIC_API_KEY" -e ANTHROPIC_MODEL=claude-sonnet-4-5 ' +
+        "-e OPENAI_BASE_URL=http://localhost:11434/v1 -- node /opt/deliberate/dist/main.js\n",
+    );
+    expect(snippet).not.toContain("sk-ant-secret-value");
+  });
+
+  it("claude-desktop: plain JSON (not a log line, nothing escaped) that parses to the mcpServers entry", () => {
+    const snippet = clientConfigSnippet({ client: "claude-desktop", config: config(env), scriptPath: "/opt/deliberate/dist/main.js", env });
+    expect(snippet).not.toContain("sk-ant-secret-value");
+    expect(snippet).not.toContain('\\"');
+    expect(JSON.parse(snippet)).toEqual({
+      mcpServers: {
+        deliberate: {
+          command: "node",
+          args: ["/opt/deliberate/dist/main.js"],
+          env: {
+            DATABASE_PATH: "/srv/deliberate/data.db",
+            ANTHROPIC_API_KEY: "<ANTHROPIC_API_KEY>",
+            ANTHROPIC_MODEL: "claude-sonnet-4-5",
+            OPENAI_BASE_URL: "http://localhost:11434/v1",
+          },
+        },
+      },
+    });
+  });
+
+  it("quotes paths with spaces for the shell", () => {
+    const snippet = clientConfigSnippet({ client: "claude-code", config: config({ DATABASE_PATH: "/my data/d.db" }), scriptPath: "/my apps/main.js", env: {} });
+    expect(snippet).toBe("claude mcp add deliberate -e DATABASE_PATH='/my data/d.db' -- node '/my apps/main.js'\n");
+  });
+});
+
+describe("connectionHelp", () => {
+  it("on stdio, points at --print-config instead of printing escaped JSON", () => {
+    const lines = connectionHelp({ config: config(), scriptPath: "/opt/deliberate/dist/main.js" });
+    expect(lines.join("\n")).toContain("node /opt/deliberate/dist/main.js --print-config claude-code (or claude-desktop)");
+    expect(lines.join("\n")).not.toContain("mcpServers");
+  });
+});

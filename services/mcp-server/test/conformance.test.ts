@@ -1,0 +1,258 @@
+import { needsCompletionSchema } from "@deliberate/contracts";
+import { answerDialogPrompt } from "@deliberate/dialog/testing";
+import { hostModelRouter } from "@deliberate/engine";
+import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
+import { createScriptedModel, type FakeModelRequest } from "@deliberate/providers/testing";
+import type { Store } from "@deliberate/store";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, type Tool } from "@modelcontextprotocol/server";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createServer } from "../src/create-server.ts";
+import { createLogger } from "../src/logger.ts";
+import { scriptedAnswers } from "./support/fake-answers.ts";
+import { createComposedEngine } from "./support/test-engine.ts";
+import { respondAnalysis, respondStateful } from "./support/tool-answers.ts";
+
+// One conformance loop over every tool and every operation, answered directly
+// by a server-side (scripted) model: each result's structuredContent must pass
+// the official SDK client's own output validation (which is what every host
+// built on the SDK runs), a strict JSON Schema 2020-12 validator (ajv 2020),
+// and a draft-07 validator (ajv's default, as SDK 1.x hosts use: a schema
+// without `$schema` is read as draft-07 there) against the published schema. The loop checks its own coverage:
+// a tool or operation the engine publishes but the loop does not call fails it.
+
+/** The scripted model: the shared scripted answers, by the schema name each mode sends. */
+function answer(options: GenerateOptions<unknown>, index: number): unknown {
+  const prompt = options.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
+  const jsonSchema = options.schema ? (z.toJSONSchema(options.schema as z.ZodType, { unrepresentable: "any" }) as Record<string, unknown>) : undefined;
+  const request = { schemaName: options.schemaName, prompt: typeof prompt === "string" ? prompt : JSON.stringify(prompt), system: options.system, index, jsonSchema } as FakeModelRequest;
+  const name = options.schemaName ?? "";
+  if (scriptedAnswers[name]) return scriptedAnswers[name](request);
+  if (name.startsWith("dialog_")) return answerDialogPrompt({ schemaName: name, system: options.system, user: request.prompt, jsonSchema: jsonSchema ?? {} }, {});
+  for (const respond of [respondStateful, respondAnalysis]) {
+    const reply = respond(request) as { object?: unknown; status?: number };
+    if (reply.status === undefined && reply.object !== undefined) return reply.object;
+  }
+  throw new Error(`no scripted answer for mode ${name}`);
+}
+
+/** Keywords JSON Schema drafts read differently (2019-09/2020-12 only, or changed meaning): a published schema must use none. */
+const draftSensitiveKeywords = ["prefixItems", "unevaluatedItems", "unevaluatedProperties", "dependentRequired", "dependentSchemas", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "additionalItems"];
+
+function draftSensitivePaths(schema: unknown, path = "#"): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, index) => draftSensitivePaths(item, `${path}/${index}`));
+  if (schema === null || typeof schema !== "object") return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(schema)) {
+    if (draftSensitiveKeywords.includes(key)) found.push(`${path}/${key}`);
+    // `items` as an array (draft-07 tuple) or a boolean (2020-12 "no more items") changes meaning between drafts.
+    if (key === "items" && (Array.isArray(value) || typeof value === "boolean")) found.push(`${path}/items`);
+    if (key !== "properties" || (value !== null && typeof value === "object")) found.push(...draftSensitivePaths(value, `${path}/${key}`));
+  }
+  return found;
+}
+
+type Structured = Record<string, unknown>;
+
+describe("conformance: every tool and operation, answered directly, valid for the SDK client and for a strict 2020-12 validator", () => {
+  const logger = createLogger({ level: "error", sinks: [() => {}] });
+  const ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: false });
+  const draft07 = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  const validators = new Map<string, Array<ReturnType<typeof ajv.compile>>>();
+  const covered = new Set<string>();
+  let store: Store;
+  let client: Client;
+  let tools: Tool[];
+
+  beforeAll(async () => {
+    const composed = await createComposedEngine(createModelRouterFromModel(createScriptedModel(answer)));
+    store = composed.store;
+    const engine = composed.engine;
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await createServer({ engine, logger, sessions: engine }).connect(serverSide);
+    client = new Client({ name: "conformance", version: "1.0.0" });
+    await client.connect(clientSide);
+    tools = (await client.listTools()).tools;
+  });
+  afterAll(async () => {
+    await client?.close();
+    await store?.close();
+  });
+
+  /** Calls through the SDK client (which validates structuredContent against the published outputSchema), then checks with ajv 2020. */
+  async function call(name: string, args: Structured): Promise<Structured> {
+    const result = await client.callTool({ name, arguments: args });
+    const text = (result.content as Array<{ text?: string }>)[0]?.text ?? "";
+    expect(result.isError, `${name} ${JSON.stringify(args).slice(0, 120)}: ${text}`).toBeFalsy();
+    let checks = validators.get(name);
+    if (!checks) {
+      const schema = tools.find((tool) => tool.name === name)?.outputSchema;
+      expect(schema, `${name} publishes an output schema`).toBeDefined();
+      checks = [ajv.compile(schema as object), draft07.compile(schema as object)];
+      validators.set(name, checks);
+    }
+    for (const [index, validate] of checks.entries()) {
+      expect(validate(result.structuredContent), `${name} (${index === 0 ? "2020-12" : "draft-07"}): ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+    const operation = args["operation"] ?? args["type"] ?? args["query"];
+    covered.add(`${name}${typeof operation === "string" ? `:${operation}` : ""}`);
+    return result.structuredContent as Structured;
+  }
+
+  it("publishes no schema keyword that draft-07 and 2020-12 validators read differently", () => {
+    const found = tools.flatMap((tool) => [
+      ...draftSensitivePaths(tool.inputSchema).map((path) => `${tool.name} input ${path}`),
+      ...draftSensitivePaths(tool.outputSchema).map((path) => `${tool.name} output ${path}`),
+    ]);
+    expect(found).toEqual([]);
+    // Every published schema compiles under strict 2020-12 rules.
+    for (const tool of tools) {
+      expect(() => ajv.compile(tool.inputSchema), `${tool.name} input`).not.toThrow();
+      expect(() => ajv.compile(tool.outputSchema as object), `${tool.name} output`).not.toThrow();
+    }
+  });
+
+  it("publishes the defaults of fields that also accept strings", () => {
+    const property = (tool: string, field: string) => (tools.find((candidate) => candidate.name === tool)?.inputSchema.properties?.[field] ?? {}) as { default?: unknown };
+    expect(property("reasoning_tree", "num_branches").default).toBe(3);
+    expect(property("reasoning_mcts", "iterations").default).toBe(10);
+    expect(property("reasoning_mcts", "exploration_constant").default).toBe(Math.SQRT2);
+    expect(property("reasoning_mcts", "quality_threshold").default).toBe(0.5);
+    expect(property("reasoning_graph", "k").default).toBeDefined();
+    expect(property("reasoning_detect", "check_formal").default).toBeDefined();
+    expect(property("reasoning_metrics", "limit").default).toBeDefined();
+  });
+
+  it("runs every tool and operation with a valid result", { timeout: 120_000 }, async () => {
+    const linear = await call("reasoning_linear", { content: "We must pick a database." });
+    const sessionId = linear["session_id"] as string;
+    await call("reasoning_linear", { content: "The constraint rules out B.", session_id: sessionId });
+
+    const tree = await call("reasoning_tree", { operation: "create", content: "Options for storage", num_branches: "3" });
+    const treeSession = tree["session_id"] as string;
+    const branches = tree["branches"] as Array<{ id: string }>;
+    await call("reasoning_tree", { operation: "list", session_id: treeSession });
+    await call("reasoning_tree", { operation: "focus", session_id: treeSession, branch_id: branches[0]?.id });
+    await call("reasoning_tree", { operation: "complete", session_id: treeSession, branch_id: branches[0]?.id });
+
+    await call("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 3, challenge_assumptions: "true" });
+    await call("reasoning_reflection", { operation: "process", content: "Draft plan", max_iterations: 2, quality_threshold: 0.95 });
+    await call("reasoning_reflection", { operation: "evaluate", session_id: sessionId });
+
+    const checkpoint = await call("reasoning_checkpoint", { operation: "create", session_id: sessionId, name: "before detour" });
+    await call("reasoning_checkpoint", { operation: "list", session_id: sessionId });
+    await call("reasoning_checkpoint", { operation: "restore", session_id: sessionId, checkpoint_id: checkpoint["checkpoint_id"], new_direction: "Try option A" });
+
+    await call("reasoning_auto", { content: "What follows from the constraint?" });
+
+    const graph = await call("reasoning_graph", { operation: "init", content: "Cut CI time in half." });
+    const graphSession = graph["session_id"] as string;
+    const generated = await call("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: graph["node_id"], k: 3 });
+    const childIds = (generated["nodes"] as Array<{ id: string }>).map((node) => node.id);
+    await call("reasoning_graph", { operation: "score", session_id: graphSession, node_id: childIds[0] });
+    await call("reasoning_graph", { operation: "aggregate", session_id: graphSession, node_ids: childIds.slice(0, 2) });
+    await call("reasoning_graph", { operation: "refine", session_id: graphSession, node_id: childIds[1] });
+    await call("reasoning_graph", { operation: "prune", session_id: graphSession, threshold: "0.5" });
+    await call("reasoning_graph", { operation: "state", session_id: graphSession });
+    await call("reasoning_graph", { operation: "finalize", session_id: graphSession });
+
+    const timeline = await call("reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March." });
+    const timelineId = timeline["timeline_id"] as string;
+    const mainBranch = timeline["branch_id"] as string;
+    const proposed = await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranch });
+    await call("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "Launch slips to May.", label: "slip" });
+    // The compare result is the one that used to fail the SDK's check (z.tuple -> prefixItems + items: false).
+    const compared = await call("reasoning_timeline", { operation: "compare", timeline_id: timelineId });
+    expect((compared["comparison"] as { pairs: unknown[] }).pairs.length).toBeGreaterThanOrEqual(3);
+    await call("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: proposed["branch_id"], target_branch_id: mainBranch });
+
+    const mcts = await call("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: 3, branching_factor: 2 });
+    await call("reasoning_mcts", { operation: "auto_backtrack", session_id: mcts["session_id"] });
+
+    const argument = "We already spent two years on this rewrite, so we cannot stop now. Either we finish it or the product dies. Our lead says it will work.";
+    await call("reasoning_detect", { type: "biases", content: argument });
+    await call("reasoning_detect", { type: "fallacies", content: argument, check_formal: "false" });
+
+    await call("reasoning_decision", { type: "weighted", question: "Which database?", options: ["Postgres", "SQLite"], criteria: [{ name: "cost", weight: 1, direction: "cost" }, { name: "scale", weight: 2 }], scores: [[6, 9], [1, 3]] });
+    await call("reasoning_decision", { type: "topsis", question: "Which database?", options: ["Postgres", "SQLite"], criteria: [{ name: "cost", weight: 1, direction: "cost" }, { name: "scale", weight: 2 }], scores: [[6, 9], [1, 3]] });
+    await call("reasoning_decision", { question: "Which database?", options: ["Postgres", "SQLite"] });
+    await call("reasoning_decision", { type: "pairwise", question: "How to commute?", options: ["rail", "bus", "car"] });
+    await call("reasoning_decision", { type: "perspectives", topic: "A new tram line", stakeholders: [{ name: "City council" }] });
+
+    await call("reasoning_evidence", { type: "probabilistic", hypothesis: "The key leaked", evidence: [{ content: "Unknown logins", likelihood_if_true: 0.8, likelihood_if_false: 0.2 }, { content: "A rumour" }] });
+    await call("reasoning_evidence", { type: "assess", claim: "The bridge is unsafe", evidence: [{ content: "Inspection report", source: "inspector", source_type: "primary", corroborated_by: [], chain_of_custody: "intact" }, { content: "Forum post", source: "forum" }] });
+
+    const causal_model = { variables: ["demand", "ads", "sales"], relationships: [{ cause: "demand", effect: "ads", strength: 1 }, { cause: "ads", effect: "sales", strength: 2 }] };
+    await call("reasoning_counterfactual", { scenario: "A shop", intervention: "More ads", causal_model, intervention_target: { variable: "ads", change: 1 }, narrate: true });
+    await call("reasoning_counterfactual", { scenario: "Remote work", intervention: "Two more remote days" });
+
+    await call("reasoning_preset", { operation: "list" });
+    await call("reasoning_preset", { operation: "run", preset_id: "code-review", inputs: { code: "function add(a, b) { return a - b; }" } });
+
+    for (const query of ["summary", "by_mode", "invocations", "fallbacks", "config"]) await call("reasoning_metrics", { query, limit: "5" });
+
+    await call("list_reasoning_presets", {});
+    const dialog = await call("start_reasoning_session", { topic: "Monolith or microservices?", maxIterations: "2", qualityThreshold: "0.9" });
+    const dialogSession = dialog["session_id"] as string;
+    for (let round = 0; round < 3; round += 1) {
+      const exchanged = await call("run_reasoning_exchange", { session_id: dialogSession });
+      if (exchanged["status"] !== "in_progress") break;
+    }
+    await call("get_session_status", { session_id: dialogSession });
+    for (const format of ["markdown", "json", "structured"]) await call("get_reasoning_result", { session_id: dialogSession, format });
+
+    await call("listWorkflows", {});
+    const chain = await call("startChainOfThought", { problem: "Build an auth system" });
+    await call("startWorkflow", { workflow: "root_cause_analysis", inputs: { problem: "Builds got slow" } });
+    let step = chain;
+    for (let round = 0; round < 10 && step["status"] !== "complete"; round += 1) step = await call("submitThought", { state_id: chain["state_id"], thought: `Step ${round + 1} answered.` });
+    expect(step["status"]).toBe("complete");
+  });
+
+  it("validates host-executed steps and reasoning_submit the same way", { timeout: 60_000 }, async () => {
+    const { engine, store: hostStore } = await createComposedEngine(hostModelRouter);
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await createServer({ engine, logger }).connect(serverSide);
+    const hostClient = new Client({ name: "conformance-host", version: "1.0.0" });
+    await hostClient.connect(clientSide);
+    try {
+      const hostTools = (await hostClient.listTools()).tools;
+      const validate = (name: string, value: unknown) => {
+        for (const validator of [ajv, draft07]) {
+          const check = validator.compile(hostTools.find((tool) => tool.name === name)?.outputSchema as object);
+          expect(check(value), `${name}: ${ajv.errorsText(check.errors)}`).toBe(true);
+        }
+      };
+      const first = await hostClient.callTool({ name: "reasoning_timeline", arguments: { operation: "create", content: "Kickoff." } });
+      const step = needsCompletionSchema.safeParse(first.structuredContent);
+      // create asks no model: a direct result; branch asks one, so it suspends.
+      expect(step.success).toBe(false);
+      validate("reasoning_timeline", first.structuredContent);
+      const suspended = await hostClient.callTool({ name: "reasoning_timeline", arguments: { operation: "branch", timeline_id: (first.structuredContent as Structured)["timeline_id"] } });
+      validate("reasoning_timeline", suspended.structuredContent);
+      const pending = needsCompletionSchema.parse(suspended.structuredContent);
+      const answers = pending.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answer({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], schemaName: prompt.name, maxTokens: 100 }, 0) }));
+      const resumed = await hostClient.callTool({ name: "reasoning_submit", arguments: { resume_token: pending.resume_token, answers } });
+      expect(resumed.isError, JSON.stringify(resumed.content)).toBeFalsy();
+      validate("reasoning_submit", resumed.structuredContent);
+      covered.add("reasoning_submit");
+    } finally {
+      await hostClient.close();
+      await hostStore.close();
+    }
+  });
+
+  it("covered every tool and every operation the server publishes", async () => {
+    const expected = new Set<string>();
+    const { allToolDefinitions } = await import("@deliberate/contracts");
+    for (const tool of tools) {
+      const operations = allToolDefinitions.find((definition) => definition.name === tool.name)?.operations ?? [];
+      if (operations.length === 0) expected.add(tool.name);
+      for (const operation of operations) expected.add(`${tool.name}:${operation}`);
+    }
+    expect([...expected].filter((entry) => !covered.has(entry))).toEqual([]);
+  });
+});
