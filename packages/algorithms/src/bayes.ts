@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/base";
-import { IssueList } from "./invalid-input.ts";
+import { IssueList, requireFiniteResult } from "./invalid-input.ts";
 
 /**
  * The assumption every update here rests on, worded for inclusion in a
@@ -256,6 +256,7 @@ export function multiHypothesisUpdate(input: MultiHypothesisInput): MultiHypothe
   }
   issues.throwIfAny("Give one prior per hypothesis and, per evidence item, one likelihood P(E | hypothesis) per hypothesis.");
   const priorTotal = input.priors.reduce((total, prior) => total + prior, 0);
+  requireFiniteResult(priorTotal, "priors", "the sum of the priors", "Priors are relative weights: scale them down (e.g. to sum 1).");
   if (priorTotal === 0) {
     issues.add("priors", "every prior is 0; give at least one hypothesis a positive prior");
     issues.throwIfAny();

@@ -102,6 +102,17 @@ export function invalidInput(field: string, message: string, hint?: string): nev
   throw new Error("unreachable");
 }
 
+/**
+ * Returns `value` when it is finite; otherwise throws INVALID_INPUT naming
+ * `field` (the input the overflowing result came from), so an intermediate
+ * result that overflowed (e.g. a sum of scores near 1e308) never reaches an
+ * output as NaN or Infinity. @internal
+ */
+export function requireFiniteResult(value: number, field: string, what: string, hint?: string): number {
+  if (Number.isFinite(value)) return value;
+  return invalidInput(field, `${what} is ${describeValue(value)}: the numbers given overflow double precision (largest finite value about 1.8e308)`, hint);
+}
+
 /** Short, safe rendering of an offending value for an error message. @internal */
 export function describeValue(value: unknown): string {
   if (typeof value === "number") return Number.isNaN(value) ? "NaN" : String(value);

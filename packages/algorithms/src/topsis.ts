@@ -46,14 +46,17 @@ export function topsis(input: TopsisInput): TopsisResult {
   const ideal: number[] = [];
   const antiIdeal: number[] = [];
   directions.forEach((direction, criterion) => {
-    let sumOfSquares = 0;
-    for (let option = 0; option < optionCount; option += 1) sumOfSquares += cell(input.scores, option, criterion) ** 2;
-    const norm = Math.sqrt(sumOfSquares);
+    // Scaled by the largest magnitude so that squaring scores near ±1e308 cannot overflow.
+    let largest = 0;
+    for (let option = 0; option < optionCount; option += 1) largest = Math.max(largest, Math.abs(cell(input.scores, option, criterion)));
+    let sumOfScaledSquares = 0;
+    if (largest > 0) for (let option = 0; option < optionCount; option += 1) sumOfScaledSquares += (cell(input.scores, option, criterion) / largest) ** 2;
+    const scaledNorm = Math.sqrt(sumOfScaledSquares);
     const weight = weights[criterion] as number;
     let min = Infinity;
     let max = -Infinity;
     for (let option = 0; option < optionCount; option += 1) {
-      const value = norm === 0 ? 0 : (weight * cell(input.scores, option, criterion)) / norm;
+      const value = largest === 0 ? 0 : (weight * (cell(input.scores, option, criterion) / largest)) / scaledNorm;
       (weighted[option] as number[])[criterion] = value;
       if (value < min) min = value;
       if (value > max) max = value;

@@ -1,5 +1,5 @@
 import { cell, type DecisionMatrixInput, validateDecisionMatrix } from "./decision-matrix.ts";
-import { describeValue, invalidInput } from "./invalid-input.ts";
+import { describeValue, invalidInput, requireFiniteResult } from "./invalid-input.ts";
 import { type RankedOption, rankOptions } from "./ranking.ts";
 
 /**
@@ -45,7 +45,8 @@ const normalizations: readonly WeightedSumNormalization[] = ["min_max", "none"];
  *
  * `total_i = Σ_j w_j · n_ij`; higher is better. Min–max results depend on the
  * set of options compared (adding an option can change min/max), as is usual
- * for this method. Throws INVALID_INPUT naming the field on bad input.
+ * for this method. Throws INVALID_INPUT naming the field on bad input, and on
+ * scores so large that a total overflows (only possible with `none`).
  */
 export function weightedSum(input: WeightedSumInput): WeightedSumResult {
   const normalization = input.normalization ?? "min_max";
@@ -63,16 +64,20 @@ export function weightedSum(input: WeightedSumInput): WeightedSumResult {
       if (score < min) min = score;
       if (score > max) max = score;
     }
-    const range = max - min;
+    // Halved so that scores near ±Number.MAX_VALUE do not overflow the range (1e308 − (−1e308)).
+    const halfRange = max / 2 - min / 2;
     for (let option = 0; option < optionCount; option += 1) {
       const score = cell(input.scores, option, criterion);
       let value: number;
       if (normalization === "none") value = direction === "cost" ? min + max - score : score;
-      else if (range === 0) value = 1;
-      else value = direction === "cost" ? (max - score) / range : (score - min) / range;
+      else if (halfRange === 0) value = 1;
+      else value = direction === "cost" ? (max / 2 - score / 2) / halfRange : (score / 2 - min / 2) / halfRange;
       (normalized[option] as number[])[criterion] = value;
     }
   });
   const totals = normalized.map((row) => row.reduce((sum, value, criterion) => sum + (weights[criterion] as number) * value, 0));
+  totals.forEach((total, option) =>
+    requireFiniteResult(total, `scores.${option}`, `the weighted total of ${JSON.stringify(input.options[option])}`, "Use scores on a smaller scale, or normalization \"min_max\"."),
+  );
   return { weights, normalized_scores: normalized, totals, rankings: rankOptions(input.options, totals) };
 }

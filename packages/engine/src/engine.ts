@@ -9,8 +9,8 @@ import {
   type Thought,
   type ToolDefinition,
 } from "@deliberate/contracts";
-import type { ModelRouter } from "@deliberate/providers";
-import type { Store, SuspendedCall } from "@deliberate/store";
+import type { LanguageModel, ModelRouter } from "@deliberate/providers";
+import { type CallScope, createCallScope, type Store, type SuspendedCall } from "@deliberate/store";
 import { type Clock, systemClock } from "./clock.ts";
 import { createUsage, type InvocationUsage, type ToolContext } from "./context.ts";
 import { type BackgroundTask, composeModules, type DeliberateModule, type SessionSection } from "./define-module.ts";
@@ -108,6 +108,34 @@ function qualityOf(output: Record<string, unknown>, recording: InvocationFields 
     if (typeof value === "number" && Number.isFinite(value)) return value;
   }
   return null;
+}
+
+/**
+ * The router a call's handler sees with server-side models: before each model
+ * call it commits what the call wrote so far, so no transaction is ever held
+ * while a model answers (a multi-step call such as a preset keeps its finished
+ * steps; a failure rolls back only the unfinished one).
+ */
+function committingBeforeModelCalls(router: ModelRouter, scope: CallScope): ModelRouter {
+  // The commit in progress: model calls made meanwhile wait for it too, so concurrent calls start in the order they are made.
+  let committing: Promise<void> | undefined;
+  const forMode = (mode: string): LanguageModel => {
+    const model = router.forMode(mode);
+    return {
+      provider: model.provider,
+      modelId: model.modelId,
+      generate: (generateOptions) => {
+        if (scope.hasOpenTransaction()) {
+          const commit = scope.commit().finally(() => {
+            if (committing === commit) committing = undefined;
+          });
+          committing = commit;
+        }
+        return committing === undefined ? model.generate(generateOptions) : committing.then(() => model.generate(generateOptions));
+      },
+    };
+  };
+  return Object.assign(Object.create(router) as ModelRouter, { forMode });
 }
 
 /** The session an invocation row names: the handler's own field, else `session_id` of the output or input. */
@@ -292,7 +320,11 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     // so every replay draws the same ids and prompts built from results do not change.
     const callId = hostExecuted ? (resumption?.call.id ?? ids.next("rt")) : undefined;
     const callIds = callId !== undefined ? createReplayIds(callId) : ids;
-    const models = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : serverModels;
+    // The call's writes land together when it succeeds and not at all when it fails.
+    const scope = createCallScope(options.store);
+    const models = hostExecuted
+      ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} })
+      : committingBeforeModelCalls(serverModels, scope);
     const signal = invokeOptions.signal ?? new AbortController().signal;
     const usage = createUsage();
     const intervalMs = options.generationProgressIntervalMs ?? defaultGenerationProgressIntervalMs;
@@ -321,14 +353,21 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       };
       return context;
     }
-    const context = contextFor(invokeOptions.progress ?? (() => {}), options.store, callIds);
+    const context = contextFor(invokeOptions.progress ?? (() => {}), scope.store, callIds);
     const operation = variantOf(parsed);
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
     const rounds = (resumption?.call.rounds ?? 0) + 1;
     // A host-executed call's latency runs from its first round to now, across every round.
     const latency = () => Math.max(performance.now() - started, resumption ? clock.now().getTime() - Date.parse(resumption.call.created_at) : 0);
     try {
-      const output = await run(handler, rawArguments, context);
+      let output: Record<string, unknown>;
+      try {
+        output = await run(handler, rawArguments, context);
+        await scope.commit();
+      } catch (error) {
+        await scope.rollback().catch(() => undefined);
+        throw error;
+      }
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
       const latencyMs = latency();
       const failure = reportedFailure;

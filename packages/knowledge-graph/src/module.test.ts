@@ -574,7 +574,7 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
     await server.execute({ ...deductiveRequest, preferredCoTVariation: "selfConsistency" }).catch(() => undefined);
     expect((await server.counts()).invocations).toBe(2);
     // The rows name the reasoning session and carry the answer's confidence (camelCase wire fields).
-    const [row] = await server.store.invocations.list({ sessionId: first.reasoningSessionId, limit: 1 });
+    const [row] = await server.store.invocations.list({ sessionId: first.reasoningSessionId ?? "none", limit: 1 });
     expect(row).toMatchObject({ tool: "reasoning_execute_task", session_id: first.reasoningSessionId, quality: first.result?.confidenceScore });
     const host = await setup(deductiveScript, { host: true });
     const response = await host.execute(deductiveRequest);

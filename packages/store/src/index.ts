@@ -1,5 +1,5 @@
 export { bindRepositories, createStore, openStore } from "./store.ts";
-export type { BaseRepositories, OpenStoreOptions, Repositories, Store, StoreContribution } from "./store.ts";
+export type { BaseRepositories, OpenStoreOptions, OpenTransaction, Repositories, Store, StoreContribution } from "./store.ts";
 export { joinTransaction } from "./joined-transaction.ts";
 export { defaultDatabasePath, openSqliteDatabase } from "./open-database.ts";
 export type { OpenDatabaseOptions } from "./open-database.ts";
@@ -27,3 +27,5 @@ export type { SuspendedCall } from "./repositories/suspended-call.repository.ts"
 export type { InvocationRow, InvocationTable } from "./tables/invocation.table.ts";
 export type { SessionRow, SessionTable } from "./tables/session.table.ts";
 export type { ThoughtRow, ThoughtTable } from "./tables/thought.table.ts";
+export { createCallScope } from "./call-scope.ts";
+export type { CallScope } from "./call-scope.ts";

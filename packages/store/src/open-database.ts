@@ -2,8 +2,9 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DeliberateError } from "@deliberate/base";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import { createImmediateSqliteDialect } from "./immediate-sqlite-dialect.ts";
 
 export interface OpenDatabaseOptions {
   /** File path, or ":memory:" for tests. Parent folders are created. */
@@ -17,7 +18,9 @@ export const defaultDatabasePath = "./data/deliberate.db";
 
 /**
  * Opens SQLite with the settings a service needs (WAL so readers never block the
- * writer, synchronous=NORMAL, busy_timeout, foreign keys). Migrations are `migrateToLatest`'s.
+ * writer, synchronous=NORMAL, busy_timeout, foreign keys). Transactions start with
+ * `begin immediate`, so a writer waiting on another process honours busy_timeout.
+ * Migrations are `migrateToLatest`'s.
  */
 export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<Kysely<Database>> {
   const inMemory = options.path === ":memory:";
@@ -37,5 +40,5 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   connection.pragma("synchronous = NORMAL");
   connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   connection.pragma("foreign_keys = ON");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return new Kysely<Database>({ dialect: createImmediateSqliteDialect({ database: connection }) });
 }

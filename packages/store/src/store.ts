@@ -33,9 +33,21 @@ export type Store<Extra extends object = object> = Repositories<Extra> & {
    */
   transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Opens a transaction the caller commits or rolls back itself (see
+   * {@link createCallScope}). Absent on stores that cannot open one (a joined transaction).
+   */
+  begin?(): Promise<OpenTransaction<Extra>>;
   /** The names of the contributions this store was opened with. */
   readonly contributors: ReadonlySet<string>;
 };
+
+/** A transaction opened by {@link Store.begin}: its repositories, and how it ends. */
+export interface OpenTransaction<Extra extends object = object> {
+  readonly repositories: Repositories<Extra>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
 
 function bindBase(db: Kysely<Database>): BaseRepositories {
   return {
@@ -70,6 +82,14 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
     ...(bind(db) as Repositories<Extra>),
     transaction: (work) => db.transaction().execute((transaction) => work(bind(transaction) as Repositories<Extra>)),
     close: () => db.destroy(),
+    begin: async () => {
+      const transaction = await db.startTransaction().execute();
+      return {
+        repositories: bind(transaction) as Repositories<Extra>,
+        commit: () => transaction.commit().execute(),
+        rollback: () => transaction.rollback().execute(),
+      };
+    },
     contributors: new Set(contributions.map((contribution) => contribution.name)),
   };
 }

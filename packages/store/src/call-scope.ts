@@ -1,0 +1,90 @@
+import { joinTransaction } from "./joined-transaction.ts";
+import type { OpenTransaction, Repositories, Store } from "./store.ts";
+
+/** One call's store and how its writes end. See {@link createCallScope}. */
+export interface CallScope<Extra extends object = object> {
+  /** The store the call works on: reads and writes go to the call's transaction once it has one. */
+  readonly store: Store<Extra>;
+  /** Commits what the call wrote so far (nothing to do when it wrote nothing); later writes open a new transaction. */
+  commit(): Promise<void>;
+  /** Undoes what the call wrote since the last commit. */
+  rollback(): Promise<void>;
+  /** Whether the call has an open transaction (it wrote since the last commit). */
+  hasOpenTransaction(): boolean;
+}
+
+/**
+ * Makes one call's writes all-or-nothing. The call's first `transaction(work)`
+ * opens a real transaction ({@link Store.begin}) that stays open: later
+ * `transaction(work)` calls join it (savepoints, one at a time), and every
+ * repository method called through `store` (even on a repository object taken
+ * before) runs on it. The owner ends it with `commit()` once the call's
+ * result is known good, or `rollback()` when the call fails, so a call that
+ * fails after writing leaves nothing behind.
+ *
+ * Reads before the first write use the store itself, so a call holds no
+ * transaction while it waits on a model (calls make their model calls before
+ * writing; an owner that lets a call write and then call a model commits first).
+ * A store without `begin` (a joined transaction) is used as it is.
+ */
+export function createCallScope<Extra extends object = object>(base: Store<Extra>): CallScope<Extra> {
+  const begin = base.begin?.bind(base);
+  if (begin === undefined) return { store: base, commit: async () => {}, rollback: async () => {}, hasOpenTransaction: () => false };
+  type Opening = Promise<{ open: OpenTransaction<Extra>; joined: Store<Extra> }>;
+  let opening: Opening | undefined;
+
+  // The joined store once the open transaction is ready (undefined while it opens or when none is open).
+  let active: Store<Extra> | undefined;
+  type Members = Record<string, Record<string, (...args: unknown[]) => unknown>>;
+  const call = (target: unknown, key: string, name: string, args: unknown[]) => (target as Members)[key]?.[name]?.(...args);
+  const routed: Record<string, unknown> = {};
+  for (const [key, repository] of Object.entries(base)) {
+    if (key === "transaction" || key === "close" || key === "begin" || key === "contributors" || key === "db") continue;
+    if (typeof repository !== "object" || repository === null) continue;
+    const methods: Record<string, unknown> = {};
+    for (const [name, member] of Object.entries(repository)) {
+      if (typeof member !== "function") {
+        methods[name] = member;
+        continue;
+      }
+      methods[name] = (...args: unknown[]) => {
+        if (opening === undefined) return call(base, key, name, args);
+        if (active !== undefined) return call(active, key, name, args);
+        return opening.then(({ joined }) => call(joined, key, name, args));
+      };
+    }
+    routed[key] = methods;
+  }
+
+  async function end(how: "commit" | "rollback"): Promise<void> {
+    const ending = opening;
+    if (ending === undefined) return;
+    opening = undefined;
+    active = undefined;
+    const { open, joined } = await ending;
+    // Let the joined work already queued finish before the transaction ends.
+    await joined.transaction(async () => undefined).catch(() => undefined);
+    await open[how]();
+  }
+
+  const store = {
+    ...base,
+    ...routed,
+    transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
+      if (opening === undefined) {
+        const promise: Opening = begin().then((open) => {
+          const joined = joinTransaction(open.repositories, base.contributors);
+          if (opening === promise) active = joined;
+          return { open, joined };
+        });
+        opening = promise;
+      }
+      const started = opening;
+      return started.then(({ joined }) => joined.transaction(work));
+    },
+    close: () => Promise.reject(new Error("A call's store is closed by the service that owns the store.")),
+    contributors: base.contributors,
+  } as unknown as Store<Extra>;
+  delete (store as { begin?: unknown }).begin;
+  return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };
+}

@@ -1,0 +1,30 @@
+import { CompiledQuery, type DatabaseConnection, type Dialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from "kysely";
+
+/**
+ * The SQLite driver with write transactions: `begin immediate` takes the write
+ * lock when the transaction starts. A deferred `begin` takes it at the first
+ * write, and when another connection wrote in between, SQLite cannot wait
+ * (upgrading a read to a write would deadlock), so it fails at once with
+ * SQLITE_BUSY ("database is locked") whatever `busy_timeout` says. Starting as a
+ * writer makes the wait happen at `begin`, where `busy_timeout` applies.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+/**
+ * Kysely's SQLite dialect whose transactions start with `begin immediate`
+ * (see {@link ImmediateSqliteDriver}); everything else is `SqliteDialect`'s.
+ * Savepoints inside a transaction are unchanged.
+ */
+export function createImmediateSqliteDialect(config: SqliteDialectConfig): Dialect {
+  const dialect = new SqliteDialect(config);
+  return {
+    createDriver: () => new ImmediateSqliteDriver(config),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+  };
+}
