@@ -6,7 +6,7 @@ import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
-import { openStore } from "@deliberate/store";
+import { describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
@@ -44,8 +44,8 @@ async function main(): Promise<void> {
     createSelfImprovementModule(selfImprovement),
     ...(await loadModules(config.modules)),
   ];
-  const store = await openStore({ path: config.databasePath, modules });
-  logger.info("database ready", { path: config.databasePath });
+  const store = await openStore({ target: config.database, poolSize: config.databasePoolSize, modules });
+  logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
   logProviderChoice(logger, config.providers);
   const engine = createEngine({
     store,
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
     configSnapshot: {
       providers: redactSettings(config.providers),
-      database_path: config.databasePath,
+      database: describeDatabaseTarget(config.database),
       transport: config.transport.kind,
       log_level: config.logLevel,
       host_completion_ttl_seconds: config.hostCompletionTtlSeconds,

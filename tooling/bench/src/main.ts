@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { runDialogBench } from "./dialog-bench.ts";
 import { runIssue3Bench } from "./issue3-bench.ts";
+import { formatReplicaBench, runReplicaBench } from "./replicas-bench.ts";
 import { runKnowledgeGraphBench } from "./knowledge-graph-bench.ts";
 import { formatComparison, summarize } from "./statistics.ts";
 
@@ -130,6 +131,7 @@ try {
   process.stdout.write(`${await runDialogBench()}\n\n`);
   process.stdout.write(`${formatHttpBench(await runHttpBench())}\n\n`);
   process.stdout.write(`${await runKnowledgeGraphBench()}\n\n`);
+  process.stdout.write(`${formatReplicaBench(await runReplicaBench())}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {
   rmSync(directory, { recursive: true, force: true });
