@@ -1,5 +1,10 @@
+import { fileURLToPath } from "node:url";
 import { baseConfig } from "@deliberate/vitest-config";
 import { defineConfig, mergeConfig } from "vitest/config";
 
 // The CLI test runs the BUILT `deliberate` command (dist/cli.js); the global setup builds it when stale.
-export default mergeConfig(baseConfig, defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts"] } }));
+// The store's global setup starts a Postgres for runs with DELIBERATE_TEST_ENGINE_DIALECT=postgres.
+export default mergeConfig(
+  baseConfig,
+  defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/store/testing/global-setup"))] } }),
+);

@@ -8,6 +8,7 @@ import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts
 import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
+import { openTestStore } from "@deliberate/store/testing";
 import type { DeliberateModule } from "./define-module.ts";
 export { answerFromSchema } from "./schema-answer.ts";
 export { measureSchemaAcceptance } from "./schema-acceptance.ts";
@@ -37,11 +38,25 @@ export type TestEngineOptions = Partial<EngineOptions> & { router?: ModelRouter;
 
 /** An engine over in-memory SQLite (opened with the modules) and the scripted model. */
 export async function createTestEngine<Extra extends object = object>(script: ScriptedModelScript, options: TestEngineOptions): Promise<TestEngine<Extra>> {
-  const store = await openStore<Extra>({ path: ":memory:", modules: options.modules });
+  const store =
+    testEngineDialect() === "postgres" ? await openTestStore<Extra>("postgres", { modules: options.modules }) : await openStore<Extra>({ path: ":memory:", modules: options.modules });
   const model = createScriptedModel(script);
   const clock = createTestClock();
   const engine = createEngine({ store, models: options.router ?? createModelRouterFromModel(model), clock, ids: createSequentialIds(), ...options });
   return { engine, store, model, clock };
+}
+
+/**
+ * The dialect test engines' stores use: SQLite in memory, or with
+ * `DELIBERATE_TEST_ENGINE_DIALECT=postgres` a fresh schema on the run's
+ * Postgres (the package's vitest config needs the store's global setup), so a
+ * module's whole tool suite can run on Postgres too.
+ */
+export function testEngineDialect(): "sqlite" | "postgres" {
+  const value = process.env["DELIBERATE_TEST_ENGINE_DIALECT"]?.trim().toLowerCase();
+  if (value === undefined || value === "" || value === "sqlite") return "sqlite";
+  if (value === "postgres") return "postgres";
+  throw new Error(`DELIBERATE_TEST_ENGINE_DIALECT must be sqlite or postgres (got "${value}")`);
 }
 
 /** What a scripted answer function sees of the call: its messages (the prompt is the last). */

@@ -1,11 +1,14 @@
-import { openStore, type Store } from "@deliberate/store";
+import type { DialectName, Store } from "@deliberate/store";
+import { openTestStore as openDialectStore } from "@deliberate/store/testing";
 import { createKnowledgeGraphRepository, type KnowledgeGraphRepository } from "./storage/knowledge-graph.repository.ts";
 import { knowledgeGraphMigrations } from "./storage/migrations.ts";
 
-/** In-memory SQLite with the base tables and this module's tables, migrated as the engine does. */
-export async function openTestStore(): Promise<Store<{ knowledgeGraph: KnowledgeGraphRepository }>> {
-  return openStore<{ knowledgeGraph: KnowledgeGraphRepository }>({
-    path: ":memory:",
+/**
+ * A fresh store with the base tables and this module's tables, migrated as the
+ * engine does: in-memory SQLite, or a fresh schema on the test run's Postgres.
+ */
+export async function openTestStore(dialect: DialectName = "sqlite"): Promise<Store<{ knowledgeGraph: KnowledgeGraphRepository }>> {
+  return openDialectStore<{ knowledgeGraph: KnowledgeGraphRepository }>(dialect, {
     modules: [{ name: "knowledge-graph", migrations: knowledgeGraphMigrations, repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db) }) }],
   });
 }

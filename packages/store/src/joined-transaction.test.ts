@@ -1,18 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { joinTransaction, openStore, type Store } from "./index.ts";
+import { describe, expect, it } from "vitest";
+import { joinTransaction } from "./index.ts";
+import { testDialects, useTestStores } from "./testing/index.ts";
 
 const now = "2026-11-22T10:00:00.000Z";
-const stores: Store[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-});
-async function memoryStore(): Promise<Store> {
-  const store = await openStore({ path: ":memory:" });
-  stores.push(store);
-  return store;
-}
 
-describe("joinTransaction", () => {
+describe.each(testDialects)("joinTransaction on %s", (dialect) => {
+  const memoryStore = useTestStores(dialect);
+
   it("runs concurrent nested transactions one at a time inside the outer one, which commits them together", async () => {
     const store = await memoryStore();
     await store.sessions.create({ id: "s1", mode: "linear", now });

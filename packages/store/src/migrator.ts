@@ -1,6 +1,8 @@
 import { DeliberateError } from "@deliberate/base";
 import { type Kysely, type Migration, sql } from "kysely";
+import { columnTypes } from "./column-types.ts";
 import type { Database } from "./database.ts";
+import { dialectOf } from "./dialect.ts";
 import { baseMigrations } from "./migrations/index.ts";
 import type { StoreContribution } from "./store-contribution.ts";
 
@@ -41,12 +43,30 @@ export function orderedMigrations(contributions: readonly StoreContribution[]): 
  */
 export async function migrateToLatest(db: Kysely<Database>, contributions: readonly StoreContribution[] = []): Promise<void> {
   const all = orderedMigrations(contributions);
+  if (dialectOf(db) === "sqlite") return migrateOn(db, all);
+  // Postgres: replicas starting at once take turns. The advisory lock is held by
+  // one connection for the whole run (its transactions run on that connection),
+  // and keyed by schema, so databases sharing a server do not wait on each other.
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${advisoryLockClass}, hashtext(current_schema()))`.execute(connection);
+    try {
+      await migrateOn(connection, all);
+    } finally {
+      await sql`select pg_advisory_unlock(${advisoryLockClass}, hashtext(current_schema()))`.execute(connection).catch(() => undefined);
+    }
+  });
+}
+
+/** The first key of the migrations' advisory lock on Postgres ("DELI"); the second is the schema's hash. */
+export const advisoryLockClass = 0x44454c49;
+
+async function migrateOn(db: Kysely<Database>, all: readonly PendingMigration[]): Promise<void> {
   await db.schema
     .createTable(migrationTable)
     .ifNotExists()
     .addColumn("owner", "text", (column) => column.notNull())
     .addColumn("name", "text", (column) => column.notNull())
-    .addColumn("executed_at", "text", (column) => column.notNull())
+    .addColumn("executed_at", columnTypes(db).timestamp, (column) => column.notNull())
     .addPrimaryKeyConstraint("deliberate_migrations_pk", ["owner", "name"])
     .execute();
   const untyped = db as unknown as Kysely<Record<string, { owner: string; name: string; executed_at: string }>>;
@@ -80,6 +100,11 @@ export async function migrateToLatest(db: Kysely<Database>, contributions: reado
 
 /** Names recorded by kysely's Migrator before migrations had owners (empty when there is no such table). */
 async function legacyNames(db: Kysely<Database>): Promise<ReadonlySet<string>> {
+  if (dialectOf(db) === "postgres") {
+    // A failed statement would abort nothing here, but checking first keeps the server log clean.
+    const exists = await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(db);
+    if (exists.rows[0]?.found === null || exists.rows[0]?.found === undefined) return new Set();
+  }
   try {
     const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
     return new Set(rows.rows.map((row) => row.name));

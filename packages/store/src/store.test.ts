@@ -5,19 +5,17 @@ import { DeliberateError } from "@deliberate/base";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "./index.ts";
+import { testDialects, useTestStores } from "./testing/index.ts";
 
 const now = "2026-11-22T10:00:00.000Z";
 const stores: Store[] = [];
-async function memoryStore(): Promise<Store> {
-  const store = await openStore({ path: ":memory:" });
-  stores.push(store);
-  return store;
-}
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 
-describe("store", () => {
+describe.each(testDialects)("store on %s", (dialect) => {
+  const memoryStore = useTestStores(dialect);
+
   it("appends thoughts in order and returns the recent active ones oldest first", async () => {
     const store = await memoryStore();
     await store.sessions.create({ id: "s1", mode: "linear", now });
@@ -114,6 +112,9 @@ describe("store", () => {
     expect(rows.map((row) => [row.id, row.rounds])).toEqual([["i2", 1], ["i1", 3]]);
   });
 
+});
+
+describe("store on a SQLite file", () => {
   it("opens a file database in WAL mode that a second connection can read", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "deliberate-store-")), "nested", "deliberate.db");
     const writer = await openStore({ path });

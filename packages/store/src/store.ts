@@ -1,8 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import type { DatabaseTarget } from "./database-target.ts";
+import { type DialectName, dialectOf } from "./dialect.ts";
 import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
+import { openPostgresDatabase } from "./open-postgres.ts";
 import type { StoreContribution } from "./store-contribution.ts";
 import { createInvocationRepository } from "./repositories/invocation.repository.ts";
 import { createSessionRepository } from "./repositories/session.repository.ts";
@@ -12,6 +15,8 @@ import { createThoughtRepository } from "./repositories/thought.repository.ts";
 /** The repositories of the shared tables every module may use. */
 export interface BaseRepositories {
   readonly db: Kysely<Database>;
+  /** The dialect of `db`: "sqlite" or "postgres". */
+  readonly dialect: DialectName;
   readonly sessions: ReturnType<typeof createSessionRepository>;
   readonly thoughts: ReturnType<typeof createThoughtRepository>;
   readonly invocations: ReturnType<typeof createInvocationRepository>;
@@ -48,6 +53,7 @@ export interface OpenTransaction<Extra extends object = object> {
 function bindBase(db: Kysely<Database>): BaseRepositories {
   return {
     db,
+    dialect: dialectOf(db),
     sessions: createSessionRepository(db),
     thoughts: createThoughtRepository(db),
     invocations: createInvocationRepository(db),
@@ -101,18 +107,39 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
 }
 
 export interface OpenStoreOptions {
-  /** File path, or ":memory:" for tests. */
-  path: string;
+  /** SQLite file path, or ":memory:" for tests. */
+  path?: string;
+  /** `postgres://...`: opens Postgres instead of SQLite (several replicas may share it). */
+  url?: string;
+  /** Either of the above, as read by `databaseTargetFromEnvironment`. */
+  target?: DatabaseTarget;
+  /** Postgres connections in this process's pool; default 10. */
+  poolSize?: number;
   /** The modules whose tables and repositories the store carries (their migrations are applied). */
   modules?: readonly StoreContribution[];
   /** Batch invocation rows (services use `defaultInvocationBatch`); omitted, each row commits when recorded. */
   invocationBatch?: InvocationBatchOptions;
 }
 
-/** Opens SQLite at `path` (":memory:" for tests), applies the base and the modules' migrations, and returns the store. */
+function targetOf(options: OpenStoreOptions): DatabaseTarget {
+  if (options.target !== undefined) return options.target;
+  if (options.url !== undefined) return { dialect: "postgres", url: options.url };
+  if (options.path !== undefined) return { dialect: "sqlite", path: options.path };
+  throw new Error("openStore needs a path (SQLite), a url (Postgres) or a target");
+}
+
+/**
+ * Opens SQLite at `path` (":memory:" for tests) or Postgres at `url`, applies
+ * the base and the modules' migrations (on Postgres under an advisory lock, so
+ * replicas may start together), and returns the store.
+ */
 export async function openStore<Extra extends object = object>(options: OpenStoreOptions): Promise<Store<Extra>> {
   const modules = options.modules ?? [];
-  const db = await openSqliteDatabase({ path: options.path });
+  const target = targetOf(options);
+  const db =
+    target.dialect === "postgres"
+      ? await openPostgresDatabase({ url: target.url, ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) })
+      : await openSqliteDatabase({ path: target.path });
   try {
     await migrateToLatest(db, modules);
   } catch (error) {

@@ -12,7 +12,7 @@ import type { Logger } from "./logger.ts";
 import { bearerAuth } from "./middleware/bearer-auth.ts";
 import { bodyLimit } from "./middleware/body-limit.ts";
 import { originGuard } from "./middleware/origin-guard.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
+import { type RateLimitStore, rateLimit } from "./middleware/rate-limit.ts";
 import { requestSignal } from "./middleware/request-signal.ts";
 import { createOperationCatalog } from "./openapi/operation.ts";
 import type { AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
@@ -39,6 +39,8 @@ export interface AppDependencies {
   http: HttpSettings;
   ids: IdGenerator;
   version: string;
+  /** Where the rate limiter counts; default this process's memory. */
+  rateLimitStore?: RateLimitStore;
   /** The self-improvement loop's operations, when the service composes that module (mounted under /v1/self-improvement). */
   selfImprovement?: SelfImprovementControl;
 }
@@ -93,7 +95,16 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
       trustProxy: deps.http.trustProxy,
     }),
   );
-  app.use(rateLimit({ limit: deps.http.rateLimit, windowMs: deps.http.rateWindowMs, trustProxy: deps.http.trustProxy, skip: (path) => healthPaths.has(path) }));
+  app.use(
+    rateLimit({
+      limit: deps.http.rateLimit,
+      windowMs: deps.http.rateWindowMs,
+      trustProxy: deps.http.trustProxy,
+      skip: (path) => healthPaths.has(path),
+      ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}),
+      onStoreError: (error) => deps.logger.warn("rate limit store failed; request let through", { error }),
+    }),
+  );
   app.use(bodyLimit({ maxBytes: deps.http.maxBodyBytes }));
   // Only the routes that run model work need an abort signal (and its timer).
   const signal = requestSignal({ timeoutMs: deps.http.requestTimeoutMs });

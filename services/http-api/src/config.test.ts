@@ -10,6 +10,23 @@ describe("parseApiEnvironment", () => {
     expect(config.providers.provider).toBe("none");
   });
 
+  it("selects Postgres from DATABASE_URL, counting rate limits in the database there by default", () => {
+    const sqlite = parseApiEnvironment({ DATABASE_PATH: "/tmp/x.db" });
+    expect([sqlite.database, sqlite.http.rateLimitStore, sqlite.databasePoolSize]).toEqual([{ dialect: "sqlite", path: "/tmp/x.db" }, "memory", 10]);
+    const postgres = parseApiEnvironment({ DATABASE_URL: "postgres://u:p@db:5432/d", DATABASE_POOL_SIZE: "4" });
+    expect([postgres.database, postgres.http.rateLimitStore, postgres.databasePoolSize]).toEqual([{ dialect: "postgres", url: "postgres://u:p@db:5432/d" }, "database", 4]);
+    expect(parseApiEnvironment({ DATABASE_URL: "postgres://db/d", REASONING_API_RATE_LIMIT_STORE: "memory" }).http.rateLimitStore).toBe("memory");
+    const error = (() => {
+      try {
+        parseApiEnvironment({ DATABASE_URL: "mysql://db/d", REASONING_API_RATE_LIMIT_STORE: "redis", DATABASE_POOL_SIZE: "0" });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variables).toEqual(expect.arrayContaining(["DATABASE_URL", "REASONING_API_RATE_LIMIT_STORE", "DATABASE_POOL_SIZE"]));
+  });
+
   it("reads the spec's names (and HOST/PORT over UVICORN_*)", () => {
     const config = parseApiEnvironment({
       UVICORN_HOST: "localhost",

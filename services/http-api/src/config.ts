@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { DeliberateError } from "@deliberate/contracts";
 import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { defaultDatabasePath } from "@deliberate/store";
+import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
 import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
 
 type Environment = Record<string, string | undefined>;
@@ -14,8 +14,16 @@ export interface ApiConfig {
   host: string;
   /** `PORT` (or `UVICORN_PORT`), default 9000; 0 picks a free port. */
   port: number;
-  /** `DATABASE_PATH`, default ./data/deliberate.db: sessions, tools, the queue and telemetry. */
+  /** `DATABASE_PATH`, default ./data/deliberate.db: sessions, tools, the queue and telemetry (SQLite). */
   databasePath: string;
+  /**
+   * Where the store lives: `DATABASE_URL=postgres://...` selects Postgres (the
+   * queue, sessions and rate limits are then shared by every replica on it);
+   * otherwise SQLite at `databasePath`.
+   */
+  database: DatabaseTarget;
+  /** `DATABASE_POOL_SIZE`, default 10: Postgres connections of this process. */
+  databasePoolSize: number;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
   /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
@@ -48,6 +56,12 @@ export interface HttpSettings {
   requestTimeoutMs: number;
   /** `REASONING_TRUST_PROXY=1`: take the client address from X-Forwarded-For (rate limiting). */
   trustProxy: boolean;
+  /**
+   * `REASONING_API_RATE_LIMIT_STORE`: `database` counts in the `rate_limits`
+   * table, so the limit holds across replicas (the default on Postgres);
+   * `memory` counts per process (the default on SQLite).
+   */
+  rateLimitStore: "memory" | "database";
   /**
    * `REASONING_API_ALLOWED_HOSTS`: `Host` header names accepted besides the
    * loopback ones (plus a named bind address); `*` accepts any (needs a token).
@@ -184,6 +198,19 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     }
   }
 
+  let database: DatabaseTarget = { dialect: "sqlite", path: defaultDatabasePath };
+  try {
+    database = databaseTargetFromEnvironment(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push({ variable: "DATABASE_URL", message: error.message.replace(/\.$/, "") });
+  }
+  const rateLimitStoreValue = read(env, "REASONING_API_RATE_LIMIT_STORE")?.toLowerCase();
+  if (rateLimitStoreValue !== undefined && rateLimitStoreValue !== "memory" && rateLimitStoreValue !== "database") {
+    problems.push({ variable: "REASONING_API_RATE_LIMIT_STORE", message: `REASONING_API_RATE_LIMIT_STORE must be memory or database (got "${rateLimitStoreValue}")` });
+  }
+  const rateLimitStore: HttpSettings["rateLimitStore"] =
+    rateLimitStoreValue === "memory" || rateLimitStoreValue === "database" ? rateLimitStoreValue : database.dialect === "postgres" ? "database" : "memory";
   const hostList = (name: string, parse: (item: string) => string | undefined): string[] => {
     const items = (read(env, name) ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
     const parsed: string[] = [];
@@ -231,6 +258,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     rateWindowMs: integer("REASONING_API_RATE_WINDOW_MS", 60_000, { min: 100 }),
     requestTimeoutMs: integer("REASONING_API_REQUEST_TIMEOUT_MS", 120_000, { min: 100 }),
     trustProxy: flag("REASONING_TRUST_PROXY", false),
+    rateLimitStore,
   };
   const queue: QueueSettings = {
     enabled: flag("REASONING_QUEUE_WORKER", true),
@@ -249,6 +277,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     secret: read(env, "REASONING_CALLBACK_SECRET"),
   };
   const shutdownGraceMs = integer("REASONING_SHUTDOWN_GRACE_MS", 10_000, { min: 0 });
+  const databasePoolSize = integer("DATABASE_POOL_SIZE", 10, { min: 1, max: 1000 });
   const logStdout = flag("REASONING_LOG_STDOUT", false);
 
   let providers: ProviderSettings | undefined;
@@ -269,6 +298,8 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     host,
     port,
     databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    database,
+    databasePoolSize,
     modules: readList(env["DELIBERATE_MODULES"]),
     knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
     logLevel: (logLevelValue as LogLevel | undefined) ?? "info",

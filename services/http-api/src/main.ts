@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { redactSettings } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment, type SelfImprovementOptions } from "@deliberate/self-improvement";
+import { describeDatabaseTarget } from "@deliberate/store";
 import { type ApiConfig, ConfigError, parseApiEnvironment } from "./config.ts";
 import { createApiService } from "./service.ts";
 
@@ -20,7 +21,14 @@ async function main(): Promise<void> {
   const { logger } = service;
   const url = await service.start();
   const providers = redactSettings(config.providers);
-  logger.info("deliberate-api listening", { url, docs: `${url}/docs`, viewer: `${url}/ui`, database: config.databasePath, workers: config.queue.enabled ? config.queue.workers : 0 });
+  logger.info("deliberate-api listening", {
+    url,
+    docs: `${url}/docs`,
+    viewer: `${url}/ui`,
+    database: describeDatabaseTarget(config.database),
+    rate_limits: config.http.rateLimitStore,
+    workers: config.queue.enabled ? config.queue.workers : 0,
+  });
   logger.info(config.providers.provider === "none" ? "no model provider: agent intents use the heuristic, tools are host-executed" : "model provider selected", {
     provider: providers.provider,
     reason: providers.reason,

@@ -25,6 +25,7 @@ import { defaultInvocationBatch, openStore, type Store } from "@deliberate/store
 import type { Hono } from "hono";
 import { agentIntentModule } from "./agent-intent-module.ts";
 import { createApp } from "./app.ts";
+import { databaseRateLimitStore, memoryRateLimitStore } from "./middleware/rate-limit.ts";
 import type { AppEnv } from "./app-env.ts";
 import type { ApiRepositories } from "./store/repositories.ts";
 import type { ApiConfig } from "./config.ts";
@@ -46,7 +47,7 @@ export interface ApiServiceOptions {
    * tools appear at /v1/tools, in OpenAPI and metrics, and their tables are migrated.
    */
   modules?: readonly DeliberateModule[];
-  /** Use this store instead of opening `config.databasePath` (opened with the same modules; the caller closes it). */
+  /** Use this store instead of opening `config.database` (opened with the same modules; the caller closes it). */
   store?: Store;
   logger?: Logger;
   /** Where log lines go instead of stderr (REASONING_LOG_FILE / REASONING_LOG_STDOUT mirrors still apply). */
@@ -97,11 +98,11 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const ownsStore = options.store === undefined;
   const modules: readonly DeliberateModule[] = [reasoningModule, dialogModule as DeliberateModule, agentIntentModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules)), ...(options.modules ?? [])];
-  // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
-  const store = (options.store ??
-    (await openStore({
-      path: config.databasePath,
+  const store = (options.store ?? (await openStore({
+      target: config.database,
+      poolSize: config.databasePoolSize,
       modules,
+      // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
       invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
     }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -176,6 +177,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     http: config.http,
     ids,
     version: serviceVersion,
+    rateLimitStore: config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
     ...(selfImprovement ? { selfImprovement: selfImprovement.control(store as unknown as Store<SelfImprovementRepositories>) } : {}),
   });
 

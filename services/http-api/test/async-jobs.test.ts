@@ -3,7 +3,7 @@ import { openStore } from "@deliberate/store";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startCallbackReceiver } from "./support/callback-receiver.ts";
-import { eventually, getJson, postJson, startService, temporaryDirectory, type RunningService } from "./support/service-harness.ts";
+import { databaseOptions, eventually, getJson, postJson, startService, temporaryDirectory, type RunningService } from "./support/service-harness.ts";
 import { reasoningModule } from "@deliberate/reasoning";
 import { agentIntentModule } from "../src/agent-intent-module.ts";
 import type { ApiRepositories, ApiTables } from "../src/store/repositories.ts";
@@ -226,7 +226,7 @@ describe("durability", () => {
     const database = join(directory.path, "deliberate.db");
     const callbacks = await receiver();
     // A process that claimed the job and then died: its lease has run out.
-    const store = await openStore<ApiRepositories>({ path: database, modules: [reasoningModule, agentIntentModule] });
+    const store = await openStore<ApiRepositories>({ ...(await databaseOptions(database)), modules: [reasoningModule, agentIntentModule] });
     await store.jobs.enqueue({ id: "job_orphan", type: "agent_intent", correlation_id: "c-orphan", payload: { goal_text: "find orphans" }, callback_url: callbacks.url, max_attempts: 3, now: new Date().toISOString() });
     await store.jobs.claimNext({ owner: "dead-process", now: new Date().toISOString(), leaseUntil: new Date(Date.now() + 200).toISOString() });
     await store.close();

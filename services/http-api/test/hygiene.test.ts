@@ -1,7 +1,7 @@
 import { createFakeModelServer } from "@deliberate/providers/testing";
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually, getJson, postJson, startService } from "./support/service-harness.ts";
+import { databaseOptions, eventually, getJson, postJson, startService } from "./support/service-harness.ts";
 import { reasoningModule } from "@deliberate/reasoning";
 import { agentIntentModule } from "../src/agent-intent-module.ts";
 import type { ApiRepositories } from "../src/store/repositories.ts";
@@ -187,7 +187,7 @@ describe("graceful shutdown", () => {
     await eventually(() => (model.requests.length > 0 ? true : undefined));
     await running.stop();
     const { openStore } = await import("@deliberate/store");
-    const store = await openStore<ApiRepositories>({ path: database, modules: [reasoningModule, agentIntentModule] });
+    const store = await openStore<ApiRepositories>({ ...(await databaseOptions(database)), modules: [reasoningModule, agentIntentModule] });
     const job = await store.jobs.get(accepted.json.job_id);
     await store.close();
     directory.remove();

@@ -31,6 +31,13 @@ describe("parseCommandLine", () => {
     expect(run([], { DATABASE_PATH: "  ", LOG_LEVEL: "" })).toMatchObject({ databasePath: "./data/deliberate.db", logLevel: "info" });
   });
 
+  it("selects Postgres from DATABASE_URL and names it when it is neither Postgres nor SQLite", () => {
+    expect(run([]).database).toEqual({ dialect: "sqlite", path: "./data/deliberate.db" });
+    expect(run([], { DATABASE_URL: "postgres://u:p@db/d", DATABASE_POOL_SIZE: "3" })).toMatchObject({ database: { dialect: "postgres", url: "postgres://u:p@db/d" }, databasePoolSize: 3 });
+    expect(failure([], { DATABASE_URL: "mongodb://db/d" }).variables).toEqual(["DATABASE_URL"]);
+    expect(failure([], { DATABASE_POOL_SIZE: "many" }).variables).toEqual(["DATABASE_POOL_SIZE"]);
+  });
+
   it("names LOG_LEVEL when it is invalid", () => {
     const error = failure([], { LOG_LEVEL: "verbose" });
     expect(error.variables).toEqual(["LOG_LEVEL"]);

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { DeliberateError } from "@deliberate/contracts";
 import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { defaultDatabasePath } from "@deliberate/store";
+import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
 import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
 
 /** Default port of the Streamable HTTP transport (`--port`, `MCP_HTTP_PORT`). */
@@ -48,8 +48,12 @@ export interface ServerConfig {
   modules: string[];
   /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
   knowledgeGraph: Partial<KnowledgeGraphOptions>;
-  /** `DATABASE_PATH`, default `./data/deliberate.db`. */
+  /** `DATABASE_PATH`, default `./data/deliberate.db` (SQLite). */
   databasePath: string;
+  /** `DATABASE_URL=postgres://...` selects Postgres (replicas share it); otherwise SQLite at `databasePath`. */
+  database: DatabaseTarget;
+  /** `DATABASE_POOL_SIZE`, default 10: Postgres connections of this process. */
+  databasePoolSize: number;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
   transport: TransportConfig;
@@ -84,7 +88,7 @@ Deliberate's MCP server: structured reasoning tools for AI agents.
   --help, -h        print this help
   --version, -v     print the version
 
-Environment: DATABASE_PATH, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
+Environment: DATABASE_URL (postgres://...), DATABASE_PATH, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
 OPENAI_API_KEY, OPENAI_BASE_URL, DELIBERATE_KEYLESS_ORDER, HOST_COMPLETION_TTL_SECONDS,
 MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_HTTP_HEADERS_TIMEOUT_MS,
 MCP_HTTP_BODY_TIMEOUT_MS, ... (see the README).`;
@@ -297,9 +301,17 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
   if (!/^\d+$/.test(ttlValue ?? "1") || !Number.isSafeInteger(hostCompletionTtlSeconds) || hostCompletionTtlSeconds < 1) {
     throw new ConfigError(`HOST_COMPLETION_TTL_SECONDS must be a whole number of seconds >= 1 (got "${ttlValue}").`, ["HOST_COMPLETION_TTL_SECONDS"]);
   }
+  const database = databaseTargetFromEnvironment(env);
+  const poolValue = read(env, "DATABASE_POOL_SIZE");
+  const databasePoolSize = poolValue === undefined ? 10 : Number(poolValue);
+  if (!/^\d+$/.test(poolValue ?? "1") || databasePoolSize < 1 || databasePoolSize > 1000) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "${poolValue}").`, ["DATABASE_POOL_SIZE"]);
+  }
   const config: ServerConfig = {
     providers,
     databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    database,
+    databasePoolSize,
     modules: readList(env["DELIBERATE_MODULES"]),
     knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
     logLevel: logLevelValue ?? "info",

@@ -8,7 +8,7 @@ import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
-import { defaultInvocationBatch, openStore } from "@deliberate/store";
+import { defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
@@ -59,11 +59,12 @@ async function main(): Promise<void> {
   ];
   // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
   const store = await openStore({
-    path: config.databasePath,
+    target: config.database,
+    poolSize: config.databasePoolSize,
     modules,
     invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
   });
-  logger.info("database ready", { path: config.databasePath });
+  logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
   logProviderChoice(logger, config.providers);
   const engine = createEngine({
     store,
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
     suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
     configSnapshot: {
       providers: redactSettings(config.providers),
-      database_path: config.databasePath,
+      database: describeDatabaseTarget(config.database),
       transport: config.transport.kind,
       log_level: config.logLevel,
       host_completion_ttl_seconds: config.hostCompletionTtlSeconds,

@@ -68,7 +68,9 @@ const secretVariable = /(KEY|TOKEN|SECRET|PASSWORD)/;
  */
 export function clientConfigSnippet(options: { client: ConfigClient; config: ServerConfig; scriptPath: string; env: Record<string, string | undefined> }): string {
   const script = resolve(options.scriptPath);
-  const env: Array<[string, string, boolean]> = [["DATABASE_PATH", resolve(options.config.databasePath), false]];
+  // A Postgres URL carries its password: passed on like a secret, never printed.
+  const database = options.config.database;
+  const env: Array<[string, string, boolean]> = [database.dialect === "postgres" ? ["DATABASE_URL", database.url, true] : ["DATABASE_PATH", resolve(database.path), false]];
   for (const [name, value] of Object.entries(options.env).sort(([a], [b]) => a.localeCompare(b))) {
     if (value === undefined || value.trim() === "" || !forwardedVariable.test(name)) continue;
     env.push([name, value, secretVariable.test(name)]);

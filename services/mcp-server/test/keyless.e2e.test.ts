@@ -162,7 +162,7 @@ describe("host-executed completions (no key, no sampling)", () => {
     expect(withoutIds(hosted)).toEqual(withoutIds(expected));
     for (const [key, value] of Object.entries(hosted)) expect(value["status"], key).toBeUndefined();
     expectOutput("reasoning_linear", { content: [{ type: "text", text: JSON.stringify(hosted.linear) }], structuredContent: hosted.linear });
-  });
+  }, 120_000); // every model-backed tool over several rounds, plus a server-side run to compare
 
   it("lists needs_completion in model-backed tools' output schemas", async () => {
     const server = await start({ DATABASE_PATH: join(directory.path, "schemas.db") });

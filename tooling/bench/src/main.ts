@@ -7,6 +7,7 @@ import { formatFanOutBench, runFanOutBench } from "./fan-out-bench.ts";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { benchGraph, benchMcts } from "./issue3-bench.ts";
 import { runKnowledgeGraphBench } from "./knowledge-graph-bench.ts";
+import { formatReplicaBench, runReplicaBench } from "./replicas-bench.ts";
 import { formatScaleBench, runScaleBench } from "./scale-bench.ts";
 import { formatStdioBench, runStdioBench } from "./stdio-bench.ts";
 
@@ -17,6 +18,7 @@ import { formatStdioBench, runStdioBench } from "./stdio-bench.ts";
 //   (e) fan-out at a fixed fake model latency against the critical path;
 //   (k) the knowledge-graph module's deductive closure (issue 12);
 //   (h) the built HTTP API against a bare node:http JSON server (autocannon);
+//   (r) the HTTP API on SQLite and on Postgres with 1 and 2 replicas;
 //   (s) scale: a 10,000-thought export, metrics over 1,000,000 invocation rows;
 //   (v) the viewer's page of a 2,000-node graph in Chromium (packages/viewer's bench).
 // Run with `pnpm bench` at the root (it builds the services first). BENCH_ONLY=a,h,...
@@ -46,6 +48,7 @@ try {
   if (wanted("e")) process.stdout.write(`${formatFanOutBench(await runFanOutBench())}\n\n`);
   if (wanted("k")) process.stdout.write(`${await runKnowledgeGraphBench()}\n\n`);
   if (wanted("h")) process.stdout.write(`${formatHttpBench(await runHttpBench())}\n\n`);
+  if (wanted("r")) process.stdout.write(`${formatReplicaBench(await runReplicaBench())}\n\n`);
   if (wanted("s")) process.stdout.write(`${formatScaleBench(await runScaleBench())}\n\n`);
   if (wanted("v")) process.stdout.write(`${await viewerBench()}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

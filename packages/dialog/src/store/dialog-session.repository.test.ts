@@ -1,5 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
-import { openStore, type Store } from "@deliberate/store";
+import type { Store } from "@deliberate/store";
+import { openTestStore, testDialects } from "@deliberate/store/testing";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DialogRepositories } from "../dialog-context.ts";
@@ -84,15 +85,15 @@ async function countRows(table: string, sessionId: string): Promise<number> {
   return Number(row.rows[0]?.count);
 }
 
-beforeEach(async () => {
-  store = await openStore<DialogRepositories>({ path: ":memory:", modules: [dialogModule] });
-  repository = store.dialogSessions;
-});
-afterEach(async () => {
-  await store.close();
-});
+describe.each(testDialects)("dialog session repository on %s", (dialect) => {
+  beforeEach(async () => {
+    store = await openTestStore<DialogRepositories>(dialect, { modules: [dialogModule] });
+    repository = store.dialogSessions;
+  });
+  afterEach(async () => {
+    await store.close();
+  });
 
-describe("dialog session repository", () => {
   it("stores a session with its agents in order, overrides included", async () => {
     await createBoth("s1");
     const session = await repository.getSession("s1");
@@ -159,7 +160,7 @@ describe("dialog session repository", () => {
 });
 
 describe("dialog migration", () => {
-  it("compiles to portable Postgres DDL: text, integer and double precision columns only", async () => {
+  it("compiles to Postgres DDL with portable types and each dialect's own boolean, timestamp and JSON", async () => {
     const statements: string[] = [];
     const postgres = new Kysely<unknown>({
       dialect: {
@@ -176,9 +177,9 @@ describe("dialog migration", () => {
     await dialogTables.down?.(postgres);
     expect(statements.filter((statement) => statement.startsWith("create table"))).toHaveLength(5);
     const ddl = statements.join("\n").toLowerCase();
-    expect(ddl).not.toMatch(/autoincrement|without rowid|strict|datetime|blob|json/);
+    expect(ddl).not.toMatch(/autoincrement|without rowid|strict|datetime|blob|jsonb/);
     const types = [...ddl.matchAll(/[(,] ?"[a-z_]+" (double precision|[a-z]+)/g)].map((match) => match[1]);
-    expect(new Set(types)).toEqual(new Set(["text", "integer", "double precision"]));
+    expect(new Set(types)).toEqual(new Set(["text", "integer", "double precision", "boolean", "timestamptz", "json"]));
     expect(statements.filter((statement) => statement.startsWith("drop table"))).toHaveLength(5);
   });
 });

@@ -1,6 +1,7 @@
 import type { Provenance } from "@deliberate/contracts";
 import type { Store } from "@deliberate/store";
 import type { Kysely } from "kysely";
+import { testDialects } from "@deliberate/store/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestStore } from "../test-support.ts";
 import type { KnowledgeGraphRepository, NewEntity } from "./knowledge-graph.repository.ts";
@@ -11,12 +12,12 @@ function entity(id: string, key: string): NewEntity {
   return { id, sessionId: "s1", name: key.toUpperCase(), key, type: "concept", observations: [`about ${key}`], confidence: 0.9, validity: "asserted", provenance };
 }
 
-describe("knowledge-graph repository", () => {
+describe.each(testDialects)("knowledge-graph repository on %s", (dialect) => {
   let store: Store<{ knowledgeGraph: KnowledgeGraphRepository }>;
   let repository: KnowledgeGraphRepository;
 
   beforeEach(async () => {
-    store = await openTestStore();
+    store = await openTestStore(dialect);
     repository = store.knowledgeGraph;
     await repository.createSession({ sessionId: "s1", taskId: "t1", goalQuery: "Why?", now: "2026-01-01T00:00:00.000Z" });
   });
@@ -70,8 +71,8 @@ describe("knowledge-graph repository", () => {
     await repository.insertEntities("s1", [entity("e1", "a"), entity("e2", "b")], "2026-01-01T00:00:01.000Z");
     const relation = { id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 1, validity: "asserted" as const, provenance, derivation: null };
     await repository.insertRelations("s1", [relation], "2026-01-01T00:00:02.000Z");
-    await expect(repository.insertRelations("s1", [{ ...relation, id: "r2" }], "2026-01-01T00:00:03.000Z")).rejects.toThrow(/UNIQUE/);
-    await expect(repository.insertEntities("s1", [entity("e9", "a")], "2026-01-01T00:00:03.000Z")).rejects.toThrow(/UNIQUE/);
+    await expect(repository.insertRelations("s1", [{ ...relation, id: "r2" }], "2026-01-01T00:00:03.000Z")).rejects.toThrow(/unique/i);
+    await expect(repository.insertEntities("s1", [entity("e9", "a")], "2026-01-01T00:00:03.000Z")).rejects.toThrow(/unique/i);
   });
 
   it("advances a session only from the revision it was read at", async () => {

@@ -1,5 +1,5 @@
 import { DeliberateError, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
-import type { Database } from "@deliberate/store";
+import { type Database, reservePositions } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import type { KnowledgeGraphDatabase, KnowledgeGraphEntityRow, KnowledgeGraphRelationRow, KnowledgeGraphSessionRow } from "./tables.ts";
 
@@ -137,9 +137,9 @@ function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
 export function createKnowledgeGraphRepository(database: Kysely<Database>) {
   const db = database as unknown as Kysely<KnowledgeGraphDatabase>;
 
-  async function nextPosition(table: "knowledge_graph_entities" | "knowledge_graph_relations", sessionId: string): Promise<number> {
-    const row = await db.selectFrom(table).select((eb) => eb.fn.max<number | null>("position").as("last")).where("session_id", "=", sessionId).executeTakeFirst();
-    return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+  /** Reserves `count` positions atomically (no max+1 race between replicas appending to one session). */
+  function nextPositions(table: "knowledge_graph_entities" | "knowledge_graph_relations", sessionId: string, count: number): Promise<number> {
+    return reservePositions(database, { scope: table, key: sessionId, table, keyColumn: "session_id", positionColumn: "position" }, count);
   }
 
   return {
@@ -281,7 +281,8 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
 
     /** Appends entities to a session's graph, after those it has. */
     async insertEntities(sessionId: string, entities: readonly NewEntity[], now: string): Promise<void> {
-      let position = await nextPosition("knowledge_graph_entities", sessionId);
+      if (entities.length === 0) return;
+      let position = await nextPositions("knowledge_graph_entities", sessionId, entities.length);
       for (let start = 0; start < entities.length; start += insertBatch) {
         const rows = entities.slice(start, start + insertBatch).map((entity) => ({
           id: entity.id,
@@ -319,7 +320,8 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
 
     /** Appends relations; a second relation with the same (subject, predicate, object) is a STORAGE error (the unique key). */
     async insertRelations(sessionId: string, relations: readonly NewRelation[], now: string): Promise<void> {
-      let position = await nextPosition("knowledge_graph_relations", sessionId);
+      if (relations.length === 0) return;
+      let position = await nextPositions("knowledge_graph_relations", sessionId, relations.length);
       for (let start = 0; start < relations.length; start += insertBatch) {
         const rows = relations.slice(start, start + insertBatch).map((relation) => ({
           id: relation.id,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError } from "@deliberate/base";
-import { defaultDatabasePath, openStore } from "@deliberate/store";
+import { type DatabaseTarget, databaseTargetFromEnvironment, openStore } from "@deliberate/store";
 import { parseSelfImprovementEnvironment } from "../config.ts";
 import { createSelfImprovementModule } from "../module.ts";
 import type { SelfImprovementRepositories } from "../store/repository.ts";
@@ -12,7 +12,8 @@ Commands:
   self-improve   the self-improvement loop (deliberate self-improve help)`;
 
 /**
- * `deliberate`: opens the service's database (DATABASE_PATH or --database)
+ * `deliberate`: opens the service's database (DATABASE_URL for Postgres, else
+ * DATABASE_PATH, or --database <path or postgres:// URL>)
  * with the self-improvement module and runs a `self-improve` command. The
  * running service picks up a change (pause, rollback, approve, reject)
  * within its sync interval.
@@ -27,7 +28,14 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`deliberate: unknown command '${group}'\n\n${usage}\n`);
     return 2;
   }
-  let databasePath = process.env["DATABASE_PATH"]?.trim() || defaultDatabasePath;
+  let target: DatabaseTarget;
+  try {
+    target = databaseTargetFromEnvironment(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`deliberate self-improve: ${error.message}\n`);
+    return 2;
+  }
   const commandArguments: string[] = [];
   for (let index = 0; index < rest.length; index += 1) {
     const argument = rest[index] as string;
@@ -37,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`deliberate self-improve: --database needs a path\n\n${selfImproveUsage}\n`);
         return 2;
       }
-      databasePath = value;
+      target = /^postgres(ql)?:\/\//i.test(value) ? { dialect: "postgres", url: value } : { dialect: "sqlite", path: value };
       index += 1;
     } else commandArguments.push(argument);
   }
@@ -49,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`deliberate self-improve: ${error.message}\n`);
     return 2;
   }
-  const store = await openStore<SelfImprovementRepositories>({ path: databasePath, modules: [module] });
+  const store = await openStore<SelfImprovementRepositories>({ target, modules: [module], poolSize: 2 });
   try {
     const output = await runSelfImproveCommand(commandArguments, module.control(store));
     process.stdout.write(output.stdout);

@@ -1,6 +1,8 @@
 import { createEngine, createTaskRunner, type DeliberateEngine, hostModelRouter, type TaskRunner } from "@deliberate/engine";
 import type { ModelRouter } from "@deliberate/providers";
 import { openStore, type Store } from "@deliberate/store";
+import { openTestStore } from "@deliberate/store/testing";
+import { testEngineDialect } from "@deliberate/engine/testing";
 import { createSelfImprovementModule, type SelfImprovementModule, type SelfImprovementModuleOptions } from "../../src/module.ts";
 import type { SelfImprovementRepositories } from "../../src/store/repository.ts";
 import { probeModule } from "../fixtures/probe-module.ts";
@@ -46,7 +48,10 @@ export async function createSyntheticHarness(input: { options?: SelfImprovementM
   };
   const module = createSelfImprovementModule(options);
   const modules = [probeModule, module];
-  const store = await openStore<SelfImprovementRepositories>({ path: input.path ?? ":memory:", modules });
+  const store =
+    input.path === undefined && testEngineDialect() === "postgres"
+      ? await openTestStore<SelfImprovementRepositories>("postgres", { modules })
+      : await openStore<SelfImprovementRepositories>({ path: input.path ?? ":memory:", modules });
   const clock = input.clock ?? createManualClock();
   const engine = createEngine({ store, modules, models: input.models ?? hostModelRouter, clock });
   const runner = createTaskRunner({ engine, clock });

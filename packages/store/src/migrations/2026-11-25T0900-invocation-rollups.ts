@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from "kysely";
+import { columnTypes } from "../column-types.ts";
 import type { Database } from "../database.ts";
 import { rebuildInvocationRollups } from "../rebuild-invocation-rollups.ts";
 
@@ -14,12 +15,13 @@ import { rebuildInvocationRollups } from "../rebuild-invocation-rollups.ts";
  */
 export const invocationRollups: Migration = {
   async up(db: Kysely<unknown>) {
+    const types = columnTypes(db);
     await db.schema
       .createTable("invocation_rollups")
       .addColumn("tool", "text", (column) => column.notNull())
       .addColumn("operation", "text", (column) => column.notNull())
       .addColumn("provider", "text", (column) => column.notNull())
-      .addColumn("success", "integer", (column) => column.notNull())
+      .addColumn("success", types.boolean, (column) => column.notNull())
       .addColumn("error_code", "text", (column) => column.notNull())
       .addColumn("calls", "bigint", (column) => column.notNull())
       .addColumn("latency_ms_total", "double precision", (column) => column.notNull())

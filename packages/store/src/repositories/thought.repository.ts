@@ -3,6 +3,7 @@ import type { Thought } from "@deliberate/contracts";
 import { SqliteAdapter, sql } from "kysely";
 import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "../json-column.ts";
+import { reservePositions } from "../sequences.ts";
 import type { ThoughtRow } from "../tables/thought.table.ts";
 
 function toThought(row: ThoughtRow): Thought {
@@ -59,14 +60,13 @@ export interface NewThought {
 /** Thoughts: the recorded steps of a session, in order. */
 export function createThoughtRepository(db: DatabaseExecutor) {
   return {
-    /** Appends at the end of the session. Call inside a transaction when appending several. */
+    /**
+     * Appends at the end of the session. The position is reserved atomically
+     * (`reservePositions`), so concurrent appends to one session, from any
+     * number of processes, never collide.
+     */
     async append(input: NewThought): Promise<Thought> {
-      const last = await db
-        .selectFrom("thoughts")
-        .select((expression) => expression.fn.max("position").as("position"))
-        .where("session_id", "=", input.session_id)
-        .executeTakeFirst();
-      const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      const position = await reservePositions(db, { scope: "thoughts", key: input.session_id, table: "thoughts", keyColumn: "session_id", positionColumn: "position" });
       const row: ThoughtRow = {
         id: input.id,
         session_id: input.session_id,

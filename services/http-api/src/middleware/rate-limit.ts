@@ -2,6 +2,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { HttpError } from "../errors.ts";
+import type { RateLimitRepository } from "../store/repositories/rate-limit.repository.ts";
 
 /** The verdict on one request. */
 export interface RateDecision {
@@ -61,16 +62,89 @@ export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   }
 }
 
+/** Where request counts are kept: this process's memory, or the database shared by the replicas. */
+export interface RateLimitStore {
+  /** Counts one request of `key`; returns the count of its current window and when that window started. */
+  hit(key: string, options: { windowMs: number; nowMs: number }): Promise<{ count: number; windowStartMs: number }>;
+}
+
+/** Counts in this process's memory (one replica, or a limit per replica). */
+export function memoryRateLimitStore(): RateLimitStore {
+  const windows = new Map<string, { start: number; count: number }>();
+  let lastSweep = 0;
+  return {
+    async hit(key, { windowMs, nowMs }) {
+      if (nowMs - lastSweep > windowMs) {
+        lastSweep = nowMs;
+        for (const [candidate, window] of windows) if (nowMs - window.start >= windowMs) windows.delete(candidate);
+      }
+      let window = windows.get(key);
+      if (!window || nowMs - window.start >= windowMs) {
+        window = { start: nowMs, count: 0 };
+        windows.set(key, window);
+      }
+      window.count += 1;
+      return { count: window.count, windowStartMs: window.start };
+    },
+  };
+}
+
+/**
+ * Counts in the database (`rate_limits`), so the limit holds across every
+ * replica sharing it: one atomic upsert per request, windows aligned to the
+ * epoch so replicas agree. Old windows are swept now and then.
+ */
+export function databaseRateLimitStore(repository: RateLimitRepository): RateLimitStore {
+  let lastSweep = 0;
+  return {
+    async hit(key, { windowMs, nowMs }) {
+      const counted = await repository.hit({ key, windowMs, nowMs });
+      if (nowMs - lastSweep > windowMs) {
+        lastSweep = nowMs;
+        void repository.sweep(new Date(nowMs - windowMs).toISOString()).catch(() => undefined);
+      }
+      return counted;
+    },
+  };
+}
+
+export interface RateLimitOptions {
+  limit: number;
+  windowMs: number;
+  trustProxy: boolean;
+  skip: (path: string) => boolean;
+  /** Where counts are kept; default this process's memory. */
+  store?: RateLimitStore;
+  /** Current time in epoch milliseconds; default `Date.now`. */
+  now?: () => number;
+  /** A store failure lets the request through (availability first) and is reported here. */
+  onStoreError?: (error: unknown) => void;
+}
+
 /**
  * Rate limit per client address with the IETF RateLimit headers on every
  * limited response, and 429 + Retry-After when over the limit.
  */
-export function rateLimit(options: { limit: number; windowMs: number; trustProxy: boolean; skip: (path: string) => boolean }): MiddlewareHandler<AppEnv> {
-  const limiter = createRateLimiter(options);
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
+  const store = options.store ?? memoryRateLimitStore();
+  const now = options.now ?? Date.now;
   const windowSeconds = Math.ceil(options.windowMs / 1000);
   return async (c, next) => {
     if (options.limit === 0 || options.skip(c.req.path)) return next();
-    const decision = limiter.hit(clientAddress(c, options.trustProxy));
+    const nowMs = now();
+    let counted: { count: number; windowStartMs: number };
+    try {
+      counted = await store.hit(clientAddress(c, options.trustProxy), { windowMs: options.windowMs, nowMs });
+    } catch (error) {
+      options.onStoreError?.(error);
+      return next();
+    }
+    const decision: RateDecision = {
+      allowed: counted.count <= options.limit,
+      limit: options.limit,
+      remaining: Math.max(0, options.limit - counted.count),
+      resetMs: Math.max(0, counted.windowStartMs + options.windowMs - nowMs),
+    };
     const resetSeconds = Math.ceil(decision.resetMs / 1000);
     const headers = {
       "RateLimit-Policy": `${decision.limit};w=${windowSeconds}`,

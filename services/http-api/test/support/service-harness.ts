@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { testEngineDialect } from "@deliberate/engine/testing";
+import { freshTestDatabase } from "@deliberate/store/testing";
 import { parseApiEnvironment } from "../../src/config.ts";
 import { createApiService, type ApiService, type ApiServiceOptions } from "../../src/service.ts";
 
@@ -27,13 +29,42 @@ export function testEnvironment(env: Record<string, string | undefined> = {}): R
   };
 }
 
+const postgresPlaces = new Map<string, Promise<string>>();
+
+/**
+ * With `DELIBERATE_TEST_ENGINE_DIALECT=postgres` the suite runs on Postgres:
+ * an in-memory database becomes a fresh schema, and a file path the same
+ * schema for every service given that path (so replica tests share it).
+ */
+async function onTestDialect(env: Record<string, string | undefined>): Promise<Record<string, string | undefined>> {
+  if (testEngineDialect() !== "postgres" || env["DATABASE_URL"] !== undefined) return env;
+  const path = env["DATABASE_PATH"] ?? ":memory:";
+  const place = async () => {
+    const where = await freshTestDatabase("postgres");
+    return "url" in where ? where.url : "";
+  };
+  let url: Promise<string>;
+  if (path === ":memory:") url = place();
+  else {
+    url = postgresPlaces.get(path) ?? place();
+    postgresPlaces.set(path, url);
+  }
+  return { ...env, DATABASE_URL: await url };
+}
+
+/** `openStore` options reaching the database a service given `DATABASE_PATH=path` uses (see onTestDialect). */
+export async function databaseOptions(path: string): Promise<{ path: string } | { url: string }> {
+  const env = await onTestDialect({ DATABASE_PATH: path });
+  return env["DATABASE_URL"] !== undefined ? { url: env["DATABASE_URL"] } : { path };
+}
+
 /** Starts the real service (app + workers) on 127.0.0.1:0. */
 export async function startService(
   env: Record<string, string | undefined> = {},
   options: Omit<ApiServiceOptions, "config"> = {},
 ): Promise<RunningService> {
   const logs: string[] = [];
-  const config = parseApiEnvironment(testEnvironment(env));
+  const config = parseApiEnvironment(await onTestDialect(testEnvironment(env)));
   const service = await createApiService({ config, logSinks: [(line) => void logs.push(line)], ...options });
   const url = await service.start();
   return { service, url, logs, stop: () => service.stop() };
@@ -94,7 +125,11 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
 export async function countRows(store: { db: unknown }): Promise<Record<string, number>> {
   const { sql } = await import("kysely");
   const db = store.db as import("kysely").Kysely<Record<string, Record<string, unknown>>>;
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' and name <> 'reasoning_logs' order by name`.execute(db);
+  // Telemetry and the rate limiter's counters change on every request; they are not data a request writes.
+  const tables =
+    (store as { dialect?: string }).dialect === "postgres"
+      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' and table_name not like '%migrations' and table_name not in ('reasoning_logs', 'rate_limits') order by table_name`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' and name not in ('reasoning_logs', 'rate_limits') order by name`.execute(db);
   const counts: Record<string, number> = {};
   for (const { name } of tables.rows) {
     const row = await sql<{ count: number }>`select count(*) as count from ${sql.table(name)}`.execute(db);

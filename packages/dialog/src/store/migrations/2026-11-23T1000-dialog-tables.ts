@@ -1,3 +1,4 @@
+import { columnTypes } from "@deliberate/store";
 import type { Kysely, Migration } from "kysely";
 
 // The dialog module's tables. Portable SQL only (SQLite and Postgres): text, integer and
@@ -5,6 +6,8 @@ import type { Kysely, Migration } from "kysely";
 // Shipped migrations are never edited; add a new file instead.
 export const dialogTables: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
+    // Each dialect's own boolean, timestamp and JSON types (on SQLite: the integer and text columns shipped).
+    const types = columnTypes(db);
     await db.schema
       .createTable("dialog_sessions")
       .addColumn("session_id", "text", (column) => column.primaryKey().references("sessions.id").onDelete("cascade"))
@@ -12,7 +15,7 @@ export const dialogTables: Migration = {
       .addColumn("topic", "text", (column) => column.notNull())
       .addColumn("context", "text")
       .addColumn("mode", "text", (column) => column.notNull())
-      .addColumn("plan", "text", (column) => column.notNull())
+      .addColumn("plan", types.json, (column) => column.notNull())
       .addColumn("max_iterations", "integer", (column) => column.notNull())
       .addColumn("quality_threshold", "double precision", (column) => column.notNull())
       .addColumn("token_budget", "integer")
@@ -25,8 +28,8 @@ export const dialogTables: Migration = {
       .addColumn("current_quality", "double precision")
       .addColumn("tokens_used", "integer", (column) => column.notNull().defaultTo(0))
       .addColumn("error", "text")
-      .addColumn("created_at", "text", (column) => column.notNull())
-      .addColumn("updated_at", "text", (column) => column.notNull())
+      .addColumn("created_at", types.timestamp, (column) => column.notNull())
+      .addColumn("updated_at", types.timestamp, (column) => column.notNull())
       .execute();
     await db.schema.createIndex("dialog_sessions_updated").on("dialog_sessions").column("updated_at").execute();
 
@@ -55,13 +58,13 @@ export const dialogTables: Migration = {
       .addColumn("role", "text", (column) => column.notNull())
       .addColumn("act", "text", (column) => column.notNull())
       .addColumn("content", "text", (column) => column.notNull())
-      .addColumn("answer", "text", (column) => column.notNull())
+      .addColumn("answer", types.json, (column) => column.notNull())
       .addColumn("input_tokens", "integer", (column) => column.notNull())
       .addColumn("output_tokens", "integer", (column) => column.notNull())
-      .addColumn("tokens_estimated", "integer", (column) => column.notNull().defaultTo(0))
+      .addColumn("tokens_estimated", types.boolean, (column) => column.notNull().defaultTo(types.false))
       .addColumn("model", "text")
       .addColumn("state", "text")
-      .addColumn("created_at", "text", (column) => column.notNull())
+      .addColumn("created_at", types.timestamp, (column) => column.notNull())
       .addUniqueConstraint("dialog_exchanges_session_iteration_position", ["session_id", "iteration", "position"])
       .execute();
 
@@ -72,12 +75,12 @@ export const dialogTables: Migration = {
       .addColumn("document", "text", (column) => column.notNull())
       .addColumn("reviewer_score", "double precision", (column) => column.notNull())
       .addColumn("self_assessment", "double precision", (column) => column.notNull())
-      .addColumn("criteria", "text", (column) => column.notNull())
-      .addColumn("reviews", "text", (column) => column.notNull())
-      .addColumn("directives", "text", (column) => column.notNull())
+      .addColumn("criteria", types.json, (column) => column.notNull())
+      .addColumn("reviews", types.json, (column) => column.notNull())
+      .addColumn("directives", types.json, (column) => column.notNull())
       .addColumn("tokens", "integer", (column) => column.notNull())
       .addColumn("status", "text", (column) => column.notNull())
-      .addColumn("created_at", "text", (column) => column.notNull())
+      .addColumn("created_at", types.timestamp, (column) => column.notNull())
       .addPrimaryKeyConstraint("dialog_iterations_pk", ["session_id", "iteration"])
       .execute();
 
@@ -89,9 +92,9 @@ export const dialogTables: Migration = {
       .addColumn("content", "text", (column) => column.notNull())
       .addColumn("input_tokens", "integer", (column) => column.notNull())
       .addColumn("output_tokens", "integer", (column) => column.notNull())
-      .addColumn("tokens_estimated", "integer", (column) => column.notNull().defaultTo(0))
+      .addColumn("tokens_estimated", types.boolean, (column) => column.notNull().defaultTo(types.false))
       .addColumn("model", "text")
-      .addColumn("created_at", "text", (column) => column.notNull())
+      .addColumn("created_at", types.timestamp, (column) => column.notNull())
       .addPrimaryKeyConstraint("dialog_summaries_pk", ["session_id", "through_iteration"])
       .execute();
   },

@@ -1,4 +1,5 @@
 import { type BranchStatus, DeliberateError } from "@deliberate/contracts";
+import { reservePositions } from "@deliberate/store";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { BranchRow } from "../tables/branch.table.ts";
 
@@ -30,12 +31,7 @@ function toBranch(row: BranchRow): Branch {
 export function createBranchRepository(db: DatabaseExecutor) {
   return {
     async insert(input: { id: string; session_id: string; parent_branch_id: string | null; content: string; score: number; now: string }): Promise<Branch> {
-      const last = await db
-        .selectFrom("branches")
-        .select((expression) => expression.fn.max("position").as("position"))
-        .where("session_id", "=", input.session_id)
-        .executeTakeFirst();
-      const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      const position = await reservePositions(db, { scope: "branches", key: input.session_id, table: "branches", keyColumn: "session_id", positionColumn: "position" });
       const row: BranchRow = {
         id: input.id,
         session_id: input.session_id,

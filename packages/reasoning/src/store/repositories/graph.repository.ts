@@ -1,5 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import { sql } from "kysely";
+import { reservePositions } from "@deliberate/store";
 import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "@deliberate/store";
 import type { GraphEdgeRow } from "../tables/graph-edge.table.ts";
@@ -155,12 +156,7 @@ export function createGraphRepository(db: DatabaseExecutor) {
       if (nodes.length === 0) return [];
       const sessionId = (nodes[0] as NewGraphNode).session_id;
       if (nodes.some((node) => node.session_id !== sessionId)) throw new Error("insertNodes: all nodes must belong to one session");
-      const last = await db
-        .selectFrom("graph_nodes")
-        .select((expression) => expression.fn.max("position").as("position"))
-        .where("session_id", "=", sessionId)
-        .executeTakeFirst();
-      let position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      let position = await reservePositions(db, { scope: "graph_nodes", key: sessionId, table: "graph_nodes", keyColumn: "session_id", positionColumn: "position" }, nodes.length);
       const rows: GraphNodeRow[] = nodes.map((node) => ({
         id: node.id,
         session_id: node.session_id,
@@ -292,7 +288,7 @@ export function createGraphRepository(db: DatabaseExecutor) {
           sql<number>`count(*)`.as("total"),
           sql<number>`coalesce(sum(case when status = 'active' then 1 else 0 end), 0)`.as("active"),
           sql<number>`coalesce(sum(case when status = 'pruned' then 1 else 0 end), 0)`.as("pruned"),
-          sql<number>`coalesce(sum(case when status = 'active' and is_terminal = 1 then 1 else 0 end), 0)`.as("terminal"),
+          sql<number>`coalesce(sum(case when status = 'active' and is_terminal = ${1} then 1 else 0 end), 0)`.as("terminal"),
           sql<number>`coalesce(sum(case when status = 'active' and score is null then 1 else 0 end), 0)`.as("unscored"),
           sql<number>`coalesce(max(case when status = 'active' then depth end), 0)`.as("max_depth"),
         ])

@@ -1,4 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
+import { reservePositions } from "@deliberate/store";
 import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "@deliberate/store";
 import type { MctsNodeRow } from "../tables/mcts-node.table.ts";
@@ -49,12 +50,7 @@ export function createMctsRepository(db: DatabaseExecutor) {
     /** Appends nodes in order after the session's existing ones. Call inside a transaction. */
     async insertNodes(sessionId: string, nodes: readonly NewMctsNode[], now: string): Promise<void> {
       if (nodes.length === 0) return;
-      const last = await db
-        .selectFrom("mcts_nodes")
-        .select((expression) => expression.fn.max("position").as("position"))
-        .where("session_id", "=", sessionId)
-        .executeTakeFirst();
-      let position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      let position = await reservePositions(db, { scope: "mcts_nodes", key: sessionId, table: "mcts_nodes", keyColumn: "session_id", positionColumn: "position" }, nodes.length);
       const rows: MctsNodeRow[] = nodes.map((node) => {
         if (node.session_id !== sessionId) throw new Error("insertNodes: all nodes must belong to the given session");
         return {

@@ -1,4 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
+import { reservePositions } from "@deliberate/store";
 import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "@deliberate/store";
 import type { TimelineBranchRow } from "../tables/timeline-branch.table.ts";
@@ -110,12 +111,13 @@ export function createTimelineRepository(db: DatabaseExecutor) {
       metadata?: Record<string, unknown>;
       now: string;
     }): Promise<TimelineBranch> {
-      const last = await db
-        .selectFrom("timeline_branches")
-        .select((expression) => expression.fn.max("position").as("position"))
-        .where("timeline_id", "=", input.timeline_id)
-        .executeTakeFirst();
-      const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      const position = await reservePositions(db, {
+        scope: "timeline_branches",
+        key: input.timeline_id,
+        table: "timeline_branches",
+        keyColumn: "timeline_id",
+        positionColumn: "position",
+      });
       const row: TimelineBranchRow = {
         id: input.id,
         timeline_id: input.timeline_id,

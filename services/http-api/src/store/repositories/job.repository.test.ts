@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { openStore, type Store } from "@deliberate/store";
+import { testDialects, useTestStores } from "@deliberate/store/testing";
+import { describe, expect, it } from "vitest";
 import { agentIntentModule } from "../../agent-intent-module.ts";
 import type { ApiRepositories } from "../repositories.ts";
-
-const stores: Store<ApiRepositories>[] = [];
-async function memoryStore(): Promise<Store<ApiRepositories>> {
-  const store = await openStore<ApiRepositories>({ path: ":memory:", modules: [agentIntentModule] });
-  stores.push(store);
-  return store;
-}
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-});
 
 const t0 = "2026-11-22T10:00:00.000Z";
 const t1 = "2026-11-22T10:00:01.000Z";
@@ -19,7 +9,9 @@ const later = "2026-11-22T10:05:00.000Z";
 const lease = "2026-11-22T10:01:00.000Z";
 const messages = { pinnedLost: { code: "CANCELLED", message: "pinned lost" }, attemptsExhausted: { code: "INTERNAL", message: "exhausted" } };
 
-describe("job repository", () => {
+describe.each(testDialects)("job repository on %s", (dialect) => {
+  const memoryStore = useTestStores<ApiRepositories>(dialect, { modules: [agentIntentModule] });
+
   it("hands each queued job to exactly one of many concurrent claimers, oldest first", async () => {
     const store = await memoryStore();
     for (let index = 0; index < 10; index += 1) {
@@ -120,5 +112,42 @@ describe("job repository", () => {
     expect(await store.reasoningLogs.deleteOlderThan(t1)).toBe(1);
     await store.reasoningLogs.recordMany(Array.from({ length: 1200 }, (_, index) => ({ id: `m${index}`, created_at: later, level: "info" as const, event: "bulk" })));
     expect(await store.reasoningLogs.list({ event: "bulk", limit: 5000 })).toHaveLength(1200);
+  });
+
+  it("spreads a queue over replicas claiming at once: every job taken once, none left behind", async () => {
+    const store = await memoryStore();
+    const replicas = [store, await memoryStore({ replicaOf: store }), await memoryStore({ replicaOf: store })];
+    for (let index = 0; index < 40; index += 1) {
+      await store.jobs.enqueue({ id: `j${String(index).padStart(2, "0")}`, type: "agent_intent", payload: { n: index }, max_attempts: 3, now: t0 });
+    }
+    const claimed: string[] = [];
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, worker) => {
+        const replica = replicas[worker % replicas.length]!;
+        for (;;) {
+          const job = await replica.jobs.claimNext({ owner: `w${worker}`, now: t1, leaseUntil: lease });
+          if (!job) return;
+          claimed.push(job.id);
+          expect(await replica.jobs.finish({ id: job.id, owner: `w${worker}`, now: t1, leaseUntil: lease, outcome: { status: "done", result: { by: worker } } })).toBe(true);
+        }
+      }),
+    );
+    expect(claimed).toHaveLength(40);
+    expect(new Set(claimed).size).toBe(40);
+    expect(await store.jobs.countByStatus()).toMatchObject({ queued: 0, processing: 0, done: 40 });
+    expect((await store.jobs.list({ limit: 100 })).every((job) => job.attempts === 1)).toBe(true);
+  });
+
+  it("counts one client's requests across replicas in one window and starts over in the next", async () => {
+    const store = await memoryStore();
+    const replicas = [store, await memoryStore({ replicaOf: store })];
+    const windowMs = 60_000;
+    const start = Date.parse("2026-11-22T10:00:00.000Z");
+    const counts = await Promise.all(Array.from({ length: 20 }, (_, index) => replicas[index % 2]!.rateLimits.hit({ key: "10.0.0.1", windowMs, nowMs: start + index })));
+    expect(counts.map((count) => count.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect(new Set(counts.map((count) => count.windowStartMs))).toEqual(new Set([start]));
+    expect((await store.rateLimits.hit({ key: "10.0.0.2", windowMs, nowMs: start })).count).toBe(1);
+    expect((await store.rateLimits.hit({ key: "10.0.0.1", windowMs, nowMs: start + windowMs + 5 })).count).toBe(1);
+    expect(await store.rateLimits.sweep(new Date(start + windowMs).toISOString())).toBe(1);
   });
 });

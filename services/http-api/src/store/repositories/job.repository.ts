@@ -1,5 +1,7 @@
 import { DeliberateError } from "@deliberate/contracts";
-import type { DatabaseExecutor } from "../executor.ts";
+import { type Database, dialectOf } from "@deliberate/store";
+import type { ExpressionBuilder } from "kysely";
+import type { ApiTables, DatabaseExecutor } from "../executor.ts";
 import type { JobRow, JobUpdate } from "../tables/job.table.ts";
 
 /** Where a job is in its life: queued -> processing -> done | failed; canceled from queued or processing. */
@@ -81,8 +83,6 @@ function toJob(row: JobRow): Job {
   };
 }
 
-const claimRounds = 4;
-
 function updated(result: { numUpdatedRows: bigint }): number {
   return Number(result.numUpdatedRows);
 }
@@ -91,6 +91,8 @@ function updated(result: { numUpdatedRows: bigint }): number {
  * The durable job queue. Every state change is one conditional UPDATE, so
  * several workers (or replicas sharing the database) never take the same job
  * and a finished or canceled job is never overwritten by a stale worker.
+ * Workers renew the leases of what they hold (heartbeat); a job whose holder
+ * died is taken back by `recoverExpired` once its lease lapses.
  */
 export function createJobRepository(db: DatabaseExecutor) {
   async function find(id: string): Promise<Job | undefined> {
@@ -98,26 +100,7 @@ export function createJobRepository(db: DatabaseExecutor) {
     return row ? toJob(row) : undefined;
   }
 
-  async function claimFirst(candidates: ReadonlyArray<{ id: string }>, input: { owner: string; now: string; leaseUntil: string }): Promise<Job | undefined> {
-    for (const candidate of candidates) {
-      const result = await db
-        .updateTable("reasoning_queue")
-        .set((eb) => ({
-          status: "processing",
-          owner: input.owner,
-          lease_expires_at: input.leaseUntil,
-          attempts: eb("attempts", "+", 1),
-          started_at: input.now,
-          updated_at: input.now,
-        }))
-        .where("id", "=", candidate.id)
-        .where("status", "=", "queued")
-        .where((eb) => eb.or([eb("pinned", "=", 0), eb("owner", "=", input.owner)]))
-        .executeTakeFirst();
-      if (updated(result) === 1) return find(candidate.id);
-    }
-    return undefined;
-  }
+  const postgres = dialectOf(db) === "postgres";
 
   return {
     async enqueue(job: NewJob): Promise<Job> {
@@ -166,26 +149,37 @@ export function createJobRepository(db: DatabaseExecutor) {
 
     /**
      * Claims the oldest queued job this owner may run (unpinned, or pinned to
-     * it): status -> processing with a lease. Atomic: the UPDATE only succeeds
-     * while the job is still queued, so two workers never get the same job.
+     * it): status -> processing with a lease. One statement: on Postgres the
+     * candidate is picked `FOR UPDATE SKIP LOCKED`, so concurrent claimers on
+     * any number of replicas each take a different job without waiting on each
+     * other; SQLite runs one writer at a time.
      */
     async claimNext(input: { owner: string; now: string; leaseUntil: string }): Promise<Job | undefined> {
-      // Other workers may take every candidate first; look again while there are any.
-      for (let round = 0; round < claimRounds; round += 1) {
-        const candidates = await db
-          .selectFrom("reasoning_queue")
-          .select("id")
-          .where("status", "=", "queued")
-          .where((eb) => eb.or([eb("pinned", "=", 0), eb("owner", "=", input.owner)]))
-          .orderBy("created_at")
-          .orderBy("id")
-          .limit(8)
-          .execute();
-        if (candidates.length === 0) return undefined;
-        const claimed = await claimFirst(candidates, input);
-        if (claimed) return claimed;
-      }
-      return undefined;
+      const row = await db
+        .updateTable("reasoning_queue")
+        .set((eb) => ({
+          status: "processing",
+          owner: input.owner,
+          lease_expires_at: input.leaseUntil,
+          attempts: eb("attempts", "+", 1),
+          started_at: input.now,
+          updated_at: input.now,
+        }))
+        .where("id", "=", (eb) =>
+          eb
+            .selectFrom("reasoning_queue")
+            .select("id")
+            .where("status", "=", "queued")
+            .where((inner) => inner.or([inner("pinned", "=", 0), inner("owner", "=", input.owner)]))
+            .orderBy("created_at")
+            .orderBy("id")
+            .limit(1)
+            .$if(postgres, (query) => query.forUpdate().skipLocked()),
+        )
+        .where("status", "=", "queued")
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toJob(row) : undefined;
     },
 
     /**
@@ -336,28 +330,33 @@ export function createJobRepository(db: DatabaseExecutor) {
       return { requeued, failed };
     },
 
-    /** Claims a finished job whose callback is pending and not leased (e.g. its worker died mid-delivery). */
+    /**
+     * Claims a finished job whose callback is pending and not leased (e.g. its
+     * worker died mid-delivery). One statement, `SKIP LOCKED` on Postgres.
+     */
     async claimCallback(input: { owner: string; now: string; leaseUntil: string }): Promise<Job | undefined> {
-      const candidates = await db
-        .selectFrom("reasoning_queue")
-        .select("id")
+      const unleased = (eb: ExpressionBuilder<ApiTables & Database, "reasoning_queue">) =>
+        eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", input.now)]);
+      const row = await db
+        .updateTable("reasoning_queue")
+        .set({ owner: input.owner, lease_expires_at: input.leaseUntil, updated_at: input.now })
+        .where("id", "=", (eb) =>
+          eb
+            .selectFrom("reasoning_queue")
+            .select("id")
+            .where("callback_status", "=", "pending")
+            .where("status", "in", ["done", "failed"])
+            .where(unleased)
+            .orderBy("finished_at")
+            .orderBy("id")
+            .limit(1)
+            .$if(postgres, (query) => query.forUpdate().skipLocked()),
+        )
         .where("callback_status", "=", "pending")
-        .where("status", "in", ["done", "failed"])
-        .where((eb) => eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", input.now)]))
-        .orderBy("finished_at")
-        .limit(8)
-        .execute();
-      for (const candidate of candidates) {
-        const result = await db
-          .updateTable("reasoning_queue")
-          .set({ owner: input.owner, lease_expires_at: input.leaseUntil, updated_at: input.now })
-          .where("id", "=", candidate.id)
-          .where("callback_status", "=", "pending")
-          .where((eb) => eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", input.now)]))
-          .executeTakeFirst();
-        if (updated(result) === 1) return find(candidate.id);
-      }
-      return undefined;
+        .where(unleased)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toJob(row) : undefined;
     },
 
     /** Records one callback delivery attempt by the owner; `delivered` / `failed` end the delivery. */

@@ -1,0 +1,81 @@
+import { DeliberateError } from "@deliberate/base";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./database.ts";
+
+export interface OpenPostgresOptions {
+  /** `postgres://user:password@host:port/database` (libpq parameters such as `?sslmode=require` and `?options=-c search_path=...` work). */
+  url: string;
+  /** Connections in this process's pool; default 10. */
+  poolSize?: number;
+  /** Called when an idle pooled connection fails (e.g. the server restarted); the pool replaces it. */
+  onIdleError?: (error: Error) => void;
+}
+
+// Type OIDs whose values are handed over in the same shape as SQLite's.
+const oids = { boolean: 16, int8: 20, json: 114, numeric: 1700, timestamp: 1114, timestamptz: 1184, jsonb: 3802 } as const;
+
+/**
+ * Values come back in the shape the repositories expect on every dialect:
+ * booleans as 1 or 0, timestamps as ISO-8601 strings, JSON as its text,
+ * 64-bit counts and sums as numbers.
+ */
+const sameShapeAsSqlite: pg.CustomTypesConfig = {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads
+  getTypeParser: ((oid: number, format?: "text" | "binary"): any => {
+    if (format === "binary") return pg.types.getTypeParser(oid, "binary");
+    switch (oid) {
+      case oids.boolean:
+        return (value: string) => (value === "t" ? 1 : 0);
+      case oids.timestamptz: {
+        const parse = pg.types.getTypeParser(oid, "text") as (value: string) => Date;
+        return (value: string) => parse(value).toISOString();
+      }
+      case oids.timestamp: {
+        const parse = pg.types.getTypeParser(oids.timestamptz, "text") as (value: string) => Date;
+        return (value: string) => parse(`${value}Z`).toISOString();
+      }
+      case oids.json:
+      case oids.jsonb:
+        return (value: string) => value;
+      case oids.int8:
+      case oids.numeric:
+        return (value: string) => Number(value);
+      default:
+        return pg.types.getTypeParser(oid, "text");
+    }
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/** The URL with its password replaced by `***`, for logs and errors. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable database URL)";
+  }
+}
+
+/**
+ * Opens a Postgres connection pool as a Kysely handle and checks that the
+ * server answers. Migrations are `migrateToLatest`'s.
+ */
+export async function openPostgresDatabase(options: OpenPostgresOptions): Promise<Kysely<Database>> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: sameShapeAsSqlite });
+  pool.on("error", (error) => options.onIdleError?.(error));
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DeliberateError({
+      code: "STORAGE",
+      message: `Cannot connect to Postgres at ${redactDatabaseUrl(options.url)}: ${(error as Error).message}`,
+      hint: "Check DATABASE_URL (postgres://user:password@host:port/database) and that the server is running and reachable.",
+      cause: error,
+    });
+  }
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

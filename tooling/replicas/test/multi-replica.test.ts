@@ -1,0 +1,250 @@
+import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
+import { startTestPostgres, type TestPostgres } from "@deliberate/store/testing/postgres";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CallbackReceiver, forEachLimited, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
+
+// Two deliberate-api and two deliberate-mcp --http processes on one Postgres:
+// 1,000 async intents (heuristic) and 500 writing tool calls spread over all
+// four (250 reasoning_linear over MCP appending to 10 sessions from both MCP
+// replicas at once, 250 reasoning_checkpoint creates over REST), one API
+// replica SIGKILLed mid-run. Then: every accepted job completed once and was
+// called back, every acknowledged write is in the database, and the database
+// checks hold.
+
+const intents = 1000;
+const sessions = 10;
+const mcpWrites = 250; // reasoning_linear over MCP (10 of them open the sessions)
+const restWrites = 250; // reasoning_checkpoint create over REST, on the API replicas (one of which is killed)
+const killAfter = 400; // intents submitted before one API replica is SIGKILLed
+const leaseMs = 10_000; // long enough that a stalled (not killed) replica on a busy machine keeps its leases
+const apiWorkers = 8;
+
+let postgres: TestPostgres;
+let model: FakeModelServer;
+let callbacks: CallbackReceiver;
+const processes: Replica[] = [];
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  [postgres, model, callbacks] = await Promise.all([
+    startTestPostgres(),
+    createFakeModelServer({
+      respond: (request) => ({ object: { content: `Continuation ${request.index}: the constraint rules out option B.`, confidence: 0.8, next_step: "Check option A." } }),
+    }),
+    startCallbackReceiver(),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  await Promise.all(processes.map((replica) => replica.kill()));
+  await Promise.all([callbacks?.close(), model?.close()]);
+  await postgres?.stop();
+});
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("several replicas on one Postgres", () => {
+  it("completes every accepted job once and keeps every acknowledged write when a replica is killed mid-run", async () => {
+    const phases: string[] = [];
+    let mark = performance.now();
+    const phase = (name: string) => {
+      const now = performance.now();
+      phases.push(`${name} ${((now - mark) / 1000).toFixed(1)} s`);
+      mark = now;
+    };
+    const databaseUrl = await postgres.createDatabase("replicas");
+    const common = { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "6", LOG_LEVEL: "warn" };
+    const apiEnv = {
+      ...common,
+      REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
+      // The limit is shared through the database (the default store on Postgres): high enough not to refuse this load.
+      REASONING_API_RATE_LIMIT: "1000000",
+      REASONING_QUEUE_LEASE_MS: String(leaseMs),
+      REASONING_QUEUE_POLL_MS: "25",
+      REASONING_QUEUE_WORKERS: String(apiWorkers),
+      REASONING_CALLBACK_BACKOFF_MS: "50",
+    };
+    const mcpEnv = { ...common, OPENAI_BASE_URL: model.openaiBaseURL, OPENAI_API_KEY: "test-key" };
+
+    // All four start at once on an empty database, so they migrate it concurrently.
+    const started = await Promise.all([
+      startReplica({ kind: "api", env: apiEnv, name: "api-1" }),
+      startReplica({ kind: "api", env: apiEnv, name: "api-2" }),
+      startReplica({ kind: "mcp", env: mcpEnv, name: "mcp-1" }),
+      startReplica({ kind: "mcp", env: mcpEnv, name: "mcp-2" }),
+    ]);
+    processes.push(...started);
+    const [api1, api2, mcp1, mcp2] = started as [Replica, Replica, Replica, Replica];
+    const migrations = await query<{ owner: string; name: string }>(databaseUrl, "select owner, name from deliberate_migrations");
+    expect(migrations.map((row) => row.owner).sort()).toEqual(expect.arrayContaining(["agent-intent", "base", "reasoning"]));
+
+    phase("start");
+    for (const replica of [mcp1, mcp2]) {
+      const client = new Client({ name: "replica-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
+      clients.push(client);
+    }
+
+    // Intents: round-robin over the live API replicas; api-2 is SIGKILLed after `killAfter` submissions.
+    const live = [api1, api2];
+    const accepted: string[] = [];
+    let refused = 0;
+    // What the killed replica held when it died (its owner id is host:pid:random): only these may be redone.
+    let killed: Promise<Set<string>> | undefined;
+    const intentLoad = forEachLimited(Array.from({ length: intents }, (_, index) => index), 24, async (index) => {
+      if (index === killAfter) {
+        live.splice(live.indexOf(api2), 1);
+        killed = api2.kill().then(async () => {
+          const held = await query<{ id: string }>(
+            databaseUrl,
+            "select id from reasoning_queue where owner like $1 and (status = 'processing' or callback_status = 'pending')",
+            [`%:${api2.child.pid}:%`],
+          );
+          return new Set(held.map((row) => row.id));
+        });
+      }
+      const target = live[index % live.length] as Replica;
+      try {
+        const response = await fetch(`${target.url}/agent_intent_async`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ goal_text: `search project for TODOs ${index}`, correlation_id: `c-${index}`, callback_url: callbacks.url }),
+        });
+        const body = (await response.json()) as { job_id?: string };
+        if (response.status === 202 && body.job_id) accepted.push(body.job_id);
+        else refused += 1;
+      } catch {
+        refused += 1; // the killed replica's connections: not acknowledged
+      }
+    });
+
+    // Writes: 10 sessions, then appends spread over both MCP replicas, all sessions written at once.
+    const sessionIds: string[] = [];
+    for (let index = 0; index < sessions; index += 1) {
+      const client = clients[index % clients.length] as Client;
+      const result = await client.callTool({ name: "reasoning_linear", arguments: { content: `Open session ${index}.` } });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      sessionIds.push((result.structuredContent as { session_id: string }).session_id);
+    }
+    const acknowledged: Array<{ thought_id: string; session_id: string }> = [];
+    const writeOutcomes = await forEachLimited(Array.from({ length: mcpWrites - sessions }, (_, index) => index), 8, async (index) => {
+      const client = clients[index % clients.length] as Client;
+      const sessionId = sessionIds[index % sessions] as string;
+      const result = await client.callTool({ name: "reasoning_linear", arguments: { content: `Step ${index}.`, session_id: sessionId } });
+      if (result.isError) throw new Error(JSON.stringify(result.content));
+      acknowledged.push(result.structuredContent as { thought_id: string; session_id: string });
+    });
+    const checkpoints: Array<{ checkpoint_id: string; session_id: string }> = [];
+    let unacknowledgedCheckpoints = 0;
+    const checkpointLoad = forEachLimited(Array.from({ length: restWrites }, (_, index) => index), 8, async (index) => {
+      const target = live[index % live.length] as Replica;
+      try {
+        const response = await fetch(`${target.url}/v1/tools/reasoning_checkpoint`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ operation: "create", session_id: sessionIds[index % sessions], name: `checkpoint ${index}` }),
+        });
+        const body = (await response.json()) as { checkpoint_id?: string; session_id: string };
+        if (response.status === 200 && body.checkpoint_id) checkpoints.push({ checkpoint_id: body.checkpoint_id, session_id: body.session_id });
+        else unacknowledgedCheckpoints += 1;
+      } catch {
+        unacknowledgedCheckpoints += 1;
+      }
+    });
+    await checkpointLoad;
+    phase("writes");
+    await intentLoad;
+    const heldByKilled = (await killed) ?? new Set<string>();
+    phase("intents");
+    const failedWrites = writeOutcomes.filter((outcome) => outcome.status === "rejected");
+    expect(failedWrites, String((failedWrites[0] as PromiseRejectedResult | undefined)?.reason)).toEqual([]);
+    expect(accepted.length + refused).toBe(intents);
+    expect(accepted.length).toBeGreaterThan(intents * 0.9);
+
+    // Every accepted job is called back (the killed replica's jobs after their lease lapsed).
+    await waitFor(
+      () => {
+        const delivered = callbacks.byJob();
+        return accepted.every((id) => delivered.has(id));
+      },
+      45_000,
+      "a callback for every accepted job",
+    );
+    phase("callbacks");
+    const delivered = callbacks.byJob();
+    const duplicated = accepted.filter((id) => (delivered.get(id)?.length ?? 0) > 1);
+    for (const id of accepted) {
+      const bodies = new Set((delivered.get(id) ?? []).map((delivery) => delivery.body));
+      expect(bodies.size, `job ${id} was called back with different results`).toBe(1);
+      const body = JSON.parse([...bodies][0] as string) as { job_id: string; status: string };
+      expect(body).toMatchObject({ job_id: id, status: "ok" });
+    }
+    // A redelivery can only be of a callback the killed replica was delivering when it died.
+    expect(duplicated.filter((id) => !heldByKilled.has(id))).toEqual([]);
+
+    // The database afterwards.
+    const jobs = await query<{ id: string; status: string; callback_status: string; attempts: number; result: string | null }>(
+      databaseUrl,
+      "select id, status, callback_status, attempts, result::text as result from reasoning_queue",
+    );
+    const byId = new Map(jobs.map((job) => [job.id, job]));
+    for (const id of accepted) {
+      const job = byId.get(id);
+      expect(job, `accepted job ${id} is missing`).toBeDefined();
+      expect([job?.status, job?.callback_status]).toEqual(["done", "delivered"]);
+      expect(JSON.parse(job?.result ?? "null")).toMatchObject({ status: "ok" });
+    }
+    // Jobs accepted whose answer was lost with the killed replica still ran.
+    expect(jobs.filter((job) => job.status !== "done")).toEqual([]);
+    const completions = await query<{ job_id: string; count: string }>(
+      databaseUrl,
+      "select job_id, count(*) as count from reasoning_logs where event = 'job.completed' group by job_id having count(*) > 1",
+    );
+    expect(completions).toEqual([]);
+
+    const thoughts = await query<{ id: string; session_id: string; position: number; parent_id: string | null; mode: string }>(
+      databaseUrl,
+      "select id, session_id, position, parent_id, mode from thoughts order by session_id, position",
+    );
+    const thoughtById = new Map(thoughts.map((thought) => [thought.id, thought]));
+    for (const write of acknowledged) {
+      const thought = thoughtById.get(write.thought_id);
+      expect(thought?.session_id, `acknowledged thought ${write.thought_id}`).toBe(write.session_id);
+    }
+    for (const sessionId of sessionIds) {
+      const own = thoughts.filter((thought) => thought.session_id === sessionId);
+      // Contiguous positions, and each call's two thoughts side by side (input, then its continuation).
+      expect(own.map((thought) => thought.position)).toEqual(own.map((_, index) => index));
+      for (let index = 0; index < own.length; index += 2) {
+        expect([own[index]?.mode, own[index + 1]?.mode, own[index + 1]?.parent_id]).toEqual(["input", "linear", own[index]?.id]);
+      }
+    }
+    expect(thoughts).toHaveLength(mcpWrites * 2);
+    const storedCheckpoints = await query<{ id: string; session_id: string }>(databaseUrl, "select id, session_id from checkpoints");
+    const checkpointSessions = new Map(storedCheckpoints.map((row) => [row.id, row.session_id]));
+    for (const checkpoint of checkpoints) expect(checkpointSessions.get(checkpoint.checkpoint_id), `acknowledged checkpoint ${checkpoint.checkpoint_id}`).toBe(checkpoint.session_id);
+    expect(checkpoints.length + unacknowledgedCheckpoints).toBe(restWrites);
+    expect(checkpoints.length).toBeGreaterThan(restWrites * 0.9);
+    const sequences = await query<{ key: string; next_position: number }>(databaseUrl, "select key, next_position from deliberate_sequences where scope = 'thoughts'");
+    expect(sequences.map((row) => row.next_position).sort()).toEqual(sessionIds.map((id) => thoughts.filter((thought) => thought.session_id === id).length).sort());
+    const invocations = await query<{ count: string }>(databaseUrl, "select count(*) as count from invocations where tool = 'reasoning_linear' and success");
+    expect(Number(invocations[0]?.count)).toBe(mcpWrites);
+
+    const takenOver = jobs.filter((job) => job.attempts > 1).length;
+    process.stdout.write(
+      `multi-replica: ${accepted.length} intents accepted (${refused} refused by the killed replica), ${heldByKilled.size} held by it when killed, ${takenOver} run again after its lease lapsed, ` +
+        `${callbacks.deliveries.length} callbacks (${duplicated.length} redelivered), ${acknowledged.length + sessions + checkpoints.length} writes acknowledged (${unacknowledgedCheckpoints} lost with the killed replica); ${phases.join(", ")}\n`,
+    );
+  });
+});
