@@ -89,6 +89,13 @@ describe("batched invocation rows", () => {
     expect(await written(reopened)).toBe(1);
   });
 
+  it("a session search by tool sees the rows still batched", async () => {
+    const store = await batchedStore({ maxRows: 100 });
+    await store.sessions.create({ id: "s1", mode: "linear", now: "2026-11-22T10:00:00.000Z" });
+    await store.invocations.record(invocation({ tool: "reasoning_decision", session_id: "s1" }));
+    expect((await store.sessions.search({ limit: 10, offset: 0, tool: "reasoning_decision" })).map((session) => session.id)).toEqual(["s1"]);
+  });
+
   it("reports a batch it cannot write, with its row count", async () => {
     const failures: number[] = [];
     const store = await batchedStore({ maxRows: 2, onError: (_error, rows) => failures.push(rows) });

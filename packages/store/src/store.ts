@@ -86,8 +86,20 @@ export interface CreateStoreOptions {
 export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = [], options: CreateStoreOptions = {}): Store<Extra> {
   const bind = bindRepositories(contributions);
   const invocations = options.invocationBatch ? batchInvocations(db, options.invocationBatch) : undefined;
+  const bound = bind(db) as Repositories<Extra>;
+  // A session search by tool reads the invocations table: batched rows are written first.
+  const sessions: typeof bound.sessions = invocations
+    ? {
+        ...bound.sessions,
+        search: async (input) => {
+          if (input.tool !== undefined) await invocations.flush();
+          return bound.sessions.search(input);
+        },
+      }
+    : bound.sessions;
   return {
-    ...(bind(db) as Repositories<Extra>),
+    ...bound,
+    sessions,
     ...(invocations ? { invocations } : {}),
     transaction: (work) => db.transaction().execute((transaction) => work(bind(transaction) as Repositories<Extra>)),
     close: async () => {
