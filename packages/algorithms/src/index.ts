@@ -60,7 +60,7 @@ export { backpropagateMcts, bestMctsPath, createMctsTree, expandMctsNode, mctsTr
 export type { MctsChildInput, MctsNode, MctsNodeRecord, MctsOptions, MctsPathStep, MctsSelection, MctsTree } from "./mcts-tree.ts";
 export { percentile, percentiles } from "./percentiles.ts";
 export type { PercentileMethod, PercentilesInput } from "./percentiles.ts";
-export { rankOptions, scoreKey } from "./ranking.ts";
+export { displayScore, rankOptions, scoreKey } from "./ranking.ts";
 export type { RankedOption } from "./ranking.ts";
 export { topsis } from "./topsis.ts";
 export type { TopsisInput, TopsisResult } from "./topsis.ts";

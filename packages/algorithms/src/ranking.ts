@@ -23,6 +23,15 @@ export function scoreKey(score: number): number {
 }
 
 /**
+ * A score as shown to callers: at most 4 decimals, so float noise
+ * (0.35000000000000003) never reaches an answer. Ranking uses the full value.
+ */
+export function displayScore(score: number): number {
+  const rounded = Math.round(score * 10_000) / 10_000;
+  return Number.isFinite(rounded) ? rounded : score;
+}
+
+/**
  * Ranks options by descending score (higher is better).
  *
  * Ranking is ordinal ("1234"): ranks are 1..n without gaps or repeats. Equal
@@ -42,7 +51,7 @@ export function rankOptions(options: readonly string[], scores: readonly number[
     return {
       option: options[index] as string,
       index,
-      score: scores[index] as number,
+      score: displayScore(scores[index] as number),
       rank: position + 1,
       tied: previous === key || next === key,
     };

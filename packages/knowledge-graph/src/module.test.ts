@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createKnowledgeGraphModule } from "./module.ts";
 import type { KnowledgeGraphOptions } from "./orchestrator/options.ts";
 import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
+import { scenarioRules } from "./testing/scenario.ts";
 
 type Answers = Record<string, unknown | ((user: string, call: number) => unknown)>;
 
@@ -78,22 +79,8 @@ const family = {
   ],
 };
 
-const threeRules = {
-  rules: [
-    { name: "parent implies ancestor", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
-    {
-      name: "ancestry is transitive",
-      statement: "An ancestor of an ancestor is an ancestor.",
-      conditions: [
-        { subject: "?x", predicate: "ancestor_of", object: "?y" },
-        { subject: "?y", predicate: "ancestor_of", object: "?z" },
-      ],
-      conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }],
-    },
-    { name: "ancestors have descendants", statement: "If x is an ancestor of y, y descends from x.", conditions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }], conclusions: [{ subject: "?y", predicate: "descendant_of", object: "?x" }] },
-  ],
-  query: { kind: "path", from: "Alice", to: "Dave", predicates: ["ancestor_of"] },
-};
+/** The deductive chain's three rules: the shared test scenario's. */
+const threeRules = scenarioRules;
 
 const familyAnswer = {
   reasoning: ["Alice is the parent of Bob, Bob of Carol, Carol of Dave.", "By the rules, Alice is an ancestor of Dave."],

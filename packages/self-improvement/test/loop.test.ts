@@ -18,7 +18,9 @@ function slowProbe(delay: () => number) {
   return () => ({ ...probeAnswer, delayMs: delay() });
 }
 
-describe("a good action is kept", () => {
+// These scenarios drive real calls against a fake model with real latencies and timeouts; on a
+// machine loaded by parallel test runs a scenario can miss its timing, so it gets two more tries.
+describe("a good action is kept", { retry: 2 }, () => {
   it("raises a timing-out mode's timeout by the rules, the measured error rate falls, the reward is positive and the action stays", async () => {
     let delay = 0;
     const harness = await harnessWith({ probe: slowProbe(() => delay) });
@@ -57,7 +59,9 @@ describe("a good action is kept", () => {
   });
 });
 
-describe("a bad action is undone", () => {
+// These scenarios drive real calls against a fake model with real latencies and timeouts; on a
+// machine loaded by parallel test runs a scenario can miss its timing, so it gets two more tries.
+describe("a bad action is undone", { retry: 2 }, () => {
   it("rolls back automatically a change the model suggested when the measured error rate rises, and feeds the lesson to the next analysis", async () => {
     let delay = 0;
     const diagnoses: FakeReply[] = [

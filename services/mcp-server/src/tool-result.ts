@@ -5,9 +5,18 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 /** The error body of a failed call: `error_id` is set when the details stayed in the server log. */
 export type ToolErrorBody = ErrorBody & { error_id?: string };
 
-/** A successful call: the output as `structuredContent` and the same JSON as text. */
+/**
+ * A successful call: the output as `structuredContent` and the same JSON as
+ * text. An output's `agent_instructions` (guided workflows) is also put where
+ * the guided-workflow ticket's hosts read it: `_meta.agentInstructions`.
+ */
 export function toToolResult(output: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+  const instructions = output["agent_instructions"];
+  return {
+    content: [{ type: "text", text: JSON.stringify(output) }],
+    structuredContent: output,
+    ...(typeof instructions === "string" ? { _meta: { agentInstructions: instructions } } : {}),
+  };
 }
 
 /** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */

@@ -162,7 +162,7 @@ describe("host-executed completions (no key, no sampling)", () => {
     expect(withoutIds(hosted)).toEqual(withoutIds(expected));
     for (const [key, value] of Object.entries(hosted)) expect(value["status"], key).toBeUndefined();
     expectOutput("reasoning_linear", { content: [{ type: "text", text: JSON.stringify(hosted.linear) }], structuredContent: hosted.linear });
-  });
+  }, 120_000); // every model-backed tool over several rounds, plus a server-side run to compare
 
   it("lists needs_completion in model-backed tools' output schemas", async () => {
     const server = await start({ DATABASE_PATH: join(directory.path, "schemas.db") });
@@ -251,6 +251,17 @@ describe("guided workflows over MCP", () => {
     const done = await call(second, "submitThought", { state_id: auth["state_id"], thought: "JWT plan" });
     expect(done).toMatchObject({ status: "complete", summary: { steps_completed: 3 } });
     expect(JSON.stringify(done)).toContain('"status":"complete"');
+
+    // The ticket's own test, as written: _meta.agentInstructions on every step, "complete":true at the end.
+    const ticket = await second.client.callTool({ name: "startChainOfThought", arguments: { problem: "How to implement JWT authentication?" } });
+    expect((ticket._meta as { agentInstructions: string }).agentInstructions).toContain("Break down");
+    const { state_id } = JSON.parse((ticket.content as Array<{ text: string }>)[0]?.text ?? "{}") as { state_id: string };
+    const decomposition = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "1. User model, 2. JWT generation, 3. Middleware" } });
+    expect((decomposition._meta as { agentInstructions: string }).agentInstructions).toContain("analyze");
+    const analysis = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "User model needs email and hashed password..." } });
+    expect((analysis._meta as { agentInstructions: string }).agentInstructions).toContain("Synthesize");
+    const final = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "Complete JWT implementation plan..." } });
+    expect((final.content as Array<{ text: string }>)[0]?.text).toContain('"complete":true');
 
     const finished = expectToolError(await second.client.callTool({ name: "submitThought", arguments: { state_id: auth["state_id"], thought: "more" } }));
     expect(finished.code).toBe("CONFLICT");

@@ -179,7 +179,7 @@ describe("session lifecycle on a real process: cap and idle expiry", () => {
       OPENAI_BASE_URL: fake.openaiBaseURL,
       OPENAI_API_KEY: "test",
       KNOWLEDGE_GRAPH_MAX_SESSIONS: "1",
-      KNOWLEDGE_GRAPH_IDLE_TIMEOUT_SECONDS: "1",
+      KNOWLEDGE_GRAPH_IDLE_TIMEOUT_SECONDS: "3",
     });
   });
   afterAll(async () => {
@@ -193,8 +193,9 @@ describe("session lifecycle on a real process: cap and idle expiry", () => {
     expect(first.status).toBe("completed");
     const capped = await protocolErrorOf(execute({ taskId: "c-2", ...deductive, reasoningSessionId: "second" }));
     expect(capped.data.code).toBe("LIMIT_EXCEEDED");
-    // Wait out the one-second idle timeout (an expiry check, not a timing assertion).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Wait out the three-second idle timeout (an expiry check, not a timing assertion; three seconds so a
+    // slow first call on a loaded machine cannot idle out before the cap is checked).
+    await new Promise((resolve) => setTimeout(resolve, 3500));
     const expired = await protocolErrorOf(execute({ taskId: "c-3", ...deductive, reasoningSessionId: "first" }));
     expect(expired.data.code).toBe("NOT_FOUND");
     expect(expired.message).toMatch(/expired/);

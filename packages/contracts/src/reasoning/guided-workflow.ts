@@ -9,6 +9,7 @@ export const workflowProgressSchema = z.object({
   state_id: z.string().describe("Pass to submitThought"),
   workflow: z.string(),
   status: z.enum(["in_progress", "complete"]),
+  complete: z.boolean().describe("True once the last step is answered (the guided-workflow ticket's result shape)"),
   step: z.string().optional().describe("Id of the step to do next"),
   step_number: z.number().int().optional(),
   total_steps: z.number().int(),

@@ -21,7 +21,7 @@ export const timelineInputSchema = z
       .describe("For compare (two or more); omit to compare every active branch"),
     source_branch_id: z.string().min(1, "source_branch_id must not be empty").optional().describe("For merge"),
     target_branch_id: z.string().min(1, "target_branch_id must not be empty").optional().describe("For merge"),
-    parent_branch_id: z.string().min(1, "parent_branch_id must not be empty").optional().describe("For branch; default the timeline's current branch"),
+    parent_branch_id: z.string().min(1, "parent_branch_id must not be empty").optional().describe("For branch; default the timeline's root (its first branch)"),
     merge_strategy: timelineMergeStrategySchema
       .default("synthesize")
       .describe("synthesize=model integrates both; prefer_source/prefer_target=model merges, the preferred side wins conflicts; interleave=segments alternated in code (no model call)"),
@@ -99,7 +99,7 @@ export const timelineOutputSchema = z.object({
 export const timelineTool = defineTool({
   name: "reasoning_timeline",
   description:
-    "Timeline-based temporal reasoning with parallel path exploration. Operations: CREATE initializes a new timeline with content and optional metadata; BRANCH creates alternative exploration path from parent_branch_id or current point; COMPARE analyzes divergence points, quality differences, and convergence opportunities between branch_ids; MERGE synthesizes two branches (source into target) using strategy: synthesize/prefer_source/prefer_target/interleave. Timelines and branches persist in the session; a merged source branch is kept and marked merged.",
+    "Timeline-based temporal reasoning with parallel path exploration. Operations: CREATE initializes a new timeline with content and optional metadata; BRANCH creates an alternative exploration path from parent_branch_id (default: the timeline's root); COMPARE analyzes divergence points, quality differences, and convergence opportunities between branch_ids; MERGE synthesizes two branches (source into target) using strategy: synthesize/prefer_source/prefer_target/interleave. Timelines and branches persist in the session; a merged source branch is kept and marked merged.",
   inputSchema: timelineInputSchema,
   outputSchema: timelineOutputSchema,
   annotations: { title: "Timeline Reasoning", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -14,13 +14,13 @@ async function buildTimeline(testEngine: TestEngine) {
   const timelineId = created.timeline_id as string;
   const mainId = created.branch_id as string;
   const fast = await engine.invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "We launch in January with fewer features.", label: "fast" });
-  const faster = await engine.invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "We launch in December.", label: "faster" });
+  const faster = await engine.invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: fast.branch_id, content: "We launch in December.", label: "faster" });
   const slow = await engine.invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainId, content: "We launch in June with every feature.", label: "slow" });
   return { timelineId, sessionId: created.session_id as string, mainId, fastId: fast.branch_id as string, fasterId: faster.branch_id as string, slowId: slow.branch_id as string };
 }
 
 describe("reasoning_timeline create and branch", () => {
-  it("creates a timeline with its main branch and forks from the current point, without a model when content is given", async () => {
+  it("creates a timeline with its main branch and forks from the named parent, without a model when content is given", async () => {
     const testEngine = await setup(bySchemaName({}));
     const ids = await buildTimeline(testEngine);
     expect(testEngine.model.calls).toHaveLength(0);
@@ -30,11 +30,21 @@ describe("reasoning_timeline create and branch", () => {
     expect(branches.map((branch) => [branch.label, branch.parent_branch_id])).toEqual([
       ["main", null],
       ["fast", ids.mainId],
-      // No parent given: forks from the current point, which was "fast".
       ["faster", ids.fastId],
       ["slow", ids.mainId],
     ]);
     expect(await testEngine.store.sessions.get(ids.sessionId)).toMatchObject({ mode: "timeline" });
+  });
+
+  it("forks a branch without parent_branch_id from the timeline's root, not from the last branch created", async () => {
+    const { engine, store } = await setup(bySchemaName({}));
+    const created = await engine.invoke("reasoning_timeline", { operation: "create", content: "We launch in March." });
+    const timelineId = created.timeline_id as string;
+    for (const content of ["Launch early.", "Launch late.", "Do not launch."]) {
+      await engine.invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content });
+    }
+    const branches = await store.timelines.listBranches(timelineId);
+    expect(branches.slice(1).map((branch) => branch.parent_branch_id)).toEqual([created.branch_id, created.branch_id, created.branch_id]);
   });
 
   it("asks the model for the alternative path when branch has no content, showing the path so far", async () => {

@@ -52,14 +52,16 @@ async function create(input: TimelineInput, context: ReasoningContext): Promise<
 }
 
 /**
- * Forks a new path from parent_branch_id (default: the timeline's current
- * point). With content, no model is asked; without it the model proposes the
- * alternative from the path so far. The new branch becomes the current point.
+ * Forks a new path from parent_branch_id (default: the timeline's root, so
+ * unparented branches are alternatives to one another, not a chain). With
+ * content, no model is asked; without it the model proposes the alternative
+ * from the path so far. The new branch becomes the current point.
  */
 async function branch(input: TimelineInput, context: ReasoningContext): Promise<TimelineOutput> {
   const timeline = await loadTimeline(input, context);
-  const parent = await context.store.timelines.getBranch(timeline.id, input.parent_branch_id ?? timeline.current_branch_id, "parent_branch_id");
   const branches = await context.store.timelines.listBranches(timeline.id);
+  const root = branches.find((item) => item.parent_branch_id === null);
+  const parent = await context.store.timelines.getBranch(timeline.id, input.parent_branch_id ?? root?.id ?? timeline.current_branch_id, "parent_branch_id");
   let label = input.label;
   let content = input.content;
   if (content === undefined) {

@@ -2,11 +2,27 @@ import { lineChart } from "../charts.ts";
 import { asArray, asNumber, asString, facts, formatNumber, formatTime, h, isRecord } from "../dom.ts";
 import { registerView } from "../registry.ts";
 
-/** The dialog section may hold one transcript, a list, or `{ dialogs: [...] }`. */
+/**
+ * The dialog module's record (`{ session, iterations, exchanges, summaries }`, the
+ * reviewer's score per iteration) in the view's shape (session fields at the top,
+ * `quality` per iteration).
+ */
+function fromModuleRecord(data: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(data["session"])) return data;
+  return {
+    ...data["session"],
+    exchanges: asArray(data["exchanges"]),
+    iterations: asArray(data["iterations"])
+      .filter(isRecord)
+      .map((iteration) => ({ ...iteration, quality: iteration["quality"] ?? iteration["reviewer_score"] })),
+  };
+}
+
+/** The dialog section may hold one transcript (the module's record), a list, or `{ dialogs: [...] }`. */
 function transcripts(data: unknown): Array<Record<string, unknown>> {
-  if (Array.isArray(data)) return data.filter(isRecord);
-  if (isRecord(data) && Array.isArray(data["dialogs"])) return data["dialogs"].filter(isRecord);
-  return isRecord(data) ? [data] : [];
+  if (Array.isArray(data)) return data.filter(isRecord).map(fromModuleRecord);
+  if (isRecord(data) && Array.isArray(data["dialogs"])) return data["dialogs"].filter(isRecord).map(fromModuleRecord);
+  return isRecord(data) ? [fromModuleRecord(data)] : [];
 }
 
 /** Multi-agent dialog: the quality trajectory per iteration and the transcript grouped by iteration. */

@@ -11,13 +11,39 @@ function isDerived(element: Record<string, unknown>): boolean {
   return provenance["kind"] === "derived" || isRecord(provenance["derivation"]);
 }
 
+/**
+ * The knowledge-graph module's section (`knowledgeGraph`: `{ graph: { entities, relations } }`,
+ * relations by subject/object names with a `derivation` of rule and premise triples) in the
+ * view's shape (relations by `source`/`target` entity ids, the derivation under provenance).
+ */
+function normalise(data: Record<string, unknown>): { entities: Record<string, unknown>[]; relations: Record<string, unknown>[] } {
+  const graph = isRecord(data["graph"]) ? data["graph"] : data;
+  const entities = asArray(graph["entities"]).filter(isRecord);
+  const idByName = new Map(entities.map((entity) => [asString(entity["name"]), asString(entity["id"])]));
+  const relations = asArray(graph["relations"])
+    .filter(isRecord)
+    .map((relation) => {
+      if (relation["source"] !== undefined) return relation;
+      const derivation = isRecord(relation["derivation"]) ? relation["derivation"] : undefined;
+      const premises = derivation
+        ? asArray(derivation["premises"])
+            .filter(isRecord)
+            .map((premise) => `${asString(premise["subject"])} ${asString(premise["predicate"])} ${asString(premise["object"])}`)
+        : [];
+      return {
+        ...relation,
+        source: idByName.get(asString(relation["subject"])) ?? asString(relation["subject"]),
+        target: idByName.get(asString(relation["object"])) ?? asString(relation["object"]),
+        provenance: { ...provenanceOf(relation), ...(derivation ? { kind: "derived", derivation: { rule: derivation["rule"], premises } } : {}) },
+      };
+    });
+  return { entities, relations };
+}
+
 /** Knowledge graph: entities and relations; derived relations highlighted, each derivation explained. */
-registerView(
-  "knowledge_graph",
-  (data, context) => {
+const renderKnowledgeGraph: Parameters<typeof registerView>[1] = (data, context) => {
     if (!isRecord(data)) return null;
-    const entities = asArray(data["entities"]).filter(isRecord);
-    const relations = asArray(data["relations"]).filter(isRecord);
+    const { entities, relations } = normalise(data);
     if (entities.length === 0) return null;
     const names = new Map(entities.map((entity) => [asString(entity["id"]), asString(entity["name"], asString(entity["id"]))]));
     const relationText = (relation: Record<string, unknown>) =>
@@ -89,6 +115,7 @@ registerView(
           )
         : null,
     );
-  },
-  { title: "Knowledge graph", order: 15 },
-);
+};
+
+registerView("knowledge_graph", renderKnowledgeGraph, { title: "Knowledge graph", order: 15 });
+registerView("knowledgeGraph", renderKnowledgeGraph, { title: "Knowledge graph", order: 15 });
