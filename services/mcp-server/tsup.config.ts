@@ -1,5 +1,60 @@
+import { readFileSync } from "node:fs";
 import { defineServiceConfig } from "@deliberate/tsup-config";
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 
-// The HTTP transport is a separate chunk, loaded only with --http.
-export default defineConfig(defineServiceConfig({ directory: import.meta.dirname, entry: { main: "src/main.ts" }, splitting: true, bundle: ["kysely"] }));
+/**
+ * Code compiled from a V8 code cache in another process cannot run `import()`
+ * (Node loses the script's dynamic-import handler), so the bundle's dynamic
+ * imports (provider SDKs, DELIBERATE_MODULES) call `__deliberateImport`
+ * instead: the launcher's `import()` when it set one, else the bundle's own
+ * (`node dist/server.cjs` runs without a cache). Dynamic imports of the
+ * service's own files and workspace packages are bundled, so they stay.
+ */
+const routeDynamicImports: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "route-dynamic-imports",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      // Imports of files and workspace packages stay: they are bundled (loaded lazily, no import() at run time).
+      const external = /(?<![\w$.])import\s*\((?!\s*["'`](?:\.|@deliberate\/))/g;
+      if (!external.test(source)) return undefined;
+      return { contents: source.replace(external, "__deliberateImport("), loader: "ts" };
+    });
+  },
+};
+
+const service = defineServiceConfig({
+  directory: import.meta.dirname,
+  entry: { server: "src/main.ts" },
+  splitting: false,
+  // Inlined too: the libraries every start loads (one file instead of hundreds resolved one by one).
+  bundle: ["kysely", "zod", "@modelcontextprotocol/server", "@modelcontextprotocol/core"],
+});
+
+// Two outputs: dist/server.cjs, the whole server as one script (CommonJS, so it can be
+// compiled from a V8 code cache; the HTTP stack stays outside and loads only with --http),
+// and dist/main.js, the `deliberate-mcp` command that runs it with that cache (src/launcher.ts).
+export default defineConfig([
+  {
+    ...service,
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    // import.meta.url in the sources, as the bundle's own file URL.
+    shims: true,
+    minify: true,
+    esbuildPlugins: [routeDynamicImports],
+    banner: { js: "\"use strict\";var __deliberateImport = (specifier) => (globalThis.__deliberateImport ?? ((target) => import(target)))(specifier);" },
+    // The package.json build script empties dist first (the two outputs build side by side).
+    clean: false,
+  },
+  {
+    entry: { main: "src/launcher.ts" },
+    format: ["esm"],
+    platform: "node",
+    target: "node20",
+    outDir: "dist",
+    clean: false,
+    sourcemap: false,
+    dts: false,
+  },
+]);

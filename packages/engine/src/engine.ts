@@ -36,7 +36,7 @@ export interface EngineOptions {
   modeSettings?: Readonly<Record<string, Partial<ModeSettings>>>;
   /** Overrides that change while the service runs (read on every model call). */
   runtimeSettings?: RuntimeSettingsSource;
-  /** Most model calls in flight for independent work within one call (default 4). */
+  /** Most model calls in flight for independent work within one call (default 8: five perspectives, k=5 or n=5 samples run in one round). */
   concurrency?: number;
   /** How long a host-executed call waits for its completions (default one hour). */
   suspendedCallTtlMs?: number;
@@ -175,7 +175,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     ...(runtime ? { runtime } : {}),
   });
   const modeIds = Object.keys(composition.modes);
-  const configuredConcurrency = options.concurrency ?? 4;
+  const configuredConcurrency = options.concurrency ?? 8;
   const concurrencyNow = () => {
     const value = runtime?.concurrency?.();
     return value !== undefined && Number.isInteger(value) && value >= 1 ? value : configuredConcurrency;
@@ -216,8 +216,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     return handler;
   }
 
-  async function run(handler: ToolHandler, rawArguments: unknown, context: ToolContext): Promise<Record<string, unknown>> {
-    const input = parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
+  async function run(handler: ToolHandler, rawArguments: unknown, context: ToolContext, parsed?: { input: unknown }): Promise<Record<string, unknown>> {
+    const input = parsed ? parsed.input : parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
     const output = await handler.handle(input as never, context);
     const checked = handler.definition.outputSchema.safeParse(output);
     if (!checked.success) {
@@ -310,7 +310,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
   /** Runs one call to completion, failure, or (host-executed) its next suspension. */
   async function execute(toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
     const handler = handlerFor(toolName);
-    // Validate before anything else so bad input writes nothing at all.
+    // Validate before anything else so bad input writes nothing at all (once: the handler gets this parse).
     const parsed = parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
     const started = performance.now();
     const startedAt = clock.now();
@@ -362,7 +362,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     try {
       let output: Record<string, unknown>;
       try {
-        output = await run(handler, rawArguments, context);
+        output = await run(handler, rawArguments, context, { input: parsed });
         await scope.commit();
       } catch (error) {
         await scope.rollback().catch(() => undefined);

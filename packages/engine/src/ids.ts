@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /** Id source; injected so calls can be replayed with the same ids. */
 export interface IdGenerator {
@@ -12,9 +12,27 @@ export interface IdGenerator {
   scope?(name: string): IdGenerator;
 }
 
+/**
+ * `prefix_` then 8 characters of time (milliseconds, base 36) and 12 random hex
+ * characters (48 bits). Ids made later sort later, so rows keyed by them are
+ * appended to the end of their index instead of scattered over it (one page
+ * written per batch of invocation rows, not one per row).
+ */
 export const randomIds: IdGenerator = {
-  next: (prefix) => `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 20)}`,
+  next: (prefix) => `${prefix}_${Date.now().toString(36).padStart(8, "0")}${randomHex12()}`,
 };
+
+/** Random bytes drawn in blocks (one system call per 680 ids), 6 per id. */
+let pool = Buffer.alloc(0);
+let offset = 0;
+function randomHex12(): string {
+  if (offset + 6 > pool.length) {
+    pool = randomBytes(4080);
+    offset = 0;
+  }
+  offset += 6;
+  return pool.toString("hex", offset - 6, offset);
+}
 
 /** Deterministic ids for tests: prefix_1, prefix_2, … */
 export function createSequentialIds(): IdGenerator {

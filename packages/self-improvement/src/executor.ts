@@ -104,6 +104,7 @@ export async function applyDiagnosis(dependencies: ExecutorDependencies, diagnos
   }
   const tools = await toolsAffected(repository, suggestion.scope, diagnosis.tool);
   const beforeFrom = diagnosis.trigger.window_from;
+  await store.invocations.flush();
   const before = await repository.invocations.between({ tools, from: beforeFrom, to: now.toISOString(), limit: config.learner.maxSamples, take: "last" });
   const nowIso = now.toISOString();
   const action: ActionRecord = {

@@ -148,6 +148,8 @@ export async function changedAtByTool(repository: SelfImprovementRepository): Pr
 /** Phase 1 as of `now`: the monitor over the invocation rows within the lookback. */
 export async function readHealth(store: Store<SelfImprovementRepositories>, config: SelfImprovementConfig, now: Date): Promise<HealthReport> {
   const repository = store.selfImprovement;
+  // Invocation rows may be batched: write them before reading the table.
+  await store.invocations.flush();
   const [rows, changedAt, toolModes] = await Promise.all([
     repository.invocations.since({ since: new Date(now.getTime() - config.monitor.lookbackMs).toISOString(), limit: config.monitor.maxRows }),
     changedAtByTool(repository),
@@ -160,6 +162,7 @@ export async function readHealth(store: Store<SelfImprovementRepositories>, conf
 async function evaluateActions(dependencies: CycleDependencies, executor: ExecutorDependencies, now: Date): Promise<{ evaluations: Evaluation[]; regressions: string[] }> {
   const { config } = dependencies;
   const repository = dependencies.store.selfImprovement;
+  await dependencies.store.invocations.flush();
   const evaluations: Evaluation[] = [];
   const regressions: string[] = [];
   const nowIso = now.toISOString();

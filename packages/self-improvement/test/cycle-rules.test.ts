@@ -77,8 +77,8 @@ describe("the rules analyzer without a server-side model", () => {
     await harness.record("other_tool", "echo", 10, { success: false, error_code: "PROVIDER_RATE_LIMITED" });
     const limited = await harness.module.runCycle();
     expect(limited.diagnosis?.rule).toBe("rate-limited-lower-concurrency");
-    expect(limited.action).toMatchObject({ scope: "engine", setting: "concurrency", from_value: 4, to_value: 3 });
-    expect(harness.engine.concurrencyNow()).toBe(3);
+    expect(limited.action).toMatchObject({ scope: "engine", setting: "concurrency", from_value: 8, to_value: 7 }); // from the engine's default (8)
+    expect(harness.engine.concurrencyNow()).toBe(7);
   });
 
   it("suggests no action when nothing allowlisted fits, and does not revisit the trigger for an hour", async () => {

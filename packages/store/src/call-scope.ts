@@ -13,6 +13,19 @@ export interface CallScope<Extra extends object = object> {
   hasOpenTransaction(): boolean;
 }
 
+/** The keys of a store that hold repositories (not its functions, `db` or contributors), found once per store. */
+const repositoryKeysOf = new WeakMap<object, readonly string[]>();
+function repositoryKeys(base: object): readonly string[] {
+  let keys = repositoryKeysOf.get(base);
+  if (keys === undefined) {
+    keys = Object.entries(base)
+      .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
+      .map(([key]) => key);
+    repositoryKeysOf.set(base, keys);
+  }
+  return keys;
+}
+
 /**
  * Makes one call's writes all-or-nothing. The call's first `transaction(work)`
  * opens a real transaction ({@link Store.begin}) that stays open: later
@@ -37,10 +50,8 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
   let active: Store<Extra> | undefined;
   type Members = Record<string, Record<string, (...args: unknown[]) => unknown>>;
   const call = (target: unknown, key: string, name: string, args: unknown[]) => (target as Members)[key]?.[name]?.(...args);
-  const routed: Record<string, unknown> = {};
-  for (const [key, repository] of Object.entries(base)) {
-    if (key === "transaction" || key === "close" || key === "begin" || key === "contributors" || key === "db") continue;
-    if (typeof repository !== "object" || repository === null) continue;
+  // Each repository is routed when first used (a call touches a few of the dozens a service has).
+  const route = (key: string, repository: object): Record<string, unknown> => {
     const methods: Record<string, unknown> = {};
     for (const [name, member] of Object.entries(repository)) {
       if (typeof member !== "function") {
@@ -53,8 +64,9 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
         return opening.then(({ joined }) => call(joined, key, name, args));
       };
     }
-    routed[key] = methods;
-  }
+    return methods;
+  };
+  const routedKeys = repositoryKeys(base);
 
   async function end(how: "commit" | "rollback"): Promise<void> {
     const ending = opening;
@@ -69,7 +81,6 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
 
   const store = {
     ...base,
-    ...routed,
     transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
       if (opening === undefined) {
         const promise: Opening = begin().then((open) => {
@@ -86,5 +97,9 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
     contributors: base.contributors,
   } as unknown as Store<Extra>;
   delete (store as { begin?: unknown }).begin;
+  for (const key of routedKeys) {
+    let routed: Record<string, unknown> | undefined;
+    Object.defineProperty(store, key, { enumerable: true, configurable: true, get: () => (routed ??= route(key, (base as unknown as Record<string, object>)[key] as object)) });
+  }
   return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };
 }

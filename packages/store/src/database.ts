@@ -1,4 +1,6 @@
 import type { InvocationTable } from "./tables/invocation.table.ts";
+import type { InvocationRollupTable } from "./tables/invocation-rollup.table.ts";
+import type { InvocationLatencyBucketTable } from "./tables/invocation-latency-bucket.table.ts";
 import type { SessionTable } from "./tables/session.table.ts";
 import type { SuspendedCallTable } from "./tables/suspended-call.table.ts";
 import type { ThoughtTable } from "./tables/thought.table.ts";
@@ -11,5 +13,7 @@ export interface Database {
   sessions: SessionTable;
   thoughts: ThoughtTable;
   invocations: InvocationTable;
+  invocation_rollups: InvocationRollupTable;
+  invocation_latency_buckets: InvocationLatencyBucketTable;
   suspended_calls: SuspendedCallTable;
 }

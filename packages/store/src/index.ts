@@ -1,5 +1,11 @@
 export { bindRepositories, createStore, openStore } from "./store.ts";
-export type { BaseRepositories, OpenStoreOptions, OpenTransaction, Repositories, Store, StoreContribution } from "./store.ts";
+export type { BaseRepositories, CreateStoreOptions, OpenStoreOptions, OpenTransaction, Repositories, Store, StoreContribution } from "./store.ts";
+export { batchInvocations, defaultInvocationBatch } from "./invocation-batch.ts";
+export type { BatchedInvocationRepository, InvocationBatchOptions } from "./invocation-batch.ts";
+export { withStatementCache } from "./statement-cache.ts";
+export { preparedQuery } from "./prepared-query.ts";
+export { rebuildInvocationRollups } from "./rebuild-invocation-rollups.ts";
+export { latencyBucket } from "./latency-bucket.ts";
 export { joinTransaction } from "./joined-transaction.ts";
 export { defaultDatabasePath, openSqliteDatabase } from "./open-database.ts";
 export type { OpenDatabaseOptions } from "./open-database.ts";
@@ -25,6 +31,8 @@ export type { InvocationAggregate, InvocationAggregateFilter, InvocationFilter, 
 export type { NewThought } from "./repositories/thought.repository.ts";
 export type { SuspendedCall } from "./repositories/suspended-call.repository.ts";
 export type { InvocationRow, InvocationTable } from "./tables/invocation.table.ts";
+export type { InvocationRollupRow, InvocationRollupTable } from "./tables/invocation-rollup.table.ts";
+export type { InvocationLatencyBucketRow, InvocationLatencyBucketTable } from "./tables/invocation-latency-bucket.table.ts";
 export type { SessionRow, SessionTable } from "./tables/session.table.ts";
 export type { ThoughtRow, ThoughtTable } from "./tables/thought.table.ts";
 export { createCallScope } from "./call-scope.ts";

@@ -71,10 +71,11 @@ async function migrateOn(db: Kysely<Database>, all: readonly PendingMigration[])
     .execute();
   const untyped = db as unknown as Kysely<Record<string, { owner: string; name: string; executed_at: string }>>;
   const applied = new Set((await untyped.selectFrom(migrationTable).select(["owner", "name"]).execute()).map((row) => `${row.owner}/${row.name}`));
+  const unapplied = all.filter((pending) => !applied.has(`${pending.owner}/${pending.name}`));
+  // The usual start: everything applied, known from that one query.
+  if (unapplied.length === 0) return;
   const legacy = await legacyNames(db);
-  for (const pending of all) {
-    const key = `${pending.owner}/${pending.name}`;
-    if (applied.has(key)) continue;
+  for (const pending of unapplied) {
     const executedAt = new Date().toISOString();
     try {
       await db.transaction().execute(async (transaction) => {

@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import { createImmediateSqliteDialect } from "./immediate-sqlite-dialect.ts";
+import { withStatementCache } from "./statement-cache.ts";
 
 export interface OpenDatabaseOptions {
   /** File path, or ":memory:" for tests. Parent folders are created. */
@@ -20,6 +21,7 @@ export const defaultDatabasePath = "./data/deliberate.db";
  * Opens SQLite with the settings a service needs (WAL so readers never block the
  * writer, synchronous=NORMAL, busy_timeout, foreign keys). Transactions start with
  * `begin immediate`, so a writer waiting on another process honours busy_timeout.
+ * Prepared statements are reused by SQL text (`withStatementCache`).
  * Migrations are `migrateToLatest`'s.
  */
 export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<Kysely<Database>> {
@@ -40,5 +42,5 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   connection.pragma("synchronous = NORMAL");
   connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   connection.pragma("foreign_keys = ON");
-  return new Kysely<Database>({ dialect: createImmediateSqliteDialect({ database: connection }) });
+  return new Kysely<Database>({ dialect: createImmediateSqliteDialect({ database: withStatementCache(connection) }) });
 }

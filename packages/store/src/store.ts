@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { type DialectName, dialectOf } from "./dialect.ts";
+import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
 import { openPostgresDatabase } from "./open-postgres.ts";
@@ -75,13 +76,36 @@ export function bindRepositories(contributions: readonly StoreContribution[]): (
   };
 }
 
+/** How `createStore` writes bookkeeping rows. */
+export interface CreateStoreOptions {
+  /** Batch invocation rows (see `InvocationBatchOptions`); omitted, each row commits when recorded. */
+  invocationBatch?: InvocationBatchOptions;
+}
+
 /** Wraps an open, migrated database as a Store with the contributions' repositories. */
-export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = []): Store<Extra> {
+export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = [], options: CreateStoreOptions = {}): Store<Extra> {
   const bind = bindRepositories(contributions);
+  const invocations = options.invocationBatch ? batchInvocations(db, options.invocationBatch) : undefined;
+  const bound = bind(db) as Repositories<Extra>;
+  // A session search by tool reads the invocations table: batched rows are written first.
+  const sessions: typeof bound.sessions = invocations
+    ? {
+        ...bound.sessions,
+        search: async (input) => {
+          if (input.tool !== undefined) await invocations.flush();
+          return bound.sessions.search(input);
+        },
+      }
+    : bound.sessions;
   return {
-    ...(bind(db) as Repositories<Extra>),
+    ...bound,
+    sessions,
+    ...(invocations ? { invocations } : {}),
     transaction: (work) => db.transaction().execute((transaction) => work(bind(transaction) as Repositories<Extra>)),
-    close: () => db.destroy(),
+    close: async () => {
+      await invocations?.flush();
+      await db.destroy();
+    },
     begin: async () => {
       const transaction = await db.startTransaction().execute();
       return {
@@ -105,6 +129,8 @@ export interface OpenStoreOptions {
   poolSize?: number;
   /** The modules whose tables and repositories the store carries (their migrations are applied). */
   modules?: readonly StoreContribution[];
+  /** Batch invocation rows (services use `defaultInvocationBatch`); omitted, each row commits when recorded. */
+  invocationBatch?: InvocationBatchOptions;
 }
 
 function targetOf(options: OpenStoreOptions): DatabaseTarget {
@@ -132,7 +158,7 @@ export async function openStore<Extra extends object = object>(options: OpenStor
     await db.destroy();
     throw error;
   }
-  return createStore<Extra>(db, modules);
+  return createStore<Extra>(db, modules, options.invocationBatch ? { invocationBatch: options.invocationBatch } : {});
 }
 
 export type { StoreContribution } from "./store-contribution.ts";

@@ -1,7 +1,7 @@
 import type { Clock, IdGenerator } from "@deliberate/engine";
 import type { ApiRepositories } from "./store/repositories.ts";
 import type { ReasoningLogEntry } from "./store/repositories/reasoning-log.repository.ts";
-import { redactValue, type Logger, type SecretRegistry } from "./logger.ts";
+import { logLevels, redactValue, type Logger, type SecretRegistry } from "./logger.ts";
 
 /** One telemetry event; becomes a `reasoning_logs` row and a JSON log line. */
 export interface TelemetryEvent {
@@ -59,7 +59,10 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     record(event) {
       const level = event.level ?? "info";
       // Masked keys, then every known secret scrubbed from the serialised form.
-      const data = JSON.parse(options.secrets.scrub(JSON.stringify(redactValue(event.data ?? {})))) as Record<string, unknown>;
+      const redacted = redactValue(event.data ?? {}) as Record<string, unknown>;
+      const serialised = JSON.stringify(redacted);
+      const scrubbed = options.secrets.scrub(serialised);
+      const data = scrubbed === serialised ? redacted : (JSON.parse(scrubbed) as Record<string, unknown>);
       const entry: ReasoningLogEntry = {
         id: options.ids.next("log"),
         created_at: options.clock.now().toISOString(),
@@ -73,8 +76,10 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
         duration_ms: event.duration_ms ?? null,
         data,
       };
-      const { id: _id, created_at: _createdAt, level: _level, event: name, data: _data, ...ids } = entry;
-      options.logger[level](name, { ...Object.fromEntries(Object.entries(ids).filter(([, value]) => value !== null)), ...data });
+      if (logLevels.indexOf(level) >= logLevels.indexOf(options.logger.level)) {
+        const { id: _id, created_at: _createdAt, level: _level, event: name, data: _data, ...ids } = entry;
+        options.logger[level](name, { ...Object.fromEntries(Object.entries(ids).filter(([, value]) => value !== null)), ...data });
+      }
       buffer.push(entry);
       if (buffer.length >= batchSize) write();
       else if (!timer) {

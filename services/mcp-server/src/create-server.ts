@@ -1,5 +1,5 @@
-import { publishedSchemas, type ToolDefinition } from "@deliberate/contracts";
-import type { DeliberateEngine, Engine } from "@deliberate/engine";
+import { publishedSchemas, submitTool, type ToolDefinition } from "@deliberate/contracts";
+import type { DeliberateEngine, Engine, InvokeOptions } from "@deliberate/engine";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { registerProtocolMethods } from "./protocol-methods.ts";
 import { invokeOptionsFor } from "./request-options.ts";
@@ -8,6 +8,7 @@ import { registerSessionResources, type SessionReader } from "./session-resource
 import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishOnly } from "./tool-schemas.ts";
+import type { ToolCallFastPath } from "./stdio-transport.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
 
 export interface CreateServerOptions {
@@ -31,34 +32,51 @@ export interface CreateServerOptions {
 }
 
 function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
-  const schemas = publishedSchemas(definition);
+  // Converted on first use (and once per definition): nothing is converted at start-up.
   server.registerTool(
     definition.name,
     {
       title: definition.annotations.title,
       description: definition.description,
-      inputSchema: publishOnly(schemas.input),
-      outputSchema: publishOnly(schemas.output),
+      inputSchema: publishOnly(() => publishedSchemas(definition).input),
+      outputSchema: publishOnly(() => publishedSchemas(definition).output),
       annotations: { ...definition.annotations },
     },
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
-      const started = performance.now();
       const { options, flush } = invokeOptionsFor(server, context, logger, providers);
-      try {
-        const output = await engine.invoke(definition.name, rawArguments, options);
-        logger.debug("tool call succeeded", { tool: definition.name, latencyMs: Math.round(performance.now() - started) });
-        await flush();
-        return toToolResult(output);
-      } catch (error) {
-        const { result, body, unexpected, errorId } = toToolErrorResult(error);
-        const fields = { tool: definition.name, code: body.code, latencyMs: Math.round(performance.now() - started) };
-        if (unexpected) logger.error("tool call failed unexpectedly", { ...fields, error_id: errorId, error });
-        else logger.info("tool call failed", { ...fields, detail: body.message });
-        await flush();
-        return result;
-      }
+      const result = await callEngine(engine, logger, definition.name, rawArguments, options);
+      await flush();
+      return result;
     },
   );
+}
+
+/** One call to the engine as an MCP result: the output, or the error as a tool result (logged). */
+async function callEngine(engine: Engine, logger: Logger, name: string, rawArguments: unknown, options: InvokeOptions): Promise<CallToolResult> {
+  const started = performance.now();
+  try {
+    const output = await engine.invoke(name, rawArguments, options);
+    logger.debug("tool call succeeded", { tool: name, latencyMs: Math.round(performance.now() - started) });
+    return toToolResult(output);
+  } catch (error) {
+    const { result, body, unexpected, errorId } = toToolErrorResult(error);
+    const fields = { tool: name, code: body.code, latencyMs: Math.round(performance.now() - started) };
+    if (unexpected) logger.error("tool call failed unexpectedly", { ...fields, error_id: errorId, error });
+    else logger.info("tool call failed", { ...fields, detail: body.message });
+    return result;
+  }
+}
+
+/**
+ * The stdio fast path (`ToolCallFastPath`): the calls that need nothing of the
+ * connection (no model, so no sampling or host completion; not
+ * reasoning_submit, which resumes a model-backed call) are answered by the
+ * engine directly, with the same result the registered tool gives.
+ */
+export function createToolCallFastPath(options: { engine: Engine; logger?: Logger }): ToolCallFastPath {
+  const logger = options.logger ?? silentLogger;
+  const modelFree = new Set(options.engine.tools.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
+  return (call) => (modelFree.has(call.name) ? callEngine(options.engine, logger, call.name, call.arguments, { signal: call.signal }) : undefined);
 }
 
 /**

@@ -1,4 +1,4 @@
-export { createServer } from "./create-server.ts";
+export { createServer, createToolCallFastPath } from "./create-server.ts";
 export type { CreateServerOptions } from "./create-server.ts";
 export { ConfigError, defaultHttpHost, defaultHttpPort, isLoopbackHost, parseCommandLine, usage } from "./config.ts";
 export type { HttpTransportConfig, ParsedCommandLine, ServerConfig, TransportConfig } from "./config.ts";
@@ -7,6 +7,6 @@ export type { LogFields, Logger, LoggerOptions, LogLevel } from "./logger.ts";
 export { healthPath, mcpPath, startHttpTransport } from "./http-transport.ts";
 export type { HttpTransportOptions, RunningHttpTransport } from "./http-transport.ts";
 export { startStdioTransport } from "./stdio-transport.ts";
-export type { RunningTransport, StdioTransportOptions } from "./stdio-transport.ts";
+export type { RunningTransport, StdioTransportOptions, ToolCallFastPath } from "./stdio-transport.ts";
 export { toToolErrorResult, toToolResult } from "./tool-result.ts";
 export { serverInfo } from "./server-info.ts";

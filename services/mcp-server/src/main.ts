@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
@@ -6,13 +8,24 @@ import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
-import { describeDatabaseTarget, openStore } from "@deliberate/store";
+import { defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
-import { createServer } from "./create-server.ts";
+import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
 import { clientConfigSnippet, connectionHelp, logProviderChoice } from "./startup-messages.ts";
+
+/** The command as started (dist/main.js, which runs the bundle with its code cache; links resolved), else this file. */
+function commandPath(): string {
+  const started = process.argv[1];
+  if (started === undefined) return fileURLToPath(import.meta.url);
+  try {
+    return realpathSync(started);
+  } catch {
+    return resolve(started);
+  }
+}
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
@@ -28,7 +41,7 @@ async function main(): Promise<void> {
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
   if (parsed.action === "print-config") {
-    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: fileURLToPath(import.meta.url), env: process.env });
+    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: commandPath(), env: process.env });
     process.stdout.write(snippet);
     if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
     return;
@@ -44,7 +57,13 @@ async function main(): Promise<void> {
     createSelfImprovementModule(selfImprovement),
     ...(await loadModules(config.modules)),
   ];
-  const store = await openStore({ target: config.database, poolSize: config.databasePoolSize, modules });
+  // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
+  const store = await openStore({
+    target: config.database,
+    poolSize: config.databasePoolSize,
+    modules,
+    invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
+  });
   logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
   logProviderChoice(logger, config.providers);
   const engine = createEngine({
@@ -83,7 +102,7 @@ async function main(): Promise<void> {
     process.on(signal, () => (stopping ? process.exit(130) : void shutdown(signal)));
   }
 
-  const scriptPath = fileURLToPath(import.meta.url);
+  const scriptPath = commandPath();
   if (config.transport.kind === "http") {
     // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
     const { startHttpTransport } = await import("./http-transport.ts");
@@ -98,7 +117,7 @@ async function main(): Promise<void> {
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {
-    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed") });
+    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger }) });
     for (const line of connectionHelp({ config, scriptPath })) logger.info(line);
   }
 }

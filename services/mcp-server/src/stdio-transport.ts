@@ -1,7 +1,16 @@
-import { type JSONRPCMessage, type McpServer, ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
+import { type CallToolResult, type JSONRPCMessage, type McpServer, ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { type JsonRpcRefusal, readJsonRpcLine } from "./json-rpc-message.ts";
 import type { Logger } from "./logger.ts";
+import { structuredJsonOf } from "./tool-result.ts";
+
+/**
+ * Answers a `tools/call` without the SDK's dispatch, or returns undefined to
+ * leave it to the SDK. See `createToolCallFastPath` for which calls qualify.
+ */
+export type ToolCallFastPath = (call: { name: string; arguments: unknown; signal: AbortSignal }) => Promise<CallToolResult> | undefined;
+
+type RequestId = string | number;
 
 export interface StdioTransportOptions {
   /** Builds the server for the connection (the SDK may build one more for a version probe). */
@@ -14,6 +23,8 @@ export interface StdioTransportOptions {
   stdout?: NodeJS.WritableStream;
   /** Longest accepted line in bytes (default the SDK's 10 MiB); longer ones are answered -32600 and skipped. */
   maxLineBytes?: number;
+  /** Model-free calls answered on the transport itself (see `ToolCallFastPath`). */
+  fastPath?: ToolCallFastPath;
 }
 
 export interface RunningTransport {
@@ -26,6 +37,14 @@ export interface RunningTransport {
  * envelopes only to its error hook, so a client waiting on them would wait
  * forever; here they are answered -32700 / -32600 as the HTTP transport does.
  * It also reports when it closes (stdin ended or closed).
+ *
+ * And a fast path for calls that need nothing of the SDK: after a 2025-era
+ * `initialize` handshake, a `tools/call` without a progress token that
+ * `fastPath` accepts is answered here (after the same line checks), skipping
+ * the SDK's per-request validation and dispatch (most of a model-free call's
+ * cost). Its result is the one the SDK would send (the same `toToolResult`);
+ * `notifications/cancelled` aborts it. Everything else (the handshake, 2026
+ * clients, listings, resources, model-backed calls, sampling) goes to the SDK.
  */
 class AnsweringStdioServerTransport extends StdioServerTransport {
   private closedOnce = false;
@@ -33,12 +52,24 @@ class AnsweringStdioServerTransport extends StdioServerTransport {
   private pendingBytes = 0;
   /** Set while skipping the rest of an over-long line. */
   private discarding = false;
+  /** A 2025-era client has sent `initialize`: calls are plain request/response. */
+  private handshaken = false;
+  private readonly fastCalls = new Map<RequestId, AbortController>();
+  private readonly output: NodeJS.WritableStream;
 
   constructor(
-    private readonly options: { onClosed: () => void; logger: Logger; maxLineBytes: number; stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream },
+    private readonly options: {
+      onClosed: () => void;
+      logger: Logger;
+      maxLineBytes: number;
+      stdin?: NodeJS.ReadableStream;
+      stdout?: NodeJS.WritableStream;
+      fastPath?: ToolCallFastPath;
+    },
   ) {
     super(options.stdin as never, options.stdout as never);
     this._ondata = (chunk: Buffer) => this.receive(chunk);
+    this.output = options.stdout ?? process.stdout;
   }
 
   private receive(chunk: Buffer): void {
@@ -87,7 +118,7 @@ class AnsweringStdioServerTransport extends StdioServerTransport {
       return;
     }
     try {
-      this.onmessage?.(read.message);
+      if (!this.answeredHere(read.message)) this.onmessage?.(read.message);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
@@ -100,7 +131,63 @@ class AnsweringStdioServerTransport extends StdioServerTransport {
     );
   }
 
+  /** Handles a fast-path call or its cancellation; false leaves the message to the SDK. */
+  private answeredHere(message: JSONRPCMessage): boolean {
+    const fastPath = this.options.fastPath;
+    if (fastPath === undefined || !("method" in message)) return false;
+    const params = message.params as { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown }; requestId?: unknown } | undefined;
+    if (message.method === "initialize") {
+      this.handshaken = true;
+      return false;
+    }
+    if (message.method === "notifications/cancelled") {
+      const requestId = params?.requestId;
+      const call = typeof requestId === "string" || typeof requestId === "number" ? this.fastCalls.get(requestId) : undefined;
+      call?.abort(new Error("cancelled by the client"));
+      return call !== undefined;
+    }
+    const id = "id" in message ? message.id : undefined;
+    if (!this.handshaken || message.method !== "tools/call" || (typeof id !== "string" && typeof id !== "number") || this.fastCalls.has(id)) return false;
+    if (typeof params?.name !== "string" || params._meta?.progressToken !== undefined) return false;
+    const controller = new AbortController();
+    const result = fastPath({ name: params.name, arguments: params.arguments, signal: controller.signal });
+    if (result === undefined) return false;
+    this.fastCalls.set(id, controller);
+    result.then(
+      (answer) => {
+        this.fastCalls.delete(id);
+        // A cancelled request is not answered (as the SDK does).
+        if (!controller.signal.aborted) this.respond(id, answer);
+      },
+      (error: unknown) => {
+        this.fastCalls.delete(id);
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    return true;
+  }
+
+  /**
+   * Writes a fast-path response. A successful result's text is its structured
+   * content as JSON (`toToolResult`), so that JSON is made once and used for
+   * both: the line is the one `JSON.stringify` of the whole message gives.
+   */
+  private respond(id: RequestId, result: CallToolResult): void {
+    const text = structuredJsonOf(result);
+    const line =
+      text !== undefined
+        ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}}\n`
+        : `${JSON.stringify({ jsonrpc: "2.0", id, result })}\n`;
+    try {
+      this.output.write(line);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   override async close(): Promise<void> {
+    for (const call of this.fastCalls.values()) call.abort(new Error("the transport closed"));
+    this.fastCalls.clear();
     await super.close();
     this.pending = [];
     this.pendingBytes = 0;
@@ -124,6 +211,7 @@ export function startStdioTransport(options: StdioTransportOptions): RunningTran
     maxLineBytes: options.maxLineBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
     ...(options.stdin ? { stdin: options.stdin } : {}),
     ...(options.stdout ? { stdout: options.stdout } : {}),
+    ...(options.fastPath ? { fastPath: options.fastPath } : {}),
   });
   const handle = serveStdio(() => options.createServer(), {
     transport,

@@ -12,11 +12,22 @@ export type ToolErrorBody = ErrorBody & { error_id?: string };
  */
 export function toToolResult(output: Record<string, unknown>): CallToolResult {
   const instructions = output["agent_instructions"];
-  return {
+  const result: CallToolResult = {
     content: [{ type: "text", text: JSON.stringify(output) }],
     structuredContent: output,
     ...(typeof instructions === "string" ? { _meta: { agentInstructions: instructions } } : {}),
   };
+  if (result._meta === undefined) jsonTextResults.add(result);
+  return result;
+}
+
+/** Results made by `toToolResult` without `_meta`: `{ content: [text], structuredContent }`, the text being the structured content as JSON. */
+const jsonTextResults = new WeakSet<CallToolResult>();
+
+/** The JSON text of such a result's structured content (so a writer need not serialise it again), else undefined. */
+export function structuredJsonOf(result: CallToolResult): string | undefined {
+  const [first] = result.content;
+  return jsonTextResults.has(result) && first?.type === "text" ? first.text : undefined;
 }
 
 /** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */

@@ -69,7 +69,7 @@ async function drive(server: StdioServer, name: string, args: Record<string, unk
 }
 
 /** Ids and clock times differ between runs; everything else must not. */
-const idPattern = /\b[a-z]{2,4}_[a-f0-9]{20}\b/g;
+const idPattern = /\b[a-z]{2,4}_[a-z0-9]{20}\b/g;
 const timePattern = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\b/g;
 function withoutIds(value: unknown): unknown {
   if (typeof value === "string") return value.replace(idPattern, "<id>").replace(timePattern, "<time>");

@@ -36,8 +36,12 @@ async function storeAt(path: string): Promise<Store<ReasoningRepositories>> {
   return store;
 }
 
-/** What a call could have written, counted. */
+/** The server batches invocation rows (written within 20 ms of a call): wait them out before counting from another process. */
+const batchWritten = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+/** What a call could have written, counted (after the server's batched invocation rows are written). */
 async function footprint(store: Store<ReasoningRepositories>, sessionId: string) {
+  await batchWritten();
   return {
     sessions: (await store.sessions.list({ limit: 1000 })).length,
     thoughts: await store.thoughts.count(sessionId),

@@ -1,26 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { Agent, createServer, request } from "node:http";
+import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import autocannon from "autocannon";
 import { quantile } from "./statistics.ts";
 
-// HTTP API throughput: the built deliberate-api against a bare node:http JSON
-// server in the same run, at a fixed number of concurrent keep-alive
-// connections, for GET /healthz and a heuristic POST /agent_intent (no model
-// configured, so the decision is the service's own work: validation, tool
-// compilation, the heuristic, telemetry row, JSON). Both servers run as child
-// processes; the load generator runs here and alternates between them in
-// rounds so drift hits both alike.
-//
-// Wire into tooling/bench/src/main.ts with:
-//   import { formatHttpBench, runHttpBench } from "./http-bench.ts";
-//   process.stdout.write(`${formatHttpBench(await runHttpBench())}\n`);
-// and build the service first (root package.json "bench":
-//   turbo run build --filter=@deliberate/mcp-server... --filter=@deliberate/http-api... && ...).
+// Issue 17 (h): HTTP API throughput against a bare node:http JSON server in the
+// same run, with autocannon at 50 keep-alive connections, rounds alternating
+// the two servers so drift hits both alike. Series:
+//   GET /healthz;
+//   POST /agent_intent, heuristic (no model configured: validation, the
+//     decision tool run and recorded by the engine, telemetry, JSON);
+//   POST /v1/tools/reasoning_decision with given weights and scores (no model:
+//     TOPSIS/weighted in code, a new session and its thought committed before
+//     the response, the invocation row batched).
+// The bare server answers each path with a fixed JSON body after parsing the request.
 // Run alone: pnpm --filter @deliberate/http-api build && pnpm --filter @deliberate/bench exec tsx src/http-bench.ts
 
 export interface HttpBenchOptions {
@@ -28,10 +26,10 @@ export interface HttpBenchOptions {
   serverPath?: string;
   /** Concurrent keep-alive connections (default 50). */
   connections?: number;
-  /** Measured time per series per round (default 3,000 ms). */
-  durationMs?: number;
-  /** Unmeasured load before each series (default 500 ms). */
-  warmupMs?: number;
+  /** Measured seconds per series per round (default 4). */
+  seconds?: number;
+  /** Unmeasured load before each series, seconds (default 1). */
+  warmupSeconds?: number;
   /** Rounds alternating the servers (default 2). */
   rounds?: number;
 }
@@ -42,22 +40,67 @@ export interface LoadResult {
   errors: number;
   requestsPerSecond: number;
   p50: number;
+  p95: number;
   p99: number;
+}
+
+export interface HttpSeries {
+  title: string;
+  deliberate: LoadResult;
+  bare: LoadResult;
 }
 
 export interface HttpBenchReport {
   connections: number;
-  healthz: { deliberate: LoadResult; baseline: LoadResult };
-  agentIntent: { deliberate: LoadResult; baseline: LoadResult };
+  series: HttpSeries[];
 }
 
-const intentBody = JSON.stringify({ session_id: "s1", persona: {}, goal_text: "search project for TODOs" });
+interface Target {
+  title: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  /** The goal as a fraction of bare req/s, when there is one. */
+  goal?: number;
+}
 
-// The baseline: what a minimal JSON service on node:http costs (parse the body, answer a fixed intent).
-const baselineSource = `
+const targets: Target[] = [
+  { title: "(h1) GET /healthz", method: "GET", path: "/healthz" },
+  {
+    title: "(h2) POST /agent_intent, heuristic (no model)",
+    method: "POST",
+    path: "/agent_intent",
+    body: JSON.stringify({ session_id: "s1", persona: {}, goal_text: "search project for TODOs" }),
+    goal: 0.7,
+  },
+  {
+    title: "(h3) POST /v1/tools/reasoning_decision, given weights and scores (no model; writes a session and a thought)",
+    method: "POST",
+    path: "/v1/tools/reasoning_decision",
+    body: JSON.stringify({
+      type: "weighted",
+      question: "Which database?",
+      options: ["SQLite", "Postgres", "DuckDB"],
+      criteria: [
+        { name: "cost", weight: 0.5, direction: "cost" },
+        { name: "scale", weight: 0.3 },
+        { name: "ops", weight: 0.2 },
+      ],
+      scores: [
+        [1, 5, 9],
+        [6, 9, 5],
+        [2, 6, 7],
+      ],
+    }),
+    goal: 0.7,
+  },
+];
+
+// The bare server: what a minimal JSON service on node:http costs (parse the body, answer fixed JSON).
+const bareSource = `
 const http = require("node:http");
 const server = http.createServer((req, res) => {
-  if (req.method === "GET" && req.url === "/healthz") {
+  if (req.method === "GET") {
     const body = JSON.stringify({ status: "ok" });
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     return res.end(body);
@@ -67,7 +110,7 @@ const server = http.createServer((req, res) => {
   req.on("data", (chunk) => (text += chunk));
   req.on("end", () => {
     const input = JSON.parse(text);
-    const body = JSON.stringify({ status: "ok", duration_ms: 0, intent_id: "intent-1", tool_name: "context.fts_search", tool_args: { query: input.goal_text }, reasoning: "baseline", finish: false, final_text: null, trace: [] });
+    const body = JSON.stringify({ status: "ok", duration_ms: 0, intent_id: "intent-1", tool_name: "context.fts_search", tool_args: { query: input.goal_text ?? input.question }, reasoning: "baseline", finish: false, final_text: null, trace: [] });
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     res.end(body);
   });
@@ -106,32 +149,11 @@ async function startService(serverPath: string, env: Record<string, string>): Pr
   }
 }
 
-/** Starts a child process and resolves with the URL it reports (a JSON line with `url` on stdout or stderr). */
-async function startServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL reported by ${args.join(" ")} within 15 s`)), 15_000);
-    let buffered = "";
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString("utf8");
-      for (const line of buffered.split("\n")) {
-        try {
-          const parsed = JSON.parse(line) as { url?: unknown };
-          if (typeof parsed.url === "string") {
-            clearTimeout(timer);
-            resolve(parsed.url);
-            return;
-          }
-        } catch {
-          // not a complete JSON line yet
-        }
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code} before listening`)));
-  });
-  return { child, url };
+/** Starts the bare server and resolves with the URL it prints. */
+async function startBare(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["-e", bareSource], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, "data")) as [Buffer];
+  return { child, url: (JSON.parse(chunk.toString("utf8")) as { url: string }).url };
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -140,131 +162,100 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await once(child, "exit");
 }
 
-/** What failed requests answered, by status code or error code (printed when a run has errors). */
+/** What failed requests answered (printed when a run has errors). */
 const failureKinds = new Map<string, number>();
-function countFailure(kind: string): void {
-  failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
-}
 
-/** One request on the keep-alive agent; resolves with its latency in ms, or -1 on error / non-2xx. */
-function send(agent: Agent, url: URL, method: "GET" | "POST", body: string | undefined): Promise<number> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const outgoing = request(
-      url,
-      { method, agent, headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
-      (response) => {
-        response.resume();
-        response.on("end", () => {
-          const ok = response.statusCode !== undefined && response.statusCode < 300;
-          if (!ok) countFailure(`${url.host} HTTP ${response.statusCode}`);
-          resolve(ok ? performance.now() - started : -1);
-        });
-        response.on("error", () => resolve(-1));
-      },
-    );
-    outgoing.on("error", (error: NodeJS.ErrnoException) => {
-      countFailure(`${url.host} ${error.code ?? error.message}`);
-      resolve(-1);
-    });
-    outgoing.end(body);
-  });
-}
-
-/** `connections` loops issuing requests back to back for `durationMs`. */
-async function load(target: string, method: "GET" | "POST", body: string | undefined, connections: number, durationMs: number): Promise<{ latencies: number[]; errors: number; elapsedMs: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const url = new URL(target);
+/** One autocannon run; every response's latency is kept (autocannon's own histogram has no p95). */
+async function load(url: string, target: Target, connections: number, seconds: number): Promise<{ latencies: number[]; errors: number; seconds: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
-  const deadline = started + durationMs;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < deadline) {
-        const latency = await send(agent, url, method, body);
-        if (latency < 0) errors += 1;
-        else latencies.push(latency);
-      }
-    }),
+  let finish: (result: autocannon.Result) => void = () => {};
+  let fail: (error: unknown) => void = () => {};
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  // With a callback autocannon returns its instance, whose events carry each response's time.
+  const instance = autocannon(
+    {
+      url: `${url}${target.path}`,
+      method: target.method,
+      connections,
+      duration: seconds,
+      ...(target.body !== undefined ? { body: target.body, headers: { "content-type": "application/json" } } : {}),
+    },
+    (error, result) => (error ? fail(error) : finish(result)),
   );
-  const elapsedMs = performance.now() - started;
-  agent.destroy();
-  return { latencies, errors, elapsedMs };
+  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    else {
+      errors += 1;
+      const kind = `${target.path} HTTP ${statusCode}`;
+      failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
+    }
+  });
+  const result = await done;
+  errors += result.errors + result.timeouts;
+  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
 }
 
-function combine(runs: ReadonlyArray<{ latencies: number[]; errors: number; elapsedMs: number }>): LoadResult {
+function combine(runs: ReadonlyArray<{ latencies: number[]; errors: number; seconds: number }>): LoadResult {
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
-  const elapsedMs = runs.reduce((total, run) => total + run.elapsedMs, 0);
-  return {
-    requests: latencies.length,
-    errors: runs.reduce((total, run) => total + run.errors, 0),
-    requestsPerSecond: latencies.length / (elapsedMs / 1000),
-    p50: latencies.length > 0 ? quantile(latencies, 0.5) : Number.NaN,
-    p99: latencies.length > 0 ? quantile(latencies, 0.99) : Number.NaN,
-  };
+  const seconds = runs.reduce((total, run) => total + run.seconds, 0);
+  const at = (q: number) => (latencies.length > 0 ? quantile(latencies, q) : Number.NaN);
+  return { requests: latencies.length, errors: runs.reduce((total, run) => total + run.errors, 0), requestsPerSecond: latencies.length / seconds, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
 
 /** Runs the comparison; throws if the service is not built. */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchReport> {
   const serverPath = options.serverPath ?? fileURLToPath(new URL("../../../services/http-api/dist/main.js", import.meta.url));
-  if (!existsSync(serverPath)) {
-    throw new Error(`No built HTTP API at ${serverPath}: run \`pnpm --filter @deliberate/http-api build\` first.`);
-  }
+  if (!existsSync(serverPath)) throw new Error(`No built HTTP API at ${serverPath}: run \`pnpm --filter @deliberate/http-api build\` first.`);
   const connections = options.connections ?? 50;
-  const durationMs = options.durationMs ?? 3000;
-  const warmupMs = options.warmupMs ?? 500;
+  const seconds = options.seconds ?? 4;
+  const warmupSeconds = options.warmupSeconds ?? 1;
   const rounds = options.rounds ?? 2;
   const directory = mkdtempSync(join(tmpdir(), "deliberate-http-bench-"));
-  const environment = {
-    PATH: process.env["PATH"] ?? "",
-    DATABASE_PATH: join(directory, "bench.db"),
-    LOG_LEVEL: "warn",
-    // The rate limiter would turn most of the load into 429s.
-    REASONING_API_RATE_LIMIT: "0",
-  };
-  const deliberate = await startService(serverPath, environment);
-  const baseline = await startServer(["-e", baselineSource], { PATH: environment.PATH });
+  const path = { PATH: process.env["PATH"] ?? "" };
+  // The rate limiter would turn most of the load into 429s.
+  const deliberate = await startService(serverPath, { ...path, DATABASE_PATH: join(directory, "bench.db"), LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0" });
+  const bare = await startBare(path);
   try {
-    const series = {
-      healthz: { deliberate: [] as Array<Awaited<ReturnType<typeof load>>>, baseline: [] as Array<Awaited<ReturnType<typeof load>>> },
-      agentIntent: { deliberate: [] as Array<Awaited<ReturnType<typeof load>>>, baseline: [] as Array<Awaited<ReturnType<typeof load>>> },
-    };
+    const runs = targets.map(() => ({ deliberate: [] as Array<Awaited<ReturnType<typeof load>>>, bare: [] as Array<Awaited<ReturnType<typeof load>>> }));
     for (let round = 0; round < rounds; round += 1) {
-      for (const [key, server] of [["deliberate", deliberate], ["baseline", baseline]] as const) {
-        await load(`${server.url}/healthz`, "GET", undefined, connections, warmupMs);
-        series.healthz[key].push(await load(`${server.url}/healthz`, "GET", undefined, connections, durationMs));
-        await load(`${server.url}/agent_intent`, "POST", intentBody, connections, warmupMs);
-        series.agentIntent[key].push(await load(`${server.url}/agent_intent`, "POST", intentBody, connections, durationMs));
+      for (const [index, target] of targets.entries()) {
+        for (const [key, server] of [["deliberate", deliberate], ["bare", bare]] as const) {
+          await load(server.url, target, connections, warmupSeconds);
+          runs[index]?.[key].push(await load(server.url, target, connections, seconds));
+        }
       }
     }
-    return {
-      connections,
-      healthz: { deliberate: combine(series.healthz.deliberate), baseline: combine(series.healthz.baseline) },
-      agentIntent: { deliberate: combine(series.agentIntent.deliberate), baseline: combine(series.agentIntent.baseline) },
-    };
+    return { connections, series: targets.map((target, index) => ({ title: target.title, deliberate: combine(runs[index]?.deliberate ?? []), bare: combine(runs[index]?.bare ?? []) })) };
   } finally {
-    await Promise.all([stopServer(deliberate.child), stopServer(baseline.child)]);
+    await Promise.all([stopServer(deliberate.child), stopServer(bare.child)]);
     rmSync(directory, { recursive: true, force: true });
   }
 }
 
-/** The report as text: requests/s and p99 per series with deliberate/baseline ratios. */
+/** The report as text: requests/s and latency percentiles per series, deliberate / bare ratios, goals. */
 export function formatHttpBench(report: HttpBenchReport): string {
   const number = (value: number, digits = 0) => value.toFixed(digits).padStart(10);
-  const rows = (title: string, pair: { deliberate: LoadResult; baseline: LoadResult }) => [
-    `${title}`,
-    `               ${"req/s".padStart(10)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"errors".padStart(10)}`,
-    `  deliberate   ${number(pair.deliberate.requestsPerSecond)}${number(pair.deliberate.p50, 2)}${number(pair.deliberate.p99, 2)}${number(pair.deliberate.errors)}`,
-    `  baseline     ${number(pair.baseline.requestsPerSecond)}${number(pair.baseline.p50, 2)}${number(pair.baseline.p99, 2)}${number(pair.baseline.errors)}`,
-    `  ratio        ${`${(pair.deliberate.requestsPerSecond / pair.baseline.requestsPerSecond).toFixed(2)}x`.padStart(10)}${`${(pair.deliberate.p50 / pair.baseline.p50).toFixed(2)}x`.padStart(10)}${`${(pair.deliberate.p99 / pair.baseline.p99).toFixed(2)}x`.padStart(10)}`,
-  ];
-  return [
-    `HTTP API vs bare node:http JSON server, ${report.connections} concurrent keep-alive connections (ratio = deliberate / baseline)`,
-    ...rows("(h1) GET /healthz", report.healthz),
-    ...rows("(h2) POST /agent_intent, heuristic (no model)", report.agentIntent),
-    ...(failureKinds.size > 0 ? [`  failed requests: ${[...failureKinds].map(([kind, count]) => `${kind} x${count}`).join(", ")}`] : []),
-  ].join("\n");
+  const lines = [`(h) HTTP API vs a bare node:http JSON server, autocannon, ${report.connections} keep-alive connections (ratio = deliberate / bare)`];
+  for (const [index, series] of report.series.entries()) {
+    const goal = targets[index]?.goal;
+    const ratio = series.deliberate.requestsPerSecond / series.bare.requestsPerSecond;
+    lines.push(
+      series.title,
+      `               ${"req/s".padStart(10)}${"p50 ms".padStart(10)}${"p95 ms".padStart(10)}${"p99 ms".padStart(10)}${"errors".padStart(10)}`,
+      ...(["deliberate", "bare"] as const).map(
+        (key) => `  ${key.padEnd(13)}${number(series[key].requestsPerSecond)}${number(series[key].p50, 2)}${number(series[key].p95, 2)}${number(series[key].p99, 2)}${number(series[key].errors)}`,
+      ),
+      `  ratio        ${`${ratio.toFixed(2)}x`.padStart(10)}${[series.deliberate.p50 / series.bare.p50, series.deliberate.p95 / series.bare.p95, series.deliberate.p99 / series.bare.p99].map((value) => `${value.toFixed(2)}x`.padStart(10)).join("")}`,
+      ...(goal !== undefined ? [`  goal req/s >= ${goal.toFixed(2)}x bare: ${ratio >= goal ? "met" : "MISSED"} (${ratio.toFixed(2)}x)`] : []),
+    );
+  }
+  if (failureKinds.size > 0) lines.push(`  failed requests: ${[...failureKinds].map(([kind, count]) => `${kind} x${count}`).join(", ")}`);
+  return lines.join("\n");
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

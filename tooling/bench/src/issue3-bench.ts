@@ -2,23 +2,19 @@ import { pathToFileURL } from "node:url";
 import { createModelRouterFromModel, type GenerateOptions, type GenerateResult, type LanguageModel } from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { createEngine } from "@deliberate/engine";
-import { createReasoningModule, definePreset, type PresetDefinition, type ReasoningRepositories } from "@deliberate/reasoning";
+import { createReasoningModule, type PresetDefinition, type ReasoningRepositories } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
 import { summarize, type Summary } from "./statistics.ts";
 
 // Issue 3's benchmarks, in process against in-memory SQLite:
 //   (c) 100 MCTS iterations with an instant fake model, timed outside the model;
 //   (d) graph prune and state on a 10,000-node graph (no model calls);
-//   (e) a preset with independent steps at a fixed fake model latency, as wall
-//       time over the critical path of dependent model calls.
+// (The preset with independent steps is in fan-out-bench.ts, with the other fan-out cases.)
 // Run alone with `pnpm --filter @deliberate/bench exec tsx src/issue3-bench.ts`.
 
 const mctsRuns = 10;
 const graphRuns = 10;
 const graphNodes = 10_000;
-const presetRuns = 5;
-const presetLatencyMs = 50;
-const presetWidth = 4;
 
 /**
  * Wraps a model to measure the time with at least one of its calls in flight,
@@ -167,70 +163,9 @@ export async function benchGraph(): Promise<string> {
   ]);
 }
 
-/** root -> `presetWidth` independent steps -> join: a critical path of three model calls. */
-const fanOutPreset = definePreset({
-  id: "bench-fan-out",
-  name: "Bench fan-out",
-  description: "A root, independent steps that continue it, and a join.",
-  category: "bench",
-  inputs: [{ name: "topic", description: "topic", required: true }],
-  session_step: "root",
-  steps: [
-    { id: "root", tool: "reasoning_linear", description: "root", arguments: { content: "{{input.topic}}", session_id: { $ref: "session_id" } } },
-    ...Array.from({ length: presetWidth }, (_, index) => ({
-      id: `branch_${index}`,
-      tool: "reasoning_linear",
-      description: `branch ${index}`,
-      depends_on: ["root"],
-      arguments: { content: `Angle ${index} on {{steps.root.content}}`, session_id: { $ref: "session_id" } },
-    })),
-    {
-      id: "join",
-      tool: "reasoning_linear",
-      description: "join",
-      depends_on: Array.from({ length: presetWidth }, (_, index) => `branch_${index}`),
-      arguments: { content: "Combine the angles.", session_id: { $ref: "session_id" } },
-    },
-  ],
-  output: { result: { $ref: "steps.join.content" } },
-});
-
-/** (e) the fan-out preset with every model call taking `presetLatencyMs`. */
-export async function benchPreset(): Promise<string> {
-  const criticalPathMs = 3 * presetLatencyMs;
-  const serialMs = (presetWidth + 2) * presetLatencyMs;
-  const walls: number[] = [];
-  const ratios: number[] = [];
-  for (let run = 0; run < presetRuns + 1; run += 1) {
-    const { store, engine } = await engineWith(
-      { answer: { content: "A step.", confidence: 0.7, next_step: "Next." }, latencyMs: presetLatencyMs },
-      { presets: [fanOutPreset], concurrency: presetWidth },
-    );
-    try {
-      const started = performance.now();
-      const result = await engine.invoke("reasoning_preset", { operation: "run", preset_id: fanOutPreset.id, inputs: { topic: "Caching strategy" } });
-      const elapsed = performance.now() - started;
-      if ((result["execution_result"] as { status: string }).status !== "completed") throw new Error(`preset run failed: ${JSON.stringify(result)}`);
-      if (run === 0) continue; // warm-up
-      walls.push(elapsed);
-      ratios.push(elapsed / criticalPathMs);
-    } finally {
-      await store.close();
-    }
-  }
-  const wall = summarize(walls);
-  const ratio = summarize(ratios);
-  return [
-    `(e) reasoning_preset run: root -> ${presetWidth} independent steps -> join, ${presetLatencyMs} ms per model call, concurrency ${presetWidth} (n=${presetRuns})`,
-    `  critical path ${criticalPathMs} ms (3 dependent calls); the same ${presetWidth + 2} calls one after another: ${serialMs} ms`,
-    `  wall time        p50 ${wall.p50.toFixed(1)} ms   p95 ${wall.p95.toFixed(1)} ms`,
-    `  wall / critical  p50 ${ratio.p50.toFixed(2)}x     p95 ${ratio.p95.toFixed(2)}x   (serial would be ${(serialMs / criticalPathMs).toFixed(2)}x)`,
-  ].join("\n");
-}
-
 /** Every issue-3 benchmark, as printable text. */
 export async function runIssue3Bench(): Promise<string> {
-  return [await benchMcts(), await benchGraph(), await benchPreset()].join("\n\n");
+  return [await benchMcts(), await benchGraph()].join("\n\n");
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatComparison, quantile, summarize } from "./statistics.ts";
+import { formatComparison, formatSeries, quantile, summarize } from "./statistics.ts";
 
 describe("statistics", () => {
   it("uses nearest-rank quantiles", () => {
@@ -16,5 +16,17 @@ describe("statistics", () => {
     expect(summary).toEqual({ count: 4, p50: 2, p95: 4, p99: 4, mean: 2.5 });
     const text = formatComparison("latency", summary, { ...summary, p50: 1 });
     expect(text).toContain("2.00x");
+  });
+
+  it("formats deliberate against its peer and the bare baseline, and judges the goal on the peer's p50", () => {
+    const deliberate = summarize([2, 2, 2, 2]);
+    const peer = summarize([4, 4, 4, 4]);
+    const bare = summarize([1, 1, 1, 1]);
+    const text = formatSeries("calls", { deliberate, peer, bare }, 1.0);
+    expect(text).toContain("/ peer");
+    expect(text).toContain("0.50x");
+    expect(text).toContain("2.00x");
+    expect(text).toContain("goal p50 <= 1.00x peer: met (0.50x)");
+    expect(formatSeries("calls", { deliberate: peer, bare }, 1.5)).toContain("goal p50 <= 1.50x bare: MISSED (4.00x)");
   });
 });

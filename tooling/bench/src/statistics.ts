@@ -33,3 +33,36 @@ export function formatComparison(title: string, ours: Summary, baseline: Summary
     `  ratio        ${ratio(ours.p50, baseline.p50)} ${ratio(ours.p95, baseline.p95)} ${ratio(ours.p99, baseline.p99)} ${ratio(ours.mean, baseline.mean)}`,
   ].join("\n");
 }
+
+/** Deliberate against its peer and the bare baseline, all measured in the same run. */
+export interface Series {
+  deliberate: Summary;
+  peer?: Summary;
+  bare: Summary;
+}
+
+/**
+ * Renders deliberate / peer / bare rows (p50, p95, p99, mean) and the ratios
+ * to each baseline; with `goal`, says whether deliberate's p50 ratio to the
+ * peer (or to bare when there is no peer) meets it.
+ */
+export function formatSeries(title: string, series: Series, goal?: number): string {
+  const cell = (value: number) => value.toFixed(value < 10 ? 3 : 1).padStart(9);
+  const row = (label: string, summary: Summary) => `  ${label.padEnd(13)}${cell(summary.p50)}${cell(summary.p95)}${cell(summary.p99)}${cell(summary.mean)}`;
+  const ratio = (label: string, baseline: Summary) =>
+    `  ${label.padEnd(13)}${[series.deliberate.p50 / baseline.p50, series.deliberate.p95 / baseline.p95, series.deliberate.p99 / baseline.p99, series.deliberate.mean / baseline.mean]
+      .map((value) => `${value.toFixed(2)}x`.padStart(9))
+      .join("")}`;
+  const reference = series.peer ?? series.bare;
+  const verdict = goal === undefined ? [] : [`  goal p50 <= ${goal.toFixed(2)}x ${series.peer ? "peer" : "bare"}: ${series.deliberate.p50 / reference.p50 <= goal ? "met" : "MISSED"} (${(series.deliberate.p50 / reference.p50).toFixed(2)}x)`];
+  return [
+    `${title} (n=${series.deliberate.count} each, ms)`,
+    `  ${"".padEnd(13)}${"p50".padStart(9)}${"p95".padStart(9)}${"p99".padStart(9)}${"mean".padStart(9)}`,
+    row("deliberate", series.deliberate),
+    ...(series.peer ? [row("peer", series.peer)] : []),
+    row("bare", series.bare),
+    ...(series.peer ? [ratio("/ peer", series.peer)] : []),
+    ratio("/ bare", series.bare),
+    ...verdict,
+  ].join("\n");
+}

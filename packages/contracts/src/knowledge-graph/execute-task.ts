@@ -13,6 +13,11 @@ import {
 
 const sessionIdPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 
+/** 100000 -> "100,000", without toLocaleString (whose first call loads locale data: ~20 ms at every start-up). */
+function grouped(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** A reasoning session id: chosen by the host (e.g. its own task id) or returned by the server. */
 export const reasoningSessionIdSchema = z
   .string()
@@ -23,7 +28,7 @@ export const reasoningSessionIdSchema = z
 function contextText(what: string) {
   return z
     .string()
-    .max(limits.contextTextLength, `${what} is at most ${limits.contextTextLength.toLocaleString("en")} characters`)
+    .max(limits.contextTextLength, `${what} is at most ${grouped(limits.contextTextLength)} characters`)
     .nullish();
 }
 
@@ -85,7 +90,7 @@ export const executeTaskRequestSchema = z
       .string()
       .trim()
       .min(1, "goalQuery must not be empty")
-      .max(limits.goalQueryLength, `goalQuery is at most ${limits.goalQueryLength.toLocaleString("en")} characters`),
+      .max(limits.goalQueryLength, `goalQuery is at most ${grouped(limits.goalQueryLength)} characters`),
     contextData: contextDataSchema.nullish(),
     outputRequirements: outputRequirementsSchema.nullish(),
     preferredCoTVariation: z
@@ -106,7 +111,7 @@ export const executeTaskRequestSchema = z
       .string()
       .trim()
       .min(1, "userInput must not be empty")
-      .max(limits.userInputLength, `userInput is at most ${limits.userInputLength.toLocaleString("en")} characters`)
+      .max(limits.userInputLength, `userInput is at most ${grouped(limits.userInputLength)} characters`)
       .nullish()
       .describe("The user's answer to the userInputRequest of the last response (status pending_user_input)"),
   })

@@ -88,10 +88,15 @@ export function sessionToMermaid(record: SessionRecord, sections: readonly Sessi
 
 /** A Mermaid label: one line, at most 80 characters, quotes and angle brackets escaped. */
 export function mermaidLabel(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Most labels need no rewriting: one scan decides (exports call this once per thought).
+  const flat = needsFlattening.test(text) ? text.replace(/\s+/g, " ").trim() : text;
   const short = flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
-  return short.replace(/"/g, "#quot;").replace(/[<>]/g, (character) => (character === "<" ? "#lt;" : "#gt;"));
+  return needsEscaping.test(short) ? short.replace(/"/g, "#quot;").replace(/[<>]/g, (character) => (character === "<" ? "#lt;" : "#gt;")) : short;
 }
+
+/** Whitespace other than single inner spaces (line breaks, tabs, runs, leading or trailing). */
+const needsFlattening = /[^\S ]| {2}|^ | $/;
+const needsEscaping = /["<>]/;
 
 /** A Markdown table cell: one line, at most 120 characters, pipes escaped. */
 export function tableCell(text: string): string {

@@ -2,11 +2,15 @@ import { DeliberateError } from "@deliberate/base";
 import { sql } from "kysely";
 import type { Session } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
+import { preparedQuery } from "../prepared-query.ts";
 import type { SessionRow } from "../tables/session.table.ts";
 
 function toSession(row: SessionRow): Session {
   return { ...row };
 }
+
+/** Read on nearly every call (compiled once). */
+const sessionById = preparedQuery((db: DatabaseExecutor, id: string) => db.selectFrom("sessions").selectAll().where("id", "=", id));
 
 /** Sessions: the unit of continuity across tool calls. */
 export function createSessionRepository(db: DatabaseExecutor) {
@@ -18,7 +22,7 @@ export function createSessionRepository(db: DatabaseExecutor) {
     },
 
     async find(id: string): Promise<Session | undefined> {
-      const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+      const [row] = await sessionById(db, id);
       return row ? toSession(row) : undefined;
     },
 

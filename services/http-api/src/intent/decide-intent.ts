@@ -39,10 +39,13 @@ export interface IntentDecider {
   decide(request: AgentIntentRequest, options: DecideOptions): Promise<AgentIntentResponse>;
 }
 
+/** The unconfigured router, built once (it holds no state). */
+let unconfigured: ModelRouter | undefined;
+
 /** A router that cannot be used, saying why (the decision tool then uses the heuristic). */
 function unavailableRouter(reason: string): ModelRouter {
-  const router = createModelRouter(parseProviderEnvironment({}));
-  return { ...router, unavailableReason: reason };
+  unconfigured ??= createModelRouter(parseProviderEnvironment({}));
+  return { ...unconfigured, unavailableReason: reason };
 }
 
 /**

@@ -37,7 +37,11 @@ export const defaultOfferedTools: readonly OfferedToolInput[] = [
  * @throws DeliberateError INVALID_INPUT naming `tools.<n>.<field>`.
  */
 export function compileOfferedTools(tools: readonly OfferedToolInput[] | null | undefined): readonly OfferedTool[] {
-  const given = tools === null || tools === undefined ? defaultOfferedTools : tools;
+  if (tools === null || tools === undefined) {
+    compiledDefault ??= compile(defaultOfferedTools);
+    return compiledDefault;
+  }
+  const given = tools;
   // Agents send the same tool list on every step: compile each distinct list once.
   const key = JSON.stringify(given);
   const cached = compiledCache.get(key);
@@ -51,6 +55,9 @@ export function compileOfferedTools(tools: readonly OfferedToolInput[] | null | 
   if (compiledCache.size > compiledCacheSize) compiledCache.delete(compiledCache.keys().next().value as string);
   return compiled;
 }
+
+/** The default tools, compiled on first use. */
+let compiledDefault: readonly OfferedTool[] | undefined;
 
 /** Most recently used compiled tool lists (validators are immutable, so sharing them is safe). */
 const compiledCache = new Map<string, readonly OfferedTool[]>();

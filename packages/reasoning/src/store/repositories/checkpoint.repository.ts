@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
-import { parseJsonObject } from "@deliberate/store";
+import { parseJsonObject, preparedQuery } from "@deliberate/store";
 import type { CheckpointRow } from "../tables/checkpoint.table.ts";
 
 export interface Checkpoint {
@@ -16,6 +16,11 @@ export interface Checkpoint {
 function toCheckpoint(row: CheckpointRow): Checkpoint {
   return { ...row, snapshot: parseJsonObject(row.snapshot, `checkpoint ${row.id}`) };
 }
+
+/** A session's checkpoints, oldest first (compiled once: listed on every `list`). */
+const checkpointsOfSession = preparedQuery((db: DatabaseExecutor, sessionId: string) =>
+  db.selectFrom("checkpoints").selectAll().where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("id", "asc"),
+);
 
 /** Saved session states for backtracking. */
 export function createCheckpointRepository(db: DatabaseExecutor) {
@@ -48,7 +53,7 @@ export function createCheckpointRepository(db: DatabaseExecutor) {
     },
 
     async listBySession(sessionId: string): Promise<Checkpoint[]> {
-      const rows = await db.selectFrom("checkpoints").selectAll().where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("id", "asc").execute();
+      const rows = await checkpointsOfSession(db, sessionId);
       return rows.map(toCheckpoint);
     },
   };

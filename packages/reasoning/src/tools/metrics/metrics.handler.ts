@@ -1,6 +1,5 @@
 import { DeliberateError, metricsTool, type ToolOutput } from "@deliberate/contracts";
 import type { InvocationAggregate, InvocationAggregateFilter } from "@deliberate/store";
-import { percentiles } from "@deliberate/algorithms";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 
 type MetricsOutput = ToolOutput<typeof metricsTool>;
@@ -37,9 +36,14 @@ function total(rows: readonly InvocationAggregate[]): Totals {
   return totals;
 }
 
-function latencyStats(rows: readonly InvocationAggregate[], latencies: readonly number[]) {
+/** The 1-based nearest ranks of the reported percentiles among `count` calls (what `percentiles` with nearest_rank reads). */
+function nearestRanks(count: number): number[] {
+  return reportedPercentiles.map((p) => Math.max(1, Math.ceil((p * count) / 100)));
+}
+
+function latencyStats(rows: readonly InvocationAggregate[], atRanks: readonly (number | null)[]) {
   const totals = total(rows);
-  const [p50, p95, p99] = latencies.length > 0 ? percentiles({ values: latencies, ps: reportedPercentiles, method: "nearest_rank" }) : [null, null, null];
+  const [p50, p95, p99] = totals.calls > 0 ? atRanks : [null, null, null];
   return {
     call_count: totals.calls,
     success_count: totals.successes,
@@ -114,32 +118,35 @@ async function summary(filter: InvocationAggregateFilter, context: ReasoningCont
 async function byMode(modeName: { value: string; field: string } | undefined, filter: { sessionId?: string; since?: string }, context: ReasoningContext): Promise<MetricsOutput> {
   const tool = modeName === undefined ? undefined : toolNameOf(modeName.value, context, modeName.field);
   const filters = scope({ ...filter, ...(tool !== undefined ? { tool } : {}) });
-  const [rows, latencyRows] = await Promise.all([context.store.invocations.aggregate(filters), context.store.invocations.latencies(filters)]);
+  const rows = await context.store.invocations.aggregate(filters);
   const rowsByTool = groupBy(rows, (row) => row.tool);
-  const latenciesByTool = groupBy(latencyRows, (row) => row.tool);
+  const rankFilter = { ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}), ...(filter.since !== undefined ? { since: filter.since } : {}) };
 
-  const statsFor = (name: string) => {
+  // Percentiles by rank from the calls' latency index: no row is read beyond the ranks asked for.
+  const statsFor = async (name: string) => {
     const toolRows = rowsByTool.get(name) ?? [];
-    const toolLatencies = latenciesByTool.get(name) ?? [];
     const totals = total(toolRows);
-    const latenciesByOperation = groupBy(toolLatencies, (row) => row.operation);
     const operations = [...groupBy(toolRows, (row) => row.operation).entries()].sort(([a], [b]) => (a ?? "").localeCompare(b ?? ""));
+    const [toolRanks, ...operationRanks] = await Promise.all([
+      context.store.invocations.latencyAtRanks({ ...rankFilter, tool: name }, nearestRanks(totals.calls)),
+      ...operations.map(([operation, operationRows]) => context.store.invocations.latencyAtRanks({ ...rankFilter, tool: name, operation }, nearestRanks(total(operationRows).calls))),
+    ]);
     return {
       mode_name: name,
-      ...latencyStats(toolRows, toolLatencies.map((row) => row.latency_ms)),
+      ...latencyStats(toolRows, toolRanks ?? []),
       model_calls: totals.modelCalls,
       input_tokens: totals.inputTokens,
       output_tokens: totals.outputTokens,
       error_codes: countBy(toolRows, (row) => (row.success ? null : (row.error_code ?? "UNKNOWN")), (row) => row.calls),
-      by_operation: operations.map(([operation, operationRows]) => ({
+      by_operation: operations.map(([operation, operationRows], index) => ({
         operation,
-        ...latencyStats(operationRows, (latenciesByOperation.get(operation) ?? []).map((row) => row.latency_ms)),
+        ...latencyStats(operationRows, operationRanks[index] ?? []),
       })),
     };
   };
 
-  if (tool !== undefined) return { mode_stats: statsFor(tool) };
-  const modes = [...rowsByTool.keys()].map(statsFor).sort((a, b) => b.call_count - a.call_count || a.mode_name.localeCompare(b.mode_name));
+  if (tool !== undefined) return { mode_stats: await statsFor(tool) };
+  const modes = (await Promise.all([...rowsByTool.keys()].map(statsFor))).sort((a, b) => b.call_count - a.call_count || a.mode_name.localeCompare(b.mode_name));
   return { modes };
 }
 

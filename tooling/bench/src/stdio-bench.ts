@@ -1,0 +1,159 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createFakeModelServer } from "@deliberate/providers/testing";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { formatSeries, summarize, type Summary } from "./statistics.ts";
+
+// Issue 17 (a) and (b), over stdio, three servers in the same run:
+//   deliberate  the built MCP server (services/mcp-server/dist/main.js);
+//   peer        the official @modelcontextprotocol/server-sequential-thinking, as a new user runs it;
+//   bare        a bare MCP SDK v2 server with one trivial tool (baseline-server.mjs).
+// (a) per call: reasoning_checkpoint list on a persisted session (no model call) against the
+//     peer's sequentialthinking and the bare echo, calls alternating one by one;
+// (b) cold start: spawn to the initialize response, starts alternating, plus spawn to the
+//     tools/list response (the first moment a client can call a tool).
+
+const require = createRequire(import.meta.url);
+export const serverPath = fileURLToPath(new URL("../../../services/mcp-server/dist/main.js", import.meta.url));
+const bareServerPath = fileURLToPath(new URL("./baseline-server.mjs", import.meta.url));
+const peerServerPath = join(require.resolve("@modelcontextprotocol/server-sequential-thinking/package.json"), "..", "dist", "index.js");
+
+export interface StdioBenchOptions {
+  /** Folder for the databases. */
+  directory: string;
+  calls?: number;
+  warmup?: number;
+  coldStarts?: number;
+}
+
+export interface StdioBenchReport {
+  calls: { deliberate: Summary; peer: Summary; bare: Summary };
+  initialize: { deliberate: Summary; peer: Summary; bare: Summary };
+  toolsList: { deliberate: Summary; peer: Summary; bare: Summary };
+}
+
+const basePath = { PATH: process.env["PATH"] ?? "" };
+
+async function connect(script: string, env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: "deliberate-bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], env, stderr: "ignore" }));
+  return client;
+}
+
+function assertOk(result: { isError?: boolean; content?: unknown }, what: string): void {
+  if (result.isError) throw new Error(`${what} failed: ${JSON.stringify(result.content)}`);
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** Milliseconds from spawn to the initialize response, and to the tools/list response after it. */
+async function coldStart(script: string, env: Record<string, string>): Promise<{ initialize: number; toolsList: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [script], { env, stdio: ["pipe", "pipe", "ignore"] });
+  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } });
+  const times = await new Promise<{ initialize: number; toolsList: number }>((resolve, reject) => {
+    let buffered = "";
+    let initialize = 0;
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      buffered += chunk;
+      let newline = buffered.indexOf("\n");
+      while (newline >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        newline = buffered.indexOf("\n");
+        const message = JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } };
+        if (message.id === 1) {
+          initialize = performance.now() - started;
+          send({ jsonrpc: "2.0", method: "notifications/initialized" });
+          send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+        } else if (message.id === 2) {
+          if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0) reject(new Error(`${script}: tools/list listed no tools`));
+          resolve({ initialize, toolsList: performance.now() - started });
+        }
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`${script} exited (${code}) before answering`)));
+  });
+  child.stdin.end();
+  if (child.exitCode === null) await once(child, "exit");
+  return times;
+}
+
+/** Runs (a) and (b); throws when the server is not built. */
+export async function runStdioBench(options: StdioBenchOptions): Promise<StdioBenchReport> {
+  if (!existsSync(serverPath)) throw new Error(`No built server at ${serverPath}: run \`pnpm bench\` from the repository root (it builds first).`);
+  const calls = options.calls ?? 600;
+  const warmup = options.warmup ?? 100;
+  const coldStarts = options.coldStarts ?? 15;
+
+  // (a) A session with one checkpoint, made through the server itself with a scripted model.
+  const fake = await createFakeModelServer({ respond: { object: { content: "The next step.", confidence: 0.8, next_step: "Check it." } } });
+  const ours = await connect(serverPath, { ...basePath, LOG_LEVEL: "warn", DATABASE_PATH: join(options.directory, "stdio.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "bench" });
+  const peer = await connect(peerServerPath, basePath);
+  const bare = await connect(bareServerPath, basePath);
+  const series = { deliberate: [] as number[], peer: [] as number[], bare: [] as number[] };
+  try {
+    const seeded = await ours.callTool({ name: "reasoning_linear", arguments: { content: "Seed the session." } });
+    assertOk(seeded, "seeding");
+    const sessionId = (seeded.structuredContent as { session_id: string }).session_id;
+    assertOk(await ours.callTool({ name: "reasoning_checkpoint", arguments: { operation: "create", session_id: sessionId, name: "bench" } }), "checkpoint create");
+    let thought = 0;
+    const work = {
+      deliberate: async () => assertOk(await ours.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: sessionId } }), "checkpoint list"),
+      peer: async () => {
+        thought += 1;
+        const args = { thought: `Step ${thought}: check the premise.`, thoughtNumber: thought, totalThoughts: thought + 1, nextThoughtNeeded: true };
+        assertOk(await peer.callTool({ name: "sequentialthinking", arguments: args }), "sequentialthinking");
+      },
+      bare: async () => assertOk(await bare.callTool({ name: "echo", arguments: { text: "hello" } }), "echo"),
+    };
+    for (let index = 0; index < warmup + calls; index += 1) {
+      // One call each, in turn, so drift and background load hit all three alike.
+      for (const key of ["deliberate", "peer", "bare"] as const) {
+        const elapsed = await timed(work[key]);
+        if (index >= warmup) series[key].push(elapsed);
+      }
+    }
+  } finally {
+    await Promise.all([ours.close(), peer.close(), bare.close()]);
+    await fake.close();
+  }
+
+  // (b) The database is created and migrated once, outside the figures.
+  const coldEnv = { ...basePath, LOG_LEVEL: "warn", DATABASE_PATH: join(options.directory, "cold.db") };
+  await coldStart(serverPath, coldEnv);
+  const starts = { deliberate: [] as Array<{ initialize: number; toolsList: number }>, peer: [] as Array<{ initialize: number; toolsList: number }>, bare: [] as Array<{ initialize: number; toolsList: number }> };
+  for (let index = 0; index < coldStarts; index += 1) {
+    starts.deliberate.push(await coldStart(serverPath, coldEnv));
+    starts.peer.push(await coldStart(peerServerPath, basePath));
+    starts.bare.push(await coldStart(bareServerPath, basePath));
+  }
+  const of = (key: keyof typeof starts, field: "initialize" | "toolsList") => summarize(starts[key].map((start) => start[field]));
+  return {
+    calls: { deliberate: summarize(series.deliberate), peer: summarize(series.peer), bare: summarize(series.bare) },
+    initialize: { deliberate: of("deliberate", "initialize"), peer: of("peer", "initialize"), bare: of("bare", "initialize") },
+    toolsList: { deliberate: of("deliberate", "toolsList"), peer: of("peer", "toolsList"), bare: of("bare", "toolsList") },
+  };
+}
+
+/** The report as text, with the goals' ratios. */
+export function formatStdioBench(report: StdioBenchReport): string {
+  return [
+    formatSeries("(a) per call over stdio: reasoning_checkpoint list on a persisted session vs sequential-thinking's sequentialthinking vs a bare SDK echo; goal p50 <= 1.0x peer", report.calls, 1.0),
+    "",
+    formatSeries("(b) cold start, spawn to initialize response; goal p50 <= 0.8x peer", report.initialize, 0.8),
+    "",
+    formatSeries("(b') spawn to tools/list response (the first moment a tool can be called)", report.toolsList),
+  ].join("\n");
+}
