@@ -85,11 +85,12 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     }
     await next();
   });
-  // The viewer's pages and assets hold no data; it checks the same token itself on /ui/api/*.
+  // The viewer's pages and assets hold no data; its data endpoints (/ui/api/*) take the token here, throttled like every route.
+  const isViewerPage = (path: string) => path === viewerPath || (path.startsWith(`${viewerPath}/`) && !path.startsWith(`${viewerPath}/api/`));
   app.use(
     bearerAuth({
       token: deps.http.apiToken,
-      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || path === viewerPath || path.startsWith(`${viewerPath}/`),
+      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || isViewerPage(path),
       failureLimit: deps.http.authFailureLimit,
       failureWindowMs: deps.http.authFailureWindowMs,
       trustProxy: deps.http.trustProxy,
