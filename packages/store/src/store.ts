@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { type DialectName, dialectOf } from "./dialect.ts";
+import { groupCommits } from "./group-commit.ts";
 import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
@@ -80,6 +81,11 @@ export function bindRepositories(contributions: readonly StoreContribution[]): (
 export interface CreateStoreOptions {
   /** Batch invocation rows (see `InvocationBatchOptions`); omitted, each row commits when recorded. */
   invocationBatch?: InvocationBatchOptions;
+  /**
+   * On SQLite (one connection), calls' transactions opened with `begin` share
+   * commits (`groupCommits`): default on; `false` gives each its own commit.
+   */
+  groupCommit?: boolean | { maxMembers?: number };
 }
 
 /** Wraps an open, migrated database as a Store with the contributions' repositories. */
@@ -106,14 +112,17 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
       await invocations?.flush();
       await db.destroy();
     },
-    begin: async () => {
-      const transaction = await db.startTransaction().execute();
-      return {
-        repositories: bind(transaction) as Repositories<Extra>,
-        commit: () => transaction.commit().execute(),
-        rollback: () => transaction.rollback().execute(),
-      };
-    },
+    begin:
+      options.groupCommit !== false && dialectOf(db) === "sqlite"
+        ? (groupCommits(db, bind, options.groupCommit === undefined || options.groupCommit === true ? {} : options.groupCommit) as () => Promise<OpenTransaction<Extra>>)
+        : async () => {
+            const transaction = await db.startTransaction().execute();
+            return {
+              repositories: bind(transaction) as Repositories<Extra>,
+              commit: () => transaction.commit().execute(),
+              rollback: () => transaction.rollback().execute(),
+            };
+          },
     contributors: new Set(contributions.map((contribution) => contribution.name)),
   };
 }
