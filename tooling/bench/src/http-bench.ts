@@ -17,7 +17,9 @@ import { quantile } from "./statistics.ts";
 //     decision tool run and recorded by the engine, telemetry, JSON);
 //   POST /v1/tools/reasoning_decision with given weights and scores (no model:
 //     TOPSIS/weighted in code, a new session and its thought committed before
-//     the response, the invocation row batched).
+//     the response, the invocation row batched);
+//   POST /v1/tools/reasoning_checkpoint, operation list, on a session persisted
+//     before the load (a model-free read: the session and its checkpoints).
 // The bare server answers each path with a fixed JSON body after parsing the request.
 // Run alone: pnpm --filter @deliberate/http-api build && pnpm --filter @deliberate/bench exec tsx src/http-bench.ts
 
@@ -94,7 +96,31 @@ const targets: Target[] = [
     }),
     goal: 0.7,
   },
+  {
+    title: "(h4) POST /v1/tools/reasoning_checkpoint, list on a persisted session (no model; a read)",
+    method: "POST",
+    path: "/v1/tools/reasoning_checkpoint",
+    // The session is made before the load (see seedReadTarget).
+    body: JSON.stringify({ operation: "list", session_id: "(seeded)" }),
+    goal: 0.7,
+  },
 ];
+
+/** Posts JSON to the running service and returns the parsed answer (throws on a non-2xx). */
+async function postJson(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** (h4)'s session: made by a model-free decision, with one checkpoint, through the service itself. */
+async function seedReadTarget(url: string): Promise<string> {
+  const decision = await postJson(`${url}/v1/tools/reasoning_decision`, JSON.parse(targets[2]?.body ?? "{}"));
+  const sessionId = decision["session_id"] as string;
+  await postJson(`${url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: sessionId, name: "bench" });
+  return JSON.stringify({ operation: "list", session_id: sessionId });
+}
 
 // The bare server: what a minimal JSON service on node:http costs (parse the body, answer fixed JSON).
 const bareSource = `
@@ -221,9 +247,11 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
   const deliberate = await startService(serverPath, { ...path, DATABASE_PATH: join(directory, "bench.db"), LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0" });
   const bare = await startBare(path);
   try {
+    const readBody = await seedReadTarget(deliberate.url);
+    const loadTargets = targets.map((target) => (target.path === "/v1/tools/reasoning_checkpoint" ? { ...target, body: readBody } : target));
     const runs = targets.map(() => ({ deliberate: [] as Array<Awaited<ReturnType<typeof load>>>, bare: [] as Array<Awaited<ReturnType<typeof load>>> }));
     for (let round = 0; round < rounds; round += 1) {
-      for (const [index, target] of targets.entries()) {
+      for (const [index, target] of loadTargets.entries()) {
         for (const [key, server] of [["deliberate", deliberate], ["bare", bare]] as const) {
           await load(server.url, target, connections, warmupSeconds);
           runs[index]?.[key].push(await load(server.url, target, connections, seconds));
