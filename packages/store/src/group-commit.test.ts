@@ -16,7 +16,7 @@ afterEach(async () => {
 async function fileStore(options: { groupCommit?: boolean | { maxMembers?: number } } = {}) {
   const directory = mkdtempSync(join(tmpdir(), "deliberate-group-commit-"));
   const path = join(directory, "store.db");
-  const store = await openStore({ path, ...(options.groupCommit !== undefined ? { groupCommit: options.groupCommit } : {}) });
+  const store = await openStore({ path, groupCommit: options.groupCommit ?? true });
   await sql`create table gc_parent (id text primary key)`.execute(store.db);
   await sql`create table gc_child (id text primary key, parent text not null references gc_parent (id))`.execute(store.db);
   const other = new BetterSqlite3(path, { readonly: true });
@@ -115,9 +115,25 @@ describe("group commit (SQLite)", () => {
     expect(visible("after")).toBe(true);
   });
 
-  it("without group commit, each call commits on its own (the option is honoured)", async () => {
+  it("without group commit (the default), each call commits on its own", async () => {
     const { store, count } = await fileStore({ groupCommit: false });
-    await Promise.all([call(store, "x"), call(store, "y", { fail: true }), call(store, "z")]);
+    let transactions = 0;
+    const begin = store.begin?.bind(store);
+    if (!begin) throw new Error("a SQLite store has begin");
+    const counted = { ...store, begin: () => ((transactions += 1), begin()) } as Store;
+    await Promise.all([call(counted, "x"), call(counted, "y", { fail: true }), call(counted, "z")]);
     expect(count()).toBe(2);
+    // Each call its own transaction, one after the other: a second transaction on the one connection waits for the first.
+    expect(transactions).toBe(3);
+    const plain = await openStore({ path: ":memory:" });
+    cleanups.push(() => plain.close());
+    const first = await plain.begin?.();
+    let secondOpened = false;
+    const second = plain.begin?.().then((opened) => ((secondOpened = true), opened));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(secondOpened).toBe(false);
+    await first?.commit();
+    await (await second)?.commit();
+    expect(secondOpened).toBe(true);
   });
 });

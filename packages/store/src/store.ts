@@ -83,7 +83,8 @@ export interface CreateStoreOptions {
   invocationBatch?: InvocationBatchOptions;
   /**
    * On SQLite (one connection), calls' transactions opened with `begin` share
-   * commits (`groupCommits`): default on; `false` gives each its own commit.
+   * commits (`groupCommits`). Off by default (one caller at a time gains
+   * nothing); the HTTP API, which serves concurrent requests, turns it on.
    */
   groupCommit?: boolean | { maxMembers?: number };
 }
@@ -113,8 +114,8 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
       await db.destroy();
     },
     begin:
-      options.groupCommit !== false && dialectOf(db) === "sqlite"
-        ? (groupCommits(db, bind, options.groupCommit === undefined || options.groupCommit === true ? {} : options.groupCommit) as () => Promise<OpenTransaction<Extra>>)
+      options.groupCommit !== undefined && options.groupCommit !== false && dialectOf(db) === "sqlite"
+        ? (groupCommits(db, bind, options.groupCommit === true ? {} : options.groupCommit) as () => Promise<OpenTransaction<Extra>>)
         : async () => {
             const transaction = await db.startTransaction().execute();
             return {
@@ -140,6 +141,8 @@ export interface OpenStoreOptions {
   modules?: readonly StoreContribution[];
   /** Batch invocation rows (services use `defaultInvocationBatch`); omitted, each row commits when recorded. */
   invocationBatch?: InvocationBatchOptions;
+  /** Calls' transactions share commits on SQLite (see `CreateStoreOptions.groupCommit`). */
+  groupCommit?: boolean | { maxMembers?: number };
 }
 
 function targetOf(options: OpenStoreOptions): DatabaseTarget {
@@ -167,7 +170,10 @@ export async function openStore<Extra extends object = object>(options: OpenStor
     await db.destroy();
     throw error;
   }
-  return createStore<Extra>(db, modules, options.invocationBatch ? { invocationBatch: options.invocationBatch } : {});
+  return createStore<Extra>(db, modules, {
+    ...(options.invocationBatch ? { invocationBatch: options.invocationBatch } : {}),
+    ...(options.groupCommit !== undefined ? { groupCommit: options.groupCommit } : {}),
+  });
 }
 
 export type { StoreContribution } from "./store-contribution.ts";

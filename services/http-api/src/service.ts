@@ -108,6 +108,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       modules,
       // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
       invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
+      // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
+      groupCommit: true,
     }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
