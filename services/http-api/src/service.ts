@@ -62,7 +62,7 @@ export interface ApiServiceOptions {
   createRouter?: RouterFactory;
   /** DNS lookup for the callback guard (tests). */
   lookup?: HostLookup;
-  /** Answer the hottest routes below Hono (`createFastPath`); default true. False serves everything through Hono. */
+  /** Answer the hottest routes below Hono (`createFastPath`); default `config.http.fastPath`. False serves everything through Hono. */
   fastPath?: boolean;
   /** Identity of this process in the queue; default host:pid:random. */
   owner?: string;
@@ -194,7 +194,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   });
 
   // The hottest routes are answered below Hono, with the same checks (see createFastPath).
-  const fastPath = options.fastPath === false ? undefined : createFastPath({ checks, engine, decider });
+  const fastPath = (options.fastPath ?? config.http.fastPath) === false ? undefined : createFastPath({ checks, engine, decider });
 
   let server: Server | undefined;
   let stopped: Promise<void> | undefined;
