@@ -120,7 +120,13 @@ describe("group commit (SQLite)", () => {
     let transactions = 0;
     const begin = store.begin?.bind(store);
     if (!begin) throw new Error("a SQLite store has begin");
-    const counted = { ...store, begin: () => ((transactions += 1), begin()) } as Store;
+    const counted = {
+      ...store,
+      begin: () => {
+        transactions += 1;
+        return begin();
+      },
+    } as Store;
     await Promise.all([call(counted, "x"), call(counted, "y", { fail: true }), call(counted, "z")]);
     expect(count()).toBe(2);
     // Each call its own transaction, one after the other: a second transaction on the one connection waits for the first.
@@ -129,7 +135,10 @@ describe("group commit (SQLite)", () => {
     cleanups.push(() => plain.close());
     const first = await plain.begin?.();
     let secondOpened = false;
-    const second = plain.begin?.().then((opened) => ((secondOpened = true), opened));
+    const second = plain.begin?.().then((opened) => {
+      secondOpened = true;
+      return opened;
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(secondOpened).toBe(false);
     await first?.commit();
