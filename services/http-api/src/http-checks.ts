@@ -13,6 +13,7 @@ export const healthPaths: ReadonlySet<string> = new Set(["/healthz", "/health"])
 const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
 /** Where the session viewer is served. */
 export const viewerPath = "/ui";
+const isViewerPage = (path: string) => path === viewerPath || (path.startsWith(`${viewerPath}/`) && !path.startsWith(`${viewerPath}/api/`));
 /** The documented Accept-Version values (exactly; omit the header for the default). */
 const supportedVersions: ReadonlySet<string> = new Set(["v1"]);
 
@@ -79,10 +80,10 @@ export function createHttpChecks(options: HttpChecksOptions): HttpChecks {
         hint: `Send Accept-Version: ${[...supportedVersions].join(" or ")} exactly (or omit the header).`,
       });
     },
-    // The viewer's pages and assets hold no data; it checks the same token itself on /ui/api/*.
+    // The viewer's pages and assets hold no data; its data endpoints (/ui/api/*) take the token here, throttled like every route.
     bearer: createBearerCheck({
       token: http.apiToken,
-      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || path === viewerPath || path.startsWith(`${viewerPath}/`),
+      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || isViewerPage(path),
       failureLimit: http.authFailureLimit,
       failureWindowMs: http.authFailureWindowMs,
     }),
