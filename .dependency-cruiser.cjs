@@ -72,8 +72,15 @@ module.exports = {
     {
       name: "client-uses-contracts-only",
       severity: "error",
-      from: { path: "^services/client/" },
+      from: { path: "^services/client/", pathNot: "^services/client/test/" },
       to: { path: "^(packages|services)/", pathNot: "^(services/client/|packages/contracts/|packages/base/)" },
+    },
+    {
+      // The client's end-to-end tests also place each spawned server's database on the test dialect.
+      name: "client-tests-use-contracts-and-test-places-only",
+      severity: "error",
+      from: { path: "^services/client/test/" },
+      to: { path: "^(packages|services)/", pathNot: "^(services/client/|packages/contracts/|packages/base/|packages/engine/src/testing\\.ts$)" },
     },
   ],
   options: {

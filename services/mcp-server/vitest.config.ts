@@ -1,6 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { baseConfig } from "@deliberate/vitest-config";
 import { defineConfig, mergeConfig } from "vitest/config";
 
 // End-to-end tests spawn the BUILT server (dist/main.js); the global setup
-// builds it first when it is missing or older than its sources.
-export default mergeConfig(baseConfig, defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts"] } }));
+// builds it first when it is missing or older than its sources. With
+// DELIBERATE_TEST_ENGINE_DIALECT=postgres the engine's global setup starts one
+// Postgres for the run and every spawned server gets its own place on it.
+export default mergeConfig(
+  baseConfig,
+  defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))] } }),
+);

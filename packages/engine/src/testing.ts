@@ -8,13 +8,14 @@ import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts
 import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
-import { openTestStore } from "@deliberate/store/testing";
+import { freshTestDatabase, openTestStore } from "@deliberate/store/testing";
 import type { DeliberateModule } from "./define-module.ts";
 export { answerFromSchema } from "./schema-answer.ts";
 export { measureSchemaAcceptance } from "./schema-acceptance.ts";
 export type { RejectedSample, SchemaAcceptance } from "./schema-acceptance.ts";
 import { createEngine, type DeliberateEngine, type EngineOptions } from "./engine.ts";
 import { createSequentialIds } from "./ids.ts";
+import { testEngineDialect } from "./test-engine-dialect.ts";
 
 /** Fixed clock for tests: every call sees the same instant unless advanced. */
 export function createTestClock(start = "2026-11-22T10:00:00.000Z") {
@@ -46,17 +47,46 @@ export async function createTestEngine<Extra extends object = object>(script: Sc
   return { engine, store, model, clock };
 }
 
+export { testEngineDialect } from "./test-engine-dialect.ts";
+
+const namedPlaces = new Map<string, Promise<{ path: string } | { url: string }>>();
+
 /**
- * The dialect test engines' stores use: SQLite in memory, or with
- * `DELIBERATE_TEST_ENGINE_DIALECT=postgres` a fresh schema on the run's
- * Postgres (the package's vitest config needs the store's global setup), so a
- * module's whole tool suite can run on Postgres too.
+ * The `openStore` options of a store a test would open at `path` (default
+ * `:memory:`). On SQLite, the path itself. With
+ * `DELIBERATE_TEST_ENGINE_DIALECT=postgres`, a fresh schema on the run's
+ * Postgres (this test file's own database) for `:memory:`, and for a file
+ * path the same schema each time that path is given in this file, so a
+ * restarted service, a second replica or a check after the run finds the
+ * same data.
  */
-export function testEngineDialect(): "sqlite" | "postgres" {
-  const value = process.env["DELIBERATE_TEST_ENGINE_DIALECT"]?.trim().toLowerCase();
-  if (value === undefined || value === "" || value === "sqlite") return "sqlite";
-  if (value === "postgres") return "postgres";
-  throw new Error(`DELIBERATE_TEST_ENGINE_DIALECT must be sqlite or postgres (got "${value}")`);
+export async function testStorePlace(path = ":memory:"): Promise<{ path: string } | { url: string }> {
+  if (testEngineDialect() !== "postgres") return { path };
+  if (path === ":memory:") return freshTestDatabase("postgres");
+  let place = namedPlaces.get(path);
+  if (place === undefined) {
+    place = freshTestDatabase("postgres");
+    namedPlaces.set(path, place);
+    // A failed creation is not remembered: the next call tries again.
+    place.catch(() => namedPlaces.delete(path));
+  }
+  return place;
+}
+
+/**
+ * The environment of a spawned service (`deliberate-mcp`, `deliberate-api`,
+ * `deliberate`) on the test dialect: on SQLite unchanged; with
+ * `DELIBERATE_TEST_ENGINE_DIALECT=postgres`, `DATABASE_PATH` becomes a
+ * `DATABASE_URL` to that path's place (see `testStorePlace`). An environment
+ * that sets `DATABASE_URL`, or no `DATABASE_PATH`, is left as it is.
+ */
+export async function testServerEnvironment<Env extends Record<string, string | undefined>>(env: Env): Promise<Env> {
+  const path = env["DATABASE_PATH"];
+  if (testEngineDialect() !== "postgres" || env["DATABASE_URL"] !== undefined || path === undefined) return env;
+  const place = await testStorePlace(path);
+  if (!("url" in place)) return env;
+  const { DATABASE_PATH: _path, ...rest } = env;
+  return { ...rest, DATABASE_URL: place.url } as unknown as Env;
 }
 
 /** What a scripted answer function sees of the call: its messages (the prompt is the last). */

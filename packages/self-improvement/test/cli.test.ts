@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { circuitBreakerSchema, diagnosisSchema, healthReportSchema, historyEntrySchema, statusSchema } from "../src/api-schemas.ts";
 import { runSelfImproveCommand } from "../src/cli/self-improve-command.ts";
@@ -181,18 +182,22 @@ describe("deliberate self-improve", () => {
     expect((await command("help")).stdout).toContain("rollback <action> [reason]");
   });
 
-  it("the built `deliberate` command opens DATABASE_PATH and reads the same environment as the services", async () => {
-    const environment = { ...process.env, DATABASE_PATH: path, DELIBERATE_SELF_IMPROVEMENT_MODE: "advisory", DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "60000" };
+  it("the built `deliberate` command opens DATABASE_PATH (DATABASE_URL on Postgres) and reads the same environment as the services", async () => {
+    // With DELIBERATE_TEST_ENGINE_DIALECT=postgres the harnesses' database is a Postgres schema: the command gets its URL.
+    const place = await testStorePlace(path);
+    const database = "url" in place ? place.url : place.path;
+    const variable = "url" in place ? { DATABASE_URL: place.url } : { DATABASE_PATH: place.path };
+    const environment = { ...process.env, ...variable, DELIBERATE_SELF_IMPROVEMENT_MODE: "advisory", DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "60000" };
     const status = await run(process.execPath, [builtCli, "self-improve", "status", "--json"], { env: environment });
     expect(JSON.parse(status.stdout)).toMatchObject({ mode: "advisory", cycle_ms: 60_000, overrides: [{ target: "echo.timeoutMs", value: 2300 }] });
-    const paused = await run(process.execPath, [builtCli, "self-improve", "pause", "45m", "--database", path], { env: { ...process.env } });
+    const paused = await run(process.execPath, [builtCli, "self-improve", "pause", "45m", "--database", database], { env: { ...process.env } });
     expect(paused.stdout).toMatch(/^Paused until /);
     // The command's clock is the real one; the pause it wrote is in the shared table.
     expect(await advisory.store.selfImprovement.state.get<string>("paused_until")).toMatch(/^20\d\d-/);
     const wrong = await run(process.execPath, [builtCli, "nothing"], { env: { ...process.env } }).catch((error: { code: number; stderr: string }) => error);
     expect(wrong).toMatchObject({ code: 2 });
     expect((wrong as { stderr: string }).stderr).toContain("deliberate: unknown command 'nothing'");
-    const badEnvironment = await run(process.execPath, [builtCli, "self-improve", "status", "--database", path], { env: { ...process.env, DELIBERATE_SELF_IMPROVEMENT_MODE: "maybe" } }).catch(
+    const badEnvironment = await run(process.execPath, [builtCli, "self-improve", "status", "--database", database], { env: { ...process.env, DELIBERATE_SELF_IMPROVEMENT_MODE: "maybe" } }).catch(
       (error: { code: number; stderr: string }) => error,
     );
     expect(badEnvironment).toMatchObject({ code: 2 });

@@ -1,5 +1,6 @@
 import type { Invocation, Session } from "@deliberate/contracts";
 import { createEngine, createSequentialIds, type DeliberateEngine } from "@deliberate/engine";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
 import { createScriptedModel } from "@deliberate/providers/testing";
 import { getWorkflow, type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
@@ -91,13 +92,14 @@ function scriptedAnswers(options: GenerateOptions<unknown>, callIndex: number): 
 
 /**
  * Builds one session of every kind by running the real handlers against
- * in-memory SQLite and the scripted model, and returns the data functions a
+ * in-memory SQLite (a fresh Postgres schema with DELIBERATE_TEST_ENGINE_DIALECT=postgres)
+ * and the scripted model, and returns the data functions a
  * service would pass to the viewer. Module sections that are not in core yet
  * (dialog, knowledge graph, workflow progress) are attached to real sessions
  * in the documented shape; the workflow one is read from a real guided run.
  */
 export async function seedSessions(): Promise<SeededData> {
-  const store = await openStore<ReasoningRepositories>({ path: ":memory:", modules: [reasoningModule] });
+  const store = await openStore<ReasoningRepositories>({ ...(await testStorePlace()), modules: [reasoningModule] });
   let now = new Date("2026-11-22T10:00:00.000Z").getTime();
   const clock = { now: () => new Date(now) };
   const advance = (milliseconds: number) => {

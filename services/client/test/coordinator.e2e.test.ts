@@ -45,7 +45,7 @@ async function mcpHttpSurface(): Promise<Surface> {
 }
 
 async function mcpStdioSurface(): Promise<Surface> {
-  const transport = await connectMcp({ command: process.execPath, args: [mcpServerMain], env: serverEnvironment(join(directory.path, `mcp-stdio-${Date.now()}.db`)), stderr: "ignore" });
+  const transport = await connectMcp({ command: process.execPath, args: [mcpServerMain], env: await serverEnvironment(join(directory.path, `mcp-stdio-${Date.now()}.db`)), stderr: "ignore" });
   const pid = (transport.client.transport as unknown as { pid: number | null }).pid;
   if (!pid) throw new Error("no server pid");
   return {

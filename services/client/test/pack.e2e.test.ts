@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { testServerEnvironment } from "@deliberate/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientRoot } from "./support/global-setup.ts";
 import { mcpServerMain, type ServiceProcess, startApi, startMcpHttp, temporaryDirectory } from "./support/services.ts";
@@ -82,7 +83,7 @@ async function exercise(surface: string, transport: Transport) {
 const results = [];
 results.push(await exercise("rest", createHttpTransport({ baseUrl: process.env["HOST_API_URL"] })));
 results.push(await exercise("mcp-http", await connectMcp({ url: process.env["HOST_MCP_URL"] ?? "" })));
-results.push(await exercise("mcp-stdio", await connectMcp({ command: process.execPath, args: [process.env["HOST_MCP_MAIN"] ?? ""], env: { DATABASE_PATH: process.env["HOST_STDIO_DATABASE"] ?? "" }, stderr: "ignore" })));
+results.push(await exercise("mcp-stdio", await connectMcp({ command: process.execPath, args: [process.env["HOST_MCP_MAIN"] ?? ""], env: JSON.parse(process.env["HOST_STDIO_ENV"] ?? "{}") as Record<string, string>, stderr: "ignore" })));
 const intents = createAgentIntentClient(); // REASONING_API_URL from the environment
 const intent = await intents.agentIntent({ goal_text: "Find auth logic", tools: [{ name: "context.fts_search", input_schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } }] });
 console.log(JSON.stringify({ results, intent: { tool: intent.tool_name, args: intent.tool_args }, health: await intents.health() }));
@@ -196,7 +197,8 @@ describe("the packed client in a fresh host project", () => {
         REASONING_API_URL: api.url,
         HOST_MCP_URL: mcpHttp.url,
         HOST_MCP_MAIN: mcpServerMain,
-        HOST_STDIO_DATABASE: join(project.path, "mcp-stdio.db"),
+        // DATABASE_PATH, or DATABASE_URL on the test Postgres (DELIBERATE_TEST_ENGINE_DIALECT=postgres).
+        HOST_STDIO_ENV: JSON.stringify(await testServerEnvironment({ DATABASE_PATH: join(project.path, "mcp-stdio.db") })),
       },
     });
     const report = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const [api, mcpHttp] = await Promise.all([startApi(join(directory.path, "api.db")), startMcpHttp(join(directory.path, "mcp-http.db"))]);
   services.push(api, mcpHttp);
   surfaces["rest"] = createHttpTransport({ baseUrl: api.url, env: {} });
-  surfaces["mcp-stdio"] = await connectMcp({ command: process.execPath, args: [mcpServerMain], env: serverEnvironment(join(directory.path, "mcp-stdio.db")), stderr: "ignore" });
+  surfaces["mcp-stdio"] = await connectMcp({ command: process.execPath, args: [mcpServerMain], env: await serverEnvironment(join(directory.path, "mcp-stdio.db")), stderr: "ignore" });
   surfaces["mcp-http"] = await connectMcp({ url: mcpHttp.url });
   transports.push(...Object.values(surfaces));
 });

@@ -161,9 +161,11 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
 
   it("runs cycles on its own on the configured interval", async () => {
     const api = await start({ timeoutMs: 2_000, options: { cycleMs: 100 } });
+    // The status reads its parts at once; on Postgres each on its own connection, so a read may see
+    // the first cycle's row but not yet the lease taken before it: wait for both.
     const status = await eventually(async () => {
       const current = (await api.read("")).json;
-      return current.last_cycle ? current : undefined;
+      return current.last_cycle && current.leader ? current : undefined;
     }, 20_000, "a cycle run by the task runner");
     expect(status).toMatchObject({ cycle_ms: 100, leader: { holder: api.module.holder, live: true }, last_cycle: { outcome: "blocked" } });
   });

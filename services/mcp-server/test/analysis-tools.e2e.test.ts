@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { reasoningTools, type ToolDefinition } from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { respondAnalysis as respond } from "./support/tool-answers.ts";
@@ -296,7 +297,7 @@ describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and re
     } finally {
       await second.close();
     }
-    const store = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
+    const store = await openStore<ReasoningRepositories>({ ...(await testStorePlace(databasePath)), modules: [reasoningModule] });
     try {
       const thoughts = await store.thoughts.listBySession(sessionId);
       const byId = new Map(thoughts.map((thought) => [thought.id, thought]));

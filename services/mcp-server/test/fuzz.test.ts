@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { hostModelRouter } from "@deliberate/engine";
+import { testServerEnvironment, testStorePlace } from "@deliberate/engine/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,7 +29,10 @@ afterAll(() => directory.remove());
 
 /** Rows in every data table (a rejected call must write none). */
 async function countRows(store: Store): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' order by name`.execute(store.db);
+  const tables =
+    store.dialect === "postgres"
+      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' and table_name not like '%migrations' order by table_name`.execute(store.db)
+      : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' order by name`.execute(store.db);
   const counts: Record<string, number> = {};
   for (const { name } of tables.rows) counts[name] = Number((await sql<{ count: number }>`select count(*) as count from ${sql.table(name)}`.execute(store.db)).rows[0]?.count ?? 0);
   return counts;
@@ -75,7 +79,8 @@ describe("fuzz: MCP over stdio", () => {
     const started = Date.now();
     console.log(`[fuzz] MCP stdio: seeds ${fixedSeed} fixed, ${randomSeed} random (replay with FUZZ_SEED=${randomSeed})`);
     const databasePath = join(directory.path, "fuzz-stdio.db");
-    const child = spawn(process.execPath, [builtServer], { env: { PATH: process.env["PATH"] ?? "", LOG_LEVEL: "error", DATABASE_PATH: databasePath }, stdio: ["pipe", "pipe", "pipe"] });
+    const env = await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "error", DATABASE_PATH: databasePath });
+    const child = spawn(process.execPath, [builtServer], { env, stdio: ["pipe", "pipe", "pipe"] });
     const answers: JsonRpcAnswer[] = [];
     /** Anything on stdout that is not a JSON-RPC line (stdout must carry nothing else). */
     const notJson: string[] = [];
@@ -142,7 +147,7 @@ describe("fuzz: MCP over stdio", () => {
     expect(answers.length).toBe(messages.length + 1);
     expect(byId.get(3)).toMatchObject({ result: {} });
     expect(exitCode, stderr.slice(-2000)).toBe(0);
-    const store = await openStore({ path: databasePath });
+    const store = await openStore(await testStorePlace(databasePath));
     try {
       const rows = await countRows(store);
       expect(Object.entries(rows).filter(([, count]) => count > 0)).toEqual([]);

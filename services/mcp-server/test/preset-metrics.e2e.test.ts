@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { reasoningTools, type ToolDefinition } from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, type FakeReply } from "@deliberate/providers/testing";
 import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName } from "./support/fake-answers.ts";
@@ -195,7 +196,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     } finally {
       await second.close();
     }
-    const store = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
+    const store = await openStore<ReasoningRepositories>({ ...(await testStorePlace(databasePath)), modules: [reasoningModule] });
     try {
       const thoughts = await store.thoughts.listBySession(reviewSession);
       expect(new Set(thoughts.map((thought) => thought.mode))).toEqual(new Set(["input", "linear", "divergent", "tree", "detect", "reflection"]));

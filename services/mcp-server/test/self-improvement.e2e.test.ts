@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { needsCompletionSchema } from "@deliberate/contracts";
 import { createSelfImprovementModule, type SelfImprovementRepositories } from "@deliberate/self-improvement";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
@@ -25,7 +26,7 @@ describe("the built MCP server runs the self-improvement loop", () => {
 
   beforeAll(async () => {
     server = await startStdioServer({ DATABASE_PATH: databasePath, DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "200" });
-    store = await openStore<SelfImprovementRepositories>({ path: databasePath, modules: [module] });
+    store = await openStore<SelfImprovementRepositories>({ ...(await testStorePlace(databasePath)), modules: [module] });
   });
   afterAll(async () => {
     await server?.close();

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { reasoningTools, type ToolDefinition } from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { respondStateful as respond } from "./support/tool-answers.ts";
@@ -206,7 +207,7 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
       await second.close();
     }
     // And the rows are really there.
-    const store = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
+    const store = await openStore<ReasoningRepositories>({ ...(await testStorePlace(databasePath)), modules: [reasoningModule] });
     try {
       expect((await store.graphs.stats(graphSession)).total_nodes).toBe(7);
       expect(await store.timelines.listMerges(timelineId)).toHaveLength(4);

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { createFakeModelServer, respondBySchemaName, type FakeModelServer } from "@deliberate/providers/testing";
 import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName, scriptedAnswers } from "./support/fake-answers.ts";
@@ -31,7 +32,7 @@ async function start(env: Record<string, string>): Promise<StdioServer> {
 
 /** Opens the server's database from the test (WAL: several processes may share it). */
 async function storeAt(path: string): Promise<Store<ReasoningRepositories>> {
-  const store = await openStore<ReasoningRepositories>({ path, modules: [reasoningModule] });
+  const store = await openStore<ReasoningRepositories>({ ...(await testStorePlace(path)), modules: [reasoningModule] });
   stores.push(store);
   return store;
 }
@@ -171,7 +172,7 @@ describe("no provider configured", () => {
   it("starts, lists every tool, hands model-backed calls to the caller, and checkpoint still works", async () => {
     const databasePath = join(directory.path, "no-provider.db");
     const now = new Date().toISOString();
-    const seed = await openStore<ReasoningRepositories>({ path: databasePath, modules: [reasoningModule] });
+    const seed = await openStore<ReasoningRepositories>({ ...(await testStorePlace(databasePath)), modules: [reasoningModule] });
     await seed.sessions.create({ id: "ses_seeded", mode: "linear", now });
     await seed.thoughts.append({ id: "th_seeded_1", session_id: "ses_seeded", mode: "linear", content: "A thought from earlier.", created_at: now });
     await seed.close();

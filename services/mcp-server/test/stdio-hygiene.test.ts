@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
+import { testServerEnvironment } from "@deliberate/engine/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { builtServer, collectLines, temporaryDirectory } from "./support/server-process.ts";
 
@@ -40,7 +41,7 @@ function answers(id: number): (line: string) => boolean {
 describe("stdio hygiene", () => {
   it("writes nothing but JSON-RPC to stdout, logs JSON lines to stderr, and exits 0 when stdin closes", async () => {
     const child = spawn(process.execPath, [builtServer], {
-      env: { PATH: process.env["PATH"] ?? "", LOG_LEVEL: "debug", DATABASE_PATH: join(directory.path, "hygiene.db") },
+      env: await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "debug", DATABASE_PATH: join(directory.path, "hygiene.db") }),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const stdout = collectLines(child.stdout);

@@ -2,8 +2,7 @@ import { createEngine, createTaskRunner, type DeliberateEngine, type TaskRunner 
 import { createModelRouterFromModel, createOpenAIModel } from "@deliberate/providers";
 import { createFakeModelServer, type FakeModelServer, type FakeRespond, respondBySchemaName } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
-import { openTestStore } from "@deliberate/store/testing";
-import { testEngineDialect } from "@deliberate/engine/testing";
+import { testStorePlace } from "@deliberate/engine/testing";
 import { createSelfImprovementModule, type SelfImprovementModule, type SelfImprovementModuleOptions } from "../../src/module.ts";
 import type { SelfImprovementRepositories } from "../../src/store/repository.ts";
 import { probeModule } from "../fixtures/probe-module.ts";
@@ -76,10 +75,8 @@ export async function createHarness(input: {
   const model = createOpenAIModel({ baseURL: server.openaiBaseURL, apiKey: "test", modelId: "fake-model", timeoutMs: options.defaultTimeoutMs ?? 1_000, maxRetries: 0 });
   const module = createSelfImprovementModule(options);
   const modules = [probeModule, module];
-  const store =
-    input.path === undefined && testEngineDialect() === "postgres"
-      ? await openTestStore<SelfImprovementRepositories>("postgres", { modules })
-      : await openStore<SelfImprovementRepositories>({ path: input.path ?? ":memory:", modules });
+  // With DELIBERATE_TEST_ENGINE_DIALECT=postgres a fresh schema, or the same one for the same path (restarts, replicas).
+  const store = await openStore<SelfImprovementRepositories>({ ...(await testStorePlace(input.path)), modules, poolSize: 4 });
   const clock = input.clock ?? createManualClock();
   const engine = createEngine({ store, modules, models: createModelRouterFromModel(model), clock });
   const runner = createTaskRunner({ engine, clock });

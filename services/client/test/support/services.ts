@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { testServerEnvironment } from "@deliberate/engine/testing";
 import { workspacePackage } from "./global-setup.ts";
 
 /** The built servers, as a host would run them. */
@@ -32,10 +33,12 @@ export function collectLines(stream: Readable | null | undefined): string[] {
 
 /**
  * The environment of a spawned server: no model keys (so model-backed tools
- * are host-executed, answered by the test's complete()), a fresh database.
+ * are host-executed, answered by the test's complete()), a fresh database:
+ * SQLite at `databasePath`, or with `DELIBERATE_TEST_ENGINE_DIALECT=postgres`
+ * a `DATABASE_URL` to the server's own place on the run's Postgres.
  */
-export function serverEnvironment(databasePath: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "info", ...extra };
+export function serverEnvironment(databasePath: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  return testServerEnvironment({ PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "info", ...extra });
 }
 
 export interface ServiceProcess {
@@ -85,8 +88,8 @@ async function spawnService(main: string, args: string[], env: Record<string, st
 }
 
 /** Spawns `deliberate-api` on a free loopback port and waits for the line announcing its URL. */
-export function startApi(databasePath: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  const env = serverEnvironment(databasePath, { PORT: "0", HOST: "127.0.0.1", REASONING_QUEUE_POLL_MS: "20", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_SHUTDOWN_GRACE_MS: "1000", ...extra });
+export async function startApi(databasePath: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
+  const env = await serverEnvironment(databasePath, { PORT: "0", HOST: "127.0.0.1", REASONING_QUEUE_POLL_MS: "20", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_SHUTDOWN_GRACE_MS: "1000", ...extra });
   return spawnService(apiServerMain, [], env, (logs) => {
     for (const line of logs) {
       if (!line.includes("deliberate-api listening")) continue;
@@ -98,8 +101,8 @@ export function startApi(databasePath: string, extra: Record<string, string> = {
 }
 
 /** Spawns `deliberate-mcp --http` on a free loopback port and waits for its endpoint. */
-export function startMcpHttp(databasePath: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  return spawnService(mcpServerMain, ["--http", "--port", "0"], serverEnvironment(databasePath, extra), (logs) => {
+export async function startMcpHttp(databasePath: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
+  return spawnService(mcpServerMain, ["--http", "--port", "0"], await serverEnvironment(databasePath, extra), (logs) => {
     if (!logs.some((line) => line.includes("Connect Claude Code"))) return undefined;
     for (const line of logs) {
       const match = /MCP over Streamable HTTP at (\S+)/.exec(line);

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { testEngineDialect } from "@deliberate/engine/testing";
-import { freshTestDatabase } from "@deliberate/store/testing";
+import { testServerEnvironment, testStorePlace } from "@deliberate/engine/testing";
 import { parseApiEnvironment } from "../../src/config.ts";
 import { createApiService, type ApiService, type ApiServiceOptions } from "../../src/service.ts";
 
@@ -29,33 +28,19 @@ export function testEnvironment(env: Record<string, string | undefined> = {}): R
   };
 }
 
-const postgresPlaces = new Map<string, Promise<string>>();
-
 /**
  * With `DELIBERATE_TEST_ENGINE_DIALECT=postgres` the suite runs on Postgres:
  * an in-memory database becomes a fresh schema, and a file path the same
- * schema for every service given that path (so replica tests share it).
+ * schema for every service given that path (so replica tests share it); see
+ * `testServerEnvironment`.
  */
 async function onTestDialect(env: Record<string, string | undefined>): Promise<Record<string, string | undefined>> {
-  if (testEngineDialect() !== "postgres" || env["DATABASE_URL"] !== undefined) return env;
-  const path = env["DATABASE_PATH"] ?? ":memory:";
-  const place = async () => {
-    const where = await freshTestDatabase("postgres");
-    return "url" in where ? where.url : "";
-  };
-  let url: Promise<string>;
-  if (path === ":memory:") url = place();
-  else {
-    url = postgresPlaces.get(path) ?? place();
-    postgresPlaces.set(path, url);
-  }
-  return { ...env, DATABASE_URL: await url };
+  return testServerEnvironment({ ...env, DATABASE_PATH: env["DATABASE_PATH"] ?? ":memory:" });
 }
 
 /** `openStore` options reaching the database a service given `DATABASE_PATH=path` uses (see onTestDialect). */
-export async function databaseOptions(path: string): Promise<{ path: string } | { url: string }> {
-  const env = await onTestDialect({ DATABASE_PATH: path });
-  return env["DATABASE_URL"] !== undefined ? { url: env["DATABASE_URL"] } : { path };
+export function databaseOptions(path: string): Promise<{ path: string } | { url: string }> {
+  return testStorePlace(path);
 }
 
 /** Starts the real service (app + workers) on 127.0.0.1:0. */

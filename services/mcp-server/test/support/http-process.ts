@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
+import { testServerEnvironment } from "@deliberate/engine/testing";
 import { builtServer, collectLines } from "./server-process.ts";
 
 export interface HttpServerProcess {
@@ -12,10 +13,13 @@ export interface HttpServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Spawns the built server with `args` and waits for the log line announcing its URL (event-driven, no sleeps). */
+/**
+ * Spawns the built server with `args` and waits for the log line announcing its URL (event-driven, no sleeps).
+ * With `DELIBERATE_TEST_ENGINE_DIALECT=postgres` its `DATABASE_PATH` becomes a `DATABASE_URL` (`testServerEnvironment`).
+ */
 export async function startHttpServer(args: string[], env: Record<string, string>): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [builtServer, ...args], {
-    env: { PATH: process.env["PATH"] ?? "", LOG_LEVEL: "info", ...env },
+    env: await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stderr = collectLines(child.stderr);

@@ -5,6 +5,7 @@ import type { Readable } from "node:stream";
 import { allToolDefinitions, errorBodySchema, reasoningTools, type ErrorBody, type ToolDefinition } from "@deliberate/contracts";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { testServerEnvironment } from "@deliberate/engine/testing";
 import { expect } from "vitest";
 import { builtServer } from "./global-setup.ts";
 
@@ -40,14 +41,15 @@ export interface StdioServer {
 /**
  * Spawns the built server (`node dist/main.js`) with `env` (on top of the
  * SDK's minimal inherited environment: no API keys leak in) and connects the
- * real SDK v2 client to it over stdio.
+ * real SDK v2 client to it over stdio. With `DELIBERATE_TEST_ENGINE_DIALECT=postgres`
+ * its `DATABASE_PATH` becomes a `DATABASE_URL` on the run's Postgres (`testServerEnvironment`).
  */
 export async function startStdioServer(
   env: Record<string, string>,
   clientOptions?: ConstructorParameters<typeof Client>[1],
   nodeArguments: readonly string[] = [],
 ): Promise<StdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: { LOG_LEVEL: "debug", ...env }, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: await testServerEnvironment({ LOG_LEVEL: "debug", ...env }), stderr: "pipe" });
   const stderr = collectLines(transport.stderr as Readable | null);
   const client = new Client({ name: "deliberate-e2e", version: "1.0.0" }, clientOptions);
   try {
