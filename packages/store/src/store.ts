@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { type DialectName, dialectOf } from "./dialect.ts";
+import { groupCommits } from "./group-commit.ts";
 import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
@@ -80,6 +81,12 @@ export function bindRepositories(contributions: readonly StoreContribution[]): (
 export interface CreateStoreOptions {
   /** Batch invocation rows (see `InvocationBatchOptions`); omitted, each row commits when recorded. */
   invocationBatch?: InvocationBatchOptions;
+  /**
+   * On SQLite (one connection), calls' transactions opened with `begin` share
+   * commits (`groupCommits`). Off by default (one caller at a time gains
+   * nothing); the HTTP API, which serves concurrent requests, turns it on.
+   */
+  groupCommit?: boolean | { maxMembers?: number };
 }
 
 /** Wraps an open, migrated database as a Store with the contributions' repositories. */
@@ -106,14 +113,17 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
       await invocations?.flush();
       await db.destroy();
     },
-    begin: async () => {
-      const transaction = await db.startTransaction().execute();
-      return {
-        repositories: bind(transaction) as Repositories<Extra>,
-        commit: () => transaction.commit().execute(),
-        rollback: () => transaction.rollback().execute(),
-      };
-    },
+    begin:
+      options.groupCommit !== undefined && options.groupCommit !== false && dialectOf(db) === "sqlite"
+        ? (groupCommits(db, bind, options.groupCommit === true ? {} : options.groupCommit) as () => Promise<OpenTransaction<Extra>>)
+        : async () => {
+            const transaction = await db.startTransaction().execute();
+            return {
+              repositories: bind(transaction) as Repositories<Extra>,
+              commit: () => transaction.commit().execute(),
+              rollback: () => transaction.rollback().execute(),
+            };
+          },
     contributors: new Set(contributions.map((contribution) => contribution.name)),
   };
 }
@@ -131,6 +141,8 @@ export interface OpenStoreOptions {
   modules?: readonly StoreContribution[];
   /** Batch invocation rows (services use `defaultInvocationBatch`); omitted, each row commits when recorded. */
   invocationBatch?: InvocationBatchOptions;
+  /** Calls' transactions share commits on SQLite (see `CreateStoreOptions.groupCommit`). */
+  groupCommit?: boolean | { maxMembers?: number };
 }
 
 function targetOf(options: OpenStoreOptions): DatabaseTarget {
@@ -158,7 +170,10 @@ export async function openStore<Extra extends object = object>(options: OpenStor
     await db.destroy();
     throw error;
   }
-  return createStore<Extra>(db, modules, options.invocationBatch ? { invocationBatch: options.invocationBatch } : {});
+  return createStore<Extra>(db, modules, {
+    ...(options.invocationBatch ? { invocationBatch: options.invocationBatch } : {}),
+    ...(options.groupCommit !== undefined ? { groupCommit: options.groupCommit } : {}),
+  });
 }
 
 export type { StoreContribution } from "./store-contribution.ts";

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord } from "@deliberate/contracts";
 import { loadViewerAssets, type ViewerAssets } from "./viewer-assets.ts";
 import type { ViewerDataSource, ViewerSessionQuery } from "./viewer-data.ts";
 
@@ -75,17 +76,19 @@ function normalizeBase(basePath: string): string {
   return trimmed;
 }
 
+/** A `?name=` integer from 0 to `max` (the fallback when absent), or the 400 naming it. */
+function integerParameter(url: URL, name: string, fallback: number, max: number): number | Response {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "") return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value > max) return problem(400, "INVALID_INPUT", `${name} must be an integer from 0 to ${max}`);
+  return value;
+}
+
 function parseQuery(url: URL, pageSize: number): ViewerSessionQuery | Response {
-  const number = (name: string, fallback: number, max: number): number | Response => {
-    const raw = url.searchParams.get(name);
-    if (raw === null || raw === "") return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0 || value > max) return problem(400, "INVALID_INPUT", `${name} must be an integer from 0 to ${max}`);
-    return value;
-  };
-  const limit = number("limit", pageSize, 200);
+  const limit = integerParameter(url, "limit", pageSize, 200);
   if (limit instanceof Response) return limit;
-  const offset = number("offset", 0, 1_000_000);
+  const offset = integerParameter(url, "offset", 0, 1_000_000);
   if (offset instanceof Response) return offset;
   const text = (name: string) => {
     const value = url.searchParams.get(name)?.trim();
@@ -146,17 +149,29 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
     return createHash("sha256").update(JSON.stringify(data)).digest("hex").slice(0, 24);
   }
 
-  /** The session's current version and, when it had to be read anyway, its data. */
-  async function versionOf(sessionId: string): Promise<{ version: string; data?: Awaited<ReturnType<typeof readAll>> }> {
+  /** The session's current version (a fingerprint of its data when the source keeps no version). */
+  async function versionOf(sessionId: string): Promise<{ version: string }> {
     if (options.sessionVersion) return { version: `v-${await options.sessionVersion(sessionId)}` };
-    const data = await readAll(sessionId);
-    return { version: fingerprintOf(data), data };
+    return { version: fingerprintOf(await readAll(sessionId)) };
   }
 
-  async function sessionJson(sessionId: string): Promise<Response> {
+  /**
+   * One page of a session: every list of the record (thoughts, graph nodes…)
+   * and the invocations cut to `?offset&limit` (100 by default, at most 1000),
+   * as every other surface pages sessions; `page.next_offset` is the next page.
+   */
+  async function sessionJson(sessionId: string, url: URL): Promise<Response> {
+    const limit = integerParameter(url, "limit", defaultSessionPageSize, maxSessionPageSize);
+    if (limit instanceof Response) return limit;
+    const offset = integerParameter(url, "offset", 0, Number.MAX_SAFE_INTEGER);
+    if (offset instanceof Response) return offset;
     const data = await readAll(sessionId);
     const version = options.sessionVersion ? `v-${await options.sessionVersion(sessionId)}` : fingerprintOf(data);
-    return json({ ...data, version });
+    const { page, ...record } = pageSessionRecord(data.record, { offset, limit: Math.max(1, limit) });
+    const { invocations, page: invocationPage } = pageSessionRecord({ invocations: data.invocations }, { offset, limit: Math.max(1, limit) });
+    const totals = { ...page.totals, ...invocationPage.totals };
+    const next = page.next_offset ?? invocationPage.next_offset;
+    return json({ record, invocations, version, page: { ...page, totals, next_offset: next } });
   }
 
   async function events(request: Request, sessionId: string): Promise<Response> {
@@ -184,10 +199,10 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
             stop();
           }
         };
-        const push = async (version: string, data?: Awaited<ReturnType<typeof readAll>>) => {
-          const body = data ?? (await readAll(sessionId));
-          // JSON.stringify never emits a raw newline, so the payload is one data line.
-          write(`id: ${version}\nevent: session\ndata: ${JSON.stringify({ ...body, version })}\n\n`);
+        // A change is announced by its version only: the page reads the session again in pages
+        // (a large session is never pushed whole).
+        const push = async (version: string) => {
+          write(`id: ${version}\nevent: session\ndata: ${JSON.stringify({ version })}\n\n`);
         };
         const tick = async () => {
           if (stopped) return;
@@ -195,7 +210,7 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
             const next = await versionOf(sessionId);
             if (next.version !== current.version) {
               current = next;
-              await push(next.version, next.data);
+              await push(next.version);
             } else if (Date.now() - lastWrite >= heartbeatMs) {
               write(": keep-alive\n\n");
             }
@@ -211,7 +226,7 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
         };
         write(`retry: 3000\n: stream of ${sessionId}\n\n`);
         const start = async () => {
-          if (known !== current.version) await push(current.version, current.data);
+          if (known !== current.version) await push(current.version);
           else write(`id: ${current.version}\nevent: unchanged\ndata: {}\n\n`);
           timer = setTimeout(tick, pollIntervalMs);
         };
@@ -245,7 +260,7 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
     const match = /^sessions\/([^/]+)(\/events)?$/.exec(rest);
     if (match) {
       const sessionId = decodeURIComponent(match[1] as string);
-      return match[2] === undefined ? sessionJson(sessionId) : events(request, sessionId);
+      return match[2] === undefined ? sessionJson(sessionId, url) : events(request, sessionId);
     }
     return problem(404, "NOT_FOUND", `No viewer endpoint at ${url.pathname}`);
   }

@@ -74,6 +74,33 @@ describe("createViewerRoutes", () => {
     expect((await missing.json()).error.message).toContain("ses_nope");
   });
 
+  it("pages a session like every other surface: each list and the invocations cut to ?offset&limit, with totals", async () => {
+    const viewer = createViewerRoutes({ ...seeded.source });
+    const whole = await (await viewer(get(`/ui/api/sessions/${seeded.ids.graph}?limit=1000`)))!.json();
+    const nodes = whole.record.graph.nodes as Array<{ id: string }>;
+    expect(whole.page).toMatchObject({ offset: 0, limit: 1000, next_offset: null });
+    expect(whole.page.totals["graph.nodes"]).toBe(nodes.length);
+    expect(whole.page.totals["invocations"]).toBe(whole.invocations.length);
+
+    const read: string[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const page = await (await viewer(get(`/ui/api/sessions/${seeded.ids.graph}?limit=2&offset=${offset}`)))!.json();
+      expect(page.record.graph.nodes.length).toBeLessThanOrEqual(2);
+      expect(page.version).toBe(whole.version);
+      read.push(...page.record.graph.nodes.map((node: { id: string }) => node.id));
+      offset = page.page.next_offset;
+    }
+    expect(read).toEqual(nodes.map((node) => node.id));
+    // 100 per list unless asked; at most 1000.
+    expect((await (await viewer(get(`/ui/api/sessions/${seeded.ids.graph}`)))!.json()).page.limit).toBe(100);
+    for (const query of ["limit=1001", "limit=abc", "offset=-1", "limit=1e3"]) {
+      const bad = (await viewer(get(`/ui/api/sessions/${seeded.ids.graph}?${query}`)))!;
+      expect(bad.status, query).toBe(400);
+      expect((await bad.json()).error.message).toContain(query.split("=")[0]);
+    }
+  });
+
   it("requires the bearer token on data endpoints only, when one is configured", async () => {
     const viewer = createViewerRoutes({ ...seeded.source, token: "s3cret" });
     expect((await viewer(get("/ui")))?.status).toBe(200);
@@ -146,7 +173,7 @@ describe("live stream over real HTTP", () => {
 
     seeded.advance(60_000);
     await seeded.engine.invoke("reasoning_linear", { content: "A live update arrives.", session_id: sessionId });
-    let pushed: { record: { thoughts: Array<{ content: string }> }; version: string } | undefined;
+    let pushed: { version: string } | undefined;
     for (;;) {
       const block = await next();
       if (!block.includes("event: session")) continue;
@@ -157,7 +184,11 @@ describe("live stream over real HTTP", () => {
     }
     controller.abort();
     expect(pushed?.version).not.toBe(initial.version);
-    expect(pushed?.record.thoughts.map((thought) => thought.content)).toContain("A live update arrives.");
+    // The event names the version only; the page reads the session again (in pages).
+    expect(Object.keys(pushed ?? {})).toEqual(["version"]);
+    const reread = await (await fetch(`${served.origin}/ui/api/sessions/${sessionId}`)).json();
+    expect(reread.version).toBe(pushed?.version);
+    expect(reread.record.thoughts.map((thought: { content: string }) => thought.content)).toContain("A live update arrives.");
   });
 
   it("answers 404 before streaming for an unknown session", async () => {

@@ -2,16 +2,14 @@ import { DeliberateError } from "@deliberate/contracts";
 import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
 import type { SelfImprovementControl } from "@deliberate/self-improvement";
 import { Hono } from "hono";
-import { HTTPException } from "hono/http-exception";
-import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env.ts";
 import type { HttpSettings } from "./config.ts";
-import { HttpError, toErrorResponse } from "./errors.ts";
+import { toErrorResponse } from "./errors.ts";
+import { createHttpChecks, type HttpChecks, viewerPath } from "./http-checks.ts";
 import type { IntentDecider } from "./intent/decide-intent.ts";
 import type { Logger } from "./logger.ts";
 import { bearerAuth } from "./middleware/bearer-auth.ts";
 import { bodyLimit } from "./middleware/body-limit.ts";
-import { originGuard } from "./middleware/origin-guard.ts";
 import { type RateLimitStore, rateLimit } from "./middleware/rate-limit.ts";
 import { requestSignal } from "./middleware/request-signal.ts";
 import { createOperationCatalog } from "./openapi/operation.ts";
@@ -41,16 +39,13 @@ export interface AppDependencies {
   version: string;
   /** Where the rate limiter counts; default this process's memory. */
   rateLimitStore?: RateLimitStore;
+  /** The request checks shared with the HTTP fast path; default new ones from `http`, `ids`, `logger` and `rateLimitStore`. */
+  checks?: HttpChecks;
   /** The self-improvement loop's operations, when the service composes that module (mounted under /v1/self-improvement). */
   selfImprovement?: SelfImprovementControl;
 }
 
-const healthPaths = new Set(["/healthz", "/health"]);
-const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
-/** Where the session viewer is served. */
-export const viewerPath = "/ui";
-/** The documented Accept-Version values (exactly; omit the header for the default). */
-const supportedVersions: ReadonlySet<string> = new Set(["v1"]);
+export { viewerPath };
 
 /**
  * The HTTP API as a Hono app: request id, version check, bearer auth, rate
@@ -62,52 +57,36 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const catalog = createOperationCatalog();
 
-  app.use(requestId({ generator: () => deps.ids.next("req") }));
+  const checks = deps.checks ?? createHttpChecks({ http: deps.http, ids: deps.ids, logger: deps.logger, ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}) });
+
   app.use(async (c, next) => {
+    const id = checks.requestId(c.req.header("x-request-id"));
+    c.set("requestId", id);
+    c.header("X-Request-Id", id);
     const started = performance.now();
     await next();
-    const fields = { method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started), request_id: c.get("requestId") };
-    if (healthPaths.has(c.req.path)) deps.logger.debug("request", fields);
-    else deps.logger.info("request", fields);
+    checks.logRequest({ method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started), request_id: id });
   });
   // Before anything else looks at the request: only this machine's names (and configured ones) are served.
-  app.use(originGuard({ allowedHosts: deps.http.allowedHosts, allowedOrigins: deps.http.allowedOrigins, skip: (path) => healthPaths.has(path) }));
+  app.use(async (c, next) => {
+    if (checks.isHealth(c.req.path)) return next();
+    // Under node the URL is built from the Host header; app.request() has only the URL.
+    const failure = checks.hostOrigin(c.req.header("host") ?? new URL(c.req.url).host, c.req.header("origin"));
+    if (failure) throw failure;
+    await next();
+  });
   app.use(async (c, next) => {
     // Headers are set before the response exists (touching c.res.headers afterwards would materialise it).
     c.header("API-Version", "v1");
-    const version = c.req.header("accept-version");
-    if (version !== undefined && !supportedVersions.has(version)) {
-      throw new HttpError({
-        code: "UNSUPPORTED_VERSION",
-        message: `Accept-Version "${version.slice(0, 40)}" is not supported.`,
-        hint: `Send Accept-Version: ${[...supportedVersions].join(" or ")} exactly (or omit the header).`,
-      });
-    }
+    const failure = checks.acceptVersion(c.req.header("accept-version"));
+    if (failure) throw failure;
     await next();
   });
-  // The viewer's pages and assets hold no data; it checks the same token itself on /ui/api/*.
-  app.use(
-    bearerAuth({
-      token: deps.http.apiToken,
-      isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || path === viewerPath || path.startsWith(`${viewerPath}/`),
-      failureLimit: deps.http.authFailureLimit,
-      failureWindowMs: deps.http.authFailureWindowMs,
-      trustProxy: deps.http.trustProxy,
-    }),
-  );
-  app.use(
-    rateLimit({
-      limit: deps.http.rateLimit,
-      windowMs: deps.http.rateWindowMs,
-      trustProxy: deps.http.trustProxy,
-      skip: (path) => healthPaths.has(path),
-      ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}),
-      onStoreError: (error) => deps.logger.warn("rate limit store failed; request let through", { error }),
-    }),
-  );
+  app.use(bearerAuth(checks.bearer, deps.http.trustProxy));
+  app.use(rateLimit({ ...checks.rate, trustProxy: deps.http.trustProxy }));
   app.use(bodyLimit({ maxBytes: deps.http.maxBodyBytes }));
-  // Only the routes that run model work need an abort signal (and its timer).
-  const signal = requestSignal({ timeoutMs: deps.http.requestTimeoutMs });
+  // Only the routes that run model work need an abort signal (and its timeout).
+  const signal = requestSignal(checks.signals);
   app.use("/agent_intent", signal);
   app.use("/v1/tools/*", signal);
   app.use("/v1/methods/*", signal);
@@ -149,20 +128,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   });
 
   app.onError((error, c) => {
-    let failure: unknown = error;
-    const timedOut = c.get("timedOut");
-    if (timedOut?.() && (!DeliberateError.isInstance(error) || error.code === "CANCELLED")) {
-      failure = new HttpError({
-        code: "REQUEST_TIMEOUT",
-        message: `The request took longer than ${deps.http.requestTimeoutMs} ms; its work was stopped.`,
-        hint: "Raise REASONING_API_REQUEST_TIMEOUT_MS, ask for less, or use /agent_intent_async.",
-        retryable: true,
-      });
-    } else if (error instanceof HTTPException) {
-      failure = new DeliberateError({ code: "INVALID_INPUT", message: error.message || "Bad request." });
-    }
-    const { status, headers, body, unexpected } = toErrorResponse(failure, c.get("requestId"));
-    if (unexpected) deps.logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: c.get("requestId"), path: c.req.path });
+    const { status, headers, body } = checks.errorAnswer(error, { requestId: c.get("requestId"), path: c.req.path, timedOut: c.get("timedOut")?.() ?? false });
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
     return c.json(body, status as 400);
   });

@@ -56,6 +56,8 @@ export interface HttpSettings {
   requestTimeoutMs: number;
   /** `REASONING_TRUST_PROXY=1`: take the client address from X-Forwarded-For (rate limiting). */
   trustProxy: boolean;
+  /** `REASONING_API_FAST_PATH`, default 1: the hottest routes are answered below Hono with the same checks; 0 serves every request through Hono. */
+  fastPath: boolean;
   /**
    * `REASONING_API_RATE_LIMIT_STORE`: `database` counts in the `rate_limits`
    * table, so the limit holds across replicas (the default on Postgres);
@@ -258,6 +260,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     rateWindowMs: integer("REASONING_API_RATE_WINDOW_MS", 60_000, { min: 100 }),
     requestTimeoutMs: integer("REASONING_API_REQUEST_TIMEOUT_MS", 120_000, { min: 100 }),
     trustProxy: flag("REASONING_TRUST_PROXY", false),
+    fastPath: flag("REASONING_API_FAST_PATH", true),
     rateLimitStore,
   };
   const queue: QueueSettings = {

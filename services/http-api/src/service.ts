@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Server } from "node:http";
+import { createServer as createNodeServer, type RequestListener, type Server, type ServerOptions } from "node:http";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
@@ -25,6 +25,8 @@ import { defaultInvocationBatch, openStore, type Store } from "@deliberate/store
 import type { Hono } from "hono";
 import { agentIntentModule } from "./agent-intent-module.ts";
 import { createApp } from "./app.ts";
+import { createFastPath } from "./fast-path.ts";
+import { createHttpChecks } from "./http-checks.ts";
 import { databaseRateLimitStore, memoryRateLimitStore } from "./middleware/rate-limit.ts";
 import type { AppEnv } from "./app-env.ts";
 import type { ApiRepositories } from "./store/repositories.ts";
@@ -60,6 +62,8 @@ export interface ApiServiceOptions {
   createRouter?: RouterFactory;
   /** DNS lookup for the callback guard (tests). */
   lookup?: HostLookup;
+  /** Answer the hottest routes below Hono (`createFastPath`); default `config.http.fastPath`. False serves everything through Hono. */
+  fastPath?: boolean;
   /** Identity of this process in the queue; default host:pid:random. */
   owner?: string;
 }
@@ -104,6 +108,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       modules,
       // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
       invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
+      // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
+      groupCommit: true,
     }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
@@ -167,7 +173,14 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       statusPollMs: config.queue.statusPollMs,
     });
   }
+  const checks = createHttpChecks({
+    http: config.http,
+    ids,
+    logger,
+    rateLimitStore: config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
+  });
   const app = createApp({
+    checks,
     engine,
     decider,
     jobs,
@@ -177,9 +190,11 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     http: config.http,
     ids,
     version: serviceVersion,
-    rateLimitStore: config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
     ...(selfImprovement ? { selfImprovement: selfImprovement.control(store as unknown as Store<SelfImprovementRepositories>) } : {}),
   });
+
+  // The hottest routes are answered below Hono, with the same checks (see createFastPath).
+  const fastPath = (options.fastPath ?? config.http.fastPath) === false ? undefined : createFastPath({ checks, engine, decider });
 
   let server: Server | undefined;
   let stopped: Promise<void> | undefined;
@@ -227,7 +242,9 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
           requestTimeout: config.http.bodyTimeoutMs,
           connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
         };
-        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
+        const createServer = (serverOptions: ServerOptions, listener: RequestListener) =>
+          createNodeServer(serverOptions, fastPath === undefined ? listener : (request, response) => void (fastPath(request, response) || listener(request, response)));
+        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions, createServer: createServer as typeof createNodeServer }, (info: AddressInfo) => {
           const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
           pool?.start();
           resolve(`http://${host}:${info.port}`);

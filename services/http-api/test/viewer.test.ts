@@ -27,4 +27,15 @@ describe("the session viewer at /ui", () => {
     expect(record.json.record.session.id).toBe(sessionId);
     expect(record.json.invocations.map((row: { tool: string }) => row.tool)).toEqual(["reasoning_decision"]);
   });
+
+  it("throttles wrong tokens on its data endpoints like every route", async () => {
+    running = await startService({ REASONING_API_TOKEN: "s3cret-token-value", REASONING_API_AUTH_FAILURE_LIMIT: "2", REASONING_API_AUTH_FAILURE_WINDOW_MS: "60000" });
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index += 1) statuses.push((await getJson(`${running.url}/ui/api/sessions`, { authorization: `Bearer wrong-${index}` })).status);
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    const right = await getJson(`${running.url}/ui/api/sessions`, { authorization: "Bearer s3cret-token-value" });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await fetch(`${running.url}/ui`)).status).toBe(200);
+  });
 });

@@ -210,33 +210,46 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     return rejected;
   };
 
+  /** The bearer check, throttled per client: the caller's identity, a refusal, or undefined when no token is configured. */
+  const authorize = async (context: Context): Promise<AuthInfo | Response | undefined> => {
+    if (!authenticate) return undefined;
+    const client = remoteAddress(context);
+    const lockedFor = failures.lockedFor(client);
+    if (lockedFor > 0) return tooManyFailures(lockedFor);
+    const outcome = await authenticate(context.req.raw);
+    // Structural check: Response classes from different realms fail `instanceof`.
+    if (isAuthInfo(outcome)) return outcome;
+    logger.info("HTTP request refused: missing or wrong bearer token", { status: outcome.status, path: context.req.path });
+    const locked = failures.fail(client);
+    return locked > 0 ? tooManyFailures(locked) : outcome;
+  };
+
   const app = new Hono();
   app.get(healthPath, (context) => context.json({ status: "ok" }));
   const viewer = options.viewer;
   if (viewer) {
     // Without a token on loopback, the Host/Origin check is what keeps a rebinding page from reading sessions.
-    const serveViewer = async (request: Request) => refuseForeign(request) ?? (await viewer(request));
-    app.all(viewerPath, async (context) => (await serveViewer(context.req.raw)) ?? context.notFound());
-    app.all(`${viewerPath}/*`, async (context) => (await serveViewer(context.req.raw)) ?? context.notFound());
+    // Its data endpoints take the same throttled token check as /mcp (its pages and assets hold no data).
+    const serveViewer = async (context: Context) => {
+      const request = context.req.raw;
+      const rejected = refuseForeign(request);
+      if (rejected) return rejected;
+      if (context.req.path.startsWith(`${viewerPath}/api/`)) {
+        const outcome = await authorize(context);
+        if (outcome !== undefined && !isAuthInfo(outcome)) return outcome;
+      }
+      return (await viewer(request)) ?? context.notFound();
+    };
+    app.all(viewerPath, serveViewer);
+    app.all(`${viewerPath}/*`, serveViewer);
   }
   app.all(mcpPath, async (context) => {
     const request = context.req.raw;
     const rejected = refuseForeign(request);
     if (rejected) return rejected;
-    let authInfo: AuthInfo | undefined;
-    if (authenticate) {
-      const client = remoteAddress(context);
-      const lockedFor = failures.lockedFor(client);
-      if (lockedFor > 0) return tooManyFailures(lockedFor);
-      const outcome = await authenticate(request);
-      // Structural check: Response classes from different realms fail `instanceof`.
-      if (!isAuthInfo(outcome)) {
-        logger.info("HTTP request refused: missing or wrong bearer token", { status: outcome.status });
-        const locked = failures.fail(client);
-        return locked > 0 ? tooManyFailures(locked) : outcome;
-      }
-      authInfo = outcome;
-    }
+    const outcome = await authorize(context);
+    if (outcome !== undefined && !isAuthInfo(outcome)) return outcome;
+    const authInfo: AuthInfo | undefined = outcome;
     // JSON bodies are parsed here, once, so their depth is checked before the SDK's recursive validation sees them.
     if (request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
       const body = await readJsonRpcBody(request);

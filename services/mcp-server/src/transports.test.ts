@@ -164,6 +164,27 @@ describe("HTTP transport", () => {
     expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("throttles wrong tokens on the viewer's data endpoints too, counted with /mcp's; its pages stay open", async () => {
+    const served: string[] = [];
+    const viewer = async (request: Request) => {
+      served.push(new URL(request.url).pathname);
+      return Response.json({ sessions: [] });
+    };
+    const transport = await startHttpTransport({ config: { ...config, token: "right-token" }, createServer: build, logger, viewer, authFailures: { limit: 3, windowMs: 60_000 } });
+    running.push(transport);
+    const base = new URL(transport.url).origin;
+    const data = (token: string) => fetch(`${base}/ui/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await data("right-token")).status).toBe(200);
+    const statuses: number[] = [];
+    for (let index = 0; index < 2; index += 1) statuses.push((await data(`wrong-${index}`)).status);
+    const mcpAttempt = await fetch(transport.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer wrong-mcp" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    statuses.push(mcpAttempt.status, (await data("wrong-3")).status, (await data("right-token")).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    // The page itself holds no data and needs no token; the refused data requests never reached the viewer.
+    expect((await fetch(`${base}/ui`)).status).toBe(200);
+    expect(served).toEqual(["/ui/api/sessions", "/ui"]);
+  });
+
   it("drops clients that send headers or a body too slowly (408, connection closed)", async () => {
     const { port } = await start();
     const slow = (chunks: string[]) =>

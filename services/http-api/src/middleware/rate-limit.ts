@@ -51,12 +51,15 @@ export function createRateLimiter(options: { limit: number; windowMs: number; no
  * the client and could be forged to dodge the limit.
  */
 export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
+  return clientAddressOf(trustProxy ? c.req.header("x-forwarded-for") : undefined, () => (c.env?.incoming ? (getConnInfo(c).remote.address ?? "unknown") : "local"));
+}
+
+/** {@link clientAddress} from the X-Forwarded-For value (pass undefined unless the proxy is trusted) and the peer. */
+export function clientAddressOf(forwardedFor: string | undefined, peer: () => string): string {
+  const forwarded = forwardedFor?.split(",").at(-1)?.trim();
+  if (forwarded) return forwarded;
   try {
-    return c.env?.incoming ? (getConnInfo(c).remote.address ?? "unknown") : "local";
+    return peer();
   } catch {
     return "unknown";
   }
@@ -121,47 +124,72 @@ export interface RateLimitOptions {
   onStoreError?: (error: unknown) => void;
 }
 
+/** What the rate limit says about one request: the headers every limited response carries, and the 429 when over. */
+export interface RateVerdict {
+  headers: Record<string, string>;
+  failure?: HttpError;
+}
+
+/**
+ * The check itself, shared by the Hono middleware and the HTTP fast path (one
+ * store of counts): `applies(path)`, then `count(client)` counts one request
+ * (undefined when the store failed: the request is let through).
+ */
+export function createRateLimitCheck(options: Omit<RateLimitOptions, "trustProxy">): { applies(path: string): boolean; count(client: string): Promise<RateVerdict | undefined> } {
+  const store = options.store ?? memoryRateLimitStore();
+  const now = options.now ?? Date.now;
+  const windowSeconds = Math.ceil(options.windowMs / 1000);
+  return {
+    applies: (path) => options.limit !== 0 && !options.skip(path),
+    async count(client) {
+      const nowMs = now();
+      let counted: { count: number; windowStartMs: number };
+      try {
+        counted = await store.hit(client, { windowMs: options.windowMs, nowMs });
+      } catch (error) {
+        options.onStoreError?.(error);
+        return undefined;
+      }
+      const decision: RateDecision = {
+        allowed: counted.count <= options.limit,
+        limit: options.limit,
+        remaining: Math.max(0, options.limit - counted.count),
+        resetMs: Math.max(0, counted.windowStartMs + options.windowMs - nowMs),
+      };
+      const resetSeconds = Math.ceil(decision.resetMs / 1000);
+      const headers = {
+        "RateLimit-Policy": `${decision.limit};w=${windowSeconds}`,
+        "RateLimit-Limit": String(decision.limit),
+        "RateLimit-Remaining": String(decision.remaining),
+        "RateLimit-Reset": String(resetSeconds),
+      };
+      if (decision.allowed) return { headers };
+      return {
+        headers,
+        failure: new HttpError({
+          code: "RATE_LIMITED",
+          message: `Too many requests: the limit is ${decision.limit} per ${windowSeconds} s per client.`,
+          hint: `Retry after ${resetSeconds} s.`,
+          headers: { ...headers, "Retry-After": String(resetSeconds) },
+          retryable: true,
+        }),
+      };
+    },
+  };
+}
+
 /**
  * Rate limit per client address with the IETF RateLimit headers on every
  * limited response, and 429 + Retry-After when over the limit.
  */
-export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
-  const store = options.store ?? memoryRateLimitStore();
-  const now = options.now ?? Date.now;
-  const windowSeconds = Math.ceil(options.windowMs / 1000);
+export function rateLimit(options: RateLimitOptions | (ReturnType<typeof createRateLimitCheck> & { trustProxy: boolean })): MiddlewareHandler<AppEnv> {
+  const check = "count" in options ? options : createRateLimitCheck(options);
   return async (c, next) => {
-    if (options.limit === 0 || options.skip(c.req.path)) return next();
-    const nowMs = now();
-    let counted: { count: number; windowStartMs: number };
-    try {
-      counted = await store.hit(clientAddress(c, options.trustProxy), { windowMs: options.windowMs, nowMs });
-    } catch (error) {
-      options.onStoreError?.(error);
-      return next();
-    }
-    const decision: RateDecision = {
-      allowed: counted.count <= options.limit,
-      limit: options.limit,
-      remaining: Math.max(0, options.limit - counted.count),
-      resetMs: Math.max(0, counted.windowStartMs + options.windowMs - nowMs),
-    };
-    const resetSeconds = Math.ceil(decision.resetMs / 1000);
-    const headers = {
-      "RateLimit-Policy": `${decision.limit};w=${windowSeconds}`,
-      "RateLimit-Limit": String(decision.limit),
-      "RateLimit-Remaining": String(decision.remaining),
-      "RateLimit-Reset": String(resetSeconds),
-    };
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    if (!decision.allowed) {
-      throw new HttpError({
-        code: "RATE_LIMITED",
-        message: `Too many requests: the limit is ${decision.limit} per ${windowSeconds} s per client.`,
-        hint: `Retry after ${resetSeconds} s.`,
-        headers: { ...headers, "Retry-After": String(resetSeconds) },
-        retryable: true,
-      });
-    }
+    if (!check.applies(c.req.path)) return next();
+    const verdict = await check.count(clientAddress(c, options.trustProxy));
+    if (verdict === undefined) return next();
+    for (const [name, value] of Object.entries(verdict.headers)) c.header(name, value);
+    if (verdict.failure) throw verdict.failure;
     await next();
   };
 }

@@ -1,32 +1,93 @@
+import type { ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env.ts";
 
+/** One request's abort signal (see {@link createRequestSignals}). */
+export interface RequestSignal {
+  readonly signal: AbortSignal;
+  /** True once the request's timeout fired. */
+  timedOut(): boolean;
+  /** The request is answered: its timeout is disarmed. */
+  done(): void;
+}
+
+/**
+ * Abort signals for requests: each aborts when the client disconnects before
+ * its response is sent, or `timeoutMs` after it was opened. Every request has
+ * the same timeout, so they expire in the order they were opened: one timer
+ * (for the oldest request still open) serves them all, instead of a timer
+ * armed and cleared per request.
+ */
+export function createRequestSignals(options: { timeoutMs: number; now?: () => number }) {
+  const now = options.now ?? performance.now.bind(performance);
+  interface Entry {
+    controller: AbortController;
+    deadline: number;
+    timedOut: boolean;
+  }
+  // Insertion order is deadline order.
+  const open = new Set<Entry>();
+  let timer: NodeJS.Timeout | undefined;
+  let armedFor = Number.POSITIVE_INFINITY;
+
+  function arm(): void {
+    const first = open.values().next();
+    if (first.done) return;
+    const deadline = first.value.deadline;
+    if (timer !== undefined && armedFor <= deadline) return;
+    if (timer !== undefined) clearTimeout(timer);
+    armedFor = deadline;
+    timer = setTimeout(expire, Math.max(0, deadline - now()));
+    timer.unref();
+  }
+
+  function expire(): void {
+    timer = undefined;
+    armedFor = Number.POSITIVE_INFINITY;
+    const time = now();
+    for (const entry of open) {
+      if (entry.deadline > time) break;
+      open.delete(entry);
+      entry.timedOut = true;
+      entry.controller.abort(new Error(`request timed out after ${options.timeoutMs} ms`));
+    }
+    arm();
+  }
+
+  return {
+    /** Opens the signal of one request; `response` (under node) aborts it when the client goes away first. */
+    open(response: ServerResponse | undefined): RequestSignal {
+      const entry: Entry = { controller: new AbortController(), deadline: now() + options.timeoutMs, timedOut: false };
+      open.add(entry);
+      if (timer === undefined) arm();
+      response?.once("close", () => {
+        if (!response.writableFinished) entry.controller.abort(new Error("client closed the connection"));
+      });
+      return {
+        signal: entry.controller.signal,
+        timedOut: () => entry.timedOut,
+        done: () => void open.delete(entry),
+      };
+    },
+  };
+}
+
 /**
  * Gives each request a signal that aborts when the client disconnects or after
- * `timeoutMs`; handlers pass it to the engine and models so the work stops too.
+ * the timeout; handlers pass it to the engine and models so the work stops too.
  */
-export function requestSignal(options: { timeoutMs: number }): MiddlewareHandler<AppEnv> {
+export function requestSignal(signals: ReturnType<typeof createRequestSignals>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`request timed out after ${options.timeoutMs} ms`));
-    }, options.timeoutMs);
-    timer.unref();
     // Under @hono/node-server: the client went away before the response was sent.
     // (Watching the node response avoids building a full fetch Request for its signal.)
-    const outgoing = c.env?.outgoing;
-    outgoing?.once("close", () => {
-      if (!outgoing.writableFinished) controller.abort(new Error("client closed the connection"));
-    });
-    c.set("signal", controller.signal);
-    c.set("timedOut", () => timedOut);
+    const opened = signals.open(c.env?.outgoing);
+    c.set("signal", opened.signal);
+    c.set("timedOut", opened.timedOut);
     try {
       await next();
     } finally {
       // A stream keeps working after the handler returns: its timeout stays armed.
-      if (!c.get("streaming")) clearTimeout(timer);
+      if (!c.get("streaming")) opened.done();
     }
   };
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { DeliberateError, jsonDepthField, jsonDepthViolation, maxJsonDepth, parseInput } from "@deliberate/contracts";
 import type { Context } from "hono";
 import type { z } from "zod";
@@ -23,6 +24,11 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
     if (Buffer.byteLength(text) > maxBytes) throw payloadTooLarge(maxBytes);
     return text;
   }
+  return readIncomingText(incoming, maxBytes);
+}
+
+/** A node request's body as text, at most `maxBytes` (413 beyond, the rest discarded). */
+export function readIncomingText(incoming: IncomingMessage, maxBytes: number): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -43,7 +49,7 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks, size).toString("utf8"));
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
     };
     const onError = (error: Error) => {
       cleanup();
@@ -55,6 +61,16 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
   });
 }
 
+/** The 415 for a body that is not `application/json`, or undefined. */
+export function unsupportedMediaType(contentType: string | undefined): HttpError | undefined {
+  if (isJsonMediaType(contentType)) return undefined;
+  return new HttpError({
+    code: "UNSUPPORTED_MEDIA_TYPE",
+    message: `The body must be application/json${contentType === undefined ? " (no Content-Type was sent)" : `, not ${contentType.slice(0, 80)}`}.`,
+    hint: "Send the JSON body with Content-Type: application/json.",
+  });
+}
+
 /**
  * The request body as JSON. Only `Content-Type: application/json` is read
  * (415 otherwise: form, multipart and text/plain bodies are what cross-site
@@ -63,15 +79,13 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
  * INVALID_INPUT naming the field, before anything recursive sees it.
  */
 export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
-  const contentType = c.req.header("content-type");
-  if (!isJsonMediaType(contentType)) {
-    throw new HttpError({
-      code: "UNSUPPORTED_MEDIA_TYPE",
-      message: `The body must be application/json${contentType === undefined ? " (no Content-Type was sent)" : `, not ${contentType.slice(0, 80)}`}.`,
-      hint: "Send the JSON body with Content-Type: application/json.",
-    });
-  }
-  const text = await readBodyText(c);
+  const unsupported = unsupportedMediaType(c.req.header("content-type"));
+  if (unsupported) throw unsupported;
+  return parseJsonText(await readBodyText(c));
+}
+
+/** A JSON body's text parsed: INVALID_INPUT when empty, malformed or nested deeper than the limit. */
+export function parseJsonText(text: string): unknown {
   if (text.trim() === "") {
     throw new DeliberateError({
       code: "INVALID_INPUT",

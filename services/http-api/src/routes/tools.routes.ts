@@ -52,6 +52,19 @@ function summarize(tool: ToolDefinition) {
   };
 }
 
+/** A tool's input from its parsed JSON body: an object (a JSON null must not read as "no arguments"), else INVALID_INPUT. */
+export function toolInput(toolName: string, input: unknown): Record<string, unknown> {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new DeliberateError({
+      code: "INVALID_INPUT",
+      message: `Invalid input for ${toolName}: the body must be a JSON object (got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}).`,
+      issues: [{ field: "(body)", message: "must be a JSON object" }],
+      hint: "Send the tool's input as a JSON object, e.g. {} when every field is optional; nothing was written.",
+    });
+  }
+  return input as Record<string, unknown>;
+}
+
 function wantsEventStream(c: Context<AppEnv>): boolean {
   return (c.req.header("accept") ?? "").includes("text/event-stream");
 }
@@ -97,16 +110,7 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
         streams: true,
       },
       async (c) => {
-        const input = await readJsonBody(c);
-        // The body is the tool's input: an object (a JSON null must not read as "no arguments").
-        if (input === null || typeof input !== "object" || Array.isArray(input)) {
-          throw new DeliberateError({
-            code: "INVALID_INPUT",
-            message: `Invalid input for ${tool.name}: the body must be a JSON object (got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}).`,
-            issues: [{ field: "(body)", message: "must be a JSON object" }],
-            hint: "Send the tool's input as a JSON object, e.g. {} when every field is optional; nothing was written.",
-          });
-        }
+        const input = toolInput(tool.name, await readJsonBody(c));
         const signal = c.get("signal");
         if (!wantsEventStream(c)) return c.json(await engine.invoke(tool.name, input, { signal }));
         c.set("streaming", true);

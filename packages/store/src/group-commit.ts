@@ -1,0 +1,126 @@
+import { type ControlledTransaction, type Kysely, sql } from "kysely";
+import type { Database } from "./database.ts";
+
+/** How many calls at most share one commit. */
+export const defaultGroupCommitMembers = 32;
+
+/**
+ * Group commit for one SQLite connection: `begin()` opens a member of the
+ * group transaction (a savepoint in it) instead of a transaction of its own.
+ * Members run one at a time, as transactions on one connection always did
+ * (the next `begin()` waits until the member before it committed or rolled
+ * back). A member's `rollback()` undoes only its own writes (rollback to its
+ * savepoint). A member's `commit()` releases its savepoint and resolves only
+ * once the group transaction is committed: that happens as soon as no other
+ * member is waiting to begin (or `maxMembers` have joined), so calls arriving
+ * together share one COMMIT, and nothing is acknowledged before it is durable
+ * (as durable as any commit: WAL, `synchronous=NORMAL`). When the COMMIT
+ * fails, every member of the group gets the error (nothing of theirs landed).
+ *
+ * A member sees the writes of members before it in its group: they commit
+ * with it or fail with it, never one without the other.
+ */
+export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely<Database>) => R, options: { maxMembers?: number } = {}): () => Promise<{ repositories: R; commit(): Promise<void>; rollback(): Promise<void> }> {
+  const maxMembers = options.maxMembers ?? defaultGroupCommitMembers;
+  interface Group {
+    transaction: ControlledTransaction<Database>;
+    repositories: R;
+    members: number;
+    waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
+    /** Set when a member's writes could not be undone or kept apart: the whole group is rolled back. */
+    poisoned?: unknown;
+  }
+  let group: Group | undefined;
+  let busy = false;
+  const queue: Array<() => void> = [];
+
+  /** Waits until no other member is between its begin and its end. */
+  function enter(): Promise<void> {
+    if (!busy) {
+      busy = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => queue.push(resolve));
+  }
+
+  /** The member's turn is over: the next member joins, or the group commits and the next one starts a new group. */
+  async function leave(current: Group): Promise<void> {
+    const next = queue.shift();
+    if (next !== undefined && current.members < maxMembers && current.poisoned === undefined) return next();
+    group = undefined;
+    const { waiting } = current;
+    try {
+      if (current.poisoned !== undefined) throw current.poisoned;
+      await current.transaction.commit().execute();
+      for (const member of waiting) member.resolve();
+    } catch (error) {
+      await current.transaction
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+      for (const member of waiting) member.reject(error);
+    }
+    if (next !== undefined) next();
+    else busy = false;
+  }
+
+  return async () => {
+    await enter();
+    let current: Group;
+    let name: ReturnType<typeof sql.raw>;
+    try {
+      if (group === undefined) {
+        const transaction = await db.startTransaction().execute();
+        group = { transaction, repositories: bind(transaction), members: 0, waiting: [] };
+      }
+      current = group;
+      current.members += 1;
+      name = sql.raw(`member_${current.members}`);
+      await sql`savepoint ${name}`.execute(current.transaction);
+    } catch (error) {
+      // The group could not be opened or joined: let the next one try (a half-open group is committed with what it has).
+      const failed = group;
+      if (failed !== undefined) void leave(failed);
+      else {
+        const next = queue.shift();
+        if (next !== undefined) next();
+        else busy = false;
+      }
+      throw error;
+    }
+    let ended = false;
+    const end = () => {
+      if (ended) throw new Error("This transaction has already ended.");
+      ended = true;
+    };
+    return {
+      repositories: current.repositories,
+      async commit() {
+        end();
+        try {
+          await sql`release savepoint ${name}`.execute(current.transaction);
+        } catch (error) {
+          current.poisoned ??= error;
+          void leave(current);
+          throw error;
+        }
+        const committed = new Promise<void>((resolve, reject) => current.waiting.push({ resolve, reject }));
+        void leave(current);
+        await committed;
+      },
+      async rollback() {
+        end();
+        try {
+          await sql`rollback to savepoint ${name}`.execute(current.transaction);
+          await sql`release savepoint ${name}`.execute(current.transaction);
+        } catch (error) {
+          // Its writes might still be in the group: none of the group may commit.
+          current.poisoned ??= error;
+          throw error;
+        } finally {
+          void leave(current);
+        }
+      },
+    };
+  };
+}

@@ -1,0 +1,232 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseApiEnvironment } from "../src/config.ts";
+import { type ApiService, createApiService } from "../src/service.ts";
+import { testEnvironment } from "./support/service-harness.ts";
+
+// The fast path (createFastPath) answers the hottest routes below Hono. Two
+// services with the same configuration, one with it and one without, get the
+// same requests: every answer (status, headers, body, request log line) must
+// be the same, the hot ones must not have reached Hono, and the rest must.
+
+interface Served {
+  service: ApiService;
+  url: string;
+  port: number;
+  logs: string[];
+  /** Requests the Hono app answered. */
+  honoHits: number;
+}
+
+async function serve(env: Record<string, string>, fastPath: boolean): Promise<Served> {
+  const logs: string[] = [];
+  const config = parseApiEnvironment(testEnvironment(env));
+  const service = await createApiService({ config, fastPath, logSinks: [(line) => void logs.push(line)] });
+  const served = { service, url: "", port: 0, logs, honoHits: 0 } as Served;
+  const fetch = service.app.fetch;
+  // serve() takes app.fetch when the service starts: count what reaches Hono.
+  service.app.fetch = ((...args: Parameters<typeof fetch>) => {
+    served.honoHits += 1;
+    return fetch(...args);
+  }) as typeof fetch;
+  served.url = await service.start();
+  served.port = Number(new URL(served.url).port);
+  return served;
+}
+
+interface Sent {
+  method?: string;
+  path: string;
+  /** Flat [name, value, ...] (repeats allowed); Host defaults to 127.0.0.1:<port>. */
+  headers?: string[];
+  body?: string;
+  /** Send the body chunked (no Content-Length). */
+  chunked?: boolean;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function send(target: Served, sent: Sent): Promise<Answer> {
+  const headers = [...(sent.headers ?? [])];
+  if (!headers.some((value, index) => index % 2 === 0 && value.toLowerCase() === "host")) headers.push("Host", `127.0.0.1:${target.port}`);
+  if (sent.body !== undefined && !sent.chunked) headers.push("Content-Length", String(Buffer.byteLength(sent.body)));
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: "127.0.0.1", port: target.port, method: sent.method ?? "POST", path: sent.path, headers, agent: false }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => {
+        const received: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (["date", "connection", "keep-alive"].includes(name)) continue;
+          received[name] = Array.isArray(value) ? value.join(", ") : String(value);
+        }
+        resolve({ status: response.statusCode ?? 0, headers: received, body });
+      });
+    });
+    outgoing.on("error", reject);
+    if (sent.body !== undefined) {
+      if (sent.chunked) {
+        outgoing.write(sent.body.slice(0, Math.floor(sent.body.length / 2)));
+        outgoing.write(sent.body.slice(Math.floor(sent.body.length / 2)));
+      } else outgoing.write(sent.body);
+    }
+    outgoing.end();
+  });
+}
+
+/** Ids, timestamps and durations differ between the two services; everything else must not. */
+function normalised(answer: Answer): Answer {
+  const clean = (text: string) =>
+    text
+      .replace(/\b[a-z]+_[0-9a-z]{16,}\b/g, "<id>")
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
+      .replace(/"duration_ms":\d+/g, '"duration_ms":0');
+  const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, name === "content-length" ? "<length>" : clean(value)]));
+  return { status: answer.status, headers, body: clean(answer.body) };
+}
+
+/** The request log lines, without times, ids and durations. */
+function requestLines(logs: readonly string[]): string[] {
+  return logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry["message"] === "request" || entry["message"] === "request failed unexpectedly")
+    .map((entry) => `${entry["message"]} ${entry["level"]} ${entry["method"] ?? ""} ${entry["path"]} ${entry["status"] ?? ""} ${String(entry["request_id"]).replace(/^req_[0-9a-z]{16,}$/, "<id>")}`);
+}
+
+const json = ["Content-Type", "application/json"];
+const intent = JSON.stringify({ session_id: "s1", persona: {}, goal_text: "search project for TODOs" });
+const decision = JSON.stringify({
+  type: "weighted",
+  question: "Which database?",
+  options: ["SQLite", "Postgres"],
+  criteria: [{ name: "cost", weight: 0.6, direction: "cost" }, { name: "scale", weight: 0.4 }],
+  scores: [
+    [1, 5],
+    [6, 9],
+  ],
+});
+const deep = `{"goal_text":"x","persona":${"[".repeat(200)}${"]".repeat(200)}}`;
+
+/** Sends the same request to both services and expects the same answer; returns it with whether Hono answered it on the fast one. */
+async function same(fast: Served, hono: Served, sent: Sent): Promise<{ answer: Answer; viaHono: boolean }> {
+  const before = fast.honoHits;
+  const [fromFast, fromHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
+  expect(normalised(fromFast), `${sent.method ?? "POST"} ${sent.path}`).toEqual(normalised(fromHono));
+  return { answer: fromFast, viaHono: fast.honoHits > before };
+}
+
+describe("the HTTP fast path answers as the Hono app does", () => {
+  const env = { REASONING_API_MAX_BODY_BYTES: "4000", REASONING_API_RATE_LIMIT: "1000" };
+  let fast: Served;
+  let hono: Served;
+  beforeAll(async () => {
+    [fast, hono] = await Promise.all([serve(env, true), serve(env, false)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([fast?.service.stop(), hono?.service.stop()]);
+  });
+
+  it("answers the hot routes itself, successes and errors alike", async () => {
+    const cases: Array<Sent & { status: number }> = [
+      { path: "/agent_intent", headers: json, body: intent, status: 200 },
+      { path: "/agent_intent", headers: [...json, "X-Request-Id", "client-id-1"], body: intent, status: 200 },
+      { path: "/agent_intent", headers: [...json, "X-Request-Id", "not a plain id!"], body: intent, status: 200 },
+      { path: "/agent_intent", headers: [...json, "Accept-Version", "v1"], body: intent, status: 200 },
+      { path: "/agent_intent", headers: ["Content-Type", "application/json; charset=utf-8"], body: intent, status: 200 },
+      { path: "/agent_intent", headers: json, body: "", status: 400 },
+      { path: "/agent_intent", headers: json, body: "{not json", status: 400 },
+      { path: "/agent_intent", headers: json, body: deep, status: 400 },
+      { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: 5 }), status: 400 },
+      { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "x".repeat(5000) }), chunked: true, status: 413 },
+      { path: "/v1/tools/reasoning_decision", headers: json, body: decision, status: 200 },
+      { path: "/v1/tools/reasoning_decision", headers: json, body: "[1, 2]", status: 400 },
+      { path: "/v1/tools/reasoning_decision", headers: json, body: "null", status: 400 },
+      { path: "/v1/tools/reasoning_decision", headers: json, body: JSON.stringify({ type: "weighted" }), status: 400 },
+      { path: "/v1/tools/reasoning_checkpoint", headers: json, body: JSON.stringify({ operation: "list", session_id: "ses_missing" }), status: 404 },
+      { path: "/healthz", method: "GET", status: 200 },
+      { path: "/health", method: "GET", headers: ["Accept-Version", "v1"], status: 200 },
+      { path: "/healthz", method: "GET", headers: ["Host", "evil.example"], status: 200 },
+      { path: "/agent_intent", headers: [...json, "Origin", "http://localhost:3000"], body: intent, status: 200 },
+    ];
+    for (const sent of cases) {
+      const { answer, viaHono } = await same(fast, hono, sent);
+      expect(answer.status, `${sent.path} ${sent.body?.slice(0, 40)}`).toBe(sent.status);
+      expect(viaHono, `${sent.path} should not reach Hono`).toBe(false);
+    }
+    // The client's request id is kept, byte for byte.
+    const kept = await same(fast, hono, { path: "/agent_intent", headers: [...json, "X-Request-Id", "abc-DEF_9="], body: intent });
+    expect(kept.answer.headers["x-request-id"]).toBe("abc-DEF_9=");
+  }, 60_000);
+
+  it("leaves everything unusual to Hono, which answers it as before", async () => {
+    const cases: Array<Sent & { status: number }> = [
+      { path: "/agent_intent", headers: ["Content-Type", "text/plain"], body: intent, status: 415 },
+      { path: "/agent_intent", body: intent, status: 415 },
+      { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "x".repeat(5000) }), status: 413 },
+      { path: "/agent_intent", headers: [...json, "Accept-Version", "v2"], body: intent, status: 400 },
+      { path: "/agent_intent", headers: [...json, "Host", "evil.example"], body: intent, status: 403 },
+      { path: "/agent_intent", headers: [...json, "Origin", "http://evil.example"], body: intent, status: 403 },
+      { path: "/agent_intent", headers: [...json, "X-Request-Id", "one", "X-Request-Id", "two"], body: intent, status: 200 },
+      { path: "/agent_intent?verbose=1", headers: json, body: intent, status: 200 },
+      { path: "/agent_intent", method: "GET", status: 404 },
+      { path: "/v1/tools/reasoning_nothing", headers: json, body: "{}", status: 404 },
+    ];
+    for (const sent of cases) {
+      const { answer, viaHono } = await same(fast, hono, sent);
+      expect(answer.status, `${sent.path} ${JSON.stringify(sent.headers)}`).toBe(sent.status);
+      expect(viaHono, `${sent.path} ${JSON.stringify(sent.headers)} should reach Hono`).toBe(true);
+    }
+    // A Host that @hono/node-server rewrites is refused by it, before the app, on both.
+    expect((await same(fast, hono, { path: "/agent_intent", headers: [...json, "Host", "LOCALHOST:9"], body: intent })).answer.status).toBe(400);
+    // A stream is Hono's too.
+    const streamed = await same(fast, hono, { path: "/v1/tools/reasoning_decision", headers: [...json, "Accept", "text/event-stream"], body: decision });
+    expect(streamed.viaHono).toBe(true);
+    expect(streamed.answer.headers["content-type"]).toContain("text/event-stream");
+    expect(streamed.answer.body).toContain("event: result");
+  }, 60_000);
+
+  it("writes the same request log lines", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const fastLines = requestLines(fast.logs);
+    expect(fastLines.length).toBeGreaterThan(20);
+    expect(fastLines).toEqual(requestLines(hono.logs));
+  });
+});
+
+describe("the fast path with a token and a rate limit shares their counts with Hono", () => {
+  const env = { REASONING_API_TOKEN: "s3cret-token-value", REASONING_API_AUTH_FAILURE_LIMIT: "2", REASONING_API_RATE_LIMIT: "4" };
+  let fast: Served;
+  let hono: Served;
+  beforeAll(async () => {
+    [fast, hono] = await Promise.all([serve(env, true), serve(env, false)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([fast?.service.stop(), hono?.service.stop()]);
+  });
+
+  it("counts requests and auth failures once, whichever of the two answers", async () => {
+    const auth = ["Authorization", "Bearer s3cret-token-value"];
+    const steps: Array<Sent & { status: number; viaHono: boolean }> = [
+      { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 200, viaHono: false },
+      { path: "/agent_intent", headers: json, body: intent, status: 401, viaHono: true },
+      { path: "/v1/tools/reasoning_decision", headers: [...json, ...auth], body: decision, status: 200, viaHono: false },
+      { path: "/agent_intent", headers: ["Content-Type", "text/plain", ...auth], body: intent, status: 415, viaHono: true },
+      { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 200, viaHono: false },
+      // The fifth counted request of the window: 429 from the fast path, with Retry-After and the RateLimit headers.
+      { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: false },
+      { path: "/healthz", method: "GET", status: 200, viaHono: false },
+      { path: "/agent_intent", headers: [...json, "Authorization", "Bearer wrong"], body: intent, status: 401, viaHono: true },
+      // Two failures: the client is locked out, even with the right token (Hono answers: the fast path never counts a failure).
+      { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: true },
+    ];
+    for (const step of steps) {
+      const { answer, viaHono } = await same(fast, hono, step);
+      expect([answer.status, viaHono], `${step.path} ${JSON.stringify(step.headers)}`).toEqual([step.status, step.viaHono]);
+    }
+  }, 60_000);
+});
