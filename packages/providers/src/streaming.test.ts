@@ -158,7 +158,8 @@ describe.each(providers)("$name streaming", ({ name, create }) => {
 
   it("fails with PROVIDER_TIMEOUT when the stream stalls for longer than the timeout", async () => {
     server.setRespond({ object: valid, streamDelayMs: 30_000 });
-    const error = await failure(create(server, { timeoutMs: 200 }).generate(ask({ stream: true })));
+    // A timeout that leaves a loaded machine room for the answer to start; the stall is far longer.
+    const error = await failure(create(server, { timeoutMs: 3_000 }).generate(ask({ stream: true })));
     expect(error.code).toBe("PROVIDER_TIMEOUT");
     expect(error.retryable).toBe(true);
     expect(error.message).toContain("stalled");

@@ -202,5 +202,5 @@ describe("deliberate self-improve", () => {
     );
     expect(badEnvironment).toMatchObject({ code: 2 });
     expect((badEnvironment as { stderr: string }).stderr).toContain("DELIBERATE_SELF_IMPROVEMENT_MODE must be one of auto, advisory, off, got 'maybe'");
-  });
+  }, 120_000); // spawns the built command four times: seconds each on a loaded machine
 });

@@ -219,7 +219,12 @@ describe("dialog sessions with a server-side model", () => {
     const started = await call(server, "start_reasoning_session", { topic: "slow topic" });
     const controller = new AbortController();
     const pending = server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: started["session_id"] } }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    // Cancel once the exchange is in flight (its model call reached the fake), however loaded the machine.
+    const inFlight = () => fake.requests.some((request) => request.prompt.includes("# Topic\nslow"));
+    for (const deadline = Date.now() + 60_000; !inFlight(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() > deadline) throw new Error("the exchange never reached the model");
+    }
+    controller.abort();
     await expect(pending).rejects.toThrow();
     // Past the moment the model would have answered: the server stopped, wrote no turn, and recorded the cancellation.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
