@@ -6,6 +6,15 @@ import { extractJson } from "./extract-json.ts";
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 const structuredValue = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.jsonValue()));
+/** Whether the whole text is itself one JSON value. */
+const parsesWhole = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 /** Prose without brackets: models put sentences around their JSON, not half-JSON. */
 const prose = fc.string().map((text) => text.replace(/[{}[\]`]/g, "").trim());
 
@@ -31,6 +40,8 @@ describe("extractJson", () => {
     fc.assert(
       fc.property(structuredValue, prose, prose, (value, before, after) => {
         const text = `${before} ${JSON.stringify(value)} ${after}`;
+        // Prose of one quote on each side makes the whole text a JSON string (e.g. `" [] "`), which is read as such.
+        fc.pre(!parsesWhole(text));
         expect(extractJson(text)).toEqual({ ok: true, value: roundTrip(value) });
       }),
     );
@@ -49,6 +60,10 @@ describe("extractJson", () => {
     expect(extractJson("   ")).toEqual({ ok: false, problem: expect.stringContaining("empty") });
     expect(extractJson('{"steps": ["a",')).toEqual({ ok: false, problem: expect.stringContaining("not valid JSON") });
     expect(extractJson("I would rather not.")).toMatchObject({ ok: false });
+  });
+
+  it("reads a text that is itself one JSON string as that string", () => {
+    expect(extractJson('" [] "')).toEqual({ ok: true, value: " [] " });
   });
 
   it("does not mistake braces inside strings for structure", () => {
