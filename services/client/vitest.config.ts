@@ -3,7 +3,9 @@ import { baseConfig } from "@deliberate/vitest-config";
 import { defineConfig, mergeConfig } from "vitest/config";
 
 // End-to-end tests spawn the BUILT services (deliberate-mcp, deliberate-api) and the packed client;
-// the global setup builds what is missing or stale first. Type tests (*.test-d.ts) run under tsc.
+// the global setup builds what is missing or stale first. The type tests (src/*.test-d.ts) are
+// compile-time assertions: the root `pnpm typecheck` (one program, part of `pnpm test`) and this
+// package's `typecheck` check them, so vitest does not run tsc over them a second time.
 // With DELIBERATE_TEST_ENGINE_DIALECT=postgres the engine's global setup starts one Postgres for the run
 // and every spawned server gets its own place on it.
 export default mergeConfig(
@@ -11,7 +13,6 @@ export default mergeConfig(
   defineConfig({
     test: {
       globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))],
-      typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
       testTimeout: 60_000,
       hookTimeout: 120_000,
     },

@@ -1,5 +1,9 @@
 import { baseConfig } from "@deliberate/vitest-config";
 import { defineConfig, mergeConfig } from "vitest/config";
 
-// Each file starts its own Postgres and processes; run the files one after another (2-core machines).
-export default mergeConfig(baseConfig, defineConfig({ test: { fileParallelism: false, testTimeout: 180_000, hookTimeout: 120_000 } }));
+// One Postgres for the run (global setup); each file starts its own processes on a database of its
+// own. The files run one after another (2-core machines).
+export default mergeConfig(
+  baseConfig,
+  defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts"], fileParallelism: false, testTimeout: 180_000, hookTimeout: 120_000 } }),
+);

@@ -1,5 +1,5 @@
 /**
- * Builds a package with its tsup when `output` (relative to `packageRoot`) is
+ * Builds a package (its `build` script) when `output` (relative to `packageRoot`) is
  * missing or older than its sources or those of the workspace packages it
  * bundles (`bundles` picks which of its direct workspace dependencies count;
  * default all).

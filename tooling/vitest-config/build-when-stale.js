@@ -34,7 +34,7 @@ function newestInput(packageRoot, bundles, seen) {
 }
 
 /**
- * Builds a package with its tsup when `output` (relative to `packageRoot`) is
+ * Builds a package (its `build` script) when `output` (relative to `packageRoot`) is
  * missing or older than its sources or those of the workspace packages it
  * bundles (`bundles` picks which of its direct workspace dependencies count;
  * default all). Turbo's `test` builds first; this covers tests run directly.
@@ -42,5 +42,6 @@ function newestInput(packageRoot, bundles, seen) {
 export function buildWhenStale({ packageRoot, output, bundles = () => true }) {
   const built = join(packageRoot, output);
   if (existsSync(built) && statSync(built).mtimeMs >= newestInput(packageRoot, bundles, new Set())) return;
-  execFileSync(process.execPath, [join(packageRoot, "node_modules", "tsup", "dist", "cli-default.js")], { cwd: packageRoot, stdio: ["ignore", "ignore", "inherit"] });
+  // The package's own build script (tsup, and for the client its declaration step).
+  execFileSync("pnpm", ["run", "--silent", "build"], { cwd: packageRoot, stdio: ["ignore", "ignore", "inherit"] });
 }

@@ -38,9 +38,18 @@ afterAll(async () => {
   await seeded?.store.close();
 });
 
+// One tab for the suite, navigated from page to page: a new tab costs Chromium a renderer process,
+// which was half the suite's CPU. Navigation leaves nothing of the last page behind (DOM, scripts, streams).
+let tab: Page | undefined;
+let tabPath = "";
+
 async function openPage(path: string): Promise<Page> {
-  const page = await context.newPage();
-  page.on("pageerror", (error) => pageErrors.push(`${path}: ${error.message}`));
+  if (!tab) {
+    tab = await context.newPage();
+    tab.on("pageerror", (error) => pageErrors.push(`${tabPath}: ${error.message}`));
+  }
+  const page = tab;
+  tabPath = path;
   await page.goto(`${served.origin}${path}`);
   await page.waitForSelector("body[data-state=ready]", { timeout: 30_000 });
   return page;
@@ -76,7 +85,6 @@ describe("session pages in Chromium", () => {
       expect(await count(page, "#section-invocations tbody tr")).toBe(2);
       expect(await texts(page, "#section-invocations tbody td:nth-child(3)")).toEqual(["scripted-sonnet (scripted)", "scripted-sonnet (scripted)"]);
       await checkPage(page, "linear");
-      await page.close();
     },
     browserTimeout,
   );
@@ -95,7 +103,6 @@ describe("session pages in Chromium", () => {
       expect(await count(page, "#section-branches g.node.status-abandoned")).toBe(1);
       expect(await page.locator("#section-branches").textContent()).toContain("Path B: cache in the service");
       await checkPage(page, "tree");
-      await page.close();
     },
     browserTimeout,
   );
@@ -109,7 +116,6 @@ describe("session pages in Chromium", () => {
       expect(await texts(page, "#section-divergent .assumptions li")).toEqual(["Users read the docs first", "Setup must be complete before use"]);
       expect(await page.locator("#section-divergent .synthesis").textContent()).toContain("Lead with a runnable example");
       await checkPage(page, "divergent");
-      await page.close();
     },
     browserTimeout,
   );
@@ -133,7 +139,6 @@ describe("session pages in Chromium", () => {
       expect(await page.locator(`#section-graph g.node[data-node-id="${best.id}"]`).textContent()).toContain(`score ${best.score!.toFixed(2)}`);
       expect(await page.locator("#section-graph .facts").textContent()).toContain("CI takes 40 minutes");
       await checkPage(page, "graph");
-      await page.close();
     },
     browserTimeout,
   );
@@ -156,7 +161,6 @@ describe("session pages in Chromium", () => {
       expect(await count(page, "#section-timelines g.node.is-fork")).toBe(2);
       expect(await page.locator("#section-timelines g.node.is-fork").first().textContent()).toContain("fork point: 2 branches");
       await checkPage(page, "timeline");
-      await page.close();
     },
     browserTimeout,
   );
@@ -178,7 +182,6 @@ describe("session pages in Chromium", () => {
         `N ${visited.visits} · Q ${(visited.total_value / visited.visits).toFixed(2)} · UCB ${ucb.toFixed(2)}`,
       );
       await checkPage(page, "mcts");
-      await page.close();
     },
     browserTimeout,
   );
@@ -194,7 +197,6 @@ describe("session pages in Chromium", () => {
       expect(await count(page, "#section-decision table.matrix tbody tr")).toBe(3);
       expect(await page.locator("#section-decision .recommendation").textContent()).toContain('Choose "Postgres"');
       await checkPage(page, "decision");
-      await page.close();
     },
     browserTimeout,
   );
@@ -211,7 +213,6 @@ describe("session pages in Chromium", () => {
       expect(await count(page, "#section-evidence table.evidence-steps tbody tr")).toBe(3);
       expect(await page.locator("#section-evidence .facts").textContent()).toContain("Posterior0.857");
       await checkPage(page, "evidence");
-      await page.close();
     },
     browserTimeout,
   );
@@ -233,7 +234,6 @@ describe("session pages in Chromium", () => {
       expect(await page.locator('#section-counterfactual g.node[data-node-id="demand"]').textContent()).toContain("unchanged");
       expect((await texts(page, "#section-counterfactual text.edge-label")).sort()).toEqual(["0.50", "1.00", "1.00", "2.00"]);
       await checkPage(page, "counterfactual");
-      await page.close();
     },
     browserTimeout,
   );
@@ -246,7 +246,6 @@ describe("session pages in Chromium", () => {
       expect(await count(page, "#section-checkpoints .checkpoint-marker")).toBe(2);
       expect(await count(page, "#section-thoughts li.thought.is-superseded")).toBeGreaterThan(0);
       await checkPage(page, "checkpoints");
-      await page.close();
     },
     browserTimeout,
   );
@@ -262,7 +261,6 @@ describe("session pages in Chromium", () => {
       expect(await texts(page, "#section-dialog .dialog-round h4")).toEqual(["Iteration 0", "Iteration 1", "Iteration 2"]);
       expect(await page.locator("#section-dialog").textContent()).toContain("quality 0.84");
       await checkPage(page, "dialog");
-      await page.close();
     },
     browserTimeout,
   );
@@ -278,7 +276,6 @@ describe("session pages in Chromium", () => {
       expect(await texts(page, "#section-knowledge_graph .derivation strong")).toEqual(["API depends_on Database", "API affected_by Latency"]);
       expect(await texts(page, "#section-knowledge_graph .derivation[data-relation-id=r4] .premises li")).toEqual(["API reads_through Cache (r1)", "Cache reads_through Database (r2)"]);
       await checkPage(page, "knowledge-graph");
-      await page.close();
     },
     browserTimeout,
   );
@@ -295,7 +292,6 @@ describe("session pages in Chromium", () => {
       expect(await page.locator("#section-workflow [aria-current=step]").getAttribute("data-step")).toBe("analyze");
       expect(await page.locator("#section-workflow .confidence").textContent()).toContain("1 of 3 steps done");
       await checkPage(page, "workflow");
-      await page.close();
     },
     browserTimeout,
   );
@@ -313,7 +309,6 @@ describe("session pages in Chromium", () => {
       expect(await page.locator("#section-checkpoints li.checkpoint p").first().textContent()).toBe("<b>bold?</b>");
       expect(await page.locator("#main b").count()).toBe(0);
       await checkPage(page, "injection");
-      await page.close();
     },
     browserTimeout,
   );
@@ -331,7 +326,6 @@ describe("session pages in Chromium", () => {
       await expect.poll(() => count(page, "#section-graph g.node"), { timeout: 30_000 }).toBe(1200);
       expect(await count(page, "#section-graph .cap")).toBe(0);
       await page.screenshot({ path: `${outputDirectory}large-graph.png` });
-      await page.close();
     },
     browserTimeout,
   );
@@ -347,7 +341,6 @@ describe("session pages in Chromium", () => {
       await expect.poll(() => count(page, "#section-thoughts li.thought"), { timeout: 30_000 }).toBe(before + 2);
       expect(await texts(page, "#section-thoughts .content")).toContain("Live: what about cache stampedes?");
       expect(await page.locator("[data-field=thought-count]").textContent()).toBe(String(before + 2));
-      await page.close();
     },
     browserTimeout,
   );
@@ -360,7 +353,6 @@ describe("session pages in Chromium", () => {
       document.getElementById("main")?.append(image);
     });
     expect((await axeViolations(page)).map((violation) => violation.id)).toContain("image-alt");
-    await page.close();
   });
 });
 
@@ -402,7 +394,6 @@ describe("session list in Chromium", () => {
       await page.getByRole("link", { name: seeded.ids.decision }).click();
       await page.waitForSelector("#section-decision");
       expect(new URL(page.url()).pathname).toBe(`/ui/sessions/${seeded.ids.decision}`);
-      await page.close();
     },
     browserTimeout,
   );

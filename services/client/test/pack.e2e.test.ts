@@ -17,7 +17,8 @@ const run = promisify(execFile);
 const project = temporaryDirectory("deliberate-host-app-");
 const services: ServiceProcess[] = [];
 const require = createRequire(import.meta.url);
-const tsc = join(require.resolve("typescript/package.json").replace(/package\.json$/, ""), "bin", "tsc");
+// The host's compiler: TypeScript 7 (the native one, a devDependency under the alias typescript-native).
+const tsc = join(require.resolve("typescript-native/package.json").replace(/package\.json$/, ""), "bin", "tsc");
 const mcpSdkVersion = (JSON.parse(readFileSync(join(clientRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies["@modelcontextprotocol/client"];
 // The workspace's pnpm settings (npm_config_nodedir for better-sqlite3) are not npm's: leave them out.
 const npmEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };

@@ -38,6 +38,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 afterAll(async () => {
+  await Promise.all([...shared.values()].map(async (server) => (await server).close()));
   await fake?.close();
   directory.remove();
 });
@@ -45,6 +46,20 @@ afterAll(async () => {
 async function start(env: Record<string, string>, clientOptions?: Parameters<typeof startStdioServer>[1]): Promise<StdioServer> {
   const server = await startStdioServer(env, clientOptions);
   servers.push(server);
+  return server;
+}
+
+/**
+ * One server for every preset of a group (their sessions are apart by id): a server per preset cost a
+ * spawn and a migration each. Closed after the file.
+ */
+const shared = new Map<string, Promise<StdioServer>>();
+function sharedServer(group: string, env: () => Record<string, string>): Promise<StdioServer> {
+  let server = shared.get(group);
+  if (!server) {
+    server = startStdioServer(env());
+    shared.set(group, server);
+  }
   return server;
 }
 
@@ -118,7 +133,7 @@ async function runEveryPath(server: StdioServer, mode: DialogPresetName) {
 
 describe("dialog sessions with a server-side model", () => {
   it.each(dialogPresetNameSchema.options)("%s: threshold_met, max_iterations and a token budget", async (mode) => {
-    const server = await start({ DATABASE_PATH: join(directory.path, `server-${mode}.db`), ...fake.environment("openai") });
+    const server = await sharedServer("server", () => ({ DATABASE_PATH: join(directory.path, "server-presets.db"), ...fake.environment("openai") }));
     await runEveryPath(server, mode);
   });
 
@@ -237,7 +252,7 @@ describe("dialog sessions with a server-side model", () => {
 
 describe("dialog sessions with no key", () => {
   it.each(dialogPresetNameSchema.options)("%s runs every path host-executed: one round per dependent step, independent turns together", async (mode) => {
-    const server = await start({ DATABASE_PATH: join(directory.path, `host-${mode}.db`) });
+    const server = await sharedServer("host", () => ({ DATABASE_PATH: join(directory.path, "host-presets.db") }));
     const runs = await runEveryPath(server, mode);
     const perIteration = mode === "synthesis" ? [2, 1, 2] : [1, 1];
     expect(runs.rising.rounds).toEqual([perIteration, perIteration, perIteration]);

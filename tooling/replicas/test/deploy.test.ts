@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startTestPostgres, type TestPostgres } from "@deliberate/store/testing/postgres";
+import type { TestPostgres } from "@deliberate/store/testing/postgres";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Replica, startReplica } from "../src/index.ts";
+import { runPostgres } from "./support/postgres.ts";
 
 // `pnpm --filter <service> deploy --prod <dir>` yields a folder that runs on its own:
 // both services deployed outside the workspace, started from there on Postgres.
@@ -19,12 +20,11 @@ let postgres: TestPostgres;
 const processes: Replica[] = [];
 
 beforeAll(async () => {
-  postgres = await startTestPostgres();
+  postgres = runPostgres();
 });
 
 afterAll(async () => {
   await Promise.all(processes.map((replica) => replica.kill()));
-  await postgres?.stop();
   rmSync(directory, { recursive: true, force: true });
 });
 

@@ -1,8 +1,9 @@
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
-import { startTestPostgres, type TestPostgres } from "@deliberate/store/testing/postgres";
+import type { TestPostgres } from "@deliberate/store/testing/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CallbackReceiver, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
+import { runPostgres } from "./support/postgres.ts";
 
 // A replica dies (SIGKILL) while it holds jobs; another replica takes them over
 // once their leases lapse, runs them, and calls back once per job.
@@ -14,13 +15,12 @@ const processes: Replica[] = [];
 
 beforeAll(async () => {
   // The first replica's model never answers in time: its jobs stay in its hands until it dies.
-  [postgres, stalled, callbacks] = await Promise.all([startTestPostgres(), createFakeModelServer({ respond: { delayMs: 120_000 } }), startCallbackReceiver()]);
+  [postgres, stalled, callbacks] = await Promise.all([runPostgres(), createFakeModelServer({ respond: { delayMs: 120_000 } }), startCallbackReceiver()]);
 });
 
 afterAll(async () => {
   await Promise.all(processes.map((replica) => replica.kill()));
   await Promise.all([callbacks?.close(), stalled?.close()]);
-  await postgres?.stop();
 });
 
 async function jobRows(url: string): Promise<Array<{ id: string; status: string; owner: string | null; attempts: number; callback_status: string }>> {

@@ -1,9 +1,10 @@
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
-import { startTestPostgres, type TestPostgres } from "@deliberate/store/testing/postgres";
+import type { TestPostgres } from "@deliberate/store/testing/postgres";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CallbackReceiver, forEachLimited, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
+import { runPostgres } from "./support/postgres.ts";
 
 // Two deliberate-api and two deliberate-mcp --http processes on one Postgres:
 // 1,000 async intents (heuristic) and 500 writing tool calls spread over all
@@ -29,7 +30,7 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   [postgres, model, callbacks] = await Promise.all([
-    startTestPostgres(),
+    runPostgres(),
     createFakeModelServer({
       respond: (request) => ({ object: { content: `Continuation ${request.index}: the constraint rules out option B.`, confidence: 0.8, next_step: "Check option A." } }),
     }),
@@ -41,7 +42,6 @@ afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   await Promise.all(processes.map((replica) => replica.kill()));
   await Promise.all([callbacks?.close(), model?.close()]);
-  await postgres?.stop();
 });
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {

