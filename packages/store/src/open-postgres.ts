@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/base";
 import { Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import type { Database } from "./database.ts";
 
 export interface OpenPostgresOptions {
@@ -16,36 +16,48 @@ export interface OpenPostgresOptions {
 const oids = { boolean: 16, int8: 20, json: 114, numeric: 1700, timestamp: 1114, timestamptz: 1184, jsonb: 3802 } as const;
 
 /**
+ * `pg`, loaded on first use: loading it makes Node 20 load its fetch implementation (its stream module
+ * probes `new Response`), tens of milliseconds of every start on SQLite for nothing.
+ */
+let loadingPg: Promise<typeof pg> | undefined;
+function loadPg(): Promise<typeof pg> {
+  loadingPg ??= import("pg").then((module) => module.default);
+  return loadingPg;
+}
+
+/**
  * Values come back in the shape the repositories expect on every dialect:
  * booleans as 1 or 0, timestamps as ISO-8601 strings, JSON as its text,
  * 64-bit counts and sums as numbers.
  */
-const sameShapeAsSqlite: pg.CustomTypesConfig = {
-  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads
-  getTypeParser: ((oid: number, format?: "text" | "binary"): any => {
-    if (format === "binary") return pg.types.getTypeParser(oid, "binary");
-    switch (oid) {
-      case oids.boolean:
-        return (value: string) => (value === "t" ? 1 : 0);
-      case oids.timestamptz: {
-        const parse = pg.types.getTypeParser(oid, "text") as (value: string) => Date;
-        return (value: string) => parse(value).toISOString();
+function sameShapeAsSqlite(types: typeof pg.types): pg.CustomTypesConfig {
+  return {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads
+    getTypeParser: ((oid: number, format?: "text" | "binary"): any => {
+      if (format === "binary") return types.getTypeParser(oid, "binary");
+      switch (oid) {
+        case oids.boolean:
+          return (value: string) => (value === "t" ? 1 : 0);
+        case oids.timestamptz: {
+          const parse = types.getTypeParser(oid, "text") as (value: string) => Date;
+          return (value: string) => parse(value).toISOString();
+        }
+        case oids.timestamp: {
+          const parse = types.getTypeParser(oids.timestamptz, "text") as (value: string) => Date;
+          return (value: string) => parse(`${value}Z`).toISOString();
+        }
+        case oids.json:
+        case oids.jsonb:
+          return (value: string) => value;
+        case oids.int8:
+        case oids.numeric:
+          return (value: string) => Number(value);
+        default:
+          return types.getTypeParser(oid, "text");
       }
-      case oids.timestamp: {
-        const parse = pg.types.getTypeParser(oids.timestamptz, "text") as (value: string) => Date;
-        return (value: string) => parse(`${value}Z`).toISOString();
-      }
-      case oids.json:
-      case oids.jsonb:
-        return (value: string) => value;
-      case oids.int8:
-      case oids.numeric:
-        return (value: string) => Number(value);
-      default:
-        return pg.types.getTypeParser(oid, "text");
-    }
-  }) as pg.CustomTypesConfig["getTypeParser"],
-};
+    }) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}
 
 /** The URL with its password replaced by `***`, for logs and errors. */
 export function redactDatabaseUrl(url: string): string {
@@ -63,7 +75,8 @@ export function redactDatabaseUrl(url: string): string {
  * server answers. Migrations are `migrateToLatest`'s.
  */
 export async function openPostgresDatabase(options: OpenPostgresOptions): Promise<Kysely<Database>> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: sameShapeAsSqlite });
+  const { Pool, types } = await loadPg();
+  const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: sameShapeAsSqlite(types) });
   pool.on("error", (error) => options.onIdleError?.(error));
   try {
     const client = await pool.connect();

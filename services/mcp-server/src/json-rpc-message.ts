@@ -49,6 +49,8 @@ export function readJsonRpcValue(value: unknown): { message: JSONRPCMessage } | 
   }
   const problems = envelopeProblems(value);
   if (problems.length === 0) {
+    // The SDK's parse accepts these as they are (its result is an equal copy): skip it (a per-call cost).
+    if (isPlainRequestOrNotification(value)) return { message: value as JSONRPCMessage };
     try {
       return { message: parseJSONRPCMessage(value) };
     } catch (error) {
@@ -68,6 +70,21 @@ export function readJsonRpcValue(value: unknown): { message: JSONRPCMessage } | 
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * A request or notification whose envelope passed `envelopeProblems` and
+ * that the SDK's `parseJSONRPCMessage` accepts unchanged: an id that is a
+ * string or a safe integer (the SDK's integers are safe ones) or none, and
+ * params that are absent or an object without `_meta` (which the SDK checks
+ * field by field). Anything else goes through the SDK's parse.
+ */
+function isPlainRequestOrNotification(value: unknown): boolean {
+  if (!isPlainObject(value) || typeof value["method"] !== "string") return false;
+  const id = value["id"];
+  if ("id" in value && typeof id !== "string" && !Number.isSafeInteger(id)) return false;
+  const params = value["params"];
+  return params === undefined ? !("params" in value) : isPlainObject(params) && !("_meta" in params);
+}
 
 /** What makes a parsed value not a JSON-RPC 2.0 request, notification or response, field by field. */
 function envelopeProblems(value: unknown): Array<{ field: string; message: string }> {

@@ -1,0 +1,57 @@
+import fc from "fast-check";
+import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { describe, expect, it } from "vitest";
+import { readJsonRpcValue } from "./json-rpc-message.ts";
+
+/** What the SDK makes of a value: its parsed message, or undefined when it refuses it. */
+function sdkParse(value: unknown): unknown {
+  try {
+    return parseJSONRPCMessage(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const json = fc.jsonValue({ maxDepth: 3 });
+const meta = fc.oneof(json, fc.record({ progressToken: fc.oneof(fc.string(), fc.integer(), json) }, { requiredKeys: [] }));
+const message = fc.record(
+  {
+    jsonrpc: fc.constantFrom("2.0", "2.0", "2.0", "1.0"),
+    id: fc.oneof(fc.string(), fc.integer(), fc.maxSafeInteger(), fc.constant(2 ** 60), fc.constant(-(2 ** 60)), fc.double(), fc.constant(null)),
+    method: fc.oneof(fc.constantFrom("tools/call", "tools/list", "initialize", "notifications/cancelled", "ping", ""), fc.string()),
+    params: fc.oneof(
+      fc.dictionary(fc.string(), json, { maxKeys: 4 }),
+      fc.record({ name: fc.string(), arguments: json }),
+      fc.record({ name: fc.string(), _meta: meta }),
+      json,
+    ),
+  },
+  { requiredKeys: ["jsonrpc"] },
+);
+
+describe("readJsonRpcValue", () => {
+  it("accepts a request or notification only when the SDK's parse does, with the same content", () => {
+    fc.assert(
+      fc.property(message, (value) => {
+        // Through JSON, as a line arrives.
+        const parsed = JSON.parse(JSON.stringify(value)) as unknown;
+        const read = readJsonRpcValue(parsed);
+        if ("message" in read) expect(read.message).toEqual(sdkParse(parsed));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("still refuses what the SDK refuses once the envelope is well formed: unsafe integer ids, bad _meta", () => {
+    for (const value of [
+      { jsonrpc: "2.0", id: 2 ** 60, method: "tools/call", params: {} },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: 5 } },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { progressToken: {} } } },
+    ]) {
+      expect(sdkParse(value)).toBeUndefined();
+      expect(readJsonRpcValue(value)).toMatchObject({ error: { code: -32600 } });
+    }
+    const plain = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "reasoning_checkpoint", arguments: { operation: "list" } } };
+    expect(readJsonRpcValue(plain)).toEqual({ message: sdkParse(plain) });
+  });
+});
