@@ -9,11 +9,14 @@ describe("scores as shown", () => {
       ["b", 0.35],
       ["a", 0.3],
     ]);
+    expect(displayScore(593441426.71945)).toBe(593441426.7195);
     fc.assert(
       fc.property(fc.double({ min: -1e9, max: 1e9, noNaN: true }), (score) => {
         const shown = displayScore(score);
         expect(Math.abs(shown - score)).toBeLessThanOrEqual(0.00005 + Math.abs(score) * 1e-12);
-        expect(Number.isInteger(Math.round(shown * 10_000 * 1e3) / 1e3)).toBe(true);
+        // As written (the shortest decimal that reads back as the value): at most 4 decimals. (Scaling by
+        // 10,000 to look for an integer is itself off by float noise at large magnitudes.)
+        expect((String(shown).split(".")[1] ?? "").length).toBeLessThanOrEqual(4);
       }),
     );
   });
