@@ -135,7 +135,14 @@ function committingBeforeModelCalls(router: ModelRouter, scope: CallScope): Mode
       },
     };
   };
-  return Object.assign(Object.create(router) as ModelRouter, { forMode });
+  // A plain object, not Object.create(router): a router made per request (e.g. the agent intent's) would
+  // otherwise become a prototype on every call, which V8 makes expensive.
+  return {
+    provider: router.provider,
+    configured: router.configured,
+    ...(router.unavailableReason !== undefined ? { unavailableReason: router.unavailableReason } : {}),
+    forMode,
+  };
 }
 
 /** The session an invocation row names: the handler's own field, else `session_id` of the output or input. */

@@ -13,17 +13,48 @@ export interface CallScope<Extra extends object = object> {
   hasOpenTransaction(): boolean;
 }
 
-/** The keys of a store that hold repositories (not its functions, `db` or contributors), found once per store. */
-const repositoryKeysOf = new WeakMap<object, readonly string[]>();
+/** The keys of a store that hold repositories (not its functions, `db` or contributors). */
 function repositoryKeys(base: object): readonly string[] {
-  let keys = repositoryKeysOf.get(base);
-  if (keys === undefined) {
-    keys = Object.entries(base)
-      .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
-      .map(([key]) => key);
-    repositoryKeysOf.set(base, keys);
+  return Object.entries(base)
+    .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
+    .map(([key]) => key);
+}
+
+/** Where a call's store finds its routing (an own member of each call's store). */
+const routeOf = Symbol("call-scope route");
+type Routing = (key: string) => Record<string, unknown>;
+
+/**
+ * What every call's store on `base` shares, built once per store: `base`'s
+ * members (but `begin`), and for each repository a getter that asks the
+ * call's own routing. A call's store is then one object created from it with
+ * three own members, instead of a copy of the whole store with a property
+ * defined per repository (a service's store has dozens).
+ */
+const scopePrototypes = new WeakMap<object, object>();
+function scopePrototype(base: object): object {
+  let prototype = scopePrototypes.get(base);
+  if (prototype === undefined) {
+    const routed = new Set(repositoryKeys(base));
+    const built: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(base)) {
+      if (key === "begin") continue;
+      if (!routed.has(key)) {
+        built[key] = value;
+        continue;
+      }
+      Object.defineProperty(built, key, {
+        enumerable: true,
+        configurable: true,
+        get(this: { [routeOf]: Routing }) {
+          return this[routeOf](key);
+        },
+      });
+    }
+    prototype = built;
+    scopePrototypes.set(base, prototype);
   }
-  return keys;
+  return prototype;
 }
 
 /**
@@ -51,9 +82,13 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
   type Members = Record<string, Record<string, (...args: unknown[]) => unknown>>;
   const call = (target: unknown, key: string, name: string, args: unknown[]) => (target as Members)[key]?.[name]?.(...args);
   // Each repository is routed when first used (a call touches a few of the dozens a service has).
-  const route = (key: string, repository: object): Record<string, unknown> => {
-    const methods: Record<string, unknown> = {};
-    for (const [name, member] of Object.entries(repository)) {
+  let routes: Map<string, Record<string, unknown>> | undefined;
+  const route: Routing = (key) => {
+    routes ??= new Map();
+    let methods = routes.get(key);
+    if (methods !== undefined) return methods;
+    methods = {};
+    for (const [name, member] of Object.entries((base as unknown as Record<string, object>)[key] as object)) {
       if (typeof member !== "function") {
         methods[name] = member;
         continue;
@@ -64,9 +99,9 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
         return opening.then(({ joined }) => call(joined, key, name, args));
       };
     }
+    routes.set(key, methods);
     return methods;
   };
-  const routedKeys = repositoryKeys(base);
 
   async function end(how: "commit" | "rollback"): Promise<void> {
     const ending = opening;
@@ -79,27 +114,21 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
     await open[how]();
   }
 
-  const store = {
-    ...base,
-    transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
-      if (opening === undefined) {
-        const promise: Opening = begin().then((open) => {
-          const joined = joinTransaction(open.repositories, base.contributors);
-          if (opening === promise) active = joined;
-          return { open, joined };
-        });
-        opening = promise;
-      }
-      const started = opening;
-      return started.then(({ joined }) => joined.transaction(work));
-    },
-    close: () => Promise.reject(new Error("A call's store is closed by the service that owns the store.")),
-    contributors: base.contributors,
-  } as unknown as Store<Extra>;
-  delete (store as { begin?: unknown }).begin;
-  for (const key of routedKeys) {
-    let routed: Record<string, unknown> | undefined;
-    Object.defineProperty(store, key, { enumerable: true, configurable: true, get: () => (routed ??= route(key, (base as unknown as Record<string, object>)[key] as object)) });
-  }
+  // base's members and the repositories' getters come from the shared prototype (see scopePrototype).
+  const store = Object.create(scopePrototype(base)) as Store<Extra> & { [routeOf]: Routing };
+  store.transaction = <T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> => {
+    if (opening === undefined) {
+      const promise: Opening = begin().then((open) => {
+        const joined = joinTransaction(open.repositories, base.contributors);
+        if (opening === promise) active = joined;
+        return { open, joined };
+      });
+      opening = promise;
+    }
+    const started = opening;
+    return started.then(({ joined }) => joined.transaction(work));
+  };
+  (store as { close: () => Promise<void> }).close = () => Promise.reject(new Error("A call's store is closed by the service that owns the store."));
+  store[routeOf] = route;
   return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };
 }
