@@ -23,6 +23,45 @@ function repositoryKeys(base: object): readonly string[] {
 /** Where a call's store finds its routing (an own member of each call's store). */
 const routeOf = Symbol("call-scope route");
 type Routing = (key: string) => Record<string, unknown>;
+/** Where a call's routed repository finds the call (an own member of it). */
+const dispatchOf = Symbol("call-scope dispatch");
+type Dispatch = (key: string, name: string, args: unknown[]) => unknown;
+
+/**
+ * What a call's routed repository shares with every other call's, built once
+ * per store and repository: its non-function members, and for each method a
+ * getter giving a function that runs the method where the call's work goes
+ * (the store, or the call's transaction once it has one).
+ */
+const routedPrototypes = new WeakMap<object, Map<string, object>>();
+function routedPrototype(base: object, key: string): object {
+  let byKey = routedPrototypes.get(base);
+  if (byKey === undefined) {
+    byKey = new Map();
+    routedPrototypes.set(base, byKey);
+  }
+  let prototype = byKey.get(key);
+  if (prototype === undefined) {
+    const built: Record<string, unknown> = {};
+    for (const [name, member] of Object.entries((base as Record<string, object>)[key] as object)) {
+      if (typeof member !== "function") {
+        built[name] = member;
+        continue;
+      }
+      Object.defineProperty(built, name, {
+        enumerable: true,
+        configurable: true,
+        get(this: { [dispatchOf]: Dispatch }) {
+          const dispatch = this[dispatchOf];
+          return (...args: unknown[]) => dispatch(key, name, args);
+        },
+      });
+    }
+    prototype = built;
+    byKey.set(key, prototype);
+  }
+  return prototype;
+}
 
 /**
  * What every call's store on `base` shares, built once per store: `base`'s
@@ -81,26 +120,23 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
   let active: Store<Extra> | undefined;
   type Members = Record<string, Record<string, (...args: unknown[]) => unknown>>;
   const call = (target: unknown, key: string, name: string, args: unknown[]) => (target as Members)[key]?.[name]?.(...args);
-  // Each repository is routed when first used (a call touches a few of the dozens a service has).
-  let routes: Map<string, Record<string, unknown>> | undefined;
+  // Each repository is routed when first used (a call touches a few of the dozens a service has): an object on
+  // the repository's shared prototype (see routedPrototype) whose methods dispatch through this call's `dispatch`.
+  const dispatch: Dispatch = (key, name, args) => {
+    if (opening === undefined) return call(base, key, name, args);
+    if (active !== undefined) return call(active, key, name, args);
+    return opening.then(({ joined }) => call(joined, key, name, args));
+  };
+  let routes: Map<string, object> | undefined;
   const route: Routing = (key) => {
     routes ??= new Map();
-    let methods = routes.get(key);
-    if (methods !== undefined) return methods;
-    methods = {};
-    for (const [name, member] of Object.entries((base as unknown as Record<string, object>)[key] as object)) {
-      if (typeof member !== "function") {
-        methods[name] = member;
-        continue;
-      }
-      methods[name] = (...args: unknown[]) => {
-        if (opening === undefined) return call(base, key, name, args);
-        if (active !== undefined) return call(active, key, name, args);
-        return opening.then(({ joined }) => call(joined, key, name, args));
-      };
+    let routed = routes.get(key);
+    if (routed === undefined) {
+      routed = Object.create(routedPrototype(base, key)) as object;
+      (routed as { [dispatchOf]: Dispatch })[dispatchOf] = dispatch;
+      routes.set(key, routed);
     }
-    routes.set(key, methods);
-    return methods;
+    return routed as Record<string, unknown>;
   };
 
   async function end(how: "commit" | "rollback"): Promise<void> {
