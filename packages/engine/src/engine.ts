@@ -135,7 +135,14 @@ function committingBeforeModelCalls(router: ModelRouter, scope: CallScope): Mode
       },
     };
   };
-  return Object.assign(Object.create(router) as ModelRouter, { forMode });
+  // A plain object, not Object.create(router): a router made per request (e.g. the agent intent's) would
+  // otherwise become a prototype on every call, which V8 makes expensive.
+  return {
+    provider: router.provider,
+    configured: router.configured,
+    ...(router.unavailableReason !== undefined ? { unavailableReason: router.unavailableReason } : {}),
+    forMode,
+  };
 }
 
 /** The session an invocation row names: the handler's own field, else `session_id` of the output or input. */
@@ -325,7 +332,9 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     const models = hostExecuted
       ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} })
       : committingBeforeModelCalls(serverModels, scope);
-    const signal = invokeOptions.signal ?? new AbortController().signal;
+    // Read when first needed: a caller may make its signal on demand (a model-free call never needs one).
+    let callSignal: AbortSignal | undefined;
+    const signalNow = () => (callSignal ??= invokeOptions.signal ?? new AbortController().signal);
     const usage = createUsage();
     const intervalMs = options.generationProgressIntervalMs ?? defaultGenerationProgressIntervalMs;
     let reportedFailure: { code: ErrorCode; message: string } | undefined;
@@ -339,7 +348,9 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         clock,
         tools: definitions,
         ids: contextIds,
-        signal,
+        get signal() {
+          return signalNow();
+        },
         progress: channel.progress,
         generation: channel.generation,
         reportFailure: (failure) => {
@@ -385,7 +396,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
         throw error;
       }
-      const failure = normalizeError(error, signal);
+      const failure = normalizeError(error, signalNow());
       const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage, latencyMs, rounds, failure });
       notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       throw failure;

@@ -19,19 +19,31 @@ export interface IdGenerator {
  * written per batch of invocation rows, not one per row).
  */
 export const randomIds: IdGenerator = {
-  next: (prefix) => `${prefix}_${Date.now().toString(36).padStart(8, "0")}${randomHex12()}`,
+  next: (prefix) => `${prefix}_${timePart()}${randomHex12()}`,
 };
 
-/** Random bytes drawn in blocks (one system call per 680 ids), 6 per id. */
-let pool = Buffer.alloc(0);
+/** The time part, converted once per millisecond (several ids are drawn per call). */
+let lastMillisecond = -1;
+let lastTimePart = "";
+function timePart(): string {
+  const now = Date.now();
+  if (now !== lastMillisecond) {
+    lastMillisecond = now;
+    lastTimePart = now.toString(36).padStart(8, "0");
+  }
+  return lastTimePart;
+}
+
+/** Random bytes drawn in blocks (one system call per 680 ids) and turned into hex once, 12 characters per id. */
+let pool = "";
 let offset = 0;
 function randomHex12(): string {
-  if (offset + 6 > pool.length) {
-    pool = randomBytes(4080);
+  if (offset + 12 > pool.length) {
+    pool = randomBytes(4080).toString("hex");
     offset = 0;
   }
-  offset += 6;
-  return pool.toString("hex", offset - 6, offset);
+  offset += 12;
+  return pool.slice(offset - 12, offset);
 }
 
 /** Deterministic ids for tests: prefix_1, prefix_2, … */

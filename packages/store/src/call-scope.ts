@@ -13,17 +13,87 @@ export interface CallScope<Extra extends object = object> {
   hasOpenTransaction(): boolean;
 }
 
-/** The keys of a store that hold repositories (not its functions, `db` or contributors), found once per store. */
-const repositoryKeysOf = new WeakMap<object, readonly string[]>();
+/** The keys of a store that hold repositories (not its functions, `db` or contributors). */
 function repositoryKeys(base: object): readonly string[] {
-  let keys = repositoryKeysOf.get(base);
-  if (keys === undefined) {
-    keys = Object.entries(base)
-      .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
-      .map(([key]) => key);
-    repositoryKeysOf.set(base, keys);
+  return Object.entries(base)
+    .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
+    .map(([key]) => key);
+}
+
+/** Where a call's store finds its routing (an own member of each call's store). */
+const routeOf = Symbol("call-scope route");
+type Routing = (key: string) => Record<string, unknown>;
+/** Where a call's routed repository finds the call (an own member of it). */
+const dispatchOf = Symbol("call-scope dispatch");
+type Dispatch = (key: string, name: string, args: unknown[]) => unknown;
+
+/**
+ * What a call's routed repository shares with every other call's, built once
+ * per store and repository: its non-function members, and for each method a
+ * getter giving a function that runs the method where the call's work goes
+ * (the store, or the call's transaction once it has one).
+ */
+const routedPrototypes = new WeakMap<object, Map<string, object>>();
+function routedPrototype(base: object, key: string): object {
+  let byKey = routedPrototypes.get(base);
+  if (byKey === undefined) {
+    byKey = new Map();
+    routedPrototypes.set(base, byKey);
   }
-  return keys;
+  let prototype = byKey.get(key);
+  if (prototype === undefined) {
+    const built: Record<string, unknown> = {};
+    for (const [name, member] of Object.entries((base as Record<string, object>)[key] as object)) {
+      if (typeof member !== "function") {
+        built[name] = member;
+        continue;
+      }
+      Object.defineProperty(built, name, {
+        enumerable: true,
+        configurable: true,
+        get(this: { [dispatchOf]: Dispatch }) {
+          const dispatch = this[dispatchOf];
+          return (...args: unknown[]) => dispatch(key, name, args);
+        },
+      });
+    }
+    prototype = built;
+    byKey.set(key, prototype);
+  }
+  return prototype;
+}
+
+/**
+ * What every call's store on `base` shares, built once per store: `base`'s
+ * members (but `begin`), and for each repository a getter that asks the
+ * call's own routing. A call's store is then one object created from it with
+ * three own members, instead of a copy of the whole store with a property
+ * defined per repository (a service's store has dozens).
+ */
+const scopePrototypes = new WeakMap<object, object>();
+function scopePrototype(base: object): object {
+  let prototype = scopePrototypes.get(base);
+  if (prototype === undefined) {
+    const routed = new Set(repositoryKeys(base));
+    const built: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(base)) {
+      if (key === "begin") continue;
+      if (!routed.has(key)) {
+        built[key] = value;
+        continue;
+      }
+      Object.defineProperty(built, key, {
+        enumerable: true,
+        configurable: true,
+        get(this: { [routeOf]: Routing }) {
+          return this[routeOf](key);
+        },
+      });
+    }
+    prototype = built;
+    scopePrototypes.set(base, prototype);
+  }
+  return prototype;
 }
 
 /**
@@ -50,23 +120,24 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
   let active: Store<Extra> | undefined;
   type Members = Record<string, Record<string, (...args: unknown[]) => unknown>>;
   const call = (target: unknown, key: string, name: string, args: unknown[]) => (target as Members)[key]?.[name]?.(...args);
-  // Each repository is routed when first used (a call touches a few of the dozens a service has).
-  const route = (key: string, repository: object): Record<string, unknown> => {
-    const methods: Record<string, unknown> = {};
-    for (const [name, member] of Object.entries(repository)) {
-      if (typeof member !== "function") {
-        methods[name] = member;
-        continue;
-      }
-      methods[name] = (...args: unknown[]) => {
-        if (opening === undefined) return call(base, key, name, args);
-        if (active !== undefined) return call(active, key, name, args);
-        return opening.then(({ joined }) => call(joined, key, name, args));
-      };
-    }
-    return methods;
+  // Each repository is routed when first used (a call touches a few of the dozens a service has): an object on
+  // the repository's shared prototype (see routedPrototype) whose methods dispatch through this call's `dispatch`.
+  const dispatch: Dispatch = (key, name, args) => {
+    if (opening === undefined) return call(base, key, name, args);
+    if (active !== undefined) return call(active, key, name, args);
+    return opening.then(({ joined }) => call(joined, key, name, args));
   };
-  const routedKeys = repositoryKeys(base);
+  let routes: Map<string, object> | undefined;
+  const route: Routing = (key) => {
+    routes ??= new Map();
+    let routed = routes.get(key);
+    if (routed === undefined) {
+      routed = Object.create(routedPrototype(base, key)) as object;
+      (routed as { [dispatchOf]: Dispatch })[dispatchOf] = dispatch;
+      routes.set(key, routed);
+    }
+    return routed as Record<string, unknown>;
+  };
 
   async function end(how: "commit" | "rollback"): Promise<void> {
     const ending = opening;
@@ -79,27 +150,21 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
     await open[how]();
   }
 
-  const store = {
-    ...base,
-    transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
-      if (opening === undefined) {
-        const promise: Opening = begin().then((open) => {
-          const joined = joinTransaction(open.repositories, base.contributors);
-          if (opening === promise) active = joined;
-          return { open, joined };
-        });
-        opening = promise;
-      }
-      const started = opening;
-      return started.then(({ joined }) => joined.transaction(work));
-    },
-    close: () => Promise.reject(new Error("A call's store is closed by the service that owns the store.")),
-    contributors: base.contributors,
-  } as unknown as Store<Extra>;
-  delete (store as { begin?: unknown }).begin;
-  for (const key of routedKeys) {
-    let routed: Record<string, unknown> | undefined;
-    Object.defineProperty(store, key, { enumerable: true, configurable: true, get: () => (routed ??= route(key, (base as unknown as Record<string, object>)[key] as object)) });
-  }
+  // base's members and the repositories' getters come from the shared prototype (see scopePrototype).
+  const store = Object.create(scopePrototype(base)) as Store<Extra> & { [routeOf]: Routing };
+  store.transaction = <T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> => {
+    if (opening === undefined) {
+      const promise: Opening = begin().then((open) => {
+        const joined = joinTransaction(open.repositories, base.contributors);
+        if (opening === promise) active = joined;
+        return { open, joined };
+      });
+      opening = promise;
+    }
+    const started = opening;
+    return started.then(({ joined }) => joined.transaction(work));
+  };
+  (store as { close: () => Promise<void> }).close = () => Promise.reject(new Error("A call's store is closed by the service that owns the store."));
+  store[routeOf] = route;
   return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };
 }

@@ -4,6 +4,9 @@ export { batchInvocations, defaultInvocationBatch } from "./invocation-batch.ts"
 export type { BatchedInvocationRepository, InvocationBatchOptions } from "./invocation-batch.ts";
 export { withStatementCache } from "./statement-cache.ts";
 export { preparedQuery } from "./prepared-query.ts";
+export { preparedInsert } from "./prepared-insert.ts";
+export { startBackgroundCheckpoints, defaultCheckpointIntervalMs } from "./background-checkpoints.ts";
+export type { BackgroundCheckpointOptions, BackgroundCheckpoints } from "./background-checkpoints.ts";
 export { rebuildInvocationRollups } from "./rebuild-invocation-rollups.ts";
 export { latencyBucket } from "./latency-bucket.ts";
 export { joinTransaction } from "./joined-transaction.ts";

@@ -4,6 +4,7 @@ import { DeliberateError } from "@deliberate/base";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import { type BackgroundCheckpointOptions, startBackgroundCheckpoints } from "./background-checkpoints.ts";
 import { createImmediateSqliteDialect } from "./immediate-sqlite-dialect.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
@@ -12,6 +13,11 @@ export interface OpenDatabaseOptions {
   path: string;
   /** Milliseconds a writer waits for a lock held by another process. */
   busyTimeoutMs?: number;
+  /**
+   * WAL checkpoints on a worker thread instead of inside the COMMIT that crosses 1,000 pages
+   * (`startBackgroundCheckpoints`); files only. Off by default.
+   */
+  backgroundCheckpoints?: boolean | BackgroundCheckpointOptions;
 }
 
 /** The default embedded database location, relative to the working directory. */
@@ -42,5 +48,17 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   connection.pragma("synchronous = NORMAL");
   connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   connection.pragma("foreign_keys = ON");
-  return new Kysely<Database>({ dialect: createImmediateSqliteDialect({ database: withStatementCache(connection) }) });
+  const database = withStatementCache(connection);
+  const background =
+    options.backgroundCheckpoints !== undefined && options.backgroundCheckpoints !== false && !inMemory
+      ? startBackgroundCheckpoints(connection, options.path, options.backgroundCheckpoints === true ? {} : options.backgroundCheckpoints)
+      : undefined;
+  if (background !== undefined) {
+    const close = database.close.bind(database);
+    database.close = () => {
+      background.stop();
+      close();
+    };
+  }
+  return new Kysely<Database>({ dialect: createImmediateSqliteDialect({ database }) });
 }

@@ -6,6 +6,7 @@ import { groupCommits } from "./group-commit.ts";
 import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
+import type { BackgroundCheckpointOptions } from "./background-checkpoints.ts";
 import { openPostgresDatabase } from "./open-postgres.ts";
 import type { StoreContribution } from "./store-contribution.ts";
 import { createInvocationRepository } from "./repositories/invocation.repository.ts";
@@ -143,6 +144,8 @@ export interface OpenStoreOptions {
   invocationBatch?: InvocationBatchOptions;
   /** Calls' transactions share commits on SQLite (see `CreateStoreOptions.groupCommit`). */
   groupCommit?: boolean | { maxMembers?: number };
+  /** SQLite files: WAL checkpoints on a worker thread, not in a COMMIT on the event loop (see `startBackgroundCheckpoints`). */
+  backgroundCheckpoints?: boolean | BackgroundCheckpointOptions;
 }
 
 function targetOf(options: OpenStoreOptions): DatabaseTarget {
@@ -163,7 +166,7 @@ export async function openStore<Extra extends object = object>(options: OpenStor
   const db =
     target.dialect === "postgres"
       ? await openPostgresDatabase({ url: target.url, ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) })
-      : await openSqliteDatabase({ path: target.path });
+      : await openSqliteDatabase({ path: target.path, ...(options.backgroundCheckpoints !== undefined ? { backgroundCheckpoints: options.backgroundCheckpoints } : {}) });
   try {
     await migrateToLatest(db, modules);
   } catch (error) {

@@ -106,10 +106,21 @@ export function createFastPath(options: FastPathOptions): FastPath {
         opened = checks.signals.open(response);
         try {
           const value = parseJsonText(await readIncomingText(request, settings.maxBodyBytes));
+          // The signal is made only if the work asks for it (see createRequestSignals).
+          const signalOf = opened;
           if (route.kind === "intent") {
-            result = await decider.decide(parseInput(agentIntentRequestSchema, value, "agent_intent"), { signal: opened.signal, requestId });
+            result = await decider.decide(parseInput(agentIntentRequestSchema, value, "agent_intent"), {
+              get signal() {
+                return signalOf.signal;
+              },
+              requestId,
+            });
           } else {
-            result = await engine.invoke(route.name, toolInput(route.name, value), { signal: opened.signal });
+            result = await engine.invoke(route.name, toolInput(route.name, value), {
+              get signal() {
+                return signalOf.signal;
+              },
+            });
           }
         } finally {
           opened.done();

@@ -110,6 +110,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
       // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
       groupCommit: true,
+      // SQLite's WAL checkpoints (two fsyncs each) run on a worker thread, not inside a request's COMMIT.
+      backgroundCheckpoints: { onError: (error) => logger.warn("background WAL checkpoints stopped; SQLite checkpoints in its commits again", { error }) },
     }))) as Store<ApiRepositories>;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 

@@ -2,8 +2,8 @@ import type { Invocation } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { InvocationRow } from "../tables/invocation.table.ts";
 import type { InvocationRollupRow } from "../tables/invocation-rollup.table.ts";
-import { chunks } from "./chunks.ts";
 import { latencyBucket } from "../latency-bucket.ts";
+import { preparedInsert } from "../prepared-insert.ts";
 
 export type NewInvocation = Omit<Invocation, "success"> & {
   success: boolean;
@@ -57,18 +57,80 @@ function rollupKey(input: NewInvocation) {
   return { tool: input.tool, operation: input.operation ?? "", provider: input.provider ?? "", success: input.success ? 1 : 0, error_code: input.error_code ?? "" };
 }
 
+const invocationColumns = [
+  "id",
+  "tool",
+  "operation",
+  "session_id",
+  "provider",
+  "model",
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+  "model_calls",
+  "latency_ms",
+  "rounds",
+  "success",
+  "error_code",
+  "error_message",
+  "quality",
+  "created_at",
+] as const;
+
+// The three statements a batch runs, each compiled once per dialect and row count (see preparedInsert).
+const insertInvocations = preparedInsert(invocationColumns, (db: DatabaseExecutor, rows) => db.insertInto("invocations").values(rows as never), 50);
+
+const insertLatencyBuckets = preparedInsert(
+  ["tool", "operation", "bucket", "calls", "min_latency_ms"] as const,
+  (db: DatabaseExecutor, rows) =>
+    db
+      .insertInto("invocation_latency_buckets")
+      .values(rows as never)
+      .onConflict((conflict) =>
+        conflict.columns(["tool", "operation", "bucket"]).doUpdateSet((eb) => ({
+          calls: eb("invocation_latency_buckets.calls", "+", eb.ref("excluded.calls")),
+          // CASE rather than min()/least(): the same on every dialect.
+          min_latency_ms: eb
+            .case()
+            .when("excluded.min_latency_ms", "<", eb.ref("invocation_latency_buckets.min_latency_ms"))
+            .then(eb.ref("excluded.min_latency_ms"))
+            .else(eb.ref("invocation_latency_buckets.min_latency_ms"))
+            .end(),
+        })),
+      ),
+  100,
+);
+
+const insertRollups = preparedInsert(
+  ["tool", "operation", "provider", "success", "error_code", "calls", "latency_ms_total", "model_calls", "input_tokens", "output_tokens"] as const,
+  (db: DatabaseExecutor, rows) =>
+    db
+      .insertInto("invocation_rollups")
+      .values(rows as never)
+      .onConflict((conflict) =>
+        conflict.columns(["tool", "operation", "provider", "success", "error_code"]).doUpdateSet((eb) => ({
+          calls: eb("invocation_rollups.calls", "+", eb.ref("excluded.calls")),
+          latency_ms_total: eb("invocation_rollups.latency_ms_total", "+", eb.ref("excluded.latency_ms_total")),
+          model_calls: eb("invocation_rollups.model_calls", "+", eb.ref("excluded.model_calls")),
+          input_tokens: eb("invocation_rollups.input_tokens", "+", eb.ref("excluded.input_tokens")),
+          output_tokens: eb("invocation_rollups.output_tokens", "+", eb.ref("excluded.output_tokens")),
+        })),
+      ),
+  100,
+);
+
 /** Inserts the rows and adds them to their groups' totals, in one transaction (the caller's, when in one). */
 async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvocation[]): Promise<void> {
   if (!db.isTransaction) {
     await db.transaction().execute((transaction) => insertWithRollups(transaction, inputs));
     return;
   }
-  for (const slice of chunks(inputs, 50)) {
-    await db
-      .insertInto("invocations")
-      .values(slice.map((input) => ({ ...input, success: input.success ? 1 : 0 })))
-      .execute();
-  }
+  // `rounds` left out is the column's default, 1.
+  await insertInvocations(
+    db,
+    inputs.map((input) => ({ ...input, success: input.success ? 1 : 0, rounds: input.rounds ?? 1 })),
+  );
   const groups = new Map<string, InvocationRollupRow>();
   for (const input of inputs) {
     const key = rollupKey(input);
@@ -91,39 +153,8 @@ async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvoc
     buckets.set(id, entry);
   }
   // One statement per table (rows are unique per key, so a multi-row upsert is valid on every dialect).
-  for (const slice of chunks([...buckets.values()], 100)) {
-    await db
-      .insertInto("invocation_latency_buckets")
-      .values(slice)
-      .onConflict((conflict) =>
-        conflict.columns(["tool", "operation", "bucket"]).doUpdateSet((eb) => ({
-          calls: eb("invocation_latency_buckets.calls", "+", eb.ref("excluded.calls")),
-          // CASE rather than min()/least(): the same on every dialect.
-          min_latency_ms: eb
-            .case()
-            .when("excluded.min_latency_ms", "<", eb.ref("invocation_latency_buckets.min_latency_ms"))
-            .then(eb.ref("excluded.min_latency_ms"))
-            .else(eb.ref("invocation_latency_buckets.min_latency_ms"))
-            .end(),
-        })),
-      )
-      .execute();
-  }
-  for (const slice of chunks([...groups.values()], 100)) {
-    await db
-      .insertInto("invocation_rollups")
-      .values(slice)
-      .onConflict((conflict) =>
-        conflict.columns(["tool", "operation", "provider", "success", "error_code"]).doUpdateSet((eb) => ({
-          calls: eb("invocation_rollups.calls", "+", eb.ref("excluded.calls")),
-          latency_ms_total: eb("invocation_rollups.latency_ms_total", "+", eb.ref("excluded.latency_ms_total")),
-          model_calls: eb("invocation_rollups.model_calls", "+", eb.ref("excluded.model_calls")),
-          input_tokens: eb("invocation_rollups.input_tokens", "+", eb.ref("excluded.input_tokens")),
-          output_tokens: eb("invocation_rollups.output_tokens", "+", eb.ref("excluded.output_tokens")),
-        })),
-      )
-      .execute();
-  }
+  await insertLatencyBuckets(db, [...buckets.values()]);
+  await insertRollups(db, [...groups.values()]);
 }
 
 /**

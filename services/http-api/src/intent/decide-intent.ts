@@ -55,23 +55,32 @@ function unavailableRouter(reason: string): ModelRouter {
  * Telemetry and secret scrubbing wrap it here.
  */
 export function createIntentDecider(options: IntentDeciderOptions): IntentDecider {
-  async function decideInner(request: AgentIntentRequest, signal: AbortSignal): Promise<AgentIntentDecision> {
+  async function decideInner(request: AgentIntentRequest, decideOptions: DecideOptions): Promise<AgentIntentDecision> {
     const { llm: _llm, callback_url: _callback, ...input } = request;
     // Decisions that need no model (max_steps reached, forced_tool) never look at the request's llm choice.
     const maxSteps = request.max_steps ?? undefined;
     const needsNoModel = (request.forced_tool ?? undefined) !== undefined || (maxSteps !== undefined && (request.history?.length ?? 0) >= maxSteps);
-    if (needsNoModel) return run(input, unavailableRouter("not needed for this decision"), signal);
+    if (needsNoModel) return run(input, unavailableRouter("not needed for this decision"), decideOptions);
     const models = modelsForRequest({
       llm: request.llm,
       settings: options.providers,
       serverRouter: options.serverModels,
       ...(options.createRouter ? { createRouter: options.createRouter } : {}),
     });
-    return run(input, models.unavailable === undefined ? models.router : unavailableRouter(models.unavailable), signal);
+    return run(input, models.unavailable === undefined ? models.router : unavailableRouter(models.unavailable), decideOptions);
   }
 
-  async function run(input: Record<string, unknown>, models: ModelRouter, signal: AbortSignal): Promise<AgentIntentDecision> {
-    const output = await options.engine.invoke(agentIntentDecideTool.name, input, { signal, models });
+  async function run(input: Record<string, unknown>, models: ModelRouter, decideOptions: DecideOptions): Promise<AgentIntentDecision> {
+    // The signal is read only when the call asks for it (it may be made on demand, see createRequestSignals).
+    const output = await options.engine.invoke(agentIntentDecideTool.name, input, {
+      get signal() {
+        return decideOptions.signal;
+      },
+      models,
+    });
+    // The engine returns the tool's output already parsed with this very schema (its output schema); only
+    // another kind of answer (a host-executed call's needs_completion step) is checked again, and refused.
+    if (agentIntentDecideTool.outputSchema === agentIntentDecisionSchema && output["status"] !== "needs_completion") return output as AgentIntentDecision;
     return agentIntentDecisionSchema.parse(output);
   }
 
@@ -89,7 +98,7 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
         correlation_id: request.correlation_id ?? undefined,
       };
       try {
-        const { trace, ...decision } = await decideInner(request, decideOptions.signal);
+        const { trace, ...decision } = await decideInner(request, decideOptions);
         const duration = Math.round(performance.now() - started);
         options.telemetry.record({
           event: "intent.decided",

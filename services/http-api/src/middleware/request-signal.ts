@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 
 /** One request's abort signal (see {@link createRequestSignals}). */
 export interface RequestSignal {
+  /** Made when first read (already aborted when the request was meanwhile). */
   readonly signal: AbortSignal;
   /** True once the request's timeout fired. */
   timedOut(): boolean;
@@ -21,9 +22,16 @@ export interface RequestSignal {
 export function createRequestSignals(options: { timeoutMs: number; now?: () => number }) {
   const now = options.now ?? performance.now.bind(performance);
   interface Entry {
-    controller: AbortController;
+    // Made when the signal is first asked for (a model-free call never looks at it; making one costs
+    // more than the rest of this bookkeeping): an abort before that is kept as `reason`.
+    controller: AbortController | undefined;
+    reason: Error | undefined;
     deadline: number;
     timedOut: boolean;
+  }
+  function abort(entry: Entry, reason: Error): void {
+    if (entry.controller !== undefined) entry.controller.abort(reason);
+    else entry.reason ??= reason;
   }
   // Insertion order is deadline order.
   const open = new Set<Entry>();
@@ -49,7 +57,7 @@ export function createRequestSignals(options: { timeoutMs: number; now?: () => n
       if (entry.deadline > time) break;
       open.delete(entry);
       entry.timedOut = true;
-      entry.controller.abort(new Error(`request timed out after ${options.timeoutMs} ms`));
+      abort(entry, new Error(`request timed out after ${options.timeoutMs} ms`));
     }
     arm();
   }
@@ -57,14 +65,20 @@ export function createRequestSignals(options: { timeoutMs: number; now?: () => n
   return {
     /** Opens the signal of one request; `response` (under node) aborts it when the client goes away first. */
     open(response: ServerResponse | undefined): RequestSignal {
-      const entry: Entry = { controller: new AbortController(), deadline: now() + options.timeoutMs, timedOut: false };
+      const entry: Entry = { controller: undefined, reason: undefined, deadline: now() + options.timeoutMs, timedOut: false };
       open.add(entry);
       if (timer === undefined) arm();
       response?.once("close", () => {
-        if (!response.writableFinished) entry.controller.abort(new Error("client closed the connection"));
+        if (!response.writableFinished) abort(entry, new Error("client closed the connection"));
       });
       return {
-        signal: entry.controller.signal,
+        get signal() {
+          if (entry.controller === undefined) {
+            entry.controller = new AbortController();
+            if (entry.reason !== undefined) entry.controller.abort(entry.reason);
+          }
+          return entry.controller.signal;
+        },
         timedOut: () => entry.timedOut,
         done: () => void open.delete(entry),
       };

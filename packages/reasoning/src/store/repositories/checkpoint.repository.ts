@@ -22,6 +22,23 @@ const checkpointsOfSession = preparedQuery((db: DatabaseExecutor, sessionId: str
   db.selectFrom("checkpoints").selectAll().where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("id", "asc"),
 );
 
+/** A checkpoint without its snapshot (what `list` shows). */
+export type CheckpointSummary = Omit<Checkpoint, "snapshot" | "session_id">;
+
+/**
+ * A session's checkpoints without their snapshots, and whether the session exists, in one statement
+ * (compiled once): no row when there is no such session, one row without a checkpoint when it has none.
+ */
+const checkpointSummariesOfSession = preparedQuery((db: DatabaseExecutor, sessionId: string) =>
+  db
+    .selectFrom("sessions")
+    .leftJoin("checkpoints", "checkpoints.session_id", "sessions.id")
+    .select(["checkpoints.id", "checkpoints.name", "checkpoints.description", "checkpoints.thought_count", "checkpoints.created_at"])
+    .where("sessions.id", "=", sessionId)
+    .orderBy("checkpoints.created_at", "asc")
+    .orderBy("checkpoints.id", "asc"),
+);
+
 /** Saved session states for backtracking. */
 export function createCheckpointRepository(db: DatabaseExecutor) {
   return {
@@ -55,6 +72,18 @@ export function createCheckpointRepository(db: DatabaseExecutor) {
     async listBySession(sessionId: string): Promise<Checkpoint[]> {
       const rows = await checkpointsOfSession(db, sessionId);
       return rows.map(toCheckpoint);
+    },
+
+    /** A session's checkpoints without their snapshots, oldest first; undefined when there is no such session. */
+    async listSummaries(sessionId: string): Promise<CheckpointSummary[] | undefined> {
+      const rows = await checkpointSummariesOfSession(db, sessionId);
+      if (rows.length === 0) return undefined;
+      const summaries: CheckpointSummary[] = [];
+      for (const row of rows) {
+        if (row.id === null) continue;
+        summaries.push({ id: row.id, name: row.name as string, description: row.description, thought_count: Number(row.thought_count), created_at: row.created_at as string });
+      }
+      return summaries;
     },
   };
 }

@@ -38,8 +38,10 @@ async function create(input: { session_id: string; name: string; description?: s
 }
 
 async function list(sessionId: string, context: ReasoningContext): Promise<CheckpointOutput> {
-  await context.store.sessions.get(sessionId);
-  const checkpoints = await context.store.checkpoints.listBySession(sessionId);
+  // The session and its checkpoints in one read; no session is the sessions repository's NOT_FOUND.
+  const summaries = await context.store.checkpoints.listSummaries(sessionId);
+  if (summaries === undefined) await context.store.sessions.get(sessionId);
+  const checkpoints = summaries ?? [];
   return {
     session_id: sessionId,
     checkpoints: checkpoints.map((checkpoint) => ({

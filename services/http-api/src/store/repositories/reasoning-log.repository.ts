@@ -1,5 +1,5 @@
 import type { DatabaseExecutor } from "../executor.ts";
-import { parseJsonObject } from "@deliberate/store";
+import { parseJsonObject, preparedInsert } from "@deliberate/store";
 import type { ReasoningLogRow } from "../tables/reasoning-log.table.ts";
 
 /** One telemetry event of the HTTP API. */
@@ -44,6 +44,13 @@ function toRow(entry: ReasoningLogEntry): ReasoningLogRow {
   };
 }
 
+/** A batch of events: one statement compiled once per row count (see preparedInsert). */
+const insertRows = preparedInsert(
+  ["id", "created_at", "level", "event", "request_id", "intent_id", "job_id", "session_id", "correlation_id", "duration_ms", "data"] as const,
+  (db: DatabaseExecutor, rows) => db.insertInto("reasoning_logs").values(rows as never),
+  batchRows,
+);
+
 function toEntry(row: ReasoningLogRow): Required<ReasoningLogEntry> {
   return {
     ...row,
@@ -61,9 +68,7 @@ export function createReasoningLogRepository(db: DatabaseExecutor) {
 
     /** Writes several events in one statement (callers batch to keep telemetry cheap). */
     async recordMany(entries: readonly ReasoningLogEntry[]): Promise<void> {
-      for (let start = 0; start < entries.length; start += batchRows) {
-        await db.insertInto("reasoning_logs").values(entries.slice(start, start + batchRows).map(toRow)).execute();
-      }
+      await insertRows(db, entries.map(toRow));
     },
 
     /** Newest first. */
