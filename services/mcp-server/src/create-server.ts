@@ -76,7 +76,15 @@ async function callEngine(engine: Engine, logger: Logger, name: string, rawArgum
 export function createToolCallFastPath(options: { engine: Engine; logger?: Logger }): ToolCallFastPath {
   const logger = options.logger ?? silentLogger;
   const modelFree = new Set(options.engine.tools.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
-  return (call) => (modelFree.has(call.name) ? callEngine(options.engine, logger, call.name, call.arguments, { signal: call.signal }) : undefined);
+  // The signal is read only if the call needs it (see LazyAbort).
+  return (call) =>
+    modelFree.has(call.name)
+      ? callEngine(options.engine, logger, call.name, call.arguments, {
+          get signal() {
+            return call.cancellation.signal;
+          },
+        })
+      : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { silentLogger } from "./logger.ts";
-import { type RunningTransport, startStdioTransport } from "./stdio-transport.ts";
+import { LazyAbort, type RunningTransport, startStdioTransport } from "./stdio-transport.ts";
 
 const annotations = { title: "T", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const echoTool = defineTool({
@@ -148,5 +148,25 @@ describe("stdio fast path", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(aborted).toEqual(["slow"]);
     expect(wire.received.some((message) => message["id"] === 10)).toBe(false);
+  });
+});
+
+describe("LazyAbort", () => {
+  it("makes its signal when first read, already aborted with the reason of a cancel that came first", () => {
+    const early = new LazyAbort();
+    expect(early.aborted).toBe(false);
+    const reason = new Error("cancelled by the client");
+    early.abort(reason);
+    early.abort(new Error("a second cancel"));
+    expect(early.aborted).toBe(true);
+    expect(early.signal.aborted).toBe(true);
+    expect(early.signal.reason).toBe(reason);
+
+    const read = new LazyAbort();
+    const signal = read.signal;
+    expect(signal.aborted).toBe(false);
+    read.abort(reason);
+    expect(signal.aborted).toBe(true);
+    expect(read.signal).toBe(signal);
   });
 });

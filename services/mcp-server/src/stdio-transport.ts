@@ -8,7 +8,36 @@ import { structuredJsonOf } from "./tool-result.ts";
  * Answers a `tools/call` without the SDK's dispatch, or returns undefined to
  * leave it to the SDK. See `createToolCallFastPath` for which calls qualify.
  */
-export type ToolCallFastPath = (call: { name: string; arguments: unknown; signal: AbortSignal }) => Promise<CallToolResult> | undefined;
+export type ToolCallFastPath = (call: { name: string; arguments: unknown; cancellation: { readonly signal: AbortSignal } }) => Promise<CallToolResult> | undefined;
+
+/**
+ * A fast call's cancellation. Its AbortSignal is made when first read: a
+ * model-free call rarely reads it, and making one costs more than the rest of
+ * the call's bookkeeping. A cancel before that is kept, and the signal is then
+ * made already aborted with that reason.
+ */
+export class LazyAbort {
+  private controller: AbortController | undefined;
+  private reason: Error | undefined;
+
+  get aborted(): boolean {
+    return this.reason !== undefined;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.reason !== undefined) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: Error): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+}
 
 type RequestId = string | number;
 
@@ -54,7 +83,7 @@ class AnsweringStdioServerTransport extends StdioServerTransport {
   private discarding = false;
   /** A 2025-era client has sent `initialize`: calls are plain request/response. */
   private handshaken = false;
-  private readonly fastCalls = new Map<RequestId, AbortController>();
+  private readonly fastCalls = new Map<RequestId, LazyAbort>();
   private readonly output: NodeJS.WritableStream;
 
   constructor(
@@ -149,15 +178,15 @@ class AnsweringStdioServerTransport extends StdioServerTransport {
     const id = "id" in message ? message.id : undefined;
     if (!this.handshaken || message.method !== "tools/call" || (typeof id !== "string" && typeof id !== "number") || this.fastCalls.has(id)) return false;
     if (typeof params?.name !== "string" || params._meta?.progressToken !== undefined) return false;
-    const controller = new AbortController();
-    const result = fastPath({ name: params.name, arguments: params.arguments, signal: controller.signal });
+    const cancellation = new LazyAbort();
+    const result = fastPath({ name: params.name, arguments: params.arguments, cancellation });
     if (result === undefined) return false;
-    this.fastCalls.set(id, controller);
+    this.fastCalls.set(id, cancellation);
     result.then(
       (answer) => {
         this.fastCalls.delete(id);
         // A cancelled request is not answered (as the SDK does).
-        if (!controller.signal.aborted) this.respond(id, answer);
+        if (!cancellation.aborted) this.respond(id, answer);
       },
       (error: unknown) => {
         this.fastCalls.delete(id);
