@@ -6,7 +6,8 @@ import { defineConfig, mergeConfig } from "vitest/config";
 // builds it first when it is missing or older than its sources. With
 // DELIBERATE_TEST_ENGINE_DIALECT=postgres the engine's global setup starts one
 // Postgres for the run and every spawned server gets its own place on it.
+// Two workers (vitest's default here is one): this suite is the run's longest, and it ends alone.
 export default mergeConfig(
   baseConfig,
-  defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))] } }),
+  defineConfig({ test: { maxWorkers: 2, globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))] } }),
 );
