@@ -251,6 +251,9 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
           pool?.start();
           resolve(`http://${host}:${info.port}`);
         }) as Server;
+        // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
+        // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
+        started.keepAliveTimeout = 30_000;
         started.once("error", reject);
         server = started;
       });

@@ -105,6 +105,21 @@ describe("limits", () => {
   });
 });
 
+describe("connections", () => {
+  it("keeps an idle keep-alive connection past the clients' own idle limits, so a client closes first", async () => {
+    const running = await service();
+    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+      httpRequest(`${running.url}/healthz`, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.headers["keep-alive"]));
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(keepAlive).toBe("timeout=30");
+  });
+});
+
 describe("errors", () => {
   it("explains malformed JSON, an empty body and a wrong version with the JSON error body", async () => {
     const running = await service();

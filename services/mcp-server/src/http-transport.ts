@@ -40,6 +40,14 @@ export function receiveTimeouts(limits: { headersTimeoutMs: number; bodyTimeoutM
   };
 }
 
+/**
+ * How long an idle keep-alive connection stays open: well past the clients'
+ * own idle limits (undici, behind fetch and the SDK's client, closes after
+ * 4 s), so a client closes first. With node's 5 s a client whose event loop
+ * was busy reused a socket the server was closing ("other side closed").
+ */
+export const idleKeepAliveMs = 30_000;
+
 /** Where MCP is served. */
 export const mcpPath = "/mcp";
 /** Where the session viewer is served. */
@@ -274,6 +282,7 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     overrideGlobalObjects: false,
     serverOptions: receiveTimeouts(config),
   }) as NodeServer;
+  server.keepAliveTimeout = idleKeepAliveMs;
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: pick another with --port or MCP_HTTP_PORT.` : "";

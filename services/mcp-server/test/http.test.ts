@@ -53,6 +53,8 @@ describe("Streamable HTTP", () => {
     const health = await fetch(new URL("/healthz", server.url));
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: "ok" });
+    // Idle keep-alive connections outlive the clients' own idle limits, so a client closes first.
+    expect((await rawRequest({ url: new URL("/healthz", server.url), method: "GET" })).headers["keep-alive"]).toBe("timeout=30");
 
     const client = await connect(server.url);
     const { tools } = await client.listTools();
