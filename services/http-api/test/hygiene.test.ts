@@ -108,7 +108,7 @@ describe("limits", () => {
 describe("connections", () => {
   it("keeps an idle keep-alive connection past the clients' own idle limits, so a client closes first", async () => {
     const running = await service();
-    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+    const keepAlive = await new Promise<string | string[] | undefined>((resolve, reject) => {
       httpRequest(`${running.url}/healthz`, (res) => {
         res.resume();
         res.on("end", () => resolve(res.headers["keep-alive"]));
