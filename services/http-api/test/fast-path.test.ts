@@ -125,16 +125,21 @@ async function same(fast: Served, hono: Served, sent: Sent): Promise<{ answer: A
   return { answer: fromFast, viaHono: fast.honoHits > before };
 }
 
-describe("the HTTP fast path answers as the Hono app does", () => {
-  const env = { REASONING_API_MAX_BODY_BYTES: "4000", REASONING_API_RATE_LIMIT: "1000" };
-  let fast: Served;
-  let hono: Served;
+/** The same service twice for a describe block, with the fast path and without (through Hono only). */
+function useFastAndHono(env: Record<string, string>): { fast: Served; hono: Served } {
+  const pair = {} as { fast: Served; hono: Served };
   beforeAll(async () => {
-    [fast, hono] = await Promise.all([serve(env, true), serve(env, false)]);
+    [pair.fast, pair.hono] = await Promise.all([serve(env, true), serve(env, false)]);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([fast?.service.stop(), hono?.service.stop()]);
+    await Promise.all([pair.fast?.service.stop(), pair.hono?.service.stop()]);
   });
+  return pair;
+}
+
+describe("the HTTP fast path answers as the Hono app does", () => {
+  const env = { REASONING_API_MAX_BODY_BYTES: "4000", REASONING_API_RATE_LIMIT: "1000" };
+  const served = useFastAndHono(env);
 
   it("answers the hot routes itself, successes and errors alike", async () => {
     const cases: Array<Sent & { status: number }> = [
@@ -159,12 +164,12 @@ describe("the HTTP fast path answers as the Hono app does", () => {
       { path: "/agent_intent", headers: [...json, "Origin", "http://localhost:3000"], body: intent, status: 200 },
     ];
     for (const sent of cases) {
-      const { answer, viaHono } = await same(fast, hono, sent);
+      const { answer, viaHono } = await same(served.fast, served.hono, sent);
       expect(answer.status, `${sent.path} ${sent.body?.slice(0, 40)}`).toBe(sent.status);
       expect(viaHono, `${sent.path} should not reach Hono`).toBe(false);
     }
     // The client's request id is kept, byte for byte.
-    const kept = await same(fast, hono, { path: "/agent_intent", headers: [...json, "X-Request-Id", "abc-DEF_9="], body: intent });
+    const kept = await same(served.fast, served.hono, { path: "/agent_intent", headers: [...json, "X-Request-Id", "abc-DEF_9="], body: intent });
     expect(kept.answer.headers["x-request-id"]).toBe("abc-DEF_9=");
   }, 60_000);
 
@@ -182,14 +187,14 @@ describe("the HTTP fast path answers as the Hono app does", () => {
       { path: "/v1/tools/reasoning_nothing", headers: json, body: "{}", status: 404 },
     ];
     for (const sent of cases) {
-      const { answer, viaHono } = await same(fast, hono, sent);
+      const { answer, viaHono } = await same(served.fast, served.hono, sent);
       expect(answer.status, `${sent.path} ${JSON.stringify(sent.headers)}`).toBe(sent.status);
       expect(viaHono, `${sent.path} ${JSON.stringify(sent.headers)} should reach Hono`).toBe(true);
     }
     // A Host that @hono/node-server rewrites is refused by it, before the app, on both.
-    expect((await same(fast, hono, { path: "/agent_intent", headers: [...json, "Host", "LOCALHOST:9"], body: intent })).answer.status).toBe(400);
+    expect((await same(served.fast, served.hono, { path: "/agent_intent", headers: [...json, "Host", "LOCALHOST:9"], body: intent })).answer.status).toBe(400);
     // A stream is Hono's too.
-    const streamed = await same(fast, hono, { path: "/v1/tools/reasoning_decision", headers: [...json, "Accept", "text/event-stream"], body: decision });
+    const streamed = await same(served.fast, served.hono, { path: "/v1/tools/reasoning_decision", headers: [...json, "Accept", "text/event-stream"], body: decision });
     expect(streamed.viaHono).toBe(true);
     expect(streamed.answer.headers["content-type"]).toContain("text/event-stream");
     expect(streamed.answer.body).toContain("event: result");
@@ -197,22 +202,15 @@ describe("the HTTP fast path answers as the Hono app does", () => {
 
   it("writes the same request log lines", async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const fastLines = requestLines(fast.logs);
+    const fastLines = requestLines(served.fast.logs);
     expect(fastLines.length).toBeGreaterThan(20);
-    expect(fastLines).toEqual(requestLines(hono.logs));
+    expect(fastLines).toEqual(requestLines(served.hono.logs));
   });
 });
 
 describe("the fast path with a token and a rate limit shares their counts with Hono", () => {
   const env = { REASONING_API_TOKEN: "s3cret-token-value", REASONING_API_AUTH_FAILURE_LIMIT: "2", REASONING_API_RATE_LIMIT: "4" };
-  let fast: Served;
-  let hono: Served;
-  beforeAll(async () => {
-    [fast, hono] = await Promise.all([serve(env, true), serve(env, false)]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([fast?.service.stop(), hono?.service.stop()]);
-  });
+  const served = useFastAndHono(env);
 
   it("counts requests and auth failures once, whichever of the two answers", async () => {
     const auth = ["Authorization", "Bearer s3cret-token-value"];
@@ -230,7 +228,7 @@ describe("the fast path with a token and a rate limit shares their counts with H
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: true },
     ];
     for (const step of steps) {
-      const { answer, viaHono } = await same(fast, hono, step);
+      const { answer, viaHono } = await same(served.fast, served.hono, step);
       expect([answer.status, viaHono], `${step.path} ${JSON.stringify(step.headers)}`).toEqual([step.status, step.viaHono]);
     }
   }, 60_000);
