@@ -37,8 +37,9 @@ export function containsNulCharacter(value: unknown): boolean {
       }
     } else {
       const record = current as Record<string, unknown>;
-      for (const key in record) {
-        if (!Object.hasOwn(record, key)) continue;
+      const keys = Object.keys(record);
+      for (let index = 0; index < keys.length; index += 1) {
+        const key = keys[index] as string;
         if (key.includes("\0")) return true;
         const item = record[key];
         if (typeof item === "string") {

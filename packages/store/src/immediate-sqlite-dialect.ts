@@ -11,8 +11,9 @@ import { CompiledQuery, type DatabaseConnection, type Dialect, SqliteDialect, ty
  * so it takes no write lock and its snapshot starts at its first read.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(settings.accessMode === "read only" ? "begin" : "begin immediate"));
+  // kysely passes the settings to every driver; SqliteDriver declares the one parameter it uses.
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(settings?.accessMode === "read only" ? "begin" : "begin immediate"));
   }
 }
 
