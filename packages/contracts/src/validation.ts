@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
+import { containsNulCharacter, nulCharacterIssues } from "./nul-characters.ts";
 
 /** Turns zod issues into field-named, human-fixable issues. */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
@@ -15,11 +16,13 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
 /**
  * Parses `value` with `schema` or throws INVALID_INPUT naming every bad field.
  * `what` names the thing being validated in the message (e.g. a tool name).
+ * Text holding U+0000 anywhere (a value, an array item, an object key, at any
+ * depth) is refused too, naming its field (`content`, `metadata.note`).
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = toFieldIssues(result.error);
+  if (result.success && !containsNulCharacter(value)) return result.data;
+  const issues = [...(result.success ? [] : toFieldIssues(result.error)), ...nulCharacterIssues(value)];
   const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
   throw new DeliberateError({
     code: "INVALID_INPUT",

@@ -71,6 +71,46 @@ describe("reasoning_linear", () => {
   });
 });
 
+// U+0000 on every dialect (this file's engines run on Postgres with DELIBERATE_TEST_ENGINE_DIALECT=postgres).
+describe("text holding U+0000", () => {
+  it("is refused in a call's input, naming the field, and nothing is written", async () => {
+    const { engine, model, store } = await setup(bySchemaName({ linear_continuation: linearAnswer }));
+    const linear = await errorOf(engine.invoke("reasoning_linear", { content: "a\u0000b" }));
+    expect(linear.code).toBe("INVALID_INPUT");
+    expect(linear.issues).toEqual([{ field: "content", message: expect.stringContaining("U+0000") }]);
+    const decision = await errorOf(engine.invoke("reasoning_decision", { question: "Which\u0000?", options: ["a", "b\u0000"] }));
+    expect(decision.code).toBe("INVALID_INPUT");
+    expect(decision.issues.map((issue) => issue.field)).toEqual(["question", "options.1"]);
+    expect(model.calls).toHaveLength(0);
+    expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
+    expect(await store.invocations.list()).toHaveLength(0);
+
+    const session = (await engine.invoke("reasoning_linear", { content: "A session to checkpoint." })).session_id as string;
+    const checkpoint = await errorOf(engine.invoke("reasoning_checkpoint", { operation: "create", session_id: session, name: "before\u0000" }));
+    expect(checkpoint.issues.map((issue) => issue.field)).toEqual(["name"]);
+    expect(checkpointTool.outputSchema.parse(await engine.invoke("reasoning_checkpoint", { operation: "list", session_id: session })).checkpoints).toEqual([]);
+    // The linear call and the list: the refused create left no row.
+    expect((await store.invocations.list()).map((row) => `${row.tool} ${row.operation ?? ""}`).sort()).toEqual(["reasoning_checkpoint list", "reasoning_linear "]);
+  });
+
+  it("in a model's answer is stored as U+FFFD instead of failing the call", async () => {
+    const { engine, store } = await setup(bySchemaName({ linear_continuation: { ...linearAnswer, content: "risk\u0000 ahead" } }));
+    const result = await engine.invoke("reasoning_linear", { content: "We should add a cache." });
+    const thoughts = await store.thoughts.listBySession(result.session_id as string);
+    expect(thoughts.map((thought) => thought.content)).toEqual(["We should add a cache.", "risk\uFFFD ahead"]);
+  });
+
+  it("in a provider's error message is stored as U+FFFD, and the call fails with the provider's error", async () => {
+    const { engine, store } = await setup(() => {
+      throw new DeliberateError({ code: "PROVIDER_UNAVAILABLE", message: "upstream said \u0000", retryable: true });
+    });
+    const error = await errorOf(engine.invoke("reasoning_linear", { content: "x" }));
+    expect(error.code).toBe("PROVIDER_UNAVAILABLE");
+    const [row] = await store.invocations.list();
+    expect(row).toMatchObject({ success: false, error_code: "PROVIDER_UNAVAILABLE", error_message: expect.stringContaining("upstream said \uFFFD") });
+  });
+});
+
 describe("reasoning_tree", () => {
   it("creates branches, lists them with a recommendation, focuses and completes", async () => {
     const { engine } = await setup(bySchemaName({ tree_branches: treeAnswer, linear_continuation: linearAnswer }));

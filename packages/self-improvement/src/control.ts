@@ -9,7 +9,7 @@ import type { HealthReport } from "./monitor.ts";
 import type { ActionRecord, ActionStatus, CycleRecord, DiagnosisRecord, DiagnosisStatus, LearningRecord, OverrideRecord } from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
 import { readBreaker, readPausedUntil, writeBreaker, writePausedUntil } from "./state.ts";
-import type { SelfImprovementRepositories } from "./store/repository.ts";
+import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
 import { targetLabel } from "./types.ts";
 
 /** The loop at a glance (`status`). */
@@ -108,9 +108,9 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
   const repository = store.selfImprovement;
   const executor = () => ({ store, config, ids, now: clock.now(), ...(options.source ? { source: options.source } : {}) });
 
-  async function breakerReport(): Promise<CircuitBreakerReport> {
+  async function breakerReport(from: SelfImprovementRepository = repository): Promise<CircuitBreakerReport> {
     const now = clock.now();
-    const state = breakerAt(await readBreaker(repository), now, config.circuitBreaker);
+    const state = breakerAt(await readBreaker(from), now, config.circuitBreaker);
     return {
       ...state,
       remaining_ms: breakerRemainingMs(state, now, config.circuitBreaker),
@@ -124,17 +124,21 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
   return {
     async status() {
       const now = clock.now();
-      const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block] = await Promise.all([
-        readPausedUntil(repository, now),
-        repository.leases.get(config.lease.name),
-        breakerReport(),
-        repository.cycles.list(1),
-        repository.overrides.all(),
-        repository.diagnoses.count("pending"),
-        repository.actions.list({ status: "evaluating", limit: 1000 }),
-        repository.actions.countAppliedSince(new Date(now.getTime() - 3_600_000).toISOString()),
-        executionBlock(repository, config, now),
-      ]);
+      // One snapshot: the lease, the last cycle, the breaker and the counts are of one moment,
+      // even while a replica's cycle commits (separate pooled reads could mix two).
+      const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block] = await store.snapshot(({ selfImprovement: snapshot }) =>
+        Promise.all([
+          readPausedUntil(snapshot, now),
+          snapshot.leases.get(config.lease.name),
+          breakerReport(snapshot),
+          snapshot.cycles.list(1),
+          snapshot.overrides.all(),
+          snapshot.diagnoses.count("pending"),
+          snapshot.actions.list({ status: "evaluating", limit: 1000 }),
+          snapshot.actions.countAppliedSince(new Date(now.getTime() - 3_600_000).toISOString()),
+          executionBlock(snapshot, config, now),
+        ]),
+      );
       return {
         mode: config.mode,
         analyzer: config.analyzer.use,
@@ -166,7 +170,7 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
 
     config: () => config,
 
-    circuitBreaker: breakerReport,
+    circuitBreaker: () => breakerReport(),
 
     baselines: () => readHealth(store, config, clock.now()),
 

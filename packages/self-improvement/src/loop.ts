@@ -266,26 +266,30 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     if (countsForBreaker) {
       breaker =
         failures.length > 0 ? recordBreakerFailure(breaker, now, failures.join("; "), config.circuitBreaker) : recordBreakerSuccess(breaker, now, config.circuitBreaker);
-      await writeBreaker(repository, breaker, now);
     }
     result.breaker = breaker;
-    await repository.cycles.insert({
-      id: result.cycle_id as string,
-      started_at: nowIso,
-      finished_at: dependencies.clock.now().toISOString(),
-      holder: dependencies.holder,
-      outcome,
-      reason,
-      diagnosis_id: result.diagnosis?.id ?? null,
-      action_id: result.action?.id ?? null,
-      details: {
-        blocked: result.blocked,
-        evaluations: result.evaluations,
-        triggers: result.triggers.map((trigger) => ({ tool: trigger.tool, metric: trigger.metric, severity: trigger.severity, deviation_pct: Math.round(trigger.deviation_pct) })),
-        failures,
-      },
+    const finished = breaker;
+    // The breaker and the cycle land together, so a status snapshot never shows one without the other.
+    await store.transaction(async ({ selfImprovement }) => {
+      if (countsForBreaker) await writeBreaker(selfImprovement, finished, now);
+      await selfImprovement.cycles.insert({
+        id: result.cycle_id as string,
+        started_at: nowIso,
+        finished_at: dependencies.clock.now().toISOString(),
+        holder: dependencies.holder,
+        outcome,
+        reason,
+        diagnosis_id: result.diagnosis?.id ?? null,
+        action_id: result.action?.id ?? null,
+        details: {
+          blocked: result.blocked,
+          evaluations: result.evaluations,
+          triggers: result.triggers.map((trigger) => ({ tool: trigger.tool, metric: trigger.metric, severity: trigger.severity, deviation_pct: Math.round(trigger.deviation_pct) })),
+          failures,
+        },
+      });
+      await selfImprovement.cycles.prune(keptCycles);
     });
-    await repository.cycles.prune(keptCycles);
     return result;
   };
 

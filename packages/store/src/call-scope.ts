@@ -164,6 +164,8 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
     const started = opening;
     return started.then(({ joined }) => joined.transaction(work));
   };
+  // With the call's transaction open, its reads see the call's writes (and on SQLite, the connection is the transaction's).
+  store.snapshot = <T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> => (opening === undefined ? base.snapshot(work) : store.transaction(work));
   (store as { close: () => Promise<void> }).close = () => Promise.reject(new Error("A call's store is closed by the service that owns the store."));
   store[routeOf] = route;
   return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };

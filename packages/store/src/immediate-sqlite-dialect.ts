@@ -1,4 +1,4 @@
-import { CompiledQuery, type DatabaseConnection, type Dialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from "kysely";
+import { CompiledQuery, type DatabaseConnection, type Dialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type TransactionSettings } from "kysely";
 
 /**
  * The SQLite driver with write transactions: `begin immediate` takes the write
@@ -7,10 +7,13 @@ import { CompiledQuery, type DatabaseConnection, type Dialect, SqliteDialect, ty
  * (upgrading a read to a write would deadlock), so it fails at once with
  * SQLITE_BUSY ("database is locked") whatever `busy_timeout` says. Starting as a
  * writer makes the wait happen at `begin`, where `busy_timeout` applies.
+ * A `read only` transaction (`Store.snapshot`) starts deferred: it only reads,
+ * so it takes no write lock and its snapshot starts at its first read.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  // kysely passes the settings to every driver; SqliteDriver declares the one parameter it uses.
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(settings?.accessMode === "read only" ? "begin" : "begin immediate"));
   }
 }
 

@@ -3,6 +3,7 @@ export type { BaseRepositories, CreateStoreOptions, OpenStoreOptions, OpenTransa
 export { batchInvocations, defaultInvocationBatch } from "./invocation-batch.ts";
 export type { BatchedInvocationRepository, InvocationBatchOptions } from "./invocation-batch.ts";
 export { withStatementCache } from "./statement-cache.ts";
+export { nulReplacement, storableParameters, withStorableText } from "./storable-text.ts";
 export { preparedQuery } from "./prepared-query.ts";
 export { preparedInsert } from "./prepared-insert.ts";
 export { startBackgroundCheckpoints, defaultCheckpointIntervalMs } from "./background-checkpoints.ts";

@@ -32,13 +32,17 @@ export function joinTransaction<Extra extends object = object>(repositories: Rep
     }
   }
 
+  function transaction<T>(work: (joined: Repositories<Extra>) => Promise<T>): Promise<T> {
+    const run = queue.then(() => inSavepoint(work));
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
   return {
     ...repositories,
-    transaction<T>(work: (joined: Repositories<Extra>) => Promise<T>): Promise<T> {
-      const run = queue.then(() => inSavepoint(work));
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    transaction,
+    // Already one transaction: its reads see its own writes (a snapshot elsewhere would not, and on SQLite would wait for it).
+    snapshot: transaction,
     close: () => Promise.reject(new Error("A joined transaction is closed by the transaction that owns it.")),
     contributors,
   };

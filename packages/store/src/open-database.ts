@@ -6,6 +6,7 @@ import { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import { type BackgroundCheckpointOptions, startBackgroundCheckpoints } from "./background-checkpoints.ts";
 import { createImmediateSqliteDialect } from "./immediate-sqlite-dialect.ts";
+import { withStorableText } from "./storable-text.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
 export interface OpenDatabaseOptions {
@@ -27,7 +28,8 @@ export const defaultDatabasePath = "./data/deliberate.db";
  * Opens SQLite with the settings a service needs (WAL so readers never block the
  * writer, synchronous=NORMAL, busy_timeout, foreign keys). Transactions start with
  * `begin immediate`, so a writer waiting on another process honours busy_timeout.
- * Prepared statements are reused by SQL text (`withStatementCache`).
+ * Prepared statements are reused by SQL text (`withStatementCache`). U+0000 in
+ * text is stored as U+FFFD, as on Postgres (`withStorableText`).
  * Migrations are `migrateToLatest`'s.
  */
 export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<Kysely<Database>> {
@@ -60,5 +62,5 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
       close();
     };
   }
-  return new Kysely<Database>({ dialect: createImmediateSqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: withStorableText(createImmediateSqliteDialect({ database })) });
 }

@@ -2,6 +2,7 @@ import { DeliberateError } from "@deliberate/base";
 import { Kysely, PostgresDialect } from "kysely";
 import type pg from "pg";
 import type { Database } from "./database.ts";
+import { withStorableText } from "./storable-text.ts";
 
 export interface OpenPostgresOptions {
   /** `postgres://user:password@host:port/database` (libpq parameters such as `?sslmode=require` and `?options=-c search_path=...` work). */
@@ -72,7 +73,8 @@ export function redactDatabaseUrl(url: string): string {
 
 /**
  * Opens a Postgres connection pool as a Kysely handle and checks that the
- * server answers. Migrations are `migrateToLatest`'s.
+ * server answers. Migrations are `migrateToLatest`'s. U+0000 in text, which
+ * Postgres `text` cannot hold, is stored as U+FFFD (`withStorableText`).
  */
 export async function openPostgresDatabase(options: OpenPostgresOptions): Promise<Kysely<Database>> {
   const { Pool, types } = await loadPg();
@@ -90,5 +92,5 @@ export async function openPostgresDatabase(options: OpenPostgresOptions): Promis
       cause: error,
     });
   }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: withStorableText(new PostgresDialect({ pool })) });
 }

@@ -35,6 +35,16 @@ export type Store<Extra extends object = object> = Repositories<Extra> & {
    * Never hold a transaction across a model call.
    */
   transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`'s reads on one consistent view of the database: every read sees
+   * the same committed state, whatever other connections or replicas commit
+   * meanwhile (a status made of several reads never mixes two moments). On
+   * Postgres one `repeatable read, read only` transaction on one connection (its
+   * snapshot is taken at its first statement; a write in it fails); on SQLite one
+   * deferred read transaction (WAL: the snapshot is taken at the first read, and
+   * writers on other connections are not blocked). Reads only; never across a model call.
+   */
+  snapshot<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
    * Opens a transaction the caller commits or rolls back itself (see
@@ -110,6 +120,12 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
     sessions,
     ...(invocations ? { invocations } : {}),
     transaction: (work) => db.transaction().execute((transaction) => work(bind(transaction) as Repositories<Extra>)),
+    snapshot: async (work) => {
+      // Batched invocation rows are written first, as before any read of them through the store.
+      await invocations?.flush();
+      const builder = db.transaction().setAccessMode("read only");
+      return (dialectOf(db) === "postgres" ? builder.setIsolationLevel("repeatable read") : builder).execute((transaction) => work(bind(transaction) as Repositories<Extra>));
+    },
     close: async () => {
       await invocations?.flush();
       await db.destroy();

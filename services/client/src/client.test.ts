@@ -70,6 +70,15 @@ describe("createDeliberateClient", () => {
     expect(calls).toEqual([]);
   });
 
+  it("refuses text holding U+0000 as the services do, naming the field: nothing reaches the wire", async () => {
+    const { transport, calls } = fakeTransport(() => ({}));
+    const client = createDeliberateClient({ transport });
+    const error = await failureOf(client.tools.reasoning_checkpoint({ operation: "create", session_id: "ses_1", name: "before\u0000after" }));
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.issues).toEqual([{ field: "name", message: expect.stringContaining("U+0000") }]);
+    expect(calls).toEqual([]);
+  });
+
   it("returns the checked output and says whether the call may be repeated", async () => {
     const { transport, calls } = fakeTransport((name) => (name === "reasoning_linear" ? linearOutput : { query: "summary" }));
     const client = createDeliberateClient({ transport });

@@ -1,12 +1,15 @@
-import { toFieldIssues } from "@deliberate/contracts";
+import { containsNulCharacter, nulCharacterIssues, toFieldIssues } from "@deliberate/contracts";
 import type { z } from "zod";
 import { DeliberateClientError } from "./errors.ts";
 
-/** Parses `value` with `schema` or throws INVALID_INPUT naming each field (nothing is sent). */
+/**
+ * Parses `value` with `schema` or throws INVALID_INPUT naming each field (nothing is sent).
+ * Text holding U+0000 anywhere is refused as the services refuse it, naming its field.
+ */
 export function validateWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const checked = schema.safeParse(value);
-  if (checked.success) return checked.data;
-  const issues = toFieldIssues(checked.error);
+  if (checked.success && !containsNulCharacter(value)) return checked.data;
+  const issues = [...(checked.success ? [] : toFieldIssues(checked.error)), ...nulCharacterIssues(value)];
   throw new DeliberateClientError({
     code: "INVALID_INPUT",
     message: `Invalid input for ${what}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,

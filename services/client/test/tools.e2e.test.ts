@@ -88,6 +88,20 @@ describe.each(["rest", "mcp-stdio", "mcp-http"])("typed tools over %s", (surface
     expect(remote.message).toMatch(/ses_does_not_exist/);
   });
 
+  it("has the server refuse text holding U+0000 as the client does, naming the field, writing nothing", async () => {
+    const unchecked = createDeliberateClient({ transport: surfaces[surface] as Transport, complete: host, validateInput: false });
+    const decision = await failureOf(unchecked.tools.reasoning_decision({ question: "Which\u0000?", options: ["a", "b\u0000"] }));
+    expect(decision.code).toBe("INVALID_INPUT");
+    expect(decision.issues.map((issue) => issue.field)).toEqual(["question", "options.1"]);
+    expect(decision.issues[0]?.message).toContain("U+0000");
+
+    const { session_id } = await client.tools.reasoning_linear({ content: "A session to checkpoint." });
+    const checkpoint = await failureOf(unchecked.tools.reasoning_checkpoint({ operation: "create", session_id, name: "before\u0000after" }));
+    expect(checkpoint.code).toBe("INVALID_INPUT");
+    expect(checkpoint.issues.map((issue) => issue.field)).toEqual(["name"]);
+    expect((await client.tools.reasoning_checkpoint({ operation: "list", session_id })).checkpoints).toEqual([]);
+  });
+
   it("hands a needs_completion step to a host without complete(), and resumes it", async () => {
     const bare = createDeliberateClient({ transport: surfaces[surface] as Transport });
     const error = await failureOf(bare.tools.reasoning_linear({ content: "Hand me the prompts." }));

@@ -265,6 +265,14 @@ describe("request validation", () => {
     expect(fields).toEqual(expect.arrayContaining(["goal_text", "max_steps"]));
   });
 
+  it("refuses text holding U+0000, naming the field, whatever the database", async () => {
+    const running = await withoutModel();
+    const response = await intent(running, { goal_text: "find\u0000 it", tools: [{ name: "finish" }, { ...searchTool, description: "searches\u0000" }] });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe("INVALID_INPUT");
+    expect(response.json.error.issues.map((issue: { field: string }) => issue.field)).toEqual(["goal_text", "tools.1.description"]);
+  });
+
   it("rejects offered tools that cannot be enforced", async () => {
     const running = await withoutModel();
     const response = await intent(running, { goal_text: "x", tools: [{ name: "finish" }, searchTool, searchTool, { name: "b", input_schema: { type: "array" } }] });

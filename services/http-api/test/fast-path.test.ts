@@ -157,6 +157,9 @@ describe("the HTTP fast path answers as the Hono app does", () => {
       { path: "/v1/tools/reasoning_decision", headers: json, body: "[1, 2]", status: 400 },
       { path: "/v1/tools/reasoning_decision", headers: json, body: "null", status: 400 },
       { path: "/v1/tools/reasoning_decision", headers: json, body: JSON.stringify({ type: "weighted" }), status: 400 },
+      // U+0000 in input text: INVALID_INPUT naming the field, the same on both paths.
+      { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "find\u0000 it" }), status: 400 },
+      { path: "/v1/tools/reasoning_decision", headers: json, body: JSON.stringify({ question: "Which?", options: ["a", "b\u0000"] }), status: 400 },
       { path: "/v1/tools/reasoning_checkpoint", headers: json, body: JSON.stringify({ operation: "list", session_id: "ses_missing" }), status: 404 },
       { path: "/healthz", method: "GET", status: 200 },
       { path: "/health", method: "GET", headers: ["Accept-Version", "v1"], status: 200 },
