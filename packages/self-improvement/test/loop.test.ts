@@ -18,14 +18,15 @@ function slowProbe(delay: () => number) {
   return () => ({ ...probeAnswer, delayMs: delay() });
 }
 
-// These scenarios drive real calls against a fake model with real latencies and timeouts, and hold on
-// a loaded machine without retries:
+// These scenarios drive real calls against a fake model (in this process) with real latencies and
+// timeouts, and hold on a loaded machine without retries:
 // - a call that must time out gets an answer slower than its timeout: the client's timer is armed before
 //   the fake server's and expires first, and timers fire in order, so it times out however late either fires;
-// - a call that must succeed has seconds to spare: answers 4.5 s or more inside the timeout;
+// - a call that must succeed has seconds to spare: an immediate answer within a 3 s timeout or more, a
+//   slow one 4.5 s or more inside its timeout;
 // - the healthy calls a latency baseline is measured on run one after another, so the baseline is a call's
-//   own latency and not the queue of ten calls on a busy machine (that queue once put a slowdown's
-//   latency under the "high" severity the loop acts on).
+//   own latency, not the wait of ten calls at once on a busy machine (0.5 s measured at a load of 17, half
+//   way to where the slowdown after the rollback would fall under "high", the least severity acted on).
 describe("a good action is kept", () => {
   it("raises a timing-out mode's timeout by the rules, the measured error rate falls, the reward is positive and the action stays", async () => {
     let delay = 0;
