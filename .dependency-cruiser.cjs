@@ -76,11 +76,22 @@ module.exports = {
       to: { path: "^(packages|services)/", pathNot: "^(services/client/|packages/contracts/|packages/base/)" },
     },
     {
-      // The client's end-to-end tests also place each spawned server's database on the test dialect.
+      // The client's end-to-end tests also place each spawned server's database on the test dialect,
+      // and answer the knowledge-graph module's prompts from its scripted world (data, no module code).
       name: "client-tests-use-contracts-and-test-places-only",
       severity: "error",
       from: { path: "^services/client/test/" },
-      to: { path: "^(packages|services)/", pathNot: "^(services/client/|packages/contracts/|packages/base/|packages/engine/src/testing\\.ts$)" },
+      to: {
+        path: "^(packages|services)/",
+        pathNot: "^(services/client/|packages/contracts/|packages/base/|packages/engine/src/testing\\.ts$|packages/knowledge-graph/src/testing/)",
+      },
+    },
+    {
+      name: "the-knowledge-graph-test-world-is-data",
+      comment: "The client's tests read it (above): it imports nothing, so they reach no module code through it.",
+      severity: "error",
+      from: { path: "^packages/knowledge-graph/src/testing/" },
+      to: { pathNot: "^packages/knowledge-graph/src/testing/" },
     },
   ],
   options: {

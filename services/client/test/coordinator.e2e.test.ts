@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { scenarioDomainKnowledge as familyKnowledge, scenarioWeatherTool as weatherTool } from "@deliberate/knowledge-graph/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CoordinatorEvent,
@@ -12,7 +13,7 @@ import {
   type Transport,
 } from "../src/index.ts";
 import { connectMcp } from "../src/mcp.ts";
-import { familyKnowledge, knowledgeGraphHost, weatherTool } from "./support/knowledge-graph-host.ts";
+import { knowledgeGraphHost } from "./support/knowledge-graph-host.ts";
 import { mcpServerMain, type ServiceProcess, serverEnvironment, startApi, startMcpHttp, temporaryDirectory } from "./support/services.ts";
 
 // Every status path of the coordinator end to end, against the built deliberate-api (REST) and

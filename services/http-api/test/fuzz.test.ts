@@ -1,4 +1,5 @@
-import { agentIntentRequestSchema } from "@deliberate/contracts";
+import { agentIntentRequestSchema, type JsonSchema } from "@deliberate/contracts";
+import { brokenJson, fieldsWithWrongValues, wrongValueFor } from "@deliberate/contracts/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -15,40 +16,9 @@ const fixedSeed = 20_261_122;
 const randomSeed = Number(process.env["FUZZ_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
 const perSeed = Number(process.env["FUZZ_MESSAGES"] ?? 1500);
 
-type JsonSchema = Record<string, unknown>;
 interface Endpoint {
   path: string;
   properties: Record<string, JsonSchema>;
-}
-
-/** A value of a type the property schema does not accept (undefined when it accepts anything). */
-function wrongValueFor(schema: JsonSchema, pick: number): unknown {
-  if (Array.isArray(schema["enum"])) return `not-one-of-the-options-${pick}`;
-  const choose = <T>(values: T[]): T => values[pick % values.length] as T;
-  const type = schema["type"];
-  const types = Array.isArray(type) ? type : [type];
-  if (types.includes("null") && types.length === 2) return wrongValueFor({ ...schema, type: types.find((item) => item !== "null") }, pick);
-  switch (type) {
-    case "string":
-      return choose([12_345, { text: "x" }, ["x"], true]);
-    case "number":
-    case "integer":
-      return choose(["abc", "0x3", " 3 ", "1e400", { n: 1 }, [1], true]);
-    case "boolean":
-      return choose(["maybe", "TRUE", 7, { b: true }]);
-    case "array":
-      return choose(["not a list", 42, { a: 1 }, true]);
-    case "object":
-      return choose(["not an object", 42, [1, 2], true]);
-    default:
-      return undefined;
-  }
-}
-
-function typed(endpoint: Endpoint): string[] {
-  return Object.entries(endpoint.properties)
-    .filter(([, schema]) => wrongValueFor(schema, 0) !== undefined)
-    .map(([name]) => name);
 }
 
 type Kind = "malformed-json" | "not-an-object" | "wrong-field" | "too-deep" | "unknown-tool";
@@ -59,7 +29,7 @@ interface BadRequest {
 }
 
 function generate(seed: number, count: number, endpoints: Endpoint[]): BadRequest[] {
-  const usable = endpoints.filter((endpoint) => typed(endpoint).length > 0);
+  const usable = endpoints.filter((endpoint) => fieldsWithWrongValues(endpoint.properties).length > 0);
   const junk = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== "__proto__"), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 });
   const arbitrary = fc.tuple(
     fc.oneof(
@@ -79,14 +49,12 @@ function generate(seed: number, count: number, endpoints: Endpoint[]): BadReques
   return fc.sample(arbitrary, { seed, numRuns: count }).map(([kind, endpointPick, valuePick, extra, text, scalar, depth]): BadRequest => {
     const endpoint = usable[endpointPick % usable.length] as Endpoint;
     switch (kind) {
-      case "malformed-json": {
-        const broken = text.length > 1 ? text.slice(0, 1 + (valuePick % (text.length - 1))) : `${text}{`;
-        return { kind, path: endpoint.path, body: isJson(broken) && broken.trim() !== "" ? `${broken}}{` : broken.trim() === "" ? "{" : broken };
-      }
+      case "malformed-json":
+        return { kind, path: endpoint.path, body: brokenJson(text, valuePick) };
       case "not-an-object":
         return { kind, path: endpoint.path, body: JSON.stringify(scalar) };
       case "wrong-field": {
-        const fields = typed(endpoint);
+        const fields = fieldsWithWrongValues(endpoint.properties);
         const field = fields[valuePick % fields.length] as string;
         const extraKeys = Object.fromEntries(Object.entries(extra).filter(([key]) => !(key in endpoint.properties)));
         return { kind, path: endpoint.path, body: JSON.stringify({ ...extraKeys, [field]: wrongValueFor(endpoint.properties[field] as JsonSchema, valuePick) }) };
@@ -97,15 +65,6 @@ function generate(seed: number, count: number, endpoints: Endpoint[]): BadReques
         return { kind, path: `/v1/tools/not_a_tool_${valuePick}`, body: JSON.stringify(extra) };
     }
   });
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Keep-alive sockets the server closes as the client reuses them (a race under heavy load) are retried once on a new one. */

@@ -3,7 +3,8 @@ import { type DialogRepositories, dialogModule } from "@deliberate/dialog";
 import { scriptedDialogResponder } from "@deliberate/dialog/testing";
 import { createEngine, type DeliberateModule } from "@deliberate/engine";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
-import { createModelRouterFromModel } from "@deliberate/providers";
+import { answerFor, scenarioDomainKnowledge } from "@deliberate/knowledge-graph/testing";
+import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { createReasoningModule, definePreset, type ReasoningRepositories } from "@deliberate/reasoning";
 import { openStore } from "@deliberate/store";
@@ -171,39 +172,8 @@ async function selfConsistencyFanOut(): Promise<FanOutResult> {
   const samples = 5;
   const module = createKnowledgeGraphModule({ stateSecret: "bench", selfConsistencySamples: samples }) as DeliberateModule;
   const store = await openStore({ path: ":memory:", modules: [module] });
-  const family = {
-    entities: ["Alice", "Bob", "Carol", "Dave"].map((name) => ({ name, type: "person", observations: [] })),
-    relations: [
-      { subject: "Alice", predicate: "parent_of", object: "Bob", confidence: 1 },
-      { subject: "Bob", predicate: "parent_of", object: "Carol", confidence: 1 },
-      { subject: "Carol", predicate: "parent_of", object: "Dave", confidence: 1 },
-    ],
-  };
-  const rules = {
-    rules: [
-      { name: "parent implies ancestor", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
-      {
-        name: "ancestry is transitive",
-        statement: "An ancestor of an ancestor is an ancestor.",
-        conditions: [
-          { subject: "?x", predicate: "ancestor_of", object: "?y" },
-          { subject: "?y", predicate: "ancestor_of", object: "?z" },
-        ],
-        conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }],
-      },
-    ],
-    query: { kind: "path", from: "Alice", to: "Dave", predicates: ["ancestor_of"] },
-  };
-  const sample = { reasoning: ["Alice is Bob's parent, and so on down to Dave."], answer: "Yes.", answerKey: "yes", confidence: 0.8, supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }] };
-  const answers: Record<string, unknown> = { knowledge_graph_extraction: family, knowledge_graph_rules: rules, knowledge_graph_answer_sample: sample, knowledge_graph_answer: sample };
-  const model = createScriptedModel({
-    answer: (options: { schemaName?: string }) => {
-      const answer = answers[options.schemaName ?? ""];
-      if (answer === undefined) throw new Error(`No scripted answer for ${options.schemaName}`);
-      return answer;
-    },
-    latencyMs,
-  });
+  // The module's scripted world (the family, its rules, the answer), by schema name and prompt.
+  const model = createScriptedModel({ answer: (options: GenerateOptions) => answerFor(options.schemaName ?? "", options.messages.at(-1)?.content ?? ""), latencyMs });
   const engine = createEngine({ store, modules: [module], models: createModelRouterFromModel(model) });
   try {
     return await measure(
@@ -216,7 +186,7 @@ async function selfConsistencyFanOut(): Promise<FanOutResult> {
             taskId: "bench",
             reasoningType: "deductive",
             goalQuery: "Is Alice an ancestor of Dave?",
-            contextData: { domainKnowledge: "Alice is Bob's parent; Bob is Carol's parent; Carol is Dave's parent." },
+            contextData: { domainKnowledge: scenarioDomainKnowledge },
             preferredCoTVariation: "selfConsistency",
           }),
       },

@@ -1,1 +1,1 @@
-export { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioRules, scenarioWeatherTool } from "./scenario.ts";
+export { answerFor, scenarioAnswer, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioRules, scenarioWeatherTool, scenarioWorld } from "./scenario.ts";

@@ -1,10 +1,11 @@
 /**
  * A small scripted world for end-to-end tests of the knowledge-graph module
- * (services, benchmarks): a family (Alice, Bob, Carol, Dave: a parent_of
- * chain; the first three live in Paris) and a picnic in Paris. `answerFor`
- * answers every structured prompt of the module's modes by its schema name
- * and prompt text, as a server-side fake model or as the calling agent of a
- * host-executed call.
+ * (the services' tests, the client's coordinator tests, the bench): a family
+ * (Alice, Bob, Carol, Dave: a parent_of chain; the first three live in Paris)
+ * and a picnic in Paris. `answerFor` answers every structured prompt of the
+ * module's modes by its schema name and prompt text, as a server-side fake
+ * model or as the calling agent of a host-executed call. Data only: it
+ * imports nothing (the client's tests may read it; dependency-cruiser checks).
  */
 
 /** The host tool the scenario's plans call. */
@@ -46,7 +47,8 @@ export const scenarioDeducedTriples: readonly string[] = [
   ["Alice", "Dave"],
 ].flatMap(([a, b]) => [`${a} ancestor_of ${b}`, `${b} descendant_of ${a}`]);
 
-const world = {
+/** The family and the picnic, as the extraction prompt's answer for the scenario's goals and premises. */
+export const scenarioWorld = {
   entities: [
     { name: "Alice", type: "person", observations: ["the eldest"] },
     { name: "Bob", type: "person", observations: [] },
@@ -66,7 +68,8 @@ const world = {
   ],
 };
 
-const answer = {
+/** The answer to the scenario's question (is Alice an ancestor of Dave?), with its reasoning and citation. */
+export const scenarioAnswer = {
   reasoning: ["Alice is Bob's parent, Bob is Carol's, Carol is Dave's.", "So Alice is an ancestor of Dave."],
   answer: "Yes: Alice is an ancestor of Dave.",
   answerKey: "yes",
@@ -86,7 +89,7 @@ export function answerFor(schemaName: string, prompt: string): unknown {
       }
       if (prompt.includes("Source: new goal")) return { entities: [], relations: [] };
       if (prompt.includes("Nothing to see")) return { entities: [], relations: [] };
-      return world;
+      return scenarioWorld;
     case "knowledge_graph_rules":
       return scenarioRules;
     case "knowledge_graph_induction":
@@ -138,7 +141,7 @@ export function answerFor(schemaName: string, prompt: string): unknown {
     }
     case "knowledge_graph_answer":
     case "knowledge_graph_answer_sample":
-      return answer;
+      return scenarioAnswer;
     case "knowledge_graph_resolution":
       return { decisions: [] };
     default:

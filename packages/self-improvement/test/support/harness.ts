@@ -36,8 +36,12 @@ export interface Harness {
   engine: DeliberateEngine;
   runner: TaskRunner;
   clock: ReturnType<typeof createManualClock>;
-  /** Calls probe_ask `count` times at once; returns how many failed. */
-  call(count: number): Promise<number>;
+  /**
+   * Calls probe_ask `count` times, all at once or one after another; returns
+   * how many failed. One after another, a call's latency is its own, not the
+   * wait behind the others on a loaded machine (what a latency baseline wants).
+   */
+  call(count: number, order?: "at once" | "one by one"): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -88,9 +92,12 @@ export async function createHarness(input: {
     engine,
     runner,
     clock,
-    async call(count) {
-      const results = await Promise.allSettled(Array.from({ length: count }, (_, index) => engine.invoke("probe_ask", { question: `question ${index}` })));
-      // Each call gets its own millisecond, so windows split cleanly.
+    async call(count, order = "at once") {
+      const ask = (index: number) => engine.invoke("probe_ask", { question: `question ${index}` });
+      const results: PromiseSettledResult<unknown>[] = [];
+      if (order === "at once") results.push(...(await Promise.allSettled(Array.from({ length: count }, (_, index) => ask(index)))));
+      else for (let index = 0; index < count; index += 1) results.push(...(await Promise.allSettled([ask(index)])));
+      // Each batch gets its own instant (a second later), so windows split cleanly.
       clock.advance(1_000);
       return results.filter((result) => result.status === "rejected").length;
     },

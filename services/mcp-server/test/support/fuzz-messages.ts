@@ -1,3 +1,4 @@
+import { brokenJson, fieldsWithWrongValues, wrongValueFor } from "@deliberate/contracts/testing";
 import fc from "fast-check";
 
 /** A tool as `tools/list` publishes it (name and input schema are all the fuzzer needs). */
@@ -16,35 +17,6 @@ export interface FuzzMessage {
   id: number | null;
 }
 
-/** A value of a type the property schema does not accept (undefined when the schema accepts anything). */
-function wrongValueFor(schema: Record<string, unknown>, pick: number): unknown {
-  if (Array.isArray(schema["enum"])) return `not-one-of-the-options-${pick}`;
-  if ("const" in schema) return { not: "the constant" };
-  const choose = <T>(values: T[]): T => values[pick % values.length] as T;
-  switch (schema["type"]) {
-    case "string":
-      return choose([12_345, { text: "x" }, ["x"], true]);
-    case "number":
-    case "integer":
-      return choose(["abc", "0x3", " 3 ", "1e400", { n: 1 }, [1], true]);
-    case "boolean":
-      return choose(["maybe", "TRUE", " true", 7, { b: true }]);
-    case "array":
-      return choose(["not a list", 42, { a: 1 }, true]);
-    case "object":
-      return choose(["not an object", 42, [1, 2], true]);
-    default:
-      return undefined;
-  }
-}
-
-/** Tools with at least one property a wrong value can be chosen for. */
-function typedProperties(tool: ListedTool): string[] {
-  return Object.entries(tool.inputSchema.properties ?? {})
-    .filter(([, schema]) => wrongValueFor(schema, 0) !== undefined)
-    .map(([name]) => name);
-}
-
 /** `{"a":{"a":…}}` nested `depth` deep, as text (JSON.stringify itself would overflow). */
 export function nestedJson(depth: number): string {
   return `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
@@ -59,7 +31,7 @@ export function nestedJson(depth: number): string {
  * is a request, so every message must be answered.
  */
 export function generateBadMessages(options: { seed: number; count: number; firstId: number; tools: ListedTool[]; allowBatches?: boolean }): FuzzMessage[] {
-  const tools = options.tools.filter((tool) => typedProperties(tool).length > 0);
+  const tools = options.tools.filter((tool) => fieldsWithWrongValues(tool.inputSchema.properties).length > 0);
   const junk = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== "__proto__"), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 });
   const arbitrary = fc.oneof(
     { weight: 2, arbitrary: fc.tuple(fc.constant("malformed-json" as const), fc.oneof(fc.string({ maxLength: 40 }), fc.jsonValue().map((value) => JSON.stringify(value)), fc.constant('{"jsonrpc":"2.0","id":1,"method":"tools/list"')), fc.nat()) },
@@ -76,15 +48,9 @@ export function generateBadMessages(options: { seed: number; count: number; firs
     const id = options.firstId + index;
     const request = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
     switch (sample[0]) {
-      case "malformed-json": {
-        const [, text, cut] = sample;
-        // One message is one line: no line breaks inside, and not blank (a blank line is no message).
-        const flat = text.replace(/[\r\n]/g, " ");
-        const cutText = flat.length > 1 ? flat.slice(0, 1 + (cut % (flat.length - 1))) : `${flat}{`;
-        const broken = cutText.trim() === "" ? `${cutText}{` : cutText;
-        // A truncation can still parse ("12" -> "1"); make sure it does not.
-        return { kind: "malformed-json", text: isJson(broken) ? `${broken}}{` : broken, id: null };
-      }
+      case "malformed-json":
+        // One message is one line, and not blank (a blank line is no message): brokenJson keeps both.
+        return { kind: "malformed-json", text: brokenJson(sample[1], sample[2]), id: null };
       case "bad-envelope": {
         const [, variant, value] = sample;
         const base: Record<string, unknown> = { jsonrpc: "2.0", id, method: "tools/list" };
@@ -101,7 +67,7 @@ export function generateBadMessages(options: { seed: number; count: number; firs
       case "bad-arguments": {
         const [, toolPick, valuePick, extra] = sample;
         const tool = tools[toolPick % tools.length] as ListedTool;
-        const properties = typedProperties(tool);
+        const properties = fieldsWithWrongValues(tool.inputSchema.properties);
         const field = properties[valuePick % properties.length] as string;
         const schema = tool.inputSchema.properties?.[field] ?? {};
         const extraKeys = Object.fromEntries(Object.entries(extra).filter(([key]) => !(key in (tool.inputSchema.properties ?? {}))));
@@ -120,15 +86,6 @@ export function generateBadMessages(options: { seed: number; count: number; firs
         return { kind: "unknown-resource", text: request("resources/read", { uri: `deliberate://sessions/missing-${encodeURIComponent(sample[1])}-${sample[2]}` }), id };
     }
   });
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A JSON-RPC answer as the fuzz checks it. */
