@@ -1,62 +1,74 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
+import { testDialects } from "./dialects.ts";
+import { runWithTestPostgres } from "./with-test-postgres.ts";
 
-const run = promisify(execFile);
-const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-const runner = fileURLToPath(new URL("./with-test-postgres.ts", import.meta.url));
+const node = process.execPath;
+const { DELIBERATE_TEST_DATABASE_URL: _inherited, ...withoutServer } = process.env;
 
-/** Runs the runner with `args`; resolves with its exit code and output (never throws on a non-zero exit). */
-async function runWithPostgres(args: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const environment = { ...process.env, ...env };
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete environment[name];
-  try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, runner, ...args], { env: environment });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-// The child asks the announced server for its version, prints the URL, and exits 3.
-const child = `
+// The child asks the announced server for its version, writes the URL to a file, and exits 3.
+const askServer = (file: string) => `
 const pg = require(${JSON.stringify(createRequire(import.meta.url).resolve("pg"))});
 const client = new pg.Client({ connectionString: process.env.DELIBERATE_TEST_DATABASE_URL });
 client.connect().then(() => client.query("show server_version")).then(async (result) => {
-  console.log(JSON.stringify({ url: process.env.DELIBERATE_TEST_DATABASE_URL, version: result.rows[0].server_version }));
+  require("node:fs").writeFileSync(${JSON.stringify(file)}, JSON.stringify({ url: process.env.DELIBERATE_TEST_DATABASE_URL, version: result.rows[0].server_version }));
   await client.end();
   process.exit(3);
 });`;
 
-describe("with-test-postgres", () => {
-  it("runs the command with one Postgres announced to it, passes its exit code on, and stops the server", async () => {
-    const result = await runWithPostgres([process.execPath, "-e", child], { DELIBERATE_TEST_DATABASE_URL: undefined, DELIBERATE_TEST_DIALECTS: undefined });
-    expect(result.code, result.stderr).toBe(3);
-    const { url, version } = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as { url: string; version: string };
-    expect(version).toMatch(/^17\./);
-    // Gone afterwards: nothing listens there any more.
-    const pg = (await import("pg")).default;
-    const late = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-    await expect(late.connect()).rejects.toThrow();
+describe("runWithTestPostgres", () => {
+  // Starts a server of its own: not in a run that leaves Postgres out.
+  it.runIf(testDialects.includes("postgres"))("runs the command with one Postgres announced to it, passes its exit code on, and stops the server", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "with-test-postgres-"));
+    try {
+      const file = join(directory, "seen.json");
+      expect(await runWithTestPostgres(node, ["-e", askServer(file)], { ...withoutServer, DELIBERATE_TEST_DIALECTS: "postgres" })).toBe(3);
+      const { url, version } = JSON.parse(readFileSync(file, "utf8")) as { url: string; version: string };
+      expect(version).toMatch(/^17\./);
+      // Gone afterwards: nothing listens there any more.
+      const late = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      await expect(late.connect()).rejects.toThrow();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
-  it("starts nothing when a server is given or Postgres is left out, and passes the variable through", async () => {
+  it("starts nothing when a server is given, and ends with the command's signal as 128 + its number", async () => {
     const given = "postgres://someone@127.0.0.1:1/postgres";
-    const echo = [process.execPath, "-e", "console.log(process.env.DELIBERATE_TEST_DATABASE_URL ?? 'unset')"];
-    expect((await runWithPostgres(echo, { DELIBERATE_TEST_DATABASE_URL: given })).stdout.trim()).toBe(given);
-    expect((await runWithPostgres(echo, { DELIBERATE_TEST_DATABASE_URL: undefined, DELIBERATE_TEST_DIALECTS: "sqlite" })).stdout.trim()).toBe("unset");
+    const check = `if (process.env.DELIBERATE_TEST_DATABASE_URL !== ${JSON.stringify(given)}) process.exit(1); process.kill(process.pid, "SIGTERM");`;
+    expect(await runWithTestPostgres(node, ["-e", check], { ...withoutServer, DELIBERATE_TEST_DATABASE_URL: given })).toBe(128 + 15);
   });
 
-  it("says how to use it without a command, and names a command it cannot run", async () => {
-    const env = { DELIBERATE_TEST_DIALECTS: "sqlite" };
-    const usage = await runWithPostgres([], env);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain("usage: with-test-postgres <command>");
-    const missing = await runWithPostgres(["no-such-command-deliberate"], env);
-    expect(missing.code).toBe(127);
-    expect(missing.stderr).toContain("could not run no-such-command-deliberate");
+  it("starts nothing when Postgres is left out", async () => {
+    const check = "process.exit(process.env.DELIBERATE_TEST_DATABASE_URL === undefined ? 0 : 1)";
+    expect(await runWithTestPostgres(node, ["-e", check], { ...withoutServer, DELIBERATE_TEST_DIALECTS: "sqlite" })).toBe(0);
+  });
+
+  it("names a command it cannot run, exiting 127", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(await runWithTestPostgres("no-such-command-deliberate", [], { ...withoutServer, DELIBERATE_TEST_DATABASE_URL: "postgres://unused@127.0.0.1:1/postgres" })).toBe(127);
+      expect(stderr.mock.calls.map(([text]) => String(text)).join("")).toContain("could not run no-such-command-deliberate");
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it("as a command, says how to use it when given none", async () => {
+    const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+    const script = fileURLToPath(new URL("./with-test-postgres.ts", import.meta.url));
+    const failure = await promisify(execFile)(node, [tsx, script]).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain("usage: with-test-postgres <command>");
   });
 });
