@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -25,6 +25,23 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
     });
   });
+}
+
+/** Resolves once nothing accepts connections on the loopback `port` (or after `timeoutMs`). */
+async function untilRefused(port: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (!accepted) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Replaces the database name of a Postgres URL. */
@@ -130,6 +147,8 @@ export async function startTestPostgres(options: { log?: (line: string) => void;
     createDatabase: (prefix = "test") => createDatabaseOn(adminUrl, prefix),
     async stop() {
       await server.stop();
+      // As root the server runs under `su`, which can exit a moment before the server itself does.
+      await untilRefused(port);
       await rm(databaseDir, { recursive: true, force: true }).catch(() => undefined);
     },
   };

@@ -23,6 +23,17 @@ client.connect().then(() => client.query("show server_version")).then(async (res
   process.exit(3);
 });`;
 
+async function refusesConnections(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.end();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 describe("runWithTestPostgres", () => {
   // Starts a server of its own: not in a run that leaves Postgres out.
   it.runIf(testDialects.includes("postgres"))("runs the command with one Postgres announced to it, passes its exit code on, and stops the server", async () => {
@@ -33,8 +44,7 @@ describe("runWithTestPostgres", () => {
       const { url, version } = JSON.parse(readFileSync(file, "utf8")) as { url: string; version: string };
       expect(version).toMatch(/^17\./);
       // Gone afterwards: nothing listens there any more.
-      const late = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-      await expect(late.connect()).rejects.toThrow();
+      expect(await refusesConnections(url)).toBe(true);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
