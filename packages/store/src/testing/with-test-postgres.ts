@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { constants } from "node:os";
 import { pathToFileURL } from "node:url";
 import { selectedDialects } from "./dialects.ts";
-import { startTestPostgres, type TestPostgres } from "./embedded-postgres.ts";
+import { startEmbeddedPostgres, type TestPostgres } from "./embedded-postgres.ts";
 
 /**
  * Runs `command` with one embedded Postgres for all of it, announced to every
@@ -18,7 +18,7 @@ import { startTestPostgres, type TestPostgres } from "./embedded-postgres.ts";
 export async function runWithTestPostgres(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const external = env["DELIBERATE_TEST_DATABASE_URL"]?.trim();
   // Every package's suites at once share it: room for all their pools.
-  const server: TestPostgres | undefined = external || !selectedDialects(env["DELIBERATE_TEST_DIALECTS"]).includes("postgres") ? undefined : await startTestPostgres({ maxConnections: 1000 });
+  const server: TestPostgres | undefined = external || !selectedDialects(env["DELIBERATE_TEST_DIALECTS"]).includes("postgres") ? undefined : await startEmbeddedPostgres({ maxConnections: 1000 });
   try {
     const child = spawn(command, args, { stdio: "inherit", env: server ? { ...env, DELIBERATE_TEST_DATABASE_URL: server.adminUrl } : env });
     // The terminal's Ctrl-C reaches the command too; a signal sent to this process alone is passed on.
