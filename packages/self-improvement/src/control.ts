@@ -156,14 +156,17 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
       };
     },
 
-    async history(filter = {}) {
-      const actions = await repository.actions.list({ limit: filter.limit ?? 20, ...(filter.status ? { status: filter.status } : {}) });
-      return Promise.all(
-        actions.map(async (action) => {
-          const learning: LearningRecord | undefined = await repository.learnings.forAction(action.id);
-          return { ...action, target: targetLabel(action.scope, action.setting), lesson: learning?.lessons.join(" ") ?? null };
-        }),
-      );
+    history(filter = {}) {
+      // One snapshot, like status(): an action and its lesson are of one moment.
+      return store.snapshot(async ({ selfImprovement: snapshot }) => {
+        const actions = await snapshot.actions.list({ limit: filter.limit ?? 20, ...(filter.status ? { status: filter.status } : {}) });
+        return Promise.all(
+          actions.map(async (action) => {
+            const learning: LearningRecord | undefined = await snapshot.learnings.forAction(action.id);
+            return { ...action, target: targetLabel(action.scope, action.setting), lesson: learning?.lessons.join(" ") ?? null };
+          }),
+        );
+      });
     },
 
     diagnostics: (filter = {}) => repository.diagnoses.list({ limit: filter.limit ?? 20, ...(filter.status ? { status: filter.status } : {}) }),
