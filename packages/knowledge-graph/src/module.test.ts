@@ -543,6 +543,28 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
     expect((await store.knowledgeGraph.findSession("s-2"))?.state).toBe("expired");
   });
 
+  it("counts a session idle from the end of its last call, however long the call took", async () => {
+    let during: (() => void) | undefined;
+    // Each model answer takes 40 s of the test clock: the call lasts longer than the 60-second idle timeout.
+    const slowScript = Object.fromEntries(
+      Object.entries(deductiveScript).map(([name, answer]) => [
+        name,
+        (user: string, call: number) => {
+          during?.();
+          return typeof answer === "function" ? (answer as (user: string, call: number) => unknown)(user, call) : answer;
+        },
+      ]),
+    );
+    const { execute, clock } = await setup(slowScript, { idleTimeoutMs: 60_000, maxActiveSessions: 1 });
+    during = () => clock.advance(40_000);
+    const first = await execute({ ...deductiveRequest, reasoningSessionId: "long-1" });
+    expect(first.status).toBe("completed");
+    during = undefined;
+    // Right after it, the session is live: it holds the only place, and it can be continued.
+    expect((await errorOf(execute({ ...deductiveRequest, reasoningSessionId: "long-2" }))).code).toBe("LIMIT_EXCEEDED");
+    expect((await execute({ ...deductiveRequest, reasoningSessionId: "long-1" })).status).toBe("completed");
+  });
+
   it("publishes the capability object generated from what is implemented, and the protocol methods", async () => {
     const { engine } = await setup({}, { maxPlanDepth: 4 });
     expect(engine.capabilities["reasoning"]).toMatchObject({

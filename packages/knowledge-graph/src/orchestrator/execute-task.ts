@@ -318,8 +318,11 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
     };
   }
 
-  // 4. One transaction: the session, the graph's changes, the next state.
-  const nowText = now.toISOString();
+  // 4. One transaction: the session, the graph's changes, the next state. Stamped when the work is done:
+  // a session is idle from the end of its last call, however long that call's model answers took.
+  const committedAt = context.clock.now();
+  const nowText = committedAt.toISOString();
+  const commitCutoff = new Date(committedAt.getTime() - options.idleTimeoutMs).toISOString();
   const toolCallId = outcome.kind === "waitTool" ? context.ids.next("call") : null;
   const nextPending: PendingWork | null =
     outcome.kind === "waitTool"
@@ -336,9 +339,11 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
   const idOf = (key: string) => (graph.entity(key) as GraphEntity).id as string;
   const secret = await context.store.transaction(async (repositories) => {
     const kg = repositories.knowledgeGraph;
-    await kg.expireIdleSessions({ idleCutoff, now: nowText });
+    await kg.expireIdleSessions({ idleCutoff: commitCutoff, now: nowText });
     if (access.kind === "new") {
-      if ((await kg.countLiveSessions({ idleCutoff })) >= options.maxActiveSessions) throw overCapError(options, await kg.leastRecentlyActiveSession({ idleCutoff }));
+      if ((await kg.countLiveSessions({ idleCutoff: commitCutoff })) >= options.maxActiveSessions) {
+        throw overCapError(options, await kg.leastRecentlyActiveSession({ idleCutoff: commitCutoff }));
+      }
       if (await kg.sessionIdTaken(sessionId)) {
         throw new DeliberateError({ code: "CONFLICT", message: `reasoningSessionId ${sessionId} was taken meanwhile`, issues: [{ field: "reasoningSessionId", message: "already used" }], hint: "Choose another reasoningSessionId, or omit it." });
       }
