@@ -130,7 +130,8 @@ describe("the guards", () => {
       diagnosis: { object: { suspected_cause: "Timeouts.", action: { kind: "adjust", target: "probe.timeoutMs", direction: "increase", steps: 2 }, rationale: "More time." } },
       options: { analyzer: { use: "model" }, executor: { allowlist: { timeoutMs: { min: 100, max: 2_000, step: 1_000, maxSteps: 2 } } } },
     });
-    await harness.call(10);
+    // The baseline one call after another: at once, a loaded machine makes it slow enough to soften the slowdown's severity.
+    await harness.call(10, "one by one");
     delay = 2_500;
     await harness.call(10);
     const result = await harness.module.runCycle();
@@ -155,7 +156,8 @@ describe("the guards", () => {
           : { object: { suspected_cause: "Slow provider.", action: { kind: "none", reason: "Nothing to change." }, rationale: "Wait." } },
       options: { analyzer: { use: "model" } },
     });
-    await harness.call(10);
+    // The baseline one call after another: at once, a loaded machine makes it slow enough to soften the slowdown's severity.
+    await harness.call(10, "one by one");
     delay = 2_500;
     await harness.call(10);
     for (let cycle = 1; cycle <= 3; cycle += 1) {
