@@ -201,6 +201,10 @@ describe("the packed client in a fresh host project", () => {
         // DATABASE_PATH, or DATABASE_URL on the test Postgres (DELIBERATE_TEST_ENGINE_DIALECT=postgres).
         HOST_STDIO_ENV: JSON.stringify(await testServerEnvironment({ DATABASE_PATH: join(project.path, "mcp-stdio.db") })),
       },
+    }).catch((error: unknown) => {
+      // Say how the services fared: a refused connection means one of them had stopped.
+      const fared = [api, mcpHttp].map((service) => `${service.url}: ${service.child.exitCode === null && service.child.signalCode === null ? "running" : `exited (${service.child.exitCode ?? service.child.signalCode})`}\n${service.logs.slice(-20).join("\n")}`);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n\nThe services:\n${fared.join("\n\n")}`, { cause: error });
     });
     const report = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
       results: Array<{ surface: string; linear: string; confidence: number; recommendation: string; invalid: string; outcome: { source?: string; text?: string } }>;
