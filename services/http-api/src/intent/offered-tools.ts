@@ -1,6 +1,7 @@
 import { DeliberateError, type FieldIssue } from "@deliberate/contracts";
 import { z } from "zod";
 import type { OfferedToolInput } from "@deliberate/contracts";
+import { patternIssues } from "./pattern-safety.ts";
 
 /** The name the decision uses for "no tool: the run is done". */
 export const finishChoice = "finish";
@@ -86,6 +87,11 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
         issues.push({ field: `${field}.input_schema`, message: `must describe an object (type "object"), got type ${JSON.stringify(type)}` });
         return;
       }
+      const unsafe = patternIssues(schema, `${field}.input_schema`);
+      if (unsafe.length > 0) {
+        issues.push(...unsafe);
+        return;
+      }
       try {
         validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
       } catch (error) {
@@ -103,7 +109,7 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
       code: "INVALID_INPUT",
       message: `Invalid tools: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
       issues,
-      hint: "Offer each tool once with a JSON Schema object for its arguments (JSON Schema 2020-12 without if/then/else or remote $ref).",
+      hint: "Offer each tool once with a JSON Schema object for its arguments (JSON Schema 2020-12 without if/then/else, remote $ref, or patterns with backreferences, lookarounds or nested {n,m} repetitions).",
     });
   }
   return compiled;
