@@ -105,6 +105,34 @@ describe("executeTask request", () => {
     ).toEqual(["contextData.availableTools.0.inputSchema.type"]);
   });
 
+  it("refuses tool schemas whose patterns only a backtracking engine can check, naming the pattern", () => {
+    const base = { taskId: "t", reasoningType: "planAndExecuteCoT", goalQuery: "q" };
+    const withPattern = (pattern: string) => ({ type: "object", properties: { city: { type: "string", pattern } } });
+    const refused = issuesOf({
+      ...base,
+      contextData: {
+        availableTools: [
+          { name: "a", inputSchema: withPattern("^(?<=x)a$") },
+          { name: "b", inputSchema: withPattern("^(\\w+)\\s\\1$") },
+          { name: "c", inputSchema: { type: "object", patternProperties: { "^(a+){2,40}$": {} } } },
+          // Nested + and * run on V8's linear-time fallback; classes and escaped brackets are no groups.
+          { name: "d", inputSchema: withPattern("^([a-z0-9]+[-_]?)+$") },
+          { name: "e", inputSchema: withPattern("^[(?=\\1]\\(?!x\\)$") },
+        ],
+      },
+    });
+    expect(refused.map((issue) => issue.field)).toEqual([
+      "contextData.availableTools.0.inputSchema.properties.city.pattern",
+      "contextData.availableTools.1.inputSchema.properties.city.pattern",
+      "contextData.availableTools.2.inputSchema.patternProperties",
+    ]);
+    expect(refused.map((issue) => issue.message)).toEqual([
+      expect.stringContaining("lookaround"),
+      expect.stringContaining("backreference"),
+      expect.stringContaining("{n,m}"),
+    ]);
+  });
+
   it("bounds maxSteps and desiredConfidenceLevel", () => {
     fc.assert(
       fc.property(fc.integer({ min: -100, max: 200 }), fc.double({ min: -2, max: 3, noNaN: true }), (maxSteps, level) => {

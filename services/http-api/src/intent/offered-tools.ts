@@ -1,7 +1,7 @@
-import { DeliberateError, type FieldIssue } from "@deliberate/contracts";
+import { DeliberateError, type FieldIssue, unsafePatterns } from "@deliberate/contracts";
 import { z } from "zod";
 import type { OfferedToolInput } from "@deliberate/contracts";
-import { patternIssues } from "./pattern-safety.ts";
+import "./pattern-safety.ts";
 
 /** The name the decision uses for "no tool: the run is done". */
 export const finishChoice = "finish";
@@ -87,9 +87,9 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
         issues.push({ field: `${field}.input_schema`, message: `must describe an object (type "object"), got type ${JSON.stringify(type)}` });
         return;
       }
-      const unsafe = patternIssues(schema, `${field}.input_schema`);
+      const unsafe = unsafePatterns(schema);
       if (unsafe.length > 0) {
-        issues.push(...unsafe);
+        issues.push(...unsafe.map((issue) => ({ field: [`${field}.input_schema`, ...issue.path].join("."), message: issue.message })));
         return;
       }
       try {

@@ -1,0 +1,113 @@
+/**
+ * JSON Schemas a caller sends (an agent intent's offered tools, a task's
+ * available tools) are compiled to validators whose `pattern`s then run on
+ * text the caller (or its model) also chooses. A pattern such as `^(a+)+$`
+ * backtracks exponentially and would hold the event loop, and with it every
+ * request, for minutes. The services turn on V8's linear-time engine for
+ * expressions that backtrack too much (same answers); what that engine cannot
+ * run is refused up front: backreferences, lookarounds, and `{n,m}`
+ * repetitions nested with other quantifiers (it runs only small ones, and
+ * which is not documented).
+ */
+
+interface GroupFrame {
+  quantified: boolean;
+  bounded: boolean;
+  alternation: boolean;
+}
+
+const boundedQuantifier = /^\{\d+(,\d*)?\}/;
+
+/** Why `pattern` could backtrack without bound, or undefined when the linear-time fallback covers it. */
+export function patternHazard(pattern: string): string | undefined {
+  const stack: GroupFrame[] = [{ quantified: false, bounded: false, alternation: false }];
+  let inClass = false;
+  let closed: GroupFrame | undefined;
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index] as string;
+    const justClosed = closed;
+    closed = undefined;
+    if (char === "\\") {
+      const next = pattern[index + 1];
+      if (!inClass && next !== undefined && (/[1-9]/.test(next) || (next === "k" && pattern[index + 2] === "<"))) return "it uses a backreference";
+      index += 1;
+      continue;
+    }
+    if (inClass) {
+      if (char === "]") inClass = false;
+      continue;
+    }
+    if (char === "[") {
+      inClass = true;
+      continue;
+    }
+    if (char === "(") {
+      const kind = pattern.slice(index + 1, index + 4);
+      if (kind.startsWith("?=") || kind.startsWith("?!") || kind === "?<=" || kind === "?<!") return "it uses a lookaround";
+      stack.push({ quantified: false, bounded: false, alternation: false });
+      continue;
+    }
+    if (char === ")") {
+      if (stack.length > 1) closed = stack.pop();
+      continue;
+    }
+    const frame = stack[stack.length - 1] as GroupFrame;
+    if (char === "|") {
+      frame.alternation = true;
+      continue;
+    }
+    const bounded = char === "{" && boundedQuantifier.test(pattern.slice(index));
+    if (!bounded && char !== "*" && char !== "+" && char !== "?") continue;
+    // A `?` after another quantifier makes it lazy; it is no quantifier of its own.
+    if (char === "?" && justClosed === undefined && "*+?}".includes(pattern[index - 1] ?? "")) continue;
+    if (justClosed !== undefined) {
+      if (bounded && (justClosed.quantified || justClosed.alternation)) return "it repeats with {n,m} a group that holds a quantifier or an alternation";
+      if (justClosed.bounded && char !== "?") return "it repeats a group that holds a {n,m} quantifier";
+      frame.bounded ||= justClosed.bounded;
+    }
+    frame.quantified = true;
+    if (bounded) {
+      frame.bounded = true;
+      index = pattern.indexOf("}", index);
+    }
+  }
+  return undefined;
+}
+
+/** Schema keywords whose values are data, not schemas: their keys and strings are never patterns. */
+const dataKeywords = new Set(["const", "enum", "default", "examples"]);
+
+/** A pattern in a JSON Schema that could backtrack without bound: where it is (below the schema) and why. */
+export interface PatternIssue {
+  path: Array<string | number>;
+  message: string;
+}
+
+/** Every `pattern` and `patternProperties` key in a JSON Schema that could backtrack without bound. */
+export function unsafePatterns(schema: unknown): PatternIssue[] {
+  const issues: PatternIssue[] = [];
+  const visit = (node: unknown, path: Array<string | number>) => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, [...path, index]));
+      return;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (dataKeywords.has(key)) continue;
+      if (key === "pattern" && typeof value === "string") {
+        const hazard = patternHazard(value);
+        if (hazard) issues.push({ path: [...path, "pattern"], message: `cannot be enforced safely: ${hazard}, which can take exponential time to check; simplify it` });
+        continue;
+      }
+      if (key === "patternProperties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+        for (const property of Object.keys(value)) {
+          const hazard = patternHazard(property);
+          if (hazard) issues.push({ path: [...path, "patternProperties"], message: `the pattern ${JSON.stringify(property)} cannot be enforced safely: ${hazard}, which can take exponential time to check; simplify it` });
+        }
+      }
+      visit(value, [...path, key]);
+    }
+  };
+  visit(schema, []);
+  return issues;
+}
