@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseOptions, eventually, getJson, postJson, startService } from "./support/service-harness.ts";
 import { reasoningModule } from "@deliberate/reasoning";
+import { createSelfImprovementModule } from "@deliberate/self-improvement";
 import { agentIntentModule } from "../src/agent-intent-module.ts";
 import type { ApiRepositories } from "../src/store/repositories.ts";
 
@@ -147,6 +148,26 @@ describe("errors", () => {
     const route = await getJson(`${running.url}/nope`);
     expect(route.status).toBe(404);
     expect(route.json.error).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("refuses a path id holding U+0000 with INVALID_INPUT naming it, as the MCP tools do for the same id", async () => {
+    const running = await startService({}, { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] });
+    cleanups.push(() => running.stop());
+    const cases: Array<{ path: string; field: string; method?: "POST" }> = [
+      { path: "/v1/sessions/ses%00x", field: "session_id" },
+      { path: "/v1/sessions/ses%00x/thoughts", field: "session_id" },
+      { path: "/v1/jobs/job%00x", field: "job_id" },
+      { path: "/v1/self-improvement/diagnoses/d%00x/approve", field: "diagnosis_id", method: "POST" },
+      { path: "/v1/self-improvement/diagnoses/d%00x/reject", field: "diagnosis_id", method: "POST" },
+      { path: "/v1/self-improvement/actions/a%00x/rollback", field: "action_id", method: "POST" },
+    ];
+    for (const { path, field, method } of cases) {
+      const response = method === "POST" ? await postJson(`${running.url}${path}`, {}) : await getJson(`${running.url}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(response.json.error, path).toMatchObject({ code: "INVALID_INPUT", issues: [{ field, message: expect.stringContaining("U+0000") }] });
+    }
+    // The same id without U+0000 is only unknown.
+    expect((await getJson(`${running.url}/v1/sessions/ses_x`)).status).toBe(404);
   });
 
   it("echoes a caller's request id", async () => {
