@@ -170,6 +170,27 @@ describe("errors", () => {
     expect((await getJson(`${running.url}/v1/sessions/ses_x`)).status).toBe(404);
   });
 
+  it("self-improvement: an empty or non-numeric ?limit and a missing or mistyped pause duration are named and explained, like a session read's", async () => {
+    const running = await startService({}, { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] });
+    cleanups.push(() => running.stop());
+    const session = (await getJson(`${running.url}/v1/sessions/ses_x?limit=`)).json.error.issues;
+    for (const path of ["/v1/self-improvement/history", "/v1/self-improvement/diagnostics"]) {
+      for (const limit of ["", "%20", "abc", "1.5"]) {
+        const response = await getJson(`${running.url}${path}?limit=${limit}`);
+        expect(response.status, `${path} ${limit}`).toBe(400);
+        expect(response.json.error.issues, `${path} ${limit}`).toEqual([{ field: "limit", message: expect.not.stringMatching(/Too small|NaN/) }]);
+      }
+      expect((await getJson(`${running.url}${path}?limit=`)).json.error.issues).toEqual(session);
+      expect((await getJson(`${running.url}${path}?limit=2`)).status).toBe(200);
+    }
+    for (const body of [{}, { duration: true }, { duration: 1.5 }, { duration: null }]) {
+      const response = await postJson(`${running.url}/v1/self-improvement/pause`, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.json.error.issues, JSON.stringify(body)).toEqual([{ field: "duration", message: expect.stringContaining("30m") }]);
+    }
+    expect((await postJson(`${running.url}/v1/self-improvement/pause`, { duration: 0 })).json).toEqual({ paused_until: null });
+  });
+
   it("echoes a caller's request id", async () => {
     const running = await service();
     const response = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { "x-request-id": "caller-id-123" });
