@@ -1,5 +1,6 @@
 import { createFakeModelServer } from "@deliberate/providers/testing";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseOptions, eventually, getJson, postJson, startService } from "./support/service-harness.ts";
 import { reasoningModule } from "@deliberate/reasoning";
@@ -189,6 +190,30 @@ describe("errors", () => {
       expect(response.json.error.issues, JSON.stringify(body)).toEqual([{ field: "duration", message: expect.stringContaining("30m") }]);
     }
     expect((await postJson(`${running.url}/v1/self-improvement/pause`, { duration: 0 })).json).toEqual({ paused_until: null });
+  });
+
+  it("answers a header holding U+0000 (refused by node's parser) with the JSON error body naming the headers", async () => {
+    const running = await service();
+    const { port } = new URL(running.url);
+    const send = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () => socket.end(text));
+        let received = "";
+        socket.on("data", (chunk) => {
+          received += chunk;
+        });
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+      });
+    const body = JSON.stringify({ content: "x" });
+    for (const header of ["Accept-Version: v1\u0000", "X-Request-Id: a\u0000b", "Authorization: Bearer a\u0000"]) {
+      const answer = await send(`POST /v1/tools/reasoning_linear HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      expect(answer.split("\r\n")[0], header).toBe("HTTP/1.1 400 Bad Request");
+      const json = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+      expect(json, header).toMatchObject({ status: "error", error: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] } });
+    }
+    // Nothing reached a tool.
+    expect(await running.service.store.invocations.list()).toEqual([]);
   });
 
   it("echoes a caller's request id", async () => {
