@@ -116,7 +116,11 @@ describe("session resources", () => {
   it("refuses a session id that is not valid percent-encoding or holds U+0000 as invalid params naming session_id, never an internal error", async () => {
     const reads: string[] = [];
     const reader = createReader(1);
-    const client = await connect({ ...reader, readSession: (sessionId) => (reads.push(sessionId), reader.readSession(sessionId)) });
+    const readSession = (sessionId: string) => {
+      reads.push(sessionId);
+      return reader.readSession(sessionId);
+    };
+    const client = await connect({ ...reader, readSession });
     for (const uri of ["deliberate://sessions/%ZZ", "deliberate://sessions/%E0%A4%A/markdown", "deliberate://sessions/ses%00x", "deliberate://sessions/ses\u0000x/mermaid"]) {
       const refused = await rejection(client.readResource({ uri }));
       expect(refused.code).toBe(-32602);
