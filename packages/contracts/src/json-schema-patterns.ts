@@ -111,3 +111,66 @@ export function unsafePatterns(schema: unknown): PatternIssue[] {
   visit(schema, []);
   return issues;
 }
+
+/** The subschema a local `$ref` ("#", "#/$defs/a", "#/properties/x/items") points to, if any. */
+function resolveLocalRef(root: unknown, ref: string): unknown {
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  let node: unknown = root;
+  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
+    const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Keywords that apply their subschemas to the same value (no part of it is consumed on the way). */
+const sameValueKeywords = ["allOf", "anyOf", "oneOf"] as const;
+
+/**
+ * Every local `$ref` in a JSON Schema that leads back to itself without
+ * describing any part of the value on the way (`a: {$ref: a}`, `a -> b -> a`,
+ * `a: {allOf: [{$ref: a}]}`): checking a value against it never ends (the
+ * validator's stack overflows). A `$ref` reached again through `properties`,
+ * `items` and the like is a recursive schema and fine.
+ */
+export function endlessRefs(schema: unknown): PatternIssue[] {
+  const issues: PatternIssue[] = [];
+  // The subschemas checked against the same value as `node`.
+  const sameValue = (node: unknown): unknown[] => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return [];
+    const record = node as Record<string, unknown>;
+    const next: unknown[] = [];
+    if (typeof record["$ref"] === "string") next.push(resolveLocalRef(schema, record["$ref"]));
+    for (const keyword of sameValueKeywords) if (Array.isArray(record[keyword])) next.push(...(record[keyword] as unknown[]));
+    if (record["not"] !== undefined) next.push(record["not"]);
+    return next.filter((item) => item !== null && typeof item === "object");
+  };
+  const leadsBack = (start: object): boolean => {
+    const seen = new Set<unknown>();
+    const stack = sameValue(start);
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === start) return true;
+      if (seen.has(node)) continue;
+      seen.add(node);
+      stack.push(...sameValue(node));
+    }
+    return false;
+  };
+  const visit = (node: unknown, path: Array<string | number>) => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, [...path, index]));
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    if (typeof record["$ref"] === "string" && leadsBack(record)) {
+      issues.push({ path: [...path, "$ref"], message: `${JSON.stringify(record["$ref"])} leads back to itself without describing any value, so checking a value would never end; describe a value (type, properties, items) on the way` });
+      return;
+    }
+    for (const [key, value] of Object.entries(record)) if (!dataKeywords.has(key)) visit(value, [...path, key]);
+  };
+  visit(schema, []);
+  return issues;
+}

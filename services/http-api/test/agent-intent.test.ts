@@ -308,6 +308,33 @@ describe("request validation", () => {
     expect(accepted.json).toMatchObject({ status: "ok", tool_name: "t", tool_args: { query: "a".repeat(64) } });
   });
 
+  it("refuses a $ref that leads back to itself without describing a value, naming it (it overflowed the stack: 500)", async () => {
+    const running = await withoutModel();
+    const looping = (defs: Record<string, unknown>) => ({ type: "object", $defs: defs, properties: { query: { $ref: "#/$defs/a" } }, required: ["query"] });
+    const response = await intent(running, {
+      goal_text: "find x",
+      forced_tool: "a",
+      tools: [
+        { name: "a", input_schema: looping({ a: { $ref: "#/$defs/a" } }) },
+        { name: "b", input_schema: looping({ a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } }) },
+        { name: "c", input_schema: looping({ a: { allOf: [{ $ref: "#/$defs/c" }] }, c: { anyOf: [{ $ref: "#/$defs/a" }, { type: "string" }] } }) },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe("INVALID_INPUT");
+    expect(response.json.error.issues.map((issue: { field: string }) => issue.field)).toEqual([
+      "tools.0.input_schema.$defs.a.$ref",
+      "tools.1.input_schema.$defs.a.$ref",
+      "tools.1.input_schema.$defs.b.$ref",
+      "tools.2.input_schema.$defs.a.allOf.0.$ref",
+      "tools.2.input_schema.$defs.c.anyOf.0.$ref",
+    ]);
+    // A recursive schema whose $ref describes a part of the value is fine.
+    const tree = { type: "object", properties: { query: { type: "string" }, children: { type: "array", items: { $ref: "#" } } }, required: ["query"] };
+    const recursive = await intent(running, { goal_text: "find x", forced_tool: "t", tools: [{ name: "t", input_schema: tree }] });
+    expect(recursive.json).toMatchObject({ status: "ok", tool_name: "t", tool_args: { query: "find x" } });
+  });
+
   it("rejects offered tools that cannot be enforced", async () => {
     const running = await withoutModel();
     const response = await intent(running, { goal_text: "x", tools: [{ name: "finish" }, searchTool, searchTool, { name: "b", input_schema: { type: "array" } }] });

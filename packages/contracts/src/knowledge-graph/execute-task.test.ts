@@ -133,6 +133,23 @@ describe("executeTask request", () => {
     ]);
   });
 
+  it("refuses tool schemas whose $ref leads back to itself without describing a value, naming it", () => {
+    const base = { taskId: "t", reasoningType: "planAndExecuteCoT", goalQuery: "q" };
+    const refused = issuesOf({
+      ...base,
+      contextData: {
+        availableTools: {
+          loop: { inputSchema: { type: "object", $defs: { a: { $ref: "#/$defs/a" } }, properties: { city: { $ref: "#/$defs/a" } } } },
+          root: { inputSchema: { type: "object", allOf: [{ $ref: "#" }] } },
+          // Recursion through properties describes a part of the value each time: fine.
+          tree: { inputSchema: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } } } },
+        },
+      },
+    });
+    expect(refused.map((issue) => issue.field)).toEqual(["contextData.availableTools.loop.inputSchema.$defs.a.$ref", "contextData.availableTools.root.inputSchema.allOf.0.$ref"]);
+    expect(refused[0]?.message).toContain("never end");
+  });
+
   it("bounds maxSteps and desiredConfidenceLevel", () => {
     fc.assert(
       fc.property(fc.integer({ min: -100, max: 200 }), fc.double({ min: -2, max: 3, noNaN: true }), (maxSteps, level) => {

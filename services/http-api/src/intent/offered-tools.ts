@@ -1,4 +1,4 @@
-import { DeliberateError, type FieldIssue, unsafePatterns } from "@deliberate/contracts";
+import { DeliberateError, endlessRefs, type FieldIssue, unsafePatterns } from "@deliberate/contracts";
 import { z } from "zod";
 import type { OfferedToolInput } from "@deliberate/contracts";
 import "./pattern-safety.ts";
@@ -87,7 +87,7 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
         issues.push({ field: `${field}.input_schema`, message: `must describe an object (type "object"), got type ${JSON.stringify(type)}` });
         return;
       }
-      const unsafe = unsafePatterns(schema);
+      const unsafe = [...unsafePatterns(schema), ...endlessRefs(schema)];
       if (unsafe.length > 0) {
         issues.push(...unsafe.map((issue) => ({ field: [`${field}.input_schema`, ...issue.path].join("."), message: issue.message })));
         return;
