@@ -174,3 +174,39 @@ export function endlessRefs(schema: unknown): PatternIssue[] {
   visit(schema, []);
   return issues;
 }
+
+/** How many subschemas a caller's JSON Schema may expand to through its `$ref`s (see `schemaExpansion`). */
+export const maxSchemaExpansion = 10_000;
+
+/**
+ * A JSON Schema whose `$ref`s expand it past `maxSchemaExpansion` subschemas
+ * (`d0: {allOf: [d1, d1]}, d1: {allOf: [d2, d2]}, ...`: a 2 KB schema that
+ * checks one value 2^40 times and holds the process), as one issue at the
+ * schema; empty otherwise. A `$ref` back into a subschema it is already
+ * inside (a recursive schema) counts once: each further round needs a part of
+ * the value to check. The walk stops at the limit, so it is cheap whatever the schema.
+ */
+export function schemaExpansion(schema: unknown): PatternIssue[] {
+  let count = 0;
+  const expanding = new Set<unknown>();
+  const visit = (node: unknown): boolean => {
+    if (node === null || typeof node !== "object") return true;
+    count += 1;
+    if (count > maxSchemaExpansion) return false;
+    const children = Array.isArray(node) ? node : Object.entries(node as Record<string, unknown>).filter(([key]) => !dataKeywords.has(key)).map(([, value]) => value);
+    for (const child of children) if (!visit(child)) return false;
+    const ref = Array.isArray(node) ? undefined : (node as Record<string, unknown>)["$ref"];
+    if (typeof ref === "string") {
+      const target = resolveLocalRef(schema, ref);
+      if (target !== null && typeof target === "object" && !expanding.has(target)) {
+        expanding.add(target);
+        const within = visit(target);
+        expanding.delete(target);
+        if (!within) return false;
+      }
+    }
+    return true;
+  };
+  if (visit(schema)) return [];
+  return [{ path: [], message: `expands to more than ${maxSchemaExpansion} subschemas through its $refs, which would take too long to check; use fewer nested references` }];
+}

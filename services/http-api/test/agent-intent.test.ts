@@ -335,6 +335,16 @@ describe("request validation", () => {
     expect(recursive.json).toMatchObject({ status: "ok", tool_name: "t", tool_args: { query: "find x" } });
   });
 
+  it("refuses a schema whose $refs expand it exponentially (a 2 KB schema checking one value 2^40 times), naming it", async () => {
+    const running = await withoutModel();
+    const defs: Record<string, unknown> = { d40: { type: "string" } };
+    for (let level = 0; level < 40; level += 1) defs[`d${level}`] = { allOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
+    const tool = { name: "t", input_schema: { type: "object", $defs: defs, properties: { query: { $ref: "#/$defs/d0" } }, required: ["query"] } };
+    const response = await intent(running, { goal_text: "find x", forced_tool: "t", tools: [tool] });
+    expect(response.status).toBe(400);
+    expect(response.json.error.issues).toEqual([{ field: "tools.0.input_schema", message: expect.stringContaining("subschemas through its $refs") }]);
+  });
+
   it("rejects offered tools that cannot be enforced", async () => {
     const running = await withoutModel();
     const response = await intent(running, { goal_text: "x", tools: [{ name: "finish" }, searchTool, searchTool, { name: "b", input_schema: { type: "array" } }] });

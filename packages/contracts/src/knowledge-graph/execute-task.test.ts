@@ -150,6 +150,18 @@ describe("executeTask request", () => {
     expect(refused[0]?.message).toContain("never end");
   });
 
+  it("refuses a tool schema whose $refs expand it exponentially, naming it", () => {
+    const defs: Record<string, unknown> = { d40: { type: "string" } };
+    for (let level = 0; level < 40; level += 1) defs[`d${level}`] = { anyOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
+    const issues = issuesOf({
+      taskId: "t",
+      reasoningType: "planAndExecuteCoT",
+      goalQuery: "q",
+      contextData: { availableTools: [{ name: "bomb", inputSchema: { type: "object", $defs: defs, properties: { city: { $ref: "#/$defs/d0" } } } }] },
+    });
+    expect(issues).toEqual([{ field: "contextData.availableTools.0.inputSchema", message: expect.stringContaining("subschemas through its $refs") }]);
+  });
+
   it("bounds maxSteps and desiredConfidenceLevel", () => {
     fc.assert(
       fc.property(fc.integer({ min: -100, max: 200 }), fc.double({ min: -2, max: 3, noNaN: true }), (maxSteps, level) => {

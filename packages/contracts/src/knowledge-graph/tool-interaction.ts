@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endlessRefs, unsafePatterns } from "../json-schema-patterns.ts";
+import { endlessRefs, schemaExpansion, unsafePatterns } from "../json-schema-patterns.ts";
 import { knowledgeGraphRequestLimits as limits } from "./vocabulary.ts";
 
 const toolNamePattern = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,127}$/;
@@ -8,6 +8,7 @@ const toolNamePattern = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,127}$/;
 function checkJsonSchema(schema: Record<string, unknown> | undefined, context: z.RefinementCtx, path: Array<string | number>): void {
   if (schema === undefined) return;
   const unsafe = [...unsafePatterns(schema), ...endlessRefs(schema)];
+  if (unsafe.length === 0) unsafe.push(...schemaExpansion(schema));
   for (const issue of unsafe) context.addIssue({ code: "custom", path: [...path, ...issue.path], message: issue.message });
   if (unsafe.length > 0) return;
   try {

@@ -1,4 +1,4 @@
-import { DeliberateError, endlessRefs, type FieldIssue, unsafePatterns } from "@deliberate/contracts";
+import { DeliberateError, endlessRefs, type FieldIssue, schemaExpansion, unsafePatterns } from "@deliberate/contracts";
 import { z } from "zod";
 import type { OfferedToolInput } from "@deliberate/contracts";
 import "./pattern-safety.ts";
@@ -88,6 +88,7 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
         return;
       }
       const unsafe = [...unsafePatterns(schema), ...endlessRefs(schema)];
+      if (unsafe.length === 0) unsafe.push(...schemaExpansion(schema));
       if (unsafe.length > 0) {
         issues.push(...unsafe.map((issue) => ({ field: [`${field}.input_schema`, ...issue.path].join("."), message: issue.message })));
         return;
