@@ -4,6 +4,7 @@ export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "./errors.ts";
 export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "@deliberate/base";
 export { parseInput, toFieldIssues } from "./validation.ts";
 export { containsNulCharacter, nulCharacterIssues, nulCharacterMessage } from "./nul-characters.ts";
+export { endlessRefs, maxSchemaExpansion, patternHazard, schemaExpansion, unsafePatterns, type PatternIssue } from "./json-schema-patterns.ts";
 export { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
 export { defineTool } from "./tool-definition.ts";
 export type { ToolAnnotations, ToolDefinition, ToolInput, ToolOutput } from "./tool-definition.ts";

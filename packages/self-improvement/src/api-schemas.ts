@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { looseInteger } from "@deliberate/contracts";
 import { actionStatuses, cycleOutcomes, diagnosisStatuses } from "./records.ts";
 import { adjustableSettings, metricNames, severities } from "./types.ts";
 
@@ -176,9 +177,17 @@ export const statusSchema = z
 
 export const configSchema = z.record(z.string(), z.unknown()).meta({ title: "SelfImprovementConfig" });
 
-export const pauseRequestSchema = z.object({ duration: z.union([z.string().min(1), z.number().int().min(0)]).describe("90s, 30m, 2h, 1d, or milliseconds; 0 resumes") }).meta({ title: "SelfImprovementPause" });
+const durationHint = "a duration such as 90s, 30m, 2h, 1d, 1h30m, or whole milliseconds; 0 resumes";
+export const pauseRequestSchema = z
+  .object({
+    duration: z
+      .union([z.string().min(1, `must not be empty: give ${durationHint}`), z.number().int().min(0)], { error: `must be ${durationHint}` })
+      .describe("90s, 30m, 2h, 1d, or milliseconds; 0 resumes"),
+  })
+  .meta({ title: "SelfImprovementPause" });
 export const pauseResultSchema = z.object({ paused_until: iso.nullable() }).meta({ title: "SelfImprovementPaused" });
 export const reasonRequestSchema = z.object({ reason: z.string().max(2000).optional() }).meta({ title: "SelfImprovementReason" });
 
-export const historyQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).optional(), outcome: z.enum(actionStatuses).optional() });
-export const diagnosticsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).optional(), status: z.enum(diagnosisStatuses).optional() });
+// ?limit reads like a session read's (looseInteger): "", " " or "abc" are "expected a number", not a coerced 0 or NaN.
+export const historyQuerySchema = z.object({ limit: looseInteger({ min: 1, max: 1000 }).optional(), outcome: z.enum(actionStatuses).optional() });
+export const diagnosticsQuerySchema = z.object({ limit: looseInteger({ min: 1, max: 1000 }).optional(), status: z.enum(diagnosisStatuses).optional() });

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord } from "@deliberate/contracts";
+import { defaultSessionPageSize, maxSessionPageSize, nulCharacterMessage, pageSessionRecord } from "@deliberate/contracts";
 import { loadViewerAssets, type ViewerAssets } from "./viewer-assets.ts";
 import type { ViewerDataSource, ViewerSessionQuery } from "./viewer-data.ts";
 
@@ -50,6 +50,11 @@ function problem(status: number, code: string, message: string, headers: Record<
   return json({ error: { code, message } }, status, headers);
 }
 
+/** 400 INVALID_INPUT naming the field (the message starts with it). */
+function invalidInput(field: string, message: string): Response {
+  return json({ error: { code: "INVALID_INPUT", message: `${field}: ${message}`, issues: [{ field, message }] } }, 400);
+}
+
 function errorCodeOf(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
@@ -90,6 +95,9 @@ function parseQuery(url: URL, pageSize: number): ViewerSessionQuery | Response {
   if (limit instanceof Response) return limit;
   const offset = integerParameter(url, "offset", 0, 1_000_000);
   if (offset instanceof Response) return offset;
+  for (const name of ["tool", "kind", "search"]) {
+    if (url.searchParams.get(name)?.includes("\0")) return invalidInput(name, nulCharacterMessage);
+  }
   const text = (name: string) => {
     const value = url.searchParams.get(name)?.trim();
     return value === undefined || value === "" ? undefined : value.slice(0, 200);
@@ -259,7 +267,13 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
     }
     const match = /^sessions\/([^/]+)(\/events)?$/.exec(rest);
     if (match) {
-      const sessionId = decodeURIComponent(match[1] as string);
+      let sessionId: string;
+      try {
+        sessionId = decodeURIComponent(match[1] as string);
+      } catch {
+        return invalidInput("session_id", `'${match[1]}' is not valid percent-encoding (UTF-8 bytes as %XX)`);
+      }
+      if (sessionId.includes("\0")) return invalidInput("session_id", nulCharacterMessage);
       return match[2] === undefined ? sessionJson(sessionId, url) : events(request, sessionId);
     }
     return problem(404, "NOT_FOUND", `No viewer endpoint at ${url.pathname}`);

@@ -101,6 +101,28 @@ describe("createViewerRoutes", () => {
     }
   });
 
+  it("refuses a session id with bad percent-encoding or U+0000, and U+0000 in a filter, as 400 INVALID_INPUT naming the field", async () => {
+    const errors: unknown[] = [];
+    const viewer = createViewerRoutes({ ...seeded.source, onError: (error) => errors.push(error) });
+    const cases: Array<[string, string]> = [
+      ["/ui/api/sessions/%ZZ", "session_id"],
+      ["/ui/api/sessions/%E0%A4%A/events", "session_id"],
+      ["/ui/api/sessions/ses%00x", "session_id"],
+      ["/ui/api/sessions/ses%00x/events", "session_id"],
+      ["/ui/api/sessions?search=a%00b", "search"],
+      ["/ui/api/sessions?tool=reasoning_linear%00", "tool"],
+      ["/ui/api/sessions?kind=%00", "kind"],
+    ];
+    for (const [path, field] of cases) {
+      const response = (await viewer(get(path)))!;
+      expect(response.status, path).toBe(400);
+      const body = await response.json();
+      expect(body.error, path).toMatchObject({ code: "INVALID_INPUT", issues: [{ field }] });
+      expect(body.error.message, path).toContain(field);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it("requires the bearer token on data endpoints only, when one is configured", async () => {
     const viewer = createViewerRoutes({ ...seeded.source, token: "s3cret" });
     expect((await viewer(get("/ui")))?.status).toBe(200);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer as createNodeServer, type RequestListener, type Server, type ServerOptions } from "node:http";
+import type { Duplex } from "node:stream";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
@@ -254,6 +255,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
         // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
         // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
         started.keepAliveTimeout = 30_000;
+        started.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, checks.requestId(undefined)));
         started.once("error", reject);
         server = started;
       });
@@ -263,4 +265,36 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       return stopped;
     },
   };
+}
+
+/**
+ * A request node's parser refused before any route saw it (a header holding
+ * U+0000 or another control character, a malformed request line): answered
+ * with the service's JSON error body (400 INVALID_INPUT naming the headers)
+ * instead of node's bare "400 Bad Request", then the connection is closed.
+ * Oversized headers stay 431 and slow requests 408, as node answers them.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, requestId: string): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const plain = (status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  if (error.code === "HPE_HEADER_OVERFLOW") return void plain("431 Request Header Fields Too Large");
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return void plain("408 Request Timeout");
+  if (typeof error.code !== "string" || !error.code.startsWith("HPE_")) {
+    socket.destroy();
+    return;
+  }
+  const headerProblem = error.code === "HPE_INVALID_HEADER_TOKEN" || error.code === "HPE_INVALID_HEADER_VALUE" || error.code === "HPE_LF_EXPECTED" || error.code === "HPE_CR_EXPECTED";
+  const field = headerProblem ? "(headers)" : "(request)";
+  const message = headerProblem
+    ? "a header name or value holds a character HTTP does not allow there (e.g. U+0000 or another control character)"
+    : `not a well-formed HTTP/1.1 request (${error.code})`;
+  const body = JSON.stringify({
+    status: "error",
+    error: { code: "INVALID_INPUT", message: `Malformed request: ${field}: ${message}`, issues: [{ field, message }], hint: "Send header values as printable text (percent-encode or drop control characters).", retryable: false },
+    request_id: requestId,
+  });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -273,6 +273,78 @@ describe("request validation", () => {
     expect(response.json.error.issues.map((issue: { field: string }) => issue.field)).toEqual(["goal_text", "tools.1.description"]);
   });
 
+  it("refuses patterns only a backtracking engine can check (backreferences, lookarounds, nested {n,m}), naming the field", async () => {
+    const running = await withoutModel();
+    const text = (pattern: string) => ({ type: "object", properties: { query: { type: "string", pattern } } });
+    const response = await intent(running, {
+      goal_text: "x",
+      tools: [
+        { name: "a", input_schema: text("^(?=(a+)+$)") },
+        { name: "b", input_schema: text("^(a+)+\\1$") },
+        { name: "c", input_schema: { type: "object", properties: { q: { type: "array", items: text("^(a+){1,30}$") } } } },
+        { name: "d", input_schema: { type: "object", patternProperties: { "^(a{1,10})+$": { type: "string" } } } },
+        // Classes and escapes are not groups or backreferences; a pattern inside `default` is data.
+        { name: "e", input_schema: { type: "object", properties: { q: { type: "string", pattern: "^[(?=\\1]+\\(a+\\)+$", default: "(?=x)" } } } },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.error.issues.map((issue: { field: string }) => issue.field)).toEqual([
+      "tools.0.input_schema.properties.query.pattern",
+      "tools.1.input_schema.properties.query.pattern",
+      "tools.2.input_schema.properties.q.items.properties.query.pattern",
+      "tools.3.input_schema.patternProperties",
+    ]);
+  });
+
+  it("checks a nested-quantifier pattern against a long text without holding the service (linear-time fallback)", async () => {
+    const running = await withoutModel();
+    // ^(a+)+$ against "aaaa…!" backtracks 2^n steps on V8's default engine: with n = 64, for ever.
+    const goal = `${"a".repeat(64)}!`;
+    const tool = { name: "t", input_schema: { type: "object", properties: { query: { type: "string", pattern: "^(a+)+$" } }, required: ["query"] } };
+    const response = await intent(running, { goal_text: goal, forced_tool: "t", tools: [tool] });
+    expect(response.status).toBe(400);
+    expect(response.json.error.issues).toEqual([{ field: "forced_tool", message: expect.stringContaining("must match pattern") }]);
+    const accepted = await intent(running, { goal_text: "a".repeat(64), forced_tool: "t", tools: [tool] });
+    expect(accepted.json).toMatchObject({ status: "ok", tool_name: "t", tool_args: { query: "a".repeat(64) } });
+  });
+
+  it("refuses a $ref that leads back to itself without describing a value, naming it (it overflowed the stack: 500)", async () => {
+    const running = await withoutModel();
+    const looping = (defs: Record<string, unknown>) => ({ type: "object", $defs: defs, properties: { query: { $ref: "#/$defs/a" } }, required: ["query"] });
+    const response = await intent(running, {
+      goal_text: "find x",
+      forced_tool: "a",
+      tools: [
+        { name: "a", input_schema: looping({ a: { $ref: "#/$defs/a" } }) },
+        { name: "b", input_schema: looping({ a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } }) },
+        { name: "c", input_schema: looping({ a: { allOf: [{ $ref: "#/$defs/c" }] }, c: { anyOf: [{ $ref: "#/$defs/a" }, { type: "string" }] } }) },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe("INVALID_INPUT");
+    expect(response.json.error.issues.map((issue: { field: string }) => issue.field)).toEqual([
+      "tools.0.input_schema.$defs.a.$ref",
+      "tools.1.input_schema.$defs.a.$ref",
+      "tools.1.input_schema.$defs.b.$ref",
+      "tools.2.input_schema.$defs.a.allOf.0.$ref",
+      "tools.2.input_schema.$defs.c.anyOf.0.$ref",
+    ]);
+    // A recursive schema whose $ref describes a part of the value is fine.
+    const tree = { type: "object", properties: { query: { type: "string" }, children: { type: "array", items: { $ref: "#" } } }, required: ["query"] };
+    const recursive = await intent(running, { goal_text: "find x", forced_tool: "t", tools: [{ name: "t", input_schema: tree }] });
+    expect(recursive.json).toMatchObject({ status: "ok", tool_name: "t", tool_args: { query: "find x" } });
+  });
+
+  it("refuses a schema whose $refs expand it exponentially (a 2 KB schema checking one value 2^40 times), naming it", async () => {
+    const running = await withoutModel();
+    const defs: Record<string, unknown> = { d40: { type: "string" } };
+    for (let level = 0; level < 40; level += 1) defs[`d${level}`] = { allOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
+    const tool = { name: "t", input_schema: { type: "object", $defs: defs, properties: { query: { $ref: "#/$defs/d0" } }, required: ["query"] } };
+    const response = await intent(running, { goal_text: "find x", forced_tool: "t", tools: [tool] });
+    expect(response.status).toBe(400);
+    expect(response.json.error.issues).toEqual([{ field: "tools.0.input_schema", message: expect.stringContaining("subschemas through its $refs") }]);
+  });
+
   it("rejects offered tools that cannot be enforced", async () => {
     const running = await withoutModel();
     const response = await intent(running, { goal_text: "x", tools: [{ name: "finish" }, searchTool, searchTool, { name: "b", input_schema: { type: "array" } }] });

@@ -1,8 +1,10 @@
 import { createFakeModelServer } from "@deliberate/providers/testing";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseOptions, eventually, getJson, postJson, startService } from "./support/service-harness.ts";
 import { reasoningModule } from "@deliberate/reasoning";
+import { createSelfImprovementModule } from "@deliberate/self-improvement";
 import { agentIntentModule } from "../src/agent-intent-module.ts";
 import type { ApiRepositories } from "../src/store/repositories.ts";
 
@@ -147,6 +149,71 @@ describe("errors", () => {
     const route = await getJson(`${running.url}/nope`);
     expect(route.status).toBe(404);
     expect(route.json.error).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("refuses a path id holding U+0000 with INVALID_INPUT naming it, as the MCP tools do for the same id", async () => {
+    const running = await startService({}, { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] });
+    cleanups.push(() => running.stop());
+    const cases: Array<{ path: string; field: string; method?: "POST" }> = [
+      { path: "/v1/sessions/ses%00x", field: "session_id" },
+      { path: "/v1/sessions/ses%00x/thoughts", field: "session_id" },
+      { path: "/v1/jobs/job%00x", field: "job_id" },
+      { path: "/v1/self-improvement/diagnoses/d%00x/approve", field: "diagnosis_id", method: "POST" },
+      { path: "/v1/self-improvement/diagnoses/d%00x/reject", field: "diagnosis_id", method: "POST" },
+      { path: "/v1/self-improvement/actions/a%00x/rollback", field: "action_id", method: "POST" },
+    ];
+    for (const { path, field, method } of cases) {
+      const response = method === "POST" ? await postJson(`${running.url}${path}`, {}) : await getJson(`${running.url}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(response.json.error, path).toMatchObject({ code: "INVALID_INPUT", issues: [{ field, message: expect.stringContaining("U+0000") }] });
+    }
+    // The same id without U+0000 is only unknown.
+    expect((await getJson(`${running.url}/v1/sessions/ses_x`)).status).toBe(404);
+  });
+
+  it("self-improvement: an empty or non-numeric ?limit and a missing or mistyped pause duration are named and explained, like a session read's", async () => {
+    const running = await startService({}, { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] });
+    cleanups.push(() => running.stop());
+    const session = (await getJson(`${running.url}/v1/sessions/ses_x?limit=`)).json.error.issues;
+    for (const path of ["/v1/self-improvement/history", "/v1/self-improvement/diagnostics"]) {
+      for (const limit of ["", "%20", "abc", "1.5"]) {
+        const response = await getJson(`${running.url}${path}?limit=${limit}`);
+        expect(response.status, `${path} ${limit}`).toBe(400);
+        expect(response.json.error.issues, `${path} ${limit}`).toEqual([{ field: "limit", message: expect.not.stringMatching(/Too small|NaN/) }]);
+      }
+      expect((await getJson(`${running.url}${path}?limit=`)).json.error.issues).toEqual(session);
+      expect((await getJson(`${running.url}${path}?limit=2`)).status).toBe(200);
+    }
+    for (const body of [{}, { duration: true }, { duration: 1.5 }, { duration: null }]) {
+      const response = await postJson(`${running.url}/v1/self-improvement/pause`, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.json.error.issues, JSON.stringify(body)).toEqual([{ field: "duration", message: expect.stringContaining("30m") }]);
+    }
+    expect((await postJson(`${running.url}/v1/self-improvement/pause`, { duration: 0 })).json).toEqual({ paused_until: null });
+  });
+
+  it("answers a header holding U+0000 (refused by node's parser) with the JSON error body naming the headers", async () => {
+    const running = await service();
+    const { port } = new URL(running.url);
+    const send = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () => socket.end(text));
+        let received = "";
+        socket.on("data", (chunk) => {
+          received += chunk;
+        });
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+      });
+    const body = JSON.stringify({ content: "x" });
+    for (const header of ["Accept-Version: v1\u0000", "X-Request-Id: a\u0000b", "Authorization: Bearer a\u0000"]) {
+      const answer = await send(`POST /v1/tools/reasoning_linear HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      expect(answer.split("\r\n")[0], header).toBe("HTTP/1.1 400 Bad Request");
+      const json = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+      expect(json, header).toMatchObject({ status: "error", error: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] } });
+    }
+    // Nothing reached a tool.
+    expect(await running.service.store.invocations.list()).toEqual([]);
   });
 
   it("echoes a caller's request id", async () => {

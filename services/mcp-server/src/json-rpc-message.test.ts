@@ -54,4 +54,25 @@ describe("readJsonRpcValue", () => {
     const plain = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "reasoning_checkpoint", arguments: { operation: "list" } } };
     expect(readJsonRpcValue(plain)).toEqual({ message: sdkParse(plain) });
   });
+
+  it("refuses a tools/call whose name or arguments have the wrong type as invalid params naming the field (the SDK answered with its schema dump)", () => {
+    const cases: Array<[unknown, string]> = [
+      [{ name: "reasoning_linear", arguments: "x" }, "arguments"],
+      [{ name: "reasoning_linear", arguments: [1] }, "arguments"],
+      [{ name: "reasoning_linear", arguments: null }, "arguments"],
+      [{ name: 5, arguments: {} }, "name"],
+      [{ arguments: {} }, "name"],
+    ];
+    for (const [params, field] of cases) {
+      const value = { jsonrpc: "2.0", id: 3, method: "tools/call", params };
+      const read = readJsonRpcValue(value);
+      expect(read, JSON.stringify(params)).toMatchObject({ error: { code: -32602, id: 3, issues: [{ field }] } });
+      expect("error" in read && read.error.message).toContain(field);
+      expect("error" in read && read.error.message).not.toContain("\n");
+    }
+    expect(readJsonRpcValue({ jsonrpc: "2.0", id: 5, method: "tools/call" })).toMatchObject({ error: { code: -32602, id: 5, issues: [{ field: "params" }] } });
+    const plain = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "reasoning_linear" } };
+    expect(readJsonRpcValue(plain)).toEqual({ message: sdkParse(plain) });
+  });
 });
+

@@ -50,9 +50,9 @@ export function readJsonRpcValue(value: unknown): { message: JSONRPCMessage } | 
   const problems = envelopeProblems(value);
   if (problems.length === 0) {
     // The SDK's parse accepts these as they are (its result is an equal copy): skip it (a per-call cost).
-    if (isPlainRequestOrNotification(value)) return { message: value as JSONRPCMessage };
+    if (isPlainRequestOrNotification(value)) return withToolCallChecked(value as JSONRPCMessage, id);
     try {
-      return { message: parseJSONRPCMessage(value) };
+      return withToolCallChecked(parseJSONRPCMessage(value), id);
     } catch (error) {
       const reason = (error as { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? "not a JSON-RPC 2.0 message";
       problems.push({ field: "(message)", message: reason });
@@ -84,6 +84,33 @@ function isPlainRequestOrNotification(value: unknown): boolean {
   if ("id" in value && typeof id !== "string" && !Number.isSafeInteger(id)) return false;
   const params = value["params"];
   return params === undefined ? !("params" in value) : isPlainObject(params) && !("_meta" in params);
+}
+
+/** A well-formed message, or the invalid-params error of a tools/call whose name or arguments have the wrong type. */
+function withToolCallChecked(message: JSONRPCMessage, id: string | number | null): { message: JSONRPCMessage } | { error: JsonRpcRefusal } {
+  const problems = toolCallProblems(message as unknown as Record<string, unknown>);
+  if (problems.length === 0) return { message };
+  const summary = problems.map((problem) => `${problem.field}: ${problem.message}`).join("; ");
+  return { error: { code: ProtocolErrorCode.InvalidParams, message: `Invalid params for tools/call: ${summary}`, id, issues: problems } };
+}
+
+/**
+ * What the SDK's tools/call schema would refuse in a request's params (its
+ * answer was its schema's issues dumped as JSON): a name that is not a
+ * string, arguments that are not an object. Named as the fields of a tool
+ * call, like the tool's own INVALID_INPUT.
+ */
+function toolCallProblems(value: Record<string, unknown>): Array<{ field: string; message: string }> {
+  if (value["method"] !== "tools/call" || !("id" in value)) return [];
+  const params = value["params"];
+  if (!isPlainObject(params)) return [{ field: "params", message: 'is required: { "name": "<tool>", "arguments": { ... } }' }];
+  const problems: Array<{ field: string; message: string }> = [];
+  if (typeof params["name"] !== "string") problems.push({ field: "name", message: "must be the tool's name (a string)" });
+  if ("arguments" in params && !isPlainObject(params["arguments"])) {
+    const kind = params["arguments"] === null ? "null" : Array.isArray(params["arguments"]) ? "an array" : typeof params["arguments"];
+    problems.push({ field: "arguments", message: `must be a JSON object (the tool's input), got ${kind}` });
+  }
+  return problems;
 }
 
 /** What makes a parsed value not a JSON-RPC 2.0 request, notification or response, field by field. */

@@ -2,6 +2,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
@@ -26,6 +27,11 @@ function commandPath(): string {
     return resolve(started);
   }
 }
+
+// Callers' JSON Schemas (a task's available tools) carry patterns that run on text they choose: a regular
+// expression that backtracks too much runs again on V8's linear-time engine (same answer), so none can hold
+// the process; what that engine cannot run is refused with the schema (unsafePatterns in @deliberate/contracts).
+setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;

@@ -113,6 +113,23 @@ describe("session resources", () => {
     expect(elsewhere.message).toContain("Resource not found");
   });
 
+  it("refuses a session id that is not valid percent-encoding or holds U+0000 as invalid params naming session_id, never an internal error", async () => {
+    const reads: string[] = [];
+    const reader = createReader(1);
+    const readSession = (sessionId: string) => {
+      reads.push(sessionId);
+      return reader.readSession(sessionId);
+    };
+    const client = await connect({ ...reader, readSession });
+    for (const uri of ["deliberate://sessions/%ZZ", "deliberate://sessions/%E0%A4%A/markdown", "deliberate://sessions/ses%00x", "deliberate://sessions/ses\u0000x/mermaid"]) {
+      const refused = await rejection(client.readResource({ uri }));
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain("session_id");
+      expect(refused.data).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "session_id" }] });
+    }
+    expect(reads).toEqual([]);
+  });
+
   it("windows a large session's lists with ?limit&offset, 100 items by default", async () => {
     const client = await connect(createReader(1));
     const read = async (uri: string) => (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string };

@@ -1,4 +1,4 @@
-import { DeliberateError, type Session, pageSessionRecord, sessionPageQuerySchema, toFieldIssues } from "@deliberate/contracts";
+import { DeliberateError, nulCharacterMessage, type Session, pageSessionRecord, sessionPageQuerySchema, toFieldIssues } from "@deliberate/contracts";
 import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord, type SessionSection } from "@deliberate/engine";
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource } from "@modelcontextprotocol/server";
 import type { Logger } from "./logger.ts";
@@ -36,6 +36,24 @@ function decodeCursor(cursor: string | undefined): number {
     // falls through to the error below
   }
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params: cursor: not a cursor this server returned; start again without one", { field: "cursor" });
+}
+
+/** An invalid-params error naming `field`, with the same body as a tool's INVALID_INPUT (`data`). */
+function invalidParams(field: string, message: string): ProtocolError {
+  const issues = [{ field, message }];
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${field}: ${message}`, { code: "INVALID_INPUT", issues });
+}
+
+/** The session id of a resource URI, decoded; bad percent-encoding or U+0000 is invalid params naming session_id. */
+function sessionIdOf(encoded: string): string {
+  let sessionId: string;
+  try {
+    sessionId = decodeURIComponent(encoded);
+  } catch {
+    throw invalidParams("session_id", `'${encoded}' is not valid percent-encoding (UTF-8 bytes as %XX)`);
+  }
+  if (sessionId.includes("\0")) throw invalidParams("session_id", nulCharacterMessage);
+  return sessionId;
 }
 
 /** A windowed session export, with a footer saying which slice it is when the session is larger. */
@@ -103,7 +121,7 @@ export function registerSessionResources(server: McpServer, sessions: SessionRea
     const uri = request.params.uri;
     const match = sessionUri.exec(uri);
     if (!match) throw new ResourceNotFoundError(uri);
-    const sessionId = decodeURIComponent(match[1] as string);
+    const sessionId = sessionIdOf(match[1] as string);
     const format = formats.find(({ suffix }) => suffix === (match[2] ?? "")) ?? (formats[0] as (typeof formats)[number]);
     let record: SessionRecord;
     try {

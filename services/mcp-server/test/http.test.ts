@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { connect as connectSocket } from "node:net";
 import { join } from "node:path";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -120,6 +121,29 @@ describe("Streamable HTTP", () => {
     expect(foreignOrigin.status).toBe(403);
     const localhost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `localhost:${server.url.port}`, origin: "http://localhost:3000" }, body: initializeBody });
     expect(localhost.status).toBe(200);
+  });
+
+  it("answers a header holding U+0000 (refused by node's parser) with a JSON-RPC error naming the headers", async () => {
+    const server = await start([]);
+    for (const header of ["Mcp-Protocol-Version: 2025-06-18\u0000", "Authorization: Bearer a\u0000"]) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connectSocket(Number(server.url.port), "127.0.0.1", () =>
+          socket.end(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${initializeBody.length}\r\n\r\n${initializeBody}`),
+        );
+        let received = "";
+        socket.on("data", (chunk) => {
+          received += chunk;
+        });
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+      });
+      expect(answer.split("\r\n")[0], header).toBe("HTTP/1.1 400 Bad Request");
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), header).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, data: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] } },
+      });
+    }
   });
 
   it("accepts hosts and origins named in MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS", async () => {

@@ -105,6 +105,63 @@ describe("executeTask request", () => {
     ).toEqual(["contextData.availableTools.0.inputSchema.type"]);
   });
 
+  it("refuses tool schemas whose patterns only a backtracking engine can check, naming the pattern", () => {
+    const base = { taskId: "t", reasoningType: "planAndExecuteCoT", goalQuery: "q" };
+    const withPattern = (pattern: string) => ({ type: "object", properties: { city: { type: "string", pattern } } });
+    const refused = issuesOf({
+      ...base,
+      contextData: {
+        availableTools: [
+          { name: "a", inputSchema: withPattern("^(?<=x)a$") },
+          { name: "b", inputSchema: withPattern("^(\\w+)\\s\\1$") },
+          { name: "c", inputSchema: { type: "object", patternProperties: { "^(a+){2,40}$": {} } } },
+          // Nested + and * run on V8's linear-time fallback; classes and escaped brackets are no groups.
+          { name: "d", inputSchema: withPattern("^([a-z0-9]+[-_]?)+$") },
+          { name: "e", inputSchema: withPattern("^[(?=\\1]\\(?!x\\)$") },
+        ],
+      },
+    });
+    expect(refused.map((issue) => issue.field)).toEqual([
+      "contextData.availableTools.0.inputSchema.properties.city.pattern",
+      "contextData.availableTools.1.inputSchema.properties.city.pattern",
+      "contextData.availableTools.2.inputSchema.patternProperties",
+    ]);
+    expect(refused.map((issue) => issue.message)).toEqual([
+      expect.stringContaining("lookaround"),
+      expect.stringContaining("backreference"),
+      expect.stringContaining("{n,m}"),
+    ]);
+  });
+
+  it("refuses tool schemas whose $ref leads back to itself without describing a value, naming it", () => {
+    const base = { taskId: "t", reasoningType: "planAndExecuteCoT", goalQuery: "q" };
+    const refused = issuesOf({
+      ...base,
+      contextData: {
+        availableTools: {
+          loop: { inputSchema: { type: "object", $defs: { a: { $ref: "#/$defs/a" } }, properties: { city: { $ref: "#/$defs/a" } } } },
+          root: { inputSchema: { type: "object", allOf: [{ $ref: "#" }] } },
+          // Recursion through properties describes a part of the value each time: fine.
+          tree: { inputSchema: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } } } },
+        },
+      },
+    });
+    expect(refused.map((issue) => issue.field)).toEqual(["contextData.availableTools.loop.inputSchema.$defs.a.$ref", "contextData.availableTools.root.inputSchema.allOf.0.$ref"]);
+    expect(refused[0]?.message).toContain("never end");
+  });
+
+  it("refuses a tool schema whose $refs expand it exponentially, naming it", () => {
+    const defs: Record<string, unknown> = { d40: { type: "string" } };
+    for (let level = 0; level < 40; level += 1) defs[`d${level}`] = { anyOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
+    const issues = issuesOf({
+      taskId: "t",
+      reasoningType: "planAndExecuteCoT",
+      goalQuery: "q",
+      contextData: { availableTools: [{ name: "bomb", inputSchema: { type: "object", $defs: defs, properties: { city: { $ref: "#/$defs/d0" } } } }] },
+    });
+    expect(issues).toEqual([{ field: "contextData.availableTools.0.inputSchema", message: expect.stringContaining("subschemas through its $refs") }]);
+  });
+
   it("bounds maxSteps and desiredConfidenceLevel", () => {
     fc.assert(
       fc.property(fc.integer({ min: -100, max: 200 }), fc.double({ min: -2, max: 3, noNaN: true }), (maxSteps, level) => {

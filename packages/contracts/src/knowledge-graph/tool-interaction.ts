@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endlessRefs, schemaExpansion, unsafePatterns } from "../json-schema-patterns.ts";
 import { knowledgeGraphRequestLimits as limits } from "./vocabulary.ts";
 
 const toolNamePattern = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,127}$/;
@@ -6,6 +7,10 @@ const toolNamePattern = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,127}$/;
 /** Checks that a tool's input schema is a JSON Schema the server can validate arguments against. */
 function checkJsonSchema(schema: Record<string, unknown> | undefined, context: z.RefinementCtx, path: Array<string | number>): void {
   if (schema === undefined) return;
+  const unsafe = [...unsafePatterns(schema), ...endlessRefs(schema)];
+  if (unsafe.length === 0) unsafe.push(...schemaExpansion(schema));
+  for (const issue of unsafe) context.addIssue({ code: "custom", path: [...path, ...issue.path], message: issue.message });
+  if (unsafe.length > 0) return;
   try {
     z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (error) {

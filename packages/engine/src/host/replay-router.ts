@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
+import { containsNulCharacter, nulCharacterIssues } from "@deliberate/contracts";
 import { emptyUsage, extractJson, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
 import { answerJsonSchema } from "./answer-json-schema.ts";
 import { CompletionNeeded } from "./completion-needed.ts";
@@ -87,6 +88,14 @@ export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
       const id = recorded.id;
       const raw = parseAnswer(recorded.answer, schema !== undefined);
       const field = options.answerFields?.[id] ?? `answers[${id}]`;
+      // reasoning_submit's input check saw the answer as text; read as JSON, its escapes may decode to U+0000,
+      // which is refused as it is in the same answer sent as an object.
+      if (raw !== recorded.answer && containsNulCharacter(raw)) {
+        throw invalidAnswer(
+          field,
+          nulCharacterIssues(raw).map((issue) => ({ ...issue, field: issue.field === "(input)" ? field : `${field}.${issue.field}` })),
+        );
+      }
       if (!schema) {
         if (typeof raw !== "string") throw invalidAnswer(field, [{ field, message: "expected a text answer" }]);
         return { object: undefined as T, text: raw, usage: emptyUsage, finishReason: "stop", modelId: "host" };

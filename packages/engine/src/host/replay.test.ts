@@ -70,4 +70,21 @@ describe("host replay", () => {
     const next = needsCompletionSchema.parse(await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: { text: "fine" } }] }));
     expect(next.prompts[0]?.name).toBe("probe_b");
   });
+
+  it("refuses U+0000 in an answer sent as JSON text as it does in the same answer sent as an object, naming the field, and stays resumable", async () => {
+    const { engine, store } = await hostEngine();
+    const step = needsCompletionSchema.parse(await engine.invoke("probe_ids", {}));
+    const prompt = step.prompts[0]!;
+    const submit = (answer: unknown) => engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer }] }).catch((error: unknown) => error);
+    const asObject = await submit({ text: "a\u0000b" });
+    // The escape is decoded only when the text is read as JSON: the submission itself holds no U+0000.
+    const asText = await submit('{"text": "a\\u0000b"}');
+    const fenced = await submit('```json\n{"text": "a\\u0000b"}\n```');
+    for (const rejected of [asObject, asText, fenced]) {
+      expect(rejected).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "answers.0.answer.text", message: expect.stringContaining("U+0000") }] });
+    }
+    expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
+    const next = needsCompletionSchema.parse(await submit('{"text": "fine"}'));
+    expect(next.prompts[0]?.name).toBe("probe_b");
+  });
 });

@@ -1,6 +1,7 @@
-import { DeliberateError, type FieldIssue } from "@deliberate/contracts";
+import { DeliberateError, endlessRefs, type FieldIssue, schemaExpansion, unsafePatterns } from "@deliberate/contracts";
 import { z } from "zod";
 import type { OfferedToolInput } from "@deliberate/contracts";
+import "./pattern-safety.ts";
 
 /** The name the decision uses for "no tool: the run is done". */
 export const finishChoice = "finish";
@@ -86,6 +87,12 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
         issues.push({ field: `${field}.input_schema`, message: `must describe an object (type "object"), got type ${JSON.stringify(type)}` });
         return;
       }
+      const unsafe = [...unsafePatterns(schema), ...endlessRefs(schema)];
+      if (unsafe.length === 0) unsafe.push(...schemaExpansion(schema));
+      if (unsafe.length > 0) {
+        issues.push(...unsafe.map((issue) => ({ field: [`${field}.input_schema`, ...issue.path].join("."), message: issue.message })));
+        return;
+      }
       try {
         validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
       } catch (error) {
@@ -103,7 +110,7 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
       code: "INVALID_INPUT",
       message: `Invalid tools: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
       issues,
-      hint: "Offer each tool once with a JSON Schema object for its arguments (JSON Schema 2020-12 without if/then/else or remote $ref).",
+      hint: "Offer each tool once with a JSON Schema object for its arguments (JSON Schema 2020-12 without if/then/else, remote $ref, or patterns with backreferences, lookarounds or nested {n,m} repetitions).",
     });
   }
   return compiled;

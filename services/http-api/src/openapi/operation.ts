@@ -1,3 +1,4 @@
+import { DeliberateError, nulCharacterMessage } from "@deliberate/contracts";
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
@@ -48,8 +49,31 @@ export function createOperationCatalog(): OperationCatalog {
     operations,
     add(app, operation, handler) {
       operations.push(operation);
-      if (operation.method === "get") app.get(operation.path, handler);
-      else app.post(operation.path, handler);
+      const checked = operation.path.includes("/:") ? withPathIdsChecked(handler) : handler;
+      if (operation.method === "get") app.get(operation.path, checked);
+      else app.post(operation.path, checked);
     },
+  };
+}
+
+/**
+ * Path ids (`:session_id`, `:job_id`, ...) holding U+0000 are INVALID_INPUT
+ * naming the parameter, as the same id is in a tool's input (MCP or REST),
+ * rather than looked up and reported unknown.
+ */
+function withPathIdsChecked(handler: OperationHandler): OperationHandler {
+  return (c) => {
+    const issues = Object.entries(c.req.param() as Record<string, string>)
+      .filter(([, value]) => value.includes("\0"))
+      .map(([field]) => ({ field, message: nulCharacterMessage }));
+    if (issues.length > 0) {
+      throw new DeliberateError({
+        code: "INVALID_INPUT",
+        message: `Invalid input: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
+        issues,
+        hint: "Fix the named fields and call again; nothing was written.",
+      });
+    }
+    return handler(c);
   };
 }
