@@ -11,6 +11,7 @@ import Module, { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import vm from "node:vm";
 
 const bundle = fileURLToPath(new URL("./server.cjs", import.meta.url));
@@ -41,6 +42,11 @@ function writeCache(data: Buffer): void {
     }
   }
 }
+
+// The server sets this V8 flag as it starts (main.ts: runaway regular expressions fall back to the linear
+// engine). V8 checks a cache against the flags in force, so they must be the same when the cache is read as
+// when it was written (at exit, after the server set it): set it before compiling, or every start recompiles.
+setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
 
 const source = readFileSync(bundle, "utf8").replace(/^#!.*/, "");
 const cachedData = readCache();
