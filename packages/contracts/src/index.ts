@@ -306,6 +306,7 @@ export type {
   Validity,
 } from "./knowledge-graph/index.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
+export { type HttpParseRefusal, httpParseRefusal, rawHttpResponse } from "./http-parse-refusal.ts";
 export type { JsonDepthViolation } from "./json-depth.ts";
 export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
 export type { SessionPage, SessionPageQuery } from "./session-page.ts";

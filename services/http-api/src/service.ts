@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
 import {
   type Clock,
   createEngine,
@@ -268,33 +269,19 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
 }
 
 /**
- * A request node's parser refused before any route saw it (a header holding
- * U+0000 or another control character, a malformed request line): answered
- * with the service's JSON error body (400 INVALID_INPUT naming the headers)
- * instead of node's bare "400 Bad Request", then the connection is closed.
- * Oversized headers stay 431 and slow requests 408, as node answers them.
+ * A request node's parser refused before any route saw it: the service's JSON
+ * error body (400 INVALID_INPUT naming the field), then the connection is
+ * closed (see httpParseRefusal).
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, requestId: string): void {
-  if (!socket.writable || error.code === "ECONNRESET") {
-    socket.destroy();
-    return;
-  }
-  const plain = (status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  if (error.code === "HPE_HEADER_OVERFLOW") return void plain("431 Request Header Fields Too Large");
-  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return void plain("408 Request Timeout");
-  if (typeof error.code !== "string" || !error.code.startsWith("HPE_")) {
-    socket.destroy();
-    return;
-  }
-  const headerProblem = error.code === "HPE_INVALID_HEADER_TOKEN" || error.code === "HPE_INVALID_HEADER_VALUE" || error.code === "HPE_LF_EXPECTED" || error.code === "HPE_CR_EXPECTED";
-  const field = headerProblem ? "(headers)" : "(request)";
-  const message = headerProblem
-    ? "a header name or value holds a character HTTP does not allow there (e.g. U+0000 or another control character)"
-    : `not a well-formed HTTP/1.1 request (${error.code})`;
-  const body = JSON.stringify({
+  const refusal = httpParseRefusal(error.code, socket.writable);
+  if (refusal.kind === "close") return void socket.destroy();
+  if (refusal.kind === "status") return void socket.end(rawHttpResponse(refusal.status));
+  const { field, message } = refusal;
+  const json = JSON.stringify({
     status: "error",
     error: { code: "INVALID_INPUT", message: `Malformed request: ${field}: ${message}`, issues: [{ field, message }], hint: "Send header values as printable text (percent-encode or drop control characters).", retryable: false },
     request_id: requestId,
   });
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(rawHttpResponse("400 Bad Request", { json, headers: { "X-Request-Id": requestId } }));
 }

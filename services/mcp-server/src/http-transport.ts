@@ -3,7 +3,7 @@ import type { Server as NodeServer, ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
-import { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "@deliberate/contracts";
+import { httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, rawHttpResponse } from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
 import { newErrorId } from "./tool-result.ts";
 import {
@@ -320,29 +320,15 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
 }
 
 /**
- * A request node's parser refused before any handler saw it (a header holding
- * U+0000 or another control character, a malformed request line): answered
- * with a JSON-RPC error naming the headers (-32600, data INVALID_INPUT, as the
- * transport's other refusals) instead of node's bare "400 Bad Request", then
- * the connection is closed. Oversized headers stay 431 and slow requests 408.
+ * A request node's parser refused before any handler saw it: a JSON-RPC error
+ * naming the field (-32600, data INVALID_INPUT, as the transport's other
+ * refusals), then the connection is closed (see httpParseRefusal).
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || error.code === "ECONNRESET") {
-    socket.destroy();
-    return;
-  }
-  const plain = (status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  if (error.code === "HPE_HEADER_OVERFLOW") return void plain("431 Request Header Fields Too Large");
-  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return void plain("408 Request Timeout");
-  if (typeof error.code !== "string" || !error.code.startsWith("HPE_")) {
-    socket.destroy();
-    return;
-  }
-  const headerProblem = error.code === "HPE_INVALID_HEADER_TOKEN" || error.code === "HPE_INVALID_HEADER_VALUE" || error.code === "HPE_LF_EXPECTED" || error.code === "HPE_CR_EXPECTED";
-  const field = headerProblem ? "(headers)" : "(request)";
-  const message = headerProblem
-    ? "a header name or value holds a character HTTP does not allow there (e.g. U+0000 or another control character)"
-    : `not a well-formed HTTP/1.1 request (${error.code})`;
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: ${field}: ${message}`, data: { code: "INVALID_INPUT", issues: [{ field, message }] } }, id: null });
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const refusal = httpParseRefusal(error.code, socket.writable);
+  if (refusal.kind === "close") return void socket.destroy();
+  if (refusal.kind === "status") return void socket.end(rawHttpResponse(refusal.status));
+  const { field, message } = refusal;
+  const json = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: ${field}: ${message}`, data: { code: "INVALID_INPUT", issues: [{ field, message }] } }, id: null });
+  socket.end(rawHttpResponse("400 Bad Request", { json }));
 }
