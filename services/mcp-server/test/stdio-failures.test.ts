@@ -52,6 +52,12 @@ async function footprint(store: Store<ReasoningRepositories>, sessionId: string)
   };
 }
 
+
+/** Resolves once `condition` holds, checking every 20 ms (the test's own timeout bounds the wait). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 describe("bad input", () => {
   it("every tool answers isError INVALID_INPUT naming the field and how to fix it, and writes nothing", async () => {
     const databasePath = join(directory.path, "bad-input.db");
@@ -139,6 +145,8 @@ describe("cancellation", () => {
     const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
     const sessionId = seeded["session_id"] as string;
     const store = await storeAt(databasePath);
+    // Invocation rows are batched (written within milliseconds, after the answer): the seed's must be in first.
+    await until(async () => (await store.invocations.list()).length === 1);
     const before = await footprint(store, sessionId);
 
     // The model "thinks" for a minute; the test cancels as soon as the request arrives.
@@ -155,11 +163,8 @@ describe("cancellation", () => {
     await expect(pending).rejects.toThrow("stop");
 
     // The server records the cancelled invocation once the abort reaches it.
-    let invocations = await store.invocations.list();
-    while (invocations.length === before.invocations) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      invocations = await store.invocations.list();
-    }
+    await until(async () => (await store.invocations.list()).length > before.invocations);
+    const invocations = await store.invocations.list();
     expect(invocations[0]).toMatchObject({ tool: "reasoning_linear", success: false, error_code: "CANCELLED" });
     expect(await footprint(store, sessionId)).toEqual({ ...before, invocations: before.invocations + 1 });
 
