@@ -51,6 +51,10 @@ describe("readJsonRpcValue", () => {
       expect(sdkParse(value)).toBeUndefined();
       expect(readJsonRpcValue(value)).toMatchObject({ error: { code: -32600 } });
     }
+    // JSON.parse makes "__proto__" an own key; the SDK's copy drops it (a fuzz find).
+    const withProto = JSON.parse('{"jsonrpc":"2.0","method":"tools/call","params":{"__proto__":{}}}') as unknown;
+    expect(readJsonRpcValue(withProto)).toEqual({ message: sdkParse(withProto) });
+    expect(readJsonRpcValue(withProto)).toEqual({ message: { jsonrpc: "2.0", method: "tools/call", params: {} } });
     const plain = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "reasoning_checkpoint", arguments: { operation: "list" } } };
     expect(readJsonRpcValue(plain)).toEqual({ message: sdkParse(plain) });
   });

@@ -76,14 +76,15 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => valu
  * that the SDK's `parseJSONRPCMessage` accepts unchanged: an id that is a
  * string or a safe integer (the SDK's integers are safe ones) or none, and
  * params that are absent or an object without `_meta` (which the SDK checks
- * field by field). Anything else goes through the SDK's parse.
+ * field by field) and without an own `__proto__` key (which the SDK's copy
+ * drops). Anything else goes through the SDK's parse.
  */
 function isPlainRequestOrNotification(value: unknown): boolean {
   if (!isPlainObject(value) || typeof value["method"] !== "string") return false;
   const id = value["id"];
   if ("id" in value && typeof id !== "string" && !Number.isSafeInteger(id)) return false;
   const params = value["params"];
-  return params === undefined ? !("params" in value) : isPlainObject(params) && !("_meta" in params);
+  return params === undefined ? !("params" in value) : isPlainObject(params) && !("_meta" in params) && !Object.hasOwn(params, "__proto__");
 }
 
 /** A well-formed message, or the invalid-params error of a tools/call whose name or arguments have the wrong type. */
