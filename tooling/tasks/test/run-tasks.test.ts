@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { planTasks, type Task } from "../src/plan.ts";
+import { runTasks } from "../src/run-tasks.ts";
+import { readWorkspace } from "../src/workspace.ts";
+import { fixtureWorkspace } from "./support/fixture-workspace.ts";
+
+const removers: Array<() => void> = [];
+afterAll(() => {
+  for (const remove of removers) remove();
+});
+
+function workspaceOf(...args: Parameters<typeof fixtureWorkspace>) {
+  const fixture = fixtureWorkspace(...args);
+  removers.push(fixture.remove);
+  return { directory: fixture.directory, workspace: readWorkspace(fixture.directory) };
+}
+
+/** Whether a process exists and is not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function run(directory: string, tasks: Task[], options: { concurrency?: number; signal?: AbortSignal } = {}) {
+  let output = "";
+  const results = await runTasks(tasks, { rootDirectory: directory, write: (text) => (output += text), ...options });
+  return { results: Object.fromEntries(results.map((result) => [result.id, result])), output };
+}
+
+describe("runTasks", () => {
+  it("starts a test once its builds have passed, and prefixes each line with the package and script", async () => {
+    const { directory, workspace } = workspaceOf(
+      {},
+      {
+        lib: { name: "lib", scripts: { build: "sleep 0.3 && touch built && printf 'bundled\\nno newline at the end'" } },
+        app: { name: "app", scripts: { build: "touch built", test: "test -f built && test -f ../lib/built && echo checked >&2" }, dependencies: { lib: "workspace:*" } },
+      },
+    );
+    const { results, output } = await run(directory, planTasks(workspace, { tasks: ["test"] }));
+    expect(Object.values(results).map((result) => result.status)).toEqual(["passed", "passed", "passed"]);
+    expect(output).toContain("lib:build: bundled\nlib:build: no newline at the end\n");
+    expect(output).toContain("app:test: checked\n");
+  });
+
+  it("skips what depends on a failed task, naming it, and still runs what does not", async () => {
+    const { directory, workspace } = workspaceOf(
+      {},
+      {
+        lib: { name: "lib", scripts: { build: "echo broken; exit 3" } },
+        app: { name: "app", scripts: { test: "true" }, dependencies: { lib: "workspace:*" } },
+        other: { name: "other", scripts: { test: "kill -TERM $$" } },
+        fine: { name: "fine", scripts: { test: "true" } },
+      },
+    );
+    const { results, output } = await run(directory, planTasks(workspace, { tasks: ["test"] }));
+    expect(results["lib#build"]).toMatchObject({ status: "failed", reason: "exit code 3" });
+    expect(results["app#test"]).toMatchObject({ status: "skipped", reason: "not run: lib#build did not pass" });
+    expect(results["other#test"]).toMatchObject({ status: "failed", reason: "ended by SIGTERM" });
+    expect(results["fine#test"]).toMatchObject({ status: "passed" });
+    expect(output).toContain("lib:build: broken\n");
+  });
+
+  it("puts the package's node_modules/.bin first on PATH, then the root's", async () => {
+    const { directory, workspace } = workspaceOf({}, { app: { name: "app", scripts: { test: "greet" }, bin: { greet: "echo hello from the package bin" } } });
+    const { results, output } = await run(directory, planTasks(workspace, { tasks: ["test"] }));
+    expect(results["app#test"]?.status).toBe("passed");
+    expect(output).toContain("app:test: hello from the package bin\n");
+  });
+
+  it("runs no more than `concurrency` scripts at once", async () => {
+    // Each script fails if another holds the lock while it runs.
+    const locked = "if [ -e ../../lock ]; then exit 9; fi; touch ../../lock; sleep 0.2; rm ../../lock";
+    const { directory, workspace } = workspaceOf({}, { a: { name: "a", scripts: { test: locked } }, b: { name: "b", scripts: { test: locked } }, c: { name: "c", scripts: { test: locked } } });
+    const { results } = await run(directory, planTasks(workspace, { tasks: ["test"] }), { concurrency: 1 });
+    expect(Object.values(results).map((result) => result.status)).toEqual(["passed", "passed", "passed"]);
+    const racing = await run(directory, planTasks(workspace, { tasks: ["test"] }));
+    expect(Object.values(racing.results).some((result) => result.status === "failed")).toBe(true);
+  });
+
+  it("on abort stops each running script with what it started, and starts nothing more", async () => {
+    const { directory, workspace } = workspaceOf(
+      {},
+      {
+        slow: { name: "slow", scripts: { build: "sh -c 'sleep 30; touch ../../grandchild-survived' & echo $! > ../../grandchild.pid; wait" } },
+        app: { name: "app", scripts: { test: "touch ../../test-ran" }, dependencies: { slow: "workspace:*" } },
+      },
+    );
+    const controller = new AbortController();
+    const pidFile = join(directory, "grandchild.pid");
+    const running = run(directory, planTasks(workspace, { tasks: ["test"] }), { signal: controller.signal });
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await new Promise((resolve) => setTimeout(resolve, 20));
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    controller.abort();
+    const { results } = await running;
+    expect(results["slow#build"]).toMatchObject({ status: "failed", reason: "ended by SIGTERM" });
+    expect(results["app#test"]).toMatchObject({ status: "skipped", reason: "not run: interrupted" });
+    expect(isRunning(grandchild)).toBe(false);
+    expect(existsSync(join(directory, "test-ran"))).toBe(false);
+  });
+
+  it("refuses a dependency that is not among the tasks, and skips tasks waiting on each other", async () => {
+    const task = (id: string, dependsOn: string[]): Task => ({ id, packageName: id, script: "test", command: "true", directory: "/", dependsOn });
+    expect(() => runTasks([task("a", ["b"])], { rootDirectory: "/" })).toThrow("a depends on b, which is not among the tasks");
+    const { results } = await run("/", [task("a", ["b"]), task("b", ["a"]), task("c", [])]);
+    expect(results["a"]).toMatchObject({ status: "skipped", reason: "not run: its dependencies form a cycle" });
+    expect(results["b"]?.status).toBe("skipped");
+    expect(results["c"]?.status).toBe("passed");
+  });
+});
