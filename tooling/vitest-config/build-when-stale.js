@@ -37,7 +37,7 @@ function newestInput(packageRoot, bundles, seen) {
  * Builds a package (its `build` script) when `output` (relative to `packageRoot`) is
  * missing or older than its sources or those of the workspace packages it
  * bundles (`bundles` picks which of its direct workspace dependencies count;
- * default all). Turbo's `test` builds first; this covers tests run directly.
+ * default all). The root `pnpm test` builds first; this covers tests run directly.
  */
 export function buildWhenStale({ packageRoot, output, bundles = () => true }) {
   const built = join(packageRoot, output);
