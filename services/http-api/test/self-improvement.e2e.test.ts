@@ -21,10 +21,12 @@ const linearAnswer = { object: { content: "91 = 7 x 13.", confidence: 0.8, next_
 
 /**
  * The loop as a test wants it: small windows, no cooldown, the timeout
- * allowlisted in steps of 2 s. Each timeout sits seconds away from the answers
+ * allowlisted in steps of 4 s. Each timeout sits seconds away from the answers
  * it must pass or stop, so a loaded machine does not change the outcome: a
- * healthy call never nears the 2 s timeout, a slow one of 3.5 s always exceeds
- * it, and the raised one of 6 s clears it.
+ * slow answer of 3.5 s always exceeds the 2 s timeout (the client's timer was
+ * armed first) and clears the raised one of 10 s by 6.5 s. Healthy calls that
+ * must pass the 2 s timeout are made one by one: ten at once on a starved
+ * machine took longer than 2 s.
  */
 function loopOptions(overrides: SelfImprovementModuleOptions = {}): SelfImprovementModuleOptions {
   return {
@@ -32,7 +34,7 @@ function loopOptions(overrides: SelfImprovementModuleOptions = {}): SelfImprovem
     syncMs: 3_600_000,
     monitor: { windowSize: 10, minSamples: 8, floors: { latencyMs: 50 } },
     analyzer: { use: "rules" },
-    executor: { cooldownMs: 0, maxActionsPerHour: 20, allowlist: { timeoutMs: { min: 100, max: 9_000, step: 2_000, maxSteps: 2 } } },
+    executor: { cooldownMs: 0, maxActionsPerHour: 20, allowlist: { timeoutMs: { min: 100, max: 12_000, step: 4_000, maxSteps: 2 } } },
     learner: { minSamples: 8 },
     ...overrides,
   };
@@ -76,9 +78,12 @@ async function start(input: { timeoutMs: number; options?: SelfImprovementModule
     { modules: [module], clock },
   );
   running.push(service);
-  /** Calls reasoning_linear `count` times at once over HTTP; returns the statuses. */
-  async function calls(count: number): Promise<number[]> {
-    const responses = await Promise.all(Array.from({ length: count }, (_, index) => postJson(`${service.url}/v1/tools/reasoning_linear`, { content: `Is ${index} prime?` }, auth)));
+  /** Calls reasoning_linear `count` times over HTTP, at once or one by one (all at one instant of the clock); returns the statuses. */
+  async function calls(count: number, how: "at once" | "one by one" = "at once"): Promise<number[]> {
+    const call = (index: number) => postJson(`${service.url}/v1/tools/reasoning_linear`, { content: `Is ${index} prime?` }, auth);
+    const responses = [];
+    if (how === "at once") responses.push(...(await Promise.all(Array.from({ length: count }, (_, index) => call(index)))));
+    else for (let index = 0; index < count; index += 1) responses.push(await call(index));
     clock.advance(1_000);
     return responses.map((response) => response.status);
   }
@@ -90,19 +95,19 @@ async function start(input: { timeoutMs: number; options?: SelfImprovementModule
 describe("self-improvement in the HTTP API, against the loopback fake model server", () => {
   it("a good action is kept: timeouts trigger the monitor, the timeout is raised within bounds, the error rate falls, the reward is positive", async () => {
     const api = await start({ timeoutMs: 2_000 });
-    expect(await api.calls(10)).toEqual(Array(10).fill(200));
+    expect(await api.calls(10, "one by one")).toEqual(Array(10).fill(200));
     delayMs = 3_500; // the provider slows down beyond the 2 s timeout
     expect(await api.calls(10)).toEqual(Array(10).fill(504));
     await api.cycle();
     const status = await api.read("");
-    expect(status.json.last_cycle).toMatchObject({ outcome: "applied", reason: "applied linear.timeoutMs 2000 → 6000 for reasoning_linear error_rate (critical)" });
-    expect(status.json.overrides).toMatchObject([{ target: "linear.timeoutMs", value: 6000 }]);
-    expect(api.service.engine.settingsFor("linear").timeoutMs).toBe(6000);
+    expect(status.json.last_cycle).toMatchObject({ outcome: "applied", reason: "applied linear.timeoutMs 2000 → 10000 for reasoning_linear error_rate (critical)" });
+    expect(status.json.overrides).toMatchObject([{ target: "linear.timeoutMs", value: 10000 }]);
+    expect(api.service.engine.settingsFor("linear").timeoutMs).toBe(10000);
 
     expect(await api.calls(10)).toEqual(Array(10).fill(200)); // live: no restart
     await api.cycle();
     const [action] = (await api.read("/history")).json;
-    expect(action).toMatchObject({ target: "linear.timeoutMs", from_value: 2000, to_value: 6000, status: "kept", pre_metrics: { samples: 10, error_rate: 1 }, post_metrics: { samples: 10, error_rate: 0 } });
+    expect(action).toMatchObject({ target: "linear.timeoutMs", from_value: 2000, to_value: 10000, status: "kept", pre_metrics: { samples: 10, error_rate: 1 }, post_metrics: { samples: 10, error_rate: 0 } });
     expect(action.reward).toBeCloseTo(1, 5); // the error rate alone was measurable on both sides
     expect(action.confidence).toBeCloseTo(0.5, 5); // 10 calls a side: 10 / (10 + 10)
     expect(action.lesson).toContain("improved reasoning_linear: error_rate 100.0% → 0.0%");
@@ -114,7 +119,7 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     // calls it compares with were fast; on a loaded machine they can be slow enough that 3.5 s is under the
     // "high" severity, and the cycle stops before diagnosing. Either way no second action.
     const second = (await api.read("")).json;
-    expect(second.overrides).toMatchObject([{ target: "linear.timeoutMs", value: 6000 }]);
+    expect(second.overrides).toMatchObject([{ target: "linear.timeoutMs", value: 10000 }]);
     if (diagnostics.length > 1) {
       expect(diagnostics[0]).toMatchObject({ metric: "latency_p95", status: "no_action", rule: "no-rule" });
     } else {
@@ -133,13 +138,15 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
         },
       },
     ];
-    const api = await start({ timeoutMs: 3_000, options: { analyzer: { use: "auto" } } });
-    await api.calls(10);
-    delayMs = 1_500; // slower but well within 3 s: latency triggers
+    // Steps of 3 s here: the model's one step down from 5 s lands under the provider's 2.5 s.
+    const allowlist = { timeoutMs: { min: 100, max: 12_000, step: 3_000, maxSteps: 2 } };
+    const api = await start({ timeoutMs: 5_000, options: { analyzer: { use: "auto" }, executor: { ...loopOptions().executor, allowlist } } });
+    expect(await api.calls(10, "one by one")).toEqual(Array(10).fill(200));
+    delayMs = 2_500; // slower but 2.5 s within 5 s: latency triggers
     expect(await api.calls(10)).toEqual(Array(10).fill(200));
     await api.cycle();
     expect((await api.read("")).json.last_cycle).toMatchObject({ outcome: "applied" });
-    expect(api.service.engine.settingsFor("linear").timeoutMs).toBe(1000);
+    expect(api.service.engine.settingsFor("linear").timeoutMs).toBe(2000);
     const [diagnosis] = (await api.read("/diagnostics")).json;
     expect(diagnosis).toMatchObject({ metric: "latency_p95", analyzer: "model", suspected_cause: "Slow answers; failing fast would bound latency." });
 
@@ -156,18 +163,18 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
   it("applied overrides survive a restart", async () => {
     const databasePath = `${directory.path}/restart.db`;
     const first = await start({ timeoutMs: 2_000, databasePath });
-    await first.calls(10);
+    await first.calls(10, "one by one");
     delayMs = 3_500;
     await first.calls(10);
     await first.cycle();
-    expect(first.service.engine.settingsFor("linear").timeoutMs).toBe(6000);
+    expect(first.service.engine.settingsFor("linear").timeoutMs).toBe(10000);
     await first.stop();
     running.splice(running.indexOf(first), 1);
 
     const second = await start({ timeoutMs: 2_000, databasePath, clock: first.clock });
-    expect(second.service.engine.settingsFor("linear").timeoutMs).toBe(6000);
+    expect(second.service.engine.settingsFor("linear").timeoutMs).toBe(10000);
     expect(await second.calls(5)).toEqual(Array(5).fill(200)); // 3.5 s answers arrive under the restored timeout
-    expect((await second.read("")).json.overrides).toMatchObject([{ target: "linear.timeoutMs", value: 6000 }]);
+    expect((await second.read("")).json.overrides).toMatchObject([{ target: "linear.timeoutMs", value: 10000 }]);
   });
 
   it("runs cycles on its own on the configured interval", async () => {
@@ -185,18 +192,18 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     const api = await start({ timeoutMs: 2_000, options: { mode: "advisory" } });
     expect((await getJson(`${api.url}/v1/self-improvement`)).status).toBe(401);
     expect((await postJson(`${api.url}/v1/self-improvement/pause`, { duration: "1h" })).status).toBe(401);
-    await api.calls(10);
+    await api.calls(10, "one by one");
     delayMs = 3_500;
     await api.calls(10);
     await api.cycle();
     const [pending] = (await api.read("/diagnostics?status=pending")).json;
-    expect(pending).toMatchObject({ status: "pending", action: { kind: "adjust", scope: "linear", setting: "timeoutMs", from: 2000, to: 6000 } });
+    expect(pending).toMatchObject({ status: "pending", action: { kind: "adjust", scope: "linear", setting: "timeoutMs", from: 2000, to: 10000 } });
     expect(api.service.engine.settingsFor("linear").timeoutMs).toBeUndefined();
 
     const approved = await postJson(`${api.url}/v1/self-improvement/diagnoses/${pending.id}/approve`, {}, auth);
     expect(approved.status).toBe(200);
-    expect(approved.json).toMatchObject({ applied_by: "operator", to_value: 6000, status: "evaluating" });
-    expect(api.service.engine.settingsFor("linear").timeoutMs).toBe(6000);
+    expect(approved.json).toMatchObject({ applied_by: "operator", to_value: 10000, status: "evaluating" });
+    expect(api.service.engine.settingsFor("linear").timeoutMs).toBe(10000);
     const again = await postJson(`${api.url}/v1/self-improvement/diagnoses/${pending.id}/reject`, { reason: "late" }, auth);
     expect(again.status).toBe(409);
     expect(again.json.error.issues).toEqual([{ field: "diagnosis_id", message: "status applied" }]);
