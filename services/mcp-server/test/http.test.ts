@@ -3,7 +3,8 @@ import { once } from "node:events";
 import { connect as connectSocket } from "node:net";
 import { join } from "node:path";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { testClient } from "./support/test-client.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName } from "./support/fake-answers.ts";
 import { initializeBody, jsonHeaders, rawRequest, startHttpServer, type HttpServerProcess } from "./support/http-process.ts";
@@ -38,7 +39,7 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
 }
 
 async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: "deliberate-http-e2e", version: "1.0.0" });
+  const client = testClient({ name: "deliberate-http-e2e", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   clients.push(client);
   return client;
@@ -103,7 +104,7 @@ describe("Streamable HTTP", () => {
 
   it("serves a client speaking the 2026-07-28 revision too", async () => {
     const server = await start([]);
-    const client = new Client({ name: "modern", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const client = testClient({ name: "modern", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
     await client.connect(new StreamableHTTPClientTransport(server.url));
     clients.push(client);
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
