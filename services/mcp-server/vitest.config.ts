@@ -9,5 +9,5 @@ import { defineConfig, mergeConfig } from "vitest/config";
 // Two workers (vitest's default here is one): this suite is the run's longest, and it ends alone.
 export default mergeConfig(
   baseConfig,
-  defineConfig({ test: { maxWorkers: 2, globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))] } }),
+  defineConfig({ test: { experimental: { fsModuleCache: true }, maxWorkers: 2, globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))] } }),
 );
