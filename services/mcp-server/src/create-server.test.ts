@@ -1,6 +1,7 @@
 import { DeliberateError, defineTool, looseInteger, parseInput, type ToolDefinition } from "@deliberate/contracts";
 import type { Engine, InvokeOptions } from "@deliberate/engine";
-import { Client } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
+import { testClient } from "../test/support/test-client.ts";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -65,7 +66,7 @@ afterEach(async () => {
 async function connect(engine: Engine, logger = createLogger({ level: "error", sinks: [() => {}] })): Promise<Client> {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await createServer({ engine, logger }).connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
+  const client = testClient({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
   clients.push(client);
   return client;

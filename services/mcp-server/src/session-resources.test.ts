@@ -1,6 +1,7 @@
 import { DeliberateError, type Session, type Thought } from "@deliberate/contracts";
 import type { Engine, SessionRecord } from "@deliberate/engine";
-import { Client } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
+import { testClient } from "../test/support/test-client.ts";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer } from "./create-server.ts";
@@ -55,7 +56,7 @@ afterEach(async () => {
 async function connect(reader: SessionReader): Promise<Client> {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await createServer({ engine: noTools, sessions: reader, logger: createLogger({ level: "error", sinks: [() => {}] }) }).connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
+  const client = testClient({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
   clients.push(client);
   return client;

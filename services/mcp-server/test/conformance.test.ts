@@ -4,7 +4,8 @@ import { hostModelRouter } from "@deliberate/engine";
 import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
 import { createScriptedModel, type FakeModelRequest } from "@deliberate/providers/testing";
 import type { Store } from "@deliberate/store";
-import { Client } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
+import { testClient } from "./support/test-client.ts";
 import { InMemoryTransport, type Tool } from "@modelcontextprotocol/server";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -73,7 +74,7 @@ describe("conformance: every tool and operation, answered directly, valid for th
     const engine = composed.engine;
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await createServer({ engine, logger, sessions: engine }).connect(serverSide);
-    client = new Client({ name: "conformance", version: "1.0.0" });
+    client = testClient({ name: "conformance", version: "1.0.0" });
     await client.connect(clientSide);
     tools = (await client.listTools()).tools;
   });
@@ -216,7 +217,7 @@ describe("conformance: every tool and operation, answered directly, valid for th
     const { engine, store: hostStore } = await createComposedEngine(hostModelRouter);
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await createServer({ engine, logger }).connect(serverSide);
-    const hostClient = new Client({ name: "conformance-host", version: "1.0.0" });
+    const hostClient = testClient({ name: "conformance-host", version: "1.0.0" });
     await hostClient.connect(clientSide);
     try {
       const hostTools = (await hostClient.listTools()).tools;

@@ -63,6 +63,9 @@ function sharedServer(group: string, env: () => Record<string, string>): Promise
   return server;
 }
 
+/** The server-side-model server the tests that need no settings or restart of their own share (each in its own sessions). */
+const serverSide = () => sharedServer("server", () => ({ DATABASE_PATH: join(directory.path, "server-presets.db"), ...fake.environment("openai") }));
+
 type Structured = Record<string, unknown>;
 
 /**
@@ -133,11 +136,13 @@ async function runEveryPath(server: StdioServer, mode: DialogPresetName) {
 
 describe("dialog sessions with a server-side model", () => {
   it.each(dialogPresetNameSchema.options)("%s: threshold_met, max_iterations and a token budget", async (mode) => {
-    const server = await sharedServer("server", () => ({ DATABASE_PATH: join(directory.path, "server-presets.db"), ...fake.environment("openai") }));
+    const server = await serverSide();
     await runEveryPath(server, mode);
   });
 
   it("lists the presets and runs a custom-agent debate, with progress per turn and one invocation per exchange", async () => {
+    // Its own server: on a shared, warmed-up one the last progress notifications and the result can reach the
+    // client in one read, and the SDK client drops progress it handles after the result (seen 2 runs in 8).
     const server = await start({ DATABASE_PATH: join(directory.path, "custom.db"), ...fake.environment("openai") });
     const { presets } = await call(server, "list_reasoning_presets", {});
     expect((presets as Array<{ name: string }>).map((preset) => preset.name)).toEqual(dialogPresetNameSchema.options);
@@ -180,12 +185,13 @@ describe("dialog sessions with a server-side model", () => {
   });
 
   it("refuses bad input naming the field, and writes nothing", async () => {
-    const server = await start({ DATABASE_PATH: join(directory.path, "bad-input.db"), ...fake.environment("openai") });
+    const server = await serverSide();
     const started = await call(server, "start_reasoning_session", { topic: "rising once", qualityThreshold: 0.4 });
     const sessionId = started["session_id"] as string;
     expect((await exchange(server, sessionId)).result["status"]).toBe("threshold_met");
     const before = await server.client.listResources();
     const finishedStatus = await call(server, "get_session_status", { session_id: sessionId });
+    const startsBefore = (await call(server, "reasoning_metrics", { query: "by_mode", mode_name: "start_reasoning_session" }))["mode_stats"] as { call_count: number };
 
     const unknown = expectToolError(await server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: "ses_unknown" } }));
     expect([unknown.code, unknown.issues]).toEqual(["NOT_FOUND", [{ field: "session_id", message: "no reasoning session with id 'ses_unknown'" }]]);
@@ -209,8 +215,10 @@ describe("dialog sessions with a server-side model", () => {
 
     expect((await server.client.listResources()).resources).toEqual(before.resources);
     expect(await call(server, "get_session_status", { session_id: sessionId })).toEqual(finishedStatus);
+    // The refused starts are not counted (the server is shared: its count before them, not 1).
     const metrics = await call(server, "reasoning_metrics", { query: "by_mode", mode_name: "start_reasoning_session" });
-    expect(metrics["mode_stats"]).toMatchObject({ call_count: 1 });
+    expect(startsBefore.call_count).toBeGreaterThanOrEqual(1);
+    expect(metrics["mode_stats"]).toMatchObject({ call_count: startsBefore.call_count });
   });
 
   it("a restart in the middle of a session, then another exchange, continues it", async () => {
@@ -230,7 +238,7 @@ describe("dialog sessions with a server-side model", () => {
   });
 
   it("cancels an exchange in flight, leaving the session as it was", async () => {
-    const server = await start({ DATABASE_PATH: join(directory.path, "cancel.db"), ...fake.environment("openai") });
+    const server = await serverSide();
     const started = await call(server, "start_reasoning_session", { topic: "slow topic" });
     const controller = new AbortController();
     const pending = server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: started["session_id"] } }, { signal: controller.signal });
@@ -245,7 +253,7 @@ describe("dialog sessions with a server-side model", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const status = await call(server, "get_session_status", { session_id: started["session_id"] });
     expect(status).toMatchObject({ status: "started", current_iteration: 0 });
-    const { invocations } = await call(server, "reasoning_metrics", { query: "invocations", tool_name: "run_reasoning_exchange" });
+    const { invocations } = await call(server, "reasoning_metrics", { query: "invocations", tool_name: "run_reasoning_exchange", session_id: started["session_id"] });
     expect((invocations as Array<{ success: boolean; error_code: string | null }>).map((row) => [row.success, row.error_code])).toEqual([[false, "CANCELLED"]]);
   });
 });

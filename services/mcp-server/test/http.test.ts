@@ -3,14 +3,14 @@ import { once } from "node:events";
 import { connect as connectSocket } from "node:net";
 import { join } from "node:path";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { testClient } from "./support/test-client.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName } from "./support/fake-answers.ts";
 import { initializeBody, jsonHeaders, rawRequest, startHttpServer, type HttpServerProcess } from "./support/http-process.ts";
 import { builtServer, collectLines, coreDefinitions, expectOutput, temporaryDirectory } from "./support/server-process.ts";
 
 const directory = temporaryDirectory();
-const running: HttpServerProcess[] = [];
 const clients: Client[] = [];
 let fake: FakeModelServer;
 
@@ -19,34 +19,105 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 afterAll(async () => {
   await fake?.close();
   directory.remove();
 });
 
-async function start(args: string[], env: Record<string, string> = {}): Promise<HttpServerProcess> {
-  const server = await startHttpServer(["--http", "--port", "0", ...args], {
-    DATABASE_PATH: join(directory.path, "http.db"),
+/** Starts a server that a describe block shares (its own database): each test opens its own client sessions on it. */
+function launch(name: string, args: string[], env: Record<string, string> = {}): Promise<HttpServerProcess> {
+  return startHttpServer(["--http", "--port", "0", ...args], {
+    DATABASE_PATH: join(directory.path, `${name}.db`),
     OPENAI_BASE_URL: fake.openaiBaseURL,
     OPENAI_API_KEY: "test",
     ...env,
   });
-  running.push(server);
-  return server;
 }
 
 async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: "deliberate-http-e2e", version: "1.0.0" });
+  const client = testClient({ name: "deliberate-http-e2e", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   clients.push(client);
   return client;
 }
 
+// One server per configuration, shared by the tests of its describe block (each opens its own sessions);
+// only the start that must fail gets a process of its own.
 describe("Streamable HTTP", () => {
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await launch("http", []);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("serves the session viewer at /ui behind the Host/Origin check, prints its URL, and links it from Markdown exports", async () => {
+    const viewerUrl = new URL("/ui", server.url);
+    expect(server.stderr.some((line) => line.includes(`Session viewer: ${viewerUrl.href}`))).toBe(true);
+    const page = await fetch(viewerUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+
+    const client = await connect(server.url);
+    const linear = expectOutput("reasoning_linear", await client.callTool({ name: "reasoning_linear", arguments: { content: "Viewed over HTTP" } }));
+    const sessionId = linear["session_id"] as string;
+    const listed = (await (await fetch(new URL("/ui/api/sessions?limit=5", server.url))).json()) as { sessions: Array<{ id: string }> };
+    expect(listed.sessions.map((session) => session.id)).toContain(sessionId);
+
+    const foreign = await rawRequest({ url: new URL(`/ui/api/sessions/${sessionId}`, server.url), method: "GET", headers: { host: "evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).not.toContain("Viewed over HTTP");
+
+    const markdown = await client.readResource({ uri: `deliberate://sessions/${sessionId}/markdown` });
+    expect(JSON.stringify(markdown.contents)).toContain(`${viewerUrl.href}/sessions/${sessionId}`);
+  });
+
+  it("serves a client speaking the 2026-07-28 revision too", async () => {
+    const client = testClient({ name: "modern", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    clients.push(client);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
+    const result = await client.callTool({ name: "reasoning_linear", arguments: { content: "Modern era." } });
+    expectOutput("reasoning_linear", result);
+  });
+
+  it("refuses a foreign Host or Origin header with 403 (DNS-rebinding protection)", async () => {
+    const foreignHost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `evil.example.com:${server.url.port}` }, body: initializeBody });
+    expect(foreignHost.status).toBe(403);
+    const foreignOrigin = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, origin: "https://evil.example.com" }, body: initializeBody });
+    expect(foreignOrigin.status).toBe(403);
+    const localhost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `localhost:${server.url.port}`, origin: "http://localhost:3000" }, body: initializeBody });
+    expect(localhost.status).toBe(200);
+  });
+
+  it("answers a header holding U+0000 (refused by node's parser) with a JSON-RPC error naming the headers", async () => {
+    for (const header of ["Mcp-Protocol-Version: 2025-06-18\u0000", "Authorization: Bearer a\u0000"]) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connectSocket(Number(server.url.port), "127.0.0.1", () =>
+          socket.end(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${initializeBody.length}\r\n\r\n${initializeBody}`),
+        );
+        let received = "";
+        socket.on("data", (chunk) => {
+          received += chunk;
+        });
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+      });
+      expect(answer.split("\r\n")[0], header).toBe("HTTP/1.1 400 Bad Request");
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), header).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, data: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] } },
+      });
+    }
+  });
+
+  // Last: it stops the shared server.
   it("binds 127.0.0.1, answers /healthz, lists and calls tools for the SDK client, and stops on SIGTERM", async () => {
-    const server = await start([]);
     expect(server.url.hostname).toBe("127.0.0.1");
     expect(server.url.pathname).toBe("/mcp");
     expect(server.stderr.some((line) => line.includes(`claude mcp add --transport http deliberate ${server.url.href}`))).toBe(true);
@@ -78,94 +149,46 @@ describe("Streamable HTTP", () => {
 
     expect(await server.stop()).toBe(0);
   });
+});
 
-  it("serves the session viewer at /ui behind the Host/Origin check, prints its URL, and links it from Markdown exports", async () => {
-    const server = await start([]);
-    const viewerUrl = new URL("/ui", server.url);
-    expect(server.stderr.some((line) => line.includes(`Session viewer: ${viewerUrl.href}`))).toBe(true);
-    const page = await fetch(viewerUrl);
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-type")).toContain("text/html");
-
-    const client = await connect(server.url);
-    const linear = expectOutput("reasoning_linear", await client.callTool({ name: "reasoning_linear", arguments: { content: "Viewed over HTTP" } }));
-    const sessionId = linear["session_id"] as string;
-    const listed = (await (await fetch(new URL("/ui/api/sessions?limit=5", server.url))).json()) as { sessions: Array<{ id: string }> };
-    expect(listed.sessions.map((session) => session.id)).toContain(sessionId);
-
-    const foreign = await rawRequest({ url: new URL(`/ui/api/sessions/${sessionId}`, server.url), method: "GET", headers: { host: "evil.example" } });
-    expect(foreign.status).toBe(403);
-    expect(foreign.body).not.toContain("Viewed over HTTP");
-
-    const markdown = await client.readResource({ uri: `deliberate://sessions/${sessionId}/markdown` });
-    expect(JSON.stringify(markdown.contents)).toContain(`${viewerUrl.href}/sessions/${sessionId}`);
+describe("Streamable HTTP on 0.0.0.0 with a token and extra allowed hosts and origins", () => {
+  const token = "correct-horse-battery-staple";
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await launch("http-token", ["--host", "0.0.0.0"], { MCP_HTTP_TOKEN: token, MCP_ALLOWED_HOSTS: "mcp.internal", MCP_ALLOWED_ORIGINS: "https://app.example.com" });
+  });
+  afterAll(async () => {
+    await server?.stop();
   });
 
-  it("serves a client speaking the 2026-07-28 revision too", async () => {
-    const server = await start([]);
-    const client = new Client({ name: "modern", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-    await client.connect(new StreamableHTTPClientTransport(server.url));
-    clients.push(client);
-    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-    const { tools } = await client.listTools();
-    expect(tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
-    const result = await client.callTool({ name: "reasoning_linear", arguments: { content: "Modern era." } });
-    expectOutput("reasoning_linear", result);
-  });
-
-  it("refuses a foreign Host or Origin header with 403 (DNS-rebinding protection)", async () => {
-    const server = await start([]);
-    const foreignHost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `evil.example.com:${server.url.port}` }, body: initializeBody });
-    expect(foreignHost.status).toBe(403);
-    const foreignOrigin = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, origin: "https://evil.example.com" }, body: initializeBody });
-    expect(foreignOrigin.status).toBe(403);
-    const localhost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `localhost:${server.url.port}`, origin: "http://localhost:3000" }, body: initializeBody });
-    expect(localhost.status).toBe(200);
-  });
-
-  it("answers a header holding U+0000 (refused by node's parser) with a JSON-RPC error naming the headers", async () => {
-    const server = await start([]);
-    for (const header of ["Mcp-Protocol-Version: 2025-06-18\u0000", "Authorization: Bearer a\u0000"]) {
-      const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connectSocket(Number(server.url.port), "127.0.0.1", () =>
-          socket.end(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${initializeBody.length}\r\n\r\n${initializeBody}`),
-        );
-        let received = "";
-        socket.on("data", (chunk) => {
-          received += chunk;
-        });
-        socket.on("close", () => resolve(received));
-        socket.on("error", reject);
-      });
-      expect(answer.split("\r\n")[0], header).toBe("HTTP/1.1 400 Bad Request");
-      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), header).toMatchObject({
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, data: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] } },
-      });
-    }
+  it("binds 0.0.0.0 when a token is set", async () => {
+    const client = await connect(server.url, { authorization: `Bearer ${token}` });
+    expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
   });
 
   it("accepts hosts and origins named in MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS", async () => {
-    const server = await start([], { MCP_ALLOWED_HOSTS: "mcp.internal", MCP_ALLOWED_ORIGINS: "https://app.example.com" });
     const allowed = await rawRequest({
       url: server.url,
       method: "POST",
-      headers: { ...jsonHeaders, host: "mcp.internal", origin: "https://app.example.com" },
+      headers: { ...jsonHeaders, host: "mcp.internal", origin: "https://app.example.com", authorization: `Bearer ${token}` },
       body: initializeBody,
     });
     expect(allowed.status).toBe(200);
+    // Hosts and origins not named are still refused.
+    const foreignHost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: "evil.example.com", authorization: `Bearer ${token}` }, body: initializeBody });
+    expect(foreignHost.status).toBe(403);
+    const foreignOrigin = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, origin: "https://evil.example.com", authorization: `Bearer ${token}` }, body: initializeBody });
+    expect(foreignOrigin.status).toBe(403);
   });
 
   it("requires the bearer token when one is configured", async () => {
-    const server = await start([], { MCP_HTTP_TOKEN: "correct-horse-battery-staple" });
     const missing = await rawRequest({ url: server.url, method: "POST", headers: jsonHeaders, body: initializeBody });
     expect(missing.status).toBe(401);
     expect(String(missing.headers["www-authenticate"])).toMatch(/^Bearer/);
     const wrong = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, authorization: "Bearer wrong" }, body: initializeBody });
     expect(wrong.status).toBe(401);
 
-    const client = await connect(server.url, { authorization: "Bearer correct-horse-battery-staple" });
+    const client = await connect(server.url, { authorization: `Bearer ${token}` });
     expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
     // The health check stays open for probes.
     expect((await fetch(new URL("/healthz", server.url))).status).toBe(200);
@@ -180,11 +203,5 @@ describe("Streamable HTTP", () => {
     const [code] = (await once(child, "close")) as [number | null];
     expect(code).toBe(2);
     expect(stderr.join("\n")).toContain("MCP_HTTP_TOKEN");
-  });
-
-  it("binds 0.0.0.0 when a token is set", async () => {
-    const server = await start(["--host", "0.0.0.0"], { MCP_HTTP_TOKEN: "t0ken" });
-    const client = await connect(server.url, { authorization: "Bearer t0ken" });
-    expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(coreDefinitions.size);
   });
 });

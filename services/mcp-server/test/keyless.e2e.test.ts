@@ -33,9 +33,20 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 afterAll(async () => {
+  await (await shared)?.close();
   await fake?.close();
   directory.remove();
 });
+
+/**
+ * One keyless server (no key, a client without sampling) shared by the tests that only need a session on
+ * such a server; tests that need their own settings, a restart or a sampling client start their own.
+ */
+let shared: Promise<StdioServer> | undefined;
+function sharedHost(): Promise<StdioServer> {
+  shared ??= startStdioServer({ DATABASE_PATH: join(directory.path, "host.db") });
+  return shared;
+}
 
 async function start(env: Record<string, string>, clientOptions?: Parameters<typeof startStdioServer>[1]): Promise<StdioServer> {
   const server = await startStdioServer(env, clientOptions);
@@ -142,7 +153,7 @@ async function runScenario(run: (name: string, args: Record<string, unknown>) =>
 
 describe("host-executed completions (no key, no sampling)", () => {
   it("drives every model-backed tool through needs_completion rounds to the same results a server-side model gives", async () => {
-    const host = await start({ DATABASE_PATH: join(directory.path, "host.db") });
+    const host = await sharedHost();
     expect(host.stderr.some((line) => line.includes("sampling then host"))).toBe(true);
     const rounds: Record<string, number> = {};
     const hosted = await runScenario(async (name, args) => {
@@ -165,41 +176,12 @@ describe("host-executed completions (no key, no sampling)", () => {
   }, 120_000); // every model-backed tool over several rounds, plus a server-side run to compare
 
   it("lists needs_completion in model-backed tools' output schemas", async () => {
-    const server = await start({ DATABASE_PATH: join(directory.path, "schemas.db") });
+    const server = await sharedHost();
     const { tools } = await server.client.listTools();
     const linear = tools.find((tool) => tool.name === "reasoning_linear");
     expect(linear?.outputSchema?.["type"]).toBe("object");
     expect(JSON.stringify(linear?.outputSchema)).toContain("needs_completion");
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["reasoning_submit", "startChainOfThought", "submitThought", "listWorkflows", "startWorkflow"]));
-  });
-
-  it("completes a suspended call after a restart, and reports bad answers and unknown tokens", async () => {
-    const databasePath = join(directory.path, "restart.db");
-    const before = await start({ DATABASE_PATH: databasePath });
-    const step = needsCompletionSchema.parse(await call(before, "reasoning_linear", { content: "Survive a restart" }));
-    const invalid = expectToolError(
-      await before.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: { content: "x" } }] } }),
-    );
-    expect(invalid.code).toBe("INVALID_INPUT");
-    expect(invalid.issues?.map((issue) => issue.field)).toEqual(expect.arrayContaining(["answers.0.answer.confidence"]));
-    await before.close();
-
-    const after = await start({ DATABASE_PATH: databasePath });
-    const prompt = step.prompts[0] as PendingPrompt;
-    const result = await call(after, "reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: JSON.stringify(answerFor(prompt.name, prompt.user, prompt.system)) }] });
-    expect(result["content"]).toContain("the constraint rules out option B");
-    const gone = expectToolError(await after.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: {} }] } }));
-    expect(gone.code).toBe("NOT_FOUND");
-  });
-
-  it("expires suspended calls after HOST_COMPLETION_TTL_SECONDS", async () => {
-    const server = await start({ DATABASE_PATH: join(directory.path, "ttl.db"), HOST_COMPLETION_TTL_SECONDS: "1" });
-    const step = needsCompletionSchema.parse(await call(server, "reasoning_linear", { content: "Too slow" }));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const expired = expectToolError(
-      await server.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: {} }] } }),
-    );
-    expect(expired.message).toContain("expired");
   });
 });
 
@@ -221,58 +203,82 @@ describe("sampling", () => {
     expect(sampled).toEqual(["linear_continuation", "divergent_perspective", "divergent_perspective", "divergent_synthesis"]);
   });
 
-  it("prefers host when DELIBERATE_KEYLESS_ORDER says so", async () => {
-    const server = await start({ DATABASE_PATH: join(directory.path, "order.db"), DELIBERATE_KEYLESS_ORDER: "host,sampling" }, { capabilities: { sampling: {} } });
+  // One server for both settings: host first (so the TTL applies to its suspended calls) and a 1 s TTL.
+  it("prefers host when DELIBERATE_KEYLESS_ORDER says so, and expires suspended calls after HOST_COMPLETION_TTL_SECONDS", async () => {
+    const server = await start({ DATABASE_PATH: join(directory.path, "order-ttl.db"), DELIBERATE_KEYLESS_ORDER: "host,sampling", HOST_COMPLETION_TTL_SECONDS: "1" }, { capabilities: { sampling: {} } });
     server.client.setRequestHandler("sampling/createMessage", async () => {
       throw new Error("sampling must not be used");
     });
     const result = await call(server, "reasoning_linear", { content: "x" });
     expect(result["status"]).toBe("needs_completion");
+
+    const step = needsCompletionSchema.parse(await call(server, "reasoning_linear", { content: "Too slow" }));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const expired = expectToolError(
+      await server.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: {} }] } }),
+    );
+    expect(expired.message).toContain("expired");
   });
 });
 
-describe("guided workflows over MCP", () => {
-  it("runs the ticket's scenario, keeps concurrent runs apart, and continues after a restart", async () => {
-    const databasePath = join(directory.path, "workflows.db");
-    const first = await start({ DATABASE_PATH: databasePath });
-    const auth = await call(first, "startChainOfThought", { problem: "Build auth system" });
-    const other = await call(first, "startChainOfThought", { problem: "Plan a migration" });
-    expect(auth["agent_instructions"]).toContain("Break down");
-    const analyse = await call(first, "submitThought", { state_id: auth["state_id"], thought: "1. Users 2. Tokens 3. Middleware" });
-    expect(analyse["agent_instructions"]).toContain("analyze");
-    await call(first, "submitThought", { state_id: other["state_id"], thought: "1. Schema 2. Backfill" });
-    await first.close();
+// One database, two processes: the second start completes what the first left suspended or in progress.
+describe("across a restart", () => {
+  it("completes a suspended call and continues guided workflows (the ticket's scenario, concurrent runs kept apart), and reports bad answers and unknown tokens", async () => {
+    const databasePath = join(directory.path, "restart.db");
+    const before = await start({ DATABASE_PATH: databasePath });
+    const step = needsCompletionSchema.parse(await call(before, "reasoning_linear", { content: "Survive a restart" }));
+    const invalid = expectToolError(
+      await before.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: { content: "x" } }] } }),
+    );
+    expect(invalid.code).toBe("INVALID_INPUT");
+    expect(invalid.issues?.map((issue) => issue.field)).toEqual(expect.arrayContaining(["answers.0.answer.confidence"]));
 
-    const second = await start({ DATABASE_PATH: databasePath });
-    const synthesise = await call(second, "submitThought", { state_id: auth["state_id"], thought: "Users need hashed passwords" });
+    // Guided workflows: two runs started before the restart.
+    const auth = await call(before, "startChainOfThought", { problem: "Build auth system" });
+    const other = await call(before, "startChainOfThought", { problem: "Plan a migration" });
+    expect(auth["agent_instructions"]).toContain("Break down");
+    const analyse = await call(before, "submitThought", { state_id: auth["state_id"], thought: "1. Users 2. Tokens 3. Middleware" });
+    expect(analyse["agent_instructions"]).toContain("analyze");
+    await call(before, "submitThought", { state_id: other["state_id"], thought: "1. Schema 2. Backfill" });
+    await before.close();
+
+    const after = await start({ DATABASE_PATH: databasePath });
+    const prompt = step.prompts[0] as PendingPrompt;
+    const result = await call(after, "reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: JSON.stringify(answerFor(prompt.name, prompt.user, prompt.system)) }] });
+    expect(result["content"]).toContain("the constraint rules out option B");
+    const gone = expectToolError(await after.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: {} }] } }));
+    expect(gone.code).toBe("NOT_FOUND");
+
+    // The workflow runs continue on the new process.
+    const synthesise = await call(after, "submitThought", { state_id: auth["state_id"], thought: "Users need hashed passwords" });
     expect(synthesise["agent_instructions"]).toContain("Synthesize");
     expect(synthesise["instruction"]).toContain("1. Users 2. Tokens 3. Middleware");
     expect(synthesise["instruction"]).not.toContain("Backfill");
-    const done = await call(second, "submitThought", { state_id: auth["state_id"], thought: "JWT plan" });
+    const done = await call(after, "submitThought", { state_id: auth["state_id"], thought: "JWT plan" });
     expect(done).toMatchObject({ status: "complete", summary: { steps_completed: 3 } });
     expect(JSON.stringify(done)).toContain('"status":"complete"');
 
     // The ticket's own test, as written: _meta.agentInstructions on every step, "complete":true at the end.
-    const ticket = await second.client.callTool({ name: "startChainOfThought", arguments: { problem: "How to implement JWT authentication?" } });
+    const ticket = await after.client.callTool({ name: "startChainOfThought", arguments: { problem: "How to implement JWT authentication?" } });
     expect((ticket._meta as { agentInstructions: string }).agentInstructions).toContain("Break down");
     const { state_id } = JSON.parse((ticket.content as Array<{ text: string }>)[0]?.text ?? "{}") as { state_id: string };
-    const decomposition = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "1. User model, 2. JWT generation, 3. Middleware" } });
+    const decomposition = await after.client.callTool({ name: "submitThought", arguments: { state_id, thought: "1. User model, 2. JWT generation, 3. Middleware" } });
     expect((decomposition._meta as { agentInstructions: string }).agentInstructions).toContain("analyze");
-    const analysis = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "User model needs email and hashed password..." } });
+    const analysis = await after.client.callTool({ name: "submitThought", arguments: { state_id, thought: "User model needs email and hashed password..." } });
     expect((analysis._meta as { agentInstructions: string }).agentInstructions).toContain("Synthesize");
-    const final = await second.client.callTool({ name: "submitThought", arguments: { state_id, thought: "Complete JWT implementation plan..." } });
+    const final = await after.client.callTool({ name: "submitThought", arguments: { state_id, thought: "Complete JWT implementation plan..." } });
     expect((final.content as Array<{ text: string }>)[0]?.text).toContain('"complete":true');
 
-    const finished = expectToolError(await second.client.callTool({ name: "submitThought", arguments: { state_id: auth["state_id"], thought: "more" } }));
+    const finished = expectToolError(await after.client.callTool({ name: "submitThought", arguments: { state_id: auth["state_id"], thought: "more" } }));
     expect(finished.code).toBe("CONFLICT");
-    const unknown = expectToolError(await second.client.callTool({ name: "submitThought", arguments: { state_id: "wf_nope", thought: "x" } }));
+    const unknown = expectToolError(await after.client.callTool({ name: "submitThought", arguments: { state_id: "wf_nope", thought: "x" } }));
     expect(unknown.hint).toContain("start a new workflow");
   });
 });
 
 describe("sessions as resources", () => {
   it("lists recent sessions and reads them as JSON, Markdown and Mermaid", async () => {
-    const server = await start({ DATABASE_PATH: join(directory.path, "resources.db") });
+    const server = await sharedHost();
     const { result } = await drive(server, "reasoning_linear", { content: "Resources show sessions." });
     const sessionId = result["session_id"] as string;
     const { resources } = await server.client.listResources();

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema, reasoningCapabilitySchema } from "@deliberate/contracts";
 import { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioWeatherTool } from "@deliberate/knowledge-graph/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { testClient } from "./support/test-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startHttpServer, type HttpServerProcess } from "./support/http-process.ts";
@@ -222,7 +223,7 @@ describe("reasoning/executeTask over Streamable HTTP", () => {
 
   for (const era of ["2025-11-25", "2026-07-28"] as const) {
     it(`serves the method and the capability to a ${era} client`, async () => {
-      const client = new Client({ name: "kg-http", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: "auto" } } : undefined);
+      const client = testClient({ name: "kg-http", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: "auto" } } : undefined);
       await client.connect(new StreamableHTTPClientTransport(http.url));
       clients.push(client);
       expect(client.getNegotiatedProtocolVersion()).toBe(era);

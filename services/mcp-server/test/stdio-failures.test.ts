@@ -20,6 +20,7 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
 afterAll(async () => {
+  await (await shared)?.close();
   await fake?.close();
   directory.remove();
 });
@@ -28,6 +29,17 @@ async function start(env: Record<string, string>): Promise<StdioServer> {
   const server = await startStdioServer(env);
   servers.push(server);
   return server;
+}
+
+/**
+ * The server (fake OpenAI-compatible model, one retry) shared by the bad-input, model-failure and
+ * cancellation tests: each seeds its own session and counts what changed from its own "before".
+ */
+const sharedDatabase = join(directory.path, "failures.db");
+let shared: Promise<StdioServer> | undefined;
+function sharedServer(): Promise<StdioServer> {
+  shared ??= startStdioServer({ DATABASE_PATH: sharedDatabase, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", MAX_RETRIES: "1" });
+  return shared;
 }
 
 /** Opens the server's database from the test (WAL: several processes may share it). */
@@ -60,8 +72,9 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
 
 describe("bad input", () => {
   it("every tool answers isError INVALID_INPUT naming the field and how to fix it, and writes nothing", async () => {
-    const databasePath = join(directory.path, "bad-input.db");
-    const server = await start({ DATABASE_PATH: databasePath, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
+    const databasePath = sharedDatabase;
+    fake.setRespond(answerBySchemaName);
+    const server = await sharedServer();
     const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
     const sessionId = seeded["session_id"] as string;
 
@@ -96,9 +109,9 @@ describe("bad input", () => {
 
 describe("model failure", () => {
   it("a provider that keeps failing gives PROVIDER_UNAVAILABLE after the retries, and leaves the session as it was", async () => {
-    const databasePath = join(directory.path, "model-failure.db");
+    const databasePath = sharedDatabase;
     fake.setRespond(answerBySchemaName);
-    const server = await start({ DATABASE_PATH: databasePath, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", MAX_RETRIES: "1" });
+    const server = await sharedServer();
     const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
     const sessionId = seeded["session_id"] as string;
     const store = await storeAt(databasePath);
@@ -139,14 +152,17 @@ describe("model failure", () => {
 
 describe("cancellation", () => {
   it("cancelling a call aborts the model request, records CANCELLED and writes nothing", async () => {
-    const databasePath = join(directory.path, "cancel.db");
+    const databasePath = sharedDatabase;
     fake.setRespond(answerBySchemaName);
-    const server = await start({ DATABASE_PATH: databasePath, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
+    const server = await sharedServer();
+    const store = await storeAt(databasePath);
+    // The rows of calls before this test (the server is shared) are in, then the seed's.
+    await batchWritten();
+    const earlierRows = (await store.invocations.list()).length;
     const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
     const sessionId = seeded["session_id"] as string;
-    const store = await storeAt(databasePath);
     // Invocation rows are batched (written within milliseconds, after the answer): the seed's must be in first.
-    await until(async () => (await store.invocations.list()).length === 1);
+    await until(async () => (await store.invocations.list()).length === earlierRows + 1);
     const before = await footprint(store, sessionId);
 
     // The model "thinks" for a minute; the test cancels as soon as the request arrives.

@@ -133,9 +133,17 @@ describe("stdio: every tool, every operation, against the real SDK client", () =
     expect(result).toMatchObject({ selected_mode: "linear", confidence: 0.9, result: { session_id: sessionId } });
   });
 
-  it("a second server process on the same database sees the session", async () => {
-    const second = await startStdioServer(env);
+  // The second process also serves a client speaking the 2026-07-28 revision (one spawn for both checks).
+  it("a second server process on the same database sees the session, and serves a client speaking the 2026-07-28 revision", async () => {
+    const second = await startStdioServer(env, { versionNegotiation: { mode: "auto" } });
     try {
+      expect(second.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const { tools } = await second.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([...coreDefinitions.keys()]));
+      const missing = await second.client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: "ses_missing" } });
+      expect(missing.isError).toBe(true);
+      expect(JSON.parse((missing.content as Array<{ text: string }>)[0]?.text ?? "")).toMatchObject({ code: "NOT_FOUND", issues: [{ field: "session_id" }] });
+
       const listed = expectOutput("reasoning_tree", await second.client.callTool({ name: "reasoning_tree", arguments: { operation: "list", session_id: sessionId } }));
       expect((listed["branches"] as Array<{ id: string; status: string }>).map((branch) => branch.id).sort()).toEqual([rootBranchId, ...branchIds].sort());
       const checkpoints = expectOutput(
@@ -145,24 +153,6 @@ describe("stdio: every tool, every operation, against the real SDK client", () =
       expect(checkpoints["checkpoints"]).toEqual([expect.objectContaining({ id: checkpointId, name: "before sharding" })]);
     } finally {
       await second.close();
-    }
-  });
-});
-
-describe("stdio: a client speaking the 2026-07-28 revision", () => {
-  it("negotiates the modern era and calls a tool", async () => {
-    const directory = temporaryDirectory();
-    const server = await startStdioServer({ DATABASE_PATH: join(directory.path, "modern.db") }, { versionNegotiation: { mode: "auto" } });
-    try {
-      expect(server.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-      const { tools } = await server.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([...coreDefinitions.keys()]));
-      const result = await server.client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: "ses_missing" } });
-      expect(result.isError).toBe(true);
-      expect(JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? "")).toMatchObject({ code: "NOT_FOUND", issues: [{ field: "session_id" }] });
-    } finally {
-      await server.close();
-      directory.remove();
     }
   });
 });

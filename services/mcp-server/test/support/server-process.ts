@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { allToolDefinitions, errorBodySchema, reasoningTools, type ErrorBody, type ToolDefinition } from "@deliberate/contracts";
-import { Client } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
+import { testClient } from "./test-client.ts";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { testServerEnvironment } from "@deliberate/engine/testing";
 import { expect } from "vitest";
@@ -51,7 +52,7 @@ export async function startStdioServer(
 ): Promise<StdioServer> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: await testServerEnvironment({ LOG_LEVEL: "debug", ...env }), stderr: "pipe" });
   const stderr = collectLines(transport.stderr as Readable | null);
-  const client = new Client({ name: "deliberate-e2e", version: "1.0.0" }, clientOptions);
+  const client = testClient({ name: "deliberate-e2e", version: "1.0.0" }, clientOptions);
   try {
     await client.connect(transport);
   } catch (error) {

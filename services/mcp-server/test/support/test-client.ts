@@ -1,0 +1,29 @@
+import { Client, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator } from "@modelcontextprotocol/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+
+/**
+ * The SDK client's own JSON Schema validator (ajv, the default a `Client` builds for itself), with each
+ * distinct schema compiled once per test worker instead of once per client: every client lists the same
+ * ~40 tools, and compiling their output schemas again for each of the suite's clients was a large share
+ * of its CPU. The checks are the same: the same ajv engine validates every tool result against the schema
+ * the server published (a schema that differs in any way is a different key, compiled on its own).
+ */
+const engine = new AjvJsonSchemaValidator();
+const compiled = new Map<string, JsonSchemaValidator<unknown>>();
+
+export const sharedSchemaValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const key = JSON.stringify(schema);
+    let validator = compiled.get(key);
+    if (validator === undefined) {
+      validator = engine.getValidator<unknown>(schema);
+      compiled.set(key, validator);
+    }
+    return validator as JsonSchemaValidator<T>;
+  },
+};
+
+/** A real SDK client (as `new Client(info, options)`) that validates tool results with the shared validator. */
+export function testClient(info: ConstructorParameters<typeof Client>[0], options?: ConstructorParameters<typeof Client>[1]): Client {
+  return new Client(info, { jsonSchemaValidator: sharedSchemaValidator, ...options });
+}
