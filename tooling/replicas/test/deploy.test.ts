@@ -28,8 +28,12 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
+// The README's command. The two settings make pnpm deploy from the workspace lockfile (the folder gets
+// the exact versions the workspace tested, with a lockfile of its own) instead of resolving every
+// dependency again (the legacy deploy the workspace config falls back to): a third of the CPU.
 async function deploy(service: string, target: string): Promise<void> {
-  await run("pnpm", ["--filter", service, "deploy", "--prod", "--prefer-offline", target], { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: "1" } });
+  const fromLockfile = ["--config.inject-workspace-packages=true", "--config.force-legacy-deploy=false"];
+  await run("pnpm", ["--filter", service, "deploy", "--prod", "--prefer-offline", ...fromLockfile, target], { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: "1" } });
 }
 
 describe("deployable services", () => {
