@@ -71,7 +71,9 @@ describe("several replicas on one Postgres", () => {
       // The limit is shared through the database (the default store on Postgres): high enough not to refuse this load.
       REASONING_API_RATE_LIMIT: "1000000",
       REASONING_QUEUE_LEASE_MS: String(leaseMs),
-      REASONING_QUEUE_POLL_MS: "25",
+      // Enqueues and finished jobs wake a replica's claim loop at once; the poll only finds work queued
+      // elsewhere (the killed replica's requeued jobs, retried callbacks), so a slow one costs no coverage.
+      REASONING_QUEUE_POLL_MS: "250",
       REASONING_QUEUE_WORKERS: String(apiWorkers),
       REASONING_CALLBACK_BACKOFF_MS: "50",
     };
