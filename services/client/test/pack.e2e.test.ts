@@ -1,14 +1,14 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { promisify } from "node:util";
 import { testServerEnvironment } from "@deliberate/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientRoot } from "./support/global-setup.ts";
 import { mcpServerMain, type ServiceProcess, startApi, startMcpHttp, temporaryDirectory } from "./support/services.ts";
 
-// A host app consumes the published package: `npm pack` the client, install the tarball into a fresh
+// A host app consumes the published package: `pnpm pack` the client, install the tarball into a fresh
 // project outside the workspace (zod, the MCP SDK and @types/node from the registry), typecheck a
 // host program and the README's example against the package with tsc, then run the program against
 // the real services. Bounded: npm gets 4 minutes (one retry), everything else runs locally.
@@ -123,6 +123,22 @@ function readmeExample(): string {
   return `${declarations}\n${block}\nexport {};\n`;
 }
 
+/**
+ * The host compiles with skipLibCheck off, so that an error in the package's own declarations shows. The
+ * declarations of what the host installed besides it (the MCP SDK, zod, @types/node) are not this package's:
+ * checking them took two thirds of tsc's time. `// @ts-nocheck` leaves them out of checking, one file at a
+ * time; the package's own files (node_modules/@deliberate/client) are checked in full.
+ */
+function skipCheckingThirdPartyDeclarations(nodeModules: string): void {
+  const ownPackage = join(nodeModules, "@deliberate", "client") + sep;
+  for (const entry of readdirSync(nodeModules, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.d\.[cm]?ts$/.test(entry.name)) continue;
+    const file = join(entry.parentPath, entry.name);
+    if (file.startsWith(ownPackage)) continue;
+    writeFileSync(file, `// @ts-nocheck\n${readFileSync(file, "utf8")}`);
+  }
+}
+
 async function npm(args: string[]): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -137,12 +153,15 @@ async function npm(args: string[]): Promise<void> {
 beforeAll(async () => {
   const [api, mcpHttp] = await Promise.all([startApi(join(project.path, "api.db")), startMcpHttp(join(project.path, "mcp-http.db"))]);
   services.push(api, mcpHttp);
-  const packed = await run("npm", ["pack", "--json", "--pack-destination", project.path], { cwd: clientRoot, env: npmEnv, timeout: 120_000 });
-  const tarball = (JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0];
-  if (!tarball) throw new Error(`npm pack said: ${packed.stdout}`);
+  // pnpm packs what `pnpm publish` (and changesets in this pnpm workspace) publishes: workspace: ranges
+  // replaced by versions, publishConfig applied.
+  const packed = await run("pnpm", ["pack", "--json", "--pack-destination", project.path], { cwd: clientRoot, env: npmEnv, timeout: 120_000 });
+  const tarball = JSON.parse(packed.stdout) as { filename?: string; files?: Array<{ path: string }> };
+  if (!tarball.filename || !tarball.files) throw new Error(`pnpm pack said: ${packed.stdout}`);
   writeFileSync(join(project.path, "files.json"), JSON.stringify(tarball.files.map((file) => file.path)));
   writeFileSync(join(project.path, "package.json"), JSON.stringify({ name: "host-app", private: true, type: "module" }));
-  await npm(["install", "--no-package-lock", join(project.path, tarball.filename), `@modelcontextprotocol/client@${mcpSdkVersion}`, "@types/node@^20.19.0"]);
+  await npm(["install", "--no-package-lock", tarball.filename, `@modelcontextprotocol/client@${mcpSdkVersion}`, "@types/node@^20.19.0"]);
+  skipCheckingThirdPartyDeclarations(join(project.path, "node_modules"));
   mkdirSync(join(project.path, "src"));
   writeFileSync(join(project.path, "src", "host.ts"), hostProgram);
   writeFileSync(join(project.path, "src", "wrong.ts"), wrongProgram);
@@ -150,7 +169,7 @@ beforeAll(async () => {
   writeFileSync(
     join(project.path, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noUncheckedIndexedAccess: true, outDir: "out", rootDir: "src", types: ["node"], skipLibCheck: false },
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noUncheckedIndexedAccess: true, outDir: "out", rootDir: "src", types: ["node"], skipLibCheck: false, skipDefaultLibCheck: true },
       include: ["src"],
     }),
   );
@@ -181,7 +200,8 @@ describe("the packed client in a fresh host project", () => {
   });
 
   it("typechecks the host program and the README example; wrong inputs do not compile", async () => {
-    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project.path, timeout: 280_000 }).catch((error: { stdout?: string; stderr?: string }) => {
+    // One checker thread: the same diagnostics for a third less CPU than tsc's parallel checkers.
+    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--singleThreaded"], { cwd: project.path, timeout: 280_000 }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`tsc failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
     });
     expect(result.stdout).toBe("");
