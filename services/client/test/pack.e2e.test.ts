@@ -3,10 +3,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, sep } from "node:path";
 import { promisify } from "node:util";
-import { testServerEnvironment } from "@deliberate/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientRoot } from "./support/global-setup.ts";
-import { mcpServerMain, type ServiceProcess, startApi, startMcpHttp, temporaryDirectory } from "./support/services.ts";
+import { mcpServerMain, type ServiceProcess, startApi, startMcpHttp, temporaryDirectory, testServerEnvironment } from "./support/services.ts";
 
 // A host app consumes the published package: `pnpm pack` the client, install the tarball into a fresh
 // project outside the workspace (zod, the MCP SDK and @types/node from the registry), typecheck a
