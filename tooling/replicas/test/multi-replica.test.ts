@@ -9,7 +9,7 @@ import type { TestPostgres } from "@deliberate/store/testing/postgres";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CallbackReceiver, forEachLimited, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
+import { type CallbackReceiver, createJsonPoster, forEachLimited, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
 import { runPostgres } from "./support/postgres.ts";
 
 // Two deliberate-api and two deliberate-mcp --http processes on one Postgres:
@@ -43,6 +43,9 @@ let model: FakeModelServer;
 let callbacks: CallbackReceiver;
 const processes: Replica[] = [];
 const clients: Client[] = [];
+// The load's REST requests (intents and checkpoint creates) go through node:http: fetch cost the test
+// process several times the CPU per request.
+const poster = createJsonPoster({ maxSockets: 24 });
 
 // The README's command. The two settings make pnpm deploy from the workspace lockfile (the folder gets
 // the exact versions the workspace tested, with a lockfile of its own) instead of resolving every
@@ -68,6 +71,7 @@ afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   await Promise.all(processes.map((replica) => replica.kill()));
   await Promise.all([callbacks?.close(), model?.close()]);
+  poster.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
@@ -171,20 +175,16 @@ describe("several replicas on one Postgres", () => {
       }
       const target = live[index % live.length] as Replica;
       try {
-        const response = await fetch(`${target.url}/agent_intent_async`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ goal_text: `search project for TODOs ${index}`, correlation_id: `c-${index}`, callback_url: callbacks.url }),
-        });
-        const body = (await response.json()) as { job_id?: string; error?: { code?: string } };
-        if (response.status === 202 && body.job_id) accepted.push(body.job_id);
+        const answer = await poster.post(`${target.url}/agent_intent_async`, { goal_text: `search project for TODOs ${index}`, correlation_id: `c-${index}`, callback_url: callbacks.url });
+        const body = (answer.body ?? {}) as { job_id?: string; error?: { code?: string } };
+        if (answer.status === 202 && body.job_id) accepted.push(body.job_id);
         else {
           refused += 1;
-          refusals.set(`HTTP ${response.status} ${body.error?.code ?? ""}`, (refusals.get(`HTTP ${response.status} ${body.error?.code ?? ""}`) ?? 0) + 1);
+          refusals.set(`HTTP ${answer.status} ${body.error?.code ?? ""}`, (refusals.get(`HTTP ${answer.status} ${body.error?.code ?? ""}`) ?? 0) + 1);
         }
       } catch (error) {
         refused += 1; // the killed replica's connections: not acknowledged
-        const reason = `${target === api2 ? "api-2" : "api-1"}: ${(error as { cause?: { code?: string } }).cause?.code ?? String(error)}`;
+        const reason = `${target === api2 ? "api-2" : "api-1"}: ${(error as { code?: string }).code ?? String(error)}`;
         refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
       }
     });
@@ -210,13 +210,9 @@ describe("several replicas on one Postgres", () => {
     const checkpointLoad = forEachLimited(Array.from({ length: restWrites }, (_, index) => index), 8, async (index) => {
       const target = live[index % live.length] as Replica;
       try {
-        const response = await fetch(`${target.url}/v1/tools/reasoning_checkpoint`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ operation: "create", session_id: sessionIds[index % sessions], name: `checkpoint ${index}` }),
-        });
-        const body = (await response.json()) as { checkpoint_id?: string; session_id: string };
-        if (response.status === 200 && body.checkpoint_id) checkpoints.push({ checkpoint_id: body.checkpoint_id, session_id: body.session_id });
+        const answer = await poster.post(`${target.url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: sessionIds[index % sessions], name: `checkpoint ${index}` });
+        const body = (answer.body ?? {}) as { checkpoint_id?: string; session_id: string };
+        if (answer.status === 200 && body.checkpoint_id) checkpoints.push({ checkpoint_id: body.checkpoint_id, session_id: body.session_id });
         else unacknowledgedCheckpoints += 1;
       } catch {
         unacknowledgedCheckpoints += 1;
