@@ -72,7 +72,9 @@ afterAll(async () => {
   await Promise.all(processes.map((replica) => replica.kill()));
   await Promise.all([callbacks?.close(), model?.close()]);
   poster.close();
-  rmSync(directory, { recursive: true, force: true });
+  // The two deployed folders hold some twenty thousand files: rm -rf removes them for a quarter of the CPU rmSync spends.
+  if (process.platform === "win32") rmSync(directory, { recursive: true, force: true });
+  else await run("rm", ["-rf", directory]);
 });
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
