@@ -1,13 +1,16 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeliberateClient, createHttpTransport, type DeliberateClient, DeliberateClientError, type Transport } from "../src/index.ts";
 import { connectMcp } from "../src/mcp.ts";
 import { reasoningAnswers, scriptedHost } from "./support/host-model.ts";
-import { mcpServerMain, type ServiceProcess, serverEnvironment, startApi, startMcpHttp, temporaryDirectory } from "./support/services.ts";
+import { prepareHostApp, run, tsc } from "./support/host-app.ts";
+import { mcpServerMain, type ServiceProcess, serverEnvironment, startApi, startMcpHttp, temporaryDirectory, testServerEnvironment } from "./support/services.ts";
 
 // Typed tool calls end to end: the built deliberate-api (REST) and deliberate-mcp (stdio and
 // Streamable HTTP), no model key anywhere, so model-backed tools are host-executed and answered
-// by the host's complete(). The same assertions run over every surface.
+// by the host's complete(). The same assertions run over every surface. Then the packed client in
+// a host app, against the same two services.
 
 const directory = temporaryDirectory();
 const services: ServiceProcess[] = [];
@@ -112,4 +115,72 @@ describe.each(["rest", "mcp-stdio", "mcp-http"])("typed tools over %s", (surface
     const resumed = (await bare.resume(step, { complete: host })) as { content: string };
     expect(resumed.content).toBe("The constraint rules out option B.");
   });
+});
+
+// A host app consumes the published package (test/support/host-app.ts): the packed client installed into a
+// fresh project outside the workspace, its host program and the README's example type-checked with tsc, and
+// the program run against this file's services (and an MCP stdio server of its own).
+describe("the packed client in a fresh host project", () => {
+  const project = temporaryDirectory("deliberate-host-app-");
+  beforeAll(() => prepareHostApp(project.path), 420_000);
+  afterAll(() => project.remove());
+
+  it("ships dist, types and the README only, with contracts bundled and zod as its one dependency", () => {
+    const files = JSON.parse(readFileSync(join(project.path, "files.json"), "utf8")) as string[];
+    expect(files).toContain("dist/index.js");
+    expect(files).toContain("dist/index.d.ts");
+    expect(files).toContain("dist/mcp.d.ts");
+    expect(files).toContain("README.md");
+    expect(files.filter((file) => !file.startsWith("dist/") && file !== "README.md" && file !== "package.json")).toEqual([]);
+    const installed = join(project.path, "node_modules", "@deliberate", "client");
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies)).toEqual(["zod"]);
+    for (const file of readdirSync(join(installed, "dist")).filter((name) => name.endsWith(".js") || name.endsWith(".d.ts"))) {
+      const text = readFileSync(join(installed, "dist", file), "utf8");
+      expect(text, file).not.toMatch(/from ["']@deliberate\//);
+      // The main entry runs in fetch runtimes: no Node built-ins (stdio loads the SDK's own on demand).
+      if (file.endsWith(".js")) expect(text, file).not.toMatch(/from ["']node:|require\(["']node:/);
+    }
+  });
+
+  it("typechecks the host program and the README example; wrong inputs do not compile", async () => {
+    // One checker thread: the same diagnostics for a third less CPU than tsc's parallel checkers.
+    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--singleThreaded"], { cwd: project.path, timeout: 280_000 }).catch((error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`tsc failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+    });
+    expect(result.stdout).toBe("");
+  }, 300_000);
+
+  it("runs against the real services over REST, MCP Streamable HTTP and MCP stdio", async () => {
+    const [api, mcpHttp] = services as [ServiceProcess, ServiceProcess];
+    const { stdout } = await run(process.execPath, [join(project.path, "out", "host.js")], {
+      cwd: project.path,
+      timeout: 120_000,
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOST_API_URL: api.url,
+        REASONING_API_URL: api.url,
+        HOST_MCP_URL: mcpHttp.url,
+        HOST_MCP_MAIN: mcpServerMain,
+        // DATABASE_PATH, or DATABASE_URL on the test Postgres (DELIBERATE_TEST_ENGINE_DIALECT=postgres).
+        HOST_STDIO_ENV: JSON.stringify(await testServerEnvironment({ DATABASE_PATH: join(project.path, "mcp-stdio.db") })),
+      },
+    }).catch((error: unknown) => {
+      // Say how the services fared: a refused connection means one of them had stopped.
+      const fared = [api, mcpHttp].map((service) => `${service.url}: ${service.child.exitCode === null && service.child.signalCode === null ? "running" : `exited (${service.child.exitCode ?? service.child.signalCode})`}\n${service.logs.slice(-20).join("\n")}`);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n\nThe services:\n${fared.join("\n\n")}`, { cause: error });
+    });
+    const report = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
+      results: Array<{ surface: string; linear: string; confidence: number; recommendation: string; invalid: string; outcome: { source?: string; text?: string } }>;
+      intent: { tool: string; args: unknown };
+      health: unknown;
+    };
+    expect(report.results.map((result) => result.surface)).toEqual(["rest", "mcp-http", "mcp-stdio"]);
+    for (const result of report.results) {
+      expect(result).toMatchObject({ linear: "Option B is out.", confidence: 0.8, invalid: "options", outcome: { source: "reasoning", text: "Yes: Alice is an ancestor of Dave." } });
+      expect(result.recommendation).toMatch(/SQLite/);
+    }
+    expect(report.intent).toEqual({ tool: "context.fts_search", args: { query: "Find auth logic" } });
+    expect(report.health).toEqual({ status: "ok" });
+  }, 180_000);
 });

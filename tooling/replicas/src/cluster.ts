@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -154,6 +154,50 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/** A JSON answer: its status and parsed body. */
+export interface JsonAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * POSTs JSON bodies over `node:http` on keep-alive connections (at most `maxSockets` per server):
+ * a load of a thousand requests costs the test process a fifth of what `fetch` costs it. A request
+ * whose connection fails (refused, reset: a killed replica) rejects with the socket error (its `code`).
+ */
+export interface JsonPoster {
+  post(url: string, body: unknown): Promise<JsonAnswer>;
+  /** Closes the kept-alive connections. */
+  close(): void;
+}
+
+export function createJsonPoster(options: { maxSockets?: number } = {}): JsonPoster {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 32 });
+  return {
+    post(url, body) {
+      const payload = JSON.stringify(body);
+      return new Promise<JsonAnswer>((resolve, reject) => {
+        const outgoing = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } }, (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (text += chunk));
+          response.on("error", reject);
+          response.on("end", () => {
+            try {
+              resolve({ status: response.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) });
+            } catch (error) {
+              reject(error);
+            }
+          });
+        });
+        outgoing.on("error", reject);
+        outgoing.end(payload);
+      });
+    },
+    close: () => agent.destroy(),
   };
 }
 

@@ -1,9 +1,15 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import type { TestPostgres } from "@deliberate/store/testing/postgres";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CallbackReceiver, forEachLimited, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
+import { type CallbackReceiver, createJsonPoster, forEachLimited, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
 import { runPostgres } from "./support/postgres.ts";
 
 // Two deliberate-api and two deliberate-mcp --http processes on one Postgres:
@@ -13,6 +19,11 @@ import { runPostgres } from "./support/postgres.ts";
 // replica SIGKILLed mid-run. Then: every accepted job completed once and was
 // called back, every acknowledged write is in the database, and the database
 // checks hold.
+//
+// One replica of each service runs from a deployed folder: `pnpm --filter
+// <service> deploy --prod <dir>` yields a folder that runs on its own, outside
+// the workspace (the deploy test shares this file's replicas rather than
+// starting two processes of its own).
 
 const intents = 1000;
 const sessions = 10;
@@ -22,11 +33,27 @@ const killAfter = 400; // intents submitted before one API replica is SIGKILLed
 const leaseMs = 10_000; // long enough that a stalled (not killed) replica on a busy machine keeps its leases
 const apiWorkers = 8;
 
+const run = promisify(execFile);
+const workspace = fileURLToPath(new URL("../../..", import.meta.url));
+const directory = mkdtempSync(join(tmpdir(), "deliberate-deploy-"));
+const deployed = { api: join(directory, "api"), mcp: join(directory, "mcp") };
+
 let postgres: TestPostgres;
 let model: FakeModelServer;
 let callbacks: CallbackReceiver;
 const processes: Replica[] = [];
 const clients: Client[] = [];
+// The load's REST requests (intents and checkpoint creates) go through node:http: fetch cost the test
+// process several times the CPU per request.
+const poster = createJsonPoster({ maxSockets: 24 });
+
+// The README's command. The two settings make pnpm deploy from the workspace lockfile (the folder gets
+// the exact versions the workspace tested, with a lockfile of its own) instead of resolving every
+// dependency again (the legacy deploy the workspace config falls back to): a third of the CPU.
+async function deploy(service: string, target: string): Promise<void> {
+  const fromLockfile = ["--config.inject-workspace-packages=true", "--config.force-legacy-deploy=false"];
+  await run("pnpm", ["--filter", service, "deploy", "--prod", "--prefer-offline", ...fromLockfile, target], { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: "1" } });
+}
 
 beforeAll(async () => {
   [postgres, model, callbacks] = await Promise.all([
@@ -35,6 +62,8 @@ beforeAll(async () => {
       respond: (request) => ({ object: { content: `Continuation ${request.index}: the constraint rules out option B.`, confidence: 0.8, next_step: "Check option A." } }),
     }),
     startCallbackReceiver(),
+    deploy("@deliberate/http-api", deployed.api),
+    deploy("@deliberate/mcp-server", deployed.mcp),
   ]);
 });
 
@@ -42,6 +71,10 @@ afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   await Promise.all(processes.map((replica) => replica.kill()));
   await Promise.all([callbacks?.close(), model?.close()]);
+  poster.close();
+  // The two deployed folders hold some twenty thousand files: rm -rf removes them for a quarter of the CPU rmSync spends.
+  if (process.platform === "win32") rmSync(directory, { recursive: true, force: true });
+  else await run("rm", ["-rf", directory]);
 });
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
@@ -53,6 +86,16 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string, val
     await client.end();
   }
 }
+
+describe("deployable services", () => {
+  it("deploys each service to a folder of its own, its dependencies inside it", () => {
+    for (const folder of [deployed.api, deployed.mcp]) {
+      expect(existsSync(join(folder, "dist", "main.js"))).toBe(true);
+      // Its dependencies live inside the folder, not in the workspace.
+      for (const dependency of ["pg", "kysely", "better-sqlite3"]) expect(realpathSync(join(folder, "node_modules", dependency)).startsWith(realpathSync(folder))).toBe(true);
+    }
+  });
+});
 
 describe("several replicas on one Postgres", () => {
   it("completes every accepted job once and keeps every acknowledged write when a replica is killed mid-run", async () => {
@@ -71,17 +114,20 @@ describe("several replicas on one Postgres", () => {
       // The limit is shared through the database (the default store on Postgres): high enough not to refuse this load.
       REASONING_API_RATE_LIMIT: "1000000",
       REASONING_QUEUE_LEASE_MS: String(leaseMs),
-      REASONING_QUEUE_POLL_MS: "25",
+      // Enqueues and finished jobs wake a replica's claim loop at once; the poll only finds work queued
+      // elsewhere (the killed replica's requeued jobs, retried callbacks), so a slow one costs no coverage.
+      REASONING_QUEUE_POLL_MS: "250",
       REASONING_QUEUE_WORKERS: String(apiWorkers),
       REASONING_CALLBACK_BACKOFF_MS: "50",
     };
     const mcpEnv = { ...common, OPENAI_BASE_URL: model.openaiBaseURL, OPENAI_API_KEY: "test-key" };
 
-    // All four start at once on an empty database, so they migrate it concurrently.
+    // All four start at once on an empty database, so they migrate it concurrently. api-1 and mcp-1
+    // run from their deployed folders (api-1 is the replica that lives through the run).
     const started = await Promise.all([
-      startReplica({ kind: "api", env: apiEnv, name: "api-1" }),
+      startReplica({ kind: "api", env: apiEnv, name: "api-1", entry: join(deployed.api, "dist", "main.js") }),
       startReplica({ kind: "api", env: apiEnv, name: "api-2" }),
-      startReplica({ kind: "mcp", env: mcpEnv, name: "mcp-1" }),
+      startReplica({ kind: "mcp", env: mcpEnv, name: "mcp-1", entry: join(deployed.mcp, "dist", "main.js") }),
       startReplica({ kind: "mcp", env: mcpEnv, name: "mcp-2" }),
     ]);
     processes.push(...started);
@@ -95,6 +141,20 @@ describe("several replicas on one Postgres", () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
       clients.push(client);
     }
+
+    // The deployed folders answer: a synchronous intent, the MCP tool list, a refusal.
+    const intent = await fetch(`${api1.url}/agent_intent`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ goal_text: "search project for TODOs" }),
+    });
+    expect(intent.status).toBe(200);
+    expect(((await intent.json()) as { status: string }).status).toBe("ok");
+    const deployedClient = clients[0] as Client;
+    const { tools } = await deployedClient.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("reasoning_checkpoint");
+    const refusedCall = await deployedClient.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: "missing" } });
+    expect(refusedCall.isError).toBe(true);
 
     // Intents: round-robin over the live API replicas; api-2 is SIGKILLed after `killAfter` submissions.
     const live = [api1, api2];
@@ -117,20 +177,16 @@ describe("several replicas on one Postgres", () => {
       }
       const target = live[index % live.length] as Replica;
       try {
-        const response = await fetch(`${target.url}/agent_intent_async`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ goal_text: `search project for TODOs ${index}`, correlation_id: `c-${index}`, callback_url: callbacks.url }),
-        });
-        const body = (await response.json()) as { job_id?: string; error?: { code?: string } };
-        if (response.status === 202 && body.job_id) accepted.push(body.job_id);
+        const answer = await poster.post(`${target.url}/agent_intent_async`, { goal_text: `search project for TODOs ${index}`, correlation_id: `c-${index}`, callback_url: callbacks.url });
+        const body = (answer.body ?? {}) as { job_id?: string; error?: { code?: string } };
+        if (answer.status === 202 && body.job_id) accepted.push(body.job_id);
         else {
           refused += 1;
-          refusals.set(`HTTP ${response.status} ${body.error?.code ?? ""}`, (refusals.get(`HTTP ${response.status} ${body.error?.code ?? ""}`) ?? 0) + 1);
+          refusals.set(`HTTP ${answer.status} ${body.error?.code ?? ""}`, (refusals.get(`HTTP ${answer.status} ${body.error?.code ?? ""}`) ?? 0) + 1);
         }
       } catch (error) {
         refused += 1; // the killed replica's connections: not acknowledged
-        const reason = `${target === api2 ? "api-2" : "api-1"}: ${(error as { cause?: { code?: string } }).cause?.code ?? String(error)}`;
+        const reason = `${target === api2 ? "api-2" : "api-1"}: ${(error as { code?: string }).code ?? String(error)}`;
         refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
       }
     });
@@ -156,13 +212,9 @@ describe("several replicas on one Postgres", () => {
     const checkpointLoad = forEachLimited(Array.from({ length: restWrites }, (_, index) => index), 8, async (index) => {
       const target = live[index % live.length] as Replica;
       try {
-        const response = await fetch(`${target.url}/v1/tools/reasoning_checkpoint`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ operation: "create", session_id: sessionIds[index % sessions], name: `checkpoint ${index}` }),
-        });
-        const body = (await response.json()) as { checkpoint_id?: string; session_id: string };
-        if (response.status === 200 && body.checkpoint_id) checkpoints.push({ checkpoint_id: body.checkpoint_id, session_id: body.session_id });
+        const answer = await poster.post(`${target.url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: sessionIds[index % sessions], name: `checkpoint ${index}` });
+        const body = (answer.body ?? {}) as { checkpoint_id?: string; session_id: string };
+        if (answer.status === 200 && body.checkpoint_id) checkpoints.push({ checkpoint_id: body.checkpoint_id, session_id: body.session_id });
         else unacknowledgedCheckpoints += 1;
       } catch {
         unacknowledgedCheckpoints += 1;

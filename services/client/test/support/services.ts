@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { testServerEnvironment } from "@deliberate/engine/testing";
 import { workspacePackage } from "./global-setup.ts";
 
 /** The built servers, as a host would run them. */
@@ -39,6 +38,18 @@ export function collectLines(stream: Readable | null | undefined): string[] {
  */
 export function serverEnvironment(databasePath: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
   return testServerEnvironment({ PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "info", ...extra });
+}
+
+/**
+ * `testServerEnvironment` of `@deliberate/engine/testing`, loaded only when the run is on Postgres: on SQLite
+ * (no `DELIBERATE_TEST_ENGINE_DIALECT`, or `sqlite`) it leaves the environment as it is, and loading it (the
+ * engine, the store, the providers) cost this suite's worker and vitest a second and a half of CPU.
+ */
+export async function testServerEnvironment(env: Record<string, string>): Promise<Record<string, string>> {
+  const dialect = process.env["DELIBERATE_TEST_ENGINE_DIALECT"]?.trim().toLowerCase();
+  if (dialect === undefined || dialect === "" || dialect === "sqlite") return env;
+  const engineTesting = await import("@deliberate/engine/testing");
+  return engineTesting.testServerEnvironment(env);
 }
 
 export interface ServiceProcess {
