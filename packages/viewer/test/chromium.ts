@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { axeScriptPath } from "./axe-script.ts";
 
 export const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 
@@ -15,8 +15,6 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
 export interface AxeViolation {
   id: string;
   impact: string | null;
@@ -24,9 +22,9 @@ export interface AxeViolation {
   nodes: Array<{ target: string[]; failureSummary?: string }>;
 }
 
-/** Runs axe-core in the page (evaluated over the DevTools protocol, so the page's CSP stays on). */
+/** Runs axe-core in the page (a script of the page's own origin, so the page's CSP stays on). */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource);
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ url: axeScriptPath });
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
