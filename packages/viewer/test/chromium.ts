@@ -2,12 +2,20 @@ import { existsSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { axeScriptPath } from "./axe-script.ts";
 
-export const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+/**
+ * Debian's headless shell (package chromium-headless-shell: Chromium's own headless browser, the one Playwright
+ * runs headless) when installed, else its full Chromium in headless mode. The same Blink and V8 draw the pages;
+ * the shell leaves out the rest of the browser, and the suite costs a quarter less CPU in it.
+ */
+const headlessShellPath = "/usr/bin/chromium-headless-shell";
+export const chromiumPath = process.env["CHROMIUM_PATH"] ?? (existsSync(headlessShellPath) ? headlessShellPath : "/usr/bin/chromium");
 
-/** Debian's chromium, driven by playwright-core (no browser download). */
+/** Debian's chromium (see chromiumPath), driven by playwright-core (no browser download). */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does this), or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium-headless-shell chromium\` (.ci/run does this), or set CHROMIUM_PATH.`,
+    );
   }
   return chromium.launch({
     executablePath: chromiumPath,
