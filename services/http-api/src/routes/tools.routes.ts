@@ -103,7 +103,10 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
       tags: ["tools"],
       response: { description: "The tool registry", body: { name: "ToolList", schema: z.object({ tools: z.array(toolSummarySchema) }) } },
     },
-    (c) => c.json({ tools: (summaries ??= engine.tools.map(summarize)) }),
+    (c) => {
+      summaries ??= engine.tools.map(summarize);
+      return c.json({ tools: summaries });
+    },
   );
 
   for (const tool of engine.tools) {
