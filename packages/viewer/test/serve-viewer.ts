@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { createViewerRoutes, type ViewerRoutesOptions } from "../src/index.ts";
+import { axeScriptPath, axeSource } from "./axe-script.ts";
 
 export interface ServedViewer {
   /** e.g. http://127.0.0.1:41234 */
@@ -17,6 +18,8 @@ export async function serveViewer(options: ViewerRoutesOptions): Promise<ServedV
   const viewer = createViewerRoutes(options);
   const app = new Hono();
   app.get("/health", (c) => c.json({ ok: true }));
+  // For the tests only: axe-core, loaded into a page by axeViolations (chromium.ts).
+  app.get(axeScriptPath, (c) => c.body(axeSource, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" }));
   app.all("/ui/*", async (c) => (await viewer(c.req.raw)) ?? c.notFound());
   app.all("/ui", async (c) => (await viewer(c.req.raw)) ?? c.notFound());
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

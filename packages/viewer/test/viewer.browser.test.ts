@@ -10,6 +10,11 @@ import { type ServedViewer, serveViewer } from "./serve-viewer.ts";
 
 const outputDirectory = fileURLToPath(new URL("../test-output/", import.meta.url));
 const browserTimeout = 90_000;
+/**
+ * Screenshots of every page under test-output, with VIEWER_SCREENSHOTS=1 (for a person to look at; no test reads
+ * them). Off by default: a full-page PNG of each page was a tenth of the suite's CPU, all of it in Chromium.
+ */
+const screenshots = process.env["VIEWER_SCREENSHOTS"] === "1";
 
 let seeded: SeededData;
 let served: ServedViewer;
@@ -59,9 +64,9 @@ async function openSession(sessionId: string): Promise<Page> {
   return openPage(`/ui/sessions/${encodeURIComponent(sessionId)}`);
 }
 
-/** A full-page screenshot under test-output, and no serious or critical axe violation. */
+/** No serious or critical axe violation (and with VIEWER_SCREENSHOTS=1 a full-page screenshot under test-output). */
 async function checkPage(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${outputDirectory}${name}.png`, fullPage: true });
+  await screenshot(page, name, { fullPage: true });
   expect(seriousOf(await axeViolations(page))).toEqual([]);
   expect(pageErrors).toEqual([]);
 }
@@ -70,6 +75,9 @@ async function checkPage(page: Page, name: string): Promise<void> {
 const readRecord = async (sessionId: string) => (await seeded.engine.readSession(sessionId)) as ReasoningSessionRecord;
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 const count = (page: Page, selector: string) => page.locator(selector).count();
+const screenshot = async (page: Page, name: string, options: { fullPage?: boolean } = {}) => {
+  if (screenshots) await page.screenshot({ path: `${outputDirectory}${name}.png`, ...options });
+};
 
 describe("session pages in Chromium", () => {
   it(
@@ -325,7 +333,7 @@ describe("session pages in Chromium", () => {
       // More nodes than one page of the session holds (1000): the page read them all, page by page.
       await expect.poll(() => count(page, "#section-graph g.node"), { timeout: 30_000 }).toBe(1200);
       expect(await count(page, "#section-graph .cap")).toBe(0);
-      await page.screenshot({ path: `${outputDirectory}large-graph.png` });
+      await screenshot(page, "large-graph");
     },
     browserTimeout,
   );
@@ -417,7 +425,7 @@ describe("bearer token in Chromium", () => {
       page.on("request", (request) => requests.push({ url: request.url(), authorization: request.headers()["authorization"] }));
       await page.goto(`${protectedViewer.origin}/ui/sessions/${seeded.ids.graph}`);
       await page.waitForSelector("form.token-form");
-      await page.screenshot({ path: `${outputDirectory}token-form.png` });
+      await screenshot(page, "token-form");
       expect(seriousOf(await axeViolations(page))).toEqual([]);
 
       await page.fill("#token-input", "wrong");

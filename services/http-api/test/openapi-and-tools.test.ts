@@ -1,6 +1,6 @@
-import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiValidator } from "./support/openapi-validator.ts";
 import { getJson, postJson, startService, type RunningService } from "./support/service-harness.ts";
 
 let running: RunningService;
@@ -16,7 +16,7 @@ describe("GET /openapi.json", () => {
     const response = await getJson(`${running.url}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.json.openapi).toBe("3.1.0");
-    const validator = new Validator();
+    const validator = openApiValidator();
     const result = await validator.validate(response.json);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

@@ -1,7 +1,7 @@
-import { Validator } from "@seriousme/openapi-schema-validator";
 import { createFakeModelServer, type FakeModelServer, type FakeReply, respondBySchemaName } from "@deliberate/providers/testing";
 import { createSelfImprovementModule, cycleTaskName, type SelfImprovementModuleOptions } from "@deliberate/self-improvement";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openApiValidator } from "./support/openapi-validator.ts";
 import { eventually, getJson, postJson, type RunningService, startService, temporaryDirectory } from "./support/service-harness.ts";
 
 /** A clock the test moves: every batch of calls gets its own instant, so windows split exactly. */
@@ -227,7 +227,7 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     expect((await api.read("/baselines")).json.tools).toMatchObject([{ kind: "tool", name: "reasoning_linear" }]);
 
     const openapi = (await getJson(`${api.url}/openapi.json`)).json;
-    const validation = await new Validator().validate(openapi);
+    const validation = await openApiValidator().validate(openapi);
     expect(validation.valid, JSON.stringify(validation.errors)).toBe(true);
     for (const path of ["/v1/self-improvement", "/v1/self-improvement/history", "/v1/self-improvement/diagnoses/{diagnosis_id}/approve", "/v1/self-improvement/actions/{action_id}/rollback"]) {
       expect(Object.keys(openapi.paths)).toContain(path);

@@ -38,6 +38,18 @@ const toolSummarySchema = z
   })
   .meta({ title: "ToolSummary" });
 
+// The JSON Schema of a zod schema, converted once per schema object for the process: the tools' input schemas are
+// shared by every service in it, and the conversion is most of what listing the tools costs.
+const converted = { input: new WeakMap<z.ZodType, Record<string, unknown>>(), output: new WeakMap<z.ZodType, Record<string, unknown>>() };
+function publishedJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  let json = converted[io].get(schema);
+  if (!json) {
+    json = toJsonSchema(schema, io);
+    converted[io].set(schema, json);
+  }
+  return json;
+}
+
 function summarize(tool: ToolDefinition) {
   return {
     name: tool.name,
@@ -47,8 +59,8 @@ function summarize(tool: ToolDefinition) {
     uses_model: tool.usesModel,
     annotations: tool.annotations,
     path: `/v1/tools/${tool.name}`,
-    input_schema: toJsonSchema(tool.inputSchema, "input"),
-    output_schema: toJsonSchema(tool.outputSchema, "output"),
+    input_schema: publishedJsonSchema(tool.inputSchema, "input"),
+    output_schema: publishedJsonSchema(tool.outputSchema, "output"),
   };
 }
 
@@ -78,7 +90,8 @@ function wantsEventStream(c: Context<AppEnv>): boolean {
 export function toolRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; logger: Logger }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { engine } = options;
-  const summaries = engine.tools.map(summarize);
+  // Built on the first GET /v1/tools, not at start: converting every tool's schemas was most of a service's start.
+  let summaries: ReturnType<typeof summarize>[] | undefined;
 
   catalog.add(
     app,
@@ -90,7 +103,10 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
       tags: ["tools"],
       response: { description: "The tool registry", body: { name: "ToolList", schema: z.object({ tools: z.array(toolSummarySchema) }) } },
     },
-    (c) => c.json({ tools: summaries }),
+    (c) => {
+      summaries ??= engine.tools.map(summarize);
+      return c.json({ tools: summaries });
+    },
   );
 
   for (const tool of engine.tools) {
