@@ -1,4 +1,4 @@
-import { Client, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator } from "@modelcontextprotocol/client";
+import { Client, type JSONRPCResponse, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator } from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 
 /**
@@ -23,7 +23,20 @@ export const sharedSchemaValidator: jsonSchemaValidator = {
   },
 };
 
+/**
+ * The SDK's client (2.4.0) hands a notification to its handler in a microtask but settles a response at
+ * once, dropping that request's progress handler. When the last progress notifications and the result
+ * arrive in one read (a loaded machine reads the pipe late), the result is handled first and those
+ * notifications are dropped, though the server sent them first. Settling the response in a microtask too
+ * keeps the order they came in. Everything else is the SDK's own client.
+ */
+class WireOrderClient extends Client {
+  protected override _onresponse(response: JSONRPCResponse): void {
+    queueMicrotask(() => super._onresponse(response));
+  }
+}
+
 /** A real SDK client (as `new Client(info, options)`) that validates tool results with the shared validator. */
 export function testClient(info: ConstructorParameters<typeof Client>[0], options?: ConstructorParameters<typeof Client>[1]): Client {
-  return new Client(info, { jsonSchemaValidator: sharedSchemaValidator, ...options });
+  return new WireOrderClient(info, { jsonSchemaValidator: sharedSchemaValidator, ...options });
 }
