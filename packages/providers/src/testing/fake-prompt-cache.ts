@@ -49,6 +49,7 @@ export function countBreakpoints(prompt: FakeCachePrompt): number {
 export class FakePromptCache {
   readonly #minimumTokens: number;
   readonly #prefixes = new Set<string>();
+  /** Each model's earlier prompts, sorted. */
   readonly #prompts = new Map<string, string[]>();
 
   constructor(minimumTokens: number) {
@@ -102,16 +103,39 @@ export class FakePromptCache {
     const prompt = parts.join("\u0000");
     const inputTokens = parts.reduce((sum, part) => sum + fakeTokens(part), 0);
     const earlier = this.#prompts.get(model) ?? [];
-    let common = 0;
-    for (const previous of earlier) common = Math.max(common, commonPrefixLength(previous, prompt));
+    const common = longestCommonPrefixWithAny(earlier, prompt);
     const cached = Math.min(inputTokens, Math.floor(common / 4));
-    earlier.push(prompt);
+    earlier.splice(sortedIndex(earlier, prompt), 0, prompt);
     this.#prompts.set(model, earlier);
     return { inputTokens, cacheReadTokens: cached >= Math.max(1, this.#minimumTokens) ? cached : 0, cacheWriteTokens: 0 };
   }
 }
 
-function commonPrefixLength(a: string, b: string): number {
+/** Where `text` goes in `sorted` (ascending by UTF-16 code units, as `<` compares strings). */
+function sortedIndex(sorted: readonly string[], text: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as string) < text) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The longest common prefix of `text` with any string of `sorted`: in sorted order the strings sharing the
+ * longest prefix with `text` sit next to where it would go, so its two neighbours are enough (the fake
+ * server answered every request by comparing with every earlier prompt: quadratic over a test file).
+ */
+export function longestCommonPrefixWithAny(sorted: readonly string[], text: string): number {
+  const index = sortedIndex(sorted, text);
+  const before = index > 0 ? commonPrefixLength(sorted[index - 1] as string, text) : 0;
+  const after = index < sorted.length ? commonPrefixLength(sorted[index] as string, text) : 0;
+  return Math.max(before, after);
+}
+
+export function commonPrefixLength(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
   let index = 0;
   while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index += 1;
