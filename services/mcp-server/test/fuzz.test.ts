@@ -76,7 +76,7 @@ function report(surface: string, messages: FuzzMessage[], problems: string[], st
 }
 
 describe("fuzz: MCP over stdio", () => {
-  it("answers every bad line, naming a field, without crashing or writing", { timeout: 240_000 }, async () => {
+  it("answers every bad line, naming a field, without crashing or writing", { timeout: 300_000 }, async () => {
     const started = Date.now();
     console.log(`[fuzz] MCP stdio: seeds ${fixedSeed} fixed, ${randomSeed} random (replay with FUZZ_SEED=${randomSeed})`);
     const databasePath = join(directory.path, "fuzz-stdio.db");
@@ -159,7 +159,7 @@ describe("fuzz: MCP over stdio", () => {
 });
 
 describe("fuzz: MCP over Streamable HTTP", () => {
-  it("answers every bad request, naming a field, without crashing or writing", { timeout: 120_000 }, async () => {
+  it("answers every bad request, naming a field, without crashing or writing", { timeout: 300_000 }, async () => {
     const started = Date.now();
     const { engine, store } = await createComposedEngine(hostModelRouter);
     const logger = createLogger({ level: "error", sinks: [() => {}] });
