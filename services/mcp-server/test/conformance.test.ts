@@ -213,7 +213,7 @@ describe("conformance: every tool and operation, answered directly, valid for th
     expect(step["status"]).toBe("complete");
   });
 
-  it("validates host-executed steps and reasoning_submit the same way", { timeout: 60_000 }, async () => {
+  it("validates host-executed steps and reasoning_submit the same way", { timeout: 120_000 }, async () => {
     const { engine, store: hostStore } = await createComposedEngine(hostModelRouter);
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await createServer({ engine, logger }).connect(serverSide);
