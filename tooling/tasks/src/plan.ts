@@ -20,6 +20,16 @@ export interface PlanOptions {
   withoutBuilds?: boolean;
 }
 
+/** The package of a root script's dependency, which turbo.json names as `<package>#build` (the only kind supported). */
+function rootDependency(byName: Map<string, WorkspacePackage>, script: string, dependency: string): WorkspacePackage {
+  const match = /^(.+)#build$/.exec(dependency);
+  const pkg = match ? byName.get(match[1] as string) : undefined;
+  if (!match) throw new Error(`turbo.json: ${script} depends on "${dependency}"; a root script can depend only on builds, as "<package>#build"`);
+  if (!pkg) throw new Error(`turbo.json: ${script} depends on "${dependency}": no such package in the workspace`);
+  if (!("build" in pkg.scripts)) throw new Error(`turbo.json: ${script} depends on "${dependency}": ${pkg.name} has no "build" script`);
+  return pkg;
+}
+
 /** The task id of a package's script. */
 export const taskId = (packageName: string, script: string) => `${packageName}#${script}`;
 
@@ -51,7 +61,7 @@ export function planTasks(workspace: Workspace, options: PlanOptions): Task[] {
     if (script.startsWith(rootPrefix)) {
       const name = script.slice(rootPrefix.length);
       if (!(name in workspace.root.scripts)) throw new Error(`${script}: the workspace root has no "${name}" script`);
-      add(workspace.root, name, []);
+      add(workspace.root, name, (workspace.rootDependencies[name] ?? []).flatMap((dependency) => buildOf(rootDependency(byName, script, dependency))));
       continue;
     }
     const having = selected.filter((pkg) => script in pkg.scripts);

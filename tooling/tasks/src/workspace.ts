@@ -13,6 +13,8 @@ export interface WorkspacePackage {
 export interface Workspace {
   root: WorkspacePackage;
   packages: WorkspacePackage[];
+  /** The builds each root script waits for (`dependsOn` of `//#<script>` in turbo.json), as `<package>#build`. */
+  rootDependencies: Record<string, string[]>;
 }
 
 function readManifest(directory: string): WorkspacePackage {
@@ -71,5 +73,27 @@ export function readWorkspace(rootDirectory: string): Workspace {
       throw new Error(`pnpm-workspace.yaml: the glob "${glob}" is not supported (only "dir/*" and plain folders)`);
     }
   }
-  return { root: readManifest(rootDirectory), packages: directories.sort().map(readManifest) };
+  return { root: readManifest(rootDirectory), packages: directories.sort().map(readManifest), rootDependencies: readRootDependencies(rootDirectory) };
+}
+
+/**
+ * The `dependsOn` of the root's tasks in turbo.json (`"//#<script>": { "dependsOn": [...] }`), so a root script
+ * that runs several packages' tests waits for the builds they need, as under turbo. None without turbo.json.
+ */
+export function readRootDependencies(rootDirectory: string): Record<string, string[]> {
+  const path = join(rootDirectory, "turbo.json");
+  if (!existsSync(path)) return {};
+  let turbo: { tasks?: Record<string, { dependsOn?: unknown }> };
+  try {
+    turbo = JSON.parse(readFileSync(path, "utf8")) as typeof turbo;
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  const dependencies: Record<string, string[]> = {};
+  for (const [id, task] of Object.entries(turbo.tasks ?? {})) {
+    if (!id.startsWith("//#") || task?.dependsOn === undefined) continue;
+    if (!Array.isArray(task.dependsOn) || task.dependsOn.some((entry) => typeof entry !== "string")) throw new Error(`${path}: "${id}".dependsOn must be a list of task names`);
+    dependencies[id.slice(3)] = task.dependsOn as string[];
+  }
+  return dependencies;
 }

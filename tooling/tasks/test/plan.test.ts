@@ -1,10 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { planTasks } from "../src/plan.ts";
-import { readWorkspace, workspaceGlobs } from "../src/workspace.ts";
+import { readRootDependencies, readWorkspace, workspaceGlobs } from "../src/workspace.ts";
 import { fixtureWorkspace } from "./support/fixture-workspace.ts";
 
 const fixture = fixtureWorkspace(
-  { scripts: { "typecheck:all": "true", test: "tasks test" } },
+  {
+    scripts: { "typecheck:all": "true", "test:group": "vitest run", test: "tasks test" },
+    turbo: JSON.stringify({ tasks: { test: { dependsOn: ["^build"] }, "//#test:group": { dependsOn: ["@x/engine#build", "@x/service#build"] }, "//#typecheck:all": {} } }),
+  },
   {
     base: { name: "@x/base", scripts: { test: "true" } },
     engine: { name: "@x/engine", scripts: { build: "true", test: "true" }, dependencies: { "@x/base": "workspace:*", zod: "^4" } },
@@ -28,6 +31,20 @@ describe("the workspace", () => {
       ["@x/engine", ["@x/base"]],
       ["@x/service", ["@x/engine"]],
     ]);
+  });
+
+  it("reads the builds the root's tasks wait for from turbo.json, and none without it", () => {
+    expect(readWorkspace(fixture.directory).rootDependencies).toEqual({ "test:group": ["@x/engine#build", "@x/service#build"] });
+    const bare = fixtureWorkspace({}, {});
+    const broken = fixtureWorkspace({ turbo: JSON.stringify({ tasks: { "//#test:group": { dependsOn: "@x/engine#build" } } }) }, {});
+    const unreadable = fixtureWorkspace({ turbo: "{ tasks" }, {});
+    try {
+      expect(readRootDependencies(bare.directory)).toEqual({});
+      expect(() => readRootDependencies(broken.directory)).toThrow('"//#test:group".dependsOn must be a list of task names');
+      expect(() => readRootDependencies(unreadable.directory)).toThrow(/cannot read .*turbo\.json/);
+    } finally {
+      for (const workspace of [bare, broken, unreadable]) workspace.remove();
+    }
   });
 
   it("refuses a folder without pnpm-workspace.yaml, naming it", () => {
@@ -60,6 +77,24 @@ describe("planTasks", () => {
   it("leaves the builds out when asked", () => {
     const tasks = planTasks(workspace, { tasks: ["test"], filter: ["@x/service"], withoutBuilds: true });
     expect(tasks.map((task) => [task.id, task.dependsOn])).toEqual([["@x/service#test", []]]);
+  });
+
+  it("runs a root script after the builds turbo.json names for it, or at once without builds", () => {
+    const tasks = planTasks(workspace, { tasks: ["//#test:group", "//#typecheck:all"] });
+    expect(tasks.map((task) => [task.id, task.dependsOn])).toEqual([
+      ["@x/engine#build", []],
+      ["@x/service#build", []],
+      ["//#test:group", ["@x/engine#build", "@x/service#build"]],
+      ["//#typecheck:all", []],
+    ]);
+    expect(planTasks(workspace, { tasks: ["//#test:group"], withoutBuilds: true }).map((task) => [task.id, task.dependsOn])).toEqual([["//#test:group", []]]);
+  });
+
+  it("refuses a root script's dependency that is not a package's build, naming it", () => {
+    const withDependencies = (dependsOn: string[]) => ({ ...workspace, rootDependencies: { "test:group": dependsOn } });
+    expect(() => planTasks(withDependencies(["@x/engine#test"]), { tasks: ["//#test:group"] })).toThrow('//#test:group depends on "@x/engine#test"; a root script can depend only on builds');
+    expect(() => planTasks(withDependencies(["@x/nope#build"]), { tasks: ["//#test:group"] })).toThrow('"@x/nope#build": no such package in the workspace');
+    expect(() => planTasks(withDependencies(["@x/base#build"]), { tasks: ["//#test:group"] })).toThrow('"@x/base#build": @x/base has no "build" script');
   });
 
   it("refuses what it cannot run, naming it", () => {

@@ -10,11 +10,12 @@ export interface FixturePackage {
   bin?: Record<string, string>;
 }
 
-/** A throwaway pnpm workspace: the root's scripts and packages under packages/<folder>. */
-export function fixtureWorkspace(root: { scripts?: Record<string, string> }, packages: Record<string, FixturePackage & { name: string }>): { directory: string; remove(): void } {
+/** A throwaway pnpm workspace: the root's scripts (and turbo.json, as text) and packages under packages/<folder>. */
+export function fixtureWorkspace(root: { scripts?: Record<string, string>; turbo?: string }, packages: Record<string, FixturePackage & { name: string }>): { directory: string; remove(): void } {
   const directory = mkdtempSync(join(tmpdir(), "deliberate-tasks-"));
   writeFileSync(join(directory, "pnpm-workspace.yaml"), 'packages:\n  - "packages/*"\n# a comment\nonlyBuiltDependencies:\n  - esbuild\n');
   writeFileSync(join(directory, "package.json"), JSON.stringify({ name: "fixture-root", private: true, scripts: root.scripts ?? {} }));
+  if (root.turbo !== undefined) writeFileSync(join(directory, "turbo.json"), root.turbo);
   for (const [folder, pkg] of Object.entries(packages)) {
     const packageDirectory = join(directory, "packages", folder);
     mkdirSync(packageDirectory, { recursive: true });
