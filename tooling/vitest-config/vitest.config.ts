@@ -1,0 +1,3 @@
+import { baseConfig } from "./index.js";
+
+export default baseConfig;
