@@ -71,8 +71,8 @@ export function checkRootTestScripts(root) {
 }
 
 /** Only the packages that run on the engine's dialect, when a run asks for Postgres (`pnpm test:postgres`). */
-export function forEngineDialect(packages) {
-  return process.env.DELIBERATE_TEST_ENGINE_DIALECT === "postgres" ? packages.filter((pkg) => engineDialectPackages.includes(pkg)) : packages;
+export function forEngineDialect(packages, dialect = process.env.DELIBERATE_TEST_ENGINE_DIALECT) {
+  return dialect === "postgres" ? packages.filter((pkg) => engineDialectPackages.includes(pkg)) : packages;
 }
 
 /** One vitest run over several packages' test files, with the shared settings of `baseConfig`. */

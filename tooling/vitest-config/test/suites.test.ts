@@ -69,16 +69,8 @@ describe("the test groups", () => {
   });
 
   it("keeps only the engine-dialect packages when a run asks for Postgres", () => {
-    const previous = process.env.DELIBERATE_TEST_ENGINE_DIALECT;
-    try {
-      process.env.DELIBERATE_TEST_ENGINE_DIALECT = "postgres";
-      expect(forEngineDialect(["packages/store", "packages/engine", "services/http-api"])).toEqual(["packages/engine", "services/http-api"]);
-      process.env.DELIBERATE_TEST_ENGINE_DIALECT = "sqlite";
-      expect(forEngineDialect(["packages/store", "packages/engine"])).toEqual(["packages/store", "packages/engine"]);
-    } finally {
-      if (previous === undefined) delete process.env.DELIBERATE_TEST_ENGINE_DIALECT;
-      else process.env.DELIBERATE_TEST_ENGINE_DIALECT = previous;
-    }
+    expect(forEngineDialect(["packages/store", "packages/engine", "services/http-api"], "postgres")).toEqual(["packages/engine", "services/http-api"]);
+    expect(forEngineDialect(["packages/store", "packages/engine"], "sqlite")).toEqual(["packages/store", "packages/engine"]);
     expect(engineDialectPackages).toEqual(expect.arrayContaining(ownRunPackages.filter((pkg) => pkg !== "tooling/replicas")));
   });
 
