@@ -49,21 +49,34 @@ async function storeAt(path: string): Promise<Store<ReasoningRepositories>> {
   return store;
 }
 
-/** The server batches invocation rows (written within 20 ms of a call): wait them out before counting from another process. */
-const batchWritten = () => new Promise((resolve) => setTimeout(resolve, 150));
-
-/** What a call could have written, counted (after the server's batched invocation rows are written). */
+/** What a call could have written, counted: `invocations` is the session's rows, `allInvocations` every row. */
 async function footprint(store: Store<ReasoningRepositories>, sessionId: string) {
-  await batchWritten();
   return {
     sessions: (await store.sessions.list({ limit: 1000 })).length,
     thoughts: await store.thoughts.count(sessionId),
     branches: (await store.branches.listBySession(sessionId)).length,
     checkpoints: (await store.checkpoints.listBySession(sessionId)).length,
-    invocations: (await store.invocations.list()).length,
+    invocations: (await store.invocations.list({ sessionId })).length,
+    allInvocations: (await store.invocations.list({ limit: 100_000 })).length,
   };
 }
 
+/**
+ * Waits until the session has `count` invocation rows. The server writes rows in batches after the
+ * answer (milliseconds on a quiet machine, longer under load), in call order: once a call's row is
+ * in, so is the row of every call before it.
+ */
+async function rowsIn(store: Store<ReasoningRepositories>, sessionId: string, count: number): Promise<void> {
+  await until(async () => (await store.invocations.list({ sessionId })).length >= count);
+}
+
+/** A new session with one thought, its invocation row written (and so every earlier call's). */
+async function seedSession(server: StdioServer, store: Store<ReasoningRepositories>): Promise<string> {
+  const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
+  const sessionId = seeded["session_id"] as string;
+  await rowsIn(store, sessionId, 1);
+  return sessionId;
+}
 
 /** Resolves once `condition` holds, checking every 20 ms (the test's own timeout bounds the wait). */
 async function until(condition: () => Promise<boolean>): Promise<void> {
@@ -75,8 +88,8 @@ describe("bad input", () => {
     const databasePath = sharedDatabase;
     fake.setRespond(answerBySchemaName);
     const server = await sharedServer();
-    const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
-    const sessionId = seeded["session_id"] as string;
+    const store = await storeAt(databasePath);
+    const sessionId = await seedSession(server, store);
 
     const cases: Array<{ tool: string; arguments: Record<string, unknown>; fields: string[] }> = [
       { tool: "reasoning_linear", arguments: { content: "   ", confidence: "high" }, fields: ["content", "confidence"] },
@@ -92,7 +105,6 @@ describe("bad input", () => {
     ];
     expect(new Set(cases.map((entry) => entry.tool))).toEqual(new Set(coreDefinitions.keys()));
 
-    const store = await storeAt(databasePath);
     const before = await footprint(store, sessionId);
     const modelRequests = fake.requests.length;
     for (const entry of cases) {
@@ -102,7 +114,10 @@ describe("bad input", () => {
       for (const field of entry.fields) expect(body.message).toContain(field);
       expect(body.hint).toMatch(/fix the named fields/i);
     }
-    expect(await footprint(store, sessionId)).toEqual(before);
+    // A valid call after them: once its row is in, any row the refused calls had queued would be too.
+    expectOutput("reasoning_checkpoint", await server.client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: sessionId } }));
+    await rowsIn(store, sessionId, before.invocations + 1);
+    expect(await footprint(store, sessionId)).toEqual({ ...before, invocations: before.invocations + 1, allInvocations: before.allInvocations + 1 });
     expect(fake.requests.length).toBe(modelRequests);
   });
 });
@@ -112,9 +127,8 @@ describe("model failure", () => {
     const databasePath = sharedDatabase;
     fake.setRespond(answerBySchemaName);
     const server = await sharedServer();
-    const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
-    const sessionId = seeded["session_id"] as string;
     const store = await storeAt(databasePath);
+    const sessionId = await seedSession(server, store);
     const before = await footprint(store, sessionId);
 
     // Perspectives succeed, the synthesis keeps failing: nothing may be half-written.
@@ -133,9 +147,9 @@ describe("model failure", () => {
     const synthesisAttempts = fake.requests.filter((request) => request.schemaName === "divergent_synthesis").map((request) => request.attempt);
     expect(synthesisAttempts).toEqual([0, 1]);
 
-    const after = await footprint(store, sessionId);
-    expect(after).toEqual({ ...before, invocations: before.invocations + 1 });
-    const [failure] = await store.invocations.list({ limit: 1 });
+    await rowsIn(store, sessionId, before.invocations + 1);
+    expect(await footprint(store, sessionId)).toEqual({ ...before, invocations: before.invocations + 1, allInvocations: before.allInvocations + 1 });
+    const [failure] = await store.invocations.list({ sessionId, limit: 1 });
     expect(failure).toMatchObject({ tool: "reasoning_divergent", success: false, error_code: "PROVIDER_UNAVAILABLE", session_id: sessionId });
 
     // A failing call that would have started a session creates none.
@@ -156,13 +170,7 @@ describe("cancellation", () => {
     fake.setRespond(answerBySchemaName);
     const server = await sharedServer();
     const store = await storeAt(databasePath);
-    // The rows of calls before this test (the server is shared) are in, then the seed's.
-    await batchWritten();
-    const earlierRows = (await store.invocations.list()).length;
-    const seeded = expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Seed thought." } }));
-    const sessionId = seeded["session_id"] as string;
-    // Invocation rows are batched (written within milliseconds, after the answer): the seed's must be in first.
-    await until(async () => (await store.invocations.list()).length === earlierRows + 1);
+    const sessionId = await seedSession(server, store);
     const before = await footprint(store, sessionId);
 
     // The model "thinks" for a minute; the test cancels as soon as the request arrives.
@@ -179,10 +187,10 @@ describe("cancellation", () => {
     await expect(pending).rejects.toThrow("stop");
 
     // The server records the cancelled invocation once the abort reaches it.
-    await until(async () => (await store.invocations.list()).length > before.invocations);
-    const invocations = await store.invocations.list();
+    await rowsIn(store, sessionId, before.invocations + 1);
+    const invocations = await store.invocations.list({ sessionId });
     expect(invocations[0]).toMatchObject({ tool: "reasoning_linear", success: false, error_code: "CANCELLED" });
-    expect(await footprint(store, sessionId)).toEqual({ ...before, invocations: before.invocations + 1 });
+    expect(await footprint(store, sessionId)).toEqual({ ...before, invocations: before.invocations + 1, allInvocations: before.allInvocations + 1 });
 
     fake.setRespond(answerBySchemaName);
     expectOutput("reasoning_linear", await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Still alive.", session_id: sessionId } }));
