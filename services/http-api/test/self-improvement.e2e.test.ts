@@ -92,6 +92,8 @@ async function start(input: { timeoutMs: number; options?: SelfImprovementModule
   return { ...service, module, clock, calls, cycle, read };
 }
 
+// The good and bad action scenarios wait out slow answers one after another: 10–15 s on a quiet machine,
+// up to 27 s under a second full test run, so they get 120 s.
 describe("self-improvement in the HTTP API, against the loopback fake model server", () => {
   it("a good action is kept: timeouts trigger the monitor, the timeout is raised within bounds, the error rate falls, the reward is positive", async () => {
     const api = await start({ timeoutMs: 2_000 });
@@ -126,7 +128,7 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
       expect(second.last_cycle.reason).toMatch(/severity too low|no triggers/);
     }
     expect((await api.read("/history")).json).toHaveLength(1);
-  });
+  }, 120_000);
 
   it("a bad action is undone: the model's change makes calls fail, the learner measures it and rolls it back", async () => {
     diagnoses = [
@@ -158,7 +160,7 @@ describe("self-improvement in the HTTP API, against the loopback fake model serv
     expect(api.service.engine.settingsFor("linear").timeoutMs).toBeUndefined();
     expect(await api.calls(3)).toEqual([200, 200, 200]);
     expect((await api.read("/circuit-breaker")).json).toMatchObject({ state: "closed", consecutive_failures: 1 });
-  });
+  }, 120_000);
 
   it("applied overrides survive a restart", async () => {
     const databasePath = `${directory.path}/restart.db`;

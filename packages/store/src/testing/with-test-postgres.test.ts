@@ -35,7 +35,8 @@ async function refusesConnections(url: string): Promise<boolean> {
 }
 
 describe("runWithTestPostgres", () => {
-  // Starts a server of its own: not in a run that leaves Postgres out.
+  // Starts a server of its own (initdb: 2.5 s on a quiet machine, 24 s and more under a second full test run):
+  // 120 s. Not in a run that leaves Postgres out.
   it.runIf(testDialects.includes("postgres"))("runs the command with one Postgres announced to it, passes its exit code on, and stops the server", async () => {
     const directory = mkdtempSync(join(tmpdir(), "with-test-postgres-"));
     try {
@@ -48,7 +49,7 @@ describe("runWithTestPostgres", () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("starts nothing when a server is given, and ends with the command's signal as 128 + its number", async () => {
     const given = "postgres://someone@127.0.0.1:1/postgres";
