@@ -67,7 +67,7 @@ describe("batched invocation rows", () => {
     const store = await batchedStore({ maxRows: 100, maxDelayMs: 5 });
     await store.invocations.record(invocation());
     // No read through the repository (it would flush): the row must arrive by the timer alone.
-    for (const deadline = Date.now() + 10_000; (await written(store)) === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const deadline = Date.now() + 30_000; (await written(store)) === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await written(store)).toBe(1);
   });
 

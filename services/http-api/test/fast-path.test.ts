@@ -205,7 +205,7 @@ describe("the HTTP fast path answers as the Hono app does", () => {
 
   it("writes the same request log lines", async () => {
     // A request's line is logged when its response finishes, which can come after the client read it.
-    for (const deadline = Date.now() + 10_000; requestLines(served.fast.logs).length !== requestLines(served.hono.logs).length && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 30_000; requestLines(served.fast.logs).length !== requestLines(served.hono.logs).length && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const fastLines = requestLines(served.fast.logs);

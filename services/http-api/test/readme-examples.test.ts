@@ -45,7 +45,7 @@ describe.skipIf(!hasCurl)("README curl examples", () => {
     if (example.includes("/agent_intent_async")) {
       const job = JSON.parse(stdout);
       expect(job.correlation_id).toBe("run-42");
-      const callback = await eventually(() => receiver.received.find((entry) => entry.body?.job_id === job.job_id), 5000, "the README callback");
+      const callback = await eventually(() => receiver.received.find((entry) => entry.body?.job_id === job.job_id), 30_000, "the README callback");
       expect(callback.path).toBe("/callback");
     }
   });

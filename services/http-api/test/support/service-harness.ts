@@ -92,8 +92,11 @@ export async function getJson(url: string, headers: Record<string, string> = {})
   return { status: response.status, headers: response.headers, json, text };
 }
 
-/** Polls `check` until it returns a value (not undefined) or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = "condition"): Promise<T> {
+/**
+ * Polls `check` until it returns a value (not undefined) or the time runs out. Deadlines are generous (30 s by
+ * default): they only bound a wait for something that should happen, and a loaded machine can take seconds.
+ */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, what = "condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
