@@ -4,7 +4,7 @@ import { agentConfigSchema, dialogPresetNameSchema } from "./agent.ts";
 import { dialogCriterionSchema } from "./exchange.ts";
 import { dialogTurnSchema } from "./plan.ts";
 
-export const listReasoningPresetsInputSchema = z.object({});
+export const listReasoningPresetsInputSchema = z.strictObject({});
 
 export const dialogPresetSchema = z.object({
   name: dialogPresetNameSchema,

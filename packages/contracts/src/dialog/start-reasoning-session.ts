@@ -6,7 +6,7 @@ import { dialogCriterionSchema, dialogStoppingSchema } from "./exchange.ts";
 import { dialogPlanProblems, dialogPlanSchema, dialogTurnSchema } from "./plan.ts";
 
 export const startReasoningSessionInputSchema = z
-  .object({
+  .strictObject({
     topic: z
       .string()
       .trim()
