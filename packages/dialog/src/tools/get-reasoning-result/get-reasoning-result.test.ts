@@ -41,6 +41,7 @@ describe("get_reasoning_result", () => {
       [1, 0.85, 0.95],
     ]);
     expect(result.quality_metrics.total_tokens).toBe(result.quality_trajectory.reduce((total, point) => total + point.tokens, 0));
+    expect(result).toMatchObject({ document_iteration: 1, graded_by: "server_model", quality_metrics: { last_quality: 0.85 } });
     expect(result.result).toContain("# Microservices or monolith?");
     expect(result.result).toContain("# Position v1\nMonolith first, by dialog.");
     expect(result.result).toContain("| 1 | 0.85 | 0.95 | 0.85 | 0.85 | 0.85 | 0.85 |");
@@ -86,21 +87,35 @@ describe("get_reasoning_result", () => {
 });
 
 describe("list_reasoning_presets", () => {
-  it("lists the five presets with agents, turns and rubric", async () => {
+  it("lists the five presets with agents in speaking order, turns and rubric", async () => {
     const testEngine = await createDialogTestEngine(scriptedDialogResponder());
     engines.push(testEngine);
     const { presets } = listReasoningPresetsOutputSchema.parse(await testEngine.engine.invoke("list_reasoning_presets", {}));
     expect(presets.map((preset) => [preset.name, preset.agents.map((agent) => agent.name)])).toEqual([
-      ["objective_refinement", ["dialog", "think"]],
-      ["exploration", ["dialog", "think"]],
+      ["objective_refinement", ["think", "dialog"]],
+      ["exploration", ["think", "dialog"]],
       ["debate", ["dialog", "critic"]],
-      ["synthesis", ["dialog", "think", "synthesizer"]],
-      ["code_review", ["reviewer", "implementer"]],
+      ["synthesis", ["think", "dialog", "synthesizer"]],
+      ["code_review", ["implementer", "reviewer"]],
     ]);
     for (const preset of presets) {
       expect(preset.mode).toBe(preset.name);
       expect(preset.recommended_for.length).toBeGreaterThan(0);
       expect(preset.criteria.reduce((total, criterion) => total + criterion.weight, 0)).toBeCloseTo(1, 12);
+    }
+  });
+
+  it("a preset's agents copied into start_reasoning_session speak as the preset does: the writer writes, the reviewer reviews", async () => {
+    const testEngine = await createDialogTestEngine(scriptedDialogResponder({ reviewerScore: () => 0.9 }));
+    engines.push(testEngine);
+    const { engine } = testEngine;
+    const { presets } = listReasoningPresetsOutputSchema.parse(await engine.invoke("list_reasoning_presets", {}));
+    for (const preset of presets) {
+      const copied = await engine.invoke("start_reasoning_session", { topic: "t", mode: preset.mode, agents: preset.agents });
+      expect(copied["turns"]).toEqual(preset.turns);
+      const output = await engine.invoke("run_reasoning_exchange", { session_id: copied["session_id"] });
+      const turns = (output["exchanges"] as Array<{ agent: string; act: string }>).map((turn) => `${turn.agent}:${turn.act}`);
+      expect(turns).toEqual(preset.turns.flat().map((turn) => `${turn.agent}:${turn.act}`));
     }
   });
 });
