@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DeliberateError } from "@deliberate/base";
+import type { DeliberateError } from "@deliberate/base";
 import { parseInput } from "../validation.ts";
 import { dialogToolDefinitions, dialogTools } from "./index.ts";
 import { runReasoningExchangeInputSchema } from "./run-reasoning-exchange.ts";
