@@ -146,6 +146,29 @@ describe("every token spent counts against tokenBudget", () => {
   });
 });
 
+describe("host-executed spend", () => {
+  it("a refused host answer, answered again, counts each answer once", async () => {
+    const { engine } = await setup([], { router: hostModelRouter });
+    const started = await engine.invoke("start_reasoning_session", { topic: "t", tokenBudget: 100_000 });
+    let result = await engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] });
+    let refused = 0;
+    while (result["status"] === "needs_completion") {
+      const step = needsCompletionSchema.parse(result);
+      const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerDialogPrompt({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }, {}) }));
+      if (step.prompts[0]?.name === "dialog_review" && refused === 0) {
+        refused += 1;
+        const bad = answers.map((entry) => ({ ...entry, answer: { ...entry.answer, directives: (entry.answer["directives"] as unknown[]).slice(0, 1) } }));
+        expect((await errorOf(engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: bad }))).code).toBe("INVALID_INPUT");
+      }
+      result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers });
+    }
+    expect(refused).toBe(1);
+    const output = runReasoningExchangeOutputSchema.parse(result);
+    expect(output.budget.tokens_used).toBe(output.quality.tokens);
+    expect((await engine.invoke("get_session_status", { session_id: started["session_id"] }))["tokens_used"]).toBe(output.quality.tokens);
+  });
+});
+
 describe("the best-scoring document is returned", () => {
   it("at max iterations after a late regression (0.55, 0.57, 0.53) the 0.57 document comes back, with the whole trajectory", async () => {
     const scores = [0.55, 0.57, 0.53];

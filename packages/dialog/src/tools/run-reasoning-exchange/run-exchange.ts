@@ -38,10 +38,13 @@ function assertNextIteration(session: DialogSession, requestedIteration: number 
  * Records what a failed exchange spent, so every token counts against the budget: a model
  * failure marks the session `error` (running the exchange again retries the iteration), or
  * completes it (budget_exhausted) when the spend reached the token budget; a refused or
- * cancelled exchange keeps its status and only adds its spend.
+ * cancelled exchange keeps its status and only adds its spend. Host-executed exchanges charge
+ * nothing here: a host answer that fails its schema is refused and answered again in the same
+ * call, whose replay counts every answer once when it succeeds.
  */
-async function chargeFailedExchange(context: DialogToolContext, session: DialogSession, error: unknown, tally: SpendTally): Promise<void> {
+async function chargeFailedExchange(context: DialogToolContext, session: DialogSession, error: unknown, progress: IterationProgress): Promise<void> {
   if (!DeliberateError.isInstance(error)) return;
+  const tally: SpendTally = progress.gradedBy === "host" ? { tokens: 0 } : progress.tally;
   const sessionFailure = !notSessionFailures.has(error.code);
   if (!sessionFailure && tally.tokens === 0) return;
   const budgetExhausted = session.token_budget !== null && session.tokens_used + tally.tokens >= session.token_budget;
@@ -179,7 +182,7 @@ export async function runExchange(context: DialogToolContext, session: DialogSes
   try {
     for (const [stepIndex, step] of session.plan.entries()) await runStep(context, progress, step, stepIndex);
   } catch (error) {
-    await chargeFailedExchange(context, session, error, progress.tally);
+    await chargeFailedExchange(context, session, error, progress);
     throw error;
   }
   const finished = context.clock.now();
