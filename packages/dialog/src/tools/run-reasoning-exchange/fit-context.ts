@@ -87,7 +87,7 @@ export async function fitStepToContext(request: StepFitRequest): Promise<StepFit
   const needed = largestPrompt({ ...input, earlier });
   throw new DeliberateError({
     code: "LIMIT_EXCEEDED",
-    message: `Step ${request.stepIndex} of iteration ${input.iteration} needs a prompt of about ${needed} tokens even with earlier iterations summarised and the document shortened to ${minimumShownCharacters} characters; the session's context budget is ${budget} tokens.`,
+    message: `Step ${request.stepIndex} of iteration ${input.iteration} needs a prompt of about ${needed} tokens${earlier.summary ? " with earlier iterations summarised" : ""}${totalCharacters > 0 ? `, more than its documents shortened to ${minimumShownCharacters} characters leave room for` : ""}; the session's context budget is ${budget} tokens.`,
     issues: [{ field: "contextBudgetTokens", message: `about ${needed} tokens needed, ${budget} allowed` }],
     hint: "Start a session with a larger contextBudgetTokens, a shorter context, or agents with shorter system prompts.",
   });
