@@ -216,7 +216,7 @@ describe("a document larger than the context budget", () => {
 describe("exchange responses", () => {
   it("carry the document once, and scores rounded to three decimals", async () => {
     const document = `# Spec\n${"A 4 KB document line. ".repeat(186)}UNIQUE-END-MARK`;
-    const { engine } = await setup(scriptedDialogResponder({ reviewerScore: () => 0.57, document: () => document }));
+    const { engine } = await setup(scriptedDialogResponder({ reviewerScore: () => 0.69, document: () => document }));
     const started = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 2 });
     const output = await engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] });
     const text = JSON.stringify(output);
@@ -225,9 +225,9 @@ describe("exchange responses", () => {
     const parsed = runReasoningExchangeOutputSchema.parse(output);
     expect(parsed.exchanges[parsed.document_exchange]?.content).toBe(document);
     expect(parsed.exchanges[parsed.document_exchange]?.answer).toEqual({ self_assessment: { score: 0.9, rationale: "I covered the rubric." } });
-    // 0.57 weighted by 0.2, 0.25, 0.2, 0.2, 0.15 sums to 0.5700000000000001 in floating point.
-    expect(parsed.quality_score).toBe(0.57);
-    expect(parsed.quality.reviews[0]?.score).toBe(0.57);
+    // 0.69 on every criterion, weighted 0.2, 0.25, 0.2, 0.2, 0.15, sums to 0.6900000000000001 in floating point.
+    expect(parsed.quality_score).toBe(0.69);
+    expect(parsed.quality.reviews[0]?.score).toBe(0.69);
     expect(text).not.toMatch(/\d\.\d{4,}/);
     const result = await engine.invoke("get_reasoning_result", { session_id: started["session_id"], include_full_exchange: true, format: "json" });
     expect(JSON.stringify(result).split("UNIQUE-END-MARK").length - 1).toBe(3); // full_exchange, the json result (its document and its one exchange copy)
