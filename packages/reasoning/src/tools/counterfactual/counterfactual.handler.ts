@@ -3,12 +3,13 @@ import { type CausalEdge, type CausalGraph, type CausalModel, computeAssociation
 import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import {
+  createCausalLinksMode,
   createCausalMappingMode,
-  createCausalProposalMode,
+  createCausalVariablesMode,
+  linksPossible,
   type MappingAnswer,
   narrativeMode,
   type NarrativeAnswer,
-  type ProposalAnswer,
 } from "./counterfactual.mode.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
 import { historyMessages, loadSessionHistory } from "../../session-history.ts";
@@ -275,10 +276,12 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
   let modelRationale: string | undefined;
   const observed = input.observed;
   const callerTarget = input.intervention_target;
-  // Model steps, known up front so progress can say "1 of 2": completing the causal model, then the narrative.
+  // Model steps, known up front so progress can say "1 of 3": proposing the variables and then their links (or
+  // completing the caller's model), then the narrative.
   const completes = given === undefined || callerTarget === undefined || given.relationships.some((relationship) => relationship.strength === undefined);
   const narrates = input.narrate ?? completes;
-  const steps = Number(completes) + Number(narrates);
+  const completionSteps = given === undefined ? 2 : Number(completes);
+  const steps = completionSteps + Number(narrates);
 
   if (given === undefined) {
     const needs = {
@@ -288,12 +291,18 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
       target: callerTarget === undefined ? undefined : { variable: callerTarget.variable, change: callerTarget.change as number },
       observed: Object.keys(observed ?? {}),
     };
-    const proposal: ProposalAnswer = await runMode(context, createCausalProposalMode(needs), needs, messages);
-    context.progress({ progress: 1, total: steps, message: "causal model proposed" });
-    modelRationale = proposal.rationale;
-    model = { variables: proposal.variables, relationships: proposal.relationships };
+    // Two dependent steps, so that following each schema is enough: the variables with causal levels, then the
+    // links, whose possible causes are the lower-level variables (a DAG over the listed variables by construction).
+    const proposal = await runMode(context, createCausalVariablesMode(needs), needs, messages);
+    context.progress({ progress: 1, total: steps, message: "causal variables proposed" });
+    const linkNeeds = { scenario: input.scenario, intervention: interventionText, variables: proposal.variables };
+    const links = linksPossible(proposal.variables) ? await runMode(context, createCausalLinksMode(linkNeeds), linkNeeds, messages) : undefined;
+    context.progress({ progress: 2, total: steps, message: "causal links proposed" });
+    const relationships = links?.relationships ?? [];
+    modelRationale = links === undefined ? proposal.rationale : `${proposal.rationale} ${links.rationale}`.trim();
+    model = { variables: proposal.variables.map((variable) => variable.name), relationships };
     modelSource = "model";
-    proposal.relationships.forEach((_, index) => estimatedStrengths.add(index));
+    relationships.forEach((_, index) => estimatedStrengths.add(index));
     if (callerTarget !== undefined) target = { variable: callerTarget.variable, change: callerTarget.change as number };
     else {
       target = proposal.intervention_target as { variable: string; change: number };
