@@ -73,3 +73,9 @@ async function fakeAnswer(jsonSchema: Record<string, unknown>, isValid: Validate
   }
   return answer;
 }
+
+/** Why `value` is not valid against a JSON Schema (Ajv, draft 2020-12), or undefined when it is. */
+export function schemaViolations(jsonSchema: Record<string, unknown>, value: unknown): string | undefined {
+  const validate = compiled(jsonSchema);
+  return validate(value) ? undefined : ajv.errorsText(validate.errors);
+}
