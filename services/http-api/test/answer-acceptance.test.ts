@@ -19,10 +19,10 @@ import { builtInModules } from "../src/built-in-modules.ts";
  * modes that depend on it.
  *
  * The same runs are then driven keyless (host-executed, the calling agent
- * answering the prompts): each prompt must carry the very schema, system and
- * user text the server-side model got, and the answers that satisfied the
- * server must finish the call in as many rounds as it has dependent model
- * calls, without a repair.
+ * answering the prompts): each prompt must carry the very schema (ids aside),
+ * system prompt and request the server-side model got, and the answers that
+ * satisfied the server must finish every call keyless, none refused.
+ * (Round counts: `packages/reasoning/src/host-rounds.test.ts`.)
  *
  * PRINT_SCHEMA_ACCEPTANCE=1 prints the rate of every answer schema.
  */
@@ -102,9 +102,6 @@ function fnv(text: string): number {
   for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 16777619) >>> 0;
   return hash % 1_000_000;
 }
-
-/** The prompt's text as a keyless prompt carries it: every message (session history, then the request) in order. */
-const promptText = (messages: GenerateOptions["messages"]): string => messages.map((message) => message.content).join("\n\n");
 
 /** A model for `mode` that measures each schema it is given and answers with the first random answer its validator accepts. */
 function fuzzingModel(mode: string): LanguageModel {
