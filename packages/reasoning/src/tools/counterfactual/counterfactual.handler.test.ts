@@ -403,7 +403,7 @@ describe("reasoning_counterfactual host-executed", () => {
 });
 
 describe("the causal-model answer schemas the model sees", () => {
-  it("step 1: the caller's variables are required keys, the model's target is declared inline, 2-12 variables in all", async () => {
+  it("step 1: the caller's variables are required keys, the model's target is declared inline, 2-12 variables in all, levels unbounded", async () => {
     const { createCausalVariablesMode } = await import("./counterfactual.mode.ts");
     const { answerJsonSchema } = await import("@deliberate/engine");
     const given = createCausalVariablesMode({ scenario: "s", intervention: "i", depth: "intervention", target: { variable: "price", change: 2 }, observed: ["demand"] });
@@ -418,17 +418,17 @@ describe("the causal-model answer schemas the model sees", () => {
     expect(open.required).toEqual(["intervention_target", "other_variables", "rationale"]);
     expect(open.properties["other_variables"]).toMatchObject({ minItems: 1, maxItems: 11 });
     // A target named again among the others is one variable, with the target's level.
-    expect(proposed.output.parse({ intervention_target: { variable: "x", level: 1, change: 1 }, other_variables: [{ name: "y", level: 0 }, { name: "x", level: 0 }], rationale: "r" })).toEqual({
+    expect(proposed.output.parse({ intervention_target: { variable: "x", level: 40, change: 1 }, other_variables: [{ name: "y", level: -3 }, { name: "x", level: 0 }], rationale: "r" })).toEqual({
       variables: [
-        { name: "y", level: 0 },
-        { name: "x", level: 1 },
+        { name: "y", level: -3 },
+        { name: "x", level: 40 },
       ],
       intervention_target: { variable: "x", change: 1 },
       rationale: "r",
     });
   });
 
-  it("step 2: each variable's causes are keyed by the lower-level variables only, in closed objects", async () => {
+  it("step 2: each variable's causes are keyed by the lower-level variables, all required, in closed objects", async () => {
     const { createCausalLinksMode } = await import("./counterfactual.mode.ts");
     const { answerJsonSchema } = await import("@deliberate/engine");
     const mode = createCausalLinksMode({ scenario: "s", intervention: "i", variables: [{ name: "a", level: 0 }, { name: "b", level: 0 }, { name: "c", level: 1 }, { name: "d", level: 2 }] });
@@ -439,8 +439,9 @@ describe("the causal-model answer schemas the model sees", () => {
     expect(Object.keys(causes.properties["c"]?.properties ?? {})).toEqual(["a", "b"]);
     expect(Object.keys(causes.properties["d"]?.properties ?? {})).toEqual(["a", "b", "c"]);
     expect(causes.properties["d"]?.additionalProperties).toBe(false);
-    expect(causes.properties["d"]?.required).toBeUndefined();
-    expect(mode.output.parse({ causes: { c: { b: 2 }, d: { a: -1, c: 0.5 } }, rationale: "r" })).toEqual({
+    expect(causes.properties["d"]?.required).toEqual(["a", "b", "c"]);
+    // A zero strength is no direct effect: not a link.
+    expect(mode.output.parse({ causes: { c: { a: 0, b: 2 }, d: { a: -1, b: 0, c: 0.5 } }, rationale: "r" })).toEqual({
       relationships: [
         { cause: "b", effect: "c", strength: 2 },
         { cause: "a", effect: "d", strength: -1 },
@@ -448,7 +449,8 @@ describe("the causal-model answer schemas the model sees", () => {
       ],
       rationale: "r",
     });
-    expect(mode.output.safeParse({ causes: { c: { d: 1 }, d: {} }, rationale: "r" }).success).toBe(false);
+    expect(mode.output.safeParse({ causes: { c: { a: 0, b: 0, d: 1 }, d: { a: 0, b: 0, c: 0 } }, rationale: "r" }).success).toBe(false);
+    expect(mode.output.safeParse({ causes: { c: { a: 1 }, d: { a: 0, b: 0, c: 0 } }, rationale: "r" }).success).toBe(false);
   });
 
   it("random schema-valid answers to both steps always give a valid DAG over the variables, with the given ones in it (property)", async () => {

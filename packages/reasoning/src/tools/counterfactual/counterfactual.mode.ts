@@ -28,15 +28,14 @@ export const depthGuidance: Readonly<Record<AnalysisDepth, string>> = {
     "Rung 3, counterfactual (imagining): describe what would have happened in this specific scenario had the change been made, contrasting it with what actually happened, with the scenario's background conditions held fixed.",
 };
 
-/** Causal levels a proposed variable may take: 0 = nothing in the model causes it. */
-export const causalLevels = { min: 0, max: proposedCausalModelLimits.maxVariables - 1 } as const;
-
+/**
+ * A variable's causal level. Only the order of levels matters (a variable can be caused only by variables
+ * at lower levels), so any whole number is taken: no bound for an answer to break.
+ */
 const levelSchema = () =>
   z
     .number()
     .int()
-    .min(causalLevels.min)
-    .max(causalLevels.max)
     .describe("Causal level: 0 when no other variable of the model causes it; otherwise higher than the level of every variable that directly causes it");
 
 export interface VariablesNeeds {
@@ -164,11 +163,12 @@ export function linksPossible(variables: readonly LevelledVariable[]): boolean {
 }
 
 /**
- * Step 2 of proposing a causal model: the direct causes of each variable,
- * keyed by the effect and then by the cause, where a variable's possible
- * causes are exactly the variables at lower levels. Every answer that follows
- * the schema is a DAG over the listed variables, with no self-loop and each
- * pair at most once.
+ * Step 2 of proposing a causal model: the direct effects on each variable,
+ * keyed by the effect and then by every variable at a lower level (its
+ * possible causes), each a required strength where 0 is no link. Every answer
+ * that follows the schema is a DAG over the listed variables, with no
+ * self-loop and each pair at most once; and having no optional keys, the
+ * schema needs no nullable fields in a provider's strict subset.
  */
 export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNeeds, LinksAnswer> {
   const effects = needs.variables.filter((effect) => needs.variables.some((cause) => cause.level < effect.level));
@@ -182,8 +182,8 @@ export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNe
             effects.map((effect) => [
               effect.name,
               z
-                .strictObject(Object.fromEntries(causesOf(effect).map((cause) => [cause, strengthSchema().optional()])))
-                .describe(`Direct causes of ${effect.name}, keyed by cause, each with its strength; leave out variables that do not directly cause it`),
+                .strictObject(Object.fromEntries(causesOf(effect).map((cause) => [cause, strengthSchema()])))
+                .describe(`The strength of each lower-level variable's direct effect on ${effect.name}; 0 where it has none`),
             ]),
           ),
         )
@@ -194,8 +194,9 @@ export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNe
       const answer = raw as { causes: Record<string, Record<string, number | undefined>>; rationale: string };
       const relationships = effects.flatMap((effect) =>
         causesOf(effect).flatMap((cause) => {
-          const strength = answer.causes[effect.name]?.[cause];
-          return strength === undefined ? [] : [{ cause, effect: effect.name, strength }];
+          // In a linear model a zero strength is no direct effect: not a link.
+          const strength = answer.causes[effect.name]?.[cause] ?? 0;
+          return strength === 0 ? [] : [{ cause, effect: effect.name, strength }];
         }),
       );
       return { relationships, rationale: answer.rationale };
@@ -206,7 +207,7 @@ export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNe
     description: "The direct cause -> effect links, with linear strengths, between the levelled variables of a causal model.",
     system: [
       "You build causal models for another AI agent's what-if analysis, in two steps; the arithmetic (propagating the intervention) is done in code on your model.",
-      "This step: the variables and their causal levels are fixed. For each variable, name its direct causes among the variables at lower levels, each with a linear strength = how much the effect changes per unit change of the cause, all else fixed (negative when the cause lowers the effect). Leave out variables that do not directly cause it.",
+      "This step: the variables and their causal levels are fixed. For each variable, give the direct effect on it of every variable at a lower level as a linear strength = how much the effect changes per unit change of the cause, all else fixed (negative when the cause lowers the effect; 0 when it has no direct effect).",
     ].join("\n"),
     prompt: (input: LinksNeeds) =>
       [

@@ -93,7 +93,7 @@ describe("built-in presets", () => {
         ],
         rationale: "A simpler architecture needs less operations work.",
       },
-      counterfactual_links: { causes: { ops_load: { architecture_complexity: 0.8 }, delivery_speed: { ops_load: -0.5 } }, rationale: "Ops work slows delivery." },
+      counterfactual_links: { causes: { ops_load: { architecture_complexity: 0.8 }, delivery_speed: { architecture_complexity: 0, ops_load: -0.5 } }, rationale: "Ops work slows delivery." },
       counterfactual_narrative: {
         counterfactual_outcome: "With the monolith, ops load falls and delivery speeds up.",
         key_differences: ["less on-call"],
