@@ -297,7 +297,7 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
     context.progress({ progress: 1, total: steps, message: "causal variables proposed" });
     const linkNeeds = { scenario: input.scenario, intervention: interventionText, variables: proposal.variables };
     const links = linksPossible(proposal.variables) ? await runMode(context, createCausalLinksMode(linkNeeds), linkNeeds, messages) : undefined;
-    context.progress({ progress: 2, total: steps, message: "causal links proposed" });
+    context.progress({ progress: 2, total: steps, message: links === undefined ? "no links to ask for: every variable is on one level" : "causal links proposed" });
     const relationships = links?.relationships ?? [];
     modelRationale = links === undefined ? proposal.rationale : `${proposal.rationale} ${links.rationale}`.trim();
     model = { variables: proposal.variables.map((variable) => variable.name), relationships };
