@@ -11,7 +11,7 @@ import { openStore, type Store } from "@deliberate/store";
 import { freshTestDatabase, openTestStore } from "@deliberate/store/testing";
 import type { DeliberateModule } from "./define-module.ts";
 export { answerFromSchema } from "./schema-answer.ts";
-export { measureSchemaAcceptance } from "./schema-acceptance.ts";
+export { measureSchemaAcceptance, randomSchemaAnswer, schemaViolations } from "./schema-acceptance.ts";
 export type { RejectedSample, SchemaAcceptance } from "./schema-acceptance.ts";
 import { createEngine, type DeliberateEngine, type EngineOptions } from "./engine.ts";
 import { createSequentialIds } from "./ids.ts";

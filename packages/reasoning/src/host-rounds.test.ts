@@ -1,6 +1,6 @@
 import type { PendingPrompt } from "@deliberate/contracts";
 import { answerJsonSchema, hostModelRouter } from "@deliberate/engine";
-import { answerFromSchema, driveHostExecuted } from "@deliberate/engine/testing";
+import { answerFromSchema, driveHostExecuted, schemaViolations } from "@deliberate/engine/testing";
 import type { GenerateOptions } from "@deliberate/providers";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestEngine, type TestEngine } from "./test-support.ts";
@@ -14,13 +14,22 @@ import { randomIds } from "@deliberate/engine";
  * answers each prompt from its published JSON Schema and nothing else.
  */
 
-/** The answer a schema-following agent gives; a causal model also needs its links among its variables. */
+/**
+ * The answer a schema-following agent gives: the plain answer from the schema, except that the causal
+ * variables sit on two levels (the plain answer puts every variable mid-range, on one level, which leaves
+ * no link to ask for), so the counterfactual takes its longest path. Every answer is checked against the
+ * published schema: nothing beyond the schema is needed.
+ */
 function answerFor(name: string, schema: Record<string, unknown>): unknown {
   const answer = answerFromSchema(schema) as Record<string, unknown>;
-  if (name === "counterfactual_causal_model") {
-    const variables = answer["variables"] as string[];
-    return { ...answer, relationships: [{ cause: variables[0], effect: variables[1], strength: 1 }], ...(answer["intervention_target"] ? { intervention_target: { variable: variables[0], change: 1 } } : {}) };
+  if (name === "counterfactual_variables") {
+    const others = answer["other_variables"] as Array<{ name: string; level: number }>;
+    answer["other_variables"] = others.map((variable) => ({ ...variable, level: 1 }));
+    if (answer["intervention_target"] !== undefined) answer["intervention_target"] = { ...(answer["intervention_target"] as object), level: 0 };
+    if (answer["given_variables"] !== undefined) answer["given_variables"] = Object.fromEntries(Object.keys(answer["given_variables"] as object).map((key) => [key, { level: 0 }]));
   }
+  const violations = schemaViolations(schema, answer);
+  if (violations !== undefined) throw new Error(`the test's answer to ${name} is not valid against its schema: ${violations}`);
   return answer;
 }
 
@@ -96,7 +105,7 @@ const toolCases: RoundCase[] = [
   { label: "decision perspectives", tool: "reasoning_decision", args: { type: "perspectives", topic: "Layoffs" }, rounds: 1 },
   { label: "evidence probabilistic", tool: "reasoning_evidence", args: { type: "probabilistic", hypothesis: "The deploy broke it", evidence: [{ content: "errors began at deploy" }, { content: "no config change" }] }, rounds: 1 },
   { label: "evidence assess", tool: "reasoning_evidence", args: { claim: "The server rebooted", evidence: [{ content: "syslog" }, { content: "a tweet" }] }, rounds: 1 },
-  { label: "counterfactual: causal model, then narrative", tool: "reasoning_counterfactual", args: { scenario: "Prices flat", intervention: "Raise prices" }, rounds: 2 },
+  { label: "counterfactual: causal variables, then their links, then narrative", tool: "reasoning_counterfactual", args: { scenario: "Prices flat", intervention: "Raise prices" }, rounds: 3 },
   { label: "metrics", tool: "reasoning_metrics", args: { query: "summary" }, rounds: 0 },
   { label: "preset list", tool: "reasoning_preset", args: { operation: "list" }, rounds: 0 },
   { label: "listWorkflows", tool: "listWorkflows", args: {}, rounds: 0 },
@@ -135,9 +144,9 @@ describe("host-executed rounds = dependent model calls", () => {
 
   const presets: Array<{ id: string; inputs: Record<string, unknown>; rounds: number; path: string }> = [
     { id: "code-review", inputs: { code: "function parse(t) { return JSON.parse(t) }" }, rounds: 8, path: "understand 1, angles 2, review 5" },
-    { id: "debug-analysis", inputs: { problem: "Requests time out at noon" }, rounds: 9 + mctsRounds, path: `facts 1, hypotheses 1, investigation ${mctsRounds}, fix_impact 2, conclusion 5` },
-    { id: "architecture-decision", inputs: { question: "Monolith or services?", options: ["monolith", "services"] }, rounds: 10, path: "explore 2, ranking 1, consequences 2, record 5" },
-    { id: "risk-assessment", inputs: { subject: "Migrate the database in one weekend" }, rounds: 10, path: "frame 1, risks 2, mitigation 2, assessment 5" },
+    { id: "debug-analysis", inputs: { problem: "Requests time out at noon" }, rounds: 10 + mctsRounds, path: `facts 1, hypotheses 1, investigation ${mctsRounds}, fix_impact 3, conclusion 5` },
+    { id: "architecture-decision", inputs: { question: "Monolith or services?", options: ["monolith", "services"] }, rounds: 11, path: "explore 2, ranking 1, consequences 3, record 5" },
+    { id: "risk-assessment", inputs: { subject: "Migrate the database in one weekend" }, rounds: 11, path: "frame 1, risks 2, mitigation 3, assessment 5" },
     {
       id: "research-synthesis",
       inputs: { question: "Does caching halve latency?", sources: [{ content: "Benchmark: -48% p50", source_type: "primary" }, { content: "Vendor blog: -50%" }] },

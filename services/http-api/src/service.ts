@@ -18,14 +18,11 @@ import {
   systemClock,
   type TaskRunner,
 } from "@deliberate/engine";
-import { dialogModule } from "@deliberate/dialog";
-import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { isSelfImprovementModule, type SelfImprovementRepositories } from "@deliberate/self-improvement";
-import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, type ModelRouter, unknownModeModels } from "@deliberate/providers";
 import { defaultInvocationBatch, openStore, type Store } from "@deliberate/store";
 import type { Hono } from "hono";
-import { agentIntentModule } from "./agent-intent-module.ts";
+import { builtInModules } from "./built-in-modules.ts";
 import { createApp } from "./app.ts";
 import { createFastPath } from "./fast-path.ts";
 import { createHttpChecks } from "./http-checks.ts";
@@ -103,7 +100,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const ownsStore = options.store === undefined;
-  const modules: readonly DeliberateModule[] = [reasoningModule, dialogModule as DeliberateModule, agentIntentModule, createKnowledgeGraphModule(config.knowledgeGraph), ...(await loadModules(config.modules)), ...(options.modules ?? [])];
+  const modules: readonly DeliberateModule[] = [...builtInModules(config.knowledgeGraph), ...(await loadModules(config.modules)), ...(options.modules ?? [])];
   const store = (options.store ?? (await openStore({
       target: config.database,
       poolSize: config.databasePoolSize,

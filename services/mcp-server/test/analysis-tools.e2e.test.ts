@@ -268,10 +268,10 @@ describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and re
       { scenario: "A team commuting five days a week", intervention: "What if they had worked remotely two more days?" },
       { onprogress: (update) => (update.message?.startsWith("generating ") ? undefined : progress.push(update.progress)) },
     );
-    expect(proposed.requests).toEqual(["counterfactual_causal_model", "counterfactual_narrative"]);
+    expect(proposed.requests).toEqual(["counterfactual_variables", "counterfactual_links", "counterfactual_narrative"]);
     // The SDK client hands notifications to their handler a tick after it reads them, so the last ones can
     // lose the race with the response that follows them on the wire: assert what arrived, not that all did.
-    expect(progress).toEqual([1, 2].slice(0, progress.length));
+    expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
     expect(progress.length).toBeGreaterThan(0);
     expect(proposed.output).toMatchObject({ narrative_source: "model", confidence: 0.65, intervention_target: { variable: "remote_work", change: 2, source: "model" } });
     // commute −3; wellbeing = −3·−0.4 + 2·0.2 = 1.6, computed by the server.

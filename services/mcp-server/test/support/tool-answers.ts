@@ -108,19 +108,19 @@ export function respondAnalysis(request: FakeModelRequest): FakeReply {
       return { object: { prior: { value: 0.2, rationale: "base rate of such leaks" }, items: { "1": { likelihood_if_true: 0.7, likelihood_if_false: 0.35, rationale: "weak" } } } };
     case "evidence_assessment":
       return { object: { items: { "1": { source_type: "anecdotal", corroborated_by: [0], chain_of_custody: "unknown", rationale: "a forum post" } } } };
-    case "counterfactual_causal_model":
+    case "counterfactual_variables":
       return {
         object: {
-          variables: ["remote_work", "commute_time", "wellbeing"],
-          relationships: [
-            { cause: "remote_work", effect: "commute_time", strength: -1.5 },
-            { cause: "commute_time", effect: "wellbeing", strength: -0.4 },
-            { cause: "remote_work", effect: "wellbeing", strength: 0.2 },
+          intervention_target: { variable: "remote_work", level: 0, change: 2 },
+          other_variables: [
+            { name: "commute_time", level: 1 },
+            { name: "wellbeing", level: 2 },
           ],
-          intervention_target: { variable: "remote_work", change: 2 },
           rationale: "Remote days remove commutes.",
         },
       };
+    case "counterfactual_links":
+      return { object: { causes: { commute_time: { remote_work: -1.5 }, wellbeing: { remote_work: 0.2, commute_time: -0.4 } }, rationale: "Commuting wears people down." } };
     case "counterfactual_narrative":
       return {
         object: {

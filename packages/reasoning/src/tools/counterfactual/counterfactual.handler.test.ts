@@ -199,27 +199,18 @@ describe("reasoning_counterfactual with the model", () => {
     confidence: 0.6,
   };
 
-  it("has the model propose a DAG, sends a cycle back for repair, propagates in code, then narrates", async () => {
-    const cyclic = {
-      variables: ["price", "volume", "revenue"],
-      relationships: [
-        { cause: "price", effect: "volume", strength: -2 },
-        { cause: "volume", effect: "revenue", strength: 1 },
-        { cause: "revenue", effect: "price", strength: 0.1 },
-      ],
-      intervention_target: { variable: "price", change: 2 },
-      rationale: "loop",
-    };
-    const acyclic = {
-      ...cyclic,
-      relationships: [
-        { cause: "price", effect: "volume", strength: -2 },
-        { cause: "volume", effect: "revenue", strength: 1 },
-        { cause: "price", effect: "revenue", strength: 1.5 },
-      ],
-      rationale: "Demand is elastic",
-    };
-    const { engine, model: scripted, store } = await setup([cyclic, acyclic, narrative]);
+  const variables = {
+    intervention_target: { variable: "price", level: 0, change: 2 },
+    other_variables: [
+      { name: "volume", level: 1 },
+      { name: "revenue", level: 2 },
+    ],
+    rationale: "Demand is elastic.",
+  };
+  const links = { causes: { volume: { price: -2 }, revenue: { price: 1.5, volume: 1 } }, rationale: "Each unit sold earns 1." };
+
+  it("has the model propose levelled variables, then links to lower levels (a DAG by construction), propagates in code, then narrates", async () => {
+    const { engine, model: scripted, store } = await setup(bySchemaName({ counterfactual_variables: variables, counterfactual_links: links, counterfactual_narrative: narrative }));
     const progress: Array<[number, number | undefined]> = [];
     const output = counterfactualOutputSchema.parse(
       await engine.invoke(
@@ -229,19 +220,24 @@ describe("reasoning_counterfactual with the model", () => {
       ),
     );
     expect(progress).toEqual([
-      [1, 2],
-      [2, 2],
+      [1, 3],
+      [2, 3],
+      [3, 3],
     ]);
-
     expect(scripted.calls.map((call) => [call.schemaName, call.repair])).toEqual([
-      ["counterfactual_causal_model", false],
-      ["counterfactual_causal_model", true],
+      ["counterfactual_variables", false],
+      ["counterfactual_links", false],
       ["counterfactual_narrative", false],
     ]);
-    expect(scripted.calls[1]?.messages.at(-1)?.content).toContain("contain a cycle: price -> volume -> revenue -> price");
+    // The links prompt lists the variables by level; its schema offers each variable only its lower-level causes.
+    expect(scripted.calls[1]?.messages.at(-1)?.content).toContain("Variables (causal level: name):\n- 0: price\n- 1: volume\n- 2: revenue");
     expect(output.causal_model).toEqual({
       variables: ["price", "volume", "revenue"],
-      relationships: acyclic.relationships.map((relationship) => ({ ...relationship, estimated: true })),
+      relationships: [
+        { cause: "price", effect: "volume", strength: -2, estimated: true },
+        { cause: "price", effect: "revenue", strength: 1.5, estimated: true },
+        { cause: "volume", effect: "revenue", strength: 1, estimated: true },
+      ],
       source: "model",
     });
     expect(output.intervention_target).toEqual({ variable: "price", change: 2, source: "model" });
@@ -256,7 +252,7 @@ describe("reasoning_counterfactual with the model", () => {
     expect(output.confidence).toBe(0.6);
     expect(output.narrative_source).toBe("model");
     expect(output.assumptions).toContain("Competitors do not react");
-    expect(output.assumptions.at(-1)).toBe("The model judged the causal model and the intervention's variable and size: Demand is elastic");
+    expect(output.assumptions.at(-1)).toBe("The model judged the causal model and the intervention's variable and size: Demand is elastic. Each unit sold earns 1.");
     const narrativePrompt = scripted.calls[2]?.messages[0]?.content ?? "";
     expect(narrativePrompt).toContain("Rung 2, intervention (doing)");
     expect(narrativePrompt).toContain("volume: -4 via price -> volume (-4)");
@@ -265,8 +261,46 @@ describe("reasoning_counterfactual with the model", () => {
     expect(thought).toMatchObject({ mode: "counterfactual", confidence: 0.6 });
     expect(thought?.metadata).toMatchObject({ causal_model: output.causal_model, effects: output.effects });
     const [invocation] = await store.invocations.list({ tool: "reasoning_counterfactual" });
-    // Three answers: the cyclic proposal, its repair and the narrative.
     expect(invocation).toMatchObject({ model_calls: 3, quality: 0.6 });
+  });
+
+  it("sends a link from a variable that is not at a lower level back for repair, naming it", async () => {
+    const backwards = { causes: { volume: { price: -2, revenue: 0.1 }, revenue: { volume: 1 } }, rationale: "loop" };
+    const { engine, model: scripted } = await setup(bySchemaName({ counterfactual_variables: variables, counterfactual_links: (index: number) => (index === 1 ? backwards : links), counterfactual_narrative: narrative }));
+    const output = await whatIf(engine, { scenario: "A cafe", intervention: "Raise prices", analysis_depth: "intervention" });
+    expect(scripted.calls.map((call) => [call.schemaName, call.repair])).toEqual([
+      ["counterfactual_variables", false],
+      ["counterfactual_links", false],
+      ["counterfactual_links", true],
+      ["counterfactual_narrative", false],
+    ]);
+    expect(scripted.calls[2]?.messages.at(-1)?.content).toMatch(/causes\.volume.*revenue/s);
+    expect(output.causal_model.relationships).toHaveLength(3);
+  });
+
+  it("keeps the caller's variables (required keys), lists a repeated name once, and skips the links when no variable is above another", async () => {
+    const flat = {
+      given_variables: { rain: { level: 0 }, traffic: { level: 0 } },
+      other_variables: [
+        { name: "rain", level: 3 },
+        { name: "temperature", level: 0 },
+        { name: "temperature", level: 0 },
+      ],
+      rationale: "No links between these.",
+    };
+    const { engine, model: scripted } = await setup(bySchemaName({ counterfactual_variables: flat, counterfactual_narrative: narrative }));
+    const output = await whatIf(engine, {
+      scenario: "A dry day",
+      intervention: "Rain",
+      analysis_depth: "counterfactual",
+      intervention_target: { variable: "rain", change: 1 },
+      observed: { traffic: 3 },
+    });
+    expect(scripted.calls.map((call) => call.schemaName)).toEqual(["counterfactual_variables", "counterfactual_narrative"]);
+    expect(scripted.calls[0]?.messages[0]?.content).toContain("The model includes these variables, named exactly so: rain, traffic");
+    expect(output.causal_model).toEqual({ variables: ["rain", "traffic", "temperature"], relationships: [], source: "model" });
+    expect(output.effects).toEqual([{ variable: "rain", change: 1, relation: "intervened" }]);
+    expect(output.intervention_target).toEqual({ variable: "rain", change: 1, source: "caller" });
   });
 
   it("fills missing strengths and the target of a caller's model, marking them estimated", async () => {
@@ -305,16 +339,11 @@ describe("reasoning_counterfactual with the model", () => {
   });
 
   it("takes the what-if from the scenario when reasoning_auto routes a question here", async () => {
-    const proposal = {
-      variables: ["rain", "traffic"],
-      relationships: [{ cause: "rain", effect: "traffic", strength: 0.5 }],
-      intervention_target: { variable: "rain", change: 2 },
-      rationale: "wet roads slow traffic",
-    };
     const { engine, model: scripted } = await setup(
       bySchemaName({
         auto_route: { selected_mode: "counterfactual", confidence: 0.8, rationale: "a what-if question" },
-        counterfactual_causal_model: proposal,
+        counterfactual_variables: { intervention_target: { variable: "rain", level: 0, change: 2 }, other_variables: [{ name: "traffic", level: 1 }], rationale: "wet roads" },
+        counterfactual_links: { causes: { traffic: { rain: 0.5 } }, rationale: "slow traffic" },
         counterfactual_narrative: narrative,
       }),
     );
@@ -327,14 +356,12 @@ describe("reasoning_counterfactual with the model", () => {
   });
 
   it("does not narrate when narrate is false, even after asking the model for the model", async () => {
-    const proposal = {
-      variables: ["rain", "traffic"],
-      relationships: [{ cause: "rain", effect: "traffic", strength: 0.5 }],
-      rationale: "wet roads",
-    };
-    const { engine, model: scripted } = await setup([proposal]);
+    const { engine, model: scripted } = await setup([
+      { given_variables: { rain: { level: 0 } }, other_variables: [{ name: "traffic", level: 1 }], rationale: "wet roads" },
+      { causes: { traffic: { rain: 0.5 } }, rationale: "slow traffic" },
+    ]);
     const output = await whatIf(engine, { scenario: "A dry day", intervention: "What if it had rained?", narrate: false, intervention_target: { variable: "rain", change: 1 } });
-    expect(scripted.calls).toHaveLength(1);
+    expect(scripted.calls.map((call) => call.schemaName)).toEqual(["counterfactual_variables", "counterfactual_links"]);
     expect(scripted.calls[0]?.messages[0]?.content).toContain("The intervention sets 'rain' (change 1)");
     expect(output.narrative_source).toBe("computed");
     expect(output.intervention_target).toEqual({ variable: "rain", change: 1, source: "caller" });
@@ -343,31 +370,23 @@ describe("reasoning_counterfactual with the model", () => {
 });
 
 describe("reasoning_counterfactual host-executed", () => {
-  it("suspends for the proposal, then for the narrative that depends on it, and finishes with the computed effects", async () => {
+  it("suspends for the variables, then their links, then the narrative, each depending on the last, and finishes with the computed effects", async () => {
     const testEngine = await setup([], { router: hostModelRouter });
     const { engine, store } = testEngine;
-    const proposal = {
-      variables: ["price", "volume"],
-      relationships: [{ cause: "price", effect: "volume", strength: -2 }],
-      intervention_target: { variable: "price", change: 1 },
-      rationale: "elastic demand",
+    const answers: Record<string, unknown> = {
+      counterfactual_variables: { intervention_target: { variable: "price", level: 0, change: 1 }, other_variables: [{ name: "volume", level: 1 }], rationale: "elastic demand" },
+      counterfactual_links: { causes: { volume: { price: -2 } }, rationale: "two fewer per unit" },
+      counterfactual_narrative: { counterfactual_outcome: "Volume falls by 2.", key_differences: ["volume -2"], assumptions: [], confidence: 0.5 },
     };
-    const narrative = { counterfactual_outcome: "Volume falls by 2.", key_differences: ["volume -2"], assumptions: [], confidence: 0.5 };
     let result = await engine.invoke("reasoning_counterfactual", { scenario: "A cafe", intervention: "Raise prices" });
     const asked: string[][] = [];
     while (result.status === "needs_completion") {
       const step = needsCompletionSchema.parse(result);
       expect(await store.sessions.list({ limit: 5 })).toHaveLength(0);
-      asked.push(step.prompts.map((prompt) => ((prompt.schema["required"] as string[]) ?? []).join(",")));
-      const answers = step.prompts.map((prompt) => ({
-        prompt_id: prompt.id,
-        answer: ((prompt.schema["required"] as string[]) ?? []).includes("variables") ? proposal : narrative,
-      }));
-      result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers });
+      asked.push(step.prompts.map((prompt) => prompt.name));
+      result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answers[prompt.name] })) });
     }
-    expect(asked).toHaveLength(2);
-    expect(asked[0]?.[0]).toContain("variables");
-    expect(asked[1]?.[0]).toContain("counterfactual_outcome");
+    expect(asked).toEqual([["counterfactual_variables"], ["counterfactual_links"], ["counterfactual_narrative"]]);
     const output = counterfactualOutputSchema.parse(result);
     expect(output.effects.map((effect) => [effect.variable, effect.change])).toEqual([
       ["price", 1],
@@ -383,21 +402,79 @@ describe("reasoning_counterfactual host-executed", () => {
   });
 });
 
-describe("the causal-model answer schema the model sees", () => {
-  it("requires the caller's target and observed variables, 2-12 distinct names, at most 30 links", async () => {
-    const { createCausalProposalMode } = await import("./counterfactual.mode.ts");
+describe("the causal-model answer schemas the model sees", () => {
+  it("step 1: the caller's variables are required keys, the model's target is declared inline, 2-12 variables in all, levels unbounded", async () => {
+    const { createCausalVariablesMode } = await import("./counterfactual.mode.ts");
     const { answerJsonSchema } = await import("@deliberate/engine");
-    const mode = createCausalProposalMode({ scenario: "s", intervention: "i", depth: "intervention", target: { variable: "price", change: 2 }, observed: ["demand"] });
-    const published = answerJsonSchema(mode.output) as { properties: Record<string, Record<string, unknown>>; required: string[] };
-    expect(published.properties["variables"]).toMatchObject({
-      minItems: 2,
-      maxItems: 12,
-      uniqueItems: true,
-      allOf: [{ contains: { const: "price" } }, { contains: { const: "demand" } }],
+    const given = createCausalVariablesMode({ scenario: "s", intervention: "i", depth: "intervention", target: { variable: "price", change: 2 }, observed: ["demand"] });
+    const published = answerJsonSchema(given.output) as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    expect(published.required).toEqual(["given_variables", "other_variables", "rationale"]);
+    expect(published.properties["given_variables"]).toMatchObject({ required: ["price", "demand"] });
+    expect(published.properties["other_variables"]).toMatchObject({ minItems: 0, maxItems: 10 });
+    expect(given.output.safeParse({ given_variables: { price: { level: 0 } }, other_variables: [], rationale: "r" }).success).toBe(false);
+
+    const proposed = createCausalVariablesMode({ scenario: "s", intervention: "i", depth: "intervention", target: undefined, observed: [] });
+    const open = answerJsonSchema(proposed.output) as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    expect(open.required).toEqual(["intervention_target", "other_variables", "rationale"]);
+    expect(open.properties["other_variables"]).toMatchObject({ minItems: 1, maxItems: 11 });
+    // A target named again among the others is one variable, with the target's level.
+    expect(proposed.output.parse({ intervention_target: { variable: "x", level: 40, change: 1 }, other_variables: [{ name: "y", level: -3 }, { name: "x", level: 0 }], rationale: "r" })).toEqual({
+      variables: [
+        { name: "y", level: -3 },
+        { name: "x", level: 40 },
+      ],
+      intervention_target: { variable: "x", change: 1 },
+      rationale: "r",
     });
-    expect(published.properties["relationships"]).toMatchObject({ maxItems: 30 });
-    expect(published.required).not.toContain("intervention_target");
-    const missing = mode.output.safeParse({ variables: ["price", "sales"], relationships: [], rationale: "r" });
-    expect(missing.success).toBe(false);
+  });
+
+  it("step 2: each variable's causes are keyed by the lower-level variables, all required, in closed objects", async () => {
+    const { createCausalLinksMode } = await import("./counterfactual.mode.ts");
+    const { answerJsonSchema } = await import("@deliberate/engine");
+    const mode = createCausalLinksMode({ scenario: "s", intervention: "i", variables: [{ name: "a", level: 0 }, { name: "b", level: 0 }, { name: "c", level: 1 }, { name: "d", level: 2 }] });
+    const published = answerJsonSchema(mode.output) as { properties: { causes: { required: string[]; additionalProperties: boolean; properties: Record<string, { properties: Record<string, unknown>; additionalProperties: boolean; required?: string[] }> } } };
+    const causes = published.properties.causes;
+    expect(causes.required).toEqual(["c", "d"]);
+    expect(causes.additionalProperties).toBe(false);
+    expect(Object.keys(causes.properties["c"]?.properties ?? {})).toEqual(["a", "b"]);
+    expect(Object.keys(causes.properties["d"]?.properties ?? {})).toEqual(["a", "b", "c"]);
+    expect(causes.properties["d"]?.additionalProperties).toBe(false);
+    expect(causes.properties["d"]?.required).toEqual(["a", "b", "c"]);
+    // A zero strength is no direct effect: not a link.
+    expect(mode.output.parse({ causes: { c: { a: 0, b: 2 }, d: { a: -1, b: 0, c: 0.5 } }, rationale: "r" })).toEqual({
+      relationships: [
+        { cause: "b", effect: "c", strength: 2 },
+        { cause: "a", effect: "d", strength: -1 },
+        { cause: "c", effect: "d", strength: 0.5 },
+      ],
+      rationale: "r",
+    });
+    expect(mode.output.safeParse({ causes: { c: { a: 0, b: 0, d: 1 }, d: { a: 0, b: 0, c: 0 } }, rationale: "r" }).success).toBe(false);
+    expect(mode.output.safeParse({ causes: { c: { a: 1 }, d: { a: 0, b: 0, c: 0 } }, rationale: "r" }).success).toBe(false);
+  });
+
+  it("random schema-valid answers to both steps always give a valid DAG over the variables, with the given ones in it (property)", async () => {
+    const { createCausalLinksMode, createCausalVariablesMode } = await import("./counterfactual.mode.ts");
+    const { answerJsonSchema } = await import("@deliberate/engine");
+    const { randomSchemaAnswer } = await import("@deliberate/engine/testing");
+    const { validateCausalModel } = await import("@deliberate/algorithms");
+    const shapes = [
+      { target: undefined, observed: [] },
+      { target: { variable: "price", change: 1 }, observed: ["demand", "volume"] },
+      { target: undefined, observed: ["a b", "c"] },
+    ];
+    for (const [shapeIndex, shape] of shapes.entries()) {
+      const step1 = createCausalVariablesMode({ scenario: "s", intervention: "i", depth: "intervention", ...shape });
+      for (let seed = 0; seed < 25; seed += 1) {
+        const first = step1.output.parse(await randomSchemaAnswer(answerJsonSchema(step1.output), seed + shapeIndex * 1000));
+        const names = first.variables.map((variable) => variable.name);
+        expect(names.length).toBeGreaterThanOrEqual(1);
+        for (const name of [...(shape.target ? [shape.target.variable] : []), ...shape.observed]) expect(names).toContain(name);
+        if (first.intervention_target) expect(names).toContain(first.intervention_target.variable);
+        const step2 = createCausalLinksMode({ scenario: "s", intervention: "i", variables: first.variables });
+        const second = step2.output.parse(await randomSchemaAnswer(answerJsonSchema(step2.output), seed));
+        expect(() => validateCausalModel({ variables: names, relationships: second.relationships })).not.toThrow();
+      }
+    }
   });
 });

@@ -2,14 +2,8 @@ import { type AnalysisDepth, counterfactualTool, type ToolInput, type ToolOutput
 import { type CausalEdge, type CausalGraph, type CausalModel, computeAssociation, computeCounterfactual, computeIntervention, type InterventionResult, validateCausalModel } from "@deliberate/algorithms";
 import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
-import {
-  createCausalMappingMode,
-  createCausalProposalMode,
-  type MappingAnswer,
-  narrativeMode,
-  type NarrativeAnswer,
-  type ProposalAnswer,
-} from "./counterfactual.mode.ts";
+import { completeCallerModel, proposeCausalModel } from "./causal-model-completion.ts";
+import { narrativeMode, type NarrativeAnswer } from "./counterfactual.mode.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
 import { historyMessages, loadSessionHistory } from "../../session-history.ts";
 
@@ -267,72 +261,15 @@ export const counterfactualHandler = defineHandler(counterfactualTool, async (in
     validateCausalModel({ variables: given.variables, relationships: given.relationships.map((relationship) => ({ ...relationship, strength: relationship.strength ?? 1 })) });
   }
 
-  let model: CausalModel;
-  let modelSource: "caller" | "model";
-  const estimatedStrengths = new Set<number>();
-  let target: { variable: string; change: number; value?: number };
-  let targetSource: "caller" | "model" = "caller";
-  let modelRationale: string | undefined;
   const observed = input.observed;
-  const callerTarget = input.intervention_target;
-  // Model steps, known up front so progress can say "1 of 2": completing the causal model, then the narrative.
-  const completes = given === undefined || callerTarget === undefined || given.relationships.some((relationship) => relationship.strength === undefined);
+  // Model steps, known up front so progress can say "1 of 3": proposing the variables and then their links (or
+  // completing the caller's model), then the narrative.
+  const completes = given === undefined || input.intervention_target === undefined || given.relationships.some((relationship) => relationship.strength === undefined);
   const narrates = input.narrate ?? completes;
-  const steps = Number(completes) + Number(narrates);
-
-  if (given === undefined) {
-    const needs = {
-      scenario: input.scenario,
-      intervention: interventionText,
-      depth: input.analysis_depth,
-      target: callerTarget === undefined ? undefined : { variable: callerTarget.variable, change: callerTarget.change as number },
-      observed: Object.keys(observed ?? {}),
-    };
-    const proposal: ProposalAnswer = await runMode(context, createCausalProposalMode(needs), needs, messages);
-    context.progress({ progress: 1, total: steps, message: "causal model proposed" });
-    modelRationale = proposal.rationale;
-    model = { variables: proposal.variables, relationships: proposal.relationships };
-    modelSource = "model";
-    proposal.relationships.forEach((_, index) => estimatedStrengths.add(index));
-    if (callerTarget !== undefined) target = { variable: callerTarget.variable, change: callerTarget.change as number };
-    else {
-      target = proposal.intervention_target as { variable: string; change: number };
-      targetSource = "model";
-    }
-  } else {
-    const missingStrengths = given.relationships.flatMap((relationship, index) => (relationship.strength === undefined ? [index] : []));
-    let mapping: MappingAnswer | undefined;
-    if (missingStrengths.length > 0 || callerTarget === undefined) {
-      const needs = {
-        scenario: input.scenario,
-        intervention: interventionText,
-        variables: given.variables,
-        relationships: given.relationships,
-        missingStrengths,
-        needTarget: callerTarget === undefined,
-      };
-      mapping = await runMode(context, createCausalMappingMode(needs), needs, messages);
-      context.progress({ progress: 1, total: steps, message: "causal model completed" });
-      modelRationale = mapping.rationale;
-    }
-    const strengths = new Map((mapping?.strengths ?? []).map((entry) => [entry.relationship, entry.strength]));
-    model = {
-      variables: given.variables,
-      relationships: given.relationships.map((relationship, index) => {
-        if (relationship.strength !== undefined) return { cause: relationship.cause, effect: relationship.effect, strength: relationship.strength };
-        estimatedStrengths.add(index);
-        return { cause: relationship.cause, effect: relationship.effect, strength: strengths.get(index) as number };
-      }),
-    };
-    modelSource = "caller";
-    if (callerTarget !== undefined) {
-      const change = callerTarget.change ?? (callerTarget.value as number) - (observed?.[callerTarget.variable] as number);
-      target = { variable: callerTarget.variable, change, ...(callerTarget.value !== undefined ? { value: callerTarget.value } : {}) };
-    } else {
-      target = mapping?.intervention_target as { variable: string; change: number };
-      targetSource = "model";
-    }
-  }
+  const steps = (given === undefined ? 2 : Number(completes)) + Number(narrates);
+  const call = { input, intervention: interventionText, messages, steps };
+  const completed = given === undefined ? await proposeCausalModel(context, call) : await completeCallerModel(context, call, given);
+  const { model, modelSource, estimatedStrengths, target, targetSource, rationale: modelRationale } = completed;
 
   const computation = compute(input.analysis_depth, model, target, observed);
 

@@ -1,17 +1,12 @@
-import { type AnalysisDepth, DeliberateError } from "@deliberate/contracts";
+import type { AnalysisDepth } from "@deliberate/contracts";
 import { z } from "zod";
-import { findCausalCycle } from "@deliberate/algorithms";
 import { defineMode, type ModeDefinition } from "@deliberate/engine";
 
 /** Size of a causal model the model may propose. */
-export const proposedCausalModelLimits = { minVariables: 2, maxVariables: 12, maxRelationships: 30 } as const;
+export const proposedCausalModelLimits = { minVariables: 2, maxVariables: 12 } as const;
 
 /** Bounds of model-judged strengths and changes. */
 export const judgedCausalBounds = { strength: 10, change: 1_000_000 } as const;
-
-function addIssue(context: z.RefinementCtx, path: Array<string | number>, message: string): void {
-  context.addIssue({ code: "custom", path, message });
-}
 
 const strengthSchema = () =>
   z
@@ -33,16 +28,17 @@ export const depthGuidance: Readonly<Record<AnalysisDepth, string>> = {
     "Rung 3, counterfactual (imagining): describe what would have happened in this specific scenario had the change been made, contrasting it with what actually happened, with the scenario's background conditions held fixed.",
 };
 
-/** Turns the algorithm's field names (`causal_model.relationships.2.cause`) into a path inside the answer. */
-function answerPath(field: string): Array<string | number> {
-  return field
-    .replace(/^causal_model\.?/, "")
-    .split(".")
-    .filter((part) => part !== "")
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
+/**
+ * A variable's causal level. Only the order of levels matters (a variable can be caused only by variables
+ * at lower levels), so any whole number is taken: no bound for an answer to break.
+ */
+const levelSchema = () =>
+  z
+    .number()
+    .int()
+    .describe("Causal level: 0 when no other variable of the model causes it; otherwise higher than the level of every variable that directly causes it");
 
-export interface ProposalNeeds {
+export interface VariablesNeeds {
   scenario: string;
   intervention: string;
   depth: AnalysisDepth;
@@ -52,78 +48,176 @@ export interface ProposalNeeds {
   observed: readonly string[];
 }
 
-export interface ProposalAnswer {
-  variables: string[];
-  relationships: Array<{ cause: string; effect: string; strength: number }>;
+/** A proposed variable and its causal level (causes sit at lower levels than their effects). */
+export interface LevelledVariable {
+  name: string;
+  level: number;
+}
+
+export interface VariablesAnswer {
+  /** Every variable of the model once (the caller's first), ordered by level; a name given twice is kept once. */
+  variables: LevelledVariable[];
+  /** The variable the intervention sets, when the model chose it (it is among `variables`). */
   intervention_target?: { variable: string; change: number } | undefined;
   rationale: string;
 }
 
+/** The names the caller gave (target first, then observed), each once. */
+export function givenVariableNames(needs: Pick<VariablesNeeds, "target" | "observed">): string[] {
+  return [...new Set([...(needs.target ? [needs.target.variable] : []), ...needs.observed])];
+}
+
 /**
- * Proposes a linear causal DAG for the scenario (and, unless given, which
- * variable the intervention sets and by how much). The answer is validated
- * as a DAG in code; a cycle goes back to the model in the repair round.
+ * Step 1 of proposing a causal model: its variables, each with a causal level,
+ * and (unless given) the variable the intervention sets. Following the schema
+ * is enough: the caller's variables are required keys, the model's target is
+ * declared where it is used (it joins the variables), and a name listed twice
+ * is kept once. The levels make step 2's links acyclic by construction.
  */
-export function createCausalProposalMode(needs: ProposalNeeds): ModeDefinition<ProposalNeeds, ProposalAnswer> {
-  // Variables the caller named must be in the model, spelled exactly: `contains` per name.
-  const required = [...new Set([...(needs.target ? [needs.target.variable] : []), ...needs.observed])];
+export function createCausalVariablesMode(needs: VariablesNeeds): ModeDefinition<VariablesNeeds, VariablesAnswer> {
+  const given = givenVariableNames(needs);
+  const declared = given.length + (needs.target === undefined ? 1 : 0);
   const output = z
     .object({
-      variables: z
-        .array(variableName())
-        .min(proposedCausalModelLimits.minVariables)
-        .max(proposedCausalModelLimits.maxVariables)
-        .meta({ uniqueItems: true, ...(required.length > 0 ? { allOf: required.map((name) => ({ contains: { const: name } })) } : {}) })
-        .describe(`Short, measurable variable names, each once${required.length > 0 ? `; must include ${required.map((name) => JSON.stringify(name)).join(", ")}` : ""}`),
-      relationships: z
-        .array(z.object({ cause: variableName().describe("One of variables"), effect: variableName().describe("One of variables, not the cause"), strength: strengthSchema() }))
-        .max(proposedCausalModelLimits.maxRelationships)
-        .describe("Direct cause -> effect links between listed variables, each pair once, no cycles"),
-      ...(needs.target === undefined
-        ? { intervention_target: z.object({ variable: variableName().describe("The variable the intervention sets: one of variables"), change: changeSchema() }) }
+      ...(given.length > 0
+        ? {
+            given_variables: z
+              .object(Object.fromEntries(given.map((name) => [name, z.object({ level: levelSchema() })])))
+              .describe("The variables the caller named, keyed by name: give each its causal level"),
+          }
         : {}),
-      rationale: z.string().describe("Why these variables and links, and where the strengths come from"),
+      ...(needs.target === undefined
+        ? {
+            intervention_target: z
+              .object({ variable: variableName().describe("The variable the intervention sets (it becomes one of the model's variables)"), level: levelSchema(), change: changeSchema() })
+              .describe("Which variable the intervention sets, its causal level, and by how much"),
+          }
+        : {}),
+      other_variables: z
+        .array(z.object({ name: variableName().describe("Short, measurable variable name"), level: levelSchema() }))
+        .min(Math.max(0, proposedCausalModelLimits.minVariables - declared))
+        .max(Math.max(0, proposedCausalModelLimits.maxVariables - declared))
+        .describe("The model's other variables (causes, mediators, outcomes, common causes), each once with its causal level"),
+      rationale: z.string().describe("Why these variables, and why their levels"),
     })
-    .superRefine((raw, context) => {
-      const answer = raw as ProposalAnswer;
-      // Beyond JSON Schema (these relate one part of the answer to another): the proposed target, and
-      // every relationship's ends, are among the variables; no self-loops, repeated pairs or cycles.
-      const named = [...required];
-      if (answer.intervention_target !== undefined) named.push(answer.intervention_target.variable);
-      for (const name of new Set(named)) {
-        if (!answer.variables.includes(name)) addIssue(context, ["variables"], `must include the variable '${name}' exactly as written`);
-      }
-      try {
-        const cycle = findCausalCycle({ variables: answer.variables, relationships: answer.relationships });
-        if (cycle !== null) {
-          addIssue(context, ["relationships"], `contain a cycle: ${cycle.join(" -> ")}; a causal model must be acyclic, so remove or reverse one of these links`);
-        }
-      } catch (error) {
-        if (!DeliberateError.isInstance(error)) throw error;
-        for (const issue of error.issues) addIssue(context, answerPath(issue.field), issue.message);
-      }
+    .transform((raw): VariablesAnswer => {
+      const answer = raw as {
+        given_variables?: Record<string, { level: number }>;
+        intervention_target?: { variable: string; level: number; change: number };
+        other_variables: LevelledVariable[];
+        rationale: string;
+      };
+      const listed: LevelledVariable[] = [
+        ...given.map((name) => ({ name, level: answer.given_variables?.[name]?.level as number })),
+        ...(answer.intervention_target ? [{ name: answer.intervention_target.variable, level: answer.intervention_target.level }] : []),
+        ...answer.other_variables.map((variable) => ({ name: variable.name, level: variable.level })),
+      ];
+      // A name listed twice is one variable: the first declaration (the caller's, then the target) keeps its level.
+      const byName = new Map<string, LevelledVariable>();
+      for (const variable of listed) if (!byName.has(variable.name)) byName.set(variable.name, variable);
+      return {
+        // Array.prototype.sort is stable: within a level, the declaration order stays.
+        variables: [...byName.values()].sort((left, right) => left.level - right.level),
+        ...(answer.intervention_target ? { intervention_target: { variable: answer.intervention_target.variable, change: answer.intervention_target.change } } : {}),
+        rationale: answer.rationale,
+      };
     });
   return defineMode({
     mode: "counterfactual",
-    name: "counterfactual_causal_model",
-    description: "A linear causal DAG for the scenario and the variable the intervention sets.",
+    name: "counterfactual_variables",
+    description: "The variables of a linear causal model for the scenario, each with its causal level, and the variable the intervention sets.",
     system: [
-      "You build causal models for another AI agent's what-if analysis. The arithmetic (propagating the intervention) is done in code on your model.",
-      "Give a small directed acyclic graph: measurable variables, and direct cause -> effect relationships with a linear strength = how much the effect changes per unit change of the cause, all else fixed (negative when the cause lowers the effect). Include common causes of modelled variables so confounding is explicit. No feedback loops.",
-      "Then say which variable the intervention sets and by how much (in that variable's units).",
+      "You build causal models for another AI agent's what-if analysis, in two steps; the arithmetic (propagating the intervention) is done in code on your model.",
+      "This step: choose a small set of measurable variables (2 to 12), including common causes of modelled variables so confounding is explicit, and give each a causal level: 0 when nothing in the model causes it, otherwise higher than every variable that directly causes it. Variables can only be caused by variables at lower levels, so there are no feedback loops; the next step asks for the links.",
+      "When asked, say which variable the intervention sets and by how much (in that variable's units).",
     ].join("\n"),
-    prompt: (input: ProposalNeeds) =>
+    prompt: (input: VariablesNeeds) =>
       [
         `Scenario: ${input.scenario}`,
         `Intervention (what if): ${input.intervention}`,
         `Analysis: ${depthGuidance[input.depth].split(":")[0]}.`,
-        input.target ? `The intervention sets '${input.target.variable}' (change ${input.target.change}); include that variable with this exact name.` : "",
-        input.observed.length > 0 ? `Include these observed variables with these exact names: ${input.observed.join(", ")}.` : "",
+        input.target ? `The intervention sets '${input.target.variable}' (change ${input.target.change}).` : "",
+        given.length > 0 ? `The model includes these variables, named exactly so: ${given.join(", ")}; give their levels under given_variables.` : "",
       ]
         .filter((line) => line !== "")
         .join("\n"),
     output,
-  }) as ModeDefinition<ProposalNeeds, ProposalAnswer>;
+  }) as ModeDefinition<VariablesNeeds, VariablesAnswer>;
+}
+
+export interface LinksNeeds {
+  scenario: string;
+  intervention: string;
+  /** Step 1's variables, ordered by level. */
+  variables: readonly LevelledVariable[];
+}
+
+export interface LinksAnswer {
+  relationships: Array<{ cause: string; effect: string; strength: number }>;
+  rationale: string;
+}
+
+/** Whether any variable sits above another, so that a link is possible at all. */
+export function linksPossible(variables: readonly LevelledVariable[]): boolean {
+  return new Set(variables.map((variable) => variable.level)).size > 1;
+}
+
+/**
+ * Step 2 of proposing a causal model: the direct effects on each variable,
+ * keyed by the effect and then by every variable at a lower level (its
+ * possible causes), each a required strength where 0 is no link. Every answer
+ * that follows the schema is a DAG over the listed variables, with no
+ * self-loop and each pair at most once; and having no optional keys, the
+ * schema needs no nullable fields in a provider's strict subset.
+ */
+export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNeeds, LinksAnswer> {
+  const effects = needs.variables.filter((effect) => needs.variables.some((cause) => cause.level < effect.level));
+  const causesOf = (effect: LevelledVariable) => needs.variables.filter((cause) => cause.level < effect.level).map((cause) => cause.name);
+  const output = z
+    .object({
+      // Closed objects: a cause that is not at a lower level is refused (and repaired), never silently dropped.
+      causes: z
+        .strictObject(
+          Object.fromEntries(
+            effects.map((effect) => [
+              effect.name,
+              z
+                .strictObject(Object.fromEntries(causesOf(effect).map((cause) => [cause, strengthSchema()])))
+                .describe(`The strength of each lower-level variable's direct effect on ${effect.name}; 0 where it has none`),
+            ]),
+          ),
+        )
+        .describe("For each variable that lower-level variables could cause: its direct causes and their strengths"),
+      rationale: z.string().describe("Why these links, and where the strengths come from"),
+    })
+    .transform((raw): LinksAnswer => {
+      const answer = raw as { causes: Record<string, Record<string, number | undefined>>; rationale: string };
+      const relationships = effects.flatMap((effect) =>
+        causesOf(effect).flatMap((cause) => {
+          // In a linear model a zero strength is no direct effect: not a link.
+          const strength = answer.causes[effect.name]?.[cause] ?? 0;
+          return strength === 0 ? [] : [{ cause, effect: effect.name, strength }];
+        }),
+      );
+      return { relationships, rationale: answer.rationale };
+    });
+  return defineMode({
+    mode: "counterfactual",
+    name: "counterfactual_links",
+    description: "The direct cause -> effect links, with linear strengths, between the levelled variables of a causal model.",
+    system: [
+      "You build causal models for another AI agent's what-if analysis, in two steps; the arithmetic (propagating the intervention) is done in code on your model.",
+      "This step: the variables and their causal levels are fixed. For each variable, give the direct effect on it of every variable at a lower level as a linear strength = how much the effect changes per unit change of the cause, all else fixed (negative when the cause lowers the effect; 0 when it has no direct effect).",
+    ].join("\n"),
+    prompt: (input: LinksNeeds) =>
+      [
+        `Scenario: ${input.scenario}`,
+        `Intervention (what if): ${input.intervention}`,
+        "Variables (causal level: name):",
+        ...input.variables.map((variable) => `- ${variable.level}: ${variable.name}`),
+      ].join("\n"),
+    output,
+  }) as ModeDefinition<LinksNeeds, LinksAnswer>;
 }
 
 export interface MappingNeeds {

@@ -97,6 +97,28 @@ describe("reasoning_decision: weighted", () => {
     expect(model.calls).toHaveLength(1);
   });
 
+  it("takes proposed criteria that differ only in case or surrounding spaces as one (the first), without a repair round", async () => {
+    const answer = {
+      criteria: {
+        Cost: { importance: 3, direction: "cost", scores: { Postgres: 4, SQLite: 1 } },
+        " cost ": { importance: 9, direction: "benefit", scores: { Postgres: 0, SQLite: 10 } },
+        scalability: { importance: 6, direction: "benefit", scores: { Postgres: 9, SQLite: 3 } },
+      },
+      notes: "n",
+    };
+    const { engine, model } = await setup(bySchemaName({ decision_scores: answer }));
+    const output = await decide(engine, { question: "Which database?", options: ["Postgres", "SQLite"] });
+    expect(output.criteria?.map((criterion) => [criterion.name, criterion.weight, criterion.direction])).toEqual([
+      ["Cost", 1 / 3, "cost"],
+      ["scalability", 2 / 3, "benefit"],
+    ]);
+    expect(output.scores).toEqual([
+      [4, 9],
+      [1, 3],
+    ]);
+    expect(model.calls.map((call) => call.repair)).toEqual([false]);
+  });
+
   it("with caller criteria and weights, asks only for scores and the missing directions", async () => {
     const answer = {
       criteria: {
@@ -381,6 +403,26 @@ describe("reasoning_decision: perspectives", () => {
     const output = await decide(engine, { type: "perspectives", topic: "Layoffs" });
     expect(output.stakeholder_map).toEqual({ key_players: ["Board"], keep_satisfied: [], keep_informed: ["Staff"], minimal_effort: ["Press"] });
     expect(output.stakeholders?.every((stakeholder) => stakeholder.source === "model")).toBe(true);
+  });
+});
+
+describe("reasoning_decision: proposed stakeholders", () => {
+  it("takes names that differ only in case or surrounding spaces as one stakeholder (the first), without a repair round", async () => {
+    const answer = {
+      stakeholders: {
+        Board: { role: "owners", power_level: 0.9, interest_level: 0.9 },
+        "board ": { role: "directors", power_level: 0.1, interest_level: 0.1 },
+        Staff: { role: "employees", power_level: 0.3, interest_level: 0.9 },
+        Press: { role: "media", power_level: 0.4, interest_level: 0.2 },
+      },
+      conflicts: [],
+      alignments: [],
+    };
+    const { engine, model } = await setup(bySchemaName({ decision_stakeholders: answer }));
+    const output = await decide(engine, { type: "perspectives", topic: "Layoffs" });
+    expect(output.stakeholders?.map((stakeholder) => stakeholder.name)).toEqual(["Board", "Staff", "Press"]);
+    expect(output.stakeholder_map?.key_players).toEqual(["Board"]);
+    expect(model.calls.map((call) => call.repair)).toEqual([false]);
   });
 });
 

@@ -13,10 +13,18 @@ function addIssue(context: z.RefinementCtx, path: Array<string | number>, messag
   context.addIssue({ code: "custom", path, message });
 }
 
-function each<T>(items: readonly T[], key: (item: T) => string): Map<string, number[]> {
-  const positions = new Map<string, number[]>();
-  items.forEach((item, index) => positions.set(key(item), [...(positions.get(key(item)) ?? []), index]));
-  return positions;
+/**
+ * Proposed names as one entry each: keys that differ only in case or surrounding spaces (which JSON Schema
+ * cannot tell apart: it compares property names exactly) name one thing, so the first is kept.
+ */
+function distinctNames<T>(entries: ReadonlyArray<[string, T]>): Array<[string, T]> {
+  const seen = new Set<string>();
+  return entries.filter(([name]) => {
+    const key = name.trim().toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** What the scoring call (weighted, topsis) must supply: only what the caller left out. */
@@ -59,8 +67,8 @@ function keyed<T extends z.ZodType>(names: readonly string[], value: (name: stri
  *
  * The answer is keyed, so its schema says everything the check needs:
  * `criteria` has one key per given criterion (or 2–8 keys the model names),
- * each with `scores` keyed by every option. Only one rule is beyond JSON
- * Schema: proposed names must differ ignoring case and surrounding spaces.
+ * each with `scores` keyed by every option. Proposed names that differ only
+ * in case or surrounding spaces are one criterion (the first is kept).
  */
 export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNeeds, ScoringAnswer> {
   const given = needs.criteria;
@@ -88,10 +96,6 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
             if (count < proposedCriteriaLimits.min || count > proposedCriteriaLimits.max) {
               addIssue(context, [], `propose between ${proposedCriteriaLimits.min} and ${proposedCriteriaLimits.max} criteria, got ${count}`);
             }
-            const byName = each(Object.keys(record), (name) => name.trim().toLowerCase());
-            for (const [name, positions] of byName) {
-              if (positions.length > 1) addIssue(context, [Object.keys(record)[positions[1] as number] as string], `criterion '${name}' is listed twice; list each once`);
-            }
           })
           .meta({ minProperties: proposedCriteriaLimits.min, maxProperties: proposedCriteriaLimits.max })
           .describe("The criteria you propose, keyed by name")
@@ -106,7 +110,7 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
     })
     .transform(
       (answer): ScoringAnswer => ({
-        criteria: Object.entries(answer.criteria as Record<string, { importance?: number; direction?: CriterionDirection; scores?: Record<string, number> }>).map(
+        criteria: distinctNames(Object.entries(answer.criteria as Record<string, { importance?: number; direction?: CriterionDirection; scores?: Record<string, number> }>)).map(
           ([name, criterion]) => ({
             name: name.trim(),
             ...(criterion.importance !== undefined ? { importance: criterion.importance } : {}),
@@ -259,8 +263,8 @@ export interface StakeholderAnswer {
  * levels 0..1 (only where missing), and the conflicts and alignments between
  * them. Quadrants are computed from the levels in code. Stakeholders are
  * keyed by name (3–10 of them when proposed), missing levels keyed by the
- * given names; beyond JSON Schema: proposed names must differ ignoring case
- * and surrounding spaces.
+ * given names; proposed names that differ only in case or surrounding spaces
+ * are one stakeholder (the first is kept).
  */
 export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<StakeholderNeeds, StakeholderAnswer> {
   const level = z.number().min(0).max(1);
@@ -277,9 +281,6 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
               const names = Object.keys(record);
               if (names.length < proposedStakeholderLimits.min || names.length > proposedStakeholderLimits.max) {
                 addIssue(context, [], `identify between ${proposedStakeholderLimits.min} and ${proposedStakeholderLimits.max} stakeholders, got ${names.length}`);
-              }
-              for (const [name, positions] of each(names, (stakeholder) => stakeholder.trim().toLowerCase())) {
-                if (positions.length > 1) addIssue(context, [names[positions[1] as number] as string], `stakeholder '${name}' is listed twice`);
               }
             })
             .meta({ minProperties: proposedStakeholderLimits.min, maxProperties: proposedStakeholderLimits.max })
@@ -300,7 +301,7 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
       alignments: string[];
     };
     return {
-      ...(answer.stakeholders !== undefined ? { stakeholders: Object.entries(answer.stakeholders).map(([name, stakeholder]) => ({ name: name.trim(), ...stakeholder })) } : {}),
+      ...(answer.stakeholders !== undefined ? { stakeholders: distinctNames(Object.entries(answer.stakeholders)).map(([name, stakeholder]) => ({ name: name.trim(), ...stakeholder })) } : {}),
       ...(answer.levels !== undefined ? { levels: needs.missingLevels.map((name) => ({ name, ...(answer.levels?.[name] as { power_level: number; interest_level: number }) })) } : {}),
       conflicts: answer.conflicts,
       alignments: answer.alignments,

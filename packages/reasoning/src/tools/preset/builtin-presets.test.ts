@@ -85,15 +85,15 @@ describe("built-in presets", () => {
         conflicts: ["Ops vs CTO on on-call load"],
         alignments: ["CTO and Finance on cost"],
       },
-      counterfactual_causal_model: {
-        variables: ["architecture_complexity", "ops_load", "delivery_speed"],
-        relationships: [
-          { cause: "architecture_complexity", effect: "ops_load", strength: 0.8 },
-          { cause: "ops_load", effect: "delivery_speed", strength: -0.5 },
+      counterfactual_variables: {
+        intervention_target: { variable: "architecture_complexity", level: 0, change: -1 },
+        other_variables: [
+          { name: "ops_load", level: 1 },
+          { name: "delivery_speed", level: 2 },
         ],
-        intervention_target: { variable: "architecture_complexity", change: -1 },
         rationale: "A simpler architecture needs less operations work.",
       },
+      counterfactual_links: { causes: { ops_load: { architecture_complexity: 0.8 }, delivery_speed: { architecture_complexity: 0, ops_load: -0.5 } }, rationale: "Ops work slows delivery." },
       counterfactual_narrative: {
         counterfactual_outcome: "With the monolith, ops load falls and delivery speeds up.",
         key_differences: ["less on-call"],
@@ -129,12 +129,12 @@ describe("built-in presets", () => {
       ...common,
       mcts_expand: { steps: ["Reproduce with a malformed file", "Check the parser's error handling"] },
       mcts_evaluate: { value: 0.7, reaches_conclusion: false, rationale: "plausible" },
-      counterfactual_causal_model: {
-        variables: ["input_validation", "crash_rate"],
-        relationships: [{ cause: "input_validation", effect: "crash_rate", strength: -0.9 }],
-        intervention_target: { variable: "input_validation", change: 1 },
+      counterfactual_variables: {
+        intervention_target: { variable: "input_validation", level: 0, change: 1 },
+        other_variables: [{ name: "crash_rate", level: 1 }],
         rationale: "Validation prevents the crash.",
       },
+      counterfactual_links: { causes: { crash_rate: { input_validation: -0.9 } }, rationale: "Most crashes are malformed input." },
       counterfactual_narrative: { counterfactual_outcome: "Crashes stop.", key_differences: ["no crash"], assumptions: ["single cause"], confidence: 0.7 },
     };
     const { output } = await run(answers, "debug-analysis", { problem: "The service crashes on startup since Tuesday.", context: "Config was changed on Tuesday." });
@@ -149,12 +149,12 @@ describe("built-in presets", () => {
     const answers = {
       ...common,
       timeline_branch: { label: "worst case", content: "Everything fails at once." },
-      counterfactual_causal_model: {
-        variables: ["mitigation", "incident_rate"],
-        relationships: [{ cause: "mitigation", effect: "incident_rate", strength: -0.5 }],
-        intervention_target: { variable: "mitigation", change: 1 },
+      counterfactual_variables: {
+        intervention_target: { variable: "mitigation", level: 0, change: 1 },
+        other_variables: [{ name: "incident_rate", level: 1 }],
         rationale: "Mitigation lowers incidents.",
       },
+      counterfactual_links: { causes: { incident_rate: { mitigation: -0.5 } }, rationale: "Half the incidents are avoided." },
       counterfactual_narrative: { counterfactual_outcome: "Fewer incidents.", key_differences: ["fewer pages"], assumptions: ["linear"], confidence: 0.5 },
     };
     const { output } = await run(answers, "risk-assessment", { subject: "Migrating the database over a weekend" });
