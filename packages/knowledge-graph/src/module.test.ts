@@ -518,8 +518,8 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
     expect(refused.code).toBe("NOT_FOUND");
     expect(refused.message).toMatch(/was ended/);
     const record = await engine.readSession(first.reasoningSessionId as string);
-    expect((record["knowledgeGraph"] as { state: string; graph: { relations: unknown[] } }).state).toBe("ended");
-    expect((record["knowledgeGraph"] as { graph: { relations: unknown[] } }).graph.relations).toHaveLength(15);
+    expect((record["knowledgeGraph"] as { state: string }).state).toBe("ended");
+    expect((record["knowledgeGraph"] as { relations: unknown[] }).relations).toHaveLength(15);
     expect((await errorOf(call("reasoning_end_session", { reasoningSessionId: "unknown" }))).code).toBe("NOT_FOUND");
   });
 
@@ -632,7 +632,7 @@ describe("reasoning_execute_task: confidence seeking, growth limit, exports", ()
     const mermaid = exportSession(record, "mermaid", engine.sections);
     expect(mermaid).toMatch(/==>\|"ancestor_of"\|/);
     expect(mermaid).toMatch(/-->\|"parent_of"\|/);
-    expect(JSON.parse(exportSession(record, "json", engine.sections)).knowledgeGraph.graph.relations).toHaveLength(15);
+    expect(JSON.parse(exportSession(record, "json", engine.sections)).knowledgeGraph.relations).toHaveLength(15);
   });
 
   it("returns a one-step plan with its prompt for a single reasoning type in detailedPlanWithPrompts", async () => {
