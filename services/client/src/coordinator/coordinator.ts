@@ -391,7 +391,7 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     if (record.status === "SESSION_ENDED") return;
     try {
       // With its signed state: a session is ended by id alone only by the caller it is bound to.
-      const named = record.latestSessionState !== null ? { sessionState: record.latestSessionState } : { reasoningSessionId: record.reasoningSessionId };
+      const named = { reasoningSessionId: record.reasoningSessionId, ...(record.latestSessionState !== null ? { sessionState: record.latestSessionState } : {}) };
       await client.reasoning.endSession(named, { via: record.via.endSession, timeoutMs: endSessionTimeoutMs });
       emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session", detail: "the session was ended" });
     } catch (error) {
@@ -696,7 +696,7 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       if (!found) return;
       const kept = "live" in found ? found.live : found.expired;
       try {
-        await client.reasoning.endSession({ sessionState: kept.sessionState }, { via: kept.via.endSession, timeoutMs: endSessionTimeoutMs });
+        await client.reasoning.endSession({ reasoningSessionId: kept.reasoningSessionId, sessionState: kept.sessionState }, { via: kept.via.endSession, timeoutMs: endSessionTimeoutMs });
         emit({ type: "progress", reasoningSessionId: kept.reasoningSessionId, stage: "end_session", detail: "the conversation's session was ended" });
       } catch (error) {
         emit({ type: "progress", reasoningSessionId: kept.reasoningSessionId, stage: "end_session_failed", detail: error instanceof Error ? error.message : String(error) });
