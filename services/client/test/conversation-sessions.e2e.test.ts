@@ -100,7 +100,10 @@ describe.each([
       now: () => clock,
       ...overrides,
     });
-    return { coordinator, events, store, advance: (ms: number) => void (clock += ms) };
+    const advance = (ms: number) => {
+      clock += ms;
+    };
+    return { coordinator, events, store, advance };
   }
 
   it("the next turn continues the same graph (no new seed), and endConversation ends it", async () => {

@@ -87,7 +87,9 @@ export const executeTaskRequestSchema = z
       .describe("The host's id for this call; echoed in the response"),
     reasoningSessionId: reasoningSessionIdSchema
       .nullish()
-      .describe("Continue this session's graph; an unknown id starts a new session under that id; omit to start one with a new id"),
+      .describe(
+        "Continue this session's graph (alone: only a session bound to the same caller; otherwise send its sessionState); an unknown id starts a new session under that id; omit to start one with a new id",
+      ),
     reasoningType: reasoningTypeSchema,
     goalQuery: z
       .string()
@@ -193,7 +195,7 @@ export type Plan = z.infer<typeof planSchema>;
 /** One step of the reasoning trace. */
 export const traceStepSchema = z.object({
   index: z.number().int(),
-  kind: z.string().describe("seed, extract, resolve, induce, deduce, abduce, plan, toolCall, toolResult, askUser, userInput, selfAsk, thoughts, answer"),
+  kind: z.string().describe("seed, hostData, extract, resolve, induce, deduce, abduce, plan, toolCall, toolResult, askUser, userInput, selfAsk, thoughts, answer"),
   summary: z.string(),
   addedEntities: z.array(z.string()),
   addedRelations: z.array(tripleSchema),
