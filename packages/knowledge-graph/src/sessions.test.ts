@@ -199,6 +199,17 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
       expect(derived).toEqual(expect.arrayContaining(["Dave ancestor_of Eve", "Alice ancestor_of Eve"]));
     });
 
+    it("a rule given again under its name replaces the kept one", async () => {
+      const { execute, store } = await setup();
+      const first = await execute({ taskId: "t-1", reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Bob?", reasoningSessionId: "s-rules", contextData: { facts, rules: [rules[0]] } }, "caller-a");
+      const replaced = { name: "parent implies ancestor", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], conclusions: [{ subject: "?y", predicate: "child_of", object: "?x" }] };
+      const second = await execute({ taskId: "t-2", reasoningType: "deductive", goalQuery: "Is Bob a child of Alice?", sessionState: first.updatedSessionState, contextData: { rules: [replaced] } }, "caller-a");
+      expect(second.status).toBe("completed");
+      expect(await store.knowledgeGraphRules.list("s-rules")).toEqual([replaced]);
+      const derived = second.result?.reasoningTrace?.derivations.map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`);
+      expect(derived).toEqual(expect.arrayContaining(["Bob child_of Alice"]));
+    });
+
     it("does not count the host's facts against the per-call growth budget", async () => {
       const answers: Answer = (schemaName, prompt) =>
         schemaName === "knowledge_graph_rules"
