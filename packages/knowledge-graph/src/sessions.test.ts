@@ -150,6 +150,16 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
       expect((await execute({ ...request, taskId: "t-3", sessionState: failed.updatedSessionState }, "caller-b")).status).toBe("completed");
     });
 
+    it("a call the caller cancelled stays an error of the call, whatever the provider made of the abort", async () => {
+      const controller = new AbortController();
+      const { engine } = await setup({}, () => {
+        controller.abort();
+        throw new DeliberateError({ code: "PROVIDER_TIMEOUT", message: "aborted while waiting", retryable: true });
+      });
+      const refused = await errorOf(engine.invoke("reasoning_execute_task", request, { caller: "caller-a", signal: controller.signal }));
+      expect(refused.code).not.toBe("INVALID_INPUT");
+    });
+
     it("input errors stay errors of the call", async () => {
       const { execute } = await setup({}, failing("PROVIDER_TIMEOUT", () => true));
       const refused = await errorOf(execute({ ...request, reasoningType: "guessing" }, "caller-a"));

@@ -229,7 +229,8 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
       outcome = await reason();
     }
   } catch (error) {
-    const modelFailure = modelFailureOf(error);
+    // A cancelled call stays cancelled, whatever the provider made of the abort.
+    const modelFailure = context.signal.aborted ? null : modelFailureOf(error);
     if (modelFailure) return failedResponse(request, access, { kind: "failed", error: modelFailure }, run.notices, context, options);
     if (!(error instanceof BudgetExhausted)) throw error;
     outcome = { kind: "exhausted" };
