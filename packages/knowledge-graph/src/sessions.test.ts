@@ -45,6 +45,8 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
       const { execute, end, snapshot } = await setup();
       const first = await execute({ ...request, reasoningSessionId: "s-a" }, "caller-a");
       expect(first.status).toBe("completed");
+      // The session stays open for the host's next call until it idles out (30 minutes by default).
+      expect(first.sessionExpiresAt).toBe("2026-11-22T10:30:00.000Z");
       expect((await execute({ ...request, taskId: "t-2", reasoningSessionId: "s-a" }, "caller-a")).status).toBe("completed");
       const before = await snapshot();
 
