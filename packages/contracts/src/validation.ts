@@ -1,13 +1,19 @@
 import type { z } from "zod";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import { containsNulCharacter, nulCharacterIssues } from "./nul-characters.ts";
+import { knownKeysAt, unknownKeyMessage } from "./unknown-keys.ts";
 
-/** Turns zod issues into field-named, human-fixable issues. */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+/**
+ * Turns zod issues into field-named, human-fixable issues. Given the schema that
+ * produced them, an unknown key (a strict object's) also gets its likely spelling
+ * (`max_iterations`: did you mean `maxIterations`?) or the keys accepted there.
+ */
+export function toFieldIssues(error: z.ZodError, schema?: z.ZodType): FieldIssue[] {
   return error.issues.flatMap((issue) => {
     // An unknown key is named as the field itself, so a misspelt field is found at once.
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join("."), message: `unknown field '${key}'; remove it or check its spelling` }));
+      const known = schema ? knownKeysAt(schema, issue.path) : [];
+      return issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join("."), message: unknownKeyMessage(key, known) }));
     }
     return [{ field: issue.path.length > 0 ? issue.path.map(String).join(".") : "(input)", message: issue.message }];
   });
@@ -22,7 +28,7 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success && !containsNulCharacter(value)) return result.data;
-  const issues = [...(result.success ? [] : toFieldIssues(result.error)), ...nulCharacterIssues(value)];
+  const issues = [...(result.success ? [] : toFieldIssues(result.error, schema)), ...nulCharacterIssues(value)];
   const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
   throw new DeliberateError({
     code: "INVALID_INPUT",

@@ -1,4 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
+import { modelSpendOf } from "@deliberate/providers";
 import type { DialogToolContext } from "./dialog-context.ts";
 import type { DialogModeDefinition } from "./modes/dialog-mode.ts";
 import type { DialogTokens } from "./store/dialog-session.repository.ts";
@@ -10,6 +11,11 @@ export interface AgentOverrides {
   maxTokens?: number;
   /** Model id on the server's provider. */
   model?: string;
+}
+
+/** Tokens an exchange has spent so far, failed answers included (what the token budget counts). */
+export interface SpendTally {
+  tokens: number;
 }
 
 /** A validated answer with what it cost. */
@@ -27,14 +33,16 @@ export interface AgentAnswer<Output> {
  * prompt, its output schema (validated by the provider, with one repair
  * round), the mode's settings (module defaults, configuration, runtime
  * overrides) under the agent's own temperature, maxTokens and model.
- * Adds the call to the invocation's usage and returns the answer with its own
- * token figures (estimated at four characters a token when the provider reports none).
+ * Adds the call to the invocation's usage and to `tally` (a failed call too: the answers
+ * it got before failing, repair round included), and returns the answer with its own token
+ * figures (estimated at four characters a token when the provider reports none).
  */
 export async function askAgent<Input, Output>(
   context: DialogToolContext,
   mode: DialogModeDefinition<Input, Output>,
   input: Input,
   overrides: AgentOverrides = {},
+  tally?: SpendTally,
 ): Promise<AgentAnswer<Output>> {
   if (context.signal.aborted) {
     throw new DeliberateError({ code: "CANCELLED", message: "The exchange was cancelled before the model was asked." });
@@ -42,7 +50,9 @@ export async function askAgent<Input, Output>(
   const settings = context.settings(mode.mode);
   const model = context.models.forMode(mode.mode);
   const prompt = mode.prompt(input);
-  const result = await model.generate<Output>({
+  const usage = context.usage;
+  if (!usage.modes.includes(mode.mode)) usage.modes.push(mode.mode);
+  const generation = model.generate<Output>({
     system: mode.system,
     messages: [{ role: "user", content: prompt }],
     schema: mode.output,
@@ -55,7 +65,20 @@ export async function askAgent<Input, Output>(
     ...(overrides.model !== undefined ? { modelId: overrides.model } : {}),
     signal: context.signal,
   });
-  const usage = context.usage;
+  const result = await generation.catch((error: unknown) => {
+    const spend = modelSpendOf(error);
+    if (spend !== undefined) {
+      usage.inputTokens += spend.usage.inputTokens;
+      usage.outputTokens += spend.usage.outputTokens;
+      usage.cacheReadTokens += spend.usage.cacheReadTokens;
+      usage.cacheWriteTokens += spend.usage.cacheWriteTokens;
+      usage.modelCalls += spend.answers;
+      usage.provider = model.provider;
+      usage.model = spend.modelId;
+      if (tally) tally.tokens += spend.usage.inputTokens + spend.usage.outputTokens;
+    }
+    throw error;
+  });
   usage.inputTokens += result.usage.inputTokens;
   usage.outputTokens += result.usage.outputTokens;
   usage.cacheReadTokens += result.usage.cacheReadTokens;
@@ -67,5 +90,6 @@ export async function askAgent<Input, Output>(
   const tokens: DialogTokens = reported
     ? { input: result.usage.inputTokens, output: result.usage.outputTokens, estimated: false }
     : { input: estimateTokens(mode.system) + estimateTokens(prompt), output: estimateTokens(result.text), estimated: true };
+  if (tally) tally.tokens += tokens.input + tokens.output;
   return { object: result.object, tokens, model: result.modelId ?? null, at: context.clock.now().toISOString() };
 }

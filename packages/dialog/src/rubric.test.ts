@@ -14,8 +14,9 @@ describe("rubric scores combined in code", () => {
       fc.property(presetArbitrary.chain((preset) => fc.tuple(fc.constant(preset), scoresFor(preset.criteria))), ([preset, scores]) => {
         const combined = combineCriteria(preset.criteria, scores);
         const values = Object.values(scores);
-        expect(combined).toBeGreaterThanOrEqual(Math.min(...values) - 1e-12);
-        expect(combined).toBeLessThanOrEqual(Math.max(...values) + 1e-12);
+        expect(combined).toBeGreaterThanOrEqual(Math.min(...values) - 5e-4);
+        expect(combined).toBeLessThanOrEqual(Math.max(...values) + 5e-4);
+        expect(Math.round(combined * 1000) / 1000).toBe(combined);
       }),
     );
   });
@@ -26,10 +27,10 @@ describe("rubric scores combined in code", () => {
         presetArbitrary.chain((preset) => fc.tuple(fc.constant(preset), scoresFor(preset.criteria), fc.nat(preset.criteria.length - 1), fc.double({ min: 0, max: 1, noNaN: true }))),
         ([preset, scores, index, raise]) => {
           const same = Object.fromEntries(preset.criteria.map((criterion) => [criterion.name, raise]));
-          expect(combineCriteria(preset.criteria, same)).toBeCloseTo(raise, 12);
+          expect(combineCriteria(preset.criteria, same)).toBeCloseTo(raise, 3);
           const name = (preset.criteria[index] as RubricCriterion).name;
           const higher = { ...scores, [name]: Math.max(scores[name] as number, raise) };
-          expect(combineCriteria(preset.criteria, higher)).toBeGreaterThanOrEqual(combineCriteria(preset.criteria, scores) - 1e-12);
+          expect(combineCriteria(preset.criteria, higher)).toBeGreaterThanOrEqual(combineCriteria(preset.criteria, scores));
         },
       ),
     );
@@ -56,7 +57,8 @@ describe("rubric scores combined in code", () => {
     expect(combined.score).toBeCloseTo(0.55, 12);
     expect(combined.criteria["a"]).toBeCloseTo(0.7, 12);
     expect(combined.criteria["b"]).toBeCloseTo(0.4, 12);
-    expect(combined.reviews.map((review) => review.score)).toEqual([0.8, 0.30000000000000004]);
+    // Three decimals: no floating-point tails such as 0.30000000000000004.
+    expect(combined.reviews.map((review) => review.score)).toEqual([0.8, 0.3]);
   });
 
   it("a missing criterion score is a bug, not a silent default", () => {

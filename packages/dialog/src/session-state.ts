@@ -3,6 +3,7 @@ import type { DialogSession } from "./store/dialog-session.repository.ts";
 
 /** How a session stands at a moment: its stored status, with expiry and the wall-time budget applied. */
 export interface SessionStanding {
+  /** `expired` when idle past its timeout before it stopped; `completed` when a budget ran out since. */
   status: DialogSessionStatus;
   stopReason: DialogStopReason | null;
   /** No exchange may run any more: it was idle longer than its timeout. */
@@ -16,7 +17,8 @@ export interface SessionStanding {
 
 /**
  * The session as a reader sees it at `now`. A wall-time budget that ran out since the
- * last exchange makes the session completed (budget_exhausted) without any write.
+ * last exchange makes the session completed (budget_exhausted), and a session idle past
+ * its timeout before it stopped is expired; neither needs a write.
  */
 export function sessionStanding(session: DialogSession, now: Date): SessionStanding {
   const lastActivity = new Date(session.updated_at).getTime();
@@ -29,6 +31,7 @@ export function sessionStanding(session: DialogSession, now: Date): SessionStand
     stopReason = "budget_exhausted";
   }
   const expired = status !== "completed" && now.getTime() > expiresAtMs;
+  if (expired) status = "expired";
   let blocked: string | null = null;
   if (status === "completed") {
     blocked =
@@ -60,7 +63,7 @@ export function assertCanRunExchange(session: DialogSession, now: Date): Session
 /** What the calling agent should do next, in one sentence. */
 export function nextStepFor(sessionId: string, status: DialogSessionStatus, completedIterations: number, expired: boolean): string {
   if (status === "completed") return `The session is complete: call get_reasoning_result with session_id ${sessionId}.`;
-  if (expired) return `The session expired; call get_reasoning_result with session_id ${sessionId} for what it produced, or start a new session.`;
+  if (expired || status === "expired") return `The session expired; call get_reasoning_result with session_id ${sessionId} for what it produced, or start a new session.`;
   if (status === "error") return `The last exchange failed; call run_reasoning_exchange with session_id ${sessionId} to retry iteration ${completedIterations}.`;
   if (completedIterations === 0) return `Call run_reasoning_exchange with session_id ${sessionId} to begin (iteration 0).`;
   return `Call run_reasoning_exchange with session_id ${sessionId} for iteration ${completedIterations}.`;

@@ -47,12 +47,17 @@ describe("dialog sessions over REST", () => {
     expect(JSON.parse(result.json.result)).toMatchObject({ stop_reason: "threshold_met" });
   });
 
-  it("maps an unknown session to 404 naming session_id, and invalid agents to 400 naming the agent", async () => {
+  it("maps an unknown session to 404 naming session_id, invalid agents and unknown keys to 400 naming the field", async () => {
     const unknown = await postJson(`${running.url}/v1/tools/get_session_status`, { session_id: "ses_nope" });
     expect(unknown.status).toBe(404);
     expect(JSON.stringify(unknown.json)).toContain("session_id");
     const invalid = await postJson(`${running.url}/v1/tools/start_reasoning_session`, { topic: "t", agents: [{ name: "a", role: "r", systemPrompt: "p" }, { name: "A", role: "r", systemPrompt: "p" }] });
     expect(invalid.status).toBe(400);
     expect(JSON.stringify(invalid.json)).toContain("agents.1.name");
+    // Unknown keys are refused, naming the right spelling, instead of the defaults applying silently.
+    const misspelt = await postJson(`${running.url}/v1/tools/start_reasoning_session`, { topic: "t", max_iterations: 7, quality_threshold: 0.3 });
+    expect(misspelt.status).toBe(400);
+    expect(JSON.stringify(misspelt.json)).toContain("unknown field 'max_iterations'; did you mean 'maxIterations'?");
+    expect(JSON.stringify(misspelt.json)).toContain("unknown field 'quality_threshold'; did you mean 'qualityThreshold'?");
   });
 });

@@ -212,6 +212,15 @@ describe("dialog sessions with a server-side model", () => {
     expect([duplicate.code, duplicate.issues?.[0]?.field]).toEqual(["INVALID_INPUT", "agents.1.name"]);
     const single = expectToolError(await server.client.callTool({ name: "start_reasoning_session", arguments: { topic: "t", agents: [{ name: "a", role: "r", systemPrompt: "p" }] } }));
     expect([single.code, single.issues?.[0]?.field]).toEqual(["INVALID_INPUT", "agents"]);
+    // Unknown keys are refused over MCP as over REST, naming the right spelling (the defaults would apply silently).
+    const misspelt = expectToolError(await server.client.callTool({ name: "start_reasoning_session", arguments: { topic: "t", max_iterations: 7, quality_threshold: 0.3 } }));
+    expect([misspelt.code, misspelt.issues]).toEqual([
+      "INVALID_INPUT",
+      [
+        { field: "max_iterations", message: "unknown field 'max_iterations'; did you mean 'maxIterations'?" },
+        { field: "quality_threshold", message: "unknown field 'quality_threshold'; did you mean 'qualityThreshold'?" },
+      ],
+    ]);
 
     expect((await server.client.listResources()).resources).toEqual(before.resources);
     expect(await call(server, "get_session_status", { session_id: sessionId })).toEqual(finishedStatus);

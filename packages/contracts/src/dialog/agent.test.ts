@@ -119,6 +119,44 @@ describe("plans", () => {
     ]);
   });
 
+  it("refuses a reviewer of its own document: the author of the current document never reviews it", () => {
+    // bob produces, alice refines it, alice would review her own refinement.
+    const plan = [[{ agent: "bob", act: "produce" as const }], [{ agent: "alice", act: "produce" as const }], [{ agent: "alice", act: "review" as const }]];
+    expect(dialogPlanProblems(plan, ["bob", "alice"])).toEqual([
+      {
+        path: [2, 0, "agent"],
+        message: "'alice' would review the document it wrote in step 1; a reviewer never reviews its own document: give this review to another agent ('bob'), or let another agent write step 1",
+      },
+    ]);
+    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }], [{ agent: "a", act: "review" }, { agent: "b", act: "review" }]], ["a", "b"]).map((problem) => problem.path)).toEqual([[1, 0, "agent"]]);
+    // A merger's document is the merger's: contributors may review it, the merger may not.
+    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }, { agent: "b", act: "produce" }], [{ agent: "c", act: "merge" }], [{ agent: "a", act: "review" }, { agent: "b", act: "review" }]], ["a", "b", "c"])).toEqual([]);
+    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }], [{ agent: "b", act: "merge" }], [{ agent: "b", act: "review" }]], ["a", "b"]).map((problem) => problem.path)).toEqual([[2, 0, "agent"]]);
+    // Any plan that passes gives no reviewer the document it wrote.
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.record({ agent: fc.constantFrom("a", "b", "c"), act: fc.constantFrom("produce" as const, "merge" as const, "review" as const) }), { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 5 }),
+        (candidate) => {
+          if (dialogPlanProblems(candidate, ["a", "b", "c"]).length > 0) return;
+          let authors = new Set<string>();
+          for (const step of candidate) {
+            if (step[0]?.act === "review") for (const turn of step) expect(authors.has(turn.agent)).toBe(false);
+            else authors = new Set(step.map((turn) => turn.agent));
+          }
+        },
+      ),
+    );
+    const issues = issuesOf(startReasoningSessionInputSchema, {
+      topic: "t",
+      agents: [
+        { name: "bob", role: "r", systemPrompt: "p" },
+        { name: "alice", role: "r", systemPrompt: "p" },
+      ],
+      turns: plan,
+    });
+    expect(issues).toEqual([["turns.2.0.agent", expect.stringContaining("'alice' would review the document it wrote in step 1")]]);
+  });
+
   it("validates turns against the custom agents in start_reasoning_session, naming the turn", () => {
     const agents = [
       { name: "advocate", role: "r", systemPrompt: "p" },

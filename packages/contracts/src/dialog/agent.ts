@@ -40,8 +40,8 @@ export type DialogPresetName = z.infer<typeof dialogPresetNameSchema>;
 export const dialogActSchema = z.enum(["produce", "merge", "review"]);
 export type DialogAct = z.infer<typeof dialogActSchema>;
 
-/** One agent of a session (the spec's AgentConfig). */
-export const agentConfigSchema = z.object({
+/** One agent of a session (the spec's AgentConfig); unknown keys are refused, naming the right spelling. */
+export const agentConfigSchema = z.strictObject({
   name: z
     .string()
     .trim()

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { dialogActSchema } from "./agent.ts";
 
-/** Where a session stands (the spec's get_session_status statuses). */
-export const dialogSessionStatusSchema = z.enum(["started", "in_progress", "completed", "error"]);
+/** Where a session stands (the spec's get_session_status statuses, plus expired: idle past its timeout, no exchange can run). */
+export const dialogSessionStatusSchema = z.enum(["started", "in_progress", "completed", "error", "expired"]);
 export type DialogSessionStatus = z.infer<typeof dialogSessionStatusSchema>;
 
 /** What an exchange decided (the spec's statuses, plus budget_exhausted). */
@@ -12,6 +12,18 @@ export type DialogExchangeStatus = z.infer<typeof dialogExchangeStatusSchema>;
 /** Why a finished session stopped. */
 export const dialogStopReasonSchema = z.enum(["threshold_met", "max_iterations", "budget_exhausted"]);
 export type DialogStopReason = z.infer<typeof dialogStopReasonSchema>;
+
+/**
+ * Who gave the scores that decided an iteration: `server_model` (a separate review call to the
+ * server's model, with the reviewer's persona), `host` (the calling agent answered the review
+ * prompt itself, host-executed: it also wrote the document) or `sampling` (the client's model
+ * through MCP sampling, which also wrote the document). Only `server_model` is an independent review.
+ */
+export const dialogGradedBySchema = z.enum(["server_model", "host", "sampling"]);
+export type DialogGradedBy = z.infer<typeof dialogGradedBySchema>;
+
+/** Scores are reported to three decimals (computed sums such as 0.5700000000000001 are not). */
+export const dialogScoreDecimals = 3;
 
 export const dialogConsciousnessStateSchema = z.enum(["analyzing", "synthesizing", "breakthrough"]);
 export type DialogConsciousnessState = z.infer<typeof dialogConsciousnessStateSchema>;
@@ -34,7 +46,9 @@ export const dialogExchangeSchema = z.object({
   step: z.number().int().describe("Step of the iteration's plan; turns of one step ran concurrently"),
   act: dialogActSchema,
   model: z.string().nullable().describe("The model that answered"),
-  answer: z.record(z.string(), z.unknown()).describe("The agent's structured answer"),
+  answer: z
+    .record(z.string(), z.unknown())
+    .describe("The agent's structured answer, without the document text (that is content): self_assessment for produce and merge; scores and directives for review"),
 });
 export type DialogExchange = z.infer<typeof dialogExchangeSchema>;
 
@@ -59,6 +73,7 @@ export const dialogIterationQualitySchema = z.object({
   criteria: z.record(z.string(), z.number().min(0).max(1)).describe("Mean score per criterion over the reviewers"),
   reviews: z.array(dialogReviewScoreSchema),
   tokens: z.number().int().describe("Tokens the iteration spent (summary included)"),
+  graded_by: dialogGradedBySchema.nullable().describe("Who gave the reviewer scores (see graded_by); null for iterations recorded before this was kept"),
 });
 export type DialogIterationQuality = z.infer<typeof dialogIterationQualitySchema>;
 

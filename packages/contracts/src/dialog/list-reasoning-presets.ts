@@ -4,7 +4,7 @@ import { agentConfigSchema, dialogPresetNameSchema } from "./agent.ts";
 import { dialogCriterionSchema } from "./exchange.ts";
 import { dialogTurnSchema } from "./plan.ts";
 
-export const listReasoningPresetsInputSchema = z.object({});
+export const listReasoningPresetsInputSchema = z.strictObject({});
 
 export const dialogPresetSchema = z.object({
   name: dialogPresetNameSchema,
@@ -22,7 +22,7 @@ export const listReasoningPresetsOutputSchema = z.object({ presets: z.array(dial
 export const listReasoningPresetsTool = defineTool({
   name: "list_reasoning_presets",
   description:
-    "List the reasoning-session presets: objective_refinement (Dialog + Think), exploration (Dialog + Think), debate (Dialog + Critic), synthesis (Dialog + Think + Synthesizer) and code_review (Reviewer + Implementer). Each gives its agents with their system prompts, mode, recommended uses, turns (who speaks when in an iteration: steps in order, turns of a step concurrently) and the rubric criteria its reviewers score, with weights. Pass a preset name as mode to start_reasoning_session. Read-only.",
+    "List the reasoning-session presets: objective_refinement (Dialog + Think), exploration (Dialog + Think), debate (Dialog + Critic), synthesis (Dialog + Think + Synthesizer) and code_review (Reviewer + Implementer). Each gives its agents with their system prompts (in speaking order: copied into start_reasoning_session they keep the preset's turns), mode, recommended uses, turns (who speaks when in an iteration: steps in order, turns of a step concurrently) and the rubric criteria its reviewers score, with weights. Pass a preset name as mode to start_reasoning_session. Read-only.",
   inputSchema: listReasoningPresetsInputSchema,
   outputSchema: listReasoningPresetsOutputSchema,
   annotations: { title: "List Reasoning Presets", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

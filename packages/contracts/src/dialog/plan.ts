@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type DialogAct, dialogActSchema, dialogLimits } from "./agent.ts";
 
 /** One agent speaking once in a step. */
-export const dialogTurnSchema = z.object({
+export const dialogTurnSchema = z.strictObject({
   agent: z.string().trim().min(1, "agent must not be empty").describe("An agent name of the session"),
   act: dialogActSchema,
 });
@@ -28,15 +28,17 @@ export interface DialogPlanProblem {
  * Checks a plan against the session's agents. The rules: every turn names an agent of the session,
  * once per step; a step's turns share one act; the first step produces; a merge step has one turn;
  * a review step (and a produce step after the first) needs exactly one current document, so several
- * produced documents are merged first; the last step reviews (its reviewers' scores are the
- * iteration's quality); every agent speaks; at most 16 turns.
+ * produced documents are merged first; a reviewer never reviews a document it wrote (the author of
+ * the current document is the agent of the last produce or merge step); the last step reviews (its
+ * reviewers' scores are the iteration's quality); every agent speaks; at most 16 turns.
  */
 export function dialogPlanProblems(plan: readonly (readonly DialogTurn[])[], agentNames: readonly string[]): DialogPlanProblem[] {
   const problems: DialogPlanProblem[] = [];
   const known = new Set(agentNames);
   let turns = 0;
-  // How many documents are "current" after each step (0 before the first step of iteration 0).
+  // How many documents are "current" after each step (0 before the first step of iteration 0), and who wrote them.
   let documents = 0;
+  let authors: { names: Set<string>; step: number } = { names: new Set(), step: -1 };
   plan.forEach((step, stepIndex) => {
     const acts = new Set<DialogAct>(step.map((turn) => turn.act));
     const seen = new Set<string>();
@@ -64,8 +66,10 @@ export function dialogPlanProblems(plan: readonly (readonly DialogTurn[])[], age
         message: documents === 0 ? `step ${stepIndex} reviews before any document exists` : `step ${stepIndex} reviews ${documents} documents; add a merge step before it`,
       });
     }
+    if (act === "review" && documents === 1) problems.push(...selfReviews(step, stepIndex, authors, agentNames));
     if (act === "produce") documents = step.length;
     if (act === "merge") documents = 1;
+    if (act !== "review") authors = { names: new Set(step.map((turn) => turn.agent)), step: stepIndex };
   });
   const last = plan[plan.length - 1];
   if (last !== undefined && last[0]?.act !== "review") {
@@ -76,6 +80,21 @@ export function dialogPlanProblems(plan: readonly (readonly DialogTurn[])[], age
     if (!speaking.has(name)) problems.push({ path: [], message: `agent '${name}' never speaks; give it a turn or leave it out of agents` });
   }
   if (turns > dialogLimits.maxTurns) problems.push({ path: [], message: `a plan has at most ${dialogLimits.maxTurns} turns; this one has ${turns}` });
+  return problems;
+}
+
+/** A review turn by the author of the document it would review: an author never grades its own work. */
+function selfReviews(step: readonly DialogTurn[], stepIndex: number, authors: { names: Set<string>; step: number }, agentNames: readonly string[]): DialogPlanProblem[] {
+  const problems: DialogPlanProblem[] = [];
+  step.forEach((turn, turnIndex) => {
+    if (!authors.names.has(turn.agent)) return;
+    const others = agentNames.filter((name) => !authors.names.has(name));
+    const instead = others.length > 0 ? `give this review to another agent (${others.map((name) => `'${name}'`).join(" or ")})` : "give this review to an agent that did not write it";
+    problems.push({
+      path: [stepIndex, turnIndex, "agent"],
+      message: `'${turn.agent}' would review the document it wrote in step ${authors.step}; a reviewer never reviews its own document: ${instead}, or let another agent write step ${authors.step}`,
+    });
+  });
   return problems;
 }
 

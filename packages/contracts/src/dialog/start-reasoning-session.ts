@@ -6,7 +6,7 @@ import { dialogCriterionSchema, dialogStoppingSchema } from "./exchange.ts";
 import { dialogPlanProblems, dialogPlanSchema, dialogTurnSchema } from "./plan.ts";
 
 export const startReasoningSessionInputSchema = z
-  .object({
+  .strictObject({
     topic: z
       .string()
       .trim()
@@ -37,7 +37,7 @@ export const startReasoningSessionInputSchema = z
     turns: z
       .array(z.array(dialogTurnSchema))
       .optional()
-      .describe("Who speaks when, with custom agents: steps in order, turns of a step concurrently"),
+      .describe("Who speaks when, with custom agents: steps in order, turns of a step concurrently; the author of the current document never reviews it"),
   })
   .superRefine((value, context) => {
     if (value.turns === undefined) return;
@@ -71,7 +71,7 @@ export const startReasoningSessionOutputSchema = z.object({
 export const startReasoningSessionTool = defineTool({
   name: "start_reasoning_session",
   description:
-    "Start a multi-agent reasoning session on a topic. Agents (default: the preset's; or 2-8 custom agents {name, role, systemPrompt, model?, temperature?, maxTokens?}) take turns: a producer writes a complete document, reviewers return 2-3 directives and rubric scores, the next iteration refines the document. mode picks the preset (objective_refinement, exploration, debate, synthesis, code_review): agents, plan and rubric. Stopping: qualityThreshold on the reviewers' score, maxIterations, and optional tokenBudget and wallTimeBudgetSeconds. Extras: contextBudgetTokens (earlier exchanges are summarised to fit), idleTimeoutMinutes, turns (who speaks when with custom agents: steps of {agent, act: produce|merge|review}; default: 2 agents produce then review, n>=3: the first n-1 produce, the last merges, the first n-1 review). Makes no model call; then call run_reasoning_exchange.",
+    "Start a multi-agent reasoning session on a topic. Agents (default: the preset's; or 2-8 custom agents {name, role, systemPrompt, model?, temperature?, maxTokens?}) take turns: a producer writes a complete document, reviewers return 2-3 directives and rubric scores, the next iteration refines the document. mode picks the preset (objective_refinement, exploration, debate, synthesis, code_review): agents, plan and rubric. Stopping: qualityThreshold on the reviewers' score, maxIterations, and optional tokenBudget and wallTimeBudgetSeconds. Extras: contextBudgetTokens (earlier exchanges are summarised to fit), idleTimeoutMinutes, turns (who speaks when with custom agents: steps of {agent, act: produce|merge|review}; default: 2 agents produce then review, n>=3: the first n-1 produce, the last merges, the first n-1 review; a reviewer never reviews a document it wrote). Unknown keys are refused. Makes no model call; then call run_reasoning_exchange.",
   inputSchema: startReasoningSessionInputSchema,
   outputSchema: startReasoningSessionOutputSchema,
   annotations: { title: "Start Reasoning Session", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -2,7 +2,7 @@ import type { AgentConfig } from "@deliberate/contracts";
 import { z } from "zod";
 import type { DialogPreset } from "../presets/dialog-preset.ts";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
-import { renderDirectives, renderDocuments, renderSessionSections, rubricLines, sessionRole, type TurnPromptInput } from "./prompt-sections.ts";
+import { renderDirectives, renderDocuments, renderSessionSections, rubricLines, sessionRole, shortenedDocumentTask, type TurnPromptInput } from "./prompt-sections.ts";
 
 /** The longest document an agent may write (the prompts ask for under 8,000 characters). */
 export const maxDocumentCharacters = 12_000;
@@ -49,7 +49,7 @@ export function createProducerMode(agent: AgentConfig, preset: DialogPreset): Di
           task = "Write the COMPLETE refined version of the document.";
         }
       }
-      sections.push(`# Your task (iteration ${input.iteration})\n${task}\n${preset.instructions.produce}`);
+      sections.push(`# Your task (iteration ${input.iteration})\n${task}${shortenedDocumentTask(input.documents)}\n${preset.instructions.produce}`);
       return sections.join("\n\n");
     },
     output: documentAnswerSchema,
@@ -67,7 +67,7 @@ export function createMergerMode(agent: AgentConfig, preset: DialogPreset): Dial
       const sections = [renderSessionSections(input), renderDocuments(input.documents, "Document to merge")];
       if (input.directives.length > 0) sections.push(`# Directives to incorporate (all of them)\n${renderDirectives(input.directives)}`);
       const count = input.documents.length === 1 ? "the document above" : `the ${input.documents.length} documents above`;
-      sections.push(`# Your task (iteration ${input.iteration})\nMerge ${count} into one complete document.\n${preset.instructions.merge}`);
+      sections.push(`# Your task (iteration ${input.iteration})\nMerge ${count} into one complete document.${shortenedDocumentTask(input.documents)}\n${preset.instructions.merge}`);
       return sections.join("\n\n");
     },
     output: documentAnswerSchema,

@@ -23,6 +23,8 @@ export interface CurrentDocument {
   author: string;
   iteration: number;
   content: string;
+  /** Set when the document was larger than the context budget allows and `content` shows only its start and end. */
+  shortened?: { shownCharacters: number; totalCharacters: number };
 }
 
 /** Everything a turn's prompt is made of; no ids or times, so replays ask the same prompt. */
@@ -62,11 +64,24 @@ export function renderEarlier(earlier: EarlierConversation): string {
   return parts.join("\n\n");
 }
 
-/** The documents of the turn, each delimited so their own headings stay inside them. */
+/** The documents of the turn, each delimited so their own headings stay inside them; a shortened one says so. */
 export function renderDocuments(documents: readonly CurrentDocument[], heading: string): string {
   return documents
-    .map((document) => `# ${heading} (iteration ${document.iteration}, by ${document.author})\n<document author="${document.author}">\n${document.content}\n</document>`)
+    .map((document) => {
+      const note = document.shortened
+        ? `\n_Shortened to fit the context budget: its start and end are shown (${document.shortened.shownCharacters} of ${document.shortened.totalCharacters} characters); the part in between is omitted here, not lost._`
+        : "";
+      return `# ${heading} (iteration ${document.iteration}, by ${document.author})${note}\n<document author="${document.author}">\n${document.content}\n</document>`;
+    })
     .join("\n\n");
+}
+
+/** What a writer is told when the document it works from was shortened: write a complete one that fits. */
+export function shortenedDocumentTask(documents: readonly CurrentDocument[]): string {
+  const shortened = documents.filter((document) => document.shortened !== undefined);
+  if (shortened.length === 0) return "";
+  const room = Math.min(...shortened.map((document) => document.shortened?.shownCharacters ?? 0));
+  return `\nThe document above was too long for the context budget and is shown shortened: write a complete document that keeps its essential content in at most about ${room} characters.`;
 }
 
 /** The rules every turn's system prompt shares, after the agent's persona. */

@@ -1,4 +1,5 @@
-import type { AgentConfig } from "@deliberate/contracts";
+import type { AgentConfig, DialogGradedBy } from "@deliberate/contracts";
+import { gradedByClient } from "../grading.ts";
 import { z } from "zod";
 import type { DialogPreset, RubricCriterion } from "../presets/dialog-preset.ts";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
@@ -49,14 +50,25 @@ export interface ReviewAnswer {
   directives: Array<{ criterion: string; directive: string }>;
 }
 
-const scoreAnchors = [
-  "Score each criterion from 0 to 1 as the document stands now, not for its potential:",
-  "0.0-0.2 missing or wrong; 0.3-0.5 present with major gaps; 0.6-0.7 solid with clear gaps; 0.8-0.9 strong, only minor gaps; 1.0 nothing material to add.",
-  "Do not reward length. Your scores decide when the session stops.",
-].join("\n");
+/**
+ * How to score. A separate server-side reviewer is told its scores decide when the session
+ * stops. A client that answers every agent's prompt (host-executed, sampling) also wrote the
+ * document, so it is asked to judge as an independent reviewer would and told what is true:
+ * the result marks its scores as graded by the client, not by an independent reviewer.
+ */
+function scoreAnchors(gradedBy: DialogGradedBy): string {
+  const stakes = gradedByClient(gradedBy)
+    ? `Judge as an independent reviewer would, not as the document's author. This session's turns are all answered by the calling client, so its result reports these scores as graded by the client (graded_by: ${gradedBy}), not by an independent reviewer.`
+    : "Your scores decide when the session stops.";
+  return [
+    "Score each criterion from 0 to 1 as the document stands now, not for its potential:",
+    "0.0-0.2 missing or wrong; 0.3-0.5 present with major gaps; 0.6-0.7 solid with clear gaps; 0.8-0.9 strong, only minor gaps; 1.0 nothing material to add.",
+    `Do not reward length. ${stakes}`,
+  ].join("\n");
+}
 
-/** The reviewer's turn: rubric scores of the document and 2-3 directives for the next version. */
-export function createReviewerMode(agent: AgentConfig, preset: DialogPreset): DialogModeDefinition<TurnPromptInput, ReviewAnswer> {
+/** The reviewer's turn: rubric scores of the document and 2-3 directives for the next version; `gradedBy` says who answers it. */
+export function createReviewerMode(agent: AgentConfig, preset: DialogPreset, gradedBy: DialogGradedBy = "server_model"): DialogModeDefinition<TurnPromptInput, ReviewAnswer> {
   return {
     mode: "dialog_reviewer",
     name: "dialog_review",
@@ -65,7 +77,7 @@ export function createReviewerMode(agent: AgentConfig, preset: DialogPreset): Di
       agent.systemPrompt,
       "---",
       sessionRole(agent),
-      `In this turn you review the document. ${scoreAnchors}`,
+      `In this turn you review the document. ${scoreAnchors(gradedBy)}`,
       `Rubric:\n${rubricLines(preset.criteria)}`,
       `Then give exactly 2 or 3 directives: specific, actionable instructions for the next version (what to add, clarify or expand), never questions, each at most ${maxDirectiveCharacters} characters and tied to the criterion it improves. Address the weakest criteria first.`,
     ].join("\n\n"),

@@ -1,4 +1,4 @@
-import { dialogPresetNameSchema } from "@deliberate/contracts";
+import { defaultDialogPlan, dialogPresetNameSchema } from "@deliberate/contracts";
 import { describe, expect, it } from "vitest";
 import { builtinPresets, presetByName, synthesisPreset } from "./builtin-presets.ts";
 import { definePreset, presetProblems } from "./dialog-preset.ts";
@@ -9,13 +9,15 @@ describe("built-in presets", () => {
     for (const preset of builtinPresets) expect(presetProblems(preset)).toEqual([]);
   });
 
-  it("have the agents the issue names", () => {
+  it("have the agents the spec names, listed in speaking order", () => {
     const agentsOf = (name: Parameters<typeof presetByName>[0]) => presetByName(name).agents.map((agent) => agent.name);
-    expect(agentsOf("objective_refinement")).toEqual(["dialog", "think"]);
-    expect(agentsOf("exploration")).toEqual(["dialog", "think"]);
+    expect(agentsOf("objective_refinement")).toEqual(["think", "dialog"]);
+    expect(agentsOf("exploration")).toEqual(["think", "dialog"]);
     expect(agentsOf("debate")).toEqual(["dialog", "critic"]);
-    expect(agentsOf("synthesis")).toEqual(["dialog", "think", "synthesizer"]);
-    expect(agentsOf("code_review")).toEqual(["reviewer", "implementer"]);
+    expect(agentsOf("synthesis")).toEqual(["think", "dialog", "synthesizer"]);
+    expect(agentsOf("code_review")).toEqual(["implementer", "reviewer"]);
+    // Copied as custom agents, a preset's agents get the default plan: it must be the preset's own.
+    for (const preset of builtinPresets) expect(defaultDialogPlan(preset.agents.map((agent) => agent.name))).toEqual(preset.turns);
   });
 
   it("say who speaks when: synthesis writes two perspectives concurrently, merges after them, reviews the merge", () => {
@@ -26,7 +28,9 @@ describe("built-in presets", () => {
     ]);
   });
 
-  it("presetProblems names each defect", () => {
+  it("presetProblems names each defect, agents out of speaking order too", () => {
+    const swapped = definePreset({ ...synthesisPreset, agents: [...synthesisPreset.agents].reverse().slice(1).concat(synthesisPreset.agents[2] ?? []) });
+    expect(presetProblems(swapped)).toEqual([expect.stringContaining("synthesis: agents are not in speaking order")]);
     const broken = definePreset({
       ...synthesisPreset,
       turns: [[{ agent: "think", act: "produce" }], [{ agent: "ghost", act: "review" }]],
@@ -37,9 +41,10 @@ describe("built-in presets", () => {
       instructions: { ...synthesisPreset.instructions, merge: " " },
     });
     expect(presetProblems(broken)).toEqual([
-      "synthesis: turns.1.0.agent: 'ghost' is not an agent of this session; agents: dialog, think, synthesizer",
+      "synthesis: turns.1.0.agent: 'ghost' is not an agent of this session; agents: think, dialog, synthesizer",
       "synthesis: turns: agent 'dialog' never speaks; give it a turn or leave it out of agents",
       "synthesis: turns: agent 'synthesizer' never speaks; give it a turn or leave it out of agents",
+      `synthesis: agents are not in speaking order; copied into start_reasoning_session they would get turns ${JSON.stringify(synthesisPreset.turns)}`,
       "synthesis: criterion 'Integration' must be snake_case",
       "synthesis: the criteria weights sum to 0.9, not 1",
       "synthesis: instructions.merge is empty",

@@ -10,7 +10,7 @@ export const objectiveRefinementPreset = definePreset({
   name: "objective_refinement",
   description: "Refine a vague objective into a production-ready specification: Think writes the specification, Dialog reviews it and directs the next version.",
   recommended_for: ["objective creation", "turning a rough idea into a buildable spec", "requirements clarification"],
-  agents: [dialogAgent, thinkAgent],
+  agents: [thinkAgent, dialogAgent],
   turns: [[{ agent: "think", act: "produce" }], [{ agent: "dialog", act: "review" }]],
   criteria: [
     { name: "clarity", weight: 0.2, description: "The goal and every requirement are stated unambiguously; a reader cannot misread what is wanted" },
@@ -32,7 +32,7 @@ export const explorationPreset = definePreset({
   name: "exploration",
   description: "Open-ended exploration of a topic: Think maps the territory, Dialog pushes for breadth where there are blind spots and depth where it is shallow.",
   recommended_for: ["research", "discovery", "understanding an unfamiliar domain", "finding the right questions"],
-  agents: [dialogAgent, thinkAgent],
+  agents: [thinkAgent, dialogAgent],
   turns: [[{ agent: "think", act: "produce" }], [{ agent: "dialog", act: "review" }]],
   criteria: [
     { name: "breadth", weight: 0.2, description: "The main dimensions, viewpoints and stakeholders of the topic are covered" },
@@ -76,7 +76,7 @@ export const synthesisPreset = definePreset({
   description:
     "Combine multiple perspectives: Think (deep analysis) and Dialog (pragmatic, decision-focused) each write their perspective independently and concurrently, the Synthesizer merges them, and Think and Dialog both review the merged document.",
   recommended_for: ["complex decisions", "reconciling conflicting views", "strategy", "cross-functional trade-offs"],
-  agents: [dialogAgent, thinkAgent, synthesizerAgent],
+  agents: [thinkAgent, dialogAgent, synthesizerAgent],
   turns: [
     [
       { agent: "think", act: "produce" },
@@ -108,7 +108,7 @@ export const codeReviewPreset = definePreset({
   name: "code_review",
   description: "Analyse code quality and improvements: the Implementer writes findings with concrete fixes and tests, the Reviewer checks them for missed bugs, wrong fixes and missing tests.",
   recommended_for: ["code review", "refactoring plans", "security review of a change", "pre-merge checks"],
-  agents: [codeReviewerAgent, implementerAgent],
+  agents: [implementerAgent, codeReviewerAgent],
   turns: [[{ agent: "implementer", act: "produce" }], [{ agent: "reviewer", act: "review" }]],
   criteria: [
     { name: "correctness", weight: 0.3, description: "Real bugs and edge cases are found, and every proposed fix is correct" },

@@ -1,4 +1,13 @@
-import { type AgentConfig, agentListSchema, type DialogAct, type DialogPlan, type DialogPresetName, dialogPlanProblems, toFieldIssues } from "@deliberate/contracts";
+import {
+  type AgentConfig,
+  agentListSchema,
+  type DialogAct,
+  type DialogPlan,
+  type DialogPresetName,
+  defaultDialogPlan,
+  dialogPlanProblems,
+  toFieldIssues,
+} from "@deliberate/contracts";
 
 /** One rubric criterion the reviewers score 0..1; the weights of a rubric sum to 1. */
 export interface RubricCriterion {
@@ -10,7 +19,8 @@ export interface RubricCriterion {
 }
 
 /**
- * A preset as data: its agents, who speaks when (`turns`: steps in order, the
+ * A preset as data: its agents (in speaking order, so that copying them into
+ * start_reasoning_session as custom agents gives the same plan), who speaks when (`turns`: steps in order, the
  * turns of a step concurrently), the reviewers' rubric, and its guidance for
  * each act.
  */
@@ -39,6 +49,11 @@ export function presetProblems(preset: DialogPreset): string[] {
   if (!agents.success) for (const issue of toFieldIssues(agents.error)) problems.push(`${preset.name}: agents.${issue.field}: ${issue.message}`);
   for (const problem of dialogPlanProblems(preset.turns, preset.agents.map((agent) => agent.name))) {
     problems.push(`${preset.name}: turns${problem.path.length > 0 ? `.${problem.path.join(".")}` : ""}: ${problem.message}`);
+  }
+  // Custom agents get the default plan: the preset's agents, copied as custom agents, must speak as the preset does.
+  const copied = defaultDialogPlan(preset.agents.map((agent) => agent.name));
+  if (JSON.stringify(copied) !== JSON.stringify(preset.turns)) {
+    problems.push(`${preset.name}: agents are not in speaking order; copied into start_reasoning_session they would get turns ${JSON.stringify(copied)}`);
   }
   if (preset.criteria.length < 2) problems.push(`${preset.name}: a rubric needs at least two criteria`);
   const names = new Set<string>();

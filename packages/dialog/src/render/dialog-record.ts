@@ -1,6 +1,6 @@
 import type { DialogExchangeRecord, DialogIterationRecord, DialogSession, DialogSummaryRecord } from "../store/dialog-session.repository.ts";
 
-/** A dialog session with everything recorded in it (for results, exports, resources). */
+/** A dialog session with everything recorded in it (for results, exports, resources); `exchanges` may be one page of them. */
 export interface DialogSessionRecord {
   session: DialogSession;
   iterations: DialogIterationRecord[];
@@ -8,15 +8,22 @@ export interface DialogSessionRecord {
   summaries: DialogSummaryRecord[];
 }
 
-/** Tokens of the whole record: every turn and every summary. */
-export function totalTokens(record: DialogSessionRecord): number {
-  const turns = record.exchanges.reduce((total, exchange) => total + exchange.tokens.input + exchange.tokens.output, 0);
-  const summaries = record.summaries.reduce((total, summary) => total + summary.tokens.input + summary.tokens.output, 0);
-  return turns + summaries;
+/** The agents that took a turn, in the session's agent order. */
+export function agentsUsed(session: DialogSession, speakers: readonly string[]): string[] {
+  const spoke = new Set(speakers);
+  return session.agents.map((agent) => agent.name).filter((name) => spoke.has(name));
 }
 
-/** The agents that took a turn, in the session's agent order. */
-export function agentsUsed(record: DialogSessionRecord): string[] {
-  const spoke = new Set(record.exchanges.map((exchange) => exchange.agent));
-  return record.session.agents.map((agent) => agent.name).filter((name) => spoke.has(name));
+/**
+ * The part of a record one page of exchanges belongs to: those exchanges, the iterations they
+ * are from, and the summaries made in those iterations (what a paged transcript shows).
+ */
+export function recordOfPage(record: DialogSessionRecord, page: DialogExchangeRecord[]): DialogSessionRecord {
+  const iterations = new Set(page.map((exchange) => exchange.iteration));
+  return {
+    session: record.session,
+    iterations: record.iterations.filter((iteration) => iterations.has(iteration.iteration)),
+    exchanges: page,
+    summaries: record.summaries.filter((summary) => iterations.has(summary.made_in_iteration)),
+  };
 }

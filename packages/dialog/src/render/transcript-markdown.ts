@@ -61,7 +61,7 @@ export function dialogTranscriptMarkdown(record: DialogSessionRecord, options: {
       );
     }
     lines.push(
-      `**Quality:** reviewers ${iteration.reviewer_score.toFixed(2)}, self-assessment ${iteration.self_assessment.toFixed(2)}; status ${iteration.status}.`,
+      `**Quality:** reviewers ${iteration.reviewer_score.toFixed(2)}${iteration.graded_by && iteration.graded_by !== "server_model" ? ` (graded by the calling client: ${iteration.graded_by})` : ""}, self-assessment ${iteration.self_assessment.toFixed(2)}; status ${iteration.status}.`,
     );
   }
   if (session.status === "error" && session.error) lines.push("", `**Last exchange failed:** ${session.error}`);

@@ -64,6 +64,7 @@ function exchangeWrite(sessionId: string, iteration: number, expected = iteratio
       self_assessment: 0.9,
       criteria: { evidence: 0.6 },
       reviews: [{ agent: "critic", score: 0.6, criteria: { evidence: 0.6 } }],
+      graded_by: "server_model",
       directives: [{ agent: "critic", criterion: "evidence", directive: "cite" }],
       tokens: 30,
       status: "in_progress",
@@ -142,6 +143,26 @@ describe.each(testDialects)("dialog session repository on %s", (dialect) => {
     expect(await repository.getSession("s1")).toMatchObject({ status: "error", error: "MODEL_OUTPUT_INVALID: bad", updated_at: "2026-11-23T10:05:00.000Z" });
     await repository.recordExchange(exchangeWrite("s1", 0));
     expect(await repository.getSession("s1")).toMatchObject({ status: "in_progress", error: null });
+  });
+
+  it("a failed exchange's tokens count: error while under the token budget, completed (budget_exhausted) once it is reached", async () => {
+    await createBoth("s1");
+    await repository.markError({ sessionId: "s1", error: "MODEL_OUTPUT_INVALID: bad", now, tokensSpent: 1200 });
+    expect(await repository.getSession("s1")).toMatchObject({ status: "error", tokens_used: 1200, stop_reason: null });
+    await repository.addTokens({ sessionId: "s1", tokens: 300 });
+    expect(await repository.getSession("s1")).toMatchObject({ status: "error", tokens_used: 1500 });
+    await repository.markError({ sessionId: "s1", error: "MODEL_OUTPUT_INVALID: bad again", now, tokensSpent: 3600, budgetExhausted: true });
+    expect(await repository.getSession("s1")).toMatchObject({ status: "completed", stop_reason: "budget_exhausted", tokens_used: 5100, error: "MODEL_OUTPUT_INVALID: bad again" });
+  });
+
+  it("pages exchanges in iteration and plan order, counts them and names who spoke", async () => {
+    await createBoth("s1");
+    for (let iteration = 0; iteration < 3; iteration += 1) await repository.recordExchange(exchangeWrite("s1", iteration));
+    expect(await repository.countExchanges("s1")).toBe(6);
+    expect(await repository.countExchanges("s2")).toBe(0);
+    expect((await repository.listExchanges("s1", { offset: 1, limit: 3 })).map((exchange) => `${exchange.iteration}:${exchange.position}`)).toEqual(["0:1", "1:0", "1:1"]);
+    expect(await repository.listExchanges("s1", { offset: 6, limit: 3 })).toEqual([]);
+    expect((await repository.listSpeakers("s1")).sort()).toEqual(["critic", "dialog"]);
   });
 
   it("deleting the shared session removes every dialog row (foreign keys cascade)", async () => {

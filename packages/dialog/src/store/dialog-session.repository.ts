@@ -3,12 +3,14 @@ import {
   DeliberateError,
   type DialogAct,
   type DialogConsciousnessState,
+  type DialogGradedBy,
   type DialogPlan,
   type DialogPresetName,
   type DialogSessionStatus,
   type DialogStopReason,
 } from "@deliberate/contracts";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { roundScore } from "../score.ts";
 import type { DialogDatabase } from "./dialog-database.ts";
 import type { DialogAgentRow } from "./tables/dialog-agent.table.ts";
 import type { DialogExchangeRow } from "./tables/dialog-exchange.table.ts";
@@ -91,6 +93,8 @@ export interface DialogIterationRecord {
   directives: DialogDirective[];
   tokens: number;
   status: string;
+  /** Who gave the reviewer scores; null on rows recorded before it was kept. */
+  graded_by: DialogGradedBy | null;
   created_at: string;
 }
 
@@ -146,6 +150,7 @@ function toAgent(row: DialogAgentRow): AgentConfig {
 function toSession(row: DialogSessionRow, agents: AgentConfig[]): DialogSession {
   return {
     ...row,
+    current_quality: row.current_quality === null ? null : roundScore(row.current_quality),
     mode: row.mode as DialogPresetName,
     plan: parseJson<DialogPlan>(row.plan, `dialog session ${row.session_id} plan`),
     agents,
@@ -173,13 +178,19 @@ function toExchange(row: DialogExchangeRow): DialogExchangeRecord {
   };
 }
 
+const roundedScores = (scores: Record<string, number>) => Object.fromEntries(Object.entries(scores).map(([name, score]) => [name, roundScore(score)]));
+
+// Scores are rounded on read too: rows written before scores were rounded read the same as new ones.
 function toIteration(row: DialogIterationRow): DialogIterationRecord {
   const where = `dialog iteration ${row.session_id}/${row.iteration}`;
   return {
     ...row,
-    criteria: parseJson<Record<string, number>>(row.criteria, where),
-    reviews: parseJson<DialogReviewScore[]>(row.reviews, where),
+    reviewer_score: roundScore(row.reviewer_score),
+    self_assessment: roundScore(row.self_assessment),
+    criteria: roundedScores(parseJson<Record<string, number>>(row.criteria, where)),
+    reviews: parseJson<DialogReviewScore[]>(row.reviews, where).map((review) => ({ ...review, score: roundScore(review.score), criteria: roundedScores(review.criteria) })),
     directives: parseJson<DialogDirective[]>(row.directives, where),
+    graded_by: row.graded_by as DialogGradedBy | null,
   };
 }
 
@@ -267,16 +278,23 @@ export function createDialogSessionRepository(db: Kysely<DialogDatabase>) {
       return session;
     },
 
-    /** Every exchange of the session, in iteration and plan order. */
-    async listExchanges(sessionId: string): Promise<DialogExchangeRecord[]> {
-      const rows = await db
-        .selectFrom("dialog_exchanges")
-        .selectAll()
-        .where("session_id", "=", sessionId)
-        .orderBy("iteration", "asc")
-        .orderBy("position", "asc")
-        .execute();
-      return rows.map(toExchange);
+    /** The session's exchanges in iteration and plan order: all of them, or the window `[offset, offset + limit)`. */
+    async listExchanges(sessionId: string, window?: { offset: number; limit: number }): Promise<DialogExchangeRecord[]> {
+      let query = db.selectFrom("dialog_exchanges").selectAll().where("session_id", "=", sessionId).orderBy("iteration", "asc").orderBy("position", "asc");
+      if (window) query = query.limit(window.limit).offset(window.offset);
+      return (await query.execute()).map(toExchange);
+    },
+
+    /** The agents that took a turn in the session (any order). */
+    async listSpeakers(sessionId: string): Promise<string[]> {
+      const rows = await db.selectFrom("dialog_exchanges").select("agent").distinct().where("session_id", "=", sessionId).execute();
+      return rows.map((row) => row.agent);
+    },
+
+    /** How many exchanges the session has recorded. */
+    async countExchanges(sessionId: string): Promise<number> {
+      const row = await db.selectFrom("dialog_exchanges").select((expression) => expression.fn.countAll<number | string | bigint>().as("count")).where("session_id", "=", sessionId).executeTakeFirst();
+      return Number(row?.count ?? 0);
     },
 
     /** Every iteration's outcome, in order. */
@@ -373,14 +391,38 @@ export function createDialogSessionRepository(db: Kysely<DialogDatabase>) {
           directives: JSON.stringify(iteration.directives),
           tokens: iteration.tokens,
           status: iteration.status,
+          graded_by: iteration.graded_by,
           created_at: iteration.created_at,
         })
         .execute();
     },
 
-    /** Records that the last exchange failed (status error); the next exchange retries it. */
-    async markError(input: { sessionId: string; error: string; now: string }): Promise<void> {
-      await db.updateTable("dialog_sessions").set({ status: "error", error: input.error, updated_at: input.now }).where("session_id", "=", input.sessionId).execute();
+    /**
+     * Records that the last exchange failed, with the tokens it spent (they count against the
+     * budget): status error, so the next exchange retries it; or, when `budgetExhausted`,
+     * completed with stop_reason budget_exhausted.
+     */
+    async markError(input: { sessionId: string; error: string; now: string; tokensSpent?: number; budgetExhausted?: boolean }): Promise<void> {
+      await db
+        .updateTable("dialog_sessions")
+        .set({
+          status: input.budgetExhausted ? "completed" : "error",
+          ...(input.budgetExhausted ? { stop_reason: "budget_exhausted" } : {}),
+          error: input.error,
+          tokens_used: sql<number>`tokens_used + ${input.tokensSpent ?? 0}`,
+          updated_at: input.now,
+        })
+        .where("session_id", "=", input.sessionId)
+        .execute();
+    },
+
+    /** Adds tokens a refused or cancelled exchange spent, leaving the session's status as it was. */
+    async addTokens(input: { sessionId: string; tokens: number }): Promise<void> {
+      await db
+        .updateTable("dialog_sessions")
+        .set({ tokens_used: sql<number>`tokens_used + ${input.tokens}` })
+        .where("session_id", "=", input.sessionId)
+        .execute();
     },
 
     /** The most recently active sessions, newest first. */

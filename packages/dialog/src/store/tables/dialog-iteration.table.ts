@@ -17,6 +17,8 @@ export interface DialogIterationTable {
   tokens: number;
   /** The exchange status it ended with. */
   status: string;
+  /** Who gave the reviewer scores: server_model, host or sampling; null on rows recorded before it was kept. */
+  graded_by: string | null;
   created_at: string;
 }
 export type DialogIterationRow = Selectable<DialogIterationTable>;

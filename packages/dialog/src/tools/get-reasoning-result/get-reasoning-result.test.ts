@@ -41,6 +41,7 @@ describe("get_reasoning_result", () => {
       [1, 0.85, 0.95],
     ]);
     expect(result.quality_metrics.total_tokens).toBe(result.quality_trajectory.reduce((total, point) => total + point.tokens, 0));
+    expect(result).toMatchObject({ document_iteration: 1, graded_by: "server_model", quality_metrics: { last_quality: 0.85 } });
     expect(result.result).toContain("# Microservices or monolith?");
     expect(result.result).toContain("# Position v1\nMonolith first, by dialog.");
     expect(result.result).toContain("| 1 | 0.85 | 0.95 | 0.85 | 0.85 | 0.85 | 0.85 |");
@@ -73,6 +74,46 @@ describe("get_reasoning_result", () => {
     expect(structured.structured?.quality_trajectory).toEqual(structured.quality_trajectory);
   });
 
+  it("pages a large session's turns like thoughts: limit and offset, totals and next_offset, in order, none twice", async () => {
+    // Eight agents: seven write, one merges, seven review: 15 turns an iteration, 20 iterations, 300 turns.
+    const testEngine = await createDialogTestEngine(scriptedDialogResponder({ reviewerScore: () => 0.5 }));
+    engines.push(testEngine);
+    const { engine } = testEngine;
+    const agents = Array.from({ length: 8 }, (_, index) => ({ name: `agent${index}`, role: "r", systemPrompt: "p" }));
+    const started = await engine.invoke("start_reasoning_session", { topic: "t", agents, maxIterations: 20 });
+    const sessionId = started["session_id"] as string;
+    for (let iteration = 0; iteration < 20; iteration += 1) await engine.invoke("run_reasoning_exchange", { session_id: sessionId });
+    expect(await engine.invoke("get_session_status", { session_id: sessionId })).toMatchObject({ status: "completed", exchange_count: 300 });
+
+    const first = getReasoningResultOutputSchema.parse(await engine.invoke("get_reasoning_result", { session_id: sessionId, include_full_exchange: true }));
+    expect(first.full_exchange).toHaveLength(100);
+    expect(first.page).toEqual({ offset: 0, limit: 100, totals: { exchanges: 300 }, next_offset: 100 });
+    const seen: string[] = [];
+    let offset: number | null = 0;
+    let pages = 0;
+    while (offset !== null) {
+      const page = getReasoningResultOutputSchema.parse(await engine.invoke("get_reasoning_result", { session_id: sessionId, include_full_exchange: true, limit: 70, offset, format: "json" }));
+      seen.push(...(page.full_exchange ?? []).map((exchange) => `${exchange.iteration}:${exchange.step}:${exchange.agent}:${exchange.act}`));
+      expect(JSON.parse(page.result).exchanges).toHaveLength(page.full_exchange?.length ?? -1);
+      offset = page.page?.next_offset ?? null;
+      pages += 1;
+    }
+    expect([pages, seen.length, new Set(seen).size]).toEqual([5, 300, 300]);
+    expect(seen.slice(0, 3)).toEqual(["0:0:agent0:produce", "0:0:agent1:produce", "0:0:agent2:produce"]);
+    expect(seen[299]).toBe("19:2:agent6:review");
+
+    // The Markdown transcript shows the page's iterations only; the report above it keeps the whole trajectory.
+    const markdown = getReasoningResultOutputSchema.parse(await engine.invoke("get_reasoning_result", { session_id: sessionId, include_full_exchange: true, limit: 15, offset: 30 }));
+    expect(markdown.result).toContain("## Iteration 2");
+    expect(markdown.result).not.toContain("## Iteration 1\n");
+    expect(markdown.result).not.toContain("## Iteration 3");
+    expect(markdown.quality_trajectory).toHaveLength(20);
+    const beyond = getReasoningResultOutputSchema.parse(await engine.invoke("get_reasoning_result", { session_id: sessionId, include_full_exchange: true, offset: 300 }));
+    expect([beyond.full_exchange, beyond.page?.next_offset]).toEqual([[], null]);
+    const tooMany = await engine.invoke("get_reasoning_result", { session_id: sessionId, include_full_exchange: true, limit: 1001 }).catch((error: unknown) => error);
+    expect((tooMany as { issues: Array<{ field: string }> }).issues.map((issue) => issue.field)).toEqual(["limit"]);
+  });
+
   it("before the first exchange: in progress, empty result, no invented quality", async () => {
     const testEngine = await createDialogTestEngine(scriptedDialogResponder());
     engines.push(testEngine);
@@ -86,21 +127,35 @@ describe("get_reasoning_result", () => {
 });
 
 describe("list_reasoning_presets", () => {
-  it("lists the five presets with agents, turns and rubric", async () => {
+  it("lists the five presets with agents in speaking order, turns and rubric", async () => {
     const testEngine = await createDialogTestEngine(scriptedDialogResponder());
     engines.push(testEngine);
     const { presets } = listReasoningPresetsOutputSchema.parse(await testEngine.engine.invoke("list_reasoning_presets", {}));
     expect(presets.map((preset) => [preset.name, preset.agents.map((agent) => agent.name)])).toEqual([
-      ["objective_refinement", ["dialog", "think"]],
-      ["exploration", ["dialog", "think"]],
+      ["objective_refinement", ["think", "dialog"]],
+      ["exploration", ["think", "dialog"]],
       ["debate", ["dialog", "critic"]],
-      ["synthesis", ["dialog", "think", "synthesizer"]],
-      ["code_review", ["reviewer", "implementer"]],
+      ["synthesis", ["think", "dialog", "synthesizer"]],
+      ["code_review", ["implementer", "reviewer"]],
     ]);
     for (const preset of presets) {
       expect(preset.mode).toBe(preset.name);
       expect(preset.recommended_for.length).toBeGreaterThan(0);
       expect(preset.criteria.reduce((total, criterion) => total + criterion.weight, 0)).toBeCloseTo(1, 12);
+    }
+  });
+
+  it("a preset's agents copied into start_reasoning_session speak as the preset does: the writer writes, the reviewer reviews", async () => {
+    const testEngine = await createDialogTestEngine(scriptedDialogResponder({ reviewerScore: () => 0.9 }));
+    engines.push(testEngine);
+    const { engine } = testEngine;
+    const { presets } = listReasoningPresetsOutputSchema.parse(await engine.invoke("list_reasoning_presets", {}));
+    for (const preset of presets) {
+      const copied = await engine.invoke("start_reasoning_session", { topic: "t", mode: preset.mode, agents: preset.agents });
+      expect(copied["turns"]).toEqual(preset.turns);
+      const output = await engine.invoke("run_reasoning_exchange", { session_id: copied["session_id"] });
+      const turns = (output["exchanges"] as Array<{ agent: string; act: string }>).map((turn) => `${turn.agent}:${turn.act}`);
+      expect(turns).toEqual(preset.turns.flat().map((turn) => `${turn.agent}:${turn.act}`));
     }
   });
 });

@@ -1,258 +1,82 @@
-import {
-  type AgentConfig,
-  DeliberateError,
-  type DialogAct,
-  type DialogConsciousnessState,
-  type DialogTurn,
-  type ErrorCode,
-  type runReasoningExchangeTool,
-  type ToolOutput,
-} from "@deliberate/contracts";
-import { mapConcurrent } from "@deliberate/engine";
-import { type AgentAnswer, askAgent } from "../../ask-agent.ts";
+import { DeliberateError, type ErrorCode, type runReasoningExchangeTool, type ToolOutput } from "@deliberate/contracts";
+import type { SpendTally } from "../../ask-agent.ts";
 import type { DialogToolContext } from "../../dialog-context.ts";
-import type { DialogModeDefinition } from "../../modes/dialog-mode.ts";
-import { createMergerMode, createProducerMode, type DocumentAnswer } from "../../modes/document.mode.ts";
-import type { CurrentDocument, EarlierConversation, TurnPromptInput } from "../../modes/prompt-sections.ts";
-import { createReviewerMode, type ReviewAnswer } from "../../modes/review.mode.ts";
-import { createSummaryMode, summaryCharacterLimit } from "../../modes/summary.mode.ts";
+import type { CurrentDocument } from "../../modes/prompt-sections.ts";
+import type { ReviewAnswer } from "../../modes/review.mode.ts";
+import { gradedByClient, gradedByOf } from "../../grading.ts";
 import { presetByName } from "../../presets/builtin-presets.ts";
-import type { DialogPreset } from "../../presets/dialog-preset.ts";
-import { combineCriteria, combineReviews } from "../../rubric.ts";
+import { combineReviews } from "../../rubric.ts";
+import { roundScore } from "../../score.ts";
 import { assertCanRunExchange, nextStepFor } from "../../session-state.ts";
-import { decideStopping } from "../../stopping.ts";
-import type {
-  DialogDirective,
-  DialogExchangeRecord,
-  DialogIterationRecord,
-  DialogSession,
-  DialogSummaryRecord,
-  DialogTokens,
-} from "../../store/dialog-session.repository.ts";
-import { estimateTokens } from "../../token-estimate.ts";
+import { decideStopping, type StoppingDecision } from "../../stopping.ts";
+import type { DialogExchangeRecord, DialogIterationRecord, DialogSession, DialogTokens } from "../../store/dialog-session.repository.ts";
+import { toExchangeOutput } from "../../render/exchange-output.ts";
+import { type IterationStart, loadIterationStart } from "./iteration-start.ts";
+import { type IterationProgress, runStep } from "./run-step.ts";
 
 type ExchangeOutput = ToolOutput<typeof runReasoningExchangeTool>;
 
-/** A review's score rising this much over the previous iteration's counts as a breakthrough. */
-export const breakthroughRise = 0.2;
-
-/** A turn as run, before it is written. */
-interface TurnResult {
-  turn: DialogTurn;
-  step: number;
-  answer: AgentAnswer<DocumentAnswer> | AgentAnswer<ReviewAnswer>;
-  content: string;
-  state: DialogConsciousnessState;
-  /** For reviews: the weighted score of this reviewer. */
-  reviewScore?: number;
-}
-
-// Codes that mean the caller's request was refused or cancelled: the session's state stays as it was.
+// Codes that mean the caller's request was refused or cancelled: the session's status stays as it was.
 const notSessionFailures: ReadonlySet<ErrorCode> = new Set(["CANCELLED", "INVALID_INPUT", "NOT_FOUND", "CONFLICT"]);
-
-function agentOf(session: DialogSession, name: string): AgentConfig {
-  const agent = session.agents.find((candidate) => candidate.name === name);
-  if (!agent) throw new DeliberateError({ code: "INTERNAL", message: `Session ${session.session_id} has no agent ${name} in its plan` });
-  return agent;
-}
-
-function modeFor(act: DialogAct, agent: AgentConfig, preset: DialogPreset): DialogModeDefinition<TurnPromptInput, DocumentAnswer | ReviewAnswer> {
-  if (act === "review") return createReviewerMode(agent, preset) as DialogModeDefinition<TurnPromptInput, DocumentAnswer | ReviewAnswer>;
-  if (act === "merge") return createMergerMode(agent, preset) as DialogModeDefinition<TurnPromptInput, DocumentAnswer | ReviewAnswer>;
-  return createProducerMode(agent, preset) as DialogModeDefinition<TurnPromptInput, DocumentAnswer | ReviewAnswer>;
-}
-
-function overridesOf(agent: AgentConfig) {
-  return {
-    ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
-    ...(agent.maxTokens !== undefined ? { maxTokens: agent.maxTokens } : {}),
-    ...(agent.model !== undefined ? { model: agent.model } : {}),
-  };
-}
-
-/** A review as the transcript shows it: the combined score, each criterion, the directives. */
-export function renderReview(answer: ReviewAnswer, score: number, preset: DialogPreset): string {
-  const criteria = preset.criteria.map((criterion) => {
-    const judged = answer.scores[criterion.name] as { score: number; rationale: string };
-    return `- ${criterion.name}: ${judged.score.toFixed(2)} (${judged.rationale})`;
-  });
-  const directives = answer.directives.map((directive, index) => `${index + 1}. [${directive.criterion}] ${directive.directive}`);
-  return [`Score: ${score.toFixed(2)}`, ...criteria, "", "Directives:", ...directives].join("\n");
-}
 
 function sumTokens(tokens: DialogTokens): number {
   return tokens.input + tokens.output;
 }
 
-/**
- * Runs one iteration of a session: every model call first (summary when the prompts would
- * overflow the context budget, then the plan's steps in order, the turns of a step through
- * mapConcurrent), then one transaction writing the turns, the iteration's quality and the
- * session's new state. A failed model call marks the session `error` and rethrows.
- */
-export async function runExchange(context: DialogToolContext, session: DialogSession, requestedIteration: number | undefined): Promise<ExchangeOutput> {
-  const started = context.clock.now();
-  assertCanRunExchange(session, started);
+function assertNextIteration(session: DialogSession, requestedIteration: number | undefined): void {
   const iteration = session.completed_iterations;
-  if (requestedIteration !== undefined && requestedIteration !== iteration) {
-    throw new DeliberateError({
-      code: "CONFLICT",
-      message: `Session ${session.session_id} is at iteration ${iteration}; iteration ${requestedIteration} ${requestedIteration < iteration ? "already ran" : "cannot run before it"}. Nothing was written.`,
-      issues: [{ field: "iteration", message: `the next iteration is ${iteration}` }],
-      hint: "Omit iteration to run the next one, or pass the next iteration's number.",
-    });
-  }
-  const preset = presetByName(session.mode);
-  const store = context.store.dialogSessions;
-  const [iterations, exchanges, summaries] = await Promise.all([
-    store.listIterations(session.session_id),
-    store.listExchanges(session.session_id),
-    store.listSummaries(session.session_id),
-  ]);
-  const previous: DialogIterationRecord | undefined = iterations[iteration - 1];
-  const latestSummary = summaries[summaries.length - 1];
-  const summarisedThrough = latestSummary?.through_iteration ?? -1;
-  let earlier: EarlierConversation = {
-    summary: latestSummary ? { throughIteration: latestSummary.through_iteration, content: latestSummary.content } : null,
-    // The previous iteration appears as the current document and its directives, not as history.
-    turns: exchanges
-      .filter((exchange) => exchange.iteration > summarisedThrough && exchange.iteration <= iteration - 2)
-      .map((exchange) => ({ iteration: exchange.iteration, agent: exchange.agent, act: exchange.act, content: exchange.content })),
-  };
-  let documents: CurrentDocument[] = [];
-  let directives: DialogDirective[] = [];
-  let documentAnswers: Array<{ agent: string; answer: DocumentAnswer }> = [];
-  if (previous) {
-    const author = [...exchanges].reverse().find((exchange) => exchange.iteration === iteration - 1 && exchange.act !== "review");
-    documents = [{ author: author?.agent ?? "unknown", iteration: iteration - 1, content: previous.document }];
-    directives = previous.directives;
-  }
+  if (requestedIteration === undefined || requestedIteration === iteration) return;
+  throw new DeliberateError({
+    code: "CONFLICT",
+    message: `Session ${session.session_id} is at iteration ${iteration}; iteration ${requestedIteration} ${requestedIteration < iteration ? "already ran" : "cannot run before it"}. Nothing was written.`,
+    issues: [{ field: "iteration", message: `the next iteration is ${iteration}` }],
+    hint: "Omit iteration to run the next one, or pass the next iteration's number.",
+  });
+}
 
-  const totalTurns = session.plan.reduce((count, step) => count + step.length, 0);
-  let finishedTurns = 0;
-  let summary: DialogSummaryRecord | undefined;
-  const results: TurnResult[] = [];
-  let finalReviews: TurnResult[] = [];
-
-  try {
-    for (const [stepIndex, step] of session.plan.entries()) {
-      const act = (step[0] as DialogTurn).act;
-      // Each turn's mode (persona, rules, schema) is built once per step.
-      const modes = step.map((turn) => modeFor(act, agentOf(session, turn.agent), preset));
-      const promptInput = (): TurnPromptInput => ({
-        topic: session.topic,
-        context: session.context,
-        iteration,
-        earlier,
-        documents,
-        directives: act === "review" ? [] : directives,
-      });
-      // Context budget: the largest prompt of the step must fit; summarise earlier iterations once if not.
-      const largestPrompt = () =>
-        Math.max(
-          ...modes.map((mode) => {
-            return estimateTokens(mode.system) + estimateTokens(mode.prompt(promptInput()));
-          }),
-        );
-      if (largestPrompt() > session.context_budget_tokens) {
-        if (summary === undefined && earlier.turns.length > 0) {
-          const throughIteration = iteration - 2;
-          context.progress({ progress: finishedTurns, total: totalTurns, message: `summarising iterations 0-${throughIteration} to fit the context budget` });
-          const answer = await askAgent(context, createSummaryMode(summaryCharacterLimit(session.context_budget_tokens)), {
-            topic: session.topic,
-            earlier,
-            throughIteration,
-          });
-          summary = {
-            session_id: session.session_id,
-            through_iteration: throughIteration,
-            made_in_iteration: iteration,
-            content: answer.object.summary,
-            tokens: answer.tokens,
-            model: answer.model,
-            created_at: answer.at,
-          };
-          earlier = { summary: { throughIteration, content: summary.content }, turns: [] };
-        }
-        const needed = largestPrompt();
-        if (needed > session.context_budget_tokens) {
-          throw new DeliberateError({
-            code: "LIMIT_EXCEEDED",
-            message: `Step ${stepIndex} of iteration ${iteration} needs a prompt of about ${needed} tokens${summary || earlier.summary ? " even with earlier iterations summarised" : ""}; the session's context budget is ${session.context_budget_tokens} tokens.`,
-            issues: [{ field: "contextBudgetTokens", message: `about ${needed} tokens needed, ${session.context_budget_tokens} allowed` }],
-            hint: "Start a session with a larger contextBudgetTokens, a shorter context, or agents with shorter system prompts.",
-          });
-        }
-      }
-      const input = promptInput();
-      const answers = await mapConcurrent(step, context.concurrency, async (turn, index) => {
-        const agent = agentOf(session, turn.agent);
-        const answer = await askAgent(context, modes[index] as (typeof modes)[number], input, overridesOf(agent));
-        finishedTurns += 1;
-        context.progress({ progress: finishedTurns, total: totalTurns, message: `iteration ${iteration}: ${turn.agent} ${act === "produce" ? "produced" : act === "merge" ? "merged" : "reviewed"}` });
-        return answer;
-      });
-      const stepResults: TurnResult[] = step.map((turn, index) => {
-        const answer = answers[index] as TurnResult["answer"];
-        if (act === "review") {
-          const review = answer.object as ReviewAnswer;
-          const scores = Object.fromEntries(Object.entries(review.scores).map(([name, judged]) => [name, judged.score]));
-          const score = combineCriteria(preset.criteria, scores);
-          const rose = previous !== undefined && score >= previous.reviewer_score + breakthroughRise;
-          return {
-            turn,
-            step: stepIndex,
-            answer,
-            content: renderReview(review, score, preset),
-            state: score >= session.quality_threshold || rose ? "breakthrough" : "analyzing",
-            reviewScore: score,
-          };
-        }
-        const document = answer.object as DocumentAnswer;
-        return { turn, step: stepIndex, answer, content: document.document, state: act === "produce" && iteration === 0 && stepIndex === 0 ? "analyzing" : "synthesizing" };
-      });
-      results.push(...stepResults);
-      if (act === "review") {
-        directives = stepResults.flatMap((result) =>
-          (result.answer.object as ReviewAnswer).directives.map((directive) => ({ agent: result.turn.agent, criterion: directive.criterion, directive: directive.directive })),
-        );
-        finalReviews = stepResults;
-      } else {
-        documentAnswers = stepResults.map((result) => ({ agent: result.turn.agent, answer: result.answer.object as DocumentAnswer }));
-        documents = stepResults.map((result) => ({ author: result.turn.agent, iteration, content: (result.answer.object as DocumentAnswer).document }));
-        directives = [];
-      }
-    }
-  } catch (error) {
-    if (DeliberateError.isInstance(error) && !notSessionFailures.has(error.code)) {
-      await context.store.dialogSessions.markError({ sessionId: session.session_id, error: `${error.code}: ${error.message}`, now: context.clock.now().toISOString() });
-    }
-    throw error;
+/**
+ * Records what a failed exchange spent, so every token counts against the budget: a model
+ * failure marks the session `error` (running the exchange again retries the iteration), or
+ * completes it (budget_exhausted) when the spend reached the token budget; a refused or
+ * cancelled exchange keeps its status and only adds its spend. Host-executed exchanges charge
+ * nothing here: a host answer that fails its schema is refused and answered again in the same
+ * call, whose replay counts every answer once when it succeeds.
+ */
+async function chargeFailedExchange(context: DialogToolContext, session: DialogSession, error: unknown, progress: IterationProgress): Promise<void> {
+  if (!DeliberateError.isInstance(error)) return;
+  const tally: SpendTally = progress.gradedBy === "host" ? { tokens: 0 } : progress.tally;
+  const sessionFailure = !notSessionFailures.has(error.code);
+  if (!sessionFailure && tally.tokens === 0) return;
+  const budgetExhausted = session.token_budget !== null && session.tokens_used + tally.tokens >= session.token_budget;
+  const now = context.clock.now().toISOString();
+  const message = `${error.code}: ${error.message}${budgetExhausted ? ` The session has now spent ${session.tokens_used + tally.tokens} tokens of its ${session.token_budget}-token budget, so it is complete (budget_exhausted).` : ""}`;
+  if (sessionFailure || budgetExhausted) {
+    await context.store.dialogSessions.markError({ sessionId: session.session_id, error: message, now, tokensSpent: tally.tokens, budgetExhausted });
+  } else {
+    await context.store.dialogSessions.addTokens({ sessionId: session.session_id, tokens: tally.tokens });
   }
+}
 
-  // Quality: the final step's reviewers score the iteration's document; the author's own grade is recorded beside it.
+/** The iteration's quality (its final reviewers' scores, combined in code) and the stopping decision. */
+function judgeIteration(progress: IterationProgress, started: Date, finished: Date) {
+  const { session, preset, iteration } = progress;
   const quality = combineReviews(
     preset.criteria,
-    finalReviews.map((result) => ({
+    progress.finalReviews.map((result) => ({
       agent: result.turn.agent,
       criteria: Object.fromEntries(Object.entries((result.answer.object as ReviewAnswer).scores).map(([name, judged]) => [name, judged.score])),
     })),
   );
-  const finalDocument = documents[0] as CurrentDocument;
-  const author = documentAnswers.find((entry) => entry.agent === finalDocument.author) as { agent: string; answer: DocumentAnswer };
-  const selfAssessment = author.answer.self_assessment.score;
-
-  const iterationTokens = results.reduce((total, result) => total + sumTokens(result.answer.tokens), 0) + (summary ? sumTokens(summary.tokens) : 0);
-  const finished = context.clock.now();
+  const finalDocument = progress.documents[0] as CurrentDocument;
+  const author = progress.documentAnswers.find((entry) => entry.agent === finalDocument.author);
+  const selfAssessment = roundScore(author?.answer.self_assessment.score ?? 0);
+  const turnTokens = progress.results.reduce((total, result) => total + sumTokens(result.answer.tokens), 0) + (progress.summary ? sumTokens(progress.summary.tokens) : 0);
+  // Failed answers of this exchange (a repair round that still failed is not a turn) count too: the tally has every token.
+  const iterationTokens = Math.max(turnTokens, progress.tally.tokens);
   const tokensUsed = session.tokens_used + iterationTokens;
-  const elapsedSeconds = (finished.getTime() - new Date(session.created_at).getTime()) / 1000;
+  const elapsedSeconds = Math.round(finished.getTime() - new Date(session.created_at).getTime()) / 1000;
   const decision = decideStopping(
-    {
-      maxIterations: session.max_iterations,
-      qualityThreshold: session.quality_threshold,
-      tokenBudget: session.token_budget,
-      wallTimeBudgetSeconds: session.wall_time_budget_seconds,
-    },
+    { maxIterations: session.max_iterations, qualityThreshold: session.quality_threshold, tokenBudget: session.token_budget, wallTimeBudgetSeconds: session.wall_time_budget_seconds },
     {
       completedIterations: iteration + 1,
       reviewerScore: quality.score,
@@ -262,9 +86,15 @@ export async function runExchange(context: DialogToolContext, session: DialogSes
       lastIterationSeconds: (finished.getTime() - started.getTime()) / 1000,
     },
   );
+  return { quality, finalDocument, selfAssessment, iterationTokens, tokensUsed, elapsedSeconds, decision };
+}
+type IterationJudgement = ReturnType<typeof judgeIteration>;
 
-  const now = finished.toISOString();
-  const records: DialogExchangeRecord[] = results.map((result, position) => ({
+/** Writes the iteration in one transaction (CONFLICT if another exchange of the session finished meanwhile). */
+async function recordIteration(context: DialogToolContext, progress: IterationProgress, judgement: IterationJudgement, now: string): Promise<DialogExchangeRecord[]> {
+  const { session, iteration } = progress;
+  const { quality, decision } = judgement;
+  const records: DialogExchangeRecord[] = progress.results.map((result, position) => ({
     id: context.ids.next("dx"),
     session_id: session.session_id,
     iteration,
@@ -283,74 +113,109 @@ export async function runExchange(context: DialogToolContext, session: DialogSes
   const iterationRecord: DialogIterationRecord = {
     session_id: session.session_id,
     iteration,
-    document: finalDocument.content,
+    document: judgement.finalDocument.content,
     reviewer_score: quality.score,
-    self_assessment: selfAssessment,
+    self_assessment: judgement.selfAssessment,
     criteria: quality.criteria,
     reviews: quality.reviews,
-    directives,
-    tokens: iterationTokens,
+    directives: progress.directives,
+    tokens: judgement.iterationTokens,
     status: decision.status,
+    graded_by: progress.gradedBy,
     created_at: now,
   };
-  const status = decision.shouldContinue ? "in_progress" : "completed";
+  const stopReason = decision.shouldContinue ? null : (decision.status as Exclude<typeof decision.status, "in_progress">);
   await context.store.transaction(async (repositories) => {
     await repositories.dialogSessions.recordExchange({
       session_id: session.session_id,
       expected_completed_iterations: iteration,
-      session: { status, stop_reason: decision.shouldContinue ? null : (decision.status as Exclude<typeof decision.status, "in_progress">), current_quality: quality.score, tokens_used: tokensUsed },
+      session: { status: decision.shouldContinue ? "in_progress" : "completed", stop_reason: stopReason, current_quality: quality.score, tokens_used: judgement.tokensUsed },
       exchanges: records,
       iteration: iterationRecord,
-      ...(summary ? { summary } : {}),
+      ...(progress.summary ? { summary: progress.summary } : {}),
       now,
     });
     await repositories.sessions.touch({ id: session.session_id, now });
   });
+  return records;
+}
 
-  const nextStep = decision.shouldContinue
-    ? nextStepFor(session.session_id, "in_progress", iteration + 1, false)
-    : `Stopped: ${decision.reason}. Call get_reasoning_result with session_id ${session.session_id}.`;
+/** What the caller should do next; a stop names the document the result returns and who graded it. */
+function nextStepAfter(progress: IterationProgress, start: IterationStart, decision: StoppingDecision, score: number): string {
+  const sessionId = progress.session.session_id;
+  if (decision.shouldContinue) return nextStepFor(sessionId, "in_progress", progress.iteration + 1, false);
+  const best = start.bestEarlier !== undefined && start.bestEarlier.score > score ? start.bestEarlier : { iteration: progress.iteration, score };
+  const returned = best.iteration === progress.iteration ? "this iteration's document" : `the best-scoring document, iteration ${best.iteration}'s (${best.score.toFixed(2)})`;
+  const graded = gradedByClient(progress.gradedBy) ? ` The scores were given by the calling client (graded_by ${progress.gradedBy}), which also wrote the document: not an independent review.` : "";
+  return `Stopped: ${decision.reason}.${graded} Call get_reasoning_result with session_id ${sessionId} for ${returned}.`;
+}
+
+/**
+ * Runs one iteration of a session: every model call first (the plan's steps in order, each
+ * fitted to the context budget, the turns of a step concurrently), then one transaction
+ * writing the turns, the iteration's quality and the session's new state. A failed model
+ * call marks the session `error` with what it spent, and rethrows.
+ */
+export async function runExchange(context: DialogToolContext, session: DialogSession, requestedIteration: number | undefined): Promise<ExchangeOutput> {
+  const started = context.clock.now();
+  assertCanRunExchange(session, started);
+  assertNextIteration(session, requestedIteration);
+  const start = await loadIterationStart(context.store.dialogSessions, session);
+  const progress: IterationProgress = {
+    session,
+    preset: presetByName(session.mode),
+    iteration: start.iteration,
+    previous: start.previous,
+    gradedBy: gradedByOf(context.models.forMode("dialog_reviewer").provider),
+    tally: { tokens: 0 },
+    totalTurns: session.plan.reduce((count, step) => count + step.length, 0),
+    earlier: start.earlier,
+    documents: start.documents,
+    directives: start.directives,
+    summary: undefined,
+    results: [],
+    finalReviews: [],
+    documentAnswers: [],
+    shortened: [],
+    finishedTurns: 0,
+  };
+  try {
+    for (const [stepIndex, step] of session.plan.entries()) await runStep(context, progress, step, stepIndex);
+  } catch (error) {
+    await chargeFailedExchange(context, session, error, progress);
+    throw error;
+  }
+  const finished = context.clock.now();
+  const judgement = judgeIteration(progress, started, finished);
+  const records = await recordIteration(context, progress, judgement, finished.toISOString());
+  const { quality, decision } = judgement;
   return {
     session_id: session.session_id,
-    iteration,
+    iteration: progress.iteration,
     exchanges: records.map(toExchangeOutput),
     quality_score: quality.score,
     should_continue: decision.shouldContinue,
     status: decision.status,
-    next_step: nextStep,
+    next_step: nextStepAfter(progress, start, decision, quality.score),
     quality: {
-      iteration,
+      iteration: progress.iteration,
       reviewer_score: quality.score,
-      self_assessment: selfAssessment,
+      self_assessment: judgement.selfAssessment,
       criteria: quality.criteria,
       reviews: quality.reviews,
-      tokens: iterationTokens,
+      tokens: judgement.iterationTokens,
+      graded_by: progress.gradedBy,
     },
-    directives,
-    document: finalDocument.content,
+    directives: progress.directives,
+    document_exchange: records.findLastIndex((record) => record.act !== "review"),
+    graded_by: progress.gradedBy,
     budget: {
-      tokens_used: tokensUsed,
+      tokens_used: judgement.tokensUsed,
       token_budget: session.token_budget,
-      elapsed_seconds: elapsedSeconds,
+      elapsed_seconds: judgement.elapsedSeconds,
       wall_time_budget_seconds: session.wall_time_budget_seconds,
     },
-    ...(summary ? { summary: { through_iteration: summary.through_iteration, tokens: sumTokens(summary.tokens) } } : {}),
-  };
-}
-
-/** A stored turn in the tools' output shape. */
-export function toExchangeOutput(record: DialogExchangeRecord): ExchangeOutput["exchanges"][number] {
-  return {
-    agent: record.agent,
-    role: record.role,
-    content: record.content,
-    tokens: { input: record.tokens.input, output: record.tokens.output, estimated: record.tokens.estimated },
-    timestamp: record.created_at,
-    ...(record.state !== null ? { consciousness_state: record.state } : {}),
-    iteration: record.iteration,
-    step: record.step,
-    act: record.act,
-    model: record.model,
-    answer: record.answer,
+    ...(progress.summary ? { summary: { through_iteration: progress.summary.through_iteration, tokens: sumTokens(progress.summary.tokens) } } : {}),
+    ...(progress.shortened.length > 0 ? { shortened_documents: progress.shortened } : {}),
   };
 }

@@ -201,7 +201,7 @@ describe("run_reasoning_exchange with a server model", () => {
     const merge = model.calls.find((call) => call.schemaName === "dialog_merge")?.messages[0]?.content ?? "";
     expect(merge).toContain("# Directives to incorporate (all of them)");
     expect(merge).toContain("Merge the document above into one complete document.");
-    expect(output?.["document"]).toContain("Written by synthesizer (merge)");
+    expect(output?.exchanges[output["document_exchange"] as number]?.["content"]).toContain("Written by synthesizer (merge)");
   });
 
   it("passes each agent's model, temperature and maxTokens to its calls", async () => {
@@ -324,8 +324,11 @@ describe("sessions over time", () => {
     const error = await errorOf(engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] }));
     expect(error.code).toBe("CONFLICT");
     expect(error.message).toContain("expired: no activity for more than 5 minute(s)");
-    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).toMatchObject({ status: "in_progress", expired: true, current_iteration: 2 });
-    expect(await engine.invoke("get_reasoning_result", { session_id: started["session_id"] })).toMatchObject({ quality_metrics: { iterations: 2 } });
+    // Expiry is reported as a status of its own, by the status and by the result.
+    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).toMatchObject({ status: "expired", expired: true, current_iteration: 2 });
+    const result = await engine.invoke("get_reasoning_result", { session_id: started["session_id"] });
+    expect(result).toMatchObject({ status: "expired", quality_metrics: { iterations: 2 } });
+    expect(result["next_step"]).toContain("expired");
   });
 
   it("the module's idle timeout applies when the session sets none", async () => {
