@@ -10,7 +10,7 @@ export const maxSessionPageSize = 1000;
 export const sessionPageQuerySchema = z.object({
   limit: looseInteger({ min: 1, max: maxSessionPageSize })
     .default(defaultSessionPageSize)
-    .describe(`Items per list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes); default ${defaultSessionPageSize}, at most ${maxSessionPageSize}`),
+    .describe(`Items per list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes, knowledge-graph entities and relations); default ${defaultSessionPageSize}, at most ${maxSessionPageSize}`),
   offset: looseInteger({ min: 0 }).default(0).describe("Items to skip in each list (0 = from the start)"),
 });
 export type SessionPageQuery = z.output<typeof sessionPageQuerySchema>;

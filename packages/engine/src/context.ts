@@ -61,6 +61,8 @@ export interface ToolContext<Extra extends object = object> {
     input: unknown,
     options?: { progress?: (update: ProgressUpdate) => void; store?: Store; ids?: IdGenerator },
   ) => Promise<Record<string, unknown>>;
+  /** Who is calling (`InvokeOptions.caller`), or null when the surface cannot tell callers apart. */
+  readonly caller: string | null;
   /** The service's effective configuration, secrets already redacted (reported by reasoning_metrics). */
   readonly configSnapshot?: Readonly<Record<string, unknown>>;
 }

@@ -16,6 +16,12 @@ export interface InvokeOptions {
   progress?: (update: ProgressUpdate) => void;
   /** Models for this call only (e.g. the connected MCP client's sampling); default: the engine's. */
   models?: ModelRouter;
+  /**
+   * Who is calling, as the surface authenticated it (an opaque, stable string such as a digest
+   * of the bearer token, or the stdio connection); absent when the surface cannot tell callers
+   * apart. Handlers may bind what a call creates to it (the knowledge graph's sessions do).
+   */
+  caller?: string;
 }
 
 /**

@@ -357,6 +357,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
           reportedFailure ??= { code: failure.code, message: failure.message };
         },
         usage,
+        caller: invokeOptions.caller ?? null,
         concurrency: concurrencyNow(),
         callTool: (name, input, callOptions) =>
           run(handlerFor(name), input, callOptions === undefined ? context : contextFor(callOptions.progress ?? context.progress, callOptions.store ?? context.store, callOptions.ids ?? context.ids)),

@@ -7,7 +7,9 @@ import { executeTask } from "./orchestrator/execute-task.ts";
 import { defaultKnowledgeGraphOptions, type KnowledgeGraphOptions } from "./orchestrator/options.ts";
 import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
 import { knowledgeGraphSection } from "./session-section.ts";
+import { createHostRulesRepository } from "./storage/host-rules.repository.ts";
 import { createKnowledgeGraphRepository } from "./storage/knowledge-graph.repository.ts";
+import { createSessionOwnersRepository } from "./storage/session-owners.repository.ts";
 import { knowledgeGraphMigrations } from "./storage/migrations.ts";
 
 const defineHandler = handlerDefinerFor<KnowledgeGraphRepositories>();
@@ -41,7 +43,7 @@ export function createKnowledgeGraphModule(overrides: Partial<KnowledgeGraphOpti
     ],
     modes: knowledgeGraphModes,
     migrations: knowledgeGraphMigrations,
-    repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db) }),
+    repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db), knowledgeGraphOwners: createSessionOwnersRepository(db), knowledgeGraphRules: createHostRulesRepository(db) }),
     sessionSections: [knowledgeGraphSection],
     methods: [
       { method: knowledgeGraphMethods.executeTask, tool: executeTaskTool.name },

@@ -4,7 +4,12 @@ import { subgraphMermaidLines } from "./graph/mermaid.ts";
 import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
 import type { StoredSession } from "./storage/knowledge-graph.repository.ts";
 
-/** A knowledge-graph session as exports, resources and the viewer show it. */
+/**
+ * A knowledge-graph session as exports, resources and the viewer show it. The
+ * entities and relations are lists one level down (`knowledgeGraph.entities`,
+ * `knowledgeGraph.relations`), so session reads page them with `?limit&offset`
+ * like thoughts; `entityCount` and `relationCount` are the whole graph's sizes.
+ */
 export interface KnowledgeGraphSectionData {
   state: StoredSession["state"];
   revision: number;
@@ -13,7 +18,10 @@ export interface KnowledgeGraphSectionData {
   firstTaskId: string;
   lastActiveAt: string;
   closedAt: string | null;
-  graph: KnowledgeSubgraph;
+  entityCount: number;
+  relationCount: number;
+  entities: KnowledgeSubgraph["entities"];
+  relations: KnowledgeSubgraph["relations"];
 }
 
 /** Reads a session's whole graph in wire form (entities by id, relations by entity name). */
@@ -30,28 +38,33 @@ export async function readKnowledgeGraph(store: KnowledgeGraphRepositories, sess
     firstTaskId: session.firstTaskId,
     lastActiveAt: session.lastActiveAt,
     closedAt: session.closedAt,
-    graph: {
-      entities: entities.map((entity) => ({
-        id: entity.id,
-        name: entity.name,
-        type: entity.type,
-        observations: entity.observations,
-        confidence: entity.confidence,
-        validity: entity.validity,
-        provenance: entity.provenance,
-      })),
-      relations: relations.map((relation) => ({
-        id: relation.id,
-        subject: names.get(relation.subjectId) ?? relation.subjectId,
-        predicate: relation.predicate,
-        object: names.get(relation.objectId) ?? relation.objectId,
-        confidence: relation.confidence,
-        validity: relation.validity,
-        provenance: relation.provenance,
-        derivation: relation.derivation,
-      })),
-    },
+    entityCount: entities.length,
+    relationCount: relations.length,
+    entities: entities.map((entity) => ({
+      id: entity.id,
+      name: entity.name,
+      type: entity.type,
+      observations: entity.observations,
+      confidence: entity.confidence,
+      validity: entity.validity,
+      provenance: entity.provenance,
+    })),
+    relations: relations.map((relation) => ({
+      id: relation.id,
+      subject: names.get(relation.subjectId) ?? relation.subjectId,
+      predicate: relation.predicate,
+      object: names.get(relation.objectId) ?? relation.objectId,
+      confidence: relation.confidence,
+      validity: relation.validity,
+      provenance: relation.provenance,
+      derivation: relation.derivation,
+    })),
   };
+}
+
+/** How much of the graph a (possibly paged) section shows, e.g. "100 of 2000 entities (this page)". */
+function shownOf(shown: number, total: number, what: string): string {
+  return shown === total ? `${total} ${what}` : `${shown} of ${total} ${what} (this page)`;
 }
 
 /** The `knowledgeGraph` section of session exports (JSON), with Markdown and Mermaid renderings. */
@@ -63,17 +76,17 @@ export const knowledgeGraphSection: SessionSection<KnowledgeGraphRepositories> =
     const lines = [
       "## Knowledge graph",
       "",
-      `Goal: ${section.goalQuery}. State ${section.state} (revision ${section.revision}, ${section.calls} call(s)); ${section.graph.entities.length} entities, ${section.graph.relations.length} relations.`,
+      `Goal: ${section.goalQuery}. State ${section.state} (revision ${section.revision}, ${section.calls} call(s)); ${shownOf(section.entities.length, section.entityCount ?? section.entities.length, "entities")}, ${shownOf(section.relations.length, section.relationCount ?? section.relations.length, "relations")}.`,
       "",
       "| entity | type | validity | confidence | source | observations |",
       "|---|---|---|---|---|---|",
-      ...section.graph.entities.map(
+      ...section.entities.map(
         (entity) => `| ${tableCell(entity.name)} | ${tableCell(entity.type)} | ${entity.validity} | ${entity.confidence} | ${entity.provenance.kind} (${tableCell(entity.provenance.taskId)}) | ${tableCell(entity.observations.join("; "))} |`,
       ),
       "",
       "| subject | predicate | object | validity | confidence | source | derivation |",
       "|---|---|---|---|---|---|---|",
-      ...section.graph.relations.map(
+      ...section.relations.map(
         (relation) =>
           `| ${tableCell(relation.subject)} | ${relation.predicate} | ${tableCell(relation.object)} | ${relation.validity} | ${relation.confidence} | ${relation.provenance.kind} (${tableCell(relation.provenance.taskId)}) | ${relation.derivation ? tableCell(`${relation.derivation.rule}: ${relation.derivation.premises.map((premise) => `${premise.subject} ${premise.predicate} ${premise.object}`).join(" & ")}`) : "—"} |`,
       ),
@@ -81,6 +94,7 @@ export const knowledgeGraphSection: SessionSection<KnowledgeGraphRepositories> =
     return lines.join("\n");
   },
   mermaid(data, node) {
-    return subgraphMermaidLines((data as KnowledgeGraphSectionData).graph, node);
+    const section = data as KnowledgeGraphSectionData;
+    return subgraphMermaidLines({ entities: section.entities, relations: section.relations }, node);
   },
 };

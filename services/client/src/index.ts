@@ -75,6 +75,7 @@ export { classifyFailure, failureKinds, failureOf, fallbackAction, fallbackMatri
 export type { FailureKind, FallbackRule, ReasoningFailure } from "./coordinator/fallback.ts";
 export { bandLabels, confidenceBand, defaultHedges, summarizeWork, userInputPrompt } from "./coordinator/presentation.ts";
 export type { ConfidenceBand, HedgeTemplates, WorkSummary } from "./coordinator/presentation.ts";
+export type { KeepSessionOptions, KeptSession } from "./coordinator/conversation-sessions.ts";
 export { createMemoryStateStore } from "./coordinator/state-store.ts";
 export type { MemoryStateStoreOptions, ReasoningStateStore } from "./coordinator/state-store.ts";
 export { capabilityKey, createCapabilityCache } from "./coordinator/capability-cache.ts";

@@ -33,15 +33,19 @@ interface Surface {
   close(): Promise<void>;
 }
 
+// With tokens, each surface tells its caller apart: the sessions a client creates are bound to it (the
+// `ended` check below ends them by id alone); stdio's caller is its connection.
+const token = "coordinator-test-token-0123456789";
+
 async function restSurface(): Promise<Surface> {
-  const api = await startApi(join(directory.path, `api-${Date.now()}.db`));
-  const transport = createHttpTransport({ baseUrl: api.url, env: {}, retries: 0 });
+  const api = await startApi(join(directory.path, `api-${Date.now()}.db`), { REASONING_API_TOKEN: token });
+  const transport = createHttpTransport({ baseUrl: api.url, env: {}, retries: 0, token });
   return surfaceOf(transport, api);
 }
 
 async function mcpHttpSurface(): Promise<Surface> {
-  const server = await startMcpHttp(join(directory.path, `mcp-http-${Date.now()}.db`));
-  const transport = await connectMcp({ url: server.url });
+  const server = await startMcpHttp(join(directory.path, `mcp-http-${Date.now()}.db`), { MCP_HTTP_TOKEN: token });
+  const transport = await connectMcp({ url: server.url, token });
   return surfaceOf(transport, server);
 }
 

@@ -8,6 +8,7 @@ import { toErrorResponse } from "./errors.ts";
 import { createHttpChecks, type HttpChecks, viewerPath } from "./http-checks.ts";
 import type { IntentDecider } from "./intent/decide-intent.ts";
 import type { Logger } from "./logger.ts";
+import { restCallerFor } from "./caller-identity.ts";
 import { bearerAuth } from "./middleware/bearer-auth.ts";
 import { bodyLimit } from "./middleware/body-limit.ts";
 import { type RateLimitStore, rateLimit } from "./middleware/rate-limit.ts";
@@ -94,9 +95,11 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route("/", healthRoutes(catalog));
   app.route("/", intentRoutes(catalog, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
   app.route("/", workflowRoutes(catalog, { ids: deps.ids, telemetry: deps.telemetry }));
-  app.route("/", toolRoutes(catalog, { engine: deps.engine, logger: deps.logger }));
+  // Every call is the token holder's (or anonymous without a token): what a call creates may be bound to it.
+  const caller = restCallerFor(deps.http.apiToken);
+  app.route("/", toolRoutes(catalog, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
-  app.route("/", moduleRoutes(catalog, { engine: deps.engine }));
+  app.route("/", moduleRoutes(catalog, { engine: deps.engine, ...(caller !== undefined ? { caller } : {}) }));
   if (deps.selfImprovement) app.route("/", selfImprovementRoutes(catalog, { control: deps.selfImprovement }));
   app.route(
     "/",

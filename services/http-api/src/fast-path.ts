@@ -13,6 +13,8 @@ export interface FastPathOptions {
   checks: HttpChecks;
   engine: DeliberateEngine;
   decider: IntentDecider;
+  /** The caller identity of every call (`restCallerFor`); absent: anonymous. */
+  caller?: string;
 }
 
 /** Answers a request, or returns false (having touched nothing) so that the Hono app answers it. */
@@ -45,7 +47,7 @@ const hostCacheSize = 64;
  * through the app's error answer (`checks.errorAnswer`) and logged alike.
  */
 export function createFastPath(options: FastPathOptions): FastPath {
-  const { checks, engine, decider } = options;
+  const { checks, engine, decider, caller } = options;
   const { settings } = checks;
   const tools = new Set(engine.tools.map((tool) => tool.name));
   const routes = new Map<string, Route>([
@@ -120,6 +122,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
               get signal() {
                 return signalOf.signal;
               },
+              ...(caller !== undefined ? { caller } : {}),
             });
           }
         } finally {

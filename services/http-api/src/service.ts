@@ -24,6 +24,7 @@ import { defaultInvocationBatch, openStore, type Store } from "@deliberate/store
 import type { Hono } from "hono";
 import { builtInModules } from "./built-in-modules.ts";
 import { createApp } from "./app.ts";
+import { restCallerFor } from "./caller-identity.ts";
 import { createFastPath } from "./fast-path.ts";
 import { createHttpChecks } from "./http-checks.ts";
 import { databaseRateLimitStore, memoryRateLimitStore } from "./middleware/rate-limit.ts";
@@ -194,8 +195,9 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     ...(selfImprovement ? { selfImprovement: selfImprovement.control(store as unknown as Store<SelfImprovementRepositories>) } : {}),
   });
 
+  const caller = restCallerFor(config.http.apiToken);
   // The hottest routes are answered below Hono, with the same checks (see createFastPath).
-  const fastPath = (options.fastPath ?? config.http.fastPath) === false ? undefined : createFastPath({ checks, engine, decider });
+  const fastPath = (options.fastPath ?? config.http.fastPath) === false ? undefined : createFastPath({ checks, engine, decider, ...(caller !== undefined ? { caller } : {}) });
 
   let server: Server | undefined;
   let stopped: Promise<void> | undefined;

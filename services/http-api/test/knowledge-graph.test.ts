@@ -2,7 +2,8 @@ import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskRe
 import { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioWeatherTool } from "@deliberate/knowledge-graph/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getJson, postJson, startService, type RunningService } from "./support/service-harness.ts";
+import { join } from "node:path";
+import { getJson, postJson, startService, temporaryDirectory, type RunningService } from "./support/service-harness.ts";
 
 // The knowledge-graph module over REST on the real service: the capability at
 // GET /v1/reasoning/capabilities, reasoning/executeTask and reasoning/endSession at
@@ -12,17 +13,19 @@ import { getJson, postJson, startService, type RunningService } from "./support/
 const deductive = { reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?", contextData: { domainKnowledge: scenarioDomainKnowledge } };
 const planned = { reasoningType: "planAndExecuteCoT", goalQuery: "Should the family picnic in Paris go ahead on Saturday?", contextData: { availableTools: [scenarioWeatherTool] } };
 
-function client(running: () => RunningService) {
+function client(running: () => RunningService, token?: string) {
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
   async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; rounds: number }> {
-    let response = await postJson(`${running().url}${path}`, body);
+    let response = await postJson(`${running().url}${path}`, body, headers);
     let rounds = 0;
     while (response.status === 200 && response.json?.status === "needs_completion") {
       rounds += 1;
       const step = needsCompletionSchema.parse(response.json);
-      response = await postJson(`${running().url}/v1/tools/reasoning_submit`, {
-        resume_token: step.resume_token,
-        answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })),
-      });
+      response = await postJson(
+        `${running().url}/v1/tools/reasoning_submit`,
+        { resume_token: step.resume_token, answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })) },
+        headers,
+      );
     }
     return { status: response.status, json: response.json, rounds };
   }
@@ -37,7 +40,8 @@ function client(running: () => RunningService) {
 async function roundTrips(execute: ReturnType<typeof client>["execute"], prefix: string) {
   const first = await execute({ taskId: `${prefix}-1`, ...planned });
   expect(first.status).toBe("pending_tool_call");
-  const second = await execute({ taskId: `${prefix}-2`, ...planned, reasoningSessionId: first.reasoningSessionId, toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "rain" }] });
+  // Without a token the service cannot tell callers apart: a session is continued by its signed state.
+  const second = await execute({ taskId: `${prefix}-2`, ...planned, sessionState: first.updatedSessionState, toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "rain" }] });
   expect(second.status).toBe("pending_user_input");
   const third = await execute({ taskId: `${prefix}-3`, ...planned, sessionState: second.updatedSessionState, userInput: "Yes." });
   expect(third.status).toBe("completed");
@@ -86,9 +90,9 @@ describe("knowledge-graph over REST with a server-side model", () => {
     expect(tampered.json).toMatchObject({ status: "error", error: { code: "INVALID_INPUT", issues: [{ field: "sessionState" }] } });
     const bad = await post("/v1/methods/reasoning/executeTask", { taskId: "e-3", reasoningType: "deductive", goalQuery: "" });
     expect(bad.json.error).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "goalQuery" }] });
-    const ended = await post("/v1/methods/reasoning/endSession", { reasoningSessionId: first.reasoningSessionId });
+    const ended = await post("/v1/methods/reasoning/endSession", { reasoningSessionId: first.reasoningSessionId, sessionState: first.updatedSessionState });
     expect(endSessionResponseSchema.parse(ended.json)).toMatchObject({ status: "ended", alreadyClosed: false });
-    const gone = await post("/v1/methods/reasoning/executeTask", { taskId: "e-4", ...deductive, reasoningSessionId: first.reasoningSessionId });
+    const gone = await post("/v1/methods/reasoning/executeTask", { taskId: "e-4", ...deductive, sessionState: first.updatedSessionState });
     expect(gone.status).toBe(404);
     const session = await getJson(`${running.url}/v1/sessions/${first.reasoningSessionId}`);
     expect(session.json.knowledgeGraph).toMatchObject({ state: "ended" });
@@ -112,5 +116,108 @@ describe("knowledge-graph over REST with no key", () => {
     expect(deduced.rounds).toBeGreaterThanOrEqual(3);
     for (const reasoningType of ["inductive", "abductive"]) expect((await execute({ taskId: `${reasoningType}-1`, reasoningType, goalQuery: "What is common?" })).status).toBe("completed");
     await roundTrips(execute, "keyless");
+  });
+});
+
+describe("knowledge-graph sessions over REST: the signed state or the token holder the session is bound to", () => {
+  const directory = temporaryDirectory();
+  let fake: FakeModelServer;
+  let holderA: RunningService;
+  let holderB: RunningService;
+  let anonymous: RunningService;
+  const a = client(() => holderA, "token-of-caller-a-0123456789");
+  const b = client(() => holderB, "token-of-caller-b-0123456789");
+  const nobody = client(() => anonymous);
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    // Three services on one database: two with their own tokens (two callers), one without (anonymous).
+    const shared = { DATABASE_PATH: join(directory.path, "shared.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", KNOWLEDGE_GRAPH_STATE_SECRET: "one secret for all three services" };
+    holderA = await startService({ ...shared, REASONING_API_TOKEN: "token-of-caller-a-0123456789" });
+    holderB = await startService({ ...shared, REASONING_API_TOKEN: "token-of-caller-b-0123456789" });
+    anonymous = await startService(shared);
+  });
+  afterAll(async () => {
+    await Promise.all([holderA?.stop(), holderB?.stop(), anonymous?.stop()]);
+    await fake?.close();
+    directory.remove();
+  });
+
+  it("the token holder continues and ends by id; another holder and an anonymous caller need the state; a forged state is refused", async () => {
+    const first = await a.execute({ taskId: "b-1", ...deductive, reasoningSessionId: "rest-bound" });
+    expect(first.status).toBe("completed");
+    expect(first.sessionExpiresAt).toMatch(/^\d{4}-/);
+    expect((await a.execute({ taskId: "b-2", ...deductive, reasoningSessionId: "rest-bound" }, "/v1/tools/reasoning_execute_task")).status).toBe("completed");
+
+    for (const other of [b, nobody]) {
+      for (const path of ["/v1/methods/reasoning/executeTask", "/v1/tools/reasoning_execute_task"]) {
+        const refused = await other.post(path, { taskId: "b-3", ...deductive, reasoningSessionId: "rest-bound" });
+        expect(refused.status).toBe(409);
+        expect(refused.json).toMatchObject({ error: { code: "CONFLICT", issues: [{ field: "sessionState" }] } });
+      }
+      expect((await other.post("/v1/methods/reasoning/endSession", { reasoningSessionId: "rest-bound" })).status).toBe(409);
+      const forged = await other.post("/v1/methods/reasoning/executeTask", { taskId: "b-4", ...deductive, sessionState: { token: `kg1.${Buffer.from(JSON.stringify({ s: "rest-bound", r: 2 })).toString("base64url")}.AAAA` } });
+      expect(forged.status).toBe(400);
+      expect(forged.json).toMatchObject({ error: { code: "INVALID_INPUT", issues: [{ field: "sessionState" }] } });
+    }
+    // The state is the session's capability: with it, any caller continues (and may end) the session.
+    const latest = await a.execute({ taskId: "b-5", ...deductive, reasoningSessionId: "rest-bound" });
+    const continued = await b.execute({ taskId: "b-6", ...deductive, sessionState: latest.updatedSessionState });
+    expect(continued).toMatchObject({ status: "completed", reasoningSessionId: "rest-bound" });
+    const ended = await nobody.post("/v1/tools/reasoning_end_session", { sessionState: continued.updatedSessionState });
+    expect(ended.json).toMatchObject({ reasoningSessionId: "rest-bound", status: "ended" });
+  });
+
+  it("the cap refusal names no session", async () => {
+    const capped = await startService({ DATABASE_PATH: join(directory.path, "capped.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", KNOWLEDGE_GRAPH_MAX_SESSIONS: "1" });
+    try {
+      const c = client(() => capped);
+      await c.execute({ taskId: "cap-1", ...deductive, reasoningSessionId: "someone-elses" });
+      const refused = await c.post("/v1/methods/reasoning/executeTask", { taskId: "cap-2", ...deductive });
+      expect(refused.status).toBe(422);
+      expect(refused.json).toMatchObject({ error: { code: "LIMIT_EXCEEDED" } });
+      expect(JSON.stringify(refused.json)).not.toMatch(/someone-elses/);
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  it("pages the graph of a session read like its thoughts", async () => {
+    const first = await a.execute({ taskId: "p-1", ...deductive, reasoningSessionId: "rest-paged" });
+    expect(first.status).toBe("completed");
+    const whole = await getJson(`${holderA.url}/v1/sessions/rest-paged?limit=1000`, { authorization: "Bearer token-of-caller-a-0123456789" });
+    const relations = whole.json.knowledgeGraph.relations as unknown[];
+    expect(relations.length).toBeGreaterThan(4);
+    const page = await getJson(`${holderA.url}/v1/sessions/rest-paged?limit=2&offset=2`, { authorization: "Bearer token-of-caller-a-0123456789" });
+    expect(page.status).toBe(200);
+    expect(page.json.knowledgeGraph.relations).toEqual(relations.slice(2, 4));
+    expect(page.json.knowledgeGraph.entities).toHaveLength(2);
+    expect(page.json.knowledgeGraph.relationCount).toBe(relations.length);
+    expect(page.json.page).toMatchObject({ offset: 2, limit: 2, next_offset: 4 });
+    expect(page.json.page.totals["knowledgeGraph.relations"]).toBe(relations.length);
+  });
+});
+
+describe("knowledge-graph over REST when the model fails", () => {
+  let fake: FakeModelServer;
+  let running: RunningService;
+  const { post, execute } = client(() => running);
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: { status: 503, message: "the model is overloaded" } });
+    running = await startService({ OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", MAX_RETRIES: "0" });
+  });
+  afterAll(async () => {
+    await running?.stop();
+    await fake?.close();
+  });
+
+  it("answers 200 with status failed and a typed, retryable error, by method and by tool; bad input stays a 400", async () => {
+    for (const path of ["/v1/methods/reasoning/executeTask", "/v1/tools/reasoning_execute_task"]) {
+      const failed = await execute({ taskId: "f-1", ...deductive }, path);
+      expect(failed).toMatchObject({ status: "failed", result: null, reasoningSessionId: null, updatedSessionState: null, error: { reason: "PROVIDER_UNAVAILABLE", code: 5023, retryable: true } });
+    }
+    const bad = await post("/v1/methods/reasoning/executeTask", { taskId: "f-2", ...deductive, reasoningType: "guess" });
+    expect(bad.status).toBe(400);
   });
 });

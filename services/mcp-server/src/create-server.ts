@@ -1,6 +1,7 @@
 import { publishedSchemas, submitTool, type ToolDefinition } from "@deliberate/contracts";
 import type { DeliberateEngine, Engine, InvokeOptions } from "@deliberate/engine";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import { bindConnectionCaller } from "./caller-identity.ts";
 import { registerProtocolMethods } from "./protocol-methods.ts";
 import { invokeOptionsFor } from "./request-options.ts";
 import type { ProviderSettings } from "@deliberate/providers";
@@ -29,6 +30,12 @@ export interface CreateServerOptions {
   sessions?: SessionReader;
   /** The session viewer's base URL, when it is served; Markdown exports link to it. */
   viewerUrl?: string;
+  /**
+   * The caller identity of calls on a connection that is not HTTP (stdio), shared with the
+   * stdio fast path; default: one new identity per server instance. HTTP calls are identified
+   * by their bearer token and MCP session instead (see caller-identity.ts).
+   */
+  connectionCaller?: string;
 }
 
 function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
@@ -73,7 +80,8 @@ async function callEngine(engine: Engine, logger: Logger, name: string, rawArgum
  * reasoning_submit, which resumes a model-backed call) are answered by the
  * engine directly, with the same result the registered tool gives.
  */
-export function createToolCallFastPath(options: { engine: Engine; logger?: Logger }): ToolCallFastPath {
+export function createToolCallFastPath(options: { engine: Engine; logger?: Logger; caller?: string }): ToolCallFastPath {
+  const caller = options.caller;
   const logger = options.logger ?? silentLogger;
   const modelFree = new Set(options.engine.tools.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
   // The signal is read only if the call needs it (see LazyAbort).
@@ -83,6 +91,7 @@ export function createToolCallFastPath(options: { engine: Engine; logger?: Logge
           get signal() {
             return call.cancellation.signal;
           },
+          ...(caller !== undefined ? { caller } : {}),
         })
       : undefined;
 }
@@ -104,6 +113,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     ...(Object.keys(published).length > 0 ? { experimental: published as Record<string, Record<string, never>> } : {}),
   };
   const server = new McpServer(serverInfo, { capabilities, instructions: serverInstructions });
+  if (options.connectionCaller !== undefined) bindConnectionCaller(server, options.connectionCaller);
   for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
   registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
   withoutInheritedToolNames(server);

@@ -11,6 +11,7 @@ import { createModelRouter, redactSettings, unknownModeModels } from "@deliberat
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
 import { defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
+import { newConnectionCaller } from "./caller-identity.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
 import { serverInfo } from "./server-info.ts";
@@ -90,7 +91,9 @@ async function main(): Promise<void> {
   const tasks = createTaskRunner({ engine, log: (level, message, fields) => logger[level](message, fields) });
   await tasks.start();
   let viewerUrl: string | undefined;
-  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
+  // Over stdio this process serves one client: its calls (through the SDK or the fast path) are one caller.
+  const connectionCaller = newConnectionCaller();
+  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, connectionCaller, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
 
   let transport: RunningTransport | undefined;
   let stopping = false;
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {
-    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger }) });
+    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger, caller: connectionCaller }) });
     for (const line of connectionHelp({ config, scriptPath })) logger.info(line);
   }
 }

@@ -1,6 +1,7 @@
 import type { InvokeOptions, ProgressUpdate } from "@deliberate/engine";
 import type { ProviderSettings } from "@deliberate/providers";
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import { callerOf } from "./caller-identity.ts";
 import { modelsForCall } from "./keyless-models.ts";
 import type { Logger } from "./logger.ts";
 
@@ -42,9 +43,9 @@ function progressForwarder(context: ServerContext, logger: Logger): { progress?:
 }
 
 /**
- * The engine options of one request: its abort signal, progress forwarding and,
- * with no server-side model, the client's sampling or host execution. Shared
- * by tools and protocol methods.
+ * The engine options of one request: its abort signal, progress forwarding,
+ * the caller's identity and, with no server-side model, the client's sampling
+ * or host execution. Shared by tools and protocol methods.
  */
 export function invokeOptionsFor(
   server: McpServer,
@@ -60,6 +61,7 @@ export function invokeOptionsFor(
         request: (request, options) => context.mcpReq.requestSampling(request, options.signal ? { signal: options.signal } : {}),
       })
     : undefined;
-  return { options: { signal: context.mcpReq.signal, ...(progress ? { progress } : {}), ...(models ? { models } : {}) }, flush };
+  const caller = callerOf(server, context);
+  return { options: { signal: context.mcpReq.signal, ...(progress ? { progress } : {}), ...(models ? { models } : {}), ...(caller !== undefined ? { caller } : {}) }, flush };
 }
 

@@ -234,3 +234,123 @@ describe("reasoning/executeTask over Streamable HTTP", () => {
     });
   }
 });
+
+describe("knowledge-graph sessions over MCP: the signed state or the connection the session is bound to", () => {
+  const directory = temporaryDirectory();
+  let fake: FakeModelServer;
+  let first: StdioServer;
+  let second: StdioServer;
+  const a = sender(() => first.client);
+  const b = sender(() => second.client);
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    // Two stdio processes on one database: two clients, each the caller of its own connection.
+    const env = { DATABASE_PATH: join(directory.path, "bound.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" };
+    first = await startStdioServer(env);
+    second = await startStdioServer(env);
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await fake?.close();
+    directory.remove();
+  });
+
+  it("the creating connection continues and ends by id (method, tool and the model-free fast path); another needs the state; a forged one is refused", async () => {
+    const created = await a.execute({ taskId: "m-1", ...deductive, reasoningSessionId: "mcp-bound" });
+    expect(created.status).toBe("completed");
+    expect((await a.execute({ taskId: "m-2", ...deductive, reasoningSessionId: "mcp-bound" })).status).toBe("completed");
+
+    const refused = await protocolErrorOf(b.execute({ taskId: "m-3", ...deductive, reasoningSessionId: "mcp-bound" }));
+    expect(refused.code).toBe(-32000);
+    expect(refused.data).toMatchObject({ code: "CONFLICT", issues: [{ field: "sessionState" }] });
+    const byTool = await second.client.callTool({ name: "reasoning_execute_task", arguments: { taskId: "m-4", ...deductive, reasoningSessionId: "mcp-bound" } });
+    expect(byTool.isError).toBe(true);
+    expect(JSON.parse((byTool.content as Array<{ text: string }>)[0]?.text ?? "{}")).toMatchObject({ code: "CONFLICT", issues: [{ field: "sessionState" }] });
+    const notEnded = await second.client.callTool({ name: "reasoning_end_session", arguments: { reasoningSessionId: "mcp-bound" } });
+    expect(notEnded.isError).toBe(true);
+    const forged = await protocolErrorOf(b.execute({ taskId: "m-5", ...deductive, sessionState: `kg1.${Buffer.from(JSON.stringify({ s: "mcp-bound", r: 2 })).toString("base64url")}.AAAA` }));
+    expect(forged.code).toBe(-32602);
+    expect(forged.data.issues?.map((issue) => issue.field)).toEqual(["sessionState"]);
+
+    // With the state, the other connection continues; the creator ends it by id through the tool (the stdio fast path).
+    const latest = await a.execute({ taskId: "m-6", ...deductive, reasoningSessionId: "mcp-bound" });
+    expect((await b.execute({ taskId: "m-7", ...deductive, sessionState: latest.updatedSessionState })).status).toBe("completed");
+    const ended = await first.client.callTool({ name: "reasoning_end_session", arguments: { reasoningSessionId: "mcp-bound" } });
+    expect(ended.isError, JSON.stringify(ended.content)).toBeFalsy();
+    expect(ended.structuredContent).toMatchObject({ status: "ended", alreadyClosed: false });
+  });
+
+  it("pages the graph in the session resource like the thoughts", async () => {
+    const created = await a.execute({ taskId: "r-1", ...deductive, reasoningSessionId: "mcp-paged" });
+    const read = async (query: string) => {
+      const resource = await first.client.readResource({ uri: `deliberate://sessions/mcp-paged${query}` });
+      return JSON.parse((resource.contents[0] as { text: string }).text);
+    };
+    const whole = await read("?limit=1000");
+    expect(whole.knowledgeGraph.relations.length).toBeGreaterThan(4);
+    const page = await read("?limit=2&offset=1");
+    expect(page.knowledgeGraph.relations).toEqual(whole.knowledgeGraph.relations.slice(1, 3));
+    expect(page.knowledgeGraph.entities).toHaveLength(2);
+    expect(page.page.totals["knowledgeGraph.relations"]).toBe(whole.knowledgeGraph.relations.length);
+    expect(created.status).toBe("completed");
+  });
+});
+
+describe("knowledge-graph sessions over Streamable HTTP without a token: anonymous calls need the state", () => {
+  const directory = temporaryDirectory();
+  let fake: FakeModelServer;
+  let http: HttpServerProcess;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    http = await startHttpServer(["--http", "--port", "0"], { DATABASE_PATH: join(directory.path, "anonymous.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await http?.stop();
+    await fake?.close();
+    directory.remove();
+  });
+
+  it("refuses continuing by id alone, and continues with the signed state", async () => {
+    const client = testClient({ name: "kg-anonymous", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StreamableHTTPClientTransport(http.url));
+    clients.push(client);
+    const { execute } = sender(() => client);
+    const created = await execute({ taskId: "h-1", ...deductive, reasoningSessionId: "http-anonymous" });
+    expect(created.status).toBe("completed");
+    const refused = await protocolErrorOf(execute({ taskId: "h-2", ...deductive, reasoningSessionId: "http-anonymous" }));
+    expect(refused.data).toMatchObject({ code: "CONFLICT", issues: [{ field: "sessionState" }] });
+    expect((await execute({ taskId: "h-3", ...deductive, sessionState: created.updatedSessionState })).status).toBe("completed");
+  });
+});
+
+describe("knowledge-graph over MCP when the model fails", () => {
+  const directory = temporaryDirectory();
+  let fake: FakeModelServer;
+  let server: StdioServer;
+  const { execute } = sender(() => server.client);
+
+  beforeAll(async () => {
+    fake = await createFakeModelServer({ respond: { status: 503, message: "the model is overloaded" } });
+    server = await startStdioServer({ DATABASE_PATH: join(directory.path, "failing.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", MAX_RETRIES: "0" });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+    directory.remove();
+  });
+
+  it("returns status failed with a typed, retryable error from the method and the tool, not a JSON-RPC error", async () => {
+    const failed = await execute({ taskId: "f-1", ...deductive });
+    expect(failed).toMatchObject({ status: "failed", reasoningSessionId: null, updatedSessionState: null, error: { reason: "PROVIDER_UNAVAILABLE", code: 5023, retryable: true } });
+    const byTool = await server.client.callTool({ name: "reasoning_execute_task", arguments: { taskId: "f-2", ...deductive } });
+    expect(byTool.isError, JSON.stringify(byTool.content)).toBeFalsy();
+    expect(executeTaskResponseSchema.parse(byTool.structuredContent)).toMatchObject({ status: "failed", error: { reason: "PROVIDER_UNAVAILABLE" } });
+    // Bad input is still an error of the call.
+    expect((await protocolErrorOf(execute({ taskId: "f-3", reasoningType: "deductive", goalQuery: "" }))).code).toBe(-32602);
+  });
+});

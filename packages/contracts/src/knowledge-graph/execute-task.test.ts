@@ -203,6 +203,7 @@ describe("tool definitions", () => {
       updatedSessionState: null,
       notices: [],
     };
-    expect(executeTaskResponseSchema.parse(response)).toEqual(response);
+    // A response from a server before retryable and sessionExpiresAt existed still parses, with their defaults.
+    expect(executeTaskResponseSchema.parse(response)).toEqual({ ...response, error: { ...response.error, retryable: false }, sessionExpiresAt: null });
   });
 });

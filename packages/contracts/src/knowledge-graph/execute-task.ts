@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pendingPromptSchema } from "../reasoning/needs-completion.ts";
 import { derivationSchema, knowledgeSubgraphSchema, tripleSchema } from "./graph-shapes.ts";
+import { hostFactsSchema, hostRulesSchema } from "./host-knowledge.ts";
 import { availableToolsSchema, toolCallRequestSchema, toolResultSchema } from "./tool-interaction.ts";
 import {
   confidenceMethodSchema,
@@ -42,6 +43,8 @@ export const contextDataSchema = z.strictObject({
     .union([contextText("hostProvidedPriorReasoningSummary"), z.record(z.string(), z.unknown())])
     .nullish()
     .describe("The host's summary of earlier cycles for this session (text or an object)"),
+  facts: hostFactsSchema.nullish(),
+  rules: hostRulesSchema.nullish(),
 });
 export type ContextData = z.infer<typeof contextDataSchema>;
 
@@ -84,7 +87,9 @@ export const executeTaskRequestSchema = z
       .describe("The host's id for this call; echoed in the response"),
     reasoningSessionId: reasoningSessionIdSchema
       .nullish()
-      .describe("Continue this session's graph; an unknown id starts a new session under that id; omit to start one with a new id"),
+      .describe(
+        "Continue this session's graph (alone: only a session bound to the same caller; otherwise send its sessionState); an unknown id starts a new session under that id; omit to start one with a new id",
+      ),
     reasoningType: reasoningTypeSchema,
     goalQuery: z
       .string()
@@ -143,12 +148,18 @@ export const updatedSessionStateSchema = z.object({
 });
 export type UpdatedSessionState = z.infer<typeof updatedSessionStateSchema>;
 
-/** A failure of the reasoning itself (status `failed`); caller mistakes are errors of the call instead. */
+/**
+ * A failure of the reasoning itself (status `failed`): nothing came of the
+ * graph (EXTRACTION_EMPTY) or the model or its provider failed during the task
+ * (PROVIDER_UNAVAILABLE, PROVIDER_TIMEOUT, MODEL_OUTPUT_INVALID, ...). Caller
+ * mistakes are errors of the call instead.
+ */
 export const executeTaskErrorSchema = z.object({
   code: z.number().int().describe("Stable numeric code"),
-  reason: z.string().describe("Stable name of the code, e.g. EXTRACTION_EMPTY"),
+  reason: z.string().describe("Stable name of the code, e.g. EXTRACTION_EMPTY or PROVIDER_UNAVAILABLE"),
   message: z.string(),
   details: z.string().nullable(),
+  retryable: z.boolean().default(false).describe("True when the same call may succeed if sent again (a transient provider failure)"),
 });
 export type ExecuteTaskError = z.infer<typeof executeTaskErrorSchema>;
 
@@ -184,7 +195,7 @@ export type Plan = z.infer<typeof planSchema>;
 /** One step of the reasoning trace. */
 export const traceStepSchema = z.object({
   index: z.number().int(),
-  kind: z.string().describe("seed, extract, resolve, induce, deduce, abduce, plan, toolCall, toolResult, askUser, userInput, selfAsk, thoughts, answer"),
+  kind: z.string().describe("seed, hostData, extract, resolve, induce, deduce, abduce, plan, toolCall, toolResult, askUser, userInput, selfAsk, thoughts, answer"),
   summary: z.string(),
   addedEntities: z.array(z.string()),
   addedRelations: z.array(tripleSchema),
@@ -274,6 +285,11 @@ export const executeTaskResponseSchema = z.object({
   userInputRequest: z.string().nullable(),
   error: executeTaskErrorSchema.nullable(),
   updatedSessionState: updatedSessionStateSchema.nullable(),
+  sessionExpiresAt: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("When the session expires unless called again (idle timeout); null when no session was kept"),
   notices: z.array(noticeSchema),
 });
 export type ExecuteTaskResponse = z.infer<typeof executeTaskResponseSchema>;

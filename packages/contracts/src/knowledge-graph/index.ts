@@ -68,6 +68,8 @@ export type {
   TraceStep,
   UpdatedSessionState,
 } from "./execute-task.ts";
+export { hostFactSchema, hostFactsSchema, hostKnowledgeLimits, hostRuleSchema, hostRulesSchema, ruleAtomSchema } from "./host-knowledge.ts";
+export type { HostFact, HostRule, RuleAtom } from "./host-knowledge.ts";
 export { endSessionRequestSchema, endSessionResponseSchema } from "./end-session.ts";
 export type { EndSessionRequest, EndSessionResponse } from "./end-session.ts";
 export { reasoningCapabilitySchema } from "./capabilities.ts";

@@ -6,7 +6,7 @@ import { executeTaskRequestSchema, executeTaskResponseSchema } from "./execute-t
 export const executeTaskTool = defineTool({
   name: "reasoning_execute_task",
   description:
-    "Reason over a per-session knowledge graph. reasoningType: inductive (patterns become abstract nodes), deductive (explicit rules applied by forward chaining, each deduction with its derivation), abductive (2-3 hypotheses scored on coverage, simplicity, consistency), planAndExecuteCoT (a plan of those operations and host tool calls). The first call seeds the graph from goalQuery and contextData; pass reasoningSessionId (or updatedSessionState as sessionState) to continue. Status pending_tool_call: run toolCallRequest and send toolResults [{toolCallId, result}]; pending_user_input: ask the user and send userInput. The same as the reasoning/executeTask method.",
+    "Reason over a per-session knowledge graph. reasoningType: inductive (patterns become abstract nodes), deductive (explicit rules applied by forward chaining, each deduction with its derivation), abductive (2-3 hypotheses scored on coverage, simplicity, consistency), planAndExecuteCoT (a plan of those operations and host tool calls). The first call seeds the graph from goalQuery and contextData (facts and rules may be given as data in contextData.facts / contextData.rules); send the last updatedSessionState as sessionState to continue (reasoningSessionId alone continues only a session bound to the same caller). Status pending_tool_call: run toolCallRequest and send toolResults [{toolCallId, result}]; pending_user_input: ask the user and send userInput; failed: error says why (retryable for transient model failures). The same as the reasoning/executeTask method.",
   inputSchema: executeTaskRequestSchema,
   outputSchema: executeTaskResponseSchema,
   annotations: { title: "Execute Reasoning Task", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -18,7 +18,7 @@ export const executeTaskTool = defineTool({
 export const endSessionTool = defineTool({
   name: "reasoning_end_session",
   description:
-    "End a knowledge-graph reasoning session started by reasoning_execute_task: it stops counting toward the active-session cap and can no longer be continued; its graph stays readable in exports. Ending an ended session reports it again. The same as the reasoning/endSession method.",
+    "End a knowledge-graph reasoning session started by reasoning_execute_task (send its updatedSessionState as sessionState; reasoningSessionId alone ends only a session bound to the same caller): it stops counting toward the active-session cap and can no longer be continued; its graph stays readable in exports. Ending an ended session reports it again. The same as the reasoning/endSession method.",
   inputSchema: endSessionRequestSchema,
   outputSchema: endSessionResponseSchema,
   annotations: { title: "End Reasoning Session", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

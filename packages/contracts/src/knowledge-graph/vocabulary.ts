@@ -34,8 +34,8 @@ export type ConfidenceMethod = z.infer<typeof confidenceMethodSchema>;
 export const validitySchema = z.enum(["asserted", "derived", "hypothesized", "retracted"]);
 export type Validity = z.infer<typeof validitySchema>;
 
-/** What produced a graph element. */
-export const provenanceKindSchema = z.enum(["seed", "extraction", "tool_result", "user_input", "induction", "deduction", "abduction"]);
+/** What produced a graph element (`host_data`: the facts and rules of `contextData.facts` / `contextData.rules`). */
+export const provenanceKindSchema = z.enum(["seed", "extraction", "tool_result", "user_input", "induction", "deduction", "abduction", "host_data"]);
 export type ProvenanceKind = z.infer<typeof provenanceKindSchema>;
 
 /** Lifecycle of a knowledge-graph session. */

@@ -2,6 +2,7 @@ import { DeliberateError, type EndSessionRequest, type EndSessionResponse } from
 import type { KnowledgeGraphOptions } from "./options.ts";
 import type { KnowledgeGraphContext } from "./reasoning-run.ts";
 import { expiresAt, sessionIdOf } from "./session-access.ts";
+import { requireBoundCaller } from "./session-binding.ts";
 
 /**
  * reasoning/endSession: the session stops counting toward the cap and can no
@@ -10,7 +11,7 @@ import { expiresAt, sessionIdOf } from "./session-access.ts";
  * timeout is reported (and recorded) as expired.
  */
 export async function endSession(request: EndSessionRequest, context: KnowledgeGraphContext, options: KnowledgeGraphOptions): Promise<EndSessionResponse> {
-  const { sessionId } = await sessionIdOf(request, context, options);
+  const { sessionId, revision } = await sessionIdOf(request, context, options);
   const repository = context.store.knowledgeGraph;
   const session = sessionId === null ? undefined : await repository.findSession(sessionId);
   if (!session || sessionId === null) {
@@ -18,9 +19,11 @@ export async function endSession(request: EndSessionRequest, context: KnowledgeG
       code: "NOT_FOUND",
       message: `No knowledge-graph session ${sessionId ?? ""}`.trim(),
       issues: [{ field: request.reasoningSessionId != null ? "reasoningSessionId" : "sessionState", message: "unknown session" }],
-      hint: "Pass the reasoningSessionId of a reasoning/executeTask response.",
+      hint: "Pass the reasoningSessionId of a reasoning/executeTask response, with its updatedSessionState as sessionState.",
     });
   }
+  // Any state the server signed for the session ends it (even an earlier revision's); the id alone only the caller's own.
+  if (revision === null) await requireBoundCaller(context, sessionId, "end");
   const now = context.clock.now().toISOString();
   const counts = await repository.countGraph(sessionId);
   if (session.state === "ended" || session.state === "expired") {

@@ -4,6 +4,7 @@ import {
   type CoTVariation,
   cotVariationSchema,
   DeliberateError,
+  type ExecuteTaskError,
   type ExecuteTaskRequest,
   type ExecuteTaskResponse,
   type OutputFormat,
@@ -25,16 +26,14 @@ import { hostToolsOf } from "../modes/schema-parts.ts";
 import { signSessionState } from "../session-state.ts";
 import { answerGoal } from "./answer.ts";
 import { extractInto } from "./extract.ts";
+import { absorbHostKnowledge, needsExtraction, rulesInForce } from "./host-knowledge.ts";
 import { abduce, deduce, induce } from "./operations.ts";
 import type { KnowledgeGraphOptions } from "./options.ts";
 import type { PendingWork, ResumePoint, StoredPlanStep, StoredSubQuestion } from "./pending.ts";
 import { BudgetExhausted, type KnowledgeGraphContext, ReasoningRun } from "./reasoning-run.ts";
-import { accessSession, expiresAt, stateSecretName } from "./session-access.ts";
-
-/** Numeric codes of a `failed` status (the reasoning failed; caller mistakes are errors of the call). */
-export const executeTaskFailures = {
-  EXTRACTION_EMPTY: 4220,
-} as const;
+import { accessSession, expiresAt, stateSecretFor, stateSecretName } from "./session-access.ts";
+import { bindToCaller } from "./session-binding.ts";
+import { executeTaskFailures, modelFailureOf } from "./task-failure.ts";
 
 /** How much of the graph a trace's subgraph shows at most. */
 const traceSubgraphLimits = { entities: 60, relations: 120, derivations: 200 } as const;
@@ -45,7 +44,7 @@ type Outcome =
   | { kind: "waitTool"; toolName: string; toolArguments: Record<string, unknown>; resume: ResumePoint }
   | { kind: "waitUser"; question: string; resume: ResumePoint }
   | { kind: "exhausted" }
-  | { kind: "failed"; reason: keyof typeof executeTaskFailures; message: string; details: string | null };
+  | { kind: "failed"; error: ExecuteTaskError };
 
 function clip(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
@@ -174,6 +173,8 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
   const taskId = request.taskId;
 
   const stored = access.kind === "existing" ? await repository.loadGraph(access.session.sessionId) : { entities: [], relations: [] };
+  const hostRules = rulesInForce(access.kind === "existing" ? await context.store.knowledgeGraphRules.list(access.session.sessionId) : [], request.contextData?.rules);
+  const absorbHost = () => absorbHostKnowledge(run, { facts: request.contextData?.facts ?? [], rules: hostRules });
   const graph = WorkingGraph.fromStored(stored.entities, stored.relations);
   const run = new ReasoningRun(context, graph, {
     taskId,
@@ -195,30 +196,42 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
   try {
     // 1. Seed a new graph, take in the host's answer, or enrich with this call's goal.
     if (access.kind === "new") {
-      const extracted = await extractInto(run, { source: "goal and context", text: seedText(request), kind: "seed", step: "seed", reference: null });
+      const extracted = needsExtraction(request.contextData)
+        ? await extractInto(run, { source: "goal and context", text: seedText(request), kind: "seed", step: "seed", reference: null })
+        : { entities: 0, relations: 0 };
+      absorbHost();
       if (graph.entityCount === 0) {
         outcome = {
           kind: "failed",
-          reason: "EXTRACTION_EMPTY",
-          message: "No entities or relations could be extracted from goalQuery and contextData, so there is no graph to reason over",
-          details: `The extraction returned ${extracted.entities} entities and ${extracted.relations} relations. Give the goal concrete subjects, or add facts in contextData.domainKnowledge.`,
+          error: {
+            code: executeTaskFailures.EXTRACTION_EMPTY,
+            reason: "EXTRACTION_EMPTY",
+            message: "No entities or relations could be extracted from goalQuery and contextData, so there is no graph to reason over",
+            details: `The extraction returned ${extracted.entities} entities and ${extracted.relations} relations. Give the goal concrete subjects, or add facts in contextData.domainKnowledge or contextData.facts.`,
+            retryable: false,
+          },
         };
       } else outcome = await reason();
     } else if (pending) {
       await absorbAnswer(pending);
+      absorbHost();
       outcome = await reason();
     } else {
       const summary = request.contextData?.hostProvidedPriorReasoningSummary;
-      await extractInto(run, {
+      if (needsExtraction(request.contextData)) await extractInto(run, {
         source: "new goal",
         text: [`Goal: ${request.goalQuery}`, request.contextData?.domainKnowledge ? `Domain knowledge:\n${request.contextData.domainKnowledge}` : "", summary != null ? `Prior reasoning summary:\n${textOf(summary)}` : ""].filter(Boolean).join("\n\n"),
         kind: "extraction",
         step: "enrich",
         reference: null,
       });
+      absorbHost();
       outcome = await reason();
     }
   } catch (error) {
+    // A cancelled call stays cancelled, whatever the provider made of the abort.
+    const modelFailure = context.signal.aborted ? null : modelFailureOf(error);
+    if (modelFailure) return failedResponse(request, access, { kind: "failed", error: modelFailure }, run.notices, context, options);
     if (!(error instanceof BudgetExhausted)) throw error;
     outcome = { kind: "exhausted" };
     run.notices.push({ field: request.outputRequirements?.maxSteps != null ? "outputRequirements.maxSteps" : null, message: `Stopped: ${error.reason}. The graph keeps what was found so far; call again to continue.` });
@@ -303,20 +316,7 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
     return { kind: "waitUser", question: question.question, resume: resumePoint(run, base, point.stage) };
   }
 
-  // A reasoning failure on a new session leaves nothing behind.
-  if (outcome.kind === "failed") {
-    return {
-      taskId,
-      reasoningSessionId: access.kind === "existing" ? access.session.sessionId : null,
-      status: "failed",
-      result: null,
-      toolCallRequest: null,
-      userInputRequest: null,
-      error: { code: executeTaskFailures[outcome.reason], reason: outcome.reason, message: outcome.message, details: outcome.details },
-      updatedSessionState: null,
-      notices: run.notices,
-    };
-  }
+  if (outcome.kind === "failed") return failedResponse(request, access, outcome, run.notices, context, options);
 
   // 4. One transaction: the session, the graph's changes, the next state. Stamped when the work is done:
   // a session is idle from the end of its last call, however long that call's model answers took.
@@ -348,7 +348,9 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
         throw new DeliberateError({ code: "CONFLICT", message: `reasoningSessionId ${sessionId} was taken meanwhile`, issues: [{ field: "reasoningSessionId", message: "already used" }], hint: "Choose another reasoningSessionId, or omit it." });
       }
       await kg.createSession({ sessionId, taskId, goalQuery: request.goalQuery, now: nowText });
+      await bindToCaller(context, repositories, sessionId, nowText);
     }
+    if (request.contextData?.rules?.length) await repositories.knowledgeGraphRules.save({ sessionId, rules: request.contextData.rules, now: nowText });
     const secretInForce = options.stateSecret ?? (await kg.ensureSecret({ name: stateSecretName, value: randomBytes(32).toString("base64url"), now: nowText }));
     await kg.insertEntities(
       sessionId,
@@ -428,7 +430,38 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
     userInputRequest: outcome.kind === "waitUser" ? outcome.question : null,
     error: null,
     updatedSessionState: signSessionState({ sessionId, revision: expectedRevision + 1 }, secret),
+    sessionExpiresAt: new Date(committedAt.getTime() + options.idleTimeoutMs).toISOString(),
     notices: run.notices,
+  };
+}
+
+/**
+ * A failed task writes nothing: a new session is not created, an existing one
+ * stays at its revision (so its state is returned again and the call can be
+ * retried). The invocation row records the failure.
+ */
+async function failedResponse(
+  request: ExecuteTaskRequest,
+  access: Awaited<ReturnType<typeof accessSession>>,
+  outcome: Extract<Outcome, { kind: "failed" }>,
+  notices: ExecuteTaskResponse["notices"],
+  context: KnowledgeGraphContext,
+  options: KnowledgeGraphOptions,
+): Promise<ExecuteTaskResponse> {
+  if (outcome.error.reason !== "EXTRACTION_EMPTY") context.reportFailure({ code: outcome.error.reason as Parameters<KnowledgeGraphContext["reportFailure"]>[0]["code"], message: outcome.error.message });
+  const session = access.kind === "existing" ? access.session : null;
+  const secret = session ? await stateSecretFor(context, options) : undefined;
+  return {
+    taskId: request.taskId,
+    reasoningSessionId: session?.sessionId ?? null,
+    status: "failed",
+    result: null,
+    toolCallRequest: null,
+    userInputRequest: null,
+    error: outcome.error,
+    updatedSessionState: session && secret !== undefined ? signSessionState({ sessionId: session.sessionId, revision: session.revision }, secret) : null,
+    sessionExpiresAt: session ? expiresAt(session, options) : null,
+    notices,
   };
 }
 
@@ -459,7 +492,8 @@ function overCapError(options: KnowledgeGraphOptions, oldest: Parameters<typeof 
     code: "LIMIT_EXCEEDED",
     message: `${options.maxActiveSessions} reasoning sessions are active, the most this server keeps; a new session cannot start`,
     issues: [{ field: "reasoningSessionId", message: "no room for a new session" }],
-    hint: `End sessions you no longer need with reasoning/endSession, or continue an existing one${oldest ? `; the least recently used (${oldest.sessionId}) expires at ${expiresAt(oldest, options)} unless it is used` : ""}.`,
+    // When a place frees, but not which session holds it: that may be another caller's.
+    hint: `End sessions you no longer need with reasoning/endSession, or continue an existing one${oldest ? `; the next place frees at ${expiresAt(oldest, options)} at the latest, unless the session holding it is used` : ""}.`,
     retryable: true,
   });
 }

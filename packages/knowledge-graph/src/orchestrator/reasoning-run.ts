@@ -3,12 +3,18 @@ import { type ModeDefinition, runMode, type ToolContext } from "@deliberate/engi
 import { selectSubgraph, renderSubgraph, type SelectedSubgraph } from "../graph/subgraph.ts";
 import type { WorkingGraph } from "../graph/working-graph.ts";
 import type { HostTool } from "../modes/schema-parts.ts";
+import type { HostRulesRepository } from "../storage/host-rules.repository.ts";
 import type { KnowledgeGraphRepository } from "../storage/knowledge-graph.repository.ts";
+import type { SessionOwnersRepository } from "../storage/session-owners.repository.ts";
 import type { KnowledgeGraphOptions } from "./options.ts";
 
 /** The repositories this module adds to the store. */
 export interface KnowledgeGraphRepositories {
   knowledgeGraph: KnowledgeGraphRepository;
+  /** Which caller each session is bound to. */
+  knowledgeGraphOwners: SessionOwnersRepository;
+  /** The rules hosts gave sessions as data. */
+  knowledgeGraphRules: HostRulesRepository;
 }
 
 /** The context the module's handlers run with. */
@@ -102,9 +108,17 @@ export class ReasoningRun {
     this.context.progress({ progress: this.iterations, total: this.maxIterations, message: label });
   }
 
-  /** New elements this call may still add. */
+  /** Elements the host gave as data this call: not counted against the growth budget. */
+  private exempt = 0;
+
+  /** New elements this call may still add (the host's own facts do not count). */
   remainingGrowth(): number {
-    return Math.max(0, this.options.maxGraphGrowth - this.graph.growth);
+    return Math.max(0, this.options.maxGraphGrowth - (this.graph.growth - this.exempt));
+  }
+
+  /** Exempts `count` elements just added from the host's data from the growth budget. */
+  exemptGrowth(count: number): void {
+    this.exempt += count;
   }
 
   /** Marks the growth budget as spent: the current step finishes, the next one stops the call. */

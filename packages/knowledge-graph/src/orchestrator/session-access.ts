@@ -4,6 +4,7 @@ import type { StoredSession } from "../storage/knowledge-graph.repository.ts";
 import type { KnowledgeGraphOptions } from "./options.ts";
 import { type PendingWork, pendingWorkSchema } from "./pending.ts";
 import type { KnowledgeGraphContext } from "./reasoning-run.ts";
+import { requireBoundCaller } from "./session-binding.ts";
 
 /** The name the state-signing key is kept under. */
 export const stateSecretName = "session_state";
@@ -13,7 +14,10 @@ export async function stateSecretFor(context: KnowledgeGraphContext, options: Kn
   return options.stateSecret ?? (await context.store.knowledgeGraph.findSecret(stateSecretName));
 }
 
-/** Which session a request names (by id or by its signed state), verified. */
+/**
+ * Which session a request names (by id or by its signed state), verified.
+ * `revision` is the state's revision when the request sent one, else null.
+ */
 export async function sessionIdOf(
   request: { reasoningSessionId?: string | null | undefined; sessionState?: SessionStateInput | null | undefined },
   context: KnowledgeGraphContext,
@@ -31,11 +35,12 @@ export async function sessionIdOf(
   }
   const payload = verifySessionState(request.sessionState, secret);
   if (request.reasoningSessionId != null && request.reasoningSessionId !== payload.sessionId) {
+    // The state is for another session than the one named; neither id is echoed (either may be another caller's).
     throw new DeliberateError({
       code: "INVALID_INPUT",
-      message: `sessionState belongs to session ${payload.sessionId}, not to reasoningSessionId ${request.reasoningSessionId}`,
-      issues: [{ field: "sessionState", message: `issued for session ${payload.sessionId}` }],
-      hint: "Send the updatedSessionState of this session's last response, or omit sessionState.",
+      message: "sessionState was issued for another session than reasoningSessionId names",
+      issues: [{ field: "sessionState", message: "issued for another session" }],
+      hint: "Send the updatedSessionState of this session's last response, or omit reasoningSessionId (the state names its session).",
     });
   }
   return { sessionId: payload.sessionId, revision: payload.revision };
@@ -107,6 +112,8 @@ export async function accessSession(
     return { kind: "new", sessionId: named.sessionId };
   }
 
+  // Before anything about the session is told: a session named by id alone must be the caller's.
+  if (named.revision === null) await requireBoundCaller(context, session.sessionId, "continue");
   if (session.state === "ended" || session.state === "expired") throw closedError(session, field, options);
   if (expiresAt(session, options) <= now.toISOString()) throw closedError(session, field, options);
   if (named.revision !== null && named.revision !== session.revision) {

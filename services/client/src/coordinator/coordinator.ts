@@ -17,6 +17,7 @@ import { DeliberateClientError, isClientError } from "../errors.ts";
 import { type ReasoningVia, reasoningVia } from "../reasoning-operations.ts";
 import { anySignal, timeoutSignal } from "../signals.ts";
 import { type CachedCapability, createCapabilityCache } from "./capability-cache.ts";
+import { createConversationSessions, type KeepSessionOptions, type KeptSession } from "./conversation-sessions.ts";
 import type { CoordinatorEvent, CoordinatorEventListener } from "./events.ts";
 import { classifyFailure, type FailureKind, failureOf, fallbackAction, type ReasoningFailure, unavailableMessage } from "./fallback.ts";
 import { analyzeQuery, type QueryAnalysis } from "./heuristics.ts";
@@ -86,6 +87,14 @@ export interface ReasoningCoordinatorOptions {
   timeoutMs?: number;
   /** Timeout of the closing endSession (best effort). Default 5,000 ms. */
   endSessionTimeoutMs?: number;
+  /**
+   * Keep a conversation's reasoning session open across its turns (requests with a
+   * `conversationId`): the next turn that reasons continues the same graph (by its signed
+   * state) instead of rebuilding it. The session is ended by `endConversation`, when a turn
+   * comes after `idleMs` (default 20 minutes) or past the server's `sessionExpiresAt`, and when
+   * a turn falls back. Default off: every query ends its session (§1.3.3 C).
+   */
+  keepSessionAcrossTurns?: boolean | KeepSessionOptions;
   /** Capability cache lifetime when the server gives no hint. Default 10 minutes. */
   capabilityTtlMs?: number;
   /** How long a health check result is kept (gate 2). Default 30 s. */
@@ -157,7 +166,15 @@ export interface ReasoningSessionRecord {
   reasoningType: ReasoningType;
   via: { executeTask: ReasoningVia; endSession: ReasoningVia };
   cotVariation: CoTVariation | null;
-  status: "INITIAL_CALL_AWAITING_MCP" | "AWAITING_TOOL_RESULT" | "PERFORMING_QA_REFINEMENT_CYCLE" | "AWAITING_MCP_DURING_REFINEMENT" | "AWAITING_USER_INPUT" | "FINALIZING_ANSWER" | "SESSION_ENDED";
+  status:
+    | "INITIAL_CALL_AWAITING_MCP"
+    | "AWAITING_TOOL_RESULT"
+    | "PERFORMING_QA_REFINEMENT_CYCLE"
+    | "AWAITING_MCP_DURING_REFINEMENT"
+    | "AWAITING_USER_INPUT"
+    | "FINALIZING_ANSWER"
+    | "SESSION_ENDED"
+    | "SESSION_KEPT_OPEN";
   /** The goal of the latest call (the query, then each follow-up question). */
   currentGoal: string;
   latestSessionState: UpdatedSessionState | null;
@@ -184,6 +201,8 @@ export interface ReasoningCoordinator {
   resume(input: { reasoningSessionId: string; userInput: string; signal?: AbortSignal }): Promise<CoordinatorOutcome>;
   /** Gives up on a session waiting for the user: ends it on the server and forgets it. */
   abandon(reasoningSessionId: string): Promise<void>;
+  /** Ends the reasoning session a conversation kept open (`keepSessionAcrossTurns`), if any. */
+  endConversation(conversationId: string): Promise<void>;
   /** The server's cached `reasoning` capability (refetched when expired or asked to). */
   capabilities(options?: { refresh?: boolean }): Promise<CachedCapability>;
   readonly policy: CoordinatorPolicy;
@@ -234,6 +253,8 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
   const healthTtlMs = options.healthTtlMs ?? 30_000;
   const capabilities = createCapabilityCache({ store, ...(options.capabilityTtlMs !== undefined ? { ttlMs: options.capabilityTtlMs } : {}), now });
   const offeredTools = options.executeTool ? (options.availableTools ?? []) : [];
+  const keepOptions = options.keepSessionAcrossTurns === true ? {} : options.keepSessionAcrossTurns || undefined;
+  const conversations = keepOptions ? createConversationSessions({ store, now, keep: keepOptions }) : null;
 
   const emit = (event: CoordinatorEvent) => {
     try {
@@ -369,13 +390,43 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
   async function endSession(record: ReasoningSessionRecord) {
     if (record.status === "SESSION_ENDED") return;
     try {
-      await client.reasoning.endSession({ reasoningSessionId: record.reasoningSessionId }, { via: record.via.endSession, timeoutMs: endSessionTimeoutMs });
+      // With its signed state: a session is ended by id alone only by the caller it is bound to.
+      const named = { reasoningSessionId: record.reasoningSessionId, ...(record.latestSessionState !== null ? { sessionState: record.latestSessionState } : {}) };
+      await client.reasoning.endSession(named, { via: record.via.endSession, timeoutMs: endSessionTimeoutMs });
       emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session", detail: "the session was ended" });
     } catch (error) {
       emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session_failed", detail: error instanceof Error ? error.message : String(error) });
     }
     record.status = "SESSION_ENDED";
     await store.delete(sessionKey(record.reasoningSessionId));
+    if (conversations && record.request.conversationId !== undefined) await conversations.forget(record.request.conversationId);
+  }
+
+  /** At the end of a query: keeps the session open for the conversation's next turn when asked to, else ends it. */
+  async function endOrKeep(record: ReasoningSessionRecord, outcome: CoordinatorOutcome) {
+    const conversationId = record.request.conversationId;
+    const keep = conversations && conversationId !== undefined && outcome.kind === "answer" && outcome.source === "reasoning" && record.latestSessionState !== null;
+    if (!keep) return endSession(record);
+    await conversations.keep(conversationId, { reasoningSessionId: record.reasoningSessionId, sessionState: record.latestSessionState as UpdatedSessionState, via: record.via }, record.lastCompleted?.sessionExpiresAt ?? null);
+    record.status = "SESSION_KEPT_OPEN";
+    await store.delete(sessionKey(record.reasoningSessionId));
+    emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "session_kept", detail: "the session stays open for the conversation's next turn" });
+  }
+
+  /** Continues the conversation's kept session in `record`, if it has a live one (an expired one is ended). */
+  async function continueKept(record: ReasoningSessionRecord): Promise<KeptSession | null> {
+    const conversationId = record.request.conversationId;
+    if (!conversations || conversationId === undefined) return null;
+    const found = await conversations.find(conversationId);
+    if (!found) return null;
+    if ("expired" in found) {
+      await endSession({ ...record, reasoningSessionId: found.expired.reasoningSessionId, latestSessionState: found.expired.sessionState, via: found.expired.via });
+      return null;
+    }
+    record.reasoningSessionId = found.live.reasoningSessionId;
+    record.latestSessionState = found.live.sessionState;
+    record.via = found.live.via;
+    return found.live;
   }
 
   async function finalize(record: ReasoningSessionRecord, completed: ExecuteTaskResponse, signal: AbortSignal, extra: { failure?: ReasoningFailure; refinementFailure?: ReasoningFailure } = {}): Promise<CoordinatorOutcome> {
@@ -538,8 +589,8 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       deadline.clear();
       combined.dispose();
     }
-    // endSession is always attempted at the end; a session waiting for the user is not at its end.
-    if (outcome.kind !== "needs_user_input") await endSession(record);
+    // endSession is always attempted at the end (unless the conversation keeps the session); a session waiting for the user is not at its end.
+    if (outcome.kind !== "needs_user_input") await endOrKeep(record, outcome);
     return finish(outcome, started);
   }
 
@@ -602,10 +653,27 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       }
       const record = newRecord(request, decision, decision.selection.type);
       const previous = await previousTurnUsedReasoning(request.conversationId);
+      const kept = await continueKept(record);
       await save(record);
       emit({ type: "invoked", reasoningSessionId: record.reasoningSessionId, reasoningType: record.reasoningType, route: decision.route, serverName: decision.capability?.capability?.serverName ?? null });
       const followUp = decision.analysis.reasons.some((reason) => reason.signal === "follow_up") && previous.lastAnswer !== null;
-      return reason(record, (signal) => execute(record, followUp ? { contextData: { hostProvidedPriorReasoningSummary: previous.lastAnswer } } : {}, signal), request.signal, standardInHand, started);
+      const call: Partial<ExecuteTaskRequestInput> = followUp ? { contextData: { hostProvidedPriorReasoningSummary: previous.lastAnswer } } : {};
+      const first = async (signal: AbortSignal) => {
+        if (!kept) return execute(record, call, signal);
+        try {
+          return await execute(record, call, signal);
+        } catch (error) {
+          // The kept session closed on the server meanwhile (expired, ended) or moved on: start a new one.
+          if (!isClientError(error) || (error.code !== "NOT_FOUND" && error.code !== "CONFLICT")) throw error;
+          emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "session_restarted", detail: error.message });
+          if (record.request.conversationId !== undefined) await conversations?.forget(record.request.conversationId);
+          record.reasoningSessionId = newId();
+          record.latestSessionState = null;
+          await save(record);
+          return execute(record, call, signal);
+        }
+      };
+      return reason(record, first, request.signal, standardInHand, started);
     },
     async resume(input) {
       const started = now();
@@ -622,6 +690,18 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       await save(record);
       emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "resumed", detail: "the user answered" });
       return reason(record, (signal) => execute(record, { userInput: input.userInput }, signal), input.signal, null, started);
+    },
+    async endConversation(conversationId) {
+      const found = await conversations?.find(conversationId);
+      if (!found) return;
+      const kept = "live" in found ? found.live : found.expired;
+      try {
+        await client.reasoning.endSession({ reasoningSessionId: kept.reasoningSessionId, sessionState: kept.sessionState }, { via: kept.via.endSession, timeoutMs: endSessionTimeoutMs });
+        emit({ type: "progress", reasoningSessionId: kept.reasoningSessionId, stage: "end_session", detail: "the conversation's session was ended" });
+      } catch (error) {
+        emit({ type: "progress", reasoningSessionId: kept.reasoningSessionId, stage: "end_session_failed", detail: error instanceof Error ? error.message : String(error) });
+      }
+      await conversations?.forget(conversationId);
     },
     async abandon(reasoningSessionId) {
       const record = (await store.get(sessionKey(reasoningSessionId))) as ReasoningSessionRecord | undefined;

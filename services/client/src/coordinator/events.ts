@@ -4,7 +4,18 @@ import type { ConfidenceBand } from "./presentation.ts";
 import type { Route } from "./routing.ts";
 
 /** Where a reasoning interaction is, for "agent is performing advanced analysis..." indicators (§1.4.5). */
-export type ProgressStage = "tool_call" | "tool_result" | "refinement" | "user_input" | "resumed" | "end_session" | "end_session_failed";
+export type ProgressStage =
+  | "tool_call"
+  | "tool_result"
+  | "refinement"
+  | "user_input"
+  | "resumed"
+  | "end_session"
+  | "end_session_failed"
+  /** The conversation keeps the session open for its next turn (`keepSessionAcrossTurns`). */
+  | "session_kept"
+  /** The kept session could not be continued (it closed on the server); a new one started. */
+  | "session_restarted";
 
 /** Events for the host UI and logs. Listener errors are swallowed: they never change an outcome. */
 export type CoordinatorEvent =

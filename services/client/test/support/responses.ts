@@ -34,7 +34,7 @@ export function trace(overrides: Partial<ReasoningTrace> = {}): ReasoningTrace {
   };
 }
 
-const base = { reasoningSessionId: "s-1", result: null, toolCallRequest: null, userInputRequest: null, error: null, updatedSessionState: { token: "state-1" }, notices: [] };
+const base = { reasoningSessionId: "s-1", result: null, toolCallRequest: null, userInputRequest: null, error: null, updatedSessionState: { token: "state-1" }, sessionExpiresAt: null, notices: [] };
 
 function result(answer: string | null, confidence: number | null, withTrace: ReasoningTrace | null) {
   return { reasonedAnswer: answer, reasoningTrace: withTrace, confidenceScore: confidence, confidenceMethod: confidence === null ? null : ("combined" as const), plan: null, promptsToExecute: null, promptDetails: null };
@@ -60,7 +60,7 @@ export const responses = {
     reasoningSessionId: null,
     updatedSessionState: null,
     status: "failed",
-    error: { code: 4220, reason: "EXTRACTION_EMPTY", message: "Nothing to reason about was found.", details: null },
+    error: { code: 4220, reason: "EXTRACTION_EMPTY", message: "Nothing to reason about was found.", details: null, retryable: false },
   }),
   maxIterations: (taskId: string, partial: string | null): ExecuteTaskResponse => ({
     ...base,

@@ -20,7 +20,7 @@ export const capabilityCacheControl = "private, max-age=300";
  * `POST /v1/methods/{method}` (e.g. /v1/methods/reasoning/executeTask), which runs
  * the method's tool through the engine exactly like `POST /v1/tools/{tool}`.
  */
-export function moduleRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine }): Hono<AppEnv> {
+export function moduleRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; caller?: string }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { engine } = options;
   const capabilities = engine.capabilities;
@@ -75,7 +75,7 @@ export function moduleRoutes(catalog: OperationCatalog, options: { engine: Delib
         response: { description: `${method} result`, body: { name: `${name}Result`, schema: tool.outputSchema } },
         errors: [404, 409, 422, ...(tool.usesModel ? [499, 502, 503, 504] : [])],
       },
-      async (c) => c.json(await engine.invoke(tool.name, await readJsonBody(c), { signal: c.get("signal") })),
+      async (c) => c.json(await engine.invoke(tool.name, await readJsonBody(c), { signal: c.get("signal"), ...(options.caller !== undefined ? { caller: options.caller } : {}) })),
     );
   }
   return app;

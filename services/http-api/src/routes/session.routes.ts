@@ -27,7 +27,7 @@ const sessionRecordSchema = z
 
 const sessionThoughtsSchema = z.object({ session_id: z.string(), thoughts: z.array(thoughtSchema), page: sessionPageSchema }).meta({ title: "SessionThoughts" });
 
-const pageDescription = `Every list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes) is cut to ?offset&limit: ${defaultSessionPageSize} items by default, at most ${maxSessionPageSize}; page.totals gives each list's size and page.next_offset the next page.`;
+const pageDescription = `Every list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes, knowledge-graph entities and relations) is cut to ?offset&limit: ${defaultSessionPageSize} items by default, at most ${maxSessionPageSize}; page.totals gives each list's size and page.next_offset the next page.`;
 
 /** The page asked for by ?limit&offset (INVALID_INPUT naming the parameter otherwise). */
 function pageQuery(query: Record<string, string>) {

@@ -87,7 +87,7 @@ function wantsEventStream(c: Context<AppEnv>): boolean {
  * The body is the tool's input; the answer its output, or, with
  * `Accept: text/event-stream`, progress events then the result.
  */
-export function toolRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; logger: Logger }): Hono<AppEnv> {
+export function toolRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; logger: Logger; caller?: string }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { engine } = options;
   // Built on the first GET /v1/tools, not at start: converting every tool's schemas was most of a service's start.
@@ -128,12 +128,13 @@ export function toolRoutes(catalog: OperationCatalog, options: { engine: Deliber
       async (c) => {
         const input = toolInput(tool.name, await readJsonBody(c));
         const signal = c.get("signal");
-        if (!wantsEventStream(c)) return c.json(await engine.invoke(tool.name, input, { signal }));
+        const caller = options.caller !== undefined ? { caller: options.caller } : {};
+        if (!wantsEventStream(c)) return c.json(await engine.invoke(tool.name, input, { signal, ...caller }));
         c.set("streaming", true);
         return streamSSE(c, async (stream) => {
           const progress = (update: ProgressUpdate) => void stream.writeSSE({ event: "progress", data: JSON.stringify(update) });
           try {
-            const output = await engine.invoke(tool.name, input, { signal, progress });
+            const output = await engine.invoke(tool.name, input, { signal, progress, ...caller });
             await stream.writeSSE({ event: "result", data: JSON.stringify(output) });
           } catch (error) {
             const { body, unexpected } = toErrorResponse(error, c.get("requestId"));

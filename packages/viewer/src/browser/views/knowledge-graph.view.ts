@@ -12,7 +12,7 @@ function isDerived(element: Record<string, unknown>): boolean {
 }
 
 /**
- * The knowledge-graph module's section (`knowledgeGraph`: `{ graph: { entities, relations } }`,
+ * The knowledge-graph module's section (`knowledgeGraph`: `{ entities, relations }`, paged like every list; formerly `{ graph: { entities, relations } }`,
  * relations by subject/object names with a `derivation` of rule and premise triples) in the
  * view's shape (relations by `source`/`target` entity ids, the derivation under provenance).
  */
