@@ -141,7 +141,7 @@ function fuzzingModel(mode: string): LanguageModel {
     }
     const calls = recorded.get(name) ?? [];
     recorded.set(name, calls);
-    calls.push({ system: call.system, request: loose(typeof request === "string" ? request : JSON.stringify(request)), schema: ids.canonical(JSON.stringify(published)), answer: ids.canonical(JSON.stringify(answer)) });
+    calls.push({ system: withoutGrader(call.system), request: loose(typeof request === "string" ? request : JSON.stringify(request)), schema: ids.canonical(JSON.stringify(published)), answer: ids.canonical(JSON.stringify(answer)) });
     return answer;
   });
 }
@@ -327,6 +327,14 @@ function hostRun(engine: DeliberateEngine, problems: string[], tolerated: string
   };
 }
 
+/**
+ * A dialog reviewer is told who grades: the server's model ("Your scores decide when the session stops") or,
+ * keyless, the calling client (`graded_by`). That sentence alone may differ between the two runs.
+ */
+function withoutGrader(system: string): string {
+  return system.replace(/Your scores decide when the session stops\.|Judge as an independent reviewer would[^]*?\(graded_by: [a-z_]+\), not by an independent reviewer\./, "<grader>");
+}
+
 async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: string, args: Record<string, unknown>, submitted: string[]): Promise<Record<string, unknown>> {
   {
     let result = await engine.invoke(tool, args);
@@ -340,7 +348,7 @@ async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: 
         const schema = ids.canonical(JSON.stringify(prompt.schema));
         const asked = (recorded.get(prompt.name) ?? []).filter((call) => text.endsWith(call.request));
         // Several agents (dialog) may get the same request under their own system prompts.
-        const seen = asked.find((call) => call.schema === schema && call.system === prompt.system);
+        const seen = asked.find((call) => call.schema === schema && call.system === withoutGrader(prompt.system));
         if (seen === undefined) {
           const why = asked.length === 0 ? "was never asked of the server-side model" : asked.some((call) => call.schema === schema) ? "has a keyless system prompt that differs" : "has a keyless schema that differs";
           problems.push(`${tool}: ${prompt.name} ${why}:\n${prompt.user.slice(-400)}`);
