@@ -54,7 +54,10 @@ export const baselineSchema = z
     note: z.string().nullable(),
     window: metricsSnapshotSchema,
     window_from: iso,
-    ema: figures.describe("The baseline: EMA over chunks of earlier calls"),
+    ema: figures.describe("The baseline: EMA over chunks of earlier calls, frozen while a trigger is open (chunks that would trigger are left out)"),
+    frozen_since: z
+      .record(z.enum(metricNames), iso.nullable())
+      .describe("Per metric, when the regression its baseline is frozen against began (null: not frozen)"),
     rolling: metricsSnapshotSchema.describe("The earlier calls pooled"),
     chunks: z.number().int(),
   })

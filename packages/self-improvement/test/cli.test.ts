@@ -126,7 +126,7 @@ describe("deliberate self-improve", () => {
   it("baselines: per tool and per mode, the window against the baseline, and the triggers", async () => {
     const output = await command("baselines");
     expect(output.stdout.split("\n")[0]).toMatch(/^KIND +NAME +STATUS +WINDOW +BASELINE +ERROR_RATE NOW \/ BASE +LATENCY_P95 NOW \/ BASE +QUALITY NOW \/ BASE +REPAIR_RATE NOW \/ BASE$/);
-    expect(output.stdout).toMatch(/^tool +probe_ask +ready +10 +20 +0\.0% \/ 30\.0% +20 ms \/ 20 ms +0\.80 \/ 0\.80 +0\.0% \/ 0\.0%$/m);
+    expect(output.stdout).toMatch(/^tool +probe_ask +ready +10 +20 +0\.0% \/ 0\.0% +20 ms \/ 20 ms +0\.80 \/ 0\.80 +0\.0% \/ 0\.0%$/m);
     expect(output.stdout).toMatch(/^mode +echo +ready/m);
     expect(output.stdout).toContain("Triggers:\nTOOL");
     expect(output.stdout).toMatch(/^other_tool +error_rate +100\.0% +0\.0% +100% +critical$/m);
