@@ -150,6 +150,12 @@ export const circuitBreakerSchema = z
 
 export const statusSchema = z
   .object({
+    settings_from: z
+      .union([
+        z.object({ source: z.literal("service"), holder: z.string(), recorded_at: iso }),
+        z.object({ source: z.literal("environment"), holder: z.null(), recorded_at: z.null() }),
+      ])
+      .describe("Where mode, analyzer and cycle_ms come from: the running service's record in the database, or the reader's own environment when no service has recorded one"),
     mode: z.enum(["auto", "advisory", "off"]),
     analyzer: z.enum(["auto", "model", "rules"]),
     cycle_ms: z.number().int(),

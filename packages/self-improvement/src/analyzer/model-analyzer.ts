@@ -54,7 +54,7 @@ function renderPrompt(input: AnalysisInput): string {
     ...input.targets.map((target) => `- ${target.label}: ${target.current}; ${target.entry.min}..${target.entry.max}; step ${target.entry.step}; at most ${target.entry.maxSteps} steps`),
     "",
     input.lessons.length > 0 ? "Lessons from earlier changes (newest first):" : "No lessons recorded yet.",
-    ...input.lessons.map((lesson) => `- [${lesson.verdict}] ${lesson.text}`),
+    ...input.lessons.slice(0, input.config.analyzer.maxLessons).map((lesson) => `- [${lesson.verdict}] ${lesson.text}`),
   ];
   return lines.join("\n");
 }
