@@ -11,6 +11,7 @@ import type { Logger, SecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
 import type { CallbackGuard, CallbackTarget } from "./callback-guard.ts";
 import { deliverCallback, retryDelayMs } from "./deliver-callback.ts";
+import { requestDigest } from "./request-digest.ts";
 import type { CancelRequest, CancelResponse, JobView } from "./job.schema.ts";
 import type { JobOutcome } from "./worker-pool.ts";
 
@@ -38,7 +39,13 @@ export interface AgentIntentJobsOptions {
 
 /** The async side of agent intents: accept into the durable queue, run, call back, cancel, poll. */
 export interface AgentIntentJobs {
-  accept(request: AgentIntentRequest, context: { requestId?: string | undefined }): Promise<{ status: "accepted"; job_id: string; correlation_id: string | null }>;
+  /**
+   * Queues the request. With a correlation_id it is an idempotency key: the same request again returns the
+   * job already queued under it (`replayed: true`), a different one is CONFLICT naming that job.
+   */
+  accept(request: AgentIntentRequest, context: { requestId?: string | undefined }): Promise<{ status: "accepted"; job_id: string; correlation_id: string | null; replayed: boolean }>;
+  /** Jobs with this correlation id, newest first. */
+  list(filter: { correlationId: string; limit: number }): Promise<JobView[]>;
   cancel(request: CancelRequest): Promise<{ response: CancelResponse; canceled: string[] }>;
   view(jobId: string): Promise<JobView>;
   run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
@@ -76,6 +83,24 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
     options.secrets.delete(key);
   }
 
+  function viewOf(job: Job): JobView {
+    return {
+      job_id: job.id,
+      type: job.type,
+      status: job.status,
+      correlation_id: job.correlation_id,
+      session_id: job.session_id,
+      attempts: job.attempts,
+      created_at: job.created_at,
+      updated_at: job.updated_at,
+      started_at: job.started_at,
+      finished_at: job.finished_at,
+      result: job.result,
+      error: (job.error as ErrorDetail | null) ?? null,
+      callback: job.callback_url ? { url: job.callback_url, status: job.callback_status, attempts: job.callback_attempts, last_error: job.callback_error } : null,
+    };
+  }
+
   async function recordDelivery(job: Job, status: "pending" | "delivered" | "failed", attempts: number, error: string | null, releaseLease = false) {
     await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
   }
@@ -93,31 +118,51 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       // Stored without the key: the payload is written to the database.
       const { api_key: _key, ...llmWithoutKey } = request.llm ?? {};
       const payload: AgentIntentRequest = request.llm ? { ...request, llm: llmWithoutKey } : request;
-      if (apiKey !== undefined) {
-        keys.set(jobId, apiKey);
-        options.secrets.add(apiKey);
-      }
-      await options.store.jobs.enqueue({
+      const correlationId = request.correlation_id ?? null;
+      const job = {
         id: jobId,
         type: agentIntentJobType,
-        correlation_id: request.correlation_id ?? null,
+        correlation_id: correlationId,
         session_id: request.session_id ?? null,
         payload,
         callback_url: request.callback_url,
         max_attempts: options.maxAttempts,
         ...(apiKey !== undefined ? { pinned: { owner: options.owner, lease_until: iso(options.leaseMs) } } : {}),
         now: iso(),
-      });
+      };
+      // The key is remembered before the job can be claimed (a worker may take it at once).
+      if (apiKey !== undefined) {
+        keys.set(jobId, apiKey);
+        options.secrets.add(apiKey);
+      }
+      if (correlationId !== null) {
+        // correlation_id is an idempotency key: the same one returns the same job, never a second one.
+        const outcome = await options.store.jobs.enqueueOnce({ ...job, idempotency: { key: `${agentIntentJobType}:${correlationId}`, digest: requestDigest(payload) } });
+        if (!outcome.created) {
+          // Not this job's key to keep (the secret stays registered for redaction: the held job may carry the same one).
+          keys.delete(jobId);
+          if (!outcome.same_request) throw correlationConflict(correlationId, outcome.job.id);
+          options.telemetry.record({ event: "job.replayed", request_id: context.requestId, job_id: outcome.job.id, correlation_id: correlationId, data: { status: outcome.job.status } });
+          return { status: "accepted", job_id: outcome.job.id, correlation_id: correlationId, replayed: true };
+        }
+      } else {
+        await options.store.jobs.enqueue(job);
+      }
       options.telemetry.record({
         event: "job.accepted",
         request_id: context.requestId,
         job_id: jobId,
-        correlation_id: request.correlation_id ?? undefined,
+        correlation_id: correlationId ?? undefined,
         session_id: request.session_id ?? undefined,
         data: { pinned: apiKey !== undefined },
       });
       options.onEnqueued?.();
-      return { status: "accepted", job_id: jobId, correlation_id: request.correlation_id ?? null };
+      return { status: "accepted", job_id: jobId, correlation_id: correlationId, replayed: false };
+    },
+
+    async list(filter) {
+      const jobs = await options.store.jobs.list({ correlationId: filter.correlationId, limit: filter.limit });
+      return Promise.all(jobs.map((job) => viewOf(job)));
     },
 
     async cancel(request) {
@@ -139,24 +184,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
     },
 
     async view(jobId) {
-      const job = await options.store.jobs.get(jobId);
-      return {
-        job_id: job.id,
-        type: job.type,
-        status: job.status,
-        correlation_id: job.correlation_id,
-        session_id: job.session_id,
-        attempts: job.attempts,
-        created_at: job.created_at,
-        updated_at: job.updated_at,
-        started_at: job.started_at,
-        finished_at: job.finished_at,
-        result: job.result,
-        error: (job.error as ErrorDetail | null) ?? null,
-        callback: job.callback_url
-          ? { url: job.callback_url, status: job.callback_status, attempts: job.callback_attempts, last_error: job.callback_error }
-          : null,
-      };
+      return viewOf(await options.store.jobs.get(jobId));
     },
 
     async run(job, signal) {
@@ -249,6 +277,15 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       }
     },
   };
+}
+
+function correlationConflict(correlationId: string, jobId: string): DeliberateError {
+  return new DeliberateError({
+    code: "CONFLICT",
+    message: `correlation_id '${correlationId}' already names job ${jobId}, queued with a different request; a correlation_id is an idempotency key (the same one returns the same job).`,
+    issues: [{ field: "correlation_id", message: `already used by job ${jobId} for a different request` }],
+    hint: `Send a new correlation_id for a new request, or the identical request to get job ${jobId} back (GET /v1/jobs?correlation_id=${encodeURIComponent(correlationId)} lists it).`,
+  });
 }
 
 function abortableDelay(milliseconds: number, signal: AbortSignal): Promise<void> {
