@@ -49,7 +49,8 @@ export interface AgentIntentJobs {
   cancel(request: CancelRequest): Promise<{ response: CancelResponse; canceled: string[] }>;
   view(jobId: string): Promise<JobView>;
   run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
-  deliver(job: Job, signal: AbortSignal): Promise<void>;
+  /** POSTs the callback with retries; `drain` (shutdown) ends a retry wait and starts no new attempt, `signal` aborts the POST. */
+  deliver(job: Job, signal: AbortSignal, drain?: AbortSignal): Promise<void>;
   /** Forgets the in-memory key of a pinned job. */
   forget(jobId: string): void;
   readonly recoveryMessages: RecoveryMessages;
@@ -217,7 +218,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       }
     },
 
-    async deliver(job, signal) {
+    async deliver(job, signal, drain = new AbortController().signal) {
       const url = job.callback_url;
       if (url === null) return;
       const body =
@@ -227,8 +228,10 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       const text = JSON.stringify(body);
       let attempts = job.callback_attempts;
       const maxAttempts = options.callbacks.retries + 1;
+      // Between attempts a shutdown hands the callback back (pending, unleased); a POST in flight is left to finish.
+      const stopBetween = AbortSignal.any([signal, drain]);
       while (attempts < maxAttempts) {
-        if (signal.aborted) {
+        if (stopBetween.aborted) {
           await recordDelivery(job, "pending", attempts, "delivery interrupted by shutdown", true);
           return;
         }
@@ -269,7 +272,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           data: { attempts, error: attempt.error },
         });
         if (final) return;
-        await abortableDelay(retryDelayMs(attempts, options.callbacks.backoffMs, attempt.retryAfterMs), signal);
+        await abortableDelay(retryDelayMs(attempts, options.callbacks.backoffMs, attempt.retryAfterMs), stopBetween);
       }
       // Out of attempts before this delivery began (e.g. retries lowered since): settle it, never leave it pending.
       if (attempts >= maxAttempts && job.callback_attempts >= maxAttempts) {
