@@ -220,6 +220,31 @@ describe("durability", () => {
     expect((await jobStatus(second, accepted.json.job_id)).status).toBe("done");
   });
 
+  it("a shutdown hands a callback waiting out a retry delay back at once, and the next process delivers it once", async () => {
+    const directory = temporaryDirectory();
+    cleanups.push(() => directory.remove());
+    const database = join(directory.path, "deliberate.db");
+    // The first attempt fails; the retry waits a minute: the drain must not wait for it (nor the 60 s grace).
+    const callbacks = await receiver((_callback, index) => (index === 0 ? 503 : 200));
+    const first = await startService({ DATABASE_PATH: database, REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_CALLBACK_BACKOFF_MS: "60000", REASONING_SHUTDOWN_GRACE_MS: "60000" });
+    const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-drain" });
+    await eventually(() => (callbacks.attempts === 1 ? true : undefined), 30_000, "the failed first attempt");
+    await eventually(async () => ((await jobStatus(first, accepted.json.job_id)).callback.attempts === 1 ? true : undefined), 30_000, "the attempt to be recorded");
+    await first.stop();
+    const drained = first.logs.map((line) => JSON.parse(line)).find((entry) => entry.message === "queue drained");
+    expect(drained).toMatchObject({ within_grace: true, jobs_requeued: 0, deliveries_interrupted: 0 });
+
+    const second = await service({ DATABASE_PATH: database });
+    const callback = await eventually(() => callbacks.received[0], 30_000, "the handed-back callback");
+    expect(callback.body).toMatchObject({ job_id: accepted.json.job_id, correlation_id: "c-drain", status: "ok" });
+    const job = await eventually(async () => {
+      const view = await jobStatus(second, accepted.json.job_id);
+      return view.callback.status === "delivered" ? view : undefined;
+    });
+    expect(job.callback).toMatchObject({ status: "delivered", attempts: 2 });
+    expect(callbacks.received).toHaveLength(1);
+  });
+
   it("takes back a job whose worker died mid-way (lease expired) and runs it", async () => {
     const directory = temporaryDirectory();
     cleanups.push(() => directory.remove());
