@@ -21,7 +21,7 @@ Commands:
                                 actions applied, newest first, with their measured reward
   diagnostics [--limit N] [--status pending|applied|refused|rejected|no_action|expired] [--verbose]
                                 diagnoses, newest first
-  config                        the effective configuration and allowlist
+  config                        this shell's configuration and allowlist (status shows the service's mode)
   circuit-breaker [reset]       the breaker's state (reset closes it)
   baselines                     per tool and mode: the current window against the baseline, and the triggers
   pause <duration>              pause the loop (90s, 30m, 2h, 1d); pause 0 resumes
