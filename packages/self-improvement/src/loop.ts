@@ -1,4 +1,3 @@
-import { DeliberateError } from "@deliberate/base";
 import type { Clock, IdGenerator, ModeSettings } from "@deliberate/engine";
 import type { ModelRouter } from "@deliberate/providers";
 import type { Store } from "@deliberate/store";
@@ -330,7 +329,11 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const finish = createFinish(base, breaker);
   let learnedNote: string[] = [];
   const withLearning = (reason: string) => (learnedNote.length > 0 ? `${reason} (learner: ${learnedNote.join(", ")})` : reason);
-  const run: CycleRun = { ...base, finish, withLearning, blocked: (block) => ((result.blocked = block), finish("blocked", withLearning(describeBlock(block)), true)) };
+  const blocked = (block: BlockReason) => {
+    result.blocked = block;
+    return finish("blocked", withLearning(describeBlock(block)), true);
+  };
+  const run: CycleRun = { ...base, finish, withLearning, blocked };
 
   const pausedUntil = await readPausedUntil(repository, now);
   if (pausedUntil !== null) return finish("paused", `paused until ${pausedUntil}`, false);

@@ -2,6 +2,7 @@ import { createModelRouterFromModel, createOpenAIModel } from "@deliberate/provi
 import { createFakeModelServer, type FakeModelServer, type FakeReply, respondBySchemaName } from "@deliberate/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LearningRecord } from "../src/records.ts";
+import type { SelfImprovementModuleOptions } from "../src/module.ts";
 import { createSyntheticHarness, type SyntheticHarness } from "./support/synthetic.ts";
 
 const harnesses: SyntheticHarness[] = [];
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 /** Synthetic invocation rows, and a real model (the OpenAI SDK against the loopback fake server) for the analyzer only. */
-async function withModelAnalyzer(diagnosis: () => FakeReply, options: Parameters<typeof createSyntheticHarness>[0]["options"] = {}) {
+async function withModelAnalyzer(diagnosis: () => FakeReply, options: SelfImprovementModuleOptions = {}) {
   const server = await createFakeModelServer({ respond: respondBySchemaName({ self_improvement_diagnosis: diagnosis }) });
   servers.push(server);
   const model = createOpenAIModel({ baseURL: server.openaiBaseURL, apiKey: "test", modelId: "fake-model", timeoutMs: 30_000, maxRetries: 0 });
@@ -21,7 +22,7 @@ async function withModelAnalyzer(diagnosis: () => FakeReply, options: Parameters
   return { harness, server };
 }
 
-async function synthetic(options: Parameters<typeof createSyntheticHarness>[0]["options"] = {}) {
+async function synthetic(options: SelfImprovementModuleOptions = {}) {
   const harness = await createSyntheticHarness({ options });
   harnesses.push(harness);
   return harness;
