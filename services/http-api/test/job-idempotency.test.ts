@@ -60,6 +60,20 @@ describe("correlation_id is an idempotency key", () => {
     expect((await getJson(`${running.url}/v1/jobs?correlation_id=idem-2`)).json.jobs).toHaveLength(1);
   });
 
+  it("a correlation_id whose job was canceled is not reused: 409, asking for a new one", async () => {
+    // No workers: the job stays queued until canceled.
+    const idle = await startService({ REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_QUEUE_WORKER: "0" });
+    try {
+      const first = await postJson(`${idle.url}/agent_intent_async`, intent("idem-4"));
+      expect((await postJson(`${idle.url}/agent_intent_cancel`, { correlation_id: "idem-4" })).json).toMatchObject({ ok: true, canceled: [first.json.job_id] });
+      const again = await postJson(`${idle.url}/agent_intent_async`, intent("idem-4"));
+      expect(again.status).toBe(409);
+      expect(again.json.error).toMatchObject({ code: "CONFLICT", issues: [{ field: "correlation_id", message: `job ${first.json.job_id} under it was canceled` }], hint: "Send the request again with a new correlation_id." });
+    } finally {
+      await idle.stop();
+    }
+  });
+
   it("racing identical requests make one job", async () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => postJson(`${running.url}/agent_intent_async`, intent("idem-3"))));
     expect(new Set(results.map((result) => result.status))).toEqual(new Set([202]));

@@ -143,6 +143,8 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           // Not this job's key to keep (the secret stays registered for redaction: the held job may carry the same one).
           keys.delete(jobId);
           if (!outcome.same_request) throw correlationConflict(correlationId, outcome.job.id);
+          // A canceled job is not what a retry wants back, and a second job would break the key: say so.
+          if (outcome.job.status === "canceled") throw correlationCanceled(correlationId, outcome.job.id);
           options.telemetry.record({ event: "job.replayed", request_id: context.requestId, job_id: outcome.job.id, correlation_id: correlationId, data: { status: outcome.job.status } });
           return { status: "accepted", job_id: outcome.job.id, correlation_id: correlationId, replayed: true };
         }
@@ -288,6 +290,15 @@ function correlationConflict(correlationId: string, jobId: string): DeliberateEr
     message: `correlation_id '${correlationId}' already names job ${jobId}, queued with a different request; a correlation_id is an idempotency key (the same one returns the same job).`,
     issues: [{ field: "correlation_id", message: `already used by job ${jobId} for a different request` }],
     hint: `Send a new correlation_id for a new request, or the identical request to get job ${jobId} back (GET /v1/jobs?correlation_id=${encodeURIComponent(correlationId)} lists it).`,
+  });
+}
+
+function correlationCanceled(correlationId: string, jobId: string): DeliberateError {
+  return new DeliberateError({
+    code: "CONFLICT",
+    message: `correlation_id '${correlationId}' names job ${jobId}, which was canceled; a correlation_id is an idempotency key, so it cannot queue the request again.`,
+    issues: [{ field: "correlation_id", message: `job ${jobId} under it was canceled` }],
+    hint: "Send the request again with a new correlation_id.",
   });
 }
 
