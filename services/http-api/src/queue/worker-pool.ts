@@ -96,19 +96,24 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
   }
 
+  /** The heartbeat: renews the leases of what this process works on (also while it drains). */
+  async function renewWhenDue(): Promise<void> {
+    const now = performance.now();
+    if (now - lastRenewal < options.leaseMs / 3) return;
+    lastRenewal = now;
+    const ids = [...running.keys()];
+    const held = new Set(
+      await options.jobs.renewLeases({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), processing: ids, delivering: [...deliveries.keys()] }),
+    );
+    for (const id of ids) {
+      // Canceled elsewhere (another replica) or taken over after a stall: stop working on it.
+      if (!held.has(id)) running.get(id)?.controller.abort({ kind: "revoked" satisfies AbortKind });
+    }
+  }
+
   async function maintain(): Promise<void> {
     const now = performance.now();
-    if (now - lastRenewal >= options.leaseMs / 3) {
-      lastRenewal = now;
-      const ids = [...running.keys()];
-      const held = new Set(
-        await options.jobs.renewLeases({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), processing: ids, delivering: [...deliveries.keys()] }),
-      );
-      for (const id of ids) {
-        // Canceled elsewhere (another replica) or taken over after a stall: stop working on it.
-        if (!held.has(id)) running.get(id)?.controller.abort({ kind: "revoked" satisfies AbortKind });
-      }
-    }
+    await renewWhenDue();
     if (now - lastRecovery >= Math.max(options.pollMs, options.leaseMs / 2)) {
       lastRecovery = now;
       const recovered = await options.jobs.recoverExpired({ now: iso(), messages: options.recoveryMessages });
@@ -199,10 +204,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     while (running.size + deliveries.size > 0) {
       const left = deadline - performance.now();
       if (left <= 0) return false;
+      // A grace longer than a lease must not let another process take over what is draining here.
+      await renewWhenDue().catch((error: unknown) => options.logger.warn("lease renewal failed while draining", { error }));
       let timer: NodeJS.Timeout | undefined;
-      // Deliveries start as jobs finish: look again after whatever ends first.
+      // Deliveries start as jobs finish: look again after whatever ends first (or the next heartbeat).
       const ends = [...running.values(), ...deliveries.values()].map((entry) => entry.done);
-      await Promise.race([Promise.race(ends), new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
+      await Promise.race([Promise.race(ends), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(left, options.leaseMs / 3))))]);
       clearTimeout(timer);
     }
     return true;
