@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -217,6 +217,14 @@ describe("deliberate self-improve", () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(badEnvironment).toMatchObject({ code: 2 });
+    // A path where no database is: said, and nothing created (it made an empty database and reported on that).
+    const nowhere = join(directory, "elsewhere", "deliberate.db");
+    const missing = await run(process.execPath, [builtCli, "self-improve", "status"], { env: { ...process.env, DATABASE_URL: "", DATABASE_PATH: nowhere } }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(missing).toMatchObject({ code: 1 });
+    expect((missing as { stderr: string }).stderr).toContain(`no database at ${nowhere}`);
+    expect(existsSync(nowhere)).toBe(false);
     expect((badEnvironment as { stderr: string }).stderr).toContain("DELIBERATE_SELF_IMPROVEMENT_MODE must be one of auto, advisory, off, got 'maybe'");
-  }, 180_000); // spawns the built command nine times: seconds each on a loaded machine
+  }, 180_000); // spawns the built command ten times: seconds each on a loaded machine
 });
