@@ -110,7 +110,10 @@ describe("lessons bind every analyzer", () => {
     await harness.record("probe_ask", "probe", 10);
     await harness.record("probe_ask", "probe", 10, { success: false, error_code: "PROVIDER_TIMEOUT" });
     const result = await harness.module.runCycle();
-    expect(server.requests.filter((request) => request.schemaName === "self_improvement_diagnosis")).toHaveLength(1);
+    const prompts = server.requests.filter((request) => request.schemaName === "self_improvement_diagnosis").map((request) => request.prompt);
+    expect(prompts).toHaveLength(1);
+    // The model is told which moves the lessons rule out.
+    expect(prompts[0]).toContain("Moves the lessons rule out (a proposal of one is not applied):\n- probe.timeoutMs decrease: ruled out (regressed)");
     expect(result.diagnosis).toMatchObject({ analyzer: "rules", rule: "timeouts-raise-timeout" });
     expect(result.diagnosis?.description).toContain("the model proposed to decrease probe.timeoutMs (300 → -700), which a lesson rules out (regressed: Changing probe.timeoutMs 2300 → 1300 made probe_ask worse");
     // Before: the model's cut was applied a second time.
