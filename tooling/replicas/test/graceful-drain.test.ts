@@ -4,13 +4,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createJsonPoster, forEachLimited, type Replica, startReplica, waitFor } from "../src/index.ts";
+import { runPostgres } from "./support/postgres.ts";
 
 // The queue under a graceful restart: 200 async intents, SIGTERM of the API
 // while callbacks are in flight (the receiver holds their answers until the
 // process has begun shutting down), then a new process on the same database.
-// Every callback must arrive once, none twice. Before the drain the process
+// Every callback must arrive once, none twice, on SQLite and on Postgres. Before the drain the process
 // aborted deliveries in flight at once (256 ms into a 5 s grace), recorded them
 // as undelivered, and the next process sent them again.
 
@@ -46,6 +47,11 @@ async function startHoldingReceiver() {
       holding = false;
       for (const response of held.splice(0)) answer(response);
     },
+    /** Back to holding, with no arrivals counted (the next test's run). */
+    reset() {
+      arrivals.clear();
+      holding = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -67,18 +73,29 @@ beforeAll(async () => {
   receiver = await startHoldingReceiver();
 });
 
+afterEach(async () => {
+  await Promise.all(processes.splice(0).map((replica) => replica.stop()));
+});
+
 afterAll(async () => {
   await Promise.all(processes.map((replica) => replica.kill()));
   await Promise.all([receiver?.close(), model?.close()]);
   rmSync(directory, { recursive: true, force: true });
 });
 
-describe("a graceful restart of the API under load", () => {
+/** The database both processes use: a SQLite file, or a Postgres database of its own. */
+async function database(dialect: "sqlite" | "postgres"): Promise<Record<string, string>> {
+  return dialect === "sqlite" ? { DATABASE_PATH: join(directory, "queue.db") } : { DATABASE_URL: await runPostgres().createDatabase("drain") };
+}
+
+describe.each(["sqlite", "postgres"] as const)("a graceful restart of the API under load (%s)", (dialect) => {
+  beforeEach(() => receiver.reset());
+
   it(`delivers each of ${jobs} async intents' callbacks once, none twice, across SIGTERM and a restart on the same database`, async () => {
     const env = {
       ...model.environment("openai"),
       MAX_RETRIES: "0",
-      DATABASE_PATH: join(directory, "queue.db"),
+      ...(await database(dialect)),
       LOG_LEVEL: "info",
       REASONING_LOG_STDOUT: "0",
       REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
