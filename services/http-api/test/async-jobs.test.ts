@@ -245,6 +245,30 @@ describe("durability", () => {
     expect(callbacks.received).toHaveLength(1);
   });
 
+  it("a job that finishes while the process drains delivers its callback before the process stops", async () => {
+    let release: (() => void) | undefined;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const model = await createFakeModelServer({
+      respond: async () => {
+        await answered;
+        return { object: { reasoning: "Search.", tool_name: "context.fts_search", tool_args: { query: "drain" }, final_text: "" } };
+      },
+    });
+    cleanups.push(() => model.close());
+    const callbacks = await receiver();
+    const running = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_SHUTDOWN_GRACE_MS: "60000" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-finish-in-drain" });
+    await eventually(() => (model.requests.length > 0 ? true : undefined), 30_000, "the model call");
+    const stopped = running.stop();
+    await eventually(() => (running.logs.some((line) => line.includes('"queue draining"')) ? true : undefined), 30_000, "the drain");
+    release?.();
+    await stopped;
+    // Before: a job finishing during shutdown left its callback for the next process (after its lease lapsed).
+    expect(callbacks.received.map((callback) => callback.body.job_id)).toEqual([accepted.json.job_id]);
+    const drained = running.logs.map((line) => JSON.parse(line)).find((entry) => entry.message === "queue drained");
+    expect(drained).toMatchObject({ within_grace: true, jobs_requeued: 0, deliveries_interrupted: 0 });
+  });
+
   it("a drain longer than a lease keeps renewing it: another process never takes the draining job over", async () => {
     const directory = temporaryDirectory();
     cleanups.push(() => directory.remove());

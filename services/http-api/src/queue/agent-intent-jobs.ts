@@ -49,7 +49,7 @@ export interface AgentIntentJobs {
   cancel(request: CancelRequest): Promise<{ response: CancelResponse; canceled: string[] }>;
   view(jobId: string): Promise<JobView>;
   run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
-  /** POSTs the callback with retries; `drain` (shutdown) ends a retry wait and starts no new attempt, `signal` aborts the POST. */
+  /** POSTs the callback with retries; `drain` (shutdown) cuts a retry wait short and hands the callback back, `signal` aborts the POST. */
   deliver(job: Job, signal: AbortSignal, drain?: AbortSignal): Promise<void>;
   /** Forgets the in-memory key of a pinned job. */
   forget(jobId: string): void;
@@ -230,10 +230,11 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       const text = JSON.stringify(body);
       let attempts = job.callback_attempts;
       const maxAttempts = options.callbacks.retries + 1;
-      // Between attempts a shutdown hands the callback back (pending, unleased); a POST in flight is left to finish.
+      // A draining shutdown still makes an attempt (and lets a POST in flight finish) but waits out no retry
+      // delay: it hands the callback back (pending, unleased) instead.
       const stopBetween = AbortSignal.any([signal, drain]);
       while (attempts < maxAttempts) {
-        if (stopBetween.aborted) {
+        if (signal.aborted) {
           await recordDelivery(job, "pending", attempts, "delivery interrupted by shutdown", true);
           return;
         }
@@ -275,6 +276,10 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
         });
         if (final) return;
         await abortableDelay(retryDelayMs(attempts, options.callbacks.backoffMs, attempt.retryAfterMs), stopBetween);
+        if (drain.aborted && !signal.aborted) {
+          await recordDelivery(job, "pending", attempts, "delivery handed back at shutdown", true);
+          return;
+        }
       }
       // Out of attempts before this delivery began (e.g. retries lowered since): settle it, never leave it pending.
       if (attempts >= maxAttempts && job.callback_attempts >= maxAttempts) {

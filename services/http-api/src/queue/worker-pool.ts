@@ -25,8 +25,8 @@ export interface WorkerPoolOptions {
   run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
   /**
    * Delivers a finished job's callback (retries included) and records the outcome. `signal` aborts the
-   * POST in flight; `drain` (shutdown began) ends a wait between attempts and starts no new attempt,
-   * handing the callback back, while the POST in flight is left to finish.
+   * POST in flight; `drain` (shutdown began) cuts a wait between attempts short and hands the callback
+   * back, while an attempt (a first one, or one in flight) is still made and left to finish.
    */
   deliver(job: Job, signal: AbortSignal, drain: AbortSignal): Promise<void>;
   /** Called after a job ends in any way (to drop what was kept for it in memory). */
