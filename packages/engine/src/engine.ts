@@ -243,6 +243,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     usage: InvocationUsage;
     latencyMs: number;
     rounds: number;
+    /** When the call started (its first round): self-improvement attributes it to the settings in force then. */
+    startedAt: string;
     output?: Record<string, unknown>;
     failure?: { code: ErrorCode; message: string };
     recording?: InvocationFields | undefined;
@@ -269,6 +271,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       error_message: failure?.message ?? null,
       quality: output ? qualityOf(output, input.recording) : null,
       created_at: clock.now().toISOString(),
+      started_at: input.startedAt,
     });
     return id;
   }
@@ -369,6 +372,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     const operation = variantOf(parsed);
     const raw = (rawArguments ?? {}) as Record<string, unknown>;
     const rounds = (resumption?.call.rounds ?? 0) + 1;
+    const firstStartedAt = resumption?.call.created_at ?? startedAt.toISOString();
     // A host-executed call's latency runs from its first round to now, across every round.
     const latency = () => Math.max(performance.now() - started, resumption ? clock.now().getTime() - Date.parse(resumption.call.created_at) : 0);
     try {
@@ -383,7 +387,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
       if (resumption) await options.store.suspendedCalls.delete(resumption.call.id);
       const latencyMs = latency();
       const failure = reportedFailure;
-      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw, output), usage, latencyMs, rounds, output, recording: handler.recording, ...(failure ? { failure } : {}) });
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw, output), usage, latencyMs, rounds, startedAt: firstStartedAt, output, recording: handler.recording, ...(failure ? { failure } : {}) });
       notify({ id, tool: toolName, operation, success: failure === undefined, errorCode: failure?.code ?? null, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       return output;
     } catch (error) {
@@ -393,12 +397,12 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
         // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
         // its schema is a model-output failure of the host provider, and is recorded as one.
         const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
-        const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, failure });
+        const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage: { ...usage, provider: "host", model: "host" }, latencyMs, rounds, startedAt: firstStartedAt, failure });
         notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
         throw error;
       }
       const failure = normalizeError(error, signalNow());
-      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage, latencyMs, rounds, failure });
+      const id = await record({ toolName, operation, sessionId: sessionOf(handler, raw), usage, latencyMs, rounds, startedAt: firstStartedAt, failure });
       notify({ id, tool: toolName, operation, success: false, errorCode: failure.code, latencyMs, modelCalls: usage.modelCalls, rounds, modes: [...usage.modes] });
       throw failure;
     }

@@ -54,7 +54,10 @@ export const baselineSchema = z
     note: z.string().nullable(),
     window: metricsSnapshotSchema,
     window_from: iso,
-    ema: figures.describe("The baseline: EMA over chunks of earlier calls"),
+    ema: figures.describe("The baseline: EMA over chunks of earlier calls, frozen while a trigger is open (chunks that would trigger are left out)"),
+    frozen_since: z
+      .record(z.enum(metricNames), iso.nullable())
+      .describe("Per metric, when the regression its baseline is frozen against began (null: not frozen)"),
     rolling: metricsSnapshotSchema.describe("The earlier calls pooled"),
     chunks: z.number().int(),
   })
@@ -147,6 +150,12 @@ export const circuitBreakerSchema = z
 
 export const statusSchema = z
   .object({
+    settings_from: z
+      .union([
+        z.object({ source: z.literal("service"), holder: z.string(), recorded_at: iso }),
+        z.object({ source: z.literal("environment"), holder: z.null(), recorded_at: z.null() }),
+      ])
+      .describe("Where mode, analyzer and cycle_ms come from: the running service's record in the database, or the reader's own environment when no service has recorded one"),
     mode: z.enum(["auto", "advisory", "off"]),
     analyzer: z.enum(["auto", "model", "rules"]),
     cycle_ms: z.number().int(),

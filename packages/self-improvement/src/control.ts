@@ -8,12 +8,18 @@ import { readHealth } from "./loop.ts";
 import type { HealthReport } from "./monitor.ts";
 import type { ActionRecord, ActionStatus, CycleRecord, DiagnosisRecord, DiagnosisStatus, LearningRecord, OverrideRecord } from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
-import { readBreaker, readPausedUntil, writeBreaker, writePausedUntil } from "./state.ts";
+import { readBreaker, readPausedUntil, type ServiceSettingsRecord, serviceStateKey, writeBreaker, writePausedUntil } from "./state.ts";
 import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
 import { targetLabel } from "./types.ts";
 
 /** The loop at a glance (`status`). */
 export interface SelfImprovementStatus {
+  /**
+   * Where mode, analyzer and cycle come from: the settings the running service
+   * recorded in this database (at its start and every cycle it leads), or, when
+   * none has, this process's own configuration.
+   */
+  settings_from: { source: "service"; holder: string; recorded_at: string } | { source: "environment"; holder: null; recorded_at: null };
   mode: SelfImprovementConfig["mode"];
   analyzer: SelfImprovementConfig["analyzer"]["use"];
   cycle_ms: number;
@@ -126,7 +132,7 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
       const now = clock.now();
       // One snapshot: the lease, the last cycle, the breaker and the counts are of one moment,
       // even while a replica's cycle commits (separate pooled reads could mix two).
-      const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block] = await store.snapshot(({ selfImprovement: snapshot }) =>
+      const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block, service] = await store.snapshot(({ selfImprovement: snapshot }) =>
         Promise.all([
           readPausedUntil(snapshot, now),
           snapshot.leases.get(config.lease.name),
@@ -137,12 +143,14 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
           snapshot.actions.list({ status: "evaluating", limit: 1000 }),
           snapshot.actions.countAppliedSince(new Date(now.getTime() - 3_600_000).toISOString()),
           executionBlock(snapshot, config, now),
+          snapshot.state.get<ServiceSettingsRecord>(serviceStateKey),
         ]),
       );
       return {
-        mode: config.mode,
-        analyzer: config.analyzer.use,
-        cycle_ms: config.cycleMs,
+        settings_from: service ? { source: "service", holder: service.holder, recorded_at: service.recorded_at } : { source: "environment", holder: null, recorded_at: null },
+        mode: service?.mode ?? config.mode,
+        analyzer: service?.analyzer ?? config.analyzer.use,
+        cycle_ms: service?.cycle_ms ?? config.cycleMs,
         paused_until: pausedUntil,
         leader: lease ? { ...lease, live: lease.expires_at > now.toISOString() } : null,
         circuit_breaker: breaker,

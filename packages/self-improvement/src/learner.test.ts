@@ -20,6 +20,7 @@ function calls(count: number, call: Partial<InvocationSample> = {}): InvocationS
       quality: call.quality === undefined ? null : call.quality,
       model_calls: 1,
       created_at: "2026-11-24T10:00:00.000Z",
+      started_at: "2026-11-24T10:00:00.000Z",
     };
   });
 }

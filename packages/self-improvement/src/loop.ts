@@ -1,11 +1,10 @@
-import { DeliberateError } from "@deliberate/base";
 import type { Clock, IdGenerator, ModeSettings } from "@deliberate/engine";
 import type { ModelRouter } from "@deliberate/providers";
 import type { Store } from "@deliberate/store";
 import { checkAllowlist, settingFitsScope } from "./allowlist.ts";
 import type { AnalysisInput, DiagnosisDraft, Lesson, TargetOption } from "./analyzer/analysis-input.ts";
-import { diagnoseWithModel, diagnosisModeId } from "./analyzer/model-analyzer.ts";
-import { diagnoseByRules } from "./analyzer/rules.ts";
+import { analyze } from "./analyzer/analyze.ts";
+import { diagnosisModeId } from "./analyzer/model-analyzer.ts";
 import { type BreakerState, breakerAt, breakerRemainingMs, recordBreakerFailure, recordBreakerSuccess } from "./circuit-breaker.ts";
 import type { SelfImprovementConfig } from "./config.ts";
 import { applyDiagnosis, describeExecutionBlock, type ExecutionBlock, executionBlock, type ExecutorDependencies, reloadOverrides, rollbackAction } from "./executor.ts";
@@ -13,7 +12,7 @@ import { lessonOf, measureReward } from "./learner.ts";
 import { buildHealthReport, type HealthReport, type Trigger } from "./monitor.ts";
 import type { ActionRecord, CycleOutcome, DiagnosisRecord, LearningRecord } from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
-import { readBreaker, readPausedUntil, writeBreaker } from "./state.ts";
+import { readBreaker, readPausedUntil, serviceStateKey, serviceStateOf, writeBreaker } from "./state.ts";
 import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
 import { type AdjustableSetting, adjustableSettings, engineScope, type Severity, severityRank, targetLabel } from "./types.ts";
 
@@ -23,6 +22,7 @@ export type BlockReason =
   | { kind: "no_triggers"; suppressed: string[] }
   | { kind: "severity_too_low"; severity: Severity; minimum: Severity }
   | { kind: "too_many_pending"; count: number; max: number }
+  | { kind: "already_pending"; diagnosis_id: string; target: string; tool: string }
   | ExecutionBlock;
 
 /** A blocked cycle's reason in words (the cycle's recorded reason). */
@@ -36,6 +36,8 @@ export function describeBlock(block: BlockReason): string {
       return `severity too low: the worst trigger is ${block.severity}, action needs ${block.minimum}`;
     case "too_many_pending":
       return `too many pending: ${block.count} diagnoses awaiting approval or actions being measured (at most ${block.max})`;
+    case "already_pending":
+      return `already pending: ${block.diagnosis_id} suggests a change of ${block.target} for ${block.tool} and awaits approval (one pending diagnosis per tool and setting)`;
     default:
       return describeExecutionBlock(block);
   }
@@ -66,6 +68,8 @@ export interface CycleResult {
   action: ActionRecord | null;
   breaker: BreakerState;
   leader: { holder: string; expires_at: string };
+  /** Set when the model analyzer failed and the rules diagnosed instead (`analyzer: auto`). */
+  analyzer_fallback?: string;
 }
 
 /** Everything one cycle needs from the service and the module. */
@@ -123,7 +127,8 @@ async function targetsFor(input: { dependencies: CycleDependencies; modes: reado
 }
 
 async function lessonsFor(repository: SelfImprovementRepository, config: SelfImprovementConfig, now: Date): Promise<Lesson[]> {
-  const learnings = await repository.learnings.list({ since: new Date(now.getTime() - config.analyzer.lessonTtlMs).toISOString(), limit: config.analyzer.maxLessons });
+  // Every lesson within the TTL: the guards check them all; the model's prompt shows the newest `maxLessons`.
+  const learnings = await repository.learnings.list({ since: new Date(now.getTime() - config.analyzer.lessonTtlMs).toISOString(), limit: 1000 });
   return learnings.map((learning) => ({
     created_at: learning.created_at,
     tool: learning.tool,
@@ -235,6 +240,66 @@ async function evaluateActions(dependencies: CycleDependencies, executor: Execut
   return { evaluations, regressions };
 }
 
+/** One cycle under way: what every step reads, and how it ends (records the cycle). */
+interface CycleRun {
+  dependencies: CycleDependencies;
+  executor: ExecutorDependencies;
+  now: Date;
+  nowIso: string;
+  result: CycleResult;
+  /** What counts against the breaker in this cycle. */
+  failures: string[];
+  finish(outcome: CycleOutcome, reason: string, countsForBreaker: boolean): Promise<CycleResult>;
+  /** The reason with what the learner did this cycle appended. */
+  withLearning(reason: string): string;
+  blocked(block: BlockReason): Promise<CycleResult>;
+}
+
+/** The trigger to diagnose, and what the analysis must leave alone. */
+interface Chosen {
+  worst: Trigger;
+  report: HealthReport;
+  busyTargets: ReadonlySet<string>;
+}
+
+/** Records the cycle: its outcome, reason and details, with the breaker's state, in one transaction. */
+function createFinish(run: Omit<CycleRun, "finish" | "withLearning" | "blocked">, breakerAtStart: BreakerState): CycleRun["finish"] {
+  const { dependencies, result, failures, now, nowIso } = run;
+  const { config, store } = dependencies;
+  return async (outcome, reason, countsForBreaker) => {
+    result.outcome = outcome;
+    result.reason = reason;
+    let breaker = breakerAtStart;
+    if (countsForBreaker) {
+      breaker = failures.length > 0 ? recordBreakerFailure(breaker, now, failures.join("; "), config.circuitBreaker) : recordBreakerSuccess(breaker, now, config.circuitBreaker);
+    }
+    result.breaker = breaker;
+    // The breaker and the cycle land together, so a status snapshot never shows one without the other.
+    await store.transaction(async ({ selfImprovement }) => {
+      if (countsForBreaker) await writeBreaker(selfImprovement, breaker, now);
+      await selfImprovement.cycles.insert({
+        id: result.cycle_id as string,
+        started_at: nowIso,
+        finished_at: dependencies.clock.now().toISOString(),
+        holder: dependencies.holder,
+        outcome,
+        reason,
+        diagnosis_id: result.diagnosis?.id ?? null,
+        action_id: result.action?.id ?? null,
+        details: {
+          blocked: result.blocked,
+          evaluations: result.evaluations,
+          triggers: result.triggers.map((trigger) => ({ tool: trigger.tool, metric: trigger.metric, severity: trigger.severity, deviation_pct: Math.round(trigger.deviation_pct) })),
+          failures,
+          ...(result.analyzer_fallback ? { analyzer_fallback: result.analyzer_fallback } : {}),
+        },
+      });
+      await selfImprovement.cycles.prune(keptCycles);
+    });
+    return result;
+  };
+}
+
 /**
  * One cycle of the loop (design §14.1): take or renew the leader lease (a
  * replica without it does nothing), restore the overrides, then the learner
@@ -250,48 +315,25 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const nowIso = now.toISOString();
   const lease = await repository.leases.acquire({ name: config.lease.name, holder: dependencies.holder, now: nowIso, expiresAt: new Date(now.getTime() + config.lease.durationMs).toISOString() });
   const leader = { holder: lease.holder, expires_at: lease.expires_at };
-  let breaker = breakerAt(await readBreaker(repository), now, config.circuitBreaker);
+  const breaker = breakerAt(await readBreaker(repository), now, config.circuitBreaker);
   if (!lease.held) {
     return { outcome: "not_leader", reason: `${lease.holder} leads until ${lease.expires_at}`, cycle_id: null, blocked: null, evaluations: [], triggers: [], diagnosis: null, action: null, breaker, leader };
   }
   await dependencies.flushObservations();
+  await store.selfImprovement.state.put(serviceStateKey, serviceStateOf(dependencies, nowIso), nowIso);
   const executor: ExecutorDependencies = { store, config, source: dependencies.source, ids: dependencies.ids, now };
   await reloadOverrides(executor);
 
   const result: CycleResult = { outcome: "blocked", reason: "", cycle_id: dependencies.ids.next("sic"), blocked: null, evaluations: [], triggers: [], diagnosis: null, action: null, breaker, leader };
-  const failures: string[] = [];
-  const finish = async (outcome: CycleOutcome, reason: string, countsForBreaker: boolean): Promise<CycleResult> => {
-    result.outcome = outcome;
-    result.reason = reason;
-    if (countsForBreaker) {
-      breaker =
-        failures.length > 0 ? recordBreakerFailure(breaker, now, failures.join("; "), config.circuitBreaker) : recordBreakerSuccess(breaker, now, config.circuitBreaker);
-    }
-    result.breaker = breaker;
-    const finished = breaker;
-    // The breaker and the cycle land together, so a status snapshot never shows one without the other.
-    await store.transaction(async ({ selfImprovement }) => {
-      if (countsForBreaker) await writeBreaker(selfImprovement, finished, now);
-      await selfImprovement.cycles.insert({
-        id: result.cycle_id as string,
-        started_at: nowIso,
-        finished_at: dependencies.clock.now().toISOString(),
-        holder: dependencies.holder,
-        outcome,
-        reason,
-        diagnosis_id: result.diagnosis?.id ?? null,
-        action_id: result.action?.id ?? null,
-        details: {
-          blocked: result.blocked,
-          evaluations: result.evaluations,
-          triggers: result.triggers.map((trigger) => ({ tool: trigger.tool, metric: trigger.metric, severity: trigger.severity, deviation_pct: Math.round(trigger.deviation_pct) })),
-          failures,
-        },
-      });
-      await selfImprovement.cycles.prune(keptCycles);
-    });
-    return result;
+  const base = { dependencies, executor, now, nowIso, result, failures: [] as string[] };
+  const finish = createFinish(base, breaker);
+  let learnedNote: string[] = [];
+  const withLearning = (reason: string) => (learnedNote.length > 0 ? `${reason} (learner: ${learnedNote.join(", ")})` : reason);
+  const blocked = (block: BlockReason) => {
+    result.blocked = block;
+    return finish("blocked", withLearning(describeBlock(block)), true);
   };
+  const run: CycleRun = { ...base, finish, withLearning, blocked };
 
   const pausedUntil = await readPausedUntil(repository, now);
   if (pausedUntil !== null) return finish("paused", `paused until ${pausedUntil}`, false);
@@ -300,42 +342,51 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   try {
     const learned = await evaluateActions(dependencies, executor, now);
     result.evaluations = learned.evaluations;
-    failures.push(...learned.regressions.map((lesson) => `regression: ${lesson}`));
+    run.failures.push(...learned.regressions.map((lesson) => `regression: ${lesson}`));
   } catch (error) {
-    failures.push(`learner failed: ${(error as Error).message}`);
-    return finish("failed", failures.join("; "), true);
+    run.failures.push(`learner failed: ${(error as Error).message}`);
+    return finish("failed", run.failures.join("; "), true);
   }
-  const learnedNote = result.evaluations.filter((entry) => entry.outcome !== "waiting").map((entry) => `${entry.target} ${entry.outcome}`);
-  const withLearning = (reason: string) => (learnedNote.length > 0 ? `${reason} (learner: ${learnedNote.join(", ")})` : reason);
+  learnedNote = result.evaluations.filter((entry) => entry.outcome !== "waiting").map((entry) => `${entry.target} ${entry.outcome}`);
 
-  if (config.mode === "off") return finish("off", withLearning("mode off: no new diagnoses or actions"), failures.length > 0);
-
+  if (config.mode === "off") return finish("off", withLearning("mode off: no new diagnoses or actions"), run.failures.length > 0);
   if (breaker.state === "open") {
     result.blocked = { kind: "circuit_open", remaining_ms: breakerRemainingMs(breaker, now, config.circuitBreaker) };
-    return finish("blocked", withLearning(describeBlock(result.blocked)), failures.length > 0);
+    return finish("blocked", withLearning(describeBlock(result.blocked)), run.failures.length > 0);
   }
+  const chosen = await chooseTrigger(run);
+  if (!("worst" in chosen)) return chosen;
+  return analyzeAndAct(run, chosen);
+}
 
-  const blocked = async (block: BlockReason) => {
-    result.blocked = block;
-    return finish("blocked", withLearning(describeBlock(block)), true);
-  };
-
+/** Phase 1 and the blocks before analysis: the worst trigger not set aside, or the recorded blocked cycle. */
+async function chooseTrigger(run: CycleRun): Promise<Chosen | CycleResult> {
+  const { dependencies, now, nowIso, result } = run;
+  const { config, store } = dependencies;
+  const repository = store.selfImprovement;
   let report: HealthReport;
   try {
     report = await readHealth(store, config, now);
   } catch (error) {
-    failures.push(`monitor failed: ${(error as Error).message}`);
-    return finish("failed", failures.join("; "), true);
+    run.failures.push(`monitor failed: ${(error as Error).message}`);
+    return run.finish("failed", run.failures.join("; "), true);
   }
   result.triggers = report.triggers;
   const evaluating = await repository.actions.list({ status: "evaluating", limit: 100 });
   const busyTools = new Set(evaluating.flatMap((action) => action.tools));
   const busyTargets = new Set(evaluating.map((action) => targetLabel(action.scope, action.setting)));
   const recentNoAction = await repository.diagnoses.list({ status: "no_action", since: new Date(now.getTime() - config.analyzer.noActionRevisitMs).toISOString(), limit: 200 });
+  const pendingDiagnoses = await repository.diagnoses.list({ status: "pending", limit: 500 });
   const suppressed: string[] = [];
   const actionable = report.triggers.filter((trigger) => {
     if (busyTools.has(trigger.tool)) {
       suppressed.push(`${trigger.tool} ${trigger.metric}: an action on it is being measured`);
+      return false;
+    }
+    // One pending diagnosis per trigger: advisory mode does not file (or pay a model call for) the same one every cycle.
+    const awaiting = pendingDiagnoses.find((diagnosis) => diagnosis.tool === trigger.tool && diagnosis.metric === trigger.metric);
+    if (awaiting) {
+      suppressed.push(`${trigger.tool} ${trigger.metric}: ${awaiting.id} awaits approval`);
       return false;
     }
     const silenced = recentNoAction.find(
@@ -348,49 +399,24 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     return true;
   });
   const worst = actionable[0];
-  if (!worst) return blocked({ kind: "no_triggers", suppressed });
-  if (severityRank(worst.severity) < severityRank(config.analyzer.minSeverity)) return blocked({ kind: "severity_too_low", severity: worst.severity, minimum: config.analyzer.minSeverity });
-  const pending = (await repository.diagnoses.count("pending")) + evaluating.length;
-  if (pending >= config.analyzer.maxPending) return blocked({ kind: "too_many_pending", count: pending, max: config.analyzer.maxPending });
+  if (!worst) return run.blocked({ kind: "no_triggers", suppressed });
+  if (severityRank(worst.severity) < severityRank(config.analyzer.minSeverity)) return run.blocked({ kind: "severity_too_low", severity: worst.severity, minimum: config.analyzer.minSeverity });
+  const pending = pendingDiagnoses.length + evaluating.length;
+  if (pending >= config.analyzer.maxPending) return run.blocked({ kind: "too_many_pending", count: pending, max: config.analyzer.maxPending });
   if (config.mode === "auto") {
     const limit = await executionBlock(repository, config, now);
-    if (limit) return blocked(limit);
+    if (limit) return run.blocked(limit);
   }
+  return { worst, report, busyTargets };
+}
 
-  // Phase 2: analyze the worst actionable trigger.
-  const baseline = report.tools.find((entry) => entry.name === worst.tool);
-  if (!baseline) throw new Error(`no baseline for ${worst.tool}`);
-  const toolModes = (await repository.toolModes.all()).get(worst.tool) ?? [];
-  const input: AnalysisInput = {
-    trigger: worst,
-    baseline,
-    modes: toolModes.filter((mode) => mode !== diagnosisModeId),
-    targets: await targetsFor({ dependencies, modes: toolModes, busy: busyTargets }),
-    lessons: await lessonsFor(repository, config, now),
-    now,
-    config,
-  };
-  let draft: DiagnosisDraft;
-  try {
-    const serverModel = hasServerModel(dependencies.models);
-    if (config.analyzer.use === "model" && !serverModel) {
-      throw new DeliberateError({ code: "PROVIDER_NOT_CONFIGURED", message: "analyzer.use is 'model' but the service has no server-side model (set a provider, or use 'auto' or 'rules')." });
-    }
-    if (config.analyzer.use === "rules" || !serverModel || input.targets.length === 0) {
-      const because = config.analyzer.use === "rules" ? "the analyzer is set to rules" : !serverModel ? "no server-side model is configured" : "no setting of the tool's modes is adjustable";
-      draft = diagnoseByRules({ ...input, rulesBecause: because });
-    } else {
-      draft = await diagnoseWithModel(input, { models: dependencies.models, settings: dependencies.settings(diagnosisModeId), ...(dependencies.signal ? { signal: dependencies.signal } : {}) });
-    }
-  } catch (error) {
-    failures.push(`analyzer failed: ${(error as Error).message}`);
-    return finish("failed", failures.join("; "), true);
-  }
-
-  const diagnosis: DiagnosisRecord = {
-    id: dependencies.ids.next("sid"),
-    created_at: nowIso,
-    updated_at: nowIso,
+/** The diagnosis record of a draft, with the status the mode gives it. */
+function diagnosisOf(run: CycleRun, worst: Trigger, draft: DiagnosisDraft): DiagnosisRecord {
+  const { config } = run.dependencies;
+  return {
+    id: run.dependencies.ids.next("sid"),
+    created_at: run.nowIso,
+    updated_at: run.nowIso,
     tool: worst.tool,
     metric: worst.metric,
     severity: worst.severity,
@@ -406,17 +432,61 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     status_reason: draft.action.kind === "none" ? draft.action.reason : config.mode === "advisory" ? "awaiting approval (advisory mode)" : null,
     action_id: null,
   };
+}
+
+/** Phases 2 and 3: diagnose the chosen trigger, then record it (advisory), or apply it within the allowlist (auto). */
+async function analyzeAndAct(run: CycleRun, chosen: Chosen): Promise<CycleResult> {
+  const { dependencies, executor, result, nowIso } = run;
+  const { config, store } = dependencies;
+  const repository = store.selfImprovement;
+  const { worst } = chosen;
+  const baseline = chosen.report.tools.find((entry) => entry.name === worst.tool);
+  if (!baseline) throw new Error(`no baseline for ${worst.tool}`);
+  const toolModes = (await repository.toolModes.all()).get(worst.tool) ?? [];
+  const input: AnalysisInput = {
+    trigger: worst,
+    baseline,
+    modes: toolModes.filter((mode) => mode !== diagnosisModeId),
+    targets: await targetsFor({ dependencies, modes: toolModes, busy: chosen.busyTargets }),
+    lessons: await lessonsFor(repository, config, run.now),
+    now: run.now,
+    config,
+  };
+  let draft: DiagnosisDraft;
+  try {
+    const analysis = await analyze(input, {
+      models: dependencies.models,
+      serverModel: hasServerModel(dependencies.models),
+      settings: dependencies.settings(diagnosisModeId),
+      ...(dependencies.signal ? { signal: dependencies.signal } : {}),
+    });
+    draft = analysis.draft;
+    if (analysis.modelFailure !== null) result.analyzer_fallback = `the model analyzer failed (${analysis.modelFailure}); the rules diagnosed`;
+  } catch (error) {
+    run.failures.push(`analyzer failed: ${(error as Error).message}`);
+    return run.finish("failed", run.failures.join("; "), true);
+  }
+  const fallbackNote = (reason: string) => run.withLearning(result.analyzer_fallback ? `${reason}; ${result.analyzer_fallback}` : reason);
+  const diagnosis = diagnosisOf(run, worst, draft);
   const suggestion = draft.action;
   if (suggestion.kind === "none") {
     await repository.diagnoses.insert(diagnosis);
     result.diagnosis = diagnosis;
-    return finish("no_action", withLearning(`${worst.tool} ${worst.metric}: no action (${suggestion.reason})`), true);
+    return run.finish("no_action", fallbackNote(`${worst.tool} ${worst.metric}: no action (${suggestion.reason})`), true);
   }
   const label = targetLabel(suggestion.scope, suggestion.setting);
   if (config.mode === "advisory") {
+    // One pending diagnosis per (tool, setting): another trigger of the tool proposing the same setting joins the one waiting.
+    const waiting = (await repository.diagnoses.list({ status: "pending", limit: 500 })).find(
+      (entry) => entry.tool === worst.tool && entry.action.kind === "adjust" && entry.action.scope === suggestion.scope && entry.action.setting === suggestion.setting,
+    );
+    if (waiting) {
+      result.diagnosis = waiting;
+      return run.blocked({ kind: "already_pending", diagnosis_id: waiting.id, target: label, tool: worst.tool });
+    }
     await repository.diagnoses.insert(diagnosis);
     result.diagnosis = diagnosis;
-    return finish("advised", withLearning(`suggested ${label} ${suggestion.from} → ${suggestion.to}; awaiting approval`), true);
+    return run.finish("advised", fallbackNote(`suggested ${label} ${suggestion.from} → ${suggestion.to}; awaiting approval`), true);
   }
   // Phase 3 (auto): the allowlist decides; a refused proposal is a failed cycle.
   const verdict = checkAllowlist(config.executor.allowlist, { scope: suggestion.scope, setting: suggestion.setting, from: suggestion.from, to: suggestion.to });
@@ -424,8 +494,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     diagnosis.status_reason = `refused by the allowlist: ${verdict.reason}`;
     await repository.diagnoses.insert(diagnosis);
     result.diagnosis = diagnosis;
-    failures.push(`refused: ${verdict.reason}`);
-    return finish("refused", withLearning(`${label} ${suggestion.from} → ${suggestion.to} refused by the allowlist: ${verdict.reason}`), true);
+    run.failures.push(`refused: ${verdict.reason}`);
+    return run.finish("refused", fallbackNote(`${label} ${suggestion.from} → ${suggestion.to} refused by the allowlist: ${verdict.reason}`), true);
   }
   diagnosis.status = "pending";
   diagnosis.status_reason = "being applied";
@@ -436,9 +506,9 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     const message = error instanceof Error ? error.message : String(error);
     await repository.diagnoses.setStatus(diagnosis.id, { status: "refused", status_reason: message, updated_at: nowIso });
     result.diagnosis = await repository.diagnoses.get(diagnosis.id);
-    failures.push(`executor failed: ${message}`);
-    return finish("failed", failures.join("; "), true);
+    run.failures.push(`executor failed: ${message}`);
+    return run.finish("failed", run.failures.join("; "), true);
   }
   result.diagnosis = await repository.diagnoses.get(diagnosis.id);
-  return finish("applied", withLearning(`applied ${label} ${suggestion.from} → ${suggestion.to} for ${worst.tool} ${worst.metric} (${worst.severity})`), true);
+  return run.finish("applied", fallbackNote(`applied ${label} ${suggestion.from} → ${suggestion.to} for ${worst.tool} ${worst.metric} (${worst.severity})`), true);
 }

@@ -26,7 +26,7 @@ export interface MetricsSnapshot {
   error_codes: Record<string, number>;
   /** Mean model calls per invocation. */
   model_calls_mean: number;
-  /** created_at of the oldest and newest row. */
+  /** When the earliest and the latest of the rows' calls started. */
   from: string | null;
   to: string | null;
 }
@@ -61,8 +61,8 @@ export function snapshotOf(rows: readonly InvocationSample[], minMetricSamples: 
       if (row.error_message?.includes(cutOffPhrase)) cutOff += 1;
     }
     modelCalls += row.model_calls;
-    if (from === null || row.created_at < from) from = row.created_at;
-    if (to === null || row.created_at > to) to = row.created_at;
+    if (from === null || row.started_at < from) from = row.started_at;
+    if (to === null || row.started_at > to) to = row.started_at;
   }
   const samples = rows.length;
   return {

@@ -5,6 +5,7 @@ import type { Store } from "@deliberate/store";
 import { diagnosisModeId, diagnosisModeSettings } from "./analyzer/model-analyzer.ts";
 import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImprovementOptions } from "./config.ts";
 import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
+import { serviceStateKey, serviceStateOf } from "./state.ts";
 import { reloadOverrides } from "./executor.ts";
 import { type CycleResult, runCycle } from "./loop.ts";
 import { createOverrideSettingsSource, type OverrideSettingsSource } from "./settings-source.ts";
@@ -117,6 +118,9 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         intervalMs: config.cycleMs,
         async start(started) {
           context = started;
+          // What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
+          const recordedAt = started.clock.now().toISOString();
+          await started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf({ holder, config }, recordedAt), recordedAt);
           // Restore what earlier runs applied before the service serves its first call.
           await reloadOverrides({ store: started.store, source });
           const restored = source.all();

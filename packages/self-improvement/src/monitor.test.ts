@@ -24,6 +24,7 @@ function rows(tool: string, count: number, call: Partial<InvocationSample> & { m
       quality: call.quality === undefined ? (success ? 0.8 : null) : call.quality,
       model_calls: call.model_calls ?? 1,
       created_at: new Date(now.getTime() - call.minutesAgo * 60_000 + index).toISOString(),
+      started_at: new Date(now.getTime() - call.minutesAgo * 60_000 + index).toISOString(),
     };
   });
 }
@@ -32,18 +33,47 @@ describe("the monitor", () => {
   it("baselines each tool by the EMA over chunks of earlier calls and compares its latest window", () => {
     const history = [
       ...rows("t", 10, { minutesAgo: 50, latency_ms: 100 }),
-      ...rows("t", 10, { minutesAgo: 40, latency_ms: 200 }),
+      ...rows("t", 10, { minutesAgo: 40, latency_ms: 140 }),
       ...rows("t", 10, { minutesAgo: 30, latency_ms: 100 }),
-      ...rows("t", 10, { minutesAgo: 5, latency_ms: 400 }),
+      ...rows("t", 10, { minutesAgo: 5, latency_ms: 440 }),
     ];
     const report = buildHealthReport({ rows: history, now, config: { ...config, alpha: 0.5 } });
     const [tool] = report.tools;
     expect(tool).toMatchObject({ name: "t", status: "ready", chunks: 3 });
-    // EMA over the chunks' p95s 100, 200, 100 with α 0.5: 100 -> 150 -> 125.
-    expect(tool?.ema.latency_p95).toBe(125);
-    expect(tool?.window).toMatchObject({ samples: 10, latency_p95_ms: 400, error_rate: 0 });
-    expect(report.triggers).toMatchObject([{ tool: "t", metric: "latency_p95", observed: 400, baseline: 125, severity: "critical", deviation_pct: 220, window_samples: 10, baseline_samples: 30 }]);
+    // EMA over the chunks' p95s 100, 140 (40 % worse but under the 50 ms floor: absorbed), 100 with α 0.5: 100 -> 120 -> 110.
+    expect(tool?.ema.latency_p95).toBe(110);
+    expect(tool?.frozen_since.latency_p95).toBeNull();
+    expect(tool?.window).toMatchObject({ samples: 10, latency_p95_ms: 440, error_rate: 0 });
+    expect(report.triggers).toMatchObject([{ tool: "t", metric: "latency_p95", observed: 440, baseline: 110, severity: "critical", deviation_pct: 300, window_samples: 10, baseline_samples: 30 }]);
     expect(report.healthy).toBe(false);
+  });
+
+  it("freezes the baseline while a trigger is open: 60 good calls then 300 failing ones still trigger (the failures are not absorbed)", () => {
+    const lasting = { ...defaultSelfImprovementConfig.monitor, windowMs: 24 * 60 * 60_000 };
+    const history = [...rows("t", 60, { minutesAgo: 600 }), ...rows("t", 300, { minutesAgo: 300, success: false })];
+    const report = buildHealthReport({ rows: history, now, config: lasting });
+    const [tool] = report.tools;
+    // Before: the EMA absorbed the failing chunks (0, 1, 1, 1, 1, 1 -> 83 %) and a window of 100 % errors read as within baseline.
+    expect(tool?.ema.error_rate).toBe(0);
+    expect(tool?.frozen_since.error_rate).toBe(history[60]?.started_at);
+    expect(report.triggers).toMatchObject([{ tool: "t", metric: "error_rate", observed: 1, baseline: 0, severity: "critical", window_samples: 50, baseline_samples: 310 }]);
+    // 60 good then 50 failing triggered before and still does.
+    const short = buildHealthReport({ rows: history.slice(0, 110), now, config: lasting });
+    expect(short.triggers).toMatchObject([{ metric: "error_rate", observed: 1, baseline: 0 }]);
+  });
+
+  it("closes the frozen baseline when calls are back within it, and absorbs improvements", () => {
+    const history = [
+      ...rows("t", 10, { minutesAgo: 50, success: false }),
+      ...rows("t", 10, { minutesAgo: 45 }),
+      ...rows("t", 10, { minutesAgo: 40, success: false }),
+      ...rows("t", 10, { minutesAgo: 30 }),
+      ...rows("t", 10, { minutesAgo: 1 }),
+    ];
+    const [tool] = buildHealthReport({ rows: history, now, config: { ...config, alpha: 0.5 } }).tools;
+    // 100 % -> 0 % (an improvement: absorbed, 50 %), 100 % (worse: left out), 0 % (back within: closes, 25 %).
+    expect(tool?.ema.error_rate).toBe(0.25);
+    expect(tool?.frozen_since.error_rate).toBeNull();
   });
 
   it("needs the minimum samples on both sides, and ignores changes below the floor", () => {

@@ -1,5 +1,5 @@
 import type { MonitorConfig } from "./config.ts";
-import { exponentialMovingAverage, type MetricsSnapshot, metricValue, snapshotOf } from "./metrics.ts";
+import { type MetricsSnapshot, metricValue, snapshotOf } from "./metrics.ts";
 import { deviationPercent, higherIsWorse, severityFromDeviation } from "./severity.ts";
 import { type InvocationSample, type MetricName, metricNames, type Severity, severityRank } from "./types.ts";
 
@@ -17,8 +17,18 @@ export interface Baseline {
   window: MetricsSnapshot;
   /** The window's lower bound: the window age limit, or the last setting change affecting the tool. */
   window_from: string;
-  /** The baseline: the EMA (α) over chunks of `windowSize` earlier calls, oldest first. */
+  /**
+   * The baseline: the EMA (α) over chunks of `windowSize` earlier calls, oldest
+   * first, frozen while a trigger is open: a chunk that would trigger against
+   * the EMA so far is left out of that metric's EMA, until a chunk is back within it.
+   */
   ema: MetricFigures;
+  /**
+   * Per metric, when the regression the baseline is frozen against began (the
+   * first call of the first chunk left out); null when that metric's baseline
+   * absorbed every chunk.
+   */
+  frozen_since: Record<MetricName, string | null>;
   /** The same earlier calls pooled (the rolling figures). */
   rolling: MetricsSnapshot;
   chunks: number;
@@ -100,13 +110,48 @@ function chunksOf<T>(rows: readonly T[], size: number, minimum: number): T[][] {
   return chunks;
 }
 
+/** Whether `observed` is worse than `reference` by the trigger's margin: ≥ 25 % and at least the metric's floor. */
+function wouldTrigger(metric: MetricName, observed: number, reference: number, config: MonitorConfig): boolean {
+  const worseBy = higherIsWorse(metric) ? observed - reference : reference - observed;
+  if (worseBy < floorOf(config, metric) || worseBy <= 0) return false;
+  return severityFromDeviation(deviationPercent(metric, observed, reference)) !== "info";
+}
+
+/**
+ * Each metric's EMA over the chunks, oldest first, frozen while a trigger is
+ * open: a chunk worse than the EMA so far by a trigger's margin opens it and is
+ * left out; the first chunk back within the EMA closes it and is folded in
+ * again. A lasting regression is never absorbed into its own baseline (60 good
+ * calls then 300 failing ones compare against 0 %, not against a baseline the
+ * failures pulled up to 83 %); improvements are absorbed as they come.
+ */
+function frozenEma(chunks: readonly MetricsSnapshot[], config: MonitorConfig): { ema: MetricFigures; frozenSince: Record<MetricName, string | null> } {
+  const ema = {} as MetricFigures;
+  const frozenSince = {} as Record<MetricName, string | null>;
+  for (const metric of metricNames) {
+    let average: number | null = null;
+    let since: string | null = null;
+    for (const chunk of chunks) {
+      const value = metricValue(chunk, metric);
+      if (value === null) continue;
+      if (average !== null && wouldTrigger(metric, value, average, config)) {
+        since ??= chunk.from;
+        continue;
+      }
+      since = null;
+      average = average === null ? value : config.alpha * value + (1 - config.alpha) * average;
+    }
+    ema[metric] = average;
+    frozenSince[metric] = since;
+  }
+  return { ema, frozenSince };
+}
+
 function baselineOf(input: { kind: "tool" | "mode"; name: string; window: InvocationSample[]; earlier: InvocationSample[]; windowFrom: string; config: MonitorConfig }): Baseline {
   const { config } = input;
   const floor = metricSampleFloor(config);
   const chunks = chunksOf(input.earlier, config.windowSize, config.minSamples).map((chunk) => snapshotOf(chunk, floor));
-  const ema = Object.fromEntries(
-    metricNames.map((metric) => [metric, exponentialMovingAverage(chunks.map((chunk) => metricValue(chunk, metric)).filter((value): value is number => value !== null), config.alpha)]),
-  ) as MetricFigures;
+  const { ema, frozenSince } = frozenEma(chunks, config);
   const problems: string[] = [];
   if (input.window.length < config.minSamples) problems.push(`${input.window.length} calls in the window (needs ${config.minSamples})`);
   if (input.earlier.length < config.minSamples) problems.push(`${input.earlier.length} calls in the baseline (needs ${config.minSamples})`);
@@ -118,6 +163,7 @@ function baselineOf(input: { kind: "tool" | "mode"; name: string; window: Invoca
     window: snapshotOf(input.window, floor),
     window_from: input.windowFrom,
     ema,
+    frozen_since: frozenSince,
     rolling: snapshotOf(input.earlier, floor),
     chunks: chunks.length,
   };
@@ -132,11 +178,9 @@ export function triggersOf(baseline: Baseline, config: MonitorConfig): Trigger[]
     const reference = baseline.ema[metric];
     if (observed === null || reference === null) continue;
     const floor = floorOf(config, metric);
-    const worseBy = higherIsWorse(metric) ? observed - reference : reference - observed;
-    if (worseBy < floor || worseBy <= 0) continue;
+    if (!wouldTrigger(metric, observed, reference, config)) continue;
     const deviation = deviationPercent(metric, observed, reference);
     const severity = severityFromDeviation(deviation);
-    if (severity === "info") continue;
     const threshold = higherIsWorse(metric) ? Math.max(reference * 1.25, reference + floor) : Math.min(reference * 0.75, reference - floor);
     triggers.push({
       tool: baseline.name,
@@ -184,7 +228,8 @@ export function buildHealthReport(input: MonitorInput): HealthReport {
   for (const [tool, rows] of [...byTool.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const changed = input.changedAt?.get(tool);
     const windowFrom = changed !== undefined && changed > ageLimit ? changed : ageLimit;
-    const recent = rows.filter((row) => row.created_at >= windowFrom);
+    // A call belongs to the settings in force when it STARTED: one started before a change is not in the window after it.
+    const recent = rows.filter((row) => row.started_at >= windowFrom);
     const window = recent.slice(-config.windowSize);
     const inWindow = new Set(window.map((row) => row.id));
     const earlier = rows.filter((row) => !inWindow.has(row.id));
@@ -198,7 +243,7 @@ export function buildHealthReport(input: MonitorInput): HealthReport {
       modeParts.set(mode, part);
     }
   }
-  const byTime = (a: InvocationSample, b: InvocationSample) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id.localeCompare(b.id));
+  const byTime = (a: InvocationSample, b: InvocationSample) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : a.id.localeCompare(b.id));
   const modes = [...modeParts.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([mode, part]) => {

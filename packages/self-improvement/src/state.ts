@@ -1,4 +1,5 @@
 import { type BreakerState, closedBreaker } from "./circuit-breaker.ts";
+import type { SelfImprovementConfig } from "./config.ts";
 import type { SelfImprovementRepository } from "./store/repository.ts";
 
 const breakerKey = "circuit_breaker";
@@ -21,4 +22,20 @@ export async function readPausedUntil(repository: SelfImprovementRepository, now
 
 export async function writePausedUntil(repository: SelfImprovementRepository, until: string | null, now: Date): Promise<void> {
   await repository.state.put(pauseKey, until, now.toISOString());
+}
+
+/** The running service's loop settings, as it recorded them in the database (what `status` shows). */
+export interface ServiceSettingsRecord {
+  holder: string;
+  recorded_at: string;
+  mode: SelfImprovementConfig["mode"];
+  analyzer: SelfImprovementConfig["analyzer"]["use"];
+  cycle_ms: number;
+}
+
+/** The state key of the service's settings: written at start and by every cycle of the leader. */
+export const serviceStateKey = "service_settings";
+
+export function serviceStateOf(input: { holder: string; config: SelfImprovementConfig }, recordedAt: string): ServiceSettingsRecord {
+  return { holder: input.holder, recorded_at: recordedAt, mode: input.config.mode, analyzer: input.config.analyzer.use, cycle_ms: input.config.cycleMs };
 }

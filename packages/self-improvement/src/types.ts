@@ -44,5 +44,8 @@ export interface InvocationSample {
   latency_ms: number;
   quality: number | null;
   model_calls: number;
+  /** When the call finished (recorded). */
   created_at: string;
+  /** When the call started: it ran under the settings in force then, and is ordered and attributed by it. */
+  started_at: string;
 }

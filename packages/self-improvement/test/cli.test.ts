@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -126,7 +126,7 @@ describe("deliberate self-improve", () => {
   it("baselines: per tool and per mode, the window against the baseline, and the triggers", async () => {
     const output = await command("baselines");
     expect(output.stdout.split("\n")[0]).toMatch(/^KIND +NAME +STATUS +WINDOW +BASELINE +ERROR_RATE NOW \/ BASE +LATENCY_P95 NOW \/ BASE +QUALITY NOW \/ BASE +REPAIR_RATE NOW \/ BASE$/);
-    expect(output.stdout).toMatch(/^tool +probe_ask +ready +10 +20 +0\.0% \/ 30\.0% +20 ms \/ 20 ms +0\.80 \/ 0\.80 +0\.0% \/ 0\.0%$/m);
+    expect(output.stdout).toMatch(/^tool +probe_ask +ready +10 +20 +0\.0% \/ 0\.0% +20 ms \/ 20 ms +0\.80 \/ 0\.80 +0\.0% \/ 0\.0%$/m);
     expect(output.stdout).toMatch(/^mode +echo +ready/m);
     expect(output.stdout).toContain("Triggers:\nTOOL");
     expect(output.stdout).toMatch(/^other_tool +error_rate +100\.0% +0\.0% +100% +critical$/m);
@@ -180,6 +180,8 @@ describe("deliberate self-improve", () => {
     expect(unknown.stderr).toContain("deliberate self-improve: unknown command 'explode'\n\nUsage: deliberate self-improve <command>");
     expect((await command("status", "--frobnicate")).stderr).toContain("unknown option --frobnicate");
     expect((await command("help")).stdout).toContain("rollback <action> [reason]");
+    expect(await command("--help")).toMatchObject({ exitCode: 0, stderr: "" });
+    expect((await command("status", "--help")).stdout).toContain("DATABASE_URL");
   });
 
   it("the built `deliberate` command opens DATABASE_PATH (DATABASE_URL on Postgres) and reads the same environment as the services", async () => {
@@ -187,9 +189,23 @@ describe("deliberate self-improve", () => {
     const place = await testStorePlace(path);
     const database = "url" in place ? place.url : place.path;
     const variable = "url" in place ? { DATABASE_URL: place.url } : { DATABASE_PATH: place.path };
-    const environment = { ...process.env, ...variable, DELIBERATE_SELF_IMPROVEMENT_MODE: "advisory", DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "60000" };
+    // The shell says auto and a one-minute cycle; the service writing this database runs advisory, hourly: status shows the service's.
+    const environment = { ...process.env, ...variable, DELIBERATE_SELF_IMPROVEMENT_MODE: "auto", DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "60000" };
     const status = await run(process.execPath, [builtCli, "self-improve", "status", "--json"], { env: environment });
-    expect(JSON.parse(status.stdout)).toMatchObject({ mode: "advisory", cycle_ms: 60_000, overrides: [{ target: "echo.timeoutMs", value: 2300 }] });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      settings_from: { source: "service", holder: "cli-advisory" },
+      mode: "advisory",
+      cycle_ms: 3_600_000,
+      overrides: [{ target: "echo.timeoutMs", value: 2300 }],
+    });
+    const text = await run(process.execPath, [builtCli, "self-improve", "status"], { env: environment });
+    expect(text.stdout).toMatch(/^settings from: +the service cli-advisory \(recorded /m);
+    expect(text.stdout).toMatch(/^mode: +advisory$/m);
+    // --help exits 0 with the usage, wherever it appears (it exited 2 before).
+    for (const argv of [["--help"], ["self-improve", "--help"], ["self-improve", "status", "--help"], ["self-improve", "-h"]]) {
+      const help = await run(process.execPath, [builtCli, ...argv], { env: environment });
+      expect(help.stdout).toContain("Usage: deliberate");
+    }
     const paused = await run(process.execPath, [builtCli, "self-improve", "pause", "45m", "--database", database], { env: { ...process.env } });
     expect(paused.stdout).toMatch(/^Paused until /);
     // The command's clock is the real one; the pause it wrote is in the shared table.
@@ -201,6 +217,14 @@ describe("deliberate self-improve", () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(badEnvironment).toMatchObject({ code: 2 });
+    // A path where no database is: said, and nothing created (it made an empty database and reported on that).
+    const nowhere = join(directory, "elsewhere", "deliberate.db");
+    const missing = await run(process.execPath, [builtCli, "self-improve", "status"], { env: { ...process.env, DATABASE_URL: "", DATABASE_PATH: nowhere } }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(missing).toMatchObject({ code: 1 });
+    expect((missing as { stderr: string }).stderr).toContain(`no database at ${nowhere}`);
+    expect(existsSync(nowhere)).toBe(false);
     expect((badEnvironment as { stderr: string }).stderr).toContain("DELIBERATE_SELF_IMPROVEMENT_MODE must be one of auto, advisory, off, got 'maybe'");
-  }, 120_000); // spawns the built command four times: seconds each on a loaded machine
+  }, 180_000); // spawns the built command ten times: seconds each on a loaded machine
 });

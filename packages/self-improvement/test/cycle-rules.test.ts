@@ -144,6 +144,7 @@ describe("blocked cycles say why", () => {
     const advisory = await harnessWith({ options: { mode: "advisory", analyzer: { maxPending: 1 } } });
     await timeoutsOn(advisory);
     expect((await advisory.module.runCycle()).outcome).toBe("advised");
+    await timeoutsOn(advisory, "other_tool", "echo");
     const pending = await advisory.module.runCycle();
     expect(pending.blocked).toEqual({ kind: "too_many_pending", count: 1, max: 1 });
 

@@ -169,7 +169,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       telemetry,
       recoveryMessages: jobs.recoveryMessages,
       run: (job, signal) => jobs.run(job, signal),
-      deliver: (job, signal) => jobs.deliver(job, signal),
+      deliver: (job, signal, drain) => jobs.deliver(job, signal, drain),
       onJobEnded: (jobId) => jobs.forget(jobId),
       statusMs: config.queue.statusMs,
       statusPollMs: config.queue.statusPollMs,

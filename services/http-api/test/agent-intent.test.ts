@@ -223,6 +223,30 @@ describe("POST /agent_intent without a model", () => {
     expect(response.json.final_text).toContain("src/auth/session.ts");
   });
 
+  it("reads the spec runtime's nested history: a run loop ends after one search instead of repeating it until max_steps", async () => {
+    const running = await withoutModel();
+    const history: unknown[] = [];
+    const decisions: Array<{ tool_name: string | null; finish: boolean }> = [];
+    // The agent runtime's loop: ask, run the tool, append the step in its own shape, ask again.
+    for (let step = 0; step < 5; step += 1) {
+      const response = await intent(running, { session_id: "loop", goal_text: "Find auth logic", history, max_steps: 5 });
+      decisions.push({ tool_name: response.json.tool_name, finish: response.json.finish });
+      if (response.json.finish) {
+        expect(response.json.final_text).toContain("src/auth/login.ts:12");
+        break;
+      }
+      history.push({
+        index: step + 1,
+        action: { action: "tool", tool_name: response.json.tool_name, args: response.json.tool_args, reasoning: response.json.reasoning },
+        output: { content: [{ type: "text", text: "src/auth/login.ts:12 export function login(" }] },
+      });
+    }
+    expect(decisions).toEqual([
+      { tool_name: "context.fts_search", finish: false },
+      { tool_name: null, finish: true },
+    ]);
+  });
+
   it("finishes when the goal seeks no information", async () => {
     const running = await withoutModel();
     const response = await intent(running, { goal_text: "Refactor the parser", tools: [searchTool] });

@@ -220,6 +220,104 @@ describe("durability", () => {
     expect((await jobStatus(second, accepted.json.job_id)).status).toBe("done");
   });
 
+  it("a shutdown hands a callback waiting out a retry delay back at once, and the next process delivers it once", async () => {
+    const directory = temporaryDirectory();
+    cleanups.push(() => directory.remove());
+    const database = join(directory.path, "deliberate.db");
+    // The first attempt fails; the retry waits a minute: the drain must not wait for it (nor the 60 s grace).
+    const callbacks = await receiver((_callback, index) => (index === 0 ? 503 : 200));
+    const first = await startService({ DATABASE_PATH: database, REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_CALLBACK_BACKOFF_MS: "60000", REASONING_SHUTDOWN_GRACE_MS: "60000" });
+    const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-drain" });
+    await eventually(() => (callbacks.attempts === 1 ? true : undefined), 30_000, "the failed first attempt");
+    await eventually(async () => ((await jobStatus(first, accepted.json.job_id)).callback.attempts === 1 ? true : undefined), 30_000, "the attempt to be recorded");
+    await first.stop();
+    const drained = first.logs.map((line) => JSON.parse(line)).find((entry) => entry.message === "queue drained");
+    expect(drained).toMatchObject({ within_grace: true, jobs_requeued: 0, deliveries_interrupted: 0 });
+
+    const second = await service({ DATABASE_PATH: database });
+    const callback = await eventually(() => callbacks.received[0], 30_000, "the handed-back callback");
+    expect(callback.body).toMatchObject({ job_id: accepted.json.job_id, correlation_id: "c-drain", status: "ok" });
+    const job = await eventually(async () => {
+      const view = await jobStatus(second, accepted.json.job_id);
+      return view.callback.status === "delivered" ? view : undefined;
+    });
+    expect(job.callback).toMatchObject({ status: "delivered", attempts: 2 });
+    expect(callbacks.received).toHaveLength(1);
+  });
+
+  it("a job that finishes while the process drains delivers its callback before the process stops", async () => {
+    let release: (() => void) | undefined;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const model = await createFakeModelServer({
+      respond: async () => {
+        await answered;
+        return { object: { reasoning: "Search.", tool_name: "context.fts_search", tool_args: { query: "drain" }, final_text: "" } };
+      },
+    });
+    cleanups.push(() => model.close());
+    const callbacks = await receiver();
+    const running = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_SHUTDOWN_GRACE_MS: "60000" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-finish-in-drain" });
+    await eventually(() => (model.requests.length > 0 ? true : undefined), 30_000, "the model call");
+    const stopped = running.stop();
+    await eventually(() => (running.logs.some((line) => line.includes('"queue draining"')) ? true : undefined), 30_000, "the drain");
+    release?.();
+    await stopped;
+    // Before: a job finishing during shutdown left its callback for the next process (after its lease lapsed).
+    expect(callbacks.received.map((callback) => callback.body.job_id)).toEqual([accepted.json.job_id]);
+    const drained = running.logs.map((line) => JSON.parse(line)).find((entry) => entry.message === "queue drained");
+    expect(drained).toMatchObject({ within_grace: true, jobs_requeued: 0, deliveries_interrupted: 0 });
+  });
+
+  it("a drain longer than a lease keeps renewing it: another process never takes the draining job over", async () => {
+    const directory = temporaryDirectory();
+    cleanups.push(() => directory.remove());
+    const database = join(directory.path, "deliberate.db");
+    let release: (() => void) | undefined;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    // The model answers only when the test says so: the job runs through the first process's drain.
+    const model = await createFakeModelServer({
+      respond: async () => {
+        await answered;
+        return { object: { reasoning: "Search.", tool_name: "context.fts_search", tool_args: { query: "drain" }, final_text: "" } };
+      },
+    });
+    cleanups.push(() => model.close());
+    const callbacks = await receiver();
+    const lease = { REASONING_QUEUE_LEASE_MS: "300", REASONING_QUEUE_POLL_MS: "20", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" };
+    const first = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", DATABASE_PATH: database, REASONING_SHUTDOWN_GRACE_MS: "60000", ...lease });
+    const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-long-drain" });
+    await eventually(() => (model.requests.length > 0 ? true : undefined), 30_000, "the model call");
+    const stopped = first.stop();
+    await eventually(() => (first.logs.some((line) => line.includes('"queue draining"')) ? true : undefined), 30_000, "the drain");
+    // Another process on the same database recovers expired leases every 150 ms; the drain outlasts four leases
+    // (the lease keeps moving: without the heartbeat it would lapse and the second process would run the job again).
+    const second = await service({ DATABASE_PATH: database, ...lease });
+    const atDrain = Date.parse((await second.service.store.jobs.get(accepted.json.job_id)).lease_expires_at ?? "");
+    const held = await eventually(
+      async () => {
+        const job = await second.service.store.jobs.get(accepted.json.job_id);
+        return Date.parse(job.lease_expires_at ?? "") > atDrain + 1_200 ? job : undefined;
+      },
+      30_000,
+      "the draining process to renew its lease four leases on",
+    );
+    expect(held).toMatchObject({ status: "processing", attempts: 1 });
+    expect(held.owner).not.toBe(null);
+    release?.();
+    await stopped;
+    const callback = await eventually(() => callbacks.received[0], 30_000, "the callback");
+    expect(callback.body).toMatchObject({ job_id: accepted.json.job_id, decided_by: "model", status: "ok" });
+    const job = await eventually(async () => {
+      const view = await jobStatus(second, accepted.json.job_id);
+      return view.callback.status === "delivered" ? view : undefined;
+    });
+    expect(job).toMatchObject({ status: "done", attempts: 1 });
+    await second.service.telemetry.flush();
+    expect(await second.service.store.reasoningLogs.list({ event: "job.requeued" })).toEqual([]);
+    expect(callbacks.received).toHaveLength(1);
+  });
+
   it("takes back a job whose worker died mid-way (lease expired) and runs it", async () => {
     const directory = temporaryDirectory();
     cleanups.push(() => directory.remove());

@@ -159,6 +159,17 @@ describe("POST /workflow_intent", () => {
     const missingAnswer = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "decision_making", current_node: "frame", params: { decision: "Which DB?" } });
     expect(missingAnswer.status).toBe(400);
     expect(missingAnswer.json.error.issues[0].field).toBe("outputs.framing");
+    // A run whose earlier answers were not sent is refused, not completed (it completed with one answer before).
+    const unseen = await postJson(`${running.url}/workflow_intent`, { run_id: "r9", workflow_name: "chain_of_thought", current_node: "synthesize", params: { problem: "x" }, outputs: { synthesis: "a plan" } });
+    expect(unseen.status).toBe(400);
+    expect(unseen.json.error).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "outputs.decomposition" }, { field: "outputs.analysis" }] });
+    expect(unseen.json.error.message).toContain("the answer to earlier step 'decompose'");
+    expect(unseen.json.error.hint).toContain("Send every answer of the run so far in outputs");
+    const partly = await postJson(`${running.url}/workflow_intent`, { run_id: "r9", workflow_name: "chain_of_thought", current_node: "analyze", params: { problem: "x" }, outputs: { analysis: "a", decomposition: " " } });
+    expect(partly.json.error.issues).toEqual([{ field: "outputs.decomposition", message: "the answer to earlier step 'decompose' (decomposition into sub-tasks) is missing" }]);
+    // An earlier answer sent under its step id counts.
+    const byStepId = await postJson(`${running.url}/workflow_intent`, { run_id: "r9", workflow_name: "chain_of_thought", current_node: "analyze", params: { problem: "x" }, outputs: { analysis: "a", decompose: "d" } });
+    expect(byStepId.json).toMatchObject({ next_node: "synthesize" });
     const unknown = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "nope" });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.hint).toContain("root_cause_analysis");

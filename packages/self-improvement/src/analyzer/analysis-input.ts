@@ -37,6 +37,7 @@ export interface AnalysisInput {
   /** The modes the tool was seen to ask. */
   modes: readonly string[];
   targets: readonly TargetOption[];
+  /** Every lesson within `lessonTtlMs`, newest first (the model's prompt shows the first `maxLessons`; the guards check all). */
   lessons: readonly Lesson[];
   now: Date;
   config: SelfImprovementConfig;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { stepValue } from "../allowlist.ts";
 import { describeMetric, metricValue } from "../metrics.ts";
 import { metricNames } from "../types.ts";
-import { type AnalysisInput, type DiagnosisDraft, describeErrorCodes, describeTrigger } from "./analysis-input.ts";
+import { type AnalysisInput, type DiagnosisDraft, describeErrorCodes, describeTrigger, ruledOutBy } from "./analysis-input.ts";
 
 /** The mode id of the analyzer's model call (its settings and model id are configurable like any mode's). */
 export const diagnosisModeId = "self_improvement";
@@ -40,6 +40,18 @@ export function diagnosisAnswerSchema(targets: readonly [string, ...string[]], m
   });
 }
 
+/** The offered moves a lesson rules out, said plainly: a proposal of one is set aside (the rules diagnose instead). */
+function ruledOutLines(input: AnalysisInput): string[] {
+  const lines: string[] = [];
+  for (const target of input.targets) {
+    for (const direction of ["increase", "decrease"] as const) {
+      const lesson = ruledOutBy(input.lessons, target.scope, target.setting, direction);
+      if (lesson) lines.push(`- ${target.label} ${direction}: ruled out (${lesson.verdict})`);
+    }
+  }
+  return lines.length > 0 ? ["", "Moves the lessons rule out (a proposal of one is not applied):", ...lines] : [];
+}
+
 function renderPrompt(input: AnalysisInput): string {
   const { baseline } = input;
   const lines = [
@@ -54,7 +66,8 @@ function renderPrompt(input: AnalysisInput): string {
     ...input.targets.map((target) => `- ${target.label}: ${target.current}; ${target.entry.min}..${target.entry.max}; step ${target.entry.step}; at most ${target.entry.maxSteps} steps`),
     "",
     input.lessons.length > 0 ? "Lessons from earlier changes (newest first):" : "No lessons recorded yet.",
-    ...input.lessons.map((lesson) => `- [${lesson.verdict}] ${lesson.text}`),
+    ...input.lessons.slice(0, input.config.analyzer.maxLessons).map((lesson) => `- [${lesson.verdict}] ${lesson.text}`),
+    ...ruledOutLines(input),
   ];
   return lines.join("\n");
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from "node:fs";
 import { ConfigError } from "@deliberate/base";
 import { type DatabaseTarget, databaseTargetFromEnvironment, openStore } from "@deliberate/store";
 import { parseSelfImprovementEnvironment } from "../config.ts";
@@ -48,6 +49,13 @@ async function main(argv: string[]): Promise<number> {
       target = /^postgres(ql)?:\/\//i.test(value) ? { dialect: "postgres", url: value } : { dialect: "sqlite", path: value };
       index += 1;
     } else commandArguments.push(argument);
+  }
+  // Reading a database that is not there would create an empty one and report on it: say where it looked instead.
+  if (target.dialect === "sqlite" && target.path !== ":memory:" && !existsSync(target.path)) {
+    process.stderr.write(
+      `deliberate self-improve: no database at ${target.path}.\nhint: point the command at the database the service writes: the service's DATABASE_URL or DATABASE_PATH, or --database <path or postgres:// URL>.\n`,
+    );
+    return 1;
   }
   let module: ReturnType<typeof createSelfImprovementModule>;
   try {

@@ -21,7 +21,7 @@ Commands:
                                 actions applied, newest first, with their measured reward
   diagnostics [--limit N] [--status pending|applied|refused|rejected|no_action|expired] [--verbose]
                                 diagnoses, newest first
-  config                        the effective configuration and allowlist
+  config                        this shell's configuration and allowlist (status shows the service's mode)
   circuit-breaker [reset]       the breaker's state (reset closes it)
   baselines                     per tool and mode: the current window against the baseline, and the triggers
   pause <duration>              pause the loop (90s, 30m, 2h, 1d); pause 0 resumes
@@ -29,8 +29,11 @@ Commands:
   approve <diagnosis>           apply a pending diagnosis's action (advisory mode)
   reject <diagnosis> [reason]   reject a pending diagnosis (recorded as a lesson)
 
-The database is DATABASE_PATH (default ./data/deliberate.db); the loop's settings come from the
-DELIBERATE_SELF_IMPROVEMENT_* variables, as for the services.`;
+The database is the one the service writes, found as the services find it: DATABASE_URL
+(postgres://...) if set, else DATABASE_PATH (default ./data/deliberate.db); --database <path or
+postgres:// URL> overrides both. status shows the mode, analyzer and cycle the running service
+recorded there ("settings from"); commands that act (approve, rollback, ...) use the
+DELIBERATE_SELF_IMPROVEMENT_* variables of this shell for their checks, as the services do.`;
 
 class UsageError extends Error {}
 
@@ -40,10 +43,12 @@ interface ParsedArguments {
   verbose: boolean;
   limit: number | undefined;
   status: string | undefined;
+  /** `--help` or `-h` anywhere: print the usage and exit 0. */
+  help: boolean;
 }
 
 function parseArguments(argv: readonly string[]): ParsedArguments {
-  const parsed: ParsedArguments = { positional: [], json: false, verbose: false, limit: undefined, status: undefined };
+  const parsed: ParsedArguments = { positional: [], json: false, verbose: false, limit: undefined, status: undefined, help: false };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] as string;
     const value = () => {
@@ -52,7 +57,8 @@ function parseArguments(argv: readonly string[]): ParsedArguments {
       index += 1;
       return next;
     };
-    if (argument === "--json") parsed.json = true;
+    if (argument === "--help" || argument === "-h") parsed.help = true;
+    else if (argument === "--json") parsed.json = true;
     else if (argument === "--verbose" || argument === "-v") parsed.verbose = true;
     else if (argument === "--limit") {
       const text = value();
@@ -95,7 +101,9 @@ async function execute(control: SelfImprovementControl, command: string, parsed:
     case "status": {
       const status = await control.status();
       const breaker = status.circuit_breaker;
+      const from = status.settings_from;
       const pairs: Array<[string, string]> = [
+        ["settings from", from.source === "service" ? `the service ${from.holder} (recorded ${at(from.recorded_at)})` : "this shell's environment (no service has recorded its settings in this database)"],
         ["mode", status.mode],
         ["analyzer", status.analyzer],
         ["cycle", formatDuration(status.cycle_ms)],
@@ -257,7 +265,8 @@ export async function runSelfImproveCommand(argv: readonly string[], control: Se
     return { exitCode: 2, stdout: "", stderr: `deliberate self-improve: ${(error as Error).message}\n\n${selfImproveUsage}\n` };
   }
   const command = parsed.positional[0];
-  if (command === undefined || command === "help" || command === "--help") return { exitCode: command === undefined ? 2 : 0, stdout: command === undefined ? "" : `${selfImproveUsage}\n`, stderr: command === undefined ? `${selfImproveUsage}\n` : "" };
+  if (parsed.help) return { exitCode: 0, stdout: `${selfImproveUsage}\n`, stderr: "" };
+  if (command === undefined || command === "help") return { exitCode: command === undefined ? 2 : 0, stdout: command === undefined ? "" : `${selfImproveUsage}\n`, stderr: command === undefined ? `${selfImproveUsage}\n` : "" };
   try {
     const { json, text } = await execute(control, command, parsed);
     return { exitCode: 0, stdout: parsed.json ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`, stderr: "" };

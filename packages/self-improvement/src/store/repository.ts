@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/base";
 import type { Database } from "@deliberate/store";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { MetricsSnapshot } from "../metrics.ts";
 import type { Trigger } from "../monitor.ts";
 import type {
@@ -113,6 +113,28 @@ function toCycle(row: CycleRow): CycleRecord {
   };
 }
 
+function toSample(row: {
+  id: string;
+  tool: string;
+  operation: string | null;
+  success: number;
+  error_code: string | null;
+  error_message: string | null;
+  latency_ms: number;
+  quality: number | null;
+  model_calls: number;
+  created_at: string;
+  started_at: string;
+}): InvocationSample {
+  return {
+    ...row,
+    success: Number(row.success) === 1,
+    latency_ms: Number(row.latency_ms),
+    quality: row.quality === null ? null : Number(row.quality),
+    model_calls: Number(row.model_calls),
+  };
+}
+
 function notFound(kind: string, field: string, id: string, hint: string): DeliberateError {
   return new DeliberateError({ code: "NOT_FOUND", message: `No ${kind} '${id}'.`, issues: [{ field, message: `no ${kind} '${id}'` }], hint });
 }
@@ -127,6 +149,12 @@ export interface LeaseState {
 /** Everything the loop stores, bound to a database handle or an open transaction. */
 export function createSelfImprovementRepository(handle: Kysely<Database>) {
   const db = handle.withTables<SelfImprovementTables>() as DatabaseExecutor;
+  const startedAt = sql<string>`coalesce(started_at, created_at)`;
+  const selectSamples = () =>
+    db
+      .selectFrom("invocations")
+      .select(["id", "tool", "operation", "success", "error_code", "error_message", "latency_ms", "quality", "model_calls", "created_at"])
+      .select(startedAt.as("started_at"));
   return {
     diagnoses: {
       async insert(record: DiagnosisRecord): Promise<void> {
@@ -414,40 +442,32 @@ export function createSelfImprovementRepository(handle: Kysely<Database>) {
     },
 
     invocations: {
-      /** Rows created at or after `since`, oldest first; at most `limit`, the newest kept. */
+      /**
+       * Rows of calls started at or after `since`, oldest first by start; at most
+       * `limit`, the newest kept. A row without a start (written without one) starts at its finish.
+       */
       async since(input: { since: string; limit: number; tools?: readonly string[] }): Promise<InvocationSample[]> {
-        let query = db
-          .selectFrom("invocations")
-          .select(["id", "tool", "operation", "success", "error_code", "error_message", "latency_ms", "quality", "model_calls", "created_at"])
-          .where("created_at", ">=", input.since);
+        // A call that started at `since` finished no earlier: the (tool, created_at) index narrows, the start decides.
+        let query = selectSamples().where("created_at", ">=", input.since).where(startedAt, ">=", input.since);
         if (input.tools !== undefined) query = query.where("tool", "in", input.tools.length > 0 ? [...input.tools] : [""]);
-        const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(input.limit).execute();
-        return rows.reverse().map((row) => ({
-          ...row,
-          success: Number(row.success) === 1,
-          latency_ms: Number(row.latency_ms),
-          quality: row.quality === null ? null : Number(row.quality),
-          model_calls: Number(row.model_calls),
-        }));
+        const rows = await query.orderBy(startedAt, "desc").orderBy("id", "desc").limit(input.limit).execute();
+        return rows.reverse().map(toSample);
       },
-      /** Rows of `tools` in [from, to), oldest first: the last `limit` before `to`, or the first `limit` from `from` (`take`). */
+      /**
+       * Rows of `tools` whose calls STARTED in [from, to), oldest first: the last `limit`
+       * before `to`, or the first `limit` from `from` (`take`). A call is attributed to
+       * the settings in force when it started, not when it finished.
+       */
       async between(input: { tools: readonly string[]; from: string; to?: string; limit: number; take: "first" | "last" }): Promise<InvocationSample[]> {
-        let query = db
-          .selectFrom("invocations")
-          .select(["id", "tool", "operation", "success", "error_code", "error_message", "latency_ms", "quality", "model_calls", "created_at"])
+        let query = selectSamples()
           .where("tool", "in", input.tools.length > 0 ? [...input.tools] : [""])
-          .where("created_at", ">=", input.from);
-        if (input.to !== undefined) query = query.where("created_at", "<", input.to);
+          .where("created_at", ">=", input.from)
+          .where(startedAt, ">=", input.from);
+        if (input.to !== undefined) query = query.where(startedAt, "<", input.to);
         const direction = input.take === "first" ? "asc" : "desc";
-        const rows = await query.orderBy("created_at", direction).orderBy("id", direction).limit(input.limit).execute();
+        const rows = await query.orderBy(startedAt, direction).orderBy("id", direction).limit(input.limit).execute();
         const ordered = input.take === "first" ? rows : rows.reverse();
-        return ordered.map((row) => ({
-          ...row,
-          success: Number(row.success) === 1,
-          latency_ms: Number(row.latency_ms),
-          quality: row.quality === null ? null : Number(row.quality),
-          model_calls: Number(row.model_calls),
-        }));
+        return ordered.map(toSample);
       },
     },
   };

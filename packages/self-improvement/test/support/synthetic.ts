@@ -15,6 +15,8 @@ export interface SyntheticCall {
   error_message?: string;
   quality?: number | null;
   model_calls?: number;
+  /** The call started this long before it was recorded (default 0: synthetic calls take no time). */
+  startedBeforeMs?: number;
 }
 
 export interface SyntheticHarness {
@@ -81,6 +83,7 @@ export async function createSyntheticHarness(input: { options?: SelfImprovementM
           error_message: success ? null : (call.error_message ?? "timed out"),
           quality: call.quality === undefined ? (success ? 0.8 : null) : call.quality,
           created_at: clock.now().toISOString(),
+          started_at: new Date(clock.now().getTime() - (call.startedBeforeMs ?? 0)).toISOString(),
         });
         clock.advance(1);
       }

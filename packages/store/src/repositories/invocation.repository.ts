@@ -10,10 +10,12 @@ export type NewInvocation = Omit<Invocation, "success"> & {
   error_message: string | null;
   /** Rounds the call took (host-executed calls: every replay); default 1. */
   rounds?: number;
+  /** When the call started (its first round); default: `created_at` less `latency_ms`. */
+  started_at?: string;
 };
 
 /** A recorded invocation as read back. */
-export type InvocationRecord = Invocation & { error_message: string | null; rounds: number };
+export type InvocationRecord = Invocation & { error_message: string | null; rounds: number; started_at: string | null };
 
 export interface InvocationFilter {
   tool?: string;
@@ -76,6 +78,7 @@ const invocationColumns = [
   "error_message",
   "quality",
   "created_at",
+  "started_at",
 ] as const;
 
 // The three statements a batch runs, each compiled once per dialect and row count (see preparedInsert).
@@ -120,6 +123,12 @@ const insertRollups = preparedInsert(
   100,
 );
 
+/** A row's start when the writer gave none: its finish less its latency. */
+function startOf(input: NewInvocation): string {
+  const finished = Date.parse(input.created_at);
+  return Number.isFinite(finished) ? new Date(finished - Math.max(0, Math.round(input.latency_ms))).toISOString() : input.created_at;
+}
+
 /** Inserts the rows and adds them to their groups' totals, in one transaction (the caller's, when in one). */
 async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvocation[]): Promise<void> {
   if (!db.isTransaction) {
@@ -129,7 +138,7 @@ async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvoc
   // `rounds` left out is the column's default, 1.
   await insertInvocations(
     db,
-    inputs.map((input) => ({ ...input, success: input.success ? 1 : 0, rounds: input.rounds ?? 1 })),
+    inputs.map((input) => ({ ...input, success: input.success ? 1 : 0, rounds: input.rounds ?? 1, started_at: input.started_at ?? startOf(input) })),
   );
   const groups = new Map<string, InvocationRollupRow>();
   for (const input of inputs) {

@@ -20,7 +20,10 @@ export interface InvocationTable {
   quality: number | null;
   /** 1 for a call that ran at once; host-executed calls: every replay, the final one included. */
   rounds: Generated<number>;
+  /** When the call finished and was recorded. */
   created_at: string;
+  /** When the call started (its first round, for host-executed calls); null only on rows written without it. */
+  started_at: string | null;
 }
 export type InvocationRow = Selectable<InvocationTable>;
 export type NewInvocationRow = Insertable<InvocationTable>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { argumentsFromGoal, decideByHeuristic, isInformationSeeking } from "./heuristic.ts";
+import { pastToolCalls } from "./history.ts";
 import { compileOfferedTools } from "./offered-tools.ts";
 
 describe("heuristic", () => {
@@ -27,6 +28,36 @@ describe("heuristic", () => {
     // Other tools in the history do not count as a search.
     const other = decideByHeuristic({ goal: "Find auth logic", history: [{ tool_name: "fs.read_file", result: "..." }], tools });
     expect(other.rule).toBe("information_seeking");
+  });
+
+  it("understands the spec runtime's nested history entries (it repeated the same search until max_steps before)", () => {
+    const tools = compileOfferedTools(undefined);
+    const nested = [
+      { index: 1, action: { action: "reason", reasoning: "Look for the auth code first." } },
+      {
+        index: 2,
+        action: { action: "tool", tool_name: "context.fts_search", args: { query: "Find auth logic" }, reasoning: "search" },
+        output: { content: [{ type: "text", text: "src/auth/login.ts:12 export function login(" }, { type: "text", text: "src/auth/token.ts:3" }] },
+      },
+    ];
+    const decision = decideByHeuristic({ goal: "Find auth logic", history: nested, tools });
+    expect(decision).toMatchObject({ toolName: null, rule: "history_answered" });
+    expect(decision.finalText).toContain("src/auth/login.ts:12 export function login(\nsrc/auth/token.ts:3");
+    expect(pastToolCalls(nested, [])).toEqual([{ toolName: "context.fts_search", args: { query: "Find auth logic" }, result: "src/auth/login.ts:12 export function login(\nsrc/auth/token.ts:3" }]);
+    // A nested search step without output still counts: it ran (searching again would repeat it).
+    const noOutput = decideByHeuristic({ goal: "Find auth logic", history: [{ action: { action: "tool", tool_name: "context.fts_search", args: { query: "x" } } }], tools });
+    expect(noOutput).toMatchObject({ rule: "history_answered", finalText: "A search for this goal already ran without results: Find auth logic" });
+  });
+
+  it("reads the flat shapes too, and does not take other step kinds for tool calls", () => {
+    expect(pastToolCalls([{ action: "tool", tool_name: "context.fts_search", args: { q: "a" }, output: { content: [{ type: "text", text: "hit" }] } }], [])).toEqual([
+      { toolName: "context.fts_search", args: { q: "a" }, result: "hit" },
+    ]);
+    expect(pastToolCalls([{ type: "tool", tool: "context.fts_search", input: { query: "b" }, result: ["r"] }], [])).toEqual([{ toolName: "context.fts_search", args: { query: "b" }, result: '["r"]' }]);
+    // An older shape names the tool under `action`.
+    expect(pastToolCalls([{ action: "context.fts_search", result: "r" }], [])).toEqual([{ toolName: "context.fts_search", args: undefined, result: "r" }]);
+    // Finishing, reasoning and bare "tool" steps without a tool name are not calls.
+    expect(pastToolCalls([{ action: "finish", final: "done" }, { action: { action: "finish", final: "done" } }, { action: "tool" }, { action: { action: "reason", tool_name: "context.fts_search" } }], [])).toEqual([]);
   });
 
   it("finishes when no offered tool searches, or its arguments cannot come from the goal", () => {

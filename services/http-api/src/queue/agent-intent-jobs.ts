@@ -11,6 +11,7 @@ import type { Logger, SecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
 import type { CallbackGuard, CallbackTarget } from "./callback-guard.ts";
 import { deliverCallback, retryDelayMs } from "./deliver-callback.ts";
+import { requestDigest } from "./request-digest.ts";
 import type { CancelRequest, CancelResponse, JobView } from "./job.schema.ts";
 import type { JobOutcome } from "./worker-pool.ts";
 
@@ -38,11 +39,18 @@ export interface AgentIntentJobsOptions {
 
 /** The async side of agent intents: accept into the durable queue, run, call back, cancel, poll. */
 export interface AgentIntentJobs {
-  accept(request: AgentIntentRequest, context: { requestId?: string | undefined }): Promise<{ status: "accepted"; job_id: string; correlation_id: string | null }>;
+  /**
+   * Queues the request. With a correlation_id it is an idempotency key: the same request again returns the
+   * job already queued under it (`replayed: true`), a different one is CONFLICT naming that job.
+   */
+  accept(request: AgentIntentRequest, context: { requestId?: string | undefined }): Promise<{ status: "accepted"; job_id: string; correlation_id: string | null; replayed: boolean }>;
+  /** Jobs with this correlation id, newest first. */
+  list(filter: { correlationId: string; limit: number }): Promise<JobView[]>;
   cancel(request: CancelRequest): Promise<{ response: CancelResponse; canceled: string[] }>;
   view(jobId: string): Promise<JobView>;
   run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
-  deliver(job: Job, signal: AbortSignal): Promise<void>;
+  /** POSTs the callback with retries; `drain` (shutdown) cuts a retry wait short and hands the callback back, `signal` aborts the POST. */
+  deliver(job: Job, signal: AbortSignal, drain?: AbortSignal): Promise<void>;
   /** Forgets the in-memory key of a pinned job. */
   forget(jobId: string): void;
   readonly recoveryMessages: RecoveryMessages;
@@ -76,6 +84,24 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
     options.secrets.delete(key);
   }
 
+  function viewOf(job: Job): JobView {
+    return {
+      job_id: job.id,
+      type: job.type,
+      status: job.status,
+      correlation_id: job.correlation_id,
+      session_id: job.session_id,
+      attempts: job.attempts,
+      created_at: job.created_at,
+      updated_at: job.updated_at,
+      started_at: job.started_at,
+      finished_at: job.finished_at,
+      result: job.result,
+      error: (job.error as ErrorDetail | null) ?? null,
+      callback: job.callback_url ? { url: job.callback_url, status: job.callback_status, attempts: job.callback_attempts, last_error: job.callback_error } : null,
+    };
+  }
+
   async function recordDelivery(job: Job, status: "pending" | "delivered" | "failed", attempts: number, error: string | null, releaseLease = false) {
     await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
   }
@@ -93,31 +119,53 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       // Stored without the key: the payload is written to the database.
       const { api_key: _key, ...llmWithoutKey } = request.llm ?? {};
       const payload: AgentIntentRequest = request.llm ? { ...request, llm: llmWithoutKey } : request;
-      if (apiKey !== undefined) {
-        keys.set(jobId, apiKey);
-        options.secrets.add(apiKey);
-      }
-      await options.store.jobs.enqueue({
+      const correlationId = request.correlation_id ?? null;
+      const job = {
         id: jobId,
         type: agentIntentJobType,
-        correlation_id: request.correlation_id ?? null,
+        correlation_id: correlationId,
         session_id: request.session_id ?? null,
         payload,
         callback_url: request.callback_url,
         max_attempts: options.maxAttempts,
         ...(apiKey !== undefined ? { pinned: { owner: options.owner, lease_until: iso(options.leaseMs) } } : {}),
         now: iso(),
-      });
+      };
+      // The key is remembered before the job can be claimed (a worker may take it at once).
+      if (apiKey !== undefined) {
+        keys.set(jobId, apiKey);
+        options.secrets.add(apiKey);
+      }
+      if (correlationId !== null) {
+        // correlation_id is an idempotency key: the same one returns the same job, never a second one.
+        const outcome = await options.store.jobs.enqueueOnce({ ...job, idempotency: { key: `${agentIntentJobType}:${correlationId}`, digest: requestDigest(payload) } });
+        if (!outcome.created) {
+          // Not this job's key to keep (the secret stays registered for redaction: the held job may carry the same one).
+          keys.delete(jobId);
+          if (!outcome.same_request) throw correlationConflict(correlationId, outcome.job.id);
+          // A canceled job is not what a retry wants back, and a second job would break the key: say so.
+          if (outcome.job.status === "canceled") throw correlationCanceled(correlationId, outcome.job.id);
+          options.telemetry.record({ event: "job.replayed", request_id: context.requestId, job_id: outcome.job.id, correlation_id: correlationId, data: { status: outcome.job.status } });
+          return { status: "accepted", job_id: outcome.job.id, correlation_id: correlationId, replayed: true };
+        }
+      } else {
+        await options.store.jobs.enqueue(job);
+      }
       options.telemetry.record({
         event: "job.accepted",
         request_id: context.requestId,
         job_id: jobId,
-        correlation_id: request.correlation_id ?? undefined,
+        correlation_id: correlationId ?? undefined,
         session_id: request.session_id ?? undefined,
         data: { pinned: apiKey !== undefined },
       });
       options.onEnqueued?.();
-      return { status: "accepted", job_id: jobId, correlation_id: request.correlation_id ?? null };
+      return { status: "accepted", job_id: jobId, correlation_id: correlationId, replayed: false };
+    },
+
+    async list(filter) {
+      const jobs = await options.store.jobs.list({ correlationId: filter.correlationId, limit: filter.limit });
+      return Promise.all(jobs.map((job) => viewOf(job)));
     },
 
     async cancel(request) {
@@ -139,24 +187,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
     },
 
     async view(jobId) {
-      const job = await options.store.jobs.get(jobId);
-      return {
-        job_id: job.id,
-        type: job.type,
-        status: job.status,
-        correlation_id: job.correlation_id,
-        session_id: job.session_id,
-        attempts: job.attempts,
-        created_at: job.created_at,
-        updated_at: job.updated_at,
-        started_at: job.started_at,
-        finished_at: job.finished_at,
-        result: job.result,
-        error: (job.error as ErrorDetail | null) ?? null,
-        callback: job.callback_url
-          ? { url: job.callback_url, status: job.callback_status, attempts: job.callback_attempts, last_error: job.callback_error }
-          : null,
-      };
+      return viewOf(await options.store.jobs.get(jobId));
     },
 
     async run(job, signal) {
@@ -189,7 +220,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       }
     },
 
-    async deliver(job, signal) {
+    async deliver(job, signal, drain = new AbortController().signal) {
       const url = job.callback_url;
       if (url === null) return;
       const body =
@@ -199,6 +230,9 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       const text = JSON.stringify(body);
       let attempts = job.callback_attempts;
       const maxAttempts = options.callbacks.retries + 1;
+      // A draining shutdown still makes an attempt (and lets a POST in flight finish) but waits out no retry
+      // delay: it hands the callback back (pending, unleased) instead.
+      const stopBetween = AbortSignal.any([signal, drain]);
       while (attempts < maxAttempts) {
         if (signal.aborted) {
           await recordDelivery(job, "pending", attempts, "delivery interrupted by shutdown", true);
@@ -241,7 +275,11 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           data: { attempts, error: attempt.error },
         });
         if (final) return;
-        await abortableDelay(retryDelayMs(attempts, options.callbacks.backoffMs, attempt.retryAfterMs), signal);
+        await abortableDelay(retryDelayMs(attempts, options.callbacks.backoffMs, attempt.retryAfterMs), stopBetween);
+        if (drain.aborted && !signal.aborted) {
+          await recordDelivery(job, "pending", attempts, "delivery handed back at shutdown", true);
+          return;
+        }
       }
       // Out of attempts before this delivery began (e.g. retries lowered since): settle it, never leave it pending.
       if (attempts >= maxAttempts && job.callback_attempts >= maxAttempts) {
@@ -249,6 +287,24 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       }
     },
   };
+}
+
+function correlationConflict(correlationId: string, jobId: string): DeliberateError {
+  return new DeliberateError({
+    code: "CONFLICT",
+    message: `correlation_id '${correlationId}' already names job ${jobId}, queued with a different request; a correlation_id is an idempotency key (the same one returns the same job).`,
+    issues: [{ field: "correlation_id", message: `already used by job ${jobId} for a different request` }],
+    hint: `Send a new correlation_id for a new request, or the identical request to get job ${jobId} back (GET /v1/jobs?correlation_id=${encodeURIComponent(correlationId)} lists it).`,
+  });
+}
+
+function correlationCanceled(correlationId: string, jobId: string): DeliberateError {
+  return new DeliberateError({
+    code: "CONFLICT",
+    message: `correlation_id '${correlationId}' names job ${jobId}, which was canceled; a correlation_id is an idempotency key, so it cannot queue the request again.`,
+    issues: [{ field: "correlation_id", message: `job ${jobId} under it was canceled` }],
+    hint: "Send the request again with a new correlation_id.",
+  });
 }
 
 function abortableDelay(milliseconds: number, signal: AbortSignal): Promise<void> {

@@ -23,8 +23,12 @@ export interface WorkerPoolOptions {
   recoveryMessages: RecoveryMessages;
   /** Processes one job; should not throw (a throw is recorded as an INTERNAL failure). */
   run(job: Job, signal: AbortSignal): Promise<JobOutcome>;
-  /** Delivers a finished job's callback (retries included) and records the outcome. */
-  deliver(job: Job, signal: AbortSignal): Promise<void>;
+  /**
+   * Delivers a finished job's callback (retries included) and records the outcome. `signal` aborts the
+   * POST in flight; `drain` (shutdown began) cuts a wait between attempts short and hands the callback
+   * back, while an attempt (a first one, or one in flight) is still made and left to finish.
+   */
+  deliver(job: Job, signal: AbortSignal, drain: AbortSignal): Promise<void>;
   /** Called after a job ends in any way (to drop what was kept for it in memory). */
   onJobEnded?(jobId: string): void;
   /** Status line: logged when the counts change, and at least every `statusMs`. */
@@ -39,7 +43,11 @@ export interface WorkerPool {
   wake(): void;
   /** Aborts the model work of jobs just canceled, if this process runs them. */
   abortCanceled(jobIds: readonly string[]): void;
-  /** Stops claiming, waits up to `graceMs` for running jobs, then aborts and requeues the rest. */
+  /**
+   * Drains: stops claiming, lets running jobs and callbacks in flight finish within `graceMs` (a job that
+   * finishes delivers its callback in it; a callback waiting out a retry delay is handed back at once), then
+   * aborts what is left: running jobs go back to the queue, undelivered callbacks stay pending, unleased.
+   */
   stop(options: { graceMs: number }): Promise<void>;
   readonly runningJobs: number;
 }
@@ -60,6 +68,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const running = new Map<string, Running>();
   const deliveries = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let stopping = false;
+  /** Aborted when the drain starts: deliveries stop between attempts. */
+  const draining = new AbortController();
+  /** Set once the grace is over: nothing new starts, what runs is aborted. */
+  let aborting = false;
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
   let lastRenewal = 0;
@@ -84,19 +96,24 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
   }
 
+  /** The heartbeat: renews the leases of what this process works on (also while it drains). */
+  async function renewWhenDue(): Promise<void> {
+    const now = performance.now();
+    if (now - lastRenewal < options.leaseMs / 3) return;
+    lastRenewal = now;
+    const ids = [...running.keys()];
+    const held = new Set(
+      await options.jobs.renewLeases({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), processing: ids, delivering: [...deliveries.keys()] }),
+    );
+    for (const id of ids) {
+      // Canceled elsewhere (another replica) or taken over after a stall: stop working on it.
+      if (!held.has(id)) running.get(id)?.controller.abort({ kind: "revoked" satisfies AbortKind });
+    }
+  }
+
   async function maintain(): Promise<void> {
     const now = performance.now();
-    if (now - lastRenewal >= options.leaseMs / 3) {
-      lastRenewal = now;
-      const ids = [...running.keys()];
-      const held = new Set(
-        await options.jobs.renewLeases({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), processing: ids, delivering: [...deliveries.keys()] }),
-      );
-      for (const id of ids) {
-        // Canceled elsewhere (another replica) or taken over after a stall: stop working on it.
-        if (!held.has(id)) running.get(id)?.controller.abort({ kind: "revoked" satisfies AbortKind });
-      }
-    }
+    await renewWhenDue();
     if (now - lastRecovery >= Math.max(options.pollMs, options.leaseMs / 2)) {
       lastRecovery = now;
       const recovered = await options.jobs.recoverExpired({ now: iso(), messages: options.recoveryMessages });
@@ -111,7 +128,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   function startDelivery(job: Job): void {
     const controller = new AbortController();
     const done = options
-      .deliver(job, controller.signal)
+      .deliver(job, controller.signal, draining.signal)
       .catch((error: unknown) => options.logger.error("callback delivery crashed", { job_id: job.id, error }))
       .finally(() => deliveries.delete(job.id));
     deliveries.set(job.id, { controller, done });
@@ -160,9 +177,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         duration_ms: Math.round(performance.now() - started),
         data: { attempts: job.attempts, ...(outcome.status === "failed" ? { code: outcome.error["code"] } : {}) },
       });
-      if (job.callback_url !== null && !stopping) {
+      if (job.callback_url !== null) {
         const latest = await options.jobs.find(job.id);
-        if (latest) startDelivery(latest);
+        // Within the drain a finished job still delivers its callback; past the grace it is handed back (unleased).
+        if (latest && !aborting) startDelivery(latest);
+        else if (latest) await handBack(latest);
       }
     };
     const done = work()
@@ -172,6 +191,28 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         wake();
       });
     running.set(job.id, { job, controller, done });
+  }
+
+  /** Leaves a finished job's callback pending and unleased, for whichever process runs next. */
+  async function handBack(job: Job): Promise<void> {
+    await options.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status: "pending", attempts: job.callback_attempts, error: "handed back at shutdown", releaseLease: true });
+  }
+
+  /** Waits until no job runs and no callback is being delivered, or `graceMs` passes; true when idle. */
+  async function idleWithin(graceMs: number): Promise<boolean> {
+    const deadline = performance.now() + graceMs;
+    while (running.size + deliveries.size > 0) {
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      // A grace longer than a lease must not let another process take over what is draining here.
+      await renewWhenDue().catch((error: unknown) => options.logger.warn("lease renewal failed while draining", { error }));
+      let timer: NodeJS.Timeout | undefined;
+      // Deliveries start as jobs finish: look again after whatever ends first (or the next heartbeat).
+      const ends = [...running.values(), ...deliveries.values()].map((entry) => entry.done);
+      await Promise.race([Promise.race(ends), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(left, options.leaseMs / 3))))]);
+      clearTimeout(timer);
+    }
+    return true;
   }
 
   async function run(): Promise<void> {
@@ -232,13 +273,17 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       if (statusTimer) clearInterval(statusTimer);
       wake();
       await loop;
-      const inFlight = () => Promise.all([...running.values()].map((entry) => entry.done));
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([inFlight(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
+      const started = performance.now();
+      options.logger.info("queue draining", { running: running.size, delivering: deliveries.size, grace_ms: graceMs });
+      draining.abort();
+      const idle = await idleWithin(graceMs);
+      aborting = true;
+      const released = running.size;
+      const interrupted = deliveries.size;
       for (const entry of running.values()) entry.controller.abort({ kind: "shutdown" satisfies AbortKind });
       for (const delivery of deliveries.values()) delivery.controller.abort({ kind: "shutdown" satisfies AbortKind });
-      await Promise.all([inFlight(), ...[...deliveries.values()].map((delivery) => delivery.done)]);
+      await Promise.all([...[...running.values()].map((entry) => entry.done), ...[...deliveries.values()].map((delivery) => delivery.done)]);
+      options.logger.info("queue drained", { within_grace: idle, waited_ms: Math.round(performance.now() - started), jobs_requeued: released, deliveries_interrupted: interrupted });
     },
     get runningJobs() {
       return running.size;

@@ -1,11 +1,20 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import { agentIntentRequestSchema, agentIntentResponseSchema } from "@deliberate/contracts";
+import { agentIntentRequestSchema, agentIntentResponseSchema, looseInteger, parseInput } from "@deliberate/contracts";
 import type { IntentDecider } from "../intent/decide-intent.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
 import type { AgentIntentJobs } from "../queue/agent-intent-jobs.ts";
 import { cancelRequestSchema, cancelResponseSchema, jobAcceptedSchema, jobViewSchema } from "../queue/job.schema.ts";
 import { readBody } from "./read-json.ts";
+
+const jobListQuerySchema = z.object({
+  correlation_id: z.string().trim().min(1).describe("The correlation_id sent to /agent_intent_async (required)"),
+  limit: looseInteger({ min: 1, max: 100 }).default(20).describe("At most this many jobs, newest first (1-100, default 20)"),
+});
+
+/** GET /v1/jobs?correlation_id=: the jobs under one correlation id, newest first. */
+const jobListSchema = z.object({ correlation_id: z.string(), jobs: z.array(jobViewSchema) }).meta({ title: "JobList" });
 
 const example = {
   session_id: "s1",
@@ -61,14 +70,18 @@ export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOpt
       operationId: "agentIntentAsync",
       summary: "Queue a decision; the result is POSTed to callback_url",
       description:
-        "Same body as /agent_intent plus a required callback_url (checked against REASONING_CALLBACK_ALLOWLIST: internal addresses are refused unless listed). The job is stored in the database and survives restarts; the callback carries AgentIntentResponse plus job_id and correlation_id, retried with backoff.",
+        "Same body as /agent_intent plus a required callback_url (checked against REASONING_CALLBACK_ALLOWLIST: internal addresses are refused unless listed). The job is stored in the database and survives restarts; the callback carries AgentIntentResponse plus job_id and correlation_id, retried with backoff.\n\n" +
+        "**correlation_id is an idempotency key.** Sending the same request again with the same correlation_id (a retry after a timeout or a dropped connection) returns the job already queued under it — same job_id, header `Idempotent-Replayed: true` — and queues nothing. A different request under a correlation_id already used, or any request under one whose job was canceled, is refused with 409 CONFLICT naming the job that holds it (the request is compared without `llm.api_key`, whatever its key order). Use a new correlation_id for a new request; `GET /v1/jobs?correlation_id=` lists the jobs under one.",
       tags: ["intents", "jobs"],
       request: { ...request, example: { ...example, callback_url: "https://agent.example.com/intents", correlation_id: "run-42-step-3" } },
-      response: { status: 202, description: "Accepted", body: { name: "JobAccepted", schema: jobAcceptedSchema } },
+      response: { status: 202, description: "Accepted (or, with `Idempotent-Replayed: true`, the job already accepted under this correlation_id)", body: { name: "JobAccepted", schema: jobAcceptedSchema } },
+      errors: [409],
     },
     async (c) => {
       const body = await readBody(c, agentIntentRequestSchema, "agent_intent_async");
-      return c.json(await options.jobs.accept(body, { requestId: c.get("requestId") }), 202);
+      const { replayed, ...accepted } = await options.jobs.accept(body, { requestId: c.get("requestId") });
+      if (replayed) c.header("Idempotent-Replayed", "true");
+      return c.json(accepted, 202);
     },
   );
 
@@ -89,6 +102,27 @@ export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOpt
       const { response, canceled } = await options.jobs.cancel(body);
       options.abortCanceled(canceled);
       return c.json(response);
+    },
+  );
+
+  catalog.add(
+    app,
+    {
+      method: "get",
+      path: "/v1/jobs",
+      operationId: "listJobs",
+      summary: "List the jobs under a correlation_id",
+      description:
+        "Newest first, each as GET /v1/jobs/{job_id} shows it. A correlation_id names one job (it is an idempotency key); jobs queued before that rule may share one, and all are listed. `limit` is 1 to 100 (default 20).",
+      tags: ["jobs"],
+      query: jobListQuerySchema,
+      response: { description: "The jobs", body: { name: "JobList", schema: jobListSchema } },
+      errors: [400],
+    },
+    async (c) => {
+      const query = c.req.query();
+      const { correlation_id, limit } = parseInput(jobListQuerySchema, { ...query }, "query");
+      return c.json({ correlation_id, jobs: await options.jobs.list({ correlationId: correlation_id, limit }) });
     },
   );
 

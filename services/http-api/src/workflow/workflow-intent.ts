@@ -1,3 +1,4 @@
+import { DeliberateError } from "@deliberate/base";
 import type { IdGenerator } from "@deliberate/engine";
 import { advanceWorkflow, findWorkflowStep, getWorkflow, startWorkflow, type WorkflowDefinition, type WorkflowStepPrompt } from "@deliberate/reasoning";
 import type { z } from "zod";
@@ -31,6 +32,26 @@ function answersOf(definition: WorkflowDefinition, outputs: Record<string, unkno
   return answers;
 }
 
+/**
+ * The server keeps no run state: every earlier answer travels with each call.
+ * Advancing past a step whose earlier steps have no answer in `outputs` would
+ * complete (or continue) a run this service never saw, so it is refused,
+ * naming each missing answer.
+ */
+function checkEarlierAnswers(definition: WorkflowDefinition, current: string, answers: Readonly<Record<string, string>>): void {
+  const index = definition.steps.findIndex((step) => step.id === current);
+  if (index <= 0) return; // the first step, or an unknown one (advanceWorkflow names it)
+  const missing = definition.steps.slice(0, index).filter((step) => (answers[step.saveAs] ?? "").trim() === "");
+  if (missing.length === 0) return;
+  const issues = missing.map((step) => ({ field: `outputs.${step.saveAs}`, message: `the answer to earlier step '${step.id}' (${step.expecting}) is missing` }));
+  throw new DeliberateError({
+    code: "INVALID_INPUT",
+    message: `Cannot advance ${definition.name} past '${current}': ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}. The run's earlier answers were not given.`,
+    issues,
+    hint: `Send every answer of the run so far in outputs (keyed by save_as: ${missing.map((step) => step.saveAs).join(", ")}), or start the run again without current_node.`,
+  });
+}
+
 /** A workflow as listed by GET /v1/workflows. */
 export function summarizeWorkflow(definition: WorkflowDefinition): z.infer<typeof workflowSummarySchema> {
   return {
@@ -46,7 +67,7 @@ export function summarizeWorkflow(definition: WorkflowDefinition): z.infer<typeo
 /**
  * One workflow transition (stateless: the caller keeps the run's answers):
  * no current node starts the workflow; otherwise the current node's answer
- * must be in `outputs` and the next step is returned, rendered with the
+ * and every earlier step's must be in `outputs` and the next step is returned, rendered with the
  * params and every answer so far, or completion.
  */
 export function decideWorkflowIntent(
@@ -71,7 +92,9 @@ export function decideWorkflowIntent(
       trace: [{ step: "start", detail: `${definition.name} v${definition.version}` }],
     };
   } else {
-    const transition = advanceWorkflow(definition, { currentStep: current, inputs, answers: answersOf(definition, request.outputs) }, fields);
+    const answers = answersOf(definition, request.outputs);
+    checkEarlierAnswers(definition, current, answers);
+    const transition = advanceWorkflow(definition, { currentStep: current, inputs, answers }, fields);
     if (transition.complete) {
       response = {
         ...base,

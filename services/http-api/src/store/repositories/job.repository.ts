@@ -51,8 +51,13 @@ export interface NewJob {
    * the owner renews it, and the job fails when the lease runs out.
    */
   pinned?: { owner: string; lease_until: string };
+  /** With a correlation id: the job's idempotency key and request digest (see `enqueueOnce`). */
+  idempotency?: { key: string; digest: string };
   now: string;
 }
+
+/** What `enqueueOnce` did: a new job, or the job already holding the key (`same_request` tells a retry from a conflict). */
+export type EnqueueOutcome = { created: true; job: Job } | { created: false; job: Job; same_request: boolean };
 
 /** How a lost job is failed when its lease expires and it cannot be retried. */
 export interface RecoveryMessages {
@@ -71,7 +76,8 @@ function parseJson<T>(text: string | null, where: string): T | null {
   }
 }
 
-function toJob(row: JobRow): Job {
+function toJob(fullRow: JobRow): Job {
+  const { idempotency_key: _key, request_digest: _digest, ...row } = fullRow;
   return {
     ...row,
     status: row.status as JobStatus,
@@ -102,9 +108,8 @@ export function createJobRepository(db: DatabaseExecutor) {
 
   const postgres = dialectOf(db) === "postgres";
 
-  return {
-    async enqueue(job: NewJob): Promise<Job> {
-      const row: JobRow = {
+  function rowOf(job: NewJob): JobRow {
+    return {
         id: job.id,
         type: job.type,
         status: "queued",
@@ -126,9 +131,34 @@ export function createJobRepository(db: DatabaseExecutor) {
         updated_at: job.now,
         started_at: null,
         finished_at: null,
+        idempotency_key: job.idempotency?.key ?? null,
+        request_digest: job.idempotency?.digest ?? null,
       };
+  }
+
+  return {
+    async enqueue(job: NewJob): Promise<Job> {
+      const row = rowOf(job);
       await db.insertInto("reasoning_queue").values(row).execute();
       return toJob(row);
+    },
+
+    /**
+     * Enqueues unless a job already holds `job.idempotency.key`: one
+     * INSERT ... ON CONFLICT DO NOTHING on the unique key (so two racing
+     * requests make one job, on SQLite and Postgres), then the holder is read
+     * back and its digest compared with this request's.
+     */
+    async enqueueOnce(job: NewJob & { idempotency: { key: string; digest: string } }): Promise<EnqueueOutcome> {
+      const row = rowOf(job);
+      const inserted = await db
+        .insertInto("reasoning_queue")
+        .values(row)
+        .onConflict((conflict) => conflict.column("idempotency_key").doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { created: true, job: toJob(row) };
+      const holder = await db.selectFrom("reasoning_queue").selectAll().where("idempotency_key", "=", job.idempotency.key).executeTakeFirstOrThrow();
+      return { created: false, job: toJob(holder), same_request: holder.request_digest === job.idempotency.digest };
     },
 
     find,

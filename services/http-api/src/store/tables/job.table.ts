@@ -36,6 +36,10 @@ export interface JobTable {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** `<type>:<correlation_id>` for jobs enqueued with a correlation id (unique); null otherwise and on older rows. */
+  idempotency_key: string | null;
+  /** SHA-256 of the request (canonical JSON, secrets removed), to tell a retry from a different request under the same key. */
+  request_digest: string | null;
 }
 export type JobRow = Selectable<JobTable>;
 export type NewJobRow = Insertable<JobTable>;
