@@ -16,13 +16,26 @@ import type { DeliberateClient } from "../client.ts";
 import { DeliberateClientError, isClientError } from "../errors.ts";
 import { type ReasoningVia, reasoningVia } from "../reasoning-operations.ts";
 import { anySignal, timeoutSignal } from "../signals.ts";
+import { type CoordinatorBounds, type CoordinatorPhase, type CoordinatorTimingOptions, resolveBounds } from "./bounds.ts";
 import { type CachedCapability, createCapabilityCache } from "./capability-cache.ts";
 import type { CoordinatorEvent, CoordinatorEventListener } from "./events.ts";
 import { classifyFailure, type FailureKind, failureOf, fallbackAction, type ReasoningFailure, unavailableMessage } from "./fallback.ts";
 import { analyzeQuery, type QueryAnalysis } from "./heuristics.ts";
 import { type CoordinatorPolicy, type CoordinatorPolicyOverrides, resolvePolicy } from "./policy.ts";
-import { type ConfidenceBand, confidenceBand, defaultHedges, type HedgeTemplates, summarizeWork, userInputPrompt, type WorkSummary } from "./presentation.ts";
-import { decideRoute, type GateResult, type Route, type StandardAnswer, shouldEscalate } from "./routing.ts";
+import { watchLiveness } from "./liveness.ts";
+import {
+  type ConfidenceBand,
+  confidenceBand,
+  defaultHedges,
+  type HedgeTemplates,
+  lowConfidenceReason,
+  serverConfidence,
+  summarizeWork,
+  userInputPrompt,
+  type WorkSummary,
+} from "./presentation.ts";
+import { type FollowUpFinding, refinementSummary } from "./refinement.ts";
+import { decideRoute, type GateResult, type Route, type RouteDecision, type StandardAnswer, shouldEscalate } from "./routing.ts";
 import { createMemoryStateStore, type ReasoningStateStore } from "./state-store.ts";
 import { selectReasoningType, type TypeSelection } from "./type-selection.ts";
 
@@ -47,7 +60,10 @@ export interface CoordinatorRequest {
 /** The host's standard processing (its own model call): the baseline, the tiered first attempt and the fallback. */
 export type StandardProcessor = (request: { query: string; history?: string; signal?: AbortSignal }) => Promise<StandardAnswer>;
 
-/** Judges a completed answer (§1.3.3 Q&A refinement): enough, or one precise follow-up question. */
+/**
+ * Judges the answer to the user's question (§1.3.3 Q&A refinement): enough, or one precise follow-up question.
+ * `answer` is always the answer to `query` (the original question); what the follow-ups found so far is in `findings`.
+ */
 export type CritiqueFunction = (input: {
   query: string;
   answer: string;
@@ -55,13 +71,19 @@ export type CritiqueFunction = (input: {
   trace: ReasoningTrace | null;
   /** 0 for the first answer, then 1, ... */
   cycle: number;
+  /** The follow-up questions asked so far and what each found. */
+  findings: readonly FollowUpFinding[];
   signal: AbortSignal;
 }) => Promise<{ sufficient: true } | { followUp: string } | null | undefined> | { sufficient: true } | { followUp: string } | null | undefined;
 
 /** Runs a tool the server asked for (status `pending_tool_call`); a throw is sent back as a failed tool result. */
 export type ToolExecutor = (request: ToolCallRequest, context: { reasoningSessionId: string; signal: AbortSignal }) => Promise<unknown> | unknown;
 
-export interface ReasoningCoordinatorOptions {
+/**
+ * The coordinator's options. Timing (`CoordinatorTimingOptions`): every phase has a deadline (health check,
+ * capability read, each request, the liveness watch, the whole turn, endSession); see `coordinator.bounds`.
+ */
+export interface ReasoningCoordinatorOptions extends CoordinatorTimingOptions {
   /** The client of the reasoning server (REST or MCP), with `complete` when the server has no model of its own. */
   client: DeliberateClient;
   /** The host's standard processing. */
@@ -80,12 +102,6 @@ export interface ReasoningCoordinatorOptions {
   maxRefinementCycles?: number;
   /** Most host tool calls per query. Default 8. */
   maxToolCalls?: number;
-  /** Timeout of each reasoning call. Default the transport's. */
-  callTimeoutMs?: number;
-  /** Deadline of a whole reasoning interaction (every call, tool and critique). Default 5 minutes. */
-  timeoutMs?: number;
-  /** Timeout of the closing endSession (best effort). Default 5,000 ms. */
-  endSessionTimeoutMs?: number;
   /** Capability cache lifetime when the server gives no hint. Default 10 minutes. */
   capabilityTtlMs?: number;
   /** How long a health check result is kept (gate 2). Default 30 s. */
@@ -128,6 +144,8 @@ export type CoordinatorOutcome =
       summary: WorkSummary;
       reasoningSessionId: string;
       refinementCycles: number;
+      /** What the refinement loop's follow-up questions found (the answer was synthesised from them). */
+      followUps: FollowUpFinding[];
       decision: InvocationDecision;
       /** low_confidence, or max_iterations with a partial answer; `notice` is its message for the user. */
       failure?: ReasoningFailure;
@@ -158,14 +176,18 @@ export interface ReasoningSessionRecord {
   via: { executeTask: ReasoningVia; endSession: ReasoningVia };
   cotVariation: CoTVariation | null;
   status: "INITIAL_CALL_AWAITING_MCP" | "AWAITING_TOOL_RESULT" | "PERFORMING_QA_REFINEMENT_CYCLE" | "AWAITING_MCP_DURING_REFINEMENT" | "AWAITING_USER_INPUT" | "FINALIZING_ANSWER" | "SESSION_ENDED";
-  /** The goal of the latest call (the query, then each follow-up question). */
+  /** The goal of the latest call (the query, each follow-up question, then the query again for the synthesis). */
   currentGoal: string;
+  /** Whether the latest call is the closing synthesis: the original question answered from the follow-ups. */
+  synthesizing: boolean;
   latestSessionState: UpdatedSessionState | null;
   refinementCycleCount: number;
   /** The follow-up questions asked. */
   refinements: string[];
+  /** What each answered follow-up found. */
+  findings: FollowUpFinding[];
   toolCalls: number;
-  /** The last completed response, the answer in hand while refining. */
+  /** The last completed answer to the original question: the answer in hand while refining. */
   lastCompleted: ExecuteTaskResponse | null;
   pendingToolCall: ToolCallRequest | null;
   pendingUserInput: string | null;
@@ -187,6 +209,8 @@ export interface ReasoningCoordinator {
   /** The server's cached `reasoning` capability (refetched when expired or asked to). */
   capabilities(options?: { refresh?: boolean }): Promise<CachedCapability>;
   readonly policy: CoordinatorPolicy;
+  /** The deadlines in force, and the bound they give for a server that stops answering (`unresponsiveFallbackMs`). */
+  readonly bounds: CoordinatorBounds;
 }
 
 const sessionKey = (id: string) => `deliberate:session:${id}`;
@@ -205,32 +229,42 @@ class Fallback extends Error {
     readonly kind: FailureKind,
     readonly detail: string,
     readonly code?: string,
+    readonly where?: { phase: CoordinatorPhase; deadlineMs: number },
   ) {
     super(detail);
   }
 }
 
+/** The failure record of an error thrown inside a reasoning interaction. */
+function failureFrom(error: unknown, fallbackWhere?: { phase: CoordinatorPhase; deadlineMs: number }): ReasoningFailure {
+  if (error instanceof Fallback) return failureOf(error.kind, error.detail, error.code, error.where ?? fallbackWhere);
+  const kind = classifyFailure(error);
+  return failureOf(kind, error instanceof Error ? error.message : String(error), isClientError(error) ? error.code : undefined, kind === "timeout" ? fallbackWhere : undefined);
+}
+
 /**
- * Creates the coordinator: decides when to use the reasoning server (gates,
- * documented heuristics with a score and reasons, tiered escalation, strong
- * signals direct), selects the reasoning type from the advertised capability,
- * handles every status (refinement loop on completed, host tools on
- * pending_tool_call, a resumable question on pending_user_input, the fallback
- * matrix on failed / max_iterations_reached / timeouts / malformed answers),
- * always attempts endSession at the end, and presents the answer (confidence
- * bands, "show my work", events).
+ * Creates the coordinator: decides when to use the reasoning server (explicit
+ * reasoning requests direct, every other query but small talk standard first
+ * with escalation on a weak answer), checks the gates (enabled, health,
+ * capability) only when reasoning is about to be used, selects the reasoning
+ * type from the advertised capability, handles every status (a refinement loop
+ * on completed that keeps the original question and synthesises the final
+ * answer to it, host tools on pending_tool_call, a resumable question on
+ * pending_user_input, the fallback matrix on failed / max_iterations_reached /
+ * timeouts / malformed answers), bounds every phase (health check, capability
+ * read, each request, a liveness watch on the server, the whole turn), always
+ * attempts endSession, and presents the answer by the server's confidence.
  */
 export function createReasoningCoordinator(options: ReasoningCoordinatorOptions): ReasoningCoordinator {
   const { client } = options;
   const policy = resolvePolicy(options.policy);
+  const bounds = resolveBounds(options);
   const store = options.store ?? createMemoryStateStore(options.now ? { now: options.now } : {});
   const now = options.now ?? Date.now;
   const newId = options.newId ?? randomId;
   const hedges: HedgeTemplates = { ...defaultHedges, ...options.hedges };
   const maxRefinementCycles = options.maxRefinementCycles ?? 2;
   const maxToolCalls = options.maxToolCalls ?? 8;
-  const interactionTimeoutMs = options.timeoutMs ?? 5 * 60_000;
-  const endSessionTimeoutMs = options.endSessionTimeoutMs ?? 5_000;
   const healthTtlMs = options.healthTtlMs ?? 30_000;
   const capabilities = createCapabilityCache({ store, ...(options.capabilityTtlMs !== undefined ? { ttlMs: options.capabilityTtlMs } : {}), now });
   const offeredTools = options.executeTool ? (options.availableTools ?? []) : [];
@@ -243,16 +277,40 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     }
   };
 
-  async function healthy(): Promise<{ ok: boolean; detail: string }> {
-    const key = healthKey(client.transport.endpoint);
-    const cached = (await store.get(key)) as { ok: boolean; detail: string } | undefined;
-    if (cached && typeof cached.ok === "boolean") return cached;
-    let result: { ok: boolean; detail: string };
+  /** Runs `work` under its own deadline (retries included), reporting the phase; rejects when it runs out. */
+  async function bounded<T>(phase: CoordinatorPhase, deadlineMs: number, parent: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = timeoutSignal(deadlineMs);
+    const combined = anySignal([parent, deadline.signal]);
+    emit({ type: "phase", phase, status: "started", deadlineMs });
     try {
-      await client.transport.ping({ timeoutMs: Math.min(options.callTimeoutMs ?? 10_000, 10_000) });
-      result = { ok: true, detail: "the server answered" };
+      const value = await work(combined.signal);
+      emit({ type: "phase", phase, status: "ok", deadlineMs });
+      return value;
     } catch (error) {
-      result = { ok: false, detail: error instanceof Error ? error.message : String(error) };
+      const detail = error instanceof Error ? error.message : String(error);
+      if (deadline.timedOut() || isClientError(error, "TIMEOUT")) {
+        emit({ type: "phase", phase, status: "timed_out", deadlineMs, detail });
+        throw new Fallback("timeout", `no answer within ${deadlineMs} ms (${phase.replace("_", " ")})`, "TIMEOUT", { phase, deadlineMs });
+      }
+      emit({ type: "phase", phase, status: "failed", deadlineMs, detail });
+      throw error;
+    } finally {
+      deadline.clear();
+      combined.dispose();
+    }
+  }
+
+  async function healthy(signal: AbortSignal | undefined): Promise<{ ok: true } | { ok: false; detail: string; timedOut: boolean }> {
+    const key = healthKey(client.transport.endpoint);
+    const cached = (await store.get(key)) as { ok: boolean; detail?: string; timedOut?: boolean } | undefined;
+    if (cached && typeof cached.ok === "boolean") return cached.ok ? { ok: true } : { ok: false, detail: cached.detail ?? "unhealthy", timedOut: cached.timedOut === true };
+    let result: { ok: true } | { ok: false; detail: string; timedOut: boolean };
+    try {
+      await bounded("health_check", bounds.healthCheckMs, signal, (phaseSignal) => client.transport.ping({ timeoutMs: bounds.healthCheckMs, signal: phaseSignal }));
+      result = { ok: true };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      result = { ok: false, detail: error instanceof Error ? error.message : String(error), timedOut: error instanceof Fallback && error.kind === "timeout" };
     }
     await store.set(key, result, { ttlMs: healthTtlMs });
     return result;
@@ -264,9 +322,15 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     return { used: record?.usedReasoning === true, lastAnswer: record?.lastAnswer ?? null };
   }
 
-  async function decide(request: CoordinatorRequest): Promise<InvocationDecision> {
+  /** Steps 1-2 of §1.3.1: the heuristics and the route, no server asked. */
+  async function routeOf(request: CoordinatorRequest): Promise<{ analysis: QueryAnalysis; routed: RouteDecision; previous: { used: boolean; lastAnswer: string | null } }> {
     const previous = await previousTurnUsedReasoning(request.conversationId);
     const analysis = analyzeQuery(request.query, { intent: request.intent, taskType: request.taskType, previousTurnUsedReasoning: previous.used }, policy);
+    return { analysis, routed: decideRoute(analysis, policy), previous };
+  }
+
+  /** The gates (health, capability) and type selection, for a query the route sends to reasoning. */
+  async function checkGates(request: CoordinatorRequest, analysis: QueryAnalysis, routed: RouteDecision): Promise<InvocationDecision> {
     const standardOnly = (gate: GateResult, routeReason: string, capability: CachedCapability | null = null, selection: TypeSelection | null = null): InvocationDecision => ({
       route: "standard",
       routeReason,
@@ -275,21 +339,32 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       selection,
       capability,
     });
-    if (options.enabled === false) return standardOnly({ passed: false, gate: "disabled", detail: "advanced reasoning is disabled for this agent" }, "gate: disabled");
-    const routed = decideRoute(analysis, policy);
-    if (routed.route === "standard") return standardOnly({ passed: true }, routed.reason);
-    const health = await healthy();
-    if (!health.ok) return standardOnly({ passed: false, gate: "unhealthy", detail: health.detail }, "gate: the reasoning server is not healthy");
+    const health = await healthy(request.signal);
+    if (!health.ok) {
+      const where = health.timedOut ? { phase: "health_check" as const, deadlineMs: bounds.healthCheckMs } : {};
+      return standardOnly({ passed: false, gate: "unhealthy", detail: health.detail, ...where }, "gate: the reasoning server is not healthy");
+    }
     let capability: CachedCapability;
     try {
-      capability = await capabilities.get(client.transport, client.reasoning);
+      capability = await bounded("capabilities", bounds.capabilitiesMs, request.signal, (signal) => capabilities.get(client.transport, client.reasoning, { timeoutMs: bounds.capabilitiesMs, signal }));
     } catch (error) {
-      return standardOnly({ passed: false, gate: "capability", detail: error instanceof Error ? error.message : String(error) }, "gate: the capabilities could not be read");
+      if (request.signal?.aborted) throw error;
+      const where = error instanceof Fallback && error.kind === "timeout" ? { phase: "capabilities" as const, deadlineMs: bounds.capabilitiesMs } : {};
+      return standardOnly({ passed: false, gate: "capability", detail: error instanceof Error ? error.message : String(error), ...where }, "gate: the capabilities could not be read");
     }
     if (!capability.capability) return standardOnly({ passed: false, gate: "capability", detail: "the server advertises no reasoning capability" }, "gate: no reasoning capability", capability);
     const selection = selectReasoningType({ query: request.query, intent: request.intent, score: analysis.score, supported: capability.capability.supportedReasoningTypes }, policy);
     if (selection.type === null) return standardOnly({ passed: false, gate: "capability", detail: selection.reasons.at(-1) ?? "no type" }, "gate: no supported reasoning type", capability, selection);
     return { route: routed.route, routeReason: routed.reason, gate: { passed: true }, analysis, selection, capability };
+  }
+
+  async function decide(request: CoordinatorRequest): Promise<InvocationDecision> {
+    const { analysis, routed } = await routeOf(request);
+    if (options.enabled === false) {
+      return { route: "standard", routeReason: "gate: disabled", gate: { passed: false, gate: "disabled", detail: "advanced reasoning is disabled for this agent" }, analysis, selection: null, capability: null };
+    }
+    if (routed.route === "standard") return { route: "standard", routeReason: routed.reason, gate: { passed: true }, analysis, selection: null, capability: null };
+    return checkGates(request, analysis, routed);
   }
 
   async function runStandard(request: Omit<CoordinatorRequest, "signal">, signal: AbortSignal | undefined): Promise<StandardAnswer | null> {
@@ -330,6 +405,7 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     return { kind: "answer", source: "standard", text: standard.text, standard, decision, ...(failure ? { failure, notice: failure.userMessage } : {}) };
   }
 
+  /** One reasoning request: bounded by `callTimeoutMs`, and given up within the liveness bound if the server goes silent. */
   async function execute(record: ReasoningSessionRecord, call: Partial<ExecuteTaskRequestInput>, signal: AbortSignal): Promise<ExecuteTaskResponse> {
     const capability = record.decision.capability?.capability ?? null;
     const contextData: ContextData = {
@@ -355,53 +431,84 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       ...(call.toolResults ? { toolResults: call.toolResults } : {}),
       ...(call.userInput ? { userInput: call.userInput } : {}),
     };
-    const response = await client.reasoning.executeTask(request, {
-      via: record.via.executeTask,
-      signal,
-      ...(options.callTimeoutMs !== undefined ? { timeoutMs: options.callTimeoutMs } : {}),
-    });
+    // The request's own deadline is kept here too, not only by the transport (a host's transport may not keep it).
+    const callDeadline = timeoutSignal(bounds.callMs);
+    const callSignal = anySignal([signal, callDeadline.signal]);
+    const watch = watchLiveness({ ping: (pingOptions) => client.transport.ping(pingOptions), intervalMs: bounds.livenessIntervalMs, pingTimeoutMs: bounds.healthCheckMs, parent: callSignal.signal });
+    emit({ type: "phase", phase: "request", status: "started", deadlineMs: bounds.callMs });
+    let response: ExecuteTaskResponse;
+    try {
+      response = await client.reasoning.executeTask(request, { via: record.via.executeTask, signal: watch.signal, timeoutMs: bounds.callMs });
+    } catch (error) {
+      const stall = watch.stalled();
+      if (stall) {
+        emit({ type: "phase", phase: "liveness", status: "timed_out", deadlineMs: bounds.livenessIntervalMs + bounds.healthCheckMs, detail: stall.detail });
+        throw new Fallback(stall.kind, stall.detail, stall.kind === "timeout" ? "TIMEOUT" : "CONNECTION_FAILED", { phase: "liveness", deadlineMs: bounds.livenessIntervalMs + bounds.healthCheckMs });
+      }
+      if ((callDeadline.timedOut() || isClientError(error, "TIMEOUT")) && !signal.aborted) {
+        emit({ type: "phase", phase: "request", status: "timed_out", deadlineMs: bounds.callMs, detail: error instanceof Error ? error.message : String(error) });
+        throw new Fallback("timeout", `no answer to reasoning/executeTask within ${bounds.callMs} ms`, "TIMEOUT", { phase: "request", deadlineMs: bounds.callMs });
+      }
+      emit({ type: "phase", phase: "request", status: "failed", deadlineMs: bounds.callMs, detail: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      watch.stop();
+      callDeadline.clear();
+      callSignal.dispose();
+    }
+    emit({ type: "phase", phase: "request", status: "ok", deadlineMs: bounds.callMs });
     if (response.taskId !== taskId) throw new Fallback("malformed", `the response is for task ${response.taskId}, not ${taskId}`, "MALFORMED_RESPONSE");
     if (response.reasoningSessionId !== null) record.reasoningSessionId = response.reasoningSessionId;
     if (response.updatedSessionState !== null) record.latestSessionState = response.updatedSessionState;
     return response;
   }
 
-  async function endSession(record: ReasoningSessionRecord) {
+  /** Ends the session on the server (best effort). With `background`, the caller does not wait (a server that stopped answering must not delay the fallback). */
+  async function endSession(record: ReasoningSessionRecord, background = false) {
     if (record.status === "SESSION_ENDED") return;
-    try {
-      await client.reasoning.endSession({ reasoningSessionId: record.reasoningSessionId }, { via: record.via.endSession, timeoutMs: endSessionTimeoutMs });
-      emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session", detail: "the session was ended" });
-    } catch (error) {
-      emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session_failed", detail: error instanceof Error ? error.message : String(error) });
-    }
     record.status = "SESSION_ENDED";
-    await store.delete(sessionKey(record.reasoningSessionId));
+    const ending = bounded("end_session", bounds.endSessionMs, undefined, (signal) =>
+      client.reasoning.endSession({ reasoningSessionId: record.reasoningSessionId }, { via: record.via.endSession, timeoutMs: bounds.endSessionMs, signal }),
+    ).then(
+      () => emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session", detail: "the session was ended" }),
+      (error: unknown) => emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session_failed", detail: error instanceof Error ? error.message : String(error) }),
+    );
+    const forgotten = store.delete(sessionKey(record.reasoningSessionId));
+    if (background) {
+      forgotten.catch(() => {});
+      return;
+    }
+    await ending;
+    await forgotten;
   }
 
   async function finalize(record: ReasoningSessionRecord, completed: ExecuteTaskResponse, signal: AbortSignal, extra: { failure?: ReasoningFailure; refinementFailure?: ReasoningFailure } = {}): Promise<CoordinatorOutcome> {
     const answer = completed.result?.reasonedAnswer;
     if (!answer) throw new Fallback("malformed", "the completed response has no reasonedAnswer", "MALFORMED_RESPONSE");
     record.status = "FINALIZING_ANSWER";
-    const confidence = completed.result?.confidenceScore ?? null;
+    // The band and the low-confidence row follow the server's confidence (grounded in what its code checked).
+    const confidence = serverConfidence(completed);
     const band = confidenceBand(confidence, policy.bands);
-    const summary = summarizeWork({ response: completed, reasoningType: record.reasoningType, refinements: record.refinements, bands: policy.bands });
+    const summary = summarizeWork({ response: completed, reasoningType: record.reasoningType, refinements: record.refinements, findings: record.findings, bands: policy.bands });
     let failure = extra.failure;
     let comparison: StandardAnswer | undefined;
-    if (!failure && confidence !== null && confidence < policy.thresholds.lowConfidence) {
-      failure = failureOf("low_confidence", `confidence ${confidence} < ${policy.thresholds.lowConfidence}`);
+    const low = failure ? null : lowConfidenceReason(completed, policy.thresholds.lowConfidence);
+    if (low !== null) {
+      failure = failureOf("low_confidence", low);
       if (policy.compareLowConfidenceWithStandard) comparison = (await runStandard(record.request, signal)) ?? undefined;
     }
     await rememberTurn(record.request.conversationId, true, answer);
     return {
       kind: "answer",
       source: "reasoning",
-      text: hedges[band](answer),
+      text: hedges[hedgedBand(band, confidence, low !== null, policy.thresholds.lowConfidence)](answer),
       answer,
       confidence,
       band,
       summary,
       reasoningSessionId: record.reasoningSessionId,
       refinementCycles: record.refinementCycleCount,
+      followUps: [...record.findings],
       decision: record.decision,
       ...(failure ? { failure, notice: failure.userMessage } : {}),
       ...(extra.refinementFailure ? { refinementFailure: extra.refinementFailure } : {}),
@@ -409,20 +516,94 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     };
   }
 
+  /** After a completed answer: refine it (a follow-up question), or conclude (synthesising from the follow-ups, if any). */
+  async function afterCompleted(record: ReasoningSessionRecord, response: ExecuteTaskResponse, signal: AbortSignal, step: Step): Promise<ExecuteTaskResponse | { failed: ReasoningFailure } | CoordinatorOutcome> {
+    const answer = response.result?.reasonedAnswer as string;
+    const answersTheQuery = record.currentGoal === record.request.query;
+    if (record.synthesizing) return finalize(record, response, signal);
+    if (answersTheQuery) record.lastCompleted = response;
+    else record.findings.push({ question: record.currentGoal, answer, confidence: serverConfidence(response) });
+    const inHand = record.lastCompleted as ExecuteTaskResponse;
+    let followUp: string | null = null;
+    if (options.critique && record.refinementCycleCount < maxRefinementCycles) {
+      record.status = "PERFORMING_QA_REFINEMENT_CYCLE";
+      await save(record);
+      const verdict = await options.critique({
+        query: record.request.query,
+        answer: inHand.result?.reasonedAnswer as string,
+        confidence: serverConfidence(inHand),
+        trace: inHand.result?.reasoningTrace ?? null,
+        cycle: record.refinementCycleCount,
+        findings: [...record.findings],
+        signal,
+      });
+      if (verdict && "followUp" in verdict && verdict.followUp.trim() !== "") followUp = verdict.followUp.trim();
+    }
+    const history = [record.request.history, `User: ${record.request.query}`].filter(Boolean).join("\n");
+    const summaryOf = (synthesis: boolean) => refinementSummary({ query: record.request.query, answer: inHand.result?.reasonedAnswer as string, findings: record.findings, synthesis });
+    if (followUp !== null) {
+      record.refinementCycleCount += 1;
+      record.refinements.push(followUp);
+      record.currentGoal = followUp;
+      record.status = "AWAITING_MCP_DURING_REFINEMENT";
+      await save(record);
+      emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "refinement", detail: followUp, cycle: record.refinementCycleCount });
+      return step(() => execute(record, { contextData: { historicalConversation: history, hostProvidedPriorReasoningSummary: summaryOf(false) } }, signal));
+    }
+    if (record.findings.length === 0) return finalize(record, inHand, signal);
+    // The follow-ups answered other questions: the final answer is the original question's, synthesised from them.
+    record.synthesizing = true;
+    record.currentGoal = record.request.query;
+    record.status = "AWAITING_MCP_DURING_REFINEMENT";
+    await save(record);
+    emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "synthesis", detail: `answering the original question from ${record.findings.length} follow-up finding(s)` });
+    return step(() => execute(record, { contextData: { historicalConversation: history, hostProvidedPriorReasoningSummary: summaryOf(true) } }, signal));
+  }
+
+  /** Runs the tool the server asked for (or refuses it back to the server) and continues the task with the result. */
+  async function runTool(record: ReasoningSessionRecord, response: ExecuteTaskResponse, signal: AbortSignal, step: Step) {
+    const request = response.toolCallRequest;
+    if (!request) throw new Fallback("malformed", "pending_tool_call without a toolCallRequest", "MALFORMED_RESPONSE");
+    if (!options.executeTool) throw new Fallback("failed", `the server asked for the tool ${request.toolName}, but the host runs no tools`);
+    if (record.toolCalls >= maxToolCalls) throw new Fallback("max_iterations", `more than ${maxToolCalls} tool calls`);
+    record.toolCalls += 1;
+    record.status = "AWAITING_TOOL_RESULT";
+    record.pendingToolCall = request;
+    await save(record);
+    emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "tool_call", detail: `running ${request.toolName}` });
+    let result: unknown;
+    let isError = false;
+    if (!offeredTools.some((tool) => tool.name === request.toolName)) {
+      result = `The tool '${request.toolName}' was not offered; available: ${offeredTools.map((tool) => tool.name).join(", ") || "none"}.`;
+      isError = true;
+    } else {
+      try {
+        result = await options.executeTool(request, { reasoningSessionId: record.reasoningSessionId, signal });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        result = error instanceof Error ? error.message : String(error);
+        isError = true;
+      }
+    }
+    emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "tool_result", detail: `${request.toolName} ${isError ? "failed" : "answered"}` });
+    record.pendingToolCall = null;
+    record.status = record.lastCompleted ? "AWAITING_MCP_DURING_REFINEMENT" : "INITIAL_CALL_AWAITING_MCP";
+    return step(() => execute(record, { toolResults: [{ toolCallId: request.toolCallId, result: result ?? null, ...(isError ? { isError: true } : {}) }] }, signal));
+  }
+
   /**
    * Follows responses until an outcome: tool calls run and continue, completed
    * answers are refined, a question for the user suspends. A failure after an
-   * answer is in hand finalizes with that answer.
+   * answer to the original question is in hand finalizes with that answer.
    */
   async function follow(record: ReasoningSessionRecord, first: () => Promise<ExecuteTaskResponse>, signal: AbortSignal, hostSignal: AbortSignal | undefined): Promise<CoordinatorOutcome> {
-    const step = async (call: () => Promise<ExecuteTaskResponse>): Promise<ExecuteTaskResponse | { failed: ReasoningFailure }> => {
+    const step: Step = async (call) => {
       try {
         return await call();
       } catch (error) {
         // No answer in hand yet (or the host gave up): the fallback matrix decides, above.
         if (record.lastCompleted === null || hostSignal?.aborted) throw error;
-        const kind = signal.aborted ? "timeout" : error instanceof Fallback ? error.kind : classifyFailure(error);
-        return { failed: failureOf(kind, error instanceof Error ? error.message : String(error)) };
+        return { failed: signal.aborted && !(error instanceof Fallback) ? failureOf("timeout", `no outcome within ${bounds.turnMs} ms`, "TIMEOUT", { phase: "turn", deadlineMs: bounds.turnMs }) : failureFrom(error) };
       }
     };
     let next = await step(first);
@@ -430,36 +611,9 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       if ("failed" in next) return finalize(record, record.lastCompleted as ExecuteTaskResponse, signal, { refinementFailure: next.failed });
       const response = next;
       switch (response.status) {
-        case "pending_tool_call": {
-          const request = response.toolCallRequest;
-          if (!request) throw new Fallback("malformed", "pending_tool_call without a toolCallRequest", "MALFORMED_RESPONSE");
-          if (!options.executeTool) throw new Fallback("failed", `the server asked for the tool ${request.toolName}, but the host runs no tools`);
-          if (record.toolCalls >= maxToolCalls) throw new Fallback("max_iterations", `more than ${maxToolCalls} tool calls`);
-          record.toolCalls += 1;
-          record.status = "AWAITING_TOOL_RESULT";
-          record.pendingToolCall = request;
-          await save(record);
-          emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "tool_call", detail: `running ${request.toolName}` });
-          let result: unknown;
-          let isError = false;
-          if (!offeredTools.some((tool) => tool.name === request.toolName)) {
-            result = `The tool '${request.toolName}' was not offered; available: ${offeredTools.map((tool) => tool.name).join(", ") || "none"}.`;
-            isError = true;
-          } else {
-            try {
-              result = await options.executeTool(request, { reasoningSessionId: record.reasoningSessionId, signal });
-            } catch (error) {
-              if (signal.aborted) throw error;
-              result = error instanceof Error ? error.message : String(error);
-              isError = true;
-            }
-          }
-          emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "tool_result", detail: `${request.toolName} ${isError ? "failed" : "answered"}` });
-          record.pendingToolCall = null;
-          record.status = record.lastCompleted ? "AWAITING_MCP_DURING_REFINEMENT" : "INITIAL_CALL_AWAITING_MCP";
-          next = await step(() => execute(record, { toolResults: [{ toolCallId: request.toolCallId, result: result ?? null, ...(isError ? { isError: true } : {}) }] }, signal));
+        case "pending_tool_call":
+          next = await runTool(record, response, signal, step);
           continue;
-        }
         case "pending_user_input": {
           const question = response.userInputRequest;
           if (!question) throw new Fallback("malformed", "pending_user_input without a userInputRequest", "MALFORMED_RESPONSE");
@@ -475,71 +629,50 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
           throw new Fallback("failed", detail, response.error?.reason);
         }
         case "max_iterations_reached": {
-          const partial = response.result?.reasonedAnswer ? response : record.lastCompleted;
           const failure = failureOf("max_iterations", "the server reached its iteration limit");
-          if (partial) return finalize(record, partial, signal, { failure });
+          // A partial answer to a follow-up answers another question: the answer in hand is the original question's.
+          const answersTheQuery = record.currentGoal === record.request.query;
+          const partial = answersTheQuery && response.result?.reasonedAnswer ? response : record.lastCompleted;
+          if (partial) return finalize(record, partial, signal, answersTheQuery ? { failure } : { refinementFailure: failure });
           throw new Fallback("max_iterations", "the server reached its iteration limit with no answer");
         }
         case "completed": {
           if (!response.result?.reasonedAnswer) throw new Fallback("malformed", "the completed response has no reasonedAnswer", "MALFORMED_RESPONSE");
-          record.lastCompleted = response;
-          if (!options.critique || record.refinementCycleCount >= maxRefinementCycles) return finalize(record, response, signal);
-          record.status = "PERFORMING_QA_REFINEMENT_CYCLE";
-          await save(record);
-          const verdict = await options.critique({
-            query: record.request.query,
-            answer: response.result.reasonedAnswer,
-            confidence: response.result.confidenceScore,
-            trace: response.result.reasoningTrace,
-            cycle: record.refinementCycleCount,
-            signal,
-          });
-          if (!verdict || !("followUp" in verdict) || verdict.followUp.trim() === "") return finalize(record, response, signal);
-          record.refinementCycleCount += 1;
-          record.refinements.push(verdict.followUp);
-          record.currentGoal = verdict.followUp;
-          record.status = "AWAITING_MCP_DURING_REFINEMENT";
-          await save(record);
-          emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "refinement", detail: verdict.followUp, cycle: record.refinementCycleCount });
-          const summary = record.refinements.length > 1 ? `Findings so far: ${response.result.reasonedAnswer}` : response.result.reasonedAnswer;
-          next = await step(() =>
-            execute(
-              record,
-              { contextData: { historicalConversation: [record.request.history, `User: ${record.request.query}`].filter(Boolean).join("\n"), hostProvidedPriorReasoningSummary: summary } },
-              signal,
-            ),
-          );
+          const after = await afterCompleted(record, response, signal, step);
+          if ("kind" in after) return after;
+          next = after;
           continue;
         }
       }
     }
   }
 
-  /** Runs the reasoning part of a query (first call, or a resumption) with the deadline, the fallback matrix and endSession. */
+  /** Runs the reasoning part of a query (first call, or a resumption) with the turn's deadline, the fallback matrix and endSession. */
   async function reason(record: ReasoningSessionRecord, first: (signal: AbortSignal) => Promise<ExecuteTaskResponse>, hostSignal: AbortSignal | undefined, standardInHand: StandardAnswer | null, started: number): Promise<CoordinatorOutcome> {
-    const deadline = timeoutSignal(interactionTimeoutMs);
+    const deadline = timeoutSignal(bounds.turnMs);
     const combined = anySignal([hostSignal, deadline.signal]);
     let outcome: CoordinatorOutcome;
+    let serverSilent = false;
     try {
       outcome = await follow(record, () => first(combined.signal), combined.signal, hostSignal);
     } catch (error) {
       if (hostSignal?.aborted) {
         deadline.clear();
         combined.dispose();
-        await endSession(record);
+        await endSession(record, true);
         throw isClientError(error) ? error : new DeliberateClientError({ code: "ABORTED", message: "The reasoning interaction was aborted.", cause: error });
       }
-      const kind: FailureKind = deadline.timedOut() ? "timeout" : error instanceof Fallback ? error.kind : classifyFailure(error);
-      const detail = deadline.timedOut() ? `no outcome within ${interactionTimeoutMs} ms` : error instanceof Error ? error.message : String(error);
-      const code = error instanceof Fallback ? error.code : isClientError(error) ? error.code : undefined;
-      const failure = failureOf(kind, detail, code);
+      if (deadline.timedOut()) emit({ type: "phase", phase: "turn", status: "timed_out", deadlineMs: bounds.turnMs });
+      const failure = deadline.timedOut() ? failureOf("timeout", `no outcome within ${bounds.turnMs} ms`, "TIMEOUT", { phase: "turn", deadlineMs: bounds.turnMs }) : failureFrom(error);
+      serverSilent = failure.kind === "timeout" || failure.kind === "connection";
       outcome = await fallback(record, failure, combined.signal, hostSignal, standardInHand);
     } finally {
       deadline.clear();
       combined.dispose();
     }
-    // endSession is always attempted at the end; a session waiting for the user is not at its end.
-    if (outcome.kind !== "needs_user_input") await endSession(record);
+    // endSession is always attempted at the end (a session waiting for the user is not at its end); after a
+    // timeout or a lost connection it is not waited for, so a silent server does not delay the answer.
+    if (outcome.kind !== "needs_user_input") await endSession(record, serverSilent);
     return finish(outcome, started);
   }
 
@@ -572,9 +705,11 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       cotVariation: options.preferredCoTVariation ?? null,
       status: "INITIAL_CALL_AWAITING_MCP",
       currentGoal: request.query,
+      synthesizing: false,
       latestSessionState: null,
       refinementCycleCount: 0,
       refinements: [],
+      findings: [],
       toolCalls: 0,
       lastCompleted: null,
       pendingToolCall: null,
@@ -585,28 +720,44 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     };
   }
 
+  async function handle(request: CoordinatorRequest): Promise<CoordinatorOutcome> {
+    const started = now();
+    const { analysis, routed, previous } = await routeOf(request);
+    const announce = (decision: InvocationDecision) =>
+      emit({ type: "decided", route: decision.route, score: decision.analysis.score, reasoningType: decision.selection?.type ?? null, reasons: [decision.routeReason, ...(decision.selection?.reasons ?? [])] });
+    const plain = (gate: GateResult, routeReason: string): InvocationDecision => ({ route: "standard", routeReason, gate, analysis, selection: null, capability: null });
+    if (options.enabled === false || routed.route === "standard") {
+      const decision = options.enabled === false ? plain({ passed: false, gate: "disabled", detail: "advanced reasoning is disabled for this agent" }, "gate: disabled") : plain({ passed: true }, routed.reason);
+      announce(decision);
+      return finish(await standardOutcome(request, decision, request.signal), started);
+    }
+    // Tiered: the standard answer first; the server is asked nothing unless that answer is weak (§1.3.1 step 3).
+    let standardInHand: StandardAnswer | null = null;
+    if (routed.route === "tiered") {
+      standardInHand = await runStandard(request, request.signal);
+      const escalation = standardInHand ? shouldEscalate(standardInHand, policy) : { escalate: true, reason: null, detail: "the standard attempt failed" };
+      if (!escalation.escalate && standardInHand) {
+        const decision = { ...plain({ passed: "not_checked", detail: "the standard answer stood" }, `${routed.reason}; ${escalation.detail}`), route: "tiered" as const };
+        announce(decision);
+        return finish(await standardOutcome(request, decision, request.signal, undefined, standardInHand), started);
+      }
+    }
+    const decision = await checkGates(request, analysis, routed);
+    announce(decision);
+    if (decision.route === "standard" || !decision.selection?.type) return finish(await standardOutcome(request, decision, request.signal, undefined, standardInHand), started);
+    const record = newRecord(request, decision, decision.selection.type);
+    await save(record);
+    emit({ type: "invoked", reasoningSessionId: record.reasoningSessionId, reasoningType: record.reasoningType, route: decision.route, serverName: decision.capability?.capability?.serverName ?? null });
+    const followUp = decision.analysis.reasons.some((reason) => reason.signal === "follow_up") && previous.lastAnswer !== null;
+    return reason(record, (signal) => execute(record, followUp ? { contextData: { hostProvidedPriorReasoningSummary: previous.lastAnswer } } : {}, signal), request.signal, standardInHand, started);
+  }
+
   return {
     policy,
+    bounds,
     decide,
     capabilities: (capabilityOptions) => capabilities.get(client.transport, client.reasoning, capabilityOptions),
-    async handle(request) {
-      const started = now();
-      const decision = await decide(request);
-      emit({ type: "decided", route: decision.route, score: decision.analysis.score, reasoningType: decision.selection?.type ?? null, reasons: [decision.routeReason, ...(decision.selection?.reasons ?? [])] });
-      if (decision.route === "standard" || !decision.selection?.type) return finish(await standardOutcome(request, decision, request.signal), started);
-      let standardInHand: StandardAnswer | null = null;
-      if (decision.route === "tiered") {
-        standardInHand = await runStandard(request, request.signal);
-        const escalation = standardInHand ? shouldEscalate(standardInHand, policy) : { escalate: true, reason: null, detail: "the standard attempt failed" };
-        if (!escalation.escalate && standardInHand) return finish(await standardOutcome(request, decision, request.signal, undefined, standardInHand), started);
-      }
-      const record = newRecord(request, decision, decision.selection.type);
-      const previous = await previousTurnUsedReasoning(request.conversationId);
-      await save(record);
-      emit({ type: "invoked", reasoningSessionId: record.reasoningSessionId, reasoningType: record.reasoningType, route: decision.route, serverName: decision.capability?.capability?.serverName ?? null });
-      const followUp = decision.analysis.reasons.some((reason) => reason.signal === "follow_up") && previous.lastAnswer !== null;
-      return reason(record, (signal) => execute(record, followUp ? { contextData: { hostProvidedPriorReasoningSummary: previous.lastAnswer } } : {}, signal), request.signal, standardInHand, started);
-    },
+    handle,
     async resume(input) {
       const started = now();
       const record = (await store.get(sessionKey(input.reasoningSessionId))) as ReasoningSessionRecord | undefined;
@@ -629,6 +780,17 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
       await endSession(record);
     },
   };
+}
+
+/** One step of the interaction: a response, or the failure of a call made with an answer already in hand. */
+type Step = (call: () => Promise<ExecuteTaskResponse>) => Promise<ExecuteTaskResponse | { failed: ReasoningFailure }>;
+
+/** The band whose phrasing an answer gets: its own, one lower when it is the low-confidence row anyway. */
+function hedgedBand(band: ConfidenceBand, confidence: number | null, lowConfidence: boolean, threshold: number): ConfidenceBand {
+  if (!lowConfidence) return band;
+  if (band === "high") return "moderate";
+  if (band === "moderate" && confidence !== null && confidence < threshold) return "low";
+  return band;
 }
 
 export type { Route, StandardAnswer };
