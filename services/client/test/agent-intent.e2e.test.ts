@@ -126,7 +126,7 @@ describe("agentIntentAsync, jobs and cancel", () => {
     expect(canceled.ok).toBe(true);
     expect([...canceled.canceled].sort()).toEqual([first.job_id, second.job_id].sort());
     expect((await failureOf(first.wait({ timeoutMs: 10_000 }))).code).toBe("CANCELLED");
-    expect(await intents.cancel({ job_id: second.job_id })).toMatchObject({ ok: false, canceled: [] });
+    expect(await intents.cancel({ job_id: second.job_id as string })).toMatchObject({ ok: false, canceled: [] });
     expect((await failureOf(intents.agentIntentAsync({ goal_text: "no callback" } as never))).code).toBe("INVALID_INPUT");
   });
 });

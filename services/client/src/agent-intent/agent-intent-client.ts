@@ -1,10 +1,12 @@
 import {
+  type AgentIntentRequest,
   type AgentIntentResponse,
   agentIntentRequestSchema,
   agentIntentResponseSchema,
   type CancelResponse,
   cancelRequestSchema,
   cancelResponseSchema,
+  defaultOfferedTools,
   type Health,
   healthSchema,
   type JobAccepted,
@@ -23,6 +25,8 @@ import { type ClientErrorCode, DeliberateClientError } from "../errors.ts";
 import { type HttpConnection, type HttpConnectionOptions, resolveHttpConnection } from "../http/config.ts";
 import { sendHttpRequest } from "../http/http-request.ts";
 import { sleep } from "../signals.ts";
+import { createOutboxDrain, type OutboxDrain } from "./outbox-drain.ts";
+import { isApiUnavailable, type OutboxEntry, type OutboxStore } from "./outbox.ts";
 import { type HostTool, validateIntent } from "./tool-validation.ts";
 
 /** `AgentIntentRequest` as the caller writes it (every field optional; `null` counts as absent). */
@@ -34,11 +38,29 @@ export interface AgentIntentClientOptions extends HttpConnectionOptions {
   /**
    * The tools the host can run, for checking decisions when a request lists no
    * `tools` (the Ruby client checks against its Multiplexer). Names, or names
-   * with the JSON Schema of their arguments.
+   * with the JSON Schema of their arguments. When neither is given, decisions are
+   * checked against what the service offers a request with no tools
+   * (`defaultOfferedTools`: context.fts_search {query}).
    */
   availableTools?: ReadonlyArray<string | HostTool>;
-  /** Check decisions against the offered tools (INTENT_VALIDATION); default true. */
+  /** Check decisions against the offered tools (INTENT_VALIDATION); default true, whatever the tool lists. */
   validateTools?: boolean;
+  /**
+   * The queue fallback: where an async intent waits when the API cannot take it
+   * (no connection, timeout, 408/429/502/503/504), to be sent when the API
+   * returns. `createFileOutbox({ directory })` from `@deliberate/client/node`
+   * keeps it on disk (nothing lost on a restart), or supply your own store.
+   * Without it, such a failure is the caller's error.
+   */
+  outbox?: OutboxStore;
+  /** First wait before the outbox tries again (doubled per attempt); default 1,000 ms. */
+  outboxRetryMs?: number;
+  /** Longest wait between outbox attempts; default 30,000 ms. */
+  outboxMaxRetryMs?: number;
+  /** Called when a queued intent reached the API (its job accepted). */
+  onOutboxDelivered?: (entry: OutboxEntry, accepted: JobAccepted) => void;
+  /** Called when the API refused a queued intent (4xx): it stays in the store as `rejected`, and is not sent again. */
+  onOutboxRejected?: (entry: OutboxEntry, error: DeliberateClientError) => void;
   /** How often `wait()` polls a job; default 250 ms. */
   pollIntervalMs?: number;
   /** How long `wait()` waits for a job; default 60,000 ms. */
@@ -62,22 +84,39 @@ export interface WaitOptions {
   timeoutMs?: number;
 }
 
-/** An accepted async decision: the job, and ways to follow it. */
-export interface AsyncIntent extends JobAccepted {
-  /** Polls `GET /v1/jobs/{job_id}` until the job finishes; resolves with the checked decision. */
+/** Ways to follow an async decision. */
+export interface IntentHandle {
+  /** Polls `GET /v1/jobs/{job_id}` until the job finishes (a queued intent: until it is delivered, then so); resolves with the checked decision. */
   wait(options?: WaitOptions): Promise<AgentIntentResponse>;
-  /** The job as it is now. */
+  /** The job as it is now (a queued intent: once it is delivered). */
   job(options?: AgentIntentCallOptions): Promise<JobView>;
-  /** Cancels this job. */
+  /** Cancels this job (a queued intent still in the outbox: removes it, and cancels by correlation id). */
   cancel(options?: AgentIntentCallOptions): Promise<CancelResponse>;
 }
+
+/** An async decision the API accepted: the job. */
+export interface AcceptedIntent extends JobAccepted, IntentHandle {}
+
+/** An async decision the API could not take now, kept in the outbox until it can (the queue fallback). */
+export interface QueuedIntent extends IntentHandle {
+  status: "queued";
+  job_id: null;
+  correlation_id: string;
+  /** Why it was queued (the send's error). */
+  reason: { code: string; message: string };
+  /** Resolves with the job once the outbox delivered it (in this process). */
+  delivered(): Promise<JobAccepted>;
+}
+
+/** What `agentIntentAsync` answers: accepted, or queued in the outbox (only with an `outbox`). */
+export type AsyncIntent = AcceptedIntent | QueuedIntent;
 
 export interface AgentIntentAsyncOptions extends AgentIntentCallOptions {
   /**
    * Called with the decision once the job finishes (the client polls for it),
    * or with the error; the server also POSTs the result to `callback_url`.
    */
-  onResult?: (result: AgentIntentResponse | DeliberateClientError, job: JobAccepted) => void;
+  onResult?: (result: AgentIntentResponse | DeliberateClientError, job: { job_id: string | null; correlation_id: string | null }) => void;
   /** Polling settings for `onResult`. */
   wait?: WaitOptions;
 }
@@ -101,9 +140,21 @@ export interface AgentIntentClient {
   workflows(options?: AgentIntentCallOptions): Promise<WorkflowSummary[]>;
   /** `GET /healthz`: `{ status: "ok" }`, or a rejection (CONNECTION_FAILED, TIMEOUT, ...). */
   health(options?: AgentIntentCallOptions): Promise<Health>;
+  /** The outbox of the queue fallback (null without `outbox`): send what is due now, see what waits, stop its timer. */
+  readonly outbox: {
+    /** Tries every queued intent now, oldest first (stopping while the API is still away). */
+    flush(): Promise<{ delivered: number; rejected: number; remaining: number }>;
+    pending(): Promise<OutboxEntry[]>;
+    close(): void;
+  } | null;
 }
 
 const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) });
+
+function newCorrelationId(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return `outbox-${crypto?.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`}`;
+}
 
 function hostTools(tools: ReadonlyArray<string | HostTool> | undefined): HostTool[] | undefined {
   return tools?.map((tool) => (typeof tool === "string" ? { name: tool } : tool));
@@ -127,9 +178,30 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
   const validateByDefault = options.validateTools ?? true;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const waitTimeoutMs = options.waitTimeoutMs ?? 60_000;
+  const drain: OutboxDrain | null = options.outbox
+    ? createOutboxDrain({
+        store: options.outbox,
+        // One attempt each time: the outbox's own backoff spaces the retries.
+        send: async (entry) => {
+          const response = await sendHttpRequest({ ...connection, retries: 0 }, { method: "POST", path: "/agent_intent_async", body: entry.request, idempotent: false, what: "POST /agent_intent_async" });
+          return checkResponse(jobAcceptedSchema, response.body, "POST /agent_intent_async");
+        },
+        retryMs: options.outboxRetryMs ?? 1_000,
+        maxRetryMs: options.outboxMaxRetryMs ?? 30_000,
+        ...(options.onOutboxDelivered ? { onDelivered: options.onOutboxDelivered } : {}),
+        ...(options.onOutboxRejected ? { onRejected: options.onOutboxRejected } : {}),
+      })
+    : null;
 
-  const offeredFor = (request: AgentIntentRequestInput): HostTool[] | undefined =>
-    request.tools ? request.tools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null })) : defaultTools;
+  // What the decision is checked against: the request's tools, else the host's, else what the service offers a
+  // request with no tools (plus a forced tool, which the service then takes by name).
+  const offeredFor = (request: AgentIntentRequestInput): HostTool[] => {
+    if (request.tools) return request.tools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null }));
+    if (defaultTools) return defaultTools;
+    const forced = request.forced_tool?.trim();
+    const served = defaultOfferedTools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null }));
+    return forced && !served.some((tool) => tool.name === forced) ? [...served, { name: forced }] : served;
+  };
 
   async function get<S extends z.ZodType>(path: string, schema: S, callOptions: AgentIntentCallOptions = {}): Promise<z.output<S>> {
     const response = await sendHttpRequest(connection, { method: "GET", path, idempotent: true, what: `GET ${path}` }, callOptions);
@@ -185,8 +257,61 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
     return post("/agent_intent_cancel", body, cancelResponseSchema, true, callOptions);
   }
 
+  function acceptedHandle(accepted: JobAccepted, offered: HostTool[] | undefined): AcceptedIntent {
+    return {
+      ...accepted,
+      wait: (waitOptions) => waitForJob(accepted.job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
+      job: (jobOptions) => job(accepted.job_id, jobOptions),
+      cancel: (cancelOptions) => cancel({ job_id: accepted.job_id }, cancelOptions),
+    };
+  }
+
+  /** Keeps the intent in the outbox (durably, before this returns) and hands back a handle that follows it. */
+  async function queueIntent(outbox: OutboxDrain, request: OutboxEntry["request"], error: DeliberateClientError, offered: HostTool[] | undefined): Promise<QueuedIntent> {
+    const entry: OutboxEntry = {
+      id: request.correlation_id,
+      kind: "agent_intent_async",
+      request,
+      queuedAt: new Date().toISOString(),
+      attempts: 1,
+      state: "queued",
+      nextAttemptAt: new Date(Date.now() + (options.outboxRetryMs ?? 1_000)).toISOString(),
+      lastError: { code: error.code, message: error.message },
+    };
+    await outbox.enqueue(entry);
+    const delivered = () => outbox.delivered(entry.id);
+    return {
+      status: "queued",
+      job_id: null,
+      correlation_id: entry.id,
+      reason: { code: error.code, message: error.message },
+      delivered,
+      wait: async (waitOptions) => waitForJob((await delivered()).job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
+      job: async (jobOptions) => job((await delivered()).job_id, jobOptions),
+      cancel: async (cancelOptions) => {
+        const waiting = await options.outbox?.get(entry.id);
+        const removed = waiting?.state === "queued";
+        if (removed) await options.outbox?.delete(entry.id);
+        try {
+          // An earlier attempt may have reached the service after all: cancel there too.
+          return await cancel({ correlation_id: entry.id }, cancelOptions);
+        } catch (cancelError) {
+          if (removed && isApiUnavailable(cancelError)) return { ok: true, canceled: [] };
+          throw cancelError;
+        }
+      },
+    };
+  }
+
   return {
     connection,
+    outbox: drain
+      ? {
+          flush: () => drain.flush(true),
+          pending: async () => (await (options.outbox as OutboxStore).list()).filter((entry) => entry.state === "queued"),
+          close: () => drain.close(),
+        }
+      : null,
     async agentIntent(request, callOptions = {}) {
       validateWith(agentIntentRequestSchema, request, "agent_intent");
       // A decision writes nothing the caller sees twice: repeating it after a dropped answer is harmless.
@@ -195,7 +320,7 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
       return result;
     },
     async agentIntentAsync(request, callOptions = {}) {
-      validateWith(agentIntentRequestSchema, request, "agent_intent_async");
+      const checked = validateWith(agentIntentRequestSchema, request, "agent_intent_async");
       if (!request.callback_url) {
         throw new DeliberateClientError({
           code: "INVALID_INPUT",
@@ -204,19 +329,24 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
           hint: "Send the URL the service POSTs the result to; follow the job with wait() as well if you like.",
         });
       }
-      const accepted = await post("/agent_intent_async", request, jobAcceptedSchema, false, callOptions);
-      const offered = callOptions.validateTools ?? validateByDefault ? offeredFor(request) : undefined;
-      const handle: AsyncIntent = {
-        ...accepted,
-        wait: (waitOptions) => waitForJob(accepted.job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
-        job: (jobOptions) => job(accepted.job_id, jobOptions),
-        cancel: (cancelOptions) => cancel({ job_id: accepted.job_id }, cancelOptions),
-      };
+      const offered = (callOptions.validateTools ?? validateByDefault) ? offeredFor(request) : undefined;
+      // With an outbox, every async intent carries a correlation id: the service's idempotency key, so a queued
+      // intent sent again (after a timeout that did reach the service) is one job.
+      const body = drain && !checked.correlation_id ? { ...checked, correlation_id: newCorrelationId() } : checked;
+      let handle: AsyncIntent;
+      try {
+        const accepted = await post("/agent_intent_async", body, jobAcceptedSchema, false, callOptions);
+        handle = acceptedHandle(accepted, offered);
+      } catch (error) {
+        if (!drain || !isApiUnavailable(error) || callOptions.signal?.aborted) throw error;
+        handle = await queueIntent(drain, body as OutboxEntry["request"], error as DeliberateClientError, offered);
+      }
       if (callOptions.onResult) {
         const onResult = callOptions.onResult;
+        const about = () => ({ job_id: handle.job_id, correlation_id: handle.correlation_id });
         handle.wait(callOptions.wait).then(
-          (result) => onResult(result, accepted),
-          (error: unknown) => onResult(DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: String(error), cause: error }), accepted),
+          async (result) => onResult(result, handle.status === "queued" ? await handle.delivered() : about()),
+          (error: unknown) => onResult(DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: String(error), cause: error }), about()),
         );
       }
       return handle;
