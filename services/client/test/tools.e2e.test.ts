@@ -31,6 +31,18 @@ afterAll(async () => {
   directory.remove();
 });
 
+/** What the host program reports of one coordinator scenario. */
+interface CoordinatorReport {
+  source: string | null;
+  answer?: string | null;
+  followUps?: Array<{ question: string; answer: string }>;
+  answered: string[];
+  events: string[];
+  phases: unknown[];
+  bounds: { healthCheckMs: number; livenessIntervalMs: number; unresponsiveFallbackMs: number };
+  [key: string]: unknown;
+}
+
 async function failureOf(promise: Promise<unknown>): Promise<DeliberateClientError> {
   const error = await promise.then(
     () => undefined,
@@ -174,6 +186,7 @@ describe("the packed client in a fresh host project", () => {
       results: Array<{ surface: string; linear: string; confidence: number; recommendation: string; invalid: string; outcome: { source?: string; text?: string } }>;
       intent: { tool: string; args: unknown };
       health: unknown;
+      coordinator: Record<"refined" | "readme" | "hung" | "stalled", CoordinatorReport>;
     };
     expect(report.results.map((result) => result.surface)).toEqual(["rest", "mcp-http", "mcp-stdio"]);
     for (const result of report.results) {
@@ -182,5 +195,24 @@ describe("the packed client in a fresh host project", () => {
     }
     expect(report.intent).toEqual({ tool: "context.fts_search", args: { query: "Find auth logic" } });
     expect(report.health).toEqual({ status: "ok" });
+
+    // The coordinator, as the packed client runs it against deliberate-api (test/support/host-app.ts).
+    const { refined, readme, hung, stalled } = report.coordinator;
+    // A refined answer answers the question asked: the follow-up was asked, then the original question again
+    // (the synthesis), and the answer shown is the original question's.
+    expect(refined).toMatchObject({ source: "reasoning", answer: "Yes: Alice is an ancestor of Dave.", followUps: [{ question: "Is Bob an ancestor of Dave as well?", answer: "Yes: Bob is an ancestor of Dave." }] });
+    expect(refined.answered.at(-1)).toBe("Deduce the consequences of this: given that Alice is Bob's parent, is Alice an ancestor of Dave?");
+    expect(refined.answered).toContain("Is Bob an ancestor of Dave as well?");
+    // The README's example reaches reasoning, as an abductive question, with no standard attempt first.
+    expect(readme, JSON.stringify(readme)).toMatchObject({ source: "reasoning", route: "direct", type: "abductive", text: expect.stringContaining("Carol mentors Dave") });
+    expect(readme.events).toContain("invoked");
+    // A hung server: given up by the health check's deadline (the coordinator says which bound and how long it
+    // was), the standard answer shown; the documented bound for a silent server is at most 10 s.
+    expect(hung).toMatchObject({ source: "standard", gate: { passed: false, gate: "unhealthy", phase: "health_check", deadlineMs: hung.bounds.healthCheckMs } });
+    expect(hung.phases).toContainEqual(expect.objectContaining({ phase: "health_check", status: "timed_out", deadlineMs: 2_000 }));
+    expect(hung.bounds).toMatchObject({ healthCheckMs: 2_000, unresponsiveFallbackMs: 8_000 });
+    expect(hung.bounds.unresponsiveFallbackMs).toBeLessThanOrEqual(10_000);
+    // A server that stops answering mid-task: given up by the liveness watch, whatever the request's own timeout.
+    expect(stalled).toMatchObject({ source: "standard", failure: { kind: "timeout", phase: "liveness", deadlineMs: stalled.bounds.livenessIntervalMs + stalled.bounds.healthCheckMs } });
   }, 180_000);
 });

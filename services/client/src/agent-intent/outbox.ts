@@ -1,4 +1,3 @@
-import type { AgentIntentRequest } from "@deliberate/contracts";
 import { type ClientErrorCode, DeliberateClientError } from "../errors.ts";
 
 /**
@@ -10,8 +9,8 @@ export interface OutboxEntry {
   /** The request's `correlation_id` (generated when the caller gave none): the API's idempotency key, so an entry sent twice makes one job. */
   id: string;
   kind: "agent_intent_async";
-  /** The request as validated, with `callback_url` and `correlation_id`. */
-  request: AgentIntentRequest & { callback_url: string; correlation_id: string };
+  /** The request as validated (an `AgentIntentRequest`), with `callback_url` and `correlation_id`. */
+  request: { [field: string]: unknown; callback_url: string; correlation_id: string };
   /** When it was queued (ISO 8601). */
   queuedAt: string;
   /** Deliveries tried so far (the first POST included). */
