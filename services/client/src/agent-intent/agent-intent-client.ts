@@ -1,5 +1,4 @@
 import {
-  type AgentIntentRequest,
   type AgentIntentResponse,
   agentIntentRequestSchema,
   agentIntentResponseSchema,

@@ -214,7 +214,7 @@ describe("status handling", () => {
       sessionState: { token: "state-1" },
       contextData: { historicalConversation: `User: earlier\nUser: ${strongQuery}` },
     });
-    const summary = (call: number) => (server.executed[call]?.["contextData"] as { hostProvidedPriorReasoningSummary: string }).hostProvidedPriorReasoningSummary;
+    const summary = (call: number) => (server.executed[call]?.["contextData"] as { hostProvidedPriorReasoningSummary?: string } | undefined)?.hostProvidedPriorReasoningSummary ?? "";
     expect(summary(1)).toContain(`Original question (the one to answer): ${strongQuery}`);
     expect(summary(1)).toContain("Answer so far: Answer to the question.");
     expect(summary(2)).toContain("- Follow-up 1? -> About Follow-up 1?");

@@ -16,7 +16,7 @@ function routeOf(entry: LabelledQuery) {
 }
 
 /** Precision and recall of the policy on the set, with the misrouted queries named. */
-export function measure(set: readonly LabelledQuery[]) {
+function measure(set: readonly LabelledQuery[]) {
   let truePositives = 0;
   let falsePositives = 0;
   let falseNegatives = 0;
