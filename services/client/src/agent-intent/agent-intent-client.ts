@@ -5,7 +5,6 @@ import {
   type CancelResponse,
   cancelRequestSchema,
   cancelResponseSchema,
-  defaultOfferedTools,
   type Health,
   healthSchema,
   type JobAccepted,
@@ -20,16 +19,15 @@ import {
 } from "@deliberate/contracts";
 import { z } from "zod";
 import { checkResponse, validateWith } from "../validation.ts";
-import { type ClientErrorCode, DeliberateClientError } from "../errors.ts";
+import { DeliberateClientError } from "../errors.ts";
 import { type HttpConnection, type HttpConnectionOptions, resolveHttpConnection } from "../http/config.ts";
 import { sendHttpRequest } from "../http/http-request.ts";
-import { sleep } from "../signals.ts";
+import type { AcceptedIntent, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions } from "./intent-types.ts";
+import { acceptedHandle, hostTools, type JobOperations, newCorrelationId, offeredToolsFor, pollJob, queueIntent } from "./intent-handles.ts";
 import { createOutboxDrain, type OutboxDrain } from "./outbox-drain.ts";
 import { isApiUnavailable, type OutboxEntry, type OutboxStore } from "./outbox.ts";
 import { type HostTool, validateIntent } from "./tool-validation.ts";
 
-/** `AgentIntentRequest` as the caller writes it (every field optional; `null` counts as absent). */
-export type AgentIntentRequestInput = z.input<typeof agentIntentRequestSchema>;
 /** `WorkflowIntentRequest` as the caller writes it. */
 export type WorkflowIntentRequestInput = z.input<typeof workflowIntentRequestSchema>;
 
@@ -65,50 +63,6 @@ export interface AgentIntentClientOptions extends HttpConnectionOptions {
   /** How long `wait()` waits for a job; default 60,000 ms. */
   waitTimeoutMs?: number;
 }
-
-/** Options of one call. */
-export interface AgentIntentCallOptions {
-  signal?: AbortSignal;
-  /** This call's timeout (per attempt); default the client's. */
-  timeoutMs?: number;
-  /** Overrides the client's `validateTools` for this call. */
-  validateTools?: boolean;
-}
-
-export interface WaitOptions {
-  signal?: AbortSignal;
-  /** Poll interval; default the client's `pollIntervalMs`. */
-  intervalMs?: number;
-  /** Give up after this long (TIMEOUT); default the client's `waitTimeoutMs`. */
-  timeoutMs?: number;
-}
-
-/** Ways to follow an async decision. */
-export interface IntentHandle {
-  /** Polls `GET /v1/jobs/{job_id}` until the job finishes (a queued intent: until it is delivered, then so); resolves with the checked decision. */
-  wait(options?: WaitOptions): Promise<AgentIntentResponse>;
-  /** The job as it is now (a queued intent: once it is delivered). */
-  job(options?: AgentIntentCallOptions): Promise<JobView>;
-  /** Cancels this job (a queued intent still in the outbox: removes it, and cancels by correlation id). */
-  cancel(options?: AgentIntentCallOptions): Promise<CancelResponse>;
-}
-
-/** An async decision the API accepted: the job. */
-export interface AcceptedIntent extends JobAccepted, IntentHandle {}
-
-/** An async decision the API could not take now, kept in the outbox until it can (the queue fallback). */
-export interface QueuedIntent extends IntentHandle {
-  status: "queued";
-  job_id: null;
-  correlation_id: string;
-  /** Why it was queued (the send's error). */
-  reason: { code: string; message: string };
-  /** Resolves with the job once the outbox delivered it (in this process). */
-  delivered(): Promise<JobAccepted>;
-}
-
-/** What `agentIntentAsync` answers: accepted, or queued in the outbox (only with an `outbox`). */
-export type AsyncIntent = AcceptedIntent | QueuedIntent;
 
 export interface AgentIntentAsyncOptions extends AgentIntentCallOptions {
   /**
@@ -148,16 +102,10 @@ export interface AgentIntentClient {
   } | null;
 }
 
+export type { AcceptedIntent, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions };
+
 const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) });
 
-function newCorrelationId(): string {
-  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
-  return `outbox-${crypto?.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`}`;
-}
-
-function hostTools(tools: ReadonlyArray<string | HostTool> | undefined): HostTool[] | undefined {
-  return tools?.map((tool) => (typeof tool === "string" ? { name: tool } : tool));
-}
 
 /**
  * Creates the agent-intent client. Settings come from the options, else
@@ -192,15 +140,7 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
       })
     : null;
 
-  // What the decision is checked against: the request's tools, else the host's, else what the service offers a
-  // request with no tools (plus a forced tool, which the service then takes by name).
-  const offeredFor = (request: AgentIntentRequestInput): HostTool[] => {
-    if (request.tools) return request.tools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null }));
-    if (defaultTools) return defaultTools;
-    const forced = request.forced_tool?.trim();
-    const served = defaultOfferedTools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null }));
-    return forced && !served.some((tool) => tool.name === forced) ? [...served, { name: forced }] : served;
-  };
+  const offeredFor = (request: AgentIntentRequestInput): HostTool[] => offeredToolsFor(request, defaultTools);
 
   async function get<S extends z.ZodType>(path: string, schema: S, callOptions: AgentIntentCallOptions = {}): Promise<z.output<S>> {
     const response = await sendHttpRequest(connection, { method: "GET", path, idempotent: true, what: `GET ${path}` }, callOptions);
@@ -216,35 +156,8 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
     return get(`/v1/jobs/${encodeURIComponent(jobId)}`, jobViewSchema, callOptions);
   }
 
-  async function waitForJob(jobId: string, waitOptions: WaitOptions & { offered?: readonly HostTool[] } = {}): Promise<AgentIntentResponse> {
-    const deadline = Date.now() + (waitOptions.timeoutMs ?? waitTimeoutMs);
-    const interval = waitOptions.intervalMs ?? pollIntervalMs;
-    for (;;) {
-      const view = await job(jobId, waitOptions.signal ? { signal: waitOptions.signal } : {});
-      if (view.status === "done") {
-        const result = checkResponse(agentIntentResponseSchema, view.result, `job ${jobId}`);
-        if (validateByDefault) validateIntent(result, waitOptions.offered ?? defaultTools);
-        return result;
-      }
-      if (view.status === "failed") {
-        throw new DeliberateClientError({
-          code: (view.error?.code ?? "INTERNAL") as ClientErrorCode,
-          message: `Job ${jobId} failed: ${view.error?.message ?? "no detail"}`,
-          issues: view.error?.issues ?? [],
-          ...(view.error?.hint ? { hint: view.error.hint } : {}),
-          retryable: view.error?.retryable ?? false,
-        });
-      }
-      if (view.status === "canceled") throw new DeliberateClientError({ code: "CANCELLED", message: `Job ${jobId} was canceled.` });
-      if (Date.now() + interval > deadline) {
-        throw new DeliberateClientError({ code: "TIMEOUT", message: `Job ${jobId} was still ${view.status} after ${waitOptions.timeoutMs ?? waitTimeoutMs} ms.`, retryable: true, hint: "Wait longer, or cancel it." });
-      }
-      try {
-        await sleep(interval, waitOptions.signal);
-      } catch (reason) {
-        throw new DeliberateClientError({ code: "ABORTED", message: `Waiting for job ${jobId} was aborted.`, cause: reason });
-      }
-    }
+  function waitForJob(jobId: string, waitOptions: WaitOptions & { offered?: readonly HostTool[] } = {}): Promise<AgentIntentResponse> {
+    return pollJob({ job, jobId, intervalMs: waitOptions.intervalMs ?? pollIntervalMs, timeoutMs: waitOptions.timeoutMs ?? waitTimeoutMs, signal: waitOptions.signal, offered: validateByDefault ? (waitOptions.offered ?? defaultTools) : undefined });
   }
 
   async function cancel(target: string | { correlation_id?: string; job_id?: string }, callOptions?: AgentIntentCallOptions): Promise<CancelResponse> {
@@ -256,51 +169,7 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
     return post("/agent_intent_cancel", body, cancelResponseSchema, true, callOptions);
   }
 
-  function acceptedHandle(accepted: JobAccepted, offered: HostTool[] | undefined): AcceptedIntent {
-    return {
-      ...accepted,
-      wait: (waitOptions) => waitForJob(accepted.job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
-      job: (jobOptions) => job(accepted.job_id, jobOptions),
-      cancel: (cancelOptions) => cancel({ job_id: accepted.job_id }, cancelOptions),
-    };
-  }
-
-  /** Keeps the intent in the outbox (durably, before this returns) and hands back a handle that follows it. */
-  async function queueIntent(outbox: OutboxDrain, request: OutboxEntry["request"], error: DeliberateClientError, offered: HostTool[] | undefined): Promise<QueuedIntent> {
-    const entry: OutboxEntry = {
-      id: request.correlation_id,
-      kind: "agent_intent_async",
-      request,
-      queuedAt: new Date().toISOString(),
-      attempts: 1,
-      state: "queued",
-      nextAttemptAt: new Date(Date.now() + (options.outboxRetryMs ?? 1_000)).toISOString(),
-      lastError: { code: error.code, message: error.message },
-    };
-    await outbox.enqueue(entry);
-    const delivered = () => outbox.delivered(entry.id);
-    return {
-      status: "queued",
-      job_id: null,
-      correlation_id: entry.id,
-      reason: { code: error.code, message: error.message },
-      delivered,
-      wait: async (waitOptions) => waitForJob((await delivered()).job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
-      job: async (jobOptions) => job((await delivered()).job_id, jobOptions),
-      cancel: async (cancelOptions) => {
-        const waiting = await options.outbox?.get(entry.id);
-        const removed = waiting?.state === "queued";
-        if (removed) await options.outbox?.delete(entry.id);
-        try {
-          // An earlier attempt may have reached the service after all: cancel there too.
-          return await cancel({ correlation_id: entry.id }, cancelOptions);
-        } catch (cancelError) {
-          if (removed && isApiUnavailable(cancelError)) return { ok: true, canceled: [] };
-          throw cancelError;
-        }
-      },
-    };
-  }
+  const jobOperations: JobOperations = { waitForJob, job, cancel };
 
   return {
     connection,
@@ -335,10 +204,10 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
       let handle: AsyncIntent;
       try {
         const accepted = await post("/agent_intent_async", body, jobAcceptedSchema, false, callOptions);
-        handle = acceptedHandle(accepted, offered);
+        handle = acceptedHandle(jobOperations, accepted, offered);
       } catch (error) {
         if (!drain || !isApiUnavailable(error) || callOptions.signal?.aborted) throw error;
-        handle = await queueIntent(drain, body as OutboxEntry["request"], error as DeliberateClientError, offered);
+        handle = await queueIntent(jobOperations, { drain, outbox: options.outbox as OutboxStore, retryMs: options.outboxRetryMs ?? 1_000 }, body as OutboxEntry["request"], error as DeliberateClientError, offered);
       }
       if (callOptions.onResult) {
         const onResult = callOptions.onResult;

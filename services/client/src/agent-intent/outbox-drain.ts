@@ -31,6 +31,36 @@ function toError(error: unknown): DeliberateClientError {
   return DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: error instanceof Error ? error.message : String(error), cause: error });
 }
 
+type Outcome = { accepted: JobAccepted } | { error: DeliberateClientError };
+
+/**
+ * One delivery attempt: delivered (deleted from the store), unavailable (kept, the next attempt backed off), or
+ * rejected by the API (kept as `rejected`, reported, never sent again).
+ */
+async function deliverEntry(options: OutboxDrainOptions, entry: OutboxEntry, settle: (id: string, outcome: Outcome) => void, now: () => number): Promise<"delivered" | "rejected" | "unavailable"> {
+  try {
+    const accepted = await options.send(entry);
+    await options.store.delete(entry.id);
+    settle(entry.id, { accepted });
+    options.onDelivered?.(entry, accepted);
+    return "delivered";
+  } catch (thrown) {
+    const error = toError(thrown);
+    const attempts = entry.attempts + 1;
+    const lastError = { code: error.code, message: error.message };
+    if (isApiUnavailable(error)) {
+      const delay = Math.min(options.maxRetryMs, options.retryMs * 2 ** Math.min(20, entry.attempts));
+      await options.store.put({ ...entry, attempts, lastError, nextAttemptAt: new Date(now() + delay).toISOString() });
+      return "unavailable";
+    }
+    const rejected: OutboxEntry = { ...entry, attempts, lastError, state: "rejected" };
+    await options.store.put(rejected);
+    settle(entry.id, { error });
+    options.onRejected?.(rejected, error);
+    return "rejected";
+  }
+}
+
 /**
  * Delivers queued intents when the API returns: a timer (not keeping the process alive) tries the due entries with
  * exponential backoff; a delivered entry is deleted, a refused one (4xx) is kept as `rejected` and reported, never
@@ -40,7 +70,7 @@ export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
   const now = options.now ?? Date.now;
   const waiters = new Map<string, Array<{ resolve: (accepted: JobAccepted) => void; reject: (error: DeliberateClientError) => void }>>();
   // Outcomes already reached in this process, for a waiter that asks after the fact (the most recent 1,000).
-  const settled = new Map<string, { accepted: JobAccepted } | { error: DeliberateClientError }>();
+  const settled = new Map<string, Outcome>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let running: Promise<{ delivered: number; rejected: number; remaining: number }> | undefined;
@@ -48,7 +78,7 @@ export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
   // The first pass of a process tries everything: an earlier process's backoff says nothing about the API now.
   let forceNext = false;
 
-  const settle = (id: string, outcome: { accepted: JobAccepted } | { error: DeliberateClientError }) => {
+  const settle = (id: string, outcome: Outcome) => {
     settled.set(id, outcome);
     if (settled.size > 1_000) settled.delete(settled.keys().next().value as string);
     for (const waiter of waiters.get(id) ?? []) {
@@ -75,30 +105,6 @@ export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  async function attempt(entry: OutboxEntry): Promise<"delivered" | "rejected" | "unavailable"> {
-    try {
-      const accepted = await options.send(entry);
-      await options.store.delete(entry.id);
-      settle(entry.id, { accepted });
-      options.onDelivered?.(entry, accepted);
-      return "delivered";
-    } catch (thrown) {
-      const error = toError(thrown);
-      const attempts = entry.attempts + 1;
-      const lastError = { code: error.code, message: error.message };
-      if (isApiUnavailable(error)) {
-        const delay = Math.min(options.maxRetryMs, options.retryMs * 2 ** Math.min(20, entry.attempts));
-        await options.store.put({ ...entry, attempts, lastError, nextAttemptAt: new Date(now() + delay).toISOString() });
-        return "unavailable";
-      }
-      const rejected: OutboxEntry = { ...entry, attempts, lastError, state: "rejected" };
-      await options.store.put(rejected);
-      settle(entry.id, { error });
-      options.onRejected?.(rejected, error);
-      return "rejected";
-    }
-  }
-
   async function pass(force: boolean) {
     const counts = { delivered: 0, rejected: 0, remaining: 0 };
     const queued = (await options.store.list()).filter((entry) => entry.state === "queued");
@@ -108,7 +114,7 @@ export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
         counts.remaining += 1;
         continue;
       }
-      const result = await attempt(entry);
+      const result = await deliverEntry(options, entry, settle, now);
       if (result === "unavailable") {
         // The API is still away: the rest wait for the next round, in order.
         unavailable = true;
