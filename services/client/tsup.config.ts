@@ -16,4 +16,6 @@ export default defineConfig({
   dts: false,
   noExternal: [/^@deliberate\//],
   external: ["zod", /^@modelcontextprotocol\//, /^node:/],
+  // Keep `node:` on the built-ins ./node imports, so runtimes and bundlers see them for what they are.
+  removeNodeProtocol: false,
 });

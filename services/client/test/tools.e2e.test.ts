@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeliberateClient, createHttpTransport, type DeliberateClient, DeliberateClientError, type Transport } from "../src/index.ts";
@@ -142,6 +143,7 @@ describe("the packed client in a fresh host project", () => {
     expect(files).toContain("dist/index.js");
     expect(files).toContain("dist/index.d.ts");
     expect(files).toContain("dist/mcp.d.ts");
+    expect(files).toContain("dist/node.d.ts");
     expect(files).toContain("README.md");
     expect(files.filter((file) => !file.startsWith("dist/") && file !== "README.md" && file !== "package.json")).toEqual([]);
     const installed = join(project.path, "node_modules", "@deliberate", "client");
@@ -150,8 +152,12 @@ describe("the packed client in a fresh host project", () => {
     for (const file of readdirSync(join(installed, "dist")).filter((name) => name.endsWith(".js") || name.endsWith(".d.ts"))) {
       const text = readFileSync(join(installed, "dist", file), "utf8");
       expect(text, file).not.toMatch(/from ["']@deliberate\//);
-      // The main entry runs in fetch runtimes: no Node built-ins (stdio loads the SDK's own on demand).
-      if (file.endsWith(".js")) expect(text, file).not.toMatch(/from ["']node:|require\(["']node:/);
+      // The main entry runs in fetch runtimes: no Node built-ins (stdio loads the SDK's own on demand); only the
+      // ./node subpath (the file outbox) imports them.
+      const builtins = [...new Set(builtinModules.map((name) => name.replace(/^node:/, "")))].join("|");
+      const nodeImport = new RegExp(`(?:from|import\\(|require\\()\\s*["'](?:node:[^"']+|(?:${builtins})(?:/[^"']*)?)["']`);
+      if (file.endsWith(".js") && file !== "node.js") expect(text, file).not.toMatch(nodeImport);
+      if (file === "node.js") expect(text).toMatch(/from ["']node:fs\/promises["']/);
     }
   });
 
