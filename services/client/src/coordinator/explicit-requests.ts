@@ -36,7 +36,7 @@ export const explicitRequestPatterns: WeightedPattern[] = [
   {
     name: "decide",
     pattern:
-      /\b(?:decide|decision) (?:whether|between|on|if|which)\b|\bhelp (?:me|us) (?:decide|choose|pick)\b|\bchoose between\b|\bshould (?:i|we) (?:\S+ ){1,8}or (?:\S+ ){0,3}\S+|\bwhich (?:\w+ ){0,3}should (?:i|we) (?:choose|pick|use|go with|adopt|buy|hire)\b|\bis it (?:worth|wise|better|smarter) (?:it )?(?:to )?\w+/i,
+      /\b(?:decide|decision) (?:whether|between|on|if|which|about)\b|\b(?:evaluate|assess|determine|work out|figure out) whether\b|\bmake (?:a|the) (?:call|decision) (?:on|about)\b|\bwhat should (?:i|we) do (?:about|with|if|when|next)\b|\bhelp (?:me|us) (?:decide|choose|pick)\b|\bchoose between\b|\bshould (?:i|we) (?:\S+ ){1,8}or (?:\S+ ){0,3}\S+|\bwhich (?:\w+ ){0,3}should (?:i|we) (?:choose|pick|use|go with|adopt|buy|hire)\b|\bis it (?:worth|wise|better|smarter) (?:it )?(?:to )?\w+/i,
     weight: 0.65,
   },
   // "Hypothesize", "diagnose", "root cause", "what caused", "most likely explanation", "what went wrong".
