@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type LabelledQuery, routingLabelledSet } from "../../test/support/routing-labelled-set.ts";
 import { analyzeQuery } from "./heuristics.ts";
@@ -79,5 +80,24 @@ describe("the routing policy on the labelled set", () => {
       expect(["tiered", "direct"], entry.query).toContain(route);
       expect(shouldEscalate({ text: "I cannot answer that." }, defaultPolicy).escalate).toBe(true);
     }
+  });
+});
+
+describe("the policy on any text", () => {
+  it("scores in [0, 1], deterministically; routes direct exactly at the threshold; standard only for small talk", () => {
+    const words = fc.constantFrom("why", "did", "the", "deploy", "fail", "plan", "a", "compare", "vs", "thanks", "Alice", "Bob", "?", "decide", "whether", "or", "should", "we", "ok", "hi");
+    const query = fc.oneof(fc.string({ maxLength: 200 }), fc.array(words, { maxLength: 30 }).map((parts) => parts.join(" ")));
+    fc.assert(
+      fc.property(query, (text) => {
+        const analysis = analyzeQuery(text, {}, defaultPolicy);
+        expect(analyzeQuery(text, {}, defaultPolicy)).toEqual(analysis);
+        expect(analysis.score).toBeGreaterThanOrEqual(0);
+        expect(analysis.score).toBeLessThanOrEqual(1);
+        const route = decideRoute(analysis, defaultPolicy).route;
+        if (analysis.smallTalk) expect(route).toBe("standard");
+        else expect(route).toBe(analysis.score >= defaultPolicy.thresholds.direct ? "direct" : "tiered");
+      }),
+      { numRuns: 300 },
+    );
   });
 });
