@@ -172,7 +172,7 @@ describe("status handling", () => {
       contextData: { historicalConversation: "User: hi", domainKnowledge: "Alice is Bob's parent." },
       outputRequirements: { format: "finalAnswerWithTrace" },
     });
-    expect(server.ended).toEqual([{ reasoningSessionId: "s-1" }]);
+    expect(server.ended).toEqual([{ reasoningSessionId: "s-1", sessionState: { token: "state-1" } }]);
     expect(server.via).toEqual(["method:reasoning/executeTask", "method:reasoning/endSession"]);
     expect(events.filter((event) => event.type !== "phase").map((event) => event.type)).toEqual(["decided", "invoked", "progress", "completed"]);
     expect(events.at(-1)).toMatchObject({ type: "completed", outcome: "reasoning", band: "high", failure: null });
@@ -315,7 +315,7 @@ describe("status handling", () => {
     const question = await coordinator.handle({ query: strongQuery });
     expect(question.kind).toBe("needs_user_input");
     await coordinator.abandon("s-1");
-    expect(server.ended).toEqual([{ reasoningSessionId: "s-1" }]);
+    expect(server.ended).toEqual([{ reasoningSessionId: "s-1", sessionState: { token: "state-1" } }]);
   });
 
   it("failed: the standard approach with the user-facing message, and endSession attempted", async () => {

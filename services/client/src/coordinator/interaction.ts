@@ -91,7 +91,10 @@ export async function endSession(c: CoordinatorContext, record: ReasoningSession
   if (record.status === "SESSION_ENDED") return;
   record.status = "SESSION_ENDED";
   const ending = bounded(c, "end_session", c.bounds.endSessionMs, undefined, (signal) =>
-    c.client.reasoning.endSession({ reasoningSessionId: record.reasoningSessionId }, { via: record.via.endSession, timeoutMs: c.bounds.endSessionMs, signal }),
+    c.client.reasoning.endSession(
+      // The latest signed state too: a server that requires it to close a session (not only its id) gets it.
+      { reasoningSessionId: record.reasoningSessionId, ...(record.latestSessionState !== null ? { sessionState: record.latestSessionState } : {}) },
+      { via: record.via.endSession, timeoutMs: c.bounds.endSessionMs, signal }),
   ).then(
     () => c.emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session", detail: "the session was ended" }),
     (error: unknown) => c.emit({ type: "progress", reasoningSessionId: record.reasoningSessionId, stage: "end_session_failed", detail: error instanceof Error ? error.message : String(error) }),
