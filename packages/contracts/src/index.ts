@@ -152,6 +152,7 @@ export {
 } from "./agent-intent/agent-intent.ts";
 export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
 export { agentIntentDecideTool, agentIntentDecisionInputSchema, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
+export { defaultOfferedTools } from "./agent-intent/default-tools.ts";
 export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
 export { cancelRequestSchema, cancelResponseSchema, jobAcceptedSchema, jobStatusSchema, jobViewSchema } from "./agent-intent/jobs.ts";
 export type { CancelRequest, CancelResponse, JobAccepted, JobStatus, JobView } from "./agent-intent/jobs.ts";

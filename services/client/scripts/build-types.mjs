@@ -27,8 +27,8 @@ for (const entry of readdirSync(emitted, { recursive: true, withFileTypes: true 
 
 const types = (path) => join(emitted, path);
 const bundle = await rollup({
-  input: { index: types("services/client/src/index.d.ts"), mcp: types("services/client/src/mcp.d.ts") },
-  external: (id) => id === "zod" || id.startsWith("zod/") || id.startsWith("@modelcontextprotocol/"),
+  input: { index: types("services/client/src/index.d.ts"), mcp: types("services/client/src/mcp.d.ts"), node: types("services/client/src/node.d.ts") },
+  external: (id) => id === "zod" || id.startsWith("zod/") || id.startsWith("@modelcontextprotocol/") || id.startsWith("node:"),
   plugins: [
     dts({
       respectExternal: true,

@@ -66,4 +66,18 @@ describe("errors and the agent-intent client", () => {
     // @ts-expect-error agentIntentAsync needs callback_url
     void intents.agentIntentAsync({ goal_text: "x" });
   });
+
+  it("types an async intent as accepted (a job) or queued in the outbox (no job yet)", async () => {
+    const handle = await intents.agentIntentAsync({ goal_text: "x", callback_url: "https://me.example/cb" });
+    expectTypeOf(handle.status).toEqualTypeOf<"accepted" | "queued">();
+    if (handle.status === "queued") {
+      expectTypeOf(handle.job_id).toEqualTypeOf<null>();
+      expectTypeOf(handle.correlation_id).toEqualTypeOf<string>();
+      expectTypeOf(handle.delivered).returns.resolves.toHaveProperty("job_id").toEqualTypeOf<string>();
+    } else {
+      expectTypeOf(handle.job_id).toEqualTypeOf<string>();
+    }
+    // Both are followed the same way.
+    expectTypeOf(handle.wait).returns.resolves.toHaveProperty("finish").toEqualTypeOf<boolean>();
+  });
 });

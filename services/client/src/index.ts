@@ -23,18 +23,23 @@ export { backoffDelay, decideRetry, parseRetryAfter } from "./http/retry-policy.
 export type { RetryDecision, RetryDecisionInput } from "./http/retry-policy.ts";
 export { createAgentIntentClient } from "./agent-intent/agent-intent-client.ts";
 export type {
+  AcceptedIntent,
   AgentIntentAsyncOptions,
   AgentIntentCallOptions,
   AgentIntentClient,
   AgentIntentClientOptions,
   AgentIntentRequestInput,
   AsyncIntent,
+  IntentHandle,
+  QueuedIntent,
   WaitOptions,
   WorkflowIntentRequestInput,
 } from "./agent-intent/agent-intent-client.ts";
+export { createMemoryOutbox, isApiUnavailable } from "./agent-intent/outbox.ts";
+export type { OutboxEntry, OutboxStore } from "./agent-intent/outbox.ts";
 export { validateIntent } from "./agent-intent/tool-validation.ts";
 export type { HostTool } from "./agent-intent/tool-validation.ts";
-export { toolCatalogue } from "@deliberate/contracts";
+export { defaultOfferedTools, toolCatalogue } from "@deliberate/contracts";
 export type {
   AgentIntentResponse,
   CancelResponse,
@@ -44,6 +49,7 @@ export type {
   HttpErrorCode,
   JobAccepted,
   JobView,
+  OfferedToolInput,
   ToolCatalogue,
   WorkflowIntentResponse,
   WorkflowSummary,
@@ -64,6 +70,10 @@ export type {
   ToolExecutor,
 } from "./coordinator/coordinator.ts";
 export { defaultPolicy, resolvePolicy } from "./coordinator/policy.ts";
+export { explicitRequestPatterns } from "./coordinator/explicit-requests.ts";
+export { defaultTimings, resolveBounds } from "./coordinator/bounds.ts";
+export type { CoordinatorBounds, CoordinatorPhase, CoordinatorTimingOptions } from "./coordinator/bounds.ts";
+export type { FollowUpFinding } from "./coordinator/refinement.ts";
 export type { CoordinatorPolicy, CoordinatorPolicyOverrides, WeightedPattern } from "./coordinator/policy.ts";
 export { analyzeQuery, entityTokens } from "./coordinator/heuristics.ts";
 export type { QueryAnalysis, QueryContext, ScoreReason } from "./coordinator/heuristics.ts";
@@ -73,7 +83,7 @@ export { decideRoute, shouldEscalate } from "./coordinator/routing.ts";
 export type { EscalationReason, GateResult, Route, RouteDecision, StandardAnswer } from "./coordinator/routing.ts";
 export { classifyFailure, failureKinds, failureOf, fallbackAction, fallbackMatrix, unavailableMessage } from "./coordinator/fallback.ts";
 export type { FailureKind, FallbackRule, ReasoningFailure } from "./coordinator/fallback.ts";
-export { bandLabels, confidenceBand, defaultHedges, summarizeWork, userInputPrompt } from "./coordinator/presentation.ts";
+export { bandLabels, confidenceBand, defaultHedges, lowConfidenceReason, serverConfidence, summarizeWork, userInputPrompt } from "./coordinator/presentation.ts";
 export type { ConfidenceBand, HedgeTemplates, WorkSummary } from "./coordinator/presentation.ts";
 export type { KeepSessionOptions, KeptSession } from "./coordinator/conversation-sessions.ts";
 export { createMemoryStateStore } from "./coordinator/state-store.ts";

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect, createServer as createNetServer, type Socket } from "node:net";
 import { join } from "node:path";
+import { createFileOutbox } from "../src/node.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentIntentResponse, createAgentIntentClient, DeliberateClientError } from "../src/index.ts";
 import { type ServiceProcess, startApi, temporaryDirectory } from "./support/services.ts";
@@ -126,8 +127,55 @@ describe("agentIntentAsync, jobs and cancel", () => {
     expect(canceled.ok).toBe(true);
     expect([...canceled.canceled].sort()).toEqual([first.job_id, second.job_id].sort());
     expect((await failureOf(first.wait({ timeoutMs: 10_000 }))).code).toBe("CANCELLED");
-    expect(await intents.cancel({ job_id: second.job_id })).toMatchObject({ ok: false, canceled: [] });
+    expect(await intents.cancel({ job_id: second.job_id as string })).toMatchObject({ ok: false, canceled: [] });
     expect((await failureOf(intents.agentIntentAsync({ goal_text: "no callback" } as never))).code).toBe("INVALID_INPUT");
+  });
+});
+
+describe("the queue fallback against the real service", () => {
+  it("keeps async intents while the API is away, across a restart of the host, and delivers each once when it returns", async () => {
+    // A loopback proxy in front of deliberate-api: "down" drops every connection, "up" passes them through.
+    let up = false;
+    const sockets = new Set<Socket>();
+    const proxy = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      if (!up) {
+        socket.destroy();
+        return;
+      }
+      const upstream = connect(Number(new URL(api.url).port), "127.0.0.1");
+      socket.pipe(upstream).pipe(socket);
+      upstream.on("error", () => socket.destroy());
+      socket.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const baseUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const outboxDirectory = join(directory.path, "outbox");
+    const ids = ["outage-1", "outage-2", "outage-3"];
+    try {
+      const before = createAgentIntentClient({ baseUrl, env: {}, retries: 0, outbox: createFileOutbox({ directory: outboxDirectory }), outboxRetryMs: 60_000 });
+      for (const id of ids) {
+        const handle = await before.agentIntentAsync({ goal_text: `Find ${id}`, callback_url: callbackUrl, correlation_id: id, tools: [search] });
+        expect(handle).toMatchObject({ status: "queued", correlation_id: id, reason: { code: "CONNECTION_FAILED" } });
+      }
+      expect((await before.outbox?.pending())?.map((entry) => entry.id)).toEqual(ids);
+      // The host restarts: its memory is gone, the outbox folder stays.
+      before.outbox?.close();
+      up = true;
+      const delivered: string[] = [];
+      const after = createAgentIntentClient({ baseUrl, env: {}, outbox: createFileOutbox({ directory: outboxDirectory }), onOutboxDelivered: (entry) => delivered.push(entry.id) });
+      await expect.poll(() => delivered.length, { timeout: 30_000 }).toBe(3);
+      expect([...delivered].sort()).toEqual(ids);
+      expect(await after.outbox?.pending()).toEqual([]);
+      // The service decided each and called back, once per intent.
+      await expect.poll(() => ids.map((id) => callbacks.filter((callback) => callback["correlation_id"] === id).length), { timeout: 30_000 }).toEqual([1, 1, 1]);
+      expect(callbacks.find((callback) => callback["correlation_id"] === "outage-2")).toMatchObject({ tool_name: "context.fts_search", tool_args: { query: "Find outage-2" } });
+      after.outbox?.close();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
 

@@ -149,23 +149,31 @@ describe.each([
     expect(outcome.summary.approach).toMatch(/^Deductive analysis/);
     expect(outcome.summary.keyInformation).toContain("Supported by: Alice ancestor of Dave");
     expect(outcome.summary.mainSteps.join("\n")).toMatch(/\S/);
-    expect(events.map((event) => event.type)).toEqual(["decided", "invoked", "progress", "completed"]);
+    expect(events.filter((event) => event.type !== "phase").map((event) => event.type)).toEqual(["decided", "invoked", "progress", "completed"]);
     expect(await ended(surface.client, outcome.reasoningSessionId)).toBe(true);
   });
 
-  it("completed: refines once with the host's critique, continuing the same session", async () => {
-    const critiques: number[] = [];
+  it("completed: refines once with the host's critique, continuing the same session, and answers the original question", async () => {
+    const critiques: Array<[number, string]> = [];
     const { coordinator, events } = coordinatorOn(surface, {
-      critique: ({ cycle }) => {
-        critiques.push(cycle);
+      critique: ({ cycle, answer }) => {
+        critiques.push([cycle, answer]);
         return cycle === 0 ? { followUp: "Is Bob an ancestor of Dave as well?" } : { sufficient: true };
       },
     });
     const outcome = reasoned(await coordinator.handle({ query: deductiveQuery, domainKnowledge: familyKnowledge }));
-    expect(critiques).toEqual([0, 1]);
+    // The critique judges the answer to the question asked, each time.
+    expect(critiques).toEqual([
+      [0, "Yes: Alice is an ancestor of Dave."],
+      [1, "Yes: Alice is an ancestor of Dave."],
+    ]);
     expect(outcome.refinementCycles).toBe(1);
     expect(outcome.summary.refinements).toEqual(["Is Bob an ancestor of Dave as well?"]);
+    // The follow-up's answer is a finding; the answer shown is the synthesis, to the original question.
+    expect(outcome.followUps).toMatchObject([{ question: "Is Bob an ancestor of Dave as well?", answer: "Yes: Bob is an ancestor of Dave." }]);
+    expect(outcome.answer).toBe("Yes: Alice is an ancestor of Dave.");
     expect(events.filter((event) => event.type === "progress" && event.stage === "refinement")).toHaveLength(1);
+    expect(events.filter((event) => event.type === "progress" && event.stage === "synthesis")).toHaveLength(1);
     expect(await ended(surface.client, outcome.reasoningSessionId)).toBe(true);
   });
 
@@ -225,11 +233,9 @@ describe.each([
     expect(outcome).toMatchObject({ failure: { kind: "malformed", code: "MALFORMED_RESPONSE" }, notice: fallbackMatrix.malformed.userMessage });
   });
 
-  it("timeouts: a server that stops answering gives the standard approach", async () => {
+  it("timeouts: a server that stops answering mid-task gives the standard approach, by the liveness bound (default settings)", async () => {
     const { coordinator } = coordinatorOn(surface, {
-      callTimeoutMs: 1_500,
-      endSessionTimeoutMs: 500,
-      // Gates pass first (health and capability are cached), then the server stops answering.
+      // Gates pass first (the capability is cached), then the server stops answering.
       onEvent: (event) => {
         if (event.type === "invoked") surface.pause();
       },
@@ -237,7 +243,10 @@ describe.each([
     await coordinator.capabilities();
     try {
       const outcome = standardWith(await coordinator.handle({ query: deductiveQuery, domainKnowledge: familyKnowledge }));
-      expect(outcome).toMatchObject({ failure: { kind: "timeout" }, notice: fallbackMatrix.timeout.userMessage });
+      // Given up by the liveness watch (its bound as the coordinator reports it), not the 60 s request timeout.
+      const livenessBound = coordinator.bounds.livenessIntervalMs + coordinator.bounds.healthCheckMs;
+      expect(outcome).toMatchObject({ failure: { kind: "timeout", phase: "liveness", deadlineMs: livenessBound }, notice: fallbackMatrix.timeout.userMessage });
+      expect(livenessBound).toBeLessThanOrEqual(10_000);
     } finally {
       surface.resume();
     }

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeliberateClient, createHttpTransport, type DeliberateClient, DeliberateClientError, type Transport } from "../src/index.ts";
@@ -30,6 +31,18 @@ afterAll(async () => {
   await Promise.all(services.map((service) => service.stop()));
   directory.remove();
 });
+
+/** What the host program reports of one coordinator scenario. */
+interface CoordinatorReport {
+  source: string | null;
+  answer?: string | null;
+  followUps?: Array<{ question: string; answer: string }>;
+  answered: string[];
+  events: string[];
+  phases: unknown[];
+  bounds: { healthCheckMs: number; livenessIntervalMs: number; unresponsiveFallbackMs: number };
+  [key: string]: unknown;
+}
 
 async function failureOf(promise: Promise<unknown>): Promise<DeliberateClientError> {
   const error = await promise.then(
@@ -130,6 +143,7 @@ describe("the packed client in a fresh host project", () => {
     expect(files).toContain("dist/index.js");
     expect(files).toContain("dist/index.d.ts");
     expect(files).toContain("dist/mcp.d.ts");
+    expect(files).toContain("dist/node.d.ts");
     expect(files).toContain("README.md");
     expect(files.filter((file) => !file.startsWith("dist/") && file !== "README.md" && file !== "package.json")).toEqual([]);
     const installed = join(project.path, "node_modules", "@deliberate", "client");
@@ -138,8 +152,12 @@ describe("the packed client in a fresh host project", () => {
     for (const file of readdirSync(join(installed, "dist")).filter((name) => name.endsWith(".js") || name.endsWith(".d.ts"))) {
       const text = readFileSync(join(installed, "dist", file), "utf8");
       expect(text, file).not.toMatch(/from ["']@deliberate\//);
-      // The main entry runs in fetch runtimes: no Node built-ins (stdio loads the SDK's own on demand).
-      if (file.endsWith(".js")) expect(text, file).not.toMatch(/from ["']node:|require\(["']node:/);
+      // The main entry runs in fetch runtimes: no Node built-ins (stdio loads the SDK's own on demand); only the
+      // ./node subpath (the file outbox) imports them.
+      const builtins = [...new Set(builtinModules.map((name) => name.replace(/^node:/, "")))].join("|");
+      const nodeImport = new RegExp(`(?:from|import\\(|require\\()\\s*["'](?:node:[^"']+|(?:${builtins})(?:/[^"']*)?)["']`);
+      if (file.endsWith(".js") && file !== "node.js") expect(text, file).not.toMatch(nodeImport);
+      if (file === "node.js") expect(text).toMatch(/from ["']node:fs\/promises["']/);
     }
   });
 
@@ -174,6 +192,7 @@ describe("the packed client in a fresh host project", () => {
       results: Array<{ surface: string; linear: string; confidence: number; recommendation: string; invalid: string; outcome: { source?: string; text?: string } }>;
       intent: { tool: string; args: unknown };
       health: unknown;
+      coordinator: Record<"refined" | "readme" | "hung" | "stalled", CoordinatorReport>;
     };
     expect(report.results.map((result) => result.surface)).toEqual(["rest", "mcp-http", "mcp-stdio"]);
     for (const result of report.results) {
@@ -182,5 +201,24 @@ describe("the packed client in a fresh host project", () => {
     }
     expect(report.intent).toEqual({ tool: "context.fts_search", args: { query: "Find auth logic" } });
     expect(report.health).toEqual({ status: "ok" });
+
+    // The coordinator, as the packed client runs it against deliberate-api (test/support/host-app.ts).
+    const { refined, readme, hung, stalled } = report.coordinator;
+    // A refined answer answers the question asked: the follow-up was asked, then the original question again
+    // (the synthesis), and the answer shown is the original question's.
+    expect(refined).toMatchObject({ source: "reasoning", answer: "Yes: Alice is an ancestor of Dave.", followUps: [{ question: "Is Bob an ancestor of Dave as well?", answer: "Yes: Bob is an ancestor of Dave." }] });
+    expect(refined.answered.at(-1)).toBe("Deduce the consequences of this: given that Alice is Bob's parent, is Alice an ancestor of Dave?");
+    expect(refined.answered).toContain("Is Bob an ancestor of Dave as well?");
+    // The README's example reaches reasoning, as an abductive question, with no standard attempt first.
+    expect(readme, JSON.stringify(readme)).toMatchObject({ source: "reasoning", route: "direct", type: "abductive", text: expect.stringContaining("Carol mentors Dave") });
+    expect(readme.events).toContain("invoked");
+    // A hung server: given up by the health check's deadline (the coordinator says which bound and how long it
+    // was), the standard answer shown; the documented bound for a silent server is at most 10 s.
+    expect(hung).toMatchObject({ source: "standard", gate: { passed: false, gate: "unhealthy", phase: "health_check", deadlineMs: hung.bounds.healthCheckMs } });
+    expect(hung.phases).toContainEqual(expect.objectContaining({ phase: "health_check", status: "timed_out", deadlineMs: 2_000 }));
+    expect(hung.bounds).toMatchObject({ healthCheckMs: 2_000, unresponsiveFallbackMs: 8_000 });
+    expect(hung.bounds.unresponsiveFallbackMs).toBeLessThanOrEqual(10_000);
+    // A server that stops answering mid-task: given up by the liveness watch, whatever the request's own timeout.
+    expect(stalled).toMatchObject({ source: "standard", failure: { kind: "timeout", phase: "liveness", deadlineMs: stalled.bounds.livenessIntervalMs + stalled.bounds.healthCheckMs } });
   }, 180_000);
 });

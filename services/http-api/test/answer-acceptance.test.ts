@@ -332,7 +332,7 @@ function hostRun(engine: DeliberateEngine, problems: string[], tolerated: string
  * keyless, the calling client (`graded_by`). That sentence alone may differ between the two runs.
  */
 function withoutGrader(system: string): string {
-  return system.replace(/Your scores decide when the session stops\.|Judge as an independent reviewer would[^]*?\(graded_by: [a-z_]+\), not by an independent reviewer\./, "<grader>");
+  return system.replace(/Your scores decide when the session stops\.|Judge as an independent reviewer would[\s\S]*?\(graded_by: [a-z_]+\), not by an independent reviewer\./, "<grader>");
 }
 
 async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: string, args: Record<string, unknown>, submitted: string[]): Promise<Record<string, unknown>> {

@@ -19,14 +19,15 @@ import {
 } from "@deliberate/contracts";
 import { z } from "zod";
 import { checkResponse, validateWith } from "../validation.ts";
-import { type ClientErrorCode, DeliberateClientError } from "../errors.ts";
+import { DeliberateClientError } from "../errors.ts";
 import { type HttpConnection, type HttpConnectionOptions, resolveHttpConnection } from "../http/config.ts";
 import { sendHttpRequest } from "../http/http-request.ts";
-import { sleep } from "../signals.ts";
+import type { AcceptedIntent, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions } from "./intent-types.ts";
+import { acceptedHandle, hostTools, type JobOperations, newCorrelationId, offeredToolsFor, pollJob, queueIntent } from "./intent-handles.ts";
+import { createOutboxDrain, type OutboxDrain } from "./outbox-drain.ts";
+import { isApiUnavailable, type OutboxEntry, type OutboxStore } from "./outbox.ts";
 import { type HostTool, validateIntent } from "./tool-validation.ts";
 
-/** `AgentIntentRequest` as the caller writes it (every field optional; `null` counts as absent). */
-export type AgentIntentRequestInput = z.input<typeof agentIntentRequestSchema>;
 /** `WorkflowIntentRequest` as the caller writes it. */
 export type WorkflowIntentRequestInput = z.input<typeof workflowIntentRequestSchema>;
 
@@ -34,42 +35,33 @@ export interface AgentIntentClientOptions extends HttpConnectionOptions {
   /**
    * The tools the host can run, for checking decisions when a request lists no
    * `tools` (the Ruby client checks against its Multiplexer). Names, or names
-   * with the JSON Schema of their arguments.
+   * with the JSON Schema of their arguments. When neither is given, decisions are
+   * checked against what the service offers a request with no tools
+   * (`defaultOfferedTools`: context.fts_search {query}).
    */
   availableTools?: ReadonlyArray<string | HostTool>;
-  /** Check decisions against the offered tools (INTENT_VALIDATION); default true. */
+  /** Check decisions against the offered tools (INTENT_VALIDATION); default true, whatever the tool lists. */
   validateTools?: boolean;
+  /**
+   * The queue fallback: where an async intent waits when the API cannot take it
+   * (no connection, timeout, 408/429/502/503/504), to be sent when the API
+   * returns. `createFileOutbox({ directory })` from `@deliberate/client/node`
+   * keeps it on disk (nothing lost on a restart), or supply your own store.
+   * Without it, such a failure is the caller's error.
+   */
+  outbox?: OutboxStore;
+  /** First wait before the outbox tries again (doubled per attempt); default 1,000 ms. */
+  outboxRetryMs?: number;
+  /** Longest wait between outbox attempts; default 30,000 ms. */
+  outboxMaxRetryMs?: number;
+  /** Called when a queued intent reached the API (its job accepted). */
+  onOutboxDelivered?: (entry: OutboxEntry, accepted: JobAccepted) => void;
+  /** Called when the API refused a queued intent (4xx): it stays in the store as `rejected`, and is not sent again. */
+  onOutboxRejected?: (entry: OutboxEntry, error: DeliberateClientError) => void;
   /** How often `wait()` polls a job; default 250 ms. */
   pollIntervalMs?: number;
   /** How long `wait()` waits for a job; default 60,000 ms. */
   waitTimeoutMs?: number;
-}
-
-/** Options of one call. */
-export interface AgentIntentCallOptions {
-  signal?: AbortSignal;
-  /** This call's timeout (per attempt); default the client's. */
-  timeoutMs?: number;
-  /** Overrides the client's `validateTools` for this call. */
-  validateTools?: boolean;
-}
-
-export interface WaitOptions {
-  signal?: AbortSignal;
-  /** Poll interval; default the client's `pollIntervalMs`. */
-  intervalMs?: number;
-  /** Give up after this long (TIMEOUT); default the client's `waitTimeoutMs`. */
-  timeoutMs?: number;
-}
-
-/** An accepted async decision: the job, and ways to follow it. */
-export interface AsyncIntent extends JobAccepted {
-  /** Polls `GET /v1/jobs/{job_id}` until the job finishes; resolves with the checked decision. */
-  wait(options?: WaitOptions): Promise<AgentIntentResponse>;
-  /** The job as it is now. */
-  job(options?: AgentIntentCallOptions): Promise<JobView>;
-  /** Cancels this job. */
-  cancel(options?: AgentIntentCallOptions): Promise<CancelResponse>;
 }
 
 export interface AgentIntentAsyncOptions extends AgentIntentCallOptions {
@@ -77,7 +69,7 @@ export interface AgentIntentAsyncOptions extends AgentIntentCallOptions {
    * Called with the decision once the job finishes (the client polls for it),
    * or with the error; the server also POSTs the result to `callback_url`.
    */
-  onResult?: (result: AgentIntentResponse | DeliberateClientError, job: JobAccepted) => void;
+  onResult?: (result: AgentIntentResponse | DeliberateClientError, job: { job_id: string | null; correlation_id: string | null }) => void;
   /** Polling settings for `onResult`. */
   wait?: WaitOptions;
 }
@@ -101,13 +93,19 @@ export interface AgentIntentClient {
   workflows(options?: AgentIntentCallOptions): Promise<WorkflowSummary[]>;
   /** `GET /healthz`: `{ status: "ok" }`, or a rejection (CONNECTION_FAILED, TIMEOUT, ...). */
   health(options?: AgentIntentCallOptions): Promise<Health>;
+  /** The outbox of the queue fallback (null without `outbox`): send what is due now, see what waits, stop its timer. */
+  readonly outbox: {
+    /** Tries every queued intent now, oldest first (stopping while the API is still away). */
+    flush(): Promise<{ delivered: number; rejected: number; remaining: number }>;
+    pending(): Promise<OutboxEntry[]>;
+    close(): void;
+  } | null;
 }
+
+export type { AcceptedIntent, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions };
 
 const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) });
 
-function hostTools(tools: ReadonlyArray<string | HostTool> | undefined): HostTool[] | undefined {
-  return tools?.map((tool) => (typeof tool === "string" ? { name: tool } : tool));
-}
 
 /**
  * Creates the agent-intent client. Settings come from the options, else
@@ -127,9 +125,22 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
   const validateByDefault = options.validateTools ?? true;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const waitTimeoutMs = options.waitTimeoutMs ?? 60_000;
+  const drain: OutboxDrain | null = options.outbox
+    ? createOutboxDrain({
+        store: options.outbox,
+        // One attempt each time: the outbox's own backoff spaces the retries.
+        send: async (entry) => {
+          const response = await sendHttpRequest({ ...connection, retries: 0 }, { method: "POST", path: "/agent_intent_async", body: entry.request, idempotent: false, what: "POST /agent_intent_async" });
+          return checkResponse(jobAcceptedSchema, response.body, "POST /agent_intent_async");
+        },
+        retryMs: options.outboxRetryMs ?? 1_000,
+        maxRetryMs: options.outboxMaxRetryMs ?? 30_000,
+        ...(options.onOutboxDelivered ? { onDelivered: options.onOutboxDelivered } : {}),
+        ...(options.onOutboxRejected ? { onRejected: options.onOutboxRejected } : {}),
+      })
+    : null;
 
-  const offeredFor = (request: AgentIntentRequestInput): HostTool[] | undefined =>
-    request.tools ? request.tools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null })) : defaultTools;
+  const offeredFor = (request: AgentIntentRequestInput): HostTool[] => offeredToolsFor(request, defaultTools);
 
   async function get<S extends z.ZodType>(path: string, schema: S, callOptions: AgentIntentCallOptions = {}): Promise<z.output<S>> {
     const response = await sendHttpRequest(connection, { method: "GET", path, idempotent: true, what: `GET ${path}` }, callOptions);
@@ -145,35 +156,8 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
     return get(`/v1/jobs/${encodeURIComponent(jobId)}`, jobViewSchema, callOptions);
   }
 
-  async function waitForJob(jobId: string, waitOptions: WaitOptions & { offered?: readonly HostTool[] } = {}): Promise<AgentIntentResponse> {
-    const deadline = Date.now() + (waitOptions.timeoutMs ?? waitTimeoutMs);
-    const interval = waitOptions.intervalMs ?? pollIntervalMs;
-    for (;;) {
-      const view = await job(jobId, waitOptions.signal ? { signal: waitOptions.signal } : {});
-      if (view.status === "done") {
-        const result = checkResponse(agentIntentResponseSchema, view.result, `job ${jobId}`);
-        if (validateByDefault) validateIntent(result, waitOptions.offered ?? defaultTools);
-        return result;
-      }
-      if (view.status === "failed") {
-        throw new DeliberateClientError({
-          code: (view.error?.code ?? "INTERNAL") as ClientErrorCode,
-          message: `Job ${jobId} failed: ${view.error?.message ?? "no detail"}`,
-          issues: view.error?.issues ?? [],
-          ...(view.error?.hint ? { hint: view.error.hint } : {}),
-          retryable: view.error?.retryable ?? false,
-        });
-      }
-      if (view.status === "canceled") throw new DeliberateClientError({ code: "CANCELLED", message: `Job ${jobId} was canceled.` });
-      if (Date.now() + interval > deadline) {
-        throw new DeliberateClientError({ code: "TIMEOUT", message: `Job ${jobId} was still ${view.status} after ${waitOptions.timeoutMs ?? waitTimeoutMs} ms.`, retryable: true, hint: "Wait longer, or cancel it." });
-      }
-      try {
-        await sleep(interval, waitOptions.signal);
-      } catch (reason) {
-        throw new DeliberateClientError({ code: "ABORTED", message: `Waiting for job ${jobId} was aborted.`, cause: reason });
-      }
-    }
+  function waitForJob(jobId: string, waitOptions: WaitOptions & { offered?: readonly HostTool[] } = {}): Promise<AgentIntentResponse> {
+    return pollJob({ job, jobId, intervalMs: waitOptions.intervalMs ?? pollIntervalMs, timeoutMs: waitOptions.timeoutMs ?? waitTimeoutMs, signal: waitOptions.signal, offered: validateByDefault ? (waitOptions.offered ?? defaultTools) : undefined });
   }
 
   async function cancel(target: string | { correlation_id?: string; job_id?: string }, callOptions?: AgentIntentCallOptions): Promise<CancelResponse> {
@@ -185,8 +169,17 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
     return post("/agent_intent_cancel", body, cancelResponseSchema, true, callOptions);
   }
 
+  const jobOperations: JobOperations = { waitForJob, job, cancel };
+
   return {
     connection,
+    outbox: drain
+      ? {
+          flush: () => drain.flush(true),
+          pending: async () => (await (options.outbox as OutboxStore).list()).filter((entry) => entry.state === "queued"),
+          close: () => drain.close(),
+        }
+      : null,
     async agentIntent(request, callOptions = {}) {
       validateWith(agentIntentRequestSchema, request, "agent_intent");
       // A decision writes nothing the caller sees twice: repeating it after a dropped answer is harmless.
@@ -195,7 +188,7 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
       return result;
     },
     async agentIntentAsync(request, callOptions = {}) {
-      validateWith(agentIntentRequestSchema, request, "agent_intent_async");
+      const checked = validateWith(agentIntentRequestSchema, request, "agent_intent_async");
       if (!request.callback_url) {
         throw new DeliberateClientError({
           code: "INVALID_INPUT",
@@ -204,19 +197,24 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
           hint: "Send the URL the service POSTs the result to; follow the job with wait() as well if you like.",
         });
       }
-      const accepted = await post("/agent_intent_async", request, jobAcceptedSchema, false, callOptions);
-      const offered = callOptions.validateTools ?? validateByDefault ? offeredFor(request) : undefined;
-      const handle: AsyncIntent = {
-        ...accepted,
-        wait: (waitOptions) => waitForJob(accepted.job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
-        job: (jobOptions) => job(accepted.job_id, jobOptions),
-        cancel: (cancelOptions) => cancel({ job_id: accepted.job_id }, cancelOptions),
-      };
+      const offered = (callOptions.validateTools ?? validateByDefault) ? offeredFor(request) : undefined;
+      // With an outbox, every async intent carries a correlation id: the service's idempotency key, so a queued
+      // intent sent again (after a timeout that did reach the service) is one job.
+      const body = drain && !checked.correlation_id ? { ...checked, correlation_id: newCorrelationId() } : checked;
+      let handle: AsyncIntent;
+      try {
+        const accepted = await post("/agent_intent_async", body, jobAcceptedSchema, false, callOptions);
+        handle = acceptedHandle(jobOperations, accepted, offered);
+      } catch (error) {
+        if (!drain || !isApiUnavailable(error) || callOptions.signal?.aborted) throw error;
+        handle = await queueIntent(jobOperations, { drain, outbox: options.outbox as OutboxStore, retryMs: options.outboxRetryMs ?? 1_000 }, body as OutboxEntry["request"], error as DeliberateClientError, offered);
+      }
       if (callOptions.onResult) {
         const onResult = callOptions.onResult;
+        const about = () => ({ job_id: handle.job_id, correlation_id: handle.correlation_id });
         handle.wait(callOptions.wait).then(
-          (result) => onResult(result, accepted),
-          (error: unknown) => onResult(DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: String(error), cause: error }), accepted),
+          async (result) => onResult(result, handle.status === "queued" ? await handle.delivered() : about()),
+          (error: unknown) => onResult(DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: String(error), cause: error }), about()),
         );
       }
       return handle;

@@ -132,9 +132,9 @@ describe("gates and routes", () => {
 
   it("tries the standard approach first in the tiered band, escalating only a weak answer", async () => {
     const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Reasoned answer.", 0.9));
-    const query = "Why did the build break yesterday? What could be the cause?";
+    const query = "The build broke yesterday. What could be the cause?";
     const confident = coordinatorFor(server);
-    expect(confident.coordinator.policy.thresholds.escalate).toBe(0.25);
+    expect(confident.coordinator.policy.thresholds.escalate).toBe(0);
     expect(await confident.coordinator.handle({ query, intent: "chit_chat" })).toMatchObject({ source: "standard", decision: { route: "tiered" } });
     expect(server.executed).toEqual([]);
     const refusing = coordinatorFor(server, { standard: async () => ({ text: "I cannot answer that." }) });
@@ -174,39 +174,77 @@ describe("status handling", () => {
     });
     expect(server.ended).toEqual([{ reasoningSessionId: "s-1", sessionState: { token: "state-1" } }]);
     expect(server.via).toEqual(["method:reasoning/executeTask", "method:reasoning/endSession"]);
-    expect(events.map((event) => event.type)).toEqual(["decided", "invoked", "progress", "completed"]);
+    expect(events.filter((event) => event.type !== "phase").map((event) => event.type)).toEqual(["decided", "invoked", "progress", "completed"]);
     expect(events.at(-1)).toMatchObject({ type: "completed", outcome: "reasoning", band: "high", failure: null });
+    // Every phase reports the deadline it had: the documented defaults.
+    const phases = events.flatMap((event) => (event.type === "phase" && event.status === "started" ? [[event.phase, event.deadlineMs]] : []));
+    expect(phases).toEqual([
+      ["health_check", 2_000],
+      ["capabilities", 2_000],
+      ["request", 60_000],
+      ["end_session", 2_000],
+    ]);
+    expect(coordinator.bounds.unresponsiveFallbackMs).toBe(8_000);
   });
 
-  it("completed: refines with the host's critique, follow-ups carrying the session, its state and the prior summary", async () => {
-    let cycle = 0;
-    const server = scriptedServer((params) => {
-      cycle += 1;
-      return { ...responses.completed(params["taskId"] as string, `Answer ${cycle}.`, 0.8), updatedSessionState: { token: `state-${cycle}` } };
+  it("completed: refines with the host's critique, keeps the original question, and synthesises the final answer to it", async () => {
+    const server = scriptedServer((params, call) => {
+      const goal = params["goalQuery"] as string;
+      const answer = goal === strongQuery ? (call === 1 ? "Answer to the question." : "Synthesised answer to the question.") : `About ${goal}`;
+      return { ...responses.completed(params["taskId"] as string, answer, 0.8), updatedSessionState: { token: `state-${call}` } };
     });
-    const critiques: number[] = [];
+    const critiques: Array<{ cycle: number; answer: string; findings: number }> = [];
     const { coordinator, events } = coordinatorFor(server, {
-      critique: ({ cycle: round }) => {
-        critiques.push(round);
+      critique: ({ cycle: round, answer, findings }) => {
+        critiques.push({ cycle: round, answer, findings: findings.length });
         return { followUp: `Follow-up ${round + 1}?` };
       },
       maxRefinementCycles: 2,
     });
     const outcome = await coordinator.handle({ query: strongQuery, history: "User: earlier" });
-    expect(outcome).toMatchObject({ source: "reasoning", answer: "Answer 3.", refinementCycles: 2 });
-    expect(critiques).toEqual([0, 1]);
-    expect(server.executed).toHaveLength(3);
+    // The critique always judges the answer to the original question, with what the follow-ups found.
+    expect(critiques).toEqual([
+      { cycle: 0, answer: "Answer to the question.", findings: 0 },
+      { cycle: 1, answer: "Answer to the question.", findings: 1 },
+    ]);
+    expect(server.executed.map((call) => call["goalQuery"])).toEqual([strongQuery, "Follow-up 1?", "Follow-up 2?", strongQuery]);
     expect(server.executed[1]).toMatchObject({
       taskId: "task-2",
       reasoningSessionId: "s-1",
-      goalQuery: "Follow-up 1?",
       sessionState: { token: "state-1" },
-      contextData: { historicalConversation: `User: earlier\nUser: ${strongQuery}`, hostProvidedPriorReasoningSummary: "Answer 1." },
+      contextData: { historicalConversation: `User: earlier\nUser: ${strongQuery}` },
     });
-    expect(server.executed[2]).toMatchObject({ goalQuery: "Follow-up 2?", sessionState: { token: "state-2" } });
+    const summary = (call: number) => (server.executed[call]?.["contextData"] as { hostProvidedPriorReasoningSummary?: string } | undefined)?.hostProvidedPriorReasoningSummary ?? "";
+    expect(summary(1)).toContain(`Original question (the one to answer): ${strongQuery}`);
+    expect(summary(1)).toContain("Answer so far: Answer to the question.");
+    expect(summary(2)).toContain("- Follow-up 1? -> About Follow-up 1?");
+    // The closing synthesis: the original question, with every finding, in the same session.
+    expect(server.executed[3]).toMatchObject({ sessionState: { token: "state-3" } });
+    expect(summary(3)).toContain("- Follow-up 2? -> About Follow-up 2?");
+    expect(summary(3)).toContain("Answer the original question");
+    expect(outcome).toMatchObject({
+      source: "reasoning",
+      answer: "Synthesised answer to the question.",
+      refinementCycles: 2,
+      followUps: [
+        { question: "Follow-up 1?", answer: "About Follow-up 1?", confidence: 0.8 },
+        { question: "Follow-up 2?", answer: "About Follow-up 2?", confidence: 0.8 },
+      ],
+    });
     expect(outcome.kind === "answer" && outcome.source === "reasoning" && outcome.summary.refinements).toEqual(["Follow-up 1?", "Follow-up 2?"]);
+    expect(outcome.kind === "answer" && outcome.source === "reasoning" && outcome.summary.keyInformation).toContain('Follow-up "Follow-up 1?": About Follow-up 1?');
     expect(events.filter((event) => event.type === "progress" && event.stage === "refinement")).toHaveLength(2);
+    expect(events.filter((event) => event.type === "progress" && event.stage === "synthesis")).toHaveLength(1);
     expect(server.ended).toHaveLength(1);
+  });
+
+  it("completed: a failed synthesis keeps the answer to the original question, never a follow-up's", async () => {
+    const server = scriptedServer((params, call) => {
+      if (call === 3) return new DeliberateClientError({ code: "CONNECTION_FAILED", message: "gone" });
+      return responses.completed(params["taskId"] as string, call === 1 ? "Answer to the question." : "Answer to the follow-up.", 0.9);
+    });
+    const outcome = await coordinatorFor(server, { critique: ({ cycle }) => (cycle === 0 ? { followUp: "More?" } : { sufficient: true }) }).coordinator.handle({ query: strongQuery });
+    expect(outcome).toMatchObject({ source: "reasoning", answer: "Answer to the question.", refinementFailure: { kind: "connection" }, followUps: [{ question: "More?", answer: "Answer to the follow-up." }] });
   });
 
   it("completed: stops refining when the critique is satisfied; a failing follow-up keeps the answer in hand", async () => {
@@ -305,6 +343,46 @@ describe("status handling", () => {
     expect(compared).toMatchObject({ comparison: standardAnswer });
   });
 
+  it("confidence: the band and the low-confidence row follow the server's confidence (the score, else the trace's report, and a missed desired level)", async () => {
+    const contradicted = trace({
+      confidence: {
+        ...(trace().confidence as NonNullable<ReturnType<typeof trace>["confidence"]>),
+        score: 0.2,
+        contradictedFacts: [{ subject: "Alice", predicate: "lives_in", object: "Paris" }],
+        unsupportedFacts: [{ subject: "Bob", predicate: "owns", object: "Umbrella" }],
+      },
+    });
+    // The score as the server computed it (here in the trace only): low, with the checks that did not hold shown.
+    const fromTrace = scriptedServer((params) => responses.completed(params["taskId"] as string, "Alice is in Paris.", null, contradicted));
+    const low = await coordinatorFor(fromTrace).coordinator.handle({ query: strongQuery });
+    expect(low).toMatchObject({ source: "reasoning", confidence: 0.2, band: "insufficient", failure: { kind: "low_confidence" }, notice: fallbackMatrix.low_confidence.userMessage });
+    expect(low.kind === "answer" && low.source === "reasoning" && low.summary.keyInformation).toEqual(
+      expect.arrayContaining(["Contradicted by the graph: Alice lives in Paris", "Not found in the graph: Bob owns Umbrella"]),
+    );
+    // A desired confidence level the server says was not met is the low-confidence row too, hedged one band lower.
+    const missed = trace({ confidence: { ...(trace().confidence as NonNullable<ReturnType<typeof trace>["confidence"]>), score: 0.85, desiredConfidenceLevel: 0.95, targetMet: false } });
+    const short = scriptedServer((params) => responses.completed(params["taskId"] as string, "Probably.", 0.85, missed));
+    const hedged = await coordinatorFor(short, { desiredConfidenceLevel: 0.95 }).coordinator.handle({ query: strongQuery });
+    expect(hedged).toMatchObject({ band: "high", failure: { kind: "low_confidence", detail: expect.stringContaining("desired level 0.95") }, text: expect.stringMatching(/^My current thinking suggests/) });
+    expect(short.executed[0]).toMatchObject({ outputRequirements: { desiredConfidenceLevel: 0.95 } });
+  });
+
+  it("tiered: a standard answer that stands never asks the server (gates not checked)", async () => {
+    const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Reasoned."));
+    const { coordinator } = coordinatorFor(server);
+    const outcome = await coordinator.handle({ query: "Tell me about our Q3 numbers." });
+    expect(outcome).toMatchObject({ source: "standard", decision: { route: "tiered", gate: { passed: "not_checked" } } });
+    expect([server.pings(), server.describes(), server.executed.length]).toEqual([0, 0, 0]);
+  });
+
+  it("tiered: a refusal escalates whatever the score (standard first, escalate on refusal)", async () => {
+    const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Reasoned."));
+    const { coordinator } = coordinatorFor(server, { standard: async () => ({ text: "I'm sorry, I can't help with that." }) });
+    const outcome = await coordinator.handle({ query: "Tell me about our Q3 numbers." });
+    expect(outcome.decision.analysis.score).toBe(0);
+    expect(outcome).toMatchObject({ source: "reasoning", answer: "Reasoned.", decision: { route: "tiered", gate: { passed: true } } });
+  });
+
   it("timeouts: the standard approach, endSession attempted", async () => {
     const server = scriptedServer(() => "hang");
     const outcome = await coordinatorFor(server, { timeoutMs: 100 }).coordinator.handle({ query: strongQuery });
@@ -357,5 +435,95 @@ describe("transport of the operations and session coherence", () => {
     const followUp = await coordinator.handle({ query: "And why is that?", conversationId: "c-1" });
     expect(followUp.decision.analysis.reasons.map((reason) => reason.signal)).toContain("follow_up");
     expect(server.executed[1]).toMatchObject({ contextData: { hostProvidedPriorReasoningSummary: `About: ${strongQuery}` } });
+  });
+});
+
+describe("sessions kept across a conversation's turns (keepSessionAcrossTurns)", () => {
+  // A server that answers in the session it was asked for, with a new signed state on every response.
+  function sessionServer(override: (params: Params, call: number) => Reply | undefined = () => undefined) {
+    return scriptedServer((params, call) => {
+      const scripted = override(params, call);
+      if (scripted !== undefined) return scripted;
+      return { ...responses.completed(params["taskId"] as string, "Yes."), reasoningSessionId: params["reasoningSessionId"], updatedSessionState: { token: `state-${call}` } };
+    });
+  }
+  const reasoningIdOf = (outcome: Awaited<ReturnType<ReturnType<typeof createReasoningCoordinator>["handle"]>>) => {
+    if (outcome.kind !== "answer" || outcome.source !== "reasoning") throw new Error(`expected a reasoning answer, got ${outcome.kind}`);
+    return outcome.reasoningSessionId;
+  };
+
+  it("the next turn continues the kept session by its signed state; endConversation ends it with the latest state", async () => {
+    const server = sessionServer();
+    const { coordinator, events } = coordinatorFor(server, { keepSessionAcrossTurns: true });
+    const first = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    expect(server.ended).toEqual([]);
+    expect(events.some((event) => event.type === "progress" && event.stage === "session_kept")).toBe(true);
+    expect(reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }))).toBe(first);
+    expect(server.executed[0]).not.toHaveProperty("sessionState");
+    expect(server.executed[1]).toMatchObject({ reasoningSessionId: first, sessionState: { token: "state-1" } });
+    expect(server.executed[1]?.["taskId"]).not.toBe(first);
+    // Another conversation, and a query with no conversation, get sessions of their own; the latter is ended.
+    const other = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "d" }));
+    const alone = reasoningIdOf(await coordinator.handle({ query: strongQuery }));
+    expect(new Set([first, other, alone]).size).toBe(3);
+    expect(server.ended).toEqual([{ reasoningSessionId: alone, sessionState: { token: "state-4" } }]);
+    await coordinator.endConversation("c");
+    await coordinator.endConversation("c");
+    expect(server.ended.slice(1)).toEqual([{ reasoningSessionId: first, sessionState: { token: "state-2" } }]);
+  });
+
+  it("off by default: every query ends its session", async () => {
+    const server = sessionServer();
+    const { coordinator } = coordinatorFor(server);
+    const first = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    expect(server.ended).toEqual([{ reasoningSessionId: first, sessionState: { token: "state-1" } }]);
+    expect(reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }))).not.toBe(first);
+  });
+
+  it("a kept session the server closed meanwhile (NOT_FOUND): the turn starts a new session and is answered", async () => {
+    const server = sessionServer((_params, call) => (call === 2 ? new DeliberateClientError({ code: "NOT_FOUND", message: "no such session" }) : undefined));
+    const { coordinator, events } = coordinatorFor(server, { keepSessionAcrossTurns: {} });
+    const first = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    const second = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    expect(second).not.toBe(first);
+    expect(events.some((event) => event.type === "progress" && event.stage === "session_restarted")).toBe(true);
+    expect(server.executed[2]).not.toHaveProperty("sessionState");
+    expect(server.executed[2]).toMatchObject({ taskId: second, reasoningSessionId: second });
+    // The new session is the one kept now.
+    expect(reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }))).toBe(second);
+  });
+
+  it("a turn that falls back ends the kept session, and the next turn starts afresh", async () => {
+    const server = sessionServer((params, call) => (call === 2 ? responses.failed(params["taskId"] as string) : undefined));
+    const { coordinator } = coordinatorFor(server, { keepSessionAcrossTurns: true });
+    const first = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    expect(await coordinator.handle({ query: strongQuery, conversationId: "c" })).toMatchObject({ source: "standard", failure: { kind: "failed" } });
+    expect(server.ended).toEqual([{ reasoningSessionId: first, sessionState: { token: "state-1" } }]);
+    expect(reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }))).not.toBe(first);
+    expect(server.executed[2]).not.toHaveProperty("sessionState");
+  });
+
+  it("a turn after the idle window ends the old session and starts a new one", async () => {
+    const server = sessionServer();
+    let clock = 1_000_000;
+    const { coordinator } = coordinatorFor(server, { keepSessionAcrossTurns: { idleMs: 60_000 }, now: () => clock });
+    const first = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    clock += 61_000;
+    const second = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    expect(second).not.toBe(first);
+    expect(server.ended).toEqual([{ reasoningSessionId: first, sessionState: { token: "state-1" } }]);
+  });
+
+  it("abandoning an older session of the conversation leaves the kept one kept", async () => {
+    const server = sessionServer((params, call) =>
+      call === 1 ? { ...responses.userInput(params["taskId"] as string, "Which city?"), reasoningSessionId: params["reasoningSessionId"], updatedSessionState: { token: "state-1" } } : undefined,
+    );
+    const { coordinator } = coordinatorFor(server, { keepSessionAcrossTurns: true });
+    const waiting = await coordinator.handle({ query: strongQuery, conversationId: "c" });
+    if (waiting.kind !== "needs_user_input") throw new Error(`expected a question, got ${waiting.kind}`);
+    const kept = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
+    await coordinator.abandon(waiting.reasoningSessionId);
+    expect(server.ended).toEqual([{ reasoningSessionId: waiting.reasoningSessionId, sessionState: { token: "state-1" } }]);
+    expect(reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }))).toBe(kept);
   });
 });

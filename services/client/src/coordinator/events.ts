@@ -1,4 +1,5 @@
 import type { ReasoningType } from "@deliberate/contracts";
+import type { CoordinatorPhase } from "./bounds.ts";
 import type { FailureKind } from "./fallback.ts";
 import type { ConfidenceBand } from "./presentation.ts";
 import type { Route } from "./routing.ts";
@@ -8,6 +9,7 @@ export type ProgressStage =
   | "tool_call"
   | "tool_result"
   | "refinement"
+  | "synthesis"
   | "user_input"
   | "resumed"
   | "end_session"
@@ -22,6 +24,11 @@ export type CoordinatorEvent =
   | { type: "decided"; route: Route; score: number; reasoningType: ReasoningType | null; reasons: string[] }
   | { type: "invoked"; reasoningSessionId: string; reasoningType: ReasoningType; route: Route; serverName: string | null }
   | { type: "progress"; reasoningSessionId: string; stage: ProgressStage; detail: string; cycle?: number }
+  /**
+   * A phase with a deadline of its own started or ended: `deadlineMs` is the bound it had (the configured one), so a
+   * host (or a test) can see that a hung server was given up by a bound, and which.
+   */
+  | { type: "phase"; phase: CoordinatorPhase; status: "started" | "ok" | "timed_out" | "failed"; deadlineMs: number; detail?: string }
   | {
       type: "completed";
       outcome: "reasoning" | "standard" | "needs_user_input" | "unavailable";

@@ -1,4 +1,5 @@
 import { type ClientErrorCode, DeliberateClientError } from "../errors.ts";
+import type { CoordinatorPhase } from "./bounds.ts";
 
 /**
  * The error taxonomy of the host side (§1.5.2): where a reasoning attempt
@@ -94,10 +95,13 @@ export interface ReasoningFailure {
   /** The error code, when an error caused it. */
   code?: string;
   log: FallbackRule["log"];
+  /** For timeouts and lost connections: the phase that ran out, and the deadline it had (ms). */
+  phase?: CoordinatorPhase;
+  deadlineMs?: number;
 }
 
 /** The outcome's failure record for `kind`. */
-export function failureOf(kind: FailureKind, detail: string, code?: string): ReasoningFailure {
+export function failureOf(kind: FailureKind, detail: string, code?: string, where?: { phase: CoordinatorPhase; deadlineMs: number }): ReasoningFailure {
   const rule = fallbackMatrix[kind];
-  return { kind, userMessage: rule.userMessage, detail, ...(code !== undefined ? { code } : {}), log: rule.log };
+  return { kind, userMessage: rule.userMessage, detail, ...(code !== undefined ? { code } : {}), log: rule.log, ...(where ? { phase: where.phase, deadlineMs: where.deadlineMs } : {}) };
 }

@@ -2,7 +2,7 @@ import type { CoordinatorPolicy, WeightedPattern } from "./policy.ts";
 
 /** One reason the score moved: which signal, what it saw, how much it added. */
 export interface ScoreReason {
-  signal: "keyword" | "weak_keyword" | "multiple_questions" | "counterfactual" | "dependent_sub_questions" | "deep_explanation" | "entity_density" | "length" | "intent" | "task_type" | "follow_up" | "small_talk";
+  signal: "explicit_request" | "keyword" | "weak_keyword" | "multiple_questions" | "counterfactual" | "dependent_sub_questions" | "deep_explanation" | "entity_density" | "length" | "intent" | "task_type" | "follow_up" | "small_talk";
   detail: string;
   weight: number;
 }
@@ -17,6 +17,8 @@ export interface QueryAnalysis {
   entities: string[];
   /** Whether a host task type forced reasoning. */
   forced: boolean;
+  /** Whether the query is only small talk (or empty): handled by the standard approach, never escalated. */
+  smallTalk: boolean;
 }
 
 /** What the host knows about the query besides its text. */
@@ -73,7 +75,8 @@ function sumCapped(patterns: readonly WeightedPattern[], query: string, cap: num
 
 /**
  * Scores how much a query needs advanced reasoning (§1.3.1 heuristics), in
- * code, deterministically: keywords (strong and weak, each capped),
+ * code, deterministically: explicit requests for reasoning (why, deduce, plan,
+ * compare, decide, ...: enough alone for the direct threshold), keywords (strong and weak, each capped),
  * question structure (several questions, counterfactuals, dependent
  * sub-questions, requests for depth), entity density, length, the host's
  * intent class, a follow-up to a reasoning turn. A task type the host always
@@ -85,12 +88,13 @@ export function analyzeQuery(query: string, context: QueryContext, policy: Coord
   const words = text === "" ? 0 : text.split(/\s+/).length;
   const entities = entityTokens(text);
   if (context.taskType !== undefined && policy.alwaysReasonTaskTypes.includes(context.taskType)) {
-    return { score: 1, reasons: [{ signal: "task_type", detail: `task type "${context.taskType}" always uses reasoning`, weight: 1 }], words, entities, forced: true };
+    return { score: 1, reasons: [{ signal: "task_type", detail: `task type "${context.taskType}" always uses reasoning`, weight: 1 }], words, entities, forced: true, smallTalk: false };
   }
   if (text === "" || policy.smallTalk.test(text)) {
-    return { score: 0, reasons: [{ signal: "small_talk", detail: text === "" ? "empty query" : "small talk only", weight: 0 }], words, entities, forced: false };
+    return { score: 0, reasons: [{ signal: "small_talk", detail: text === "" ? "empty query" : "small talk only", weight: 0 }], words, entities, forced: false, smallTalk: true };
   }
   const reasons: ScoreReason[] = [
+    ...sumCapped(policy.explicitRequests, text, policy.explicitRequestWeight, "explicit_request"),
     ...sumCapped(policy.strongKeywords, text, policy.strongKeywordCap, "keyword"),
     ...sumCapped(policy.weakKeywords, text, policy.weakKeywordCap, "weak_keyword"),
   ];
@@ -117,5 +121,5 @@ export function analyzeQuery(query: string, context: QueryContext, policy: Coord
     reasons.push({ signal: "follow_up", detail: "a follow-up to a turn that used reasoning", weight: policy.followUpWeight });
   }
   const score = round(Math.min(1, reasons.reduce((sum, reason) => sum + reason.weight, 0)));
-  return { score, reasons, words, entities, forced: false };
+  return { score, reasons, words, entities, forced: false, smallTalk: false };
 }

@@ -11,6 +11,8 @@ import { selectReasoningType, type SelectionRule } from "./type-selection.ts";
 const all = ["inductive", "deductive", "abductive", "planAndExecuteCoT"];
 
 describe("heuristics: every signal", () => {
+  // The signals besides explicit requests (those have their own table below): measured with explicit requests off.
+  const signalsPolicy = resolvePolicy({ explicitRequests: [] });
   // [query, context, signals expected among the reasons, exact score]
   const table: Array<[string, QueryContext, Array<ScoreReason["signal"]>, number]> = [
     ["Hypothesize about the outage.", {}, ["keyword"], 0.3],
@@ -44,10 +46,38 @@ describe("heuristics: every signal", () => {
     ["", {}, ["small_talk"], 0],
   ];
   it.each(table)("%j %j", (query, context, signals, score) => {
-    const analysis = analyzeQuery(query, context, defaultPolicy);
+    const analysis = analyzeQuery(query, context, signalsPolicy);
     expect(analysis.reasons.map((reason) => reason.signal).filter((signal) => signal !== "small_talk" || signals.includes("small_talk"))).toEqual(signals);
     expect(analysis.score).toBe(score);
     for (const reason of analysis.reasons) expect(reason.detail.length).toBeGreaterThan(0);
+  });
+
+  // Explicit requests for reasoning reach the direct threshold alone (0.65), whatever else matches.
+  const explicit: Array<[string, string]> = [
+    ["Why did last night's deploy fail?", "why"],
+    ["how come the backup was so quick", "why"],
+    ["Deduce whether Carol may approve it.", "deduce"],
+    ["What can we conclude from this?", "deduce"],
+    ["Plan a strategy for the launch.", "plan"],
+    ["Can you draft a migration plan?", "plan"],
+    ["Compare Postgres and SQLite.", "compare"],
+    ["React vs Vue for a dashboard", "compare"],
+    ["Help me decide between these offers.", "decide"],
+    ["Should we rent or buy the servers?", "decide"],
+    ["What caused the spike?", "explain the cause"],
+    ["What would happen if we raised the limit?", "consequences"],
+    ["What do these logs have in common?", "pattern"],
+    ["Reason through the alibis.", "reason through"],
+  ];
+  it.each(explicit)("%j is an explicit request (%s)", (query, name) => {
+    const analysis = analyzeQuery(query, {}, defaultPolicy);
+    expect(analysis.reasons[0]).toEqual({ signal: "explicit_request", detail: `matched "${name}"`, weight: 0.65 });
+    expect(analysis.reasons.filter((reason) => reason.signal === "explicit_request")).toHaveLength(1);
+    expect(decideRoute(analysis, defaultPolicy).route).toBe("direct");
+  });
+
+  it.each(["Why not?", "Which plan tier am I on?", "What's the plan for lunch?", "Open the compare view.", "Should I bring an umbrella?"])("%j is not an explicit request", (query) => {
+    expect(analyzeQuery(query, {}, defaultPolicy).reasons.map((reason) => reason.signal)).not.toContain("explicit_request");
   });
 
   it("forces 1 for a task type the host always routes to reasoning", () => {
@@ -71,16 +101,21 @@ describe("heuristics: every signal", () => {
 });
 
 describe("routing and escalation", () => {
-  const analysis = (score: number, forced = false) => ({ score, reasons: [], words: 5, entities: [], forced });
+  const analysis = (score: number, forced = false, smallTalk = false) => ({ score, reasons: [], words: 5, entities: [], forced, smallTalk });
   it.each([
     [0.9, "direct"],
     [0.65, "direct"],
     [0.64, "tiered"],
     [0.25, "tiered"],
-    [0.24, "standard"],
-    [0, "standard"],
+    [0.24, "tiered"],
+    [0, "tiered"],
   ] as const)("score %s routes %s", (score, route) => {
     expect(decideRoute(analysis(score), defaultPolicy).route).toBe(route);
+  });
+
+  it("keeps small talk standard; below a raised escalate threshold, standard only", () => {
+    expect(decideRoute(analysis(0, false, true), defaultPolicy).route).toBe("standard");
+    expect(decideRoute(analysis(0.2), resolvePolicy({ thresholds: { escalate: 0.25 } })).route).toBe("standard");
   });
 
   it("goes direct for a forced task type, never direct when not allowed, direct in the band when tiering is off", () => {

@@ -1,12 +1,8 @@
 import type { ReasoningType } from "@deliberate/contracts";
+import { explicitRequestPatterns } from "./explicit-requests.ts";
+import type { WeightedPattern } from "./weighted-pattern.ts";
 
-/** A weighted pattern: a signal the heuristics look for. */
-export interface WeightedPattern {
-  /** Names the signal in the reasons, e.g. `hypothesize`. */
-  name: string;
-  pattern: RegExp;
-  weight: number;
-}
+export type { WeightedPattern };
 
 /**
  * Every threshold, weight, keyword list and mapping the coordinator decides
@@ -17,7 +13,11 @@ export interface CoordinatorPolicy {
   thresholds: {
     /** Score at or above which a query goes straight to reasoning (a strong signal). Default 0.65. */
     direct: number;
-    /** Score at or above which a weak standard answer escalates to reasoning; below it, never. Default 0.25. */
+    /**
+     * Score at or above which the standard approach goes first and a weak answer (refusal, empty, low
+     * confidence, known failure) escalates to reasoning; below it, the standard approach only. Default 0:
+     * every query but small talk ("standard first, escalate on refusal" is the spec's default, §1.3.1).
+     */
     escalate: number;
     /** A standard answer below this confidence escalates. Default 0.5. */
     standardLowConfidence: number;
@@ -26,6 +26,14 @@ export interface CoordinatorPolicy {
   };
   /** Confidence bands for presentation: at or above `high`, `moderate`, `low`; below `low` is "insufficient". */
   bands: { high: number; moderate: number; low: number };
+  /**
+   * Explicit requests for reasoning (why / how come, deduce / infer / prove, plan / strategy, compare / versus,
+   * decide / choose between, hypothesize / diagnose / root cause, consequences, patterns). Matches add their
+   * weights up to `explicitRequestWeight` in all (0.65 by default, the direct threshold: such a query goes to
+   * reasoning without a standard attempt).
+   */
+  explicitRequests: WeightedPattern[];
+  explicitRequestWeight: number;
   /** Phrases that ask for deep reasoning; each match adds its weight (at most `strongKeywordCap` in all). */
   strongKeywords: WeightedPattern[];
   strongKeywordCap: number;
@@ -76,8 +84,10 @@ const word = (text: string) => new RegExp(`\\b${text}\\b`, "i");
 
 /** The documented defaults (README, "How the coordinator decides"). */
 export const defaultPolicy: CoordinatorPolicy = {
-  thresholds: { direct: 0.65, escalate: 0.25, standardLowConfidence: 0.5, lowConfidence: 0.5 },
+  thresholds: { direct: 0.65, escalate: 0, standardLowConfidence: 0.5, lowConfidence: 0.5 },
   bands: { high: 0.8, moderate: 0.5, low: 0.25 },
+  explicitRequests: explicitRequestPatterns,
+  explicitRequestWeight: 0.65,
   strongKeywords: [
     { name: "hypothesize", pattern: /\bhypothes[ie][sz]/i, weight: 0.3 },
     { name: "deduce", pattern: /\b(?:deduce|deduction|derive)\b/i, weight: 0.3 },
@@ -118,7 +128,8 @@ export const defaultPolicy: CoordinatorPolicy = {
   followUpWeight: 0.3,
   followUpPattern: /^(?:and|but|so|also|then|what about|how about|why|what if)\b|\b(?:it|that|this|those|them|these)\b/i,
   followUpMaxWords: 15,
-  smallTalk: /^\s*(?:hi|hello|hey|thanks|thank you|thx|ok|okay|bye|goodbye|good (?:morning|evening|night)|cheers|yes|no|sure)\b[\s!.?,]*$/i,
+  smallTalk:
+    /^\s*(?:(?:hi|hello|hey)(?: there)?|thanks(?: a lot| so much)?|thank you(?: so much| very much)?|thx|ok|okay|bye|goodbye|good (?:morning|afternoon|evening|night)|cheers|yes|no|sure|got it|sounds good|great|cool|nice|how are you(?: doing)?(?: today)?)\b[\s!.?,]*$/i,
   keywordTypes: {
     abductive: [
       /\bwhy (?:did|does|do|is|was|are|were|has|have)\b/i,
@@ -128,8 +139,11 @@ export const defaultPolicy: CoordinatorPolicy = {
       /\bexplain why\b/i,
       /\bdiagnos/i,
       /\broot cause/i,
+      /\bwhat (?:caused|causes|is causing|went wrong)\b/i,
+      /\b(?:work|figure|find) out (?:why|what (?:caused|went wrong))\b/i,
+      /\bcausal (?:chain|link|mechanism)\b/i,
     ],
-    deductive: [/\bdeduc/i, /\bif\b[^?.!]*\bthen\b/i, /\bgiven (?:that|the|these|this)\b/i, /\bmust (?:be|follow)\b/i, /\btherefore\b/i, /\bfollows? from\b/i, /\bprove\b/i, /\bnecessarily\b/i],
+    deductive: [/\bdeduc/i, /\b(?:conclude|infer)\b/i, /\b(?:does|would) (?:it|that|this) (?:follow|imply)\b/i, /\brules?\b/i, /\bif\b[^?.!]*\bthen\b/i, /\bgiven (?:that|the|these|this)\b/i, /\bmust (?:be|follow)\b/i, /\btherefore\b/i, /\bfollows? from\b/i, /\bprove\b/i, /\bnecessarily\b/i],
     inductive: [/\bpattern/i, /\bgenerali[sz]/i, /\btrends?\b/i, /\bin common\b/i, /\bfrom (?:these|the) examples\b/i, /\bpredict the next\b/i],
     planAndExecuteCoT: [/\bplan\b/i, /\bsteps? (?:to|for)\b/i, /\bhow (?:do|can|should|would) (?:i|we)\b/i, /\bstrateg/i, /\bachieve\b/i, /\bsolve\b/i, /\broadmap\b/i, /\bshould (?:i|we)\b/i],
   },

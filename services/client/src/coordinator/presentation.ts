@@ -1,5 +1,6 @@
 import type { ExecuteTaskResponse, ReasoningType, Triple } from "@deliberate/contracts";
 import type { CoordinatorPolicy } from "./policy.ts";
+import type { FollowUpFinding } from "./refinement.ts";
 
 /** How sure an answer is, for presentation (§1.4.5). */
 export type ConfidenceBand = "high" | "moderate" | "low" | "insufficient" | "unknown";
@@ -11,6 +12,28 @@ export function confidenceBand(score: number | null | undefined, bands: Coordina
   if (score >= bands.moderate) return "moderate";
   if (score >= bands.low) return "low";
   return "insufficient";
+}
+
+/**
+ * The server's confidence in a response: `result.confidenceScore` (the knowledge-graph module computes it from the
+ * evidence its code checked: proofs, cited facts found, contradicted or unknown citations, the model's self-report
+ * as one bounded term), else the trace's confidence report; null when the server gives none.
+ */
+export function serverConfidence(response: ExecuteTaskResponse): number | null {
+  const score = response.result?.confidenceScore ?? response.result?.reasoningTrace?.confidence?.score ?? null;
+  return typeof score === "number" && Number.isFinite(score) ? score : null;
+}
+
+/**
+ * Why an answer is the low-confidence row of the fallback matrix (§1.5.2 row 4), or null: the server's confidence is
+ * below `threshold`, or the server says the host's `desiredConfidenceLevel` was not met.
+ */
+export function lowConfidenceReason(response: ExecuteTaskResponse, threshold: number): string | null {
+  const score = serverConfidence(response);
+  if (score !== null && score < threshold) return `the server's confidence ${score} is below ${threshold}`;
+  const report = response.result?.reasoningTrace?.confidence;
+  if (report?.targetMet === false) return `the server's confidence ${report.score} is below the desired level ${report.desiredConfidenceLevel}`;
+  return null;
 }
 
 /** How each band turns an answer into text: direct when sure, hedged when less, a disclaimer when unsure. */
@@ -66,6 +89,8 @@ export function summarizeWork(input: {
   response: ExecuteTaskResponse;
   reasoningType: ReasoningType;
   refinements?: readonly string[];
+  /** What the refinement loop's follow-ups found (shown as key information). */
+  findings?: readonly FollowUpFinding[];
   bands: CoordinatorPolicy["bands"];
   maxItems?: number;
 }): WorkSummary {
@@ -75,14 +100,18 @@ export function summarizeWork(input: {
   const approach = `${approaches[trace?.reasoningType ?? input.reasoningType]}${used && variations[used] ? `, with ${variations[used]}` : ""}`;
   const keyInformation: string[] = [];
   for (const fact of trace?.confidence?.supportingFacts ?? []) keyInformation.push(`Supported by: ${tripleText(fact)}`);
+  // Citations the server's checks did not bear out count against the answer: say so.
+  for (const fact of trace?.confidence?.contradictedFacts ?? []) keyInformation.push(`Contradicted by the graph: ${tripleText(fact)}`);
+  for (const fact of trace?.confidence?.unsupportedFacts ?? []) keyInformation.push(`Not found in the graph: ${tripleText(fact)}`);
   for (const step of trace?.steps ?? []) {
     if (step.kind === "toolResult" || step.kind === "userInput") keyInformation.push(step.summary);
   }
+  for (const finding of input.findings ?? []) keyInformation.push(`Follow-up "${finding.question}": ${finding.answer}`);
   const selected = trace?.hypotheses.find((hypothesis) => hypothesis.selected);
   const mainSteps = (trace?.steps ?? []).filter((step) => step.kind !== "seed" && step.kind !== "answer").map((step) => step.summary);
   if (selected && !mainSteps.some((step) => step.includes(selected.name))) mainSteps.push(`Selected the hypothesis "${selected.name}": ${selected.explanation}`);
   if (trace && trace.derivations.length > 0) mainSteps.push(`Derived ${trace.derivations.length} fact${trace.derivations.length === 1 ? "" : "s"} from the rules`);
-  const score = input.response.result?.confidenceScore ?? null;
+  const score = serverConfidence(input.response);
   const band = confidenceBand(score, input.bands);
   const confidence = { band, label: bandLabels[band], score };
   const refinements = [...(input.refinements ?? [])];

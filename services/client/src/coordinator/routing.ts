@@ -4,8 +4,14 @@ import type { CoordinatorPolicy } from "./policy.ts";
 /** How a query is handled (§1.3.1): standard only, standard first with escalation, or straight to reasoning. */
 export type Route = "standard" | "tiered" | "direct";
 
-/** Why the gates let a query through or not. */
-export type GateResult = { passed: true } | { passed: false; gate: "disabled" | "unhealthy" | "capability"; detail: string };
+/**
+ * Why the gates let a query through or not. `not_checked`: the standard approach answered first (tiered) and
+ * stood, so the server was never asked. A gate that timed out names its phase and the deadline it had.
+ */
+export type GateResult =
+  | { passed: true }
+  | { passed: false; gate: "disabled" | "unhealthy" | "capability"; detail: string; phase?: "health_check" | "capabilities"; deadlineMs?: number }
+  | { passed: "not_checked"; detail: string };
 
 export interface RouteDecision {
   route: Route;
@@ -18,11 +24,13 @@ export interface RouteDecision {
  * `direct` goes straight to reasoning (when `allowDirect`); at or above
  * `escalate`, the standard approach goes first and escalates on a weak
  * answer (or straight to reasoning when `tiered` is off); below it, the
- * standard approach only. A host task type that always reasons goes direct.
+ * standard approach only. A host task type that always reasons goes direct;
+ * small talk stays standard (a refusal of "thanks" is no reason to reason).
  */
 export function decideRoute(analysis: QueryAnalysis, policy: CoordinatorPolicy): RouteDecision {
   const { direct, escalate } = policy.thresholds;
   if (analysis.forced) return { route: "direct", reason: "the task type always uses reasoning" };
+  if (analysis.smallTalk) return { route: "standard", reason: "small talk: standard processing" };
   if (analysis.score >= direct && policy.allowDirect) return { route: "direct", reason: `strong signal: score ${analysis.score} >= ${direct}` };
   if (analysis.score >= escalate) {
     return policy.tiered

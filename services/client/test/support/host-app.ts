@@ -22,6 +22,7 @@ delete npmEnv["npm_config_nodedir"];
 /** The host program: every part of the package, over REST, MCP stdio and MCP Streamable HTTP. */
 const hostProgram = `
 import {
+  type CoordinatorOutcome,
   createAgentIntentClient,
   createDeliberateClient,
   createHttpTransport,
@@ -31,6 +32,8 @@ import {
   type Transport,
 } from "@deliberate/client";
 import { connectMcp } from "@deliberate/client/mcp";
+import { createServer as createHttpServer } from "node:http";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 
 const world = {
   entities: ["Alice", "Bob", "Carol", "Dave"].map((name) => ({ name, type: "person", observations: [] as string[] })),
@@ -50,10 +53,94 @@ function complete(prompt: PendingPrompt): unknown {
     case "linear_continuation": return { content: "Option B is out.", confidence: 0.8, next_step: "Check option A." };
     case "knowledge_graph_extraction": return world;
     case "knowledge_graph_rules": return rules;
-    case "knowledge_graph_answer": return { reasoning: ["By the rules."], answer: "Yes: Alice is an ancestor of Dave.", answerKey: "yes", confidence: 0.95, supportingFacts: [{ subject: "Alice", predicate: "ancestor_of", object: "Dave" }] };
+    case "knowledge_graph_answer": {
+      // Answers the question the prompt asks: the follow-up's, or the one the user asked.
+      const question = /^Question: (.*)$/m.exec(prompt.user)?.[1] ?? "";
+      answered.push(question);
+      if (question === followUp) return { reasoning: ["Bob is Carol's parent, Carol is Dave's."], answer: "Yes: Bob is an ancestor of Dave.", answerKey: "yes", confidence: 0.9, supportingFacts: [{ subject: "Bob", predicate: "parent_of", object: "Carol" }] };
+      if (question.startsWith("Why did")) return { reasoning: ["The graph holds one explanation."], answer: "Most likely: Carol mentors Dave.", answerKey: "carol", confidence: 0.6, supportingFacts: [{ subject: "Carol", predicate: "parent_of", object: "Dave" }] };
+      return { reasoning: ["By the rules."], answer: "Yes: Alice is an ancestor of Dave.", answerKey: "yes", confidence: 0.95, supportingFacts: [{ subject: "Alice", predicate: "ancestor_of", object: "Dave" }] };
+    }
+    case "knowledge_graph_hypotheses": return {
+      observations: [{ description: "Nobody is recorded as Dave's mentor", entities: ["Dave"] }],
+      hypotheses: [
+        { name: "Carol mentors Dave", explanation: "She is his parent.", newEntities: [], additions: [{ subject: "Carol", predicate: "mentors", object: "Dave" }] },
+        { name: "Bob mentors Dave", explanation: "He is his grandparent.", newEntities: [], additions: [{ subject: "Bob", predicate: "mentors", object: "Dave" }] },
+      ],
+    };
     case "knowledge_graph_resolution": return { decisions: [] };
     default: throw new Error("no answer for " + prompt.name);
   }
+}
+const followUp = "Is Bob an ancestor of Dave as well?";
+const original = "Deduce the consequences of this: given that Alice is Bob's parent, is Alice an ancestor of Dave?";
+const readmeQuery = "Why did last night's deploy fail?";
+const answered: string[] = [];
+
+/** The coordinator end to end over REST: a refined answer, the README's example, a hung server, a server that hangs mid-task. */
+async function coordinatorScenarios(apiUrl: string) {
+  const client = createDeliberateClient({ transport: createHttpTransport({ baseUrl: apiUrl }), complete });
+  const refining = createReasoningCoordinator({
+    client,
+    standard: async () => ({ text: "standard" }),
+    critique: ({ cycle }) => (cycle === 0 ? { followUp } : { sufficient: true }),
+  });
+  answered.length = 0;
+  const refined = await refining.handle({ query: original });
+  const refinedAnswers = [...answered];
+
+  const events: string[] = [];
+  const readme = await createReasoningCoordinator({ client, standard: async () => ({ text: "standard" }), onEvent: (event) => events.push(event.type) }).handle({ query: readmeQuery });
+
+  // A server that accepts connections and never answers.
+  const sockets = new Set<Socket>();
+  const silent = createNetServer((socket) => { sockets.add(socket); });
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const hungPhases: unknown[] = [];
+  const hungCoordinator = createReasoningCoordinator({
+    client: createDeliberateClient({ transport: createHttpTransport({ baseUrl: "http://127.0.0.1:" + (silent.address() as AddressInfo).port }) }),
+    standard: async () => ({ text: "standard" }),
+    onEvent: (event) => { if (event.type === "phase") hungPhases.push(event); },
+  });
+  const hung = await hungCoordinator.handle({ query: readmeQuery });
+
+  // A server that answers the health check and the capability read, then stops answering anything.
+  let stopped = false;
+  const stalling = createHttpServer((request, response) => {
+    if (stopped) return;
+    if (request.url === "/healthz") { response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok" })); return; }
+    if (request.url === "/v1/capabilities") {
+      void fetch(apiUrl + "/v1/capabilities").then(async (upstream) => response.writeHead(200, { "content-type": "application/json" }).end(await upstream.text()));
+      return;
+    }
+    stopped = true;
+  });
+  stalling.on("connection", (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+  const stallingCoordinator = createReasoningCoordinator({
+    client: createDeliberateClient({ transport: createHttpTransport({ baseUrl: "http://127.0.0.1:" + (stalling.address() as AddressInfo).port }), complete }),
+    standard: async () => ({ text: "standard" }),
+  });
+  const stalled = await stallingCoordinator.handle({ query: readmeQuery });
+  for (const socket of sockets) socket.destroy();
+  silent.close();
+  stalling.close();
+
+  const about = (outcome: CoordinatorOutcome) => ({
+    kind: outcome.kind,
+    source: outcome.kind === "answer" ? outcome.source : null,
+    text: outcome.kind === "answer" ? outcome.text : null,
+    route: outcome.decision.route,
+    type: outcome.decision.selection?.type ?? null,
+    gate: outcome.decision.gate,
+    failure: outcome.kind === "answer" || outcome.kind === "unavailable" ? (outcome.failure ?? null) : null,
+  });
+  return {
+    refined: { ...about(refined), answer: refined.kind === "answer" && refined.source === "reasoning" ? refined.answer : null, followUps: refined.kind === "answer" && refined.source === "reasoning" ? refined.followUps : [], answered: refinedAnswers },
+    readme: { ...about(readme), events },
+    hung: { ...about(hung), phases: hungPhases, bounds: hungCoordinator.bounds },
+    stalled: { ...about(stalled), bounds: stallingCoordinator.bounds },
+  };
 }
 
 async function exercise(surface: string, transport: Transport) {
@@ -82,7 +169,8 @@ results.push(await exercise("mcp-http", await connectMcp({ url: process.env["HOS
 results.push(await exercise("mcp-stdio", await connectMcp({ command: process.execPath, args: [process.env["HOST_MCP_MAIN"] ?? ""], env: JSON.parse(process.env["HOST_STDIO_ENV"] ?? "{}") as Record<string, string>, stderr: "ignore" })));
 const intents = createAgentIntentClient(); // REASONING_API_URL from the environment
 const intent = await intents.agentIntent({ goal_text: "Find auth logic", tools: [{ name: "context.fts_search", input_schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } }] });
-console.log(JSON.stringify({ results, intent: { tool: intent.tool_name, args: intent.tool_args }, health: await intents.health() }));
+const coordinator = await coordinatorScenarios(process.env["HOST_API_URL"] ?? "");
+console.log(JSON.stringify({ results, intent: { tool: intent.tool_name, args: intent.tool_args }, health: await intents.health(), coordinator }));
 `;
 
 /** Lines that must not compile: the package's types bite in a host app too. */

@@ -11,6 +11,8 @@ import { scriptedHost } from "./host-model.ts";
 
 const confidentAnswer = { ...scenarioAnswer, confidence: 0.95, supportingFacts: [{ subject: "Alice", predicate: "ancestor_of", object: "Dave" }, ...scenarioAnswer.supportingFacts] };
 
+const bobAnswer = { reasoning: ["Bob is Carol's parent; Carol is Dave's."], answer: "Yes: Bob is an ancestor of Dave.", answerKey: "yes", confidence: 0.9, supportingFacts: [{ subject: "Bob", predicate: "parent_of", object: "Carol" }] };
+
 const unsureAnswer = { reasoning: ["Little to go on."], answer: "Perhaps, but I am unsure.", answerKey: "perhaps", confidence: 0.05, supportingFacts: [] };
 
 function answerFor(prompt: PendingPrompt): unknown {
@@ -20,7 +22,9 @@ function answerFor(prompt: PendingPrompt): unknown {
       return text.includes("budget") ? { steps: [{ kind: "deduce", purpose: "first" }, { kind: "abduce", purpose: "second" }] } : scenarioAnswerFor(prompt.name, text);
     case "knowledge_graph_answer":
     case "knowledge_graph_answer_sample":
-      return text.includes("unsure") ? unsureAnswer : confidentAnswer;
+      if (text.includes("unsure")) return unsureAnswer;
+      // A refinement's follow-up is answered as itself: the answer shown must still be the original question's.
+      return /^Question: Is Bob an ancestor of Dave/m.test(text) ? bobAnswer : confidentAnswer;
     default:
       return scenarioAnswerFor(prompt.name, text);
   }
