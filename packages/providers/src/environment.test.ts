@@ -52,7 +52,7 @@ describe("parseProviderEnvironment", () => {
   it("resolves model ids: mode override > provider default > built-in default", () => {
     const anthropic = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_TREE: "claude-opus-4-1" });
     expect(modelIdForMode(anthropic, "tree")).toBe("claude-opus-4-1");
-    expect(modelIdForMode(anthropic, "linear")).toBe("claude-sonnet-4-5");
+    expect(modelIdForMode(anthropic, "linear")).toBe("claude-sonnet-5");
     expect(modelIdForMode(anthropic, "auto")).toBe("claude-haiku-4-5");
 
     const withDefault = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL: "claude-x", ANTHROPIC_MODEL_MCTS: "claude-y" });
@@ -61,7 +61,7 @@ describe("parseProviderEnvironment", () => {
 
     const openai = parseProviderEnvironment({ OPENAI_API_KEY: "b", OPENAI_MODEL_COUNTERFACTUAL: "o4-mini" });
     expect(modelIdForMode(openai, "counterfactual")).toBe("o4-mini");
-    expect(modelIdForMode(openai, "auto")).toBe("gpt-4.1-mini");
+    expect(modelIdForMode(openai, "auto")).toBe("gpt-5-mini");
   });
 
   it("warns about model variables that name no mode", () => {

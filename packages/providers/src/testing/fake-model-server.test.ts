@@ -165,7 +165,8 @@ describe("createFakeModelServer", () => {
   it("streams Anthropic answers as the SSE events the SDK's own stream helper assembles", async () => {
     server.setRespond({ object: { ok: true }, chunkCharacters: 4 });
     const anthropic = new Anthropic({ apiKey: "k", baseURL: server.anthropicBaseURL, maxRetries: 0 });
-    const stream = anthropic.messages.stream({ ...anthropicTool, thinking: { type: "enabled", budget_tokens: 1_024 } } as never);
+    // Thinking forbids a forced tool (a 400, as on the API): offer it.
+    const stream = anthropic.messages.stream({ ...anthropicTool, max_tokens: 2_000, tool_choice: { type: "auto" }, thinking: { type: "enabled", budget_tokens: 1_024 } } as never);
     const partials: string[] = [];
     stream.on("inputJson", (partial) => partials.push(partial));
     const message = await stream.finalMessage();

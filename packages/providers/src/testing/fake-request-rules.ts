@@ -130,6 +130,8 @@ function anthropicToolRefusal(body: Json, rules: ClaudeRules, thinks: boolean): 
 
 /** What the fake believes of an OpenAI model. */
 interface OpenAIRules {
+  /** False for ids that are not OpenAI's (a compatible server's model): only the rules every request follows. */
+  known?: boolean;
   reasoning: boolean;
   efforts: readonly string[];
   jsonSchema: boolean;
@@ -148,7 +150,7 @@ function openaiRules(model: string): OpenAIRules {
   if (/^gpt-4\.1/.test(id)) return { reasoning: false, efforts: [], jsonSchema: true, maxOutput: 32_768 };
   if (/^gpt-4o/.test(id)) return { reasoning: false, efforts: [], jsonSchema: true, maxOutput: 16_384 };
   if (/^(?:gpt-4(?:-|$)|gpt-3\.5)/.test(id)) return { reasoning: false, efforts: [], jsonSchema: false, maxOutput: 4096 };
-  return { reasoning: false, efforts: [], jsonSchema: true, maxOutput: undefined };
+  return { known: false, reasoning: false, efforts: [], jsonSchema: true, maxOutput: undefined };
 }
 
 const quoteList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
@@ -169,7 +171,7 @@ export function openaiRefusal(body: Json): FakeRefusal | undefined {
     }
   }
   const effort = body["reasoning_effort"];
-  if (effort !== undefined && effort !== null) {
+  if (effort !== undefined && effort !== null && rules.known !== false) {
     if (!rules.reasoning || rules.efforts.length === 0) {
       return { message: "Unsupported parameter: 'reasoning_effort' is not supported with this model.", param: "reasoning_effort", code: "unsupported_parameter" };
     }
