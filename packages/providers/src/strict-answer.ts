@@ -1,4 +1,4 @@
-import { distributeBase, mergeAllOf } from "./strict-schema.ts";
+import { distributeBase, isRecordSchema, mergeAllOf } from "./strict-schema.ts";
 
 type Json = Record<string, unknown>;
 
@@ -8,7 +8,8 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
  * Maps an answer given against the strict form of `schema` (see
  * `toStrictSchema`) back to the answer the original schema expects: a
  * `null` for a property that was optional and does not itself accept null
- * means "absent", so the property is removed. Walks the value beside the
+ * means "absent", so the property is removed; a record asked for as a list
+ * of `{ key, value }` entries becomes the record again. Walks the value beside the
  * original schema (references, `allOf` and `anyOf` followed); a value the
  * schema does not describe is left as it is, for the validator to judge.
  * Returns a new value; the input is not changed.
@@ -16,6 +17,10 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 export function fromStrictAnswer(value: unknown, schema: unknown, root: unknown = schema): unknown {
   const node = resolve(schema, root);
   if (!node) return value;
+  if (Array.isArray(value) && isRecordSchema(node) && value.every(isEntry)) {
+    const valueSchema = node["additionalProperties"];
+    return Object.fromEntries(value.map((entry) => [entry["key"], isObject(valueSchema) ? fromStrictAnswer(entry["value"], valueSchema, root) : entry["value"]]));
+  }
   if (Array.isArray(value)) {
     const items = node["items"];
     return items === undefined ? value : value.map((item) => fromStrictAnswer(item, items, root));
@@ -33,6 +38,8 @@ export function fromStrictAnswer(value: unknown, schema: unknown, root: unknown 
   }
   return result;
 }
+
+const isEntry = (value: unknown): value is Json => isObject(value) && typeof value["key"] === "string" && "value" in value && Object.keys(value).length === 2;
 
 /** Follows `$ref`s (local ones) to the schema they name. */
 function resolve(schema: unknown, root: unknown, seen = new Set<string>()): Json | undefined {

@@ -3,13 +3,14 @@
  * (Anthropic `output_config.format` / `strict: true` tools, OpenAI
  * `json_schema` with `strict: true`): every object closed
  * (`additionalProperties: false`) with every property required (optional
- * ones nullable: `anyOf [..., {type: "null"}]`), references inlined,
+ * ones nullable: `anyOf [..., {type: "null"}]`), records as lists of
+ * `{ key, value }` entries, references inlined,
  * `oneOf` as `anyOf`, `allOf` merged, `const` as a one-value `enum`, type
  * lists as `anyOf`, and only the keywords both accept. Constraints the
  * subsets refuse (numeric ranges, string lengths, `maxItems`, `minItems`
  * above 1, `uniqueItems`, `default`, ...) are dropped from the schema and
  * said in the description instead: the answer's validator still checks
- * them. A schema that cannot be expressed (any value, open records,
+ * them. A schema that cannot be expressed (any value, records of any values,
  * recursion, tuples, or one past the documented size limits) does not fit,
  * with the reasons.
  */
@@ -206,10 +207,11 @@ function withEnumType(node: Json, context: Context): Json {
 function transformObject(node: Json, path: string, depth: number, context: Context, notes: string[]): Json {
   const additional = node["additionalProperties"];
   const properties = isObject(node["properties"]) ? node["properties"] : undefined;
-  // `{}` beside listed properties (zod's passthrough) closes like any object; a schema for other keys is a record.
-  const openValues = additional === true || (isObject(additional) && (Object.keys(additional).length > 0 || properties === undefined));
+  if (isRecordSchema(node)) return recordAsEntries(node, path, depth, context, notes);
+  // `{}` beside listed properties (zod's passthrough) closes like any object; a schema for other keys as well is a mixed record.
+  const openValues = additional === true || (isObject(additional) && Object.keys(additional).length > 0);
   if (openValues || node["patternProperties"] !== undefined || node["propertyNames"] !== undefined) {
-    context.reasons.push(`${path} is an open record (keys not listed in advance)`);
+    context.reasons.push(`${path} has listed properties and open ones`);
     return {};
   }
   if (properties === undefined && additional !== false) {
@@ -230,6 +232,41 @@ function transformObject(node: Json, path: string, depth: number, context: Conte
   }
   if (node["minProperties"] !== undefined) notes.push(`at least ${String(node["minProperties"])} properties`);
   return { type: "object", properties: strictProperties, required: Object.keys(strictProperties), additionalProperties: false };
+}
+
+/**
+ * A record (keys not listed in advance: `additionalProperties` or
+ * `propertyNames` and no `properties`), which no strict subset can express.
+ */
+export function isRecordSchema(node: Json): boolean {
+  if (node["properties"] !== undefined && isObject(node["properties"]) && Object.keys(node["properties"]).length > 0) return false;
+  const additional = node["additionalProperties"];
+  return (isObject(additional) && Object.keys(additional).length > 0) || isObject(node["propertyNames"]);
+}
+
+/**
+ * A record as a list of `{ key, value }` entries, which strict decoding can
+ * follow: the key keeps the record's key schema (an enum of names, a
+ * pattern), the value its value schema. `fromStrictAnswer` turns the entries
+ * back into the record.
+ */
+function recordAsEntries(node: Json, path: string, depth: number, context: Context, notes: string[]): Json {
+  const valueSchema = node["additionalProperties"];
+  if (!isObject(valueSchema) || Object.keys(valueSchema).length === 0) {
+    context.reasons.push(`${path} is a record of any values`);
+    return {};
+  }
+  const keySchema = isObject(node["propertyNames"]) ? transform({ type: "string", ...node["propertyNames"] }, `${path}.key`, depth + 2, context) : { type: "string" };
+  const value = transform(valueSchema, `${path}.value`, depth + 2, context);
+  context.properties += 2;
+  notes.push("one entry per key, each key once");
+  if (typeof node["minProperties"] === "number" && node["minProperties"] > 1) notes.push(`at least ${node["minProperties"]} entries`);
+  if (typeof node["maxProperties"] === "number") notes.push(`at most ${node["maxProperties"]} entries`);
+  return {
+    type: "array",
+    items: { type: "object", properties: { key: keySchema, value }, required: ["key", "value"], additionalProperties: false },
+    ...(typeof node["minProperties"] === "number" && node["minProperties"] >= 1 ? { minItems: 1 } : {}),
+  };
 }
 
 /** Whether a transformed schema already accepts null. */
