@@ -78,6 +78,8 @@ function resolveRef(ref: string, context: Context): Json | undefined {
 export function mergeAllOf(parts: readonly Json[]): Json | undefined {
   const merged: Json = { type: "object", properties: {}, required: [] };
   for (const part of parts) {
+    // The node holding the allOf may add nothing but a description.
+    if (Object.keys(part).every((key) => key === "description" || key === "title")) continue;
     if (part["type"] !== undefined && part["type"] !== "object") return undefined;
     if (part["properties"] === undefined && part["type"] !== "object") return undefined;
     Object.assign(merged["properties"] as Json, part["properties"] ?? {});

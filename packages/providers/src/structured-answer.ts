@@ -2,7 +2,7 @@ import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import { z } from "zod";
 import { extractJson, type JsonCandidate } from "./extract-json.ts";
 import { fromStrictAnswer } from "./strict-answer.ts";
-import { type StrictSchemaResult, toStrictSchema } from "./strict-schema.ts";
+import { isRecordSchema, type StrictSchemaResult, toStrictSchema } from "./strict-schema.ts";
 
 /** How a structured answer is requested on the wire: a name, a description and a JSON schema. */
 export interface AnswerFormat {
@@ -78,7 +78,8 @@ export function describeAnswerFormat(options: {
   warn?: ((message: string) => void) | undefined;
 }): AnswerFormat {
   const jsonSchema = toAnswerJsonSchema(options.schema);
-  const wrapped = jsonSchema["type"] !== "object" || "anyOf" in jsonSchema || "oneOf" in jsonSchema || "allOf" in jsonSchema;
+  // Strict decoding and tool input schemas want a plain object at the root: anything else (records included) goes under `value`.
+  const wrapped = jsonSchema["type"] !== "object" || "anyOf" in jsonSchema || "oneOf" in jsonSchema || "allOf" in jsonSchema || isRecordSchema(jsonSchema);
   const loose: Record<string, unknown> = wrapped
     ? { type: "object", properties: { value: withoutDefinitions(jsonSchema) }, required: ["value"], additionalProperties: false, ...definitionsOf(jsonSchema) }
     : jsonSchema;
