@@ -124,7 +124,7 @@ function transform(input: unknown, path: string, depth: number, context: Context
     context.reasons.push(`${path} is nested more than ${strictSchemaLimits.depth} levels deep`);
     return {};
   }
-  let node = input;
+  const node = input;
   if (typeof node["$ref"] === "string") {
     const ref = node["$ref"];
     if (context.resolving.includes(ref)) {

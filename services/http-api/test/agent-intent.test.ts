@@ -99,7 +99,8 @@ describe("POST /agent_intent with a model (fake model server over loopback)", ()
     expect(request).toMatchObject({ strict: true, refused: undefined });
     expect(request?.jsonSchema).toMatchObject({ type: "object", required: ["value"], additionalProperties: false });
     expect(request?.jsonSchema).not.toHaveProperty("anyOf");
-    const branches = ((request?.jsonSchema?.["properties"] as { value: { anyOf: Array<{ properties: Record<string, { enum?: string[] }> }> } }).value.anyOf ?? []);
+    const wrapper = (request?.jsonSchema?.["properties"] ?? {}) as { value?: { anyOf?: Array<{ properties: Record<string, { enum?: string[] }> }> } };
+    const branches = wrapper.value?.anyOf ?? [];
     expect(branches.map((branch) => branch.properties["tool_name"]?.enum)).toEqual([["context.fts_search"], ["fs.read_file"], ["finish"]]);
     expect(branches[0]?.properties["tool_args"]).toMatchObject({ properties: { query: { type: "string" } }, required: ["query", "limit"], additionalProperties: false });
     expect(request?.prompt).toContain("Find auth logic");
