@@ -21,7 +21,7 @@ import { respondAnalysis, respondStateful } from "./support/tool-answers.ts";
 
 // Done means: every request the server makes is one the real API accepts, and
 // asks for constrained output. With each provider and each configured model
-// (the current generation and the one before it), the server runs every tool
+// (the default, the current generation and the one before it), the server runs every tool
 // and operation, every preset, dialog exchanges and every knowledge-graph
 // reasoning type through the real SDKs against the loopback fake model
 // server, which refuses what the Anthropic and OpenAI APIs refuse (adaptive-
@@ -31,6 +31,8 @@ import { respondAnalysis, respondStateful } from "./support/tool-answers.ts";
 // same loop in services/http-api/test/agent-intent.test.ts.
 
 const configurations = [
+  // The built-in default, then the models the issue names.
+  { wire: "anthropic", model: "claude-sonnet-5" },
   { wire: "anthropic", model: "claude-opus-4-8" },
   { wire: "anthropic", model: "claude-sonnet-4-5" },
   { wire: "openai", model: "gpt-5-mini" },
