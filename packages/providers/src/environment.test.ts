@@ -70,6 +70,26 @@ describe("parseProviderEnvironment", () => {
     expect(modelIdForMode(settings, "linear")).toBe("claude-y");
   });
 
+  it("reads capability overrides, which are not a mode's model, and refuses bad ones naming the field", () => {
+    const settings = parseProviderEnvironment({
+      ANTHROPIC_API_KEY: "a",
+      ANTHROPIC_MODEL_CAPABILITIES: '{"claude-opus-6*":{"thinking":"adaptive","effort":["low","high"]}}',
+      OPENAI_MODEL_CAPABILITIES: '{"qwen3*":{"reasoning":true}}',
+    });
+    expect(settings.anthropic.capabilities).toEqual([{ pattern: "claude-opus-6*", capabilities: { thinking: "adaptive", effort: ["low", "high"] } }]);
+    expect(settings.openai.capabilities).toEqual([{ pattern: "qwen3*", capabilities: { reasoning: true } }]);
+    expect(settings.anthropic.modeModels).toEqual({});
+    expect(unknownModeModels(settings, ["linear"])).toEqual([]);
+
+    let error: unknown;
+    try {
+      parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_CAPABILITIES: '{"claude-x":{"effort":["extreme"]}}' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "ANTHROPIC_MODEL_CAPABILITIES.claude-x.effort.0" }] });
+  });
+
   it("reads the timeout, retries and OpenAI structured-output mode", () => {
     const settings = parseProviderEnvironment({
       OPENAI_BASE_URL: "http://127.0.0.1:8000/v1",
