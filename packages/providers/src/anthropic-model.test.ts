@@ -203,6 +203,15 @@ describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => 
   });
 });
 
+describe("createAnthropicModel long requests", () => {
+  it("streams when the room for thinking takes max_tokens past what the SDK sends unstreamed, even if asked not to", async () => {
+    server.setRespond({ object: valid });
+    const result = await model("claude-opus-4-8").generate({ ...ask({ thinkingBudget: 16_384 }), stream: false });
+    expect(server.requests[0]).toMatchObject({ stream: true, maxTokens: 400 + 32_768, refused: undefined });
+    expect(result.object).toEqual(valid);
+  });
+});
+
 describe("createAnthropicModel prompt caching", () => {
   const history: GenerateOptions["messages"] = [
     { role: "user", content: "Step 1: list the materials." },

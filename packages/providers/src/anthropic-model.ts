@@ -8,6 +8,7 @@ import {
   createIdleWatchdog,
   createProgressTracker,
   linkedAbort,
+  longRequestTokens,
   shouldStream,
   streamEndedEarlyError,
   streamStalledError,
@@ -113,7 +114,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     progress.start(attempt);
     const { client, errorContext } = await load();
     const timeout = call.timeoutMs ?? options.timeoutMs;
-    if (!shouldStream(call, body.max_tokens)) {
+    // Past longRequestTokens the SDK refuses to send without streaming (room for adaptive thinking can get there): stream then.
+    if (!shouldStream(call, body.max_tokens) && body.max_tokens <= longRequestTokens) {
       try {
         const message = await client.messages.create(body, {
           ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),
