@@ -11,6 +11,7 @@ import { anthropicStrictSchemaProblem, openaiStrictSchemaProblem } from "./testi
  * strings and numbers, patterns, enums, arrays with minimums, records,
  * discriminated unions, non-object roots) with, for each, random answers in
  * the strict form and the answer the original schema expects.
+ * STRICT_RUNS=20000 runs the properties longer than the suite does (300).
  */
 type Shape =
   | { kind: "string"; min: number; max: number | undefined; pattern: boolean }
@@ -151,13 +152,14 @@ describe("toStrictSchema", () => {
     fc.assert(
       fc.property(rootArbitrary, (shape) => {
         const format = describeAnswerFormat({ schema: toZod(shape), schemaName: "property", warn: () => {} });
-        expect(format.strictProblems).toEqual([]);
-        expect(format.strict).toBe(true);
+        // Only the documented size limits can keep these shapes out of the strict subset.
+        for (const problem of format.strictProblems) expect(problem).toMatch(/nested more than 10 levels|more than 16 union-typed/);
+        fc.pre(format.strict);
         expect(openaiStrictSchemaProblem(format.jsonSchema)).toBeUndefined();
         expect(anthropicStrictSchemaProblem(format.jsonSchema)).toBeUndefined();
         expect(format.wrapped).toBe(!isObjectRoot(shape));
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env["STRICT_RUNS"] ?? 300) },
     );
   });
 
@@ -173,7 +175,7 @@ describe("toStrictSchema", () => {
           expect(check).toEqual({ ok: true, value: pair.original });
         },
       ),
-      { numRuns: 300 },
+      { numRuns: Number(process.env["STRICT_RUNS"] ?? 300) },
     );
   });
 

@@ -49,12 +49,25 @@ export function toStrictSchema(schema: Json): StrictSchemaResult {
     return { fits: false, reasons: ["the root must be an object without anyOf, oneOf or allOf"] };
   }
   const transformed = transform(schema, "(root)", 0, context);
+  // Nullable wrappers add levels of their own: measure the result as the APIs do.
+  if (nestingOf(transformed) > strictSchemaLimits.depth) context.reasons.push(`nested more than ${strictSchemaLimits.depth} levels deep once optional fields are nullable`);
   if (context.properties > strictSchemaLimits.properties) context.reasons.push(`more than ${strictSchemaLimits.properties} properties`);
   if (context.enumValues > strictSchemaLimits.enumValues) context.reasons.push(`more than ${strictSchemaLimits.enumValues} enum values`);
   if (context.unions > strictSchemaLimits.anthropicUnions) {
     context.reasons.push(`more than ${strictSchemaLimits.anthropicUnions} union-typed (anyOf or nullable) properties`);
   }
   return context.reasons.length > 0 ? { fits: false, reasons: [...new Set(context.reasons)] } : { fits: true, schema: transformed };
+}
+
+/** Levels of a schema: one per property, array item and anyOf branch on the way down. */
+function nestingOf(node: unknown): number {
+  if (!isObject(node)) return 0;
+  const children = [
+    ...Object.values(isObject(node["properties"]) ? node["properties"] : {}),
+    ...(node["items"] !== undefined ? [node["items"]] : []),
+    ...(Array.isArray(node["anyOf"]) ? node["anyOf"] : []),
+  ];
+  return children.length === 0 ? 0 : 1 + Math.max(...children.map(nestingOf));
 }
 
 function hasComposition(node: Json): boolean {
