@@ -27,7 +27,7 @@ export const maximumCacheBreakpoints = 4;
 /** Settings of an Anthropic model (one SDK client). */
 export interface AnthropicModelOptions {
   apiKey: string;
-  /** Default model id, e.g. `claude-sonnet-4-5`; `GenerateOptions.modelId` overrides it per call. */
+  /** Default model id, e.g. `claude-sonnet-5`; `GenerateOptions.modelId` overrides it per call. */
   modelId: string;
   /** Defaults to https://api.anthropic.com (the SDK appends `/v1/messages`). */
   baseURL?: string | undefined;

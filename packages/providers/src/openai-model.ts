@@ -36,7 +36,7 @@ export interface OpenAIModelOptions {
   apiKey?: string | undefined;
   /** Defaults to https://api.openai.com/v1; for compatible servers the URL up to and including `/v1`. */
   baseURL?: string | undefined;
-  /** Default model id, e.g. `gpt-4.1-mini` or `llama3.1:8b`; `GenerateOptions.modelId` overrides it per call. */
+  /** Default model id, e.g. `gpt-5-mini` or `llama3.1:8b`; `GenerateOptions.modelId` overrides it per call. */
   modelId: string;
   /** Per-request timeout of the SDK, per attempt; `GenerateOptions.timeoutMs` overrides it. */
   timeoutMs: number;
