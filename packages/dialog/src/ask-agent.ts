@@ -61,6 +61,7 @@ export async function askAgent<Input, Output>(
     temperature: overrides.temperature ?? settings.temperature,
     maxTokens: overrides.maxTokens ?? settings.maxTokens,
     ...(settings.thinkingBudget !== undefined ? { thinkingBudget: settings.thinkingBudget } : {}),
+    ...(settings.effort !== undefined ? { effort: settings.effort } : {}),
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(overrides.model !== undefined ? { modelId: overrides.model } : {}),
     signal: context.signal,

@@ -1,9 +1,20 @@
+import type { ThinkingEffort } from "@deliberate/providers";
+
 /** Model settings of one mode (design §6 and §11.4). */
 export interface ModeSettings {
+  /** Sent to chat models only: reasoning models and Claude's current API refuse sampling parameters. */
   temperature: number;
   maxTokens: number;
-  /** Extended thinking budget; only providers that support it use it. */
+  /**
+   * How much the mode thinks, as a token budget: budget models (Claude Sonnet
+   * 4.5, Haiku 4.5, Opus 4.5) get it as `budget_tokens`; effort models
+   * (Claude Opus 4.6+, the 5 family, OpenAI reasoning models) the effort it
+   * stands for (up to 2,048 low, 6,144 medium, 12,288 high, above xhigh),
+   * with the answer's cap raised to leave room for the thinking.
+   */
   thinkingBudget?: number;
+  /** An explicit effort (`low` ... `max`) for effort models; wins over the budget's. */
+  effort?: ThinkingEffort;
   timeoutMs?: number;
   /**
    * Stream the answer and report its progress ("generating <mode>: N tokens").

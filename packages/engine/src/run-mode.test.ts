@@ -48,6 +48,23 @@ describe("runMode", () => {
     expect(await store.invocations.list({ tool: "probe_history" })).toMatchObject([{ success: true, model_calls: 2 }]);
   });
 
+  it("maps the mode's thinking settings onto the model: a budget for budget models, an effort for adaptive ones", async () => {
+    server.reset();
+    server.setRespond({ object: { text: "ok" } });
+    const model = (modelId: string) => createAnthropicModel({ apiKey: "k", baseURL: server.anthropicBaseURL, modelId, timeoutMs: 10_000, maxRetries: 0 });
+    const budget = await engineWith(model("claude-sonnet-4-5"), { modeSettings: { probe: { thinkingBudget: 4096 } } });
+    await budget.engine.invoke("probe_history", {});
+    const adaptive = await engineWith(model("claude-opus-4-8"), { modeSettings: { probe: { thinkingBudget: 4096 } } });
+    await adaptive.engine.invoke("probe_history", {});
+    const explicit = await engineWith(model("claude-opus-4-8"), { modeSettings: { probe: { thinkingBudget: 4096, effort: "low" } } });
+    await explicit.engine.invoke("probe_history", {});
+    expect(server.requests.map((request) => ({ thinking: request.body["thinking"], effort: request.effort, refused: request.refused }))).toEqual([
+      { thinking: { type: "enabled", budget_tokens: 4096 }, effort: undefined, refused: undefined },
+      { thinking: { type: "adaptive" }, effort: "medium", refused: undefined },
+      { thinking: { type: "adaptive" }, effort: "low", refused: undefined },
+    ]);
+  });
+
   it("sends the history as separate messages before the prompt, the last one marked for the prompt cache", async () => {
     server.reset();
     server.setRespond({ object: { text: "ok" } });

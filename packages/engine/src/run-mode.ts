@@ -51,6 +51,7 @@ export function generateWithMode<Input, Output>(
     temperature: settings.temperature,
     maxTokens: settings.maxTokens,
     ...(settings.thinkingBudget !== undefined ? { thinkingBudget: settings.thinkingBudget } : {}),
+    ...(settings.effort !== undefined ? { effort: settings.effort } : {}),
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
     // With a progress callback the providers would stream by default: keep their choice unless the mode's settings say.

@@ -4,7 +4,7 @@ import { createAnthropicModel } from "./anthropic-model.ts";
 import type { GenerateOptions } from "./language-model.ts";
 import { createFakeModelServer, type FakeModelServer } from "./testing/index.ts";
 
-/** Anthropic wire specifics: caching, forced tool, thinking, repair through tool_result. */
+/** Anthropic wire specifics: caching, output_config.format or a tool, thinking by model, repair. */
 
 const planSchema = z.object({ steps: z.array(z.string()).min(1) });
 const valid = { steps: ["measure", "cut"] };
@@ -20,8 +20,8 @@ beforeEach(() => {
   server.reset();
 });
 
-function model() {
-  return createAnthropicModel({ apiKey: "test-key", baseURL: server.anthropicBaseURL, modelId: "claude-test", timeoutMs: 10_000, maxRetries: 0 });
+function model(modelId = "claude-test") {
+  return createAnthropicModel({ apiKey: "test-key", baseURL: server.anthropicBaseURL, modelId, timeoutMs: 10_000, maxRetries: 0 });
 }
 
 /** Each case runs twice: answered whole, and streamed. */
@@ -41,56 +41,130 @@ function ask(overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {
   };
 }
 
+/** Every request the fake refused, with the reason: a test that expects none asserts an empty list. */
+const refusals = () => server.requests.filter((request) => request.refused !== undefined).map((request) => `${request.model}: ${request.refused}`);
+
 describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => {
   beforeEach(() => {
     streamed = stream;
   });
 
-  it("caches the system prompt, forces the answer tool and sends no temperature", async () => {
+  it("asks for output_config.format with the strict schema, caches the system prompt and sends no temperature or tools", async () => {
     server.setRespond({ object: valid });
-    await model().generate(ask());
+    const result = await model("claude-sonnet-4-5").generate(ask());
 
     const body = server.requests[0]?.body ?? {};
-    expect(body["system"]).toEqual([{ type: "text", text: "You plan carpentry work.", cache_control: { type: "ephemeral" } }]);
-    expect(body["tool_choice"]).toEqual({ type: "tool", name: "plan", disable_parallel_tool_use: true });
-    expect(body["tools"]).toMatchObject([{ name: "plan", description: "The plan, step by step.", input_schema: { type: "object", required: ["steps"] } }]);
+    expect(body["system"]).toEqual([
+      { type: "text", text: "You plan carpentry work.", cache_control: { type: "ephemeral" } },
+      { type: "text", text: 'Reply with only a JSON object for "plan" that follows the given JSON schema.' },
+    ]);
+    expect(body["output_config"]).toEqual({
+      format: {
+        type: "json_schema",
+        schema: {
+          type: "object",
+          properties: { steps: { type: "array", items: { type: "string" }, minItems: 1 } },
+          required: ["steps"],
+          additionalProperties: false,
+        },
+      },
+    });
+    expect(body).not.toHaveProperty("tools");
+    expect(body).not.toHaveProperty("tool_choice");
     expect(body["max_tokens"]).toBe(400);
     expect(body).not.toHaveProperty("temperature");
     expect(body).not.toHaveProperty("thinking");
-    expect(server.requests[0]?.path).toBe("/v1/messages");
-    expect(server.requests[0]?.stream).toBe(stream);
+    expect(server.requests[0]).toMatchObject({ path: "/v1/messages", stream, structured: "json_schema", strict: true, schemaName: "plan" });
+    expect(result.object).toEqual(valid);
+    expect(refusals()).toEqual([]);
   });
 
-  it("enables thinking with the budget on top of max_tokens and offers the tool instead of forcing it", async () => {
+  it("gives a budget model (Sonnet 4.5) its thinking budget on top of max_tokens, keeping the format", async () => {
     server.setRespond({ object: valid });
-    const result = await model().generate(ask({ thinkingBudget: 2_000 }));
+    const result = await model("claude-sonnet-4-5").generate(ask({ thinkingBudget: 2_000 }));
 
     const body = server.requests[0]?.body ?? {};
     expect(body["thinking"]).toEqual({ type: "enabled", budget_tokens: 2_000 });
     expect(body["max_tokens"]).toBe(2_400);
-    expect(body["tool_choice"]).toEqual({ type: "auto", disable_parallel_tool_use: true });
-    expect(body).not.toHaveProperty("temperature");
-    expect(server.requests[0]?.system).toContain("`plan` tool");
+    expect(body["output_config"]).not.toHaveProperty("effort");
+    expect(body["output_config"]).toHaveProperty("format");
     expect(result.object).toEqual(valid);
+    expect(refusals()).toEqual([]);
   });
 
   it("raises a thinking budget below the API minimum to 1,024", async () => {
     server.setRespond({ object: valid });
-    await model().generate(ask({ thinkingBudget: 100 }));
+    await model("claude-sonnet-4-5").generate(ask({ thinkingBudget: 100 }));
     expect(server.requests[0]?.body["thinking"]).toEqual({ type: "enabled", budget_tokens: 1_024 });
     expect(server.requests[0]?.body["max_tokens"]).toBe(1_424);
   });
 
+  it("gives an adaptive model (Opus 4.8) adaptive thinking at the effort its budget stands for, with room for the thinking", async () => {
+    server.setRespond({ object: valid });
+    await model("claude-opus-4-8").generate(ask({ thinkingBudget: 8_192 }));
+    await model("claude-opus-4-8").generate(ask({ thinkingBudget: 16_384 }));
+    await model("claude-opus-4-8").generate(ask({ effort: "low" }));
+    await model("claude-opus-4-8").generate(ask());
+
+    const [deep, maximum, low, none] = server.requests.map((request) => request.body);
+    expect(deep).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 400 + 16_384 });
+    expect(maximum).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "xhigh" }, max_tokens: 400 + 32_768 });
+    expect(low).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "low" }, max_tokens: 400 + 4_096 });
+    expect(none).not.toHaveProperty("thinking");
+    expect(none?.["output_config"]).not.toHaveProperty("effort");
+    expect(none?.["max_tokens"]).toBe(400);
+    expect(refusals()).toEqual([]);
+  });
+
+  it("turns thinking off on a model that thinks by default (Opus 5), and asks one that always thinks (Opus 5.5) for the least effort", async () => {
+    server.setRespond({ object: valid });
+    await model("claude-opus-5").generate(ask());
+    await model("claude-opus-5-5").generate(ask());
+    expect(server.requests[0]?.body).toMatchObject({ thinking: { type: "disabled" }, max_tokens: 400 });
+    expect(server.requests[1]?.body).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "low" }, max_tokens: 400 + 4_096 });
+    expect(server.requests[1]?.body).not.toHaveProperty("tool_choice");
+    expect(refusals()).toEqual([]);
+  });
+
+  it("repairs a format answer with the answer sent back and a user message asking for the JSON object", async () => {
+    server.setRespond([{ object: { steps: [] } }, { object: valid }]);
+    const result = await model("claude-opus-4-8").generate(ask({ thinkingBudget: 4_096 }));
+
+    expect(result.object).toEqual(valid);
+    const messages = server.requests[1]?.body["messages"] as Array<{ role: string; content: unknown }>;
+    expect(messages).toHaveLength(3);
+    const assistant = messages[1]?.content as Array<Record<string, unknown>>;
+    expect(assistant.map((block) => block["type"])).toEqual(["thinking", "text"]);
+    expect(assistant[0]?.["signature"]).toBe("fake-signature-1");
+    expect(messages[2]?.role).toBe("user");
+    expect(String(messages[2]?.content)).toContain("Reply with only the JSON object");
+    expect(refusals()).toEqual([]);
+  });
+
+  it("uses a forced tool on a model without structured outputs, and an offered one while it thinks", async () => {
+    server.setRespond({ object: valid });
+    await model("claude-opus-4-1").generate(ask());
+    const result = await model("claude-opus-4-1").generate(ask({ thinkingBudget: 2_000 }));
+
+    expect(server.requests[0]?.body).toMatchObject({ tool_choice: { type: "tool", name: "plan", disable_parallel_tool_use: true } });
+    expect(server.requests[0]?.body["tools"]).toMatchObject([{ name: "plan", description: "The plan, step by step.", input_schema: { type: "object", required: ["steps"] } }]);
+    expect(server.requests[0]?.body).not.toHaveProperty("output_config");
+    expect(server.requests[1]?.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2_000 }, tool_choice: { type: "auto", disable_parallel_tool_use: true } });
+    expect(server.requests[1]?.system).toContain("`plan` tool");
+    expect(result.object).toEqual(valid);
+    expect(refusals()).toEqual([]);
+  });
+
   it("accepts a JSON answer in text (fenced) when thinking made the tool optional", async () => {
     server.setRespond({ text: 'Here is the plan:\n```json\n{"steps": ["measure", "cut"]}\n```' });
-    const result = await model().generate(ask({ thinkingBudget: 1_500 }));
+    const result = await model("claude-opus-4-1").generate(ask({ thinkingBudget: 1_500 }));
     expect(result.object).toEqual(valid);
     expect(server.requests).toHaveLength(1);
   });
 
   it("repairs through a tool_result marked is_error, echoing the thinking and tool_use blocks", async () => {
     server.setRespond([{ object: { steps: [] } }, { object: valid }]);
-    const result = await model().generate(ask({ thinkingBudget: 1_024 }));
+    const result = await model("claude-opus-4-1").generate(ask({ thinkingBudget: 1_024 }));
 
     expect(result.object).toEqual(valid);
     const messages = server.requests[1]?.body["messages"] as Array<{ role: string; content: unknown }>;
@@ -103,27 +177,38 @@ describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => 
     expect(String(toolResult?.["content"])).toContain("steps");
   });
 
-  it("repairs a text answer with a user message when no tool was called", async () => {
+  it("repairs a text answer to a forced tool with a user message asking for the tool", async () => {
     server.setRespond(["no idea", { object: valid }]);
-    await model().generate(ask());
+    await model("claude-opus-4-1").generate(ask());
     const messages = server.requests[1]?.body["messages"] as Array<{ role: string; content: unknown }>;
     expect(messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "no idea" }] });
     expect(messages[2]?.role).toBe("user");
     expect(String(messages[2]?.content)).toContain("Call the `plan` tool");
   });
 
-  it("omits an empty system prompt (the API rejects empty text blocks)", async () => {
+  it("sends no empty system block (the API rejects empty text blocks)", async () => {
     server.setRespond({ object: valid });
-    await model().generate(ask({ system: "  " }));
+    await model("claude-opus-4-1").generate(ask({ system: "  " }));
     expect(server.requests[0]?.body).not.toHaveProperty("system");
+    await model().generate(ask({ system: "  " }));
+    expect(server.requests[1]?.body["system"]).toEqual([{ type: "text", text: 'Reply with only a JSON object for "plan" that follows the given JSON schema.' }]);
   });
 
   it("reports a structured answer cut off at max_tokens as invalid, with the hint to raise maxTokens", async () => {
     server.setRespond({ text: '{"steps": ["meas', finishReason: "length" });
-    const error = await model()
+    const error = await model("claude-sonnet-4-5")
       .generate(ask({ thinkingBudget: 1_024 }))
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", hint: expect.stringContaining("maxTokens") });
+  });
+});
+
+describe("createAnthropicModel long requests", () => {
+  it("streams when the room for thinking takes max_tokens past what the SDK sends unstreamed, even if asked not to", async () => {
+    server.setRespond({ object: valid });
+    const result = await model("claude-opus-4-8").generate({ ...ask({ thinkingBudget: 16_384 }), stream: false });
+    expect(server.requests[0]).toMatchObject({ stream: true, maxTokens: 400 + 32_768, refused: undefined });
+    expect(result.object).toEqual(valid);
   });
 });
 

@@ -8,18 +8,18 @@ import {
   createIdleWatchdog,
   createProgressTracker,
   linkedAbort,
+  longRequestTokens,
   shouldStream,
   streamEndedEarlyError,
   streamStalledError,
   type ProgressTracker,
 } from "./streaming.ts";
+import { type AnswerChannel, anthropicThinking, structuredRequest, withOutputConfig } from "./anthropic-request.ts";
+import { anthropicCapabilities, type AnthropicCapabilities, type CapabilityOverride } from "./model-capabilities.ts";
 import { describeAnswerFormat, type AnswerFormat } from "./structured-answer.ts";
 
 /** The Anthropic API, used when no base URL is given. */
 export const defaultAnthropicBaseURL = "https://api.anthropic.com";
-
-/** The smallest thinking budget the Anthropic API accepts. */
-export const minimumThinkingBudget = 1024;
 
 /** The most `cache_control` breakpoints one Anthropic request may carry. */
 export const maximumCacheBreakpoints = 4;
@@ -27,7 +27,7 @@ export const maximumCacheBreakpoints = 4;
 /** Settings of an Anthropic model (one SDK client). */
 export interface AnthropicModelOptions {
   apiKey: string;
-  /** Default model id, e.g. `claude-sonnet-4-5`; `GenerateOptions.modelId` overrides it per call. */
+  /** Default model id, e.g. `claude-sonnet-5`; `GenerateOptions.modelId` overrides it per call. */
   modelId: string;
   /** Defaults to https://api.anthropic.com (the SDK appends `/v1/messages`). */
   baseURL?: string | undefined;
@@ -35,6 +35,10 @@ export interface AnthropicModelOptions {
   timeoutMs: number;
   /** Retries the SDK makes on 408/409/429/5xx and connection failures, honouring retry-after. */
   maxRetries: number;
+  /** Changes to the capability table (`ANTHROPIC_MODEL_CAPABILITIES`), applied after its rows. */
+  capabilityOverrides?: readonly CapabilityOverride<AnthropicCapabilities>[] | undefined;
+  /** Where a schema without a strict form is reported (once per name); default: a JSON line on stderr. */
+  warn?: ((message: string) => void) | undefined;
 }
 
 type MessageParam = Anthropic.MessageParam;
@@ -60,11 +64,20 @@ interface AnthropicTurn {
 
 /**
  * A LanguageModel on the Anthropic Messages API (`@anthropic-ai/sdk`).
+ * What each model accepts comes from the capability table
+ * (`anthropicCapabilities`).
  *
- * - Structured output through a forced tool whose input schema is the zod
- *   schema's JSON schema. With `thinkingBudget` the API forbids a forced
- *   tool, so the tool is offered with `tool_choice: auto` and an instruction
- *   to call it, and a JSON answer in text is accepted too.
+ * - Structured output: `output_config.format` with the schema's strict form
+ *   (constrained decoding) on models with structured outputs; otherwise a
+ *   tool whose input schema is the answer's, forced when the model allows it
+ *   and does not think, else offered with an instruction to call it (JSON
+ *   in text accepted too). The root is always an object with no
+ *   anyOf/oneOf/allOf there (others are wrapped as `{ value }`).
+ * - Thinking: adaptive models get `thinking: {type: "adaptive"}` with
+ *   `output_config.effort` (the call's `effort`, else its thinking budget
+ *   mapped by `effortForBudget`); budget models
+ *   `thinking: {type: "enabled", budget_tokens}` (at least 1,024). Either
+ *   way `max_tokens` leaves room for the thinking.
  * - Prompt caching: the system prompt is one text block with
  *   `cache_control: ephemeral`, and so is the last message marked `cache`
  *   (with up to two earlier marked ones, four breakpoints in all), so a
@@ -73,10 +86,8 @@ interface AnthropicTurn {
  *   be long): the raw SSE events are accumulated into the same message a
  *   non-streamed call returns, reporting progress as deltas arrive; a stream
  *   silent for the timeout fails with PROVIDER_TIMEOUT.
- * - Thinking: `thinking: { type: "enabled", budget_tokens }` with the budget
- *   raised to at least 1,024 and `max_tokens = maxTokens + budget`.
  * - `temperature` is never sent: the API version this SDK speaks (2026-10-21)
- *   rejects sampling parameters on every model.
+ *   has no sampling parameters, and the adaptive generation refuses them.
  * - Retries, backoff and timeouts come from the SDK; `signal` is passed through.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): LanguageModel {
@@ -103,7 +114,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     progress.start(attempt);
     const { client, errorContext } = await load();
     const timeout = call.timeoutMs ?? options.timeoutMs;
-    if (!shouldStream(call, body.max_tokens)) {
+    // Past longRequestTokens the SDK refuses to send without streaming (room for adaptive thinking can get there): stream then.
+    if (!shouldStream(call, body.max_tokens) && body.max_tokens <= longRequestTokens) {
       try {
         const message = await client.messages.create(body, {
           ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),
@@ -147,21 +159,20 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
 
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
     const modelId = call.modelId ?? options.modelId;
-    const thinkingBudget =
-      call.thinkingBudget !== undefined && call.thinkingBudget > 0
-        ? Math.max(minimumThinkingBudget, Math.floor(call.thinkingBudget))
-        : undefined;
-    const base = {
-      model: modelId,
-      max_tokens: call.maxTokens + (thinkingBudget ?? 0),
-      ...(thinkingBudget !== undefined ? { thinking: { type: "enabled" as const, budget_tokens: thinkingBudget } } : {}),
-    };
+    const capabilities = anthropicCapabilities(modelId, options.capabilityOverrides);
+    const thinking = anthropicThinking(call, capabilities);
+    const base = { model: modelId, max_tokens: thinking.maxTokens, ...thinking.params };
     const system = systemBlocks(call.system);
     const messages = toMessageParams(call.messages, maximumCacheBreakpoints - system.length);
     const progress = createProgressTracker(call.onProgress);
 
     if (!call.schema) {
-      const { message: response } = await send(call, { ...base, ...(system.length > 0 ? { system } : {}), messages }, progress, 0);
+      const { message: response } = await send(
+        call,
+        { ...base, ...withOutputConfig(thinking.effort, undefined), ...(system.length > 0 ? { system } : {}), messages },
+        progress,
+        0,
+      );
       return {
         object: undefined as T,
         text: textOf(response.content),
@@ -171,22 +182,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       };
     }
 
-    const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription });
-    const forced = thinkingBudget === undefined;
-    const tool: Anthropic.Tool = {
-      name: format.name,
-      description: format.description ?? `Give your complete answer as the input of this tool.`,
-      input_schema: format.jsonSchema as Anthropic.Tool.InputSchema,
-    };
-    const structuredSystem = forced
-      ? system
-      : [
-          ...system,
-          {
-            type: "text" as const,
-            text: `Answer by calling the \`${format.name}\` tool exactly once with your complete answer as its input. If you cannot call it, reply with only the JSON object.`,
-          },
-        ];
+    const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription, warn: options.warn });
+    const request = structuredRequest(format, capabilities, thinking, system);
 
     return generateWithRepair<T, AnthropicTurn>({
       schema: call.schema,
@@ -197,12 +194,10 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
           call,
           {
             ...base,
-            ...(structuredSystem.length > 0 ? { system: structuredSystem } : {}),
-            messages: repair ? [...messages, ...repairMessages(repair, format, forced)] : messages,
-            tools: [tool],
-            tool_choice: forced
-              ? { type: "tool", name: format.name, disable_parallel_tool_use: true }
-              : { type: "auto", disable_parallel_tool_use: true },
+            ...withOutputConfig(thinking.effort, request.outputFormat),
+            ...(request.system.length > 0 ? { system: request.system } : {}),
+            messages: repair ? [...messages, ...repairMessages(repair, format, request.how)] : messages,
+            ...(request.tool ? { tools: [request.tool], tool_choice: request.toolChoice } : {}),
           },
           progress,
           repair ? 1 : 0,
@@ -272,15 +267,13 @@ function toAttempt(received: Received, format: AnswerFormat): AnswerAttempt<Anth
  * a tool_result with `is_error` for a tool answer, or a user message for a
  * text answer.
  */
-function repairMessages(repair: RepairRequest<AnthropicTurn>, format: AnswerFormat, forced: boolean): MessageParam[] {
+function repairMessages(repair: RepairRequest<AnthropicTurn>, format: AnswerFormat, how: AnswerChannel): MessageParam[] {
   const { content, toolUseIds } = repair.previous.turn;
   const assistant: MessageParam = {
     role: "assistant",
     content: content.length > 0 ? content : [{ type: "text", text: "(no answer)" }],
   };
-  const how =
-    forced || toolUseIds.length > 0 ? `Call the \`${format.name}\` tool with it.` : "Reply with only the JSON object.";
-  const instruction = `${repair.instruction}\n${how}`;
+  const instruction = `${repair.instruction}\n${how === "forced-tool" || toolUseIds.length > 0 ? `Call the \`${format.name}\` tool with it.` : "Reply with only the JSON object."}`;
   if (toolUseIds.length === 0) return [assistant, { role: "user", content: instruction }];
   return [
     assistant,

@@ -52,7 +52,7 @@ describe("parseProviderEnvironment", () => {
   it("resolves model ids: mode override > provider default > built-in default", () => {
     const anthropic = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_TREE: "claude-opus-4-1" });
     expect(modelIdForMode(anthropic, "tree")).toBe("claude-opus-4-1");
-    expect(modelIdForMode(anthropic, "linear")).toBe("claude-sonnet-4-5");
+    expect(modelIdForMode(anthropic, "linear")).toBe("claude-sonnet-5");
     expect(modelIdForMode(anthropic, "auto")).toBe("claude-haiku-4-5");
 
     const withDefault = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL: "claude-x", ANTHROPIC_MODEL_MCTS: "claude-y" });
@@ -61,13 +61,33 @@ describe("parseProviderEnvironment", () => {
 
     const openai = parseProviderEnvironment({ OPENAI_API_KEY: "b", OPENAI_MODEL_COUNTERFACTUAL: "o4-mini" });
     expect(modelIdForMode(openai, "counterfactual")).toBe("o4-mini");
-    expect(modelIdForMode(openai, "auto")).toBe("gpt-4.1-mini");
+    expect(modelIdForMode(openai, "auto")).toBe("gpt-5-mini");
   });
 
   it("warns about model variables that name no mode", () => {
     const settings = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_LINEAER: "claude-x", ANTHROPIC_MODEL_LINEAR: "claude-y" });
     expect(unknownModeModels(settings, ["linear", "tree"])).toEqual([expect.stringContaining("ANTHROPIC_MODEL_LINEAER names no mode")]);
     expect(modelIdForMode(settings, "linear")).toBe("claude-y");
+  });
+
+  it("reads capability overrides, which are not a mode's model, and refuses bad ones naming the field", () => {
+    const settings = parseProviderEnvironment({
+      ANTHROPIC_API_KEY: "a",
+      ANTHROPIC_MODEL_CAPABILITIES: '{"claude-opus-6*":{"thinking":"adaptive","effort":["low","high"]}}',
+      OPENAI_MODEL_CAPABILITIES: '{"qwen3*":{"reasoning":true}}',
+    });
+    expect(settings.anthropic.capabilities).toEqual([{ pattern: "claude-opus-6*", capabilities: { thinking: "adaptive", effort: ["low", "high"] } }]);
+    expect(settings.openai.capabilities).toEqual([{ pattern: "qwen3*", capabilities: { reasoning: true } }]);
+    expect(settings.anthropic.modeModels).toEqual({});
+    expect(unknownModeModels(settings, ["linear"])).toEqual([]);
+
+    let error: unknown;
+    try {
+      parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_CAPABILITIES: '{"claude-x":{"effort":["extreme"]}}' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "ANTHROPIC_MODEL_CAPABILITIES.claude-x.effort.0" }] });
   });
 
   it("reads the timeout, retries and OpenAI structured-output mode", () => {

@@ -1,5 +1,7 @@
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import type { OpenAIStructuredOutput } from "./openai-model.ts";
+import { parseAnthropicCapabilityOverrides, parseOpenAICapabilityOverrides } from "./capability-overrides.ts";
+import type { AnthropicCapabilities, CapabilityOverride, OpenAICapabilities } from "./model-capabilities.ts";
 import { defaultReasoningModels } from "./reasoning-models.ts";
 
 /** The server-side providers that configuration can choose. */
@@ -25,6 +27,12 @@ export interface ProviderConnectionSettings {
   modeModels: Partial<Record<string, string>>;
 }
 
+/** Anthropic settings: connection plus changes to the capability table. */
+export interface AnthropicConnectionSettings extends ProviderConnectionSettings {
+  /** `ANTHROPIC_MODEL_CAPABILITIES`: capabilities for model ids the table does not know (or knows wrongly). */
+  capabilities: CapabilityOverride<AnthropicCapabilities>[];
+}
+
 /** OpenAI settings: connection plus how structured answers are requested. */
 export interface OpenAIConnectionSettings extends ProviderConnectionSettings {
   /** `OPENAI_STRUCTURED_OUTPUT`; `json_object` for servers without json_schema support. */
@@ -35,6 +43,8 @@ export interface OpenAIConnectionSettings extends ProviderConnectionSettings {
    * `!id` excludes; `none` for no model). Default `["default"]`.
    */
   reasoningModels: string[];
+  /** `OPENAI_MODEL_CAPABILITIES`: capabilities for model ids the table does not know (or knows wrongly). */
+  capabilities: CapabilityOverride<OpenAICapabilities>[];
 }
 
 /** Provider configuration, parsed once from the environment by each service. */
@@ -48,7 +58,7 @@ export interface ProviderSettings {
    * (e.g. DELIBERATE_PROVIDER=anthropic without ANTHROPIC_API_KEY).
    */
   missing: string | undefined;
-  anthropic: ProviderConnectionSettings;
+  anthropic: AnthropicConnectionSettings;
   openai: OpenAIConnectionSettings;
   /** `REQUEST_TIMEOUT_MS`, default 60,000: per-request timeout of the SDKs. */
   timeoutMs: number;
@@ -65,8 +75,8 @@ export interface ProviderSettings {
 
 /** Model ids used when configuration names none. */
 export const defaultModelIds = {
-  anthropic: { default: "claude-sonnet-4-5", modes: { auto: "claude-haiku-4-5" } },
-  openai: { default: "gpt-4.1-mini", modes: {} },
+  anthropic: { default: "claude-sonnet-5", modes: { auto: "claude-haiku-4-5" } },
+  openai: { default: "gpt-5-mini", modes: {} },
 } as const satisfies Record<ProviderName, { default: string; modes: Partial<Record<string, string>> }>;
 
 /** Defaults of the numeric settings. */
@@ -98,11 +108,12 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
   const explicit = choice === "anthropic" || choice === "openai" ? choice : undefined;
   const keylessChoice = choice === "sampling" || choice === "host" ? choice : undefined;
   const keyless = keylessChoice ? [keylessChoice] : parseKeylessOrder(read("DELIBERATE_KEYLESS_ORDER"), issues);
-  const anthropic: ProviderConnectionSettings = {
+  const anthropic: AnthropicConnectionSettings = {
     apiKey: read("ANTHROPIC_API_KEY"),
     baseURL: parseURL(read("ANTHROPIC_BASE_URL"), "ANTHROPIC_BASE_URL", issues),
     model: read("ANTHROPIC_MODEL"),
     modeModels: readModeModels(env, "ANTHROPIC_MODEL_"),
+    capabilities: parseAnthropicCapabilityOverrides(read("ANTHROPIC_MODEL_CAPABILITIES"), issues),
   };
   const openai: OpenAIConnectionSettings = {
     apiKey: read("OPENAI_API_KEY"),
@@ -113,6 +124,7 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
       parseChoice(read("OPENAI_STRUCTURED_OUTPUT"), "OPENAI_STRUCTURED_OUTPUT", ["json_schema", "json_object"], issues) ??
       "json_schema",
     reasoningModels: parseReasoningModels(read("OPENAI_REASONING_MODELS"), issues),
+    capabilities: parseOpenAICapabilityOverrides(read("OPENAI_MODEL_CAPABILITIES"), issues),
   };
   const timeoutMs = parseInteger(read("REQUEST_TIMEOUT_MS"), "REQUEST_TIMEOUT_MS", { minimum: 1 }, issues) ?? defaultRequestTimeoutMs;
   const maxRetries =
@@ -156,7 +168,7 @@ export type RedactedSecret = "(set)" | "(not set)";
 
 /** ProviderSettings fit for printing (see `redactSettings`). */
 export interface RedactedProviderSettings extends Omit<ProviderSettings, "anthropic" | "openai"> {
-  anthropic: Omit<ProviderConnectionSettings, "apiKey"> & { apiKey: RedactedSecret };
+  anthropic: Omit<AnthropicConnectionSettings, "apiKey"> & { apiKey: RedactedSecret };
   openai: Omit<OpenAIConnectionSettings, "apiKey"> & { apiKey: RedactedSecret };
 }
 
@@ -171,8 +183,8 @@ export function redactSettings(settings: ProviderSettings): RedactedProviderSett
   const openai = redactConnection(settings.openai);
   return {
     ...settings,
-    anthropic: redactConnection(settings.anthropic),
-    openai: { ...openai, reasoningModels: [...openai.reasoningModels] },
+    anthropic: { ...redactConnection(settings.anthropic), capabilities: [...settings.anthropic.capabilities] },
+    openai: { ...openai, reasoningModels: [...openai.reasoningModels], capabilities: [...openai.capabilities] },
     warnings: [...settings.warnings],
     keyless: [...settings.keyless],
   };
@@ -208,6 +220,7 @@ function readModeModels(env: Environment, prefix: string): Partial<Record<string
     if (!name.startsWith(prefix)) continue;
     const value = raw?.trim();
     const mode = name.slice(prefix.length).toLowerCase();
+    if (mode === "capabilities") continue; // <PROVIDER>_MODEL_CAPABILITIES is the capability table, not a mode
     if (value && mode) models[mode] = value;
   }
   return models;

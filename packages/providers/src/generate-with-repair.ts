@@ -41,7 +41,7 @@ export interface GenerateWithRepairOptions<T, Turn> {
  */
 export async function generateWithRepair<T, Turn>(options: GenerateWithRepairOptions<T, Turn>): Promise<GenerateResult<T>> {
   const first = await options.ask(undefined);
-  const firstCheck = checkAnswer(options.schema, first.candidate, options.format.wrapped);
+  const firstCheck = checkAnswer(options.schema, first.candidate, options.format);
   if (firstCheck.ok) return toResult(first, firstCheck.value, first.usage);
 
   let second: AnswerAttempt<Turn>;
@@ -56,7 +56,7 @@ export async function generateWithRepair<T, Turn>(options: GenerateWithRepairOpt
     throw withSpend(error, { usage: first.usage, answers: 1, modelId: first.modelId });
   }
   const usage = addUsage(first.usage, second.usage);
-  const secondCheck = checkAnswer(options.schema, second.candidate, options.format.wrapped);
+  const secondCheck = checkAnswer(options.schema, second.candidate, options.format);
   if (secondCheck.ok) return toResult(second, secondCheck.value, usage);
 
   const cutOff = second.finishReason === "length";

@@ -9,7 +9,23 @@ export type {
   Usage,
 } from "./language-model.ts";
 
-export { createAnthropicModel, defaultAnthropicBaseURL, maximumCacheBreakpoints, minimumThinkingBudget } from "./anthropic-model.ts";
+export { createAnthropicModel, defaultAnthropicBaseURL, maximumCacheBreakpoints } from "./anthropic-model.ts";
+export { minimumThinkingBudget } from "./anthropic-request.ts";
+export {
+  anthropicCapabilities,
+  anthropicEffortLevels,
+  defaultAnthropicCapabilities,
+  defaultOpenAICapabilities,
+  normaliseModelId,
+  openaiCapabilities,
+  openaiEffortLevels,
+} from "./model-capabilities.ts";
+export type { AnthropicCapabilities, AnthropicEffort, AnthropicThinkingStyle, CapabilityOverride, OpenAICapabilities, OpenAIEffort } from "./model-capabilities.ts";
+export { budgetForEffort, effortForBudget, reasoningAllowance } from "./thinking-effort.ts";
+export type { ThinkingEffort } from "./thinking-effort.ts";
+export { toStrictSchema } from "./strict-schema.ts";
+export type { StrictSchemaResult } from "./strict-schema.ts";
+export { fromStrictAnswer } from "./strict-answer.ts";
 export type { AnthropicModelOptions } from "./anthropic-model.ts";
 export { createOpenAIModel, defaultOpenAIBaseURL } from "./openai-model.ts";
 export type { OpenAIModelOptions, OpenAIStructuredOutput } from "./openai-model.ts";

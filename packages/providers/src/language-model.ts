@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ThinkingEffort } from "./thinking-effort.ts";
 
 /** A message in the conversation sent to the model (system text is separate). */
 export interface ModelMessage {
@@ -78,10 +79,20 @@ export interface GenerateOptions<T = unknown> {
   /** Maximum tokens of the answer (Anthropic adds the thinking budget on top). */
   maxTokens: number;
   /**
-   * Extended thinking budget in tokens, where the provider supports it
-   * (Anthropic: at least 1,024; the OpenAI provider ignores it).
+   * Thinking budget in tokens. Budget models (Claude Sonnet 4.5, Haiku 4.5,
+   * Opus 4.5) get it as `budget_tokens` (at least 1,024); effort models
+   * (Claude Opus 4.6+, the 5 family, OpenAI reasoning models) get the effort
+   * it stands for (`effortForBudget`: up to 2,048 low, 6,144 medium, 12,288
+   * high, above xhigh), and the answer's cap grows to leave room for it.
+   * Chat models ignore it.
    */
   thinkingBudget?: number;
+  /**
+   * How hard the model should think, when set: wins over `thinkingBudget`'s
+   * effort. Mapped to the closest level the model accepts; budget models get
+   * the budget it stands for (`budgetForEffort`).
+   */
+  effort?: ThinkingEffort;
   /** Per-call timeout; the provider also honours `signal`. */
   timeoutMs?: number;
   signal?: AbortSignal;

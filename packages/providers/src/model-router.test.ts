@@ -106,7 +106,8 @@ describe("createModelRouterFromModel", () => {
     const router = createModelRouter(settings);
     await router.forMode("tree").generate({ ...ask, temperature: 0.5 });
     await router.forMode("linear").generate({ ...ask, temperature: 0.5 });
-    expect(server.requests[0]?.body).toMatchObject({ model: "my-reasoner", max_completion_tokens: 50 });
+    // A reasoning model's cap leaves room for its reasoning (at the least effort: low, 4,096 tokens).
+    expect(server.requests[0]?.body).toMatchObject({ model: "my-reasoner", max_completion_tokens: 50 + 4_096, reasoning_effort: "low" });
     expect(server.requests[0]?.body).not.toHaveProperty("temperature");
     expect(server.requests[1]?.body).toMatchObject({ model: "gpt-4.1-mini", max_tokens: 50, temperature: 0.5 });
   });

@@ -38,6 +38,7 @@ export function createModelRouter(settings: ProviderSettings): ModelRouter {
           apiKey: settings.anthropic.apiKey ?? "not-needed",
           baseURL: settings.anthropic.baseURL,
           modelId: modelIdForMode(settings, "linear") ?? "",
+          capabilityOverrides: settings.anthropic.capabilities,
         })
       : createOpenAIModel({
           ...common,
@@ -46,6 +47,7 @@ export function createModelRouter(settings: ProviderSettings): ModelRouter {
           modelId: modelIdForMode(settings, "linear") ?? "",
           structuredOutput: settings.openai.structuredOutput,
           reasoningModels: settings.openai.reasoningModels,
+          capabilityOverrides: settings.openai.capabilities,
         });
   const models = new Map<string, LanguageModel>();
   return {

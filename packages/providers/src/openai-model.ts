@@ -3,6 +3,8 @@ import { extractJson } from "./extract-json.ts";
 import { generateWithRepair, throwIfAborted, type AnswerAttempt } from "./generate-with-repair.ts";
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, Usage } from "./language-model.ts";
 import { type SdkApiError, type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
+import { type CapabilityOverride, type OpenAICapabilities, openaiCapabilities } from "./model-capabilities.ts";
+import { openaiParameters } from "./openai-parameters.ts";
 import { defaultReasoningModels, isReasoningModel } from "./reasoning-models.ts";
 import {
   createIdleWatchdog,
@@ -34,7 +36,7 @@ export interface OpenAIModelOptions {
   apiKey?: string | undefined;
   /** Defaults to https://api.openai.com/v1; for compatible servers the URL up to and including `/v1`. */
   baseURL?: string | undefined;
-  /** Default model id, e.g. `gpt-4.1-mini` or `llama3.1:8b`; `GenerateOptions.modelId` overrides it per call. */
+  /** Default model id, e.g. `gpt-5-mini` or `llama3.1:8b`; `GenerateOptions.modelId` overrides it per call. */
   modelId: string;
   /** Per-request timeout of the SDK, per attempt; `GenerateOptions.timeoutMs` overrides it. */
   timeoutMs: number;
@@ -49,6 +51,10 @@ export interface OpenAIModelOptions {
    * See `isReasoningModel`.
    */
   reasoningModels?: readonly string[] | undefined;
+  /** Changes to the capability table (`OPENAI_MODEL_CAPABILITIES`), applied after its rows and `reasoningModels`. */
+  capabilityOverrides?: readonly CapabilityOverride<OpenAICapabilities>[] | undefined;
+  /** Where a schema without a strict form is reported (once per name); default: a JSON line on stderr. */
+  warn?: ((message: string) => void) | undefined;
 }
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -67,22 +73,26 @@ interface Answer {
 
 /**
  * A LanguageModel on the Chat Completions API (`openai`), for OpenAI and for
- * every OpenAI-compatible server reached by `baseURL`.
+ * every OpenAI-compatible server reached by `baseURL`. What each model
+ * accepts comes from the capability table (`openaiCapabilities`).
  *
- * - Structured output through `response_format: json_schema` (`strict: false`,
- *   so any zod schema works), or `json_object` with the schema in the prompt.
- * - Sends `max_tokens` (understood by every compatible server) and the
- *   temperature; to reasoning models (o-series, gpt-5, or as configured by
- *   `reasoningModels`) `max_completion_tokens` (answer plus `thinkingBudget`)
- *   and no temperature, which they reject.
+ * - Structured output through `response_format: json_schema` with the
+ *   schema's strict form and `strict: true` (constrained decoding), or the
+ *   plain schema with `strict: false` where the schema or model cannot have
+ *   it; or `json_object` with the schema in the prompt.
+ * - Chat models get `max_tokens` and the temperature. Reasoning models
+ *   (o-series, gpt-5, or as configured by `reasoningModels`) get
+ *   `max_completion_tokens` = answer + `reasoningAllowance(effort)` (their
+ *   hidden reasoning counts against it), `reasoning_effort` from the call's
+ *   effort or thinking budget, and no temperature, which they refuse.
  * - Streaming (`stream`, default when `onProgress` is given or the answer may
  *   be long): `stream: true` with `stream_options.include_usage`, content
  *   accumulated as it arrives; a server that refuses to stream a model (an
  *   unverified organization and o3, say) is asked again without streaming,
  *   and that model is not streamed again by this client.
- * - `thinkingBudget` is ignored except by reasoning models; prompt caching
- *   is automatic on OpenAI (messages marked `cache` need nothing more) and
- *   reported as `cacheReadTokens` from `prompt_tokens_details.cached_tokens`.
+ * - Prompt caching is automatic on OpenAI (messages marked `cache` need
+ *   nothing more) and reported as `cacheReadTokens` from
+ *   `prompt_tokens_details.cached_tokens`.
  * - Retries, backoff and timeouts come from the SDK; `signal` is passed through.
  */
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
@@ -108,6 +118,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
   /** Model ids whose server refused a streamed request: asked without streaming from then on. */
   const refusedStreaming = new Set<string>();
   const reasoningModels = options.reasoningModels ?? defaultReasoningModels;
+  const usesBuiltInList = reasoningModels.length === 1 && reasoningModels[0]?.toLowerCase() === "default";
 
   async function send(call: GenerateOptions<unknown>, body: CreateParams, progress: ProgressTracker, attempt: number): Promise<Answer> {
     throwIfAborted(call.signal);
@@ -198,9 +209,12 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
 
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
     const model = call.modelId ?? options.modelId;
-    const base = isReasoningModel(model, reasoningModels)
-      ? { model, max_completion_tokens: call.maxTokens + Math.max(0, Math.floor(call.thinkingBudget ?? 0)) }
-      : { model, max_tokens: call.maxTokens, ...(call.temperature !== undefined ? { temperature: call.temperature } : {}) };
+    const capabilities = openaiCapabilities(model, {
+      // The built-in list is the table's own judgement; a configured list decides for the ids it names.
+      isReasoning: usesBuiltInList ? undefined : isReasoningModel(model, reasoningModels),
+      overrides: options.capabilityOverrides,
+    });
+    const base = openaiParameters(call, model, capabilities);
     const conversation: ChatMessage[] = call.messages.map((message) => ({ role: message.role, content: message.content }));
     const progress = createProgressTracker(call.onProgress);
 
@@ -215,7 +229,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
       };
     }
 
-    const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription });
+    const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription, warn: options.warn });
+    const strict = format.strict && capabilities.strictJsonSchema;
     const system = `${call.system}${call.system.trim().length > 0 ? "\n\n" : ""}${answerInstruction(format, structuredOutput)}`;
     const responseFormat: OpenAI.Chat.ChatCompletionCreateParams["response_format"] =
       structuredOutput === "json_schema"
@@ -224,8 +239,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
             json_schema: {
               name: format.name,
               ...(format.description ? { description: format.description } : {}),
-              schema: format.jsonSchema,
-              strict: false,
+              schema: strict ? format.jsonSchema : format.looseJsonSchema,
+              strict,
             },
           }
         : { type: "json_object" };

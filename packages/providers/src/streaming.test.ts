@@ -218,7 +218,7 @@ describe("anthropic streaming with thinking", () => {
     server.setRespond({ object: valid, chunkCharacters: 10 });
     const model = providers[0]?.create(server);
     const events: GenerateProgress[] = [];
-    const result = await model?.generate(ask({ thinkingBudget: 1_024, onProgress: (event) => events.push(event) }));
+    const result = await model?.generate(ask({ modelId: "claude-sonnet-4-5", thinkingBudget: 1_024, onProgress: (event) => events.push(event) }));
     expect(result?.object).toEqual(valid);
     const phases = events.filter((event) => !event.done).map((event) => event.phase);
     expect(phases[0]).toBe("thinking");

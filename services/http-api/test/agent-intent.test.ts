@@ -38,6 +38,32 @@ function intent(running: RunningService, body: unknown) {
   return postJson(`${running.url}/agent_intent`, body, { "Accept-Version": "v1" });
 }
 
+describe("POST /agent_intent: every request is one the real APIs accept, and asks for constrained output", () => {
+  it.each([
+    ["anthropic", "claude-opus-4-8"],
+    ["anthropic", "claude-sonnet-4-5"],
+    ["openai", "gpt-5-mini"],
+    ["openai", "gpt-4.1-mini"],
+  ] as const)("%s with %s: a tool call and a finish, decided by the model", async (wire, modelId) => {
+    const answers = [
+      { object: { value: { reasoning: "Search first.", tool_name: "context.fts_search", tool_args: { query: "auth", limit: null }, final_text: "" } } },
+      { object: { value: { reasoning: "Done.", tool_name: "finish", tool_args: {}, final_text: "Auth lives in src/auth.ts" } } },
+    ];
+    const { model, running } = await withModel({ respond: answers }, { [wire === "anthropic" ? "ANTHROPIC_MODEL" : "OPENAI_MODEL"]: modelId }, wire);
+    const first = await intent(running, { goal_text: "Find auth logic", tools: [searchTool, readTool], history: [] });
+    const second = await intent(running, { goal_text: "Find auth logic", tools: [searchTool, readTool], history: [{ tool_name: "context.fts_search", result: "src/auth.ts" }] });
+
+    // The strict form asks for every argument (optional ones nullable): a null limit means "not given".
+    expect(first.json).toMatchObject({ status: "ok", decided_by: "model", tool_name: "context.fts_search" });
+    expect(first.json.tool_args).toEqual({ query: "auth" });
+    expect(second.json).toMatchObject({ status: "ok", decided_by: "model", finish: true, final_text: "Auth lives in src/auth.ts" });
+    expect(model.requests.map((request) => ({ model: request.model, refused: request.refused, strict: request.strict }))).toEqual([
+      { model: modelId, refused: undefined, strict: true },
+      { model: modelId, refused: undefined, strict: true },
+    ]);
+  });
+});
+
 describe("POST /agent_intent with a model (fake model server over loopback)", () => {
   it.each(["openai", "anthropic"] as const)("returns the model's tool call, constrained to the offered tools (%s wire)", async (wire) => {
     const { model, running } = await withModel(
@@ -68,8 +94,15 @@ describe("POST /agent_intent with a model (fake model server over loopback)", ()
     // The model was offered exactly the tools (plus finish) as an enum, and saw their schemas in the prompt.
     const request = model.requests[0];
     expect(request?.schemaName).toBe("agent_next_action");
-    const properties = (request?.jsonSchema?.["properties"] ?? {}) as Record<string, { enum?: string[] }>;
-    expect(properties["tool_name"]?.enum).toEqual(["context.fts_search", "fs.read_file", "finish"]);
+    // Constrained decoding, one branch per offered tool (its arguments' schema) plus finish, under `value`:
+    // no anyOf at the root of a tool's input schema, which the Messages API refuses.
+    expect(request).toMatchObject({ strict: true, refused: undefined });
+    expect(request?.jsonSchema).toMatchObject({ type: "object", required: ["value"], additionalProperties: false });
+    expect(request?.jsonSchema).not.toHaveProperty("anyOf");
+    const wrapper = (request?.jsonSchema?.["properties"] ?? {}) as { value?: { anyOf?: Array<{ properties: Record<string, { enum?: string[] }> }> } };
+    const branches = wrapper.value?.anyOf ?? [];
+    expect(branches.map((branch) => branch.properties["tool_name"]?.enum)).toEqual([["context.fts_search"], ["fs.read_file"], ["finish"]]);
+    expect(branches[0]?.properties["tool_args"]).toMatchObject({ properties: { query: { type: "string" } }, required: ["query", "limit"], additionalProperties: false });
     expect(request?.prompt).toContain("Find auth logic");
     expect(request?.prompt).toContain('"required":["path"]');
   });

@@ -72,8 +72,11 @@ export const metricsInvocationSchema = z.object({
   provider: z.string().nullable(),
   model: z.string().nullable(),
   model_calls: z.number().int(),
-  input_tokens: z.number().int(),
+  rounds: z.number().int().describe("Host-executed rounds the call took to finish (1 when it ran in one go)"),
+  input_tokens: z.number().int().describe("Every prompt token, cache reads and writes included"),
   output_tokens: z.number().int(),
+  cache_read_tokens: z.number().int().describe("Prompt tokens read from the provider's prompt cache (part of input_tokens)"),
+  cache_write_tokens: z.number().int().describe("Prompt tokens written to the provider's prompt cache (part of input_tokens)"),
   quality: z.number().nullable(),
   created_at: z.string().describe("ISO 8601 date-time"),
 });

@@ -27,10 +27,24 @@ export interface FakeModelRequest {
   schemaName: string | undefined;
   /** JSON schema of the structured answer (tool input_schema / json_schema.schema). */
   jsonSchema: Record<string, unknown> | undefined;
-  /** How the answer is requested: forced tool, offered tool, json_schema, json_object, or plain text. */
+  /**
+   * How the answer is requested: forced tool, offered tool, json_schema
+   * (OpenAI `response_format`, Anthropic `output_config.format`), json_object,
+   * or plain text.
+   */
   structured: "tool" | "tool-auto" | "json_schema" | "json_object" | "none";
+  /**
+   * Whether the request asks for constrained decoding: OpenAI `json_schema`
+   * with `strict: true`, Anthropic `output_config.format` or a tool with
+   * `strict: true`.
+   */
+  strict: boolean;
+  /** Anthropic `thinking.type` (`enabled`, `adaptive`, `disabled`), when sent. */
+  thinking: string | undefined;
   /** Anthropic `thinking.budget_tokens` when thinking is enabled. */
   thinkingBudget: number | undefined;
+  /** Anthropic `output_config.effort` / OpenAI `reasoning_effort`, when sent. */
+  effort: string | undefined;
   temperature: number | undefined;
   /** `max_tokens`, or OpenAI's `max_completion_tokens` (reasoning models); see `body` for which was sent. */
   maxTokens: number | undefined;
@@ -46,6 +60,11 @@ export interface FakeModelRequest {
   headers: Record<string, string>;
   /** The parsed JSON body as sent. */
   body: Record<string, unknown>;
+  /**
+   * Why the server refused the request with a 400, as the real API would
+   * (see `anthropicRefusal` / `openaiRefusal`); undefined when it was accepted.
+   */
+  refused: string | undefined;
 }
 
 /** How a reply is streamed when the client asked for `stream: true` (ignored otherwise). */

@@ -120,6 +120,7 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
       index: received,
       headers: redactedHeaders(incoming),
       body,
+      refused: undefined,
     };
     received += 1;
     requests.push(request);
@@ -127,6 +128,12 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
 
     if (options.apiKey !== undefined && !carriesKey(incoming, options.apiKey)) {
       sendJson(outgoing, 401, format.error(401, "invalid x-api-key"));
+      return;
+    }
+    const refusal = format.refusal(body);
+    if (refusal) {
+      request.refused = refusal.message;
+      sendJson(outgoing, 400, format.error(400, refusal.message, refusal), { "x-should-retry": "false" });
       return;
     }
     if (request.cacheBreakpoints > maximumFakeCacheBreakpoints) {
@@ -169,7 +176,7 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
         : { kind: "text" as const, text: "text" in reply ? reply.text : "" };
     const answerText = answer.kind === "object" ? JSON.stringify(answer.value) ?? "" : answer.text;
     const measured = cache.measure(`${request.wire}\u0000${request.model}`, cachePrompt);
-    const thinkingTokens = request.thinkingBudget === undefined ? 0 : 12;
+    const thinkingTokens = request.thinking === "enabled" || request.thinking === "adaptive" ? 12 : 0;
     const usage: Usage = { ...measured, outputTokens: fakeTokens(answerText) + thinkingTokens, ...("usage" in reply ? reply.usage : {}) };
     const finishReason = "finishReason" in reply && reply.finishReason === "length" ? "length" : "stop";
     const success = { request, answer, usage, finishReason, id } as const;

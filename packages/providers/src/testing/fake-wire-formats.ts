@@ -1,9 +1,10 @@
 import type { Usage } from "../language-model.ts";
 import type { FakeModelMessage, FakeModelRequest, FakeWire } from "./fake-model-request.ts";
 import { countBreakpoints, type FakeCachePrompt } from "./fake-prompt-cache.ts";
+import { anthropicRefusal, type FakeRefusal, openaiRefusal } from "./fake-request-rules.ts";
 
 /** The wire-specific part of a request, before the server adds path, attempt, index and headers. */
-export type NormalizedBody = Omit<FakeModelRequest, "wire" | "path" | "attempt" | "index" | "headers" | "body"> & {
+export type NormalizedBody = Omit<FakeModelRequest, "wire" | "path" | "attempt" | "index" | "headers" | "body" | "refused"> & {
   /** The prompt as the fake prompt cache measures it. */
   cachePrompt: FakeCachePrompt;
 };
@@ -43,7 +44,9 @@ export interface WireFormat {
   /** The answer as the SSE events of a streamed response, deltas `chunkCharacters` long. */
   stream(input: SuccessInput, chunkCharacters: number): StreamedAnswer;
   /** An error in the wire's format: the body of an error response, or the data of an error event mid-stream. */
-  error(status: number, message: string): unknown;
+  error(status: number, message: string, detail?: { param?: string | undefined; code?: string | undefined }): unknown;
+  /** The 400 the real API answers this request with, if it breaks one of its rules. */
+  refusal(body: Record<string, unknown>): FakeRefusal | undefined;
   /** The name of a mid-stream error event (Anthropic `error`; OpenAI sends an unnamed event with `error`). */
   streamErrorEvent: string | undefined;
 }
@@ -123,16 +126,22 @@ export const anthropicWire: WireFormat = {
     const forcedName = toolChoice["type"] === "tool" ? asString(toolChoice["name"]) : undefined;
     const offered = toolChoice["type"] === "none" ? undefined : tools.find((tool) => tool["name"] === forcedName) ?? tools[0];
     const thinking = asRecord(body["thinking"]);
+    const outputConfig = asRecord(body["output_config"]);
+    const format = asRecord(outputConfig["format"]);
+    const formatted = format["type"] === "json_schema";
     const cachePrompt = anthropicCachePrompt(body, tools);
     return {
       model: asString(body["model"]) ?? "",
       system,
       messages,
       prompt: lastUserText(messages),
-      schemaName: asString(offered?.["name"]),
-      jsonSchema: offered ? asRecord(offered["input_schema"]) : undefined,
-      structured: offered ? (forcedName !== undefined || toolChoice["type"] === "any" ? "tool" : "tool-auto") : "none",
+      schemaName: formatted ? jsonObjectNamePattern.exec(system)?.[1] : asString(offered?.["name"]),
+      jsonSchema: formatted ? asRecord(format["schema"]) : offered ? asRecord(offered["input_schema"]) : undefined,
+      structured: formatted ? "json_schema" : offered ? (forcedName !== undefined || toolChoice["type"] === "any" ? "tool" : "tool-auto") : "none",
+      strict: formatted || offered?.["strict"] === true,
+      thinking: asString(thinking["type"]),
       thinkingBudget: thinking["type"] === "enabled" ? asNumber(thinking["budget_tokens"]) : undefined,
+      effort: asString(outputConfig["effort"]),
       temperature: asNumber(body["temperature"]),
       maxTokens: asNumber(body["max_tokens"]),
       stream: body["stream"] === true,
@@ -220,6 +229,7 @@ export const anthropicWire: WireFormat = {
   error(status, message) {
     return { type: "error", error: { type: anthropicErrorType(status), message } };
   },
+  refusal: anthropicRefusal,
   streamErrorEvent: "error",
 };
 
@@ -235,7 +245,7 @@ interface AnthropicBlock {
 
 function anthropicContent({ request, answer, finishReason, id }: SuccessInput): { blocks: AnthropicBlock[]; stopReason: string } {
   const blocks: AnthropicBlock[] = [];
-  if (request.thinkingBudget !== undefined) {
+  if (request.thinking === "enabled" || request.thinking === "adaptive") {
     const signature = `fake-signature-${id}`;
     blocks.push({
       complete: { type: "thinking", thinking: fakeThinking, signature },
@@ -246,7 +256,7 @@ function anthropicContent({ request, answer, finishReason, id }: SuccessInput): 
       signature,
     });
   }
-  const asTool = answer.kind === "object" && request.schemaName !== undefined;
+  const asTool = answer.kind === "object" && request.schemaName !== undefined && (request.structured === "tool" || request.structured === "tool-auto");
   if (asTool) {
     const toolId = `toolu_fake_${id}`;
     const value = answer.kind === "object" ? answer.value : undefined;
@@ -294,6 +304,9 @@ function anthropicCachePrompt(body: Json, tools: Json[]): FakeCachePrompt {
   for (const tool of tools) {
     segments.push({ text: JSON.stringify(tool["input_schema"] ?? {}), breakpoint: marked(tool) });
   }
+  // A response format becomes part of the prompt the API builds: a changed schema is a changed prefix.
+  const format = asRecord(asRecord(body["output_config"])["format"]);
+  if (format["schema"] !== undefined) segments.push({ text: JSON.stringify(format["schema"]), breakpoint: false });
   const systemValue = body["system"];
   if (typeof systemValue === "string") segments.push({ text: systemValue, breakpoint: false });
   else for (const block of asArray(systemValue).map(asRecord)) segments.push({ text: asString(block["text"]) ?? "", breakpoint: marked(block) });
@@ -340,7 +353,10 @@ export const openaiWire: WireFormat = {
             : undefined,
       jsonSchema: structured === "json_schema" ? asRecord(jsonSchema["schema"]) : undefined,
       structured,
+      strict: structured === "json_schema" && jsonSchema["strict"] === true,
+      thinking: undefined,
       thinkingBudget: undefined,
+      effort: asString(body["reasoning_effort"]),
       temperature: asNumber(body["temperature"]),
       maxTokens: asNumber(body["max_tokens"]) ?? asNumber(body["max_completion_tokens"]),
       stream: body["stream"] === true,
@@ -392,11 +408,12 @@ export const openaiWire: WireFormat = {
     closing.push({ event: undefined, data: "[DONE]" });
     return { opening, body, closing };
   },
-  error(status, message) {
+  error(status, message, detail) {
     const type = status === 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : "invalid_request_error";
-    const code = status === 401 ? "invalid_api_key" : status === 429 ? "rate_limit_exceeded" : null;
-    return { error: { message, type, param: null, code } };
+    const code = detail?.code ?? (status === 401 ? "invalid_api_key" : status === 429 ? "rate_limit_exceeded" : null);
+    return { error: { message, type, param: detail?.param ?? null, code } };
   },
+  refusal: openaiRefusal,
   streamErrorEvent: undefined,
 };
 

@@ -44,7 +44,8 @@ function branchesFor(tools: readonly OfferedTool[]): Record<string, unknown> {
     defs = { ...defs, ...args.defs };
     return { type: "object", properties: { tool_name: { const: tool.name }, tool_args: args.schema }, required: ["tool_name", "tool_args"] };
   });
-  branches.push({ type: "object", properties: { tool_name: { const: finishChoice }, tool_args: { type: "object" } }, required: ["tool_name", "tool_args"] });
+  // Finishing takes no arguments: `{}` exactly (a closed empty object, which strict decoding can follow).
+  branches.push({ type: "object", properties: { tool_name: { const: finishChoice }, tool_args: { type: "object", properties: {}, additionalProperties: false } }, required: ["tool_name", "tool_args"] });
   return { anyOf: branches, ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
 }
 

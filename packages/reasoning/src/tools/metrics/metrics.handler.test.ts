@@ -56,7 +56,9 @@ async function seed(store: Store): Promise<void> {
     );
   }
   await store.invocations.record(row({ session_id: "ses_a", latency_ms: 200, created_at: "2026-11-21T10:00:00.000Z" }));
-  await store.invocations.record(row({ session_id: "ses_a", latency_ms: 300.4, created_at: "2026-11-22T09:00:00.000Z", quality: 0.8 }));
+  await store.invocations.record(
+    row({ session_id: "ses_a", latency_ms: 300.4, created_at: "2026-11-22T09:00:00.000Z", quality: 0.8, rounds: 3, cache_read_tokens: 6, cache_write_tokens: 2 }),
+  );
   await store.invocations.record(row({ provider: "host", model: "host", latency_ms: 400 }));
   await store.invocations.record(row({ success: false, error_code: "MODEL_OUTPUT_INVALID", error_message: "bad answer", latency_ms: 500 }));
 }
@@ -173,6 +175,9 @@ describe("reasoning_metrics", () => {
       "2026-11-20T10:00:00.000Z",
     ]);
     expect(all.invocations?.[0]).toMatchObject({ tool_name: "reasoning_linear", session_id: "ses_a", latency_ms: 300, quality: 0.8, success: true });
+    // What the row recorded is what the query returns: host rounds and prompt-cache tokens included.
+    expect(all.invocations?.[0]).toMatchObject({ rounds: 3, input_tokens: 10, cache_read_tokens: 6, cache_write_tokens: 2 });
+    expect(all.invocations?.[1]).toMatchObject({ rounds: 1, cache_read_tokens: 0, cache_write_tokens: 0 });
 
     const failures = await metrics(engine, { query: "invocations", success: "false", tool_name: "reasoning_tree" });
     expect(failures.invocations).toHaveLength(5);
