@@ -119,15 +119,18 @@ describe("agentIntentAsync, jobs and cancel", () => {
     expect(await delivered).toMatchObject({ tool_name: "context.fts_search" });
   });
 
-  it("cancels queued jobs by correlation id; waiting on one then fails with CANCELLED", async () => {
+  it("cancels a queued job by its correlation id (an idempotency key); waiting on it then fails with CANCELLED", async () => {
     const intents = createAgentIntentClient({ baseUrl: guarded.url, token, env: {}, pollIntervalMs: 50 });
     const first = await intents.agentIntentAsync({ goal_text: "a", callback_url: callbackUrl, correlation_id: "batch-7" });
-    const second = await intents.agentIntentAsync({ goal_text: "b", callback_url: callbackUrl, correlation_id: "batch-7" });
+    // The same request under the same correlation id is the same job; another request under it is refused.
+    const again = await intents.agentIntentAsync({ goal_text: "a", callback_url: callbackUrl, correlation_id: "batch-7" });
+    expect(again.job_id).toBe(first.job_id);
+    expect((await failureOf(intents.agentIntentAsync({ goal_text: "b", callback_url: callbackUrl, correlation_id: "batch-7" }))).code).toBe("CONFLICT");
     const canceled = await intents.cancel("batch-7");
     expect(canceled.ok).toBe(true);
-    expect([...canceled.canceled].sort()).toEqual([first.job_id, second.job_id].sort());
+    expect([...canceled.canceled]).toEqual([first.job_id]);
     expect((await failureOf(first.wait({ timeoutMs: 10_000 }))).code).toBe("CANCELLED");
-    expect(await intents.cancel({ job_id: second.job_id as string })).toMatchObject({ ok: false, canceled: [] });
+    expect(await intents.cancel({ job_id: first.job_id as string })).toMatchObject({ ok: false, canceled: [] });
     expect((await failureOf(intents.agentIntentAsync({ goal_text: "no callback" } as never))).code).toBe("INVALID_INPUT");
   });
 });
