@@ -266,6 +266,7 @@ export {
   tripleSchema,
   updatedSessionStateSchema,
   validitySchema,
+  epistemicStatusSchema,
 } from "./knowledge-graph/index.ts";
 export type {
   AvailableTool,
@@ -304,6 +305,7 @@ export type {
   Triple,
   UpdatedSessionState,
   Validity,
+  EpistemicStatus,
 } from "./knowledge-graph/index.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
 export { type HttpParseRefusal, httpParseRefusal, rawHttpResponse } from "./http-parse-refusal.ts";

@@ -47,6 +47,8 @@ export async function readKnowledgeGraph(store: KnowledgeGraphRepositories, sess
         object: names.get(relation.objectId) ?? relation.objectId,
         confidence: relation.confidence,
         validity: relation.validity,
+        status: relation.status,
+        conflictsWith: relation.conflictsWith,
         provenance: relation.provenance,
         derivation: relation.derivation,
       })),

@@ -1,6 +1,7 @@
 export {
   confidenceMethodSchema,
   cotVariationSchema,
+  epistemicStatusSchema,
   executeTaskStatusSchema,
   knowledgeGraphMethods,
   knowledgeGraphRequestLimits,
@@ -13,6 +14,7 @@ export {
 export type {
   CoTVariation,
   ConfidenceMethod,
+  EpistemicStatus,
   ExecuteTaskStatus,
   KnowledgeGraphSessionState,
   OutputFormat,
