@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { combineConfidence, graphSupport } from "./confidence.ts";
+import { combineConfidence, credibleShare, graphSupport } from "./confidence.ts";
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
 const optionalUnit = fc.option(unit, { nil: null });
@@ -48,12 +48,26 @@ describe("confidence", () => {
     expect(graphSupport({ supporting: 0, contradicting: 0, unsupported: 0 })).toBe(0.5);
   });
 
+  it("credits the basis only as far as the citations are not contradicted or unknown", () => {
+    fc.assert(
+      fc.property(count, count, count, (supporting, contradicting, unsupported) => {
+        const share = credibleShare({ supporting, contradicting, unsupported });
+        expect(share).toBeGreaterThanOrEqual(0);
+        expect(share).toBeLessThanOrEqual(1);
+        if (contradicting + unsupported > 0) expect(share).toBeLessThan(1);
+        if (supporting === 0 && unsupported === 0 && contradicting > 0) expect(share).toBe(0);
+      }),
+    );
+    expect(credibleShare({ supporting: 0, contradicting: 0, unsupported: 0 })).toBe(1);
+  });
+
   it("orders a proof above a consistent hypothesis above a contradicted claim for the same model output", () => {
     fc.assert(
       fc.property(unit, fc.integer({ min: 1, max: 6 }), (verbalizedConfidence, cited) => {
         const proof = combineConfidence({ verbalizedConfidence, graphSupport: graphSupport({ supporting: cited, contradicting: 0, unsupported: 0 }), basis: 1 }).score;
         const hypothesis = combineConfidence({ verbalizedConfidence, graphSupport: graphSupport({ supporting: cited, supportingWeight: cited - 0.5, contradicting: 0, unsupported: 0 }), basis: 0.6 }).score;
-        const contradicted = combineConfidence({ verbalizedConfidence, graphSupport: graphSupport({ supporting: 0, contradicting: cited, unsupported: 0 }), basis: 0.5 }).score;
+        const against = { supporting: 0, contradicting: cited, unsupported: 0 };
+        const contradicted = combineConfidence({ verbalizedConfidence, graphSupport: graphSupport(against), basis: 0.5 * credibleShare(against) }).score;
         expect(proof).toBeGreaterThan(hypothesis);
         expect(hypothesis).toBeGreaterThan(contradicted);
         expect(contradicted).toBeLessThan(0.5);

@@ -1,6 +1,6 @@
 import type { ConfidenceReport, CoTVariation, EpistemicStatus, Triple } from "@deliberate/contracts";
 import { mapConcurrent } from "@deliberate/engine";
-import { citationWeight, combineConfidence, confidenceFormula, graphSupport, neutralBasis } from "../algorithms/confidence.ts";
+import { citationWeight, combineConfidence, confidenceFormula, credibleShare, graphSupport, neutralBasis, type SupportCounts } from "../algorithms/confidence.ts";
 import { contradictionsOf } from "../algorithms/contradictions.ts";
 import { weakestStatus } from "../algorithms/epistemic-status.ts";
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
@@ -64,12 +64,16 @@ export function classifyCitations(run: ReasoningRun, cited: readonly Triple[]): 
 
 /** Graph support of classified citations (status-weighted). */
 export function supportOf(citations: ClassifiedCitations): number {
-  return graphSupport({
+  return graphSupport(countsOf(citations));
+}
+
+function countsOf(citations: ClassifiedCitations): SupportCounts {
+  return {
     supporting: citations.supporting.length,
     supportingWeight: citations.supportingStatuses.reduce((sum, status) => sum + citationWeight[status], 0),
     contradicting: citations.contradicted.length,
     unsupported: citations.unsupported.length,
-  });
+  };
 }
 
 /** The documented confidence: the model's bounded word, graph support of the cited facts, the basis the steps established, and consistency when sampled. */
@@ -77,7 +81,8 @@ export function confidenceReport(run: ReasoningRun, input: { verbalized: number;
   const citations = classifyCitations(run, input.cited);
   const support = supportOf(citations);
   const basis = run.found.basis;
-  const combined = combineConfidence({ verbalizedConfidence: input.verbalized, consistency: input.consistency, graphSupport: support, basis: basis?.score ?? neutralBasis });
+  const basisScore = (basis?.score ?? neutralBasis) * credibleShare(countsOf(citations));
+  const combined = combineConfidence({ verbalizedConfidence: input.verbalized, consistency: input.consistency, graphSupport: support, basis: basisScore });
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
   return {
     method: combined.method,
@@ -87,7 +92,7 @@ export function confidenceReport(run: ReasoningRun, input: { verbalized: number;
       verbalizedConfidence: round(input.verbalized),
       consistency: input.consistency === null ? null : round(input.consistency),
       graphSupport: round(support),
-      basis: round(basis?.score ?? neutralBasis),
+      basis: round(basisScore),
     },
     basis: basis ? { kind: basis.kind, score: round(basis.score), description: basis.description } : null,
     restsOn: weakestStatus([...citations.supportingStatuses, ...(basis?.restsOn ? [basis.restsOn] : [])]),
