@@ -227,6 +227,7 @@ describe("reasoning_execute_task: inductive and abductive", () => {
   });
 
   it("abductive: 2-3 hypotheses scored in code; the best is added with its justification", async () => {
+    const patient = { subject: "Patient", subjectType: "person" };
     const { execute, store } = await setup({
       knowledge_graph_extraction: infections,
       knowledge_graph_hypotheses: {
@@ -239,13 +240,13 @@ describe("reasoning_execute_task: inductive and abductive", () => {
             name: "flu and allergy",
             explanation: "Influenza explains the fever, an allergy the rash.",
             additions: [
-              { subject: "Patient", predicate: "has_disease", object: "Influenza" },
-              { subject: "Patient", predicate: "has_disease", object: { newEntity: { name: "Allergy", type: "disease" } } },
-              { subject: { newEntity: { name: "Allergy", type: "disease" } }, predicate: "causes", object: "Rash" },
+              { ...patient, predicate: "has_disease", object: "Influenza", objectType: "disease" },
+              { ...patient, predicate: "has_disease", object: "Allergy", objectType: "disease" },
+              { subject: "Allergy", subjectType: "disease", predicate: "causes", object: "Rash", objectType: "symptom" },
             ],
           },
-          { name: "measles", explanation: "Measles causes both.", additions: [{ subject: "Patient", predicate: "has_disease", object: "Measles" }] },
-          { name: "no fever", explanation: "The fever is a mistake.", additions: [{ subject: "Patient", predicate: "not_has_symptom", object: "Fever" }] },
+          { name: "measles", explanation: "Measles causes both.", additions: [{ ...patient, predicate: "has_disease", object: "Measles", objectType: "disease" }] },
+          { name: "no fever", explanation: "The fever is a mistake.", additions: [{ ...patient, predicate: "not_has_symptom", object: "Fever", objectType: "symptom" }] },
         ],
       },
       knowledge_graph_answer: { ...answer, answer: "Most likely measles.", supportingFacts: [{ subject: "Patient", predicate: "has_disease", object: "Measles" }] },

@@ -9,47 +9,48 @@ export interface AbductionInput {
   names: readonly string[];
 }
 
-/** One end of a hypothesised relation: a graph entity by its listed name, or a new entity declared where it is used. */
-export type HypothesisEnd = string | { newEntity: { name: string; type: string } };
+/**
+ * A hypothesised relation. Each end is declared where it is used: a graph
+ * entity by its listed name, or a new entity, whose type is given beside it.
+ */
+export interface HypothesisAddition {
+  subject: string;
+  subjectType: string;
+  predicate: string;
+  object: string;
+  objectType: string;
+}
 
 export interface AbductionAnswer {
   observations: Array<{ description: string; entities: string[] }>;
   hypotheses: Array<{
     name: string;
     explanation: string;
-    additions: Array<{ subject: HypothesisEnd; predicate: string; object: HypothesisEnd }>;
+    additions: HypothesisAddition[];
   }>;
 }
 
-/** The name an end refers to. */
-export function endName(end: HypothesisEnd): string {
-  return typeof end === "string" ? end : end.newEntity.name;
-}
 
 /**
  * Abductive reasoning (spec §1.2.4 C): the model names what needs explaining
  * and proposes 2 or 3 hypotheses as graph additions; code scores them on
  * coverage, simplicity and consistency and selects the best. Each end of an
- * addition is a listed graph entity or a new entity declared right there, so
- * an answer that follows the schema is always usable (no cross-reference for
- * the validator to check).
+ * addition is declared where it is used, by name and type: a listed graph
+ * entity's name refers to it (compared as entity names are merged), any other
+ * name is a new entity of that type. So every answer that follows the schema
+ * is usable: there is no cross-reference for the validator to check (new
+ * entities still cost simplicity).
  */
 export function createAbductionMode(names: readonly string[]): ModeDefinition<AbductionInput, AbductionAnswer> {
   const name = entityNameSchema(names);
-  const end = z
-    .union([
-      name,
-      z.object({
-        newEntity: z.object({ name: z.string().min(1).max(120), type: z.string().min(1).max(60) }).describe("An entity the graph does not have yet, introduced by this hypothesis"),
-      }),
-    ])
-    .describe("A graph entity by its listed name, or { newEntity: { name, type } } for a new one");
+  const end = z.string().min(1).max(120).describe("A graph entity's name exactly as listed, or the name of a new entity this hypothesis introduces");
+  const type = z.string().min(1).max(60).describe("The entity's type (person, place, event, concept, ...); it matters only for a new entity");
   return defineMode<AbductionInput, AbductionAnswer>({
     mode: "knowledge_graph_abduce",
     name: "knowledge_graph_hypotheses",
     description: "Observations to explain and 2-3 hypotheses as new nodes and edges",
     system:
-      "You are a diagnostic reasoner performing abductive reasoning on a knowledge graph: from observations, infer the simplest and most plausible explanation. First list the observations (or gaps) in the graph that bear on the goal, each naming the graph entities involved. Then propose 2 or 3 distinct hypotheses: new relations (and, only where necessary, new entities) that, if added, would explain the observations. Keep each hypothesis minimal and consistent with the graph: a hypothesis that contradicts an asserted fact is refused. Each end of a relation is a graph entity by its listed name, or a new entity declared in place as { newEntity: { name, type } }. Code scores the hypotheses on coverage, simplicity and consistency; explain each one, but do not score them.",
+      "You are a diagnostic reasoner performing abductive reasoning on a knowledge graph: from observations, infer the simplest and most plausible explanation. First list the observations (or gaps) in the graph that bear on the goal, each naming the graph entities involved. Then propose 2 or 3 distinct hypotheses: new relations (and, only where necessary, new entities) that, if added, would explain the observations. Keep each hypothesis minimal and consistent with the graph: a hypothesis that contradicts an asserted fact is refused. Each end of a relation is a graph entity by its listed name, or a new entity; give each end's type beside it (subjectType, objectType). Every new entity costs simplicity. Code scores the hypotheses on coverage, simplicity and consistency; explain each one, but do not score them.",
     prompt: (input) =>
       [
         `Goal: ${input.goal}`,
@@ -69,7 +70,7 @@ export function createAbductionMode(names: readonly string[]): ModeDefinition<Ab
             name: z.string().min(1).max(80),
             explanation: z.string().min(1).max(800).describe("How the additions would account for the observations"),
             additions: z
-              .array(z.object({ subject: end, predicate: predicateAnswerSchema, object: end }))
+              .array(z.object({ subject: end, subjectType: type, predicate: predicateAnswerSchema, object: end, objectType: type }))
               .min(1)
               .max(6)
               .describe("New relations"),

@@ -6,7 +6,7 @@ import { rankHypotheses } from "../algorithms/hypothesis-scoring.ts";
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
 import { validatePath } from "../algorithms/path-search.ts";
 import { factKey } from "../algorithms/triples.ts";
-import { createAbductionMode, endName, type HypothesisEnd } from "../modes/abduction.mode.ts";
+import { createAbductionMode } from "../modes/abduction.mode.ts";
 import { createDeductionMode, type DeductionAnswer } from "../modes/deduction.mode.ts";
 import { createInductionMode } from "../modes/induction.mode.ts";
 import { type GraphRelation, WorkingGraph } from "../graph/working-graph.ts";
@@ -249,14 +249,16 @@ export async function abduce(run: ReasoningRun, purpose: string, step: string): 
   const observations = answer.observations.map((observation) => ({ entities: observation.entities.map(normalizeEntityName) }));
   const hypotheses = answer.hypotheses.map((hypothesis) => {
     const declared = new Map<string, { name: string; type: string }>();
-    const keyOf = (end: HypothesisEnd) => {
-      const key = normalizeEntityName(endName(end));
-      if (typeof end !== "string" && !graph.entity(key) && !declared.has(key)) declared.set(key, end.newEntity);
+    const keyOf = (name: string, type: string) => {
+      const key = normalizeEntityName(name);
+      if (!graph.entity(key) && !declared.has(key)) declared.set(key, { name: name.trim(), type });
       return key;
     };
-    const additions = hypothesis.additions.map((addition) => ({ subject: keyOf(addition.subject), predicate: normalizePredicate(addition.predicate), object: keyOf(addition.object) }));
-    // An undeclared name the graph does not have (possible only when no names were listed) is a new concept too.
-    for (const addition of additions) for (const key of [addition.subject, addition.object]) if (!graph.entity(key) && !declared.has(key)) declared.set(key, { name: key, type: "concept" });
+    const additions = hypothesis.additions.map((addition) => ({
+      subject: keyOf(addition.subject, addition.subjectType),
+      predicate: normalizePredicate(addition.predicate),
+      object: keyOf(addition.object, addition.objectType),
+    }));
     return { name: hypothesis.name, additions, newEntities: [...declared.keys()], declared };
   });
   const firm = new Set(graph.relations().filter((relation) => WorkingGraph.believes(relation) && !restsOnHypothesis(relation.status)).map(factKey));

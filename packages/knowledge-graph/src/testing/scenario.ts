@@ -111,11 +111,11 @@ export function answerFor(schemaName: string, prompt: string): unknown {
       return {
         observations: [{ description: "Where Dave lives is unknown, unlike his family", entities: ["Dave"] }],
         hypotheses: [
-          { name: "Dave lives in Paris too", explanation: "Like his parent and grandparents.", additions: [{ subject: "Dave", predicate: "lives_in", object: "Paris" }] },
+          { name: "Dave lives in Paris too", explanation: "Like his parent and grandparents.", additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" }] },
           {
             name: "Dave moved to Lyon",
             explanation: "He left for work.",
-            additions: [{ subject: "Dave", predicate: "lives_in", object: { newEntity: { name: "Lyon", type: "place" } } }],
+            additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" }],
           },
         ],
       };
