@@ -162,7 +162,7 @@ function applyRules(run: ReasoningRun, rules: readonly Rule[], displayNames: Rea
     factsExamined: (previous?.factsExamined ?? 0) + result.work.examined,
     ruleFirings: (previous?.ruleFirings ?? 0) + result.work.firings,
     factsDerived: (previous?.factsDerived ?? 0) + added,
-    incremental: (previous?.incremental ?? true) && incremental !== null,
+    incremental: (previous?.incremental ?? true) && incremental !== null && rules.every((rule) => incremental.closedUnder.has(ruleKey(rule))),
   };
   if (refused > 0) run.findings.push(`Deduction: ${refused} deduced fact(s) were refused because a stronger fact contradicts them or their premises.`);
   return { added, result };
