@@ -37,6 +37,8 @@ export interface ForwardChainOptions {
    * starts from all the facts. The closure is the same as without this option.
    */
   incremental?: { changed: Iterable<Fact>; closedUnder: ReadonlySet<string> };
+  /** When `facts` is a `FactIndex`, add the deductions to it instead of copying it first. */
+  extendInPlace?: boolean;
 }
 
 /** What a run of forward chaining did: the measure of its work (independent of timing). */
@@ -152,9 +154,10 @@ function undo(binding: Binding, added: readonly string[]): null {
  * does not depend on the order of the facts or rules (below the cap).
  * Rules with problems (see `ruleProblems`) must be filtered out first.
  */
-export function forwardChain(facts: Iterable<Fact>, rules: readonly Rule[], options: ForwardChainOptions = {}): ForwardChainResult {
+export function forwardChain(facts: Iterable<Fact> | FactIndex, rules: readonly Rule[], options: ForwardChainOptions = {}): ForwardChainResult {
   const maxDerived = options.maxDerived ?? Number.POSITIVE_INFINITY;
-  const known = new FactIndex(facts);
+  // An index handed over with `extendInPlace` is used as is (no copy of a large graph); the deductions are added to it.
+  const known = facts instanceof FactIndex ? (options.extendInPlace ? facts : new FactIndex(facts.facts)) : new FactIndex(facts);
   const deductions: Deduction[] = [];
   const work: ChainingWork = { examined: 0, firings: 0 };
   // Round one: rules the facts are closed under start from the changed facts only; the others from every fact.

@@ -130,12 +130,14 @@ export class WorkingGraph {
       const fact = { subject, predicate: relation.predicate, object };
       const key = factKey(fact);
       graph.relationMap.set(key, {
-        ...fact,
+        subject,
+        predicate: relation.predicate,
+        object,
         id: relation.id,
         confidence: relation.confidence,
         validity: relation.validity,
         status: relation.status,
-        conflicts: relation.conflictsWith.map(factOfTriple),
+        conflicts: relation.conflictsWith.length === 0 ? noConflicts : relation.conflictsWith.map(factOfTriple),
         provenance: relation.provenance,
         derivation: relation.derivation,
         fresh: false,
@@ -212,6 +214,11 @@ export class WorkingGraph {
   believedFacts(): FactIndex {
     this.believedCache ??= new FactIndex(this.relations().filter(WorkingGraph.believes));
     return this.believedCache;
+  }
+
+  /** Drops the cached index of believed facts (after something outside the graph extended it). */
+  forgetBelievedIndex(): void {
+    this.believedCache = null;
   }
 
   /** Facts no longer believed: retracted, or contested by an equally strong rival. */
@@ -532,6 +539,9 @@ export class WorkingGraph {
     };
   }
 }
+
+/** Shared by every relation that conflicts with nothing (conflict lists are replaced, never changed in place). */
+const noConflicts: Fact[] = [];
 
 function factOf(fact: Fact): Fact {
   return { subject: fact.subject, predicate: fact.predicate, object: fact.object };

@@ -125,7 +125,9 @@ function queryBasis(holds: boolean, restsOn: EpistemicStatus | null, description
 function applyRules(run: ReasoningRun, rules: readonly Rule[], displayNames: ReadonlyMap<string, string>, step: string) {
   const { graph } = run;
   const incremental = graph.closureInput();
-  const result = forwardChain(graph.believedFacts().facts, rules, { maxDerived: run.options.maxDerivedFacts, ...(incremental ? { incremental } : {}) });
+  // Chaining extends the graph's own index of believed facts (no copy); it is rebuilt from the graph afterwards.
+  const result = forwardChain(graph.believedFacts(), rules, { maxDerived: run.options.maxDerivedFacts, extendInPlace: true, ...(incremental ? { incremental } : {}) });
+  graph.forgetBelievedIndex();
   const provenanceFor = (rule: string) => ({ kind: "deduction" as const, taskId: run.input.taskId, step, reference: rule });
   let added = 0;
   let refused = 0;

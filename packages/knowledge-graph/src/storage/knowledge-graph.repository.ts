@@ -129,6 +129,8 @@ function toEntity(row: KnowledgeGraphEntityRow): StoredEntity {
   };
 }
 
+const statuses = new Set<string>(epistemicStatusSchema.options);
+
 function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
   return {
     id: row.id,
@@ -139,8 +141,9 @@ function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
     objectId: row.object_id,
     confidence: Number(row.confidence),
     validity: row.validity as Validity,
-    status: epistemicStatusSchema.safeParse(row.status).data ?? statusOfValidity(row.validity as Validity, row.derivation !== null),
-    conflictsWith: parseJson(row.conflicts_with ?? "[]", `knowledge_graph_relations.conflicts_with of ${row.id}`) as Triple[],
+    status: row.status !== null && statuses.has(row.status) ? (row.status as EpistemicStatus) : statusOfValidity(row.validity as Validity, row.derivation !== null),
+    // Most relations conflict with nothing: skip parsing the common empty list (graphs load whole, every call).
+    conflictsWith: row.conflicts_with === "[]" || row.conflicts_with == null ? [] : (parseJson(row.conflicts_with, `knowledge_graph_relations.conflicts_with of ${row.id}`) as Triple[]),
     provenance: provenanceOf(row),
     derivation: row.derivation === null ? null : (parseJson(row.derivation, `knowledge_graph_relations.derivation of ${row.id}`) as StoredRelation["derivation"]),
   };
