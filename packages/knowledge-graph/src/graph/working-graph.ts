@@ -84,7 +84,6 @@ export class WorkingGraph {
   private readonly entityMap = new Map<string, GraphEntity>();
   private readonly relationMap = new Map<string, GraphRelation>();
   private created = 0;
-  private derivedCreated = 0;
   private readonly log: Array<{ kind: "entity" | "relation"; key: string }> = [];
   /** Relations by predicate and subject (every validity), for functional-predicate checks. */
   private readonly bySubject = new Map<string, Set<string>>();
@@ -166,10 +165,6 @@ export class WorkingGraph {
     return this.created;
   }
 
-  /** Relations this call deduced. */
-  get derivedGrowth(): number {
-    return this.derivedCreated;
-  }
 
   get entityCount(): number {
     return this.entityMap.size;
@@ -224,11 +219,6 @@ export class WorkingGraph {
   /** Facts no longer believed: retracted, or contested by an equally strong rival. */
   retractedFacts(): Fact[] {
     return this.relations().filter((relation) => !WorkingGraph.believes(relation));
-  }
-
-  /** Believed facts that rest on a hypothesis (hypothetical or derived from one). */
-  hypotheticalFacts(): Fact[] {
-    return this.relations().filter((relation) => WorkingGraph.believes(relation) && statusStrength[relation.status] === statusStrength.hypothetical);
   }
 
   /** The functional predicates in force. */
@@ -386,7 +376,6 @@ export class WorkingGraph {
     if (!current) {
       // Deduced relations are bounded by their own cap (maxDerivedFacts), not the growth budget of model proposals.
       if (next.derivation === null) this.created += 1;
-      else this.derivedCreated += 1;
       this.log.push({ kind: "relation", key });
       this.indexSubject(normalized, key);
       this.unclosed.add(key);
@@ -497,7 +486,6 @@ export class WorkingGraph {
       // Relations moved: the closure's count of covered relations no longer matches their order.
       this.closureBroken = true;
       if (relation.fresh && relation.derivation === null) this.created -= 1;
-      else if (relation.fresh) this.derivedCreated -= 1;
       const moved = { subject: relation.subject === merge ? keep : relation.subject, predicate: relation.predicate, object: relation.object === merge ? keep : relation.object };
       this.upsertRelation(moved, relation);
     }
