@@ -93,6 +93,49 @@ describe("working graph", () => {
     expect(graph.believedFacts().has(conclusion)).toBe(false);
   });
 
+  it("keeps every believed conclusion at the weakest status of its believed premises, whatever arrives later", () => {
+    // Base facts n0 p n1 ... ; conclusions n_i q n_j derived from two earlier facts; then statuses change or negations arrive.
+    const step = fc.record({ kind: fc.constantFrom("base", "derive", "confirm", "negate"), a: fc.nat(5), b: fc.nat(5), status: fc.constantFrom("asserted", "hypothetical") as fc.Arbitrary<"asserted" | "hypothetical"> });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const graph = people("N0", "N1", "N2", "N3", "N4", "N5");
+        const facts: Array<{ subject: string; predicate: string; object: string }> = [];
+        const display = (fact: { subject: string; predicate: string; object: string }) => ({ subject: fact.subject.toUpperCase(), predicate: fact.predicate, object: fact.object.toUpperCase() });
+        for (const item of steps) {
+          if (item.kind === "base") {
+            const fact = { subject: `n${item.a}`, predicate: "p", object: `n${item.b}` };
+            graph.upsertRelation(fact, { confidence: 1, validity: "asserted", status: item.status, provenance });
+            facts.push(fact);
+          } else if (item.kind === "derive" && facts.length > 0) {
+            const first = facts[item.a % facts.length] as (typeof facts)[number];
+            const second = facts[item.b % facts.length] as (typeof facts)[number];
+            const premises = [graph.relation(first), graph.relation(second)];
+            if (premises.some((premise) => !premise || !WorkingGraph.believes(premise))) continue;
+            const fact = { subject: first.subject, predicate: "q", object: second.object };
+            const status = premises.some((premise) => premise?.status === "hypothetical" || premise?.status === "derived_from_hypothesis") ? "derived_from_hypothesis" : "derived";
+            graph.upsertRelation(fact, { confidence: 1, validity: "derived", status, provenance, derivation: { rule: "r", premises: [display(first), display(second)] } });
+            facts.push(fact);
+          } else if (item.kind === "confirm" && facts.length > 0) {
+            const fact = facts[item.a % facts.length] as (typeof facts)[number];
+            if (fact.predicate === "p") graph.upsertRelation(fact, { confidence: 1, validity: "asserted", status: "asserted", provenance });
+          } else if (item.kind === "negate" && facts.length > 0) {
+            const fact = facts[item.a % facts.length] as (typeof facts)[number];
+            graph.upsertRelation({ ...fact, predicate: `not_${fact.predicate}` }, { confidence: 1, validity: "asserted", status: item.status, provenance });
+          }
+        }
+        for (const relation of graph.relations()) {
+          if (relation.derivation === null || !WorkingGraph.believes(relation)) continue;
+          const premises = relation.derivation.premises.map((triple) => graph.relation({ subject: triple.subject.toLowerCase(), predicate: triple.predicate, object: triple.object.toLowerCase() }));
+          for (const premise of premises) expect(premise && WorkingGraph.believes(premise)).toBe(true);
+          const weakest = premises.some((premise) => premise?.status === "hypothetical" || premise?.status === "derived_from_hypothesis") ? "derived_from_hypothesis" : "derived";
+          expect(relation.status).toBe(weakest);
+          expect(relation.validity).toBe(weakest === "derived" ? "derived" : "hypothesized");
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("never believes a contradiction, never lets a weaker fact displace a stronger one, and flags every fact it does not believe", () => {
     const statuses = ["asserted", "derived", "hypothetical", "derived_from_hypothesis"] as const;
     const strength = { asserted: 3, derived: 2, hypothetical: 1, derived_from_hypothesis: 1 };

@@ -92,8 +92,10 @@ export class WorkingGraph {
   private readonly functional = new Set<string>();
   /** Contradictions met since the last `drainConflicts`. */
   private conflictEvents: ConflictEvent[] = [];
-  /** Derived statuses or premises changed: `maintain` re-derives statuses and withdraws conclusions of dropped premises. */
-  private needsMaintenance = false;
+  /** Relations whose status or belief changed: `maintain` re-checks the conclusions drawn from them. */
+  private readonly changedPremises = new Set<string>();
+  /** Premise key -> keys of the relations deduced from it; built on the first change that needs it. */
+  private dependents: Map<string, Set<string>> | null = null;
   /** The rules the believed facts were closed under, and how many relations (in load and creation order) that covered. */
   private closure: ClosureRecord | null = null;
   /** Believed facts the closure has not seen (stored after it, or created in this call). */
@@ -381,14 +383,15 @@ export class WorkingGraph {
       this.unclosed.add(key);
     } else {
       // A stored fact changed status or re-entered the believed set: conclusions drawn from it are re-checked.
-      this.needsMaintenance = true;
+      this.changedPremises.add(key);
       if (current.validity === "retracted" && validity !== "retracted") this.closureBroken = true;
     }
+    if (next.derivation !== null) this.registerDependent(key, next);
     for (const rival of weaker) this.retract(rival, next);
     for (const rival of equal) this.contest(rival, next);
     if (weaker.length > 0) this.conflictEvents.push({ outcome: "retracted", fact: normalized, status, against: weaker.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
     if (equal.length > 0) this.conflictEvents.push({ outcome: "contested", fact: normalized, status, against: equal.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
-    if (this.needsMaintenance) this.maintain();
+    if (this.changedPremises.size > 0) this.maintain();
     return { created: !current, changed: current !== undefined, refusedBy: null };
   }
 
@@ -416,7 +419,7 @@ export class WorkingGraph {
     for (const rival of loser.conflicts) this.dropConflict(factKey(rival), key);
     this.setRelation(key, { ...loser, validity: "retracted", conflicts: winner ? [factOf(winner)] : [], changed: !loser.fresh });
     this.closureBroken = true;
-    this.needsMaintenance = true;
+    this.changedPremises.add(key);
   }
 
   /** `held` and `arriving` contradict with equal strength: `held` names it too, and stops being believed. */
@@ -424,44 +427,65 @@ export class WorkingGraph {
     const current = this.relationMap.get(factKey(held)) as GraphRelation;
     this.setRelation(factKey(held), { ...current, conflicts: [...current.conflicts, factOf(arriving)], changed: !current.fresh });
     this.closureBroken = true;
-    this.needsMaintenance = true;
+    this.changedPremises.add(factKey(held));
   }
 
   private dropConflict(key: string, gone: string): void {
     const relation = this.relationMap.get(key);
     if (!relation) return;
     const conflicts = relation.conflicts.filter((fact) => factKey(fact) !== gone);
-    if (conflicts.length !== relation.conflicts.length) this.setRelation(key, { ...relation, conflicts, changed: !relation.fresh });
+    if (conflicts.length === relation.conflicts.length) return;
+    this.setRelation(key, { ...relation, conflicts, changed: !relation.fresh });
+    this.changedPremises.add(key);
   }
 
   /**
-   * Truth maintenance over derived facts: each keeps the weakest status of its
-   * premises (re-derived when a premise changed status), and one whose premise
-   * is no longer believed is withdrawn (retracted; a rule may derive it again).
+   * Truth maintenance over derived facts, following the changes: each
+   * conclusion keeps the weakest status of its premises (re-derived when a
+   * premise changed status), and one whose premise is no longer believed is
+   * withdrawn (retracted; a rule may derive it again). Work is proportional to
+   * the conclusions that depend on what changed.
    */
   private maintain(): void {
-    this.needsMaintenance = false;
-    let changed = true;
-    for (let pass = 0; changed && pass < 20; pass += 1) {
-      changed = false;
-      for (const [key, relation] of this.relationMap) {
-        if (relation.derivation === null || relation.validity === "retracted") continue;
-        const premises = relation.derivation.premises.map((triple) => this.relationMap.get(factKey(factOfTriple(triple))));
-        if (premises.some((premise) => premise !== undefined && !WorkingGraph.believes(premise))) {
-          this.retract(relation, null);
-          changed = true;
-          continue;
-        }
-        const known = premises.filter((premise): premise is GraphRelation => premise !== undefined);
-        if (known.length === 0) continue;
-        const status = derivedStatus(known.map((premise) => premise.status));
-        if (status !== relation.status && !(relation.status === "asserted")) {
-          this.setRelation(key, { ...relation, status, validity: validityOfStatus(status), changed: !relation.fresh });
-          changed = true;
-        }
-      }
+    const dependents = this.dependentIndex();
+    while (this.changedPremises.size > 0) {
+      const changed = this.changedPremises.values().next().value as string;
+      this.changedPremises.delete(changed);
+      for (const key of dependents.get(changed) ?? []) this.recheck(key);
     }
-    this.needsMaintenance = false;
+  }
+
+  private recheck(key: string): void {
+    const relation = this.relationMap.get(key);
+    if (!relation || relation.derivation === null || relation.validity === "retracted") return;
+    const premises = premiseKeysOf(relation).map((premise) => this.relationMap.get(premise));
+    if (premises.some((premise) => premise !== undefined && !WorkingGraph.believes(premise))) {
+      this.retract(relation, null);
+      return;
+    }
+    const known = premises.filter((premise): premise is GraphRelation => premise !== undefined);
+    if (known.length === 0 || relation.status === "asserted") return;
+    const status = derivedStatus(known.map((premise) => premise.status));
+    if (status === relation.status) return;
+    this.setRelation(key, { ...relation, status, validity: validityOfStatus(status), changed: !relation.fresh });
+    this.changedPremises.add(key);
+  }
+
+  private dependentIndex(): Map<string, Set<string>> {
+    if (this.dependents === null) {
+      this.dependents = new Map();
+      for (const [key, relation] of this.relationMap) if (relation.derivation !== null) this.registerDependent(key, relation);
+    }
+    return this.dependents;
+  }
+
+  private registerDependent(key: string, relation: GraphRelation): void {
+    if (this.dependents === null) return;
+    for (const premise of premiseKeysOf(relation)) {
+      const set = this.dependents.get(premise);
+      if (set) set.add(key);
+      else this.dependents.set(premise, new Set([key]));
+    }
   }
 
   /**
@@ -533,6 +557,11 @@ const noConflicts: Fact[] = [];
 
 function factOf(fact: Fact): Fact {
   return { subject: fact.subject, predicate: fact.predicate, object: fact.object };
+}
+
+/** The keys of a derived relation's premises (its derivation names them by display name). */
+function premiseKeysOf(relation: GraphRelation): string[] {
+  return (relation.derivation?.premises ?? []).map((triple) => factKey(factOfTriple(triple)));
 }
 
 /** A stored triple (display names) as a fact over entity keys. */
