@@ -45,7 +45,7 @@ async function writeOldGraph(store: Store): Promise<void> {
 }
 
 describe.each(testDialects)("the epistemic-status migration on %s", (dialect) => {
-  const open = useTestStores(dialect);
+  const open = useTestStores<{ knowledgeGraph: KnowledgeGraphRepository }>(dialect);
   const cleanup: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
