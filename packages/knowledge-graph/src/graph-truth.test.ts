@@ -286,6 +286,8 @@ describe("confidence from evidence the code checked", () => {
     scores["model 1.0, five made-up citations"] = fabricated.result?.confidenceScore as number;
     scores["model 1.0, no citations, proof"] = none.result?.confidenceScore as number;
     expect(fabricated.result?.reasoningTrace?.confidence?.unsupportedFacts).toHaveLength(5);
+    // A proof the answer does not rest on (it cites nothing) does not vouch for it: the basis stays neutral.
+    expect(none.result?.reasoningTrace?.confidence).toMatchObject({ basis: null, components: { basis: 0.5 } });
     expect(scores["model 1.0, five made-up citations"]).toBeLessThan(scores["model 1.0, no citations, proof"] as number);
     expect(scores["model 1.0, five made-up citations"]).toBeLessThan(0.5);
     for (const score of Object.values(scores)) {

@@ -58,7 +58,7 @@ export const neutralBasis = 0.5;
 export const confidenceFormula =
   "confidence = 0.2 x verbalizedConfidence + 0.8 x checked, where checked = weighted mean of graphSupport (0.4), basis (0.4) and consistency (0.2, only when answers were sampled); " +
   "graphSupport = (s + 1) / (n + c + 2) over the answer's n distinct cited facts, s = those the graph believes (asserted or derived 1, resting on a hypothesis 0.5), c = those it contradicts; " +
-  "basis = credible share x what the reasoning steps established in code, credible share = 1 - (c + u/2) / n (u = cited facts the graph does not have; 1 when nothing is cited), established = 1 for a proof from asserted facts, 0.5 for a conclusion derived from a hypothesis, 0.6 x score for a selected consistent abductive hypothesis, 0.5 x support for an induced pattern, 0.3 when the query does not follow, 0.1 when no consistent hypothesis was found, 0.5 when no step bore on the answer; " +
+  "basis = credible share x what the reasoning steps established in code, counted only when the answer cites a fact the graph believes (else 0.5), credible share = 1 - (c + u/2) / n (u = cited facts the graph does not have; 1 when nothing is cited), established = 1 for a proof from asserted facts, 0.5 for a conclusion derived from a hypothesis, 0.6 x score for a selected consistent abductive hypothesis, 0.5 x support for an induced pattern, 0.3 when the query does not follow, 0.1 when no consistent hypothesis was found, 0.5 when no step bore on the answer; " +
   "consistency = share of self-consistency samples in the largest agreeing cluster";
 
 export interface ConfidenceComponents {

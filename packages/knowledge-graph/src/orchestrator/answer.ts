@@ -80,7 +80,8 @@ function countsOf(citations: ClassifiedCitations): SupportCounts {
 export function confidenceReport(run: ReasoningRun, input: { verbalized: number; consistency: number | null; cited: readonly Triple[]; desired: number | null }): ConfidenceReport {
   const citations = classifyCitations(run, input.cited);
   const support = supportOf(citations);
-  const basis = run.found.basis;
+  // The reasoning steps vouch for an answer only when it rests on the graph: it cites a fact the graph believes.
+  const basis = citations.supporting.length > 0 ? run.found.basis : null;
   const basisScore = (basis?.score ?? neutralBasis) * credibleShare(countsOf(citations));
   const combined = combineConfidence({ verbalizedConfidence: input.verbalized, consistency: input.consistency, graphSupport: support, basis: basisScore });
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
