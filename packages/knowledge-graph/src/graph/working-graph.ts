@@ -5,6 +5,7 @@ import { derivedStatus, statusOfValidity, statusStrength, validityOfStatus } fro
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
 import { type Fact, factKey, FactIndex } from "../algorithms/triples.ts";
 import type { ClosureRecord, StoredEntity, StoredRelation } from "../storage/knowledge-graph.repository.ts";
+import { ClosureTracker } from "./closure-tracker.ts";
 
 /** An entity of the working graph; `id` is null until it is stored. */
 export interface GraphEntity {
@@ -96,17 +97,13 @@ export class WorkingGraph {
   private readonly changedPremises = new Set<string>();
   /** Premise key -> keys of the relations deduced from it; built on the first change that needs it. */
   private dependents: Map<string, Set<string>> | null = null;
-  /** The rules the believed facts were closed under, and how many relations (in load and creation order) that covered. */
-  private closure: ClosureRecord | null = null;
-  /** Believed facts the closure has not seen (stored after it, or created in this call). */
-  private readonly unclosed = new Set<string>();
-  /** A fact left or re-entered the believed set: the closure no longer holds and the next deduction starts from every fact. */
-  private closureBroken = false;
+  /** What incremental deduction starts from. */
+  private closure = new ClosureTracker(null);
 
   /** Loads stored elements; relations whose endpoints are missing are skipped. */
   static fromStored(entities: readonly StoredEntity[], relations: readonly StoredRelation[], state: { closure?: ClosureRecord | null; functionalPredicates?: readonly string[] } = {}): WorkingGraph {
     const graph = new WorkingGraph();
-    graph.closure = state.closure ?? null;
+    graph.closure = new ClosureTracker(state.closure ?? null);
     for (const predicate of state.functionalPredicates ?? []) graph.functional.add(predicate);
     const keyById = new Map<string, string>();
     for (const entity of entities) {
@@ -145,7 +142,7 @@ export class WorkingGraph {
         changed: false,
       });
       graph.indexSubject(fact, key);
-      if (graph.closure && position >= graph.closure.covered) graph.unclosed.add(key);
+      graph.closure.loaded(position, key);
     });
     return graph;
   }
@@ -264,25 +261,24 @@ export class WorkingGraph {
 
   /** Incremental closure: the believed facts the closure has not seen and the rules it holds for; null when it must start over. */
   closureInput(): { changed: Fact[]; closedUnder: ReadonlySet<string> } | null {
-    if (this.closure === null || this.closureBroken) return null;
+    const state = this.closure.state();
+    if (state === null) return null;
     const changed: Fact[] = [];
-    for (const key of this.unclosed) {
+    for (const key of state.unseen) {
       const relation = this.relationMap.get(key);
       if (relation && WorkingGraph.believes(relation)) changed.push(relation);
     }
-    return { changed, closedUnder: new Set(this.closure.rules) };
+    return { changed, closedUnder: state.closedUnder };
   }
 
   /** Records that the believed facts are now closed under `ruleKeys` (call after adding the deductions). */
   markClosed(ruleKeys: readonly string[]): void {
-    this.closure = { rules: [...new Set(ruleKeys)].sort(), covered: this.relationMap.size };
-    this.unclosed.clear();
-    this.closureBroken = false;
+    this.closure.closed(ruleKeys, this.relationMap.size);
   }
 
   /** The closure to keep with the session: null when it no longer holds. */
   closureRecord(): ClosureRecord | null {
-    return this.closureBroken ? null : this.closure;
+    return this.closure.record();
   }
 
   /**
@@ -380,11 +376,11 @@ export class WorkingGraph {
       if (next.derivation === null) this.created += 1;
       this.log.push({ kind: "relation", key });
       this.indexSubject(normalized, key);
-      this.unclosed.add(key);
+      this.closure.created(key);
     } else {
       // A stored fact changed status or re-entered the believed set: conclusions drawn from it are re-checked.
       this.changedPremises.add(key);
-      if (current.validity === "retracted" && validity !== "retracted") this.closureBroken = true;
+      if (current.validity === "retracted" && validity !== "retracted") this.closure.invalidate();
     }
     if (next.derivation !== null) this.registerDependent(key, next);
     for (const rival of weaker) this.retract(rival, next);
@@ -418,7 +414,7 @@ export class WorkingGraph {
     const key = factKey(loser);
     for (const rival of loser.conflicts) this.dropConflict(factKey(rival), key);
     this.setRelation(key, { ...loser, validity: "retracted", conflicts: winner ? [factOf(winner)] : [], changed: !loser.fresh });
-    this.closureBroken = true;
+    this.closure.invalidate();
     this.changedPremises.add(key);
   }
 
@@ -426,7 +422,7 @@ export class WorkingGraph {
   private contest(held: GraphRelation, arriving: Fact): void {
     const current = this.relationMap.get(factKey(held)) as GraphRelation;
     this.setRelation(factKey(held), { ...current, conflicts: [...current.conflicts, factOf(arriving)], changed: !current.fresh });
-    this.closureBroken = true;
+    this.closure.invalidate();
     this.changedPremises.add(factKey(held));
   }
 
@@ -505,10 +501,9 @@ export class WorkingGraph {
       if (relation.subject !== merge && relation.object !== merge) continue;
       this.relationMap.delete(key);
       this.bySubject.get(`${relation.predicate}\u0000${relation.subject}`)?.delete(key);
-      this.unclosed.delete(key);
       this.believedCache = null;
       // Relations moved: the closure's count of covered relations no longer matches their order.
-      this.closureBroken = true;
+      this.closure.removed(key);
       if (relation.fresh && relation.derivation === null) this.created -= 1;
       const moved = { subject: relation.subject === merge ? keep : relation.subject, predicate: relation.predicate, object: relation.object === merge ? keep : relation.object };
       this.upsertRelation(moved, relation);
