@@ -172,14 +172,15 @@ describe("a consistent graph", () => {
     });
     const first = await execute({ taskId: "t1", reasoningType: "abductive", goalQuery: "Where does Dave live?" });
     const sessionId = first.reasoningSessionId as string;
-    const second = await execute({ taskId: "t2", reasoningType: "deductive", goalQuery: "Does Dave live in France?", reasoningSessionId: sessionId });
+    // Continued by its signed state (the id alone continues only a session bound to its caller).
+    const second = await execute({ taskId: "t2", reasoningType: "deductive", goalQuery: "Does Dave live in France?", sessionState: first.updatedSessionState });
     const deduce = second.result?.reasoningTrace?.steps.find((step) => step.kind === "deduce");
     expect(deduce?.summary).toContain("Query Dave lives_in France: holds (derived_from_hypothesis: a derivation from a hypothesis, not a proof)");
     expect(second.result?.reasoningTrace?.confidence).toMatchObject({ restsOn: "derived_from_hypothesis", basis: { kind: "derived_from_hypothesis", score: 0.5 } });
     await expectStatusesRight(store.knowledgeGraph, sessionId, { "dave lives_in france": "derived_from_hypothesis", "carol lives_in france": "derived" });
 
     // The host confirms the hypothesis: the conclusion becomes a proof from asserted facts.
-    const third = await execute({ taskId: "t3", reasoningType: "deductive", goalQuery: "Does Dave live in France?", reasoningSessionId: sessionId, contextData: { domainKnowledge: "Dave lives in Lyon, confirmed." } });
+    const third = await execute({ taskId: "t3", reasoningType: "deductive", goalQuery: "Does Dave live in France?", sessionState: second.updatedSessionState, contextData: { domainKnowledge: "Dave lives in Lyon, confirmed." } });
     await expectStatusesRight(store.knowledgeGraph, sessionId, { "dave lives_in lyon": "asserted", "dave lives_in france": "derived" });
     expect(third.result?.reasoningTrace?.confidence).toMatchObject({ restsOn: "derived", basis: { kind: "proof", score: 1 } });
     expect(third.result?.confidenceScore as number).toBeGreaterThan(second.result?.confidenceScore as number);
@@ -331,15 +332,19 @@ describe("deduction at scale: work follows what changed", () => {
       knowledge_graph_answer: answer({ confidence: 0.9 }),
     });
     // The chain arrives 40 links per call (one extraction's bound), with no applicable rule yet.
+    // Each call continues the session by the signed state the last one returned.
     let sessionId: string | null = null;
+    let sessionState: unknown = null;
     for (let from = 0; from < 200; from += 40) {
-      const seeded = await execute({ taskId: `seed-${from}`, reasoningType: "deductive", goalQuery: "Link the chain", contextData: { domainKnowledge: `links ${from}-${from + 40}` }, ...(sessionId ? { reasoningSessionId: sessionId } : {}) });
+      const seeded = await execute({ taskId: `seed-${from}`, reasoningType: "deductive", goalQuery: "Link the chain", contextData: { domainKnowledge: `links ${from}-${from + 40}` }, ...(sessionState ? { sessionState } : {}) });
       sessionId = seeded.reasoningSessionId as string;
+      sessionState = seeded.updatedSessionState;
     }
     rules = chainRules;
     const timings: number[] = [];
     let started = performance.now();
-    const closing = await execute({ taskId: "close", reasoningType: "deductive", goalQuery: "Is N0 an ancestor of N200?", reasoningSessionId: sessionId });
+    const closing = await execute({ taskId: "close", reasoningType: "deductive", goalQuery: "Is N0 an ancestor of N200?", sessionState });
+    sessionState = closing.updatedSessionState;
     timings.push(Math.round(performance.now() - started));
     expect(closing.status).toBe("completed");
     expect(closing.result?.reasoningTrace?.budget.chaining).toMatchObject({ factsDerived: (200 * 201) / 2, incremental: false });
@@ -350,7 +355,8 @@ describe("deduction at scale: work follows what changed", () => {
     const work: Array<{ factsExamined: number; ruleFirings: number; factsDerived: number; incremental: boolean }> = [];
     for (let step = 0; step < 5; step += 1) {
       started = performance.now();
-      const follow = await execute({ taskId: `follow-${step}`, reasoningType: "deductive", goalQuery: "Is N0 an ancestor of the newest?", reasoningSessionId: sessionId, contextData: { domainKnowledge: `links ${200 + step}-${201 + step}` } });
+      const follow = await execute({ taskId: `follow-${step}`, reasoningType: "deductive", goalQuery: "Is N0 an ancestor of the newest?", sessionState, contextData: { domainKnowledge: `links ${200 + step}-${201 + step}` } });
+      sessionState = follow.updatedSessionState;
       timings.push(Math.round(performance.now() - started));
       expect(follow.status).toBe("completed");
       const chaining = follow.result?.reasoningTrace?.budget.chaining;
