@@ -268,6 +268,7 @@ export {
   reasoningTraceSchema,
   reasoningTypeSchema,
   ruleAtomSchema,
+  ruleInequalitySchema,
   scoredHypothesisSchema,
   sessionStateSchema,
   toolCallRequestSchema,
@@ -276,6 +277,7 @@ export {
   tripleSchema,
   updatedSessionStateSchema,
   validitySchema,
+  epistemicStatusSchema,
 } from "./knowledge-graph/index.ts";
 export type {
   AvailableTool,
@@ -294,6 +296,7 @@ export type {
   ExecuteTaskStatus,
   HostFact,
   HostRule,
+  RuleInequality,
   KnowledgeEntity,
   KnowledgeGraphSessionState,
   KnowledgeRelation,
@@ -317,6 +320,7 @@ export type {
   Triple,
   UpdatedSessionState,
   Validity,
+  EpistemicStatus,
 } from "./knowledge-graph/index.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
 export { type HttpParseRefusal, httpParseRefusal, rawHttpResponse } from "./http-parse-refusal.ts";

@@ -126,10 +126,12 @@ describe("reasoning_execute_task: deductive", () => {
     const aliceDave = trace?.derivations.find((item) => item.triple.subject === "Alice" && item.triple.object === "Dave" && item.triple.predicate === "ancestor_of");
     expect(aliceDave?.derivation.rule).toBe("ancestry is transitive");
     expect(trace?.pathValidation).toMatchObject({ from: "Alice", to: "Dave", valid: true, path: [{ subject: "Alice", predicate: "ancestor_of", object: "Dave" }] });
-    // Confidence: verbalized, graph support of the cited facts (both in the graph), no sampling.
+    // Confidence: the model's bounded word, graph support of the cited facts (both believed), and the proof code checked.
     expect(response.result?.confidenceMethod).toBe("combined");
-    expect(trace?.confidence?.components).toEqual({ verbalizedConfidence: 0.9, consistency: null, graphSupport: 0.75 });
-    expect(response.result?.confidenceScore).toBeCloseTo((0.4 * 0.9 + 0.3 * 0.75) / 0.7, 4);
+    expect(trace?.confidence?.components).toEqual({ verbalizedConfidence: 0.9, consistency: null, graphSupport: 0.75, basis: 1 });
+    expect(trace?.confidence?.basis?.kind).toBe("proof");
+    expect(trace?.confidence?.restsOn).toBe("derived");
+    expect(response.result?.confidenceScore).toBeCloseTo(0.2 * 0.9 + 0.8 * ((0.4 * 0.75 + 0.4 * 1) / 0.8), 4);
 
     const stored = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
     const deduced = stored.relations.filter((relation) => relation.validity === "derived");
@@ -226,6 +228,7 @@ describe("reasoning_execute_task: inductive and abductive", () => {
   });
 
   it("abductive: 2-3 hypotheses scored in code; the best is added with its justification", async () => {
+    const patient = { subject: "Patient", subjectType: "person" };
     const { execute, store } = await setup({
       knowledge_graph_extraction: infections,
       knowledge_graph_hypotheses: {
@@ -237,15 +240,14 @@ describe("reasoning_execute_task: inductive and abductive", () => {
           {
             name: "flu and allergy",
             explanation: "Influenza explains the fever, an allergy the rash.",
-            newEntities: [{ name: "Allergy", type: "disease", observations: [] }],
             additions: [
-              { subject: "Patient", predicate: "has_disease", object: "Influenza" },
-              { subject: "Patient", predicate: "has_disease", object: "Allergy" },
-              { subject: "Allergy", predicate: "causes", object: "Rash" },
+              { ...patient, predicate: "has_disease", object: "Influenza", objectType: "disease" },
+              { ...patient, predicate: "has_disease", object: "Allergy", objectType: "disease" },
+              { subject: "Allergy", subjectType: "disease", predicate: "causes", object: "Rash", objectType: "symptom" },
             ],
           },
-          { name: "measles", explanation: "Measles causes both.", newEntities: [], additions: [{ subject: "Patient", predicate: "has_disease", object: "Measles" }] },
-          { name: "no fever", explanation: "The fever is a mistake.", newEntities: [], additions: [{ subject: "Patient", predicate: "not_has_symptom", object: "Fever" }] },
+          { name: "measles", explanation: "Measles causes both.", additions: [{ ...patient, predicate: "has_disease", object: "Measles", objectType: "disease" }] },
+          { name: "no fever", explanation: "The fever is a mistake.", additions: [{ ...patient, predicate: "not_has_symptom", object: "Fever", objectType: "symptom" }] },
         ],
       },
       knowledge_graph_answer: { ...answer, answer: "Most likely measles.", supportingFacts: [{ subject: "Patient", predicate: "has_disease", object: "Measles" }] },
@@ -302,6 +304,7 @@ describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and th
             { subject: "?e", predicate: "located_in", object: "?p" },
             { subject: "?p", predicate: "expects", object: "Rain" },
           ],
+          different: [],
           conclusions: [{ subject: "?e", predicate: "at_risk_from", object: "Rain" }],
         },
       ],
@@ -493,14 +496,14 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
         ],
         relations: [{ subject: "Acme", predicate: "located_in", object: "Lyon", confidence: 1 }],
       },
-      knowledge_graph_resolution: (user: string) => ({ decisions: [{ pair: 0, same: user.includes("Acme Corp"), reason: "same company" }] }),
+      knowledge_graph_resolution: (user: string) => ({ decisions: { pair_0: { same: user.includes("Acme Corp"), reason: "same company" } } }),
       knowledge_graph_rules: { rules: threeRules.rules.slice(0, 1), query: { kind: "none" } },
       knowledge_graph_answer: { ...familyAnswer, supportingFacts: [] },
     });
     const response = await execute({ taskId: "t", reasoningType: "deductive", goalQuery: "Where is Acme?" });
     const resolution = model.calls.filter((call) => call.schemaName === "knowledge_graph_resolution");
     expect(resolution).toHaveLength(1);
-    expect(resolution[0]?.messages[0]?.content).toContain("0. Acme Corp [organization]");
+    expect(resolution[0]?.messages[0]?.content).toContain("pair_0: Acme Corp [organization]");
     const graph = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
     expect(graph.entities.map((entity) => entity.name)).toEqual(["Acme Corp", "Lyon"]);
     expect(graph.entities[0]?.observations).toEqual(["makes widgets", "based in Lyon"]);
@@ -612,14 +615,25 @@ describe("reasoning_execute_task: confidence seeking, growth limit, exports", ()
     expect(response.notices.map((notice) => notice.field)).toContain("outputRequirements.desiredConfidenceLevel");
   });
 
-  it("stops adding at the graph-growth limit and ends with max_iterations_reached", async () => {
-    const { execute, store } = await setup(deductiveScript, { maxGraphGrowth: 12 });
+  it("stops adding the model's proposals at the graph-growth limit and ends with max_iterations_reached", async () => {
+    const { execute, store } = await setup(deductiveScript, { maxGraphGrowth: 5 });
     const response = await execute(deductiveRequest);
     expect(response.status).toBe("max_iterations_reached");
-    expect(response.result?.reasoningTrace?.budget.graphGrowth).toBeLessThanOrEqual(12);
+    expect(response.result?.reasoningTrace?.budget.graphGrowth).toBeLessThanOrEqual(5);
     const stored = await store.knowledgeGraph.countGraph(response.reasoningSessionId as string);
-    expect(stored.entities + stored.relations).toBeLessThanOrEqual(12);
+    expect(stored.entities + stored.relations).toBeLessThanOrEqual(5);
     expect(response.notices.some((notice) => notice.message.includes("Graph growth limit"))).toBe(true);
+  });
+
+  it("bounds deduced relations by maxDerivedFacts, not by the growth budget, and says so", async () => {
+    const unbounded = await setup(deductiveScript, { maxGraphGrowth: 7 });
+    expect((await unbounded.execute(deductiveRequest)).status).toBe("completed");
+    const { execute, store } = await setup(deductiveScript, { maxDerivedFacts: 4 });
+    const response = await execute(deductiveRequest);
+    expect(response.status).toBe("max_iterations_reached");
+    const stored = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
+    expect(stored.relations.filter((relation) => relation.derivation !== null)).toHaveLength(4);
+    expect(response.notices.some((notice) => notice.message.includes("4 deduced relations per call"))).toBe(true);
   });
 
   it("exports the session's graph as JSON, Markdown and Mermaid", async () => {
@@ -628,11 +642,16 @@ describe("reasoning_execute_task: confidence seeking, growth limit, exports", ()
     const record = await engine.readSession(response.reasoningSessionId as string);
     const markdown = exportSession(record, "markdown", engine.sections);
     expect(markdown).toContain("## Knowledge graph");
-    expect(markdown).toContain("| Alice | ancestor_of | Dave | derived |");
+    // Status, then validity, of each fact; the last column names what a fact conflicts with ("—" when nothing).
+    expect(markdown).toContain("| subject | predicate | object | status | validity | confidence | source | derivation | conflicts with |");
+    expect(markdown).toMatch(/\| Alice \| ancestor_of \| Dave \| derived \| derived \| .* \| — \|\n/);
+    expect(markdown).toMatch(/\| Alice \| parent_of \| Bob \| asserted \| asserted \|/);
     const mermaid = exportSession(record, "mermaid", engine.sections);
     expect(mermaid).toMatch(/==>\|"ancestor_of"\|/);
     expect(mermaid).toMatch(/-->\|"parent_of"\|/);
-    expect(JSON.parse(exportSession(record, "json", engine.sections)).knowledgeGraph.relations).toHaveLength(15);
+    const relations = JSON.parse(exportSession(record, "json", engine.sections)).knowledgeGraph.relations as Array<{ subject: string; predicate: string; object: string; status: string; conflictsWith: unknown[] }>;
+    expect(relations).toHaveLength(15);
+    expect(relations.find((relation) => relation.subject === "Alice" && relation.predicate === "ancestor_of" && relation.object === "Dave")).toMatchObject({ status: "derived", conflictsWith: [] });
   });
 
   it("returns a one-step plan with its prompt for a single reasoning type in detailedPlanWithPrompts", async () => {

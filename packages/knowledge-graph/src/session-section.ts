@@ -1,4 +1,4 @@
-import type { KnowledgeSubgraph } from "@deliberate/contracts";
+import type { KnowledgeSubgraph, Triple } from "@deliberate/contracts";
 import { type SessionSection, tableCell } from "@deliberate/engine";
 import { subgraphMermaidLines } from "./graph/mermaid.ts";
 import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
@@ -56,10 +56,17 @@ export async function readKnowledgeGraph(store: KnowledgeGraphRepositories, sess
       object: names.get(relation.objectId) ?? relation.objectId,
       confidence: relation.confidence,
       validity: relation.validity,
+      status: relation.status,
+      conflictsWith: relation.conflictsWith,
       provenance: relation.provenance,
       derivation: relation.derivation,
     })),
   };
+}
+
+/** A triple as one line of text, e.g. "Alice parent_of Bob". */
+function tripleText(triple: Triple): string {
+  return `${triple.subject} ${triple.predicate} ${triple.object}`;
 }
 
 /** How much of the graph a (possibly paged) section shows, e.g. "100 of 2000 entities (this page)". */
@@ -84,11 +91,11 @@ export const knowledgeGraphSection: SessionSection<KnowledgeGraphRepositories> =
         (entity) => `| ${tableCell(entity.name)} | ${tableCell(entity.type)} | ${entity.validity} | ${entity.confidence} | ${entity.provenance.kind} (${tableCell(entity.provenance.taskId)}) | ${tableCell(entity.observations.join("; "))} |`,
       ),
       "",
-      "| subject | predicate | object | validity | confidence | source | derivation |",
-      "|---|---|---|---|---|---|---|",
+      "| subject | predicate | object | status | validity | confidence | source | derivation | conflicts with |",
+      "|---|---|---|---|---|---|---|---|---|",
       ...section.relations.map(
         (relation) =>
-          `| ${tableCell(relation.subject)} | ${relation.predicate} | ${tableCell(relation.object)} | ${relation.validity} | ${relation.confidence} | ${relation.provenance.kind} (${tableCell(relation.provenance.taskId)}) | ${relation.derivation ? tableCell(`${relation.derivation.rule}: ${relation.derivation.premises.map((premise) => `${premise.subject} ${premise.predicate} ${premise.object}`).join(" & ")}`) : "—"} |`,
+          `| ${tableCell(relation.subject)} | ${relation.predicate} | ${tableCell(relation.object)} | ${relation.status} | ${relation.validity} | ${relation.confidence} | ${relation.provenance.kind} (${tableCell(relation.provenance.taskId)}) | ${relation.derivation ? tableCell(`${relation.derivation.rule}: ${relation.derivation.premises.map(tripleText).join(" & ")}`) : "—"} | ${relation.conflictsWith.length > 0 ? tableCell(relation.conflictsWith.map(tripleText).join("; ")) : "—"} |`,
       ),
     ];
     return lines.join("\n");

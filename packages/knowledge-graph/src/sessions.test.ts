@@ -187,6 +187,103 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
       },
     ];
 
+    const siblingRule = {
+      name: "same parent means siblings",
+      conditions: [
+        { subject: "?p", predicate: "parent_of", object: "?x" },
+        { subject: "?p", predicate: "parent_of", object: "?y" },
+      ],
+      conclusions: [{ subject: "?x", predicate: "sibling_of", object: "?y" }],
+    };
+    /** A model whose own rule matches nothing here, so only the host's rules derive. */
+    const hostRulesOnly: Answer = (schemaName, prompt) =>
+      schemaName === "knowledge_graph_rules"
+        ? { rules: [{ name: "unused", statement: "Unused.", conditions: [{ subject: "?x", predicate: "never_given", object: "?y" }], different: [], conclusions: [{ subject: "?y", predicate: "never_given", object: "?x" }] }], query: { kind: "none" } }
+        : schemaName === "knowledge_graph_answer"
+          ? { reasoning: ["From the facts given."], answer: "As the facts say.", answerKey: "facts", confidence: 0.8, supportingFacts: [] }
+          : answerFor(schemaName, prompt);
+    const tripleText = (item: { triple: { subject: string; predicate: string; object: string } }) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`;
+
+    it("applies a rule's inequality: siblings are two different children of one parent, nobody their own sibling", async () => {
+      const { execute } = await setup({}, hostRulesOnly);
+      const children = ["Bob", "Carol", "Dan"].map((child) => ({ subject: "Alice", predicate: "parent_of", object: child }));
+      const response = await execute(
+        { taskId: "t-1", reasoningType: "deductive", goalQuery: "Who are Bob's siblings?", reasoningSessionId: "s-siblings", contextData: { facts: children, rules: [{ ...siblingRule, different: [{ left: "?x", right: "?y" }] }] } },
+        "caller-a",
+      );
+      expect(response.status, JSON.stringify(response.error)).toBe("completed");
+      const derived = (response.result?.reasoningTrace?.derivations ?? []).filter((item) => item.triple.predicate === "sibling_of").map(tripleText);
+      expect(new Set(derived)).toEqual(new Set(["Bob sibling_of Carol", "Carol sibling_of Bob", "Bob sibling_of Dan", "Dan sibling_of Bob", "Carol sibling_of Dan", "Dan sibling_of Carol"]));
+    });
+
+    it("without the inequality the same rule makes everyone their own sibling (the inequality is what prevents it)", async () => {
+      const { execute } = await setup({}, hostRulesOnly);
+      const response = await execute(
+        { taskId: "t-1", reasoningType: "deductive", goalQuery: "Who are Bob's siblings?", reasoningSessionId: "s-self", contextData: { facts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }], rules: [siblingRule] } },
+        "caller-a",
+      );
+      expect((response.result?.reasoningTrace?.derivations ?? []).map(tripleText)).toContain("Bob sibling_of Bob");
+    });
+
+    it("the host's facts go through the contradiction check as asserted: p against not_p and two values of a functional predicate are contested and reported", async () => {
+      const { execute, store } = await setup({}, hostRulesOnly);
+      const given = [
+        { subject: "Alice", predicate: "likes", object: "Bob" },
+        { subject: "Alice", predicate: "not_likes", object: "Bob" },
+        { subject: "Alice", predicate: "born_in", object: "Paris" },
+        { subject: "Alice", predicate: "born_in", object: "Lyon" },
+        { subject: "Bob", predicate: "born_in", object: "Paris" },
+      ];
+      const response = await execute(
+        { taskId: "t-1", reasoningType: "deductive", goalQuery: "Where was Alice born?", reasoningSessionId: "s-conflict", contextData: { facts: given, functionalPredicates: ["born_in"] } },
+        "caller-a",
+      );
+      expect(response.status, JSON.stringify(response.error)).toBe("completed");
+      const contradictions = response.notices.filter((notice) => notice.message.startsWith("Contradiction:"));
+      expect(contradictions).toHaveLength(2);
+      expect(contradictions.every((notice) => notice.message.includes("(asserted)") && notice.message.includes("is contested"))).toBe(true);
+      const { entities, relations } = await store.knowledgeGraph.loadGraph("s-conflict");
+      const name = new Map(entities.map((entity) => [entity.id, entity.name]));
+      const flagged = relations.filter((relation) => relation.conflictsWith.length > 0).map((relation) => `${name.get(relation.subjectId)} ${relation.predicate} ${name.get(relation.objectId)}`);
+      expect(new Set(flagged)).toEqual(new Set(["Alice likes Bob", "Alice not_likes Bob", "Alice born_in Paris", "Alice born_in Lyon"]));
+      expect(relations.every((relation) => relation.status === "asserted" && relation.provenance.kind === "host_data")).toBe(true);
+    });
+
+    it("a host fact wins over a hypothesis it contradicts, and the host's rules never build on hypotheses", async () => {
+      const { execute, store } = await setup({}, hostRulesOnly);
+      const hypothesis = { predicate: "likes", object: "Bob" };
+      const first = await execute({ taskId: "t-1", reasoningType: "deductive", goalQuery: "Does Alice like Bob?", reasoningSessionId: "s-wins", contextData: { facts: [{ subject: "Alice", predicate: "knows", object: "Bob" }] } }, "caller-a");
+      // A hypothesis as abduction would leave it, written straight into the session's graph.
+      const { entities } = await store.knowledgeGraph.loadGraph("s-wins");
+      const id = new Map(entities.map((entity) => [entity.name, entity.id]));
+      const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const now = new Date().toISOString();
+      const hypotheses = [
+        { id: "r-hypothesis", position: 98, subject: "Alice", ...hypothesis },
+        { id: "r-trust", position: 99, subject: "Bob", predicate: "trusts", object: "Alice" },
+      ];
+      for (const row of hypotheses) {
+        await db
+          .insertInto("knowledge_graph_relations")
+          .values({ id: row.id, session_id: "s-wins", position: row.position, subject_id: id.get(row.subject), predicate: row.predicate, object_id: id.get(row.object), confidence: 0.7, validity: "hypothesized", status: "hypothetical", conflicts_with: "[]", provenance_kind: "abduction", provenance_task_id: "t-0", provenance_step: null, provenance_reference: null, derivation: null, created_at: now, updated_at: now })
+          .execute();
+      }
+      const mutual = (predicate: string) => ({ name: `${predicate} is mutual`, conditions: [{ subject: "?x", predicate, object: "?y" }], conclusions: [{ subject: "?y", predicate, object: "?x" }] });
+      const contextData = { facts: [{ subject: "Alice", predicate: "not_likes", object: "Bob" }], rules: [mutual("trusts"), mutual("knows")] };
+      const second = await execute({ taskId: "t-2", reasoningType: "deductive", goalQuery: "Does Alice like Bob?", sessionState: first.updatedSessionState, contextData }, "caller-a");
+      expect(second.status, JSON.stringify(second.error)).toBe("completed");
+      expect(second.notices.some((notice) => /^Contradiction: 'Alice not_likes Bob' \(asserted\) replaced the weaker, now retracted, 'Alice likes Bob' \(hypothetical\)/.test(notice.message))).toBe(true);
+      const { relations } = await store.knowledgeGraph.loadGraph("s-wins");
+      const stored = relations.find((relation) => relation.id === "r-hypothesis");
+      expect(stored?.validity).toBe("retracted");
+      expect(stored?.conflictsWith).toEqual([{ subject: "Alice", predicate: "not_likes", object: "Bob" }]);
+      // The rules ran over the asserted fact, not over the hypothesis.
+      const derived = (second.result?.reasoningTrace?.derivations ?? []).map(tripleText);
+      expect(derived).toContain("Bob knows Alice");
+      expect(derived).not.toContain("Alice trusts Bob");
+      expect(relations.filter((relation) => relation.predicate === "trusts" && relation.provenance.kind === "deduction")).toEqual([]);
+    });
+
     it("stores the facts as asserted without re-extraction, applies the rules in code, and keeps the rules for later calls", async () => {
       const { execute, model, store } = await setup({ maxGraphGrowth: 20 });
       const first = await execute({ taskId: "t-1", reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?", reasoningSessionId: "s-data", contextData: { facts, rules } }, "caller-a");
@@ -197,8 +294,9 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
       const triple = (relation: (typeof relations)[number]) => `${name.get(relation.subjectId)} ${relation.predicate} ${name.get(relation.objectId)}`;
       const asserted = relations.filter((relation) => relation.provenance.kind === "host_data");
       expect(asserted.map(triple)).toEqual(["Alice parent_of Bob", "Bob parent_of Carol", "Carol parent_of Dave"]);
-      expect(asserted.every((relation) => relation.validity === "asserted" && relation.confidence === 1)).toBe(true);
+      expect(asserted.every((relation) => relation.validity === "asserted" && relation.status === "asserted" && relation.confidence === 1)).toBe(true);
       const fromHostRules = relations.filter((relation) => relation.provenance.step === "host data" && relation.validity === "derived");
+      expect(fromHostRules.every((relation) => relation.status === "derived")).toBe(true);
       expect(new Set(fromHostRules.map(triple))).toEqual(new Set(["Alice ancestor_of Bob", "Bob ancestor_of Carol", "Carol ancestor_of Dave", "Alice ancestor_of Carol", "Bob ancestor_of Dave", "Alice ancestor_of Dave"]));
       expect(first.result?.reasoningTrace?.steps.some((step) => step.kind === "hostData")).toBe(true);
       const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
@@ -225,7 +323,7 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
     it("does not count the host's facts against the per-call growth budget", async () => {
       const answers: Answer = (schemaName, prompt) =>
         schemaName === "knowledge_graph_rules"
-          ? { rules: [{ name: "next is after", statement: "What comes next is after.", conditions: [{ subject: "?x", predicate: "next", object: "?y" }], conclusions: [{ subject: "?y", predicate: "after", object: "?x" }] }], query: { kind: "none" } }
+          ? { rules: [{ name: "next is after", statement: "What comes next is after.", conditions: [{ subject: "?x", predicate: "next", object: "?y" }], different: [], conclusions: [{ subject: "?y", predicate: "after", object: "?x" }] }], query: { kind: "none" } }
           : schemaName === "knowledge_graph_answer"
             ? { reasoning: ["n1 is after n0."], answer: "Yes.", answerKey: "yes", confidence: 0.8, supportingFacts: [] }
             : answerFor(schemaName, prompt);
@@ -233,10 +331,10 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
       const chain = Array.from({ length: 40 }, (_, index) => ({ subject: `n${index}`, predicate: "next", object: `n${index + 1}` }));
       const response = await execute({ taskId: "t-1", reasoningType: "deductive", goalQuery: "Is n1 after n0?", reasoningSessionId: "s-big", contextData: { facts: chain } }, "caller-a");
       expect(response.status, JSON.stringify(response.error)).not.toBe("failed");
-      // All 40 facts are kept, and the model's rule still derived up to the budget of 10 new elements.
+      // All 40 facts are kept, and the model's rule derived over all of them (deduced relations have their own cap, maxDerivedFacts).
       const { relations } = await store.knowledgeGraph.loadGraph("s-big");
       expect(relations.filter((relation) => relation.provenance.kind === "host_data")).toHaveLength(40);
-      expect(relations.filter((relation) => relation.validity === "derived")).toHaveLength(10);
+      expect(relations.filter((relation) => relation.validity === "derived")).toHaveLength(40);
     });
 
     it("refuses malformed facts and rules with errors naming the field, writing nothing", async () => {
@@ -249,6 +347,9 @@ describe.each(testDialects)("knowledge-graph sessions on %s", (dialect) => {
         [{ rules: [{ name: "r", conditions: [], conclusions: [{ subject: "a", predicate: "q", object: "b" }] }] }, "contextData.rules.0.conditions", /at least one condition/],
         [{ rules: [{ name: "r", conditions: [{ subject: "?1x", predicate: "p", object: "?y" }], conclusions: [{ subject: "?y", predicate: "q", object: "b" }] }] }, "contextData.rules.0.conditions.0.subject", /a variable is/],
         [{ rules: [rules[0], { ...rules[1], name: rules[0]?.name }] }, "contextData.rules.1.name", /also the name of rules.0/],
+        [{ rules: [{ ...siblingRule, different: [{ left: "?x", right: "?w" }] }] }, "contextData.rules.0.different.0.right", /\?w does not occur in the conditions/],
+        [{ rules: [{ ...siblingRule, different: [{ left: "?x", right: "?x" }] }] }, "contextData.rules.0.different.0", /can never hold/],
+        [{ rules: [{ ...siblingRule, different: [{ left: "?x" }] }] }, "contextData.rules.0.different.0.right", /./],
       ];
       for (const [contextData, field, message] of cases) {
         const refused = await errorOf(execute({ ...request, contextData }, "caller-a"));

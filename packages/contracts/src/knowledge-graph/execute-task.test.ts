@@ -174,6 +174,17 @@ describe("executeTask request", () => {
   });
 });
 
+describe("executeTask functional predicates", () => {
+  it("takes up to 64 predicate names of 1 to 80 characters, naming the field that breaks a bound", () => {
+    const request = (functionalPredicates: unknown) => ({ taskId: "t", reasoningType: "deductive", goalQuery: "q", contextData: { functionalPredicates } });
+    expect(issuesOf(request(["born_in", "Capital Of"]))).toEqual([]);
+    expect(issuesOf(request([""]))).toEqual([{ field: "contextData.functionalPredicates.0", message: "a functional predicate must not be empty" }]);
+    expect(issuesOf(request(["x".repeat(81)]))).toEqual([{ field: "contextData.functionalPredicates.0", message: "a functional predicate is at most 80 characters" }]);
+    expect(issuesOf(request(Array.from({ length: 65 }, (_, index) => `p${index}`)))).toEqual([{ field: "contextData.functionalPredicates", message: "at most 64 functionalPredicates" }]);
+    expect(issuesOf(request("born_in")).map((issue) => issue.field)).toEqual(["contextData.functionalPredicates"]);
+  });
+});
+
 describe("endSession request", () => {
   it("needs a session to end", () => {
     expect(endSessionRequestSchema.safeParse({}).success).toBe(false);

@@ -6,6 +6,7 @@ import { availableToolsSchema, toolCallRequestSchema, toolResultSchema } from ".
 import {
   confidenceMethodSchema,
   cotVariationSchema,
+  epistemicStatusSchema,
   executeTaskStatusSchema,
   knowledgeGraphRequestLimits as limits,
   outputFormatSchema,
@@ -39,6 +40,11 @@ export const contextDataSchema = z.strictObject({
   domainKnowledge: contextText("domainKnowledge").describe("Facts and premises (deductive rules are read from here and from the goal)"),
   availableTools: availableToolsSchema.nullish().describe("Tools the server may ask the host to call (status pending_tool_call)"),
   currentPlanStep: contextText("currentPlanStep"),
+  functionalPredicates: z
+    .array(z.string().min(1, "a functional predicate must not be empty").max(80, "a functional predicate is at most 80 characters"))
+    .max(64, "at most 64 functionalPredicates")
+    .nullish()
+    .describe("Relation types with at most one object per subject (e.g. born_in): a second object for one subject is a contradiction. Kept for the session"),
   hostProvidedPriorReasoningSummary: z
     .union([contextText("hostProvidedPriorReasoningSummary"), z.record(z.string(), z.unknown())])
     .nullish()
@@ -212,6 +218,7 @@ export const scoredHypothesisSchema = z.object({
   consistency: z.number(),
   score: z.number(),
   contradictions: z.array(tripleSchema),
+  refusedBy: z.array(tripleSchema).describe("Asserted or derived facts the hypothesis contradicts: such a hypothesis is refused (score 0)"),
   selected: z.boolean(),
 });
 
@@ -223,7 +230,19 @@ export const confidenceReportSchema = z.object({
     verbalizedConfidence: z.number().nullable(),
     consistency: z.number().nullable(),
     graphSupport: z.number().nullable(),
+    basis: z.number().nullable().describe("How strongly the reasoning steps established the answer, checked in code (1 for a proof from asserted facts)"),
   }),
+  basis: z
+    .object({
+      kind: z.enum(["proof", "derived_from_hypothesis", "abduction", "induction", "not_derivable"]),
+      score: z.number(),
+      description: z.string(),
+    })
+    .nullable()
+    .describe("What the reasoning steps established in code, when they established anything"),
+  restsOn: epistemicStatusSchema
+    .nullable()
+    .describe("The weakest status among the cited facts the graph supports and the basis: asserted, derived (a proof), hypothetical or derived_from_hypothesis"),
   supportingFacts: z.array(tripleSchema),
   contradictedFacts: z.array(tripleSchema),
   unsupportedFacts: z.array(tripleSchema),
@@ -256,6 +275,15 @@ export const reasoningTraceSchema = z.object({
     maxModelCalls: z.number().int(),
     graphGrowth: z.number().int(),
     maxGraphGrowth: z.number().int(),
+    chaining: z
+      .object({
+        factsExamined: z.number().int().describe("Candidate facts tried against rule conditions"),
+        ruleFirings: z.number().int().describe("Complete matches of a rule's conditions"),
+        factsDerived: z.number().int(),
+        incremental: z.boolean().describe("True when chaining started from what changed since the graph was last closed under the same rules"),
+      })
+      .nullable()
+      .describe("The work forward chaining did in this call: it follows what changed, not the size of the graph"),
   }),
 });
 export type ReasoningTrace = z.infer<typeof reasoningTraceSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { provenanceKindSchema, validitySchema } from "./vocabulary.ts";
+import { epistemicStatusSchema, provenanceKindSchema, validitySchema } from "./vocabulary.ts";
 
 /** A subject-predicate-object statement by entity names. */
 export const tripleSchema = z.object({
@@ -45,6 +45,10 @@ export const knowledgeRelationSchema = z.object({
   object: z.string().describe("Object entity name"),
   confidence: z.number().min(0).max(1),
   validity: validitySchema,
+  status: epistemicStatusSchema.describe("What the fact rests on: asserted, derived (a proof from asserted facts), hypothetical, derived_from_hypothesis"),
+  conflictsWith: z
+    .array(tripleSchema)
+    .describe("Facts this one contradicts (p against not_p, or a second value of a functional predicate): the winner of a retracted fact, or the rivals of a contested one (believed by neither side)"),
   provenance: provenanceSchema,
   derivation: derivationSchema.nullable(),
 });

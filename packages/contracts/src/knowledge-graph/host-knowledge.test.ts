@@ -48,6 +48,22 @@ describe("facts and rules as data", () => {
     );
   });
 
+  it("accepts an inequality exactly when its variables occur in the conditions and it names two different terms, naming each problem", () => {
+    const atom = fc.record({ subject: term, predicate, object: term });
+    const pair = fc.record({ left: term, right: term });
+    fc.assert(
+      fc.property(fc.array(atom, { minLength: 1, maxLength: 4 }), fc.array(pair, { maxLength: 3 }), (conditions, different) => {
+        const bound = new Set(conditions.flatMap((item) => [item.subject, item.object]).filter((value) => value.startsWith("?")));
+        const conclusions = [{ subject: "A", predicate: "q", object: "B" }];
+        const expected = different.flatMap((item, index) => [
+          ...(["left", "right"] as const).filter((side) => item[side].startsWith("?") && !bound.has(item[side])).map((side) => `contextData.rules.0.different.${index}.${side}`),
+          ...(item.left.toLowerCase() === item.right.toLowerCase() ? [`contextData.rules.0.different.${index}`] : []),
+        ]);
+        expect(issuesOf({ rules: [{ name: "r", conditions, different, conclusions }] }).map((issue) => issue.field)).toEqual(expected);
+      }),
+    );
+  });
+
   it("bounds the number of facts and rules, naming the list", () => {
     const fact = { subject: "A", predicate: "p", object: "B" };
     expect(issuesOf({ facts: Array.from({ length: hostKnowledgeLimits.facts + 1 }, () => fact) }).map((issue) => issue.field)).toEqual(["contextData.facts"]);

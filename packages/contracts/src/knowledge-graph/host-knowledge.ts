@@ -44,7 +44,14 @@ const termSchema = entityName("a term").refine((term) => !term.startsWith("?") |
 export const ruleAtomSchema = z.strictObject({ subject: termSchema, predicate: predicateSchema, object: termSchema });
 export type RuleAtom = z.infer<typeof ruleAtomSchema>;
 
-/** A rule the host states: when every condition matches (variables bound consistently), every conclusion holds. */
+/** An inequality of a rule (`left != right`): the two terms must name different entities for the rule to fire. */
+export const ruleInequalitySchema = z.strictObject({ left: termSchema, right: termSchema });
+export type RuleInequality = z.infer<typeof ruleInequalitySchema>;
+
+/**
+ * A rule the host states: when every condition matches (variables bound
+ * consistently) and every inequality of `different` holds, every conclusion holds.
+ */
 export const hostRuleSchema = z
   .strictObject({
     name: z.string().trim().min(1, "name must not be empty").max(120, "name is at most 120 characters"),
@@ -52,6 +59,11 @@ export const hostRuleSchema = z
       .array(ruleAtomSchema)
       .min(1, "a rule needs at least one condition")
       .max(hostKnowledgeLimits.atomsPerSide, `a rule has at most ${hostKnowledgeLimits.atomsPerSide} conditions`),
+    different: z
+      .array(ruleInequalitySchema)
+      .max(hostKnowledgeLimits.atomsPerSide, `a rule has at most ${hostKnowledgeLimits.atomsPerSide} inequalities`)
+      .optional()
+      .describe("Inequalities (left != right): terms that must name different entities, e.g. ?x and ?y of a sibling rule, so nobody is their own sibling"),
     conclusions: z
       .array(ruleAtomSchema)
       .min(1, "a rule needs at least one conclusion")
@@ -60,6 +72,17 @@ export const hostRuleSchema = z
   .superRefine((rule, context) => {
     const bound = new Set<string>();
     for (const atom of rule.conditions) for (const term of [atom.subject, atom.object]) if (term.startsWith("?")) bound.add(term);
+    (rule.different ?? []).forEach((pair, index) => {
+      for (const side of ["left", "right"] as const) {
+        const term = pair[side];
+        if (term.startsWith("?") && !bound.has(term)) {
+          context.addIssue({ code: "custom", path: ["different", index, side], message: `variable ${term} does not occur in the conditions, so the inequality could never be checked; bind it in a condition` });
+        }
+      }
+      if (pair.left.trim().toLowerCase() === pair.right.trim().toLowerCase()) {
+        context.addIssue({ code: "custom", path: ["different", index], message: `${pair.left} != ${pair.right} can never hold, so the rule would never fire; name two different terms` });
+      }
+    });
     rule.conclusions.forEach((atom, index) => {
       for (const side of ["subject", "object"] as const) {
         const term = atom[side];

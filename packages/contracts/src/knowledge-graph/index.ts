@@ -1,6 +1,7 @@
 export {
   confidenceMethodSchema,
   cotVariationSchema,
+  epistemicStatusSchema,
   executeTaskStatusSchema,
   knowledgeGraphMethods,
   knowledgeGraphRequestLimits,
@@ -13,6 +14,7 @@ export {
 export type {
   CoTVariation,
   ConfidenceMethod,
+  EpistemicStatus,
   ExecuteTaskStatus,
   KnowledgeGraphSessionState,
   OutputFormat,
@@ -68,8 +70,8 @@ export type {
   TraceStep,
   UpdatedSessionState,
 } from "./execute-task.ts";
-export { hostFactSchema, hostFactsSchema, hostKnowledgeLimits, hostRuleSchema, hostRulesSchema, ruleAtomSchema } from "./host-knowledge.ts";
-export type { HostFact, HostRule, RuleAtom } from "./host-knowledge.ts";
+export { hostFactSchema, hostFactsSchema, hostKnowledgeLimits, hostRuleSchema, hostRulesSchema, ruleAtomSchema, ruleInequalitySchema } from "./host-knowledge.ts";
+export type { HostFact, HostRule, RuleAtom, RuleInequality } from "./host-knowledge.ts";
 export { endSessionRequestSchema, endSessionResponseSchema } from "./end-session.ts";
 export type { EndSessionRequest, EndSessionResponse } from "./end-session.ts";
 export { reasoningCapabilitySchema } from "./capabilities.ts";

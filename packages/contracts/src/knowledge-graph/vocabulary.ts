@@ -34,6 +34,16 @@ export type ConfidenceMethod = z.infer<typeof confidenceMethodSchema>;
 export const validitySchema = z.enum(["asserted", "derived", "hypothesized", "retracted"]);
 export type Validity = z.infer<typeof validitySchema>;
 
+/**
+ * What a fact rests on, kept by code: `asserted` (stated by the host, its
+ * context, a tool result or the user), `derived` (deduced by rules from
+ * asserted or derived facts only: a proof), `hypothetical` (an inductive or
+ * abductive proposal), `derived_from_hypothesis` (deduced with at least one
+ * hypothetical premise). A derivation keeps the weakest status of its premises.
+ */
+export const epistemicStatusSchema = z.enum(["asserted", "derived", "hypothetical", "derived_from_hypothesis"]);
+export type EpistemicStatus = z.infer<typeof epistemicStatusSchema>;
+
 /** What produced a graph element (`host_data`: the facts and rules of `contextData.facts` / `contextData.rules`). */
 export const provenanceKindSchema = z.enum(["seed", "extraction", "tool_result", "user_input", "induction", "deduction", "abduction", "host_data"]);
 export type ProvenanceKind = z.infer<typeof provenanceKindSchema>;

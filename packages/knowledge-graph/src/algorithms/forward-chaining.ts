@@ -7,11 +7,17 @@ export interface Atom {
   readonly object: string;
 }
 
-/** An explicit rule: when every body atom matches (with consistent variables), each head atom holds. */
+/**
+ * An explicit rule: when every body atom matches (with consistent variables)
+ * and every `distinct` pair of terms is bound to two different entities, each
+ * head atom holds. `distinct` is the rule language's inequality (`?x != ?y`):
+ * a sibling rule needs it so that nobody is their own sibling.
+ */
 export interface Rule {
   readonly name: string;
   readonly body: readonly Atom[];
   readonly head: readonly Atom[];
+  readonly distinct?: readonly (readonly [string, string])[];
 }
 
 /** A fact the rules added, with the rule and the premises (one per body atom, in body order) it came from. */
@@ -24,6 +30,23 @@ export interface Deduction {
 export interface ForwardChainOptions {
   /** Stop after this many new facts (graph-growth safeguard); the result then says it was truncated. */
   maxDerived?: number;
+  /**
+   * Incremental closure: the input facts other than `changed` are already
+   * closed under the rules whose `ruleKey` is in `closedUnder`, so those rules
+   * start from `changed` alone (semi-naive over what is new); every other rule
+   * starts from all the facts. The closure is the same as without this option.
+   */
+  incremental?: { changed: Iterable<Fact>; closedUnder: ReadonlySet<string> };
+  /** When `facts` is a `FactIndex`, add the deductions to it instead of copying it first. */
+  extendInPlace?: boolean;
+}
+
+/** What a run of forward chaining did: the measure of its work (independent of timing). */
+export interface ChainingWork {
+  /** Candidate facts tried against a body atom. */
+  examined: number;
+  /** Complete body matches (rule firings), each instantiating the head. */
+  firings: number;
 }
 
 export interface ForwardChainResult {
@@ -33,6 +56,7 @@ export interface ForwardChainResult {
   readonly rounds: number;
   /** True when the closure is complete: applying every rule once more adds nothing. */
   readonly fixpoint: boolean;
+  readonly work: ChainingWork;
 }
 
 /** True for a variable term (`?x`). */
@@ -59,7 +83,36 @@ export function ruleProblems(rule: Rule): string[] {
       if (isVariable(term) && !bound.has(term)) problems.push(`rule '${rule.name}': conclusion variable ${term} does not occur in the conditions`);
     }
   }
+  for (const pair of rule.distinct ?? []) {
+    for (const term of pair) {
+      if (isVariable(term) && !bound.has(term)) problems.push(`rule '${rule.name}': the inequality ${pair[0]} != ${pair[1]} uses ${term}, which does not occur in the conditions`);
+    }
+    if (pair[0] === pair[1]) problems.push(`rule '${rule.name}': the inequality ${pair[0]} != ${pair[1]} can never hold`);
+  }
   return problems;
+}
+
+/**
+ * A rule's identity regardless of its name and variable names: two rules with
+ * the same key derive the same facts. Used to know which rules a graph is
+ * already closed under.
+ */
+export function ruleKey(rule: Rule): string {
+  const renamed = new Map<string, string>();
+  const term = (value: string) => {
+    if (!isVariable(value)) return `=${value}`;
+    let name = renamed.get(value);
+    if (name === undefined) {
+      name = `?${renamed.size}`;
+      renamed.set(value, name);
+    }
+    return name;
+  };
+  const atoms = (list: readonly Atom[]) => list.map((atom) => [term(atom.subject), atom.predicate, term(atom.object)]);
+  const body = atoms(rule.body);
+  const head = atoms(rule.head);
+  const distinct = (rule.distinct ?? []).map((pair) => [term(pair[0]), term(pair[1])].sort()).sort();
+  return JSON.stringify({ body, head, distinct });
 }
 
 type Binding = Map<string, string>;
@@ -101,26 +154,38 @@ function undo(binding: Binding, added: readonly string[]): null {
  * does not depend on the order of the facts or rules (below the cap).
  * Rules with problems (see `ruleProblems`) must be filtered out first.
  */
-export function forwardChain(facts: Iterable<Fact>, rules: readonly Rule[], options: ForwardChainOptions = {}): ForwardChainResult {
+export function forwardChain(facts: Iterable<Fact> | FactIndex, rules: readonly Rule[], options: ForwardChainOptions = {}): ForwardChainResult {
   const maxDerived = options.maxDerived ?? Number.POSITIVE_INFINITY;
-  const known = new FactIndex(facts);
+  // An index handed over with `extendInPlace` is used as is (no copy of a large graph); the deductions are added to it.
+  const known = facts instanceof FactIndex ? (options.extendInPlace ? facts : new FactIndex(facts.facts)) : new FactIndex(facts);
   const deductions: Deduction[] = [];
-  let delta = new FactIndex(known.facts);
+  const work: ChainingWork = { examined: 0, firings: 0 };
+  // Round one: rules the facts are closed under start from the changed facts only; the others from every fact.
+  const changed = options.incremental ? new FactIndex(options.incremental.changed) : known;
+  const closedUnder = options.incremental?.closedUnder ?? new Set<string>();
+  const startsFromChanged = new Set(rules.filter((rule) => closedUnder.has(ruleKey(rule))));
+  let delta: FactIndex = known;
   let rounds = 0;
   let capped = false;
 
-  while (delta.size > 0 && !capped) {
+  while ((rounds === 0 || delta.size > 0) && !capped) {
     rounds += 1;
     const fresh = new FactIndex();
     for (const rule of rules) {
       if (capped) break;
-      for (let pivot = 0; pivot < rule.body.length && !capped; pivot += 1) {
+      const pivotSource = rounds === 1 ? (startsFromChanged.has(rule) ? changed : known) : delta;
+      if (pivotSource.size === 0) continue;
+      // From every fact, one pivot finds every match; from a delta, each body position takes its turn.
+      const pivots = pivotSource === known ? 1 : rule.body.length;
+      for (let pivot = 0; pivot < pivots && !capped; pivot += 1) {
         const premises = new Array<Fact>(rule.body.length);
         const binding: Binding = new Map();
         const order = [pivot, ...rule.body.keys()].filter((index, position) => position === 0 || index !== pivot);
         const join = (step: number): void => {
           if (capped) return;
           if (step === order.length) {
+            if (rule.distinct?.some(([left, right]) => resolve(left, binding) === resolve(right, binding))) return;
+            work.firings += 1;
             for (const atom of rule.head) {
               const fact = { subject: resolve(atom.subject, binding) as string, predicate: atom.predicate, object: resolve(atom.object, binding) as string };
               if (known.has(fact) || fresh.has(fact)) continue;
@@ -135,9 +200,10 @@ export function forwardChain(facts: Iterable<Fact>, rules: readonly Rule[], opti
           }
           const atomIndex = order[step] as number;
           const atom = rule.body[atomIndex] as Atom;
-          const source = step === 0 ? delta : known;
+          const source = step === 0 ? pivotSource : known;
           const candidates = source.match(atom.predicate, resolve(atom.subject, binding), resolve(atom.object, binding));
           for (const fact of candidates) {
+            work.examined += 1;
             const added = unify(atom, fact, binding);
             if (added === null) continue;
             premises[atomIndex] = fact;
@@ -152,5 +218,5 @@ export function forwardChain(facts: Iterable<Fact>, rules: readonly Rule[], opti
     for (const fact of fresh.facts) known.add(fact);
     delta = fresh;
   }
-  return { deductions, rounds, fixpoint: !capped };
+  return { deductions, rounds, fixpoint: !capped, work };
 }

@@ -1,4 +1,5 @@
-import { type Fact, factKey, negationOf } from "./triples.ts";
+import { contradictionsOf } from "./contradictions.ts";
+import { type Fact, factKey } from "./triples.ts";
 
 /** Something the hypotheses must explain: one entity, or entities that should be connected. */
 export interface Observation {
@@ -19,6 +20,10 @@ export interface ScoringGraph {
   readonly facts: readonly Fact[];
   /** Facts once believed and retracted: re-asserting one is a contradiction. */
   readonly retracted?: readonly Fact[];
+  /** Keys (`factKey`) of the believed facts that are asserted or derived from asserted facts: contradicting one refuses the hypothesis. */
+  readonly firm?: ReadonlySet<string>;
+  /** Predicates with at most one object per subject: a second object contradicts. */
+  readonly functional?: ReadonlySet<string>;
 }
 
 export interface HypothesisScore {
@@ -35,6 +40,8 @@ export interface HypothesisScore {
   readonly newElements: number;
   /** Additions that contradict the graph, a retracted fact, or another addition. */
   readonly contradictions: readonly Fact[];
+  /** Asserted or derived facts an addition contradicts: the hypothesis is refused (score 0), whatever it would explain. */
+  readonly refusedBy: readonly Fact[];
   /** Indexes of the observations explained. */
   readonly explained: readonly number[];
 }
@@ -76,7 +83,9 @@ class UnionFind {
  * its entities are connected in the graph plus the additions and each lies
  * within `explanationReach` hops of an entity the additions touch), simplicity
  * (fewer new elements is better) and consistency (no addition may contradict
- * the graph: `p` against `not_p`, a retracted fact, or another addition).
+ * the graph: `p` against `not_p`, a second object of a functional predicate,
+ * a retracted fact, or another addition). A hypothesis that contradicts an
+ * asserted or derived fact (`firm`) is refused: its score is 0.
  */
 export function scoreHypothesis(graph: ScoringGraph, observations: readonly Observation[], hypothesis: Hypothesis): HypothesisScore {
   const existing = new Set(graph.facts.map(factKey));
@@ -89,9 +98,19 @@ export function scoreHypothesis(graph: ScoringGraph, observations: readonly Obse
     seenAdditions.add(key);
     additions.push(fact);
   }
+  // Contradictions in code: p against not_p, or a second object of a functional predicate, against the graph or another addition.
+  const functional = graph.functional ?? new Set<string>();
+  const bySubject = new Map<string, Fact[]>();
+  for (const fact of [...graph.facts, ...additions]) {
+    const group = `${fact.predicate}\u0000${fact.subject}`;
+    (bySubject.get(group) ?? bySubject.set(group, []).get(group))?.push(fact);
+  }
+  const lookup = { has: (fact: Fact) => existing.has(factKey(fact)) || seenAdditions.has(factKey(fact)), withSubject: (predicate: string, subject: string) => bySubject.get(`${predicate}\u0000${subject}`) ?? [] };
+  const refusedBy: Fact[] = [];
   const contradictions = additions.filter((fact) => {
-    const negation = factKey(negationOf(fact));
-    return existing.has(negation) || retracted.has(factKey(fact)) || seenAdditions.has(negation);
+    const against = contradictionsOf(fact, lookup, functional);
+    for (const other of against) if (graph.firm?.has(factKey(other))) refusedBy.push(other);
+    return against.length > 0 || retracted.has(factKey(fact));
   });
   const newElements = additions.length + new Set(hypothesis.newEntities).size;
 
@@ -138,10 +157,10 @@ export function scoreHypothesis(graph: ScoringGraph, observations: readonly Obse
   const simplicity = 1 / (1 + Math.max(0, newElements - 1) / 4);
   const consistency = additions.length === 0 ? 0 : 1 - contradictions.length / additions.length;
   const score =
-    additions.length === 0
+    additions.length === 0 || refusedBy.length > 0
       ? 0
       : hypothesisWeights.coverage * coverage + hypothesisWeights.consistency * consistency + hypothesisWeights.simplicity * simplicity;
-  return { name: hypothesis.name, coverage, simplicity, consistency, score, newElements, contradictions, explained };
+  return { name: hypothesis.name, coverage, simplicity, consistency, score, newElements, contradictions, refusedBy, explained };
 }
 
 /**

@@ -62,7 +62,7 @@ function clip(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
-/** The subgraph as prompt text: names, types, a few observations, relations with validity. No ids or times. */
+/** The subgraph as prompt text: names, types, a few observations, relations with their status (and retracted or contested). No ids or times. */
 export function renderSubgraph(graph: WorkingGraph, subgraph: SelectedSubgraph): string {
   if (subgraph.entities.length === 0) return "(the graph is empty)";
   const lines = [`Entities (${subgraph.entities.length} of ${subgraph.totalEntities}):`];
@@ -73,7 +73,7 @@ export function renderSubgraph(graph: WorkingGraph, subgraph: SelectedSubgraph):
   lines.push(`Relations (${subgraph.relations.length} of ${subgraph.totalRelations}):`);
   if (subgraph.relations.length === 0) lines.push("- (none among these entities)");
   for (const relation of subgraph.relations) {
-    lines.push(`- ${graph.nameOf(relation.subject)} --${relation.predicate}--> ${graph.nameOf(relation.object)} (${relation.validity}, ${relation.confidence.toFixed(2)})`);
+    lines.push(`- ${graph.nameOf(relation.subject)} --${relation.predicate}--> ${graph.nameOf(relation.object)} (${relation.status}${relation.validity === "retracted" ? ", retracted" : relation.conflicts.length > 0 ? ", contested" : ""}, ${relation.confidence.toFixed(2)})`);
   }
   return lines.join("\n");
 }
@@ -100,6 +100,8 @@ export function toWireRelation(graph: WorkingGraph, relation: GraphRelation, id:
     object: graph.nameOf(relation.object),
     confidence: relation.confidence,
     validity: relation.validity,
+    status: relation.status,
+    conflictsWith: relation.conflicts.map((fact) => graph.tripleOf(fact)),
     provenance: relation.provenance,
     derivation: relation.derivation,
   };

@@ -1,8 +1,11 @@
-import type { Provenance, Triple, Validity } from "@deliberate/contracts";
+import type { EpistemicStatus, Provenance, Triple, Validity } from "@deliberate/contracts";
+import { contradictionsOf, findContradictions } from "../algorithms/contradictions.ts";
 import { type EntityRecord, mergeEntity } from "../algorithms/entity-merge.ts";
+import { derivedStatus, statusOfValidity, statusStrength, validityOfStatus } from "../algorithms/epistemic-status.ts";
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
-import { type Fact, factKey, FactIndex, negationOf } from "../algorithms/triples.ts";
-import type { StoredEntity, StoredRelation } from "../storage/knowledge-graph.repository.ts";
+import { type Fact, factKey, FactIndex } from "../algorithms/triples.ts";
+import type { ClosureRecord, StoredEntity, StoredRelation } from "../storage/knowledge-graph.repository.ts";
+import { ClosureTracker } from "./closure-tracker.ts";
 
 /** An entity of the working graph; `id` is null until it is stored. */
 export interface GraphEntity {
@@ -28,6 +31,10 @@ export interface GraphRelation {
   id: string | null;
   confidence: number;
   validity: Validity;
+  /** What the fact rests on; a retracted fact keeps the status it had. */
+  status: EpistemicStatus;
+  /** Facts it contradicts: the winner when retracted; equally strong rivals while contested (then neither is believed). */
+  conflicts: Fact[];
   provenance: Provenance;
   derivation: { rule: string; premises: Triple[] } | null;
   fresh: boolean;
@@ -38,8 +45,27 @@ export interface GraphRelation {
 export interface ElementMeta {
   confidence: number;
   validity: Validity;
+  /** The fact's status; by default the one its validity implies (`hypothesized` with a derivation: derived_from_hypothesis). */
+  status?: EpistemicStatus;
   provenance: Provenance;
   derivation?: { rule: string; premises: Triple[] } | null;
+}
+
+/** A contradiction met when a fact arrived, and how it was settled (in code, by status). */
+export interface ConflictEvent {
+  /** refused: the arriving fact lost to a stronger one; retracted: a weaker believed fact gave way to it; contested: equally strong, neither is believed. */
+  outcome: "refused" | "retracted" | "contested";
+  fact: Fact;
+  status: EpistemicStatus;
+  against: Array<{ fact: Fact; status: EpistemicStatus }>;
+}
+
+/** What `upsertRelation` did. */
+export interface RelationUpsert {
+  created: boolean;
+  changed: boolean;
+  /** The stronger facts that made the graph refuse this one, when it did. */
+  refusedBy: Fact[] | null;
 }
 
 /** How much each validity is believed: a stronger one replaces a weaker one on upsert. */
@@ -60,10 +86,25 @@ export class WorkingGraph {
   private readonly relationMap = new Map<string, GraphRelation>();
   private created = 0;
   private readonly log: Array<{ kind: "entity" | "relation"; key: string }> = [];
+  /** Relations by predicate and subject (every validity), for functional-predicate checks. */
+  private readonly bySubject = new Map<string, Set<string>>();
+  private believedCache: FactIndex | null = null;
+  /** Predicates with at most one object per subject. */
+  private readonly functional = new Set<string>();
+  /** Contradictions met since the last `drainConflicts`. */
+  private conflictEvents: ConflictEvent[] = [];
+  /** Relations whose status or belief changed: `maintain` re-checks the conclusions drawn from them. */
+  private readonly changedPremises = new Set<string>();
+  /** Premise key -> keys of the relations deduced from it; built on the first change that needs it. */
+  private dependents: Map<string, Set<string>> | null = null;
+  /** What incremental deduction starts from. */
+  private closure = new ClosureTracker(null);
 
   /** Loads stored elements; relations whose endpoints are missing are skipped. */
-  static fromStored(entities: readonly StoredEntity[], relations: readonly StoredRelation[]): WorkingGraph {
+  static fromStored(entities: readonly StoredEntity[], relations: readonly StoredRelation[], state: { closure?: ClosureRecord | null; functionalPredicates?: readonly string[] } = {}): WorkingGraph {
     const graph = new WorkingGraph();
+    graph.closure = new ClosureTracker(state.closure ?? null);
+    for (const predicate of state.functionalPredicates ?? []) graph.functional.add(predicate);
     const keyById = new Map<string, string>();
     for (const entity of entities) {
       keyById.set(entity.id, entity.key);
@@ -80,29 +121,49 @@ export class WorkingGraph {
         changed: false,
       });
     }
-    for (const relation of relations) {
+    relations.forEach((relation, position) => {
       const subject = keyById.get(relation.subjectId);
       const object = keyById.get(relation.objectId);
-      if (subject === undefined || object === undefined) continue;
+      if (subject === undefined || object === undefined) return;
       const fact = { subject, predicate: relation.predicate, object };
-      graph.relationMap.set(factKey(fact), {
-        ...fact,
+      const key = factKey(fact);
+      graph.relationMap.set(key, {
+        subject,
+        predicate: relation.predicate,
+        object,
         id: relation.id,
         confidence: relation.confidence,
         validity: relation.validity,
+        status: relation.status,
+        conflicts: relation.conflictsWith.length === 0 ? noConflicts : relation.conflictsWith.map(factOfTriple),
         provenance: relation.provenance,
         derivation: relation.derivation,
         fresh: false,
         changed: false,
       });
-    }
+      graph.indexSubject(fact, key);
+      graph.closure.loaded(position, key);
+    });
     return graph;
   }
 
-  /** Elements this call added (entities plus relations): the graph-growth measure. */
+  private indexSubject(fact: Fact, key: string): void {
+    const group = `${fact.predicate}\u0000${fact.subject}`;
+    const keys = this.bySubject.get(group);
+    if (keys) keys.add(key);
+    else this.bySubject.set(group, new Set([key]));
+  }
+
+  /** True when a relation is believed: neither retracted nor contested. */
+  static believes(relation: GraphRelation): boolean {
+    return relation.validity !== "retracted" && relation.conflicts.length === 0;
+  }
+
+  /** Elements this call added (entities plus relations that were not deduced): the graph-growth measure. */
   get growth(): number {
     return this.created;
   }
+
 
   get entityCount(): number {
     return this.entityMap.size;
@@ -143,13 +204,81 @@ export class WorkingGraph {
     return { subject: this.nameOf(fact.subject), predicate: fact.predicate, object: this.nameOf(fact.object) };
   }
 
-  /** Facts currently believed (every validity but retracted), as an index for joins and searches. */
+  /** Facts currently believed (neither retracted nor contested), as an index for joins and searches. Do not change it. */
   believedFacts(): FactIndex {
-    return new FactIndex(this.relations().filter((relation) => relation.validity !== "retracted"));
+    this.believedCache ??= new FactIndex(this.relations().filter(WorkingGraph.believes));
+    return this.believedCache;
   }
 
+  /** Drops the cached index of believed facts (after something outside the graph extended it). */
+  forgetBelievedIndex(): void {
+    this.believedCache = null;
+  }
+
+  /** Facts no longer believed: retracted, or contested by an equally strong rival. */
   retractedFacts(): Fact[] {
-    return this.relations().filter((relation) => relation.validity === "retracted");
+    return this.relations().filter((relation) => !WorkingGraph.believes(relation));
+  }
+
+  /** The functional predicates in force. */
+  functionalPredicates(): ReadonlySet<string> {
+    return this.functional;
+  }
+
+  /**
+   * Declares predicates functional (at most one object per subject). Facts
+   * already in the graph that now contradict are settled as if they had just
+   * arrived: the weaker is retracted, equally strong ones are contested.
+   */
+  declareFunctional(predicates: Iterable<string>): void {
+    const added = [...predicates].filter((predicate) => !predicate.startsWith("not_") && !this.functional.has(predicate));
+    if (added.length === 0) return;
+    for (const predicate of added) this.functional.add(predicate);
+    const candidates = this.relations().filter((relation) => WorkingGraph.believes(relation) && added.includes(relation.predicate));
+    for (const [first, second] of findContradictions(candidates, new Set(added))) {
+      const a = this.relationMap.get(factKey(first)) as GraphRelation;
+      const b = this.relationMap.get(factKey(second)) as GraphRelation;
+      if (!WorkingGraph.believes(a) && a.validity === "retracted") continue;
+      if (!WorkingGraph.believes(b) && b.validity === "retracted") continue;
+      const [strong, weak] = statusStrength[a.status] >= statusStrength[b.status] ? [a, b] : [b, a];
+      if (statusStrength[strong.status] > statusStrength[weak.status]) {
+        this.retract(weak, strong);
+        this.conflictEvents.push({ outcome: "retracted", fact: factOf(strong), status: strong.status, against: [{ fact: factOf(weak), status: weak.status }] });
+      } else {
+        this.contest(strong, weak);
+        this.conflictEvents.push({ outcome: "contested", fact: factOf(strong), status: strong.status, against: [{ fact: factOf(weak), status: weak.status }] });
+      }
+    }
+    this.maintain();
+  }
+
+  /** The contradictions met since the last call, oldest first. */
+  drainConflicts(): ConflictEvent[] {
+    const events = this.conflictEvents;
+    this.conflictEvents = [];
+    return events;
+  }
+
+  /** Incremental closure: the believed facts the closure has not seen and the rules it holds for; null when it must start over. */
+  closureInput(): { changed: Fact[]; closedUnder: ReadonlySet<string> } | null {
+    const state = this.closure.state();
+    if (state === null) return null;
+    const changed: Fact[] = [];
+    for (const key of state.unseen) {
+      const relation = this.relationMap.get(key);
+      if (relation && WorkingGraph.believes(relation)) changed.push(relation);
+    }
+    return { changed, closedUnder: state.closedUnder };
+  }
+
+  /** Records that the believed facts are now closed under `ruleKeys` (call after adding the deductions). */
+  markClosed(ruleKeys: readonly string[]): void {
+    this.closure.closed(ruleKeys, this.relationMap.size);
+  }
+
+  /** The closure to keep with the session: null when it no longer holds. */
+  closureRecord(): ClosureRecord | null {
+    return this.closure.record();
   }
 
   /**
@@ -198,46 +327,161 @@ export class WorkingGraph {
 
   /**
    * Adds a relation between two entity keys (both must exist) or strengthens
-   * the one with the same (subject, predicate, object).
+   * the one with the same (subject, predicate, object). Contradictions are
+   * settled here, as the fact arrives, by status: a fact contradicted by a
+   * stronger believed one (asserted > derived > hypothesis) is refused; a
+   * weaker believed one it contradicts is retracted (naming the winner);
+   * equally strong rivals are both kept and flagged, believed by neither side.
+   * Every case is logged for `drainConflicts`.
    */
-  upsertRelation(fact: Fact, meta: ElementMeta): { created: boolean; changed: boolean } {
+  upsertRelation(fact: Fact, meta: ElementMeta): RelationUpsert {
     const normalized = { subject: fact.subject, predicate: normalizePredicate(fact.predicate), object: fact.object };
     if (!this.entityMap.has(normalized.subject) || !this.entityMap.has(normalized.object)) {
       throw new Error(`relation ${normalized.subject} ${normalized.predicate} ${normalized.object} names an entity the graph does not have`);
     }
     const key = factKey(normalized);
     const current = this.relationMap.get(key);
-    if (meta.validity === "asserted" || meta.validity === "derived") this.retractHypothesisAgainst(normalized);
-    if (!current) {
-      this.relationMap.set(key, {
-        ...normalized,
-        id: null,
-        confidence: clampConfidence(meta.confidence),
-        validity: meta.validity,
-        provenance: meta.provenance,
-        derivation: meta.derivation ?? null,
-        fresh: true,
-        changed: false,
-      });
-      this.created += 1;
-      this.log.push({ kind: "relation", key });
-      return { created: true, changed: false };
+    const status = meta.status ?? statusOfValidity(meta.validity, meta.derivation != null);
+    const confidence = clampConfidence(meta.confidence);
+    if (current && current.validity !== "retracted" && statusStrength[current.status] >= statusStrength[status]) {
+      // Already believed at least as strongly: only a higher confidence is news.
+      if (confidence <= current.confidence || statusStrength[current.status] > statusStrength[status]) return { created: false, changed: false, refusedBy: null };
+      this.setRelation(key, { ...current, confidence, changed: !current.fresh });
+      return { created: false, changed: true, refusedBy: null };
     }
-    const stronger = validityRank[meta.validity] > validityRank[current.validity];
-    const next: GraphRelation = stronger
-      ? { ...current, validity: meta.validity, provenance: meta.provenance, derivation: meta.derivation ?? null, confidence: clampConfidence(meta.confidence) }
-      : { ...current, confidence: Math.max(current.confidence, clampConfidence(meta.confidence)) };
-    const differs = next.validity !== current.validity || next.confidence !== current.confidence;
-    if (differs) this.relationMap.set(key, { ...next, changed: !current.fresh });
-    return { created: false, changed: differs };
+    const rivals = meta.validity === "retracted" ? [] : this.rivalsOf(normalized);
+    const stronger = rivals.filter((rival) => statusStrength[rival.status] > statusStrength[status]);
+    if (stronger.length > 0) {
+      this.conflictEvents.push({ outcome: "refused", fact: normalized, status, against: stronger.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
+      return { created: false, changed: false, refusedBy: stronger.map(factOf) };
+    }
+    const weaker = rivals.filter((rival) => statusStrength[rival.status] < statusStrength[status]);
+    const equal = rivals.filter((rival) => statusStrength[rival.status] === statusStrength[status]);
+    const validity = meta.validity === "retracted" ? "retracted" : validityOfStatus(status);
+    const next: GraphRelation = {
+      ...normalized,
+      id: current?.id ?? null,
+      confidence,
+      validity,
+      status,
+      conflicts: meta.validity === "retracted" && current === undefined ? [] : equal.map(factOf),
+      provenance: meta.provenance,
+      derivation: meta.derivation ?? null,
+      fresh: current?.fresh ?? true,
+      changed: current ? !current.fresh : false,
+    };
+    this.setRelation(key, next);
+    if (!current) {
+      // Deduced relations are bounded by their own cap (maxDerivedFacts), not the growth budget of model proposals.
+      if (next.derivation === null) this.created += 1;
+      this.log.push({ kind: "relation", key });
+      this.indexSubject(normalized, key);
+      this.closure.created(key);
+    } else {
+      // A stored fact changed status or re-entered the believed set: conclusions drawn from it are re-checked.
+      this.changedPremises.add(key);
+      if (current.validity === "retracted" && validity !== "retracted") this.closure.invalidate();
+    }
+    if (next.derivation !== null) this.registerDependent(key, next);
+    for (const rival of weaker) this.retract(rival, next);
+    for (const rival of equal) this.contest(rival, next);
+    if (weaker.length > 0) this.conflictEvents.push({ outcome: "retracted", fact: normalized, status, against: weaker.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
+    if (equal.length > 0) this.conflictEvents.push({ outcome: "contested", fact: normalized, status, against: equal.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
+    if (this.changedPremises.size > 0) this.maintain();
+    return { created: !current, changed: current !== undefined, refusedBy: null };
   }
 
-  /** A hypothesized relation contradicted by an asserted or derived one (`p` vs `not_p`) is retracted, kept for provenance. */
-  private retractHypothesisAgainst(fact: Fact): void {
-    const key = factKey(negationOf(fact));
-    const contradicted = this.relationMap.get(key);
-    if (contradicted?.validity !== "hypothesized") return;
-    this.relationMap.set(key, { ...contradicted, validity: "retracted", changed: !contradicted.fresh });
+  /** Relations (retracted ones aside) that contradict `fact`. */
+  private rivalsOf(fact: Fact): GraphRelation[] {
+    const lookup = {
+      has: (candidate: Fact) => {
+        const relation = this.relationMap.get(factKey(candidate));
+        return relation !== undefined && relation.validity !== "retracted";
+      },
+      withSubject: (predicate: string, subject: string) =>
+        [...(this.bySubject.get(`${predicate}\u0000${subject}`) ?? [])].map((key) => this.relationMap.get(key) as GraphRelation).filter((relation) => relation.validity !== "retracted"),
+    };
+    return contradictionsOf(fact, lookup, this.functional).map((rival) => this.relationMap.get(factKey(rival)) as GraphRelation);
+  }
+
+  private setRelation(key: string, relation: GraphRelation): void {
+    this.relationMap.set(key, relation);
+    this.believedCache = null;
+  }
+
+  /** `loser` is no longer believed; it names `winner`, and its former rivals no longer count it. */
+  private retract(loser: GraphRelation, winner: Fact | null): void {
+    const key = factKey(loser);
+    for (const rival of loser.conflicts) this.dropConflict(factKey(rival), key);
+    this.setRelation(key, { ...loser, validity: "retracted", conflicts: winner ? [factOf(winner)] : [], changed: !loser.fresh });
+    this.closure.invalidate();
+    this.changedPremises.add(key);
+  }
+
+  /** `held` and `arriving` contradict with equal strength: `held` names it too, and stops being believed. */
+  private contest(held: GraphRelation, arriving: Fact): void {
+    const current = this.relationMap.get(factKey(held)) as GraphRelation;
+    this.setRelation(factKey(held), { ...current, conflicts: [...current.conflicts, factOf(arriving)], changed: !current.fresh });
+    this.closure.invalidate();
+    this.changedPremises.add(factKey(held));
+  }
+
+  private dropConflict(key: string, gone: string): void {
+    const relation = this.relationMap.get(key);
+    if (!relation) return;
+    const conflicts = relation.conflicts.filter((fact) => factKey(fact) !== gone);
+    if (conflicts.length === relation.conflicts.length) return;
+    this.setRelation(key, { ...relation, conflicts, changed: !relation.fresh });
+    this.changedPremises.add(key);
+  }
+
+  /**
+   * Truth maintenance over derived facts, following the changes: each
+   * conclusion keeps the weakest status of its premises (re-derived when a
+   * premise changed status), and one whose premise is no longer believed is
+   * withdrawn (retracted; a rule may derive it again). Work is proportional to
+   * the conclusions that depend on what changed.
+   */
+  private maintain(): void {
+    const dependents = this.dependentIndex();
+    while (this.changedPremises.size > 0) {
+      const changed = this.changedPremises.values().next().value as string;
+      this.changedPremises.delete(changed);
+      for (const key of dependents.get(changed) ?? []) this.recheck(key);
+    }
+  }
+
+  private recheck(key: string): void {
+    const relation = this.relationMap.get(key);
+    if (!relation || relation.derivation === null || relation.validity === "retracted") return;
+    const premises = premiseKeysOf(relation).map((premise) => this.relationMap.get(premise));
+    if (premises.some((premise) => premise !== undefined && !WorkingGraph.believes(premise))) {
+      this.retract(relation, null);
+      return;
+    }
+    const known = premises.filter((premise): premise is GraphRelation => premise !== undefined);
+    if (known.length === 0 || relation.status === "asserted") return;
+    const status = derivedStatus(known.map((premise) => premise.status));
+    if (status === relation.status) return;
+    this.setRelation(key, { ...relation, status, validity: validityOfStatus(status), changed: !relation.fresh });
+    this.changedPremises.add(key);
+  }
+
+  private dependentIndex(): Map<string, Set<string>> {
+    if (this.dependents === null) {
+      this.dependents = new Map();
+      for (const [key, relation] of this.relationMap) if (relation.derivation !== null) this.registerDependent(key, relation);
+    }
+    return this.dependents;
+  }
+
+  private registerDependent(key: string, relation: GraphRelation): void {
+    if (this.dependents === null) return;
+    for (const premise of premiseKeysOf(relation)) {
+      const set = this.dependents.get(premise);
+      if (set) set.add(key);
+      else this.dependents.set(premise, new Set([key]));
+    }
   }
 
   /**
@@ -256,7 +500,11 @@ export class WorkingGraph {
     for (const [key, relation] of [...this.relationMap]) {
       if (relation.subject !== merge && relation.object !== merge) continue;
       this.relationMap.delete(key);
-      if (relation.fresh) this.created -= 1;
+      this.bySubject.get(`${relation.predicate}\u0000${relation.subject}`)?.delete(key);
+      this.believedCache = null;
+      // Relations moved: the closure's count of covered relations no longer matches their order.
+      this.closure.removed(key);
+      if (relation.fresh && relation.derivation === null) this.created -= 1;
       const moved = { subject: relation.subject === merge ? keep : relation.subject, predicate: relation.predicate, object: relation.object === merge ? keep : relation.object };
       this.upsertRelation(moved, relation);
     }
@@ -297,4 +545,21 @@ export class WorkingGraph {
       changedRelations: relations.filter((relation) => !relation.fresh && relation.changed),
     };
   }
+}
+
+/** Shared by every relation that conflicts with nothing (conflict lists are replaced, never changed in place). */
+const noConflicts: Fact[] = [];
+
+function factOf(fact: Fact): Fact {
+  return { subject: fact.subject, predicate: fact.predicate, object: fact.object };
+}
+
+/** The keys of a derived relation's premises (its derivation names them by display name). */
+function premiseKeysOf(relation: GraphRelation): string[] {
+  return (relation.derivation?.premises ?? []).map((triple) => factKey(factOfTriple(triple)));
+}
+
+/** A stored triple (display names) as a fact over entity keys. */
+function factOfTriple(triple: Triple): Fact {
+  return { subject: normalizeEntityName(triple.subject), predicate: triple.predicate, object: normalizeEntityName(triple.object) };
 }

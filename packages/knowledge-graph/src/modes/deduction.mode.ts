@@ -17,7 +17,7 @@ export interface RuleAtomAnswer {
 }
 
 export interface DeductionAnswer {
-  rules: Array<{ name: string; statement: string; conditions: RuleAtomAnswer[]; conclusions: RuleAtomAnswer[] }>;
+  rules: Array<{ name: string; statement: string; conditions: RuleAtomAnswer[]; different: Array<{ left: string; right: string }>; conclusions: RuleAtomAnswer[] }>;
   query: { kind: "path"; from: string; to: string; predicates: string[] | null } | { kind: "triple"; subject: string; predicate: string; object: string } | { kind: "none" };
 }
 
@@ -41,7 +41,7 @@ export function createDeductionMode(names: readonly string[]): ModeDefinition<De
     name: "knowledge_graph_rules",
     description: "The premises as explicit rules over triples, and the query to check",
     system:
-      "You are a precise logical reasoner preparing deductive reasoning over a knowledge graph. Deduction applies general premises accepted as true to reach conclusions that must follow. Do not apply the rules yourself: write each general premise as an explicit rule over triples, which code will apply to the whole graph until nothing new follows. A rule has conditions and conclusions, each a (subject, predicate, object) pattern; subjects and objects are variables (?x, ?y, ?z) or entity names; every variable of a conclusion must appear in the conditions. Use the graph's predicates so the rules match its relations. Introduce no facts or assumptions beyond the premises and the graph. Then state the query that settles the goal: a path from one entity to another (optionally through given relation types; ^type walks a relation backwards), one triple to check, or none.",
+      "You are a precise logical reasoner preparing deductive reasoning over a knowledge graph. Deduction applies general premises accepted as true to reach conclusions that must follow. Do not apply the rules yourself: write each general premise as an explicit rule over triples, which code will apply to the whole graph until nothing new follows. A rule has conditions and conclusions, each a (subject, predicate, object) pattern; subjects and objects are variables (?x, ?y, ?z) or entity names; every variable of a conclusion must appear in the conditions. When two variables must name different entities (a sibling is someone else with the same parent), list them under different (?x != ?y). Use the graph's predicates so the rules match its relations. Introduce no facts or assumptions beyond the premises and the graph. Then state the query that settles the goal: a path from one entity to another (optionally through given relation types; ^type walks a relation backwards), one triple to check, or none.",
     prompt: (input) =>
       [
         `Goal: ${input.goal}`,
@@ -60,6 +60,10 @@ export function createDeductionMode(names: readonly string[]): ModeDefinition<De
             name: z.string().min(1).max(80).describe("A short name, e.g. 'parent implies ancestor'"),
             statement: z.string().min(1).max(400).describe("The premise in words"),
             conditions: z.array(atom).min(1).max(4),
+            different: z
+              .array(z.object({ left: term, right: term }))
+              .max(3)
+              .describe("Inequalities (left != right): pairs of condition variables that must name different entities, e.g. ?x and ?y for siblings; [] when none"),
             conclusions: z.array(atom).min(1).max(2),
           }),
         )
@@ -70,7 +74,7 @@ export function createDeductionMode(names: readonly string[]): ModeDefinition<De
           kind: z.literal("path"),
           from: name,
           to: name,
-          predicates: z.array(z.string().regex(/^\^?[a-z][a-z0-9_]*$/)).max(6).nullable().describe("Relation types in order, or null for any path"),
+          predicates: z.array(z.string().min(1).max(61)).max(6).nullable().describe("Relation types in order (^type walks one backwards), or null for any path"),
         }),
         z.object({ kind: z.literal("triple"), subject: z.string().min(1).max(120), predicate: predicateAnswerSchema, object: z.string().min(1).max(120) }),
         z.object({ kind: z.literal("none") }),

@@ -13,44 +13,41 @@ export interface ResolutionInput {
   pairs: readonly ResolutionPair[];
 }
 
+/** One decision per pair, keyed by the pair's id (`pair_0`, `pair_1`, ...). */
 export interface ResolutionAnswer {
-  decisions: Array<{ pair: number; same: boolean; reason: string }>;
+  decisions: Record<string, { same: boolean; reason: string }>;
+}
+
+/** The key of pair `index` in the answer. */
+export function pairKey(index: number): string {
+  return `pair_${index}`;
 }
 
 function describe(entity: ResolutionPair["keep"]): string {
   return `${entity.name} [${entity.type}]${entity.observations.length > 0 ? `: ${entity.observations.slice(0, 3).join("; ")}` : ""}`;
 }
 
-/** Only the entity pairs that names alone cannot settle, one decision per pair. */
+/**
+ * Only the entity pairs that names alone cannot settle. The answer has one
+ * required key per pair, so following the schema decides each pair exactly
+ * once (nothing for the validator to check beyond the schema).
+ */
 export function createResolutionMode(pairCount: number): ModeDefinition<ResolutionInput, ResolutionAnswer> {
-  const output = z
-    .object({
-      decisions: z
-        .array(
-          z.object({
-            pair: z.number().int().min(0).max(pairCount - 1).describe("The pair's number from the list"),
-            same: z.boolean().describe("True when both names refer to the same thing"),
-            reason: z.string().min(1).max(300),
-          }),
-        )
-        .min(pairCount)
-        .max(pairCount),
-    })
-    .superRefine((answer, context) => {
-      const seen = new Set<number>();
-      answer.decisions.forEach((decision, index) => {
-        if (seen.has(decision.pair)) context.addIssue({ code: "custom", path: ["decisions", index, "pair"], message: `pair ${decision.pair} is decided twice; decide each pair once` });
-        seen.add(decision.pair);
-      });
-    });
+  const decision = z.object({
+    same: z.boolean().describe("True when both names refer to the same thing"),
+    reason: z.string().min(1).max(300),
+  });
+  const output = z.object({
+    decisions: z.strictObject(Object.fromEntries(Array.from({ length: pairCount }, (_, index) => [pairKey(index), decision]))).describe("One decision per pair, under the pair's id"),
+  }) as unknown as z.ZodType<ResolutionAnswer>;
   return defineMode<ResolutionInput, ResolutionAnswer>({
     mode: "knowledge_graph_resolve",
     name: "knowledge_graph_resolution",
     description: "Whether each pair of entity names refers to the same thing",
     system:
-      "You decide whether two entity names in a knowledge graph refer to the same real-world thing. Judge from the names, types and observations given. Answer same=true only when they are clearly the same thing (a plural, an acronym, a spelling variant, a shorter form of the same name); when in doubt, answer false.",
+      "You decide whether two entity names in a knowledge graph refer to the same real-world thing. Judge from the names, types and observations given. Answer same=true only when they are clearly the same thing (a plural, an acronym, a spelling variant, a shorter form of the same name); when in doubt, answer false. Decide every pair under its id.",
     prompt: (input) =>
-      [`Goal of the session: ${input.goal}`, "", "Pairs:", ...input.pairs.map((pair, index) => `${index}. ${describe(pair.keep)}  <->  ${describe(pair.merge)}  (${pair.reason})`)].join("\n"),
+      [`Goal of the session: ${input.goal}`, "", "Pairs:", ...input.pairs.map((pair, index) => `${pairKey(index)}: ${describe(pair.keep)}  <->  ${describe(pair.merge)}  (${pair.reason})`)].join("\n"),
     output,
   });
 }

@@ -1,10 +1,15 @@
 import type { AvailableTool } from "@deliberate/contracts";
 import { z } from "zod";
 
-/** A relation type as the model must write it. */
+/**
+ * A relation type as the model writes it: asked for in snake_case, but any
+ * short text is accepted and normalised in code (`normalizePredicate`: case,
+ * spaces and punctuation), so one off-pattern predicate never fails a call.
+ */
 export const predicateAnswerSchema = z
   .string()
-  .regex(/^(?:not_)?[a-z][a-z0-9_]{0,59}$/, "a predicate is snake_case, e.g. located_in; prefix not_ for a negative fact")
+  .min(1)
+  .max(60)
   .describe("snake_case relation type, e.g. located_in; not_<type> states that the relation does not hold");
 
 /** An entity name: one of `names` when the graph has entities, else any short name. */

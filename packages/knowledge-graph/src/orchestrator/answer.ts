@@ -1,9 +1,11 @@
-import type { ConfidenceReport, CoTVariation, Triple } from "@deliberate/contracts";
+import type { ConfidenceReport, CoTVariation, EpistemicStatus, Triple } from "@deliberate/contracts";
 import { mapConcurrent } from "@deliberate/engine";
-import { combineConfidence, confidenceFormula, graphSupport } from "../algorithms/confidence.ts";
+import { citationWeight, combineConfidence, confidenceFormula, credibleShare, graphSupport, neutralBasis, type SupportCounts } from "../algorithms/confidence.ts";
+import { contradictionsOf } from "../algorithms/contradictions.ts";
+import { weakestStatus } from "../algorithms/epistemic-status.ts";
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
 import { measureAgreement } from "../algorithms/self-consistency.ts";
-import { factKey, negationOf } from "../algorithms/triples.ts";
+import { type Fact, factKey } from "../algorithms/triples.ts";
 import { type AnswerOutput, createAnswerMode, createSampleMode } from "../modes/answer.mode.ts";
 import { createSelfAskMode } from "../modes/self-ask.mode.ts";
 import { createThoughtsMode } from "../modes/thoughts.mode.ts";
@@ -24,40 +26,77 @@ export interface AnswerWaiting {
   waiting: number;
 }
 
-/** Sorts cited facts into those the graph supports, contradicts, or does not have. */
-export function classifyCitations(run: ReasoningRun, cited: readonly Triple[]): { supporting: Triple[]; contradicted: Triple[]; unsupported: Triple[] } {
-  const believed = run.graph.believedFacts();
-  const retracted = new Set(run.graph.retractedFacts().map(factKey));
-  const supporting: Triple[] = [];
-  const contradicted: Triple[] = [];
-  const unsupported: Triple[] = [];
+/** Cited facts sorted by what the graph makes of them, with the statuses of the supporting ones. */
+export interface ClassifiedCitations {
+  supporting: Triple[];
+  supportingStatuses: EpistemicStatus[];
+  contradicted: Triple[];
+  unsupported: Triple[];
+}
+
+/**
+ * Sorts cited facts into those the graph believes (with their status), those
+ * it contradicts (a believed negation or rival value, or the fact itself
+ * retracted or contested: never support), and those it does not have.
+ */
+export function classifyCitations(run: ReasoningRun, cited: readonly Triple[]): ClassifiedCitations {
+  const { graph } = run;
+  const believed = graph.believedFacts();
+  const lookup = { has: (fact: Fact) => believed.has(fact), withSubject: (predicate: string, subject: string) => believed.match(predicate, subject, undefined) };
+  const result: ClassifiedCitations = { supporting: [], supportingStatuses: [], contradicted: [], unsupported: [] };
   const seen = new Set<string>();
   for (const triple of cited) {
     const fact = { subject: normalizeEntityName(triple.subject), predicate: normalizePredicate(triple.predicate), object: normalizeEntityName(triple.object) };
     if (seen.has(factKey(fact))) continue;
     seen.add(factKey(fact));
-    const shown = run.graph.tripleOf(fact);
-    if (believed.has(fact)) {
-      supporting.push(shown);
+    const shown = graph.tripleOf(fact);
+    const relation = graph.relation(fact);
+    if (believed.has(fact) && relation) {
+      result.supporting.push(shown);
+      result.supportingStatuses.push(relation.status);
       run.found.relevantEntities.add(fact.subject);
       run.found.relevantEntities.add(fact.object);
-    } else if (believed.has(negationOf(fact)) || retracted.has(factKey(fact))) contradicted.push(shown);
-    else unsupported.push(shown);
+    } else if (relation || contradictionsOf(fact, lookup, graph.functionalPredicates()).length > 0) result.contradicted.push(shown);
+    else result.unsupported.push(shown);
   }
-  return { supporting, contradicted, unsupported };
+  return result;
 }
 
-/** The documented confidence: verbalized, consistency (when sampled) and graph support of the cited facts. */
+/** Graph support of classified citations (status-weighted). */
+export function supportOf(citations: ClassifiedCitations): number {
+  return graphSupport(countsOf(citations));
+}
+
+function countsOf(citations: ClassifiedCitations): SupportCounts {
+  return {
+    supporting: citations.supporting.length,
+    supportingWeight: citations.supportingStatuses.reduce((sum, status) => sum + citationWeight[status], 0),
+    contradicting: citations.contradicted.length,
+    unsupported: citations.unsupported.length,
+  };
+}
+
+/** The documented confidence: the model's bounded word, graph support of the cited facts, the basis the steps established, and consistency when sampled. */
 export function confidenceReport(run: ReasoningRun, input: { verbalized: number; consistency: number | null; cited: readonly Triple[]; desired: number | null }): ConfidenceReport {
   const citations = classifyCitations(run, input.cited);
-  const support = graphSupport({ supporting: citations.supporting.length, contradicting: citations.contradicted.length, unsupported: citations.unsupported.length });
-  const combined = combineConfidence({ verbalizedConfidence: input.verbalized, consistency: input.consistency, graphSupport: support });
+  const support = supportOf(citations);
+  // The reasoning steps vouch for an answer only when it rests on the graph: it cites a fact the graph believes.
+  const basis = citations.supporting.length > 0 ? run.found.basis : null;
+  const basisScore = (basis?.score ?? neutralBasis) * credibleShare(countsOf(citations));
+  const combined = combineConfidence({ verbalizedConfidence: input.verbalized, consistency: input.consistency, graphSupport: support, basis: basisScore });
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
   return {
     method: combined.method,
     score: round(combined.score),
     formula: confidenceFormula,
-    components: { verbalizedConfidence: round(input.verbalized), consistency: input.consistency === null ? null : round(input.consistency), graphSupport: round(support) },
+    components: {
+      verbalizedConfidence: round(input.verbalized),
+      consistency: input.consistency === null ? null : round(input.consistency),
+      graphSupport: round(support),
+      basis: round(basisScore),
+    },
+    basis: basis ? { kind: basis.kind, score: round(basis.score), description: basis.description } : null,
+    restsOn: weakestStatus([...citations.supportingStatuses, ...(basis?.restsOn ? [basis.restsOn] : [])]),
     supportingFacts: citations.supporting,
     contradictedFacts: citations.contradicted,
     unsupportedFacts: citations.unsupported,
@@ -99,8 +138,7 @@ async function treeOfThoughts(run: ReasoningRun): Promise<void> {
     const focus = run.focus(run.input.goal, [...run.found.relevantEntities]);
     const answer = await run.ask(createThoughtsMode(focus.names, breadth), { goal: run.input.goal, graph: focus.text, findings: run.findingsText(), path, breadth });
     const scored = answer.thoughts.map((thought) => {
-      const citations = classifyCitations(run, thought.supportingFacts);
-      const support = graphSupport({ supporting: citations.supporting.length, contradicting: citations.contradicted.length, unsupported: citations.unsupported.length });
+      const support = supportOf(classifyCitations(run, thought.supportingFacts));
       return { thought: thought.thought, score: Math.round((0.5 * thought.promise + 0.5 * support) * 10_000) / 10_000 };
     });
     let best = 0;

@@ -15,7 +15,6 @@ import {
 } from "@deliberate/contracts";
 import { z } from "zod";
 import type { GraphEntity } from "../graph/working-graph.ts";
-import { WorkingGraph } from "../graph/working-graph.ts";
 import { toWireSubgraph } from "../graph/subgraph.ts";
 import { createAbductionMode } from "../modes/abduction.mode.ts";
 import { createAnswerMode } from "../modes/answer.mode.ts";
@@ -26,6 +25,7 @@ import { hostToolsOf } from "../modes/schema-parts.ts";
 import { signSessionState } from "../session-state.ts";
 import { answerGoal } from "./answer.ts";
 import { extractInto } from "./extract.ts";
+import { loadWorkingGraph, saveGraphState } from "./graph-state.ts";
 import { absorbHostKnowledge, needsExtraction, rulesInForce } from "./host-knowledge.ts";
 import { abduce, deduce, induce } from "./operations.ts";
 import type { KnowledgeGraphOptions } from "./options.ts";
@@ -172,10 +172,9 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
   }
   const taskId = request.taskId;
 
-  const stored = access.kind === "existing" ? await repository.loadGraph(access.session.sessionId) : { entities: [], relations: [] };
   const hostRules = rulesInForce(access.kind === "existing" ? await context.store.knowledgeGraphRules.list(access.session.sessionId) : [], request.contextData?.rules);
   const absorbHost = () => absorbHostKnowledge(run, { facts: request.contextData?.facts ?? [], rules: hostRules });
-  const graph = WorkingGraph.fromStored(stored.entities, stored.relations);
+  const graph = await loadWorkingGraph(repository, access.kind === "existing" ? access.session.sessionId : null, request);
   const run = new ReasoningRun(context, graph, {
     taskId,
     goal,
@@ -368,12 +367,17 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
         objectId: idOf(relation.object),
         confidence: relation.confidence,
         validity: relation.validity,
+        status: relation.status,
+        conflictsWith: relation.conflicts.map((fact) => graph.tripleOf(fact)),
         provenance: relation.provenance,
         derivation: relation.derivation,
       })),
       nowText,
     );
-    for (const relation of changes.changedRelations) await kg.updateRelation({ ...relation, id: relation.id as string }, nowText);
+    for (const relation of changes.changedRelations) {
+      await kg.updateRelation({ ...relation, id: relation.id as string, conflictsWith: relation.conflicts.map((fact) => graph.tripleOf(fact)) }, nowText);
+    }
+    await saveGraphState(kg, sessionId, graph);
     const advanced = await kg.advanceSession({ sessionId, expectedRevision, state, pending: nextPending, now: nowText });
     if (!advanced) {
       throw new DeliberateError({
@@ -408,6 +412,7 @@ export async function executeTask(request: ExecuteTaskRequest, context: Knowledg
       maxModelCalls: options.maxModelCalls,
       graphGrowth: graph.growth,
       maxGraphGrowth: options.maxGraphGrowth,
+      chaining: run.found.chaining,
     },
   };
   const plan = planSteps ? wirePlan(goal, options.maxPlanDepth, planSteps) : null;

@@ -1,8 +1,8 @@
 import type { ProvenanceKind } from "@deliberate/contracts";
 import { findAmbiguousPairs, type MergedEntity } from "../algorithms/entity-merge.ts";
-import { normalizeEntityName } from "../algorithms/names.ts";
+import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
 import { type ExtractionAnswer, extractionMode } from "../modes/extraction.mode.ts";
-import { createResolutionMode } from "../modes/resolution.mode.ts";
+import { createResolutionMode, pairKey } from "../modes/resolution.mode.ts";
 import type { ReasoningRun } from "./reasoning-run.ts";
 
 /** Longest text one extraction reads; longer text is cut (and the cut is reported). */
@@ -55,7 +55,7 @@ export async function extractInto(run: ReasoningRun, request: ExtractionRequest)
     entities += 1;
   }
   for (const relation of answer.relations) {
-    const needed = [relation.subject, relation.object].filter((name) => !graph.entityNamed(name)).length + (graph.relation({ subject: normalizeEntityName(relation.subject), predicate: relation.predicate, object: normalizeEntityName(relation.object) }) ? 0 : 1);
+    const needed = [relation.subject, relation.object].filter((name) => !graph.entityNamed(name)).length + (graph.relation({ subject: normalizeEntityName(relation.subject), predicate: normalizePredicate(relation.predicate), object: normalizeEntityName(relation.object) }) ? 0 : 1);
     if (needed > run.remainingGrowth()) {
       run.growthCapped(`extracting from the ${request.source}`);
       break;
@@ -80,10 +80,9 @@ export async function extractInto(run: ReasoningRun, request: ExtractionRequest)
       goal: run.input.goal,
       pairs: pairs.map((pair) => ({ keep: describe(pair.keep), merge: describe(pair.merge), reason: pair.reason })),
     });
-    const decisions = [...resolution.decisions].sort((a, b) => a.pair - b.pair);
-    for (const decision of decisions) {
-      const pair = pairs[decision.pair];
-      if (!decision.same || !pair) continue;
+    for (const [index, pair] of pairs.entries()) {
+      const decision = resolution.decisions[pairKey(index)];
+      if (!decision?.same) continue;
       const keep = graph.entity(pair.keep);
       const drop = graph.entity(pair.merge);
       if (!keep || !drop?.fresh || existing.has(pair.merge)) continue;

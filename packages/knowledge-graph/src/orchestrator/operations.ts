@@ -1,13 +1,16 @@
 import type { Triple } from "@deliberate/contracts";
-import { forwardChain, isVariable, type Rule, ruleProblems } from "../algorithms/forward-chaining.ts";
+import type { EpistemicStatus } from "@deliberate/contracts";
+import { derivedStatus, restsOnHypothesis, validityOfStatus, weakestStatus } from "../algorithms/epistemic-status.ts";
+import { forwardChain, isVariable, type Rule, ruleKey, ruleProblems } from "../algorithms/forward-chaining.ts";
 import { rankHypotheses } from "../algorithms/hypothesis-scoring.ts";
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
 import { validatePath } from "../algorithms/path-search.ts";
-import type { Fact } from "../algorithms/triples.ts";
+import { factKey } from "../algorithms/triples.ts";
 import { createAbductionMode } from "../modes/abduction.mode.ts";
 import { createDeductionMode, type DeductionAnswer } from "../modes/deduction.mode.ts";
 import { createInductionMode } from "../modes/induction.mode.ts";
-import type { ReasoningRun } from "./reasoning-run.ts";
+import { type GraphRelation, WorkingGraph } from "../graph/working-graph.ts";
+import type { AnswerBasis, ReasoningRun } from "./reasoning-run.ts";
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
@@ -31,6 +34,7 @@ export async function induce(run: ReasoningRun, purpose: string, step: string): 
   const mark = graph.mark();
   const believed = graph.believedFacts();
   const summaries: string[] = [];
+  let strongest = 0;
   for (const pattern of answer.patterns) {
     const members = [...new Set(pattern.members.map(normalizeEntityName))].filter((key) => graph.entity(key));
     if (members.length < 2) continue;
@@ -64,13 +68,14 @@ export async function induce(run: ReasoningRun, purpose: string, step: string): 
       break;
     }
     const confidence = round(pattern.confidence * support);
+    strongest = Math.max(strongest, support);
     const provenance = { kind: "induction" as const, taskId: run.input.taskId, step, reference: pattern.abstraction.name };
     const abstraction = graph.upsertEntity(
       { name: pattern.abstraction.name, type: pattern.abstraction.type, observations: [pattern.abstraction.definition, `Pattern: ${pattern.description}`] },
       { confidence, validity: "hypothesized", provenance },
     ).key;
     for (const member of members) {
-      graph.upsertRelation({ subject: member, predicate: pattern.memberRelation, object: abstraction }, { confidence, validity: "hypothesized", provenance });
+      graph.upsertRelation({ subject: member, predicate: pattern.memberRelation, object: abstraction }, { confidence, validity: "hypothesized", status: "hypothetical", provenance });
       run.found.relevantEntities.add(member);
     }
     run.found.relevantEntities.add(abstraction);
@@ -79,6 +84,7 @@ export async function induce(run: ReasoningRun, purpose: string, step: string): 
     );
   }
   run.findings.push(...summaries.map((summary) => `Induction: ${summary}.`));
+  if (summaries.length > 0) run.establish({ kind: "induction", score: round(0.5 * strongest), restsOn: "hypothetical", description: `Induced ${summaries.length} pattern(s) from the graph; the best support in the graph is ${round(strongest)}` });
   run.record("induce", summaries.length > 0 ? summaries.join("; ") : "No pattern had two members in the graph.", mark);
 }
 
@@ -90,7 +96,78 @@ function ruleFromAnswer(rule: DeductionAnswer["rules"][number], displayNames: Ma
     return key;
   };
   const atom = (item: { subject: string; predicate: string; object: string }) => ({ subject: term(item.subject), predicate: normalizePredicate(item.predicate), object: term(item.object) });
-  return { name: rule.name, body: rule.conditions.map(atom), head: rule.conclusions.map(atom) };
+  const distinct = rule.different.map((pair) => [term(pair.left), term(pair.right)] as const);
+  return { name: rule.name, body: rule.conditions.map(atom), head: rule.conclusions.map(atom), ...(distinct.length > 0 ? { distinct } : {}) };
+}
+
+/** How a status reads in an answer's findings. */
+function describeStatus(status: EpistemicStatus): string {
+  if (status === "asserted") return "asserted facts";
+  if (status === "derived") return "a proof from asserted facts";
+  if (status === "hypothetical") return "a hypothesis, not a proof";
+  return "a derivation from a hypothesis, not a proof";
+}
+
+/** The basis a settled query gives the answer: a proof, a derivation from a hypothesis, or nothing that follows. */
+function queryBasis(holds: boolean, restsOn: EpistemicStatus | null, description: string): AnswerBasis {
+  if (!holds) return { kind: "not_derivable", score: 0.3, restsOn: null, description };
+  if (restsOn !== null && restsOnHypothesis(restsOn)) return { kind: "derived_from_hypothesis", score: 0.5, restsOn, description };
+  return { kind: "proof", score: 1, restsOn: restsOn ?? "derived", description };
+}
+
+/**
+ * Applies the rules by forward chaining (incremental when the graph is closed
+ * under some of them already: only what changed since is joined) and adds
+ * each deduction with the weakest status of its premises. A deduction that a
+ * stronger fact contradicts is refused (and reported); so is one whose premise
+ * was refused. Records the work done for the trace.
+ */
+function applyRules(run: ReasoningRun, rules: readonly Rule[], displayNames: ReadonlyMap<string, string>, step: string) {
+  const { graph } = run;
+  const incremental = graph.closureInput();
+  // Chaining extends the graph's own index of believed facts (no copy); it is rebuilt from the graph afterwards.
+  const result = forwardChain(graph.believedFacts(), rules, { maxDerived: run.options.maxDerivedFacts, extendInPlace: true, ...(incremental ? { incremental } : {}) });
+  graph.forgetBelievedIndex();
+  const provenanceFor = (rule: string) => ({ kind: "deduction" as const, taskId: run.input.taskId, step, reference: rule });
+  let added = 0;
+  let refused = 0;
+  for (const deduction of result.deductions) {
+    const premises = deduction.premises.map((premise) => graph.relation(premise));
+    if (premises.some((premise) => premise === undefined || !WorkingGraph.believes(premise))) {
+      refused += 1;
+      continue;
+    }
+    const believedPremises = premises as GraphRelation[];
+    const newEntities = [deduction.fact.subject, deduction.fact.object].filter((key) => !graph.entity(key));
+    if (newEntities.length > run.remainingGrowth()) {
+      run.growthCapped("adding entities named by deduced relations");
+      break;
+    }
+    const status = derivedStatus(believedPremises.map((premise) => premise.status));
+    const validity = validityOfStatus(status);
+    for (const key of newEntities) graph.upsertEntity({ name: displayNames.get(key) ?? key, type: "concept", observations: [] }, { confidence: 1, validity, provenance: provenanceFor(deduction.rule) });
+    const premiseTriples: Triple[] = deduction.premises.map((premise) => graph.tripleOf(premise));
+    const confidence = Math.min(...believedPremises.map((premise) => premise.confidence));
+    const outcome = graph.upsertRelation(deduction.fact, { confidence, validity, status, provenance: provenanceFor(deduction.rule), derivation: { rule: deduction.rule, premises: premiseTriples } });
+    if (outcome.refusedBy) {
+      refused += 1;
+      continue;
+    }
+    run.found.derivations.push({ triple: graph.tripleOf(deduction.fact), derivation: { rule: deduction.rule, premises: premiseTriples } });
+    for (const key of [deduction.fact.subject, deduction.fact.object]) run.found.relevantEntities.add(key);
+    added += 1;
+  }
+  if (result.fixpoint && run.exhausted === null) graph.markClosed(rules.map(ruleKey));
+  else if (!result.fixpoint) run.growthCapped(`deducing (${run.options.maxDerivedFacts} deduced relations per call)`);
+  const previous = run.found.chaining;
+  run.found.chaining = {
+    factsExamined: (previous?.factsExamined ?? 0) + result.work.examined,
+    ruleFirings: (previous?.ruleFirings ?? 0) + result.work.firings,
+    factsDerived: (previous?.factsDerived ?? 0) + added,
+    incremental: (previous?.incremental ?? true) && incremental !== null && rules.every((rule) => incremental.closedUnder.has(ruleKey(rule))),
+  };
+  if (refused > 0) run.findings.push(`Deduction: ${refused} deduced fact(s) were refused because a stronger fact contradicts them or their premises.`);
+  return { added, result };
 }
 
 /**
@@ -116,28 +193,7 @@ export async function deduce(run: ReasoningRun, purpose: string, step: string): 
     rules.push(rule);
   }
   const statements = new Map(answer.rules.map((rule) => [rule.name, rule.statement]));
-  const believed = graph.believedFacts();
-  const confidenceOf = (fact: Fact) => graph.relation(fact)?.confidence ?? 1;
-  const result = forwardChain(believed.facts, rules, { maxDerived: run.remainingGrowth() });
-  const derivedConfidence = new Map<string, number>();
-  const provenanceFor = (rule: string) => ({ kind: "deduction" as const, taskId: run.input.taskId, step, reference: rule });
-  let added = 0;
-  for (const deduction of result.deductions) {
-    const premisesConfidence = Math.min(...deduction.premises.map((premise) => derivedConfidence.get(`${premise.subject}|${premise.predicate}|${premise.object}`) ?? confidenceOf(premise)));
-    const newEntities = [deduction.fact.subject, deduction.fact.object].filter((key) => !graph.entity(key));
-    if (newEntities.length + 1 > run.remainingGrowth()) {
-      run.growthCapped("adding deduced relations");
-      break;
-    }
-    for (const key of newEntities) graph.upsertEntity({ name: displayNames.get(key) ?? key, type: "concept", observations: [] }, { confidence: 1, validity: "derived", provenance: provenanceFor(deduction.rule) });
-    const premises: Triple[] = deduction.premises.map((premise) => graph.tripleOf(premise));
-    graph.upsertRelation(deduction.fact, { confidence: premisesConfidence, validity: "derived", provenance: provenanceFor(deduction.rule), derivation: { rule: deduction.rule, premises } });
-    derivedConfidence.set(`${deduction.fact.subject}|${deduction.fact.predicate}|${deduction.fact.object}`, premisesConfidence);
-    run.found.derivations.push({ triple: graph.tripleOf(deduction.fact), derivation: { rule: deduction.rule, premises } });
-    for (const key of [deduction.fact.subject, deduction.fact.object]) run.found.relevantEntities.add(key);
-    added += 1;
-  }
-  if (!result.fixpoint) run.growthCapped("deducing");
+  const { added, result } = applyRules(run, rules, displayNames, step);
   const lines = run.found.derivations.slice(-added).map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object} (by '${item.derivation.rule}' from ${item.derivation.premises.map((premise) => `${premise.subject} ${premise.predicate} ${premise.object}`).join(" and ")})`);
   run.findings.push(`Deduction: ${rules.length} rule(s) applied to a fixpoint in ${result.rounds} round(s); ${added} new fact(s) follow.`);
   for (const rule of rules) run.findings.push(`Rule '${rule.name}': ${statements.get(rule.name) ?? ""}`);
@@ -163,12 +219,15 @@ export async function deduce(run: ReasoningRun, purpose: string, step: string): 
       run.found.relevantEntities.add(fact.subject);
       run.found.relevantEntities.add(fact.object);
     }
-    querySummary = `Path check: ${run.found.pathValidation.reason}${validation.valid ? `: ${run.found.pathValidation.path.map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).join(", ")}` : ""}.`;
+    const restsOn = weakestStatus(validation.path.map((fact) => graph.relation(fact)?.status ?? "asserted"));
+    querySummary = `Path check: ${run.found.pathValidation.reason}${validation.valid ? `: ${run.found.pathValidation.path.map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).join(", ")}; it rests on ${describeStatus(restsOn ?? "asserted")}` : ""}.`;
+    run.establish(queryBasis(validation.valid, restsOn, querySummary));
   } else if (query.kind === "triple") {
     const fact = { subject: normalizeEntityName(query.subject), predicate: normalizePredicate(query.predicate), object: normalizeEntityName(query.object) };
     const holds = graph.believedFacts().has(fact);
-    const relation = graph.relation(fact);
-    querySummary = `Query ${graph.nameOf(fact.subject)} ${fact.predicate} ${graph.nameOf(fact.object)}: ${holds ? `holds (${relation?.validity})` : "does not follow from the graph and the rules"}.`;
+    const status = graph.relation(fact)?.status ?? "asserted";
+    querySummary = `Query ${graph.nameOf(fact.subject)} ${fact.predicate} ${graph.nameOf(fact.object)}: ${holds ? `holds (${status}: ${describeStatus(status)})` : "does not follow from the graph and the rules"}.`;
+    run.establish(queryBasis(holds, holds ? status : null, querySummary));
     if (graph.entity(fact.subject)) run.found.relevantEntities.add(fact.subject);
     if (graph.entity(fact.object)) run.found.relevantEntities.add(fact.object);
   }
@@ -190,36 +249,51 @@ export async function abduce(run: ReasoningRun, purpose: string, step: string): 
   }
   const answer = await run.ask(createAbductionMode(focus.names), { goal: run.input.goal, purpose, graph: focus.text, names: focus.names });
   const observations = answer.observations.map((observation) => ({ entities: observation.entities.map(normalizeEntityName) }));
-  const hypotheses = answer.hypotheses.map((hypothesis) => ({
-    name: hypothesis.name,
-    additions: hypothesis.additions.map((addition) => ({ subject: normalizeEntityName(addition.subject), predicate: normalizePredicate(addition.predicate), object: normalizeEntityName(addition.object) })),
-    newEntities: hypothesis.newEntities.map((entity) => normalizeEntityName(entity.name)).filter((key) => !graph.entity(key)),
-  }));
-  const ranked = rankHypotheses({ facts: graph.believedFacts().facts, retracted: graph.retractedFacts() }, observations, hypotheses);
+  const hypotheses = answer.hypotheses.map((hypothesis) => {
+    const declared = new Map<string, { name: string; type: string }>();
+    const keyOf = (name: string, type: string) => {
+      const key = normalizeEntityName(name);
+      if (!graph.entity(key) && !declared.has(key)) declared.set(key, { name: name.trim(), type });
+      return key;
+    };
+    const additions = hypothesis.additions.map((addition) => ({
+      subject: keyOf(addition.subject, addition.subjectType),
+      predicate: normalizePredicate(addition.predicate),
+      object: keyOf(addition.object, addition.objectType),
+    }));
+    return { name: hypothesis.name, additions, newEntities: [...declared.keys()], declared };
+  });
+  const firm = new Set(graph.relations().filter((relation) => WorkingGraph.believes(relation) && !restsOnHypothesis(relation.status)).map(factKey));
+  const ranked = rankHypotheses({ facts: graph.believedFacts().facts, retracted: graph.retractedFacts(), firm, functional: graph.functionalPredicates() }, observations, hypotheses);
   const best = ranked[0];
   const mark = graph.mark();
-  const chosen = answer.hypotheses.find((hypothesis) => hypothesis.name === best?.name);
+  const chosen = hypotheses.find((hypothesis) => hypothesis.name === best?.name);
   if (best && chosen && best.score > 0) {
     const provenance = { kind: "abduction" as const, taskId: run.input.taskId, step, reference: best.name };
     const confidence = round(best.score);
-    const additions = hypotheses.find((hypothesis) => hypothesis.name === best.name)?.additions ?? [];
     if (best.newElements > run.remainingGrowth()) {
       run.growthCapped("adding the selected hypothesis");
     } else {
-      for (const entity of chosen.newEntities) graph.upsertEntity(entity, { confidence, validity: "hypothesized", provenance });
-      for (const addition of additions) {
-        for (const key of [addition.subject, addition.object]) {
-          if (!graph.entity(key)) graph.upsertEntity({ name: key, type: "concept", observations: [] }, { confidence, validity: "hypothesized", provenance });
-          run.found.relevantEntities.add(key);
-        }
-        graph.upsertRelation(addition, { confidence, validity: "hypothesized", provenance });
+      for (const [key, entity] of chosen.declared) if (!graph.entity(key)) graph.upsertEntity({ ...entity, observations: [] }, { confidence, validity: "hypothesized", provenance });
+      for (const addition of chosen.additions) {
+        for (const key of [addition.subject, addition.object]) run.found.relevantEntities.add(key);
+        graph.upsertRelation(addition, { confidence, validity: "hypothesized", status: "hypothetical", provenance });
       }
     }
+    run.establish({ kind: "abduction", score: round(0.6 * best.score), restsOn: "hypothetical", description: `Selected hypothesis '${best.name}' (score ${round(best.score)}), consistent with the asserted and derived facts` });
+  } else {
+    run.establish({ kind: "abduction", score: 0.1, restsOn: null, description: "No hypothesis was consistent with the graph and explained anything" });
   }
   for (const observation of observations) for (const key of observation.entities) if (graph.entity(key)) run.found.relevantEntities.add(key);
   run.found.hypotheses.push(
     ...ranked.map((score) => {
       const source = answer.hypotheses.find((hypothesis) => hypothesis.name === score.name);
+      if (score.refusedBy.length > 0) {
+        run.notices.push({
+          field: null,
+          message: `Hypothesis '${score.name}' was refused: it contradicts ${score.refusedBy.map((fact) => { const shown = graph.tripleOf(fact); return `'${shown.subject} ${shown.predicate} ${shown.object}' (${graph.relation(fact)?.status ?? "asserted"})`; }).join(", ")}.`,
+        });
+      }
       const additions = hypotheses.find((hypothesis) => hypothesis.name === score.name)?.additions ?? [];
       return {
         name: score.name,
@@ -231,6 +305,7 @@ export async function abduce(run: ReasoningRun, purpose: string, step: string): 
         consistency: round(score.consistency),
         score: round(score.score),
         contradictions: score.contradictions.map((fact) => ({ subject: graph.nameOf(fact.subject), predicate: fact.predicate, object: graph.nameOf(fact.object) })),
+        refusedBy: score.refusedBy.map((fact) => graph.tripleOf(fact)),
         selected: score === best && score.score > 0,
       };
     }),
@@ -243,6 +318,7 @@ export async function abduce(run: ReasoningRun, purpose: string, step: string): 
           .join(", ")}.`
       : "No hypothesis added anything consistent to the graph.";
   run.findings.push(`Abduction: observations: ${answer.observations.map((observation) => observation.description).join("; ")}.`, `Abduction: ${justification}`);
-  if (chosen && best && best.score > 0) run.findings.push(`Selected hypothesis '${best.name}': ${chosen.explanation}`);
+  const chosenSource = answer.hypotheses.find((hypothesis) => hypothesis.name === best?.name);
+  if (chosenSource && best && best.score > 0) run.findings.push(`Selected hypothesis '${best.name}': ${chosenSource.explanation}`);
   run.record("abduce", justification, mark);
 }

@@ -16,7 +16,8 @@ function positiveInteger(env: Environment, name: string): number | undefined {
  * `createKnowledgeGraphModule` (the module itself never reads the environment):
  * KNOWLEDGE_GRAPH_IDLE_TIMEOUT_SECONDS (default 1800), KNOWLEDGE_GRAPH_MAX_SESSIONS
  * (default 100), KNOWLEDGE_GRAPH_STATE_SECRET (default: a key kept in the database),
- * KNOWLEDGE_GRAPH_MAX_MODEL_CALLS, KNOWLEDGE_GRAPH_MAX_ITERATIONS, KNOWLEDGE_GRAPH_MAX_GRAPH_GROWTH.
+ * KNOWLEDGE_GRAPH_MAX_MODEL_CALLS, KNOWLEDGE_GRAPH_MAX_ITERATIONS, KNOWLEDGE_GRAPH_MAX_GRAPH_GROWTH,
+ * KNOWLEDGE_GRAPH_MAX_DERIVED_FACTS.
  */
 export function knowledgeGraphOptionsFromEnvironment(env: Environment): Partial<KnowledgeGraphOptions> {
   const options: Partial<KnowledgeGraphOptions> = {};
@@ -30,6 +31,8 @@ export function knowledgeGraphOptionsFromEnvironment(env: Environment): Partial<
   if (iterations !== undefined) options.maxIterations = iterations;
   const growth = positiveInteger(env, "KNOWLEDGE_GRAPH_MAX_GRAPH_GROWTH");
   if (growth !== undefined) options.maxGraphGrowth = growth;
+  const derived = positiveInteger(env, "KNOWLEDGE_GRAPH_MAX_DERIVED_FACTS");
+  if (derived !== undefined) options.maxDerivedFacts = derived;
   const secret = env["KNOWLEDGE_GRAPH_STATE_SECRET"]?.trim();
   if (secret !== undefined && secret !== "") {
     if (secret.length < 16) throw new ConfigError("KNOWLEDGE_GRAPH_STATE_SECRET must be at least 16 characters.", ["KNOWLEDGE_GRAPH_STATE_SECRET"]);

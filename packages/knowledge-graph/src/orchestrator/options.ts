@@ -10,8 +10,10 @@ export interface KnowledgeGraphOptions {
   maxIterations: number;
   /** Model calls per call at most (default 24). */
   maxModelCalls: number;
-  /** New graph elements (entities plus relations) per call at most (default 300). */
+  /** New graph elements (entities plus relations) the model proposes per call at most (default 300); deduced relations count toward `maxDerivedFacts` instead. */
   maxGraphGrowth: number;
+  /** Relations deduced by forward chaining per call at most (default 100,000: the closure of a 400-link transitive chain). */
+  maxDerivedFacts: number;
   /** Steps of a plan at most (default 5). */
   maxPlanDepth: number;
   /** Samples of selfConsistency (default 3). */
@@ -31,6 +33,7 @@ export const defaultKnowledgeGraphOptions: KnowledgeGraphOptions = {
   maxIterations: 8,
   maxModelCalls: 24,
   maxGraphGrowth: 300,
+  maxDerivedFacts: 100_000,
   maxPlanDepth: 5,
   selfConsistencySamples: 3,
   treeOfThoughts: { breadth: 3, depth: 2 },

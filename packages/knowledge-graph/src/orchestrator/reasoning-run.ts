@@ -1,6 +1,7 @@
-import type { Derivation, Notice, ReasoningTrace, TraceStep, Triple } from "@deliberate/contracts";
+import type { ConfidenceReport, Derivation, EpistemicStatus, Notice, ReasoningTrace, TraceStep, Triple } from "@deliberate/contracts";
 import { type ModeDefinition, runMode, type ToolContext } from "@deliberate/engine";
 import { selectSubgraph, renderSubgraph, type SelectedSubgraph } from "../graph/subgraph.ts";
+import type { Fact } from "../algorithms/triples.ts";
 import type { WorkingGraph } from "../graph/working-graph.ts";
 import type { HostTool } from "../modes/schema-parts.ts";
 import type { HostRulesRepository } from "../storage/host-rules.repository.ts";
@@ -38,7 +39,14 @@ export interface RunFindings {
   thoughts: ReasoningTrace["thoughts"];
   /** Graph keys the answer and its checks rest on (shown in the trace's subgraph). */
   relevantEntities: Set<string>;
+  /** The strongest thing the reasoning steps established in code, for the confidence's basis. */
+  basis: AnswerBasis | null;
+  /** The work forward chaining did in this call (null when no rules were applied). */
+  chaining: ReasoningTrace["budget"]["chaining"];
 }
+
+/** What a reasoning step established in code, and what that rests on. */
+export type AnswerBasis = NonNullable<ConfidenceReport["basis"]> & { restsOn: EpistemicStatus | null };
 
 export interface RunInput {
   taskId: string;
@@ -70,6 +78,8 @@ export class ReasoningRun {
     subQuestions: [],
     thoughts: [],
     relevantEntities: new Set(),
+    basis: null,
+    chaining: null,
   };
   iterations = 0;
   modelCalls = 0;
@@ -98,6 +108,11 @@ export class ReasoningRun {
     if (this.modelCalls >= this.options.maxModelCalls) throw this.exhaust(`${this.options.maxModelCalls} model calls per call`);
     this.modelCalls += 1;
     return runMode(this.context, mode, input);
+  }
+
+  /** Keeps `basis` when it is the strongest established so far. */
+  establish(basis: AnswerBasis): void {
+    if (this.found.basis === null || basis.score >= this.found.basis.score) this.found.basis = basis;
   }
 
   /** Starts a reasoning step, counting it against the iteration budget. */
@@ -138,10 +153,26 @@ export class ReasoningRun {
     return { subgraph, text: renderSubgraph(this.graph, subgraph), names: subgraph.entities.map((entity) => entity.name) };
   }
 
-  /** Records a trace step with what the graph gained since `mark`. */
+  /** Records a trace step with what the graph gained since `mark`, and reports the contradictions the step met. */
   record(kind: string, summary: string, mark: number): void {
     const added = this.graph.addedSince(mark);
     this.trace.push({ index: this.trace.length, kind, summary, addedEntities: added.entities, addedRelations: added.relations });
+    this.reportConflicts();
+  }
+
+  /** Each contradiction met since the last report becomes a notice naming both sides and how code settled it. */
+  reportConflicts(): void {
+    const shown = (fact: Fact, status: string) => `'${this.graph.nameOf(fact.subject)} ${fact.predicate} ${this.graph.nameOf(fact.object)}' (${status})`;
+    for (const event of this.graph.drainConflicts()) {
+      const against = event.against.map((item) => shown(item.fact, item.status)).join(", ");
+      const verdict =
+        event.outcome === "refused"
+          ? "was refused: it contradicts the stronger"
+          : event.outcome === "retracted"
+            ? "replaced the weaker, now retracted,"
+            : "is contested: neither it nor the equally strong contradicting fact is believed until one is confirmed:";
+      this.notices.push({ field: null, message: `Contradiction: ${shown(event.fact, event.status)} ${verdict} ${against}.` });
+    }
   }
 
   /** The findings as prompt text (bounded to the most recent lines). */

@@ -36,7 +36,7 @@ describe.each(testDialects)("knowledge-graph repository on %s", (dialect) => {
     await repository.insertRelations(
       "s1",
       [
-        { id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 1, validity: "asserted", provenance, derivation: null },
+        { id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 1, validity: "asserted", status: "asserted", conflictsWith: [], provenance, derivation: null },
         {
           id: "r2",
           sessionId: "s1",
@@ -45,6 +45,8 @@ describe.each(testDialects)("knowledge-graph repository on %s", (dialect) => {
           objectId: "e3",
           confidence: 0.8,
           validity: "derived",
+          status: "derived",
+          conflictsWith: [],
           provenance: { kind: "deduction", taskId: "t2", step: "deduce", reference: "rule one" },
           derivation: { rule: "rule one", premises: [{ subject: "A", predicate: "p", object: "B" }] },
         },
@@ -69,7 +71,7 @@ describe.each(testDialects)("knowledge-graph repository on %s", (dialect) => {
 
   it("refuses a second relation with the same subject, predicate and object, and a second entity with the same name", async () => {
     await repository.insertEntities("s1", [entity("e1", "a"), entity("e2", "b")], "2026-01-01T00:00:01.000Z");
-    const relation = { id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 1, validity: "asserted" as const, provenance, derivation: null };
+    const relation = { id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 1, validity: "asserted" as const, status: "asserted" as const, conflictsWith: [], provenance, derivation: null };
     await repository.insertRelations("s1", [relation], "2026-01-01T00:00:02.000Z");
     await expect(repository.insertRelations("s1", [{ ...relation, id: "r2" }], "2026-01-01T00:00:03.000Z")).rejects.toThrow(/unique/i);
     await expect(repository.insertEntities("s1", [entity("e9", "a")], "2026-01-01T00:00:03.000Z")).rejects.toThrow(/unique/i);
@@ -97,12 +99,32 @@ describe.each(testDialects)("knowledge-graph repository on %s", (dialect) => {
 
   it("updates entities and relations in place", async () => {
     await repository.insertEntities("s1", [entity("e1", "a"), entity("e2", "b")], "2026-01-01T00:00:01.000Z");
-    await repository.insertRelations("s1", [{ id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 0.4, validity: "hypothesized", provenance, derivation: null }], "2026-01-01T00:00:02.000Z");
+    await repository.insertRelations("s1", [{ id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 0.4, validity: "hypothesized", status: "hypothetical", conflictsWith: [], provenance, derivation: null }], "2026-01-01T00:00:02.000Z");
     await repository.updateEntity({ id: "e1", type: "organization", observations: ["x", "y"], confidence: 1, validity: "asserted", provenance }, "2026-01-01T00:00:03.000Z");
-    await repository.updateRelation({ id: "r1", confidence: 0.9, validity: "asserted", provenance: { ...provenance, kind: "tool_result", reference: "call-1" }, derivation: null }, "2026-01-01T00:00:03.000Z");
+    await repository.updateRelation({ id: "r1", confidence: 0.9, validity: "asserted", status: "asserted", conflictsWith: [{ subject: "a", predicate: "not_p", object: "b" }], provenance: { ...provenance, kind: "tool_result", reference: "call-1" }, derivation: null }, "2026-01-01T00:00:03.000Z");
     const graph = await repository.loadGraph("s1");
     expect(graph.entities[0]).toMatchObject({ type: "organization", observations: ["x", "y"] });
-    expect(graph.relations[0]).toMatchObject({ confidence: 0.9, validity: "asserted", provenance: { kind: "tool_result", reference: "call-1" } });
+    expect(graph.relations[0]).toMatchObject({ confidence: 0.9, validity: "asserted", status: "asserted", conflictsWith: [{ subject: "a", predicate: "not_p", object: "b" }], provenance: { kind: "tool_result", reference: "call-1" } });
+  });
+
+  it("keeps a session's functional predicates and closure record, empty until saved", async () => {
+    expect(await repository.loadReasoningState("s1")).toEqual({ functionalPredicates: [], closure: null });
+    await repository.saveReasoningState("s1", { functionalPredicates: ["born_in", "capital_of"], closure: { rules: ["rule-a"], covered: 12 } });
+    expect(await repository.loadReasoningState("s1")).toEqual({ functionalPredicates: ["born_in", "capital_of"], closure: { rules: ["rule-a"], covered: 12 } });
+    await repository.saveReasoningState("s1", { functionalPredicates: ["born_in"], closure: null });
+    expect(await repository.loadReasoningState("s1")).toEqual({ functionalPredicates: ["born_in"], closure: null });
+  });
+
+  it("reads a relation stored before statuses existed by its validity and derivation", async () => {
+    await repository.insertEntities("s1", [entity("e1", "a"), entity("e2", "b")], "2026-01-01T00:00:01.000Z");
+    await repository.insertRelations(
+      "s1",
+      [{ id: "r1", sessionId: "s1", subjectId: "e1", predicate: "p", objectId: "e2", confidence: 0.5, validity: "hypothesized", status: "hypothetical", conflictsWith: [], provenance, derivation: { rule: "r", premises: [] } }],
+      "2026-01-01T00:00:02.000Z",
+    );
+    const db = store.db as unknown as Kysely<{ knowledge_graph_relations: { id: string; status: string | null } }>;
+    await db.updateTable("knowledge_graph_relations").set({ status: null }).where("id", "=", "r1").execute();
+    expect((await repository.loadGraph("s1")).relations[0]?.status).toBe("derived_from_hypothesis");
   });
 
   it("deletes a session's graph with its shared session row", async () => {

@@ -1,4 +1,5 @@
-import { DeliberateError, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
+import { DeliberateError, type EpistemicStatus, epistemicStatusSchema, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
+import { statusOfValidity } from "../algorithms/epistemic-status.ts";
 import { type Database, reservePositions } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import type { KnowledgeGraphDatabase, KnowledgeGraphEntityRow, KnowledgeGraphRelationRow, KnowledgeGraphSessionRow } from "./tables.ts";
@@ -43,8 +44,22 @@ export interface StoredRelation {
   objectId: string;
   confidence: number;
   validity: Validity;
+  status: EpistemicStatus;
+  conflictsWith: Triple[];
   provenance: Provenance;
   derivation: { rule: string; premises: Triple[] } | null;
+}
+
+/** The rules (by `ruleKey`) a session's graph is closed under, and how many of its relations (in position order) that covers. */
+export interface ClosureRecord {
+  rules: string[];
+  covered: number;
+}
+
+/** What a session keeps for reasoning besides its graph. */
+export interface ReasoningState {
+  functionalPredicates: string[];
+  closure: ClosureRecord | null;
 }
 
 export type NewEntity = Omit<StoredEntity, "position">;
@@ -114,6 +129,8 @@ function toEntity(row: KnowledgeGraphEntityRow): StoredEntity {
   };
 }
 
+const statuses = new Set<string>(epistemicStatusSchema.options);
+
 function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
   return {
     id: row.id,
@@ -124,6 +141,9 @@ function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
     objectId: row.object_id,
     confidence: Number(row.confidence),
     validity: row.validity as Validity,
+    status: row.status !== null && statuses.has(row.status) ? (row.status as EpistemicStatus) : statusOfValidity(row.validity as Validity, row.derivation !== null),
+    // Most relations conflict with nothing: skip parsing the common empty list (graphs load whole, every call).
+    conflictsWith: row.conflicts_with === "[]" || row.conflicts_with == null ? [] : (parseJson(row.conflicts_with, `knowledge_graph_relations.conflicts_with of ${row.id}`) as Triple[]),
     provenance: provenanceOf(row),
     derivation: row.derivation === null ? null : (parseJson(row.derivation, `knowledge_graph_relations.derivation of ${row.id}`) as StoredRelation["derivation"]),
   };
@@ -181,6 +201,8 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
         updated_at: input.now,
         last_active_at: input.now,
         closed_at: null,
+        functional_predicates: null,
+        closure: null,
       };
       await db.insertInto("knowledge_graph_sessions").values(row).execute();
       return toSession(row);
@@ -273,6 +295,23 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
       return { entities: entities.map(toEntity), relations: relations.map(toRelation) };
     },
 
+    /** The session's functional predicates and closure record (empty for an unknown session). */
+    async loadReasoningState(sessionId: string): Promise<ReasoningState> {
+      const row = await db.selectFrom("knowledge_graph_sessions").select(["functional_predicates", "closure"]).where("session_id", "=", sessionId).executeTakeFirst();
+      const functional = row?.functional_predicates ? parseJson(row.functional_predicates, `knowledge_graph_sessions.functional_predicates of ${sessionId}`) : [];
+      const closure = row?.closure ? (parseJson(row.closure, `knowledge_graph_sessions.closure of ${sessionId}`) as ClosureRecord) : null;
+      return { functionalPredicates: Array.isArray(functional) ? functional.map(String) : [], closure };
+    },
+
+    /** Keeps the session's functional predicates and closure record (in the call's transaction). */
+    async saveReasoningState(sessionId: string, state: ReasoningState): Promise<void> {
+      await db
+        .updateTable("knowledge_graph_sessions")
+        .set({ functional_predicates: JSON.stringify(state.functionalPredicates), closure: state.closure === null ? null : JSON.stringify(state.closure) })
+        .where("session_id", "=", sessionId)
+        .execute();
+    },
+
     async countGraph(sessionId: string): Promise<{ entities: number; relations: number }> {
       const entities = await db.selectFrom("knowledge_graph_entities").select((eb) => eb.fn.countAll<number>().as("count")).where("session_id", "=", sessionId).executeTakeFirst();
       const relations = await db.selectFrom("knowledge_graph_relations").select((eb) => eb.fn.countAll<number>().as("count")).where("session_id", "=", sessionId).executeTakeFirst();
@@ -332,6 +371,8 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
           object_id: relation.objectId,
           confidence: relation.confidence,
           validity: relation.validity,
+          status: relation.status,
+          conflicts_with: JSON.stringify(relation.conflictsWith),
           ...provenanceColumns(relation.provenance),
           derivation: relation.derivation === null ? null : JSON.stringify(relation.derivation),
           created_at: now,
@@ -342,12 +383,14 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     },
 
     /** Rewrites what a confirmation or retraction changes on a stored relation. */
-    async updateRelation(relation: Pick<StoredRelation, "id" | "confidence" | "validity" | "provenance" | "derivation">, now: string): Promise<void> {
+    async updateRelation(relation: Pick<StoredRelation, "id" | "confidence" | "validity" | "status" | "conflictsWith" | "provenance" | "derivation">, now: string): Promise<void> {
       await db
         .updateTable("knowledge_graph_relations")
         .set({
           confidence: relation.confidence,
           validity: relation.validity,
+          status: relation.status,
+          conflicts_with: JSON.stringify(relation.conflictsWith),
           ...provenanceColumns(relation.provenance),
           derivation: relation.derivation === null ? null : JSON.stringify(relation.derivation),
           updated_at: now,

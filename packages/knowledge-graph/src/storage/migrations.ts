@@ -1,5 +1,6 @@
 import { columnTypes } from "@deliberate/store";
 import type { Kysely, Migration } from "kysely";
+import { epistemicStatusMigration } from "./epistemic-status.migration.ts";
 
 // The module's own tables. Portable types only (text, integer, double precision),
 // so the same migration runs on SQLite and Postgres. Never edit a shipped migration.
@@ -109,5 +110,6 @@ const sessionBindingTables: Migration = {
 /** The module's migrations, keyed by timestamped name (applied after the base tables). */
 export const knowledgeGraphMigrations: Record<string, Migration> = {
   "2026-11-24T1000-knowledge-graph-tables": knowledgeGraphTables,
+  "2026-11-27T1700-knowledge-graph-epistemic-status": epistemicStatusMigration,
   "2026-11-27T1700-knowledge-graph-session-bindings": sessionBindingTables,
 };

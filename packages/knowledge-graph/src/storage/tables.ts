@@ -14,6 +14,10 @@ export interface KnowledgeGraphSessionTable {
   pending: string | null;
   /** Calls made on the session (executeTask). */
   calls: number;
+  /** JSON array of the session's functional predicates (at most one object per subject), or null. */
+  functional_predicates: string | null;
+  /** JSON `{ rules, covered }`: the rules (by `ruleKey`) the graph's first `covered` relations are closed under, or null. */
+  closure: string | null;
   created_at: string;
   updated_at: string;
   last_active_at: string;
@@ -57,6 +61,10 @@ export interface KnowledgeGraphRelationTable {
   provenance_reference: string | null;
   /** JSON `{ rule, premises: [{ subject, predicate, object }] }` for deduced relations, else null. */
   derivation: string | null;
+  /** asserted | derived | hypothetical | derived_from_hypothesis (null only before the migration's backfill). */
+  status: string | null;
+  /** JSON array of the triples this relation conflicts with. */
+  conflicts_with: string;
   created_at: string;
   updated_at: string;
 }

@@ -22,7 +22,7 @@ export const scenarioDomainKnowledge =
 /** The three rules of the deductive chain, as the rules prompt's answer. */
 export const scenarioRules = {
   rules: [
-    { name: "parent implies ancestor", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
+    { name: "parent implies ancestor", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], different: [], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
     {
       name: "ancestry is transitive",
       statement: "An ancestor of an ancestor is an ancestor.",
@@ -30,9 +30,10 @@ export const scenarioRules = {
         { subject: "?x", predicate: "ancestor_of", object: "?y" },
         { subject: "?y", predicate: "ancestor_of", object: "?z" },
       ],
+      different: [],
       conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }],
     },
-    { name: "ancestors have descendants", statement: "Whoever has an ancestor descends from them.", conditions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }], conclusions: [{ subject: "?y", predicate: "descendant_of", object: "?x" }] },
+    { name: "ancestors have descendants", statement: "Whoever has an ancestor descends from them.", conditions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }], different: [], conclusions: [{ subject: "?y", predicate: "descendant_of", object: "?x" }] },
   ],
   query: { kind: "path", from: "Alice", to: "Dave", predicates: ["ancestor_of"] },
 };
@@ -110,12 +111,11 @@ export function answerFor(schemaName: string, prompt: string): unknown {
       return {
         observations: [{ description: "Where Dave lives is unknown, unlike his family", entities: ["Dave"] }],
         hypotheses: [
-          { name: "Dave lives in Paris too", explanation: "Like his parent and grandparents.", newEntities: [], additions: [{ subject: "Dave", predicate: "lives_in", object: "Paris" }] },
+          { name: "Dave lives in Paris too", explanation: "Like his parent and grandparents.", additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" }] },
           {
             name: "Dave moved to Lyon",
             explanation: "He left for work.",
-            newEntities: [{ name: "Lyon", type: "place", observations: [] }],
-            additions: [{ subject: "Dave", predicate: "lives_in", object: "Lyon" }],
+            additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" }],
           },
         ],
       };
@@ -143,7 +143,7 @@ export function answerFor(schemaName: string, prompt: string): unknown {
     case "knowledge_graph_answer_sample":
       return scenarioAnswer;
     case "knowledge_graph_resolution":
-      return { decisions: [] };
+      return { decisions: {} };
     default:
       throw new Error(`The knowledge-graph scenario has no answer for ${schemaName}`);
   }

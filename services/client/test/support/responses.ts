@@ -21,7 +21,9 @@ export function trace(overrides: Partial<ReasoningTrace> = {}): ReasoningTrace {
       method: "combined",
       score: 0.86,
       formula: "0.4 v + 0.3 g",
-      components: { verbalizedConfidence: 0.9, consistency: null, graphSupport: 0.75 },
+      components: { verbalizedConfidence: 0.9, consistency: null, graphSupport: 0.75, basis: 1 },
+      basis: { kind: "proof", score: 1, description: "Path check: Alice reaches Dave" },
+      restsOn: "derived",
       supportingFacts: [{ subject: "Alice", predicate: "ancestor_of", object: "Dave" }],
       contradictedFacts: [],
       unsupportedFacts: [],
@@ -29,7 +31,7 @@ export function trace(overrides: Partial<ReasoningTrace> = {}): ReasoningTrace {
       targetMet: null,
     },
     subgraph: { entities: [], relations: [] },
-    budget: { iterations: 1, maxIterations: 10, modelCalls: 3, maxModelCalls: 40, graphGrowth: 12, maxGraphGrowth: 200 },
+    budget: { iterations: 1, maxIterations: 10, modelCalls: 3, maxModelCalls: 40, graphGrowth: 12, maxGraphGrowth: 200, chaining: null },
     ...overrides,
   };
 }
