@@ -269,7 +269,7 @@ describe("durability", () => {
     expect(drained).toMatchObject({ within_grace: true, jobs_requeued: 0, deliveries_interrupted: 0 });
   });
 
-  it("a drain longer than a lease keeps renewing it: another process never takes the draining job over", async () => {
+  it("a drain longer than a lease keeps renewing it: another process never takes the draining job over", { timeout: 120_000 }, async () => {
     const directory = temporaryDirectory();
     cleanups.push(() => directory.remove());
     const database = join(directory.path, "deliberate.db");
@@ -284,22 +284,24 @@ describe("durability", () => {
     });
     cleanups.push(() => model.close());
     const callbacks = await receiver();
-    const lease = { REASONING_QUEUE_LEASE_MS: "300", REASONING_QUEUE_POLL_MS: "20", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" };
+    // A lease long enough that a loaded machine's timer delays cannot let it lapse between two heartbeats.
+    const leaseMs = 1_500;
+    const lease = { REASONING_QUEUE_LEASE_MS: String(leaseMs), REASONING_QUEUE_POLL_MS: "50", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" };
     const first = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", DATABASE_PATH: database, REASONING_SHUTDOWN_GRACE_MS: "60000", ...lease });
     const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-long-drain" });
     await eventually(() => (model.requests.length > 0 ? true : undefined), 30_000, "the model call");
     const stopped = first.stop();
     await eventually(() => (first.logs.some((line) => line.includes('"queue draining"')) ? true : undefined), 30_000, "the drain");
-    // Another process on the same database recovers expired leases every 150 ms; the drain outlasts four leases
+    // Another process on the same database recovers expired leases; the drain outlasts four leases
     // (the lease keeps moving: without the heartbeat it would lapse and the second process would run the job again).
     const second = await service({ DATABASE_PATH: database, ...lease });
     const atDrain = Date.parse((await second.service.store.jobs.get(accepted.json.job_id)).lease_expires_at ?? "");
     const held = await eventually(
       async () => {
         const job = await second.service.store.jobs.get(accepted.json.job_id);
-        return Date.parse(job.lease_expires_at ?? "") > atDrain + 1_200 ? job : undefined;
+        return Date.parse(job.lease_expires_at ?? "") > atDrain + 4 * leaseMs ? job : undefined;
       },
-      30_000,
+      60_000,
       "the draining process to renew its lease four leases on",
     );
     expect(held).toMatchObject({ status: "processing", attempts: 1 });
