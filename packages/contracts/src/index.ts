@@ -12,11 +12,12 @@ export {
   branchStatusSchema,
   healthSchema,
   invocationSchema,
+  readinessSchema,
   sessionSchema,
   thoughtSchema,
   thoughtStatusSchema,
 } from "./shapes.ts";
-export type { BranchStatus, Health, Invocation, Session, Thought } from "./shapes.ts";
+export type { BranchStatus, Health, Invocation, Readiness, Session, Thought } from "./shapes.ts";
 
 export { linearInputSchema, linearOutputSchema, linearTool } from "./reasoning/linear.ts";
 export { treeBranchSchema, treeInputSchema, treeOperationSchema, treeOutputSchema, treeTool } from "./reasoning/tree.ts";
@@ -306,7 +307,7 @@ export type {
   Validity,
 } from "./knowledge-graph/index.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
-export { type HttpParseRefusal, httpParseRefusal, rawHttpResponse } from "./http-parse-refusal.ts";
+export { answerAndClose, type HttpParseRefusal, httpParseRefusal, rawHttpResponse, refusalLingerMs } from "./http-parse-refusal.ts";
 export type { JsonDepthViolation } from "./json-depth.ts";
 export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
 export type { SessionPage, SessionPageQuery } from "./session-page.ts";

@@ -3,7 +3,8 @@ import type { Server as NodeServer, ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
-import { httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, rawHttpResponse } from "@deliberate/contracts";
+import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
+import { answerAndClose, httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse } from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
 import { newErrorId } from "./tool-result.ts";
 import {
@@ -53,8 +54,10 @@ export const idleKeepAliveMs = 30_000;
 export const mcpPath = "/mcp";
 /** Where the session viewer is served. */
 export const viewerPath = "/ui";
-/** Liveness endpoint: no auth, no Host check, answers `{"status":"ok"}`. */
+/** Liveness endpoint: no auth, no Host check, answers `{"status":"ok"}` while the process serves. */
 export const healthPath = "/healthz";
+/** Readiness endpoint: no auth, no Host check; 200 while the database answers, else 503 with Retry-After. */
+export const readinessPath = "/readyz";
 
 export interface HttpTransportOptions {
   config: HttpTransportConfig;
@@ -64,6 +67,8 @@ export interface HttpTransportOptions {
   createServer: () => McpServer;
   /** The session viewer, served at /ui behind the same Host/Origin checks and token. */
   viewer?: ViewerHandler;
+  /** Resolves when the database answers (`checkDatabase`); `/readyz` answers 503 while it rejects. Absent: always ready. */
+  checkDatabase?: () => Promise<void>;
   logger: Logger;
 }
 
@@ -235,6 +240,15 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
 
   const app = new Hono();
   app.get(healthPath, (context) => context.json({ status: "ok" }));
+  app.get(readinessPath, async (context) => {
+    try {
+      await options.checkDatabase?.();
+      return context.json({ status: "ready", checks: { database: "ok" } } satisfies Readiness);
+    } catch {
+      context.header("Retry-After", String(databaseRetryAfterSeconds));
+      return context.json({ status: "unavailable", checks: { database: "unavailable" } } satisfies Readiness, 503);
+    }
+  });
   const viewer = options.viewer;
   if (viewer) {
     // Without a token on loopback, the Host/Origin check is what keeps a rebinding page from reading sessions.
@@ -270,6 +284,11 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   app.notFound((context) => context.json({ error: "not_found", message: `Nothing at ${context.req.path}; MCP is served at ${mcpPath}.` }, 404));
   app.onError((error, context) => {
     const errorId = newErrorId();
+    if (isTransientDatabaseFault(error)) {
+      logger.warn("HTTP request refused: the database is unavailable", { error_id: errorId, error });
+      context.header("Retry-After", String(databaseRetryAfterSeconds));
+      return context.json({ error: "unavailable", message: `The database is unavailable for the moment (error ${errorId}); retry after ${databaseRetryAfterSeconds} s.`, error_id: errorId, retryable: true }, 503);
+    }
     logger.error("HTTP handler failed", { error_id: errorId, error });
     return context.json({ error: "internal_error", message: `The server failed to handle the request (error ${errorId}); the details are in its log.`, error_id: errorId }, 500);
   });
@@ -327,8 +346,8 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const refusal = httpParseRefusal(error.code, socket.writable);
   if (refusal.kind === "close") return void socket.destroy();
-  if (refusal.kind === "status") return void socket.end(rawHttpResponse(refusal.status));
+  if (refusal.kind === "status") return answerAndClose(socket, rawHttpResponse(refusal.status));
   const { field, message } = refusal;
   const json = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: ${field}: ${message}`, data: { code: "INVALID_INPUT", issues: [{ field, message }] } }, id: null });
-  socket.end(rawHttpResponse("400 Bad Request", { json }));
+  answerAndClose(socket, rawHttpResponse("400 Bad Request", { json }));
 }

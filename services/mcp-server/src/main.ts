@@ -9,7 +9,7 @@ import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
-import { defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
+import { checkDatabase, defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger } from "./logger.ts";
@@ -68,6 +68,8 @@ async function main(): Promise<void> {
     target: config.database,
     poolSize: config.databasePoolSize,
     modules,
+    // A connection the server dropped (restart, fail-over) is replaced; calls meanwhile get a retryable STORAGE error.
+    onConnectionError: (error) => logger.warn("database connection lost; it is replaced when next needed", { error }),
     invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
   });
   logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
@@ -117,7 +119,7 @@ async function main(): Promise<void> {
       ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
       onError: (error) => logger.error("viewer failed", { error }),
     });
-    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer });
+    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer, checkDatabase: () => checkDatabase(store.db) });
     viewerUrl = http.viewerUrl;
     if (viewerUrl) logger.info(`Session viewer: ${viewerUrl}`, { url: viewerUrl });
     transport = http;

@@ -161,6 +161,8 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
 export interface JsonAnswer {
   status: number;
   body: unknown;
+  /** The response headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /**
@@ -187,7 +189,7 @@ export function createJsonPoster(options: { maxSockets?: number } = {}): JsonPos
           response.on("error", reject);
           response.on("end", () => {
             try {
-              resolve({ status: response.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) });
+              resolve({ status: response.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text), headers: response.headers });
             } catch (error) {
               reject(error);
             }

@@ -1,3 +1,4 @@
+import { isTransientDatabaseFault } from "@deliberate/base";
 import { DeliberateError } from "@deliberate/contracts";
 import type { Clock, IdGenerator } from "@deliberate/engine";
 import type { ApiRepositories } from "../store/repositories.ts";
@@ -76,8 +77,20 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
     options.secrets.delete(key);
   }
 
-  async function recordDelivery(job: Job, status: "pending" | "delivered" | "failed", attempts: number, error: string | null, releaseLease = false) {
-    await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
+  /**
+   * Records a delivery attempt. While the database is unavailable the record waits for it (backing off to a
+   * second; the delivery's lease is renewed meanwhile), so a callback sent is not sent again for want of its
+   * record — unless the delivery is stopped (shutdown), when the lease lapses and another worker re-delivers.
+   */
+  async function recordDelivery(job: Job, status: "pending" | "delivered" | "failed", attempts: number, error: string | null, releaseLease = false, signal?: AbortSignal) {
+    for (let wait = 50; ; wait = Math.min(1000, wait * 2)) {
+      try {
+        return await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
+      } catch (fault) {
+        if (!isTransientDatabaseFault(fault) || signal === undefined || signal.aborted) throw fault;
+        await abortableDelay(wait, signal);
+      }
+    }
   }
 
   return {
@@ -223,7 +236,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           secret: options.callbacks.secret,
         });
         if (attempt.ok) {
-          await recordDelivery(job, "delivered", attempts, null);
+          await recordDelivery(job, "delivered", attempts, null, false, signal);
           options.telemetry.record({ event: "callback.delivered", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { attempts, status: attempt.status } });
           return;
         }
@@ -232,7 +245,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           return;
         }
         const final = !attempt.retryable || attempts >= maxAttempts;
-        await recordDelivery(job, final ? "failed" : "pending", attempts, attempt.error);
+        await recordDelivery(job, final ? "failed" : "pending", attempts, attempt.error, false, signal);
         options.telemetry.record({
           event: final ? "callback.failed" : "callback.retrying",
           level: "warn",
