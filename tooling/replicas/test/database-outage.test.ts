@@ -178,7 +178,14 @@ describe("the database goes away under load", () => {
     await waitFor(() => accepted.length >= 20 && checkpoints.length >= 10 && thoughts.length >= 5, 60_000, "load before the outage");
     await postgres.halt();
     phase = "down";
-    await new Promise((resolve) => setTimeout(resolve, outageMs));
+    const downSince = performance.now();
+    // Liveness stays 200 (the process is fine), readiness says the database is away.
+    for (const replica of started) {
+      const [live, readiness] = await Promise.all([fetch(`${baseOf(replica)}/healthz`), fetch(`${baseOf(replica)}/readyz`)]);
+      expect([replica.name, live.status, readiness.status, Number(readiness.headers.get("retry-after")) > 0]).toEqual([replica.name, 200, 503, true]);
+      expect(await readiness.json()).toEqual({ status: "unavailable", checks: { database: "unavailable" } });
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, outageMs - (performance.now() - downSince))));
     phase = "after";
     await postgres.resume();
     const back = performance.now();
