@@ -311,3 +311,5 @@ export { answerAndClose, type HttpParseRefusal, httpParseRefusal, rawHttpRespons
 export type { JsonDepthViolation } from "./json-depth.ts";
 export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
 export type { SessionPage, SessionPageQuery } from "./session-page.ts";
+export { canonicalHostHeader, charsetOf, defaultMaxBodyBytes, isLoopbackHost, unsupportedCharset } from "./http-request-rules.ts";
+export { canonicalizeHostHeader } from "./canonical-host-request.ts";

@@ -27,7 +27,9 @@ async function lockedFile(): Promise<{ db: Kysely<Database>; lock: () => void; u
   other.pragma("busy_timeout = 20");
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
   cleanups.push(() => db.destroy());
-  cleanups.push(() => other.close());
+  cleanups.push(() => {
+    other.close();
+  });
   return {
     db,
     lock: () => void other.exec("begin exclusive"),

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { answerAndClose, httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
+import { answerAndClose, canonicalizeHostHeader, httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
 import {
   type Clock,
   createEngine,
@@ -248,8 +248,12 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
           requestTimeout: config.http.bodyTimeoutMs,
           connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
         };
+        // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
         const createServer = (serverOptions: ServerOptions, listener: RequestListener) =>
-          createNodeServer(serverOptions, fastPath === undefined ? listener : (request, response) => void (fastPath(request, response) || listener(request, response)));
+          createNodeServer(serverOptions, (request, response) => {
+            canonicalizeHostHeader(request);
+            if (fastPath === undefined || !fastPath(request, response)) listener(request, response);
+          });
         const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions, createServer: createServer as typeof createNodeServer }, (info: AddressInfo) => {
           const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
           pool?.start();

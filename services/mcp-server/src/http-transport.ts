@@ -1,15 +1,14 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Server as NodeServer, ServerOptions } from "node:http";
+import { createServer as createNodeServer, type RequestListener, type Server as NodeServer, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
-import { answerAndClose, httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse } from "@deliberate/contracts";
+import { answerAndClose, canonicalizeHostHeader, defaultMaxBodyBytes, httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse, unsupportedCharset } from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
 import { newErrorId } from "./tool-result.ts";
 import {
   createMcpHandler,
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
   readRequestBody,
   hostHeaderValidationResponse,
@@ -160,10 +159,16 @@ function jsonRpcError(status: number, code: number, message: string, id: unknown
  * (Batches, which 2025-03 clients may send, are checked for depth only.)
  * Returns the parsed body for the SDK, or the response to send.
  */
-async function readJsonRpcBody(request: Request): Promise<{ parsedBody: unknown } | { response: Response }> {
-  const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE).catch(() => undefined);
+async function readJsonRpcBody(request: Request, maxBodyBytes: number): Promise<{ parsedBody: unknown } | { response: Response }> {
+  const charset = unsupportedCharset(request.headers.get("content-type") ?? undefined);
+  if (charset !== undefined) {
+    return { response: jsonRpcError(415, -32000, `Unsupported Media Type: ${charset}`, null, { code: "INVALID_INPUT", issues: [{ field: "(content-type)", message: charset }], hint: "Send the body as UTF-8 with Content-Type: application/json (or ; charset=utf-8)." }) };
+  }
+  const read = await readRequestBody(request, maxBodyBytes).catch(() => undefined);
   if (read === undefined) return { response: jsonRpcError(400, -32700, "Parse error: the request body could not be read", null) };
-  if (read.tooLarge) return { response: jsonRpcError(413, -32000, `Request body larger than ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`, null) };
+  if (read.tooLarge) {
+    return { response: jsonRpcError(413, -32000, `Request body larger than ${maxBodyBytes} bytes (the limit; MCP_HTTP_MAX_BODY_BYTES)`, null, { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `larger than ${maxBodyBytes} bytes` }] }) };
+  }
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(read.text ?? "");
@@ -275,7 +280,7 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     const authInfo: AuthInfo | undefined = outcome;
     // JSON bodies are parsed here, once, so their depth is checked before the SDK's recursive validation sees them.
     if (request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
-      const body = await readJsonRpcBody(request);
+      const body = await readJsonRpcBody(request, config.maxBodyBytes ?? defaultMaxBodyBytes);
       if ("response" in body) return body.response;
       return handler.fetch(request, { parsedBody: body.parsedBody, ...(authInfo ? { authInfo } : {}) });
     }
@@ -301,6 +306,12 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     port: config.port,
     overrideGlobalObjects: false,
     serverOptions: receiveTimeouts(config),
+    // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
+    createServer: ((serverOptions: ServerOptions, listener: RequestListener) =>
+      createNodeServer(serverOptions, (request, response) => {
+        canonicalizeHostHeader(request);
+        listener(request, response);
+      })) as typeof createNodeServer,
   }) as NodeServer;
   server.keepAliveTimeout = idleKeepAliveMs;
   server.on("clientError", answerClientError);
