@@ -313,3 +313,5 @@ export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionP
 export type { SessionPage, SessionPageQuery } from "./session-page.ts";
 export { canonicalHostHeader, charsetOf, defaultMaxBodyBytes, isLoopbackHost, unsupportedCharset } from "./http-request-rules.ts";
 export { canonicalizeHostHeader } from "./canonical-host-request.ts";
+export { listPage, listPageInput, listPageSchema, listWindow } from "./list-page.ts";
+export type { ListPage } from "./list-page.ts";
