@@ -2,3 +2,4 @@ export { DeliberateError, databaseUnavailable, errorCodes, toDeliberateError } f
 export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "./errors.ts";
 export { ConfigError, readList } from "./config-error.ts";
 export { databaseRetryAfterSeconds, isTransientDatabaseFault } from "./transient-fault.ts";
+export { type FaultReport, survivingDatabaseFaults } from "./database-fault-guard.ts";

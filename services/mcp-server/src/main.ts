@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
+import { survivingDatabaseFaults } from "@deliberate/base";
 import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
   }
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
+  // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
+  survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
 
   // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
   const modules = [

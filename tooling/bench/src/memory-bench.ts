@@ -11,6 +11,7 @@ import { freePort } from "@deliberate/replicas";
 //
 //   node --import tsx tooling/bench/src/memory-bench.ts            (both services)
 //   MEMORY_SERVICES=api MEMORY_CALLS=1000,5000 node --import tsx tooling/bench/src/memory-bench.ts
+//   MEMORY_DIST=dist-base ...                                      (another build of both services)
 //
 // The load: the HTTP API gets sync heuristic intents (half), checkpoint creates and checkpoint lists
 // (a quarter each) over 20 sessions; MCP over Streamable HTTP gets checkpoint creates and lists (half
@@ -18,7 +19,9 @@ import { freePort } from "@deliberate/replicas";
 // probe preloaded (`--expose-gc`): on SIGUSR2 it collects garbage and prints process.memoryUsage().
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const entries = { api: join(root, "services/http-api/dist/main.js"), mcp: join(root, "services/mcp-server/dist/main.js") } as const;
+// MEMORY_DIST names another build folder of each service (e.g. an older build copied to dist-base) to compare.
+const dist = process.env["MEMORY_DIST"] ?? "dist";
+const entries = { api: join(root, `services/http-api/${dist}/main.js`), mcp: join(root, `services/mcp-server/${dist}/main.js`) } as const;
 type Service = keyof typeof entries;
 
 const probe = `
