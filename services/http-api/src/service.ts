@@ -282,7 +282,10 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, requestId: string): void {
   const refusal = httpParseRefusal(error.code, socket.writable);
   if (refusal.kind === "close") return void socket.destroy();
-  if (refusal.kind === "status") return answerAndClose(socket, rawHttpResponse(refusal.status));
+  if (refusal.kind === "status") {
+    answerAndClose(socket, rawHttpResponse(refusal.status));
+    return;
+  }
   const { field, message } = refusal;
   const json = JSON.stringify({
     status: "error",

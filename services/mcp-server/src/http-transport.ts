@@ -357,7 +357,10 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const refusal = httpParseRefusal(error.code, socket.writable);
   if (refusal.kind === "close") return void socket.destroy();
-  if (refusal.kind === "status") return answerAndClose(socket, rawHttpResponse(refusal.status));
+  if (refusal.kind === "status") {
+    answerAndClose(socket, rawHttpResponse(refusal.status));
+    return;
+  }
   const { field, message } = refusal;
   const json = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: ${field}: ${message}`, data: { code: "INVALID_INPUT", issues: [{ field, message }] } }, id: null });
   answerAndClose(socket, rawHttpResponse("400 Bad Request", { json }));
