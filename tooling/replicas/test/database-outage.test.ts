@@ -221,7 +221,13 @@ describe("the database goes away under load", () => {
     const byId = new Map(jobs.map((job) => [job.id, job]));
     await waitFor(async () => (await query<{ n: string }>(databaseUrl, "select count(*) as n from reasoning_queue where callback_status = 'pending'"))[0]?.n === "0", 30_000, "deliveries to be recorded");
     for (const id of accepted) expect([byId.get(id)?.status], `job ${id}`).toEqual(["done"]);
-    for (const id of accepted) expect(JSON.parse(callbacks.byJob().get(id)?.[0]?.body ?? "{}")).toMatchObject({ job_id: id, status: "ok" });
+    for (const id of accepted) {
+      const deliveries = callbacks.byJob().get(id) ?? [];
+      expect(JSON.parse(deliveries[0]?.body ?? "{}")).toMatchObject({ job_id: id, status: "ok" });
+      // At least once: a callback sent again (its lease lapsed while the database was away) is the same
+      // result under the same idempotency key.
+      expect(new Set(deliveries.map((delivery) => `${delivery.deliveryId} ${delivery.body}`)).size, `job ${id}`).toBe(1);
+    }
     // Acknowledged writes are there.
     const storedCheckpoints = new Set((await query<{ id: string }>(databaseUrl, "select id from checkpoints")).map((row) => row.id));
     expect(checkpoints.filter((id) => !storedCheckpoints.has(id))).toEqual([]);
