@@ -28,6 +28,12 @@ const probe = `
 process.on("SIGUSR2", () => {
   if (typeof globalThis.gc === "function") { globalThis.gc(); globalThis.gc(); }
   const usage = process.memoryUsage();
+  // Linux: how much of the resident set is anonymous memory (heaps: V8, malloc, SQLite's page cache) rather than mapped files.
+  try {
+    const rollup = require("node:fs").readFileSync("/proc/self/smaps_rollup", "utf8");
+    const kilobytes = (name) => Number((rollup.split("\\n").find((line) => line.startsWith(name + ":")) || "0").replace(/[^0-9]/g, "")) * 1024;
+    usage.anonymous = kilobytes("Anonymous");
+  } catch {}
   process.stderr.write("MEMORY_PROBE " + JSON.stringify(usage) + "\\n");
 });
 `;
@@ -35,6 +41,9 @@ process.on("SIGUSR2", () => {
 interface Sample {
   calls: number;
   rssMb: number;
+  /** Anonymous memory in the resident set (Linux), the rest being mapped files (code, libraries). */
+  anonymousMb: number | undefined;
+  heapTotalMb: number;
   heapUsedMb: number;
   externalMb: number;
   arrayBuffersMb: number;
@@ -156,8 +165,16 @@ export async function runMemoryBench(service: Service, marks: readonly number[])
     const sample = async (calls: number) => {
       child.kill("SIGUSR2");
       const line = await waitForLine(child, lines, /^MEMORY_PROBE /, 30_000);
-      const usage = JSON.parse(line.slice("MEMORY_PROBE ".length)) as NodeJS.MemoryUsage;
-      samples.push({ calls, rssMb: megabytes(usage.rss), heapUsedMb: megabytes(usage.heapUsed), externalMb: megabytes(usage.external), arrayBuffersMb: megabytes(usage.arrayBuffers) });
+      const usage = JSON.parse(line.slice("MEMORY_PROBE ".length)) as NodeJS.MemoryUsage & { anonymous?: number };
+      samples.push({
+        calls,
+        rssMb: megabytes(usage.rss),
+        anonymousMb: usage.anonymous === undefined ? undefined : megabytes(usage.anonymous),
+        heapTotalMb: megabytes(usage.heapTotal),
+        heapUsedMb: megabytes(usage.heapUsed),
+        externalMb: megabytes(usage.external),
+        arrayBuffersMb: megabytes(usage.arrayBuffers),
+      });
     };
     await sample(0);
     let next = 0;
@@ -183,7 +200,10 @@ export async function runMemoryBench(service: Service, marks: readonly number[])
 }
 
 export function formatMemoryBench(service: Service, result: Awaited<ReturnType<typeof runMemoryBench>>): string {
-  const rows = result.samples.map((sample) => `  ${String(sample.calls).padStart(7)} calls: RSS ${sample.rssMb} MB, heap used ${sample.heapUsedMb} MB, external ${sample.externalMb} MB (array buffers ${sample.arrayBuffersMb} MB)`);
+  const rows = result.samples.map(
+    (sample) =>
+      `  ${String(sample.calls).padStart(7)} calls: RSS ${sample.rssMb} MB${sample.anonymousMb === undefined ? "" : ` (anonymous ${sample.anonymousMb} MB)`}, V8 heap used ${sample.heapUsedMb} MB of ${sample.heapTotalMb} MB, external ${sample.externalMb} MB (array buffers ${sample.arrayBuffersMb} MB)`,
+  );
   return [`(m) ${service}: ${result.failures} failed calls, ${result.seconds.toFixed(0)} s`, ...rows].join("\n");
 }
 
