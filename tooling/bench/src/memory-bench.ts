@@ -71,6 +71,8 @@ async function start(service: Service, directory: string): Promise<{ child: Chil
   const port = await freePort();
   const env = {
     PATH: process.env["PATH"] ?? "",
+    // glibc's malloc arenas (one per thread that allocates, up to 8 per core) hold freed memory: pass a cap through to compare.
+    ...(process.env["MALLOC_ARENA_MAX"] !== undefined ? { MALLOC_ARENA_MAX: process.env["MALLOC_ARENA_MAX"] } : {}),
     DATABASE_PATH: join(directory, `${service}.db`),
     LOG_LEVEL: "warn",
     REASONING_API_RATE_LIMIT: "100000000",
