@@ -198,7 +198,9 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           };
         }
         const { detail, errorId } = toErrorDetail(error);
-        if (errorId !== undefined) options.logger.error("job failed unexpectedly", { job_id: job.id, error_id: errorId, error });
+        // A database that was away is expected now and then: the worker puts such a job back in the queue.
+        if (errorId !== undefined && detail.code === "STORAGE" && detail.retryable) options.logger.warn("job interrupted: the database is unavailable", { job_id: job.id, error_id: errorId, error });
+        else if (errorId !== undefined) options.logger.error("job failed unexpectedly", { job_id: job.id, error_id: errorId, error });
         return { status: "failed", error: detail };
       }
     },
