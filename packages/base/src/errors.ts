@@ -1,3 +1,5 @@
+import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "./transient-fault.ts";
+
 /** Stable error codes shared by every surface (MCP, HTTP, client). */
 export const errorCodes = ["INVALID_INPUT",
   "NOT_FOUND",
@@ -85,15 +87,28 @@ export class DeliberateError extends Error {
 
 
 /**
- * Any thrown value as a DeliberateError: DeliberateErrors pass through; anything
+ * Any thrown value as a DeliberateError: DeliberateErrors pass through; a database that is
+ * unreachable or busy (`isTransientDatabaseFault`) becomes STORAGE, retryable; anything
  * else becomes INTERNAL with a stable message (the original stays as `cause`, for logs only).
  */
 export function toDeliberateError(error: unknown): DeliberateError {
   if (DeliberateError.isInstance(error)) return error;
+  if (isTransientDatabaseFault(error)) return databaseUnavailable(error);
   return new DeliberateError({
     code: "INTERNAL",
     message: "The server failed unexpectedly while handling the call; the details are in its log.",
     hint: "Try again; if it keeps failing, report it with the server log.",
     cause: error,
+  });
+}
+
+/** The error a call gets while the database is unavailable: STORAGE, retryable, the fault kept as `cause` (for logs). */
+export function databaseUnavailable(cause: unknown): DeliberateError {
+  return new DeliberateError({
+    code: "STORAGE",
+    message: "The database is unavailable for the moment (unreachable, restarting or busy); the call did not complete.",
+    hint: `Retry in ${databaseRetryAfterSeconds} seconds or more; the service recovers by itself once the database answers again.`,
+    retryable: true,
+    cause,
   });
 }

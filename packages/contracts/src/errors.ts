@@ -11,6 +11,7 @@ export const errorBodySchema = z.object({
   issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   hint: z.string().optional(),
   retryable: z.boolean(),
+  retry_after_seconds: z.number().int().positive().optional().describe("When retryable: seconds to wait before retrying (MCP results; HTTP answers send Retry-After)"),
 });
 
 /**

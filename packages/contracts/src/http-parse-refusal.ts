@@ -33,3 +33,19 @@ export function rawHttpResponse(status: string, body?: { json: string; headers?:
   const extra = Object.entries(body.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join("");
   return `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${utf8.encode(body.json).length}\r\n${extra}Connection: close\r\n\r\n${body.json}`;
 }
+
+/** How long a refused connection stays open after its answer, for the client to read it, before it is closed. */
+export const refusalLingerMs = 1000;
+
+/**
+ * Sends `response` on a socket whose request was refused, then closes it: at once when the client closes its
+ * side, else after `lingerMs`. `end()` alone only half-closes (FIN): a client that ignores it and keeps
+ * trickling bytes would hold the connection open past every timeout.
+ */
+export function answerAndClose(socket: { end(data: string): unknown; destroy(): unknown; once(event: "end" | "close", listener: () => void): unknown }, response: string, lingerMs = refusalLingerMs): void {
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref?.();
+  socket.once("end", () => socket.destroy());
+  socket.once("close", () => clearTimeout(timer));
+  socket.end(response);
+}

@@ -12,11 +12,12 @@ export {
   branchStatusSchema,
   healthSchema,
   invocationSchema,
+  readinessSchema,
   sessionSchema,
   thoughtSchema,
   thoughtStatusSchema,
 } from "./shapes.ts";
-export type { BranchStatus, Health, Invocation, Session, Thought } from "./shapes.ts";
+export type { BranchStatus, Health, Invocation, Readiness, Session, Thought } from "./shapes.ts";
 
 export { linearInputSchema, linearOutputSchema, linearTool } from "./reasoning/linear.ts";
 export { treeBranchSchema, treeInputSchema, treeOperationSchema, treeOutputSchema, treeTool } from "./reasoning/tree.ts";
@@ -323,7 +324,11 @@ export type {
   EpistemicStatus,
 } from "./knowledge-graph/index.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
-export { type HttpParseRefusal, httpParseRefusal, rawHttpResponse } from "./http-parse-refusal.ts";
+export { answerAndClose, type HttpParseRefusal, httpParseRefusal, rawHttpResponse, refusalLingerMs } from "./http-parse-refusal.ts";
 export type { JsonDepthViolation } from "./json-depth.ts";
 export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
 export type { SessionPage, SessionPageQuery } from "./session-page.ts";
+export { canonicalHostHeader, charsetOf, defaultMaxBodyBytes, isLoopbackHost, unsupportedCharset } from "./http-request-rules.ts";
+export { canonicalizeHostHeader } from "./canonical-host-request.ts";
+export { listPage, listPageInput, listPageSchema, listWindow } from "./list-page.ts";
+export type { ListPage } from "./list-page.ts";

@@ -54,3 +54,16 @@ export type Invocation = z.infer<typeof invocationSchema>;
 /** `GET /healthz` (and `/health`): the service is up. */
 export const healthSchema = z.object({ status: z.literal("ok") }).meta({ title: "Health" });
 export type Health = z.infer<typeof healthSchema>;
+
+/**
+ * `GET /readyz`: whether the service can serve calls now — its database answers (200, `ready`) or not (503,
+ * `unavailable`, with Retry-After). Liveness (`/healthz`) stays 200 meanwhile: the process is fine and
+ * recovers by itself, so an orchestrator should stop routing to it, not restart it.
+ */
+export const readinessSchema = z
+  .object({
+    status: z.enum(["ready", "unavailable"]),
+    checks: z.object({ database: z.enum(["ok", "unavailable"]).describe("Whether the database answered `select 1` within 2 s") }),
+  })
+  .meta({ title: "Readiness" });
+export type Readiness = z.infer<typeof readinessSchema>;

@@ -1,4 +1,4 @@
-import { DeliberateError, type ErrorCode } from "@deliberate/base";
+import { DeliberateError, databaseUnavailable, type ErrorCode, isTransientDatabaseFault } from "@deliberate/base";
 import {
   type NeedsCompletion,
   orNeedsCompletion,
@@ -96,6 +96,7 @@ const claimLeaseMs = 2 * 60 * 1000;
 function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   if (DeliberateError.isInstance(error)) return error;
   if (signal.aborted) return new DeliberateError({ code: "CANCELLED", message: "The call was cancelled.", cause: error });
+  if (isTransientDatabaseFault(error)) return databaseUnavailable(error);
   const message = error instanceof Error ? error.message : String(error);
   return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${message}`, cause: error });
 }

@@ -1,3 +1,4 @@
+import { isTransientDatabaseFault } from "@deliberate/base";
 import { type Clock, systemClock } from "./clock.ts";
 import type { BackgroundTask, BackgroundTaskContext } from "./define-module.ts";
 import type { DeliberateEngine } from "./engine.ts";
@@ -86,7 +87,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     const timer = setTimeout(() => {
       timers.delete(task.name);
       runSerialized(task)
-        .catch((error: unknown) => log("error", "background task failed", { task: task.name, error }))
+        .catch((error: unknown) =>
+          // An unavailable database is not the task's failure: it runs again at its next interval.
+          isTransientDatabaseFault(error)
+            ? log("warn", "background task skipped: the database is unavailable", { task: task.name, error })
+            : log("error", "background task failed", { task: task.name, error }),
+        )
         .finally(() => schedule(task));
     }, intervalOf(task));
     timer.unref?.();

@@ -64,9 +64,19 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
     if (observed.size === 0) return;
     const batch = [...observed.entries()].flatMap(([tool, modes]) => [...modes.entries()].map(([mode, calls]) => ({ tool, mode, calls })));
     observed.clear();
-    await store.transaction(async (repositories) => {
-      for (const entry of batch) await repositories.selfImprovement.toolModes.observe({ ...entry, now: now.toISOString() });
-    });
+    try {
+      await store.transaction(async (repositories) => {
+        for (const entry of batch) await repositories.selfImprovement.toolModes.observe({ ...entry, now: now.toISOString() });
+      });
+    } catch (error) {
+      // Not written (e.g. the database is away): the counts are kept for the next flush.
+      for (const entry of batch) {
+        const modes = observed.get(entry.tool) ?? new Map<string, number>();
+        modes.set(entry.mode, (modes.get(entry.mode) ?? 0) + entry.calls);
+        observed.set(entry.tool, modes);
+      }
+      throw error;
+    }
   }
 
   // Cycles of one process never overlap (the timer and runCycle() may ask at once).

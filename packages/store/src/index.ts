@@ -23,6 +23,7 @@ export { columnTypes } from "./column-types.ts";
 export type { ColumnTypes } from "./column-types.ts";
 export { reservePositions } from "./sequences.ts";
 export type { PositionSequence } from "./sequences.ts";
+export { checkDatabase } from "./check-database.ts";
 export { createLeaderLock } from "./leader-lock.ts";
 export type { LeaderLock, LeaderLockOptions } from "./leader-lock.ts";
 export { advisoryLockClass, baseOwner, migrateToLatest, orderedMigrations } from "./migrator.ts";

@@ -1,3 +1,4 @@
+import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import { createInvocationRepository, type InvocationRepository, type NewInvocation } from "./repositories/invocation.repository.ts";
@@ -17,8 +18,18 @@ export interface InvocationBatchOptions {
   maxRows: number;
   /** The longest a row waits before it is written. */
   maxDelayMs: number;
-  /** Called when a batch cannot be written (its rows are dropped). */
+  /**
+   * Called when rows cannot be written and are dropped: a batch that failed for a reason other than the
+   * database being away, or rows past `maxHeldRows` while it is.
+   */
   onError?: (error: unknown, rows: number) => void;
+  /**
+   * While the database is unavailable (`isTransientDatabaseFault`), failed batches are kept and written again
+   * every `retryMs`, up to this many rows (the oldest beyond it are dropped); default 10,000.
+   */
+  maxHeldRows?: number;
+  /** How long a batch that failed on an unavailable database waits before it is written again; default 1,000 ms. */
+  retryMs?: number;
 }
 
 /** What the services use: a crash loses at most the last 16 rows (31 in a burst), none older than 20 ms. */
@@ -35,6 +46,28 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
   let immediate: NodeJS.Immediate | undefined;
   let writing: Promise<void> = Promise.resolve();
 
+  const maxHeldRows = options.maxHeldRows ?? 10_000;
+  const retryMs = options.retryMs ?? 1000;
+
+  function drop(error: unknown, rows: number): void {
+    if (options.onError) options.onError(error, rows);
+    else process.emitWarning(`Deliberate: ${rows} invocation rows could not be written: ${(error as Error).message ?? String(error)}`);
+  }
+
+  // The database is away (restarting, unreachable, busy): keep the rows, oldest first, and try again later.
+  function holdForRetry(batch: NewInvocation[], error: unknown): void {
+    buffer = [...batch, ...buffer];
+    const excess = buffer.length - maxHeldRows;
+    if (excess > 0) {
+      buffer = buffer.slice(excess);
+      drop(error, excess);
+    }
+    if (immediate === undefined && timer === undefined) {
+      timer = setTimeout(() => void flush(), retryMs);
+      timer.unref();
+    }
+  }
+
   function flush(): Promise<void> {
     if (timer !== undefined) clearTimeout(timer);
     if (immediate !== undefined) clearImmediate(immediate);
@@ -48,10 +81,7 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
         db
           .transaction()
           .execute((transaction) => createInvocationRepository(transaction).recordMany(batch))
-          .catch((error: unknown) => {
-            if (options.onError) options.onError(error, batch.length);
-            else process.emitWarning(`Deliberate: ${batch.length} invocation rows could not be written: ${(error as Error).message ?? String(error)}`);
-          }),
+          .catch((error: unknown) => (isTransientDatabaseFault(error) ? holdForRetry(batch, error) : drop(error, batch.length))),
       );
     }
     return writing;

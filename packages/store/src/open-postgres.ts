@@ -9,8 +9,14 @@ export interface OpenPostgresOptions {
   url: string;
   /** Connections in this process's pool; default 10. */
   poolSize?: number;
-  /** Called when an idle pooled connection fails (e.g. the server restarted); the pool replaces it. */
-  onIdleError?: (error: Error) => void;
+  /**
+   * Called when a pooled connection fails outside a statement — idle in the pool, or checked out between
+   * statements (e.g. the server restarted: 57P01). The connection is dropped and the pool opens a new one
+   * when next needed; the statement that uses it next fails with a transient fault (see `isTransientDatabaseFault`).
+   */
+  onConnectionError?: (error: Error) => void;
+  /** How long a statement waits for a pooled connection (a server that does not answer); default 15 s. */
+  connectionTimeoutMs?: number;
 }
 
 // Type OIDs whose values are handed over in the same shape as SQLite's.
@@ -78,8 +84,17 @@ export function redactDatabaseUrl(url: string): string {
  */
 export async function openPostgresDatabase(options: OpenPostgresOptions): Promise<Kysely<Database>> {
   const { Pool, types } = await loadPg();
-  const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, types: sameShapeAsSqlite(types) });
-  pool.on("error", (error) => options.onIdleError?.(error));
+  const pool = new Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    types: sameShapeAsSqlite(types),
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 15_000,
+  });
+  const reportConnectionError = (error: Error) => options.onConnectionError?.(error);
+  // An idle connection's failure reaches the pool's `error` event; a checked-out one's (between statements of
+  // a transaction) reaches only the client's, and an unheard `error` event would end the process.
+  pool.on("error", reportConnectionError);
+  pool.on("connect", (client) => client.on("error", reportConnectionError));
   try {
     const client = await pool.connect();
     client.release();

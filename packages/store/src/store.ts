@@ -154,6 +154,8 @@ export interface OpenStoreOptions {
   target?: DatabaseTarget;
   /** Postgres connections in this process's pool; default 10. */
   poolSize?: number;
+  /** Postgres: a pooled connection failed outside a statement (the server restarted); for a log line, nothing to do. */
+  onConnectionError?: (error: Error) => void;
   /** The modules whose tables and repositories the store carries (their migrations are applied). */
   modules?: readonly StoreContribution[];
   /** Batch invocation rows (services use `defaultInvocationBatch`); omitted, each row commits when recorded. */
@@ -181,7 +183,11 @@ export async function openStore<Extra extends object = object>(options: OpenStor
   const target = targetOf(options);
   const db =
     target.dialect === "postgres"
-      ? await openPostgresDatabase({ url: target.url, ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) })
+      ? await openPostgresDatabase({
+          url: target.url,
+          ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+          ...(options.onConnectionError !== undefined ? { onConnectionError: options.onConnectionError } : {}),
+        })
       : await openSqliteDatabase({ path: target.path, ...(options.backgroundCheckpoints !== undefined ? { backgroundCheckpoints: options.backgroundCheckpoints } : {}) });
   try {
     await migrateToLatest(db, modules);

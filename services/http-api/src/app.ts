@@ -1,6 +1,7 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
 import type { SelfImprovementControl } from "@deliberate/self-improvement";
+import { checkDatabase } from "@deliberate/store";
 import { Hono } from "hono";
 import type { AppEnv } from "./app-env.ts";
 import type { HttpSettings } from "./config.ts";
@@ -92,7 +93,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.use("/v1/tools/*", signal);
   app.use("/v1/methods/*", signal);
 
-  app.route("/", healthRoutes(catalog));
+  app.route("/", healthRoutes(catalog, { checkDatabase: () => checkDatabase(deps.engine.store.db) }));
   app.route("/", intentRoutes(catalog, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
   app.route("/", workflowRoutes(catalog, { ids: deps.ids, telemetry: deps.telemetry }));
   // Every call is the token holder's (or anonymous without a token): what a call creates may be bound to it.

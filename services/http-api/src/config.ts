@@ -1,6 +1,6 @@
 import { ConfigError, readList } from "@deliberate/base";
 import { isIP } from "node:net";
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError, defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
 import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
@@ -128,14 +128,8 @@ function read(env: Environment, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** True for addresses only this machine can reach (`[::1]` brackets allowed). */
-export function isLoopbackHost(host: string): boolean {
-  const lowered = (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host).toLowerCase();
-  if (lowered === "localhost" || lowered.endsWith(".localhost")) return true;
-  if (isIP(lowered) === 4) return lowered.startsWith("127.");
-  if (isIP(lowered) === 6) return lowered === "::1" || lowered.startsWith("::ffff:127.");
-  return false;
-}
+/** True for this machine's loopback names (shared with the MCP server: `isLoopbackHost` of @deliberate/contracts). */
+export { isLoopbackHost };
 
 /**
  * Parses the environment into a typed config, collecting every problem.
@@ -255,7 +249,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     authFailureWindowMs: integer("REASONING_API_AUTH_FAILURE_WINDOW_MS", 300_000, { min: 100 }),
     headersTimeoutMs,
     bodyTimeoutMs,
-    maxBodyBytes: integer("REASONING_API_MAX_BODY_BYTES", 1024 * 1024, { min: 1024 }),
+    maxBodyBytes: integer("REASONING_API_MAX_BODY_BYTES", defaultMaxBodyBytes, { min: 1024 }),
     rateLimit: integer("REASONING_API_RATE_LIMIT", 600, { min: 0 }),
     rateWindowMs: integer("REASONING_API_RATE_WINDOW_MS", 60_000, { min: 100 }),
     requestTimeoutMs: integer("REASONING_API_REQUEST_TIMEOUT_MS", 120_000, { min: 100 }),

@@ -60,4 +60,22 @@ describe("error mapping", () => {
     }
     expect(toErrorResponse(new DeliberateError({ code: "NOT_FOUND", message: "Session not found: s1" })).unexpected).toBeUndefined();
   });
+
+  it("answers 503 with Retry-After and retryable: true while the database is away, without its details", () => {
+    const dropped = Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+    const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    for (const fault of [dropped, busy, new Error("Connection terminated unexpectedly"), new DeliberateError({ code: "STORAGE", message: "pool", retryable: true, cause: dropped })]) {
+      const response = toErrorResponse(fault, "req_7");
+      expect(response.status).toBe(503);
+      expect(response.headers["Retry-After"]).toBe("2");
+      expect(response.body.error).toMatchObject({ code: "STORAGE", retryable: true });
+      expect(response.body.error.hint).toContain("Retry after 2 seconds");
+      const text = JSON.stringify(response.body);
+      expect(text).not.toContain("administrator");
+      expect(text).not.toContain("locked");
+      expect(response.unexpected?.error).toBe(fault);
+    }
+    // A storage failure that retrying will not cure stays 500.
+    expect(toErrorResponse(Object.assign(new Error("duplicate key"), { code: "23505" })).status).toBe(500);
+  });
 });

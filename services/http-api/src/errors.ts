@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DeliberateError, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
+import { DeliberateError, databaseRetryAfterSeconds, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
 import type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 
 // The HTTP-only codes and the error body are part of the wire contract (the client is typed from them).
@@ -11,6 +11,8 @@ export type ApiErrorCode = ErrorCode | HttpErrorCode;
  * The one place error codes become HTTP statuses. Provider failures are the
  * upstream's (502/503/504), a caller's cancellation is 499 (client closed
  * request), an unconfigured model is 503 (the service, not the call, lacks it).
+ * STORAGE is 500, except a retryable one (the database is away), which is 503
+ * with Retry-After (`toErrorResponse`).
  */
 export const httpStatusByCode: Readonly<Record<ApiErrorCode, number>> = {
   INVALID_INPUT: 400,
@@ -76,6 +78,19 @@ export function toErrorDetail(error: unknown): { detail: ErrorDetail; errorId?: 
   if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) return { detail: deliberate.toJSON() };
   const errorId = newErrorId();
   const { code, retryable } = deliberate;
+  if (code === "STORAGE" && retryable) {
+    // The database is away (restart, fail-over, busy): the call may pass later, so say when to retry.
+    return {
+      errorId,
+      detail: {
+        code,
+        message: `The database is unavailable for the moment (error ${errorId}); the call did not complete.`,
+        hint: `Retry after ${databaseRetryAfterSeconds} seconds (Retry-After); the service recovers by itself once its database answers again.`,
+        retryable: true,
+        error_id: errorId,
+      },
+    };
+  }
   return {
     errorId,
     detail: {
@@ -102,8 +117,11 @@ export function toErrorResponse(
 ): { status: number; headers: Record<string, string>; body: ErrorResponse; unexpected?: { errorId: string; error: unknown } } {
   const { detail, errorId } = toErrorDetail(error);
   const headers: Record<string, string> = error instanceof HttpError ? { ...error.headers } : {};
+  const unavailable = detail.code === "STORAGE" && detail.retryable;
+  if (unavailable) headers["Retry-After"] = String(databaseRetryAfterSeconds);
   return {
-    status: httpStatusByCode[detail.code as ApiErrorCode] ?? 500,
+    // A database that is away makes the service unavailable (503), not broken (500).
+    status: unavailable ? 503 : (httpStatusByCode[detail.code as ApiErrorCode] ?? 500),
     headers,
     body: { status: "error", error: detail, ...(requestId ? { request_id: requestId } : {}) },
     ...(errorId !== undefined ? { unexpected: { errorId, error } } : {}),

@@ -9,7 +9,7 @@ import { createHostOriginCheck } from "./middleware/origin-guard.ts";
 import { createRateLimitCheck, type RateLimitStore } from "./middleware/rate-limit.ts";
 import { createRequestSignals } from "./middleware/request-signal.ts";
 
-export const healthPaths: ReadonlySet<string> = new Set(["/healthz", "/health"]);
+export const healthPaths: ReadonlySet<string> = new Set(["/healthz", "/health", "/readyz"]);
 const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
 /** Where the session viewer is served. */
 export const viewerPath = "/ui";
@@ -109,7 +109,8 @@ export function createHttpChecks(options: HttpChecksOptions): HttpChecks {
         failure = new DeliberateError({ code: "INVALID_INPUT", message: error.message || "Bad request." });
       }
       const { status, headers, body, unexpected } = toErrorResponse(failure, context.requestId);
-      if (unexpected) logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: context.requestId, path: context.path });
+      if (unexpected && status === 503) logger.warn("request refused: the database is unavailable", { error_id: unexpected.errorId, error, request_id: context.requestId, path: context.path });
+      else if (unexpected) logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: context.requestId, path: context.path });
       return { status, headers, body };
     },
   };

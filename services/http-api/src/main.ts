@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { survivingDatabaseFaults } from "@deliberate/base";
 import { redactSettings } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment, type SelfImprovementOptions } from "@deliberate/self-improvement";
 import { describeDatabaseTarget } from "@deliberate/store";
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
   const service = await createApiService({ config, modules: [createSelfImprovementModule(selfImprovement)] });
   const { logger } = service;
+  // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
+  survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
   const url = await service.start();
   const providers = redactSettings(config.providers);
   logger.info("deliberate-api listening", {

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
+import { answerAndClose, canonicalizeHostHeader, httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
 import {
   type Clock,
   createEngine,
@@ -106,6 +106,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       target: config.database,
       poolSize: config.databasePoolSize,
       modules,
+      // A connection the server dropped (restart, fail-over) is replaced; calls meanwhile get 503 + Retry-After.
+      onConnectionError: (error) => logger.warn("database connection lost; it is replaced when next needed", { error }),
       // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
       invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
       // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
@@ -245,8 +247,12 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
           requestTimeout: config.http.bodyTimeoutMs,
           connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
         };
+        // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
         const createServer = (serverOptions: ServerOptions, listener: RequestListener) =>
-          createNodeServer(serverOptions, fastPath === undefined ? listener : (request, response) => void (fastPath(request, response) || listener(request, response)));
+          createNodeServer(serverOptions, (request, response) => {
+            canonicalizeHostHeader(request);
+            if (fastPath === undefined || !fastPath(request, response)) listener(request, response);
+          });
         const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions, createServer: createServer as typeof createNodeServer }, (info: AddressInfo) => {
           const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
           pool?.start();
@@ -275,12 +281,15 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, requestId: string): void {
   const refusal = httpParseRefusal(error.code, socket.writable);
   if (refusal.kind === "close") return void socket.destroy();
-  if (refusal.kind === "status") return void socket.end(rawHttpResponse(refusal.status));
+  if (refusal.kind === "status") {
+    answerAndClose(socket, rawHttpResponse(refusal.status));
+    return;
+  }
   const { field, message } = refusal;
   const json = JSON.stringify({
     status: "error",
     error: { code: "INVALID_INPUT", message: `Malformed request: ${field}: ${message}`, issues: [{ field, message }], hint: "Send header values as printable text (percent-encode or drop control characters).", retryable: false },
     request_id: requestId,
   });
-  socket.end(rawHttpResponse("400 Bad Request", { json, headers: { "X-Request-Id": requestId } }));
+  answerAndClose(socket, rawHttpResponse("400 Bad Request", { json, headers: { "X-Request-Id": requestId } }));
 }

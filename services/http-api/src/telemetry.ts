@@ -1,3 +1,4 @@
+import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Clock, IdGenerator } from "@deliberate/engine";
 import type { ApiRepositories } from "./store/repositories.ts";
 import type { ReasoningLogEntry } from "./store/repositories/reasoning-log.repository.ts";
@@ -36,6 +37,9 @@ export interface TelemetryOptions {
 /** Events are written in batches: after this long, or at `batchSize` events, whichever comes first. */
 const flushDelayMs = 20;
 const batchSize = 200;
+/** While the database is unavailable, events are kept (up to this many) and written again every `retryDelayMs`. */
+const maxHeldEvents = 10_000;
+const retryDelayMs = 1000;
 
 export function createTelemetry(options: TelemetryOptions): Telemetry {
   const pending = new Set<Promise<void>>();
@@ -50,7 +54,18 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     buffer = [];
     const done = options.store.reasoningLogs
       .recordMany(batch)
-      .catch((error: unknown) => options.logger.warn("telemetry write failed", { error, events: batch.length }))
+      .catch((error: unknown) => {
+        if (isTransientDatabaseFault(error) && buffer.length + batch.length <= maxHeldEvents) {
+          // The database is away: keep the events (oldest first) and write them once it answers.
+          buffer = [...batch, ...buffer];
+          if (!timer) {
+            timer = setTimeout(write, retryDelayMs);
+            timer.unref();
+          }
+          return;
+        }
+        options.logger.warn("telemetry write failed", { error, events: batch.length });
+      })
       .finally(() => pending.delete(done));
     pending.add(done);
   }

@@ -64,12 +64,23 @@ describe("POST /agent_intent_async", () => {
   });
 
   it("retries a failing callback with backoff, signing each delivery when a secret is set", async () => {
-    const callbacks = await receiver((_callback, index) => (index < 2 ? 503 : 200));
+    const seen: Array<Record<string, unknown>> = [];
+    const callbacks = await receiver((callback, index) => {
+      seen.push(callback.headers);
+      return index < 2 ? 503 : 200;
+    });
     const running = await service({ REASONING_CALLBACK_SECRET: "callback-signing-secret" });
     const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "Refactor the parser", callback_url: callbacks.url, correlation_id: "run-2" });
     const callback = await eventually(() => callbacks.received[0], 30_000, "the retried callback");
     expect(callbacks.attempts).toBe(3);
     expect(callback.headers["x-deliberate-delivery-attempt"]).toBe("3");
+    // Every delivery of the result carries the same idempotency key, the job id and its attempt numbers.
+    expect(seen.map((headers) => headers["x-deliberate-delivery-attempt"])).toEqual(["1", "2", "3"]);
+    const deliveryId = callback.headers["idempotency-key"];
+    expect(deliveryId).toMatch(/^dlv_[0-9a-f]{24}$/);
+    for (const headers of seen) {
+      expect(headers).toMatchObject({ "idempotency-key": deliveryId, "x-deliberate-delivery-id": deliveryId, "x-deliberate-job-id": accepted.json.job_id, "x-deliberate-job-attempt": "1" });
+    }
     const { createHmac } = await import("node:crypto");
     const expected = createHmac("sha256", "callback-signing-secret").update(`${callback.headers["x-deliberate-timestamp"]}.${callback.raw}`).digest("hex");
     expect(callback.headers["x-deliberate-signature"]).toBe(`sha256=${expected}`);

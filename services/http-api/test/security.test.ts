@@ -192,35 +192,98 @@ describe("versions", () => {
   });
 });
 
+/**
+ * Sends `first` at once, then `drop` (a byte, or a one-byte chunk) every 100 ms, ignoring the server's FIN (as a client that keeps
+ * its side open does); resolves when the server closes the connection, or with `closed: false` after 20 s.
+ */
+function trickle(port: number, first: string, drop = " ") {
+  return new Promise<{ received: string; closed: boolean }>((resolve) => {
+    const socket = connectSocket({ port, host: "127.0.0.1", allowHalfOpen: true });
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    socket.on("error", () => {});
+    const drip = setInterval(() => {
+      if (socket.writable) socket.write(drop);
+    }, 100);
+    const timer = setTimeout(() => {
+      clearInterval(drip);
+      socket.destroy();
+      resolve({ received, closed: false });
+    }, 20_000);
+    socket.on("close", () => {
+      clearInterval(drip);
+      clearTimeout(timer);
+      resolve({ received, closed: true });
+    });
+    socket.write(first);
+  });
+}
+
 describe("slow clients", () => {
-  it("drops connections that send headers or a body too slowly (408, closed)", async () => {
+  it("cuts headers or a body sent too slowly (408), even from a client that ignores the FIN and keeps sending", async () => {
     const running = await service({ REASONING_API_HEADERS_TIMEOUT_MS: "300", REASONING_API_BODY_TIMEOUT_MS: "600" });
-    const { port } = new URL(running.url);
-    const slow = (first: string) =>
-      new Promise<{ received: string; closed: boolean }>((resolve) => {
-        const socket = connectSocket(Number(port), "127.0.0.1");
-        let received = "";
-        socket.setEncoding("utf8");
-        socket.on("data", (chunk: string) => {
-          received += chunk;
-        });
-        socket.on("error", () => {});
-        const timer = setTimeout(() => {
-          socket.destroy();
-          resolve({ received, closed: false });
-        }, 20_000);
-        socket.on("close", () => {
-          clearTimeout(timer);
-          resolve({ received, closed: true });
-        });
-        socket.write(first);
-      });
-    const [headers, body] = await Promise.all([
-      slow("POST /agent_intent HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
-      slow('POST /agent_intent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"goal_text":'),
+    const port = Number(new URL(running.url).port);
+    const [headers, body, chunked] = await Promise.all([
+      trickle(port, "POST /agent_intent HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
+      trickle(port, 'POST /agent_intent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"goal_text":'),
+      trickle(port, "POST /v1/tools/reasoning_linear HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n", "1\r\n \r\n"),
     ]);
     expect(headers.closed).toBe(true);
     expect(body.closed).toBe(true);
     expect(body.received).toContain("408");
+    expect(chunked.closed).toBe(true);
+    expect(chunked.received).toContain("408");
   }, 30_000);
+});
+
+describe("hosts and bodies", () => {
+  it("reads Host case-insensitively and any spelling of the IPv6 loopback", async () => {
+    const running = await service();
+    const { port } = new URL(running.url);
+    for (const host of [`LOCALHOST:${port}`, `LocalHost:${port}`, `[0:0:0:0:0:0:0:1]:${port}`, `[::FFFF:127.0.0.1]:${port}`]) {
+      const answer = await raw(`${running.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { host, "content-type": "application/json" }, body: '{"query":"summary"}' });
+      expect([host, answer.status]).toEqual([host, 200]);
+    }
+    const foreign = await raw(`${running.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { host: `EVIL.example:${port}`, "content-type": "application/json" }, body: '{"query":"summary"}' });
+    expect(foreign.status).toBe(403);
+  });
+
+  it("refuses a JSON body in another charset than UTF-8 with 415, on the fast path and through Hono alike", async () => {
+    const running = await service();
+    const body = JSON.stringify({ goal_text: "search project for TODOs" });
+    for (const path of ["/agent_intent", "/workflow_intent"]) {
+      for (const [type, payload] of [
+        ["application/json; charset=utf-16", Buffer.from(body, "utf16le")],
+        ["application/json; charset=ISO-8859-1", Buffer.from(body, "latin1")],
+        ['application/json; charset="windows-1252"', Buffer.from(body, "latin1")],
+      ] as const) {
+        const answer = await new Promise<RawResponse>((resolve, reject) => {
+          const request = httpRequest(`${running.url}${path}`, { method: "POST", headers: { "content-type": type, "content-length": payload.length } }, (response) => {
+            let text = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk: string) => (text += chunk));
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, json: JSON.parse(text), text }));
+          });
+          request.on("error", reject);
+          request.end(payload);
+        });
+        expect([path, type, answer.status, answer.json.error.code]).toEqual([path, type, 415, "UNSUPPORTED_MEDIA_TYPE"]);
+        expect(answer.json.error.message).toContain("UTF-8");
+      }
+    }
+    const utf8 = await raw(`${running.url}/agent_intent`, { method: "POST", headers: { "content-type": "application/json; charset=UTF-8" }, body });
+    expect(utf8.status).toBe(200);
+  });
+
+  it("takes a body up to the documented 1 MiB limit and refuses one past it with 413", async () => {
+    const running = await service();
+    const padding = (size: number) => JSON.stringify({ goal_text: "search", context: "x".repeat(size) });
+    const base = Buffer.byteLength(padding(0));
+    const over = await raw(`${running.url}/agent_intent`, { method: "POST", headers: { "content-type": "application/json" }, body: padding(1024 * 1024 - base + 1) });
+    expect([over.status, over.json.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    expect(over.json.error.message).toContain("1048576");
+  });
 });

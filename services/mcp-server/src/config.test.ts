@@ -54,7 +54,10 @@ describe("parseCommandLine", () => {
       allowedOrigins: [],
       headersTimeoutMs: 10_000,
       bodyTimeoutMs: 30_000,
+      maxBodyBytes: 1024 * 1024,
     });
+    expect(run(["--http"], { MCP_HTTP_MAX_BODY_BYTES: "2048" }).transport).toMatchObject({ maxBodyBytes: 2048 });
+    for (const bad of ["1023", "1.5", "lots", String(64 * 1024 * 1024 + 1)]) expect(() => run(["--http"], { MCP_HTTP_MAX_BODY_BYTES: bad }), bad).toThrow(/MCP_HTTP_MAX_BODY_BYTES/);
     expect(run(["--http"], { MCP_HTTP_PORT: "9000", MCP_HTTP_HOST: "localhost" }).transport).toMatchObject({ host: "localhost", port: 9000 });
     expect(run(["--http", "--port", "0", "--host", "::1"], { MCP_HTTP_PORT: "9000" }).transport).toMatchObject({ host: "::1", port: 0 });
     expect(run([], { MCP_TRANSPORT: "http" }).transport).toMatchObject({ kind: "http", port: 8080 });

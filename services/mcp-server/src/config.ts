@@ -1,7 +1,7 @@
 import { ConfigError, readList } from "@deliberate/base";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { DeliberateError } from "@deliberate/contracts";
+import { DeliberateError, defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
 import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
@@ -28,6 +28,8 @@ export interface HttpTransportConfig {
   headersTimeoutMs: number;
   /** `MCP_HTTP_BODY_TIMEOUT_MS`, default 30,000: the whole request, body included, must arrive within this (408, then closed). */
   bodyTimeoutMs: number;
+  /** `MCP_HTTP_MAX_BODY_BYTES`, default 1 MiB like the HTTP API's (413 above). */
+  maxBodyBytes?: number;
 }
 
 /** Default of `MCP_HTTP_HEADERS_TIMEOUT_MS`. */
@@ -101,15 +103,8 @@ function read(env: Environment, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-  const lowered = bare.toLowerCase();
-  if (lowered === "localhost" || lowered.endsWith(".localhost")) return true;
-  if (isIP(lowered) === 4) return lowered.startsWith("127.");
-  if (isIP(lowered) === 6) return lowered === "::1" || lowered === "0:0:0:0:0:0:0:1" || lowered.startsWith("::ffff:127.");
-  return false;
-}
+/** True for this machine's loopback names (shared with the HTTP API: `isLoopbackHost` of @deliberate/contracts). */
+export { isLoopbackHost };
 
 /** True for the "every interface" addresses. */
 function isWildcardHost(host: string): boolean {
@@ -232,7 +227,18 @@ function parseTransport(flags: { http?: boolean; host?: string; port?: string },
     allowedOrigins: parseAllowedOrigins(read(env, "MCP_ALLOWED_ORIGINS")),
     headersTimeoutMs,
     bodyTimeoutMs,
+    maxBodyBytes: parseBodyLimit(read(env, "MCP_HTTP_MAX_BODY_BYTES")),
   };
+}
+
+/** `MCP_HTTP_MAX_BODY_BYTES`: whole bytes from 1 KiB to 64 MiB; default `defaultMaxBodyBytes` (1 MiB, as the HTTP API). */
+function parseBodyLimit(value: string | undefined): number {
+  if (value === undefined) return defaultMaxBodyBytes;
+  const bytes = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1024 || bytes > 64 * 1024 * 1024) {
+    throw new ConfigError(`MCP_HTTP_MAX_BODY_BYTES must be a whole number of bytes from 1024 to 67108864 (got "${value}").`, ["MCP_HTTP_MAX_BODY_BYTES"]);
+  }
+  return bytes;
 }
 
 /** A timeout variable: whole milliseconds from 100 to one hour. */

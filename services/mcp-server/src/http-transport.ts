@@ -1,14 +1,14 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Server as NodeServer, ServerOptions } from "node:http";
+import { createServer as createNodeServer, type RequestListener, type Server as NodeServer, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
-import { httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, rawHttpResponse } from "@deliberate/contracts";
+import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
+import { answerAndClose, canonicalizeHostHeader, defaultMaxBodyBytes, httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse, unsupportedCharset } from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
 import { newErrorId } from "./tool-result.ts";
 import {
   createMcpHandler,
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
   readRequestBody,
   hostHeaderValidationResponse,
@@ -53,8 +53,10 @@ export const idleKeepAliveMs = 30_000;
 export const mcpPath = "/mcp";
 /** Where the session viewer is served. */
 export const viewerPath = "/ui";
-/** Liveness endpoint: no auth, no Host check, answers `{"status":"ok"}`. */
+/** Liveness endpoint: no auth, no Host check, answers `{"status":"ok"}` while the process serves. */
 export const healthPath = "/healthz";
+/** Readiness endpoint: no auth, no Host check; 200 while the database answers, else 503 with Retry-After. */
+export const readinessPath = "/readyz";
 
 export interface HttpTransportOptions {
   config: HttpTransportConfig;
@@ -64,6 +66,8 @@ export interface HttpTransportOptions {
   createServer: () => McpServer;
   /** The session viewer, served at /ui behind the same Host/Origin checks and token. */
   viewer?: ViewerHandler;
+  /** Resolves when the database answers (`checkDatabase`); `/readyz` answers 503 while it rejects. Absent: always ready. */
+  checkDatabase?: () => Promise<void>;
   logger: Logger;
 }
 
@@ -155,10 +159,16 @@ function jsonRpcError(status: number, code: number, message: string, id: unknown
  * (Batches, which 2025-03 clients may send, are checked for depth only.)
  * Returns the parsed body for the SDK, or the response to send.
  */
-async function readJsonRpcBody(request: Request): Promise<{ parsedBody: unknown } | { response: Response }> {
-  const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE).catch(() => undefined);
+async function readJsonRpcBody(request: Request, maxBodyBytes: number): Promise<{ parsedBody: unknown } | { response: Response }> {
+  const charset = unsupportedCharset(request.headers.get("content-type") ?? undefined);
+  if (charset !== undefined) {
+    return { response: jsonRpcError(415, -32000, `Unsupported Media Type: ${charset}`, null, { code: "INVALID_INPUT", issues: [{ field: "(content-type)", message: charset }], hint: "Send the body as UTF-8 with Content-Type: application/json (or ; charset=utf-8)." }) };
+  }
+  const read = await readRequestBody(request, maxBodyBytes).catch(() => undefined);
   if (read === undefined) return { response: jsonRpcError(400, -32700, "Parse error: the request body could not be read", null) };
-  if (read.tooLarge) return { response: jsonRpcError(413, -32000, `Request body larger than ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`, null) };
+  if (read.tooLarge) {
+    return { response: jsonRpcError(413, -32000, `Request body larger than ${maxBodyBytes} bytes (the limit; MCP_HTTP_MAX_BODY_BYTES)`, null, { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `larger than ${maxBodyBytes} bytes` }] }) };
+  }
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(read.text ?? "");
@@ -235,6 +245,15 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
 
   const app = new Hono();
   app.get(healthPath, (context) => context.json({ status: "ok" }));
+  app.get(readinessPath, async (context) => {
+    try {
+      await options.checkDatabase?.();
+      return context.json({ status: "ready", checks: { database: "ok" } } satisfies Readiness);
+    } catch {
+      context.header("Retry-After", String(databaseRetryAfterSeconds));
+      return context.json({ status: "unavailable", checks: { database: "unavailable" } } satisfies Readiness, 503);
+    }
+  });
   const viewer = options.viewer;
   if (viewer) {
     // Without a token on loopback, the Host/Origin check is what keeps a rebinding page from reading sessions.
@@ -261,7 +280,7 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     const authInfo: AuthInfo | undefined = outcome;
     // JSON bodies are parsed here, once, so their depth is checked before the SDK's recursive validation sees them.
     if (request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
-      const body = await readJsonRpcBody(request);
+      const body = await readJsonRpcBody(request, config.maxBodyBytes ?? defaultMaxBodyBytes);
       if ("response" in body) return body.response;
       return handler.fetch(request, { parsedBody: body.parsedBody, ...(authInfo ? { authInfo } : {}) });
     }
@@ -270,6 +289,11 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   app.notFound((context) => context.json({ error: "not_found", message: `Nothing at ${context.req.path}; MCP is served at ${mcpPath}.` }, 404));
   app.onError((error, context) => {
     const errorId = newErrorId();
+    if (isTransientDatabaseFault(error)) {
+      logger.warn("HTTP request refused: the database is unavailable", { error_id: errorId, error });
+      context.header("Retry-After", String(databaseRetryAfterSeconds));
+      return context.json({ error: "unavailable", message: `The database is unavailable for the moment (error ${errorId}); retry after ${databaseRetryAfterSeconds} s.`, error_id: errorId, retryable: true }, 503);
+    }
     logger.error("HTTP handler failed", { error_id: errorId, error });
     return context.json({ error: "internal_error", message: `The server failed to handle the request (error ${errorId}); the details are in its log.`, error_id: errorId }, 500);
   });
@@ -282,6 +306,12 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     port: config.port,
     overrideGlobalObjects: false,
     serverOptions: receiveTimeouts(config),
+    // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
+    createServer: ((serverOptions: ServerOptions, listener: RequestListener) =>
+      createNodeServer(serverOptions, (request, response) => {
+        canonicalizeHostHeader(request);
+        listener(request, response);
+      })) as typeof createNodeServer,
   }) as NodeServer;
   server.keepAliveTimeout = idleKeepAliveMs;
   server.on("clientError", answerClientError);
@@ -327,8 +357,11 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const refusal = httpParseRefusal(error.code, socket.writable);
   if (refusal.kind === "close") return void socket.destroy();
-  if (refusal.kind === "status") return void socket.end(rawHttpResponse(refusal.status));
+  if (refusal.kind === "status") {
+    answerAndClose(socket, rawHttpResponse(refusal.status));
+    return;
+  }
   const { field, message } = refusal;
   const json = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: ${field}: ${message}`, data: { code: "INVALID_INPUT", issues: [{ field, message }] } }, id: null });
-  socket.end(rawHttpResponse("400 Bad Request", { json }));
+  answerAndClose(socket, rawHttpResponse("400 Bad Request", { json }));
 }

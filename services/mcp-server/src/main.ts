@@ -3,13 +3,14 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
+import { survivingDatabaseFaults } from "@deliberate/base";
 import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
-import { defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
+import { checkDatabase, defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { newConnectionCaller } from "./caller-identity.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
   }
   const { config } = parsed;
   const logger = createLogger({ level: config.logLevel });
+  // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
+  survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
 
   // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
   const modules = [
@@ -69,6 +72,8 @@ async function main(): Promise<void> {
     target: config.database,
     poolSize: config.databasePoolSize,
     modules,
+    // A connection the server dropped (restart, fail-over) is replaced; calls meanwhile get a retryable STORAGE error.
+    onConnectionError: (error) => logger.warn("database connection lost; it is replaced when next needed", { error }),
     invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
   });
   logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
@@ -120,7 +125,7 @@ async function main(): Promise<void> {
       ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
       onError: (error) => logger.error("viewer failed", { error }),
     });
-    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer });
+    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer, checkDatabase: () => checkDatabase(store.db) });
     viewerUrl = http.viewerUrl;
     if (viewerUrl) logger.info(`Session viewer: ${viewerUrl}`, { url: viewerUrl });
     transport = http;

@@ -114,6 +114,19 @@ describe("session resources", () => {
     expect(elsewhere.message).toContain("Resource not found");
   });
 
+  it("says a read failed for an unavailable database retryably, without the driver's message", async () => {
+    const reader = createReader(1);
+    const readSession = async () => {
+      throw Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+    };
+    const client = await connect({ ...reader, readSession });
+    const refused = await rejection(client.readResource({ uri: "deliberate://sessions/ses_0000" }));
+    expect(refused.code).toBe(-32603);
+    expect(refused.message).toContain("database is unavailable");
+    expect(refused.message).not.toContain("administrator");
+    expect(refused.data).toMatchObject({ code: "STORAGE", retryable: true, retry_after_seconds: 2 });
+  });
+
   it("refuses a session id that is not valid percent-encoding or holds U+0000 as invalid params naming session_id, never an internal error", async () => {
     const reads: string[] = [];
     const reader = createReader(1);

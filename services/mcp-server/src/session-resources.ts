@@ -1,3 +1,4 @@
+import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
 import { DeliberateError, nulCharacterMessage, type Session, pageSessionRecord, sessionPageQuerySchema, toFieldIssues } from "@deliberate/contracts";
 import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord, type SessionSection } from "@deliberate/engine";
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource } from "@modelcontextprotocol/server";
@@ -129,6 +130,16 @@ export function registerSessionResources(server: McpServer, sessions: SessionRea
     } catch (error) {
       if (DeliberateError.isInstance(error) && error.code === "NOT_FOUND") throw new ResourceNotFoundError(uri);
       const errorId = newErrorId();
+      if (isTransientDatabaseFault(error)) {
+        // The database is away for the moment: say so, and that the same read may pass shortly.
+        logger.warn("session resource read refused: the database is unavailable", { uri, error_id: errorId, error });
+        throw new ProtocolError(ProtocolErrorCode.InternalError, `The database is unavailable for the moment (error ${errorId}); retry after ${databaseRetryAfterSeconds} s.`, {
+          code: "STORAGE",
+          retryable: true,
+          retry_after_seconds: databaseRetryAfterSeconds,
+          error_id: errorId,
+        });
+      }
       logger.error("session resource read failed", { uri, error_id: errorId, error });
       throw new ProtocolError(ProtocolErrorCode.InternalError, `The server failed to read the session (error ${errorId}); the details are in its log.`, { error_id: errorId });
     }

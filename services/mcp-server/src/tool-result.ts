@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { DeliberateError, type ErrorBody, type ErrorCode, toDeliberateError } from "@deliberate/base";
+import { DeliberateError, databaseRetryAfterSeconds, type ErrorBody, type ErrorCode, toDeliberateError } from "@deliberate/base";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** The error body of a failed call: `error_id` is set when the details stayed in the server log. */
-export type ToolErrorBody = ErrorBody & { error_id?: string };
+export type ToolErrorBody = ErrorBody & { error_id?: string; retry_after_seconds?: number };
 
 /**
  * A successful call: the output as `structuredContent` and the same JSON as
@@ -44,6 +44,17 @@ export function newErrorId(): string {
  */
 export function privateErrorBody(code: ErrorCode, errorId: string, retryable: boolean): ToolErrorBody {
   const storage = code === "STORAGE";
+  if (storage && retryable) {
+    // The database is away (restart, fail-over, busy): the call may pass later (the HTTP API answers 503 + Retry-After).
+    return {
+      code,
+      message: `The database is unavailable for the moment (error ${errorId}); the call did not complete.`,
+      hint: `Retry after ${databaseRetryAfterSeconds} seconds; the server recovers by itself once its database answers again.`,
+      retryable: true,
+      retry_after_seconds: databaseRetryAfterSeconds,
+      error_id: errorId,
+    };
+  }
   return {
     code,
     message: storage

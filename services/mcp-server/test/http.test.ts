@@ -42,6 +42,82 @@ async function connect(url: URL, headers: Record<string, string> = {}): Promise<
   return client;
 }
 
+/**
+ * Sends `first` at once, then `drop` every 100 ms, ignoring the server's FIN (as a client that keeps its side
+ * open does); resolves when the server closes the connection, or with `closed: false` after 20 s.
+ */
+function trickle(port: number, first: string, drop = " ") {
+  return new Promise<{ received: string; closed: boolean }>((resolve) => {
+    const socket = connectSocket({ port, host: "127.0.0.1", allowHalfOpen: true });
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    socket.on("error", () => {});
+    const drip = setInterval(() => {
+      if (socket.writable) socket.write(drop);
+    }, 100);
+    const timer = setTimeout(() => {
+      clearInterval(drip);
+      socket.destroy();
+      resolve({ received, closed: false });
+    }, 20_000);
+    socket.on("close", () => {
+      clearInterval(drip);
+      clearTimeout(timer);
+      resolve({ received, closed: true });
+    });
+    socket.write(first);
+  });
+}
+
+describe("Streamable HTTP: slow clients, hosts and bodies", () => {
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await launch("hygiene", [], { MCP_HTTP_HEADERS_TIMEOUT_MS: "300", MCP_HTTP_BODY_TIMEOUT_MS: "600" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("cuts a body sent too slowly (408) within the body timeout, even from a client that ignores the FIN", async () => {
+    const port = Number(server.url.port);
+    const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+    const [body, chunked] = await Promise.all([
+      trickle(port, `${head}Content-Length: 100000\r\n\r\n{"jsonrpc":`),
+      trickle(port, `${head}Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n`, "1\r\n \r\n"),
+    ]);
+    expect(body).toMatchObject({ closed: true, received: expect.stringContaining("408") });
+    expect(chunked).toMatchObject({ closed: true, received: expect.stringContaining("408") });
+  }, 30_000);
+
+  it("reads Host case-insensitively and any spelling of the IPv6 loopback; answers /readyz", async () => {
+    for (const host of [`LOCALHOST:${server.url.port}`, `LocalHost:${server.url.port}`, `[0:0:0:0:0:0:0:1]:${server.url.port}`]) {
+      const answer = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host }, body: initializeBody });
+      expect([host, answer.status]).toEqual([host, 200]);
+    }
+    const foreign = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `EVIL.example:${server.url.port}` }, body: initializeBody });
+    expect(foreign.status).toBe(403);
+    const readiness = await rawRequest({ url: new URL("/readyz", server.url), method: "GET" });
+    expect([readiness.status, JSON.parse(readiness.body)]).toEqual([200, { status: "ready", checks: { database: "ok" } }]);
+  });
+
+  it("refuses a body in another charset than UTF-8 (415) and one past the 1 MiB limit (413), as the HTTP API does", async () => {
+    for (const type of ["application/json; charset=utf-16", "application/json; charset=ISO-8859-1"]) {
+      const answer = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, "content-type": type }, body: initializeBody });
+      expect([type, answer.status]).toEqual([type, 415]);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { data: { code: "INVALID_INPUT", issues: [{ field: "(content-type)" }] } } });
+    }
+    const utf8 = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, "content-type": "application/json; charset=UTF-8" }, body: initializeBody });
+    expect(utf8.status).toBe(200);
+    const call = (content: string) => JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "reasoning_linear", arguments: { content } } });
+    const over = await rawRequest({ url: server.url, method: "POST", headers: jsonHeaders, body: call("x".repeat(1024 * 1024)) });
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body)).toMatchObject({ error: { message: expect.stringContaining("1048576") } });
+  });
+});
+
 // One server per configuration, shared by the tests of its describe block (each opens its own sessions);
 // only the start that must fail gets a process of its own.
 describe("Streamable HTTP", () => {

@@ -115,6 +115,8 @@ export interface Delivery {
   jobId: string;
   body: string;
   attempt: number;
+  /** `Idempotency-Key`: the same for every delivery of one job's result. */
+  deliveryId: string;
 }
 
 /** A loopback HTTP server that records every callback (and answers 200). */
@@ -134,7 +136,7 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     request.on("data", (chunk: string) => (body += chunk));
     request.on("end", () => {
       const jobId = String(request.headers["x-deliberate-job-id"] ?? "");
-      deliveries.push({ jobId, body, attempt: Number(request.headers["x-deliberate-delivery-attempt"] ?? 0) });
+      deliveries.push({ jobId, body, attempt: Number(request.headers["x-deliberate-delivery-attempt"] ?? 0), deliveryId: String(request.headers["idempotency-key"] ?? "") });
       response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
     });
   });
@@ -161,6 +163,8 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
 export interface JsonAnswer {
   status: number;
   body: unknown;
+  /** The response headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /**
@@ -187,7 +191,7 @@ export function createJsonPoster(options: { maxSockets?: number } = {}): JsonPos
           response.on("error", reject);
           response.on("end", () => {
             try {
-              resolve({ status: response.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) });
+              resolve({ status: response.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text), headers: response.headers });
             } catch (error) {
               reject(error);
             }

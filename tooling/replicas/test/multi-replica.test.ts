@@ -245,6 +245,9 @@ describe("several replicas on one Postgres", () => {
     for (const id of accepted) {
       const bodies = new Set((delivered.get(id) ?? []).map((delivery) => delivery.body));
       expect(bodies.size, `job ${id} was called back with different results`).toBe(1);
+      // Re-deliveries (by another replica too) carry the same idempotency key.
+      const keys = new Set((delivered.get(id) ?? []).map((delivery) => delivery.deliveryId));
+      expect([...keys].every((key) => /^dlv_[0-9a-f]{24}$/.test(key)) && keys.size === 1, `job ${id} delivery ids ${[...keys].join(", ")}`).toBe(true);
       const body = JSON.parse([...bodies][0] as string) as { job_id: string; status: string };
       expect(body).toMatchObject({ job_id: id, status: "ok" });
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listPageInput, listPageSchema } from "../list-page.ts";
 import { defineTool } from "../tool-definition.ts";
 import { requireFields } from "./require-fields.ts";
 
@@ -12,6 +13,7 @@ export const checkpointInputSchema = z
     name: z.string().trim().min(1, "name must not be empty").optional().describe("Checkpoint name (for create)"),
     description: z.string().optional(),
     new_direction: z.string().trim().min(1, "new_direction must not be empty").optional().describe("New approach after restore"),
+    ...listPageInput("For list"),
   })
   .superRefine(requireFields({ create: ["name"], restore: ["checkpoint_id"] }));
 
@@ -35,14 +37,15 @@ export const restoredStateSchema = z.object({
 export const checkpointOutputSchema = z.object({
   checkpoint_id: z.string().optional().describe("ID of created/restored checkpoint"),
   session_id: z.string(),
-  checkpoints: z.array(checkpointSummarySchema).optional().describe("List of checkpoints (for list operation)"),
+  checkpoints: z.array(checkpointSummarySchema).optional().describe("List of checkpoints (for list operation), oldest first, one page of them"),
+  page: listPageSchema.optional().describe("For list: the page returned, the total and the next page's offset"),
   restored_state: restoredStateSchema.optional().describe("Session state after restore"),
 });
 
 export const checkpointTool = defineTool({
   name: "reasoning_checkpoint",
   description:
-    "State management for non-linear exploration with backtracking. Operations: CREATE saves current reasoning state with a name and optional description, returns checkpoint_id for later restoration; LIST shows all available checkpoints for the session; RESTORE returns to a saved checkpoint by checkpoint_id and optionally explores a new_direction from that point (later thoughts are set aside, never deleted).",
+    "State management for non-linear exploration with backtracking. Operations: CREATE saves current reasoning state with a name and optional description, returns checkpoint_id for later restoration; LIST shows the session's checkpoints, oldest first, a page at a time (limit, offset; page.next_offset); RESTORE returns to a saved checkpoint by checkpoint_id and optionally explores a new_direction from that point (later thoughts are set aside, never deleted).",
   inputSchema: checkpointInputSchema,
   outputSchema: checkpointOutputSchema,
   // create adds a new checkpoint on every call, so the tool is not idempotent

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { looseInteger, nonEmptyText, unitInterval } from "../coerce.ts";
+import { listPageInput, listPageSchema } from "../list-page.ts";
 import { defineTool } from "../tool-definition.ts";
 import { requireFields } from "./require-fields.ts";
 
@@ -48,6 +49,7 @@ export const graphInputSchema = z
     threshold: unitInterval().optional().describe("Prune threshold; default config.prune_threshold (0.3)"),
     terminal_node_ids: nodeIdList.optional().describe("For finalize; omit to finalize every active leaf"),
     config: graphConfigSchema.optional(),
+    ...listPageInput("For state (active nodes)", 200),
   })
   .superRefine(
     requireFields({
@@ -107,8 +109,9 @@ export const graphStateSchema = z.object({
 export const graphOutputSchema = z.object({
   session_id: z.string(),
   node_id: z.string().optional().describe("Created/modified node ID"),
-  nodes: z.array(graphNodeSchema).optional().describe("Generated/affected nodes (state: active nodes, first 200 by depth)"),
+  nodes: z.array(graphNodeSchema).optional().describe("Generated/affected nodes (state: active nodes by depth, one page of them, 200 by default)"),
   edges: z.array(graphEdgeSchema).optional().describe("For state: edges among the listed nodes"),
+  page: listPageSchema.optional().describe("For state: the page of active nodes returned, their total and the next page's offset"),
   aggregated_insight: z.string().optional().describe("For aggregate operation"),
   conclusions: z.array(z.string()).optional().describe("For finalize"),
   threshold: z.number().optional().describe("For prune: the threshold applied"),
@@ -118,7 +121,7 @@ export const graphOutputSchema = z.object({
 export const graphTool = defineTool({
   name: "reasoning_graph",
   description:
-    "Graph-of-Thoughts reasoning with nodes and edges. Operations: INIT creates new graph with root node from content; GENERATE creates k diverse continuations from node_id (or active nodes); SCORE evaluates node quality on relevance/validity/depth/novelty; AGGREGATE merges multiple node_ids into unified insight; REFINE improves a node through self-critique; PRUNE removes nodes below score threshold; FINALIZE marks terminal nodes and extracts conclusions; STATE returns current graph structure with node counts. Scores are the mean of the four criteria, computed in code. config.max_nodes / max_depth are enforced (LIMIT_EXCEEDED); pruned nodes are kept but set aside.",
+    "Graph-of-Thoughts reasoning with nodes and edges. Operations: INIT creates new graph with root node from content; GENERATE creates k diverse continuations from node_id (or active nodes); SCORE evaluates node quality on relevance/validity/depth/novelty; AGGREGATE merges multiple node_ids into unified insight; REFINE improves a node through self-critique; PRUNE removes nodes below score threshold; FINALIZE marks terminal nodes and extracts conclusions; STATE returns current graph structure with node counts (active nodes a page at a time: limit, offset). Scores are the mean of the four criteria, computed in code. config.max_nodes / max_depth are enforced (LIMIT_EXCEEDED); pruned nodes are kept but set aside.",
   inputSchema: graphInputSchema,
   outputSchema: graphOutputSchema,
   annotations: { title: "Graph-of-Thoughts", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { nonEmptyText } from "../coerce.ts";
+import { listPageInput, listPageSchema } from "../list-page.ts";
 import { defineTool } from "../tool-definition.ts";
 import { requireFields } from "./require-fields.ts";
 
@@ -27,6 +28,7 @@ export const timelineInputSchema = z
       .describe("synthesize=model integrates both; prefer_source/prefer_target=model merges, the preferred side wins conflicts; interleave=segments alternated in code (no model call)"),
     label: z.string().trim().min(1, "label must not be empty").optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    ...listPageInput("For branch and merge (the timeline's branches)"),
   })
   .superRefine(
     requireFields({
@@ -86,7 +88,8 @@ export const timelineOutputSchema = z.object({
   timeline_id: z.string(),
   session_id: z.string(),
   branch_id: z.string().optional().describe("Created branch (branch), main branch (create), merge target (merge)"),
-  branches: z.array(timelineBranchSchema).optional(),
+  branches: z.array(timelineBranchSchema).optional().describe("The timeline's branches in creation order, one page of them (create, branch, merge); the branches compared (compare)"),
+  page: listPageSchema.optional().describe("For create, branch and merge: the page of branches returned, their total and the next page's offset"),
   comparison: timelineComparisonSchema.optional().describe("For compare operation"),
   merged_content: z.string().optional().describe("For merge operation"),
   merge_strategy: timelineMergeStrategySchema.optional(),
@@ -99,7 +102,7 @@ export const timelineOutputSchema = z.object({
 export const timelineTool = defineTool({
   name: "reasoning_timeline",
   description:
-    "Timeline-based temporal reasoning with parallel path exploration. Operations: CREATE initializes a new timeline with content and optional metadata; BRANCH creates an alternative exploration path from parent_branch_id (default: the timeline's root); COMPARE analyzes divergence points, quality differences, and convergence opportunities between branch_ids; MERGE synthesizes two branches (source into target) using strategy: synthesize/prefer_source/prefer_target/interleave. Timelines and branches persist in the session; a merged source branch is kept and marked merged.",
+    "Timeline-based temporal reasoning with parallel path exploration. Operations: CREATE initializes a new timeline with content and optional metadata; BRANCH creates an alternative exploration path from parent_branch_id (default: the timeline's root); COMPARE analyzes divergence points, quality differences, and convergence opportunities between branch_ids; MERGE synthesizes two branches (source into target) using strategy: synthesize/prefer_source/prefer_target/interleave. Create, branch and merge list the timeline's branches a page at a time (limit, offset). Timelines and branches persist in the session; a merged source branch is kept and marked merged.",
   inputSchema: timelineInputSchema,
   outputSchema: timelineOutputSchema,
   annotations: { title: "Timeline Reasoning", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

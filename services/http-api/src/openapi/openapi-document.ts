@@ -22,7 +22,7 @@ export const errorStatusDescriptions: Readonly<Record<number, string>> = {
   404: "Not found",
   409: "Conflict",
   413: "Body larger than REASONING_API_MAX_BODY_BYTES",
-  415: "The body is not Content-Type: application/json",
+  415: "The body is not Content-Type: application/json in UTF-8",
   422: "A limit was exceeded",
   429: "Rate limited (or too many failed tokens); see Retry-After",
   499: "Cancelled by the client",

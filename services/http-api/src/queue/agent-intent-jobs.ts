@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { isTransientDatabaseFault } from "@deliberate/base";
 import { DeliberateError } from "@deliberate/contracts";
 import type { Clock, IdGenerator } from "@deliberate/engine";
 import type { ApiRepositories } from "../store/repositories.ts";
@@ -102,8 +104,20 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
     };
   }
 
-  async function recordDelivery(job: Job, status: "pending" | "delivered" | "failed", attempts: number, error: string | null, releaseLease = false) {
-    await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
+  /**
+   * Records a delivery attempt. While the database is unavailable the record waits for it (backing off to a
+   * second; the delivery's lease is renewed meanwhile), so a callback sent is not sent again for want of its
+   * record — unless the delivery is stopped (shutdown), when the lease lapses and another worker re-delivers.
+   */
+  async function recordDelivery(job: Job, status: "pending" | "delivered" | "failed", attempts: number, error: string | null, releaseLease = false, signal?: AbortSignal) {
+    for (let wait = 50; ; wait = Math.min(1000, wait * 2)) {
+      try {
+        return await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
+      } catch (fault) {
+        if (!isTransientDatabaseFault(fault) || signal === undefined || signal.aborted) throw fault;
+        await abortableDelay(wait, signal);
+      }
+    }
   }
 
   return {
@@ -215,7 +229,9 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           };
         }
         const { detail, errorId } = toErrorDetail(error);
-        if (errorId !== undefined) options.logger.error("job failed unexpectedly", { job_id: job.id, error_id: errorId, error });
+        // A database that was away is expected now and then: the worker puts such a job back in the queue.
+        if (errorId !== undefined && detail.code === "STORAGE" && detail.retryable) options.logger.warn("job interrupted: the database is unavailable", { job_id: job.id, error_id: errorId, error });
+        else if (errorId !== undefined) options.logger.error("job failed unexpectedly", { job_id: job.id, error_id: errorId, error });
         return { status: "failed", error: detail };
       }
     },
@@ -251,13 +267,13 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
         const attempt = await deliverCallback({
           target,
           body: text,
-          headers: { "x-deliberate-job-id": job.id, "x-deliberate-delivery-attempt": String(attempts) },
+          headers: callbackHeaders(job, attempts),
           timeoutMs: options.callbacks.timeoutMs,
           signal,
           secret: options.callbacks.secret,
         });
         if (attempt.ok) {
-          await recordDelivery(job, "delivered", attempts, null);
+          await recordDelivery(job, "delivered", attempts, null, false, signal);
           options.telemetry.record({ event: "callback.delivered", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { attempts, status: attempt.status } });
           return;
         }
@@ -266,7 +282,7 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
           return;
         }
         const final = !attempt.retryable || attempts >= maxAttempts;
-        await recordDelivery(job, final ? "failed" : "pending", attempts, attempt.error);
+        await recordDelivery(job, final ? "failed" : "pending", attempts, attempt.error, false, signal);
         options.telemetry.record({
           event: final ? "callback.failed" : "callback.retrying",
           level: "warn",
@@ -317,4 +333,27 @@ function abortableDelay(milliseconds: number, signal: AbortSignal): Promise<void
     }
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/**
+ * The idempotency headers of a callback. Callbacks are delivered at least once (a replica that dies between
+ * sending one and recording it leaves it to be sent again), so each carries what a receiver deduplicates by:
+ * `Idempotency-Key` / `X-Deliberate-Delivery-Id`, the same for every delivery of a job's result (retries,
+ * re-deliveries by another replica); `X-Deliberate-Job-Id`; `X-Deliberate-Delivery-Attempt`, counting this
+ * job's delivery attempts from 1; `X-Deliberate-Job-Attempt`, the run that produced the result.
+ */
+export function callbackHeaders(job: Pick<Job, "id" | "attempts" | "finished_at">, deliveryAttempt: number): Record<string, string> {
+  const deliveryId = callbackDeliveryId(job);
+  return {
+    "idempotency-key": deliveryId,
+    "x-deliberate-delivery-id": deliveryId,
+    "x-deliberate-job-id": job.id,
+    "x-deliberate-delivery-attempt": String(deliveryAttempt),
+    "x-deliberate-job-attempt": String(job.attempts),
+  };
+}
+
+/** `dlv_` and a digest of the job id and the moment its result was recorded: one result, one delivery id. */
+export function callbackDeliveryId(job: Pick<Job, "id" | "finished_at">): string {
+  return `dlv_${createHash("sha256").update(`${job.id}\n${job.finished_at ?? ""}`).digest("hex").slice(0, 24)}`;
 }

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { BlockList } from "node:net";
 import { invalidField } from "../errors.ts";
+import { formatIPv4, formatIPv6, parseAddress } from "./ip-address.ts";
 
 /** A resolved address of a callback host. */
 export interface ResolvedAddress {
@@ -55,53 +56,58 @@ for (const [network, prefix] of [
 ] as const) {
   internal.addSubnet(network, prefix, "ipv4");
 }
+// IPv6 outside the global unicast block 2000::/3 (unspecified, loopback, IPv4-compatible and -translated,
+// 64:ff9b:1::/48, discard, unique-local, link-local, site-local, multicast) is refused before this list
+// (isInternalAddress); these are the special-purpose blocks inside it.
 for (const [network, prefix] of [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
-  ["::", 96], // IPv4-compatible (deprecated; embeds an IPv4 address)
-  ["64:ff9b:1::", 48], // local-use IPv4/IPv6 translation
-  ["100::", 64], // discard
-  ["2001::", 23], // IETF protocol assignments (Teredo, ...)
+  ["2001::", 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID, ...)
   ["2001:db8::", 32], // documentation
   ["2002::", 16], // 6to4 (embeds an IPv4 address)
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
+  ["3fff::", 20], // documentation (RFC 9637)
 ] as const) {
   internal.addSubnet(network, prefix, "ipv6");
 }
 
-/** The IPv4 address embedded in an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address. */
-function embeddedIPv4(address: string): string | undefined {
-  const lowered = address.toLowerCase();
-  for (const prefix of ["::ffff:", "64:ff9b::"]) {
-    if (!lowered.startsWith(prefix)) continue;
-    const rest = lowered.slice(prefix.length);
-    if (isIP(rest) === 4) return rest;
-    const groups = rest.split(":");
-    if (groups.length === 2 && groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) {
-      const value = (parseInt(groups[0] as string, 16) << 16) + parseInt(groups[1] as string, 16);
-      return [24, 16, 8, 0].map((shift) => (value >>> shift) & 255).join(".");
-    }
-  }
-  return undefined;
+/**
+ * The IPv4 address an IPv6 address stands for, when it stands for one that the network delivers to as
+ * IPv4: IPv4-mapped (`::ffff:a.b.c.d`, what a dual-stack socket connects to) and the NAT64 well-known
+ * prefix (`64:ff9b::a.b.c.d`, translated to it by the network). Other forms that embed an IPv4 address
+ * (IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, 6to4) are not global unicast and are
+ * refused whatever they embed.
+ */
+function embeddedIPv4(bytes: Uint8Array): string | undefined {
+  const zeros = (from: number, to: number) => bytes.subarray(from, to).every((byte) => byte === 0);
+  const mapped = zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff;
+  const nat64 = bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12);
+  return mapped || nat64 ? formatIPv4(bytes.subarray(12, 16)) : undefined;
 }
 
-/** True when `address` is not a public unicast address. */
+/**
+ * True when `address` is not a public unicast address, in whatever form it is written (IPv4, or IPv6
+ * compressed or expanded, upper case, with a zone id or a trailing dotted quad): it is parsed to its bytes
+ * first. IPv6 outside the global unicast block (2000::/3) is internal; inside it, the special-purpose
+ * blocks are; an IPv6 address that stands for an IPv4 one is decided as that IPv4 address. Text that is
+ * not an IP address counts as internal.
+ */
 export function isInternalAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return internal.check(address, "ipv4");
-  if (family === 6) {
-    const embedded = embeddedIPv4(address);
-    if (embedded !== undefined) return internal.check(embedded, "ipv4");
-    return internal.check(address, "ipv6");
-  }
-  return true;
+  const parsed = parseAddress(address);
+  if (parsed === undefined) return true;
+  if (parsed.family === 4) return internal.check(formatIPv4(parsed.bytes), "ipv4");
+  const embedded = embeddedIPv4(parsed.bytes);
+  if (embedded !== undefined) return internal.check(embedded, "ipv4");
+  if (((parsed.bytes[0] as number) & 0xe0) !== 0x20) return true;
+  return internal.check(formatIPv6(parsed.bytes), "ipv6");
+}
+
+/** The canonical text of an IP address (so `0:0::1`, `[::1]` and `::1` are one allowlist entry), else the name in lower case. */
+function canonicalHost(host: string): string {
+  const parsed = parseAddress(host);
+  if (parsed === undefined) return host.toLowerCase();
+  return parsed.family === 4 ? formatIPv4(parsed.bytes) : formatIPv6(parsed.bytes);
 }
 
 export function createCallbackGuard(options: { allowlist: readonly string[]; lookup?: HostLookup }): CallbackGuard {
-  const allowlist = new Set(options.allowlist.map((host) => host.toLowerCase()));
+  const allowlist = new Set(options.allowlist.map(canonicalHost));
   const lookup = options.lookup ?? defaultLookup;
   const hint = "Use a public http(s) URL, or add the host to REASONING_CALLBACK_ALLOWLIST if an internal receiver is intended.";
   return {
@@ -116,12 +122,13 @@ export function createCallbackGuard(options: { allowlist: readonly string[]; loo
       if (url.username !== "" || url.password !== "") {
         throw invalidField(field, "must not carry credentials (they would be stored)", "Verify callbacks with REASONING_CALLBACK_SECRET signatures instead.");
       }
-      const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1).toLowerCase() : url.hostname.toLowerCase();
+      // An address literal is decided on its canonical form (the URL parser leaves some IPv6 spellings as written).
+      const hostname = canonicalHost(url.hostname);
       const allowlisted = allowlist.has(hostname);
       let addresses: ResolvedAddress[];
-      const literal = isIP(hostname);
-      if (literal !== 0) {
-        addresses = [{ address: hostname, family: literal === 6 ? 6 : 4 }];
+      const literal = parseAddress(hostname);
+      if (literal !== undefined) {
+        addresses = [{ address: hostname, family: literal.family }];
       } else {
         try {
           addresses = await lookup(hostname);

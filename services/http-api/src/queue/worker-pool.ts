@@ -1,3 +1,4 @@
+import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Clock } from "@deliberate/engine";
 import type { ApiRepositories } from "../store/repositories.ts";
 import type { Job, JobStatus, RecoveryMessages } from "../store/repositories/job.repository.ts";
@@ -50,6 +51,8 @@ export interface WorkerPool {
    */
   stop(options: { graceMs: number }): Promise<void>;
   readonly runningJobs: number;
+  /** True while the database is unavailable: claiming is paused (it resumes by itself). */
+  readonly paused: boolean;
 }
 
 interface Running {
@@ -77,6 +80,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   let lastRenewal = 0;
   let lastRecovery = 0;
   let statusTimer: NodeJS.Timeout | undefined;
+  // Set while the database is away: the loop backs off and claims nothing until a poll passes again.
+  let pausedSince: number | undefined;
+  let failedPolls = 0;
+  // Aborted when shutdown's grace is over: bookkeeping stops waiting for the database then.
+  const givingUp = new AbortController();
 
   const iso = (offsetMs = 0) => new Date(options.clock.now().getTime() + offsetMs).toISOString();
 
@@ -111,6 +119,41 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     }
   }
 
+  function pause(error: unknown): void {
+    failedPolls += 1;
+    if (pausedSince !== undefined) return;
+    pausedSince = performance.now();
+    lastRenewal = Number.NEGATIVE_INFINITY;
+    lastRecovery = Number.NEGATIVE_INFINITY;
+    options.logger.warn("database unavailable: the queue is paused until it answers again", { error, running_here: running.size, delivering_here: deliveries.size });
+  }
+
+  function resume(): void {
+    failedPolls = 0;
+    if (pausedSince === undefined) return;
+    // Warn, like the pause: the two lines bracket the incident in a log filtered to warnings.
+    options.logger.warn("database answers again: the queue resumed", { paused_ms: Math.round(performance.now() - pausedSince) });
+    pausedSince = undefined;
+  }
+
+  /**
+   * Runs a queue write that must not be lost (a job's outcome, its release, a delivery's record): while the
+   * database is unavailable it is tried again (backing off to a second) until it passes, or until shutdown's
+   * grace is over. The lease of what it concerns is still renewed meanwhile (the job stays in `running`).
+   */
+  async function persist<T>(what: string, jobId: string, work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isTransientDatabaseFault(error) || givingUp.signal.aborted) throw error;
+        if (attempt === 1) options.logger.warn(`database unavailable: ${what} waits for it`, { job_id: jobId, error });
+        await delay(Math.min(1000, options.pollMs * 2 ** Math.min(attempt, 10)), givingUp.signal);
+      }
+    }
+  }
+
+  // The first poll after an outage renews what this process holds and takes back what lapsed (pause() reset both clocks).
   async function maintain(): Promise<void> {
     const now = performance.now();
     await renewWhenDue();
@@ -147,8 +190,16 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       }
       const reason = (controller.signal.reason as { kind?: AbortKind } | undefined)?.kind;
       if (controller.signal.aborted && reason === "shutdown") {
-        await options.jobs.release({ id: job.id, owner: options.owner, now: iso() });
+        await persist("a job's release", job.id, () => options.jobs.release({ id: job.id, owner: options.owner, now: iso() }));
         options.telemetry.record({ event: "job.released", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { reason: "shutdown" } });
+        return;
+      }
+      if (outcome.status === "failed" && outcome.error["code"] === "STORAGE" && outcome.error["retryable"] === true && !controller.signal.aborted) {
+        // The job failed only because the database went away: it goes back to the queue (the attempt is not
+        // counted) once the database answers, and runs again, rather than ending as a failure.
+        const released = await persist("a job's release", job.id, () => options.jobs.release({ id: job.id, owner: options.owner, now: iso() }));
+        if (released) options.telemetry.record({ event: "job.released", level: "warn", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { reason: "database unavailable" } });
+        options.onJobEnded?.(job.id);
         return;
       }
       if (controller.signal.aborted && (reason === "canceled" || reason === "revoked")) {
@@ -162,7 +213,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         options.onJobEnded?.(job.id);
         return;
       }
-      const finished = await options.jobs.finish({ id: job.id, owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), outcome });
+      const finished = await persist("a job's outcome", job.id, () => options.jobs.finish({ id: job.id, owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs), outcome }));
       options.onJobEnded?.(job.id);
       if (!finished) {
         options.telemetry.record({ event: "job.discarded", level: "warn", job_id: job.id, data: { reason: "canceled or taken over before it finished" } });
@@ -178,10 +229,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         data: { attempts: job.attempts, ...(outcome.status === "failed" ? { code: outcome.error["code"] } : {}) },
       });
       if (job.callback_url !== null) {
-        const latest = await options.jobs.find(job.id);
+        const latest = await persist("a job's callback", job.id, () => options.jobs.find(job.id));
         // Within the drain a finished job still delivers its callback; past the grace it is handed back (unleased).
         if (latest && !aborting) startDelivery(latest);
-        else if (latest) await handBack(latest);
+        else if (latest) await persist("a callback's hand-back", job.id, () => handBack(latest));
       }
     };
     const done = work()
@@ -219,6 +270,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     while (!stopping) {
       try {
         await maintain();
+        resume();
         while (!stopping && running.size < options.workers) {
           const job = await options.jobs.claimNext({ owner: options.owner, now: iso(), leaseUntil: iso(options.leaseMs) });
           if (!job) break;
@@ -231,6 +283,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
           startDelivery(job);
         }
       } catch (error) {
+        if (isTransientDatabaseFault(error)) {
+          // Paused, not broken: poll again with backoff (up to a second) until the database answers.
+          pause(error);
+          await sleep(Math.min(1000, options.pollMs * 2 ** Math.min(failedPolls, 10)));
+          continue;
+        }
         options.logger.error("queue poll failed", { error });
         await sleep(Math.min(5000, options.pollMs * 20));
       }
@@ -278,6 +336,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       draining.abort();
       const idle = await idleWithin(graceMs);
       aborting = true;
+      // Whatever still waits for the database now gives up: its lease lapses and another replica takes it over.
+      givingUp.abort();
       const released = running.size;
       const interrupted = deliveries.size;
       for (const entry of running.values()) entry.controller.abort({ kind: "shutdown" satisfies AbortKind });
@@ -288,5 +348,22 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     get runningJobs() {
       return running.size;
     },
+    get paused() {
+      return pausedSince !== undefined;
+    },
   };
+}
+
+/** Waits `milliseconds`, or less if `signal` aborts. */
+function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, milliseconds);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

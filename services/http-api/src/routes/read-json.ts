@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { DeliberateError, jsonDepthField, jsonDepthViolation, maxJsonDepth, parseInput } from "@deliberate/contracts";
+import { DeliberateError, jsonDepthField, jsonDepthViolation, maxJsonDepth, parseInput, unsupportedCharset } from "@deliberate/contracts";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
@@ -61,9 +61,17 @@ export function readIncomingText(incoming: IncomingMessage, maxBytes: number): P
   });
 }
 
-/** The 415 for a body that is not `application/json`, or undefined. */
+/** The 415 for a body that is not `application/json` in UTF-8 (a `charset` other than utf-8 is refused), or undefined. */
 export function unsupportedMediaType(contentType: string | undefined): HttpError | undefined {
-  if (isJsonMediaType(contentType)) return undefined;
+  if (isJsonMediaType(contentType)) {
+    const charset = unsupportedCharset(contentType);
+    if (charset === undefined) return undefined;
+    return new HttpError({
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      message: `The body's ${charset}.`,
+      hint: "Send the body as UTF-8 with Content-Type: application/json (or ; charset=utf-8).",
+    });
+  }
   return new HttpError({
     code: "UNSUPPORTED_MEDIA_TYPE",
     message: `The body must be application/json${contentType === undefined ? " (no Content-Type was sent)" : `, not ${contentType.slice(0, 80)}`}.`,

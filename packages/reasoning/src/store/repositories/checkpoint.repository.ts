@@ -1,6 +1,7 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject, preparedQuery } from "@deliberate/store";
+import { sql } from "kysely";
 import type { CheckpointRow } from "../tables/checkpoint.table.ts";
 
 export interface Checkpoint {
@@ -26,17 +27,21 @@ const checkpointsOfSession = preparedQuery((db: DatabaseExecutor, sessionId: str
 export type CheckpointSummary = Omit<Checkpoint, "snapshot" | "session_id">;
 
 /**
- * A session's checkpoints without their snapshots, and whether the session exists, in one statement
- * (compiled once): no row when there is no such session, one row without a checkpoint when it has none.
+ * One page of a session's checkpoints without their snapshots, their total, and whether the session exists,
+ * in one statement (compiled once): no row when there is no such session (or the page starts past the end),
+ * one row without a checkpoint when it has none.
  */
-const checkpointSummariesOfSession = preparedQuery((db: DatabaseExecutor, sessionId: string) =>
+const checkpointSummariesOfSession = preparedQuery((db: DatabaseExecutor, sessionId: string, limit: number, offset: number) =>
   db
     .selectFrom("sessions")
     .leftJoin("checkpoints", "checkpoints.session_id", "sessions.id")
     .select(["checkpoints.id", "checkpoints.name", "checkpoints.description", "checkpoints.thought_count", "checkpoints.created_at"])
+    .select(sql<number>`count(checkpoints.id) over ()`.as("total"))
     .where("sessions.id", "=", sessionId)
     .orderBy("checkpoints.created_at", "asc")
-    .orderBy("checkpoints.id", "asc"),
+    .orderBy("checkpoints.id", "asc")
+    .limit(limit)
+    .offset(offset),
 );
 
 /** Saved session states for backtracking. */
@@ -74,16 +79,29 @@ export function createCheckpointRepository(db: DatabaseExecutor) {
       return rows.map(toCheckpoint);
     },
 
-    /** A session's checkpoints without their snapshots, oldest first; undefined when there is no such session. */
-    async listSummaries(sessionId: string): Promise<CheckpointSummary[] | undefined> {
-      const rows = await checkpointSummariesOfSession(db, sessionId);
-      if (rows.length === 0) return undefined;
+    /**
+     * A page of a session's checkpoints without their snapshots, oldest first, and how many it has in all;
+     * undefined when there is no such session.
+     */
+    async listSummaries(sessionId: string, window: { limit: number; offset: number }): Promise<{ summaries: CheckpointSummary[]; total: number } | undefined> {
+      const rows = await checkpointSummariesOfSession(db, sessionId, window.limit, window.offset);
+      if (rows.length === 0) {
+        // No such session, or a page past the end: tell them apart.
+        const counted = await db
+          .selectFrom("sessions")
+          .leftJoin("checkpoints", "checkpoints.session_id", "sessions.id")
+          .select((eb) => eb.fn.count<number>("checkpoints.id").as("total"))
+          .where("sessions.id", "=", sessionId)
+          .groupBy("sessions.id")
+          .executeTakeFirst();
+        return counted === undefined ? undefined : { summaries: [], total: Number(counted.total) };
+      }
       const summaries: CheckpointSummary[] = [];
       for (const row of rows) {
         if (row.id === null) continue;
         summaries.push({ id: row.id, name: row.name as string, description: row.description, thought_count: Number(row.thought_count), created_at: row.created_at as string });
       }
-      return summaries;
+      return { summaries, total: Number(rows[0]?.total ?? 0) };
     },
   };
 }

@@ -204,12 +204,13 @@ export function createGraphRepository(db: DatabaseExecutor) {
     },
 
     /** Nodes of the session in insertion order; `status` filters, `limit` bounds. */
-    async listNodes(sessionId: string, options: { status?: GraphNodeStatus; limit?: number; orderBy?: "position" | "depth" } = {}): Promise<GraphNode[]> {
+    async listNodes(sessionId: string, options: { status?: GraphNodeStatus; limit?: number; offset?: number; orderBy?: "position" | "depth" } = {}): Promise<GraphNode[]> {
       let query = db.selectFrom("graph_nodes").selectAll().where("session_id", "=", sessionId);
       if (options.status !== undefined) query = query.where("status", "=", options.status);
       if (options.orderBy === "depth") query = query.orderBy("depth", "asc");
       query = query.orderBy("position", "asc");
       if (options.limit !== undefined) query = query.limit(options.limit);
+      if (options.offset !== undefined && options.offset > 0) query = query.offset(options.offset);
       const rows = await query.execute();
       return rows.map(toNode);
     },

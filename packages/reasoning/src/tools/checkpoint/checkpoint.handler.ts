@@ -1,4 +1,4 @@
-import { checkpointTool, type BranchStatus, type ToolOutput } from "@deliberate/contracts";
+import { checkpointTool, type BranchStatus, listPage, listWindow, type ToolOutput } from "@deliberate/contracts";
 import { z } from "zod";
 import { nowIso } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
@@ -37,20 +37,23 @@ async function create(input: { session_id: string; name: string; description?: s
   return { checkpoint_id: checkpoint.id, session_id: input.session_id };
 }
 
-async function list(sessionId: string, context: ReasoningContext): Promise<CheckpointOutput> {
-  // The session and its checkpoints in one read; no session is the sessions repository's NOT_FOUND.
-  const summaries = await context.store.checkpoints.listSummaries(sessionId);
-  if (summaries === undefined) await context.store.sessions.get(sessionId);
-  const checkpoints = summaries ?? [];
+async function list(input: { session_id: string; limit?: number; offset?: number }, context: ReasoningContext): Promise<CheckpointOutput> {
+  const sessionId = input.session_id;
+  const window = listWindow(input);
+  // One page and the total in one read; no session is the sessions repository's NOT_FOUND.
+  const found = await context.store.checkpoints.listSummaries(sessionId, window);
+  if (found === undefined) await context.store.sessions.get(sessionId);
+  const { summaries, total } = found ?? { summaries: [], total: 0 };
   return {
     session_id: sessionId,
-    checkpoints: checkpoints.map((checkpoint) => ({
+    checkpoints: summaries.map((checkpoint) => ({
       id: checkpoint.id,
       name: checkpoint.name,
       ...(checkpoint.description !== null ? { description: checkpoint.description } : {}),
       created_at: checkpoint.created_at,
       thought_count: checkpoint.thought_count,
     })),
+    page: listPage(window, total),
   };
 }
 
@@ -111,7 +114,7 @@ export const checkpointHandler = defineHandler(checkpointTool, async (input, con
     case "create":
       return create({ session_id: input.session_id, name: input.name as string, ...(input.description !== undefined ? { description: input.description } : {}) }, context);
     case "list":
-      return list(input.session_id, context);
+      return list(input, context);
     case "restore":
       return restore(
         { session_id: input.session_id, checkpoint_id: input.checkpoint_id as string, ...(input.new_direction !== undefined ? { new_direction: input.new_direction } : {}) },

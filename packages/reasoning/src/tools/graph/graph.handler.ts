@@ -1,4 +1,4 @@
-import { DeliberateError, graphConfigDefaults, graphTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
+import { DeliberateError, graphConfigDefaults, graphTool, listPage, listWindow, type ToolInput, type ToolOutput } from "@deliberate/contracts";
 import type { Graph, GraphEdge, GraphNode } from "../../store/repositories/graph.repository.ts";
 import type { ReasoningStoreRepositories as Repositories } from "../../store/repositories.ts";
 import { pruneGraph } from "@deliberate/algorithms";
@@ -25,7 +25,7 @@ export interface GraphLimits {
   prune_threshold: number;
 }
 
-/** Most nodes `state` lists (shallowest first); the counts always cover the whole graph. */
+/** Nodes `state` lists per page by default (shallowest first; `limit`, `offset`); the counts always cover the whole graph. */
 export const graphStateNodeLimit = 200;
 /** Most active leaves finalize reads when the caller names none (best scored first). */
 export const graphFinalizeLeafLimit = 20;
@@ -458,14 +458,17 @@ async function state(input: GraphInput, context: ReasoningContext): Promise<Grap
   const sessionId = input.session_id as string;
   const graph = await context.store.graphs.getGraph(sessionId);
   const limits = limitsOf(graph, input.config);
-  const nodes = await context.store.graphs.listNodes(sessionId, { status: "active", orderBy: "depth", limit: graphStateNodeLimit });
+  const window = listWindow(input, graphStateNodeLimit);
+  const nodes = await context.store.graphs.listNodes(sessionId, { status: "active", orderBy: "depth", limit: window.limit, offset: window.offset });
   const edges = await context.store.graphs.listEdges(sessionId, { nodeIds: nodes.map((node) => node.id) });
+  const counts = await stateOf(context.store, graph, limits);
   return {
     session_id: sessionId,
     node_id: graph.root_node_id,
     nodes: nodes.map(toOutputNode),
     edges: edges.map((edge) => ({ from: edge.from_node_id, to: edge.to_node_id, kind: edge.kind })),
-    state: await stateOf(context.store, graph, limits),
+    page: listPage(window, counts.active_nodes),
+    state: counts,
   };
 }
 

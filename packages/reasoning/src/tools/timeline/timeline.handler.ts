@@ -1,4 +1,4 @@
-import { DeliberateError, timelineTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
+import { DeliberateError, listPage, listWindow, timelineTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
 import type { Timeline, TimelineBranch, TimelineMergeConflict } from "../../store/repositories/timeline.repository.ts";
 import { nowIso, runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
@@ -48,7 +48,7 @@ async function create(input: TimelineInput, context: ReasoningContext): Promise<
     await repositories.timelines.createTimeline({ id: timelineId, session_id: sessionId, current_branch_id: branchId, metadata: input.metadata ?? {}, now });
     return repositories.timelines.insertBranch({ id: branchId, timeline_id: timelineId, parent_branch_id: null, label: input.label ?? "main", content: input.content as string, now });
   });
-  return { timeline_id: timelineId, session_id: sessionId, branch_id: main.id, branches: [toOutputBranch(main)] };
+  return { timeline_id: timelineId, session_id: sessionId, branch_id: main.id, ...pagedBranches([main], input) };
 }
 
 /**
@@ -92,7 +92,7 @@ async function branch(input: TimelineInput, context: ReasoningContext): Promise<
     await repositories.sessions.touch({ id: timeline.session_id, now });
     return inserted;
   });
-  return { timeline_id: timeline.id, session_id: timeline.session_id, branch_id: created.id, branches: [...branches, created].map(toOutputBranch) };
+  return { timeline_id: timeline.id, session_id: timeline.session_id, branch_id: created.id, ...pagedBranches([...branches, created], input) };
 }
 
 /**
@@ -231,11 +231,17 @@ async function merge(input: TimelineInput, context: ReasoningContext): Promise<T
     timeline_id: timeline.id,
     session_id: timeline.session_id,
     branch_id: target.id,
-    branches: branches.map(toOutputBranch),
+    ...pagedBranches(branches, input),
     merged_content: mergedContent,
     merge_strategy: strategy,
     conflicts,
   };
+}
+
+/** One page of a timeline's branches (`limit`, `offset`), with the page: a timeline's branches grow without bound. */
+function pagedBranches(all: readonly TimelineBranch[], input: { limit?: number | undefined; offset?: number | undefined }): Pick<TimelineOutput, "branches" | "page"> {
+  const window = listWindow(input);
+  return { branches: all.slice(window.offset, window.offset + window.limit).map(toOutputBranch), page: listPage(window, all.length) };
 }
 
 export const timelineHandler = defineHandler(timelineTool, async (input, context) => {
