@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 // Plain JS: tsup loads its config through Node, which cannot import .ts from node_modules on Node 20.
@@ -13,20 +13,41 @@ function manifestOf(packageName, from) {
 }
 
 /**
+ * Copies the session viewer's built browser files into `<outDir>/browser`, where the bundled viewer code
+ * looks first (findViewerAssetsDirectory): the published package carries them, with no @deliberate/viewer
+ * to resolve at run time. Fails the build when the viewer was not built (turbo builds it first).
+ */
+function copyViewerAssets(directory, outDir) {
+  const source = join(dirname(manifestOf("@deliberate/viewer", directory)), "dist", "browser");
+  if (!existsSync(join(source, "viewer.js"))) {
+    throw new Error(`The viewer's browser files are missing (${source}): run \`pnpm --filter @deliberate/viewer build\` first (turbo's build does).`);
+  }
+  cpSync(source, join(directory, outDir, "browser"), { recursive: true });
+}
+
+/**
  * The build of a service: the @deliberate/* workspace packages are consumed
- * from source, so they are bundled; their npm dependencies stay external and
- * must be resolvable from the service at run time. The build fails (rather
- * than the first run) when one of them is missing from the service's dependencies.
+ * from source, so they are bundled; they are dev dependencies of the service
+ * (the published manifest names only what runs). Their npm dependencies stay
+ * external and must be resolvable from the service at run time: the build fails
+ * (rather than the first run) when one of them is missing from the service's dependencies,
+ * and a publishable (non-private) service may not list a workspace package as a dependency.
  *
  * `bundle` names npm packages to inline too: pure-JS libraries made of many
  * small files (kysely) load much faster from one bundle at start-up.
+ * `viewerAssets` copies the session viewer's browser files into `dist/browser`.
  *
- * @param {{ directory: string, entry: Record<string, string>, splitting: boolean, bundle?: string[] }} options
+ * @param {{ directory: string, entry: Record<string, string>, splitting: boolean, bundle?: string[], viewerAssets?: boolean }} options
  * @returns {import("tsup").Options}
  */
 export function defineServiceConfig(options) {
   const own = JSON.parse(readFileSync(join(options.directory, "package.json"), "utf8"));
   const declared = new Set(Object.keys(own.dependencies ?? {}));
+  const workspacePackages = [...Object.keys(own.dependencies ?? {}), ...Object.keys(own.devDependencies ?? {})].filter((name) => name.startsWith("@deliberate/"));
+  const privateDependencies = [...declared].filter((name) => name.startsWith("@deliberate/"));
+  if (own.private !== true && privateDependencies.length > 0) {
+    throw new Error(`Move ${privateDependencies.join(", ")} to services/${basename(options.directory)} devDependencies: workspace packages are bundled, and a published manifest naming them cannot be installed.`);
+  }
   const missing = new Set();
   const seen = new Set();
   const visit = (packageName, from) => {
@@ -39,7 +60,7 @@ export function defineServiceConfig(options) {
       else if (!declared.has(dependency)) missing.add(`${dependency} (needed by ${manifest.name})`);
     }
   };
-  for (const dependency of declared) if (dependency.startsWith("@deliberate/")) visit(dependency, options.directory);
+  for (const dependency of workspacePackages) visit(dependency, options.directory);
   if (missing.size > 0) {
     throw new Error(`Add to services/${basename(options.directory)} dependencies (bundled workspace packages need them at run time): ${[...missing].join(", ")}`);
   }
@@ -56,5 +77,6 @@ export function defineServiceConfig(options) {
     // Bundle the workspace packages; keep every npm dependency external.
     noExternal: [/^@deliberate\//, ...(options.bundle ?? [])],
     external: [...declared].filter((name) => !name.startsWith("@deliberate/") && !(options.bundle ?? []).includes(name)),
+    ...(options.viewerAssets ? { onSuccess: async () => copyViewerAssets(options.directory, "dist") } : {}),
   };
 }
