@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { offerBuild } from "./support/prebuild-mirror.ts";
 import { commandLines, readmeBlock, words } from "./support/readme.ts";
-import { connectStdio, freshHome, userEnvironment } from "./support/user-processes.ts";
+import { connectStdio, freshHome, startLogged, stop, userEnvironment } from "./support/user-processes.ts";
 
 const run = promisify(execFile);
 const installFolder = inject("installFolder");
@@ -74,6 +74,27 @@ describe("deliberate-mcp from the packed tarball, in a folder with no monorepo",
     expect(printed.stdout).toBe(
       `claude mcp add deliberate -e DATABASE_PATH=${join(userHome, ".local", "share", "deliberate", "deliberate.db")} -- ${process.execPath} ${join(installFolder, "node_modules", "@deliberate", "mcp-server", "dist", "main.js")}\n`,
     );
+  });
+});
+
+describe("deliberate-mcp --http from the packed tarball", () => {
+  it("the README's command serves MCP, /healthz and the session viewer at /ui (its files are in the package)", async () => {
+    const env = userEnvironment({ home: home() });
+    const [line] = commandLines(readmeBlock("mcp-http"));
+    const [command, ...args] = words(line ?? "", env);
+    expect([command, ...args]).toEqual(["npx", "-y", "@deliberate/mcp-server", "--http"]);
+    // Port 0 instead of 8080: any free port (tests run side by side).
+    const { child, stderr } = await startLogged({ command: command ?? "", args: [...args, "--port", "0"], cwd: installFolder, env, ready: (entry) => String(entry["message"]).startsWith("Session viewer: ") });
+    try {
+      const viewer = String(/Session viewer: (\S+)/.exec(stderr.join("\n"))?.[1]);
+      const base = viewer.replace(/\/ui$/, "");
+      expect(((await (await fetch(`${base}/healthz`)).json()) as { status: string }).status).toBe("ok");
+      const page = await fetch(viewer);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<html");
+    } finally {
+      await stop(child);
+    }
   });
 });
 
