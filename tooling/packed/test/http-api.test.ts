@@ -7,6 +7,7 @@ import { commandLines, readmeBlock, words } from "./support/readme.ts";
 import { freshHome, startLogged, stop, userEnvironment } from "./support/user-processes.ts";
 
 const installFolder = inject("installFolder");
+// Debian's Chromium driven by playwright-core, as the viewer's tests do (see packages/viewer/test/chromium.ts).
 const headlessShell = "/usr/bin/chromium-headless-shell";
 const chromiumPath = process.env["CHROMIUM_PATH"] ?? (existsSync(headlessShell) ? headlessShell : "/usr/bin/chromium");
 
@@ -54,6 +55,9 @@ describe("deliberate-api from the packed tarball, started by the README's comman
     const body = (await decided.json()) as { session_id?: string; result?: { session_id?: string } };
     const sessionId = body.session_id ?? body.result?.session_id;
     expect(sessionId).toBeTypeOf("string");
+    if (!existsSync(chromiumPath)) {
+      throw new Error(`Chromium not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium-headless-shell chromium\` (.ci/run does this), or set CHROMIUM_PATH.`);
+    }
     const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
     try {
       const page = await browser.newPage();

@@ -50,19 +50,20 @@ describe("deliberate-mcp from the packed tarball, in a folder with no monorepo",
     expect(existsSync(variables["DATABASE_PATH"] ?? "")).toBe(true);
   });
 
-  it("the README's Claude Desktop entry, launched from another folder: the default database is in the user's data directory, not that folder", async () => {
+  it("the README's Claude Desktop entry, launched in a project folder: the default database is in the user's data directory, not that folder", async () => {
     const userHome = home();
-    const elsewhere = mkdtempSync(join(tmpdir(), "deliberate-cwd-"));
-    homes.push(elsewhere);
+    // A project inside the user's folder: npx finds the installed package up the tree (as it finds its own
+    // cached copy after the first download), and the server runs with the project as its working directory.
+    const elsewhere = mkdtempSync(join(installFolder, "project-"));
     const entry = (JSON.parse(readmeBlock("claude-desktop")) as { mcpServers: { deliberate: { command: string; args: string[]; env?: Record<string, string> } } }).mcpServers.deliberate;
     expect([entry.command, ...entry.args]).toEqual(["npx", "-y", "@deliberate/mcp-server"]);
     // The README's DATABASE_PATH is a macOS example: this run leaves it out to check the default instead.
     const env = userEnvironment({ home: userHome });
-    // npx finds the package in the user's folder (npm_config_prefix), as it would in npx's own cache after the first download.
-    const tools = await toolsOf([entry.command, ...entry.args], { ...env, npm_config_prefix: installFolder }, elsewhere);
+    const tools = await toolsOf([entry.command, ...entry.args], env, elsewhere);
     expect(tools).toContain("reasoning_decision");
     expect(existsSync(join(userHome, ".local", "share", "deliberate", "deliberate.db"))).toBe(true);
     expect(existsSync(join(elsewhere, "data"))).toBe(false);
+    rmSync(elsewhere, { recursive: true, force: true });
   });
 
   it("the README's --print-config names the absolute Node that runs it and the installed script", async () => {
@@ -88,7 +89,10 @@ describe("deliberate-mcp --http from the packed tarball", () => {
     try {
       const viewer = String(/Session viewer: (\S+)/.exec(stderr.join("\n"))?.[1]);
       const base = viewer.replace(/\/ui$/, "");
-      expect(((await (await fetch(`${base}/healthz`)).json()) as { status: string }).status).toBe("ok");
+      const health = await fetch(`${base}/healthz`);
+      const answer = await health.text();
+      expect(health.status, answer).toBe(200);
+      expect(JSON.parse(answer)).toMatchObject({ status: "ok" });
       const page = await fetch(viewer);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain("<html");
