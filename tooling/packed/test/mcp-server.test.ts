@@ -85,9 +85,9 @@ describe("deliberate-mcp --http from the packed tarball", () => {
     const [command, ...args] = words(line ?? "", env);
     expect([command, ...args]).toEqual(["npx", "-y", "@deliberate/mcp-server", "--http"]);
     // Port 0 instead of 8080: any free port (tests run side by side).
-    const { child, stderr } = await startLogged({ command: command ?? "", args: [...args, "--port", "0"], cwd: installFolder, env, ready: (entry) => String(entry["message"]).startsWith("Session viewer: ") });
+    const { child, entry } = await startLogged({ command: command ?? "", args: [...args, "--port", "0"], cwd: installFolder, env, ready: (logged) => String(logged["message"]).startsWith("Session viewer: ") });
     try {
-      const viewer = String(/Session viewer: (\S+)/.exec(stderr.join("\n"))?.[1]);
+      const viewer = String(entry["url"]);
       const base = viewer.replace(/\/ui$/, "");
       const health = await fetch(`${base}/healthz`);
       const answer = await health.text();
