@@ -70,3 +70,21 @@ describe.each(services)("services/$name/Dockerfile", (service) => {
     await expect(run(process.execPath, checkArgs, { env })).rejects.toMatchObject({ code: 1 });
   });
 });
+
+describe("services/http-api/compose.yaml", () => {
+  const compose = readFileSync(join(repositoryRoot, "services", "http-api", "compose.yaml"), "utf8");
+
+  it("runs two API replicas from the API's Dockerfile on one Postgres, with variables the README documents", () => {
+    // Two replica services: api-1 with the build and api-2 merging it (`<<: *api`).
+    expect(compose).toMatch(/^ {2}api-1: &api\n/m);
+    expect(compose).toMatch(/^ {2}api-2:\n {4}<<: \*api\n/m);
+    expect(compose).toContain("dockerfile: services/http-api/Dockerfile");
+    expect(compose).toMatch(/image: postgres:17/);
+    // Both replicas share one database, as in the README's "Several replicas on Postgres".
+    expect(compose).toMatch(/DATABASE_URL: postgres:\/\/deliberate:\$\{POSTGRES_PASSWORD[^}]*\}@postgres:5432\/deliberate/);
+    const apiVariables = [...compose.matchAll(/^ {6}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1] ?? "").filter((name) => !name.startsWith("POSTGRES_"));
+    expect(apiVariables).toEqual(expect.arrayContaining(["DATABASE_URL", "REASONING_API_TOKEN", "REASONING_API_ALLOWED_HOSTS"]));
+    const apiReadme = readFileSync(join(repositoryRoot, "services", "http-api", "README.md"), "utf8");
+    for (const name of apiVariables) expect(`${readme}\n${apiReadme}`).toContain(name);
+  });
+});

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -21,6 +21,7 @@ describe("an installed package without the viewer's files", () => {
   const main = (name: string) => join(folder, "node_modules", "@deliberate", name, "dist", "main.js");
 
   it("deliberate-api: no viewer URL in the start-up log, a warning naming the cause, /ui answers 404", async () => {
+    expect(existsSync(join(folder, "node_modules", "@deliberate", "http-api", "dist", "browser"))).toBe(false);
     const env = userEnvironment({ home, extra: { PORT: "0" } });
     const { child, entry, stderr } = await startLogged({ command: process.execPath, args: [main("http-api")], cwd: folder, env, ready: (logged) => logged["message"] === "deliberate-api listening" });
     try {

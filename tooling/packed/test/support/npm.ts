@@ -13,7 +13,9 @@ export function npmEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (/^npm_/i.test(name) && !/^npm_config_(nodedir|registry)$/i.test(name)) continue;
-    if (/^(PNPM_|INIT_CWD$|VITEST|TURBO_)/.test(name)) continue;
+    // NODE_PATH: pnpm points it at the workspace's node_modules/.pnpm/node_modules, through which an installed
+    // package could still resolve workspace packages: a user's folder has no monorepo anywhere.
+    if (/^(PNPM_|INIT_CWD$|VITEST|TURBO_|NODE_PATH$|NODE_OPTIONS$)/.test(name)) continue;
     env[name] = value;
   }
   return { ...env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false", SCARF_ANALYTICS: "false", ...extra };
