@@ -29,7 +29,7 @@ Commands:
   approve <diagnosis>           apply a pending diagnosis's action (advisory mode)
   reject <diagnosis> [reason]   reject a pending diagnosis (recorded as a lesson)
 
-The database is DATABASE_PATH (default ./data/deliberate.db); the loop's settings come from the
+The database is DATABASE_PATH (default: deliberate/deliberate.db in the user data directory, as for the services); the loop's settings come from the
 DELIBERATE_SELF_IMPROVEMENT_* variables, as for the services.`;
 
 class UsageError extends Error {}
