@@ -138,8 +138,10 @@ describe("another Node: installed with this Node, launched by a Node 22 from npm
       });
       await offerBuild(mirror.folder, join(folder, "node_modules", "better-sqlite3"), "127");
     }
-    const tools = await toolsOf([node22, main], env, folder);
+    // The README's command, with Node 22 first on PATH (npm and the bin's `#!/usr/bin/env node` run on it).
+    const tools = await toolsOf(["npx", "-y", "@deliberate/mcp-server"], env, folder);
     expect(tools).toContain("reasoning_linear");
+    expect((await run("npx", ["-y", "@deliberate/mcp-server", "--print-config", "claude-code"], { cwd: folder, env })).stdout).toContain(` -- ${node22} `);
     const printed = await run(node22, [main, "--print-config", "claude-desktop"], { cwd: folder, env });
     expect((JSON.parse(printed.stdout) as { mcpServers: { deliberate: { command: string } } }).mcpServers.deliberate.command).toBe(node22);
   });
