@@ -9,7 +9,7 @@ export interface ServiceBuildOptions {
   splitting: boolean;
   /** npm packages to inline as well (pure-JS libraries of many small files load faster bundled). */
   bundle?: string[];
-  /** Copy the session viewer's built browser files into `dist/browser` (the service serves them at /ui). */
+  /** Build the session viewer's browser files into `dist/browser` (the service serves them at /ui). */
   viewerAssets?: boolean;
 }
 

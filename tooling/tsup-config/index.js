@@ -1,4 +1,5 @@
-import { cpSync, existsSync, readFileSync, realpathSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 // Plain JS: tsup loads its config through Node, which cannot import .ts from node_modules on Node 20.
@@ -13,16 +14,15 @@ function manifestOf(packageName, from) {
 }
 
 /**
- * Copies the session viewer's built browser files into `<outDir>/browser`, where the bundled viewer code
- * looks first (findViewerAssetsDirectory): the published package carries them, with no @deliberate/viewer
- * to resolve at run time. Fails the build when the viewer was not built (turbo builds it first).
+ * Builds the session viewer's browser files into `<outDir>/browser` (the viewer's own build script, given
+ * that folder), where the bundled viewer code looks first (findViewerAssetsDirectory): the published
+ * package carries them, with no @deliberate/viewer to resolve at run time. Built here rather than copied
+ * from the viewer's dist, so a service's build needs no ordering against the viewer's (tooling/tasks and
+ * turbo run builds side by side). Fails the build when it fails.
  */
-function copyViewerAssets(directory, outDir) {
-  const source = join(dirname(manifestOf("@deliberate/viewer", directory)), "dist", "browser");
-  if (!existsSync(join(source, "viewer.js"))) {
-    throw new Error(`The viewer's browser files are missing (${source}): run \`pnpm --filter @deliberate/viewer build\` first (turbo's build does).`);
-  }
-  cpSync(source, join(directory, outDir, "browser"), { recursive: true });
+function buildViewerAssets(directory, outDir) {
+  const viewerRoot = dirname(manifestOf("@deliberate/viewer", directory));
+  execFileSync(process.execPath, [join(viewerRoot, "scripts", "build-assets.mjs"), join(directory, outDir, "browser")], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
 /**
@@ -35,7 +35,7 @@ function copyViewerAssets(directory, outDir) {
  *
  * `bundle` names npm packages to inline too: pure-JS libraries made of many
  * small files (kysely) load much faster from one bundle at start-up.
- * `viewerAssets` copies the session viewer's browser files into `dist/browser`.
+ * `viewerAssets` builds the session viewer's browser files into `dist/browser`.
  *
  * @param {{ directory: string, entry: Record<string, string>, splitting: boolean, bundle?: string[], viewerAssets?: boolean }} options
  * @returns {import("tsup").Options}
@@ -77,6 +77,6 @@ export function defineServiceConfig(options) {
     // Bundle the workspace packages; keep every npm dependency external.
     noExternal: [/^@deliberate\//, ...(options.bundle ?? [])],
     external: [...declared].filter((name) => !name.startsWith("@deliberate/") && !(options.bundle ?? []).includes(name)),
-    ...(options.viewerAssets ? { onSuccess: async () => copyViewerAssets(options.directory, "dist") } : {}),
+    ...(options.viewerAssets ? { onSuccess: async () => buildViewerAssets(options.directory, "dist") } : {}),
   };
 }

@@ -3,14 +3,12 @@
 // runs dist/main.js in this process. stdout carries the server's JSON-RPC only (with `pnpm -s start`: pnpm
 // itself prints a "> deliberate@ start" banner to stdout unless silenced, so clients launch dist/main.js
 // directly, as `--print-config` writes).
-import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildWhenStale } from "../../../tooling/vitest-config/build-when-stale.js";
 
 const serverRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 try {
-  buildWhenStale({ packageRoot: realpathSync(join(serverRoot, "node_modules", "@deliberate", "viewer")), output: join("dist", "browser", "viewer.js") });
   buildWhenStale({ packageRoot: serverRoot, output: join("dist", "main.js") });
 } catch (error) {
   process.stderr.write(`deliberate-mcp: the build failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)}); its output is above.\n`);

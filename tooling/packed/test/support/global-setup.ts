@@ -37,8 +37,6 @@ async function pack(name: string, destination: string): Promise<string> {
 /** Packs both services and installs the tarballs with npm in an empty folder, once for the whole run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // The packed artefacts are the built ones: build whatever is missing or stale (the root `pnpm test` builds first).
-  const viewer = realpathSync(join(workspacePackage("@deliberate/mcp-server"), "node_modules", "@deliberate", "viewer"));
-  buildWhenStale({ packageRoot: viewer, output: join("dist", "browser", "viewer.js") });
   for (const name of published) buildWhenStale({ packageRoot: workspacePackage(name), output: join("dist", "main.js") });
   const cache = join(repositoryRoot, "node_modules", ".cache", "deliberate-packed");
   const node22 = nodeFromNpm(22, cache);
