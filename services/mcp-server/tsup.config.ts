@@ -29,6 +29,7 @@ const service = defineServiceConfig({
   splitting: false,
   // Inlined too: the libraries every start loads (one file instead of hundreds resolved one by one).
   bundle: ["kysely", "zod", "@modelcontextprotocol/server", "@modelcontextprotocol/core"],
+  viewerAssets: true,
 });
 
 // Two outputs: dist/server.cjs, the whole server as one script (CommonJS, so it can be

@@ -9,6 +9,8 @@ export interface ServiceBuildOptions {
   splitting: boolean;
   /** npm packages to inline as well (pure-JS libraries of many small files load faster bundled). */
   bundle?: string[];
+  /** Build the session viewer's browser files into `dist/browser` (the service serves them at /ui). */
+  viewerAssets?: boolean;
 }
 
 export declare function defineServiceConfig(options: ServiceBuildOptions): Options;

@@ -9,10 +9,10 @@ import { baseConfig } from "./index.js";
 
 /**
  * Packages that keep a vitest run of their own, each started by the root `pnpm test` after its builds: their tests
- * run built outputs (the services, the packed client, the CLI, Chromium on the built viewer) whose processes are
+ * run built outputs (the services, the packed client and services, the CLI, Chromium on the built viewer) whose processes are
  * most of their cost, or need settings of their own (the replica tests run one file at a time, with long timeouts).
  */
-export const ownRunPackages = ["services/mcp-server", "services/client", "packages/self-improvement", "packages/viewer", "tooling/replicas"];
+export const ownRunPackages = ["services/mcp-server", "services/client", "packages/self-improvement", "packages/viewer", "tooling/replicas", "tooling/packed"];
 
 /** Packages whose tests run on the test engine's dialect: `pnpm test:postgres` runs them again on Postgres. */
 export const engineDialectPackages = [

@@ -1,3 +1,5 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { ConfigError, DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
 import { freePort } from "./testing/embedded-postgres.ts";
@@ -5,7 +7,8 @@ import { databaseTargetFromEnvironment, describeDatabaseTarget, openPostgresData
 
 describe("database target", () => {
   it("selects Postgres for postgres:// URLs and SQLite otherwise", () => {
-    expect(databaseTargetFromEnvironment({})).toEqual({ dialect: "sqlite", path: "./data/deliberate.db" });
+    expect(databaseTargetFromEnvironment({})).toEqual({ dialect: "sqlite", path: join(homedir(), ".local", "share", "deliberate", "deliberate.db") });
+    expect(databaseTargetFromEnvironment({ XDG_DATA_HOME: "/srv/data" })).toEqual({ dialect: "sqlite", path: "/srv/data/deliberate/deliberate.db" });
     expect(databaseTargetFromEnvironment({ DATABASE_PATH: " /var/x.db ", DATABASE_URL: "  " })).toEqual({ dialect: "sqlite", path: "/var/x.db" });
     expect(databaseTargetFromEnvironment({ DATABASE_URL: "postgres://u:p@db:5432/d" })).toEqual({ dialect: "postgres", url: "postgres://u:p@db:5432/d" });
     expect(databaseTargetFromEnvironment({ DATABASE_URL: "postgresql://db/d", DATABASE_PATH: "/ignored.db" }).dialect).toBe("postgres");

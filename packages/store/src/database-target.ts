@@ -1,5 +1,5 @@
 import { ConfigError } from "@deliberate/base";
-import { defaultDatabasePath } from "./open-database.ts";
+import { defaultDatabasePath } from "./user-data-path.ts";
 import { redactDatabaseUrl } from "./open-postgres.ts";
 
 /** Where the store lives: an SQLite file (the embedded default) or a Postgres database shared by replicas. */
@@ -8,14 +8,15 @@ export type DatabaseTarget = { readonly dialect: "sqlite"; readonly path: string
 /**
  * Reads `DATABASE_URL` and `DATABASE_PATH` into a target: a `postgres://` or
  * `postgresql://` URL selects Postgres; `sqlite:<path>` or no URL selects
- * SQLite at `DATABASE_PATH` (default `./data/deliberate.db`).
+ * SQLite at `DATABASE_PATH` (default: `deliberate/deliberate.db` under the user's data directory, see
+ * `defaultDatabasePath`, e.g. `~/.local/share/deliberate/deliberate.db`).
  *
  * @throws ConfigError naming DATABASE_URL when its scheme is neither.
  */
 export function databaseTargetFromEnvironment(env: Record<string, string | undefined>): DatabaseTarget {
   const url = env["DATABASE_URL"]?.trim();
   const path = env["DATABASE_PATH"]?.trim();
-  if (url === undefined || url === "") return { dialect: "sqlite", path: path === undefined || path === "" ? defaultDatabasePath : path };
+  if (url === undefined || url === "") return { dialect: "sqlite", path: path === undefined || path === "" ? defaultDatabasePath({ env }) : path };
   if (/^postgres(ql)?:\/\//i.test(url)) {
     try {
       new URL(url);

@@ -11,7 +11,10 @@ export type { BackgroundCheckpointOptions, BackgroundCheckpoints } from "./backg
 export { rebuildInvocationRollups } from "./rebuild-invocation-rollups.ts";
 export { latencyBucket } from "./latency-bucket.ts";
 export { joinTransaction } from "./joined-transaction.ts";
-export { defaultDatabasePath, openSqliteDatabase } from "./open-database.ts";
+export { openSqliteDatabase } from "./open-database.ts";
+export { defaultDatabasePath } from "./user-data-path.ts";
+export type { UserDataLocation } from "./user-data-path.ts";
+export { sqliteDriverProblem, sqliteRebuildCommand } from "./sqlite-driver-check.ts";
 export type { OpenDatabaseOptions } from "./open-database.ts";
 export { openPostgresDatabase, redactDatabaseUrl } from "./open-postgres.ts";
 export type { OpenPostgresOptions } from "./open-postgres.ts";

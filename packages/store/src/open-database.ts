@@ -21,9 +21,6 @@ export interface OpenDatabaseOptions {
   backgroundCheckpoints?: boolean | BackgroundCheckpointOptions;
 }
 
-/** The default embedded database location, relative to the working directory. */
-export const defaultDatabasePath = "./data/deliberate.db";
-
 /**
  * Opens SQLite with the settings a service needs (WAL so readers never block the
  * writer, synchronous=NORMAL, busy_timeout, foreign keys). Transactions start with

@@ -1,13 +1,15 @@
-// Builds the browser files the services serve: dist/browser/{viewer.js, viewer.css, index.html}.
-// Everything (dagre included) is bundled: the page loads nothing from elsewhere.
+// Builds the browser files the services serve: dist/browser/{viewer.js, viewer.css, index.html}, or into the
+// folder given as the first argument (each service's build writes its own copy into its dist/browser, so
+// it needs no ordering against this package's build). Everything (dagre included) is bundled: the page
+// loads nothing from elsewhere.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const browser = join(root, "src", "browser");
-const out = join(root, "dist", "browser");
+const out = process.argv[2] !== undefined ? resolve(process.argv[2]) : join(root, "dist", "browser");
 mkdirSync(out, { recursive: true });
 
 /** `virtual:views` imports every views/*.view.ts in name order: adding a view is adding a file. */

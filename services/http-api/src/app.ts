@@ -24,7 +24,7 @@ import { selfImprovementRoutes } from "./routes/self-improvement.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
-import { createEngineViewer } from "@deliberate/viewer";
+import { createEngineViewer, findViewerAssetsDirectory } from "@deliberate/viewer";
 import type { Telemetry } from "./telemetry.ts";
 
 /** What the app is composed from; `createApiService` wires the real ones. */
@@ -113,13 +113,16 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     }),
   );
 
-  const viewer = createEngineViewer(deps.engine, {
-    basePath: viewerPath,
-    ...(deps.http.apiToken !== undefined ? { token: deps.http.apiToken } : {}),
-    onError: (error) => deps.logger.error("viewer failed", { error }),
-  });
-  app.all(viewerPath, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
-  app.all(`${viewerPath}/*`, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
+  // Mounted only when its browser files are there (dist/browser once built); main.ts advertises it on the same condition.
+  if (findViewerAssetsDirectory() !== undefined) {
+    const viewer = createEngineViewer(deps.engine, {
+      basePath: viewerPath,
+      ...(deps.http.apiToken !== undefined ? { token: deps.http.apiToken } : {}),
+      onError: (error) => deps.logger.error("viewer failed", { error }),
+    });
+    app.all(viewerPath, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
+    app.all(`${viewerPath}/*`, async (c) => (await viewer(c.req.raw)) ?? c.notFound());
+  }
 
   app.notFound((c) => {
     const failure = new DeliberateError({

@@ -1,10 +1,12 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseApiEnvironment } from "./config.ts";
 
 describe("parseApiEnvironment", () => {
   it("defaults to 127.0.0.1:9000 with four workers polling every 50 ms", () => {
     const config = parseApiEnvironment({});
-    expect(config).toMatchObject({ host: "127.0.0.1", port: 9000, databasePath: "./data/deliberate.db", logStdout: false });
+    expect(config).toMatchObject({ host: "127.0.0.1", port: 9000, databasePath: join(homedir(), ".local", "share", "deliberate", "deliberate.db"), logStdout: false });
     expect(config.queue).toMatchObject({ enabled: true, workers: 4, pollMs: 50 });
     expect(config.http).toMatchObject({ apiToken: undefined, maxBodyBytes: 1024 * 1024 });
     expect(config.providers.provider).toBe("none");

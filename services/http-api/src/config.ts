@@ -14,7 +14,7 @@ export interface ApiConfig {
   host: string;
   /** `PORT` (or `UVICORN_PORT`), default 9000; 0 picks a free port. */
   port: number;
-  /** `DATABASE_PATH`, default ./data/deliberate.db: sessions, tools, the queue and telemetry (SQLite). */
+  /** `DATABASE_PATH`, default `deliberate/deliberate.db` under the user's data directory: sessions, tools, the queue and telemetry (SQLite). */
   databasePath: string;
   /**
    * Where the store lives: `DATABASE_URL=postgres://...` selects Postgres (the
@@ -194,7 +194,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     }
   }
 
-  let database: DatabaseTarget = { dialect: "sqlite", path: defaultDatabasePath };
+  let database: DatabaseTarget = { dialect: "sqlite", path: defaultDatabasePath({ env }) };
   try {
     database = databaseTargetFromEnvironment(env);
   } catch (error) {
@@ -294,7 +294,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
   return {
     host,
     port,
-    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath({ env }),
     database,
     databasePoolSize,
     modules: readList(env["DELIBERATE_MODULES"]),

@@ -2,7 +2,8 @@
 import { survivingDatabaseFaults } from "@deliberate/base";
 import { redactSettings } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment, type SelfImprovementOptions } from "@deliberate/self-improvement";
-import { describeDatabaseTarget } from "@deliberate/store";
+import { describeDatabaseTarget, sqliteDriverProblem } from "@deliberate/store";
+import { findViewerAssetsDirectory } from "@deliberate/viewer";
 import { type ApiConfig, ConfigError, parseApiEnvironment } from "./config.ts";
 import { createApiService } from "./service.ts";
 
@@ -17,6 +18,12 @@ async function main(): Promise<void> {
     process.stderr.write(`deliberate-api: ${error.message}\n`);
     process.exit(2);
   }
+  // Started by another Node than the one that installed it: one line with the fix, before anything else.
+  const driverProblem = config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
+  if (driverProblem !== undefined) {
+    process.stderr.write(`deliberate-api: ${driverProblem}\n`);
+    process.exit(1);
+  }
   // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
   const service = await createApiService({ config, modules: [createSelfImprovementModule(selfImprovement)] });
   const { logger } = service;
@@ -24,10 +31,12 @@ async function main(): Promise<void> {
   survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
   const url = await service.start();
   const providers = redactSettings(config.providers);
+  const viewerServed = findViewerAssetsDirectory() !== undefined;
+  if (!viewerServed) logger.warn("Session viewer not served: its browser files are missing (build with `pnpm --filter @deliberate/http-api... build`).");
   logger.info("deliberate-api listening", {
     url,
     docs: `${url}/docs`,
-    viewer: `${url}/ui`,
+    ...(viewerServed ? { viewer: `${url}/ui` } : {}),
     database: describeDatabaseTarget(config.database),
     rate_limits: config.http.rateLimitStore,
     workers: config.queue.enabled ? config.queue.workers : 0,

@@ -1,5 +1,10 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, isLoopbackHost, parseCommandLine, type ServerConfig } from "./config.ts";
+
+// The default database: under the user's data directory, whatever folder the client launches the server in.
+const userDatabase = join(homedir(), ".local", "share", "deliberate", "deliberate.db");
 
 function run(argv: string[], env: Record<string, string | undefined> = {}): ServerConfig {
   const parsed = parseCommandLine({ argv, env });
@@ -18,21 +23,22 @@ function failure(argv: string[], env: Record<string, string | undefined> = {}): 
 }
 
 describe("parseCommandLine", () => {
-  it("defaults to stdio, ./data/deliberate.db, info and no provider", () => {
+  it("defaults to stdio, the user data directory's deliberate.db, info and no provider", () => {
     const config = run([]);
     expect(config.transport).toEqual({ kind: "stdio" });
-    expect(config.databasePath).toBe("./data/deliberate.db");
+    expect(config.databasePath).toBe(userDatabase);
+    expect(run([], { XDG_DATA_HOME: "/home/u/data" }).database).toEqual({ dialect: "sqlite", path: "/home/u/data/deliberate/deliberate.db" });
     expect(config.logLevel).toBe("info");
     expect(config.providers.provider).toBe("none");
   });
 
   it("reads DATABASE_PATH and LOG_LEVEL, treating blank values as unset", () => {
     expect(run([], { DATABASE_PATH: "/tmp/x.db", LOG_LEVEL: "DEBUG" })).toMatchObject({ databasePath: "/tmp/x.db", logLevel: "debug" });
-    expect(run([], { DATABASE_PATH: "  ", LOG_LEVEL: "" })).toMatchObject({ databasePath: "./data/deliberate.db", logLevel: "info" });
+    expect(run([], { DATABASE_PATH: "  ", LOG_LEVEL: "" })).toMatchObject({ databasePath: userDatabase, logLevel: "info" });
   });
 
   it("selects Postgres from DATABASE_URL and names it when it is neither Postgres nor SQLite", () => {
-    expect(run([]).database).toEqual({ dialect: "sqlite", path: "./data/deliberate.db" });
+    expect(run([]).database).toEqual({ dialect: "sqlite", path: userDatabase });
     expect(run([], { DATABASE_URL: "postgres://u:p@db/d", DATABASE_POOL_SIZE: "3" })).toMatchObject({ database: { dialect: "postgres", url: "postgres://u:p@db/d" }, databasePoolSize: 3 });
     expect(failure([], { DATABASE_URL: "mongodb://db/d" }).variables).toEqual(["DATABASE_URL"]);
     expect(failure([], { DATABASE_POOL_SIZE: "many" }).variables).toEqual(["DATABASE_POOL_SIZE"]);

@@ -50,7 +50,7 @@ export interface ServerConfig {
   modules: string[];
   /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
   knowledgeGraph: Partial<KnowledgeGraphOptions>;
-  /** `DATABASE_PATH`, default `./data/deliberate.db` (SQLite). */
+  /** `DATABASE_PATH`, default `deliberate/deliberate.db` under the user's data directory (SQLite; see `defaultDatabasePath`). */
   databasePath: string;
   /** `DATABASE_URL=postgres://...` selects Postgres (replicas share it); otherwise SQLite at `databasePath`. */
   database: DatabaseTarget;
@@ -315,7 +315,7 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
   }
   const config: ServerConfig = {
     providers,
-    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath,
+    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath({ env }),
     database,
     databasePoolSize,
     modules: readList(env["DELIBERATE_MODULES"]),

@@ -10,7 +10,7 @@ import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
 import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
-import { checkDatabase, defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
+import { checkDatabase, defaultInvocationBatch, describeDatabaseTarget, openStore, sqliteDriverProblem } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { newConnectionCaller } from "./caller-identity.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
@@ -49,12 +49,24 @@ async function main(): Promise<void> {
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
   if (parsed.action === "print-config") {
-    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: commandPath(), env: process.env });
+    // The snippet names this Node (process.execPath): refuse when it cannot run the server, with the fix.
+    const problem = parsed.config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
+    if (problem !== undefined) {
+      process.stderr.write(`deliberate-mcp: ${problem}\n`);
+      process.exit(1);
+    }
+    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: commandPath(), nodePath: process.execPath, env: process.env });
     process.stdout.write(snippet);
     if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
     return;
   }
   const { config } = parsed;
+  // A client that launches the server with another Node than the one that installed it: one line with the fix.
+  const driverProblem = config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
+  if (driverProblem !== undefined) {
+    process.stderr.write(`deliberate-mcp: ${driverProblem}\n`);
+    process.exit(1);
+  }
   const logger = createLogger({ level: config.logLevel });
   // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
   survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
@@ -120,19 +132,23 @@ async function main(): Promise<void> {
   if (config.transport.kind === "http") {
     // Loaded only in HTTP mode: stdio start-up skips the HTTP stack.
     const { startHttpTransport } = await import("./http-transport.ts");
-    const { createEngineViewer } = await import("@deliberate/viewer");
-    const viewer = createEngineViewer(engine, {
-      ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
-      onError: (error) => logger.error("viewer failed", { error }),
-    });
-    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, viewer, checkDatabase: () => checkDatabase(store.db) });
+    const { createEngineViewer, findViewerAssetsDirectory } = await import("@deliberate/viewer");
+    // Served (and advertised) only when its browser files are there (dist/browser in a built or installed package).
+    const viewer =
+      findViewerAssetsDirectory() === undefined
+        ? void logger.warn("Session viewer not served: its browser files are missing (build with `pnpm --filter @deliberate/mcp-server... build`).")
+        : createEngineViewer(engine, {
+            ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
+            onError: (error) => logger.error("viewer failed", { error }),
+          });
+    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, ...(viewer !== undefined ? { viewer } : {}), checkDatabase: () => checkDatabase(store.db) });
     viewerUrl = http.viewerUrl;
     if (viewerUrl) logger.info(`Session viewer: ${viewerUrl}`, { url: viewerUrl });
     transport = http;
-    for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
+    for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath, url: http.url })) logger.info(line);
   } else {
     transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger, caller: connectionCaller }) });
-    for (const line of connectionHelp({ config, scriptPath })) logger.info(line);
+    for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath })) logger.info(line);
   }
 }
 

@@ -18,23 +18,23 @@ const env = {
 };
 
 describe("clientConfigSnippet", () => {
-  it("claude-code: one pasteable command with absolute paths, settings forwarded, secrets read from the shell", () => {
-    const snippet = clientConfigSnippet({ client: "claude-code", config: config(env), scriptPath: "/opt/deliberate/dist/main.js", env });
+  it("claude-code: one pasteable command with absolute paths (the Node that runs it too), settings forwarded, secrets read from the shell", () => {
+    const snippet = clientConfigSnippet({ client: "claude-code", config: config(env), scriptPath: "/opt/deliberate/dist/main.js", nodePath: "/opt/node-22/bin/node", env });
     expect(snippet).toBe(
       'claude mcp add deliberate -e DATABASE_PATH=/srv/deliberate/data.db -e ANTHROPIC_API_KEY="$ANTHROPIC_API_KEY" -e ANTHROPIC_MODEL=claude-sonnet-4-5 ' +
-        "-e OPENAI_BASE_URL=http://localhost:11434/v1 -- node /opt/deliberate/dist/main.js\n",
+        "-e OPENAI_BASE_URL=http://localhost:11434/v1 -- /opt/node-22/bin/node /opt/deliberate/dist/main.js\n",
     );
     expect(snippet).not.toContain("sk-ant-secret-value");
   });
 
   it("claude-desktop: plain JSON (not a log line, nothing escaped) that parses to the mcpServers entry", () => {
-    const snippet = clientConfigSnippet({ client: "claude-desktop", config: config(env), scriptPath: "/opt/deliberate/dist/main.js", env });
+    const snippet = clientConfigSnippet({ client: "claude-desktop", config: config(env), scriptPath: "/opt/deliberate/dist/main.js", nodePath: "/opt/node-22/bin/node", env });
     expect(snippet).not.toContain("sk-ant-secret-value");
     expect(snippet).not.toContain('\\"');
     expect(JSON.parse(snippet)).toEqual({
       mcpServers: {
         deliberate: {
-          command: "node",
+          command: "/opt/node-22/bin/node",
           args: ["/opt/deliberate/dist/main.js"],
           env: {
             DATABASE_PATH: "/srv/deliberate/data.db",
@@ -48,15 +48,15 @@ describe("clientConfigSnippet", () => {
   });
 
   it("quotes paths with spaces for the shell", () => {
-    const snippet = clientConfigSnippet({ client: "claude-code", config: config({ DATABASE_PATH: "/my data/d.db" }), scriptPath: "/my apps/main.js", env: {} });
-    expect(snippet).toBe("claude mcp add deliberate -e DATABASE_PATH='/my data/d.db' -- node '/my apps/main.js'\n");
+    const snippet = clientConfigSnippet({ client: "claude-code", config: config({ DATABASE_PATH: "/my data/d.db" }), scriptPath: "/my apps/main.js", nodePath: "/my node/bin/node", env: {} });
+    expect(snippet).toBe("claude mcp add deliberate -e DATABASE_PATH='/my data/d.db' -- '/my node/bin/node' '/my apps/main.js'\n");
   });
 });
 
 describe("connectionHelp", () => {
   it("on stdio, points at --print-config instead of printing escaped JSON", () => {
-    const lines = connectionHelp({ config: config(), scriptPath: "/opt/deliberate/dist/main.js" });
-    expect(lines.join("\n")).toContain("node /opt/deliberate/dist/main.js --print-config claude-code (or claude-desktop)");
+    const lines = connectionHelp({ config: config(), scriptPath: "/opt/deliberate/dist/main.js", nodePath: "/usr/bin/node" });
+    expect(lines.join("\n")).toContain("/usr/bin/node /opt/deliberate/dist/main.js --print-config claude-code (or claude-desktop)");
     expect(lines.join("\n")).not.toContain("mcpServers");
   });
 });

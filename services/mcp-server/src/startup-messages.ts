@@ -38,7 +38,7 @@ function quote(value: string): string {
 }
 
 /** How to connect a client, logged once the transport is up. */
-export function connectionHelp(options: { config: ServerConfig; scriptPath: string; url?: string }): string[] {
+export function connectionHelp(options: { config: ServerConfig; scriptPath: string; nodePath: string; url?: string }): string[] {
   const { config } = options;
   if (config.transport.kind === "http") {
     const header = config.transport.token !== undefined ? ` --header "Authorization: Bearer $MCP_HTTP_TOKEN"` : "";
@@ -50,7 +50,7 @@ export function connectionHelp(options: { config: ServerConfig; scriptPath: stri
   const script = quote(resolve(options.scriptPath));
   return [
     "MCP over stdio: waiting for a client on stdin/stdout (this process is meant to be launched by the client).",
-    `To connect a client, print a snippet to paste: node ${script} --print-config claude-code (or claude-desktop).`,
+    `To connect a client, print a snippet to paste: ${quote(options.nodePath)} ${script} --print-config claude-code (or claude-desktop).`,
   ];
 }
 
@@ -62,11 +62,13 @@ const secretVariable = /(KEY|TOKEN|SECRET|PASSWORD)/;
 /**
  * A snippet that launches this server from a client, to paste as is
  * (`deliberate-mcp --print-config claude-code|claude-desktop`): the absolute
- * script and database paths, and the provider variables set now. Secrets are
+ * script and database paths, the Node that runs it now (`nodePath`, the absolute
+ * `process.execPath`: a client's own `node` may be another major, for which the
+ * native SQLite module was not built), and the provider variables set now. Secrets are
  * never printed: Claude Code's command reads them from the shell (`"$NAME"`),
  * Claude Desktop's JSON gets a `<NAME>` placeholder to replace.
  */
-export function clientConfigSnippet(options: { client: ConfigClient; config: ServerConfig; scriptPath: string; env: Record<string, string | undefined> }): string {
+export function clientConfigSnippet(options: { client: ConfigClient; config: ServerConfig; scriptPath: string; nodePath: string; env: Record<string, string | undefined> }): string {
   const script = resolve(options.scriptPath);
   // A Postgres URL carries its password: passed on like a secret, never printed.
   const database = options.config.database;
@@ -77,12 +79,12 @@ export function clientConfigSnippet(options: { client: ConfigClient; config: Ser
   }
   if (options.client === "claude-code") {
     const flags = env.map(([name, value, secret]) => `-e ${name}=${secret ? `"$${name}"` : quote(value)}`).join(" ");
-    return `claude mcp add deliberate ${flags} -- node ${quote(script)}\n`;
+    return `claude mcp add deliberate ${flags} -- ${quote(options.nodePath)} ${quote(script)}\n`;
   }
   const desktop = {
     mcpServers: {
       deliberate: {
-        command: "node",
+        command: options.nodePath,
         args: [script],
         env: Object.fromEntries(env.map(([name, value, secret]) => [name, secret ? `<${name}>` : value])),
       },

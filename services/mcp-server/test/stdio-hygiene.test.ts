@@ -78,7 +78,7 @@ describe("stdio hygiene", () => {
     expect(logs.at(-1)).toMatchObject({ message: "shutting down", reason: "stdin closed" });
   });
 
-  it("--print-config prints a pasteable snippet on stdout and exits 0", async () => {
+  it("--print-config prints a pasteable snippet on stdout naming the absolute Node that runs it, and exits 0", async () => {
     const child = spawn(process.execPath, [builtServer, "--print-config", "claude-desktop"], {
       env: { PATH: process.env["PATH"] ?? "", DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "sk-ant-not-printed" },
       stdio: ["pipe", "pipe", "pipe"],
@@ -91,7 +91,7 @@ describe("stdio hygiene", () => {
     expect(exitCode).toBe(0);
     expect(stdout).not.toContain("sk-ant-not-printed");
     expect(JSON.parse(stdout)).toMatchObject({
-      mcpServers: { deliberate: { command: "node", args: [builtServer], env: { DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "<ANTHROPIC_API_KEY>" } } },
+      mcpServers: { deliberate: { command: process.execPath, args: [builtServer], env: { DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "<ANTHROPIC_API_KEY>" } } },
     });
   });
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,9 +50,19 @@ const poster = createJsonPoster({ maxSockets: 24 });
 // The README's command. The two settings make pnpm deploy from the workspace lockfile (the folder gets
 // the exact versions the workspace tested, with a lockfile of its own) instead of resolving every
 // dependency again (the legacy deploy the workspace config falls back to): a third of the CPU.
+// The store is the one the workspace was installed from (node_modules/.modules.yaml records it): left to
+// itself, pnpm picks a store by the target's filesystem and the environment, which CI may set differently.
+// A failure shows pnpm's own output (its errors go to stdout).
 async function deploy(service: string, target: string): Promise<void> {
   const fromLockfile = ["--config.inject-workspace-packages=true", "--config.force-legacy-deploy=false"];
-  await run("pnpm", ["--filter", service, "deploy", "--prod", "--prefer-offline", ...fromLockfile, target], { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: "1" } });
+  const { storeDir } = JSON.parse(readFileSync(join(workspace, "node_modules", ".modules.yaml"), "utf8")) as { storeDir: string };
+  const args = ["--filter", service, "deploy", "--prod", "--prefer-offline", `--store-dir=${storeDir}`, ...fromLockfile, target];
+  try {
+    await run("pnpm", args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: "1" } });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    throw new Error(`pnpm ${args.join(" ")} failed (better-sqlite3 builds again in the folder: set npm_config_nodedir when Node's headers cannot be downloaded):\n${failed.stderr ?? ""}\n${failed.stdout ?? ""}`, { cause: error });
+  }
 }
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkRootTestScripts, engineDialectPackages, forEngineDialect, groupConfig, ownRunPackages, sourcesGroup, testedPackages } from "../suites.js";
 
 const workspaceRoot = fileURLToPath(new URL("../../..", import.meta.url));
-const ownRunNames = ["@deliberate/mcp-server", "@deliberate/client", "@deliberate/self-improvement", "@deliberate/viewer", "@deliberate/replicas"];
+const ownRunNames = ["@deliberate/mcp-server", "@deliberate/client", "@deliberate/self-improvement", "@deliberate/viewer", "@deliberate/replicas", "@deliberate/packed"];
 
 /** A workspace with the own-run packages' manifests and the root scripts given. */
 function fixtureRoot(scripts: Record<string, string>): string {
@@ -45,7 +45,7 @@ describe("the test groups", () => {
 
   it("finds only folders with a vitest.config.ts", () => {
     const root = fixture({});
-    expect(testedPackages(root)).toEqual(["packages/engine", "packages/self-improvement", "packages/viewer", "services/client", "services/mcp-server", "tooling/replicas"]);
+    expect(testedPackages(root)).toEqual(["packages/engine", "packages/self-improvement", "packages/viewer", "services/client", "services/mcp-server", "tooling/packed", "tooling/replicas"]);
     expect(sourcesGroup(root)).toEqual(["packages/engine"]);
   });
 
@@ -71,7 +71,7 @@ describe("the test groups", () => {
   it("keeps only the engine-dialect packages when a run asks for Postgres", () => {
     expect(forEngineDialect(["packages/store", "packages/engine", "services/http-api"], "postgres")).toEqual(["packages/engine", "services/http-api"]);
     expect(forEngineDialect(["packages/store", "packages/engine"], "sqlite")).toEqual(["packages/store", "packages/engine"]);
-    expect(engineDialectPackages).toEqual(expect.arrayContaining(ownRunPackages.filter((pkg) => pkg !== "tooling/replicas")));
+    expect(engineDialectPackages).toEqual(expect.arrayContaining(ownRunPackages.filter((pkg) => pkg !== "tooling/replicas" && pkg !== "tooling/packed")));
   });
 
   it("runs the packages' test files with the shared settings, in one root", () => {

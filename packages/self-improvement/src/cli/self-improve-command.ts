@@ -30,7 +30,8 @@ Commands:
   reject <diagnosis> [reason]   reject a pending diagnosis (recorded as a lesson)
 
 The database is the one the service writes, found as the services find it: DATABASE_URL
-(postgres://...) if set, else DATABASE_PATH (default ./data/deliberate.db); --database <path or
+(postgres://...) if set, else DATABASE_PATH (default deliberate/deliberate.db
+in the user data directory, as for the services); --database <path or
 postgres:// URL> overrides both. status shows the mode, analyzer and cycle the running service
 recorded there ("settings from"); commands that act (approve, rollback, ...) use the
 DELIBERATE_SELF_IMPROVEMENT_* variables of this shell for their checks, as the services do.`;
