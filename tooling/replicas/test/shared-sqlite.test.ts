@@ -95,7 +95,13 @@ describe("two services on one SQLite file", () => {
     expect(tally.branches).toBeGreaterThan(0);
 
     // Every acknowledged checkpoint is there, read through the other service.
-    const listed = await mcpCall("reasoning_checkpoint", { operation: "list", session_id: sessionId });
-    expect((listed["checkpoints"] as unknown[]).length).toBe(tally.checkpoints);
+    // The list comes a page at a time: walk it to the end.
+    let listedCount = 0;
+    for (let offset: number | null = 0; offset !== null; ) {
+      const listed = await mcpCall("reasoning_checkpoint", { operation: "list", session_id: sessionId, offset });
+      listedCount += (listed["checkpoints"] as unknown[]).length;
+      offset = (listed["page"] as { next_offset: number | null }).next_offset;
+    }
+    expect(listedCount).toBe(tally.checkpoints);
   });
 });
