@@ -10,14 +10,26 @@ import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishOnly } from "./tool-schemas.ts";
 import type { ToolCallFastPath } from "./stdio-transport.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
+import { registerCompletions } from "./completions.ts";
+import type { LogMirror } from "./log-mirror.ts";
+import { registerPrompts } from "./server-prompts.ts";
+import { sessionResourceTemplates } from "./session-resources.ts";
+import { allToolsets, selectTools } from "./toolsets.ts";
 
 export interface CreateServerOptions {
+  /**
+   * The toolsets whose tools are listed and callable (`DELIBERATE_TOOLSETS`); default all.
+   * Unknown names throw (validate at start-up with `selectTools`).
+   */
+  toolsets?: readonly string[];
+  /** Mirrors log lines to clients (`notifications/message`); the logger must write to its sink. */
+  logMirror?: LogMirror;
   /**
    * The engine whose tools are served; every definition in `engine.tools` becomes an MCP tool.
    * Its composed modules' protocol methods (`methods`) are served as custom JSON-RPC requests
    * and their published `capabilities` are advertised under `experimental` at initialize.
    */
-  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities">>;
+  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities" | "prompts" | "toolsets">>;
   logger?: Logger;
   /**
    * Provider configuration. With no server-side provider, calls use the
@@ -31,7 +43,7 @@ export interface CreateServerOptions {
   viewerUrl?: string;
 }
 
-function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
+function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined, logMirror: LogMirror | undefined): void {
   // Converted on first use (and once per definition): nothing is converted at start-up.
   server.registerTool(
     definition.name,
@@ -43,10 +55,13 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
       annotations: { ...definition.annotations },
     },
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
-      const { options, flush } = invokeOptionsFor(server, context, logger, providers);
-      const result = await callEngine(engine, logger, definition.name, rawArguments, options);
-      await flush();
-      return result;
+      const call = async () => {
+        const { options, flush } = invokeOptionsFor(server, context, logger, providers);
+        const result = await callEngine(engine, logger, definition.name, rawArguments, options);
+        await flush();
+        return result;
+      };
+      return logMirror ? logMirror.during(context, call) : call();
     },
   );
 }
@@ -73,9 +88,10 @@ async function callEngine(engine: Engine, logger: Logger, name: string, rawArgum
  * reasoning_submit, which resumes a model-backed call) are answered by the
  * engine directly, with the same result the registered tool gives.
  */
-export function createToolCallFastPath(options: { engine: Engine; logger?: Logger }): ToolCallFastPath {
+export function createToolCallFastPath(options: { engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>; logger?: Logger; toolsets?: readonly string[] }): ToolCallFastPath {
   const logger = options.logger ?? silentLogger;
-  const modelFree = new Set(options.engine.tools.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
+  const served = servedTools(options.engine, options.toolsets);
+  const modelFree = new Set(served.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
   // The signal is read only if the call needs it (see LazyAbort).
   return (call) =>
     modelFree.has(call.name)
@@ -104,11 +120,24 @@ export function createServer(options: CreateServerOptions): McpServer {
     ...(Object.keys(published).length > 0 ? { experimental: published as Record<string, Record<string, never>> } : {}),
   };
   const server = new McpServer(serverInfo, { capabilities, instructions: serverInstructions });
-  for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
+  const tools = servedTools(options.engine, options.toolsets);
+  for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, options.logMirror);
   registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
   withoutInheritedToolNames(server);
   if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl);
+  const prompts = (options.engine.prompts ?? []).filter((prompt) => tools.some((tool) => tool.name === prompt.tool));
+  registerPrompts(server, prompts, tools);
+  registerCompletions(server, { prompts, ...(options.sessions ? { sessions: options.sessions } : {}), sessionTemplates: options.sessions ? sessionResourceTemplates : [] });
+  // Logging is offered when lines are mirrored; `logging/setLevel` then sets this client's threshold.
+  if (options.logMirror) server.server.registerCapabilities({ logging: {} });
   return server;
+}
+
+/** The engine's tools in the requested toolsets (all of them when none are requested or the engine has no toolsets). */
+function servedTools(engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>, toolsets: readonly string[] | undefined): readonly ToolDefinition[] {
+  if (toolsets === undefined || engine.toolsets === undefined) return engine.tools;
+  const selected = selectTools({ tools: engine.tools, toolsets: engine.toolsets }, toolsets.length === 0 ? [allToolsets] : toolsets);
+  return engine.tools.filter((tool) => selected.has(tool.name));
 }
 
 /**

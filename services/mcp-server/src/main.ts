@@ -3,7 +3,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
+import { composeModules, createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
@@ -12,7 +12,9 @@ import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@d
 import { defaultInvocationBatch, describeDatabaseTarget, openStore } from "@deliberate/store";
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, createSecretRegistry } from "./logger.ts";
+import { createLogMirror } from "./log-mirror.ts";
+import { describeToolsets, selectTools } from "./toolsets.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
 import { clientConfigSnippet, connectionHelp, logProviderChoice } from "./startup-messages.ts";
@@ -46,15 +48,7 @@ async function main(): Promise<void> {
   }
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
-  if (parsed.action === "print-config") {
-    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: commandPath(), env: process.env });
-    process.stdout.write(snippet);
-    if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
-    return;
-  }
   const { config } = parsed;
-  const logger = createLogger({ level: config.logLevel });
-
   // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
   const modules = [
     reasoningModule,
@@ -63,6 +57,32 @@ async function main(): Promise<void> {
     createSelfImprovementModule(selfImprovement),
     ...(await loadModules(config.modules)),
   ];
+  // Unknown toolset names stop the start, naming the ones there are.
+  const composed = composeModules(modules);
+  const toolsetSource = { tools: [...composed.handlers.values()].map((handler) => handler.definition), toolsets: composed.toolsets };
+  try {
+    selectTools(toolsetSource, config.toolsets);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`deliberate-mcp: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (parsed.action === "print-config") {
+    const snippet = clientConfigSnippet({ client: parsed.client, config, scriptPath: commandPath(), env: process.env });
+    process.stdout.write(snippet);
+    if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
+    process.stderr.write(
+      `Serving toolsets ${config.toolsets.join(",")}. Set DELIBERATE_TOOLSETS (comma-separated, or all) to choose others:\n${describeToolsets(toolsetSource)
+        .map((line) => `  ${line}\n`)
+        .join("")}`,
+    );
+    return;
+  }
+  const logMirror = createLogMirror();
+  // Configured secrets are scrubbed from every line, on stderr and mirrored to clients alike.
+  const secrets = createSecretRegistry([config.providers.anthropic.apiKey, config.providers.openai.apiKey, config.transport.kind === "http" ? config.transport.token : undefined]);
+  const logger = createLogger({ level: config.logLevel, secrets, sinks: [(line) => void process.stderr.write(line), logMirror.sink] });
+
   // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
   const store = await openStore({
     target: config.database,
@@ -90,7 +110,8 @@ async function main(): Promise<void> {
   const tasks = createTaskRunner({ engine, log: (level, message, fields) => logger[level](message, fields) });
   await tasks.start();
   let viewerUrl: string | undefined;
-  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
+  const build = () =>
+    createServer({ engine, logger, logMirror, toolsets: config.toolsets, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
 
   let transport: RunningTransport | undefined;
   let stopping = false;
@@ -123,7 +144,7 @@ async function main(): Promise<void> {
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {
-    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger }) });
+    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger, toolsets: config.toolsets }) });
     for (const line of connectionHelp({ config, scriptPath })) logger.info(line);
   }
 }

@@ -21,6 +21,9 @@ const formats: ReadonlyArray<{ format: SessionExportFormat; suffix: string; titl
   { format: "mermaid", suffix: "/mermaid", title: "Session diagram (Mermaid)" },
 ];
 
+/** The URI templates of the session resources (`resources/templates/list`); each takes a `session_id`. */
+export const sessionResourceTemplates: readonly string[] = formats.map(({ suffix }) => `deliberate://sessions/{session_id}${suffix}{?limit,offset}`);
+
 const sessionUri = /^deliberate:\/\/sessions\/([^/?#]+)(\/markdown|\/mermaid)?(?:\?([^#]*))?$/;
 
 function encodeCursor(offset: number): string {
