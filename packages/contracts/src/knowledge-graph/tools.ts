@@ -6,7 +6,7 @@ import { executeTaskRequestSchema, executeTaskResponseSchema } from "./execute-t
 export const executeTaskTool = defineTool({
   name: "reasoning_execute_task",
   description:
-    "Reason over a per-session knowledge graph. reasoningType: inductive (patterns become abstract nodes), deductive (explicit rules applied by forward chaining, each deduction with its derivation), abductive (2-3 hypotheses scored on coverage, simplicity, consistency), planAndExecuteCoT (a plan of those operations and host tool calls). The first call seeds the graph from goalQuery and contextData; pass reasoningSessionId (or updatedSessionState as sessionState) to continue. Status pending_tool_call: run toolCallRequest and send toolResults [{toolCallId, result}]; pending_user_input: ask the user and send userInput. The same as the reasoning/executeTask method.",
+    "Reason over a per-session knowledge graph seeded from goalQuery and contextData. reasoningType: inductive (patterns), deductive (rules by forward chaining, with derivations), abductive (scored hypotheses), planAndExecuteCoT (a plan of those plus host tool calls). Continue with reasoningSessionId or sessionState. pending_tool_call: run toolCallRequest, send toolResults; pending_user_input: send the user's answer as userInput.",
   inputSchema: executeTaskRequestSchema,
   outputSchema: executeTaskResponseSchema,
   annotations: { title: "Execute Reasoning Task", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
