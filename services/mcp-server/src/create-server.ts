@@ -10,6 +10,7 @@ import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishOnly } from "./tool-schemas.ts";
 import type { ToolCallFastPath } from "./stdio-transport.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
+import { withUserElicitation } from "./user-elicitation.ts";
 import { registerCompletions } from "./completions.ts";
 import type { LogMirror } from "./log-mirror.ts";
 import { registerPrompts } from "./server-prompts.ts";
@@ -57,7 +58,8 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
       const call = async () => {
         const { options, flush } = invokeOptionsFor(server, context, logger, providers);
-        const result = await callEngine(engine, logger, definition.name, rawArguments, options);
+        const asking = { tools: engine.tools, invoke: withUserElicitation(server, context, logger, (name, args, invokeOptions) => engine.invoke(name, args, invokeOptions)) };
+        const result = await callEngine(asking, logger, definition.name, rawArguments, options);
         await flush();
         return result;
       };

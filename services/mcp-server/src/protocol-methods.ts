@@ -5,6 +5,7 @@ import { type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } 
 import { z } from "zod";
 import { invokeOptionsFor } from "./request-options.ts";
 import type { Logger } from "./logger.ts";
+import { withUserElicitation } from "./user-elicitation.ts";
 
 /** Any params object: the engine validates it against the method's tool, naming bad fields. */
 const anyParams = z.looseObject({});
@@ -38,7 +39,8 @@ export function registerProtocolMethods(
       const started = performance.now();
       const { options: invokeOptions, flush } = invokeOptionsFor(server, context, options.logger, options.providers);
       try {
-        const output = await options.engine.invoke(tool, input, invokeOptions);
+        const invoke = withUserElicitation(server, context, options.logger, (name, args, callOptions) => options.engine.invoke(name, args, callOptions));
+        const output = await invoke(tool, input, invokeOptions);
         options.logger.debug("method call succeeded", { method, latencyMs: Math.round(performance.now() - started) });
         await flush();
         return output;
