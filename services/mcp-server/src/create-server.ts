@@ -44,7 +44,10 @@ export interface CreateServerOptions {
   viewerUrl?: string;
 }
 
-function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined, logMirror: LogMirror | undefined): void {
+/** Runs a request's work so its log lines reach its client (see LogMirror). */
+type DuringRequest = <T>(context: ServerContext, work: () => T) => T;
+
+function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined, during: DuringRequest): void {
   // Converted on first use (and once per definition): nothing is converted at start-up.
   server.registerTool(
     definition.name,
@@ -63,7 +66,7 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
         await flush();
         return result;
       };
-      return logMirror ? logMirror.during(context, call) : call();
+      return during(context, call);
     },
   );
 }
@@ -123,15 +126,15 @@ export function createServer(options: CreateServerOptions): McpServer {
   };
   const server = new McpServer(serverInfo, { capabilities, instructions: serverInstructions });
   const tools = servedTools(options.engine, options.toolsets);
-  for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, options.logMirror);
+  // Logging is offered when lines are mirrored; `logging/setLevel` then sets this client's threshold.
+  const during: DuringRequest = options.logMirror ? options.logMirror.attach(server) : (_context, work) => work();
+  for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, during);
   registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
   withoutInheritedToolNames(server);
   if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl);
   const prompts = (options.engine.prompts ?? []).filter((prompt) => tools.some((tool) => tool.name === prompt.tool));
   registerPrompts(server, prompts, tools);
   registerCompletions(server, { prompts, ...(options.sessions ? { sessions: options.sessions } : {}), sessionTemplates: options.sessions ? sessionResourceTemplates : [] });
-  // Logging is offered when lines are mirrored; `logging/setLevel` then sets this client's threshold.
-  if (options.logMirror) server.server.registerCapabilities({ logging: {} });
   return server;
 }
 

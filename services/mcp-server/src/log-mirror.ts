@@ -1,29 +1,42 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { LoggingLevel, ServerContext } from "@modelcontextprotocol/server";
+import { LOG_LEVEL_META_KEY, type LoggingLevel, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 
 /** The server's log levels as MCP logging levels. */
 const mcpLevels: Readonly<Record<string, LoggingLevel>> = { debug: "debug", info: "info", warn: "warning", error: "error" };
+/** MCP logging levels, least severe first. */
+const severity: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+interface Listener {
+  context: ServerContext;
+  /** The lowest level this client asked for; undefined: it asked for none (nothing is sent). */
+  threshold: () => LoggingLevel | undefined;
+}
 
 /**
- * Mirrors the server's log lines to MCP clients as `notifications/message`
- * (`logging/setLevel` sets each client's threshold). A line is sent to the
- * client whose request was being served when it was logged, so one client
- * never sees another's calls. Lines arrive as the logger writes them to its
- * other sinks: already redacted (sensitive fields masked, known secrets scrubbed).
+ * Mirrors the server's log lines to MCP clients as `notifications/message`.
+ * A client gets lines only once it asked for them (`logging/setLevel`, or the
+ * log level a 2026-07-28 request carries), at that level or above, and only
+ * the lines logged while its own request was served, so one client never sees
+ * another's calls. Lines arrive as the logger writes them to its other sinks:
+ * already redacted (sensitive fields masked, configured secrets scrubbed).
  */
 export interface LogMirror {
   /** A logger sink (see `createLogger`'s `sinks`). */
   readonly sink: (line: string) => void;
-  /** Runs `work` with the request's context, so lines logged meanwhile reach its client. */
-  during<T>(context: ServerContext, work: () => T): T;
+  /**
+   * Offers logging on `server` (capability and `logging/setLevel`) and returns
+   * how to run a request's work so that lines logged meanwhile reach its client.
+   */
+  attach(server: McpServer): <T>(context: ServerContext, work: () => T) => T;
 }
 
 export function createLogMirror(): LogMirror {
-  const current = new AsyncLocalStorage<ServerContext>();
+  const current = new AsyncLocalStorage<Listener>();
   return {
     sink(line) {
-      const context = current.getStore();
-      if (context === undefined) return;
+      const listener = current.getStore();
+      const threshold = listener?.threshold();
+      if (listener === undefined || threshold === undefined) return;
       let entry: Record<string, unknown>;
       try {
         entry = JSON.parse(line) as Record<string, unknown>;
@@ -31,9 +44,21 @@ export function createLogMirror(): LogMirror {
         return;
       }
       const level = mcpLevels[String(entry["level"])] ?? "info";
-      // The SDK applies the client's threshold (setLevel, or the request's log-level envelope).
-      context.mcpReq.log(level, entry, "deliberate").catch(() => {});
+      if (severity.indexOf(level) < severity.indexOf(threshold)) return;
+      listener.context.mcpReq.notify({ method: "notifications/message", params: { level, logger: "deliberate", data: entry } }).catch(() => {});
     },
-    during: (context, work) => current.run(context, work),
+    attach(server) {
+      let requested: LoggingLevel | undefined;
+      server.server.registerCapabilities({ logging: {} });
+      // Replaces the SDK's handler: its default sends every line to a client that never asked.
+      server.server.setRequestHandler("logging/setLevel", (request) => {
+        requested = request.params.level;
+        return {};
+      });
+      return (context, work) => {
+        const carried = (context.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
+        return current.run({ context, threshold: () => carried ?? requested }, work);
+      };
+    },
   };
 }

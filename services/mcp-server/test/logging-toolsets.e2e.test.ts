@@ -67,6 +67,14 @@ describe("logging mirrored to the client, and toolsets", () => {
     await client.close();
   });
 
+  it("sends nothing to a client that did not ask for log lines", async () => {
+    const { client, messages } = await connect({ toolsets: ["all"] });
+    await client.callTool({ name: "startWorkflow", arguments: { workflow: "nobody-asked" } });
+    await client.callTool({ name: "listWorkflows", arguments: {} });
+    expect(messages).toEqual([]);
+    await client.close();
+  });
+
   it("sends one client's lines only to that client", async () => {
     const first = await connect({ toolsets: ["all"] });
     const second = await connect({ toolsets: ["all"] });

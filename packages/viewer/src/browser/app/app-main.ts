@@ -1,0 +1,54 @@
+import "virtual:views";
+import { App } from "@modelcontextprotocol/ext-apps";
+import { h, isRecord, replaceChildren } from "../dom.ts";
+import type { SessionData } from "../registry.ts";
+import { renderSections, resetSectionStates } from "../render-sections.ts";
+
+/**
+ * An MCP App view (rendered by the host inside the conversation): on a tool
+ * result it reads the result's session through the host
+ * (`deliberate://sessions/{id}`, the server's own resource) and draws the
+ * sections this view is for with the viewer's drawing code. It loads nothing
+ * from anywhere else.
+ */
+const main = document.getElementById("main") as HTMLElement;
+const views = new Set((main.dataset["views"] ?? "").split(",").filter((name) => name !== ""));
+const title = main.dataset["title"] ?? "Deliberate";
+
+/** The session a result belongs to: reasoning tools say session_id, dialog tools sessionId, the knowledge graph reasoningSessionId. */
+function sessionIdOf(structured: unknown): string | undefined {
+  if (!isRecord(structured)) return undefined;
+  for (const key of ["session_id", "sessionId", "reasoningSessionId"]) {
+    const value = structured[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+function show(state: string, ...children: Parameters<typeof h>[2][]): void {
+  replaceChildren(main, ...children);
+  document.body.dataset["state"] = state;
+}
+
+const app = new App({ name: "deliberate-view", version: "1.0.0" });
+
+async function draw(structured: unknown): Promise<void> {
+  const sessionId = sessionIdOf(structured);
+  if (sessionId === undefined) return show("empty", h("p", { class: "muted" }, "This result has no session to draw."));
+  show("loading", h("p", { class: "muted" }, "Loading…"));
+  const read = await app.readServerResource({ uri: `deliberate://sessions/${encodeURIComponent(sessionId)}?limit=1000` });
+  const content = read.contents[0];
+  const text = content !== undefined && "text" in content ? content.text : "{}";
+  const record = JSON.parse(text) as SessionData;
+  resetSectionStates();
+  const sections = renderSections({ record, invocations: [] }, views);
+  if (sections.length === 0) return show("empty", h("p", { class: "muted" }, `Nothing to draw yet for session ${sessionId}.`));
+  show("ready", h("h1", { class: "app-title" }, title), sections);
+}
+
+app.ontoolresult = (result) => {
+  if (result.isError) return show("error", h("p", { class: "error", role: "alert" }, "The call failed; its message is in the conversation."));
+  draw(result.structuredContent).catch((error: unknown) => show("error", h("p", { class: "error", role: "alert" }, `The session could not be drawn: ${error instanceof Error ? error.message : String(error)}`)));
+};
+
+void app.connect();
