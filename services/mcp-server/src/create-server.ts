@@ -11,6 +11,7 @@ import { publishOnly } from "./tool-schemas.ts";
 import type { ToolCallFastPath } from "./stdio-transport.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
 import { withUserElicitation } from "./user-elicitation.ts";
+import { createAppViewResources } from "./app-view-resources.ts";
 import { registerCompletions } from "./completions.ts";
 import type { LogMirror } from "./log-mirror.ts";
 import { registerPrompts } from "./server-prompts.ts";
@@ -40,6 +41,11 @@ export interface CreateServerOptions {
   providers?: ProviderSettings;
   /** When given, sessions are served as resources (JSON, Markdown, Mermaid). */
   sessions?: SessionReader;
+  /**
+   * The in-chat views' documents by `ui://` URI (`loadAppViewDocuments` of @deliberate/viewer/app-views):
+   * served as MCP Apps resources and linked from their tools (`_meta.ui.resourceUri`). Needs `sessions` (the views read them).
+   */
+  appViews?: ReadonlyMap<string, string>;
   /** The session viewer's base URL, when it is served; Markdown exports link to it. */
   viewerUrl?: string;
 }
@@ -47,7 +53,15 @@ export interface CreateServerOptions {
 /** Runs a request's work so its log lines reach its client (see LogMirror). */
 type DuringRequest = <T>(context: ServerContext, work: () => T) => T;
 
-function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined, during: DuringRequest): void {
+function registerTool(
+  server: McpServer,
+  definition: ToolDefinition,
+  engine: Engine,
+  logger: Logger,
+  providers: ProviderSettings | undefined,
+  during: DuringRequest,
+  meta: Record<string, unknown> | undefined,
+): void {
   // Converted on first use (and once per definition): nothing is converted at start-up.
   server.registerTool(
     definition.name,
@@ -57,6 +71,7 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
       inputSchema: publishOnly(() => publishedSchemas(definition).input),
       outputSchema: publishOnly(() => publishedSchemas(definition).output),
       annotations: { ...definition.annotations },
+      ...(meta ? { _meta: meta } : {}),
     },
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
       const call = async () => {
@@ -128,10 +143,11 @@ export function createServer(options: CreateServerOptions): McpServer {
   const tools = servedTools(options.engine, options.toolsets);
   // Logging is offered when lines are mirrored; `logging/setLevel` then sets this client's threshold.
   const during: DuringRequest = options.logMirror ? options.logMirror.attach(server) : (_context, work) => work();
-  for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, during);
+  const views = options.appViews && options.sessions ? createAppViewResources(options.appViews, new Set(tools.map((tool) => tool.name))) : undefined;
+  for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, during, views?.toolMeta(definition.name));
   registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
   withoutInheritedToolNames(server);
-  if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl);
+  if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl, views);
   const prompts = (options.engine.prompts ?? []).filter((prompt) => tools.some((tool) => tool.name === prompt.tool));
   registerPrompts(server, prompts, tools);
   registerCompletions(server, { prompts, ...(options.sessions ? { sessions: options.sessions } : {}), sessionTemplates: options.sessions ? sessionResourceTemplates : [] });

@@ -14,6 +14,7 @@ import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger, createSecretRegistry } from "./logger.ts";
 import { createLogMirror } from "./log-mirror.ts";
+import { loadAppViewDocuments } from "@deliberate/viewer/app-views";
 import { describeToolsets, selectTools } from "./toolsets.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
@@ -110,8 +111,20 @@ async function main(): Promise<void> {
   const tasks = createTaskRunner({ engine, log: (level, message, fields) => logger[level](message, fields) });
   await tasks.start();
   let viewerUrl: string | undefined;
+  // The in-chat views (MCP Apps), over stdio and HTTP alike; off, with a warning, when the viewer was not built.
+  const appViews = loadAppViewDocuments();
+  if (appViews === undefined) logger.warn("In-chat views (MCP Apps) are off: the viewer's browser files are not built (pnpm --filter @deliberate/viewer build).");
   const build = () =>
-    createServer({ engine, logger, logMirror, toolsets: config.toolsets, providers: config.providers, sessions: engine, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
+    createServer({
+      engine,
+      logger,
+      logMirror,
+      toolsets: config.toolsets,
+      providers: config.providers,
+      sessions: engine,
+      ...(appViews ? { appViews } : {}),
+      ...(viewerUrl !== undefined ? { viewerUrl } : {}),
+    });
 
   let transport: RunningTransport | undefined;
   let stopping = false;

@@ -13,7 +13,6 @@ import { renderSections, resetSectionStates } from "../render-sections.ts";
  */
 const main = document.getElementById("main") as HTMLElement;
 const views = new Set((main.dataset["views"] ?? "").split(",").filter((name) => name !== ""));
-const title = main.dataset["title"] ?? "Deliberate";
 
 /** The session a result belongs to: reasoning tools say session_id, dialog tools sessionId, the knowledge graph reasoningSessionId. */
 function sessionIdOf(structured: unknown): string | undefined {
@@ -43,7 +42,7 @@ async function draw(structured: unknown): Promise<void> {
   resetSectionStates();
   const sections = renderSections({ record, invocations: [] }, views);
   if (sections.length === 0) return show("empty", h("p", { class: "muted" }, `Nothing to draw yet for session ${sessionId}.`));
-  show("ready", h("h1", { class: "app-title" }, title), sections);
+  show("ready", sections);
 }
 
 app.ontoolresult = (result) => {
