@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { LOG_LEVEL_META_KEY, type LoggingLevel, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import { LOG_LEVEL_META_KEY, type LoggingLevel, type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from "@modelcontextprotocol/server";
 
 /** The server's log levels as MCP logging levels. */
 const mcpLevels: Readonly<Record<string, LoggingLevel>> = { debug: "debug", info: "info", warn: "warning", error: "error" };
@@ -52,7 +52,11 @@ export function createLogMirror(): LogMirror {
       server.server.registerCapabilities({ logging: {} });
       // Replaces the SDK's handler: its default sends every line to a client that never asked.
       server.server.setRequestHandler("logging/setLevel", (request) => {
-        requested = request.params.level;
+        const level = request.params?.level;
+        if (!severity.includes(level)) {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: level: use one of ${severity.join(", ")} (got ${JSON.stringify(level)})`);
+        }
+        requested = level;
         return {};
       });
       return (context, work) => {

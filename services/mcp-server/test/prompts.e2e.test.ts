@@ -18,8 +18,10 @@ function followPrompt(text: string): { name: string; arguments: Record<string, u
 }
 
 /** Arguments that fill every required argument of a prompt with a plausible value. */
-function argumentsFor(prompt: { name: string; arguments?: Array<{ name: string; required?: boolean }> }): Record<string, string> {
+function argumentsFor(prompt: { name: string; arguments?: Array<{ name: string; required?: boolean }> }, sessionId: string): Record<string, string> {
   const samples: Record<string, string> = {
+    session_id: sessionId,
+    preset: builtinPresets[0]?.id ?? "",
     options: "Postgres, SQLite, DynamoDB",
     evidence: "Three outages last month\nThe vendor's status page shows 99.9%",
     workflow: workflowDefinitions[0]?.name ?? "",
@@ -48,7 +50,7 @@ describe("prompts: short entry points that lead a keyless host to one tool call"
     expect(client.getServerCapabilities()?.prompts).toBeDefined();
     const { prompts } = await client.listPrompts();
     const names = prompts.map((prompt) => prompt.name);
-    for (const name of ["decide", "weigh-evidence", "pre-mortem", "debug", "review-document", "guided-workflow"]) expect(names).toContain(name);
+    for (const name of ["decide", "weigh-evidence", "pre-mortem", "debug", "review-document", "guided-workflow", "run-preset", "review-session"]) expect(names).toContain(name);
     for (const preset of builtinPresets) expect(names).toContain(`preset-${preset.id}`);
     for (const preset of dialogPresets) expect(names).toContain(`dialog-${preset.name.replaceAll("_", "-")}`);
     for (const prompt of prompts) {
@@ -59,8 +61,12 @@ describe("prompts: short entry points that lead a keyless host to one tool call"
 
   it("every prompt, followed by a scripted host, makes one valid call of the tool it names", { timeout: 120_000 }, async () => {
     const { prompts } = await client.listPrompts();
+    // Computed in code (weights and scores given): a session without a model.
+    const decided = await client.callTool({ name: "reasoning_decision", arguments: { type: "weighted", question: "q", options: ["a", "b"], criteria: [{ name: "c", weight: 1 }], scores: [[1], [2]] } });
+    const sessionId = (decided.structuredContent as { session_id: string }).session_id;
+    expect(sessionId).toBeTruthy();
     for (const prompt of prompts) {
-      const got = await client.getPrompt({ name: prompt.name, arguments: argumentsFor(prompt) });
+      const got = await client.getPrompt({ name: prompt.name, arguments: argumentsFor(prompt, sessionId) });
       const text = (got.messages[0]?.content as { text: string }).text;
       const call = followPrompt(text);
       const result = await client.callTool(call);
@@ -115,6 +121,10 @@ describe("prompts: short entry points that lead a keyless host to one tool call"
     expect(all.completion.values).toContain(first.session_id);
     const prefixed = await client.complete({ ref: { type: "ref/resource", uri: template?.uriTemplate ?? "" }, argument: { name: "session_id", value: first.session_id.slice(0, 6) } });
     expect(prefixed.completion.values).toContain(first.session_id);
+    const viaPrompt = await client.complete({ ref: { type: "ref/prompt", name: "review-session" }, argument: { name: "session_id", value: first.session_id.slice(0, 6) } });
+    expect(viaPrompt.completion.values).toContain(first.session_id);
+    const presets = await client.complete({ ref: { type: "ref/prompt", name: "run-preset" }, argument: { name: "preset", value: "" } });
+    expect(presets.completion.values).toEqual(builtinPresets.map((preset) => preset.id));
     const none = await client.complete({ ref: { type: "ref/resource", uri: template?.uriTemplate ?? "" }, argument: { name: "session_id", value: "zzzz-no-such" } });
     expect(none.completion.values).toEqual([]);
     await expect(client.complete({ ref: { type: "ref/resource", uri: "deliberate://nothing/{x}" }, argument: { name: "x", value: "" } })).rejects.toThrow(/no resource template/);

@@ -96,6 +96,43 @@ function presetPrompt(preset: PresetDefinition, name = `preset-${preset.id}`, ti
   };
 }
 
+/** Any preset by id, its main input as one argument (completions offer the preset ids). */
+function runPreset(presets: readonly PresetDefinition[]): ModulePrompt {
+  const byId = new Map(presets.map((preset) => [preset.id, preset]));
+  return {
+    name: "run-preset",
+    title: "Run a preset workflow",
+    description: "Run a preset: a chain of reasoning tools for a common task (debugging, risk, architecture, code review, research).",
+    tool: "reasoning_preset",
+    arguments: [
+      { name: "preset", description: "The preset's id", required: true, values: presets.map((preset) => preset.id) },
+      { name: "input", description: "What the preset works on (its first input: the problem, plan, decision, code or question)", required: true },
+      { name: "context", description: "Background: constraints, logs, what is in place", required: false },
+    ],
+    call: (args) => {
+      const id = args["preset"]?.trim() ?? "";
+      const preset = byId.get(id);
+      if (!preset) throw new DeliberateError({ code: "INVALID_INPUT", message: `Unknown preset: ${id}`, issues: [{ field: "preset", message: `use one of ${[...byId.keys()].join(", ")}` }] });
+      const [main] = preset.inputs;
+      const inputs: Record<string, string> = main ? { [main.name]: args["input"]?.trim() ?? "" } : {};
+      if (args["context"]?.trim() && preset.inputs.some((input) => input.name === "context")) inputs["context"] = args["context"].trim();
+      return { operation: "run", preset_id: preset.id, inputs };
+    },
+    followUp: "Summarise the preset's conclusion and the steps' key findings.",
+  };
+}
+
+/** Grades a session's reasoning so far (completions offer the session ids). */
+const reviewSession: ModulePrompt = {
+  name: "review-session",
+  title: "Review a session's reasoning",
+  description: "Evaluate the quality of a reasoning session so far: its strengths, weaknesses and what to improve.",
+  tool: "reasoning_reflection",
+  arguments: [{ name: "session_id", description: "The session to review", required: true, completes: "session_id" }],
+  call: (args) => ({ operation: "evaluate", session_id: args["session_id"]?.trim() }),
+  followUp: "Report the weakest points and the next step that would improve the reasoning most.",
+};
+
 /**
  * The reasoning module's prompts: decide, weigh evidence, a guided workflow,
  * a pre-mortem and a debugging entry (when the risk-assessment and
@@ -111,6 +148,8 @@ export function reasoningPrompts(presets: readonly PresetDefinition[]): ModulePr
     ...(risk ? [presetPrompt(risk, "pre-mortem", "Pre-mortem: what could make this fail?")] : []),
     ...(debug ? [presetPrompt(debug, "debug", "Debug a failure")] : []),
     guidedWorkflow,
+    runPreset(presets),
+    reviewSession,
     ...presets.map((preset) => presetPrompt(preset)),
   ];
 }
