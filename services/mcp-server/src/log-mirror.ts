@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { z } from "zod";
 import { LOG_LEVEL_META_KEY, type LoggingLevel, type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from "@modelcontextprotocol/server";
 
 /** The server's log levels as MCP logging levels. */
@@ -51,8 +52,9 @@ export function createLogMirror(): LogMirror {
       let requested: LoggingLevel | undefined;
       server.server.registerCapabilities({ logging: {} });
       // Replaces the SDK's handler: its default sends every line to a client that never asked.
-      server.server.setRequestHandler("logging/setLevel", (request) => {
-        const level = request.params?.level;
+      // Params read loosely, so an unknown level is invalid params naming the levels (the SDK's schema would make it an internal error).
+      server.server.setRequestHandler("logging/setLevel", { params: z.looseObject({}) }, (params: Record<string, unknown>) => {
+        const level = params["level"] as LoggingLevel;
         if (!severity.includes(level)) {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: level: use one of ${severity.join(", ")} (got ${JSON.stringify(level)})`);
         }

@@ -87,6 +87,14 @@ describe("logging mirrored to the client, and toolsets", () => {
     await second.client.close();
   });
 
+  it("refuses an unknown level as invalid params, naming the levels", async () => {
+    const { client } = await connect({ toolsets: ["all"] });
+    const error = (await client.setLoggingLevel("loud" as "info").catch((caught: unknown) => caught)) as { code?: number; message?: string };
+    expect(error.code, error.message).toBe(-32602);
+    expect(error.message).toMatch(/level: use one of debug, info, notice, warning, error/);
+    await client.close();
+  });
+
   it("offers no logging capability without a mirror", async () => {
     const { client } = await connect({ mirror: false });
     expect(client.getServerCapabilities()?.logging).toBeUndefined();
