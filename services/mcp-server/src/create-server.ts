@@ -145,7 +145,7 @@ export function createServer(options: CreateServerOptions): McpServer {
   const during: DuringRequest = options.logMirror ? options.logMirror.attach(server) : (_context, work) => work();
   const views = options.appViews && options.sessions ? createAppViewResources(options.appViews, new Set(tools.map((tool) => tool.name))) : undefined;
   for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, during, views?.toolMeta(definition.name));
-  registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
+  registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers, during });
   withoutInheritedToolNames(server);
   if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl, views);
   const prompts = (options.engine.prompts ?? []).filter((prompt) => tools.some((tool) => tool.name === prompt.tool));

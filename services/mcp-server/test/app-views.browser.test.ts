@@ -96,7 +96,7 @@ async function openHost(client: Client): Promise<Host> {
       const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
       if (frame === undefined) throw new Error("the view's frame is missing");
       await frame.waitForSelector("body[data-state='ready'], body[data-state='error'], body[data-state='empty']");
-      const text = await frame.locator("main").innerText();
+      const text = (await frame.locator("main").textContent()) ?? "";
       expect(await frame.evaluate(() => document.body.dataset["state"]), text).toBe("ready");
       if (screenshots) {
         mkdirSync(screenshots, { recursive: true });

@@ -4,7 +4,6 @@ import { testStorePlace } from "@deliberate/engine/testing";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
-import type { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, type LoggingMessageNotification } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, createToolCallFastPath } from "../src/create-server.ts";

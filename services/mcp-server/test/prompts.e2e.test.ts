@@ -67,7 +67,7 @@ describe("prompts: short entry points that lead a keyless host to one tool call"
     expect(sessionId).toBeTruthy();
     for (const prompt of prompts) {
       const got = await client.getPrompt({ name: prompt.name, arguments: argumentsFor(prompt, sessionId) });
-      const text = (got.messages[0]?.content as { text: string }).text;
+      const text = ((got.messages[0]?.content ?? {}) as { text: string }).text;
       const call = followPrompt(text);
       const result = await client.callTool(call);
       expect(result.isError, `${prompt.name} -> ${call.name}: ${JSON.stringify(result.content).slice(0, 300)}`).toBeFalsy();
@@ -76,7 +76,7 @@ describe("prompts: short entry points that lead a keyless host to one tool call"
 
   it("decide renders the options and criteria as reasoning_decision's arguments", async () => {
     const got = await client.getPrompt({ name: "decide", arguments: { question: "Which database?", options: "- Postgres\n- SQLite", criteria: "cost, ops effort" } });
-    const call = followPrompt((got.messages[0]?.content as { text: string }).text);
+    const call = followPrompt(((got.messages[0]?.content ?? {}) as { text: string }).text);
     expect(call).toEqual({
       name: "reasoning_decision",
       arguments: { type: "weighted", question: "Which database?", options: ["Postgres", "SQLite"], criteria: [{ name: "cost" }, { name: "ops effort" }] },
