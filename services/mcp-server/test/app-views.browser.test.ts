@@ -202,6 +202,23 @@ describe.each(transports)("in-chat views over $name", (transport) => {
     expect(await host.page.frames()[1]?.locator(".quality-chart").count()).toBeGreaterThan(0);
   });
 
+  it("draws the evidence update and the causal DAG, computed in code from the arguments", async () => {
+    const evidence = await call(client, "reasoning_evidence", {
+      type: "probabilistic",
+      hypothesis: "The outage was caused by the cache",
+      prior: 0.3,
+      evidence: [{ content: "Cache errors spiked at 10:02", likelihood_if_true: 0.9, likelihood_if_false: 0.2 }],
+    });
+    const evidenceText = await host.show("reasoning_evidence", evidence);
+    expect(evidenceText).toContain("The outage was caused by the cache");
+    expect(evidenceText).toContain("Cache errors spiked at 10:02");
+    const causalModel = { variables: ["demand", "ads", "sales"], relationships: [{ cause: "demand", effect: "ads", strength: 1 }, { cause: "ads", effect: "sales", strength: 2 }] };
+    const counterfactual = await call(client, "reasoning_counterfactual", { scenario: "A shop", intervention: "More ads", causal_model: causalModel, intervention_target: { variable: "ads", change: 1 }, narrate: false });
+    const text = await host.show("reasoning_counterfactual", counterfactual);
+    const svgText = await host.page.frames()[1]?.locator("svg").first().textContent();
+    for (const variable of causalModel.variables) expect(`${text}\n${svgText}`).toContain(variable);
+  });
+
   it("made no request off loopback", () => {
     expect(host.requests.length).toBeGreaterThan(0);
     expect(host.requests.filter((url) => !isLocal(url))).toEqual([]);
