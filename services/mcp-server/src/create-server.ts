@@ -108,13 +108,19 @@ async function callEngine(engine: Engine, logger: Logger, name: string, rawArgum
  * reasoning_submit, which resumes a model-backed call) are answered by the
  * engine directly, with the same result the registered tool gives.
  */
-export function createToolCallFastPath(options: { engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>; logger?: Logger; toolsets?: readonly string[] }): ToolCallFastPath {
+export function createToolCallFastPath(options: {
+  engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>;
+  logger?: Logger;
+  toolsets?: readonly string[];
+  /** While true, every call goes through the server (e.g. a client asked for log lines, which the fast path cannot send). */
+  stepAside?: () => boolean;
+}): ToolCallFastPath {
   const logger = options.logger ?? silentLogger;
   const served = servedTools(options.engine, options.toolsets);
   const modelFree = new Set(served.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
   // The signal is read only if the call needs it (see LazyAbort).
   return (call) =>
-    modelFree.has(call.name)
+    modelFree.has(call.name) && options.stepAside?.() !== true
       ? callEngine(options.engine, logger, call.name, call.arguments, {
           get signal() {
             return call.cancellation.signal;

@@ -29,11 +29,15 @@ export interface LogMirror {
    * how to run a request's work so that lines logged meanwhile reach its client.
    */
   attach(server: McpServer): <T>(context: ServerContext, work: () => T) => T;
+  /** True once a client asked for log lines (`logging/setLevel`): the stdio fast path, which logs outside any server, then steps aside. */
+  listening(): boolean;
 }
 
 export function createLogMirror(): LogMirror {
   const current = new AsyncLocalStorage<Listener>();
+  let asked = false;
   return {
+    listening: () => asked,
     sink(line) {
       const listener = current.getStore();
       const threshold = listener?.threshold();
@@ -59,6 +63,7 @@ export function createLogMirror(): LogMirror {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: level: use one of ${severity.join(", ")} (got ${JSON.stringify(level)})`);
         }
         requested = level;
+        asked = true;
         return {};
       });
       return (context, work) => {

@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, url: http.url })) logger.info(line);
   } else {
-    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger, toolsets: config.toolsets }) });
+    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger, toolsets: config.toolsets, stepAside: logMirror.listening }) });
     for (const line of connectionHelp({ config, scriptPath })) logger.info(line);
   }
 }

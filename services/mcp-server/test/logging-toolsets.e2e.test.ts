@@ -120,6 +120,13 @@ describe("logging mirrored to the client, and toolsets", () => {
     expect(call("listWorkflows")).toBeUndefined();
     const everything = createToolCallFastPath({ engine, toolsets: ["all"] });
     expect(everything({ name: "listWorkflows", arguments: {}, cancellation: new AbortController() } as unknown as Parameters<typeof fastPath>[0])).toBeDefined();
+    // Once a client asks for log lines, calls go through the server, which can send them.
+    let listening = false;
+    const polite = createToolCallFastPath({ engine, toolsets: ["all"], stepAside: () => listening });
+    const listWorkflows = () => polite({ name: "listWorkflows", arguments: {}, cancellation: new AbortController() } as unknown as Parameters<typeof fastPath>[0]);
+    expect(listWorkflows()).toBeDefined();
+    listening = true;
+    expect(listWorkflows()).toBeUndefined();
   });
 
   it("refuses unknown toolset names, naming the variable and the toolsets there are", () => {

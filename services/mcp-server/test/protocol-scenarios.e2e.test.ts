@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpServer, type HttpServerProcess } from "./support/http-process.ts";
-import { temporaryDirectory } from "./support/server-process.ts";
+import { startStdioServer, type StdioServer, temporaryDirectory } from "./support/server-process.ts";
 import { testClient } from "./support/test-client.ts";
 
 // The conformance suite's (@modelcontextprotocol/conformance) prompt, completion and logging server
@@ -66,5 +66,33 @@ describe("conformance scenarios: prompts, completion, logging", () => {
     expect(await client.setLoggingLevel("info")).toEqual({});
     const error = await client.setLoggingLevel("loud" as "info").catch((caught: unknown) => caught);
     expect((error as ProtocolError).code).toBe(-32602);
+  });
+});
+
+describe("logging over stdio, where model-free calls take the fast path", () => {
+  const stdioDirectory = temporaryDirectory();
+  let stdio: StdioServer;
+  const messages: Array<{ level: string; data: unknown }> = [];
+
+  beforeAll(async () => {
+    stdio = await startStdioServer({ DATABASE_PATH: join(stdioDirectory.path, "logging.db"), LOG_LEVEL: "info", DELIBERATE_TOOLSETS: "core,workflows" });
+    stdio.client.setNotificationHandler("notifications/message", (notification) => void messages.push(notification.params));
+  });
+  afterAll(async () => {
+    await stdio?.close();
+    stdioDirectory.remove();
+  });
+
+  it("sends nothing before the client asks, then the lines of its calls at its level", async () => {
+    await stdio.client.callTool({ name: "startWorkflow", arguments: { workflow: "before-asking" } });
+    expect(messages).toEqual([]);
+    await stdio.client.setLoggingLevel("info");
+    const failed = await stdio.client.callTool({ name: "startWorkflow", arguments: { workflow: "after-asking" } });
+    expect(failed.isError).toBe(true);
+    expect(messages.map((message) => message.data)).toEqual([expect.objectContaining({ level: "info", message: "tool call failed", tool: "startWorkflow" })]);
+    expect(JSON.stringify(messages)).toContain("after-asking");
+    await stdio.client.setLoggingLevel("error");
+    await stdio.client.callTool({ name: "startWorkflow", arguments: { workflow: "below-the-level" } });
+    expect(JSON.stringify(messages)).not.toContain("below-the-level");
   });
 });
