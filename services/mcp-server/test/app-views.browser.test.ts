@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { answerDialogPrompt } from "@deliberate/dialog/testing";
+import { answerFor, scenarioDomainKnowledge } from "@deliberate/knowledge-graph/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { build } from "esbuild";
@@ -34,6 +35,7 @@ beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: apt-get install -y chromium-headless-shell (.ci/run does this), or set CHROMIUM_PATH.`);
   fake = await createFakeModelServer({
     respond: (request) => {
+      if ((request.schemaName ?? "").startsWith("knowledge_graph_")) return { object: answerFor(request.schemaName ?? "", request.prompt) };
       if ((request.schemaName ?? "").startsWith("dialog_")) {
         return { object: answerDialogPrompt({ schemaName: request.schemaName ?? "", system: request.system, user: request.prompt, jsonSchema: request.jsonSchema ?? {} }, {}) };
       }
@@ -217,6 +219,32 @@ describe.each(transports)("in-chat views over $name", (transport) => {
     const text = await host.show("reasoning_counterfactual", counterfactual);
     const svgText = await host.page.frames()[1]?.locator("svg").first().textContent();
     for (const variable of causalModel.variables) expect(`${text}\n${svgText}`).toContain(variable);
+  });
+
+  it("draws a timeline's branches, the MCTS tree and the knowledge graph from their results", async () => {
+    const created = await call(client, "reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March." });
+    const timelineId = (created.structuredContent as { timeline_id: string }).timeline_id;
+    const branched = await call(client, "reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "Launch slips to May.", label: "slip" });
+    const timelineText = await host.show("reasoning_timeline", branched);
+    const timelineSvg = await host.page.frames()[1]?.locator("svg").first().textContent();
+    expect(`${timelineText}\n${timelineSvg}`).toContain("slip");
+
+    const explored = await call(client, "reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: 3, branching_factor: 2 });
+    const mctsText = await host.show("reasoning_mcts", explored);
+    const mctsSvg = await host.page.frames()[1]?.locator("svg").first().textContent();
+    expect(`${mctsText}\n${mctsSvg}`).toContain("Choose a caching strategy.");
+
+    const deduced = await call(client, "reasoning_execute_task", {
+      taskId: "view-1",
+      reasoningType: "deductive",
+      goalQuery: "Is Alice an ancestor of Dave?",
+      contextData: { domainKnowledge: scenarioDomainKnowledge },
+    });
+    const structured = deduced.structuredContent as { status: string; result?: { reasoningTrace?: { subgraph: { entities: Array<{ name: string }> } } } };
+    expect(structured.status).toBe("completed");
+    const kgText = await host.show("reasoning_execute_task", deduced);
+    const kgSvg = await host.page.frames()[1]?.locator("svg").first().textContent();
+    for (const entity of structured.result?.reasoningTrace?.subgraph.entities ?? []) expect(`${kgText}\n${kgSvg}`).toContain(entity.name);
   });
 
   it("made no request off loopback", () => {
