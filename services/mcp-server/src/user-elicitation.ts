@@ -1,3 +1,4 @@
+import { DeliberateError } from "@deliberate/contracts";
 import type { InvokeOptions } from "@deliberate/engine";
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "./logger.ts";
@@ -52,7 +53,14 @@ export function withUserElicitation(server: McpServer, context: ServerContext, l
       }
       if (answer === undefined) return output;
       const { toolResults: _results, sessionState: _state, userInput: _previous, ...rest } = base;
-      output = await invoke(name, { ...rest, reasoningSessionId: pending.sessionId, userInput: answer }, options);
+      try {
+        output = await invoke(name, { ...rest, reasoningSessionId: pending.sessionId, userInput: answer }, options);
+      } catch (error) {
+        // An answer the task refuses (e.g. too long) is the user's, not the caller's: the question goes back to the agent.
+        if (!(DeliberateError.isInstance(error) && error.code === "INVALID_INPUT")) throw error;
+        logger.info("the user's answer was refused; the question goes back to the agent", { tool: name, detail: error.message });
+        return output;
+      }
     }
     return output;
   };

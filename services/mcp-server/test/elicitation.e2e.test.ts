@@ -78,6 +78,14 @@ describe("elicitation: a knowledge-graph question goes to the user directly when
     await client.close();
   });
 
+  it("returns pending_user_input when the user's answer is one the task refuses (too long)", { timeout: 60_000 }, async () => {
+    const { client, toQuestion, viaTool } = await connect({ elicitation: true, reply: () => ({ action: "accept", content: { answer: "x".repeat(20_001) } }) });
+    const pending = await toQuestion(viaTool, "too-long");
+    expect(pending.status).toBe("pending_user_input");
+    expect(pending.userInputRequest).toBe("Does the group have umbrellas?");
+    await client.close();
+  });
+
   it("keeps today's round trip when the client does not declare elicitation", { timeout: 60_000 }, async () => {
     const { client, toQuestion, viaTool } = await connect({ elicitation: false });
     const pending = await toQuestion(viaTool, "plain");
