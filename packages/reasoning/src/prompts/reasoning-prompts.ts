@@ -25,7 +25,7 @@ function optional(args: Readonly<Record<string, string>>, name: string, key = na
 const decide: ModulePrompt = {
   name: "decide",
   title: "Decide between options",
-  description: "Rank options against criteria (weighted scoring; scores and weights are computed, not guessed).",
+  description: "Rank options against criteria: each option is scored per criterion, and the weighted ranking is computed in code.",
   tool: "reasoning_decision",
   arguments: [
     { name: "question", description: "The decision, as a question", required: true },
