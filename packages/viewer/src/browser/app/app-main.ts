@@ -31,14 +31,47 @@ function show(state: string, ...children: Parameters<typeof h>[2][]): void {
 
 const app = new App({ name: "deliberate-view", version: "1.0.0" });
 
+/** The largest page the session resource gives (contracts' maxSessionPageSize). */
+const pageLimit = 1000;
+/** Pages read at most (a session that keeps growing while it is read is drawn as read so far). */
+const maxPages = 50;
+
+type SessionPage = SessionData & { page?: { totals: Record<string, number>; next_offset: number | null } };
+
+async function readPage(sessionId: string, offset: number): Promise<SessionPage> {
+  const read = await app.readServerResource({ uri: `deliberate://sessions/${encodeURIComponent(sessionId)}?limit=${pageLimit}&offset=${offset}` });
+  const content = read.contents[0];
+  return JSON.parse(content !== undefined && "text" in content ? content.text : "{}") as SessionPage;
+}
+
+/** The list a page total names (`thoughts`, or `graph.nodes` inside a section). */
+function listIn(record: Record<string, unknown>, name: string): unknown {
+  const [outer, inner] = name.split(".") as [string, string | undefined];
+  const value = record[outer];
+  return inner === undefined ? value : isRecord(value) ? value[inner] : undefined;
+}
+
+/** The whole session through the host, page by page (each list the resource windows is appended). */
+async function readSession(sessionId: string): Promise<SessionData> {
+  const first = await readPage(sessionId, 0);
+  let next = first.page?.next_offset ?? null;
+  for (let pages = 1; next !== null && pages < maxPages; pages += 1) {
+    const page = await readPage(sessionId, next);
+    for (const name of Object.keys(page.page?.totals ?? {})) {
+      const from = listIn(page, name);
+      const to = listIn(first, name);
+      if (Array.isArray(from) && Array.isArray(to)) to.push(...from);
+    }
+    next = page.page?.next_offset ?? null;
+  }
+  return first;
+}
+
 async function draw(structured: unknown): Promise<void> {
   const sessionId = sessionIdOf(structured);
   if (sessionId === undefined) return show("empty", h("p", { class: "muted" }, "This result has no session to draw."));
   show("loading", h("p", { class: "muted" }, "Loading…"));
-  const read = await app.readServerResource({ uri: `deliberate://sessions/${encodeURIComponent(sessionId)}?limit=1000` });
-  const content = read.contents[0];
-  const text = content !== undefined && "text" in content ? content.text : "{}";
-  const record = JSON.parse(text) as SessionData;
+  const record = await readSession(sessionId);
   resetSectionStates();
   const sections = renderSections({ record, invocations: [] }, views);
   if (sections.length === 0) return show("empty", h("p", { class: "muted" }, `Nothing to draw yet for session ${sessionId}.`));
