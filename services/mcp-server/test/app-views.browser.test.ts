@@ -247,6 +247,18 @@ describe.each(transports)("in-chat views over $name", (transport) => {
     for (const entity of structured.result?.reasoningTrace?.subgraph.entities ?? []) expect(`${kgText}\n${kgSvg}`).toContain(entity.name);
   });
 
+  it.runIf(transport.name === "stdio")("reads a session larger than one resource page (1,000 items) whole", async () => {
+    const decide = (question: string, sessionId?: string) =>
+      call(client, "reasoning_decision", { type: "weighted", question, options: ["A", "B"], criteria: [{ name: "c", weight: 1 }], scores: [[1], [2]], ...(sessionId ? { session_id: sessionId } : {}) });
+    const first = await decide("Decision 0");
+    const sessionId = (first.structuredContent as { session_id: string }).session_id;
+    for (let batch = 0; batch < 20; batch += 1) await Promise.all(Array.from({ length: 50 }, (_, index) => decide(`Decision ${batch * 50 + index + 1}`, sessionId)));
+    const last = await decide("Decision 1001", sessionId);
+    const text = await host.show("reasoning_decision", last);
+    expect(text).toContain("Decision 1001");
+    expect(await host.page.frames()[1]?.locator("article.decision").count()).toBe(1002);
+  });
+
   it("made no request off loopback", () => {
     expect(host.requests.length).toBeGreaterThan(0);
     expect(host.requests.filter((url) => !isLocal(url))).toEqual([]);
