@@ -38,26 +38,49 @@ function attribute(value: string): string {
   return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 }
 
+/** The views' documents: which exist, and each one's HTML (built on first read, then kept). */
+export interface AppViewDocuments {
+  readonly uris: ReadonlySet<string>;
+  read(uri: string): string;
+}
+
 /**
  * Each view as one self-contained HTML document (script and style inline: the
- * host loads nothing else), by URI. Undefined when the viewer's browser files
- * are not built (`pnpm --filter @deliberate/viewer build`).
+ * host loads nothing else), by URI. The files are read on the first request
+ * for a view, not at start-up. Undefined when the viewer's browser files are
+ * not built (`pnpm --filter @deliberate/viewer build`).
  */
-export function loadAppViewDocuments(directory: string | undefined = findViewerAssetsDirectory()): ReadonlyMap<string, string> | undefined {
+export function loadAppViewDocuments(directory: string | undefined = findViewerAssetsDirectory()): AppViewDocuments | undefined {
   if (directory === undefined || !existsSync(join(directory, "app.js"))) return undefined;
-  // "</" inside the inline script or style would end the element early.
-  const script = readFileSync(join(directory, "app.js"), "utf8").replaceAll("</", "<\\/");
-  const style = readFileSync(join(directory, "viewer.css"), "utf8").replaceAll("</", "<\\/");
-  return new Map(
-    appViews.map((view) => [
-      appViewUri(view),
-      [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-        `<title>${attribute(view.title)} · Deliberate</title><style>${style}</style></head>`,
-        `<body class="app-view"><main id="main" data-views="${attribute(view.sections.join(","))}" data-title="${attribute(view.title)}"><p class="muted">Waiting for the result…</p></main>`,
-        `<script>${script}</script></body></html>`,
-      ].join("\n"),
-    ]),
-  );
+  const byUri = new Map(appViews.map((view) => [appViewUri(view), view]));
+  let assets: { script: string; style: string } | undefined;
+  const built = new Map<string, string>();
+  return {
+    uris: new Set(byUri.keys()),
+    read(uri) {
+      const view = byUri.get(uri);
+      if (view === undefined) throw new Error(`No in-chat view at ${uri}`);
+      // "</" inside the inline script or style would end the element early.
+      assets ??= {
+        script: readFileSync(join(directory, "app.js"), "utf8").replaceAll("</", "<\\/"),
+        style: readFileSync(join(directory, "viewer.css"), "utf8").replaceAll("</", "<\\/"),
+      };
+      let html = built.get(uri);
+      if (html === undefined) {
+        html = viewDocument(view, assets);
+        built.set(uri, html);
+      }
+      return html;
+    },
+  };
+}
+
+function viewDocument(view: AppView, assets: { script: string; style: string }): string {
+  return [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${attribute(view.title)} · Deliberate</title><style>${assets.style}</style></head>`,
+    `<body class="app-view"><main id="main" data-views="${attribute(view.sections.join(","))}" data-title="${attribute(view.title)}"><p class="muted">Waiting for the result…</p></main>`,
+    `<script>${assets.script}</script></body></html>`,
+  ].join("\n");
 }

@@ -2,7 +2,8 @@ import { appViews, appViewUri } from "@deliberate/viewer/app-views";
 import { describe, expect, it } from "vitest";
 import { createAppViewResources } from "./app-view-resources.ts";
 
-const documents = new Map(appViews.map((view) => [appViewUri(view), `<!doctype html><title>${view.name}</title>`]));
+const html = new Map(appViews.map((view) => [appViewUri(view), `<!doctype html><title>${view.name}</title>`]));
+const documents = { uris: new Set(html.keys()), read: (uri: string) => html.get(uri) ?? "" };
 
 describe("the in-chat views' resources", () => {
   it("offers only the views of served tools, each an MCP App document with a CSP asking for no domains", () => {
@@ -23,7 +24,7 @@ describe("the in-chat views' resources", () => {
   });
 
   it("offers nothing for views whose document was not built", () => {
-    const views = createAppViewResources(new Map(), new Set(["reasoning_decision"]));
+    const views = createAppViewResources({ uris: new Set(), read: () => "" }, new Set(["reasoning_decision"]));
     expect(views.list()).toEqual([]);
     expect(views.toolMeta("reasoning_decision")).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import { appViews, appViewUri } from "@deliberate/viewer/app-views";
+import { type AppViewDocuments, appViews, appViewUri } from "@deliberate/viewer/app-views";
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
 import type { Resource } from "@modelcontextprotocol/server";
 
@@ -23,8 +23,8 @@ export interface AppViewResources {
  * (`loadAppViewDocuments`). Hosts without the MCP Apps extension ignore the
  * `_meta` and the `ui://` resources; tool results are the same either way.
  */
-export function createAppViewResources(documents: ReadonlyMap<string, string>, servedTools: ReadonlySet<string>): AppViewResources {
-  const offered = appViews.filter((view) => documents.has(appViewUri(view)) && view.tools.some((tool) => servedTools.has(tool)));
+export function createAppViewResources(documents: AppViewDocuments, servedTools: ReadonlySet<string>): AppViewResources {
+  const offered = appViews.filter((view) => documents.uris.has(appViewUri(view)) && view.tools.some((tool) => servedTools.has(tool)));
   const viewOfTool = new Map(offered.flatMap((view) => view.tools.filter((tool) => servedTools.has(tool)).map((tool) => [tool, appViewUri(view)] as const)));
   const uris = new Set(offered.map(appViewUri));
   return {
@@ -37,7 +37,7 @@ export function createAppViewResources(documents: ReadonlyMap<string, string>, s
         mimeType: RESOURCE_MIME_TYPE,
         _meta: viewResourceMeta,
       })),
-    read: (uri) => (uris.has(uri) ? { uri, mimeType: RESOURCE_MIME_TYPE, text: documents.get(uri) as string, _meta: viewResourceMeta } : undefined),
+    read: (uri) => (uris.has(uri) ? { uri, mimeType: RESOURCE_MIME_TYPE, text: documents.read(uri), _meta: viewResourceMeta } : undefined),
     toolMeta: (tool) => {
       const uri = viewOfTool.get(tool);
       return uri === undefined ? undefined : { ui: { resourceUri: uri }, [RESOURCE_URI_META_KEY]: uri };

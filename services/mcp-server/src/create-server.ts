@@ -11,6 +11,7 @@ import { publishOnly } from "./tool-schemas.ts";
 import type { ToolCallFastPath } from "./stdio-transport.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
 import { withUserElicitation } from "./user-elicitation.ts";
+import type { AppViewDocuments } from "@deliberate/viewer/app-views";
 import { createAppViewResources } from "./app-view-resources.ts";
 import { registerCompletions } from "./completions.ts";
 import type { LogMirror } from "./log-mirror.ts";
@@ -45,7 +46,7 @@ export interface CreateServerOptions {
    * The in-chat views' documents by `ui://` URI (`loadAppViewDocuments` of @deliberate/viewer/app-views):
    * served as MCP Apps resources and linked from their tools (`_meta.ui.resourceUri`). Needs `sessions` (the views read them).
    */
-  appViews?: ReadonlyMap<string, string>;
+  appViews?: AppViewDocuments;
   /** The session viewer's base URL, when it is served; Markdown exports link to it. */
   viewerUrl?: string;
 }
