@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { DialogModuleOptions, DialogRepositories } from "./dialog-context.ts";
 import { createDialogHandlers } from "./dialog-handlers.ts";
 import { dialogModeSettings } from "./modes/dialog-mode.ts";
+import { dialogPrompts } from "./prompts/dialog-prompts.ts";
 import { dialogSessionSection } from "./render/dialog-session-section.ts";
 import type { DialogDatabase } from "./store/dialog-database.ts";
 import { createDialogSessionRepository } from "./store/dialog-session.repository.ts";
@@ -21,6 +22,7 @@ export function createDialogModule(options: DialogModuleOptions = {}) {
     migrations: dialogMigrations,
     repositories: (db) => ({ dialogSessions: createDialogSessionRepository(db as unknown as Kysely<DialogDatabase>) }),
     sessionSections: [dialogSessionSection],
+    prompts: dialogPrompts,
   });
 }
 

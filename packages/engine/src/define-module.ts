@@ -5,6 +5,7 @@ import type { Clock } from "./clock.ts";
 import type { InvocationEvent } from "./engine-types.ts";
 import type { IdGenerator } from "./ids.ts";
 import type { ModeSettings, RuntimeSettingsSource } from "./mode-settings.ts";
+import type { ModulePrompt } from "./module-prompt.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
 /**
@@ -94,6 +95,13 @@ export interface DeliberateModule<Extra extends object = object> extends StoreCo
   readonly runtimeSettings?: RuntimeSettingsSource;
   /** Told of every finished invocation, after its row is written (must not throw; errors are ignored). */
   readonly onInvocation?: (event: InvocationEvent) => void;
+  /** Prompts the module offers hosts, each leading to one of its tools. */
+  readonly prompts?: readonly ModulePrompt[];
+  /**
+   * Named groups of tools a service can serve on their own (`DELIBERATE_TOOLSETS`), by toolset name.
+   * A tool the module lists in none belongs to the toolset named after the module. Two modules may add to one toolset.
+   */
+  readonly toolsets?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Declares a module (identity, typed). Composition checks happen in `createEngine`. */
@@ -111,6 +119,9 @@ export interface Composition {
   readonly capabilities: Readonly<Record<string, unknown>>;
   readonly runtimeSources: readonly RuntimeSettingsSource[];
   readonly invocationObservers: ReadonlyArray<(event: InvocationEvent) => void>;
+  readonly prompts: readonly ModulePrompt[];
+  /** Toolset name -> the tools in it (every composed tool is in exactly one). */
+  readonly toolsets: ReadonlyMap<string, readonly string[]>;
 }
 
 export function composeModules(modules: readonly DeliberateModule[]): Composition {
@@ -124,6 +135,8 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
   const capabilities: Record<string, unknown> = {};
   const runtimeSources: RuntimeSettingsSource[] = [];
   const invocationObservers: Array<(event: InvocationEvent) => void> = [];
+  const prompts: ModulePrompt[] = [];
+  const toolsets = new Map<string, string[]>();
   const clash = (what: string, name: string, module: string) => new Error(`${what} '${name}' of module ${module} is already registered by another module`);
   for (const module of modules) {
     if (names.has(module.name)) throw new Error(`Module '${module.name}' is composed twice`);
@@ -155,9 +168,34 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
       if (key in capabilities) throw clash("Capability", key, module.name);
       capabilities[key] = value;
     }
+    for (const prompt of module.prompts ?? []) {
+      if (prompts.some((known) => known.name === prompt.name)) throw clash("Prompt", prompt.name, module.name);
+      prompts.push(prompt);
+    }
+    addToolsets(toolsets, module);
   }
   for (const method of methods.values()) {
     if (!handlers.has(method.tool)) throw new Error(`Method '${method.method}' names tool '${method.tool}', which no composed module registers`);
   }
-  return { handlers, modes, sections, methods, tasks, capabilities, runtimeSources, invocationObservers };
+  for (const prompt of prompts) {
+    if (!handlers.has(prompt.tool)) throw new Error(`Prompt '${prompt.name}' leads to tool '${prompt.tool}', which no composed module registers`);
+  }
+  return { handlers, modes, sections, methods, tasks, capabilities, runtimeSources, invocationObservers, prompts, toolsets };
+}
+
+/** Adds a module's tools to their toolsets: listed ones where listed, the rest under the module's name. */
+function addToolsets(toolsets: Map<string, string[]>, module: DeliberateModule): void {
+  const own = new Set((module.tools ?? []).map((handler) => handler.definition.name));
+  const placed = new Set<string>();
+  for (const [toolset, tools] of Object.entries(module.toolsets ?? {})) {
+    if (!/^[a-z][a-z0-9-]*$/.test(toolset)) throw new Error(`Toolset '${toolset}' of module ${module.name}: names are lower-case kebab-case`);
+    for (const tool of tools) {
+      if (!own.has(tool)) throw new Error(`Toolset '${toolset}' of module ${module.name} lists tool '${tool}', which the module does not register`);
+      if (placed.has(tool)) throw new Error(`Tool '${tool}' of module ${module.name} is listed in two toolsets`);
+      placed.add(tool);
+    }
+    toolsets.set(toolset, [...(toolsets.get(toolset) ?? []), ...tools]);
+  }
+  const rest = [...own].filter((tool) => !placed.has(tool));
+  if (rest.length > 0) toolsets.set(module.name, [...(toolsets.get(module.name) ?? []), ...rest]);
 }

@@ -22,6 +22,7 @@ import { createReplayIds, type IdGenerator, randomIds } from "./ids.ts";
 import { createProgressChannel, defaultGenerationProgressIntervalMs } from "./progress-channel.ts";
 import { combineSettingsSources, createSettingsResolver, type ModeSettings, type RuntimeSettingsSource } from "./mode-settings.ts";
 import type { InvocationFields, ToolHandler } from "./tool-handler.ts";
+import type { ModulePrompt } from "./module-prompt.ts";
 
 export interface EngineOptions {
   /** The store, opened with the same modules (`openStore({ path, modules })`) so their tables and repositories exist. */
@@ -77,6 +78,10 @@ export interface DeliberateEngine extends Engine {
   readonly tasks: readonly BackgroundTask[];
   /** The composed modules' published facts (e.g. capability objects), by key. */
   readonly capabilities: Readonly<Record<string, unknown>>;
+  /** The composed modules' prompts for hosts. */
+  readonly prompts: readonly ModulePrompt[];
+  /** Toolset name -> its tools (the engine's own `reasoning_submit` is in none: services add it with any model-backed tool). */
+  readonly toolsets: ReadonlyMap<string, readonly string[]>;
   /** The store the engine was created with. */
   readonly store: Store;
   /** The server-side models the engine was created with. */
@@ -484,6 +489,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     sections: composition.sections,
     tasks: composition.tasks,
     capabilities: composition.capabilities,
+    prompts: composition.prompts,
+    toolsets: composition.toolsets,
     store: options.store,
     models: options.models,
     concurrencyNow,

@@ -28,3 +28,5 @@ export { isRejectedAnswer, promptKey } from "./host/replay-router.ts";
 export { exportSession, mermaidLabel, sessionExportMimeTypes, sessionToMarkdown, sessionToMermaid, tableCell } from "./export/session-export.ts";
 export type { SessionExportFormat, SessionExportOptions } from "./export/session-export.ts";
 export { loadModules } from "./load-modules.ts";
+export { splitPromptList } from "./module-prompt.ts";
+export type { ModulePrompt, ModulePromptArgument } from "./module-prompt.ts";

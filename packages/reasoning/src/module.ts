@@ -5,8 +5,21 @@ import { reasoningMigrations } from "./store/migrations/index.ts";
 import { createReasoningRepositories, type ReasoningRepositories } from "./store/repositories.ts";
 import { createAutoHandler } from "./tools/auto/auto.handler.ts";
 import { reasoningHandlers } from "./tools/index.ts";
+import { reasoningPrompts } from "./prompts/reasoning-prompts.ts";
+import { builtinPresets } from "./tools/preset/builtin-presets.ts";
 import type { PresetDefinition } from "./tools/preset/preset-definition.ts";
 import { createPresetHandler } from "./tools/preset/preset.handler.ts";
+
+/**
+ * The reasoning tools by toolset. core is what most questions need (and what the
+ * prompts lead to); analysis holds the larger structured methods; workflows the
+ * host-driven step-by-step tools.
+ */
+const reasoningToolsets = {
+  core: ["reasoning_linear", "reasoning_tree", "reasoning_divergent", "reasoning_reflection", "reasoning_checkpoint", "reasoning_auto", "reasoning_decision", "reasoning_evidence", "reasoning_preset"],
+  analysis: ["reasoning_graph", "reasoning_timeline", "reasoning_mcts", "reasoning_detect", "reasoning_counterfactual", "reasoning_metrics"],
+  workflows: ["startChainOfThought", "startWorkflow", "submitThought", "listWorkflows"],
+} as const;
 
 export interface ReasoningModuleOptions {
   /** Preset workflows to offer (default: the built-in ones); validated when the module is created. */
@@ -29,6 +42,8 @@ export function createReasoningModule(options: ReasoningModuleOptions = {}) {
     migrations: reasoningMigrations,
     repositories: createReasoningRepositories,
     sessionSections: reasoningSessionSections,
+    prompts: reasoningPrompts(options.presets ?? builtinPresets),
+    toolsets: reasoningToolsets,
   });
 }
 

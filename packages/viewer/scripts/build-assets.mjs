@@ -38,5 +38,18 @@ await build({
   plugins: [viewsPlugin],
   logLevel: "warning",
 });
+// The in-chat views (MCP Apps): the same views, with the ext-apps bridge to the host instead of the page's HTTP API.
+await build({
+  entryPoints: [join(browser, "app", "app-main.ts")],
+  outfile: join(out, "app.js"),
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: ["chrome110", "firefox110", "safari16"],
+  minify: true,
+  legalComments: "eof",
+  plugins: [viewsPlugin],
+  logLevel: "warning",
+});
 await build({ entryPoints: [join(browser, "styles.css")], outfile: join(out, "viewer.css"), bundle: true, minify: true, logLevel: "warning" });
 writeFileSync(join(out, "index.html"), readFileSync(join(browser, "index.html"), "utf8"));

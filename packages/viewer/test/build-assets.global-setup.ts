@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outputs = ["viewer.js", "viewer.css", "index.html"].map((name) => join(root, "dist", "browser", name));
+const outputs = ["viewer.js", "app.js", "viewer.css", "index.html"].map((name) => join(root, "dist", "browser", name));
 
 /** Newest modification time of the files under `path` (or of the file itself). */
 function newest(path: string): number {

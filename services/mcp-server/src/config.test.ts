@@ -44,6 +44,14 @@ describe("parseCommandLine", () => {
     expect(failure([], { DATABASE_POOL_SIZE: "many" }).variables).toEqual(["DATABASE_POOL_SIZE"]);
   });
 
+  it("reads DELIBERATE_TOOLSETS: default core, lower-cased, each once, blank as unset", () => {
+    const toolsets = (env: Record<string, string>) => run([], env).toolsets;
+    expect(toolsets({})).toEqual(["core"]);
+    expect(toolsets({ DELIBERATE_TOOLSETS: "  " })).toEqual(["core"]);
+    expect(toolsets({ DELIBERATE_TOOLSETS: "Core, analysis,core,,DIALOG" })).toEqual(["core", "analysis", "dialog"]);
+    expect(toolsets({ DELIBERATE_TOOLSETS: "all" })).toEqual(["all"]);
+  });
+
   it("names LOG_LEVEL when it is invalid", () => {
     const error = failure([], { LOG_LEVEL: "verbose" });
     expect(error.variables).toEqual(["LOG_LEVEL"]);

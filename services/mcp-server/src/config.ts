@@ -6,6 +6,7 @@ import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
 import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
+import { defaultToolsets } from "./toolsets.ts";
 
 /** Default port of the Streamable HTTP transport (`--port`, `MCP_HTTP_PORT`). */
 export const defaultHttpPort = 8080;
@@ -46,6 +47,11 @@ export type TransportConfig = { kind: "stdio" } | HttpTransportConfig;
 /** Everything the server reads from its environment and command line, parsed once at start-up. */
 export interface ServerConfig {
   providers: ProviderSettings;
+  /**
+   * `DELIBERATE_TOOLSETS`: the toolsets whose tools are listed and callable (comma-separated; `all` for every tool),
+   * default `core`. Names are checked against the composed modules' toolsets at start-up.
+   */
+  toolsets: string[];
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
   /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
@@ -90,7 +96,10 @@ Deliberate's MCP server: structured reasoning tools for AI agents.
   --help, -h        print this help
   --version, -v     print the version
 
-Environment: DATABASE_URL (postgres://...), DATABASE_PATH, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
+Toolsets: DELIBERATE_TOOLSETS=core,analysis,dialog,knowledge-graph,workflows (or all) chooses the tools
+served (default ${defaultToolsets.join(",")}); --print-config lists each toolset's tools.
+
+Environment: DATABASE_URL (postgres://...), DATABASE_PATH, DELIBERATE_TOOLSETS, DELIBERATE_MODULES, LOG_LEVEL, DELIBERATE_PROVIDER, ANTHROPIC_API_KEY,
 OPENAI_API_KEY, OPENAI_BASE_URL, DELIBERATE_KEYLESS_ORDER, HOST_COMPLETION_TTL_SECONDS,
 MCP_HTTP_TOKEN, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS, MCP_HTTP_HEADERS_TIMEOUT_MS,
 MCP_HTTP_BODY_TIMEOUT_MS, ... (see the README).`;
@@ -252,6 +261,12 @@ function parseMilliseconds(env: Environment, name: string, fallback: number): nu
   return parsed;
 }
 
+/** `DELIBERATE_TOOLSETS`: lower-cased names, each once; unset or blank is the default. */
+function parseToolsets(env: Environment): string[] {
+  const names = [...new Set(readList(env["DELIBERATE_TOOLSETS"]).map((name) => name.toLowerCase()))];
+  return names.length > 0 ? names : [...defaultToolsets];
+}
+
 function parseProviders(env: Environment): ProviderSettings {
   try {
     return parseProviderEnvironment(env);
@@ -319,6 +334,7 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
     database,
     databasePoolSize,
     modules: readList(env["DELIBERATE_MODULES"]),
+    toolsets: parseToolsets(env),
     knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
     logLevel: logLevelValue ?? "info",
     transport,

@@ -11,14 +11,29 @@ import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishOnly } from "./tool-schemas.ts";
 import type { ToolCallFastPath } from "./stdio-transport.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
+import { withUserElicitation } from "./user-elicitation.ts";
+import type { AppViewDocuments } from "@deliberate/viewer/app-views";
+import { createAppViewResources } from "./app-view-resources.ts";
+import { registerCompletions } from "./completions.ts";
+import type { LogMirror } from "./log-mirror.ts";
+import { registerPrompts } from "./server-prompts.ts";
+import { sessionResourceTemplates } from "./session-resources.ts";
+import { allToolsets, selectTools } from "./toolsets.ts";
 
 export interface CreateServerOptions {
+  /**
+   * The toolsets whose tools are listed and callable (`DELIBERATE_TOOLSETS`); default all.
+   * Unknown names throw (validate at start-up with `selectTools`).
+   */
+  toolsets?: readonly string[];
+  /** Mirrors log lines to clients (`notifications/message`); the logger must write to its sink. */
+  logMirror?: LogMirror;
   /**
    * The engine whose tools are served; every definition in `engine.tools` becomes an MCP tool.
    * Its composed modules' protocol methods (`methods`) are served as custom JSON-RPC requests
    * and their published `capabilities` are advertised under `experimental` at initialize.
    */
-  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities">>;
+  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities" | "prompts" | "toolsets">>;
   logger?: Logger;
   /**
    * Provider configuration. With no server-side provider, calls use the
@@ -28,6 +43,11 @@ export interface CreateServerOptions {
   providers?: ProviderSettings;
   /** When given, sessions are served as resources (JSON, Markdown, Mermaid). */
   sessions?: SessionReader;
+  /**
+   * The in-chat views' documents by `ui://` URI (`loadAppViewDocuments` of @deliberate/viewer/app-views):
+   * served as MCP Apps resources and linked from their tools (`_meta.ui.resourceUri`). Needs `sessions` (the views read them).
+   */
+  appViews?: AppViewDocuments;
   /** The session viewer's base URL, when it is served; Markdown exports link to it. */
   viewerUrl?: string;
   /**
@@ -38,7 +58,18 @@ export interface CreateServerOptions {
   connectionCaller?: string;
 }
 
-function registerTool(server: McpServer, definition: ToolDefinition, engine: Engine, logger: Logger, providers: ProviderSettings | undefined): void {
+/** Runs a request's work so its log lines reach its client (see LogMirror). */
+type DuringRequest = <T>(context: ServerContext, work: () => T) => T;
+
+function registerTool(
+  server: McpServer,
+  definition: ToolDefinition,
+  engine: Engine,
+  logger: Logger,
+  providers: ProviderSettings | undefined,
+  during: DuringRequest,
+  meta: Record<string, unknown> | undefined,
+): void {
   // Converted on first use (and once per definition): nothing is converted at start-up.
   server.registerTool(
     definition.name,
@@ -48,12 +79,17 @@ function registerTool(server: McpServer, definition: ToolDefinition, engine: Eng
       inputSchema: publishOnly(() => publishedSchemas(definition).input),
       outputSchema: publishOnly(() => publishedSchemas(definition).output),
       annotations: { ...definition.annotations },
+      ...(meta ? { _meta: meta } : {}),
     },
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
-      const { options, flush } = invokeOptionsFor(server, context, logger, providers);
-      const result = await callEngine(engine, logger, definition.name, rawArguments, options);
-      await flush();
-      return result;
+      const call = async () => {
+        const { options, flush } = invokeOptionsFor(server, context, logger, providers);
+        const asking = { tools: engine.tools, invoke: withUserElicitation(server, context, logger, (name, args, invokeOptions) => engine.invoke(name, args, invokeOptions)) };
+        const result = await callEngine(asking, logger, definition.name, rawArguments, options);
+        await flush();
+        return result;
+      };
+      return during(context, call);
     },
   );
 }
@@ -80,13 +116,21 @@ async function callEngine(engine: Engine, logger: Logger, name: string, rawArgum
  * reasoning_submit, which resumes a model-backed call) are answered by the
  * engine directly, with the same result the registered tool gives.
  */
-export function createToolCallFastPath(options: { engine: Engine; logger?: Logger; caller?: string }): ToolCallFastPath {
+export function createToolCallFastPath(options: {
+  engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>;
+  logger?: Logger;
+  caller?: string;
+  toolsets?: readonly string[];
+  /** While true, every call goes through the server (e.g. a client asked for log lines, which the fast path cannot send). */
+  stepAside?: () => boolean;
+}): ToolCallFastPath {
   const caller = options.caller;
   const logger = options.logger ?? silentLogger;
-  const modelFree = new Set(options.engine.tools.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
+  const served = servedTools(options.engine, options.toolsets);
+  const modelFree = new Set(served.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
   // The signal is read only if the call needs it (see LazyAbort).
   return (call) =>
-    modelFree.has(call.name)
+    modelFree.has(call.name) && options.stepAside?.() !== true
       ? callEngine(options.engine, logger, call.name, call.arguments, {
           get signal() {
             return call.cancellation.signal;
@@ -114,11 +158,25 @@ export function createServer(options: CreateServerOptions): McpServer {
   };
   const server = new McpServer(serverInfo, { capabilities, instructions: serverInstructions });
   if (options.connectionCaller !== undefined) bindConnectionCaller(server, options.connectionCaller);
-  for (const definition of options.engine.tools) registerTool(server, definition, options.engine, logger, options.providers);
-  registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers });
+  const tools = servedTools(options.engine, options.toolsets);
+  // Logging is offered when lines are mirrored; `logging/setLevel` then sets this client's threshold.
+  const during: DuringRequest = options.logMirror ? options.logMirror.attach(server) : (_context, work) => work();
+  const views = options.appViews && options.sessions ? createAppViewResources(options.appViews, new Set(tools.map((tool) => tool.name))) : undefined;
+  for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, during, views?.toolMeta(definition.name));
+  registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers, during });
   withoutInheritedToolNames(server);
-  if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl);
+  if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl, views);
+  const prompts = (options.engine.prompts ?? []).filter((prompt) => tools.some((tool) => tool.name === prompt.tool));
+  registerPrompts(server, prompts, tools);
+  registerCompletions(server, { prompts, ...(options.sessions ? { sessions: options.sessions } : {}), sessionTemplates: options.sessions ? sessionResourceTemplates : [] });
   return server;
+}
+
+/** The engine's tools in the requested toolsets (all of them when none are requested or the engine has no toolsets). */
+function servedTools(engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>, toolsets: readonly string[] | undefined): readonly ToolDefinition[] {
+  if (toolsets === undefined || engine.toolsets === undefined) return engine.tools;
+  const selected = selectTools({ tools: engine.tools, toolsets: engine.toolsets }, toolsets.length === 0 ? [allToolsets] : toolsets);
+  return engine.tools.filter((tool) => selected.has(tool.name));
 }
 
 /**

@@ -1,3 +1,3 @@
 // Logging is shared with the HTTP API; stdio mode relies on its default sink being stderr.
-export { createLogger, isLogLevel, logLevels, silentLogger } from "@deliberate/logging";
-export type { LogFields, LogLevel, Logger, LoggerOptions } from "@deliberate/logging";
+export { createLogger, createSecretRegistry, isLogLevel, logLevels, silentLogger } from "@deliberate/logging";
+export type { LogFields, LogLevel, Logger, LoggerOptions, SecretRegistry } from "@deliberate/logging";

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { survivingDatabaseFaults } from "@deliberate/base";
-import { createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
+import { composeModules, createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
 import { dialogModule } from "@deliberate/dialog";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
@@ -14,7 +14,10 @@ import { checkDatabase, defaultInvocationBatch, describeDatabaseTarget, openStor
 import { ConfigError, parseCommandLine, usage } from "./config.ts";
 import { newConnectionCaller } from "./caller-identity.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, createSecretRegistry } from "./logger.ts";
+import { createLogMirror } from "./log-mirror.ts";
+import { loadAppViewDocuments } from "@deliberate/viewer/app-views";
+import { describeToolsets, selectTools } from "./toolsets.ts";
 import { serverInfo } from "./server-info.ts";
 import { startStdioTransport, type RunningTransport } from "./stdio-transport.ts";
 import { clientConfigSnippet, connectionHelp, logProviderChoice } from "./startup-messages.ts";
@@ -48,29 +51,7 @@ async function main(): Promise<void> {
   }
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
-  if (parsed.action === "print-config") {
-    // The snippet names this Node (process.execPath): refuse when it cannot run the server, with the fix.
-    const problem = parsed.config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
-    if (problem !== undefined) {
-      process.stderr.write(`deliberate-mcp: ${problem}\n`);
-      process.exit(1);
-    }
-    const snippet = clientConfigSnippet({ client: parsed.client, config: parsed.config, scriptPath: commandPath(), nodePath: process.execPath, env: process.env });
-    process.stdout.write(snippet);
-    if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
-    return;
-  }
   const { config } = parsed;
-  // A client that launches the server with another Node than the one that installed it: one line with the fix.
-  const driverProblem = config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
-  if (driverProblem !== undefined) {
-    process.stderr.write(`deliberate-mcp: ${driverProblem}\n`);
-    process.exit(1);
-  }
-  const logger = createLogger({ level: config.logLevel });
-  // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
-  survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
-
   // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
   const modules = [
     reasoningModule,
@@ -79,6 +60,45 @@ async function main(): Promise<void> {
     createSelfImprovementModule(selfImprovement),
     ...(await loadModules(config.modules)),
   ];
+  // Unknown toolset names stop the start, naming the ones there are.
+  const composed = composeModules(modules);
+  const toolsetSource = { tools: [...composed.handlers.values()].map((handler) => handler.definition), toolsets: composed.toolsets };
+  try {
+    selectTools(toolsetSource, config.toolsets);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`deliberate-mcp: ${error.message}\n`);
+    process.exit(2);
+  }
+  // A client that launches the server with another Node than the one that installed it: one line with the fix.
+  const driverProblem = config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
+  if (parsed.action === "print-config") {
+    // The snippet names this Node (process.execPath): refuse when it cannot run the server, with the fix.
+    if (driverProblem !== undefined) {
+      process.stderr.write(`deliberate-mcp: ${driverProblem}\n`);
+      process.exit(1);
+    }
+    const snippet = clientConfigSnippet({ client: parsed.client, config, scriptPath: commandPath(), nodePath: process.execPath, env: process.env });
+    process.stdout.write(snippet);
+    if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
+    process.stderr.write(
+      `Serving toolsets ${config.toolsets.join(",")}. Set DELIBERATE_TOOLSETS (comma-separated, or all) to choose others:\n${describeToolsets(toolsetSource)
+        .map((line) => `  ${line}\n`)
+        .join("")}`,
+    );
+    return;
+  }
+  if (driverProblem !== undefined) {
+    process.stderr.write(`deliberate-mcp: ${driverProblem}\n`);
+    process.exit(1);
+  }
+  const logMirror = createLogMirror();
+  // Configured secrets are scrubbed from every line, on stderr and mirrored to clients alike.
+  const secrets = createSecretRegistry([config.providers.anthropic.apiKey, config.providers.openai.apiKey, config.transport.kind === "http" ? config.transport.token : undefined]);
+  const logger = createLogger({ level: config.logLevel, secrets, sinks: [(line) => void process.stderr.write(line), logMirror.sink] });
+  // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
+  survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
+
   // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
   const store = await openStore({
     target: config.database,
@@ -110,7 +130,21 @@ async function main(): Promise<void> {
   let viewerUrl: string | undefined;
   // Over stdio this process serves one client: its calls (through the SDK or the fast path) are one caller.
   const connectionCaller = newConnectionCaller();
-  const build = () => createServer({ engine, logger, providers: config.providers, sessions: engine, connectionCaller, ...(viewerUrl !== undefined ? { viewerUrl } : {}) });
+  // The in-chat views (MCP Apps), over stdio and HTTP alike; off, with a warning, when the viewer was not built.
+  const appViews = loadAppViewDocuments();
+  if (appViews === undefined) logger.warn("In-chat views (MCP Apps) are off: the viewer's browser files are not built (pnpm --filter @deliberate/viewer build).");
+  const build = () =>
+    createServer({
+      engine,
+      logger,
+      logMirror,
+      toolsets: config.toolsets,
+      providers: config.providers,
+      sessions: engine,
+      connectionCaller,
+      ...(appViews ? { appViews } : {}),
+      ...(viewerUrl !== undefined ? { viewerUrl } : {}),
+    });
 
   let transport: RunningTransport | undefined;
   let stopping = false;
@@ -147,7 +181,12 @@ async function main(): Promise<void> {
     transport = http;
     for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath, url: http.url })) logger.info(line);
   } else {
-    transport = startStdioTransport({ createServer: build, logger, onClosed: () => void shutdown("stdin closed"), fastPath: createToolCallFastPath({ engine, logger, caller: connectionCaller }) });
+    transport = startStdioTransport({
+      createServer: build,
+      logger,
+      onClosed: () => void shutdown("stdin closed"),
+      fastPath: createToolCallFastPath({ engine, logger, caller: connectionCaller, toolsets: config.toolsets, stepAside: logMirror.listening }),
+    });
     for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath })) logger.info(line);
   }
 }

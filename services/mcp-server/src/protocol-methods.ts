@@ -5,6 +5,7 @@ import { type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } 
 import { z } from "zod";
 import { invokeOptionsFor } from "./request-options.ts";
 import type { Logger } from "./logger.ts";
+import { withUserElicitation } from "./user-elicitation.ts";
 
 /** Any params object: the engine validates it against the method's tool, naming bad fields. */
 const anyParams = z.looseObject({});
@@ -30,26 +31,45 @@ export function toProtocolError(error: unknown): { error: ProtocolError; unexpec
  */
 export function registerProtocolMethods(
   server: McpServer,
-  options: { engine: Engine; methods: ReadonlyMap<string, string>; logger: Logger; providers: ProviderSettings | undefined },
+  options: {
+    engine: Engine;
+    methods: ReadonlyMap<string, string>;
+    logger: Logger;
+    providers: ProviderSettings | undefined;
+    /** Runs a request's work so its log lines reach its client (see LogMirror). */
+    during?: <T>(context: ServerContext, work: () => T) => T;
+  },
 ): void {
+  const during = options.during ?? ((_context, work) => work());
   for (const [method, tool] of options.methods) {
-    server.server.setRequestHandler(method, { params: anyParams }, async (params: Record<string, unknown>, context: ServerContext) => {
-      const { _meta: _ignored, ...input } = params;
-      const started = performance.now();
-      const { options: invokeOptions, flush } = invokeOptionsFor(server, context, options.logger, options.providers);
-      try {
-        const output = await options.engine.invoke(tool, input, invokeOptions);
-        options.logger.debug("method call succeeded", { method, latencyMs: Math.round(performance.now() - started) });
-        await flush();
-        return output;
-      } catch (failure) {
-        const { error, unexpected } = toProtocolError(failure);
-        const fields = { method, code: (error.data as { code: string }).code, latencyMs: Math.round(performance.now() - started) };
-        if (unexpected) options.logger.error("method call failed unexpectedly", { ...fields, error: failure });
-        else options.logger.info("method call failed", { ...fields, detail: error.message });
-        await flush();
-        throw error;
-      }
-    });
+    server.server.setRequestHandler(method, { params: anyParams }, (params: Record<string, unknown>, context: ServerContext) => during(context, () => callMethod(server, options, method, tool, params, context)));
+  }
+}
+
+/** One protocol method call through the engine; failures become JSON-RPC errors (logged). */
+async function callMethod(
+  server: McpServer,
+  options: { engine: Engine; logger: Logger; providers: ProviderSettings | undefined },
+  method: string,
+  tool: string,
+  params: Record<string, unknown>,
+  context: ServerContext,
+): Promise<Record<string, unknown>> {
+  const { _meta: _ignored, ...input } = params;
+  const started = performance.now();
+  const { options: invokeOptions, flush } = invokeOptionsFor(server, context, options.logger, options.providers);
+  try {
+    const invoke = withUserElicitation(server, context, options.logger, (name, args, callOptions) => options.engine.invoke(name, args, callOptions));
+    const output = await invoke(tool, input, invokeOptions);
+    options.logger.debug("method call succeeded", { method, latencyMs: Math.round(performance.now() - started) });
+    await flush();
+    return output;
+  } catch (failure) {
+    const { error, unexpected } = toProtocolError(failure);
+    const fields = { method, code: (error.data as { code: string }).code, latencyMs: Math.round(performance.now() - started) };
+    if (unexpected) options.logger.error("method call failed unexpectedly", { ...fields, error: failure });
+    else options.logger.info("method call failed", { ...fields, detail: error.message });
+    await flush();
+    throw error;
   }
 }

@@ -2,6 +2,7 @@ import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate
 import { DeliberateError, nulCharacterMessage, type Session, pageSessionRecord, sessionPageQuerySchema, toFieldIssues } from "@deliberate/contracts";
 import { exportSession, sessionExportMimeTypes, type SessionExportFormat, type SessionRecord, type SessionSection } from "@deliberate/engine";
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource } from "@modelcontextprotocol/server";
+import type { AppViewResources } from "./app-view-resources.ts";
 import type { Logger } from "./logger.ts";
 import { newErrorId } from "./tool-result.ts";
 
@@ -21,6 +22,9 @@ const formats: ReadonlyArray<{ format: SessionExportFormat; suffix: string; titl
   { format: "markdown", suffix: "/markdown", title: "Session transcript (Markdown)" },
   { format: "mermaid", suffix: "/mermaid", title: "Session diagram (Mermaid)" },
 ];
+
+/** The URI templates of the session resources (`resources/templates/list`); each takes a `session_id`. */
+export const sessionResourceTemplates: readonly string[] = formats.map(({ suffix }) => `deliberate://sessions/{session_id}${suffix}{?limit,offset}`);
 
 const sessionUri = /^deliberate:\/\/sessions\/([^/?#]+)(\/markdown|\/mermaid)?(?:\?([^#]*))?$/;
 
@@ -87,8 +91,9 @@ function render(record: SessionRecord, format: SessionExportFormat, query: URLSe
  * An unknown session is the SDK's resource-not-found error. The list is not
  * announced as changing (`listChanged: false`): clients list again when they need to.
  * `viewerUrl`: the viewer's base URL when it is served (HTTP transport); Markdown exports link to it.
+ * `views`: the in-chat views (MCP Apps `ui://` documents), listed first and read here too.
  */
-export function registerSessionResources(server: McpServer, sessions: SessionReader, logger: Logger, viewerUrl?: string): void {
+export function registerSessionResources(server: McpServer, sessions: SessionReader, logger: Logger, viewerUrl?: string, views?: AppViewResources): void {
   const protocol = server.server;
   protocol.registerCapabilities({ resources: { listChanged: false } });
 
@@ -115,11 +120,15 @@ export function registerSessionResources(server: McpServer, sessions: SessionRea
         mimeType: sessionExportMimeTypes[format],
       })),
     );
-    return { resources, ...(listed.length > offset + sessionsPerListPage ? { nextCursor: encodeCursor(offset + sessionsPerListPage) } : {}) };
+    // The in-chat views' documents come first, on the first page.
+    const viewResources = offset === 0 && views ? views.list() : [];
+    return { resources: [...viewResources, ...resources], ...(listed.length > offset + sessionsPerListPage ? { nextCursor: encodeCursor(offset + sessionsPerListPage) } : {}) };
   });
 
   protocol.setRequestHandler("resources/read", async (request) => {
     const uri = request.params.uri;
+    const view = views?.read(uri);
+    if (view) return { contents: [view] };
     const match = sessionUri.exec(uri);
     if (!match) throw new ResourceNotFoundError(uri);
     const sessionId = sessionIdOf(match[1] as string);

@@ -81,7 +81,7 @@ describe("fuzz: MCP over stdio", () => {
     const started = Date.now();
     console.log(`[fuzz] MCP stdio: seeds ${fixedSeed} fixed, ${randomSeed} random (replay with FUZZ_SEED=${randomSeed})`);
     const databasePath = join(directory.path, "fuzz-stdio.db");
-    const env = await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "error", DATABASE_PATH: databasePath });
+    const env = await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "error", DATABASE_PATH: databasePath, DELIBERATE_TOOLSETS: "all" });
     const child = spawn(process.execPath, [builtServer], { env, stdio: ["pipe", "pipe", "pipe"] });
     const answers: JsonRpcAnswer[] = [];
     /** Anything on stdout that is not a JSON-RPC line (stdout must carry nothing else). */

@@ -104,4 +104,30 @@ describe("stdio hygiene", () => {
     expect(stdout).toEqual([]);
     expect(stderr.join("\n")).toContain("LOG_LEVEL must be one of debug, info, warn, error");
   });
+
+  it("refuses unknown toolsets at start (code 2), naming the variable and the toolsets there are", async () => {
+    const child = spawn(process.execPath, [builtServer], { env: { PATH: process.env["PATH"] ?? "", DELIBERATE_TOOLSETS: "core,graphs" }, stdio: ["pipe", "pipe", "pipe"] });
+    const stdout = collectLines(child.stdout);
+    const stderr = collectLines(child.stderr);
+    const [exitCode] = (await once(child, "close")) as [number | null];
+    expect(exitCode).toBe(2);
+    expect(stdout).toEqual([]);
+    expect(stderr.join("\n")).toMatch(/DELIBERATE_TOOLSETS names unknown toolset "graphs"\. Available: core, analysis, workflows, dialog, knowledge-graph, all/);
+  });
+
+  it("--print-config lists the toolsets and passes DELIBERATE_TOOLSETS on", async () => {
+    const child = spawn(process.execPath, [builtServer, "--print-config", "claude-code"], {
+      env: { PATH: process.env["PATH"] ?? "", DELIBERATE_TOOLSETS: "core,dialog" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const stdout = collectLines(child.stdout);
+    const stderr = collectLines(child.stderr);
+    const [exitCode] = (await once(child, "close")) as [number | null];
+    expect(exitCode).toBe(0);
+    expect(stdout.join("\n")).toContain("-e DELIBERATE_TOOLSETS=core,dialog");
+    const listing = stderr.join("\n");
+    expect(listing).toContain("Serving toolsets core,dialog");
+    expect(listing).toMatch(/core \(default\): reasoning_linear, .*reasoning_decision/);
+    expect(listing).toMatch(/knowledge-graph: reasoning_execute_task, reasoning_end_session/);
+  });
 });

@@ -68,7 +68,8 @@ export async function startReplica(options: StartReplicaOptions): Promise<Replic
   if (!existsSync(entry)) throw new Error(`No built service at ${entry}: run \`pnpm build\` (or pnpm --filter @deliberate/${options.kind === "api" ? "http-api" : "mcp-server"} build) first.`);
   const port = await freePort();
   const args = options.kind === "mcp" ? [entry, "--http", "--port", String(port)] : [entry];
-  const env = { PATH: process.env["PATH"] ?? "", ...(options.kind === "api" ? { PORT: String(port) } : {}), ...options.env };
+  // The MCP replica serves every toolset (its default, core, leaves out tools the scenarios call).
+  const env = { PATH: process.env["PATH"] ?? "", ...(options.kind === "api" ? { PORT: String(port) } : { DELIBERATE_TOOLSETS: "all" }), ...options.env };
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   const logs: string[] = [];
   const name = options.name ?? `${options.kind}-${child.pid}`;

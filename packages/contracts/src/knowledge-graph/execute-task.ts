@@ -37,8 +37,8 @@ function contextText(what: string) {
 /** What the host knows that bears on the task (spec §1.2.2 `contextData`). */
 export const contextDataSchema = z.strictObject({
   historicalConversation: contextText("historicalConversation"),
-  domainKnowledge: contextText("domainKnowledge").describe("Facts and premises (deductive rules are read from here and from the goal)"),
-  availableTools: availableToolsSchema.nullish().describe("Tools the server may ask the host to call (status pending_tool_call)"),
+  domainKnowledge: contextText("domainKnowledge").describe("Facts and premises, rules included"),
+  availableTools: availableToolsSchema.nullish().describe("Tools the server may ask you to call"),
   currentPlanStep: contextText("currentPlanStep"),
   functionalPredicates: z
     .array(z.string().min(1, "a functional predicate must not be empty").max(80, "a functional predicate is at most 80 characters"))
@@ -48,7 +48,7 @@ export const contextDataSchema = z.strictObject({
   hostProvidedPriorReasoningSummary: z
     .union([contextText("hostProvidedPriorReasoningSummary"), z.record(z.string(), z.unknown())])
     .nullish()
-    .describe("The host's summary of earlier cycles for this session (text or an object)"),
+    .describe("Your summary of earlier cycles"),
   facts: hostFactsSchema.nullish(),
   rules: hostRulesSchema.nullish(),
 });
@@ -63,13 +63,13 @@ export const outputRequirementsSchema = z.strictObject({
     .min(1, "maxSteps is at least 1")
     .max(limits.maxSteps, `maxSteps is at most ${limits.maxSteps}`)
     .nullish()
-    .describe("Most reasoning steps (graph operations, plan steps, thought levels) in this call"),
+    .describe("Most reasoning steps in this call"),
   desiredConfidenceLevel: z
     .number()
     .min(0, "desiredConfidenceLevel is between 0 and 1")
     .max(1, "desiredConfidenceLevel is between 0 and 1")
     .nullish()
-    .describe("Below it, the server samples more answers (self-consistency) while its budget allows"),
+    .describe("Below it, more answers are sampled (self-consistency)"),
 });
 export type OutputRequirements = z.infer<typeof outputRequirementsSchema>;
 
@@ -79,7 +79,7 @@ export const sessionStateSchema = z
     z.strictObject({ token: z.string().min(1, "sessionState.token must not be empty") }),
     z.string().min(1, "sessionState must not be empty"),
   ])
-  .describe("updatedSessionState from the last response for this session, unchanged");
+  .describe("updatedSessionState of the last response, unchanged");
 export type SessionStateInput = z.infer<typeof sessionStateSchema>;
 
 /** The `reasoning/executeTask` request (spec §1.2.2), plus toolResults and userInput for pending sessions. */
@@ -90,12 +90,10 @@ export const executeTaskRequestSchema = z
       .trim()
       .min(1, "taskId must not be empty")
       .max(limits.taskIdLength, `taskId is at most ${limits.taskIdLength} characters`)
-      .describe("The host's id for this call; echoed in the response"),
+      .describe("Your id for this call (echoed)"),
     reasoningSessionId: reasoningSessionIdSchema
       .nullish()
-      .describe(
-        "Continue this session's graph (alone: only a session bound to the same caller; otherwise send its sessionState); an unknown id starts a new session under that id; omit to start one with a new id",
-      ),
+      .describe("Continue this session's graph (by id alone only for the caller it is bound to, else send sessionState); new if unknown or omitted"),
     reasoningType: reasoningTypeSchema,
     goalQuery: z
       .string()
@@ -110,21 +108,21 @@ export const executeTaskRequestSchema = z
       .min(1, "preferredCoTVariation must not be empty")
       .max(100, "preferredCoTVariation is at most 100 characters")
       .nullish()
-      .describe(`One of ${cotVariationSchema.options.join(", ")}; another value is reported in notices and standardCoT is used`),
+      .describe(`One of ${cotVariationSchema.options.join(", ")}; others fall back to standardCoT`),
     sessionState: sessionStateSchema.nullish(),
     toolResults: z
       .array(toolResultSchema)
       .min(1, "toolResults must not be empty; omit it instead")
       .max(limits.toolResults, `send at most ${limits.toolResults} tool results`)
       .nullish()
-      .describe("Results of the toolCallRequest of the last response (status pending_tool_call)"),
+      .describe("Results for the last toolCallRequest"),
     userInput: z
       .string()
       .trim()
       .min(1, "userInput must not be empty")
       .max(limits.userInputLength, `userInput is at most ${grouped(limits.userInputLength)} characters`)
       .nullish()
-      .describe("The user's answer to the userInputRequest of the last response (status pending_user_input)"),
+      .describe("The user's answer to the last userInputRequest"),
   })
   .superRefine((request, context) => {
     const hasSession = request.reasoningSessionId != null || request.sessionState != null;

@@ -26,7 +26,7 @@ const toolDescriptionFields = {
   inputSchema: z
     .record(z.string(), z.unknown())
     .nullish()
-    .describe("JSON Schema of the tool's arguments; arguments the server asks for are validated against it"),
+    .describe("JSON Schema of its arguments"),
 };
 
 /** A host tool the server may ask the host to call, as an MCP tool listing describes it. */
@@ -72,8 +72,8 @@ export type ToolCallRequest = z.infer<typeof toolCallRequestSchema>;
 export const toolResultSchema = z
   .strictObject({
     toolCallId: z.string().min(1, "toolCallId must not be empty").describe("The toolCallId of the toolCallRequest"),
-    result: z.unknown().describe("What the tool returned (any JSON: MCP content, structuredContent, text)"),
-    isError: z.boolean().nullish().describe("True when the tool failed; result then says why"),
+    result: z.unknown().describe("What the tool returned (any JSON)"),
+    isError: z.boolean().nullish().describe("True if the tool failed"),
   })
   .superRefine((value, context) => {
     if (value.result === undefined) context.addIssue({ code: "custom", path: ["result"], message: "result is required: send what the tool returned" });

@@ -133,7 +133,7 @@ export const evidenceOutputSchema = z.object({
 export const evidenceTool = defineTool({
   name: "reasoning_evidence",
   description:
-    "Evidence quality assessment and Bayesian inference; every number is computed in code. Types: ASSESS scores each item's credibility as 0.5·source tier (primary/expert/secondary/tertiary/anecdotal) + 0.25·corroboration (1 − 0.5^independent corroborating sources) + 0.25·chain of custody, overall = mean; PROBABILISTIC performs exact sequential Bayesian updates from the prior through each item's likelihoods (assuming conditional independence) to the posterior, with combined likelihood ratio, entropy and a likelihood-sensitivity interval. The model supplies only what you leave out (source types, corroboration, custody, prior, likelihoods), marked as estimated; give them all to skip the model. Recorded in the session.",
+    "Evidence quality assessment and Bayesian inference; every number is computed in code. Types: ASSESS scores each item's credibility from its source tier, independent corroboration and chain of custody, and the claim's overall support; PROBABILISTIC updates the prior through each item's likelihoods (conditionally independent) to the posterior, with the combined likelihood ratio and a sensitivity interval. The model supplies only what you leave out (source types, corroboration, custody, prior, likelihoods), marked as estimated; give them all to skip the model. Recorded in the session.",
   inputSchema: evidenceInputSchema,
   outputSchema: evidenceOutputSchema,
   // Records the result as a thought, so neither read-only nor idempotent (the design doc said both).

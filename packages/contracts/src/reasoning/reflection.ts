@@ -44,7 +44,7 @@ export const reflectionOutputSchema = z.object({
 export const reflectionTool = defineTool({
   name: "reasoning_reflection",
   description:
-    "Meta-cognitive reasoning that analyzes and improves reasoning quality. Operations: PROCESS critiques content or thought_id against a rubric (logic, evidence, completeness, clarity; quality = their weighted mean, computed in code) and, while below quality_threshold, revises it using the critique, up to max_iterations revisions, each revision critiqued anew; the strengths, weaknesses and quality returned are those of the final draft. EVALUATE assesses an entire session's reasoning quality, coherence, and provides recommendations.",
+    "Critiques and improves reasoning. Operations: PROCESS critiques content or thought_id against a rubric (logic, evidence, completeness, clarity; quality computed in code) and, while below quality_threshold, revises it, up to max_iterations revisions, each critiqued anew; the result describes the final draft. EVALUATE assesses a whole session's reasoning quality and coherence, with recommendations.",
   inputSchema: reflectionInputSchema,
   outputSchema: reflectionOutputSchema,
   annotations: { title: "Reflection", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

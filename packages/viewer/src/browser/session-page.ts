@@ -1,7 +1,7 @@
 import { getJson, readEventStream, TokenNeeded, type ViewerConfig } from "./api.ts";
-import { type Child, formatTime, h, isRecord, replaceChildren } from "./dom.ts";
-import { type InvocationData, registeredViews, type SessionData, type ViewContext, viewNamed } from "./registry.ts";
-import { renderJsonSection } from "./views/json-section.ts";
+import { formatTime, h, isRecord, replaceChildren } from "./dom.ts";
+import type { InvocationData, SessionData } from "./registry.ts";
+import { renderSections, resetSectionStates } from "./render-sections.ts";
 
 interface SessionPayload {
   record: SessionData;
@@ -55,68 +55,9 @@ async function loadSession(config: ViewerConfig, sessionId: string): Promise<Ses
   }
 }
 
-/** Sections that are part of the page's header, not drawn as sections. */
-const headerKeys = new Set(["session"]);
-
-/** Per-section state kept across live updates (e.g. how many nodes are shown). */
-const sectionStates = new Map<string, Map<string, unknown>>();
-
-function stateOf(name: string): Map<string, unknown> {
-  let state = sectionStates.get(name);
-  if (!state) {
-    state = new Map();
-    sectionStates.set(name, state);
-  }
-  return state;
-}
-
 function countOf(record: SessionData, key: string): number {
   const value = record[key];
   return Array.isArray(value) ? value.length : 0;
-}
-
-/** Draws every section of the session that has something to show. */
-function renderSections(payload: SessionPayload): HTMLElement[] {
-  const { record, invocations } = payload;
-  const sections: HTMLElement[] = [];
-  const draw = (name: string, title: string, render: (context: ViewContext) => Child) => {
-    const headingId = `heading-${name}`;
-    const section = h("section", { class: `section section-${name}`, id: `section-${name}`, "aria-labelledby": headingId, "data-section": name });
-    const fill = () => {
-      const context: ViewContext = { record, invocations, state: stateOf(name), rerender: fill };
-      const body = render(context);
-      replaceChildren(section, h("h2", { id: headingId }, title), body);
-    };
-    const context: ViewContext = { record, invocations, state: stateOf(name), rerender: fill };
-    const body = render(context);
-    if (body === null || body === undefined || body === false) return;
-    replaceChildren(section, h("h2", { id: headingId }, title), body);
-    sections.push(section);
-  };
-
-  const drawn = new Set<string>();
-  for (const view of registeredViews()) {
-    drawn.add(view.name);
-    const data = view.select ? view.select(record, invocations) : record[view.name];
-    if (data === undefined || data === null) continue;
-    if (Array.isArray(data) && data.length === 0) continue;
-    draw(view.name, view.title, (context) => {
-      try {
-        return view.render(data, context);
-      } catch (error) {
-        // A view that cannot draw its data must not take the page down: show the data instead.
-        return h("div", {}, h("p", { class: "error" }, `This section could not be drawn (${error instanceof Error ? error.message : String(error)}); its data follows.`), renderJsonSection(data));
-      }
-    });
-  }
-  // Sections no view knows (a module's new section): shown as formatted data.
-  for (const key of Object.keys(record).sort()) {
-    if (headerKeys.has(key) || drawn.has(key) || viewNamed(key)) continue;
-    const data = record[key];
-    if (data === undefined || data === null || (Array.isArray(data) && data.length === 0)) continue;
-    draw(key, key.replaceAll("_", " "), () => renderJsonSection(data));
-  }
-  return sections;
 }
 
 function header(payload: SessionPayload, config: ViewerConfig): HTMLElement {
@@ -171,7 +112,7 @@ function draw(main: HTMLElement, payload: SessionPayload, config: ViewerConfig):
  * redraws on every change (reconnecting with a growing delay).
  */
 export async function renderSessionPage(config: ViewerConfig, main: HTMLElement, sessionId: string, onTokenNeeded: (problem: TokenNeeded) => void): Promise<void> {
-  sectionStates.clear();
+  resetSectionStates();
   const payload = await loadSession(config, sessionId);
   performance.mark("viewer-data");
   draw(main, payload, config);

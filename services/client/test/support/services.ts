@@ -37,7 +37,8 @@ export function collectLines(stream: Readable | null | undefined): string[] {
  * a `DATABASE_URL` to the server's own place on the run's Postgres.
  */
 export function serverEnvironment(databasePath: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  return testServerEnvironment({ PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "info", ...extra });
+  // DELIBERATE_TOOLSETS=all: the MCP server lists every tool (its default, core, leaves out ones the tests call).
+  return testServerEnvironment({ PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "info", DELIBERATE_TOOLSETS: "all", ...extra });
 }
 
 /**

@@ -19,7 +19,7 @@ export interface HttpServerProcess {
  */
 export async function startHttpServer(args: string[], env: Record<string, string>): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [builtServer, ...args], {
-    env: await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "info", ...env }),
+    env: await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "info", DELIBERATE_TOOLSETS: "all", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stderr = collectLines(child.stderr);

@@ -50,7 +50,7 @@ export async function startStdioServer(
   clientOptions?: ConstructorParameters<typeof Client>[1],
   nodeArguments: readonly string[] = [],
 ): Promise<StdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: await testServerEnvironment({ LOG_LEVEL: "debug", ...env }), stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: await testServerEnvironment({ LOG_LEVEL: "debug", DELIBERATE_TOOLSETS: "all", ...env }), stderr: "pipe" });
   const stderr = collectLines(transport.stderr as Readable | null);
   const client = testClient({ name: "deliberate-e2e", version: "1.0.0" }, clientOptions);
   try {
