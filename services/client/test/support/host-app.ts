@@ -71,7 +71,7 @@ function complete(prompt: PendingPrompt): unknown {
       ],
     };
     // One decision per pair, under the pair's id: this host never merges names.
-    case "knowledge_graph_resolution": return { decisions: Object.fromEntries([...prompt.user.matchAll(/^(pair_\d+):/gm)].map(([, id]) => [id, { same: false, reason: "Different people." }])) };
+    case "knowledge_graph_resolution": return { decisions: Object.fromEntries([...prompt.user.matchAll(/^(pair_\\d+):/gm)].map(([, id]) => [id, { same: false, reason: "Different people." }])) };
     default: throw new Error("no answer for " + prompt.name);
   }
 }
