@@ -41,13 +41,15 @@ const world = {
 };
 const rules = {
   rules: [
-    { name: "parent", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
-    { name: "transitive", statement: "Ancestry is transitive.", conditions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }, { subject: "?y", predicate: "ancestor_of", object: "?z" }], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }] },
+    { name: "parent", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], different: [], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
+    { name: "transitive", statement: "Ancestry is transitive.", conditions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }, { subject: "?y", predicate: "ancestor_of", object: "?z" }], different: [], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }] },
   ],
   query: { kind: "path", from: "Alice", to: "Dave", predicates: ["ancestor_of"] },
 };
 
-// The host's own model: here, canned answers by prompt name.
+// The host's own model: here, canned answers by prompt name, each shaped as its prompt's schema asks (the server
+// refuses an answer that does not match: e.g. every rule lists its inequalities under different, [] when none; a
+// hypothesis's additions give each end's type).
 function complete(prompt: PendingPrompt): unknown {
   switch (prompt.name) {
     case "linear_continuation": return { content: "Option B is out.", confidence: 0.8, next_step: "Check option A." };
@@ -64,11 +66,12 @@ function complete(prompt: PendingPrompt): unknown {
     case "knowledge_graph_hypotheses": return {
       observations: [{ description: "Nobody is recorded as Dave's mentor", entities: ["Dave"] }],
       hypotheses: [
-        { name: "Carol mentors Dave", explanation: "She is his parent.", newEntities: [], additions: [{ subject: "Carol", predicate: "mentors", object: "Dave" }] },
-        { name: "Bob mentors Dave", explanation: "He is his grandparent.", newEntities: [], additions: [{ subject: "Bob", predicate: "mentors", object: "Dave" }] },
+        { name: "Carol mentors Dave", explanation: "She is his parent.", additions: [{ subject: "Carol", subjectType: "person", predicate: "mentors", object: "Dave", objectType: "person" }] },
+        { name: "Bob mentors Dave", explanation: "He is his grandparent.", additions: [{ subject: "Bob", subjectType: "person", predicate: "mentors", object: "Dave", objectType: "person" }] },
       ],
     };
-    case "knowledge_graph_resolution": return { decisions: [] };
+    // One decision per pair, under the pair's id: this host never merges names.
+    case "knowledge_graph_resolution": return { decisions: Object.fromEntries([...prompt.user.matchAll(/^(pair_\\d+):/gm)].map(([, id]) => [id, { same: false, reason: "Different people." }])) };
     default: throw new Error("no answer for " + prompt.name);
   }
 }
