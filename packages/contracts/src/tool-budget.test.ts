@@ -10,13 +10,20 @@ import { publishedSchemas } from "./json-schema.ts";
  */
 const descriptionBudget = 800;
 const modelFacingBudget = 4_500;
+/**
+ * Larger budgets, each with its reason. `reasoning_execute_task` carries the spec's whole executeTask request
+ * (context data with facts and rules as data, tool results, user input); it is in the knowledge-graph toolset,
+ * outside the default one.
+ */
+const largerBudgets: Record<string, number> = { reasoning_execute_task: 7_500 };
 
 describe("tool descriptions and schemas fit their context budget", () => {
   for (const definition of allToolDefinitions) {
-    it(`${definition.name}: description at most ${descriptionBudget} characters, name + description + input schema at most ${modelFacingBudget}`, () => {
+    const budget = largerBudgets[definition.name] ?? modelFacingBudget;
+    it(`${definition.name}: description at most ${descriptionBudget} characters, name + description + input schema at most ${budget}`, () => {
       expect(definition.description.length).toBeLessThanOrEqual(descriptionBudget);
       const size = JSON.stringify({ name: definition.name, description: definition.description, inputSchema: publishedSchemas(definition).input }).length;
-      expect(size).toBeLessThanOrEqual(modelFacingBudget);
+      expect(size).toBeLessThanOrEqual(budget);
     });
   }
 });

@@ -47,6 +47,12 @@ describe("clientConfigSnippet", () => {
     });
   });
 
+  it("never prints a password inside a URL, and leaves the test harness's variables out", () => {
+    const withUrls = { DATABASE_PATH: "/srv/d.db", DELIBERATE_MODULES_URL: "https://user:hunter2@example.com/m.js", DELIBERATE_TEST_DATABASE_URL: "postgres://postgres:pw@127.0.0.1:5432/postgres" };
+    const snippet = clientConfigSnippet({ client: "claude-code", config: config(withUrls), scriptPath: "/opt/main.js", nodePath: "/usr/bin/node", env: withUrls });
+    expect(snippet).toBe('claude mcp add deliberate -e DATABASE_PATH=/srv/d.db -e DELIBERATE_MODULES_URL="$DELIBERATE_MODULES_URL" -- /usr/bin/node /opt/main.js\n');
+  });
+
   it("quotes paths with spaces for the shell", () => {
     const snippet = clientConfigSnippet({ client: "claude-code", config: config({ DATABASE_PATH: "/my data/d.db" }), scriptPath: "/my apps/main.js", nodePath: "/my node/bin/node", env: {} });
     expect(snippet).toBe("claude mcp add deliberate -e DATABASE_PATH='/my data/d.db' -- '/my node/bin/node' '/my apps/main.js'\n");

@@ -56,8 +56,12 @@ export function connectionHelp(options: { config: ServerConfig; scriptPath: stri
 
 /** Variables worth passing to the launched server: provider, model and behaviour settings. */
 const forwardedVariable = /^(ANTHROPIC_|OPENAI_|DELIBERATE_|HOST_COMPLETION_TTL_SECONDS$|REQUEST_TIMEOUT_MS$|MAX_RETRIES$|LOG_LEVEL$)/;
+/** Settings of the test harness, not of the server: never forwarded. */
+const testVariable = /^DELIBERATE_TEST_/;
 /** Variables whose values are secrets: referenced or left as a placeholder, never printed. */
 const secretVariable = /(KEY|TOKEN|SECRET|PASSWORD)/;
+/** A URL with credentials in it (`scheme://user:password@host`) is a secret whatever its variable is called. */
+const credentialsInUrl = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
 
 /**
  * A snippet that launches this server from a client, to paste as is
@@ -74,8 +78,8 @@ export function clientConfigSnippet(options: { client: ConfigClient; config: Ser
   const database = options.config.database;
   const env: Array<[string, string, boolean]> = [database.dialect === "postgres" ? ["DATABASE_URL", database.url, true] : ["DATABASE_PATH", resolve(database.path), false]];
   for (const [name, value] of Object.entries(options.env).sort(([a], [b]) => a.localeCompare(b))) {
-    if (value === undefined || value.trim() === "" || !forwardedVariable.test(name)) continue;
-    env.push([name, value, secretVariable.test(name)]);
+    if (value === undefined || value.trim() === "" || !forwardedVariable.test(name) || testVariable.test(name)) continue;
+    env.push([name, value, secretVariable.test(name) || credentialsInUrl.test(value)]);
   }
   if (options.client === "claude-code") {
     const flags = env.map(([name, value, secret]) => `-e ${name}=${secret ? `"$${name}"` : quote(value)}`).join(" ");

@@ -30,7 +30,9 @@ describe("pnpm -s start at the repository root", () => {
     const lines = stdout.filter((line) => line !== "");
     expect(lines.length).toBe(2);
     for (const line of lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe("2.0");
-    expect((JSON.parse(lines[1] ?? "{}") as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThanOrEqual(27);
+    // The default toolset (core) is listed.
+    const listed = (JSON.parse(lines[1] ?? "{}") as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name);
+    expect(listed).toEqual(expect.arrayContaining(["reasoning_linear", "reasoning_decision", "reasoning_preset"]));
     expect(statSync(builtServer).mtimeMs).toBe(before);
     // The connection help names the built script, not the start script.
     expect(stderr.join("\n")).toContain(`${builtServer} --print-config claude-code`);
