@@ -61,7 +61,8 @@ const accepts = (schema: unknown, value: unknown): boolean => (schema as ZodLike
 
 /** Whether a field of an object may be left out and does not take `null` as a value of its own. */
 function nullMeansAbsent(field: unknown): boolean {
-  return (field as ZodLike)._zod?.optin === "optional" && !accepts(field, null);
+  const optin = (field as ZodLike)._zod?.optin; // "defaulted" for a field with a default
+  return (optin === "optional" || optin === "defaulted") && !accepts(field, null);
 }
 
 /** `value` with every `null` given for an optional field removed, as `schema` describes it. */
