@@ -57,6 +57,11 @@ export function strictClientInputSchema(schema: Json): Json {
     if (!isObject(node)) return node;
     const result: Json = {};
     for (const [key, value] of Object.entries(node)) result[key] = dataKeywords.has(key) ? value : key === "properties" || key === "$defs" ? visitMembers(value) : visit(value);
+    // Several types in one `type` ("string or number"): strict validators want them as anyOf branches.
+    if (Array.isArray(result["type"]) && result["type"].filter((type) => type !== "null").length > 1 && Object.keys(result).every((key) => key === "type" || key === "description" || key === "title")) {
+      const { type, ...metadata } = result;
+      return { anyOf: (type as string[]).map((single) => ({ type: single })), ...metadata };
+    }
     if (isObjectType(result)) {
       if (result["additionalProperties"] === undefined && result["patternProperties"] === undefined && result["propertyNames"] === undefined) result["additionalProperties"] = false;
       if (result["additionalProperties"] === false && result["properties"] === undefined) result["properties"] = {};
