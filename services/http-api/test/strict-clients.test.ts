@@ -35,7 +35,7 @@ function selfContained(schema: Json, components: Record<string, Json>): Json {
 }
 
 const strictFailures = (schemas: Array<{ name: string; schema: Json }>) =>
-  schemas.filter(({ name, schema }) => mcpToFunctionTool({ name, inputSchema: schema as { type: "object" } }, agentsServer, true).strict !== true).map(({ name }) => name);
+  schemas.filter(({ name, schema }) => mcpToFunctionTool({ name, inputSchema: schema } as unknown as Parameters<typeof mcpToFunctionTool>[0], agentsServer, true).strict !== true).map(({ name }) => name);
 
 /** What a call came to: its status, and for a refusal the error code with the fields it names. */
 const outcomeOf = (response: { status: number; json: { error?: { code: string; issues?: Array<{ field: string }> } } }) =>

@@ -11,6 +11,8 @@ import { expectToolError, startStdioServer, type StdioServer, temporaryDirectory
 
 // The conversion reads only the server's name and optional hooks.
 const agentsServer = { name: "deliberate" } as unknown as MCPServer;
+// The SDK's type wants properties, required and additionalProperties; its conversion fills in the missing ones itself.
+type AgentsMcpTool = Parameters<typeof mcpToFunctionTool>[0];
 
 type Listed = Awaited<ReturnType<StdioServer["client"]["listTools"]>>["tools"][number];
 
@@ -42,7 +44,7 @@ describe("stdio: strict-mode clients (OpenAI Agents SDK)", () => {
 
   it("converts every listed tool to strict mode, with no fallback", () => {
     expect(tools.length).toBeGreaterThanOrEqual(27);
-    const converted = tools.map((tool) => ({ name: tool.name, functionTool: mcpToFunctionTool(tool, agentsServer, true) }));
+    const converted = tools.map((tool) => ({ name: tool.name, functionTool: mcpToFunctionTool(tool as AgentsMcpTool, agentsServer, true) }));
     expect(converted.filter((entry) => entry.functionTool.strict !== true).map((entry) => entry.name)).toEqual([]);
     for (const { name, functionTool } of converted) {
       expect(functionTool.parameters, name).toMatchObject({ type: "object", additionalProperties: false });
