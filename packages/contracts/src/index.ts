@@ -3,6 +3,7 @@ export { errorBodySchema, errorCodeSchema, errorDetailSchema, errorResponseSchem
 export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "./errors.ts";
 export type { DeliberateErrorOptions, ErrorBody, ErrorCode, FieldIssue } from "@deliberate/base";
 export { parseInput, toFieldIssues } from "./validation.ts";
+export { nullsAsAbsent } from "./null-as-absent.ts";
 export { containsNulCharacter, nulCharacterIssues, nulCharacterMessage } from "./nul-characters.ts";
 export { endlessRefs, maxSchemaExpansion, patternHazard, schemaExpansion, unsafePatterns, type PatternIssue } from "./json-schema-patterns.ts";
 export { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";

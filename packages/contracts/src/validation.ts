@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import { containsNulCharacter, nulCharacterIssues } from "./nul-characters.ts";
 import { knownKeysAt, unknownKeyMessage } from "./unknown-keys.ts";
+import { nullsAsAbsent } from "./null-as-absent.ts";
 
 /**
  * Turns zod issues into field-named, human-fixable issues. Given the schema that
@@ -24,9 +25,10 @@ export function toFieldIssues(error: z.ZodError, schema?: z.ZodType): FieldIssue
  * `what` names the thing being validated in the message (e.g. a tool name).
  * Text holding U+0000 anywhere (a value, an array item, an object key, at any
  * depth) is refused too, naming its field (`content`, `metadata.note`).
+ * `null` for an optional field counts as not given (`nullsAsAbsent`).
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(nullsAsAbsent(schema, value));
   if (result.success && !containsNulCharacter(value)) return result.data;
   const issues = [...(result.success ? [] : toFieldIssues(result.error, schema)), ...nulCharacterIssues(value)];
   const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");

@@ -70,6 +70,15 @@ describe("createDeliberateClient", () => {
     expect(calls).toEqual([]);
   });
 
+  it("takes null for an optional field as not given, as the services do, and sends the call as given", async () => {
+    const { transport, calls } = fakeTransport(() => linearOutput);
+    const client = createDeliberateClient({ transport });
+    // What a strict-mode model writes: every field, null for those it leaves out (not in the TypeScript type).
+    const input = { content: "Pick a database.", session_id: null, confidence: null } as unknown as { content: string };
+    expect(await client.tools.reasoning_linear(input)).toEqual(linearOutput);
+    expect(calls.map((call) => call.input)).toEqual([{ content: "Pick a database.", session_id: null, confidence: null }]);
+  });
+
   it("refuses text holding U+0000 as the services do, naming the field: nothing reaches the wire", async () => {
     const { transport, calls } = fakeTransport(() => ({}));
     const client = createDeliberateClient({ transport });

@@ -1,13 +1,14 @@
-import { containsNulCharacter, nulCharacterIssues, toFieldIssues } from "@deliberate/contracts";
+import { containsNulCharacter, nulCharacterIssues, nullsAsAbsent, toFieldIssues } from "@deliberate/contracts";
 import type { z } from "zod";
 import { DeliberateClientError } from "./errors.ts";
 
 /**
  * Parses `value` with `schema` or throws INVALID_INPUT naming each field (nothing is sent).
  * Text holding U+0000 anywhere is refused as the services refuse it, naming its field.
+ * `null` for an optional field counts as not given, as the services read it.
  */
 export function validateWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const checked = schema.safeParse(value);
+  const checked = schema.safeParse(nullsAsAbsent(schema, value));
   if (checked.success && !containsNulCharacter(value)) return checked.data;
   const issues = [...(checked.success ? [] : toFieldIssues(checked.error)), ...nulCharacterIssues(value)];
   throw new DeliberateClientError({

@@ -90,7 +90,8 @@ describe("createServer", () => {
       title: "Count Things",
       description: "Counts things, reporting progress.",
       annotations: { title: "Count Things", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      inputSchema: { type: "object", properties: { count: { type: "integer", minimum: 1, maximum: 5 } } },
+      // Closed, and an optional field also takes null ("not given"), as strict-mode clients send it.
+      inputSchema: { type: "object", additionalProperties: false, properties: { count: { type: ["integer", "null"], minimum: 1, maximum: 5 } } },
       outputSchema: { type: "object", required: ["counted", "received"] },
     });
     // Inputs are published as the caller may send them: fields with defaults are optional.

@@ -56,17 +56,18 @@ describe("stdio: reasoning_detect, reasoning_decision, reasoning_evidence and re
   it("lists the four tools with their variants, the extended inputs and true annotations", async () => {
     const { tools } = await server.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get("reasoning_detect")?.inputSchema.properties).toMatchObject({ type: { enum: ["biases", "fallacies"] }, check_types: { type: "array" } });
+    expect(byName.get("reasoning_detect")?.inputSchema.properties).toMatchObject({ type: { enum: ["biases", "fallacies"] }, check_types: { type: ["array", "null"] } });
     expect(byName.get("reasoning_decision")?.inputSchema.properties).toMatchObject({
-      type: { enum: ["weighted", "pairwise", "topsis", "perspectives"] },
-      scores: { type: "array" },
-      pairwise_matrix: { type: "array" },
+      // Optional fields also take null ("not given"), as strict-mode clients send it.
+      type: { enum: ["weighted", "pairwise", "topsis", "perspectives", null] },
+      scores: { type: ["array", "null"] },
+      pairwise_matrix: { type: ["array", "null"] },
     });
-    expect(byName.get("reasoning_evidence")?.inputSchema.properties).toMatchObject({ type: { enum: ["assess", "probabilistic"] }, evidence: { type: "array" } });
+    expect(byName.get("reasoning_evidence")?.inputSchema.properties).toMatchObject({ type: { enum: ["assess", "probabilistic", null] }, evidence: { type: "array" } });
     expect(byName.get("reasoning_counterfactual")?.inputSchema.properties).toMatchObject({
-      analysis_depth: { enum: ["association", "intervention", "counterfactual"] },
-      causal_model: { type: "object" },
-      intervention_target: { type: "object" },
+      analysis_depth: { enum: ["association", "intervention", "counterfactual", null] },
+      causal_model: { type: ["object", "null"] },
+      intervention_target: { type: ["object", "null"] },
     });
     for (const name of definitions.keys()) {
       expect(byName.get(name)?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });

@@ -68,7 +68,7 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get("reasoning_preset")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(byName.get("reasoning_metrics")?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(byName.get("reasoning_preset")?.inputSchema.properties).toMatchObject({ operation: { enum: ["list", "run"] }, inputs: { type: "object" } });
+    expect(byName.get("reasoning_preset")?.inputSchema.properties).toMatchObject({ operation: { enum: ["list", "run"] }, inputs: { type: ["array", "null"] } });
     expect(byName.get("reasoning_metrics")?.inputSchema.properties).toMatchObject({ query: { enum: ["summary", "by_mode", "invocations", "fallbacks", "config"] } });
     for (const name of definitions.keys()) expect((byName.get(name)?.description ?? "").length).toBeLessThanOrEqual(1024);
   });

@@ -63,10 +63,10 @@ describe("stdio: reasoning_graph, reasoning_timeline and reasoning_mcts, every o
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get("reasoning_graph")?.inputSchema.properties).toMatchObject({
       operation: { enum: ["init", "generate", "score", "aggregate", "refine", "prune", "finalize", "state"] },
-      k: { type: "integer" },
+      k: { type: ["integer", "null"] },
     });
-    expect(byName.get("reasoning_timeline")?.inputSchema.properties).toMatchObject({ merge_strategy: { enum: ["synthesize", "prefer_source", "prefer_target", "interleave"] } });
-    expect(byName.get("reasoning_mcts")?.inputSchema.properties).toMatchObject({ operation: { enum: ["explore", "auto_backtrack"] } });
+    expect(byName.get("reasoning_timeline")?.inputSchema.properties).toMatchObject({ merge_strategy: { enum: ["synthesize", "prefer_source", "prefer_target", "interleave", null] } });
+    expect(byName.get("reasoning_mcts")?.inputSchema.properties).toMatchObject({ operation: { enum: ["explore", "auto_backtrack", null] } });
     for (const name of definitions.keys()) {
       expect(byName.get(name)?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
       expect(byName.get(name)?.outputSchema?.type).toBe("object");

@@ -52,7 +52,7 @@ describe("stdio: every tool, every operation, against the real SDK client", () =
       expect(tool.title, tool.name).toBe(tool.annotations?.title);
     }
     const tree = tools.find((tool) => tool.name === "reasoning_tree");
-    expect(tree?.inputSchema.properties).toMatchObject({ operation: { enum: ["create", "focus", "list", "complete"] }, num_branches: { type: "integer" } });
+    expect(tree?.inputSchema.properties).toMatchObject({ operation: { enum: ["create", "focus", "list", "complete", null] }, num_branches: { type: ["integer", "null"] } });
   });
 
   it("reasoning_linear starts a session and continues it", async () => {

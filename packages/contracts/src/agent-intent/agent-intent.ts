@@ -1,15 +1,16 @@
 import { looseInteger } from "../coerce.ts";
 import { z } from "zod";
+import { jsonObjectInput, jsonScalarSchema, recordInput } from "../published-form.ts";
 
-const looseObject = () => z.record(z.string(), z.unknown()).nullish();
+// Free-form objects, published as key/value pairs (strict clients cannot send open objects); the object form stays accepted.
+const looseObject = () => recordInput(z.unknown(), { keyName: "key", what: "key", publishedValue: jsonScalarSchema }).nullish();
 
 /** A tool the agent can call next: its name and the JSON Schema of its arguments. */
 export const offeredToolSchema = z
   .object({
     name: z.string().trim().min(1, "name must not be empty").max(128).describe("Tool name exactly as the agent calls it"),
     description: z.string().max(4000).nullish().describe("What the tool does (shown to the model)"),
-    input_schema: z
-      .record(z.string(), z.unknown())
+    input_schema: jsonObjectInput("input_schema")
       .nullish()
       .describe("JSON Schema of the tool's arguments (an object schema); tool_args are validated against it. Omit for no arguments check."),
   })

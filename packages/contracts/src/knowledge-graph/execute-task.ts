@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { publishAs } from "../published-form.ts";
 import { pendingPromptSchema } from "../reasoning/needs-completion.ts";
 import { derivationSchema, knowledgeSubgraphSchema, tripleSchema } from "./graph-shapes.ts";
 import { hostFactsSchema, hostRulesSchema } from "./host-knowledge.ts";
@@ -45,8 +46,10 @@ export const contextDataSchema = z.strictObject({
     .max(64, "at most 64 functionalPredicates")
     .nullish()
     .describe("Relation types with at most one object per subject (e.g. born_in): a second object for one subject is a contradiction. Kept for the session"),
-  hostProvidedPriorReasoningSummary: z
-    .union([contextText("hostProvidedPriorReasoningSummary"), z.record(z.string(), z.unknown())])
+  hostProvidedPriorReasoningSummary: publishAs(
+    z.union([contextText("hostProvidedPriorReasoningSummary"), z.record(z.string(), z.unknown())]),
+    contextText("hostProvidedPriorReasoningSummary"),
+  )
     .nullish()
     .describe("Your summary of earlier cycles"),
   facts: hostFactsSchema.nullish(),

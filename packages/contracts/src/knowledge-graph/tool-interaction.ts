@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { endlessRefs, schemaExpansion, unsafePatterns } from "../json-schema-patterns.ts";
 import { knowledgeGraphRequestLimits as limits } from "./vocabulary.ts";
+import { jsonObjectInput, publishAs } from "../published-form.ts";
 
 const toolNamePattern = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,127}$/;
 
@@ -23,8 +24,7 @@ function checkJsonSchema(schema: Record<string, unknown> | undefined, context: z
 
 const toolDescriptionFields = {
   description: z.string().max(2_000, "keep a tool description under 2,000 characters").nullish(),
-  inputSchema: z
-    .record(z.string(), z.unknown())
+  inputSchema: jsonObjectInput("inputSchema")
     .nullish()
     .describe("JSON Schema of its arguments"),
 };
@@ -38,11 +38,15 @@ export type AvailableTool = z.infer<typeof availableToolSchema>;
 
 /**
  * The host's tools: a list of `{ name, description, inputSchema }` (as MCP
- * lists tools) or an object keyed by tool name.
+ * lists tools) or an object keyed by tool name (accepted, not published).
+ * `inputSchema` is an object or its JSON text.
  */
-export const availableToolsSchema = z
+const availableToolListSchema = z.array(availableToolSchema).max(limits.availableTools, `list at most ${limits.availableTools} tools`);
+
+// Published as the list only (strict clients cannot send an object keyed by open names); the keyed object stays accepted.
+export const availableToolsSchema = publishAs(z
   .union([
-    z.array(availableToolSchema).max(limits.availableTools, `list at most ${limits.availableTools} tools`),
+    availableToolListSchema,
     z.record(z.string().regex(toolNamePattern, "a tool name is 1-128 letters, digits, '_', '.', ':', '/' or '-'"), z.strictObject(toolDescriptionFields)),
   ])
   .superRefine((tools, context) => {
@@ -58,7 +62,7 @@ export const availableToolsSchema = z
     const names = Object.keys(tools);
     if (names.length > limits.availableTools) context.addIssue({ code: "custom", path: [], message: `list at most ${limits.availableTools} tools` });
     for (const name of names) checkJsonSchema(tools[name]?.inputSchema ?? undefined, context, [name, "inputSchema"]);
-  });
+  }), availableToolListSchema);
 
 /** What the server asks the host to run (status `pending_tool_call`). */
 export const toolCallRequestSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { looseBoolean, looseNumber } from "../coerce.ts";
+import { recordInput } from "../published-form.ts";
 import { defineTool } from "../tool-definition.ts";
 
 export const analysisDepthSchema = z.enum(["association", "intervention", "counterfactual"]);
@@ -49,8 +50,7 @@ export const counterfactualInputSchema = z
     analysis_depth: analysisDepthSchema.default("counterfactual"),
     causal_model: causalModelInputSchema.optional(),
     intervention_target: interventionTargetSchema.optional(),
-    observed: z
-      .record(z.string(), finiteNumber())
+    observed: recordInput(finiteNumber(), { keyName: "variable", what: "observed variable" })
       .optional()
       .describe("Factual values of variables in this scenario (counterfactual depth reports factual vs counterfactual values)"),
     narrate: looseBoolean()

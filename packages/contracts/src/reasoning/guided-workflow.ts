@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { nonEmptyText } from "../coerce.ts";
+import { recordInput } from "../published-form.ts";
 import { defineTool } from "../tool-definition.ts";
 
 const workflowAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
@@ -40,7 +41,9 @@ export const startChainOfThoughtTool = defineTool({
 
 export const startWorkflowInputSchema = z.object({
   workflow: nonEmptyText("workflow").describe("Workflow name from listWorkflows, e.g. root_cause_analysis"),
-  inputs: z.record(z.string(), z.string()).default({}).describe("The workflow's inputs by name, e.g. { \"problem\": \"...\" }"),
+  inputs: recordInput(z.string(), { keyName: "name", what: "input" })
+    .default({})
+    .describe("The workflow's inputs by name, e.g. [{ \"name\": \"problem\", \"value\": \"...\" }]"),
 });
 
 export const startWorkflowTool = defineTool({

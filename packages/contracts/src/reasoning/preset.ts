@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorBodySchema } from "../errors.ts";
+import { jsonScalarSchema, recordInput } from "../published-form.ts";
 import { defineTool } from "../tool-definition.ts";
 import { requireFields } from "./require-fields.ts";
 
@@ -10,8 +11,7 @@ export const presetInputSchema = z
     operation: presetOperationSchema.describe("list=show available presets, run=execute preset workflow"),
     preset_id: z.string().trim().min(1, "preset_id must not be empty").optional().describe("Preset to run (for run); see list"),
     category: z.string().trim().min(1, "category must not be empty").optional().describe("Filter for list"),
-    inputs: z
-      .record(z.string(), z.unknown())
+    inputs: recordInput(z.unknown(), { keyName: "name", what: "input", publishedValue: jsonScalarSchema })
       .default({})
       .describe("Preset inputs for run, by name; list shows each preset's required_inputs and optional_inputs"),
     session_id: z.string().min(1).optional().describe("Session every step continues; omit to let the preset start one"),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nonEmptyText } from "../coerce.ts";
 import { listPageInput, listPageSchema } from "../list-page.ts";
+import { jsonScalarSchema, recordInput } from "../published-form.ts";
 import { defineTool } from "../tool-definition.ts";
 import { requireFields } from "./require-fields.ts";
 
@@ -27,7 +28,7 @@ export const timelineInputSchema = z
       .default("synthesize")
       .describe("synthesize=model integrates both; prefer_source/prefer_target=model merges, the preferred side wins conflicts; interleave=segments alternated in code (no model call)"),
     label: z.string().trim().min(1, "label must not be empty").optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: recordInput(z.unknown(), { keyName: "key", what: "metadata key", publishedValue: jsonScalarSchema }).optional(),
     ...listPageInput("For branch and merge (the timeline's branches)"),
   })
   .superRefine(

@@ -19,14 +19,14 @@ export function wrongValueFor(schema: JsonSchema, pick: number): unknown {
   }
   switch (type) {
     case "string":
-      return choose([12_345, { text: "x" }, ["x"], true]);
+      return choose([12_345, ["x"], true, -1.5]);
     case "number":
     case "integer":
       return choose(["abc", "0x3", " 3 ", "1e400", { n: 1 }, [1], true]);
     case "boolean":
       return choose(["maybe", "TRUE", " true", 7, { b: true }]);
     case "array":
-      return choose(["not a list", 42, { a: 1 }, true]);
+      return choose(["not a list", 42, true, -1.5]);
     case "object":
       return choose(["not an object", 42, [1, 2], true]);
     default:

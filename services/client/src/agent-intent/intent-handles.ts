@@ -25,12 +25,23 @@ export function hostTools(tools: ReadonlyArray<string | HostTool> | undefined): 
   return tools?.map((tool) => (typeof tool === "string" ? { name: tool } : tool));
 }
 
+/** A tool's input schema as an object: it may be given as JSON text, the form strict-mode clients send (the service parses it the same way). */
+function inputSchemaObject(schema: string | Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (typeof schema !== "string") return schema ?? null;
+  try {
+    const parsed: unknown = JSON.parse(schema);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null; // not JSON: the service refuses the request, naming the field
+  }
+}
+
 /**
  * What a decision is checked against: the request's tools, else the host's, else what the service offers a
  * request with no tools (plus a forced tool, which the service then takes by name).
  */
 export function offeredToolsFor(request: AgentIntentRequestInput, hostOffered: HostTool[] | undefined): HostTool[] {
-  if (request.tools) return request.tools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null }));
+  if (request.tools) return request.tools.map((tool) => ({ name: tool.name, input_schema: inputSchemaObject(tool.input_schema) }));
   if (hostOffered) return hostOffered;
   const forced = request.forced_tool?.trim();
   const served = defaultOfferedTools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null }));

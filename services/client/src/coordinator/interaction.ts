@@ -1,5 +1,4 @@
 import {
-  type ContextData,
   type ExecuteTaskRequestInput,
   type ExecuteTaskResponse,
   endSessionTool,
@@ -33,7 +32,7 @@ type Step = (call: () => Promise<ExecuteTaskResponse>) => Promise<ExecuteTaskRes
 /** One reasoning request: bounded by `callTimeoutMs`, and given up within the liveness bound if the server goes silent. */
 export async function execute(c: CoordinatorContext, record: ReasoningSessionRecord, call: Partial<ExecuteTaskRequestInput>, signal: AbortSignal): Promise<ExecuteTaskResponse> {
   const capability = record.decision.capability?.capability ?? null;
-  const contextData: ContextData = {
+  const contextData: NonNullable<ExecuteTaskRequestInput["contextData"]> = {
     ...(record.request.history !== undefined ? { historicalConversation: record.request.history } : {}),
     ...(record.request.domainKnowledge !== undefined ? { domainKnowledge: record.request.domainKnowledge } : {}),
     ...(c.offeredTools.length > 0 ? { availableTools: c.offeredTools } : {}),

@@ -16,16 +16,17 @@ const jobListQuerySchema = z.object({
 /** GET /v1/jobs?correlation_id=: the jobs under one correlation id, newest first. */
 const jobListSchema = z.object({ correlation_id: z.string(), jobs: z.array(jobViewSchema) }).meta({ title: "JobList" });
 
+// In the published (strict-client) form: free-form objects as key/value pairs, a tool's schema as JSON text.
 const example = {
   session_id: "s1",
-  persona: { name: "savant-engineer" },
+  persona: [{ key: "name", value: "savant-engineer" }],
   goal_text: "Find auth logic",
   history: [],
   tools: [
     {
       name: "context.fts_search",
       description: "Full-text search over the repository",
-      input_schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+      input_schema: JSON.stringify({ type: "object", properties: { query: { type: "string" } }, required: ["query"] }),
     },
   ],
 };
