@@ -1,10 +1,6 @@
 import type { UserConfig } from "vitest/config";
 
-export interface TestSettings {
-  testRun: "own" | "shared";
-  engineDialect: boolean;
-}
-export declare function testSettings(manifest: unknown, where?: string): TestSettings;
+export { type TestSettings, testSettings } from "./test-settings.js";
 export declare function testedPackages(root: string): string[];
 export declare function ownRunPackages(root: string): string[];
 export declare function sourcesGroup(root: string): string[];

@@ -2,6 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseConfig } from "./index.js";
+import { testSettings } from "./test-settings.js";
+
+export { testSettings };
 
 // Plain JS like index.js. The root `pnpm test` runs most packages' tests in one vitest process (`pnpm test:sources`)
 // instead of one per package: with `isolate: false` each worker loads the shared sources (contracts, engine, store,
@@ -13,21 +16,6 @@ import { baseConfig } from "./index.js";
 // `testRun: "own"`: a vitest run of its own, started by the root `pnpm test` after its builds (its tests run built
 // outputs, or need settings of their own). `engineDialect: true`: its tests run on the test engine's dialect, so
 // `pnpm test:postgres` runs them again on Postgres.
-
-/**
- * The test settings of a package's manifest (`"deliberate": { "testRun", "engineDialect" }`); throws naming the
- * file, the field and the values it takes.
- */
-export function testSettings(manifest, where = "package.json") {
-  const settings = manifest?.deliberate ?? {};
-  if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
-    throw new Error(`${where}: "deliberate" must be an object such as { "testRun": "own", "engineDialect": true }`);
-  }
-  const { testRun = "shared", engineDialect = false } = settings;
-  if (testRun !== "own" && testRun !== "shared") throw new Error(`${where}: "deliberate.testRun" must be "own" or "shared" (the default), got ${JSON.stringify(testRun)}`);
-  if (typeof engineDialect !== "boolean") throw new Error(`${where}: "deliberate.engineDialect" must be true or false, got ${JSON.stringify(engineDialect)}`);
-  return { testRun, engineDialect };
-}
 
 function settingsOf(root, pkg) {
   const path = join(root, pkg, "package.json");
