@@ -2,21 +2,15 @@
 // `isolate: false`: the environment, the working folder, the exit code, and the globals tests most often replace
 // (fake timers, a stubbed fetch, spied console or output streams, a mocked Math.random).
 
-/** The globals whose identity is checked, as `[label, read, write]`. */
+/** The globals whose identity is checked, as `[label, owner, key]`. */
 const watchedGlobals = [
-  ...["fetch", "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask", "Date", "console", "performance"].map((name) => [
-    `globalThis.${name}`,
-    () => globalThis[name],
-    (value) => {
-      globalThis[name] = value;
-    },
-  ]),
-  ["Math.random", () => Math.random, (value) => void (Math.random = value)],
-  ["Date.now", () => Date.now, (value) => void (Date.now = value)],
-  ["performance.now", () => performance.now, (value) => void (performance.now = value)],
-  ...["log", "info", "warn", "error", "debug"].map((name) => [`console.${name}`, () => console[name], (value) => void (console[name] = value)]),
-  ["process.stdout.write", () => process.stdout.write, (value) => void (process.stdout.write = value)],
-  ["process.stderr.write", () => process.stderr.write, (value) => void (process.stderr.write = value)],
+  ...["fetch", "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask", "Date", "console", "performance"].map((key) => [`globalThis.${key}`, globalThis, key]),
+  ["Math.random", Math, "random"],
+  ["Date.now", Date, "now"],
+  ["performance.now", performance, "now"],
+  ...["log", "info", "warn", "error", "debug"].map((key) => [`console.${key}`, console, key]),
+  ["process.stdout.write", process.stdout, "write"],
+  ["process.stderr.write", process.stderr, "write"],
 ];
 
 /** What a test file could leave changed, as it is now. */
@@ -25,7 +19,7 @@ export function snapshotLeftState() {
     env: { ...process.env },
     cwd: process.cwd(),
     exitCode: process.exitCode,
-    globals: watchedGlobals.map(([, read]) => read()),
+    globals: watchedGlobals.map(([, owner, key]) => owner[key]),
   };
 }
 
@@ -51,7 +45,7 @@ export function restoreLeftState(before) {
   Object.assign(process.env, before.env);
   if (process.cwd() !== before.cwd) process.chdir(before.cwd);
   process.exitCode = before.exitCode;
-  watchedGlobals.forEach(([, read, write], index) => {
-    if (read() !== before.globals[index]) write(before.globals[index]);
+  watchedGlobals.forEach(([, owner, key], index) => {
+    if (owner[key] !== before.globals[index]) owner[key] = before.globals[index];
   });
 }
