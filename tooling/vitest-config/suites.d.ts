@@ -1,11 +1,11 @@
 import type { UserConfig } from "vitest/config";
 
-export declare const ownRunPackages: string[];
-export declare const engineDialectPackages: string[];
+export { type TestSettings, testSettings } from "./test-settings.js";
 export declare function testedPackages(root: string): string[];
+export declare function ownRunPackages(root: string): string[];
 export declare function sourcesGroup(root: string): string[];
-export declare function checkRootTestScripts(root: string): void;
-export declare function forEngineDialect(packages: string[], dialect?: string): string[];
+export declare function forEngineDialect(root: string, packages: string[], dialect?: string): string[];
+export declare const leftStateGuard: string;
 export declare function groupConfig(options: {
   root: string;
   packages: string[];

@@ -227,7 +227,8 @@ describe("errors", () => {
 
   it("mirrors telemetry events to stdout as JSON lines when REASONING_LOG_STDOUT=1", async () => {
     const written: string[] = [];
-    const original = process.stdout.write.bind(process.stdout);
+    // The function itself, not a bound copy: putting a copy back would leave stdout changed for the worker's next file.
+    const original = process.stdout.write;
     process.stdout.write = ((chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;

@@ -18,16 +18,37 @@ export interface PlanOptions {
   filter?: string[];
   /** Leave the builds out: the scripts run at once (for a second pass over packages just built). */
   withoutBuilds?: boolean;
+  /**
+   * Also select every package with a test run of its own (`"deliberate": { "testRun": "own" }` in its package.json);
+   * with `engineDialect: "postgres"`, only those also marked `"engineDialect": true`.
+   */
+  ownTestRuns?: boolean;
+  /** The test engine's dialect of the run (`DELIBERATE_TEST_ENGINE_DIALECT`); narrows `ownTestRuns`. */
+  engineDialect?: string;
 }
 
-/** The package of a root script's dependency, which turbo.json names as `<package>#build` (the only kind supported). */
+const dependsOnField = (script: string) => `package.json "deliberate.tasks.${script.slice(3)}.dependsOn"`;
+
+/** The package of a root script's dependency, named as `<package>#build` (the only kind supported). */
 function rootDependency(byName: Map<string, WorkspacePackage>, script: string, dependency: string): WorkspacePackage {
   const match = /^(.+)#build$/.exec(dependency);
   const pkg = match ? byName.get(match[1] as string) : undefined;
-  if (!match) throw new Error(`turbo.json: ${script} depends on "${dependency}"; a root script can depend only on builds, as "<package>#build"`);
-  if (!pkg) throw new Error(`turbo.json: ${script} depends on "${dependency}": no such package in the workspace`);
-  if (!("build" in pkg.scripts)) throw new Error(`turbo.json: ${script} depends on "${dependency}": ${pkg.name} has no "build" script`);
+  if (!match) throw new Error(`${dependsOnField(script)}: ${script} depends on "${dependency}"; a root script can depend only on builds, as "<package>#build"`);
+  if (!pkg) throw new Error(`${dependsOnField(script)}: ${script} depends on "${dependency}": no such package in the workspace`);
+  if (!("build" in pkg.scripts)) throw new Error(`${dependsOnField(script)}: ${script} depends on "${dependency}": ${pkg.name} has no "build" script`);
   return pkg;
+}
+
+/** The packages `--filter` names, plus those with a test run of their own under `ownTestRuns`; all when neither is given. */
+function selectedPackages(workspace: Workspace, byName: Map<string, WorkspacePackage>, options: PlanOptions): WorkspacePackage[] {
+  const named = (options.filter ?? []).map((name) => byName.get(name) as WorkspacePackage);
+  if (!options.ownTestRuns) return named.length > 0 ? named : workspace.packages;
+  const postgres = options.engineDialect === "postgres";
+  const ownRuns = workspace.packages.filter((pkg) => pkg.tests.testRun === "own" && (!postgres || pkg.tests.engineDialect));
+  if (ownRuns.length === 0) {
+    throw new Error(`--own-test-runs: no package has "deliberate": { "testRun": "own"${postgres ? ', "engineDialect": true' : ""} } in its package.json`);
+  }
+  return [...named, ...ownRuns.filter((pkg) => !named.includes(pkg))];
 }
 
 /** The task id of a package's script. */
@@ -49,7 +70,7 @@ export function planTasks(workspace: Workspace, options: PlanOptions): Task[] {
     if (!byName.has(name)) throw new Error(`--filter ${name}: no such package in the workspace (packages: ${[...byName.keys()].join(", ")})`);
   }
   if (options.tasks.length === 0) throw new Error("name at least one script to run (e.g. test, or //#typecheck for the root's)");
-  const selected = options.filter && options.filter.length > 0 ? options.filter.map((name) => byName.get(name) as WorkspacePackage) : workspace.packages;
+  const selected = selectedPackages(workspace, byName, options);
   const tasks = new Map<string, Task>();
   const add = (pkg: WorkspacePackage, script: string, dependsOn: string[]) => {
     const id = pkg === workspace.root ? `${rootPrefix}${script}` : taskId(pkg.name, script);
