@@ -1,4 +1,4 @@
-import { DeliberateError, type EpistemicStatus, epistemicStatusSchema, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
+import { type EpistemicStatus, epistemicStatusSchema, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
 import { statusOfValidity } from "../algorithms/epistemic-status.ts";
 import { type Database, parseJsonColumn, reservePositions } from "@deliberate/store";
 import type { Kysely } from "kysely";
