@@ -89,7 +89,7 @@ export const supportedModuleSpecificationVersions: readonly number[] = [moduleSp
  * The brand `defineModule` puts on a module: a registered symbol, so a module bundled with its own copy
  * of @deliberate/engine (loaded from outside the service's code) carries the same brand.
  */
-export const moduleBrand: unique symbol = Symbol.for("@deliberate/engine.module") as never;
+export const moduleBrand: unique symbol = Symbol.for("@deliberate/engine.module");
 
 export interface DeliberateModule<Extra extends object = object> extends StoreContribution<Extra> {
   /** Unique among composed modules; also the owner of its migrations. */
