@@ -77,9 +77,28 @@ export interface BackgroundTaskContext<Extra extends object = object> {
  * A module: the unit that brings capabilities to the engine. Adding a tool
  * touches its module and its schema in contracts, nothing else.
  */
+/**
+ * The version of the module contract (`DeliberateModule`) this engine implements. `defineModule` stamps it on
+ * every module, and `loadModules` refuses a module built against another version with an error saying so,
+ * instead of failing later in a way that names neither. Raised when the contract changes incompatibly.
+ */
+export const moduleSpecificationVersion = 1;
+/** The contract versions this engine can load (today only its own). */
+export const supportedModuleSpecificationVersions: readonly number[] = [moduleSpecificationVersion];
+
+/**
+ * The brand `defineModule` puts on a module: a registered symbol, so a module bundled with its own copy
+ * of @deliberate/engine (loaded from outside the service's code) carries the same brand.
+ */
+export const moduleBrand: unique symbol = Symbol.for("@deliberate/engine.module");
+
 export interface DeliberateModule<Extra extends object = object> extends StoreContribution<Extra> {
   /** Unique among composed modules; also the owner of its migrations. */
   readonly name: string;
+  /** The module-contract version the module was built against (set by `defineModule`; checked by `loadModules`). */
+  readonly specificationVersion?: number;
+  /** Set by `defineModule`: marks the object as a module (see `moduleBrand`). */
+  readonly [moduleBrand]?: true;
   readonly tools?: readonly ToolHandler<ToolDefinition, Extra>[];
   /** Mode ids this module registers, with their default model settings. */
   readonly modes?: Readonly<Record<string, ModeSettings>>;
@@ -104,9 +123,18 @@ export interface DeliberateModule<Extra extends object = object> extends StoreCo
   readonly toolsets?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** Declares a module (identity, typed). Composition checks happen in `createEngine`. */
-export function defineModule<Extra extends object = object>(module: DeliberateModule<Extra>): DeliberateModule<Extra> {
-  return module;
+/** A module as `defineModule` returns it: branded, with the contract version it was built against. */
+export type DefinedModule<Extra extends object = object> = DeliberateModule<Extra> & {
+  readonly specificationVersion: number;
+  readonly [moduleBrand]: true;
+};
+
+/**
+ * Declares a module: typed, branded and stamped with the contract version (`moduleSpecificationVersion`).
+ * Composition checks happen in `createEngine`; version checks in `loadModules`.
+ */
+export function defineModule<Extra extends object = object>(module: DeliberateModule<Extra>): DefinedModule<Extra> {
+  return { ...module, specificationVersion: moduleSpecificationVersion, [moduleBrand]: true };
 }
 
 /** What composing modules yields; throws naming the clash when two modules claim one name. */

@@ -6,7 +6,7 @@ import { createScriptedModel } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { noteTool, notesModule } from "../test/fixtures/notes-module.ts";
-import { createEngine, createMemorySettingsSource, defineModule, exportSession, hostModelRouter, loadModules } from "./index.ts";
+import { createEngine, createMemorySettingsSource, defineModule, exportSession, hostModelRouter, loadModules, moduleSpecificationVersion } from "./index.ts";
 import { createSequentialIds } from "./ids.ts";
 
 const stores: Store[] = [];
@@ -121,5 +121,27 @@ describe("loadModules (DELIBERATE_MODULES)", () => {
   it("says which entry failed and why", async () => {
     await expect(loadModules([join(fixtures, "missing-module.ts")])).rejects.toBeInstanceOf(ConfigError);
     await expect(loadModules([join(fixtures, "not-a-module.ts")])).rejects.toThrow(/exports no module/);
+  });
+
+  it("stamps the module specification version it was built against", async () => {
+    const [module] = await loadModules([join(fixtures, "notes-module.ts")]);
+    expect(module?.specificationVersion).toBe(moduleSpecificationVersion);
+    expect(defineModule({ name: "m", tools: [] }).specificationVersion).toBe(moduleSpecificationVersion);
+  });
+
+  it("refuses a module not made with defineModule, naming it and the fix", async () => {
+    const error = await loadModules([join(fixtures, "unbranded-module.ts")]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/'plain', which was not made with defineModule and declares no specificationVersion: rebuild it with defineModule/);
+  });
+
+  it("refuses a module built for an unsupported specification version, naming both versions", async () => {
+    const error = await loadModules([join(fixtures, "future-module.ts")]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(`module 'future' from '${join(fixtures, "future-module.ts")}' is built for module specification 99; this service supports ${moduleSpecificationVersion}`);
+  });
+
+  it("refuses a branded module whose specification version is missing", async () => {
+    await expect(loadModules([join(fixtures, "versionless-module.ts")])).rejects.toThrow(/module 'versionless' from .* declares no specificationVersion/);
   });
 });

@@ -3,8 +3,8 @@ export type { DeliberateEngine, EngineOptions, InvocationEvent, SessionRecord } 
 export type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 export { createTaskRunner } from "./task-runner.ts";
 export type { TaskLog, TaskRunner, TaskRunnerOptions } from "./task-runner.ts";
-export { composeModules, defineModule } from "./define-module.ts";
-export type { BackgroundTask, BackgroundTaskContext, Composition, DeliberateModule, ProtocolMethod, SessionSection } from "./define-module.ts";
+export { composeModules, defineModule, moduleSpecificationVersion } from "./define-module.ts";
+export type { BackgroundTask, BackgroundTaskContext, Composition, DefinedModule, DeliberateModule, ProtocolMethod, SessionSection } from "./define-module.ts";
 export { systemClock } from "./clock.ts";
 export type { Clock } from "./clock.ts";
 export { createReplayIds, createSequentialIds, randomIds } from "./ids.ts";

@@ -72,6 +72,83 @@ interface Answer {
 }
 
 /**
+ * One streamed request: content and refusal accumulated from the chunks,
+ * usage from the last chunk (`include_usage`). Failures are thrown as the
+ * SDK raised them (the caller converts them), except a stalled stream and
+ * the caller's cancel.
+ */
+async function sendStreaming(
+  client: OpenAI,
+  call: GenerateOptions<unknown>,
+  body: CreateParams,
+  progress: ProgressTracker,
+  server: { baseURL: string; timeoutMs: OpenAIModelOptions["timeoutMs"] },
+): Promise<Answer> {
+  const { baseURL } = server;
+  const timeout = call.timeoutMs ?? server.timeoutMs;
+  const { controller, release } = linkedAbort(call.signal);
+  const watchdog = createIdleWatchdog(timeout, () => controller.abort());
+  const answer: Answer = { hasChoice: false, content: "", refusal: undefined, finishReason: undefined, model: body.model, usage: undefined };
+  let ended = false;
+  try {
+    const stream = await client.chat.completions.create(
+      { ...body, stream: true, stream_options: { include_usage: true } },
+      { timeout, signal: controller.signal },
+    );
+    watchdog.touch();
+    for await (const chunk of stream) {
+      watchdog.touch();
+      if (chunk.model) answer.model = chunk.model;
+      if (chunk.usage) answer.usage = chunk.usage;
+      const choice = chunk.choices.find((candidate) => candidate.index === 0) ?? chunk.choices[0];
+      if (!choice) continue;
+      answer.hasChoice = true;
+      const content = choice.delta.content ?? "";
+      if (content.length > 0) {
+        answer.content += content;
+        progress.delta("answer", content);
+      }
+      if (choice.delta.refusal) answer.refusal = (answer.refusal ?? "") + choice.delta.refusal;
+      if (choice.finish_reason) {
+        answer.finishReason = choice.finish_reason;
+        ended = true;
+      }
+    }
+  } catch (error) {
+    if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
+    throwIfAborted(call.signal);
+    throw error;
+  } finally {
+    watchdog.stop();
+    release();
+  }
+  // The SDK ends an aborted stream quietly: tell the caller's cancel and the watchdog apart from a cut connection.
+  if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
+  throwIfAborted(call.signal);
+  if (!ended && answer.hasChoice) throw streamEndedEarlyError(`the OpenAI-compatible server at ${baseURL}`);
+  progress.finish(answer.usage?.completion_tokens ?? 0);
+  return answer;
+}
+
+/** The response_format of a structured request: the JSON Schema (strict when the schema and model allow), or plain JSON mode. */
+function responseFormatOf(
+  format: ReturnType<typeof describeAnswerFormat>,
+  strict: boolean,
+  structuredOutput: NonNullable<OpenAIModelOptions["structuredOutput"]>,
+): OpenAI.Chat.ChatCompletionCreateParams["response_format"] {
+  if (structuredOutput !== "json_schema") return { type: "json_object" };
+  return {
+    type: "json_schema",
+    json_schema: {
+      name: format.name,
+      ...(format.description ? { description: format.description } : {}),
+      schema: strict ? format.jsonSchema : format.looseJsonSchema,
+      strict,
+    },
+  };
+}
+
+/**
  * A LanguageModel on the Chat Completions API (`openai`), for OpenAI and for
  * every OpenAI-compatible server reached by `baseURL`. What each model
  * accepts comes from the capability table (`openaiCapabilities`).
@@ -127,7 +204,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? 0;
     if (shouldStream(call, maxTokens) && !refusedStreaming.has(body.model)) {
       try {
-        return await sendStreaming(client, call, body, progress);
+        return await sendStreaming(client, call, body, progress, { baseURL, timeoutMs: options.timeoutMs });
       } catch (error) {
         if (!refusesStreaming(error, errorContext.errors)) throw toProviderError(error, errorContext);
         refusedStreaming.add(body.model);
@@ -155,58 +232,6 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     }
   }
 
-  /**
-   * One streamed request: content and refusal accumulated from the chunks,
-   * usage from the last chunk (`include_usage`). Failures are thrown as the
-   * SDK raised them (the caller converts them), except a stalled stream and
-   * the caller's cancel.
-   */
-  async function sendStreaming(client: OpenAI, call: GenerateOptions<unknown>, body: CreateParams, progress: ProgressTracker): Promise<Answer> {
-    const timeout = call.timeoutMs ?? options.timeoutMs;
-    const { controller, release } = linkedAbort(call.signal);
-    const watchdog = createIdleWatchdog(timeout, () => controller.abort());
-    const answer: Answer = { hasChoice: false, content: "", refusal: undefined, finishReason: undefined, model: body.model, usage: undefined };
-    let ended = false;
-    try {
-      const stream = await client.chat.completions.create(
-        { ...body, stream: true, stream_options: { include_usage: true } },
-        { timeout, signal: controller.signal },
-      );
-      watchdog.touch();
-      for await (const chunk of stream) {
-        watchdog.touch();
-        if (chunk.model) answer.model = chunk.model;
-        if (chunk.usage) answer.usage = chunk.usage;
-        const choice = chunk.choices.find((candidate) => candidate.index === 0) ?? chunk.choices[0];
-        if (!choice) continue;
-        answer.hasChoice = true;
-        const content = choice.delta.content ?? "";
-        if (content.length > 0) {
-          answer.content += content;
-          progress.delta("answer", content);
-        }
-        if (choice.delta.refusal) answer.refusal = (answer.refusal ?? "") + choice.delta.refusal;
-        if (choice.finish_reason) {
-          answer.finishReason = choice.finish_reason;
-          ended = true;
-        }
-      }
-    } catch (error) {
-      if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
-      throwIfAborted(call.signal);
-      throw error;
-    } finally {
-      watchdog.stop();
-      release();
-    }
-    // The SDK ends an aborted stream quietly: tell the caller's cancel and the watchdog apart from a cut connection.
-    if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
-    throwIfAborted(call.signal);
-    if (!ended && answer.hasChoice) throw streamEndedEarlyError(`the OpenAI-compatible server at ${baseURL}`);
-    progress.finish(answer.usage?.completion_tokens ?? 0);
-    return answer;
-  }
-
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
     const model = call.modelId ?? options.modelId;
     const capabilities = openaiCapabilities(model, {
@@ -232,18 +257,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription, warn: options.warn });
     const strict = format.strict && capabilities.strictJsonSchema;
     const system = `${call.system}${call.system.trim().length > 0 ? "\n\n" : ""}${answerInstruction(format, structuredOutput)}`;
-    const responseFormat: OpenAI.Chat.ChatCompletionCreateParams["response_format"] =
-      structuredOutput === "json_schema"
-        ? {
-            type: "json_schema",
-            json_schema: {
-              name: format.name,
-              ...(format.description ? { description: format.description } : {}),
-              schema: strict ? format.jsonSchema : format.looseJsonSchema,
-              strict,
-            },
-          }
-        : { type: "json_object" };
+    const responseFormat = responseFormatOf(format, strict, structuredOutput);
 
     return generateWithRepair<T, undefined>({
       schema: call.schema,

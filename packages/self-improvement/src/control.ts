@@ -106,6 +106,91 @@ export function parseDuration(text: string | number): number {
   });
 }
 
+/** The circuit breaker as reported: its state at `now`, when it reopens, and its thresholds. */
+async function breakerReportOf(from: SelfImprovementRepository, config: ControlOptions["config"], now: Date): Promise<CircuitBreakerReport> {
+  const state = breakerAt(await readBreaker(from), now, config.circuitBreaker);
+  return {
+    ...state,
+    remaining_ms: breakerRemainingMs(state, now, config.circuitBreaker),
+    reopens_at: state.state === "open" && state.opened_at ? new Date(new Date(state.opened_at).getTime() + config.circuitBreaker.resetTimeoutMs).toISOString() : null,
+    failure_threshold: config.circuitBreaker.failureThreshold,
+    reset_timeout_ms: config.circuitBreaker.resetTimeoutMs,
+    success_threshold: config.circuitBreaker.successThreshold,
+  };
+}
+
+/** What `status` reports, read in one snapshot. */
+async function readStatus(store: ControlOptions["store"], config: ControlOptions["config"], now: Date): Promise<SelfImprovementStatus> {
+      // One snapshot: the lease, the last cycle, the breaker and the counts are of one moment,
+    // even while a replica's cycle commits (separate pooled reads could mix two).
+    const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block, service] = await store.snapshot(({ selfImprovement: snapshot }) =>
+      Promise.all([
+        readPausedUntil(snapshot, now),
+        snapshot.leases.get(config.lease.name),
+        breakerReportOf(snapshot, config, now),
+        snapshot.cycles.list(1),
+        snapshot.overrides.all(),
+        snapshot.diagnoses.count("pending"),
+        snapshot.actions.list({ status: "evaluating", limit: 1000 }),
+        snapshot.actions.countAppliedSince(new Date(now.getTime() - 3_600_000).toISOString()),
+        executionBlock(snapshot, config, now),
+        snapshot.state.get<ServiceSettingsRecord>(serviceStateKey),
+      ]),
+    );
+    return {
+      settings_from: service ? { source: "service", holder: service.holder, recorded_at: service.recorded_at } : { source: "environment", holder: null, recorded_at: null },
+      mode: service?.mode ?? config.mode,
+      analyzer: service?.analyzer ?? config.analyzer.use,
+      cycle_ms: service?.cycle_ms ?? config.cycleMs,
+      paused_until: pausedUntil,
+      leader: lease ? { ...lease, live: lease.expires_at > now.toISOString() } : null,
+      circuit_breaker: breaker,
+      last_cycle: cycles[0] ?? null,
+      overrides: overrides.map((override) => ({ ...override, target: targetLabel(override.scope, override.setting) })),
+      pending_diagnoses: pending,
+      actions_evaluating: evaluating.length,
+      actions_last_hour: lastHour,
+      max_actions_per_hour: config.executor.maxActionsPerHour,
+      execution_block: block ? describeExecutionBlock(block) : null,
+    };
+}
+
+/** The diagnosis, when it awaits approval; CONFLICT naming its status otherwise. */
+function requirePending(diagnosis: DiagnosisRecord, hint: string): DiagnosisRecord {
+  if (diagnosis.status === "pending") return diagnosis;
+  throw new DeliberateError({
+    code: "CONFLICT",
+    message: `Diagnosis ${diagnosis.id} is ${diagnosis.status}, not awaiting approval.`,
+    issues: [{ field: "diagnosis_id", message: `status ${diagnosis.status}` }],
+    hint,
+  });
+}
+
+/** Marks a pending diagnosis rejected and, for a proposed adjustment, records the operator's lesson. */
+async function rejectDiagnosis(store: ControlOptions["store"], ids: IdGenerator, diagnosis: DiagnosisRecord, why: string, now: string): Promise<void> {
+  await store.transaction(async (repositories) => {
+    await repositories.selfImprovement.diagnoses.setStatus(diagnosis.id, { status: "rejected", status_reason: why, updated_at: now });
+    if (diagnosis.action.kind === "adjust") {
+      const { action } = diagnosis;
+      await repositories.selfImprovement.learnings.insert({
+        id: ids.next("sil"),
+        created_at: now,
+        action_id: null,
+        diagnosis_id: diagnosis.id,
+        tool: diagnosis.tool,
+        scope: action.scope,
+        setting: action.setting,
+        direction: action.direction,
+        verdict: "rejected",
+        reward: null,
+        confidence: null,
+        breakdown: [],
+        lessons: [`An operator rejected ${targetLabel(action.scope, action.setting)} ${action.from} → ${action.to} for ${diagnosis.tool} ${diagnosis.metric}: ${why}.`],
+      });
+    }
+  });
+}
+
 /** The operations over a store opened with the module (`module.control(store)` inside a service). */
 export function createSelfImprovementControl(options: ControlOptions): SelfImprovementControl {
   const { store, config } = options;
@@ -114,55 +199,10 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
   const repository = store.selfImprovement;
   const executor = () => ({ store, config, ids, now: clock.now(), ...(options.source ? { source: options.source } : {}) });
 
-  async function breakerReport(from: SelfImprovementRepository = repository): Promise<CircuitBreakerReport> {
-    const now = clock.now();
-    const state = breakerAt(await readBreaker(from), now, config.circuitBreaker);
-    return {
-      ...state,
-      remaining_ms: breakerRemainingMs(state, now, config.circuitBreaker),
-      reopens_at: state.state === "open" && state.opened_at ? new Date(new Date(state.opened_at).getTime() + config.circuitBreaker.resetTimeoutMs).toISOString() : null,
-      failure_threshold: config.circuitBreaker.failureThreshold,
-      reset_timeout_ms: config.circuitBreaker.resetTimeoutMs,
-      success_threshold: config.circuitBreaker.successThreshold,
-    };
-  }
+  const breakerReport = (from: SelfImprovementRepository = repository) => breakerReportOf(from, config, clock.now());
 
   return {
-    async status() {
-      const now = clock.now();
-      // One snapshot: the lease, the last cycle, the breaker and the counts are of one moment,
-      // even while a replica's cycle commits (separate pooled reads could mix two).
-      const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block, service] = await store.snapshot(({ selfImprovement: snapshot }) =>
-        Promise.all([
-          readPausedUntil(snapshot, now),
-          snapshot.leases.get(config.lease.name),
-          breakerReport(snapshot),
-          snapshot.cycles.list(1),
-          snapshot.overrides.all(),
-          snapshot.diagnoses.count("pending"),
-          snapshot.actions.list({ status: "evaluating", limit: 1000 }),
-          snapshot.actions.countAppliedSince(new Date(now.getTime() - 3_600_000).toISOString()),
-          executionBlock(snapshot, config, now),
-          snapshot.state.get<ServiceSettingsRecord>(serviceStateKey),
-        ]),
-      );
-      return {
-        settings_from: service ? { source: "service", holder: service.holder, recorded_at: service.recorded_at } : { source: "environment", holder: null, recorded_at: null },
-        mode: service?.mode ?? config.mode,
-        analyzer: service?.analyzer ?? config.analyzer.use,
-        cycle_ms: service?.cycle_ms ?? config.cycleMs,
-        paused_until: pausedUntil,
-        leader: lease ? { ...lease, live: lease.expires_at > now.toISOString() } : null,
-        circuit_breaker: breaker,
-        last_cycle: cycles[0] ?? null,
-        overrides: overrides.map((override) => ({ ...override, target: targetLabel(override.scope, override.setting) })),
-        pending_diagnoses: pending,
-        actions_evaluating: evaluating.length,
-        actions_last_hour: lastHour,
-        max_actions_per_hour: config.executor.maxActionsPerHour,
-        execution_block: block ? describeExecutionBlock(block) : null,
-      };
-    },
+    status: () => readStatus(store, config, clock.now()),
 
     history(filter = {}) {
       // One snapshot, like status(): an action and its lesson are of one moment.
@@ -228,51 +268,13 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
     },
 
     async approve(diagnosisId) {
-      const diagnosis = await repository.diagnoses.get(diagnosisId);
-      if (diagnosis.status !== "pending") {
-        throw new DeliberateError({
-          code: "CONFLICT",
-          message: `Diagnosis ${diagnosis.id} is ${diagnosis.status}, not awaiting approval.`,
-          issues: [{ field: "diagnosis_id", message: `status ${diagnosis.status}` }],
-          hint: "Approve a diagnosis listed as pending by `deliberate self-improve diagnostics`.",
-        });
-      }
+      const diagnosis = requirePending(await repository.diagnoses.get(diagnosisId), "Approve a diagnosis listed as pending by `deliberate self-improve diagnostics`.");
       return applyDiagnosis(executor(), diagnosis, "operator");
     },
 
     async reject(diagnosisId, reason) {
-      const diagnosis = await repository.diagnoses.get(diagnosisId);
-      if (diagnosis.status !== "pending") {
-        throw new DeliberateError({
-          code: "CONFLICT",
-          message: `Diagnosis ${diagnosis.id} is ${diagnosis.status}, not awaiting approval.`,
-          issues: [{ field: "diagnosis_id", message: `status ${diagnosis.status}` }],
-          hint: "Only pending diagnoses can be rejected.",
-        });
-      }
-      const now = clock.now().toISOString();
-      const why = reason?.trim() ? reason.trim() : "rejected by an operator";
-      await store.transaction(async (repositories) => {
-        await repositories.selfImprovement.diagnoses.setStatus(diagnosis.id, { status: "rejected", status_reason: why, updated_at: now });
-        if (diagnosis.action.kind === "adjust") {
-          const { action } = diagnosis;
-          await repositories.selfImprovement.learnings.insert({
-            id: ids.next("sil"),
-            created_at: now,
-            action_id: null,
-            diagnosis_id: diagnosis.id,
-            tool: diagnosis.tool,
-            scope: action.scope,
-            setting: action.setting,
-            direction: action.direction,
-            verdict: "rejected",
-            reward: null,
-            confidence: null,
-            breakdown: [],
-            lessons: [`An operator rejected ${targetLabel(action.scope, action.setting)} ${action.from} → ${action.to} for ${diagnosis.tool} ${diagnosis.metric}: ${why}.`],
-          });
-        }
-      });
+      const diagnosis = requirePending(await repository.diagnoses.get(diagnosisId), "Only pending diagnoses can be rejected.");
+      await rejectDiagnosis(store, ids, diagnosis, reason?.trim() ? reason.trim() : "rejected by an operator", clock.now().toISOString());
       return repository.diagnoses.get(diagnosis.id);
     },
 

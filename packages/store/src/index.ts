@@ -33,7 +33,7 @@ export { advisoryLockClass, baseOwner, migrateToLatest, orderedMigrations } from
 export { baseMigrations } from "./migrations/index.ts";
 export type { Database } from "./database.ts";
 export type { DatabaseExecutor } from "./executor.ts";
-export { parseJsonObject } from "./json-column.ts";
+export { parseJsonColumn, parseJsonObject } from "./json-column.ts";
 export { chunks } from "./repositories/chunks.ts";
 export type { InvocationAggregate, InvocationAggregateFilter, InvocationFilter, InvocationRecord, NewInvocation } from "./repositories/invocation.repository.ts";
 export type { NewThought } from "./repositories/thought.repository.ts";

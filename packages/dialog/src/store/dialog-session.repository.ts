@@ -9,6 +9,7 @@ import {
   type DialogSessionStatus,
   type DialogStopReason,
 } from "@deliberate/contracts";
+import { parseJsonColumn } from "@deliberate/store";
 import { type Kysely, sql } from "kysely";
 import { roundScore } from "../score.ts";
 import type { DialogDatabase } from "./dialog-database.ts";
@@ -128,14 +129,6 @@ export interface DialogExchangeWrite {
   now: string;
 }
 
-function parseJson<T>(text: string, where: string): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new DeliberateError({ code: "STORAGE", message: `Corrupt JSON in ${where}` });
-  }
-}
-
 function toAgent(row: DialogAgentRow): AgentConfig {
   return {
     name: row.name,
@@ -152,7 +145,7 @@ function toSession(row: DialogSessionRow, agents: AgentConfig[]): DialogSession 
     ...row,
     current_quality: row.current_quality === null ? null : roundScore(row.current_quality),
     mode: row.mode as DialogPresetName,
-    plan: parseJson<DialogPlan>(row.plan, `dialog session ${row.session_id} plan`),
+    plan: parseJsonColumn<DialogPlan>(row.plan, `dialog session ${row.session_id} plan`),
     agents,
     status: row.status as DialogSessionStatus,
     stop_reason: row.stop_reason as DialogStopReason | null,
@@ -170,7 +163,7 @@ function toExchange(row: DialogExchangeRow): DialogExchangeRecord {
     role: row.role === "initiator" ? "initiator" : "responder",
     act: row.act as DialogAct,
     content: row.content,
-    answer: parseJson<Record<string, unknown>>(row.answer, `dialog exchange ${row.id}`),
+    answer: parseJsonColumn<Record<string, unknown>>(row.answer, `dialog exchange ${row.id}`),
     tokens: { input: row.input_tokens, output: row.output_tokens, estimated: row.tokens_estimated === 1 },
     model: row.model,
     state: row.state as DialogConsciousnessState | null,
@@ -187,9 +180,9 @@ function toIteration(row: DialogIterationRow): DialogIterationRecord {
     ...row,
     reviewer_score: roundScore(row.reviewer_score),
     self_assessment: roundScore(row.self_assessment),
-    criteria: roundedScores(parseJson<Record<string, number>>(row.criteria, where)),
-    reviews: parseJson<DialogReviewScore[]>(row.reviews, where).map((review) => ({ ...review, score: roundScore(review.score), criteria: roundedScores(review.criteria) })),
-    directives: parseJson<DialogDirective[]>(row.directives, where),
+    criteria: roundedScores(parseJsonColumn<Record<string, number>>(row.criteria, where)),
+    reviews: parseJsonColumn<DialogReviewScore[]>(row.reviews, where).map((review) => ({ ...review, score: roundScore(review.score), criteria: roundedScores(review.criteria) })),
+    directives: parseJsonColumn<DialogDirective[]>(row.directives, where),
     graded_by: row.graded_by as DialogGradedBy | null,
   };
 }

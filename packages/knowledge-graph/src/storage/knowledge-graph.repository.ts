@@ -1,6 +1,6 @@
-import { DeliberateError, type EpistemicStatus, epistemicStatusSchema, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
+import { type EpistemicStatus, epistemicStatusSchema, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
 import { statusOfValidity } from "../algorithms/epistemic-status.ts";
-import { type Database, reservePositions } from "@deliberate/store";
+import { type Database, parseJsonColumn, reservePositions } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import type { KnowledgeGraphDatabase, KnowledgeGraphEntityRow, KnowledgeGraphRelationRow, KnowledgeGraphSessionRow } from "./tables.ts";
 
@@ -71,14 +71,6 @@ export const liveSessionStates: readonly KnowledgeGraphSessionState[] = ["active
 /** Rows are inserted this many at a time, under every dialect's bound-parameter limit. */
 const insertBatch = 100;
 
-function parseJson(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new DeliberateError({ code: "STORAGE", message: `Corrupt JSON in ${where}` });
-  }
-}
-
 function toSession(row: KnowledgeGraphSessionRow): StoredSession {
   return {
     sessionId: row.session_id,
@@ -86,7 +78,7 @@ function toSession(row: KnowledgeGraphSessionRow): StoredSession {
     goalQuery: row.goal_query,
     state: row.state as KnowledgeGraphSessionState,
     revision: Number(row.revision),
-    pending: row.pending === null ? null : parseJson(row.pending, `knowledge_graph_sessions.pending of ${row.session_id}`),
+    pending: row.pending === null ? null : parseJsonColumn(row.pending, `knowledge_graph_sessions.pending of ${row.session_id}`),
     calls: Number(row.calls),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -114,7 +106,7 @@ function provenanceColumns(provenance: Provenance) {
 }
 
 function toEntity(row: KnowledgeGraphEntityRow): StoredEntity {
-  const observations = parseJson(row.observations, `knowledge_graph_entities.observations of ${row.id}`);
+  const observations = parseJsonColumn(row.observations, `knowledge_graph_entities.observations of ${row.id}`);
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -143,9 +135,9 @@ function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
     validity: row.validity as Validity,
     status: row.status !== null && statuses.has(row.status) ? (row.status as EpistemicStatus) : statusOfValidity(row.validity as Validity, row.derivation !== null),
     // Most relations conflict with nothing: skip parsing the common empty list (graphs load whole, every call).
-    conflictsWith: row.conflicts_with === "[]" || row.conflicts_with == null ? [] : (parseJson(row.conflicts_with, `knowledge_graph_relations.conflicts_with of ${row.id}`) as Triple[]),
+    conflictsWith: row.conflicts_with === "[]" || row.conflicts_with == null ? [] : (parseJsonColumn(row.conflicts_with, `knowledge_graph_relations.conflicts_with of ${row.id}`) as Triple[]),
     provenance: provenanceOf(row),
-    derivation: row.derivation === null ? null : (parseJson(row.derivation, `knowledge_graph_relations.derivation of ${row.id}`) as StoredRelation["derivation"]),
+    derivation: row.derivation === null ? null : (parseJsonColumn(row.derivation, `knowledge_graph_relations.derivation of ${row.id}`) as StoredRelation["derivation"]),
   };
 }
 
@@ -298,8 +290,8 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     /** The session's functional predicates and closure record (empty for an unknown session). */
     async loadReasoningState(sessionId: string): Promise<ReasoningState> {
       const row = await db.selectFrom("knowledge_graph_sessions").select(["functional_predicates", "closure"]).where("session_id", "=", sessionId).executeTakeFirst();
-      const functional = row?.functional_predicates ? parseJson(row.functional_predicates, `knowledge_graph_sessions.functional_predicates of ${sessionId}`) : [];
-      const closure = row?.closure ? (parseJson(row.closure, `knowledge_graph_sessions.closure of ${sessionId}`) as ClosureRecord) : null;
+      const functional = row?.functional_predicates ? parseJsonColumn(row.functional_predicates, `knowledge_graph_sessions.functional_predicates of ${sessionId}`) : [];
+      const closure = row?.closure ? (parseJsonColumn(row.closure, `knowledge_graph_sessions.closure of ${sessionId}`) as ClosureRecord) : null;
       return { functionalPredicates: Array.isArray(functional) ? functional.map(String) : [], closure };
     },
 

@@ -92,6 +92,115 @@ function baselineRows(baselines: readonly Baseline[]): string[][] {
   ]);
 }
 
+/** `status`: where the loop stands, with the overrides in force. */
+async function showStatus(control: SelfImprovementControl): Promise<{ json: unknown; text: string }> {
+  const status = await control.status();
+  const breaker = status.circuit_breaker;
+  const from = status.settings_from;
+  const pairs: Array<[string, string]> = [
+    ["settings from", from.source === "service" ? `the service ${from.holder} (recorded ${at(from.recorded_at)})` : "this shell's environment (no service has recorded its settings in this database)"],
+    ["mode", status.mode],
+    ["analyzer", status.analyzer],
+    ["cycle", formatDuration(status.cycle_ms)],
+    ["paused until", status.paused_until === null ? "not paused" : at(status.paused_until)],
+    ["leader", status.leader === null ? "none" : `${status.leader.holder} (until ${at(status.leader.expires_at)}${status.leader.live ? "" : ", expired"})`],
+    ["circuit breaker", `${breaker.state}${breaker.state === "open" ? ` (${formatDuration(breaker.remaining_ms)} left)` : ""}, ${breaker.consecutive_failures} consecutive failure(s)`],
+    ["last cycle", status.last_cycle === null ? "none yet" : `${at(status.last_cycle.started_at)} ${status.last_cycle.outcome}: ${status.last_cycle.reason}`],
+    ["pending diagnoses", String(status.pending_diagnoses)],
+    ["actions being measured", String(status.actions_evaluating)],
+    ["actions in the last hour", `${status.actions_last_hour} of ${status.max_actions_per_hour}`],
+    ["next action", status.execution_block ?? "allowed"],
+  ];
+  const overrides =
+    status.overrides.length === 0
+      ? "Overrides in force: none (every setting as configured)."
+      : `Overrides in force:\n${renderTable(
+          ["TARGET", "VALUE", "ACTION", "SINCE"],
+          status.overrides.map((override) => [override.target, String(override.value), override.action_id ?? "-", at(override.updated_at)]),
+        )}`;
+  return { json: status, text: `${renderPairs(pairs)}\n\n${overrides}` };
+}
+
+/** `diagnostics`: recent diagnoses (`--status`, `--limit`), with their reasoning under `--verbose`. */
+async function showDiagnostics(control: SelfImprovementControl, parsed: ParsedArguments): Promise<{ json: unknown; text: string }> {
+  if (parsed.status !== undefined && !(diagnosisStatuses as readonly string[]).includes(parsed.status)) {
+    throw new UsageError(`--status must be one of ${diagnosisStatuses.join(", ")}, got '${parsed.status}'`);
+  }
+  const diagnoses = await control.diagnostics({ ...(parsed.limit ? { limit: parsed.limit } : {}), ...(parsed.status ? { status: parsed.status as DiagnosisStatus } : {}) });
+  if (diagnoses.length === 0) return { json: diagnoses, text: "No diagnoses yet." };
+  const table = renderTable(
+    ["DIAGNOSIS", "CREATED", "TOOL", "TRIGGER", "SEVERITY", "ANALYZER", "SUGGESTION", "STATUS"],
+    diagnoses.map((diagnosis) => [
+      diagnosis.id,
+      at(diagnosis.created_at),
+      diagnosis.tool,
+      `${diagnosis.metric} ${describeMetric(diagnosis.metric, diagnosis.trigger.observed)} vs ${describeMetric(diagnosis.metric, diagnosis.trigger.baseline)}`,
+      diagnosis.severity,
+      diagnosis.analyzer,
+      suggestion(diagnosis),
+      diagnosis.status,
+    ]),
+  );
+  const details = parsed.verbose
+    ? diagnoses.map((diagnosis) =>
+        [
+          `${diagnosis.id} (${diagnosis.analyzer}${diagnosis.rule ? `, rule ${diagnosis.rule}` : ""})`,
+          `  ${diagnosis.description}`,
+          `  cause: ${diagnosis.suspected_cause ?? "-"}`,
+          `  rationale: ${diagnosis.rationale ?? "-"}`,
+          `  status: ${diagnosis.status}${diagnosis.status_reason ? ` (${diagnosis.status_reason})` : ""}`,
+        ].join("\n"),
+      )
+    : [];
+  return { json: diagnoses, text: [table, ...(details.length > 0 ? ["", ...details] : [])].join("\n") };
+}
+
+/** `config`: the effective configuration and the allowlist of adjustable settings. */
+async function showConfig(control: SelfImprovementControl): Promise<{ json: unknown; text: string }> {
+  const config = control.config();
+  const pairs: Array<[string, string]> = [
+    ["mode", config.mode],
+    ["cycle", formatDuration(config.cycleMs)],
+    ["sync", formatDuration(config.syncMs)],
+    ["default timeout", `${config.defaultTimeoutMs} ms`],
+    ["monitor", `EMA α ${config.monitor.alpha}, window ${config.monitor.windowSize} calls within ${formatDuration(config.monitor.windowMs)}, min ${config.monitor.minSamples} samples, lookback ${formatDuration(config.monitor.lookbackMs)}`],
+    ["floors", `error rate ${config.monitor.floors.errorRate}, p95 ${config.monitor.floors.latencyMs} ms, quality ${config.monitor.floors.quality}, repair rate ${config.monitor.floors.repairRate}`],
+    ["analyzer", `${config.analyzer.use}, acts from ${config.analyzer.minSeverity}, at most ${config.analyzer.maxPending} pending, lessons for ${formatDuration(config.analyzer.lessonTtlMs)}`],
+    ["executor", `cooldown ${formatDuration(config.executor.cooldownMs)}, at most ${config.executor.maxActionsPerHour} actions an hour`],
+    ["learner", `${config.learner.minSamples}..${config.learner.maxSamples} calls each side, waits up to ${formatDuration(config.learner.maxWaitMs)}, reward threshold ${config.learner.rewardThreshold}`],
+    ["circuit breaker", `opens after ${config.circuitBreaker.failureThreshold} failures, for ${formatDuration(config.circuitBreaker.resetTimeoutMs)}, closes after ${config.circuitBreaker.successThreshold} successes`],
+    ["leader lease", `${config.lease.name}, ${formatDuration(config.lease.durationMs)}`],
+  ];
+  const allowlist = renderTable(
+    ["SETTING", "MIN", "MAX", "STEP", "MAX STEPS"],
+    Object.entries(config.executor.allowlist).map(([setting, entry]) => [setting, String(entry.min), String(entry.max), String(entry.step), String(entry.maxSteps)]),
+  );
+  return { json: config, text: `${renderPairs(pairs)}\n\nAllowlist:\n${allowlist}` };
+}
+
+/** `baselines`: each tool's and mode's metrics now against its baseline, and the triggers they raise. */
+async function showBaselines(control: SelfImprovementControl): Promise<{ json: unknown; text: string }> {
+  const report = await control.baselines();
+  const headers = ["KIND", "NAME", "STATUS", "WINDOW", "BASELINE", ...metricNames.map((metric) => `${metric.toUpperCase()} NOW / BASE`)];
+  const rows = baselineRows([...report.tools, ...report.modes]);
+  const table = rows.length === 0 ? "No invocations within the lookback." : renderTable(headers, rows);
+  const triggers =
+    report.triggers.length === 0
+      ? "Triggers: none."
+      : `Triggers:\n${renderTable(
+          ["TOOL", "METRIC", "OBSERVED", "BASELINE", "DEVIATION", "SEVERITY"],
+          report.triggers.map((trigger) => [
+            trigger.tool,
+            trigger.metric,
+            describeMetric(trigger.metric, trigger.observed),
+            describeMetric(trigger.metric, trigger.baseline),
+            `${trigger.deviation_pct.toFixed(0)}%`,
+            trigger.severity,
+          ]),
+        )}`;
+  return { json: report, text: `${table}\n\n${triggers}` };
+}
+
 async function execute(control: SelfImprovementControl, command: string, parsed: ParsedArguments): Promise<{ json: unknown; text: string }> {
   const [, first, ...rest] = parsed.positional;
   const argumentOf = (name: string) => {
@@ -99,33 +208,8 @@ async function execute(control: SelfImprovementControl, command: string, parsed:
     return first;
   };
   switch (command) {
-    case "status": {
-      const status = await control.status();
-      const breaker = status.circuit_breaker;
-      const from = status.settings_from;
-      const pairs: Array<[string, string]> = [
-        ["settings from", from.source === "service" ? `the service ${from.holder} (recorded ${at(from.recorded_at)})` : "this shell's environment (no service has recorded its settings in this database)"],
-        ["mode", status.mode],
-        ["analyzer", status.analyzer],
-        ["cycle", formatDuration(status.cycle_ms)],
-        ["paused until", status.paused_until === null ? "not paused" : at(status.paused_until)],
-        ["leader", status.leader === null ? "none" : `${status.leader.holder} (until ${at(status.leader.expires_at)}${status.leader.live ? "" : ", expired"})`],
-        ["circuit breaker", `${breaker.state}${breaker.state === "open" ? ` (${formatDuration(breaker.remaining_ms)} left)` : ""}, ${breaker.consecutive_failures} consecutive failure(s)`],
-        ["last cycle", status.last_cycle === null ? "none yet" : `${at(status.last_cycle.started_at)} ${status.last_cycle.outcome}: ${status.last_cycle.reason}`],
-        ["pending diagnoses", String(status.pending_diagnoses)],
-        ["actions being measured", String(status.actions_evaluating)],
-        ["actions in the last hour", `${status.actions_last_hour} of ${status.max_actions_per_hour}`],
-        ["next action", status.execution_block ?? "allowed"],
-      ];
-      const overrides =
-        status.overrides.length === 0
-          ? "Overrides in force: none (every setting as configured)."
-          : `Overrides in force:\n${renderTable(
-              ["TARGET", "VALUE", "ACTION", "SINCE"],
-              status.overrides.map((override) => [override.target, String(override.value), override.action_id ?? "-", at(override.updated_at)]),
-            )}`;
-      return { json: status, text: `${renderPairs(pairs)}\n\n${overrides}` };
-    }
+    case "status":
+      return showStatus(control);
     case "history": {
       if (parsed.status !== undefined && !(actionStatuses as readonly string[]).includes(parsed.status)) {
         throw new UsageError(`--outcome must be one of ${actionStatuses.join(", ")}, got '${parsed.status}'`);
@@ -141,59 +225,10 @@ async function execute(control: SelfImprovementControl, command: string, parsed:
       const lessons = parsed.verbose ? entries.filter((entry) => entry.lesson).map((entry) => `${entry.id}: ${entry.lesson}`) : [];
       return { json: entries, text: [table, ...(lessons.length > 0 ? ["", ...lessons] : [])].join("\n") };
     }
-    case "diagnostics": {
-      if (parsed.status !== undefined && !(diagnosisStatuses as readonly string[]).includes(parsed.status)) {
-        throw new UsageError(`--status must be one of ${diagnosisStatuses.join(", ")}, got '${parsed.status}'`);
-      }
-      const diagnoses = await control.diagnostics({ ...(parsed.limit ? { limit: parsed.limit } : {}), ...(parsed.status ? { status: parsed.status as DiagnosisStatus } : {}) });
-      if (diagnoses.length === 0) return { json: diagnoses, text: "No diagnoses yet." };
-      const table = renderTable(
-        ["DIAGNOSIS", "CREATED", "TOOL", "TRIGGER", "SEVERITY", "ANALYZER", "SUGGESTION", "STATUS"],
-        diagnoses.map((diagnosis) => [
-          diagnosis.id,
-          at(diagnosis.created_at),
-          diagnosis.tool,
-          `${diagnosis.metric} ${describeMetric(diagnosis.metric, diagnosis.trigger.observed)} vs ${describeMetric(diagnosis.metric, diagnosis.trigger.baseline)}`,
-          diagnosis.severity,
-          diagnosis.analyzer,
-          suggestion(diagnosis),
-          diagnosis.status,
-        ]),
-      );
-      const details = parsed.verbose
-        ? diagnoses.map((diagnosis) =>
-            [
-              `${diagnosis.id} (${diagnosis.analyzer}${diagnosis.rule ? `, rule ${diagnosis.rule}` : ""})`,
-              `  ${diagnosis.description}`,
-              `  cause: ${diagnosis.suspected_cause ?? "-"}`,
-              `  rationale: ${diagnosis.rationale ?? "-"}`,
-              `  status: ${diagnosis.status}${diagnosis.status_reason ? ` (${diagnosis.status_reason})` : ""}`,
-            ].join("\n"),
-          )
-        : [];
-      return { json: diagnoses, text: [table, ...(details.length > 0 ? ["", ...details] : [])].join("\n") };
-    }
-    case "config": {
-      const config = control.config();
-      const pairs: Array<[string, string]> = [
-        ["mode", config.mode],
-        ["cycle", formatDuration(config.cycleMs)],
-        ["sync", formatDuration(config.syncMs)],
-        ["default timeout", `${config.defaultTimeoutMs} ms`],
-        ["monitor", `EMA α ${config.monitor.alpha}, window ${config.monitor.windowSize} calls within ${formatDuration(config.monitor.windowMs)}, min ${config.monitor.minSamples} samples, lookback ${formatDuration(config.monitor.lookbackMs)}`],
-        ["floors", `error rate ${config.monitor.floors.errorRate}, p95 ${config.monitor.floors.latencyMs} ms, quality ${config.monitor.floors.quality}, repair rate ${config.monitor.floors.repairRate}`],
-        ["analyzer", `${config.analyzer.use}, acts from ${config.analyzer.minSeverity}, at most ${config.analyzer.maxPending} pending, lessons for ${formatDuration(config.analyzer.lessonTtlMs)}`],
-        ["executor", `cooldown ${formatDuration(config.executor.cooldownMs)}, at most ${config.executor.maxActionsPerHour} actions an hour`],
-        ["learner", `${config.learner.minSamples}..${config.learner.maxSamples} calls each side, waits up to ${formatDuration(config.learner.maxWaitMs)}, reward threshold ${config.learner.rewardThreshold}`],
-        ["circuit breaker", `opens after ${config.circuitBreaker.failureThreshold} failures, for ${formatDuration(config.circuitBreaker.resetTimeoutMs)}, closes after ${config.circuitBreaker.successThreshold} successes`],
-        ["leader lease", `${config.lease.name}, ${formatDuration(config.lease.durationMs)}`],
-      ];
-      const allowlist = renderTable(
-        ["SETTING", "MIN", "MAX", "STEP", "MAX STEPS"],
-        Object.entries(config.executor.allowlist).map(([setting, entry]) => [setting, String(entry.min), String(entry.max), String(entry.step), String(entry.maxSteps)]),
-      );
-      return { json: config, text: `${renderPairs(pairs)}\n\nAllowlist:\n${allowlist}` };
-    }
+    case "diagnostics":
+      return showDiagnostics(control, parsed);
+    case "config":
+      return showConfig(control);
     case "circuit-breaker": {
       if (first !== undefined && first !== "reset") throw new UsageError(`circuit-breaker takes no argument but 'reset', got '${first}'`);
       const report = first === "reset" ? await control.resetCircuitBreaker() : await control.circuitBreaker();
@@ -207,27 +242,8 @@ async function execute(control: SelfImprovementControl, command: string, parsed:
       ];
       return { json: report, text: renderPairs(pairs) };
     }
-    case "baselines": {
-      const report = await control.baselines();
-      const headers = ["KIND", "NAME", "STATUS", "WINDOW", "BASELINE", ...metricNames.map((metric) => `${metric.toUpperCase()} NOW / BASE`)];
-      const rows = baselineRows([...report.tools, ...report.modes]);
-      const table = rows.length === 0 ? "No invocations within the lookback." : renderTable(headers, rows);
-      const triggers =
-        report.triggers.length === 0
-          ? "Triggers: none."
-          : `Triggers:\n${renderTable(
-              ["TOOL", "METRIC", "OBSERVED", "BASELINE", "DEVIATION", "SEVERITY"],
-              report.triggers.map((trigger) => [
-                trigger.tool,
-                trigger.metric,
-                describeMetric(trigger.metric, trigger.observed),
-                describeMetric(trigger.metric, trigger.baseline),
-                `${trigger.deviation_pct.toFixed(0)}%`,
-                trigger.severity,
-              ]),
-            )}`;
-      return { json: report, text: `${table}\n\n${triggers}` };
-    }
+    case "baselines":
+      return showBaselines(control);
     case "pause": {
       const result = await control.pause(argumentOf("duration"));
       return { json: result, text: result.paused_until === null ? "Resumed: the loop runs at its next cycle." : `Paused until ${at(result.paused_until)}.` };

@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/base";
-import type { Database } from "@deliberate/store";
+import { type Database, parseJsonColumn } from "@deliberate/store";
 import { type Kysely, sql } from "kysely";
 import type { MetricsSnapshot } from "../metrics.ts";
 import type { Trigger } from "../monitor.ts";
@@ -23,14 +23,6 @@ import type { CycleRow } from "./tables/cycle.table.ts";
 import type { DiagnosisRow } from "./tables/diagnosis.table.ts";
 import type { LearningRow } from "./tables/learning.table.ts";
 
-function parseJson<T>(text: string, where: string): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new DeliberateError({ code: "STORAGE", message: `Corrupt JSON in ${where}` });
-  }
-}
-
 function toDiagnosis(row: DiagnosisRow): DiagnosisRecord {
   return {
     id: row.id,
@@ -40,10 +32,10 @@ function toDiagnosis(row: DiagnosisRow): DiagnosisRecord {
     metric: row.metric as MetricName,
     severity: row.severity as Severity,
     deviation_pct: Number(row.deviation_pct),
-    trigger: parseJson<Trigger>(row.trigger_json, `diagnosis ${row.id} trigger`),
+    trigger: parseJsonColumn<Trigger>(row.trigger_json, `diagnosis ${row.id} trigger`),
     description: row.description,
     suspected_cause: row.suspected_cause,
-    action: parseJson<SuggestedAction>(row.action_json, `diagnosis ${row.id} action`),
+    action: parseJsonColumn<SuggestedAction>(row.action_json, `diagnosis ${row.id} action`),
     rationale: row.rationale,
     analyzer: row.analyzer === "model" ? "model" : "rules",
     rule: row.rule,
@@ -64,7 +56,7 @@ function toAction(row: ActionRow): ActionRecord {
     to_value: Number(row.to_value),
     previous_override: row.previous_override === null ? null : Number(row.previous_override),
     previous_action_id: row.previous_action_id,
-    tools: parseJson<string[]>(row.tools_json, `action ${row.id} tools`),
+    tools: parseJsonColumn<string[]>(row.tools_json, `action ${row.id} tools`),
     metric: row.metric as MetricName,
     before_from: row.before_from,
     applied_at: row.applied_at,
@@ -76,8 +68,8 @@ function toAction(row: ActionRow): ActionRecord {
     rolled_back_by: row.rolled_back_by === "learner" || row.rolled_back_by === "operator" ? row.rolled_back_by : null,
     reward: row.reward === null ? null : Number(row.reward),
     confidence: row.confidence === null ? null : Number(row.confidence),
-    pre_metrics: parseJson<MetricsSnapshot>(row.pre_metrics_json, `action ${row.id} pre_metrics`),
-    post_metrics: row.post_metrics_json === null ? null : parseJson<MetricsSnapshot>(row.post_metrics_json, `action ${row.id} post_metrics`),
+    pre_metrics: parseJsonColumn<MetricsSnapshot>(row.pre_metrics_json, `action ${row.id} pre_metrics`),
+    post_metrics: row.post_metrics_json === null ? null : parseJsonColumn<MetricsSnapshot>(row.post_metrics_json, `action ${row.id} post_metrics`),
   };
 }
 
@@ -94,8 +86,8 @@ function toLearning(row: LearningRow): LearningRecord {
     verdict: row.verdict as LessonVerdict,
     reward: row.reward === null ? null : Number(row.reward),
     confidence: row.confidence === null ? null : Number(row.confidence),
-    breakdown: parseJson<MetricComparison[]>(row.breakdown_json, `learning ${row.id} breakdown`),
-    lessons: parseJson<string[]>(row.lessons_json, `learning ${row.id} lessons`),
+    breakdown: parseJsonColumn<MetricComparison[]>(row.breakdown_json, `learning ${row.id} breakdown`),
+    lessons: parseJsonColumn<string[]>(row.lessons_json, `learning ${row.id} lessons`),
   };
 }
 
@@ -109,7 +101,7 @@ function toCycle(row: CycleRow): CycleRecord {
     reason: row.reason,
     diagnosis_id: row.diagnosis_id,
     action_id: row.action_id,
-    details: parseJson<Record<string, unknown>>(row.details_json, `cycle ${row.id} details`),
+    details: parseJsonColumn<Record<string, unknown>>(row.details_json, `cycle ${row.id} details`),
   };
 }
 
@@ -344,7 +336,7 @@ export function createSelfImprovementRepository(handle: Kysely<Database>) {
     state: {
       async get<T>(key: string): Promise<T | undefined> {
         const row = await db.selectFrom("self_improvement_state").select("value_json").where("key", "=", key).executeTakeFirst();
-        return row ? parseJson<T>(row.value_json, `state ${key}`) : undefined;
+        return row ? parseJsonColumn<T>(row.value_json, `state ${key}`) : undefined;
       },
       async put(key: string, value: unknown, now: string): Promise<void> {
         const value_json = JSON.stringify(value);

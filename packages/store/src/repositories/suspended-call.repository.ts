@@ -1,5 +1,6 @@
 import { DeliberateError } from "@deliberate/base";
 import type { DatabaseExecutor } from "../executor.ts";
+import { parseJsonColumn } from "../json-column.ts";
 import type { SuspendedCallRow } from "../tables/suspended-call.table.ts";
 
 export interface SuspendedCall {
@@ -18,9 +19,9 @@ function toSuspendedCall(row: SuspendedCallRow): SuspendedCall {
   const { claimed_until: _claim, ...rest } = row;
   return {
     ...rest,
-    arguments: JSON.parse(row.arguments) as unknown,
-    answers: JSON.parse(row.answers) as Record<string, unknown>,
-    pending: JSON.parse(row.pending) as SuspendedCall["pending"],
+    arguments: parseJsonColumn(row.arguments, `suspended call ${row.id} arguments`),
+    answers: parseJsonColumn<Record<string, unknown>>(row.answers, `suspended call ${row.id} answers`),
+    pending: parseJsonColumn<SuspendedCall["pending"]>(row.pending, `suspended call ${row.id} pending`),
   };
 }
 

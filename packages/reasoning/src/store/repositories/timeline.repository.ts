@@ -1,7 +1,7 @@
 import { DeliberateError } from "@deliberate/contracts";
 import { reservePositions } from "@deliberate/store";
 import type { DatabaseExecutor } from "../executor.ts";
-import { parseJsonObject } from "@deliberate/store";
+import { parseJsonColumn, parseJsonObject } from "@deliberate/store";
 import type { TimelineBranchRow } from "../tables/timeline-branch.table.ts";
 import type { TimelineMergeRow } from "../tables/timeline-merge.table.ts";
 import type { TimelineRow } from "../tables/timeline.table.ts";
@@ -59,7 +59,7 @@ function toBranch(row: TimelineBranchRow): TimelineBranch {
 }
 
 function toMerge(row: TimelineMergeRow): TimelineMerge {
-  return { ...row, strategy: row.strategy as TimelineMergeStrategy, conflicts: JSON.parse(row.conflicts) as TimelineMergeConflict[] };
+  return { ...row, strategy: row.strategy as TimelineMergeStrategy, conflicts: parseJsonColumn<TimelineMergeConflict[]>(row.conflicts, `timeline merge ${row.id} conflicts`) };
 }
 
 /** Timelines: parallel paths (branches) that can be compared and merged. */

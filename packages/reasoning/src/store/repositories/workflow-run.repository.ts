@@ -1,4 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
+import { parseJsonColumn } from "@deliberate/store";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { WorkflowRunRow } from "../tables/workflow-run.table.ts";
 
@@ -18,8 +19,8 @@ function toWorkflowRun(row: WorkflowRunRow): WorkflowRun {
   return {
     ...row,
     status: row.status === "complete" ? "complete" : "in_progress",
-    inputs: JSON.parse(row.inputs) as Record<string, string>,
-    answers: JSON.parse(row.answers) as Record<string, string>,
+    inputs: parseJsonColumn<Record<string, string>>(row.inputs, `workflow run ${row.id} inputs`),
+    answers: parseJsonColumn<Record<string, string>>(row.answers, `workflow run ${row.id} answers`),
   };
 }
 

@@ -72,137 +72,149 @@ function causalChain(intervention: InterventionResult): ChainStep[] {
   return intervention.causal_chain.map((link) => ({ ...link, causal: true }));
 }
 
-function compute(
-  depth: AnalysisDepth,
-  model: CausalModel,
-  target: { variable: string; change: number; value?: number | undefined },
-  observed: Readonly<Record<string, number>> | undefined,
-): Computation {
-  const graph = validateCausalModel(model);
-  const x = graph.indexOf.get(target.variable) as number;
-  const delta = target.change;
-  const descendants = reachable(graph, x, "children");
-  const ancestors = reachable(graph, x, "parents");
-  const intervention = computeIntervention({ causal_model: model, intervention: { variable: target.variable, change: delta } });
-  const paths = intervention.paths.map(({ variables, product, contribution }) => ({ variables, product, contribution }));
-  const shift = `${target.variable} ${signed(delta)}`;
+/** What every rung starts from: the validated graph, the changed variable and the do() effects of the change. */
+interface Setup {
+  model: CausalModel;
+  graph: CausalGraph;
+  target: { variable: string; change: number; value?: number | undefined };
+  /** The changed variable's index. */
+  x: number;
+  delta: number;
+  descendants: Set<number>;
+  ancestors: Set<number>;
+  intervention: InterventionResult;
+  paths: Computation["paths"];
+  /** "X +d", for outcome sentences. */
+  shift: string;
+}
 
-  if (depth === "association") {
-    const association = computeAssociation({ causal_model: model, observation: { variable: target.variable, change: delta } });
-    const change = association.effects.map((effect) => effect.change);
-    const effects = orderEffects(
-      association.effects
-        .map((effect, v) => ({ effect, v }))
-        .filter(({ effect, v }) => v === x || !isZero(effect.change, delta))
-        .map(({ effect, v }) => ({ variable: effect.variable, change: effect.change, relation: relationOf(v, x, descendants, ancestors) })),
-      graph.variables,
-    );
-    const chain: ChainStep[] = [];
-    for (const v of graph.order) {
-      const causeChange = change[v] as number;
-      if (isZero(causeChange, delta)) continue;
-      for (const edge of graph.children[v] as readonly CausalEdge[]) {
-        chain.push({
-          step: chain.length + 1,
-          cause: graph.variables[edge.cause] as string,
-          effect: graph.variables[edge.effect] as string,
-          strength: edge.strength,
-          contribution: edge.strength * causeChange,
-          causal: (edge.cause === x || descendants.has(edge.cause)) && descendants.has(edge.effect),
-        });
-      }
-    }
-    const byVariable = new Map(association.effects.map((effect) => [effect.variable, effect]));
-    const differences = effects
-      .filter((effect) => effect.relation !== "intervened")
-      .map((effect) => {
-        const detail = byVariable.get(effect.variable);
-        const causal = detail?.causal_change ?? 0;
-        return `${effect.variable}: expected ${signed(effect.change)} alongside (${effect.relation}; causal share ${signed(causal)}, correlation ${format(detail?.correlation ?? 0)})`;
+/** Rung 1: what observing the change goes together with (Cov/Var in the linear model), split into causal and other shares. */
+function associationRung(setup: Setup): Computation {
+  const { graph, x, delta, descendants, ancestors, intervention, paths, shift, target, model } = setup;
+  const association = computeAssociation({ causal_model: model, observation: { variable: target.variable, change: delta } });
+  const change = association.effects.map((effect) => effect.change);
+  const effects = orderEffects(
+    association.effects
+      .map((effect, v) => ({ effect, v }))
+      .filter(({ effect, v }) => v === x || !isZero(effect.change, delta))
+      .map(({ effect, v }) => ({ variable: effect.variable, change: effect.change, relation: relationOf(v, x, descendants, ancestors) })),
+    graph.variables,
+  );
+  const chain: ChainStep[] = [];
+  for (const v of graph.order) {
+    const causeChange = change[v] as number;
+    if (isZero(causeChange, delta)) continue;
+    for (const edge of graph.children[v] as readonly CausalEdge[]) {
+      chain.push({
+        step: chain.length + 1,
+        cause: graph.variables[edge.cause] as string,
+        effect: graph.variables[edge.effect] as string,
+        strength: edge.strength,
+        contribution: edge.strength * causeChange,
+        causal: (edge.cause === x || descendants.has(edge.cause)) && descendants.has(edge.effect),
       });
-    return {
-      effects,
-      causal_chain: chain,
-      paths,
-      paths_truncated: intervention.paths_truncated,
-      semantics:
-        `Rung 1, association: ${target.variable} is observed (not set) to be ${signed(delta)}; each variable's expected difference is ${signed(delta)} × Cov(${target.variable}, Y) / Var(${target.variable}) ` +
-        "in the linear model with independent unit-variance exogenous terms. It mixes causal paths with confounded and reverse associations (relation ancestor/confounded), so it is not a causal claim; the causal share of each is the do() effect.",
-      assumptions: association.assumptions,
-      outcome:
-        differences.length === 0
-          ? `Observing ${shift} is not associated with a change in any other variable of the model.`
-          : `Observing ${shift} goes together with ${effects
-              .filter((effect) => effect.relation !== "intervened")
-              .map((effect) => `${effect.variable} ${signed(effect.change)}`)
-              .join(", ")} (associations, not effects of the change).`,
-      differences,
-    };
+    }
   }
-
-  const changes = new Map(intervention.effects.map((effect) => [effect.variable, effect.change]));
-  const effectsFrom = (extra: (variable: string) => Partial<Effect>): Effect[] =>
-    orderEffects(
-      intervention.effects
-        .map((effect, v) => ({ effect, v }))
-        .filter(({ effect, v }) => v === x || !isZero(effect.change, delta))
-        .map(({ effect, v }) => ({ variable: effect.variable, change: effect.change, relation: relationOf(v, x, descendants, ancestors), ...extra(effect.variable) })),
-      graph.variables,
-    );
-
-  if (depth === "intervention") {
-    const effects = effectsFrom(() => ({}));
-    const moved = effects.filter((effect) => effect.relation !== "intervened");
-    return {
-      effects,
-      causal_chain: causalChain(intervention),
-      paths,
-      paths_truncated: intervention.paths_truncated,
-      semantics:
-        `Rung 2, intervention: do(${target.variable} := ${target.variable} ${signed(delta)}) cuts every relationship into ${target.variable}; ` +
-        "each descendant Y changes by the change × Σ over directed paths of the product of strengths (effects multiply along a path and add across paths). Ancestors and unrelated variables do not change.",
-      assumptions: intervention.assumptions,
-      outcome:
-        moved.length === 0
-          ? `Setting ${shift} changes nothing else: ${target.variable} has no descendants in the model.`
-          : `Setting ${shift} changes ${moved.map((effect) => `${effect.variable} by ${signed(effect.change)}`).join(", ")}; nothing upstream of ${target.variable} moves.`,
-      differences: moved.map((effect) => {
-        const through = paths.filter((path) => path.variables.at(-1) === effect.variable);
-        return `${effect.variable}: ${signed(effect.change)} via ${through.map((path) => `${path.variables.join(" -> ")} (${signed(path.contribution)})`).join(" + ")}`;
-      }),
-    };
-  }
-
-  // Rung 3. With every variable observed the exogenous terms are recovered exactly (abduction-action-prediction).
-  const complete = observed !== undefined && graph.variables.every((variable) => observed[variable] !== undefined);
-  if (complete) {
-    const value = target.value ?? (observed[target.variable] as number) + delta;
-    const counterfactual = computeCounterfactual({ causal_model: model, observed, intervention: { variable: target.variable, value } });
-    const values = new Map(counterfactual.values.map((entry) => [entry.variable, entry]));
-    const effects = effectsFrom((variable) => {
-      const entry = values.get(variable);
-      return entry === undefined ? {} : { factual: entry.observed, counterfactual: entry.counterfactual, change: entry.change };
+  const byVariable = new Map(association.effects.map((effect) => [effect.variable, effect]));
+  const differences = effects
+    .filter((effect) => effect.relation !== "intervened")
+    .map((effect) => {
+      const detail = byVariable.get(effect.variable);
+      const causal = detail?.causal_change ?? 0;
+      return `${effect.variable}: expected ${signed(effect.change)} alongside (${effect.relation}; causal share ${signed(causal)}, correlation ${format(detail?.correlation ?? 0)})`;
     });
-    const moved = effects.filter((effect) => effect.relation !== "intervened");
-    return {
-      effects,
-      causal_chain: causalChain(intervention),
-      paths,
-      paths_truncated: intervention.paths_truncated,
-      semantics:
-        "Rung 3, counterfactual: abduction (each variable's exogenous term = observed value − Σ strength × observed causes), " +
-        `action (${target.variable} := ${format(value)} instead of ${format(observed[target.variable] as number)}, cutting its incoming relationships), ` +
-        "prediction (descendants recomputed in causal order with the exogenous terms held fixed). Variables that are not descendants keep their observed values.",
-      assumptions: counterfactual.assumptions,
-      outcome:
-        `Had ${target.variable} been ${format(value)} instead of ${format(observed[target.variable] as number)}, ` +
-        (moved.length === 0
-          ? "nothing else in this scenario would have been different."
-          : `${moved.map((effect) => `${effect.variable} would have been ${format(effect.counterfactual as number)} instead of ${format(effect.factual as number)}`).join(", ")}.`),
-      differences: moved.map((effect) => `${effect.variable}: ${format(effect.factual as number)} -> ${format(effect.counterfactual as number)} (${signed(effect.change)})`),
-    };
-  }
-  const effects = effectsFrom((variable) => {
+  return {
+    effects,
+    causal_chain: chain,
+    paths,
+    paths_truncated: intervention.paths_truncated,
+    semantics:
+      `Rung 1, association: ${target.variable} is observed (not set) to be ${signed(delta)}; each variable's expected difference is ${signed(delta)} × Cov(${target.variable}, Y) / Var(${target.variable}) ` +
+      "in the linear model with independent unit-variance exogenous terms. It mixes causal paths with confounded and reverse associations (relation ancestor/confounded), so it is not a causal claim; the causal share of each is the do() effect.",
+    assumptions: association.assumptions,
+    outcome:
+      differences.length === 0
+        ? `Observing ${shift} is not associated with a change in any other variable of the model.`
+        : `Observing ${shift} goes together with ${effects
+            .filter((effect) => effect.relation !== "intervened")
+            .map((effect) => `${effect.variable} ${signed(effect.change)}`)
+            .join(", ")} (associations, not effects of the change).`,
+    differences,
+  };
+}
+
+/** The variables that moved (and the changed one), in the model's order, with what `extra` adds per variable. */
+function effectsFrom(setup: Setup, extra: (variable: string) => Partial<Effect>): Effect[] {
+  const { graph, x, delta, descendants, ancestors, intervention } = setup;
+  return orderEffects(
+    intervention.effects
+      .map((effect, v) => ({ effect, v }))
+      .filter(({ effect, v }) => v === x || !isZero(effect.change, delta))
+      .map(({ effect, v }) => ({ variable: effect.variable, change: effect.change, relation: relationOf(v, x, descendants, ancestors), ...extra(effect.variable) })),
+    graph.variables,
+  );
+}
+
+/** Rung 2: do(X := X + d) — each descendant moves by the change times the summed path products; nothing upstream moves. */
+function interventionRung(setup: Setup): Computation {
+  const { delta, intervention, paths, shift, target } = setup;
+  const effects = effectsFrom(setup, () => ({}));
+  const moved = effects.filter((effect) => effect.relation !== "intervened");
+  return {
+    effects,
+    causal_chain: causalChain(intervention),
+    paths,
+    paths_truncated: intervention.paths_truncated,
+    semantics:
+      `Rung 2, intervention: do(${target.variable} := ${target.variable} ${signed(delta)}) cuts every relationship into ${target.variable}; ` +
+      "each descendant Y changes by the change × Σ over directed paths of the product of strengths (effects multiply along a path and add across paths). Ancestors and unrelated variables do not change.",
+    assumptions: intervention.assumptions,
+    outcome:
+      moved.length === 0
+        ? `Setting ${shift} changes nothing else: ${target.variable} has no descendants in the model.`
+        : `Setting ${shift} changes ${moved.map((effect) => `${effect.variable} by ${signed(effect.change)}`).join(", ")}; nothing upstream of ${target.variable} moves.`,
+    differences: moved.map((effect) => {
+      const through = paths.filter((path) => path.variables.at(-1) === effect.variable);
+      return `${effect.variable}: ${signed(effect.change)} via ${through.map((path) => `${path.variables.join(" -> ")} (${signed(path.contribution)})`).join(" + ")}`;
+    }),
+  };
+}
+
+/** Rung 3 with every variable observed: the exogenous terms are recovered exactly (abduction, action, prediction). */
+function fullCounterfactualRung(setup: Setup, observed: Readonly<Record<string, number>>): Computation {
+  const { delta, intervention, paths, target, model } = setup;
+  const value = target.value ?? (observed[target.variable] as number) + delta;
+  const counterfactual = computeCounterfactual({ causal_model: model, observed, intervention: { variable: target.variable, value } });
+  const values = new Map(counterfactual.values.map((entry) => [entry.variable, entry]));
+  const effects = effectsFrom(setup, (variable) => {
+    const entry = values.get(variable);
+    return entry === undefined ? {} : { factual: entry.observed, counterfactual: entry.counterfactual, change: entry.change };
+  });
+  const moved = effects.filter((effect) => effect.relation !== "intervened");
+  return {
+    effects,
+    causal_chain: causalChain(intervention),
+    paths,
+    paths_truncated: intervention.paths_truncated,
+    semantics:
+      "Rung 3, counterfactual: abduction (each variable's exogenous term = observed value − Σ strength × observed causes), " +
+      `action (${target.variable} := ${format(value)} instead of ${format(observed[target.variable] as number)}, cutting its incoming relationships), ` +
+      "prediction (descendants recomputed in causal order with the exogenous terms held fixed). Variables that are not descendants keep their observed values.",
+    assumptions: counterfactual.assumptions,
+    outcome:
+      `Had ${target.variable} been ${format(value)} instead of ${format(observed[target.variable] as number)}, ` +
+      (moved.length === 0
+        ? "nothing else in this scenario would have been different."
+        : `${moved.map((effect) => `${effect.variable} would have been ${format(effect.counterfactual as number)} instead of ${format(effect.factual as number)}`).join(", ")}.`),
+    differences: moved.map((effect) => `${effect.variable}: ${format(effect.factual as number)} -> ${format(effect.counterfactual as number)} (${signed(effect.change)})`),
+  };
+}
+
+/** Rung 3 with some values missing: unit-level differences (equal to the intervention effect in a linear model). */
+function partialCounterfactualRung(setup: Setup, observed: Readonly<Record<string, number>> | undefined): Computation {
+  const { delta, intervention, paths, target } = setup;
+  const changes = new Map(intervention.effects.map((effect) => [effect.variable, effect.change]));
+  const effects = effectsFrom(setup, (variable) => {
     const factual = observed?.[variable];
     return factual === undefined ? {} : { factual, counterfactual: factual + (changes.get(variable) as number) };
   });
@@ -236,6 +248,29 @@ function compute(
         : `${effect.variable}: ${signed(effect.change)}`,
     ),
   };
+}
+
+function compute(
+  depth: AnalysisDepth,
+  model: CausalModel,
+  target: { variable: string; change: number; value?: number | undefined },
+  observed: Readonly<Record<string, number>> | undefined,
+): Computation {
+  const graph = validateCausalModel(model);
+  const x = graph.indexOf.get(target.variable) as number;
+  const delta = target.change;
+  const descendants = reachable(graph, x, "children");
+  const ancestors = reachable(graph, x, "parents");
+  const intervention = computeIntervention({ causal_model: model, intervention: { variable: target.variable, change: delta } });
+  const paths = intervention.paths.map(({ variables, product, contribution }) => ({ variables, product, contribution }));
+  const shift = `${target.variable} ${signed(delta)}`;
+
+  const setup: Setup = { model, graph, target, x, delta, descendants, ancestors, intervention, paths, shift };
+  if (depth === "association") return associationRung(setup);
+  if (depth === "intervention") return interventionRung(setup);
+  // Rung 3. With every variable observed the exogenous terms are recovered exactly (abduction-action-prediction).
+  const complete = observed !== undefined && graph.variables.every((variable) => observed[variable] !== undefined);
+  return complete ? fullCounterfactualRung(setup, observed) : partialCounterfactualRung(setup, observed);
 }
 
 function renderForPrompt(model: CausalModel, target: { variable: string; change: number }, computation: Computation): string {

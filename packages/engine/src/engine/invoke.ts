@@ -1,0 +1,174 @@
+import { DeliberateError, databaseUnavailable, type ErrorCode, isTransientDatabaseFault } from "@deliberate/base";
+import { parseInput, submitTool } from "@deliberate/contracts";
+import type { ModelRouter } from "@deliberate/providers";
+import { createCallScope, type Store } from "@deliberate/store";
+import { createUsage, type InvocationUsage, type ToolContext } from "../context.ts";
+import type { InvokeOptions, ProgressUpdate } from "../engine-types.ts";
+import { CompletionNeeded } from "../host/completion-needed.ts";
+import { createReplayRouter, isRejectedAnswer } from "../host/replay-router.ts";
+import { createReplayIds, type IdGenerator } from "../ids.ts";
+import { createProgressChannel } from "../progress-channel.ts";
+import type { ToolHandler } from "../tool-handler.ts";
+import { committingBeforeModelCalls } from "./committing-router.ts";
+import type { EngineCore } from "./core.ts";
+import { type Resumption, resume, suspend } from "./host-resume.ts";
+import { type FinishedInvocation, finishInvocation } from "./record-invocation.ts";
+
+function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
+  if (DeliberateError.isInstance(error)) return error;
+  if (signal.aborted) return new DeliberateError({ code: "CANCELLED", message: "The call was cancelled.", cause: error });
+  if (isTransientDatabaseFault(error)) return databaseUnavailable(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${message}`, cause: error });
+}
+
+/** The session an invocation row names: the handler's own field, else `session_id` of the output or input. */
+function sessionOf(handler: ToolHandler, input: Record<string, unknown>, output?: Record<string, unknown>): unknown {
+  return handler.recording?.sessionId?.(input, output) ?? output?.["session_id"] ?? input["session_id"];
+}
+
+/** Which variant a call ran: its `operation`, `type` (detect, decision, evidence) or `query` (metrics), defaults applied. */
+function variantOf(input: unknown): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  const record = input as Record<string, unknown>;
+  const variant = record["operation"] ?? record["type"] ?? record["query"];
+  return typeof variant === "string" ? variant : null;
+}
+
+/** Runs one handler on (already parsed, or raw) input and checks its output against the tool's schema. */
+async function runHandler(handler: ToolHandler, rawArguments: unknown, context: ToolContext, parsed?: { input: unknown }): Promise<Record<string, unknown>> {
+  const input = parsed ? parsed.input : parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
+  const output = await handler.handle(input as never, context);
+  const checked = handler.definition.outputSchema.safeParse(output);
+  if (!checked.success) {
+    throw new DeliberateError({
+      code: "INTERNAL",
+      message: `${handler.definition.name} produced output that does not match its schema: ${checked.error.message}`,
+    });
+  }
+  return checked.data as Record<string, unknown>;
+}
+
+/** The per-call state a handler's context is built from. */
+interface CallEnvironment {
+  models: ModelRouter;
+  usage: InvocationUsage;
+  invokeOptions: InvokeOptions;
+  signalNow: () => AbortSignal;
+  reportFailure: (failure: { code: ErrorCode; message: string }) => void;
+}
+
+/** The context a handler (or a tool it calls through `ctx.callTool`) runs with. */
+function contextFor(core: EngineCore, call: CallEnvironment, progressTarget: (update: ProgressUpdate) => void, store: Store, ids: IdGenerator): ToolContext {
+  const channel = createProgressChannel(progressTarget, core.generationProgressIntervalMs);
+  const context: ToolContext = {
+    store,
+    models: call.models,
+    settings: core.settings,
+    modes: core.modeIds,
+    clock: core.clock,
+    tools: core.definitions,
+    ids,
+    get signal() {
+      return call.signalNow();
+    },
+    progress: channel.progress,
+    generation: channel.generation,
+    reportFailure: (failure) => call.reportFailure({ code: failure.code, message: failure.message }),
+    usage: call.usage,
+    caller: call.invokeOptions.caller ?? null,
+    concurrency: core.concurrencyNow(),
+    callTool: (name, input, callOptions) =>
+      runHandler(
+        core.handlerFor(name),
+        input,
+        callOptions === undefined
+          ? context
+          : contextFor(core, call, callOptions.progress ?? context.progress, callOptions.store ?? context.store, callOptions.ids ?? context.ids),
+      ),
+    configSnapshot: core.configSnapshot,
+  };
+  return context;
+}
+
+/**
+ * Runs one call to completion, failure, or (host-executed) its next suspension, and finishes the
+ * invocation (one row, observers told) whichever way it ends, except a suspension.
+ */
+export async function execute(core: EngineCore, toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
+  const handler = core.handlerFor(toolName);
+  // Validate before anything else so bad input writes nothing at all (once: the handler gets this parse).
+  const parsed = parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
+  const started = performance.now();
+  const startedAt = core.clock.now();
+  const serverModels = invokeOptions.models ?? core.models;
+  const hostExecuted = serverModels.provider === "host";
+  // A host-executed call is replayed every round: its ids come from its (future) resume token,
+  // so every replay draws the same ids and prompts built from results do not change.
+  const callId = hostExecuted ? (resumption?.call.id ?? core.ids.next("rt")) : undefined;
+  // The call's writes land together when it succeeds and not at all when it fails.
+  const scope = createCallScope(core.store);
+  // Read when first needed: a caller may make its signal on demand (a model-free call never needs one).
+  let callSignal: AbortSignal | undefined;
+  let reportedFailure: { code: ErrorCode; message: string } | undefined;
+  const call: CallEnvironment = {
+    models: hostExecuted
+      ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} })
+      : committingBeforeModelCalls(serverModels, scope),
+    usage: createUsage(),
+    invokeOptions,
+    signalNow: () => (callSignal ??= invokeOptions.signal ?? new AbortController().signal),
+    reportFailure: (failure) => {
+      reportedFailure ??= failure;
+    },
+  };
+  const context = contextFor(core, call, invokeOptions.progress ?? (() => {}), scope.store, callId !== undefined ? createReplayIds(callId) : core.ids);
+  const raw = (rawArguments ?? {}) as Record<string, unknown>;
+  const operation = variantOf(parsed);
+  const finished = (): Omit<FinishedInvocation, "sessionId" | "latencyMs"> => ({
+    toolName,
+    operation,
+    usage: call.usage,
+    rounds: (resumption?.call.rounds ?? 0) + 1,
+    startedAt: resumption?.call.created_at ?? startedAt.toISOString(),
+  });
+  // A host-executed call's latency runs from its first round to now, across every round.
+  const latency = () => Math.max(performance.now() - started, resumption ? core.clock.now().getTime() - Date.parse(resumption.call.created_at) : 0);
+  try {
+    let output: Record<string, unknown>;
+    try {
+      output = await runHandler(handler, rawArguments, context, { input: parsed });
+      await scope.commit();
+    } catch (error) {
+      await scope.rollback().catch(() => undefined);
+      throw error;
+    }
+    if (resumption) await core.store.suspendedCalls.delete(resumption.call.id);
+    const failure = reportedFailure;
+    await finishInvocation(core, { ...finished(), sessionId: sessionOf(handler, raw, output), latencyMs: latency(), output, recording: handler.recording, ...(failure ? { failure } : {}) });
+    return output;
+  } catch (error) {
+    if (CompletionNeeded.isInstance(error)) {
+      return suspend(core, { id: callId ?? core.ids.next("rt"), startedAt, toolName, rawArguments }, error, resumption);
+    }
+    const latencyMs = latency();
+    if (isRejectedAnswer(error) && DeliberateError.isInstance(error)) {
+      // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
+      // its schema is a model-output failure of the host provider, and is recorded as one.
+      const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
+      await finishInvocation(core, { ...finished(), usage: { ...call.usage, provider: "host", model: "host" }, sessionId: sessionOf(handler, raw), latencyMs, failure });
+      throw error;
+    }
+    const failure = normalizeError(error, call.signalNow());
+    await finishInvocation(core, { ...finished(), sessionId: sessionOf(handler, raw), latencyMs, failure });
+    throw failure;
+  }
+}
+
+/** The engine's `invoke`: reasoning_submit resumes a suspended call; every other tool runs fresh. */
+export function invoke(core: EngineCore, toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions = {}): Promise<Record<string, unknown>> {
+  if (toolName === submitTool.name) {
+    return resume(core, (name, args, options, resumption) => execute(core, name, args, options, resumption), rawArguments, invokeOptions);
+  }
+  return execute(core, toolName, rawArguments, invokeOptions);
+}
