@@ -1,3 +1,26 @@
+/**
+ * One engine call's store (see {@link createCallScope}), and how it is built.
+ *
+ * What a caller sees is plain: `scope.store` has the base store's members, and
+ * `scope.store.<repository>.<method>(...)` runs on the base store until the
+ * call's first `transaction(work)`, and on that call's transaction after it
+ * (even through a repository object taken before). Nothing else is routed.
+ *
+ * How: every engine call makes a scope, and a service's store has dozens of
+ * repositories with dozens of methods, so a scope must cost almost nothing
+ * until it is used. Two prototypes are built once per base store and shared
+ * by every call: the store's (`scopePrototype`: base's members, plus a getter
+ * per repository) and one per repository (`routedPrototype`: its non-function
+ * members, plus a getter per method). A call adds only own members: its store
+ * is `Object.create(scopePrototype)` holding its `transaction`, `snapshot`,
+ * `close` and, under the symbol `routeOf`, its routing; a repository it touches
+ * is `Object.create(routedPrototype)` holding, under `dispatchOf`, the call's
+ * dispatch (which picks the base store, the open transaction, or the one
+ * opening). The symbols keep that per-call state out of `Object.keys` and off
+ * the repository names. A plain per-call copy (own getters defined per
+ * repository, a closure per method) measured about 5x the cost per call
+ * (16 vs 3 µs for an 11-repository store, on the development machine).
+ */
 import { joinTransaction } from "./joined-transaction.ts";
 import type { OpenTransaction, Repositories, Store } from "./store.ts";
 
@@ -13,48 +36,87 @@ export interface CallScope<Extra extends object = object> {
   hasOpenTransaction(): boolean;
 }
 
-type Members = Record<string, unknown>;
-type Method = (...args: unknown[]) => unknown;
+/** The keys of a store that hold repositories (not its functions, `db` or contributors). */
+function repositoryKeys(base: object): readonly string[] {
+  return Object.entries(base)
+    .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
+    .map(([key]) => key);
+}
 
-/** Members of a store that are not repositories (its functions, `db`, contributors). */
-const notRepositories = new Set(["transaction", "close", "begin", "contributors", "db"]);
+/** Where a call's store finds its routing (an own member of each call's store). */
+const routeOf = Symbol("call-scope route");
+type Routing = (key: string) => Record<string, unknown>;
+/** Where a call's routed repository finds the call (an own member of it). */
+const dispatchOf = Symbol("call-scope dispatch");
+type Dispatch = (key: string, name: string, args: unknown[]) => unknown;
 
 /**
- * The keys of `base` that hold repositories, read once per store (a service's
- * store has dozens, and every engine call makes a call scope).
+ * What a call's routed repository shares with every other call's, built once
+ * per store and repository: its non-function members, and for each method a
+ * getter giving a function that runs the method where the call's work goes
+ * (the store, or the call's transaction once it has one).
  */
-const repositoryKeysByStore = new WeakMap<object, readonly string[]>();
-function repositoryKeys(base: object): readonly string[] {
-  let keys = repositoryKeysByStore.get(base);
-  if (keys === undefined) {
-    keys = Object.entries(base)
-      .filter(([key, value]) => !notRepositories.has(key) && typeof value === "object" && value !== null)
-      .map(([key]) => key);
-    repositoryKeysByStore.set(base, keys);
+const routedPrototypes = new WeakMap<object, Map<string, object>>();
+function routedPrototype(base: object, key: string): object {
+  let byKey = routedPrototypes.get(base);
+  if (byKey === undefined) {
+    byKey = new Map();
+    routedPrototypes.set(base, byKey);
   }
-  return keys;
+  let prototype = byKey.get(key);
+  if (prototype === undefined) {
+    const built: Record<string, unknown> = {};
+    for (const [name, member] of Object.entries((base as Record<string, object>)[key] as object)) {
+      if (typeof member !== "function") {
+        built[name] = member;
+        continue;
+      }
+      Object.defineProperty(built, name, {
+        enumerable: true,
+        configurable: true,
+        get(this: { [dispatchOf]: Dispatch }) {
+          const dispatch = this[dispatchOf];
+          return (...args: unknown[]) => dispatch(key, name, args);
+        },
+      });
+    }
+    prototype = built;
+    byKey.set(key, prototype);
+  }
+  return prototype;
 }
 
 /**
- * A stand-in for `base[key]` whose methods run on whichever store `target()`
- * names when they are called (the base store, or the call's joined
- * transaction, or a promise of it while it opens). Non-function members are
- * copied as they are.
+ * What every call's store on `base` shares, built once per store: `base`'s
+ * members (but `begin`), and for each repository a getter that asks the
+ * call's own routing. A call's store is then one object created from it with
+ * three own members, instead of a copy of the whole store with a property
+ * defined per repository (a service's store has dozens).
  */
-function routedRepository(base: Members, key: string, target: () => Members | Promise<Members>): Members {
-  const routed: Members = {};
-  for (const [name, member] of Object.entries(base[key] as Members)) {
-    if (typeof member !== "function") {
-      routed[name] = member;
-      continue;
+const scopePrototypes = new WeakMap<object, object>();
+function scopePrototype(base: object): object {
+  let prototype = scopePrototypes.get(base);
+  if (prototype === undefined) {
+    const routed = new Set(repositoryKeys(base));
+    const built: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(base)) {
+      if (key === "begin") continue;
+      if (!routed.has(key)) {
+        built[key] = value;
+        continue;
+      }
+      Object.defineProperty(built, key, {
+        enumerable: true,
+        configurable: true,
+        get(this: { [routeOf]: Routing }) {
+          return this[routeOf](key);
+        },
+      });
     }
-    routed[name] = (...args: unknown[]) => {
-      const where = target();
-      const run = (store: Members) => (store[key] as Record<string, Method | undefined> | undefined)?.[name]?.(...args);
-      return where instanceof Promise ? where.then(run) : run(where);
-    };
+    prototype = built;
+    scopePrototypes.set(base, prototype);
   }
-  return routed;
+  return prototype;
 }
 
 /**
@@ -79,11 +141,25 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
 
   // The joined store once the open transaction is ready (undefined while it opens or when none is open).
   let active: Store<Extra> | undefined;
-  // Where a repository method runs right now: the store until the call's first write, then its transaction.
-  const target = (): Members | Promise<Members> => {
-    if (opening === undefined) return base as unknown as Members;
-    if (active !== undefined) return active as unknown as Members;
-    return opening.then(({ joined }) => joined as unknown as Members);
+  type Members = Record<string, Record<string, (...args: unknown[]) => unknown>>;
+  const call = (target: unknown, key: string, name: string, args: unknown[]) => (target as Members)[key]?.[name]?.(...args);
+  // Each repository is routed when first used (a call touches a few of the dozens a service has): an object on
+  // the repository's shared prototype (see routedPrototype) whose methods dispatch through this call's `dispatch`.
+  const dispatch: Dispatch = (key, name, args) => {
+    if (opening === undefined) return call(base, key, name, args);
+    if (active !== undefined) return call(active, key, name, args);
+    return opening.then(({ joined }) => call(joined, key, name, args));
+  };
+  let routes: Map<string, object> | undefined;
+  const route: Routing = (key) => {
+    routes ??= new Map();
+    let routed = routes.get(key);
+    if (routed === undefined) {
+      routed = Object.create(routedPrototype(base, key)) as object;
+      (routed as { [dispatchOf]: Dispatch })[dispatchOf] = dispatch;
+      routes.set(key, routed);
+    }
+    return routed as Record<string, unknown>;
   };
 
   async function end(how: "commit" | "rollback"): Promise<void> {
@@ -97,26 +173,8 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
     await open[how]();
   }
 
-  // A plain object: base's own members (but `begin`), and for each repository a getter that builds its routed
-  // stand-in when first read (a call touches a few of the dozens a service has) and keeps it for the call.
-  const members: Members = {};
-  for (const [key, value] of Object.entries(base)) if (key !== "begin") members[key] = value;
-  const store = members as unknown as Store<Extra>;
-  const routed = new Map<string, Members>();
-  for (const key of repositoryKeys(base)) {
-    Object.defineProperty(store, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        let repository = routed.get(key);
-        if (repository === undefined) {
-          repository = routedRepository(base as unknown as Members, key, target);
-          routed.set(key, repository);
-        }
-        return repository;
-      },
-    });
-  }
+  // base's members and the repositories' getters come from the shared prototype (see scopePrototype).
+  const store = Object.create(scopePrototype(base)) as Store<Extra> & { [routeOf]: Routing };
   store.transaction = <T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> => {
     if (opening === undefined) {
       const promise: Opening = begin().then((open) => {
@@ -132,5 +190,6 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
   // With the call's transaction open, its reads see the call's writes (and on SQLite, the connection is the transaction's).
   store.snapshot = <T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> => (opening === undefined ? base.snapshot(work) : store.transaction(work));
   (store as { close: () => Promise<void> }).close = () => Promise.reject(new Error("A call's store is closed by the service that owns the store."));
+  store[routeOf] = route;
   return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };
 }
