@@ -1,3 +1,26 @@
+/**
+ * One engine call's store (see {@link createCallScope}), and how it is built.
+ *
+ * What a caller sees is plain: `scope.store` has the base store's members, and
+ * `scope.store.<repository>.<method>(...)` runs on the base store until the
+ * call's first `transaction(work)`, and on that call's transaction after it
+ * (even through a repository object taken before). Nothing else is routed.
+ *
+ * How: every engine call makes a scope, and a service's store has dozens of
+ * repositories with dozens of methods, so a scope must cost almost nothing
+ * until it is used. Two prototypes are built once per base store and shared
+ * by every call: the store's (`scopePrototype`: base's members, plus a getter
+ * per repository) and one per repository (`routedPrototype`: its non-function
+ * members, plus a getter per method). A call adds only own members: its store
+ * is `Object.create(scopePrototype)` holding its `transaction`, `snapshot`,
+ * `close` and, under the symbol `routeOf`, its routing; a repository it touches
+ * is `Object.create(routedPrototype)` holding, under `dispatchOf`, the call's
+ * dispatch (which picks the base store, the open transaction, or the one
+ * opening). The symbols keep that per-call state out of `Object.keys` and off
+ * the repository names. A plain per-call copy (own getters defined per
+ * repository, a closure per method) measured about 5x the cost per call
+ * (16 vs 3 µs for an 11-repository store, on the development machine).
+ */
 import { joinTransaction } from "./joined-transaction.ts";
 import type { OpenTransaction, Repositories, Store } from "./store.ts";
 

@@ -9,7 +9,7 @@ import { registerSessionResources, type SessionReader } from "./session-resource
 import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishOnly } from "./tool-schemas.ts";
-import type { ToolCallFastPath } from "./stdio-transport.ts";
+import type { ToolCallFastPath } from "./fast-tool-call-transport.ts";
 import { toToolErrorResult, toToolResult } from "./tool-result.ts";
 import { withUserElicitation } from "./user-elicitation.ts";
 import type { AppViewDocuments } from "@deliberate/viewer/app-views";

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { silentLogger } from "./logger.ts";
-import { LazyAbort, type RunningTransport, startStdioTransport } from "./stdio-transport.ts";
+import { LazyAbort } from "./lazy-abort.ts";
+import { type RunningTransport, startStdioTransport } from "./stdio-transport.ts";
 
 const annotations = { title: "T", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const echoTool = defineTool({
