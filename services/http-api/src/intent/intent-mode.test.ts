@@ -2,7 +2,8 @@ import { answerJsonSchema } from "@deliberate/engine";
 import { measureSchemaAcceptance } from "@deliberate/engine/testing";
 import { describe, expect, it } from "vitest";
 import { createIntentMode } from "./intent-mode.ts";
-import { compileOfferedTools, defaultOfferedTools } from "./offered-tools.ts";
+import { defaultOfferedTools } from "@deliberate/contracts";
+import { compileOfferedTools } from "./offered-tools.ts";
 
 const tools = compileOfferedTools([
   ...defaultOfferedTools,

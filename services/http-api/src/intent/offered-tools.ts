@@ -1,4 +1,4 @@
-import { DeliberateError, endlessRefs, type FieldIssue, schemaExpansion, unsafePatterns } from "@deliberate/contracts";
+import { DeliberateError, defaultOfferedTools, endlessRefs, type FieldIssue, schemaExpansion, unsafePatterns } from "@deliberate/contracts";
 import { z } from "zod";
 import type { OfferedToolInput } from "@deliberate/contracts";
 import "./pattern-safety.ts";
@@ -15,22 +15,6 @@ export interface OfferedTool {
   /** Validates arguments in code; undefined when no schema was given (any object passes). */
   validator: z.ZodType | undefined;
 }
-
-/**
- * What the agent can call when the request offers no tools: the spec's search
- * tool of the Context Engine.
- */
-export const defaultOfferedTools: readonly OfferedToolInput[] = [
-  {
-    name: "context.fts_search",
-    description: "Full-text search over the project's indexed repository chunks and memory bank.",
-    input_schema: {
-      type: "object",
-      properties: { query: { type: "string", minLength: 1, description: "What to search for" } },
-      required: ["query"],
-    },
-  },
-];
 
 /**
  * Checks and compiles the offered tools: unique names, `finish` reserved, and
