@@ -4,14 +4,10 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { survivingDatabaseFaults } from "@deliberate/base";
-import { composeModules, createEngine, createTaskRunner, loadModules } from "@deliberate/engine";
-import { dialogModule } from "@deliberate/dialog";
-import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
-import { reasoningModule } from "@deliberate/reasoning";
-import { createModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
-import { createSelfImprovementModule, parseSelfImprovementEnvironment } from "@deliberate/self-improvement";
-import { checkDatabase, defaultInvocationBatch, describeDatabaseTarget, openStore, sqliteDriverProblem } from "@deliberate/store";
-import { ConfigError, parseCommandLine, usage } from "./config.ts";
+import { composeModules, type DeliberateModule, loadModules } from "@deliberate/engine";
+import { createRuntime, defaultModules, type RunningService, runMain } from "@deliberate/runtime";
+import { checkDatabase, describeDatabaseTarget, sqliteDriverProblem } from "@deliberate/store";
+import { parseCommandLine, type ServerConfig, usage } from "./config.ts";
 import { newConnectionCaller } from "./caller-identity.ts";
 import { createServer, createToolCallFastPath } from "./create-server.ts";
 import { createLogger, createSecretRegistry } from "./logger.ts";
@@ -38,46 +34,24 @@ function commandPath(): string {
 // the process; what that engine cannot run is refused with the schema (unsafePatterns in @deliberate/contracts).
 setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
 
-async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseCommandLine>;
-  let selfImprovement: ReturnType<typeof parseSelfImprovementEnvironment>;
-  try {
-    parsed = parseCommandLine({ argv: process.argv.slice(2), env: process.env });
-    selfImprovement = parseSelfImprovementEnvironment(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`deliberate-mcp: ${error.message}\n`);
-    process.exit(2);
-  }
+async function main(): Promise<RunningService | undefined> {
+  const parsed = parseCommandLine({ argv: process.argv.slice(2), env: process.env });
   if (parsed.action === "help") return void process.stdout.write(`${usage}\n`);
   if (parsed.action === "version") return void process.stdout.write(`${serverInfo.version}\n`);
   const { config } = parsed;
-  // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
-  const modules = [
-    reasoningModule,
-    dialogModule,
-    createKnowledgeGraphModule(config.knowledgeGraph),
-    createSelfImprovementModule(selfImprovement),
-    ...(await loadModules(config.modules)),
-  ];
-  // Unknown toolset names stop the start, naming the ones there are.
+  const modules = [...defaultModules(config), ...(await loadModules(config.modules))];
+  // Unknown toolset names stop the start (exit 2), naming the ones there are.
   const composed = composeModules(modules);
   const toolsetSource = { tools: [...composed.handlers.values()].map((handler) => handler.definition), toolsets: composed.toolsets };
-  try {
-    selectTools(toolsetSource, config.toolsets);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`deliberate-mcp: ${error.message}\n`);
-    process.exit(2);
-  }
+  selectTools(toolsetSource, config.toolsets);
   // A client that launches the server with another Node than the one that installed it: one line with the fix.
   const driverProblem = config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
+  if (driverProblem !== undefined) {
+    process.stderr.write(`deliberate-mcp: ${driverProblem}\n`);
+    process.exit(1);
+  }
   if (parsed.action === "print-config") {
-    // The snippet names this Node (process.execPath): refuse when it cannot run the server, with the fix.
-    if (driverProblem !== undefined) {
-      process.stderr.write(`deliberate-mcp: ${driverProblem}\n`);
-      process.exit(1);
-    }
+    // The snippet names this Node (process.execPath), checked above.
     const snippet = clientConfigSnippet({ client: parsed.client, config, scriptPath: commandPath(), nodePath: process.execPath, env: process.env });
     process.stdout.write(snippet);
     if (snippet.includes('"<')) process.stderr.write("Replace each <NAME> placeholder with its value (secrets are not printed).\n");
@@ -86,47 +60,23 @@ async function main(): Promise<void> {
         .map((line) => `  ${line}\n`)
         .join("")}`,
     );
-    return;
+    return undefined;
   }
-  if (driverProblem !== undefined) {
-    process.stderr.write(`deliberate-mcp: ${driverProblem}\n`);
-    process.exit(1);
-  }
+  return serve(config, modules);
+}
+
+async function serve(config: ServerConfig, modules: DeliberateModule[]): Promise<RunningService> {
   const logMirror = createLogMirror();
   // Configured secrets are scrubbed from every line, on stderr and mirrored to clients alike.
   const secrets = createSecretRegistry([config.providers.anthropic.apiKey, config.providers.openai.apiKey, config.transport.kind === "http" ? config.transport.token : undefined]);
   const logger = createLogger({ level: config.logLevel, secrets, sinks: [(line) => void process.stderr.write(line), logMirror.sink] });
   // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
   survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
-
-  // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
-  const store = await openStore({
-    target: config.database,
-    poolSize: config.databasePoolSize,
-    modules,
-    // A connection the server dropped (restart, fail-over) is replaced; calls meanwhile get a retryable STORAGE error.
-    onConnectionError: (error) => logger.warn("database connection lost; it is replaced when next needed", { error }),
-    invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
-  });
+  const runtime = await createRuntime({ settings: config, modules, logger, transport: config.transport.kind });
+  const { engine, store } = runtime;
   logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
   logProviderChoice(logger, config.providers);
-  const engine = createEngine({
-    store,
-    modules,
-    models: createModelRouter(config.providers),
-    suspendedCallTtlMs: config.hostCompletionTtlSeconds * 1000,
-    configSnapshot: {
-      providers: redactSettings(config.providers),
-      database: describeDatabaseTarget(config.database),
-      transport: config.transport.kind,
-      log_level: config.logLevel,
-      host_completion_ttl_seconds: config.hostCompletionTtlSeconds,
-    },
-    onInvocation: (event) => logger.debug("invocation", { ...event }),
-  });
-  for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
-  const tasks = createTaskRunner({ engine, log: (level, message, fields) => logger[level](message, fields) });
-  await tasks.start();
+  await runtime.start();
   let viewerUrl: string | undefined;
   // Over stdio this process serves one client: its calls (through the SDK or the fast path) are one caller.
   const connectionCaller = newConnectionCaller();
@@ -147,20 +97,13 @@ async function main(): Promise<void> {
     });
 
   let transport: RunningTransport | undefined;
-  let stopping = false;
-  const shutdown = async (reason: string, exitCode = 0) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info("shutting down", { reason });
-    setTimeout(() => process.exit(exitCode === 0 ? 1 : exitCode), 5000).unref();
-    await transport?.close().catch((error: unknown) => logger.warn("closing the transport failed", { error }));
-    await tasks.stop().catch((error: unknown) => logger.warn("stopping the background tasks failed", { error }));
-    await store.close().catch((error: unknown) => logger.warn("closing the database failed", { error }));
-    process.exit(exitCode);
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => (stopping ? process.exit(130) : void shutdown(signal)));
-  }
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: string) =>
+    (stopping ??= (async () => {
+      logger.info("shutting down", { reason });
+      await transport?.close().catch((error: unknown) => logger.warn("closing the transport failed", { error }));
+      await runtime.close();
+    })());
 
   const scriptPath = commandPath();
   if (config.transport.kind === "http") {
@@ -184,15 +127,16 @@ async function main(): Promise<void> {
     transport = startStdioTransport({
       createServer: build,
       logger,
-      onClosed: () => void shutdown("stdin closed"),
+      // The client went away: stop as on a signal (exit 0; still 1 when stopping outlasts its grace).
+      onClosed: () => {
+        setTimeout(() => process.exit(1), 5000).unref();
+        void stop("stdin closed").then(() => process.exit(0));
+      },
       fastPath: createToolCallFastPath({ engine, logger, caller: connectionCaller, toolsets: config.toolsets, stepAside: logMirror.listening }),
     });
     for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath })) logger.info(line);
   }
+  return { stop: () => stop("signal") };
 }
 
-main().catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "error", message: `deliberate-mcp failed to start: ${message}` })}\n`);
-  process.exit(1);
-});
+void runMain("deliberate-mcp", main);
