@@ -2,7 +2,7 @@ import { ConfigError } from "@deliberate/base";
 
 /** What a service's start returns: how to stop it (called once, on SIGINT or SIGTERM). */
 export interface RunningService {
-  stop(): Promise<void>;
+  stop(signal: "SIGINT" | "SIGTERM"): Promise<void>;
   /** How long `stop` may take before the process exits anyway (default 5 s). */
   readonly stopGraceMs?: number;
 }
@@ -45,7 +45,7 @@ function stopOnSignals(name: string, running: RunningService, process: MainProce
       if (stopping) return void process.exit(130);
       stopping = true;
       setTimeout(() => process.exit(1), running.stopGraceMs ?? 5000).unref();
-      running.stop().then(
+      running.stop(signal).then(
         () => process.exit(0),
         (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);

@@ -21,7 +21,11 @@ async function main(): Promise<RunningService> {
   // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
   survivingDatabaseFaults(process, (level, message, fields) => service.logger[level](message, fields));
   logStartup(service.logger, config, await service.start());
-  return { stop: () => (service.logger.info("shutting down"), service.stop()), stopGraceMs: config.shutdownGraceMs + 5000 };
+  const stop = (signal: string) => {
+    service.logger.info("shutting down", { signal });
+    return service.stop();
+  };
+  return { stop, stopGraceMs: config.shutdownGraceMs + 5000 };
 }
 
 void runMain("deliberate-api", main);

@@ -3,11 +3,11 @@ import { createEnvReader, defaultHostCompletionTtlSeconds, type EnvReader, readC
 import type { SelfImprovementOptions } from "@deliberate/self-improvement";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { DeliberateError, defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
-import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
-import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
-import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
+import { defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
+import type { KnowledgeGraphOptions, } from "@deliberate/knowledge-graph";
+import type { ProviderSettings } from "@deliberate/providers";
+import type { DatabaseTarget, } from "@deliberate/store";
+import type { LogLevel } from "./logger.ts";
 import { defaultToolsets } from "./toolsets.ts";
 
 /** Default port of the Streamable HTTP transport (`--port`, `MCP_HTTP_PORT`). */

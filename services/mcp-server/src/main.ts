@@ -136,7 +136,7 @@ async function serve(config: ServerConfig, modules: DeliberateModule[]): Promise
     });
     for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath })) logger.info(line);
   }
-  return { stop: () => stop("signal") };
+  return { stop };
 }
 
 void runMain("deliberate-mcp", main);
