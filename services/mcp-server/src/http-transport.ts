@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
-import { answerAndClose, canonicalizeHostHeader, defaultMaxBodyBytes, httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse, unsupportedCharset } from "@deliberate/contracts";
+import { answerAndClose, canonicalizeHostHeader, defaultMaxBodyBytes, httpParseRefusal, isLoopbackHost, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse, unsupportedCharset } from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
 import { newErrorId } from "./tool-result.ts";
 import {
@@ -198,6 +198,17 @@ function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/** True when the URL's host name is this machine's loopback in any spelling; false for anything unparsable. */
+function isLoopbackName(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  try {
+    const { hostname } = new URL(url);
+    return isLoopbackHost(hostname.startsWith("[") ? hostname.slice(1, -1) : hostname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Serves MCP over Streamable HTTP at `/mcp` (the SDK's `createMcpHandler`:
  * 2026-07-28 requests and stateless 2025-era requests), behind DNS-rebinding
@@ -217,7 +228,11 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
 
   /** DNS-rebinding protection: a refusal for a request from a host or origin not allowed, else undefined. */
   const refuseForeign = (request: Request): Response | undefined => {
-    const rejected = (anyHost ? undefined : hostHeaderValidationResponse(request, allowedHosts)) ?? originValidationResponse(request, allowedOrigins);
+    // Loopback in any spelling passes as in the HTTP API (isLoopbackHost of @deliberate/contracts); the SDK's checks take the rest.
+    const host = request.headers.get("host");
+    const origin = request.headers.get("origin");
+    const hostRejected = anyHost || isLoopbackName(host === null ? undefined : `http://${host}`) ? undefined : hostHeaderValidationResponse(request, allowedHosts);
+    const rejected = hostRejected ?? (origin === null || isLoopbackName(origin) ? undefined : originValidationResponse(request, allowedOrigins));
     if (rejected) {
       logger.warn("HTTP request refused by Host/Origin check", {
         status: rejected.status,
