@@ -40,7 +40,11 @@ describe("runMain", () => {
     const run = recordingProcess();
     let stops = 0;
     let finishStop: () => void = () => {};
-    await runMain("svc", async () => ({ stop: () => (stops++, new Promise<void>((resolve) => (finishStop = resolve))) }), run.process);
+    const stop = () => {
+      stops++;
+      return new Promise<void>((resolve) => (finishStop = resolve));
+    };
+    await runMain("svc", async () => ({ stop }), run.process);
     expect(run.codes).toEqual([]);
     run.signals.emit("SIGTERM");
     run.signals.emit("SIGINT");
