@@ -1,5 +1,4 @@
-import { ConfigError } from "@deliberate/base";
-import { DeliberateError } from "@deliberate/contracts";
+import { ConfigError, DeliberateError } from "@deliberate/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { combineConfigProblems, createEnvReader } from "./env-reader.ts";

@@ -1,5 +1,4 @@
-import { ConfigError } from "@deliberate/base";
-import { DeliberateError } from "@deliberate/contracts";
+import { ConfigError, DeliberateError } from "@deliberate/base";
 
 /** A process environment (or any record read like one). */
 export type Environment = Readonly<Record<string, string | undefined>>;
