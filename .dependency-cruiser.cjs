@@ -1,6 +1,6 @@
 /**
  * The layering, checked by `pnpm lint` (ARCHITECTURE.md §1):
- *   services -> modules -> engine -> store / providers -> contracts -> base
+ *   services -> runtime -> modules -> engine -> store / providers -> contracts -> base
  *   algorithms -> base only; client -> contracts only; no cycles; no package imports a service.
  * Modules are the packages that contribute tools with defineModule (reasoning, knowledge-graph,
  * dialog, self-improvement): they may use the engine and the layers below, never each other's
@@ -68,6 +68,20 @@ module.exports = {
       severity: "error",
       from: { path: `^${modules}` },
       to: { path: `^${modules}`, pathNot: "^packages/$1/" },
+    },
+    {
+      name: "only-services-import-the-runtime",
+      severity: "error",
+      comment: "The runtime is the services' start-up (createRuntime, env readers, runMain): no package depends on it.",
+      from: { path: "^packages/", pathNot: "^packages/runtime/" },
+      to: { path: "^packages/runtime/" },
+    },
+    {
+      name: "the-runtime-sits-between-the-services-and-the-modules",
+      severity: "error",
+      comment: "It wires the modules, engine, store and providers together; it never reaches into a service.",
+      from: { path: "^packages/runtime/" },
+      to: { path: "^(packages|services)/", pathNot: `^(packages/runtime/|${modules}|${below("engine", "store", "providers", "contracts", "base", "logging", "algorithms").slice(2, -1)})` },
     },
     {
       name: "client-uses-contracts-only",

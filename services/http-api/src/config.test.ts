@@ -4,6 +4,20 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, parseApiEnvironment } from "./config.ts";
 
 describe("parseApiEnvironment", () => {
+  it("reads HOST_COMPLETION_TTL_SECONDS as the MCP server does, and names it with every other bad variable", () => {
+    expect(parseApiEnvironment({}).hostCompletionTtlSeconds).toBe(3600);
+    expect(parseApiEnvironment({ HOST_COMPLETION_TTL_SECONDS: "90" }).hostCompletionTtlSeconds).toBe(90);
+    let error: unknown;
+    try {
+      parseApiEnvironment({ HOST_COMPLETION_TTL_SECONDS: "0", REASONING_QUEUE_WORKERS: "many", DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variables).toEqual(expect.arrayContaining(["HOST_COMPLETION_TTL_SECONDS", "REASONING_QUEUE_WORKERS", "DELIBERATE_SELF_IMPROVEMENT_MODE"]));
+    expect((error as ConfigError).message).toContain('HOST_COMPLETION_TTL_SECONDS must be a whole number of seconds >= 1 (got "0")');
+  });
+
   it("defaults to 127.0.0.1:9000 with four workers polling every 50 ms", () => {
     const config = parseApiEnvironment({});
     expect(config).toMatchObject({ host: "127.0.0.1", port: 9000, databasePath: join(homedir(), ".local", "share", "deliberate", "deliberate.db"), logStdout: false });

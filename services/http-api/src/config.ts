@@ -1,10 +1,12 @@
-import { ConfigError, readList } from "@deliberate/base";
+import { ConfigError } from "@deliberate/base";
+import { createEnvReader, readCommonSettings } from "@deliberate/runtime";
+import type { SelfImprovementOptions } from "@deliberate/self-improvement";
 import { isIP } from "node:net";
-import { DeliberateError, defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
-import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
-import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
-import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
+import { defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
+import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
+import type { ProviderSettings } from "@deliberate/providers";
+import type { DatabaseTarget } from "@deliberate/store";
+import type { LogLevel } from "./logger.ts";
 
 type Environment = Record<string, string | undefined>;
 
@@ -30,6 +32,10 @@ export interface ApiConfig {
   knowledgeGraph: Partial<KnowledgeGraphOptions>;
   /** `LOG_LEVEL`, default info. */
   logLevel: LogLevel;
+  /** `HOST_COMPLETION_TTL_SECONDS`, default 3600: how long a host-executed call waits for its completions. */
+  hostCompletionTtlSeconds: number;
+  /** The self-improvement module's options (`DELIBERATE_SELF_IMPROVEMENT_*`). */
+  selfImprovement: SelfImprovementOptions;
   /** `REASONING_LOG_FILE`: mirror every JSON log line to this file. */
   logFile: string | undefined;
   /** `REASONING_LOG_STDOUT=1`: mirror every JSON log line to stdout. */
@@ -134,28 +140,13 @@ export { isLoopbackHost };
 /**
  * Parses the environment into a typed config, collecting every problem.
  *
- * @throws ConfigError naming each invalid variable.
+ * @throws ConfigError naming every invalid variable (one error for all of them).
  */
 export function parseApiEnvironment(env: Environment): ApiConfig {
-  const problems: Array<{ variable: string; message: string }> = [];
-  const integer = (name: string, fallback: number, range: { min: number; max?: number }): number => {
-    const value = read(env, name);
-    if (value === undefined) return fallback;
-    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (Number.isSafeInteger(parsed) && parsed >= range.min && (range.max === undefined || parsed <= range.max)) return parsed;
-    const bounds = range.max === undefined ? `>= ${range.min}` : `from ${range.min} to ${range.max}`;
-    problems.push({ variable: name, message: `${name} must be a whole number ${bounds} (got "${value}")` });
-    return fallback;
-  };
-  const flag = (name: string, fallback: boolean): boolean => {
-    const value = read(env, name)?.toLowerCase();
-    if (value === undefined) return fallback;
-    if (["1", "true", "yes", "on"].includes(value)) return true;
-    if (["0", "false", "no", "off"].includes(value)) return false;
-    problems.push({ variable: name, message: `${name} must be 1 or 0 (got "${value}")` });
-    return fallback;
-  };
-
+  const reader = createEnvReader(env);
+  const common = readCommonSettings(reader);
+  const { integer, flag } = reader;
+  const problems = { push: (problem: { variable: string; message: string }) => reader.problem(problem.message, [problem.variable]) };
   const hostVariable = read(env, "HOST") !== undefined ? "HOST" : "UVICORN_HOST";
   const rawHost = read(env, hostVariable) ?? defaultHost;
   const host = rawHost.startsWith("[") && rawHost.endsWith("]") ? rawHost.slice(1, -1) : rawHost;
@@ -163,11 +154,6 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     problems.push({ variable: hostVariable, message: `${hostVariable} must be an IP address or host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${rawHost}")` });
   }
   const port = integer(read(env, "PORT") !== undefined ? "PORT" : "UVICORN_PORT", defaultPort, { min: 0, max: 65_535 });
-
-  const logLevelValue = read(env, "LOG_LEVEL")?.toLowerCase();
-  if (logLevelValue !== undefined && !isLogLevel(logLevelValue)) {
-    problems.push({ variable: "LOG_LEVEL", message: `LOG_LEVEL must be one of ${logLevels.join(", ")} (got "${env["LOG_LEVEL"]}")` });
-  }
 
   const apiToken = read(env, "REASONING_API_TOKEN");
   const allowNoAuth = flag("REASONING_API_ALLOW_NO_AUTH", false);
@@ -194,13 +180,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     }
   }
 
-  let database: DatabaseTarget = { dialect: "sqlite", path: defaultDatabasePath({ env }) };
-  try {
-    database = databaseTargetFromEnvironment(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push({ variable: "DATABASE_URL", message: error.message.replace(/\.$/, "") });
-  }
+  const { database } = common;
   const rateLimitStoreValue = read(env, "REASONING_API_RATE_LIMIT_STORE")?.toLowerCase();
   if (rateLimitStoreValue !== undefined && rateLimitStoreValue !== "memory" && rateLimitStoreValue !== "database") {
     problems.push({ variable: "REASONING_API_RATE_LIMIT_STORE", message: `REASONING_API_RATE_LIMIT_STORE must be memory or database (got "${rateLimitStoreValue}")` });
@@ -274,38 +254,26 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     secret: read(env, "REASONING_CALLBACK_SECRET"),
   };
   const shutdownGraceMs = integer("REASONING_SHUTDOWN_GRACE_MS", 10_000, { min: 0 });
-  const databasePoolSize = integer("DATABASE_POOL_SIZE", 10, { min: 1, max: 1000 });
   const logStdout = flag("REASONING_LOG_STDOUT", false);
 
-  let providers: ProviderSettings | undefined;
-  try {
-    providers = parseProviderEnvironment(env);
-  } catch (error) {
-    if (!DeliberateError.isInstance(error)) throw error;
-    for (const issue of error.issues) problems.push({ variable: issue.field, message: `${issue.field} ${issue.message}` });
-    if (error.issues.length === 0) problems.push({ variable: "provider configuration", message: error.message });
-  }
-
-  if (problems.length > 0 || providers === undefined) {
-    throw new ConfigError(`Invalid configuration: ${problems.map((problem) => problem.message).join("; ")}.`, [
-      ...new Set(problems.map((problem) => problem.variable)),
-    ]);
-  }
+  reader.finish();
   return {
     host,
     port,
-    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath({ env }),
+    databasePath: common.databasePath,
     database,
-    databasePoolSize,
-    modules: readList(env["DELIBERATE_MODULES"]),
-    knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
-    logLevel: (logLevelValue as LogLevel | undefined) ?? "info",
+    databasePoolSize: common.databasePoolSize,
+    modules: common.modules,
+    knowledgeGraph: common.knowledgeGraph,
+    logLevel: common.logLevel,
+    hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,
+    selfImprovement: common.selfImprovement,
     logFile: read(env, "REASONING_LOG_FILE"),
     logStdout,
     http,
     queue,
     callbacks,
-    providers,
+    providers: common.providers,
     shutdownGraceMs,
   };
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { DeliberateError, databaseRetryAfterSeconds, type ErrorCode, type FieldIssue, toDeliberateError } from "@deliberate/base";
+import { toPublicError } from "@deliberate/runtime";
+import { DeliberateError, databaseRetryAfterSeconds, type ErrorCode, type FieldIssue, } from "@deliberate/base";
 import type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 
 // The HTTP-only codes and the error body are part of the wire contract (the client is typed from them).
@@ -56,13 +56,8 @@ export class HttpError extends Error {
 }
 
 
-/** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */
-const privateCodes: ReadonlySet<string> = new Set(["INTERNAL", "STORAGE"]);
-
 /** A new id that ties an error answer to its log line. */
-export function newErrorId(): string {
-  return `err_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-}
+export { newErrorId } from "@deliberate/runtime";
 
 /**
  * The error detail of any thrown value. INTERNAL and STORAGE errors, and
@@ -74,36 +69,10 @@ export function toErrorDetail(error: unknown): { detail: ErrorDetail; errorId?: 
   if (error instanceof HttpError) {
     return { detail: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable } };
   }
-  const deliberate = toDeliberateError(error);
-  if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) return { detail: deliberate.toJSON() };
-  const errorId = newErrorId();
-  const { code, retryable } = deliberate;
-  if (code === "STORAGE" && retryable) {
-    // The database is away (restart, fail-over, busy): the call may pass later, so say when to retry.
-    return {
-      errorId,
-      detail: {
-        code,
-        message: `The database is unavailable for the moment (error ${errorId}); the call did not complete.`,
-        hint: `Retry after ${databaseRetryAfterSeconds} seconds (Retry-After); the service recovers by itself once its database answers again.`,
-        retryable: true,
-        error_id: errorId,
-      },
-    };
-  }
-  return {
-    errorId,
-    detail: {
-      code,
-      message:
-        code === "STORAGE"
-          ? `The server could not read or write its database (error ${errorId}); the details are in its log.`
-          : `Internal error (error ${errorId}); the details are in the server log.`,
-      hint: retryable ? "Try again shortly; if it keeps failing, report the error id." : "Report the error id with the request; retrying the same request will likely fail again.",
-      retryable,
-      error_id: errorId,
-    },
-  };
+  // The same public body as over MCP (toPublicError); the retry delay travels as Retry-After here.
+  const { body, errorId } = toPublicError(error);
+  const { retry_after_seconds: _retryAfter, ...detail } = body;
+  return errorId === undefined ? { detail } : { detail, errorId };
 }
 
 /**

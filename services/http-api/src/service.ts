@@ -7,8 +7,6 @@ import { serve } from "@hono/node-server";
 import { answerAndClose, canonicalizeHostHeader, httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
 import {
   type Clock,
-  createEngine,
-  createTaskRunner,
   loadModules,
   type DeliberateEngine,
   type DeliberateModule,
@@ -19,10 +17,11 @@ import {
   type TaskRunner,
 } from "@deliberate/engine";
 import { isSelfImprovementModule, type SelfImprovementRepositories } from "@deliberate/self-improvement";
-import { createModelRouter, type ModelRouter, unknownModeModels } from "@deliberate/providers";
-import { defaultInvocationBatch, openStore, type Store } from "@deliberate/store";
+import { createModelRouter, type ModelRouter } from "@deliberate/providers";
+import { createRuntime, defaultModules } from "@deliberate/runtime";
+import type { Store } from "@deliberate/store";
 import type { Hono } from "hono";
-import { builtInModules } from "./built-in-modules.ts";
+import { agentIntentModule } from "./agent-intent-module.ts";
 import { createApp } from "./app.ts";
 import { restCallerFor } from "./caller-identity.ts";
 import { createFastPath } from "./fast-path.ts";
@@ -100,37 +99,36 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logFile) sinks.push(fileSink(config.logFile));
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
-  const ownsStore = options.store === undefined;
-  const modules: readonly DeliberateModule[] = [...builtInModules(config.knowledgeGraph), ...(await loadModules(config.modules)), ...(options.modules ?? [])];
-  const store = (options.store ?? (await openStore({
-      target: config.database,
-      poolSize: config.databasePoolSize,
-      modules,
-      // A connection the server dropped (restart, fail-over) is replaced; calls meanwhile get 503 + Retry-After.
-      onConnectionError: (error) => logger.warn("database connection lost; it is replaced when next needed", { error }),
-      // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
-      invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
-      // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
-      groupCommit: true,
-      // SQLite's WAL checkpoints (two fsyncs each) run on a worker thread, not inside a request's COMMIT.
-      backgroundCheckpoints: { onError: (error) => logger.warn("background WAL checkpoints stopped; SQLite checkpoints in its commits again", { error }) },
-    }))) as Store<ApiRepositories>;
-  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-
+  const modules: readonly DeliberateModule[] = [
+    ...defaultModules({ knowledgeGraph: config.knowledgeGraph, serviceModules: [agentIntentModule as DeliberateModule] }),
+    ...(await loadModules(config.modules)),
+    ...(options.modules ?? []),
+  ];
   const serverModels = options.models ?? createModelRouter(config.providers);
-  // Tools without a server-side model are host-executed (they return their prompts to the caller).
-  const engine = createEngine({
-    store,
+  const runtime = await createRuntime({
+    settings: config,
     modules,
-    models: serverModels.configured ? serverModels : hostModelRouter,
+    logger,
+    transport: "rest",
+    ...(options.store ? { store: options.store } : {}),
+    // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
+    // SQLite's WAL checkpoints (two fsyncs each) run on a worker thread, not inside a request's COMMIT.
+    storeOptions: {
+      groupCommit: true,
+      backgroundCheckpoints: { onError: (error) => logger.warn("background WAL checkpoints stopped; SQLite checkpoints in its commits again", { error }) },
+    },
+    models: serverModels,
+    // Tools without a server-side model are host-executed (they return their prompts to the caller).
+    engineModels: serverModels.configured ? serverModels : hostModelRouter,
     clock,
     ids,
-    onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
-  const tasks = createTaskRunner({ engine, clock, ids, log: (level, message, fields) => logger[level](message, fields) });
+  const store = runtime.store as Store<ApiRepositories>;
+  const { engine, tasks } = runtime;
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
   const selfImprovement = modules.find(isSelfImprovementModule);
   const telemetry = createTelemetry({ store, logger, secrets, clock, ids });
-  for (const warning of unknownModeModels(config.providers, engine.modes)) logger.warn(warning);
   const decider = createIntentDecider({
     engine,
     providers: config.providers,
@@ -222,7 +220,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       : Promise.resolve();
     await Promise.all([closing, pool?.stop({ graceMs: config.shutdownGraceMs }), tasks.stop()]);
     await telemetry.flush();
-    if (ownsStore) await store.close();
+    // The tasks stopped above; this closes the store when the runtime opened it.
+    await runtime.close();
   }
 
   return {

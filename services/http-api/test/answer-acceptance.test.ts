@@ -5,7 +5,9 @@ import type { GenerateOptions, LanguageModel, ModelRouter } from "@deliberate/pr
 import { createScriptedModel } from "@deliberate/providers/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { builtInModules } from "../src/built-in-modules.ts";
+import { agentIntentModule } from "../src/agent-intent-module.ts";
+import { defaultModules } from "@deliberate/runtime";
+import type { DeliberateModule } from "@deliberate/engine";
 
 /**
  * Following the schema is enough, for every mode of every built-in module
@@ -346,7 +348,7 @@ async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: 
   }
 }
 
-const modules = builtInModules({ stateSecret: "acceptance test secret" });
+const modules = defaultModules({ knowledgeGraph: { stateSecret: "acceptance test secret" }, serviceModules: [agentIntentModule as DeliberateModule] });
 
 describe("every mode of every built-in module accepts every answer valid against the schema it publishes", () => {
   const opened: Array<{ store: { close(): Promise<void> } }> = [];

@@ -23,6 +23,23 @@ function failure(argv: string[], env: Record<string, string | undefined> = {}): 
 }
 
 describe("parseCommandLine", () => {
+  it("names every bad variable in one ConfigError: the transport's, the shared ones and a module's", () => {
+    const error = failure(["--http"], {
+      MCP_HTTP_PORT: "99999",
+      MCP_HTTP_BODY_TIMEOUT_MS: "5",
+      LOG_LEVEL: "loud",
+      DATABASE_POOL_SIZE: "0",
+      HOST_COMPLETION_TTL_SECONDS: "soon",
+      DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes",
+    });
+    expect(error.variables).toEqual(
+      expect.arrayContaining(["MCP_HTTP_PORT", "MCP_HTTP_BODY_TIMEOUT_MS", "LOG_LEVEL", "DATABASE_POOL_SIZE", "HOST_COMPLETION_TTL_SECONDS", "DELIBERATE_SELF_IMPROVEMENT_MODE"]),
+    );
+    expect(error.message).toMatch(/^Invalid configuration: /);
+    expect(error.message).toContain('MCP_HTTP_PORT must be a port number from 0 to 65535 (got "99999")');
+    expect(error.message).toContain('MCP_HTTP_BODY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000 (got "5")');
+  });
+
   it("defaults to stdio, the user data directory's deliberate.db, info and no provider", () => {
     const config = run([]);
     expect(config.transport).toEqual({ kind: "stdio" });

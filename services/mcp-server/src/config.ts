@@ -1,11 +1,13 @@
 import { ConfigError, readList } from "@deliberate/base";
+import { createEnvReader, defaultHostCompletionTtlSeconds, type EnvReader, readCommonSettings } from "@deliberate/runtime";
+import type { SelfImprovementOptions } from "@deliberate/self-improvement";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { DeliberateError, defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
-import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
-import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
-import { isLogLevel, logLevels, type LogLevel } from "./logger.ts";
+import { defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
+import type { KnowledgeGraphOptions, } from "@deliberate/knowledge-graph";
+import type { ProviderSettings } from "@deliberate/providers";
+import type { DatabaseTarget, } from "@deliberate/store";
+import type { LogLevel } from "./logger.ts";
 import { defaultToolsets } from "./toolsets.ts";
 
 /** Default port of the Streamable HTTP transport (`--port`, `MCP_HTTP_PORT`). */
@@ -62,6 +64,8 @@ export interface ServerConfig {
   database: DatabaseTarget;
   /** `DATABASE_POOL_SIZE`, default 10: Postgres connections of this process. */
   databasePoolSize: number;
+  /** The self-improvement module's options (`DELIBERATE_SELF_IMPROVEMENT_*`). */
+  selfImprovement: SelfImprovementOptions;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
   transport: TransportConfig;
@@ -70,7 +74,7 @@ export interface ServerConfig {
 }
 
 /** Default of `HOST_COMPLETION_TTL_SECONDS`. */
-export const defaultHostCompletionTtlSeconds = 3600;
+export { defaultHostCompletionTtlSeconds };
 
 /** The outcome of parsing: a config to run with, or a request for usage / version text. */
 export type ParsedCommandLine =
@@ -185,44 +189,44 @@ function parseAllowedOrigins(value: string | undefined): string[] {
   return origins;
 }
 
-function parseTransport(flags: { http?: boolean; host?: string; port?: string }, env: Environment): TransportConfig {
+function parseTransport(flags: { http?: boolean; host?: string; port?: string }, reader: EnvReader): TransportConfig {
+  const { env } = reader;
   const transportVariable = read(env, "MCP_TRANSPORT")?.toLowerCase();
   if (transportVariable !== undefined && transportVariable !== "stdio" && transportVariable !== "http") {
-    throw new ConfigError(`MCP_TRANSPORT must be stdio or http (got "${env["MCP_TRANSPORT"]}").`, ["MCP_TRANSPORT"]);
+    reader.problem(`MCP_TRANSPORT must be stdio or http (got "${env["MCP_TRANSPORT"]}").`, ["MCP_TRANSPORT"]);
   }
   const http = flags.http === true || transportVariable === "http";
   if (!http) {
-    if (flags.host !== undefined || flags.port !== undefined) {
-      throw new ConfigError("--host and --port apply to the HTTP transport only: add --http.", ["--http"]);
-    }
+    if (flags.host !== undefined || flags.port !== undefined) reader.problem("--host and --port apply to the HTTP transport only: add --http.", ["--http"]);
     return { kind: "stdio" };
   }
 
   const hostSource = flags.host !== undefined ? "--host" : "MCP_HTTP_HOST";
-  const host = parseHost(flags.host ?? read(env, "MCP_HTTP_HOST") ?? defaultHttpHost, hostSource);
+  const host = reader.attempt(() => parseHost(flags.host ?? read(env, "MCP_HTTP_HOST") ?? defaultHttpHost, hostSource), defaultHttpHost);
   const portValue = flags.port ?? read(env, "MCP_HTTP_PORT");
-  const port = portValue === undefined ? defaultHttpPort : parsePort(portValue, flags.port !== undefined ? "--port" : "MCP_HTTP_PORT");
+  const port = portValue === undefined ? defaultHttpPort : reader.attempt(() => parsePort(portValue, flags.port !== undefined ? "--port" : "MCP_HTTP_PORT"), defaultHttpPort);
   const token = read(env, "MCP_HTTP_TOKEN");
   if (!isLoopbackHost(host) && token === undefined) {
-    throw new ConfigError(
+    reader.problem(
       `Refusing to serve HTTP on ${host} without a token: any machine that can reach it could use the server. ` +
         "Set MCP_HTTP_TOKEN to a long random secret (clients then send Authorization: Bearer <token>), or bind 127.0.0.1.",
       ["MCP_HTTP_TOKEN", hostSource],
     );
   }
-  const allowedHosts = parseAllowedHosts(read(env, "MCP_ALLOWED_HOSTS"));
+  const allowedHosts = reader.attempt(() => parseAllowedHosts(read(env, "MCP_ALLOWED_HOSTS")), []);
   if (allowedHosts.includes("*") && token === undefined) {
-    throw new ConfigError(
+    reader.problem(
       "MCP_ALLOWED_HOSTS=* turns off DNS-rebinding protection; it needs MCP_HTTP_TOKEN too, or list the host names instead.",
       ["MCP_ALLOWED_HOSTS", "MCP_HTTP_TOKEN"],
     );
   }
   // Clients that reach a named (non-wildcard) bind address send it as Host.
   if (!isWildcardHost(host) && !isLoopbackHost(host)) allowedHosts.push(isIP(host) === 6 ? `[${host}]` : host);
-  const headersTimeoutMs = parseMilliseconds(env, "MCP_HTTP_HEADERS_TIMEOUT_MS", defaultHeadersTimeoutMs);
-  const bodyTimeoutMs = parseMilliseconds(env, "MCP_HTTP_BODY_TIMEOUT_MS", defaultBodyTimeoutMs);
+  const milliseconds = { min: 100, max: 3_600_000, unit: "milliseconds" };
+  const headersTimeoutMs = reader.integer("MCP_HTTP_HEADERS_TIMEOUT_MS", defaultHeadersTimeoutMs, milliseconds);
+  const bodyTimeoutMs = reader.integer("MCP_HTTP_BODY_TIMEOUT_MS", defaultBodyTimeoutMs, milliseconds);
   if (headersTimeoutMs > bodyTimeoutMs) {
-    throw new ConfigError(
+    reader.problem(
       `MCP_HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed MCP_HTTP_BODY_TIMEOUT_MS (${bodyTimeoutMs}): the body timeout covers the headers too.`,
       ["MCP_HTTP_HEADERS_TIMEOUT_MS", "MCP_HTTP_BODY_TIMEOUT_MS"],
     );
@@ -233,32 +237,11 @@ function parseTransport(flags: { http?: boolean; host?: string; port?: string },
     port,
     token,
     allowedHosts,
-    allowedOrigins: parseAllowedOrigins(read(env, "MCP_ALLOWED_ORIGINS")),
+    allowedOrigins: reader.attempt(() => parseAllowedOrigins(read(env, "MCP_ALLOWED_ORIGINS")), []),
     headersTimeoutMs,
     bodyTimeoutMs,
-    maxBodyBytes: parseBodyLimit(read(env, "MCP_HTTP_MAX_BODY_BYTES")),
+    maxBodyBytes: reader.integer("MCP_HTTP_MAX_BODY_BYTES", defaultMaxBodyBytes, { min: 1024, max: 64 * 1024 * 1024, unit: "bytes" }),
   };
-}
-
-/** `MCP_HTTP_MAX_BODY_BYTES`: whole bytes from 1 KiB to 64 MiB; default `defaultMaxBodyBytes` (1 MiB, as the HTTP API). */
-function parseBodyLimit(value: string | undefined): number {
-  if (value === undefined) return defaultMaxBodyBytes;
-  const bytes = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1024 || bytes > 64 * 1024 * 1024) {
-    throw new ConfigError(`MCP_HTTP_MAX_BODY_BYTES must be a whole number of bytes from 1024 to 67108864 (got "${value}").`, ["MCP_HTTP_MAX_BODY_BYTES"]);
-  }
-  return bytes;
-}
-
-/** A timeout variable: whole milliseconds from 100 to one hour. */
-function parseMilliseconds(env: Environment, name: string, fallback: number): number {
-  const value = read(env, name);
-  if (value === undefined) return fallback;
-  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < 100 || parsed > 3_600_000) {
-    throw new ConfigError(`${name} must be a whole number of milliseconds from 100 to 3600000 (got "${value}").`, [name]);
-  }
-  return parsed;
 }
 
 /** `DELIBERATE_TOOLSETS`: lower-cased names, each once; unset or blank is the default. */
@@ -267,22 +250,10 @@ function parseToolsets(env: Environment): string[] {
   return names.length > 0 ? names : [...defaultToolsets];
 }
 
-function parseProviders(env: Environment): ProviderSettings {
-  try {
-    return parseProviderEnvironment(env);
-  } catch (error) {
-    if (DeliberateError.isInstance(error)) {
-      const variables = error.issues.map((issue) => issue.field);
-      throw new ConfigError(error.message, variables.length > 0 ? variables : ["provider configuration"]);
-    }
-    throw error;
-  }
-}
-
 /**
  * Parses the command line and environment once into a typed config.
  *
- * @throws ConfigError naming the variable or flag at fault.
+ * @throws ConfigError naming every variable or flag at fault (one error for all of them).
  */
 export function parseCommandLine(options: { argv: readonly string[]; env: Environment }): ParsedCommandLine {
   let flags: { http?: boolean; host?: string; port?: string; help?: boolean; version?: boolean; "print-config"?: string };
@@ -310,35 +281,22 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
     throw new ConfigError(`--print-config takes ${configClients.join(" or ")} (got "${client}").`, ["--print-config"]);
   }
 
-  const env = options.env;
-  const logLevelValue = read(env, "LOG_LEVEL")?.toLowerCase();
-  if (logLevelValue !== undefined && !isLogLevel(logLevelValue)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(", ")} (got "${env["LOG_LEVEL"]}").`, ["LOG_LEVEL"]);
-  }
-  const transport = parseTransport(flags, env);
-  const providers = parseProviders(env);
-  const ttlValue = read(env, "HOST_COMPLETION_TTL_SECONDS");
-  const hostCompletionTtlSeconds = ttlValue === undefined ? defaultHostCompletionTtlSeconds : Number(ttlValue);
-  if (!/^\d+$/.test(ttlValue ?? "1") || !Number.isSafeInteger(hostCompletionTtlSeconds) || hostCompletionTtlSeconds < 1) {
-    throw new ConfigError(`HOST_COMPLETION_TTL_SECONDS must be a whole number of seconds >= 1 (got "${ttlValue}").`, ["HOST_COMPLETION_TTL_SECONDS"]);
-  }
-  const database = databaseTargetFromEnvironment(env);
-  const poolValue = read(env, "DATABASE_POOL_SIZE");
-  const databasePoolSize = poolValue === undefined ? 10 : Number(poolValue);
-  if (!/^\d+$/.test(poolValue ?? "1") || databasePoolSize < 1 || databasePoolSize > 1000) {
-    throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "${poolValue}").`, ["DATABASE_POOL_SIZE"]);
-  }
+  const reader = createEnvReader(options.env);
+  const common = readCommonSettings(reader);
+  const transport = parseTransport(flags, reader);
+  reader.finish();
   const config: ServerConfig = {
-    providers,
-    databasePath: read(env, "DATABASE_PATH") ?? defaultDatabasePath({ env }),
-    database,
-    databasePoolSize,
-    modules: readList(env["DELIBERATE_MODULES"]),
-    toolsets: parseToolsets(env),
-    knowledgeGraph: knowledgeGraphOptionsFromEnvironment(env),
-    logLevel: logLevelValue ?? "info",
+    providers: common.providers,
+    databasePath: common.databasePath,
+    database: common.database,
+    databasePoolSize: common.databasePoolSize,
+    modules: common.modules,
+    toolsets: parseToolsets(options.env),
+    knowledgeGraph: common.knowledgeGraph,
+    selfImprovement: common.selfImprovement,
+    logLevel: common.logLevel,
     transport,
-    hostCompletionTtlSeconds,
+    hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,
   };
   return client === undefined ? { action: "run", config } : { action: "print-config", client: client as ConfigClient, config };
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
-import { answerAndClose, canonicalizeHostHeader, defaultMaxBodyBytes, httpParseRefusal, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse, unsupportedCharset } from "@deliberate/contracts";
+import { answerAndClose, canonicalizeHostHeader, defaultMaxBodyBytes, httpParseRefusal, isLoopbackHost, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse, unsupportedCharset } from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
 import { newErrorId } from "./tool-result.ts";
 import {
@@ -198,6 +198,43 @@ function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/** True when the URL's host name is this machine's loopback in any spelling; false for anything unparsable. */
+function isLoopbackName(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  try {
+    const { hostname } = new URL(url);
+    return isLoopbackHost(hostname.startsWith("[") ? hostname.slice(1, -1) : hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * DNS-rebinding protection: a function that gives a refusal for a request from a host or origin not allowed,
+ * else undefined. Loopback in any spelling passes as in the HTTP API (isLoopbackHost of @deliberate/contracts);
+ * the SDK's checks take the rest.
+ */
+function createForeignRequestGuard(config: HttpTransportConfig, logger: Logger): (request: Request) => Response | undefined {
+  const anyHost = config.allowedHosts.includes("*");
+  const allowedHosts = [...localhostAllowedHostnames(), ...config.allowedHosts.filter((host) => host !== "*")];
+  const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
+  return (request) => {
+    const host = request.headers.get("host");
+    const origin = request.headers.get("origin");
+    const hostRejected = anyHost || isLoopbackName(host === null ? undefined : `http://${host}`) ? undefined : hostHeaderValidationResponse(request, allowedHosts);
+    const rejected = hostRejected ?? (origin === null || isLoopbackName(origin) ? undefined : originValidationResponse(request, allowedOrigins));
+    if (rejected) {
+      logger.warn("HTTP request refused by Host/Origin check", {
+        status: rejected.status,
+        host: host ?? undefined,
+        origin: origin ?? undefined,
+        fix: "add the name to MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS if it is legitimate",
+      });
+    }
+    return rejected;
+  };
+}
+
 /**
  * Serves MCP over Streamable HTTP at `/mcp` (the SDK's `createMcpHandler`:
  * 2026-07-28 requests and stateless 2025-era requests), behind DNS-rebinding
@@ -209,25 +246,9 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   const handler = createMcpHandler(() => options.createServer(), {
     onerror: (error) => logger.debug("MCP HTTP request rejected or failed", { error }),
   });
-  const anyHost = config.allowedHosts.includes("*");
-  const allowedHosts = [...localhostAllowedHostnames(), ...config.allowedHosts.filter((host) => host !== "*")];
-  const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
+  const refuseForeign = createForeignRequestGuard(config, logger);
   const authenticate = config.token !== undefined ? staticTokenAuthentication(config.token) : undefined;
   const failures = createFailureCounter(options.authFailures ?? { limit: 10, windowMs: 5 * 60_000 });
-
-  /** DNS-rebinding protection: a refusal for a request from a host or origin not allowed, else undefined. */
-  const refuseForeign = (request: Request): Response | undefined => {
-    const rejected = (anyHost ? undefined : hostHeaderValidationResponse(request, allowedHosts)) ?? originValidationResponse(request, allowedOrigins);
-    if (rejected) {
-      logger.warn("HTTP request refused by Host/Origin check", {
-        status: rejected.status,
-        host: request.headers.get("host") ?? undefined,
-        origin: request.headers.get("origin") ?? undefined,
-        fix: "add the name to MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS if it is legitimate",
-      });
-    }
-    return rejected;
-  };
 
   /** The bearer check, throttled per client: the caller's identity, a refusal, or undefined when no token is configured. */
   const authorize = async (context: Context): Promise<AuthInfo | Response | undefined> => {

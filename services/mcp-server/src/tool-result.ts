@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
-import { DeliberateError, databaseRetryAfterSeconds, type ErrorBody, type ErrorCode, toDeliberateError } from "@deliberate/base";
+import { type PublicErrorBody, toPublicError } from "@deliberate/runtime";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** The error body of a failed call: `error_id` is set when the details stayed in the server log. */
-export type ToolErrorBody = ErrorBody & { error_id?: string; retry_after_seconds?: number };
+export type ToolErrorBody = PublicErrorBody;
 
 /**
  * A successful call: the output as `structuredContent` and the same JSON as
@@ -30,41 +29,8 @@ export function structuredJsonOf(result: CallToolResult): string | undefined {
   return jsonTextResults.has(result) && first?.type === "text" ? first.text : undefined;
 }
 
-/** Codes whose messages describe the server's insides (stack overflows, SQL, schema dumps): never shown to callers. */
-const privateCodes: ReadonlySet<ErrorCode> = new Set(["INTERNAL", "STORAGE"]);
-
-/** A new id that ties an error answer to its log line. */
-export function newErrorId(): string {
-  return `err_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-}
-
-/**
- * The stable public body of a failure whose details must stay in the log:
- * the code, a fixed message carrying the error id, and whether retrying helps.
- */
-export function privateErrorBody(code: ErrorCode, errorId: string, retryable: boolean): ToolErrorBody {
-  const storage = code === "STORAGE";
-  if (storage && retryable) {
-    // The database is away (restart, fail-over, busy): the call may pass later (the HTTP API answers 503 + Retry-After).
-    return {
-      code,
-      message: `The database is unavailable for the moment (error ${errorId}); the call did not complete.`,
-      hint: `Retry after ${databaseRetryAfterSeconds} seconds; the server recovers by itself once its database answers again.`,
-      retryable: true,
-      retry_after_seconds: databaseRetryAfterSeconds,
-      error_id: errorId,
-    };
-  }
-  return {
-    code,
-    message: storage
-      ? `The server could not read or write its database (error ${errorId}); the details are in its log.`
-      : `The server failed unexpectedly while handling the call (error ${errorId}); the details are in its log.`,
-    hint: retryable ? "Try again shortly; if it keeps failing, report the error id with the server log." : "Report the error id with the server log; retrying the same call will likely fail again.",
-    retryable,
-    error_id: errorId,
-  };
-}
+// The public body of a failure is the same over MCP and REST (toPublicError of @deliberate/runtime).
+export { newErrorId, privateErrorBody } from "@deliberate/runtime";
 
 /**
  * The one place failures become MCP results. A DeliberateError becomes a tool
@@ -75,12 +41,7 @@ export function privateErrorBody(code: ErrorCode, errorId: string, retryable: bo
  * `error_id`; their details (`unexpected`) belong in the server log under that id.
  */
 export function toToolErrorResult(error: unknown): { result: CallToolResult; body: ToolErrorBody; unexpected: boolean; errorId?: string } {
-  const deliberate = toDeliberateError(error);
-  if (DeliberateError.isInstance(error) && !privateCodes.has(deliberate.code)) {
-    const body = deliberate.toJSON();
-    return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected: false };
-  }
-  const errorId = newErrorId();
-  const body = privateErrorBody(deliberate.code, errorId, deliberate.retryable);
-  return { result: { content: [{ type: "text", text: JSON.stringify(body) }], isError: true }, body, unexpected: true, errorId };
+  const { body, errorId } = toPublicError(error);
+  const result: CallToolResult = { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+  return errorId === undefined ? { result, body, unexpected: false } : { result, body, unexpected: true, errorId };
 }

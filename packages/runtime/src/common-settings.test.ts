@@ -1,0 +1,39 @@
+import { ConfigError } from "@deliberate/base";
+import { describe, expect, it } from "vitest";
+import { readCommonSettings } from "./common-settings.ts";
+import { createEnvReader } from "./env-reader.ts";
+
+function read(env: Record<string, string>) {
+  const reader = createEnvReader(env);
+  const settings = readCommonSettings(reader);
+  reader.finish();
+  return settings;
+}
+
+describe("readCommonSettings", () => {
+  it("reads the defaults of an empty environment", () => {
+    const settings = read({ HOME: "/home/someone" });
+    expect(settings.logLevel).toBe("info");
+    expect(settings.databasePoolSize).toBe(10);
+    expect(settings.hostCompletionTtlSeconds).toBe(3600);
+    expect(settings.database.dialect).toBe("sqlite");
+    expect(settings.providers.provider).toBe("none");
+    expect(settings.modules).toEqual([]);
+  });
+
+  it("names every bad common variable in one error: the service's, the store's, a module's", () => {
+    let error: unknown;
+    try {
+      read({ LOG_LEVEL: "loud", DATABASE_POOL_SIZE: "0", DATABASE_URL: "mysql://db/x", HOST_COMPLETION_TTL_SECONDS: "soon", DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { variables, message } = error as ConfigError;
+    expect(variables).toEqual(expect.arrayContaining(["LOG_LEVEL", "DATABASE_POOL_SIZE", "DATABASE_URL", "HOST_COMPLETION_TTL_SECONDS", "DELIBERATE_SELF_IMPROVEMENT_MODE"]));
+    expect(message).toMatch(/^Invalid configuration: /);
+    expect(message).toContain('LOG_LEVEL must be one of debug, info, warn, error (got "loud")');
+    expect(message).toContain('DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0")');
+    expect(message).toContain('HOST_COMPLETION_TTL_SECONDS must be a whole number of seconds >= 1 (got "soon")');
+  });
+});

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger } from "@deliberate/logging";
+import { afterEach, describe, expect, it } from "vitest";
+import { readCommonSettings } from "./common-settings.ts";
+import { createRuntime } from "./create-runtime.ts";
+import { defaultModules } from "./default-modules.ts";
+import { createEnvReader } from "./env-reader.ts";
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function settingsFor(env: Record<string, string>) {
+  const directory = mkdtempSync(join(tmpdir(), "deliberate-runtime-"));
+  directories.push(directory);
+  const reader = createEnvReader({ DATABASE_PATH: join(directory, "deliberate.db"), ...env });
+  const settings = readCommonSettings(reader);
+  reader.finish();
+  return settings;
+}
+
+describe("createRuntime", () => {
+  it("opens the store, serves the default modules and reports the config snapshot in reasoning_metrics", async () => {
+    const settings = settingsFor({ LOG_LEVEL: "warn", HOST_COMPLETION_TTL_SECONDS: "120", ANTHROPIC_API_KEY: "sk-ant-secret-value-123456" });
+    const runtime = await createRuntime({ settings, modules: defaultModules(settings), logger: silentLogger, transport: "stdio" });
+    try {
+      await runtime.start();
+      const names = runtime.engine.tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(["reasoning_linear", "start_reasoning_session"]));
+      expect([...runtime.engine.toolsets.keys()]).toEqual(expect.arrayContaining(["dialog", "knowledge-graph"]));
+      const result = await runtime.engine.invoke("reasoning_metrics", { query: "config" });
+      const config = result["config"] as Record<string, unknown>;
+      expect(config).toMatchObject({ transport: "stdio", log_level: "warn", host_completion_ttl_seconds: 120, database: expect.stringContaining("deliberate.db") });
+      expect(JSON.stringify(config)).not.toContain("sk-ant-secret-value-123456");
+      expect(config).toHaveProperty("engine");
+      expect(config).toHaveProperty("providers.provider", "anthropic");
+    } finally {
+      await runtime.close();
+    }
+  });
+});

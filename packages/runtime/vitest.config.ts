@@ -1,0 +1,3 @@
+import { baseConfig } from "@deliberate/vitest-config";
+
+export default baseConfig;
