@@ -29,7 +29,7 @@ describe("the test groups", () => {
   it("puts every tested package of the workspace in the sources run or in a run of its own, never both", () => {
     const tested = testedPackages(workspaceRoot);
     const own = ownRunPackages(workspaceRoot);
-    expect(own).toEqual(["packages/self-improvement", "packages/viewer", "services/client", "services/mcp-server", "tooling/packed", "tooling/replicas"]);
+    expect(own).toEqual(["packages/self-improvement", "packages/viewer", "services/client", "services/mcp-server", "tooling/drift", "tooling/packed", "tooling/replicas"]);
     expect(tested).toEqual(expect.arrayContaining(["packages/engine", "services/http-api", "tooling/tasks", "tooling/vitest-config", ...own]));
     const sources = sourcesGroup(workspaceRoot);
     expect(sources.filter((pkg) => own.includes(pkg))).toEqual([]);
