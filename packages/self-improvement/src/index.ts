@@ -43,7 +43,7 @@ export type { ExecutionBlock, ExecutorDependencies } from "./executor.ts";
 export { createOverrideSettingsSource } from "./settings-source.ts";
 export type { OverrideSettingsSource } from "./settings-source.ts";
 export { createSelfImprovementRepositories, createSelfImprovementRepository } from "./store/repository.ts";
-export type { LeaseState, SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
+export type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
 export { selfImprovementMigrations } from "./store/migrations/index.ts";
 export {
   actionSchema,

@@ -8,6 +8,7 @@ import { diagnosisModeId } from "./analyzer/model-analyzer.ts";
 import { type BreakerState, breakerAt, breakerRemainingMs, recordBreakerFailure, recordBreakerSuccess } from "./circuit-breaker.ts";
 import type { SelfImprovementConfig } from "./config.ts";
 import { applyDiagnosis, describeExecutionBlock, type ExecutionBlock, executionBlock, type ExecutorDependencies, reloadOverrides, rollbackAction } from "./executor.ts";
+import { loopLeaderLock } from "./leader.ts";
 import { lessonOf, measureReward } from "./learner.ts";
 import { buildHealthReport, type HealthReport, type Trigger } from "./monitor.ts";
 import type { ActionRecord, CycleOutcome, DiagnosisRecord, LearningRecord } from "./records.ts";
@@ -313,7 +314,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const now = dependencies.clock.now();
   const repository = store.selfImprovement;
   const nowIso = now.toISOString();
-  const lease = await repository.leases.acquire({ name: config.lease.name, holder: dependencies.holder, now: nowIso, expiresAt: new Date(now.getTime() + config.lease.durationMs).toISOString() });
+  // The lease is taken at the cycle's time, as every other time of the cycle.
+  const lease = await loopLeaderLock(store.db, config, dependencies.holder, { now: () => now }).claim();
   const leader = { holder: lease.holder, expires_at: lease.expires_at };
   const breaker = breakerAt(await readBreaker(repository), now, config.circuitBreaker);
   if (!lease.held) {

@@ -7,6 +7,7 @@ import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImpr
 import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
 import { serviceStateKey, serviceStateOf } from "./state.ts";
 import { reloadOverrides } from "./executor.ts";
+import { loopLeaderLock } from "./leader.ts";
 import { type CycleResult, runCycle } from "./loop.ts";
 import { createOverrideSettingsSource, type OverrideSettingsSource } from "./settings-source.ts";
 import { selfImprovementMigrations } from "./store/migrations/index.ts";
@@ -45,7 +46,7 @@ export function isSelfImprovementModule(value: unknown): value is SelfImprovemen
 
 /**
  * The self-improvement loop as a module: its tables (diagnoses, actions,
- * learnings, overrides, state, leases, cycles, tool modes), a runtime
+ * learnings, overrides, state, cycles, tool modes; the leader lease is the store's), a runtime
  * settings source the engine layers over every mode's settings, a mode for
  * the model analyzer (`self_improvement`), an invocation observer that learns
  * which modes each tool asks, and two background tasks: the cycle
@@ -144,7 +145,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         },
         async stop(current) {
           // A graceful stop hands the lead over at once instead of at the lease's expiry.
-          await current.store.selfImprovement.leases.release(config.lease.name, holder);
+          await loopLeaderLock(current.store.db, config, holder, current.clock).release();
         },
       },
       {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testStorePlace } from "@deliberate/engine/testing";
-import { openStore, type Store, type StoreContribution } from "@deliberate/store";
+import { createLeaderLock, openStore, type Store, type StoreContribution } from "@deliberate/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSelfImprovementModule } from "../src/module.ts";
 import type { CycleRecord } from "../src/records.ts";
@@ -76,17 +76,18 @@ describe("self-improvement status", () => {
     opened.push(writer as Store);
 
     // Replica A leads and has finished a cycle.
-    const far = "2099-01-01T00:00:00.000Z";
-    await writer.selfImprovement.leases.acquire({ name: leaseName, holder: "replica-a", now: "2026-11-24T10:00:00.000Z", expiresAt: far });
+    // Leases of the loop's name taken at `at` that last until long after the test.
+    const lease = (db: Store["db"], holder: string, at: string) => createLeaderLock(db, { name: leaseName, holder, ttlMs: 1_000 * 86_400_000, now: () => Date.parse(at) });
+    expect(await lease(writer.db, "replica-a", "2026-11-24T10:00:00.000Z").acquire()).toBe(true);
     await writer.selfImprovement.cycles.insert(cycle("sic_a", "replica-a", "2026-11-24T10:00:00.000Z"));
     const control = module.control(reader);
     expect(await control.status()).toMatchObject({ leader: { holder: "replica-a", live: true }, last_cycle: { id: "sic_a", holder: "replica-a" } });
 
     // A hands over to B, and B finishes a cycle: one commit of the other replica.
     handOver = () =>
-      writer.transaction(async ({ selfImprovement }) => {
-        await selfImprovement.leases.release(leaseName, "replica-a");
-        await selfImprovement.leases.acquire({ name: leaseName, holder: "replica-b", now: "2026-11-24T10:05:00.000Z", expiresAt: far });
+      writer.transaction(async ({ db, selfImprovement }) => {
+        await lease(db, "replica-a", "2026-11-24T10:05:00.000Z").release();
+        expect(await lease(db, "replica-b", "2026-11-24T10:05:00.000Z").acquire()).toBe(true);
         await selfImprovement.cycles.insert(cycle("sic_b", "replica-b", "2026-11-24T10:05:00.000Z"));
       });
     const during = await control.status();

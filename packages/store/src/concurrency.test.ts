@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
-import { createLeaderLock, openStore, reservePositions, type Store } from "./index.ts";
+import { createLeaderLock, openStore, readLease, reservePositions, type Store } from "./index.ts";
 import { freshTestDatabase, testDialects, useTestStores } from "./testing/index.ts";
 
 const now = "2026-11-22T10:00:00.000Z";
@@ -104,6 +104,35 @@ describe.each(testDialects)("writers at once on %s", (dialect) => {
       // Another name is another election.
       expect(await createLeaderLock(stores[0]!.db, { name: "other", holder: "x", ttlMs: 1000, now: () => time }).acquire()).toBe(true);
       expect(() => createLeaderLock(stores[0]!.db, { name: "bad", holder: "x", ttlMs: 0 })).toThrow(/ttlMs/);
+    } finally {
+      if (dialect === "postgres") await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it("claims say whose lease stands: the winner's to every contender, a lapsed lease stays readable until taken", async () => {
+    const stores = await replicas(3);
+    try {
+      let time = Date.parse(now);
+      const locks = stores.map((store, index) => createLeaderLock(store.db, { name: "loop", holder: `replica-${index}`, ttlMs: 10_000, now: () => time }));
+      const claims = await Promise.all(locks.map((lock) => lock.claim()));
+      const winner = claims.find((claim) => claim.held)!;
+      expect(claims.filter((claim) => claim.held)).toHaveLength(1);
+      // Every loser names the one winner and its expiry.
+      for (const [index, claim] of claims.entries()) expect(claim).toEqual({ held: locks[index]!.holder === winner.holder, holder: winner.holder, acquired_at: now, expires_at: "2026-11-22T10:00:10.000Z" });
+      time += 11_000; // lapsed: nobody leads, but the row still says who led
+      expect(await locks[0]!.current()).toBeUndefined();
+      expect(await readLease(stores[0]!.db, "loop")).toEqual({ holder: winner.holder, acquired_at: now, expires_at: "2026-11-22T10:00:10.000Z" });
+      const loser = locks.find((lock) => lock.holder !== winner.holder)!;
+      expect(await loser.claim()).toEqual({ held: true, holder: loser.holder, acquired_at: "2026-11-22T10:00:11.000Z", expires_at: "2026-11-22T10:00:21.000Z" });
+      await loser.release();
+      expect(await readLease(stores[1]!.db, "loop")).toBeUndefined();
+      // In a transaction the lease changes with it: rolled back, nothing was taken.
+      const rolledBack = stores[0]!.transaction(async ({ db }) => {
+        expect(await createLeaderLock(db, { name: "loop", holder: "in-transaction", ttlMs: 1_000, now: () => time }).acquire()).toBe(true);
+        throw new Error("undo");
+      });
+      await expect(rolledBack).rejects.toThrow("undo");
+      expect(await readLease(stores[0]!.db, "loop")).toBeUndefined();
     } finally {
       if (dialect === "postgres") await Promise.all(stores.map((store) => store.close()));
     }

@@ -3,7 +3,6 @@ import type { Kysely } from "kysely";
 import type { ActionTable } from "./tables/action.table.ts";
 import type { CycleTable } from "./tables/cycle.table.ts";
 import type { DiagnosisTable } from "./tables/diagnosis.table.ts";
-import type { LeaseTable } from "./tables/lease.table.ts";
 import type { LearningTable } from "./tables/learning.table.ts";
 import type { OverrideTable } from "./tables/override.table.ts";
 import type { StateTable } from "./tables/state.table.ts";
@@ -16,7 +15,6 @@ export type SelfImprovementTables = {
   self_improvement_learnings: LearningTable;
   self_improvement_overrides: OverrideTable;
   self_improvement_state: StateTable;
-  self_improvement_leases: LeaseTable;
   self_improvement_cycles: CycleTable;
   self_improvement_tool_modes: ToolModeTable;
 };

@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/base";
-import { type Database, parseJsonColumn } from "@deliberate/store";
+import { type Database, type Lease, parseJsonColumn, readLease } from "@deliberate/store";
 import { type Kysely, sql } from "kysely";
 import type { MetricsSnapshot } from "../metrics.ts";
 import type { Trigger } from "../monitor.ts";
@@ -129,13 +129,6 @@ function toSample(row: {
 
 function notFound(kind: string, field: string, id: string, hint: string): DeliberateError {
   return new DeliberateError({ code: "NOT_FOUND", message: `No ${kind} '${id}'.`, issues: [{ field, message: `no ${kind} '${id}'` }], hint });
-}
-
-/** The leader lease as read back after an attempt to take or renew it. */
-export interface LeaseState {
-  held: boolean;
-  holder: string;
-  expires_at: string;
 }
 
 /** Everything the loop stores, bound to a database handle or an open transaction. */
@@ -349,40 +342,9 @@ export function createSelfImprovementRepository(handle: Kysely<Database>) {
     },
 
     leases: {
-      /**
-       * Takes the lease `name` for `holder` until `now + durationMs`, or renews
-       * it, unless another holder's lease is still running. One statement
-       * (INSERT ... ON CONFLICT DO UPDATE ... WHERE), so two replicas racing
-       * cannot both win, on SQLite or Postgres.
-       */
-      async acquire(input: { name: string; holder: string; now: string; expiresAt: string }): Promise<LeaseState> {
-        await db
-          .insertInto("self_improvement_leases")
-          .values({ name: input.name, holder: input.holder, acquired_at: input.now, expires_at: input.expiresAt })
-          .onConflict((conflict) =>
-            conflict
-              .column("name")
-              .doUpdateSet((eb) => ({
-                holder: eb.ref("excluded.holder"),
-                expires_at: eb.ref("excluded.expires_at"),
-                acquired_at: eb
-                  .case()
-                  .when("self_improvement_leases.holder", "=", input.holder)
-                  .then(eb.ref("self_improvement_leases.acquired_at"))
-                  .else(eb.ref("excluded.acquired_at"))
-                  .end(),
-              }))
-              .where((eb) => eb.or([eb("self_improvement_leases.holder", "=", input.holder), eb("self_improvement_leases.expires_at", "<=", input.now)])),
-          )
-          .execute();
-        const row = await db.selectFrom("self_improvement_leases").selectAll().where("name", "=", input.name).executeTakeFirstOrThrow();
-        return { held: row.holder === input.holder, holder: row.holder, expires_at: row.expires_at };
-      },
-      async release(name: string, holder: string): Promise<void> {
-        await db.deleteFrom("self_improvement_leases").where("name", "=", name).where("holder", "=", holder).execute();
-      },
-      async get(name: string): Promise<{ holder: string; acquired_at: string; expires_at: string } | undefined> {
-        return db.selectFrom("self_improvement_leases").select(["holder", "acquired_at", "expires_at"]).where("name", "=", name).executeTakeFirst();
+      /** The leader lease as stored (the store's `deliberate_leases`, taken by `loopLeaderLock`), lapsed or not. */
+      get(name: string): Promise<Lease | undefined> {
+        return readLease(db, name);
       },
     },
 
