@@ -2,7 +2,7 @@ import { DeliberateError } from "@deliberate/contracts";
 import { modelSpendOf } from "@deliberate/providers";
 import type { DialogToolContext } from "./dialog-context.ts";
 import type { DialogModeDefinition } from "./modes/dialog-mode.ts";
-import type { DialogTokens } from "./store/dialog-session.repository.ts";
+import type { DialogTokens } from "./store/repositories/dialog-session.repository.ts";
 import { estimateTokens } from "./token-estimate.ts";
 
 /** An agent's own settings, over the mode's. */

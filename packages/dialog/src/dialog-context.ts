@@ -1,5 +1,5 @@
 import type { ToolContext } from "@deliberate/engine";
-import type { DialogSessionRepository } from "./store/dialog-session.repository.ts";
+import type { DialogSessionRepository } from "./store/repositories/dialog-session.repository.ts";
 
 /** The dialog module's repositories, merged into the engine's store (and into every transaction's). */
 export interface DialogRepositories {

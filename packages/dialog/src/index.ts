@@ -11,8 +11,8 @@ export { combineCriteria, combineReviews } from "./rubric.ts";
 export { decideStopping } from "./stopping.ts";
 export type { StoppingDecision, StoppingFacts, StoppingRules } from "./stopping.ts";
 export { dialogMigrations } from "./store/migrations/index.ts";
-export type { DialogDatabase } from "./store/dialog-database.ts";
-export { createDialogSessionRepository } from "./store/dialog-session.repository.ts";
+export type { DialogDatabase } from "./store/tables.ts";
+export { createDialogSessionRepository } from "./store/repositories/dialog-session.repository.ts";
 export type {
   DialogDirective,
   DialogExchangeRecord,
@@ -21,7 +21,7 @@ export type {
   DialogSessionRepository,
   DialogSummaryRecord,
   DialogTokens,
-} from "./store/dialog-session.repository.ts";
+} from "./store/repositories/dialog-session.repository.ts";
 export type { DialogSessionRecord } from "./render/dialog-record.ts";
 export { dialogTranscriptMarkdown } from "./render/transcript-markdown.ts";
 export { dialogSessionSection, readDialogSection } from "./render/dialog-session-section.ts";

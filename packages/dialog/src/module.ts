@@ -1,13 +1,10 @@
 import { defineModule } from "@deliberate/engine";
-import type { Kysely } from "kysely";
 import type { DialogModuleOptions, DialogRepositories } from "./dialog-context.ts";
 import { createDialogHandlers } from "./dialog-handlers.ts";
 import { dialogModeSettings } from "./modes/dialog-mode.ts";
 import { dialogPrompts } from "./prompts/dialog-prompts.ts";
 import { dialogSessionSection } from "./render/dialog-session-section.ts";
-import type { DialogDatabase } from "./store/dialog-database.ts";
-import { createDialogSessionRepository } from "./store/dialog-session.repository.ts";
-import { dialogMigrations } from "./store/migrations/index.ts";
+import { dialogStore } from "./store/contribution.ts";
 
 /**
  * The dialog module: multi-agent reasoning sessions (start_reasoning_session,
@@ -19,8 +16,7 @@ export function createDialogModule(options: DialogModuleOptions = {}) {
     name: "dialog",
     tools: createDialogHandlers(options),
     modes: dialogModeSettings,
-    migrations: dialogMigrations,
-    repositories: (db) => ({ dialogSessions: createDialogSessionRepository(db as unknown as Kysely<DialogDatabase>) }),
+    ...dialogStore,
     sessionSections: [dialogSessionSection],
     prompts: dialogPrompts,
   });

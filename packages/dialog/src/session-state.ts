@@ -1,5 +1,5 @@
 import { DeliberateError, type DialogSessionStatus, type DialogStopReason } from "@deliberate/contracts";
-import type { DialogSession } from "./store/dialog-session.repository.ts";
+import type { DialogSession } from "./store/repositories/dialog-session.repository.ts";
 
 /** How a session stands at a moment: its stored status, with expiry and the wall-time budget applied. */
 export interface SessionStanding {

@@ -7,10 +7,7 @@ import { executeTask } from "./orchestrator/execute-task.ts";
 import { defaultKnowledgeGraphOptions, type KnowledgeGraphOptions } from "./orchestrator/options.ts";
 import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
 import { knowledgeGraphSection } from "./session-section.ts";
-import { createHostRulesRepository } from "./storage/host-rules.repository.ts";
-import { createKnowledgeGraphRepository } from "./storage/knowledge-graph.repository.ts";
-import { createSessionOwnersRepository } from "./storage/session-owners.repository.ts";
-import { knowledgeGraphMigrations } from "./storage/migrations.ts";
+import { knowledgeGraphStore } from "./store/contribution.ts";
 
 const defineHandler = handlerDefinerFor<KnowledgeGraphRepositories>();
 
@@ -42,8 +39,7 @@ export function createKnowledgeGraphModule(overrides: Partial<KnowledgeGraphOpti
       defineHandler(endSessionTool, (input, context) => endSession(input, context, options), knowledgeGraphRecording),
     ],
     modes: knowledgeGraphModes,
-    migrations: knowledgeGraphMigrations,
-    repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db), knowledgeGraphOwners: createSessionOwnersRepository(db), knowledgeGraphRules: createHostRulesRepository(db) }),
+    ...knowledgeGraphStore,
     sessionSections: [knowledgeGraphSection],
     methods: [
       { method: knowledgeGraphMethods.executeTask, tool: executeTaskTool.name },

@@ -2,7 +2,7 @@ import type { KnowledgeSubgraph, Triple } from "@deliberate/contracts";
 import { type SessionSection, tableCell } from "@deliberate/engine";
 import { subgraphMermaidLines } from "./graph/mermaid.ts";
 import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
-import type { StoredSession } from "./storage/knowledge-graph.repository.ts";
+import type { StoredSession } from "./store/repositories/knowledge-graph.repository.ts";
 
 /**
  * A knowledge-graph session as exports, resources and the viewer show it. The

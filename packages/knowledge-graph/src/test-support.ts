@@ -1,10 +1,10 @@
 import type { DialectName, Store } from "@deliberate/store";
 import { openTestStore as openDialectStore } from "@deliberate/store/testing";
 import type { KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
-import { createHostRulesRepository } from "./storage/host-rules.repository.ts";
-import { createKnowledgeGraphRepository } from "./storage/knowledge-graph.repository.ts";
-import { createSessionOwnersRepository } from "./storage/session-owners.repository.ts";
-import { knowledgeGraphMigrations } from "./storage/migrations.ts";
+import { createHostRulesRepository } from "./store/repositories/host-rules.repository.ts";
+import { createKnowledgeGraphRepository } from "./store/repositories/knowledge-graph.repository.ts";
+import { createSessionOwnersRepository } from "./store/repositories/session-owners.repository.ts";
+import { knowledgeGraphMigrations } from "./store/migrations/index.ts";
 
 /**
  * A fresh store with the base tables and this module's tables, migrated as the

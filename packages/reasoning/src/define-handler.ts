@@ -1,5 +1,5 @@
 import { handlerDefinerFor, type ToolContext } from "@deliberate/engine";
-import type { ReasoningRepositories } from "./store/repositories.ts";
+import type { ReasoningRepositories } from "./store/contribution.ts";
 
 /** What a reasoning tool's handler sees: the engine's context with the reasoning repositories in `store`. */
 export type ReasoningContext = ToolContext<ReasoningRepositories>;

@@ -1,7 +1,7 @@
 export { createReasoningModule, reasoningModule } from "./module.ts";
 export type { ReasoningModuleOptions } from "./module.ts";
 export type { ReasoningContext } from "./define-handler.ts";
-export type { ReasoningRepositories } from "./store/repositories.ts";
+export type { ReasoningRepositories } from "./store/contribution.ts";
 export { reasoningModes } from "./modes.ts";
 export { reasoningSessionSections } from "./session-sections.ts";
 export type { ReasoningSessionRecord } from "./session-sections.ts";

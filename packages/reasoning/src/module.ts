@@ -1,8 +1,7 @@
 import { defineModule } from "@deliberate/engine";
 import { reasoningModes } from "./modes.ts";
 import { reasoningSessionSections } from "./session-sections.ts";
-import { reasoningMigrations } from "./store/migrations/index.ts";
-import { createReasoningRepositories, type ReasoningRepositories } from "./store/repositories.ts";
+import { type ReasoningRepositories, reasoningStore } from "./store/contribution.ts";
 import { createAutoHandler } from "./tools/auto/auto.handler.ts";
 import { reasoningHandlers } from "./tools/index.ts";
 import { reasoningPrompts } from "./prompts/reasoning-prompts.ts";
@@ -39,8 +38,7 @@ export function createReasoningModule(options: ReasoningModuleOptions = {}) {
     name: "reasoning",
     tools: [...reasoningHandlers, auto, preset],
     modes: reasoningModes,
-    migrations: reasoningMigrations,
-    repositories: createReasoningRepositories,
+    ...reasoningStore,
     sessionSections: reasoningSessionSections,
     prompts: reasoningPrompts(options.presets ?? builtinPresets),
     toolsets: reasoningToolsets,

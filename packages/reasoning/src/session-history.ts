@@ -1,6 +1,6 @@
 import type { Session, Thought } from "@deliberate/contracts";
 import type { ModelMessage } from "@deliberate/providers";
-import type { ReasoningStoreRepositories as Repositories } from "./store/repositories.ts";
+import type { ReasoningStoreRepositories as Repositories } from "./store/contribution.ts";
 import type { ToolContext } from "@deliberate/engine";
 
 /**

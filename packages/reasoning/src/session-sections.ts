@@ -4,7 +4,7 @@ import type { Checkpoint } from "./store/repositories/checkpoint.repository.ts";
 import type { Graph, GraphEdge, GraphNode } from "./store/repositories/graph.repository.ts";
 import type { MctsNode } from "./store/repositories/mcts.repository.ts";
 import type { Timeline, TimelineBranch } from "./store/repositories/timeline.repository.ts";
-import type { ReasoningRepositories } from "./store/repositories.ts";
+import type { ReasoningRepositories } from "./store/contribution.ts";
 
 type Section = SessionSection<ReasoningRepositories>;
 

@@ -1,7 +1,7 @@
 import { useTestEngines as useEngines, createTestEngine as createEngineForTests, type TestEngineOptions } from "@deliberate/engine/testing";
 import type { ScriptedModelScript } from "@deliberate/providers/testing";
 import { reasoningModule } from "./module.ts";
-import type { ReasoningRepositories } from "./store/repositories.ts";
+import type { ReasoningRepositories } from "./store/contribution.ts";
 
 export { bySchemaName, createTestClock, errorOf } from "@deliberate/engine/testing";
 export type { TestEngine } from "@deliberate/engine/testing";

@@ -9,7 +9,7 @@ import type { HealthReport } from "./monitor.ts";
 import type { ActionRecord, ActionStatus, CycleRecord, DiagnosisRecord, DiagnosisStatus, LearningRecord, OverrideRecord } from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
 import { readBreaker, readPausedUntil, type ServiceSettingsRecord, serviceStateKey, writeBreaker, writePausedUntil } from "./state.ts";
-import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
+import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
 import { targetLabel } from "./types.ts";
 
 /** The loop at a glance (`status`). */

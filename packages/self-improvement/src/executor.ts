@@ -7,7 +7,7 @@ import { snapshotOf } from "./metrics.ts";
 import { metricSampleFloor } from "./monitor.ts";
 import type { ActionRecord, ActionStatus, DiagnosisRecord, LearningRecord } from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
-import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
+import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
 import { engineScope, targetLabel } from "./types.ts";
 
 /** What the executor works with; `source` is absent outside the service (the CLI): the service reloads within `syncMs`. */

@@ -42,8 +42,8 @@ export { applyDiagnosis, executionBlock, rollbackAction } from "./executor.ts";
 export type { ExecutionBlock, ExecutorDependencies } from "./executor.ts";
 export { createOverrideSettingsSource } from "./settings-source.ts";
 export type { OverrideSettingsSource } from "./settings-source.ts";
-export { createSelfImprovementRepositories, createSelfImprovementRepository } from "./store/repository.ts";
-export type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
+export { createSelfImprovementRepositories, createSelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
+export type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
 export { selfImprovementMigrations } from "./store/migrations/index.ts";
 export {
   actionSchema,

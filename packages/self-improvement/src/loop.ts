@@ -14,7 +14,7 @@ import { buildHealthReport, type HealthReport, type Trigger } from "./monitor.ts
 import type { ActionRecord, CycleOutcome, DiagnosisRecord, LearningRecord } from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
 import { readBreaker, readPausedUntil, serviceStateKey, serviceStateOf, writeBreaker } from "./state.ts";
-import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repository.ts";
+import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
 import { type AdjustableSetting, adjustableSettings, engineScope, type Severity, severityRank, targetLabel } from "./types.ts";
 
 /** Why a cycle did not diagnose (design §14.4 AnalysisBlocked, plus the executor's limits checked up front). */

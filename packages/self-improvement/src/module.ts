@@ -10,8 +10,8 @@ import { reloadOverrides } from "./executor.ts";
 import { loopLeaderLock } from "./leader.ts";
 import { type CycleResult, runCycle } from "./loop.ts";
 import { createOverrideSettingsSource, type OverrideSettingsSource } from "./settings-source.ts";
-import { selfImprovementMigrations } from "./store/migrations/index.ts";
-import { createSelfImprovementRepositories, type SelfImprovementRepositories } from "./store/repository.ts";
+import { selfImprovementStore } from "./store/contribution.ts";
+import type { SelfImprovementRepositories } from "./store/repositories/self-improvement.repository.ts";
 
 /** The task that runs one cycle every `cycleMs`. */
 export const cycleTaskName = "self-improvement.cycle";
@@ -110,8 +110,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
 
   const module = defineModule<SelfImprovementRepositories>({
     name: moduleName,
-    migrations: selfImprovementMigrations,
-    repositories: createSelfImprovementRepositories,
+    ...selfImprovementStore,
     modes: { [diagnosisModeId]: diagnosisModeSettings },
     runtimeSettings: source,
     onInvocation(event) {

@@ -1,6 +1,6 @@
 import { type BreakerState, closedBreaker } from "./circuit-breaker.ts";
 import type { SelfImprovementConfig } from "./config.ts";
-import type { SelfImprovementRepository } from "./store/repository.ts";
+import type { SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
 
 const breakerKey = "circuit_breaker";
 const pauseKey = "paused_until";

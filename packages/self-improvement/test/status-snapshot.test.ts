@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSelfImprovementModule } from "../src/module.ts";
 import type { CycleRecord } from "../src/records.ts";
 import { selfImprovementMigrations } from "../src/store/migrations/index.ts";
-import { createSelfImprovementRepositories, type SelfImprovementRepositories } from "../src/store/repository.ts";
+import { createSelfImprovementRepositories, type SelfImprovementRepositories } from "../src/store/repositories/self-improvement.repository.ts";
 
 // The status is one consistent read, on SQLite and (DELIBERATE_TEST_ENGINE_DIALECT=postgres) on Postgres.
 // Deterministic, not by timing: the reading store's lease and cycle reads pass a gate; the first of the two

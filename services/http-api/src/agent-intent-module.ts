@@ -1,9 +1,6 @@
 import { defineModule } from "@deliberate/engine";
 import { decideHandler } from "./intent/decide-tool.ts";
-import { reasoningQueue } from "./store/migrations/2026-11-22T0700-reasoning-queue.ts";
-import { rateLimits } from "./store/migrations/2026-11-24T1210-rate-limits.ts";
-import { jobIdempotency } from "./store/migrations/2026-11-27T1710-job-idempotency.ts";
-import { type ApiRepositories, createApiRepositories } from "./store/repositories.ts";
+import { type ApiRepositories, apiStore } from "./store/contribution.ts";
 
 /**
  * The HTTP API's own module: the agent-intent decision as a tool, and the
@@ -12,7 +9,5 @@ import { type ApiRepositories, createApiRepositories } from "./store/repositorie
 export const agentIntentModule = defineModule<ApiRepositories>({
   name: "agent-intent",
   tools: [decideHandler],
-  // The queue's tables were created by the shared migrations before tables had owners: the name is kept.
-  migrations: { "2026-11-22T0700-reasoning-queue": reasoningQueue, "2026-11-24T1210-rate-limits": rateLimits, "2026-11-27T1710-job-idempotency": jobIdempotency },
-  repositories: createApiRepositories,
+  ...apiStore,
 });

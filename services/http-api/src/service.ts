@@ -28,7 +28,7 @@ import { createFastPath } from "./fast-path.ts";
 import { createHttpChecks } from "./http-checks.ts";
 import { databaseRateLimitStore, memoryRateLimitStore } from "./middleware/rate-limit.ts";
 import type { AppEnv } from "./app-env.ts";
-import type { ApiRepositories } from "./store/repositories.ts";
+import type { ApiRepositories } from "./store/contribution.ts";
 import type { ApiConfig } from "./config.ts";
 import { createIntentDecider, type IntentDecider } from "./intent/decide-intent.ts";
 import type { RouterFactory } from "./intent/request-models.ts";

@@ -1,6 +1,6 @@
 import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Clock, IdGenerator } from "@deliberate/engine";
-import type { ApiRepositories } from "./store/repositories.ts";
+import type { ApiRepositories } from "./store/contribution.ts";
 import type { ReasoningLogEntry } from "./store/repositories/reasoning-log.repository.ts";
 import { logLevels, redactValue, type Logger, type SecretRegistry } from "./logger.ts";
 

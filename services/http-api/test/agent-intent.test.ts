@@ -2,7 +2,7 @@ import { createFakeModelServer } from "@deliberate/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentIntentResponseSchema } from "@deliberate/contracts";
 import { eventually, postJson, startService, type RunningService } from "./support/service-harness.ts";
-import type { ApiTables } from "../src/store/repositories.ts";
+import type { ApiTables } from "../src/store/tables.ts";
 
 const searchTool = {
   name: "context.fts_search",

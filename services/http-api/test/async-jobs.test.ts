@@ -6,7 +6,8 @@ import { startCallbackReceiver } from "./support/callback-receiver.ts";
 import { databaseOptions, eventually, getJson, postJson, startService, temporaryDirectory, type RunningService } from "./support/service-harness.ts";
 import { reasoningModule } from "@deliberate/reasoning";
 import { agentIntentModule } from "../src/agent-intent-module.ts";
-import type { ApiRepositories, ApiTables } from "../src/store/repositories.ts";
+import type { ApiRepositories } from "../src/store/contribution.ts";
+import type { ApiTables } from "../src/store/tables.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { databaseOptions, eventually, getJson, postJson, startService } from "./
 import { reasoningModule } from "@deliberate/reasoning";
 import { createSelfImprovementModule } from "@deliberate/self-improvement";
 import { agentIntentModule } from "../src/agent-intent-module.ts";
-import type { ApiRepositories } from "../src/store/repositories.ts";
+import type { ApiRepositories } from "../src/store/contribution.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import type { DialogAct } from "@deliberate/contracts";
 import type { RubricCriterion } from "../presets/dialog-preset.ts";
-import type { DialogDirective } from "../store/dialog-session.repository.ts";
+import type { DialogDirective } from "../store/repositories/dialog-session.repository.ts";
 
 /** An earlier turn as later prompts show it. */
 export interface EarlierTurn {

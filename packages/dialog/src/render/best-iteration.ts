@@ -1,4 +1,4 @@
-import type { DialogIterationRecord } from "../store/dialog-session.repository.ts";
+import type { DialogIterationRecord } from "../store/repositories/dialog-session.repository.ts";
 
 /**
  * The iteration whose document a session returns: the highest reviewer score, the latest of

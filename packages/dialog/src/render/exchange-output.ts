@@ -1,7 +1,7 @@
 import type { DialogExchange } from "@deliberate/contracts";
 import type { ReviewAnswer } from "../modes/review.mode.ts";
 import type { DialogPreset } from "../presets/dialog-preset.ts";
-import type { DialogExchangeRecord } from "../store/dialog-session.repository.ts";
+import type { DialogExchangeRecord } from "../store/repositories/dialog-session.repository.ts";
 
 /** A review as the transcript shows it: the combined score, each criterion, the directives. */
 export function renderReview(answer: ReviewAnswer, score: number, preset: DialogPreset): string {

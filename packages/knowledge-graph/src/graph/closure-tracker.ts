@@ -1,4 +1,4 @@
-import type { ClosureRecord } from "../storage/knowledge-graph.repository.ts";
+import type { ClosureRecord } from "../store/repositories/knowledge-graph.repository.ts";
 
 /**
  * What incremental deduction needs to know about a session's graph: the

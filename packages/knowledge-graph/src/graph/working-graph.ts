@@ -4,7 +4,7 @@ import { type EntityRecord, mergeEntity } from "../algorithms/entity-merge.ts";
 import { derivedStatus, statusOfValidity, statusStrength, validityOfStatus } from "../algorithms/epistemic-status.ts";
 import { normalizeEntityName, normalizePredicate } from "../algorithms/names.ts";
 import { type Fact, factKey, FactIndex } from "../algorithms/triples.ts";
-import type { ClosureRecord, StoredEntity, StoredRelation } from "../storage/knowledge-graph.repository.ts";
+import type { ClosureRecord, StoredEntity, StoredRelation } from "../store/repositories/knowledge-graph.repository.ts";
 import { ClosureTracker } from "./closure-tracker.ts";
 
 /** An entity of the working graph; `id` is null until it is stored. */

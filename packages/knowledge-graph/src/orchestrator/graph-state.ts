@@ -2,7 +2,7 @@ import type { ExecuteTaskRequest } from "@deliberate/contracts";
 import { functionalPredicateSet } from "../algorithms/contradictions.ts";
 import { normalizePredicate } from "../algorithms/names.ts";
 import { WorkingGraph } from "../graph/working-graph.ts";
-import type { KnowledgeGraphRepository } from "../storage/knowledge-graph.repository.ts";
+import type { KnowledgeGraphRepository } from "../store/repositories/knowledge-graph.repository.ts";
 
 /**
  * A session's graph for one call, with what it keeps for reasoning: its

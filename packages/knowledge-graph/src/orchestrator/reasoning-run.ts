@@ -4,9 +4,9 @@ import { selectSubgraph, renderSubgraph, type SelectedSubgraph } from "../graph/
 import type { Fact } from "../algorithms/triples.ts";
 import type { WorkingGraph } from "../graph/working-graph.ts";
 import type { HostTool } from "../modes/schema-parts.ts";
-import type { HostRulesRepository } from "../storage/host-rules.repository.ts";
-import type { KnowledgeGraphRepository } from "../storage/knowledge-graph.repository.ts";
-import type { SessionOwnersRepository } from "../storage/session-owners.repository.ts";
+import type { HostRulesRepository } from "../store/repositories/host-rules.repository.ts";
+import type { KnowledgeGraphRepository } from "../store/repositories/knowledge-graph.repository.ts";
+import type { SessionOwnersRepository } from "../store/repositories/session-owners.repository.ts";
 import type { KnowledgeGraphOptions } from "./options.ts";
 
 /** The repositories this module adds to the store. */

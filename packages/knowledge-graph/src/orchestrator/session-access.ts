@@ -1,6 +1,6 @@
 import { DeliberateError, type SessionStateInput, type ToolResult } from "@deliberate/contracts";
 import { verifySessionState } from "../session-state.ts";
-import type { StoredSession } from "../storage/knowledge-graph.repository.ts";
+import type { StoredSession } from "../store/repositories/knowledge-graph.repository.ts";
 import type { KnowledgeGraphOptions } from "./options.ts";
 import { type PendingWork, pendingWorkSchema } from "./pending.ts";
 import type { KnowledgeGraphContext } from "./reasoning-run.ts";

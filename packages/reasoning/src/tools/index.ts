@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "@deliberate/contracts";
 import type { ToolHandler } from "@deliberate/engine";
-import type { ReasoningRepositories } from "../store/repositories.ts";
+import type { ReasoningRepositories } from "../store/contribution.ts";
 import { checkpointHandler } from "./checkpoint/checkpoint.handler.ts";
 import { counterfactualHandler } from "./counterfactual/counterfactual.handler.ts";
 import { decisionHandler } from "./decision/decision.handler.ts";

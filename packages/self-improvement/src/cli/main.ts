@@ -4,7 +4,7 @@ import { ConfigError } from "@deliberate/base";
 import { type DatabaseTarget, databaseTargetFromEnvironment, openStore } from "@deliberate/store";
 import { parseSelfImprovementEnvironment } from "../config.ts";
 import { createSelfImprovementModule } from "../module.ts";
-import type { SelfImprovementRepositories } from "../store/repository.ts";
+import type { SelfImprovementRepositories } from "../store/repositories/self-improvement.repository.ts";
 import { runSelfImproveCommand, selfImproveUsage } from "./self-improve-command.ts";
 
 const usage = `Usage: deliberate <command> ...

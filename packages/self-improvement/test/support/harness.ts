@@ -4,7 +4,7 @@ import { createFakeModelServer, type FakeModelServer, type FakeRespond, respondB
 import { openStore, type Store } from "@deliberate/store";
 import { testStorePlace } from "@deliberate/engine/testing";
 import { createSelfImprovementModule, type SelfImprovementModule, type SelfImprovementModuleOptions } from "../../src/module.ts";
-import type { SelfImprovementRepositories } from "../../src/store/repository.ts";
+import type { SelfImprovementRepositories } from "../../src/store/repositories/self-improvement.repository.ts";
 import { probeModule } from "../fixtures/probe-module.ts";
 
 /** A clock that tests move by hand. */

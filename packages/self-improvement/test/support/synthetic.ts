@@ -3,7 +3,7 @@ import type { ModelRouter } from "@deliberate/providers";
 import { openStore, type Store } from "@deliberate/store";
 import { testStorePlace } from "@deliberate/engine/testing";
 import { createSelfImprovementModule, type SelfImprovementModule, type SelfImprovementModuleOptions } from "../../src/module.ts";
-import type { SelfImprovementRepositories } from "../../src/store/repository.ts";
+import type { SelfImprovementRepositories } from "../../src/store/repositories/self-improvement.repository.ts";
 import { probeModule } from "../fixtures/probe-module.ts";
 import { createManualClock, fastLoop } from "./harness.ts";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { isTransientDatabaseFault } from "@deliberate/base";
 import { DeliberateError } from "@deliberate/contracts";
 import type { Clock, IdGenerator } from "@deliberate/engine";
-import type { ApiRepositories } from "../store/repositories.ts";
+import type { ApiRepositories } from "../store/contribution.ts";
 import type { Job, RecoveryMessages } from "../store/repositories/job.repository.ts";
 import type { CallbackSettings } from "../config.ts";
 import { invalidField, toErrorDetail, type ErrorDetail } from "../errors.ts";

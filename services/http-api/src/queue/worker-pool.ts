@@ -1,6 +1,6 @@
 import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Clock } from "@deliberate/engine";
-import type { ApiRepositories } from "../store/repositories.ts";
+import type { ApiRepositories } from "../store/contribution.ts";
 import type { Job, JobStatus, RecoveryMessages } from "../store/repositories/job.repository.ts";
 import type { Logger } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";

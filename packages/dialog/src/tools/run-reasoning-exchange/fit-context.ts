@@ -4,7 +4,7 @@ import type { DialogToolContext } from "../../dialog-context.ts";
 import type { DialogModeDefinition } from "../../modes/dialog-mode.ts";
 import type { CurrentDocument, EarlierConversation, TurnPromptInput } from "../../modes/prompt-sections.ts";
 import { createSummaryMode, summaryCharacterLimit } from "../../modes/summary.mode.ts";
-import type { DialogSession, DialogSummaryRecord } from "../../store/dialog-session.repository.ts";
+import type { DialogSession, DialogSummaryRecord } from "../../store/repositories/dialog-session.repository.ts";
 import { estimateTokens } from "../../token-estimate.ts";
 
 /** A document a step's prompts showed shortened (the whole document stays stored and is returned). */

@@ -1,6 +1,6 @@
 import type { CurrentDocument, EarlierConversation } from "../../modes/prompt-sections.ts";
 import { bestIteration } from "../../render/best-iteration.ts";
-import type { DialogDirective, DialogIterationRecord, DialogSession, DialogSessionRepository } from "../../store/dialog-session.repository.ts";
+import type { DialogDirective, DialogIterationRecord, DialogSession, DialogSessionRepository } from "../../store/repositories/dialog-session.repository.ts";
 
 /** What an iteration starts from: the conversation before it, the document to refine and its directives. */
 export interface IterationStart {

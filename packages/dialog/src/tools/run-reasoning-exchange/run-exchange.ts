@@ -9,7 +9,7 @@ import { combineReviews } from "../../rubric.ts";
 import { roundScore } from "../../score.ts";
 import { assertCanRunExchange, nextStepFor } from "../../session-state.ts";
 import { decideStopping, type StoppingDecision } from "../../stopping.ts";
-import type { DialogExchangeRecord, DialogIterationRecord, DialogSession, DialogTokens } from "../../store/dialog-session.repository.ts";
+import type { DialogExchangeRecord, DialogIterationRecord, DialogSession, DialogTokens } from "../../store/repositories/dialog-session.repository.ts";
 import { toExchangeOutput } from "../../render/exchange-output.ts";
 import { type IterationStart, loadIterationStart } from "./iteration-start.ts";
 import { type IterationProgress, runStep } from "./run-step.ts";

@@ -8,7 +8,7 @@ import type { CurrentDocument, EarlierConversation, TurnPromptInput } from "../.
 import { createReviewerMode, type ReviewAnswer } from "../../modes/review.mode.ts";
 import type { DialogPreset } from "../../presets/dialog-preset.ts";
 import { combineCriteria } from "../../rubric.ts";
-import type { DialogDirective, DialogIterationRecord, DialogSession, DialogSummaryRecord } from "../../store/dialog-session.repository.ts";
+import type { DialogDirective, DialogIterationRecord, DialogSession, DialogSummaryRecord } from "../../store/repositories/dialog-session.repository.ts";
 import { renderReview } from "../../render/exchange-output.ts";
 import { fitStepToContext, type ShortenedDocument } from "./fit-context.ts";
 

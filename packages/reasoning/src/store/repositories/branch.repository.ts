@@ -1,6 +1,6 @@
 import { type BranchStatus, DeliberateError } from "@deliberate/contracts";
 import { reservePositions } from "@deliberate/store";
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 import type { BranchRow } from "../tables/branch.table.ts";
 
 export interface Branch {

@@ -1,5 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 import { parseJsonObject, preparedQuery } from "@deliberate/store";
 import { sql } from "kysely";
 import type { CheckpointRow } from "../tables/checkpoint.table.ts";

@@ -1,7 +1,7 @@
 import { DeliberateError } from "@deliberate/contracts";
 import { sql } from "kysely";
 import { reservePositions } from "@deliberate/store";
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 import { parseJsonObject } from "@deliberate/store";
 import type { GraphEdgeRow } from "../tables/graph-edge.table.ts";
 import type { GraphNodeRow } from "../tables/graph-node.table.ts";

@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import { reservePositions } from "@deliberate/store";
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 import { parseJsonObject } from "@deliberate/store";
 import type { MctsNodeRow } from "../tables/mcts-node.table.ts";
 import { chunks } from "@deliberate/store";

@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import { reservePositions } from "@deliberate/store";
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 import { parseJsonColumn, parseJsonObject } from "@deliberate/store";
 import type { TimelineBranchRow } from "../tables/timeline-branch.table.ts";
 import type { TimelineMergeRow } from "../tables/timeline-merge.table.ts";

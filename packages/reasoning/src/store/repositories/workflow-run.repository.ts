@@ -1,6 +1,6 @@
 import { DeliberateError } from "@deliberate/contracts";
 import { parseJsonColumn } from "@deliberate/store";
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 import type { WorkflowRunRow } from "../tables/workflow-run.table.ts";
 
 export interface WorkflowRun {

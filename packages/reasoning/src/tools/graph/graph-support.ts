@@ -1,6 +1,6 @@
 import { DeliberateError, type graphTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
 import type { ReasoningContext } from "../../define-handler.ts";
-import type { ReasoningStoreRepositories as Repositories } from "../../store/repositories.ts";
+import type { ReasoningStoreRepositories as Repositories } from "../../store/contribution.ts";
 import type { Graph, GraphNode } from "../../store/repositories/graph.repository.ts";
 import type { GraphCriteria } from "./graph.mode.ts";
 

@@ -4,7 +4,7 @@ import type { MctsNode } from "../../store/repositories/mcts.repository.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bySchemaName, createTestEngine, errorOf, type TestEngine, useTestEngines } from "../../test-support.ts";
-import type { ReasoningRepositories } from "../../store/repositories.ts";
+import type { ReasoningRepositories } from "../../store/contribution.ts";
 import { decideBacktrack, type QualityPoint } from "./mcts.handler.ts";
 
 const { setup } = useTestEngines();

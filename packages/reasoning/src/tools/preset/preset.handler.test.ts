@@ -8,7 +8,7 @@ import { definePreset, type PresetDefinition } from "./preset-definition.ts";
 import { bySchemaName, createTestEngine, type TestEngine } from "../../test-support.ts";
 import { createPresetHandler } from "./preset.handler.ts";
 import { createReasoningModule } from "../../module.ts";
-import type { ReasoningRepositories } from "../../store/repositories.ts";
+import type { ReasoningRepositories } from "../../store/contribution.ts";
 
 // Test-only presets over the core tools: a fan-out/fan-in DAG and two roots.
 const fanOut = definePreset({

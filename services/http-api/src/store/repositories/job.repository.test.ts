@@ -1,7 +1,7 @@
 import { testDialects, useTestStores } from "@deliberate/store/testing";
 import { describe, expect, it } from "vitest";
 import { agentIntentModule } from "../../agent-intent-module.ts";
-import type { ApiRepositories } from "../repositories.ts";
+import type { ApiRepositories } from "../contribution.ts";
 
 const t0 = "2026-11-22T10:00:00.000Z";
 const t1 = "2026-11-22T10:00:01.000Z";

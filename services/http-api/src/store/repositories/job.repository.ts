@@ -1,7 +1,7 @@
 import { DeliberateError } from "@deliberate/contracts";
 import { type Database, dialectOf } from "@deliberate/store";
 import type { ExpressionBuilder } from "kysely";
-import type { ApiTables, DatabaseExecutor } from "../executor.ts";
+import type { ApiTables, DatabaseExecutor } from "../tables.ts";
 import type { JobRow, JobUpdate } from "../tables/job.table.ts";
 
 /** Where a job is in its life: queued -> processing -> done | failed; canceled from queued or processing. */

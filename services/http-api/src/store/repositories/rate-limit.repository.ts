@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 
 /** The count of a client's current window after one more request. */
 export interface RateLimitCount {

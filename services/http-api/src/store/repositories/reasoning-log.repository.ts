@@ -1,4 +1,4 @@
-import type { DatabaseExecutor } from "../executor.ts";
+import type { DatabaseExecutor } from "../tables.ts";
 import { parseJsonObject, preparedInsert } from "@deliberate/store";
 import type { ReasoningLogRow } from "../tables/reasoning-log.table.ts";
 

@@ -1,8 +1,8 @@
 import { DeliberateError } from "@deliberate/base";
 import { type Database, type Lease, parseJsonColumn, readLease } from "@deliberate/store";
 import { type Kysely, sql } from "kysely";
-import type { MetricsSnapshot } from "../metrics.ts";
-import type { Trigger } from "../monitor.ts";
+import type { MetricsSnapshot } from "../../metrics.ts";
+import type { Trigger } from "../../monitor.ts";
 import type {
   ActionRecord,
   ActionStatus,
@@ -15,13 +15,13 @@ import type {
   MetricComparison,
   OverrideRecord,
   SuggestedAction,
-} from "../records.ts";
-import type { AdjustableSetting, Direction, InvocationSample, MetricName, Severity } from "../types.ts";
-import type { DatabaseExecutor, SelfImprovementTables } from "./executor.ts";
-import type { ActionRow } from "./tables/action.table.ts";
-import type { CycleRow } from "./tables/cycle.table.ts";
-import type { DiagnosisRow } from "./tables/diagnosis.table.ts";
-import type { LearningRow } from "./tables/learning.table.ts";
+} from "../../records.ts";
+import type { AdjustableSetting, Direction, InvocationSample, MetricName, Severity } from "../../types.ts";
+import type { DatabaseExecutor, SelfImprovementTables } from "../tables.ts";
+import type { ActionRow } from "../tables/action.table.ts";
+import type { CycleRow } from "../tables/cycle.table.ts";
+import type { DiagnosisRow } from "../tables/diagnosis.table.ts";
+import type { LearningRow } from "../tables/learning.table.ts";
 
 function toDiagnosis(row: DiagnosisRow): DiagnosisRecord {
   return {

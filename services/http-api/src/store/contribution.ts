@@ -1,9 +1,10 @@
-import type { Database } from "@deliberate/store";
+import type { Database, StoreContribution } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import { createJobRepository } from "./repositories/job.repository.ts";
 import { createRateLimitRepository } from "./repositories/rate-limit.repository.ts";
 import { createReasoningLogRepository } from "./repositories/reasoning-log.repository.ts";
-import type { ApiTables } from "./executor.ts";
+import { apiMigrations } from "./migrations/index.ts";
+import type { ApiTables } from "./tables.ts";
 
 /** Binds the API's repositories to a handle. */
 export function createApiRepositories(db: Kysely<Database>) {
@@ -13,4 +14,5 @@ export function createApiRepositories(db: Kysely<Database>) {
 
 export type ApiRepositories = ReturnType<typeof createApiRepositories>;
 
-export type { ApiTables, DatabaseExecutor } from "./executor.ts";
+/** The HTTP API's part of the store, spread into its module: its migrations and its repositories. */
+export const apiStore = { migrations: apiMigrations, repositories: createApiRepositories } satisfies Omit<StoreContribution<ApiRepositories>, "name">;

@@ -1,6 +1,7 @@
-import type { Database, Repositories } from "@deliberate/store";
+import type { Database, Repositories, StoreContribution } from "@deliberate/store";
 import type { Kysely } from "kysely";
-import type { ReasoningTables } from "./executor.ts";
+import { reasoningMigrations } from "./migrations/index.ts";
+import type { ReasoningTables } from "./tables.ts";
 import { createBranchRepository } from "./repositories/branch.repository.ts";
 import { createCheckpointRepository } from "./repositories/checkpoint.repository.ts";
 import { createGraphRepository } from "./repositories/graph.repository.ts";
@@ -26,3 +27,6 @@ export type ReasoningRepositories = ReturnType<typeof createReasoningRepositorie
 
 /** The shared and the reasoning repositories, bound to one handle (what a transaction's `work` receives). */
 export type ReasoningStoreRepositories = Repositories<ReasoningRepositories>;
+
+/** The reasoning module's part of the store, spread into its module: its migrations and its repositories. */
+export const reasoningStore = { migrations: reasoningMigrations, repositories: createReasoningRepositories } satisfies Omit<StoreContribution<ReasoningRepositories>, "name">;

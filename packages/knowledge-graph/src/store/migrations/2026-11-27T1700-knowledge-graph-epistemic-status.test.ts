@@ -5,8 +5,8 @@ import { openStore, type Store, type StoreContribution } from "@deliberate/store
 import { testDialects, useTestStores } from "@deliberate/store/testing";
 import type { Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { createKnowledgeGraphRepository, type KnowledgeGraphRepository } from "./knowledge-graph.repository.ts";
-import { knowledgeGraphMigrations } from "./migrations.ts";
+import { createKnowledgeGraphRepository, type KnowledgeGraphRepository } from "../repositories/knowledge-graph.repository.ts";
+import { knowledgeGraphMigrations } from "./index.ts";
 
 const tables = knowledgeGraphMigrations["2026-11-24T1000-knowledge-graph-tables"];
 const before: StoreContribution = { name: "knowledge-graph", migrations: { "2026-11-24T1000-knowledge-graph-tables": tables as NonNullable<typeof tables> }, repositories: () => ({}) };

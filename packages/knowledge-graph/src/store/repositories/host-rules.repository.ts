@@ -1,7 +1,7 @@
 import { DeliberateError, type HostRule } from "@deliberate/contracts";
 import type { Database } from "@deliberate/store";
 import type { Kysely } from "kysely";
-import type { SessionBindingDatabase } from "./session-binding.tables.ts";
+import type { SessionBindingDatabase } from "../tables.ts";
 
 /** The rules hosts gave a session as data, by name; a rule given again under its name replaces the earlier one. */
 export function createHostRulesRepository(database: Kysely<Database>) {

@@ -11,13 +11,13 @@ import {
 } from "@deliberate/contracts";
 import { parseJsonColumn } from "@deliberate/store";
 import { type Kysely, sql } from "kysely";
-import { roundScore } from "../score.ts";
-import type { DialogDatabase } from "./dialog-database.ts";
-import type { DialogAgentRow } from "./tables/dialog-agent.table.ts";
-import type { DialogExchangeRow } from "./tables/dialog-exchange.table.ts";
-import type { DialogIterationRow } from "./tables/dialog-iteration.table.ts";
-import type { DialogSessionRow } from "./tables/dialog-session.table.ts";
-import type { DialogSummaryRow } from "./tables/dialog-summary.table.ts";
+import { roundScore } from "../../score.ts";
+import type { DialogDatabase } from "../tables.ts";
+import type { DialogAgentRow } from "../tables/dialog-agent.table.ts";
+import type { DialogExchangeRow } from "../tables/dialog-exchange.table.ts";
+import type { DialogIterationRow } from "../tables/dialog-iteration.table.ts";
+import type { DialogSessionRow } from "../tables/dialog-session.table.ts";
+import type { DialogSummaryRow } from "../tables/dialog-summary.table.ts";
 
 /** A dialog session with its agents. */
 export interface DialogSession {

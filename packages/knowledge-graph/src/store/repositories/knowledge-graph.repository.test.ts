@@ -3,7 +3,7 @@ import type { Store } from "@deliberate/store";
 import type { Kysely } from "kysely";
 import { testDialects } from "@deliberate/store/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestStore } from "../test-support.ts";
+import { openTestStore } from "../../test-support.ts";
 import type { KnowledgeGraphRepository, NewEntity } from "./knowledge-graph.repository.ts";
 
 const provenance: Provenance = { kind: "seed", taskId: "t1", step: "seed", reference: null };

@@ -1,10 +1,9 @@
 import { columnTypes } from "@deliberate/store";
 import type { Kysely, Migration } from "kysely";
-import { epistemicStatusMigration } from "./epistemic-status.migration.ts";
 
 // The module's own tables. Portable types only (text, integer, double precision),
 // so the same migration runs on SQLite and Postgres. Never edit a shipped migration.
-const knowledgeGraphTables: Migration = {
+export const knowledgeGraphTables: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     // Each dialect's own boolean, timestamp and JSON types (on SQLite: the integer and text columns shipped).
     const types = columnTypes(db);
@@ -79,37 +78,4 @@ const knowledgeGraphTables: Migration = {
     await db.schema.dropTable("knowledge_graph_entities").execute();
     await db.schema.dropTable("knowledge_graph_sessions").execute();
   },
-};
-
-// Sessions bound to the caller that created them, and the rules hosts give as data.
-const sessionBindingTables: Migration = {
-  async up(db: Kysely<unknown>): Promise<void> {
-    const types = columnTypes(db);
-    await db.schema
-      .createTable("knowledge_graph_session_owners")
-      .addColumn("session_id", "text", (column) => column.primaryKey().references("knowledge_graph_sessions.session_id").onDelete("cascade"))
-      .addColumn("owner", "text", (column) => column.notNull())
-      .addColumn("created_at", types.timestamp, (column) => column.notNull())
-      .execute();
-    await db.schema
-      .createTable("knowledge_graph_rules")
-      .addColumn("session_id", "text", (column) => column.notNull().references("knowledge_graph_sessions.session_id").onDelete("cascade"))
-      .addColumn("name", "text", (column) => column.notNull())
-      .addColumn("rule", types.json, (column) => column.notNull())
-      .addColumn("created_at", types.timestamp, (column) => column.notNull())
-      .addColumn("updated_at", types.timestamp, (column) => column.notNull())
-      .addPrimaryKeyConstraint("knowledge_graph_rules_session_name", ["session_id", "name"])
-      .execute();
-  },
-  async down(db: Kysely<unknown>): Promise<void> {
-    await db.schema.dropTable("knowledge_graph_rules").execute();
-    await db.schema.dropTable("knowledge_graph_session_owners").execute();
-  },
-};
-
-/** The module's migrations, keyed by timestamped name (applied after the base tables). */
-export const knowledgeGraphMigrations: Record<string, Migration> = {
-  "2026-11-24T1000-knowledge-graph-tables": knowledgeGraphTables,
-  "2026-11-27T1700-knowledge-graph-epistemic-status": epistemicStatusMigration,
-  "2026-11-27T1700-knowledge-graph-session-bindings": sessionBindingTables,
 };

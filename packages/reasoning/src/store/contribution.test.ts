@@ -3,7 +3,7 @@ import type { Store } from "@deliberate/store";
 import { testDialects, useTestStores } from "@deliberate/store/testing";
 import { describe, expect, it } from "vitest";
 import { reasoningModule } from "../module.ts";
-import type { ReasoningRepositories } from "./repositories.ts";
+import type { ReasoningRepositories } from "./contribution.ts";
 
 const now = "2026-11-22T10:00:00.000Z";
 const later = "2026-11-22T10:05:00.000Z";

@@ -3,10 +3,10 @@ import type { Store } from "@deliberate/store";
 import { openTestStore, testDialects } from "@deliberate/store/testing";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DialogRepositories } from "../dialog-context.ts";
-import { dialogModule } from "../module.ts";
+import type { DialogRepositories } from "../../dialog-context.ts";
+import { dialogModule } from "../../module.ts";
 import type { DialogExchangeWrite, DialogSessionRepository, NewDialogSession } from "./dialog-session.repository.ts";
-import { dialogTables } from "./migrations/2026-11-23T1000-dialog-tables.ts";
+import { dialogTables } from "../migrations/2026-11-23T1000-dialog-tables.ts";
 
 let store: Store<DialogRepositories>;
 let repository: DialogSessionRepository;

@@ -1,6 +1,6 @@
 import type { Database } from "@deliberate/store";
 import type { Kysely } from "kysely";
-import type { SessionBindingDatabase } from "./session-binding.tables.ts";
+import type { SessionBindingDatabase } from "../tables.ts";
 
 /**
  * Which caller each session is bound to. A session created by a caller the

@@ -1,8 +1,11 @@
 import { type EpistemicStatus, epistemicStatusSchema, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
-import { statusOfValidity } from "../algorithms/epistemic-status.ts";
+import { statusOfValidity } from "../../algorithms/epistemic-status.ts";
 import { type Database, parseJsonColumn, reservePositions } from "@deliberate/store";
 import type { Kysely } from "kysely";
-import type { KnowledgeGraphDatabase, KnowledgeGraphEntityRow, KnowledgeGraphRelationRow, KnowledgeGraphSessionRow } from "./tables.ts";
+import type { KnowledgeGraphDatabase } from "../tables.ts";
+import type { KnowledgeGraphEntityRow } from "../tables/knowledge-graph-entity.table.ts";
+import type { KnowledgeGraphRelationRow } from "../tables/knowledge-graph-relation.table.ts";
+import type { KnowledgeGraphSessionRow } from "../tables/knowledge-graph-session.table.ts";
 
 /** A knowledge-graph session as stored. */
 export interface StoredSession {
