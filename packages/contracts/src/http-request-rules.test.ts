@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalHostHeader, charsetOf, isLoopbackHost, unsupportedCharset } from "./index.ts";
+import { canonicalHostHeader, charsetOf, isLoopbackHost, unsupportedCharset } from "./http-request-rules.ts";
 
 /** Spellings of the IPv6 address `::<last>`: fully expanded with random padding and case, or compressed. */
 const loopbackSpelling = fc.record({ pads: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 8, maxLength: 8 }), compressAt: fc.integer({ min: -1, max: 6 }), upper: fc.boolean(), bracket: fc.boolean() }).map(({ pads, compressAt, upper, bracket }) => {

@@ -6,7 +6,9 @@ import { createScriptedModel } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { noteTool, notesModule } from "../test/fixtures/notes-module.ts";
-import { createEngine, createMemorySettingsSource, defineModule, exportSession, hostModelRouter, loadModules, moduleSpecificationVersion } from "./index.ts";
+import { moduleSpecificationVersion } from "./define-module.ts";
+import { createEngine, defineModule, exportSession, hostModelRouter, loadModules } from "./index.ts";
+import { createMemorySettingsSource } from "./mode-settings.ts";
 import { createSequentialIds } from "./ids.ts";
 
 const stores: Store[] = [];

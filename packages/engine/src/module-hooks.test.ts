@@ -3,7 +3,9 @@ import { createScriptedModel } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { notesModule } from "../test/fixtures/notes-module.ts";
-import { type BackgroundTaskContext, createEngine, createMemorySettingsSource, createTaskRunner, defineModule, type InvocationEvent, type RuntimeSettingsSource } from "./index.ts";
+import type { InvocationEvent } from "./engine.ts";
+import { type BackgroundTaskContext, createEngine, createTaskRunner, defineModule, type RuntimeSettingsSource } from "./index.ts";
+import { createMemorySettingsSource } from "./mode-settings.ts";
 import { createSequentialIds } from "./ids.ts";
 
 const stores: Store[] = [];

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { ConfigError, DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
 import { freePort } from "./testing/embedded-postgres.ts";
-import { databaseTargetFromEnvironment, describeDatabaseTarget, openPostgresDatabase, redactDatabaseUrl } from "./index.ts";
+import { databaseTargetFromEnvironment, describeDatabaseTarget } from "./index.ts";
+import { openPostgresDatabase, redactDatabaseUrl } from "./open-postgres.ts";
 
 describe("database target", () => {
   it("selects Postgres for postgres:// URLs and SQLite otherwise", () => {

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { openStore, type Store, withStatementCache } from "./index.ts";
+import { openStore, type Store } from "./index.ts";
+import { withStatementCache } from "./statement-cache.ts";
 import type { NewInvocation } from "./repositories/invocation.repository.ts";
 
 const stores: Store[] = [];

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Generated, type Kysely, type Migration, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { columnTypes, type Database, type DialectName, openPostgresDatabase, openSqliteDatabase, openStore, type Store, type StoreContribution } from "./index.ts";
+import { columnTypes, type Database, type DialectName, openStore, type Store, type StoreContribution } from "./index.ts";
+import { openSqliteDatabase } from "./open-database.ts";
+import { openPostgresDatabase } from "./open-postgres.ts";
 import { freshTestDatabase, testDialects } from "./testing/index.ts";
 
 const stores: Store[] = [];

@@ -5,7 +5,9 @@ import { isTransientDatabaseFault, toDeliberateError } from "@deliberate/base";
 import BetterSqlite3 from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { batchInvocations, checkDatabase, openSqliteDatabase } from "./index.ts";
+import { checkDatabase } from "./index.ts";
+import { batchInvocations } from "./invocation-batch.ts";
+import { openSqliteDatabase } from "./open-database.ts";
 import type { Database } from "./database.ts";
 import { migrateToLatest } from "./migrator.ts";
 

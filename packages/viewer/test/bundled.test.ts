@@ -14,7 +14,7 @@ describe("bundled into a service", () => {
     writeFileSync(
       entry,
       [
-        'import { createViewerRoutes } from "../../src/index.ts";',
+        'import { createViewerRoutes } from "../../src/viewer-routes.ts";',
         "const viewer = createViewerRoutes({ listSessions: async () => [], readSession: async () => { throw new Error('unused'); }, listInvocations: async () => [] });",
         'const script = await viewer(new Request("http://service.test/ui/assets/viewer.js"));',
         'const page = await viewer(new Request("http://service.test/ui"));',

@@ -1,4 +1,4 @@
-import type { DialogSection, KnowledgeGraphSection } from "../src/index.ts";
+import type { DialogSection, KnowledgeGraphSection } from "../src/section-shapes.ts";
 
 /**
  * A dialog transcript in the documented `dialog` section shape (the dialog

@@ -8,7 +8,7 @@ import { openStore, type Store } from "@deliberate/store";
 
 /** The store with the reasoning module's repositories (branches, graphs, timelines, MCTS, workflow runs…). */
 export type SeededStore = Store<ReasoningRepositories>;
-import type { ViewerDataSource, ViewerSessionQuery } from "../src/index.ts";
+import type { ViewerDataSource, ViewerSessionQuery } from "../src/viewer-data.ts";
 import { dialogFixture, knowledgeGraphFixture } from "./module-fixtures.ts";
 
 /** The seeded sessions' ids, by the kind of picture each should produce. */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { createViewerRoutes, type ViewerRoutesOptions } from "../src/index.ts";
+import { createViewerRoutes, type ViewerRoutesOptions } from "../src/viewer-routes.ts";
 import { axeScriptPath, axeSource } from "./axe-script.ts";
 
 export interface ServedViewer {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createViewerRoutes } from "../src/index.ts";
+import { createViewerRoutes } from "../src/viewer-routes.ts";
 import { seedSessions, type SeededData } from "./seed-sessions.ts";
 import { type ServedViewer, serveViewer } from "./serve-viewer.ts";
 
