@@ -35,6 +35,7 @@ export interface SelfImprovementRepositories {
   selfImprovement: SelfImprovementRepository;
 }
 
+/** Binds the module's repositories to a handle (the database or an open transaction): `store.selfImprovement`. */
 export function createSelfImprovementRepositories(db: Kysely<Database>): SelfImprovementRepositories {
   return { selfImprovement: createSelfImprovementRepository(db) };
 }
