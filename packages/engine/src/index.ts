@@ -1,5 +1,5 @@
 export { createEngine } from "./engine.ts";
-export type { DeliberateEngine, EngineOptions, InvocationEvent, SessionRecord } from "./engine.ts";
+export type { DeliberateEngine, EngineOptions, InvocationEvent, RunOperationOptions, SessionRecord } from "./engine.ts";
 export type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 export { createTaskRunner } from "./task-runner.ts";
 export type { TaskLog, TaskRunner, TaskRunnerOptions } from "./task-runner.ts";
@@ -29,4 +29,8 @@ export { exportSession, mermaidLabel, sessionExportMimeTypes, sessionToMarkdown,
 export type { SessionExportFormat, SessionExportOptions } from "./export/session-export.ts";
 export { loadModules } from "./load-modules.ts";
 export { splitPromptList } from "./module-prompt.ts";
+export { operationDefinerFor } from "./module-operation.ts";
+export { defineModuleEnvironment, readEnvironmentVariables, reportEnvironment } from "./module-environment.ts";
+export type { EnvironmentProblem, EnvironmentReading, EnvironmentVariable, ModuleEnvironment } from "./module-environment.ts";
+export type { ComposedOperation, ModuleOperation, OperationContext } from "./module-operation.ts";
 export type { ModulePrompt, ModulePromptArgument } from "./module-prompt.ts";

@@ -2,8 +2,8 @@ import { readList } from "@deliberate/base";
 import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
 import { isLogLevel, type LogLevel, logLevels } from "@deliberate/logging";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { parseSelfImprovementEnvironment, type SelfImprovementOptions } from "@deliberate/self-improvement";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
+import { type ModuleSettings, readModuleSettings } from "./default-modules.ts";
 import type { EnvReader } from "./env-reader.ts";
 
 /** Default of `HOST_COMPLETION_TTL_SECONDS`. */
@@ -27,8 +27,8 @@ export interface CommonSettings {
   modules: string[];
   /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
   knowledgeGraph: Partial<KnowledgeGraphOptions>;
-  /** The self-improvement module's options (`DELIBERATE_SELF_IMPROVEMENT_*`). */
-  selfImprovement: SelfImprovementOptions;
+  /** The default modules' options, read from the variables each declares (e.g. `DELIBERATE_SELF_IMPROVEMENT_*`). */
+  moduleSettings: ModuleSettings;
 }
 
 /** Reads the common settings; every problem is noted on `reader` (its `finish` throws them together). */
@@ -50,6 +50,6 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
     hostCompletionTtlSeconds: reader.integer("HOST_COMPLETION_TTL_SECONDS", defaultHostCompletionTtlSeconds, { min: 1, unit: "seconds" }),
     modules: readList(env["DELIBERATE_MODULES"]),
     knowledgeGraph: reader.attempt(() => knowledgeGraphOptionsFromEnvironment(env), {}),
-    selfImprovement: reader.attempt(() => parseSelfImprovementEnvironment(env), undefined as unknown as SelfImprovementOptions),
+    moduleSettings: readModuleSettings(reader),
   };
 }

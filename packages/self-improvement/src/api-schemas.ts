@@ -133,6 +133,8 @@ export const actionSchema = z
   .meta({ title: "SelfImprovementAction" });
 
 export const historyEntrySchema = actionSchema.extend({ target: z.string(), lesson: z.string().nullable() }).meta({ title: "SelfImprovementHistoryEntry" });
+export const historySchema = z.array(historyEntrySchema).meta({ title: "SelfImprovementHistory" });
+export const diagnosticsSchema = z.array(diagnosisSchema).meta({ title: "SelfImprovementDiagnostics" });
 
 const breakerFields = {
   state: z.enum(["closed", "open", "half_open"]),

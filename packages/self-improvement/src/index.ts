@@ -1,4 +1,4 @@
-export { createSelfImprovementModule, cycleTaskName, isSelfImprovementModule, syncTaskName } from "./module.ts";
+export { createSelfImprovementModule, cycleTaskName, syncTaskName } from "./module.ts";
 export type { SelfImprovementModule, SelfImprovementModuleOptions } from "./module.ts";
 export {
   defaultAllowlist,

@@ -16,7 +16,6 @@ import {
   systemClock,
   type TaskRunner,
 } from "@deliberate/engine";
-import { isSelfImprovementModule, type SelfImprovementRepositories } from "@deliberate/self-improvement";
 import { createModelRouter, type ModelRouter } from "@deliberate/providers";
 import { createRuntime, defaultModules } from "@deliberate/runtime";
 import type { Store } from "@deliberate/store";
@@ -100,7 +99,13 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
   const modules: readonly DeliberateModule[] = [
-    ...defaultModules({ knowledgeGraph: config.knowledgeGraph, serviceModules: [agentIntentModule as DeliberateModule] }),
+    // A module given in `options.modules` takes the place of the default of its name (tests bring their own instances).
+    ...defaultModules({
+      knowledgeGraph: config.knowledgeGraph,
+      moduleSettings: config.moduleSettings,
+      serviceModules: [agentIntentModule as DeliberateModule],
+      ...(options.modules ? { replacedBy: options.modules } : {}),
+    }),
     ...(await loadModules(config.modules)),
     ...(options.modules ?? []),
   ];
@@ -127,7 +132,6 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   const { engine, tasks } = runtime;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
-  const selfImprovement = modules.find(isSelfImprovementModule);
   const telemetry = createTelemetry({ store, logger, secrets, clock, ids });
   const decider = createIntentDecider({
     engine,
@@ -192,7 +196,6 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     http: config.http,
     ids,
     version: serviceVersion,
-    ...(selfImprovement ? { selfImprovement: selfImprovement.control(store as unknown as Store<SelfImprovementRepositories>) } : {}),
   });
 
   const caller = restCallerFor(config.http.apiToken);
@@ -236,7 +239,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     secrets,
     async start() {
-      // Modules restore their state (e.g. self-improvement's overrides) before the first request.
+      // Modules restore their state (e.g. overrides they applied) before the first request.
       await tasks.start();
       return new Promise<string>((resolve, reject) => {
         // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
