@@ -2,7 +2,7 @@ export { createKnowledgeGraphModule, knowledgeGraphModule } from "./module.ts";
 export { buildReasoningCapability, implemented } from "./capabilities.ts";
 export { defaultKnowledgeGraphOptions, reasoningCapabilityVersion } from "./orchestrator/options.ts";
 export type { KnowledgeGraphOptions } from "./orchestrator/options.ts";
-export { knowledgeGraphOptionsFromEnvironment } from "./orchestrator/options-from-environment.ts";
+export { knowledgeGraphEnvironment, knowledgeGraphOptionsFromEnvironment } from "./orchestrator/options-from-environment.ts";
 export { executeTask } from "./orchestrator/execute-task.ts";
 export { executeTaskFailures, modelFailureOf } from "./orchestrator/task-failure.ts";
 export { endSession } from "./orchestrator/end-session.ts";

@@ -1,5 +1,5 @@
 import { readList } from "@deliberate/base";
-import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
+import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
 import { isLogLevel, type LogLevel, logLevels } from "@deliberate/logging";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
@@ -25,7 +25,7 @@ export interface CommonSettings {
   hostCompletionTtlSeconds: number;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
-  /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
+  /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`; the same object as `moduleSettings.knowledgeGraph`). */
   knowledgeGraph: Partial<KnowledgeGraphOptions>;
   /** The default modules' options, read from the variables each declares (e.g. `DELIBERATE_SELF_IMPROVEMENT_*`). */
   moduleSettings: ModuleSettings;
@@ -40,6 +40,7 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
   }
   const fallbackDatabase: DatabaseTarget = { dialect: "sqlite", path: defaultDatabasePath({ env }) };
   const database = reader.attempt(() => databaseTargetFromEnvironment(env), fallbackDatabase);
+  const moduleSettings = readModuleSettings(reader);
   return {
     databasePath: reader.text("DATABASE_PATH") ?? defaultDatabasePath({ env }),
     database,
@@ -49,7 +50,7 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
     providers: reader.attempt(() => parseProviderEnvironment(env), undefined as unknown as ProviderSettings),
     hostCompletionTtlSeconds: reader.integer("HOST_COMPLETION_TTL_SECONDS", defaultHostCompletionTtlSeconds, { min: 1, unit: "seconds" }),
     modules: readList(env["DELIBERATE_MODULES"]),
-    knowledgeGraph: reader.attempt(() => knowledgeGraphOptionsFromEnvironment(env), {}),
-    moduleSettings: readModuleSettings(reader),
+    knowledgeGraph: moduleSettings.knowledgeGraph,
+    moduleSettings,
   };
 }

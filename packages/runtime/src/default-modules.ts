@@ -1,6 +1,6 @@
 import { dialogModule } from "@deliberate/dialog";
 import { type DeliberateModule, type ModuleEnvironment, readEnvironmentVariables, reportEnvironment } from "@deliberate/engine";
-import { createKnowledgeGraphModule, type KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
+import { createKnowledgeGraphModule, type KnowledgeGraphOptions, knowledgeGraphEnvironment } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { createSelfImprovementModule, type SelfImprovementOptions, selfImprovementEnvironment } from "@deliberate/self-improvement";
 import type { EnvReader } from "./env-reader.ts";
@@ -11,6 +11,7 @@ import type { EnvReader } from "./env-reader.ts";
  * Services carry it from their config to `defaultModules` and `createRuntime` without looking inside.
  */
 export interface ModuleSettings {
+  readonly knowledgeGraph: Partial<KnowledgeGraphOptions>;
   readonly selfImprovement: SelfImprovementOptions;
   readonly report: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
@@ -29,8 +30,13 @@ export function readModuleEnvironment<Options>(reader: EnvReader, environment: M
 
 /** Reads the environments the default modules declare (see `ModuleSettings`). */
 export function readModuleSettings(reader: EnvReader): ModuleSettings {
+  const knowledgeGraph = readModuleEnvironment(reader, knowledgeGraphEnvironment, {});
   const selfImprovement = readModuleEnvironment(reader, selfImprovementEnvironment, {});
-  return { selfImprovement: selfImprovement.options, report: { [selfImprovementEnvironment.module]: selfImprovement.report } };
+  return {
+    knowledgeGraph: knowledgeGraph.options,
+    selfImprovement: selfImprovement.options,
+    report: { [knowledgeGraphEnvironment.module]: knowledgeGraph.report, [selfImprovementEnvironment.module]: selfImprovement.report },
+  };
 }
 
 /**

@@ -17,6 +17,8 @@ const sharedEnv = {
   DATABASE_PATH: join(directory, "deliberate.db"),
   LOG_LEVEL: "warn",
   HOST_COMPLETION_TTL_SECONDS: "120",
+  // A module's own variable (declared by the module, read by the runtime): reported the same by both.
+  DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "600000",
   ANTHROPIC_API_KEY: "sk-ant-drift-test-key-0123456789",
 };
 
@@ -56,8 +58,13 @@ describe("reasoning_metrics {query: config}", () => {
   it("reports the same settings over MCP and REST (only the transport differs)", async () => {
     const [overMcp, overRest] = await Promise.all([configOverMcp(), configOverRest()]);
     for (const config of [overMcp, overRest]) {
-      expect(Object.keys(config).sort()).toEqual(["database", "engine", "host_completion_ttl_seconds", "log_level", "providers", "transport"]);
-      expect(config).toMatchObject({ log_level: "warn", host_completion_ttl_seconds: 120, providers: { provider: "anthropic" } });
+      expect(Object.keys(config).sort()).toEqual(["database", "engine", "host_completion_ttl_seconds", "log_level", "modules", "providers", "transport"]);
+      expect(config).toMatchObject({
+        log_level: "warn",
+        host_completion_ttl_seconds: 120,
+        providers: { provider: "anthropic" },
+        modules: { "self-improvement": { DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: 600_000, DELIBERATE_SELF_IMPROVEMENT_MODE: "auto" } },
+      });
       expect(JSON.stringify(config)).not.toContain("sk-ant-drift-test-key-0123456789");
     }
     expect(overMcp["transport"]).toBe("http");
