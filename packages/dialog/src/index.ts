@@ -5,7 +5,7 @@ export type { DialogModuleOptions, DialogRepositories, DialogToolContext } from 
 export { builtinPresets, presetByName } from "./presets/builtin-presets.ts";
 export { definePreset, presetProblems } from "./presets/dialog-preset.ts";
 export type { DialogPreset, RubricCriterion } from "./presets/dialog-preset.ts";
-export { dialogModeSettings } from "./modes/dialog-mode.ts";
+export { dialogModes } from "./module.ts";
 export type { DialogModeDefinition, DialogModeId } from "./modes/dialog-mode.ts";
 export { combineCriteria, combineReviews } from "./rubric.ts";
 export { decideStopping } from "./stopping.ts";

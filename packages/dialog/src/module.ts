@@ -2,7 +2,12 @@ import { defineModule } from "@deliberate/engine";
 import type { Kysely } from "kysely";
 import type { DialogModuleOptions, DialogRepositories } from "./dialog-context.ts";
 import { createDialogHandlers } from "./dialog-handlers.ts";
-import { dialogModeSettings } from "./modes/dialog-mode.ts";
+import { mergerModeDeclaration, producerModeDeclaration } from "./modes/document.mode.ts";
+import { reviewerModeDeclaration } from "./modes/review.mode.ts";
+import { summariserModeDeclaration } from "./modes/summary.mode.ts";
+
+/** The module's modes, each declared with its default settings where it is defined; the service may override them per mode, agents per agent. */
+export const dialogModes = [producerModeDeclaration, mergerModeDeclaration, reviewerModeDeclaration, summariserModeDeclaration] as const;
 import { dialogPrompts } from "./prompts/dialog-prompts.ts";
 import { dialogSessionSection } from "./render/dialog-session-section.ts";
 import type { DialogDatabase } from "./store/dialog-database.ts";
@@ -18,7 +23,7 @@ export function createDialogModule(options: DialogModuleOptions = {}) {
   return defineModule<DialogRepositories>({
     name: "dialog",
     tools: createDialogHandlers(options),
-    modes: dialogModeSettings,
+    modes: dialogModes,
     migrations: dialogMigrations,
     repositories: (db) => ({ dialogSessions: createDialogSessionRepository(db as unknown as Kysely<DialogDatabase>) }),
     sessionSections: [dialogSessionSection],

@@ -4,6 +4,7 @@ import type { Repositories, Store, StoreContribution } from "@deliberate/store";
 import type { Clock } from "./clock.ts";
 import type { InvocationEvent } from "./engine-types.ts";
 import type { IdGenerator } from "./ids.ts";
+import { type ModeEntry, modeSettingsOf } from "./mode-definition.ts";
 import type { ModeSettings, RuntimeSettingsSource } from "./mode-settings.ts";
 import { type ComposedOperation, composeOperation, type ModuleOperation } from "./module-operation.ts";
 import type { ModulePrompt } from "./module-prompt.ts";
@@ -101,8 +102,12 @@ export interface DeliberateModule<Extra extends object = object> extends StoreCo
   /** Set by `defineModule`: marks the object as a module (see `moduleBrand`). */
   readonly [moduleBrand]?: true;
   readonly tools?: readonly ToolHandler<ToolDefinition, Extra>[];
-  /** Mode ids this module registers, with their default model settings. */
-  readonly modes?: Readonly<Record<string, ModeSettings>>;
+  /**
+   * The modes this module registers, each with its default model settings: its mode definitions (`defineMode`
+   * with `settings`) or declarations (`{ mode, settings }`, for modes whose definitions are built per call).
+   * The record form (mode id -> settings) of modules built before settings moved onto modes is still read.
+   */
+  readonly modes?: readonly ModeEntry[] | Readonly<Record<string, ModeSettings>>;
   readonly sessionSections?: readonly SessionSection<Extra>[];
   readonly methods?: readonly ProtocolMethod[];
   readonly tasks?: readonly BackgroundTask<Extra>[];
@@ -184,7 +189,8 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
       if (handlers.has(handler.definition.name)) throw clash("Tool", handler.definition.name, module.name);
       handlers.set(handler.definition.name, handler as ToolHandler<ToolDefinition, object>);
     }
-    for (const [mode, settings] of Object.entries(module.modes ?? {})) {
+    const declared = Array.isArray(module.modes) ? modeSettingsOf(module.name, module.modes as readonly ModeEntry[]) : ((module.modes ?? {}) as Readonly<Record<string, ModeSettings>>);
+    for (const [mode, settings] of Object.entries(declared)) {
       if (modeOwners.has(mode)) throw clash("Mode", mode, module.name);
       modeOwners.set(mode, module.name);
       modes[mode] = settings;

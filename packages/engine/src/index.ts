@@ -12,7 +12,7 @@ export type { IdGenerator } from "./ids.ts";
 export { combineSettingsSources, createMemorySettingsSource, createSettingsResolver, fallbackModeSettings } from "./mode-settings.ts";
 export type { MemorySettingsSource, ModeSettings, RuntimeSettingsSource } from "./mode-settings.ts";
 export { defineMode } from "./mode-definition.ts";
-export type { ModeDefinition } from "./mode-definition.ts";
+export type { ModeDeclaration, ModeDefinition, ModeEntry } from "./mode-definition.ts";
 export { defineHandler, handlerDefinerFor } from "./tool-handler.ts";
 export type { InvocationFields, ToolHandler } from "./tool-handler.ts";
 export type { InvocationUsage, ToolContext } from "./context.ts";

@@ -91,3 +91,29 @@ describe("a module's environment", () => {
     expect(reportEnvironment(variables, {})).toEqual({ THINGS_LIMIT: 10, THINGS_MODE: "fast", THINGS_SECRET: null });
   });
 });
+
+describe("mode settings declared on the modes", () => {
+  const mode = (id: string, settings?: { temperature: number; maxTokens: number }) => ({
+    mode: id,
+    ...(settings ? { settings } : {}),
+    name: `${id}_answer`,
+    description: "An answer",
+    system: "Answer.",
+    prompt: () => "?",
+    output: z.object({}),
+  });
+
+  it("registers each mode id once with the settings its definitions declare; definitions without settings share them", () => {
+    const composed = composeModules([defineModule({ name: "things", modes: [mode("plan", { temperature: 0.2, maxTokens: 900 }), mode("plan"), { mode: "judge", settings: { temperature: 0, maxTokens: 300 } }] })]);
+    expect(composed.modes).toEqual({ plan: { temperature: 0.2, maxTokens: 900 }, judge: { temperature: 0, maxTokens: 300 } });
+    // The record form of modules built before settings moved onto modes is still read.
+    expect(composeModules([defineModule({ name: "old", modes: { plan: { temperature: 0.4, maxTokens: 100 } } })]).modes).toEqual({ plan: { temperature: 0.4, maxTokens: 100 } });
+  });
+
+  it("refuses a mode with two different settings, and one with none, naming the module and the mode", () => {
+    expect(() => composeModules([defineModule({ name: "things", modes: [mode("plan", { temperature: 0.2, maxTokens: 900 }), mode("plan", { temperature: 0.9, maxTokens: 900 })] })])).toThrow(
+      /Mode 'plan' of module things is declared with two different settings/,
+    );
+    expect(() => composeModules([defineModule({ name: "things", modes: [mode("plan")] })])).toThrow("Mode 'plan' of module things has no settings: declare them on its definition");
+  });
+});

@@ -7,7 +7,7 @@ export { executeTask } from "./orchestrator/execute-task.ts";
 export { executeTaskFailures, modelFailureOf } from "./orchestrator/task-failure.ts";
 export { endSession } from "./orchestrator/end-session.ts";
 export type { KnowledgeGraphContext, KnowledgeGraphRepositories } from "./orchestrator/reasoning-run.ts";
-export { knowledgeGraphModes } from "./modes/mode-settings.ts";
+export { knowledgeGraphModes } from "./module.ts";
 export { knowledgeGraphSection, readKnowledgeGraph } from "./session-section.ts";
 export type { KnowledgeGraphSectionData } from "./session-section.ts";
 export { subgraphMermaidLines, subgraphToMermaid } from "./graph/mermaid.ts";

@@ -2,7 +2,7 @@ export { createReasoningModule, reasoningModule } from "./module.ts";
 export type { ReasoningModuleOptions } from "./module.ts";
 export type { ReasoningContext } from "./define-handler.ts";
 export type { ReasoningRepositories } from "./store/repositories.ts";
-export { reasoningModes } from "./modes.ts";
+export { reasoningModes } from "./module.ts";
 export { reasoningSessionSections } from "./session-sections.ts";
 export type { ReasoningSessionRecord } from "./session-sections.ts";
 export { ensureSession, formatHistory, historyLimits, loadSessionHistory } from "./session-history.ts";

@@ -36,7 +36,7 @@ export { lessonOf, measureReward, rewardWeights } from "./learner.ts";
 export type { RewardInput, RewardMeasurement } from "./learner.ts";
 export { diagnoseByRules, rules } from "./analyzer/rules.ts";
 export type { Rule } from "./analyzer/rules.ts";
-export { diagnoseWithModel, diagnosisAnswerSchema, diagnosisModeId, diagnosisModeSettings } from "./analyzer/model-analyzer.ts";
+export { diagnoseWithModel, diagnosisAnswerSchema, diagnosisModeDeclaration, diagnosisModeId } from "./analyzer/model-analyzer.ts";
 export type { AnalysisInput, DiagnosisDraft, Lesson, TargetOption } from "./analyzer/analysis-input.ts";
 export { applyDiagnosis, executionBlock, rollbackAction } from "./executor.ts";
 export type { ExecutionBlock, ExecutorDependencies } from "./executor.ts";

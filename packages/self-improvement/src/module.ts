@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type BackgroundTaskContext, type Clock, type DeliberateModule, defineModule, type IdGenerator, randomIds, systemClock } from "@deliberate/engine";
 import type { Store } from "@deliberate/store";
-import { diagnosisModeId, diagnosisModeSettings } from "./analyzer/model-analyzer.ts";
+import { diagnosisModeDeclaration } from "./analyzer/model-analyzer.ts";
 import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImprovementOptions } from "./config.ts";
 import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
 import { selfImprovementOperations } from "./operations.ts";
@@ -106,7 +106,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
     name: moduleName,
     migrations: selfImprovementMigrations,
     repositories: createSelfImprovementRepositories,
-    modes: { [diagnosisModeId]: diagnosisModeSettings },
+    modes: [diagnosisModeDeclaration],
     runtimeSettings: source,
     onInvocation(event) {
       if (event.id === null) return;
