@@ -89,6 +89,19 @@ export interface ApiService {
   stop(): Promise<void>;
 }
 
+/**
+ * The modules served: the runtime's defaults with this service's agent-intent module (a module in `extra` takes the
+ * place of the default of its name: tests bring their own instances), the `DELIBERATE_MODULES` plug-ins, then `extra`.
+ */
+async function servedModules(config: ApiConfig, extra: readonly DeliberateModule[] | undefined): Promise<DeliberateModule[]> {
+  const serviceModules = [agentIntentModule as DeliberateModule];
+  return [
+    ...defaultModules({ knowledgeGraph: config.knowledgeGraph, moduleSettings: config.moduleSettings, serviceModules, ...(extra ? { replacedBy: extra } : {}) }),
+    ...(await loadModules(config.modules)),
+    ...(extra ?? []),
+  ];
+}
+
 export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
@@ -98,17 +111,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logFile) sinks.push(fileSink(config.logFile));
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
-  const modules: readonly DeliberateModule[] = [
-    // A module given in `options.modules` takes the place of the default of its name (tests bring their own instances).
-    ...defaultModules({
-      knowledgeGraph: config.knowledgeGraph,
-      moduleSettings: config.moduleSettings,
-      serviceModules: [agentIntentModule as DeliberateModule],
-      ...(options.modules ? { replacedBy: options.modules } : {}),
-    }),
-    ...(await loadModules(config.modules)),
-    ...(options.modules ?? []),
-  ];
+  const modules = await servedModules(config, options.modules);
   const serverModels = options.models ?? createModelRouter(config.providers);
   const runtime = await createRuntime({
     settings: config,
