@@ -15,6 +15,7 @@ const counterModule = defineModule({
   name: "counter",
   operations: [
     defineOperation({ name: "read", method: "get", path: "", summary: "The count", output: z.object({ count: z.number() }), handler: async () => ({ count: counted }) }),
+    defineOperation({ name: "digits", method: "get", path: "/digits", summary: "The count's digits", output: z.array(z.number()), handler: async () => [...String(counted)].map(Number) }),
     defineOperation({
       name: "add",
       method: "post",
@@ -51,6 +52,8 @@ describe("module operations over MCP", () => {
     expect(await client.request({ method: "counter/read", params: {} }, anyResult)).toEqual({ count: 0 });
     expect(await client.request({ method: "counter/add", params: { step_name: "first", by: 2 } }, anyResult)).toEqual({ count: 2, step_name: "first", caller: "stdio:test" });
     expect(await client.request({ method: "counter/read" }, anyResult)).toEqual({ count: 2 });
+    // A JSON-RPC result is an object: a list comes as { items }.
+    expect(await client.request({ method: "counter/digits" }, anyResult)).toEqual({ items: [2] });
 
     // Bad params: invalid params (-32602) with the same error body as a tool's, naming each field; nothing changed.
     const failure = await client.request({ method: "counter/add", params: { step_name: "", by: 0 } }, anyResult).then(

@@ -13,7 +13,8 @@ const anyParams = z.looseObject({});
  * `self-improvement/status`, `self-improvement/rollbackAction` with `{ action_id, reason }`): the params are the
  * operation's whole input (path fields included), the result its answer, a failure the same JSON-RPC error as a
  * protocol method's. They are requests, not tools: they act on the service (approve, roll back, pause), which is
- * the operator's to do through a client, not a model's to choose in a conversation.
+ * the operator's to do through a client, not a model's to choose in a conversation. A JSON-RPC result is an
+ * object, so an answer that is a list comes as `{ items: [...] }` (any other non-object as `{ value }`).
  */
 export function registerModuleOperations(
   server: McpServer,
@@ -31,7 +32,8 @@ export function registerModuleOperations(
         const { _meta: _ignored, ...input } = params;
         const caller = callerOf(server, context);
         try {
-          return (await options.engine.runOperation(operation.qualifiedName, input, { signal: context.mcpReq.signal, ...(caller !== undefined ? { caller } : {}) })) as Record<string, unknown>;
+          const answer = await options.engine.runOperation(operation.qualifiedName, input, { signal: context.mcpReq.signal, ...(caller !== undefined ? { caller } : {}) });
+          return asResultObject(answer);
         } catch (failure) {
           const { error, unexpected } = toProtocolError(failure);
           const fields = { operation: operation.qualifiedName, code: (error.data as { code: string }).code };
@@ -42,4 +44,11 @@ export function registerModuleOperations(
       }),
     );
   }
+}
+
+/** The answer as a JSON-RPC result (an object): a list as `{ items }`, another non-object as `{ value }`. */
+function asResultObject(answer: unknown): Record<string, unknown> {
+  if (Array.isArray(answer)) return { items: answer };
+  if (typeof answer !== "object" || answer === null) return { value: answer };
+  return answer as Record<string, unknown>;
 }

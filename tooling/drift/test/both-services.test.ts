@@ -75,6 +75,27 @@ describe("reasoning_metrics {query: config}", () => {
   });
 });
 
+/** Any JSON result (a Standard Schema that accepts every value: the SDK's client asks for one). */
+const anyResult = { "~standard": { version: 1 as const, vendor: "drift", validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+
+describe("module operations", () => {
+  it("answer the same over REST (GET /v1/<module>/...) and MCP (the request <module>/<operation>)", async () => {
+    const client = new Client({ name: "drift-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+    try {
+      const overMcp = await client.request({ method: "self-improvement/config", params: {} }, anyResult);
+      const overRest = await (await fetch(`${api.url}/v1/self-improvement/config`)).json();
+      expect(overMcp).toMatchObject({ mode: "auto", cycleMs: 600_000 });
+      expect(overRest).toEqual(overMcp);
+      const history = await client.request({ method: "self-improvement/history", params: { limit: 5 } }, anyResult);
+      // A JSON-RPC result is an object: the list comes as { items } over MCP.
+      expect(history).toEqual({ items: await (await fetch(`${api.url}/v1/self-improvement/history?limit=5`)).json() });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 /** The status of a request carrying this exact Host header (fetch cannot set Host). */
 function statusWithHost(url: string, host: string, body?: string, origin?: string): Promise<number> {
   const target = new URL(url);
