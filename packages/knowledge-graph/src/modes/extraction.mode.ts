@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 import { confidenceAnswerSchema, predicateAnswerSchema } from "./schema-parts.ts";
-import type { ModeDeclaration } from "@deliberate/engine";
 
 /** The `knowledge_graph_extract` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
 export const extractionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_extract", settings: { temperature: 0.2, maxTokens: 3000 } };

@@ -1,7 +1,6 @@
 import { z } from "zod";
 
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `knowledge_graph_resolve` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
 export const resolutionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_resolve", settings: { temperature: 0, maxTokens: 1200 } };

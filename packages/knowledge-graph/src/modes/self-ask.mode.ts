@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { describeTools, type HostTool, toolCallAnswerSchemas } from "./schema-parts.ts";
-import type { ModeDeclaration } from "@deliberate/engine";
 
 /** The `knowledge_graph_self_ask` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
 export const selfAskModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_self_ask", settings: { temperature: 0.3, maxTokens: 2000 } };

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { tripleAnswerSchema } from "./schema-parts.ts";
-import type { ModeDeclaration } from "@deliberate/engine";
 
 /** The `knowledge_graph_thoughts` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
 export const thoughtsModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_thoughts", settings: { temperature: 0.7, maxTokens: 2500 } };

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `auto` mode and its default model settings, declared on every `auto` definition (the engine layers configuration and runtime overrides on top). */
 export const autoModeDeclaration: ModeDeclaration = { mode: "auto", settings: { temperature: 0.5, maxTokens: 1000 } };

@@ -1,7 +1,6 @@
 import type { AnalysisDepth } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `counterfactual` mode and its default model settings, declared on every `counterfactual` definition (the engine layers configuration and runtime overrides on top). */
 export const counterfactualModeDeclaration: ModeDeclaration = { mode: "counterfactual", settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 16384, stream: true } };

@@ -1,7 +1,6 @@
 import { type CriterionDirection, criterionDirectionSchema, type DecisionType } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `decision` mode and its default model settings, declared on every `decision` definition (the engine layers configuration and runtime overrides on top). */
 export const decisionModeDeclaration: ModeDeclaration = { mode: "decision", settings: { temperature: 0.6, maxTokens: 4000, thinkingBudget: 8192, stream: true } };

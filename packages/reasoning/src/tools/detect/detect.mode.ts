@@ -1,7 +1,6 @@
 import { detectSeveritySchema, type DetectType } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `detect` mode and its default model settings, declared on every `detect` definition (the engine layers configuration and runtime overrides on top). */
 export const detectModeDeclaration: ModeDeclaration = { mode: "detect", settings: { temperature: 0.5, maxTokens: 3000 } };

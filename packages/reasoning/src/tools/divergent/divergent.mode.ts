@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `divergent` mode and its default model settings, declared on every `divergent` definition (the engine layers configuration and runtime overrides on top). */
 export const divergentModeDeclaration: ModeDeclaration = { mode: "divergent", settings: { temperature: 0.9, maxTokens: 3000, thinkingBudget: 4096, stream: true } };

@@ -1,7 +1,6 @@
 import { chainOfCustodySchema, type EvidenceChainOfCustody, type EvidenceSourceType, sourceTypeSchema } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `evidence` mode and its default model settings, declared on every `evidence` definition (the engine layers configuration and runtime overrides on top). */
 export const evidenceModeDeclaration: ModeDeclaration = { mode: "evidence", settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 8192, stream: true } };

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `mcts` mode and its default model settings, declared on every `mcts` definition (the engine layers configuration and runtime overrides on top). */
 export const mctsModeDeclaration: ModeDeclaration = { mode: "mcts", settings: { temperature: 0.7, maxTokens: 2500, thinkingBudget: 16384, stream: true } };

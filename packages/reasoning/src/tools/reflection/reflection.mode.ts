@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `reflection` mode and its default model settings, declared on every `reflection` definition (the engine layers configuration and runtime overrides on top). */
 export const reflectionModeDeclaration: ModeDeclaration = { mode: "reflection", settings: { temperature: 0.6, maxTokens: 2500, thinkingBudget: 8192, stream: true } };

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
-import type { ModeDeclaration } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `tree` mode and its default model settings, declared on every `tree` definition (the engine layers configuration and runtime overrides on top). */
 export const treeModeDeclaration: ModeDeclaration = { mode: "tree", settings: { temperature: 0.8, maxTokens: 3000, stream: true } };
