@@ -4,7 +4,9 @@ import type { Repositories, Store, StoreContribution } from "@deliberate/store";
 import type { Clock } from "./clock.ts";
 import type { InvocationEvent } from "./engine-types.ts";
 import type { IdGenerator } from "./ids.ts";
+import { type ModeEntry, modeSettingsOf } from "./mode-definition.ts";
 import type { ModeSettings, RuntimeSettingsSource } from "./mode-settings.ts";
+import { type ComposedOperation, composeOperation, type ModuleOperation } from "./module-operation.ts";
 import type { ModulePrompt } from "./module-prompt.ts";
 import type { ToolHandler } from "./tool-handler.ts";
 
@@ -100,8 +102,12 @@ export interface DeliberateModule<Extra extends object = object> extends StoreCo
   /** Set by `defineModule`: marks the object as a module (see `moduleBrand`). */
   readonly [moduleBrand]?: true;
   readonly tools?: readonly ToolHandler<ToolDefinition, Extra>[];
-  /** Mode ids this module registers, with their default model settings. */
-  readonly modes?: Readonly<Record<string, ModeSettings>>;
+  /**
+   * The modes this module registers, each with its default model settings: its mode definitions (`defineMode`
+   * with `settings`) or declarations (`{ mode, settings }`, for modes whose definitions are built per call).
+   * The record form (mode id -> settings) of modules built before settings moved onto modes is still read.
+   */
+  readonly modes?: readonly ModeEntry[] | Readonly<Record<string, ModeSettings>>;
   readonly sessionSections?: readonly SessionSection<Extra>[];
   readonly methods?: readonly ProtocolMethod[];
   readonly tasks?: readonly BackgroundTask<Extra>[];
@@ -121,6 +127,13 @@ export interface DeliberateModule<Extra extends object = object> extends StoreCo
    * A tool the module lists in none belongs to the toolset named after the module. Two modules may add to one toolset.
    */
   readonly toolsets?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Named reads and changes of the module's own records (e.g. self-improvement's status and rollback), which
+   * services mount generically: the HTTP API under `/v1/<module name>` (and in /openapi.json), the MCP server as
+   * custom requests `<module name>/<operation>`. See `ModuleOperation`.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each operation has its own input and output schemas.
+  readonly operations?: readonly ModuleOperation<Extra, any, any>[];
 }
 
 /** A module as `defineModule` returns it: branded, with the contract version it was built against. */
@@ -150,6 +163,8 @@ export interface Composition {
   readonly prompts: readonly ModulePrompt[];
   /** Toolset name -> the tools in it (every composed tool is in exactly one). */
   readonly toolsets: ReadonlyMap<string, readonly string[]>;
+  /** Every module's operations, by qualified name (`<module>/<operation>`). */
+  readonly operations: ReadonlyMap<string, ComposedOperation>;
 }
 
 export function composeModules(modules: readonly DeliberateModule[]): Composition {
@@ -165,6 +180,7 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
   const invocationObservers: Array<(event: InvocationEvent) => void> = [];
   const prompts: ModulePrompt[] = [];
   const toolsets = new Map<string, string[]>();
+  const operations = new Map<string, ComposedOperation>();
   const clash = (what: string, name: string, module: string) => new Error(`${what} '${name}' of module ${module} is already registered by another module`);
   for (const module of modules) {
     if (names.has(module.name)) throw new Error(`Module '${module.name}' is composed twice`);
@@ -173,7 +189,8 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
       if (handlers.has(handler.definition.name)) throw clash("Tool", handler.definition.name, module.name);
       handlers.set(handler.definition.name, handler as ToolHandler<ToolDefinition, object>);
     }
-    for (const [mode, settings] of Object.entries(module.modes ?? {})) {
+    const declared = Array.isArray(module.modes) ? modeSettingsOf(module.name, module.modes as readonly ModeEntry[]) : ((module.modes ?? {}) as Readonly<Record<string, ModeSettings>>);
+    for (const [mode, settings] of Object.entries(declared)) {
       if (modeOwners.has(mode)) throw clash("Mode", mode, module.name);
       modeOwners.set(mode, module.name);
       modes[mode] = settings;
@@ -201,6 +218,7 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
       prompts.push(prompt);
     }
     addToolsets(toolsets, module);
+    addOperations(operations, module);
   }
   for (const method of methods.values()) {
     if (!handlers.has(method.tool)) throw new Error(`Method '${method.method}' names tool '${method.tool}', which no composed module registers`);
@@ -208,7 +226,22 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
   for (const prompt of prompts) {
     if (!handlers.has(prompt.tool)) throw new Error(`Prompt '${prompt.name}' leads to tool '${prompt.tool}', which no composed module registers`);
   }
-  return { handlers, modes, sections, methods, tasks, capabilities, runtimeSources, invocationObservers, prompts, toolsets };
+  return { handlers, modes, sections, methods, tasks, capabilities, runtimeSources, invocationObservers, prompts, toolsets, operations };
+}
+
+/** Adds a module's operations: names unique in the module, one operation per method and path, operationIds unique overall. */
+function addOperations(operations: Map<string, ComposedOperation>, module: DeliberateModule): void {
+  for (const operation of module.operations ?? []) {
+    const composed = composeOperation(module.name, operation as ModuleOperation<object>);
+    if (operations.has(composed.qualifiedName)) throw new Error(`Operation '${operation.name}' of module ${module.name} is declared twice`);
+    for (const known of operations.values()) {
+      if (known.operationId === composed.operationId) throw new Error(`Operation '${operation.name}' of module ${module.name}: operationId '${composed.operationId}' is already used by ${known.qualifiedName}`);
+      if (known.method === composed.method && known.httpPath === composed.httpPath) {
+        throw new Error(`Operation '${operation.name}' of module ${module.name}: ${composed.method.toUpperCase()} ${composed.httpPath} is already served by ${known.qualifiedName}`);
+      }
+    }
+    operations.set(composed.qualifiedName, composed);
+  }
 }
 
 /** Adds a module's tools to their toolsets: listed ones where listed, the rest under the module's name. */

@@ -8,11 +8,14 @@ import type { EngineOptions } from "./engine/options.ts";
 import { readSession, type SessionRecord } from "./engine/read-session.ts";
 import type { Engine } from "./engine-types.ts";
 import type { ModeSettings } from "./mode-settings.ts";
+import type { ComposedOperation } from "./module-operation.ts";
 import type { ModulePrompt } from "./module-prompt.ts";
+import { type RunOperationOptions, runOperation } from "./engine/run-operation.ts";
 
 export type { EngineOptions } from "./engine/options.ts";
 export type { SessionRecord } from "./engine/read-session.ts";
 export type { InvocationEvent } from "./engine-types.ts";
+export type { RunOperationOptions } from "./engine/run-operation.ts";
 
 export interface DeliberateEngine extends Engine {
   /** A session with everything recorded in it; NOT_FOUND naming session_id when unknown. */
@@ -41,6 +44,13 @@ export interface DeliberateEngine extends Engine {
   readonly models: ModelRouter;
   /** The concurrency a call started now runs with (configured, or a runtime source's). */
   concurrencyNow(): number;
+  /** The composed modules' operations, in module order (services mount them; see `ModuleOperation`). */
+  readonly operations: readonly ComposedOperation[];
+  /**
+   * Runs an operation by qualified name (`<module>/<operation>`): INVALID_INPUT naming each bad field,
+   * NOT_FOUND for an unknown name; the handler's failures as they are.
+   */
+  runOperation(qualifiedName: string, rawInput: unknown, options?: RunOperationOptions): Promise<unknown>;
 }
 
 /**
@@ -68,5 +78,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     store: options.store,
     models: options.models,
     concurrencyNow: core.concurrencyNow,
+    operations: [...composition.operations.values()],
+    runOperation: (qualifiedName, rawInput, runOptions) => runOperation(core, qualifiedName, rawInput, runOptions),
   };
 }

@@ -1,7 +1,29 @@
 import { endSessionTool, executeTaskTool, knowledgeGraphMethods } from "@deliberate/contracts";
 import { defineModule, handlerDefinerFor, type InvocationFields } from "@deliberate/engine";
 import { buildReasoningCapability } from "./capabilities.ts";
-import { knowledgeGraphModes } from "./modes/mode-settings.ts";
+import { abductionModeDeclaration } from "./modes/abduction.mode.ts";
+import { answerModeDeclaration, sampleModeDeclaration } from "./modes/answer.mode.ts";
+import { deductionModeDeclaration } from "./modes/deduction.mode.ts";
+import { extractionModeDeclaration } from "./modes/extraction.mode.ts";
+import { inductionModeDeclaration } from "./modes/induction.mode.ts";
+import { planModeDeclaration } from "./modes/plan.mode.ts";
+import { resolutionModeDeclaration } from "./modes/resolution.mode.ts";
+import { selfAskModeDeclaration } from "./modes/self-ask.mode.ts";
+import { thoughtsModeDeclaration } from "./modes/thoughts.mode.ts";
+
+/** The module's modes, each declared with its default settings where it is defined (the engine layers environment and runtime overrides on top). */
+export const knowledgeGraphModes = [
+  extractionModeDeclaration,
+  resolutionModeDeclaration,
+  inductionModeDeclaration,
+  deductionModeDeclaration,
+  abductionModeDeclaration,
+  planModeDeclaration,
+  answerModeDeclaration,
+  sampleModeDeclaration,
+  selfAskModeDeclaration,
+  thoughtsModeDeclaration,
+] as const;
 import { endSession } from "./orchestrator/end-session.ts";
 import { executeTask } from "./orchestrator/execute-task.ts";
 import { defaultKnowledgeGraphOptions, type KnowledgeGraphOptions } from "./orchestrator/options.ts";

@@ -1,6 +1,6 @@
 export { createReasoningModule, reasoningModule } from "./module.ts";
 export type { ReasoningRepositories } from "./store/contribution.ts";
-export { reasoningModes } from "./modes.ts";
+export { reasoningModes } from "./module.ts";
 export type { ReasoningSessionRecord } from "./session-sections.ts";
 export { workflowDefinitions, getWorkflow } from "./tools/guided-workflow/registry.ts";
 export type { WorkflowDefinition } from "./tools/guided-workflow/workflow-definition.ts";

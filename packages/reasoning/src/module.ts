@@ -1,5 +1,4 @@
 import { defineModule } from "@deliberate/engine";
-import { reasoningModes } from "./modes.ts";
 import { reasoningSessionSections } from "./session-sections.ts";
 import { type ReasoningRepositories, reasoningStore } from "./store/contribution.ts";
 import { createAutoHandler } from "./tools/auto/auto.handler.ts";
@@ -8,6 +7,22 @@ import { reasoningPrompts } from "./prompts/reasoning-prompts.ts";
 import { builtinPresets } from "./tools/preset/builtin-presets.ts";
 import type { PresetDefinition } from "./tools/preset/preset-definition.ts";
 import { createPresetHandler } from "./tools/preset/preset.handler.ts";
+import { linearModeDeclaration } from "./tools/linear/linear.mode.ts";
+import { treeModeDeclaration } from "./tools/tree/tree.mode.ts";
+import { divergentModeDeclaration } from "./tools/divergent/divergent.mode.ts";
+import { reflectionModeDeclaration } from "./tools/reflection/reflection.mode.ts";
+import { checkpointModeDeclaration } from "./tools/checkpoint/checkpoint.mode.ts";
+import { autoModeDeclaration } from "./tools/auto/auto.mode.ts";
+import { graphModeDeclaration } from "./tools/graph/graph.mode.ts";
+import { detectModeDeclaration } from "./tools/detect/detect.mode.ts";
+import { decisionModeDeclaration } from "./tools/decision/decision.mode.ts";
+import { evidenceModeDeclaration } from "./tools/evidence/evidence.mode.ts";
+import { timelineModeDeclaration } from "./tools/timeline/timeline.mode.ts";
+import { mctsModeDeclaration } from "./tools/mcts/mcts.mode.ts";
+import { counterfactualModeDeclaration } from "./tools/counterfactual/counterfactual.mode.ts";
+
+/** The reasoning modes, each declared with its settings in its tool's folder (design §6); model ids live in provider configuration. */
+export const reasoningModes = [linearModeDeclaration, treeModeDeclaration, divergentModeDeclaration, reflectionModeDeclaration, checkpointModeDeclaration, autoModeDeclaration, graphModeDeclaration, detectModeDeclaration, decisionModeDeclaration, evidenceModeDeclaration, timelineModeDeclaration, mctsModeDeclaration, counterfactualModeDeclaration] as const;
 
 /**
  * The reasoning tools by toolset. core is what most questions need (and what the

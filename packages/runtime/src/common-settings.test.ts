@@ -35,5 +35,28 @@ describe("readCommonSettings", () => {
     expect(message).toContain('LOG_LEVEL must be one of debug, info, warn, error (got "loud")');
     expect(message).toContain('DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0")');
     expect(message).toContain('HOST_COMPLETION_TTL_SECONDS must be a whole number of seconds >= 1 (got "soon")');
+    expect(message).toContain('DELIBERATE_SELF_IMPROVEMENT_MODE must be one of auto, advisory, off (got "sometimes")');
+  });
+
+  it("reads each default module's declared variables: every bad one named, values (and defaults) reported per module", () => {
+    let error: unknown;
+    try {
+      read({ LOG_LEVEL: "loud", DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "soon", DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST: "[1]" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).variables).toEqual(["LOG_LEVEL", "DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS", "DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST"]);
+    expect((error as ConfigError).message).toContain('DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS must be a positive integer (got "soon")');
+    // A combination one variable cannot judge alone is still named, in the same error.
+    expect(() => read({ LOG_LEVEL: "loud", DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES: "80" })).toThrow(/LOG_LEVEL.*monitor\.minSamples/);
+
+    const settings = read({ DELIBERATE_SELF_IMPROVEMENT_MODE: "Advisory", DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "60000" });
+    expect(settings.moduleSettings.selfImprovement).toMatchObject({ mode: "advisory", cycleMs: 60_000 });
+    expect(settings.moduleSettings.report["self-improvement"]).toMatchObject({
+      DELIBERATE_SELF_IMPROVEMENT_MODE: "advisory",
+      DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: 60_000,
+      DELIBERATE_SELF_IMPROVEMENT_ANALYZER: "auto",
+      DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST: null,
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { readList } from "@deliberate/base";
-import { type KnowledgeGraphOptions, knowledgeGraphOptionsFromEnvironment } from "@deliberate/knowledge-graph";
+import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
 import { isLogLevel, type LogLevel, logLevels } from "@deliberate/logging";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
-import { parseSelfImprovementEnvironment, type SelfImprovementOptions } from "@deliberate/self-improvement";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
+import { type ModuleSettings, readModuleSettings } from "./default-modules.ts";
 import type { EnvReader } from "./env-reader.ts";
 
 /** Default of `HOST_COMPLETION_TTL_SECONDS`. */
@@ -25,10 +25,10 @@ export interface CommonSettings {
   hostCompletionTtlSeconds: number;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
-  /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
+  /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`; the same object as `moduleSettings.knowledgeGraph`). */
   knowledgeGraph: Partial<KnowledgeGraphOptions>;
-  /** The self-improvement module's options (`DELIBERATE_SELF_IMPROVEMENT_*`). */
-  selfImprovement: SelfImprovementOptions;
+  /** The default modules' options, read from the variables each declares (e.g. `DELIBERATE_SELF_IMPROVEMENT_*`). */
+  moduleSettings: ModuleSettings;
 }
 
 /** Reads the common settings; every problem is noted on `reader` (its `finish` throws them together). */
@@ -40,6 +40,7 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
   }
   const fallbackDatabase: DatabaseTarget = { dialect: "sqlite", path: defaultDatabasePath({ env }) };
   const database = reader.attempt(() => databaseTargetFromEnvironment(env), fallbackDatabase);
+  const moduleSettings = readModuleSettings(reader);
   return {
     databasePath: reader.text("DATABASE_PATH") ?? defaultDatabasePath({ env }),
     database,
@@ -49,7 +50,7 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
     providers: reader.attempt(() => parseProviderEnvironment(env), undefined as unknown as ProviderSettings),
     hostCompletionTtlSeconds: reader.integer("HOST_COMPLETION_TTL_SECONDS", defaultHostCompletionTtlSeconds, { min: 1, unit: "seconds" }),
     modules: readList(env["DELIBERATE_MODULES"]),
-    knowledgeGraph: reader.attempt(() => knowledgeGraphOptionsFromEnvironment(env), {}),
-    selfImprovement: reader.attempt(() => parseSelfImprovementEnvironment(env), undefined as unknown as SelfImprovementOptions),
+    knowledgeGraph: moduleSettings.knowledgeGraph,
+    moduleSettings,
   };
 }

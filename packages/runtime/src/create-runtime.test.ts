@@ -24,7 +24,7 @@ function settingsFor(env: Record<string, string>) {
 
 describe("createRuntime", () => {
   it("opens the store, serves the default modules and reports the config snapshot in reasoning_metrics", async () => {
-    const settings = settingsFor({ LOG_LEVEL: "warn", HOST_COMPLETION_TTL_SECONDS: "120", ANTHROPIC_API_KEY: "sk-ant-secret-value-123456" });
+    const settings = settingsFor({ LOG_LEVEL: "warn", HOST_COMPLETION_TTL_SECONDS: "120", ANTHROPIC_API_KEY: "sk-ant-secret-value-123456", DELIBERATE_SELF_IMPROVEMENT_MODE: "off" });
     const runtime = await createRuntime({ settings, modules: defaultModules(settings), logger: silentLogger, transport: "stdio" });
     try {
       await runtime.start();
@@ -37,6 +37,9 @@ describe("createRuntime", () => {
       expect(JSON.stringify(config)).not.toContain("sk-ant-secret-value-123456");
       expect(config).toHaveProperty("engine");
       expect(config).toHaveProperty("providers.provider", "anthropic");
+      // The default modules' options, as their declared variables gave them; the module runs with them.
+      expect(config).toHaveProperty(["modules", "self-improvement", "DELIBERATE_SELF_IMPROVEMENT_MODE"], "off");
+      expect(runtime.engine.capabilities).toMatchObject({ self_improvement: { mode: "off" } });
     } finally {
       await runtime.close();
     }

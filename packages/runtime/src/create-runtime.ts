@@ -6,7 +6,7 @@ import type { CommonSettings } from "./common-settings.ts";
 
 /** What `createRuntime` needs: the parsed settings, the modules, a logger, and the surface it serves. */
 export interface RuntimeOptions {
-  settings: Pick<CommonSettings, "database" | "databasePoolSize" | "providers" | "logLevel" | "hostCompletionTtlSeconds">;
+  settings: Pick<CommonSettings, "database" | "databasePoolSize" | "providers" | "logLevel" | "hostCompletionTtlSeconds"> & Partial<Pick<CommonSettings, "moduleSettings">>;
   modules: readonly DeliberateModule[];
   logger: Logger;
   /** The transport the service answers on (`stdio`, `http`, `rest`): reported in the config snapshot. */
@@ -91,5 +91,7 @@ export function configSnapshot(settings: RuntimeOptions["settings"], transport: 
     transport,
     log_level: settings.logLevel,
     host_completion_ttl_seconds: settings.hostCompletionTtlSeconds,
+    // Each default module's options as its declared variables give them (the same on every service).
+    modules: settings.moduleSettings?.report ?? {},
   };
 }

@@ -55,8 +55,9 @@ export const baselineSchema = z
     window: metricsSnapshotSchema,
     window_from: iso,
     ema: figures.describe("The baseline: EMA over chunks of earlier calls, frozen while a trigger is open (chunks that would trigger are left out)"),
+    // One property per metric (an object, not a record keyed by an enum: its JSON Schema names the properties it requires).
     frozen_since: z
-      .record(z.enum(metricNames), iso.nullable())
+      .object(Object.fromEntries(metricNames.map((name) => [name, iso.nullable()])) as Record<(typeof metricNames)[number], z.ZodNullable<typeof iso>>)
       .describe("Per metric, when the regression its baseline is frozen against began (null: not frozen)"),
     rolling: metricsSnapshotSchema.describe("The earlier calls pooled"),
     chunks: z.number().int(),
@@ -133,6 +134,8 @@ export const actionSchema = z
   .meta({ title: "SelfImprovementAction" });
 
 export const historyEntrySchema = actionSchema.extend({ target: z.string(), lesson: z.string().nullable() }).meta({ title: "SelfImprovementHistoryEntry" });
+export const historySchema = z.array(historyEntrySchema).meta({ title: "SelfImprovementHistory" });
+export const diagnosticsSchema = z.array(diagnosisSchema).meta({ title: "SelfImprovementDiagnostics" });
 
 const breakerFields = {
   state: z.enum(["closed", "open", "half_open"]),

@@ -49,7 +49,13 @@ describe("configuration", () => {
     expect(config).toMatchObject({ mode: "advisory", cycleMs: 60_000, defaultTimeoutMs: 30_000, monitor: { minSamples: 10 }, learner: { minSamples: 10 }, analyzer: { use: "auto" } });
     expect(config.executor.allowlist.temperature).toBeUndefined();
     expect(configError(() => parseSelfImprovementEnvironment({ DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes" })).variables).toEqual(["DELIBERATE_SELF_IMPROVEMENT_MODE"]);
-    expect(configError(() => parseSelfImprovementEnvironment({ DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "-5" })).message).toBe("DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS must be a positive integer, got '-5'");
+    expect(configError(() => parseSelfImprovementEnvironment({ DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "-5" })).message).toBe('DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS must be a positive integer (got "-5")');
+    // Every bad variable at once, in one error.
+    const several = configError(() => parseSelfImprovementEnvironment({ DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes", DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA: "0", DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE: "1.5" }));
+    expect(several.variables).toEqual(["DELIBERATE_SELF_IMPROVEMENT_MODE", "DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE", "DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA"]);
+    expect(several.message).toContain('DELIBERATE_SELF_IMPROVEMENT_MODE must be one of auto, advisory, off (got "sometimes")');
+    // A combination the variables cannot express alone is named by the configuration field.
+    expect(configError(() => parseSelfImprovementEnvironment({ DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES: "80" })).message).toContain("monitor.minSamples");
     expect(configError(() => parseSelfImprovementEnvironment({ DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST: "[1]" })).variables).toEqual(["DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST"]);
   });
 

@@ -1,4 +1,6 @@
 import { ConfigError } from "@deliberate/base";
+import { defineModuleEnvironment, readEnvironmentVariables } from "@deliberate/engine";
+import { z } from "zod";
 import { defaultRequestTimeoutMs } from "@deliberate/providers";
 import { type AdjustableSetting, type AnalyzerChoice, adjustableSettings, analyzerChoices, type LoopMode, loopModes, type Severity, severities } from "./types.ts";
 
@@ -231,84 +233,99 @@ export function resolveSelfImprovementConfig(options: SelfImprovementOptions = {
   return config;
 }
 
-/** Environment variables read by `parseSelfImprovementEnvironment`, with what they set. */
-export const selfImprovementEnvironment = {
-  DELIBERATE_SELF_IMPROVEMENT_MODE: "mode: auto (default), advisory or off",
-  DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "milliseconds between cycles (300000)",
-  DELIBERATE_SELF_IMPROVEMENT_ANALYZER: "auto (the model when the server has one, default), model or rules",
-  DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY: "warning, high (default) or critical",
-  DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES: "calls needed in the window, the baseline and after an action (20)",
-  DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE: "the current window's size in calls (50)",
-  DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA: "the baseline EMA's α (0.3)",
-  DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS: "milliseconds between two actions (600000)",
-  DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR: "actions per hour (3)",
-  DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST: 'JSON replacing allowlist entries, e.g. {"timeoutMs":{"min":5000,"max":120000,"step":10000,"maxSteps":2},"temperature":null}',
-  REQUEST_TIMEOUT_MS: "the providers' per-request timeout: the timeout of a mode that sets none (60000)",
-} as const;
+const positiveInteger = z
+  .string()
+  .refine((text) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0, "must be a positive integer")
+  .transform(Number)
+  .optional();
+const positiveNumber = z
+  .string()
+  .refine((text) => text !== "" && Number.isFinite(Number(text)) && Number(text) > 0, "must be a positive number")
+  .transform(Number)
+  .optional();
+const oneOf = <T extends string>(allowed: readonly T[]) =>
+  z
+    .string()
+    .transform((text) => text.toLowerCase())
+    .refine((text) => (allowed as readonly string[]).includes(text), `must be one of ${allowed.join(", ")}`)
+    .transform((text) => text as T)
+    .optional();
+const allowlistJson = z
+  .string()
+  .transform((text, context) => {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Partial<Record<AdjustableSetting, AllowlistEntry | null>>;
+      context.addIssue({ code: "custom", message: "must be a JSON object of setting -> {min, max, step, maxSteps} or null: not a JSON object" });
+    } catch (error) {
+      context.addIssue({ code: "custom", message: `must be a JSON object of setting -> {min, max, step, maxSteps} or null: ${(error as Error).message}` });
+    }
+    return z.NEVER;
+  })
+  .optional();
+
+const defaults = defaultSelfImprovementConfig;
 
 /**
- * The loop's options from the environment (variables above; empty counts as
- * unset). Throws ConfigError naming the variable.
+ * The loop's options from the environment, declared with the module (`DeliberateModule`'s environment): the runtime
+ * reads these variables with the service's own, so a bad one is named in the service's one `ConfigError`.
+ */
+export const selfImprovementEnvironment = defineModuleEnvironment<SelfImprovementOptions>({
+  module: "self-improvement",
+  variables: [
+    { name: "DELIBERATE_SELF_IMPROVEMENT_MODE", description: "auto (default), advisory or off", default: defaults.mode, schema: oneOf(loopModes) },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS", description: "milliseconds between cycles", default: defaults.cycleMs, schema: positiveInteger },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_ANALYZER", description: "auto (the model when the server has one), model or rules", default: defaults.analyzer.use, schema: oneOf(analyzerChoices) },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY", description: "warning, high or critical", default: defaults.analyzer.minSeverity, schema: oneOf(severities) },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES", description: "calls needed in the window, the baseline and after an action", default: defaults.monitor.minSamples, schema: positiveInteger },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE", description: "the current window's size in calls", default: defaults.monitor.windowSize, schema: positiveInteger },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA", description: "the baseline EMA's α", default: defaults.monitor.alpha, schema: positiveNumber },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS", description: "milliseconds between two actions", default: defaults.executor.cooldownMs, schema: positiveInteger },
+    { name: "DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR", description: "actions per hour", default: defaults.executor.maxActionsPerHour, schema: positiveInteger },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST",
+      description: 'JSON replacing allowlist entries, e.g. {"timeoutMs":{"min":5000,"max":120000,"step":10000,"maxSteps":2},"temperature":null}',
+      schema: allowlistJson,
+    },
+    { name: "REQUEST_TIMEOUT_MS", description: "the providers' per-request timeout: the timeout of a mode that sets none", default: defaults.defaultTimeoutMs, schema: positiveInteger },
+  ],
+  toOptions(values) {
+    const value = <T>(name: string) => values[name] as T | undefined;
+    const only = <K extends string, T>(key: K, found: T | undefined): Partial<Record<K, T>> => (found === undefined ? {} : ({ [key]: found } as Record<K, T>));
+    const minSamples = value<number>("DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES");
+    const options: SelfImprovementOptions = {
+      ...only("mode", value<LoopMode>("DELIBERATE_SELF_IMPROVEMENT_MODE")),
+      ...only("cycleMs", value<number>("DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS")),
+      ...only("defaultTimeoutMs", value<number>("REQUEST_TIMEOUT_MS")),
+      monitor: { ...only("minSamples", minSamples), ...only("windowSize", value<number>("DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE")), ...only("alpha", value<number>("DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA")) },
+      analyzer: { ...only("use", value<AnalyzerChoice>("DELIBERATE_SELF_IMPROVEMENT_ANALYZER")), ...only("minSeverity", value<Severity>("DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY")) },
+      executor: {
+        ...only("cooldownMs", value<number>("DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS")),
+        ...only("maxActionsPerHour", value<number>("DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR")),
+        ...only("allowlist", value<Partial<Record<AdjustableSetting, AllowlistEntry | null>>>("DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST")),
+      },
+      learner: only("minSamples", minSamples),
+    };
+    try {
+      resolveSelfImprovementConfig(options);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(`${error.message} (from the DELIBERATE_SELF_IMPROVEMENT_* environment)`, error.variables);
+      throw error;
+    }
+    return options;
+  },
+});
+
+/**
+ * The loop's options from the environment on their own (the CLI's; the services read `selfImprovementEnvironment`
+ * through the runtime). Throws one ConfigError naming every bad variable.
  */
 export function parseSelfImprovementEnvironment(env: Readonly<Record<string, string | undefined>>): SelfImprovementOptions {
-  const read = (name: keyof typeof selfImprovementEnvironment) => {
-    const value = env[name]?.trim();
-    return value === undefined || value === "" ? undefined : value;
-  };
-  const number = (name: keyof typeof selfImprovementEnvironment, integer = true): number | undefined => {
-    const value = read(name);
-    if (value === undefined) return undefined;
-    const parsed = Number(value);
-    if (!Number.isFinite(parsed) || parsed <= 0 || (integer && !Number.isInteger(parsed))) {
-      throw new ConfigError(`${name} must be a positive ${integer ? "integer" : "number"}, got '${value}'`, [name]);
-    }
-    return parsed;
-  };
-  const choice = <T extends string>(name: keyof typeof selfImprovementEnvironment, allowed: readonly T[]): T | undefined => {
-    const value = read(name)?.toLowerCase();
-    if (value === undefined) return undefined;
-    if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got '${value}'`, [name]);
-    return value as T;
-  };
-  let allowlist: Partial<Record<AdjustableSetting, AllowlistEntry | null>> | undefined;
-  const allowlistText = read("DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST");
-  if (allowlistText !== undefined) {
-    try {
-      const parsed: unknown = JSON.parse(allowlistText);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
-      allowlist = parsed as Partial<Record<AdjustableSetting, AllowlistEntry | null>>;
-    } catch (error) {
-      throw new ConfigError(`DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST must be a JSON object of setting -> {min, max, step, maxSteps} or null: ${(error as Error).message}`, [
-        "DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST",
-      ]);
-    }
+  const { values, problems } = readEnvironmentVariables(env, selfImprovementEnvironment.variables);
+  const [first] = problems;
+  if (first !== undefined && problems.length === 1) throw new ConfigError(first.message, [...first.variables]);
+  if (problems.length > 1) {
+    throw new ConfigError(`Invalid configuration: ${problems.map((problem) => problem.message).join("; ")}.`, problems.flatMap((problem) => problem.variables));
   }
-  const minSamples = number("DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES");
-  const options: SelfImprovementOptions = {
-    ...(choice("DELIBERATE_SELF_IMPROVEMENT_MODE", loopModes) !== undefined ? { mode: choice("DELIBERATE_SELF_IMPROVEMENT_MODE", loopModes) as LoopMode } : {}),
-    ...(number("DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS") !== undefined ? { cycleMs: number("DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS") as number } : {}),
-    ...(number("REQUEST_TIMEOUT_MS") !== undefined ? { defaultTimeoutMs: number("REQUEST_TIMEOUT_MS") as number } : {}),
-    monitor: {
-      ...(minSamples !== undefined ? { minSamples } : {}),
-      ...(number("DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE") !== undefined ? { windowSize: number("DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE") as number } : {}),
-      ...(number("DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA", false) !== undefined ? { alpha: number("DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA", false) as number } : {}),
-    },
-    analyzer: {
-      ...(choice("DELIBERATE_SELF_IMPROVEMENT_ANALYZER", analyzerChoices) !== undefined ? { use: choice("DELIBERATE_SELF_IMPROVEMENT_ANALYZER", analyzerChoices) as AnalyzerChoice } : {}),
-      ...(choice("DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY", severities) !== undefined ? { minSeverity: choice("DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY", severities) as Severity } : {}),
-    },
-    executor: {
-      ...(read("DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS") !== undefined ? { cooldownMs: number("DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS") as number } : {}),
-      ...(number("DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR") !== undefined ? { maxActionsPerHour: number("DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR") as number } : {}),
-      ...(allowlist !== undefined ? { allowlist } : {}),
-    },
-    learner: minSamples !== undefined ? { minSamples } : {},
-  };
-  try {
-    resolveSelfImprovementConfig(options);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new ConfigError(`${error.message} (from the DELIBERATE_SELF_IMPROVEMENT_* environment)`, error.variables);
-    throw error;
-  }
-  return options;
+  return selfImprovementEnvironment.toOptions(values);
 }

@@ -25,7 +25,7 @@ export interface SelfImprovementStatus {
   cycle_ms: number;
   paused_until: string | null;
   leader: { holder: string; acquired_at: string; expires_at: string; live: boolean } | null;
-  circuit_breaker: BreakerState & { remaining_ms: number };
+  circuit_breaker: CircuitBreakerReport;
   last_cycle: CycleRecord | null;
   overrides: Array<OverrideRecord & { target: string }>;
   pending_diagnoses: number;

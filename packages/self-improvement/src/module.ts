@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type BackgroundTaskContext, type Clock, type DeliberateModule, defineModule, type IdGenerator, randomIds, systemClock } from "@deliberate/engine";
 import type { Store } from "@deliberate/store";
-import { diagnosisModeId, diagnosisModeSettings } from "./analyzer/model-analyzer.ts";
+import { diagnosisModeDeclaration } from "./analyzer/model-analyzer.ts";
 import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImprovementOptions } from "./config.ts";
 import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
+import { selfImprovementOperations } from "./operations.ts";
 import { serviceStateKey, serviceStateOf } from "./state.ts";
 import { reloadOverrides } from "./executor.ts";
 import { loopLeaderLock } from "./leader.ts";
@@ -19,7 +20,6 @@ export const cycleTaskName = "self-improvement.cycle";
 export const syncTaskName = "self-improvement.sync";
 
 const moduleName = "self-improvement";
-const marker = Symbol.for("deliberate.self-improvement-module");
 
 /** The module, plus what a service (or a test) needs to reach it. */
 export interface SelfImprovementModule extends DeliberateModule<SelfImprovementRepositories> {
@@ -28,7 +28,7 @@ export interface SelfImprovementModule extends DeliberateModule<SelfImprovementR
   readonly settingsSource: OverrideSettingsSource;
   /** This process's identity in the leader lease. */
   readonly holder: string;
-  /** The operations for the CLI and the HTTP API, over a store opened with this module. */
+  /** The operations for the CLI (and tests), over a store opened with this module; services mount `operations`. */
   control(store: Store<SelfImprovementRepositories>): SelfImprovementControl;
   /** Runs one cycle now, with the context the service started the module's tasks with (rejects before that). */
   runCycle(): Promise<CycleResult>;
@@ -37,11 +37,6 @@ export interface SelfImprovementModule extends DeliberateModule<SelfImprovementR
 export interface SelfImprovementModuleOptions extends SelfImprovementOptions {
   /** Identity in the leader lease; default host:pid:random. */
   holder?: string;
-}
-
-/** Whether `value` is a module made by `createSelfImprovementModule` (services mount its routes when composed). */
-export function isSelfImprovementModule(value: unknown): value is SelfImprovementModule {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
 }
 
 /**
@@ -111,7 +106,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
   const module = defineModule<SelfImprovementRepositories>({
     name: moduleName,
     ...selfImprovementStore,
-    modes: { [diagnosisModeId]: diagnosisModeSettings },
+    modes: [diagnosisModeDeclaration],
     runtimeSettings: source,
     onInvocation(event) {
       if (event.id === null) return;
@@ -121,6 +116,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         observed.set(event.tool, modes);
       }
     },
+    operations: selfImprovementOperations({ config, source }),
     capabilities: { self_improvement: { mode: config.mode, analyzer: config.analyzer.use, cycle_ms: config.cycleMs } },
     tasks: [
       {
@@ -159,7 +155,6 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
   });
 
   return Object.assign(module, {
-    [marker]: true,
     config,
     settingsSource: source,
     holder,

@@ -225,6 +225,6 @@ describe("deliberate self-improve", () => {
     expect(missing).toMatchObject({ code: 1 });
     expect((missing as { stderr: string }).stderr).toContain(`no database at ${nowhere}`);
     expect(existsSync(nowhere)).toBe(false);
-    expect((badEnvironment as { stderr: string }).stderr).toContain("DELIBERATE_SELF_IMPROVEMENT_MODE must be one of auto, advisory, off, got 'maybe'");
+    expect((badEnvironment as { stderr: string }).stderr).toContain("DELIBERATE_SELF_IMPROVEMENT_MODE must be one of auto, advisory, off (got \"maybe\")");
   }, 180_000); // spawns the built command ten times: seconds each on a loaded machine
 });

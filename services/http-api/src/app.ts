@@ -1,6 +1,5 @@
 import { DeliberateError } from "@deliberate/contracts";
 import type { DeliberateEngine, IdGenerator } from "@deliberate/engine";
-import type { SelfImprovementControl } from "@deliberate/self-improvement";
 import { checkDatabase } from "@deliberate/store";
 import { Hono } from "hono";
 import type { AppEnv } from "./app-env.ts";
@@ -20,7 +19,6 @@ import { docsRoutes } from "./routes/docs.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { intentRoutes } from "./routes/intent.routes.ts";
 import { moduleRoutes } from "./routes/module.routes.ts";
-import { selfImprovementRoutes } from "./routes/self-improvement.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
@@ -43,8 +41,6 @@ export interface AppDependencies {
   rateLimitStore?: RateLimitStore;
   /** The request checks shared with the HTTP fast path; default new ones from `http`, `ids`, `logger` and `rateLimitStore`. */
   checks?: HttpChecks;
-  /** The self-improvement loop's operations, when the service composes that module (mounted under /v1/self-improvement). */
-  selfImprovement?: SelfImprovementControl;
 }
 
 export { viewerPath };
@@ -100,8 +96,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const caller = restCallerFor(deps.http.apiToken);
   app.route("/", toolRoutes(catalog, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
+  // Capabilities, protocol methods and every module's operations (e.g. /v1/self-improvement/*), generically.
   app.route("/", moduleRoutes(catalog, { engine: deps.engine, ...(caller !== undefined ? { caller } : {}) }));
-  if (deps.selfImprovement) app.route("/", selfImprovementRoutes(catalog, { control: deps.selfImprovement }));
   app.route(
     "/",
     docsRoutes(catalog, {

@@ -1,6 +1,5 @@
 import { ConfigError } from "@deliberate/base";
-import { createEnvReader, readCommonSettings } from "@deliberate/runtime";
-import type { SelfImprovementOptions } from "@deliberate/self-improvement";
+import { createEnvReader, type ModuleSettings, readCommonSettings } from "@deliberate/runtime";
 import { isIP } from "node:net";
 import { defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
 import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
@@ -34,8 +33,8 @@ export interface ApiConfig {
   logLevel: LogLevel;
   /** `HOST_COMPLETION_TTL_SECONDS`, default 3600: how long a host-executed call waits for its completions. */
   hostCompletionTtlSeconds: number;
-  /** The self-improvement module's options (`DELIBERATE_SELF_IMPROVEMENT_*`). */
-  selfImprovement: SelfImprovementOptions;
+  /** The default modules' options, from the variables each module declares (`DELIBERATE_SELF_IMPROVEMENT_*`, ...). */
+  moduleSettings: ModuleSettings;
   /** `REASONING_LOG_FILE`: mirror every JSON log line to this file. */
   logFile: string | undefined;
   /** `REASONING_LOG_STDOUT=1`: mirror every JSON log line to stdout. */
@@ -267,7 +266,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     knowledgeGraph: common.knowledgeGraph,
     logLevel: common.logLevel,
     hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,
-    selfImprovement: common.selfImprovement,
+    moduleSettings: common.moduleSettings,
     logFile: read(env, "REASONING_LOG_FILE"),
     logStdout,
     http,

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { survivingDatabaseFaults } from "@deliberate/base";
-import { createSelfImprovementModule } from "@deliberate/self-improvement";
 import { type RunningService, runMain } from "@deliberate/runtime";
 import { sqliteDriverProblem } from "@deliberate/store";
 import { parseApiEnvironment } from "./config.ts";
@@ -16,8 +15,8 @@ async function main(): Promise<RunningService> {
     process.stderr.write(`deliberate-api: ${driverProblem}\n`);
     process.exit(1);
   }
-  // The self-improvement loop runs in every service (DELIBERATE_SELF_IMPROVEMENT_MODE=off stops its actions).
-  const service = await createApiService({ config, modules: [createSelfImprovementModule(config.selfImprovement)] });
+  // The default modules (with their options from the variables they declare) are composed by createApiService.
+  const service = await createApiService({ config });
   // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
   survivingDatabaseFaults(process, (level, message, fields) => service.logger[level](message, fields));
   logStartup(service.logger, config, await service.start());

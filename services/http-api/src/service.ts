@@ -16,7 +16,6 @@ import {
   systemClock,
   type TaskRunner,
 } from "@deliberate/engine";
-import { isSelfImprovementModule, type SelfImprovementRepositories } from "@deliberate/self-improvement";
 import { createModelRouter, type ModelRouter } from "@deliberate/providers";
 import { createRuntime, defaultModules } from "@deliberate/runtime";
 import type { Store } from "@deliberate/store";
@@ -90,6 +89,19 @@ export interface ApiService {
   stop(): Promise<void>;
 }
 
+/**
+ * The modules served: the runtime's defaults with this service's agent-intent module (a module in `extra` takes the
+ * place of the default of its name: tests bring their own instances), the `DELIBERATE_MODULES` plug-ins, then `extra`.
+ */
+async function servedModules(config: ApiConfig, extra: readonly DeliberateModule[] | undefined): Promise<DeliberateModule[]> {
+  const serviceModules = [agentIntentModule as DeliberateModule];
+  return [
+    ...defaultModules({ knowledgeGraph: config.knowledgeGraph, moduleSettings: config.moduleSettings, serviceModules, ...(extra ? { replacedBy: extra } : {}) }),
+    ...(await loadModules(config.modules)),
+    ...(extra ?? []),
+  ];
+}
+
 export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
@@ -99,11 +111,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   if (config.logFile) sinks.push(fileSink(config.logFile));
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
-  const modules: readonly DeliberateModule[] = [
-    ...defaultModules({ knowledgeGraph: config.knowledgeGraph, serviceModules: [agentIntentModule as DeliberateModule] }),
-    ...(await loadModules(config.modules)),
-    ...(options.modules ?? []),
-  ];
+  const modules = await servedModules(config, options.modules);
   const serverModels = options.models ?? createModelRouter(config.providers);
   const runtime = await createRuntime({
     settings: config,
@@ -127,7 +135,6 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   const { engine, tasks } = runtime;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
-  const selfImprovement = modules.find(isSelfImprovementModule);
   const telemetry = createTelemetry({ store, logger, secrets, clock, ids });
   const decider = createIntentDecider({
     engine,
@@ -192,7 +199,6 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     http: config.http,
     ids,
     version: serviceVersion,
-    ...(selfImprovement ? { selfImprovement: selfImprovement.control(store as unknown as Store<SelfImprovementRepositories>) } : {}),
   });
 
   const caller = restCallerFor(config.http.apiToken);
@@ -236,7 +242,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     secrets,
     async start() {
-      // Modules restore their state (e.g. self-improvement's overrides) before the first request.
+      // Modules restore their state (e.g. overrides they applied) before the first request.
       await tasks.start();
       return new Promise<string>((resolve, reject) => {
         // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and

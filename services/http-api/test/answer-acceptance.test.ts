@@ -1,5 +1,5 @@
 import { needsCompletionSchema } from "@deliberate/contracts";
-import { answerJsonSchema, type DeliberateEngine, hostModelRouter } from "@deliberate/engine";
+import { answerJsonSchema, composeModules, type DeliberateEngine, hostModelRouter } from "@deliberate/engine";
 import { createTestEngine, randomSchemaAnswer, schemaViolations } from "@deliberate/engine/testing";
 import type { GenerateOptions, LanguageModel, ModelRouter } from "@deliberate/providers";
 import { createScriptedModel } from "@deliberate/providers/testing";
@@ -372,7 +372,7 @@ describe("every mode of every built-in module accepts every answer valid against
   });
 
   it("reached every registered mode, and every answer schema accepted all its random schema-valid answers", () => {
-    const registered = modules.flatMap((module) => Object.keys(module.modes ?? {}));
+    const registered = Object.keys(composeModules(modules).modes);
     expect(registered.filter((mode) => !askedModes.has(mode) && !settingsOnlyModes.has(mode))).toEqual([]);
     expect([...settingsOnlyModes].filter((mode) => askedModes.has(mode))).toEqual([]);
     const rows = [...tallies.entries()].sort(([left], [right]) => left.localeCompare(right));

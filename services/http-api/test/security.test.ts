@@ -13,7 +13,8 @@ afterEach(async () => {
 async function service(env: Record<string, string> = {}) {
   const running = await startService(env);
   cleanups.push(() => running.stop());
-  return running;
+  // What the service wrote starting (self-improvement records the settings it runs with): not the requests' doing.
+  return { ...running, atStart: await countRows(running.service.store) };
 }
 
 interface RawResponse {
@@ -48,8 +49,10 @@ function raw(url: string, options: { method?: string; headers?: Record<string, s
   });
 }
 
-function rows(running: Awaited<ReturnType<typeof service>>) {
-  return countRows(running.service.store);
+/** Rows written since the service started, per table. */
+async function rows(running: Awaited<ReturnType<typeof service>>) {
+  const now = await countRows(running.service.store);
+  return Object.fromEntries(Object.entries(now).map(([table, count]) => [table, count - (running.atStart[table] ?? 0)]));
 }
 
 const metricsCall = JSON.stringify({ query: "summary" });

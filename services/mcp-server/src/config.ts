@@ -1,6 +1,5 @@
 import { ConfigError, readList } from "@deliberate/base";
-import { createEnvReader, defaultHostCompletionTtlSeconds, type EnvReader, readCommonSettings } from "@deliberate/runtime";
-import type { SelfImprovementOptions } from "@deliberate/self-improvement";
+import { createEnvReader, type ModuleSettings, defaultHostCompletionTtlSeconds, type EnvReader, readCommonSettings } from "@deliberate/runtime";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
@@ -64,8 +63,8 @@ export interface ServerConfig {
   database: DatabaseTarget;
   /** `DATABASE_POOL_SIZE`, default 10: Postgres connections of this process. */
   databasePoolSize: number;
-  /** The self-improvement module's options (`DELIBERATE_SELF_IMPROVEMENT_*`). */
-  selfImprovement: SelfImprovementOptions;
+  /** The default modules' options, from the variables each module declares (`DELIBERATE_SELF_IMPROVEMENT_*`, ...). */
+  moduleSettings: ModuleSettings;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
   transport: TransportConfig;
@@ -293,7 +292,7 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
     modules: common.modules,
     toolsets: parseToolsets(options.env),
     knowledgeGraph: common.knowledgeGraph,
-    selfImprovement: common.selfImprovement,
+    moduleSettings: common.moduleSettings,
     logLevel: common.logLevel,
     transport,
     hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,

@@ -2,6 +2,7 @@ import { publishedSchemas, submitTool, type ToolDefinition } from "@deliberate/c
 import type { DeliberateEngine, Engine, InvokeOptions } from "@deliberate/engine";
 import { McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import { bindConnectionCaller } from "./caller-identity.ts";
+import { registerModuleOperations } from "./module-operations.ts";
 import { registerProtocolMethods } from "./protocol-methods.ts";
 import { invokeOptionsFor } from "./request-options.ts";
 import type { ProviderSettings } from "@deliberate/providers";
@@ -30,10 +31,10 @@ export interface CreateServerOptions {
   logMirror?: LogMirror;
   /**
    * The engine whose tools are served; every definition in `engine.tools` becomes an MCP tool.
-   * Its composed modules' protocol methods (`methods`) are served as custom JSON-RPC requests
+   * Its composed modules' protocol methods (`methods`) and operations (`operations`, as `<module>/<operation>`) are served as custom JSON-RPC requests
    * and their published `capabilities` are advertised under `experimental` at initialize.
    */
-  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities" | "prompts" | "toolsets">>;
+  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities" | "prompts" | "toolsets" | "operations" | "runOperation">>;
   logger?: Logger;
   /**
    * Provider configuration. With no server-side provider, calls use the
@@ -164,6 +165,8 @@ export function createServer(options: CreateServerOptions): McpServer {
   const views = options.appViews && options.sessions ? createAppViewResources(options.appViews, new Set(tools.map((tool) => tool.name))) : undefined;
   for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, during, views?.toolMeta(definition.name));
   registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers, during });
+  const { operations, runOperation } = options.engine;
+  if (operations !== undefined && runOperation !== undefined) registerModuleOperations(server, { engine: { operations, runOperation }, logger, during });
   withoutInheritedToolNames(server);
   if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl, views);
   const prompts = (options.engine.prompts ?? []).filter((prompt) => tools.some((tool) => tool.name === prompt.tool));

@@ -53,6 +53,14 @@ describe("clientConfigSnippet", () => {
     expect(snippet).toBe('claude mcp add deliberate -e DATABASE_PATH=/srv/d.db -e DELIBERATE_MODULES_URL="$DELIBERATE_MODULES_URL" -- /usr/bin/node /opt/main.js\n');
   });
 
+  it("forwards every variable a default module declares (knowledge graph, self-improvement), a secret one by reference", () => {
+    const moduleEnv = { DATABASE_PATH: "/srv/d.db", KNOWLEDGE_GRAPH_MAX_SESSIONS: "5", KNOWLEDGE_GRAPH_STATE_SECRET: "0123456789abcdef-secret", DELIBERATE_SELF_IMPROVEMENT_MODE: "off", UNRELATED: "x" };
+    const snippet = clientConfigSnippet({ client: "claude-code", config: config(moduleEnv), scriptPath: "/opt/main.js", nodePath: "/usr/bin/node", env: moduleEnv });
+    expect(snippet).toBe(
+      'claude mcp add deliberate -e DATABASE_PATH=/srv/d.db -e DELIBERATE_SELF_IMPROVEMENT_MODE=off -e KNOWLEDGE_GRAPH_MAX_SESSIONS=5 -e KNOWLEDGE_GRAPH_STATE_SECRET="$KNOWLEDGE_GRAPH_STATE_SECRET" -- /usr/bin/node /opt/main.js\n',
+    );
+  });
+
   it("quotes paths with spaces for the shell", () => {
     const snippet = clientConfigSnippet({ client: "claude-code", config: config({ DATABASE_PATH: "/my data/d.db" }), scriptPath: "/my apps/main.js", nodePath: "/my node/bin/node", env: {} });
     expect(snippet).toBe("claude mcp add deliberate -e DATABASE_PATH='/my data/d.db' -- '/my node/bin/node' '/my apps/main.js'\n");

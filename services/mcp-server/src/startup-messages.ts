@@ -68,7 +68,8 @@ const credentialsInUrl = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
  * (`deliberate-mcp --print-config claude-code|claude-desktop`): the absolute
  * script and database paths, the Node that runs it now (`nodePath`, the absolute
  * `process.execPath`: a client's own `node` may be another major, for which the
- * native SQLite module was not built), and the provider variables set now. Secrets are
+ * native SQLite module was not built), and the provider, behaviour and module variables set now
+ * (every variable a default module declares). Secrets are
  * never printed: Claude Code's command reads them from the shell (`"$NAME"`),
  * Claude Desktop's JSON gets a `<NAME>` placeholder to replace.
  */
@@ -77,8 +78,10 @@ export function clientConfigSnippet(options: { client: ConfigClient; config: Ser
   // A Postgres URL carries its password: passed on like a secret, never printed.
   const database = options.config.database;
   const env: Array<[string, string, boolean]> = [database.dialect === "postgres" ? ["DATABASE_URL", database.url, true] : ["DATABASE_PATH", resolve(database.path), false]];
+  // Every variable a composed default module declares is a setting of the server too (reported under `modules`).
+  const declared = new Set(Object.values(options.config.moduleSettings.report).flatMap((values) => Object.keys(values)));
   for (const [name, value] of Object.entries(options.env).sort(([a], [b]) => a.localeCompare(b))) {
-    if (value === undefined || value.trim() === "" || !forwardedVariable.test(name) || testVariable.test(name)) continue;
+    if (value === undefined || value.trim() === "" || !(forwardedVariable.test(name) || declared.has(name)) || testVariable.test(name)) continue;
     env.push([name, value, secretVariable.test(name) || credentialsInUrl.test(value)]);
   }
   if (options.client === "claude-code") {

@@ -17,6 +17,8 @@ const sharedEnv = {
   DATABASE_PATH: join(directory, "deliberate.db"),
   LOG_LEVEL: "warn",
   HOST_COMPLETION_TTL_SECONDS: "120",
+  // A module's own variable (declared by the module, read by the runtime): reported the same by both.
+  DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "600000",
   ANTHROPIC_API_KEY: "sk-ant-drift-test-key-0123456789",
 };
 
@@ -56,8 +58,13 @@ describe("reasoning_metrics {query: config}", () => {
   it("reports the same settings over MCP and REST (only the transport differs)", async () => {
     const [overMcp, overRest] = await Promise.all([configOverMcp(), configOverRest()]);
     for (const config of [overMcp, overRest]) {
-      expect(Object.keys(config).sort()).toEqual(["database", "engine", "host_completion_ttl_seconds", "log_level", "providers", "transport"]);
-      expect(config).toMatchObject({ log_level: "warn", host_completion_ttl_seconds: 120, providers: { provider: "anthropic" } });
+      expect(Object.keys(config).sort()).toEqual(["database", "engine", "host_completion_ttl_seconds", "log_level", "modules", "providers", "transport"]);
+      expect(config).toMatchObject({
+        log_level: "warn",
+        host_completion_ttl_seconds: 120,
+        providers: { provider: "anthropic" },
+        modules: { "self-improvement": { DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: 600_000, DELIBERATE_SELF_IMPROVEMENT_MODE: "auto" } },
+      });
       expect(JSON.stringify(config)).not.toContain("sk-ant-drift-test-key-0123456789");
     }
     expect(overMcp["transport"]).toBe("http");
@@ -65,6 +72,27 @@ describe("reasoning_metrics {query: config}", () => {
     const { transport: _mcpTransport, ...mcpRest } = overMcp;
     const { transport: _restTransport, ...restRest } = overRest;
     expect(restRest).toEqual(mcpRest);
+  });
+});
+
+/** Any JSON result (a Standard Schema that accepts every value: the SDK's client asks for one). */
+const anyResult = { "~standard": { version: 1 as const, vendor: "drift", validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+
+describe("module operations", () => {
+  it("answer the same over REST (GET /v1/<module>/...) and MCP (the request <module>/<operation>)", async () => {
+    const client = new Client({ name: "drift-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+    try {
+      const overMcp = await client.request({ method: "self-improvement/config", params: {} }, anyResult);
+      const overRest = await (await fetch(`${api.url}/v1/self-improvement/config`)).json();
+      expect(overMcp).toMatchObject({ mode: "auto", cycleMs: 600_000 });
+      expect(overRest).toEqual(overMcp);
+      const history = await client.request({ method: "self-improvement/history", params: { limit: 5 } }, anyResult);
+      // A JSON-RPC result is an object: the list comes as { items } over MCP.
+      expect(history).toEqual({ items: await (await fetch(`${api.url}/v1/self-improvement/history?limit=5`)).json() });
+    } finally {
+      await client.close();
+    }
   });
 });
 

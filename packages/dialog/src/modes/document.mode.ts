@@ -3,6 +3,12 @@ import { z } from "zod";
 import type { DialogPreset } from "../presets/dialog-preset.ts";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
 import { renderDirectives, renderDocuments, renderSessionSections, rubricLines, sessionRole, shortenedDocumentTask, type TurnPromptInput } from "./prompt-sections.ts";
+import type { ModeDeclaration } from "@deliberate/engine";
+
+/** The `dialog_producer` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const producerModeDeclaration = { mode: "dialog_producer", settings: { temperature: 0.7, maxTokens: 4000 } } as const satisfies ModeDeclaration;
+/** The `dialog_merger` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const mergerModeDeclaration = { mode: "dialog_merger", settings: { temperature: 0.5, maxTokens: 4000 } } as const satisfies ModeDeclaration;
 
 /** The longest document an agent may write (the prompts ask for under 8,000 characters). */
 export const maxDocumentCharacters = 12_000;
@@ -31,7 +37,7 @@ function documentRules(preset: DialogPreset): string {
 /** The producer's turn: iteration 0 analyses the topic; later turns refine the document, incorporating every directive. */
 export function createProducerMode(agent: AgentConfig, preset: DialogPreset): DialogModeDefinition<TurnPromptInput, DocumentAnswer> {
   return {
-    mode: "dialog_producer",
+    ...producerModeDeclaration,
     name: "dialog_document",
     description: "The complete document of this turn and the author's self-assessment.",
     system: [agent.systemPrompt, "---", sessionRole(agent), documentRules(preset)].join("\n\n"),
@@ -59,7 +65,7 @@ export function createProducerMode(agent: AgentConfig, preset: DialogPreset): Di
 /** The merger's turn: one complete document from the current documents and any pending directives. */
 export function createMergerMode(agent: AgentConfig, preset: DialogPreset): DialogModeDefinition<TurnPromptInput, DocumentAnswer> {
   return {
-    mode: "dialog_merger",
+    ...mergerModeDeclaration,
     name: "dialog_merge",
     description: "The merged complete document of this turn and the merger's self-assessment.",
     system: [agent.systemPrompt, "---", sessionRole(agent), documentRules(preset)].join("\n\n"),

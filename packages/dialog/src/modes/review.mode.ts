@@ -4,6 +4,10 @@ import { z } from "zod";
 import type { DialogPreset, RubricCriterion } from "../presets/dialog-preset.ts";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
 import { renderDocuments, renderSessionSections, rubricLines, sessionRole, type TurnPromptInput } from "./prompt-sections.ts";
+import type { ModeDeclaration } from "@deliberate/engine";
+
+/** The `dialog_reviewer` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const reviewerModeDeclaration = { mode: "dialog_reviewer", settings: { temperature: 0.3, maxTokens: 1500 } } as const satisfies ModeDeclaration;
 
 export const maxDirectiveCharacters = 400;
 
@@ -70,7 +74,7 @@ function scoreAnchors(gradedBy: DialogGradedBy): string {
 /** The reviewer's turn: rubric scores of the document and 2-3 directives for the next version; `gradedBy` says who answers it. */
 export function createReviewerMode(agent: AgentConfig, preset: DialogPreset, gradedBy: DialogGradedBy = "server_model"): DialogModeDefinition<TurnPromptInput, ReviewAnswer> {
   return {
-    mode: "dialog_reviewer",
+    ...reviewerModeDeclaration,
     name: "dialog_review",
     description: "Rubric scores of the document under review and 2-3 directives for its next version.",
     system: [

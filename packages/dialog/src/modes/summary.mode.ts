@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
 import { renderEarlier, type EarlierConversation } from "./prompt-sections.ts";
+import type { ModeDeclaration } from "@deliberate/engine";
+
+/** The `dialog_summariser` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const summariserModeDeclaration = { mode: "dialog_summariser", settings: { temperature: 0.3, maxTokens: 2000 } } as const satisfies ModeDeclaration;
 
 export interface SummaryPromptInput {
   topic: string;
@@ -21,7 +25,7 @@ export function summaryCharacterLimit(contextBudgetTokens: number): number {
 /** The summariser: condenses early iterations so later prompts fit the context budget; the raw turns stay stored. */
 export function createSummaryMode(maxCharacters: number): DialogModeDefinition<SummaryPromptInput, SummaryAnswer> {
   return {
-    mode: "dialog_summariser",
+    ...summariserModeDeclaration,
     name: "dialog_summary",
     description: "A summary that replaces the early iterations of a reasoning session in later prompts.",
     system: [

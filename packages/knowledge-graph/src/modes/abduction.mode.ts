@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
+
+/** The `knowledge_graph_abduce` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const abductionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_abduce", settings: { temperature: 0.6, maxTokens: 3000 } };
 
 export interface AbductionInput {
   goal: string;
@@ -46,7 +49,7 @@ export function createAbductionMode(names: readonly string[]): ModeDefinition<Ab
   const end = z.string().min(1).max(120).describe("A graph entity's name exactly as listed, or the name of a new entity this hypothesis introduces");
   const type = z.string().min(1).max(60).describe("The entity's type (person, place, event, concept, ...); it matters only for a new entity");
   return defineMode<AbductionInput, AbductionAnswer>({
-    mode: "knowledge_graph_abduce",
+    ...abductionModeDeclaration,
     name: "knowledge_graph_hypotheses",
     description: "Observations to explain and 2-3 hypotheses as new nodes and edges",
     system:

@@ -1,6 +1,11 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { confidenceAnswerSchema, tripleAnswerSchema } from "./schema-parts.ts";
+
+/** The `knowledge_graph_answer` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const answerModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_answer", settings: { temperature: 0.3, maxTokens: 2000 } };
+/** The `knowledge_graph_sample` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const sampleModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_sample", settings: { temperature: 0.8, maxTokens: 2000 } };
 
 export interface AnswerInput {
   goal: string;
@@ -48,7 +53,7 @@ function output(names: readonly string[]) {
 /** The answer step with standard chain of thought. */
 export function createAnswerMode(names: readonly string[]): ModeDefinition<AnswerInput, AnswerOutput> {
   return defineMode<AnswerInput, AnswerOutput>({
-    mode: "knowledge_graph_answer",
+    ...answerModeDeclaration,
     name: "knowledge_graph_answer",
     description: "The answer with its reasoning steps, cited graph facts and confidence",
     system,
@@ -60,7 +65,7 @@ export function createAnswerMode(names: readonly string[]): ModeDefinition<Answe
 /** The same answer step, sampled at a higher temperature for self-consistency. */
 export function createSampleMode(names: readonly string[]): ModeDefinition<AnswerInput, AnswerOutput> {
   return defineMode<AnswerInput, AnswerOutput>({
-    mode: "knowledge_graph_sample",
+    ...sampleModeDeclaration,
     name: "knowledge_graph_answer_sample",
     description: "One independent answer with its reasoning steps, cited graph facts and confidence",
     system,

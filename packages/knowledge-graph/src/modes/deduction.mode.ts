@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
+
+/** The `knowledge_graph_deduce` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const deductionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_deduce", settings: { temperature: 0.1, maxTokens: 2500 } };
 
 export interface DeductionInput {
   goal: string;
@@ -37,7 +40,7 @@ const atom = z.object({ subject: term, predicate: predicateAnswerSchema, object:
 export function createDeductionMode(names: readonly string[]): ModeDefinition<DeductionInput, DeductionAnswer> {
   const name = entityNameSchema(names);
   return defineMode<DeductionInput, DeductionAnswer>({
-    mode: "knowledge_graph_deduce",
+    ...deductionModeDeclaration,
     name: "knowledge_graph_rules",
     description: "The premises as explicit rules over triples, and the query to check",
     system:

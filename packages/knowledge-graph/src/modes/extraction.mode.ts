@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 import { confidenceAnswerSchema, predicateAnswerSchema } from "./schema-parts.ts";
+
+/** The `knowledge_graph_extract` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const extractionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_extract", settings: { temperature: 0.2, maxTokens: 3000 } };
 
 /** Bounds of one extraction, so one answer cannot flood the graph. */
 export const extractionLimits = { entities: 30, relations: 40, observations: 5 } as const;
@@ -39,7 +42,7 @@ export type ExtractionAnswer = z.infer<typeof extractionAnswerSchema>;
 
 /** Seeding and enrichment: entities and relations a text states, as structured output. */
 export const extractionMode = defineMode<ExtractionInput, ExtractionAnswer>({
-  mode: "knowledge_graph_extract",
+  ...extractionModeDeclaration,
   name: "knowledge_graph_extraction",
   description: "Entities and relations stated by the text",
   system:

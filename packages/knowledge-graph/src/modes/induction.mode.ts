@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { confidenceAnswerSchema, entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
+
+/** The `knowledge_graph_induce` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const inductionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_induce", settings: { temperature: 0.5, maxTokens: 2500 } };
 
 export interface InductionInput {
   goal: string;
@@ -25,7 +28,7 @@ export interface InductionAnswer {
 export function createInductionMode(names: readonly string[]): ModeDefinition<InductionInput, InductionAnswer> {
   const name = entityNameSchema(names);
   return defineMode<InductionInput, InductionAnswer>({
-    mode: "knowledge_graph_induce",
+    ...inductionModeDeclaration,
     name: "knowledge_graph_induction",
     description: "Patterns across entities of the graph, each generalised into a new abstract entity",
     system:

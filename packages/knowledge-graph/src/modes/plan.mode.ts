@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { describeTools, type HostTool, toolCallAnswerSchemas } from "./schema-parts.ts";
+
+/** The `knowledge_graph_plan` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const planModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_plan", settings: { temperature: 0.3, maxTokens: 2500 } };
 
 export interface PlanInput {
   goal: string;
@@ -32,7 +35,7 @@ export function createPlanMode(tools: readonly HostTool[], maxPlanDepth: number,
   if (allowUserInput) alternatives.push(z.object({ kind: z.literal("askUser"), purpose, question: z.string().min(1).max(500) }));
   const step = alternatives.length === 1 ? (alternatives[0] as z.ZodType) : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   return defineMode<PlanInput, PlanAnswer>({
-    mode: "knowledge_graph_plan",
+    ...planModeDeclaration,
     name: "knowledge_graph_plan",
     description: "A short plan of graph operations, tool calls and questions that reaches the goal",
     system:

@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `knowledge_graph_resolve` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const resolutionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_resolve", settings: { temperature: 0, maxTokens: 1200 } };
 
 export interface ResolutionPair {
   keep: { name: string; type: string; observations: readonly string[] };
@@ -41,7 +44,7 @@ export function createResolutionMode(pairCount: number): ModeDefinition<Resoluti
     decisions: z.strictObject(Object.fromEntries(Array.from({ length: pairCount }, (_, index) => [pairKey(index), decision]))).describe("One decision per pair, under the pair's id"),
   }) as unknown as z.ZodType<ResolutionAnswer>;
   return defineMode<ResolutionInput, ResolutionAnswer>({
-    mode: "knowledge_graph_resolve",
+    ...resolutionModeDeclaration,
     name: "knowledge_graph_resolution",
     description: "Whether each pair of entity names refers to the same thing",
     system:

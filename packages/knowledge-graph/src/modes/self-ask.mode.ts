@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { describeTools, type HostTool, toolCallAnswerSchemas } from "./schema-parts.ts";
+
+/** The `knowledge_graph_self_ask` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const selfAskModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_self_ask", settings: { temperature: 0.3, maxTokens: 2000 } };
 
 export interface SelfAskInput {
   goal: string;
@@ -27,7 +30,7 @@ export function createSelfAskMode(tools: readonly HostTool[], allowUserInput: bo
   if (allowUserInput) alternatives.push(z.object({ source: z.literal("user"), question }));
   const subQuestion = alternatives.length === 1 ? (alternatives[0] as z.ZodType) : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   return defineMode<SelfAskInput, SelfAskAnswer>({
-    mode: "knowledge_graph_self_ask",
+    ...selfAskModeDeclaration,
     name: "knowledge_graph_self_ask",
     description: "Follow-up questions that together answer the goal",
     system:

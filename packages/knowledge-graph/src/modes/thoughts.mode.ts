@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { tripleAnswerSchema } from "./schema-parts.ts";
+
+/** The `knowledge_graph_thoughts` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
+export const thoughtsModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_thoughts", settings: { temperature: 0.7, maxTokens: 2500 } };
 
 export interface ThoughtsInput {
   goal: string;
@@ -18,7 +21,7 @@ export interface ThoughtsAnswer {
 /** Tree of thoughts: `breadth` alternative next thoughts from the current path, each rated; code scores and keeps the best. */
 export function createThoughtsMode(names: readonly string[], breadth: number): ModeDefinition<ThoughtsInput, ThoughtsAnswer> {
   return defineMode<ThoughtsInput, ThoughtsAnswer>({
-    mode: "knowledge_graph_thoughts",
+    ...thoughtsModeDeclaration,
     name: "knowledge_graph_thoughts",
     description: "Alternative next reasoning steps toward the answer, each with the graph facts it rests on",
     system:

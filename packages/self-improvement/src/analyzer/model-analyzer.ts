@@ -1,4 +1,4 @@
-import { defineMode, generateWithMode, type ModeSettings } from "@deliberate/engine";
+import { defineMode, generateWithMode, type ModeDeclaration, type ModeSettings } from "@deliberate/engine";
 import type { ModelRouter } from "@deliberate/providers";
 import { z } from "zod";
 import { stepValue } from "../allowlist.ts";
@@ -9,8 +9,8 @@ import { type AnalysisInput, type DiagnosisDraft, describeErrorCodes, describeTr
 /** The mode id of the analyzer's model call (its settings and model id are configurable like any mode's). */
 export const diagnosisModeId = "self_improvement";
 
-/** Default settings of the diagnosis mode. */
-export const diagnosisModeSettings: ModeSettings = { temperature: 0.2, maxTokens: 1500, timeoutMs: 60_000 };
+/** The diagnosis mode and its default settings, declared on its definition (the module registers it). */
+export const diagnosisModeDeclaration: ModeDeclaration = { mode: diagnosisModeId, settings: { temperature: 0.2, maxTokens: 1500, timeoutMs: 60_000 } };
 
 const system = [
   "You are the analyzer of a reasoning service's self-improvement loop.",
@@ -85,7 +85,7 @@ export async function diagnoseWithModel(input: AnalysisInput, options: { models:
   const maxSteps = Math.max(...input.targets.map((target) => target.entry.maxSteps));
   const output = diagnosisAnswerSchema([first, ...rest], maxSteps);
   const mode = defineMode({
-    mode: diagnosisModeId,
+    ...diagnosisModeDeclaration,
     name: "self_improvement_diagnosis",
     description: "The suspected cause of a deviation and at most one bounded change of one listed setting.",
     system,

@@ -27,7 +27,7 @@ const stores: Store[] = [];
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
-const autoSettings = reasoningModes["auto"]!;
+const autoSettings = reasoningModes.find((declaration) => declaration.mode === "auto")!.settings;
 
 /** An engine with the modules the API composes, over in-memory SQLite. */
 async function engineFor(model: LanguageModel): Promise<Engine> {

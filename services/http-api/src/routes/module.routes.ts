@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import type { OperationCatalog } from "../openapi/operation.ts";
+import { addModuleOperation } from "./module-operation.route.ts";
 import { readJsonBody } from "./read-json.ts";
 import { pascalCase } from "./tools.routes.ts";
 
@@ -18,7 +19,8 @@ export const capabilityCacheControl = "private, max-age=300";
  * `GET /v1/capabilities` (every capability object by key), `GET /v1/{key}/capabilities`
  * (one, e.g. /v1/reasoning/capabilities), and each protocol method as
  * `POST /v1/methods/{method}` (e.g. /v1/methods/reasoning/executeTask), which runs
- * the method's tool through the engine exactly like `POST /v1/tools/{tool}`.
+ * the method's tool through the engine exactly like `POST /v1/tools/{tool}`, and every module operation at
+ * `<method> /v1/{module}{path}` (e.g. GET /v1/self-improvement/history; see `addModuleOperation`).
  */
 export function moduleRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; caller?: string }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -78,5 +80,7 @@ export function moduleRoutes(catalog: OperationCatalog, options: { engine: Delib
       async (c) => c.json(await engine.invoke(tool.name, await readJsonBody(c), { signal: c.get("signal"), ...(options.caller !== undefined ? { caller: options.caller } : {}) })),
     );
   }
+
+  for (const operation of engine.operations) addModuleOperation(app, catalog, { engine, operation, ...(options.caller !== undefined ? { caller: options.caller } : {}) });
   return app;
 }

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `auto` mode and its default model settings, declared on every `auto` definition (the engine layers configuration and runtime overrides on top). */
+export const autoModeDeclaration: ModeDeclaration = { mode: "auto", settings: { temperature: 0.5, maxTokens: 1000 } };
 
 /** What each routable mode is good for; the router reads this. */
 export const routingHints: Record<string, string> = {
@@ -24,7 +27,7 @@ export function routerAnswerSchema(modes: readonly [string, ...string[]]) {
 /** Built per engine from the modes that are actually registered. */
 export function createRouterMode(modes: readonly [string, ...string[]]) {
   return defineMode({
-    mode: "auto",
+    ...autoModeDeclaration,
     name: "auto_route",
     description: "The reasoning mode best suited to the content, with confidence and rationale.",
     system: [

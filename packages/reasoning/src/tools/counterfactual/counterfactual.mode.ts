@@ -1,6 +1,9 @@
 import type { AnalysisDepth } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `counterfactual` mode and its default model settings, declared on every `counterfactual` definition (the engine layers configuration and runtime overrides on top). */
+export const counterfactualModeDeclaration: ModeDeclaration = { mode: "counterfactual", settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 16384, stream: true } };
 
 /** Size of a causal model the model may propose. */
 export const proposedCausalModelLimits = { minVariables: 2, maxVariables: 12 } as const;
@@ -123,7 +126,7 @@ export function createCausalVariablesMode(needs: VariablesNeeds): ModeDefinition
       };
     });
   return defineMode({
-    mode: "counterfactual",
+    ...counterfactualModeDeclaration,
     name: "counterfactual_variables",
     description: "The variables of a linear causal model for the scenario, each with its causal level, and the variable the intervention sets.",
     system: [
@@ -202,7 +205,7 @@ export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNe
       return { relationships, rationale: answer.rationale };
     });
   return defineMode({
-    mode: "counterfactual",
+    ...counterfactualModeDeclaration,
     name: "counterfactual_links",
     description: "The direct cause -> effect links, with linear strengths, between the levelled variables of a causal model.",
     system: [
@@ -270,7 +273,7 @@ export function createCausalMappingMode(needs: MappingNeeds): ModeDefinition<Map
       };
     });
   return defineMode({
-    mode: "counterfactual",
+    ...counterfactualModeDeclaration,
     name: "counterfactual_mapping",
     description: "Missing strengths of a given causal model and the variable the intervention sets.",
     system: [
@@ -310,7 +313,7 @@ export interface NarrativeAnswer {
 
 /** The narrative over effects already computed in code; the depth decides what kind of claim it may make. */
 export const narrativeMode = defineMode({
-  mode: "counterfactual",
+  ...counterfactualModeDeclaration,
   name: "counterfactual_narrative",
   description: "Narrative, key differences and assumptions of a what-if analysis whose numbers are given.",
   system: [

@@ -1,6 +1,9 @@
 import { type CriterionDirection, criterionDirectionSchema, type DecisionType } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `decision` mode and its default model settings, declared on every `decision` definition (the engine layers configuration and runtime overrides on top). */
+export const decisionModeDeclaration: ModeDeclaration = { mode: "decision", settings: { temperature: 0.6, maxTokens: 4000, thinkingBudget: 8192, stream: true } };
 
 /** Criteria the model proposes when the caller gives none. */
 export const proposedCriteriaLimits = { min: 2, max: 8 } as const;
@@ -137,7 +140,7 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
   }
 
   return defineMode({
-    mode: "decision",
+    ...decisionModeDeclaration,
     name: "decision_scores",
     description: "Judgements for a multi-criteria decision: criteria, importances, directions and 0-10 levels.",
     system: [
@@ -214,7 +217,7 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
       }),
     );
   return defineMode({
-    mode: "decision",
+    ...decisionModeDeclaration,
     name: "decision_pairwise",
     description: "Saaty 1-9 pairwise comparison judgements between options.",
     system: [
@@ -308,7 +311,7 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
     };
   });
   return defineMode({
-    mode: "decision",
+    ...decisionModeDeclaration,
     name: "decision_stakeholders",
     description: "Stakeholders with power and interest levels, and their conflicts and alignments.",
     system: [

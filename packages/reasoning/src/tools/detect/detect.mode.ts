@@ -1,6 +1,9 @@
 import { detectSeveritySchema, type DetectType } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `detect` mode and its default model settings, declared on every `detect` definition (the engine layers configuration and runtime overrides on top). */
+export const detectModeDeclaration: ModeDeclaration = { mode: "detect", settings: { temperature: 0.5, maxTokens: 3000 } };
 
 /** What each bias or fallacy id means, for the prompt (categories come from contracts). */
 export const detectCatalogue: Readonly<Record<string, string>> = {
@@ -71,7 +74,7 @@ export function createDetectMode(type: DetectType, types: readonly string[]): Mo
   const typeSchema = z.enum(types as [string, ...string[]]);
   const what = type === "biases" ? "cognitive biases" : "logical fallacies";
   return defineMode({
-    mode: "detect",
+    ...detectModeDeclaration,
     name: type === "biases" ? "detect_biases" : "detect_fallacies",
     description: `The ${what} present in the text, each with a verbatim quote as evidence.`,
     system: [

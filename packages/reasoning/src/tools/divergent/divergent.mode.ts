@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `divergent` mode and its default model settings, declared on every `divergent` definition (the engine layers configuration and runtime overrides on top). */
+export const divergentModeDeclaration: ModeDeclaration = { mode: "divergent", settings: { temperature: 0.9, maxTokens: 3000, thinkingBudget: 4096, stream: true } };
 
 /** Lenses handed out to concurrent perspective calls so they do not converge on one view. */
 export const perspectiveLenses = [
@@ -25,7 +28,7 @@ export const perspectiveAnswerSchema = z.object({
 });
 
 export const perspectiveMode = defineMode({
-  mode: "divergent",
+  ...divergentModeDeclaration,
   name: "divergent_perspective",
   description: "One distinct perspective on the problem with a novelty score.",
   system: [
@@ -43,7 +46,7 @@ export const synthesisAnswerSchema = z.object({
 });
 
 export const synthesisMode = defineMode({
-  mode: "divergent",
+  ...divergentModeDeclaration,
   name: "divergent_synthesis",
   description: "Challenged assumptions and a synthesis across perspectives.",
   system: [

@@ -1,6 +1,9 @@
 import { chainOfCustodySchema, type EvidenceChainOfCustody, type EvidenceSourceType, sourceTypeSchema } from "@deliberate/contracts";
 import { z } from "zod";
-import { defineMode, type ModeDefinition } from "@deliberate/engine";
+import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `evidence` mode and its default model settings, declared on every `evidence` definition (the engine layers configuration and runtime overrides on top). */
+export const evidenceModeDeclaration: ModeDeclaration = { mode: "evidence", settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 8192, stream: true } };
 
 /**
  * Bounds of a model-estimated probability: an estimate is never certainty
@@ -66,7 +69,7 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
       };
     });
   return defineMode({
-    mode: "evidence",
+    ...evidenceModeDeclaration,
     name: "evidence_likelihoods",
     description: "Estimated prior and likelihoods P(E|H), P(E|not H) for a Bayesian update.",
     system: [
@@ -144,7 +147,7 @@ export function createAssessmentMode(needs: AssessmentNeeds): ModeDefinition<Ass
       return { items: needs.items.map((index) => ({ index, ...(items[String(index)] as Omit<AssessmentAnswer["items"][number], "index">) })) };
     });
   return defineMode({
-    mode: "evidence",
+    ...evidenceModeDeclaration,
     name: "evidence_assessment",
     description: "Source tier, corroboration and chain of custody of evidence items.",
     system: [

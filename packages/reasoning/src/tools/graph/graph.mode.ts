@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `graph` mode and its default model settings, declared on every `graph` definition (the engine layers configuration and runtime overrides on top). */
+export const graphModeDeclaration: ModeDeclaration = { mode: "graph", settings: { temperature: 0.7, maxTokens: 2500, thinkingBudget: 4096, stream: true } };
 
 /**
  * The four judgements a node is scored on; the node's score is their mean,
@@ -48,7 +51,7 @@ export const continuationAnswerSchema = z.object({
 });
 
 export const graphContinuationMode = defineMode({
-  mode: "graph",
+  ...graphModeDeclaration,
   name: "graph_continuation",
   description: "One new thought continuing a path of a graph of thoughts, with its criteria scores.",
   system: [
@@ -67,7 +70,7 @@ export const scoreAnswerSchema = z.object({
 });
 
 export const graphScoreMode = defineMode({
-  mode: "graph",
+  ...graphModeDeclaration,
   name: "graph_score",
   description: "Criteria scores for one thought of a graph of thoughts.",
   system: ["You evaluate one thought in a graph of thoughts written by another AI agent, in the context of the path that led to it.", scoringRubric].join("\n"),
@@ -81,7 +84,7 @@ export const aggregateAnswerSchema = z.object({
 });
 
 export const graphAggregateMode = defineMode({
-  mode: "graph",
+  ...graphModeDeclaration,
   name: "graph_aggregate",
   description: "A unified insight merging several thoughts of a graph of thoughts, with its criteria scores.",
   system: [
@@ -105,7 +108,7 @@ export const refineAnswerSchema = z.object({
 });
 
 export const graphRefineMode = defineMode({
-  mode: "graph",
+  ...graphModeDeclaration,
   name: "graph_refine",
   description: "A self-critique of one thought and its improved version, with criteria scores.",
   system: [
@@ -122,7 +125,7 @@ export const finalizeAnswerSchema = z.object({
 });
 
 export const graphFinalizeMode = defineMode({
-  mode: "graph",
+  ...graphModeDeclaration,
   name: "graph_finalize",
   description: "Conclusions extracted from the terminal thoughts of a graph of thoughts.",
   system: [

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `linear` mode and its default model settings, declared on every `linear` definition (the engine layers configuration and runtime overrides on top). */
+export const linearModeDeclaration: ModeDeclaration = { mode: "linear", settings: { temperature: 0.7, maxTokens: 2000 } };
 
 export const linearAnswerSchema = z.object({
   content: z.string().min(1).describe("The next step of reasoning that logically continues the thought"),
@@ -8,7 +11,7 @@ export const linearAnswerSchema = z.object({
 });
 
 export const linearMode = defineMode({
-  mode: "linear",
+  ...linearModeDeclaration,
   name: "linear_continuation",
   description: "A logical continuation of the thought with a calibrated confidence and the next step.",
   system: [

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `mcts` mode and its default model settings, declared on every `mcts` definition (the engine layers configuration and runtime overrides on top). */
+export const mctsModeDeclaration: ModeDeclaration = { mode: "mcts", settings: { temperature: 0.7, maxTokens: 2500, thinkingBudget: 16384, stream: true } };
 
 /** Renders a search path (problem first) for a prompt. */
 export function formatSearchPath(steps: readonly string[], charactersPerStep = 1000): string {
@@ -20,7 +23,7 @@ export const mctsExpansionAnswerSchema = z.object({
 
 /** Expansion: the model proposes candidate next steps (the moves of the search). */
 export const mctsExpansionMode = defineMode({
-  mode: "mcts",
+  ...mctsModeDeclaration,
   name: "mcts_expand",
   description: "Distinct candidate next steps from a partial line of reasoning.",
   system: [
@@ -39,7 +42,7 @@ export const mctsEvaluationAnswerSchema = z.object({
 
 /** Evaluation: the model judges a line of reasoning (the simulation's reward, 0..1). */
 export const mctsEvaluationMode = defineMode({
-  mode: "mcts",
+  ...mctsModeDeclaration,
   name: "mcts_evaluate",
   description: "A value in [0, 1] for a partial line of reasoning.",
   system: [

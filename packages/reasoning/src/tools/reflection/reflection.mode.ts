@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `reflection` mode and its default model settings, declared on every `reflection` definition (the engine layers configuration and runtime overrides on top). */
+export const reflectionModeDeclaration: ModeDeclaration = { mode: "reflection", settings: { temperature: 0.6, maxTokens: 2500, thinkingBudget: 8192, stream: true } };
 
 /**
  * The rubric every draft is critiqued against: each criterion is scored 0..1
@@ -33,7 +36,7 @@ export type CritiqueAnswer = z.infer<typeof critiqueAnswerSchema>;
 
 /** Critique of one draft against the rubric; it does not rewrite the draft. */
 export const critiqueMode = defineMode({
-  mode: "reflection",
+  ...reflectionModeDeclaration,
   name: "reflection_critique",
   description: "Rubric scores, strengths, weaknesses and recommendations for one draft of reasoning.",
   system: [
@@ -65,7 +68,7 @@ export function formatCritique(critique: CritiqueAnswer): string {
 
 /** A revision of a draft that sees its critique. */
 export const revisionMode = defineMode({
-  mode: "reflection",
+  ...reflectionModeDeclaration,
   name: "reflection_revision",
   description: "A draft of reasoning rewritten to fix the weaknesses its critique names.",
   system: [
@@ -85,7 +88,7 @@ export const evaluationAnswerSchema = z.object({
 });
 
 export const evaluationMode = defineMode({
-  mode: "reflection",
+  ...reflectionModeDeclaration,
   name: "reflection_session_evaluation",
   description: "An assessment of a whole session's reasoning quality and coherence.",
   system: [

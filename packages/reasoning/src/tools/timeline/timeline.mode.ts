@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `timeline` mode and its default model settings, declared on every `timeline` definition (the engine layers configuration and runtime overrides on top). */
+export const timelineModeDeclaration: ModeDeclaration = { mode: "timeline", settings: { temperature: 0.7, maxTokens: 2500 } };
 
 export const timelineBranchAnswerSchema = z.object({
   label: z.string().min(1).max(80).describe("A short name for the alternative path"),
@@ -8,7 +11,7 @@ export const timelineBranchAnswerSchema = z.object({
 
 /** Used when `branch` is called without content: the model proposes the alternative path. */
 export const timelineBranchMode = defineMode({
-  mode: "timeline",
+  ...timelineModeDeclaration,
   name: "timeline_branch",
   description: "An alternative path forking from a point on a timeline.",
   system: [
@@ -45,7 +48,7 @@ export interface TimelineCompareBranch {
 /** Built per call for the branches being compared. */
 export function createTimelineCompareMode(branchIds: readonly string[]) {
   return defineMode({
-    mode: "timeline",
+    ...timelineModeDeclaration,
     name: "timeline_compare",
     description: "Narrative divergence, per-branch quality and convergence opportunities of timeline branches.",
     system: [
@@ -97,7 +100,7 @@ export function timelineMergeAnswerSchema(strategy: ModelMergeStrategy) {
 /** Built per call for the merge strategy (interleave needs no model). */
 export function createTimelineMergeMode(strategy: ModelMergeStrategy) {
   return defineMode({
-    mode: "timeline",
+    ...timelineModeDeclaration,
     name: `timeline_merge_${strategy}`,
     description: "Two timeline branches merged into one, with the conflicts it resolved.",
     system: ["You merge two branches of a timeline (source into target) for another AI agent.", mergeInstructions[strategy], "List every conflict you resolved."].join("\n"),

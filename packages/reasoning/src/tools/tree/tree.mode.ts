@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { defineMode } from "@deliberate/engine";
+import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+
+/** The `tree` mode and its default model settings, declared on every `tree` definition (the engine layers configuration and runtime overrides on top). */
+export const treeModeDeclaration: ModeDeclaration = { mode: "tree", settings: { temperature: 0.8, maxTokens: 3000, stream: true } };
 
 export const treeAnswerSchema = z.object({
   branches: z
@@ -15,7 +18,7 @@ export const treeAnswerSchema = z.object({
 });
 
 export const treeMode = defineMode({
-  mode: "tree",
+  ...treeModeDeclaration,
   name: "tree_branches",
   description: "Distinct paths of reasoning from the same starting point, each scored for promise.",
   system: [
