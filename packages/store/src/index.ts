@@ -37,6 +37,7 @@ export { parseJsonColumn, parseJsonObject } from "./json-column.ts";
 export { chunks } from "./repositories/chunks.ts";
 export type { InvocationAggregate, InvocationAggregateFilter, InvocationFilter, InvocationRecord, NewInvocation } from "./repositories/invocation.repository.ts";
 export type { NewThought } from "./repositories/thought.repository.ts";
+export type { PositionedThoughts, ThoughtExtent, ThoughtPage, ThoughtsAfter, ThoughtWindow } from "./repositories/thought-pages.ts";
 export type { SuspendedCall } from "./repositories/suspended-call.repository.ts";
 export type { InvocationRow, InvocationTable } from "./tables/invocation.table.ts";
 export type { InvocationRollupRow, InvocationRollupTable } from "./tables/invocation-rollup.table.ts";
