@@ -1,4 +1,4 @@
-import type { Session } from "@deliberate/contracts";
+import type { Session, SessionPageQuery } from "@deliberate/contracts";
 import type { ModelRouter } from "@deliberate/providers";
 import type { Store } from "@deliberate/store";
 import type { BackgroundTask, SessionSection } from "./define-module.ts";
@@ -6,17 +6,31 @@ import { createEngineCore } from "./engine/core.ts";
 import { invoke } from "./engine/invoke.ts";
 import type { EngineOptions } from "./engine/options.ts";
 import { readSession, type SessionRecord } from "./engine/read-session.ts";
+import { readSessionPage, type SessionRecordPage } from "./engine/read-session-page.ts";
+import { openSessionExport, type SessionExportStream, type SessionExportStreamOptions } from "./export/session-export-stream.ts";
 import type { Engine } from "./engine-types.ts";
 import type { ModeSettings } from "./mode-settings.ts";
 import type { ModulePrompt } from "./module-prompt.ts";
 
 export type { EngineOptions } from "./engine/options.ts";
 export type { SessionRecord } from "./engine/read-session.ts";
+export type { SessionRecordPage } from "./engine/read-session-page.ts";
 export type { InvocationEvent } from "./engine-types.ts";
 
 export interface DeliberateEngine extends Engine {
   /** A session with everything recorded in it; NOT_FOUND naming session_id when unknown. */
   readSession(sessionId: string): Promise<SessionRecord>;
+  /**
+   * One window of a session: every list cut to `[offset, offset + limit)` with `page`
+   * (equal to `pageSessionRecord(await readSession(id), window)`); the thoughts are read
+   * as the page alone, so it costs what its items cost. NOT_FOUND naming session_id when unknown.
+   */
+  readSessionPage(sessionId: string, window: SessionPageQuery): Promise<SessionRecordPage>;
+  /**
+   * Opens a streamed export (Markdown or JSON, the text `exportSession` renders) read a page
+   * of thoughts at a time as it is pulled; NOT_FOUND naming session_id, before any text, when unknown.
+   */
+  openSessionExport(sessionId: string, options: SessionExportStreamOptions): Promise<SessionExportStream>;
   /** The most recently updated sessions, newest first. */
   listSessions(limit: number): Promise<Session[]>;
   /** Every registered mode id (for configuration checks). */
@@ -56,6 +70,8 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     tools: core.tools,
     invoke: (toolName, rawArguments, invokeOptions) => invoke(core, toolName, rawArguments, invokeOptions),
     readSession: (sessionId) => readSession(core, sessionId),
+    readSessionPage: (sessionId, window) => readSessionPage(core, sessionId, window),
+    openSessionExport: (sessionId, exportOptions) => openSessionExport(core, sessionId, exportOptions),
     listSessions: (limit) => options.store.sessions.list({ limit }),
     modes: core.modeIds,
     settingsFor: core.settings,

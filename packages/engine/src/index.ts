@@ -1,5 +1,5 @@
 export { createEngine } from "./engine.ts";
-export type { DeliberateEngine, EngineOptions, InvocationEvent, SessionRecord } from "./engine.ts";
+export type { DeliberateEngine, EngineOptions, InvocationEvent, SessionRecord, SessionRecordPage } from "./engine.ts";
 export type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 export { createTaskRunner } from "./task-runner.ts";
 export type { TaskLog, TaskRunner, TaskRunnerOptions } from "./task-runner.ts";
@@ -27,6 +27,8 @@ export { CompletionNeeded } from "./host/completion-needed.ts";
 export { isRejectedAnswer, promptKey } from "./host/replay-router.ts";
 export { exportSession, mermaidLabel, sessionExportMimeTypes, sessionToMarkdown, sessionToMermaid, tableCell } from "./export/session-export.ts";
 export type { SessionExportFormat, SessionExportOptions } from "./export/session-export.ts";
+export { defaultExportPageSize, streamedExportFormats } from "./export/session-export-stream.ts";
+export type { SessionExportStream, SessionExportStreamOptions, StreamedExportFormat } from "./export/session-export-stream.ts";
 export { loadModules } from "./load-modules.ts";
 export { splitPromptList } from "./module-prompt.ts";
 export type { ModulePrompt, ModulePromptArgument } from "./module-prompt.ts";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import type { Thought } from "@deliberate/contracts";
 import type { Store } from "./index.ts";
 import { thoughtCounts } from "./migrations/2026-11-27T2000-thought-counts.ts";
 import { testDialects, useTestStores } from "./testing/index.ts";
@@ -26,7 +27,7 @@ async function seed(store: Store, sessionId: string, count: number, options: { g
 /** Walks a session by keyset pages of `size` and returns every thought read. */
 async function walk(store: Store, sessionId: string, size: number) {
   const { lastPosition } = await store.thoughts.extent(sessionId);
-  const read = [];
+  const read: Thought[] = [];
   let after: number | null = null;
   if (lastPosition === null) return read;
   for (;;) {
