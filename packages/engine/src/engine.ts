@@ -6,7 +6,7 @@ import { createEngineCore } from "./engine/core.ts";
 import { invoke } from "./engine/invoke.ts";
 import type { EngineOptions } from "./engine/options.ts";
 import { readSession, type SessionRecord } from "./engine/read-session.ts";
-import { readSessionPage, type SessionRecordPage } from "./engine/read-session-page.ts";
+import { readSessionPage, readThoughtPage, type SessionRecordPage, type ThoughtRecordPage } from "./engine/read-session-page.ts";
 import { openSessionExport, type SessionExportStream, type SessionExportStreamOptions } from "./export/session-export-stream.ts";
 import type { Engine } from "./engine-types.ts";
 import type { ModeSettings } from "./mode-settings.ts";
@@ -14,7 +14,7 @@ import type { ModulePrompt } from "./module-prompt.ts";
 
 export type { EngineOptions } from "./engine/options.ts";
 export type { SessionRecord } from "./engine/read-session.ts";
-export type { SessionRecordPage } from "./engine/read-session-page.ts";
+export type { SessionRecordPage, ThoughtRecordPage } from "./engine/read-session-page.ts";
 export type { InvocationEvent } from "./engine-types.ts";
 
 export interface DeliberateEngine extends Engine {
@@ -26,6 +26,8 @@ export interface DeliberateEngine extends Engine {
    * as the page alone, so it costs what its items cost. NOT_FOUND naming session_id when unknown.
    */
   readSessionPage(sessionId: string, window: SessionPageQuery): Promise<SessionRecordPage>;
+  /** One window of a session's thoughts alone, with `page` (thoughts' total); NOT_FOUND naming session_id when unknown. */
+  readThoughtPage(sessionId: string, window: SessionPageQuery): Promise<ThoughtRecordPage>;
   /**
    * Opens a streamed export (Markdown or JSON, the text `exportSession` renders) read a page
    * of thoughts at a time as it is pulled; NOT_FOUND naming session_id, before any text, when unknown.
@@ -71,6 +73,7 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     invoke: (toolName, rawArguments, invokeOptions) => invoke(core, toolName, rawArguments, invokeOptions),
     readSession: (sessionId) => readSession(core, sessionId),
     readSessionPage: (sessionId, window) => readSessionPage(core, sessionId, window),
+    readThoughtPage: (sessionId, window) => readThoughtPage(core, sessionId, window),
     openSessionExport: (sessionId, exportOptions) => openSessionExport(core, sessionId, exportOptions),
     listSessions: (limit) => options.store.sessions.list({ limit }),
     modes: core.modeIds,

@@ -22,6 +22,7 @@ import { intentRoutes } from "./routes/intent.routes.ts";
 import { moduleRoutes } from "./routes/module.routes.ts";
 import { selfImprovementRoutes } from "./routes/self-improvement.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
+import { sessionExportRoutes } from "./routes/session-export.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
 import { createEngineViewer, findViewerAssetsDirectory } from "@deliberate/viewer";
@@ -100,6 +101,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const caller = restCallerFor(deps.http.apiToken);
   app.route("/", toolRoutes(catalog, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
+  app.route("/", sessionExportRoutes(catalog, { engine: deps.engine, logger: deps.logger }));
   app.route("/", moduleRoutes(catalog, { engine: deps.engine, ...(caller !== undefined ? { caller } : {}) }));
   if (deps.selfImprovement) app.route("/", selfImprovementRoutes(catalog, { control: deps.selfImprovement }));
   app.route(

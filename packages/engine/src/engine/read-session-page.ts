@@ -26,3 +26,18 @@ export async function readSessionPage(core: EngineCore, sessionId: string, windo
   const more = Object.values(totals).some((total) => total > end);
   return { session, thoughts: thoughts.thoughts as Thought[], ...cut, page: { offset: window.offset, limit: window.limit, totals, next_offset: more ? end : null } };
 }
+
+/** One window of a session's thoughts alone (REST's /thoughts): the thoughts page and where it stands. */
+export interface ThoughtRecordPage {
+  session_id: string;
+  thoughts: Thought[];
+  page: SessionPage;
+}
+
+/** The thoughts `[offset, offset + limit)` of a session, read as the page alone; NOT_FOUND naming session_id when unknown. */
+export async function readThoughtPage(core: EngineCore, sessionId: string, window: SessionPageQuery): Promise<ThoughtRecordPage> {
+  const session = await core.store.sessions.get(sessionId);
+  const { thoughts, total } = await core.store.thoughts.window(sessionId, window);
+  const end = window.offset + window.limit;
+  return { session_id: session.id, thoughts: thoughts as Thought[], page: { offset: window.offset, limit: window.limit, totals: { thoughts: total }, next_offset: total > end ? end : null } };
+}

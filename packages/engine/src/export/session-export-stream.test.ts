@@ -134,6 +134,7 @@ describe.each(testDialects)("streamed session export on %s", (dialect) => {
     expect(DeliberateError.isInstance(error) && error.code).toBe("NOT_FOUND");
     expect((error as DeliberateError).issues).toEqual([{ field: "session_id", message: "no session with id 'ses_missing'" }]);
     await expect(engine.readSessionPage("ses_missing", { offset: 0, limit: 10 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(engine.readThoughtPage("ses_missing", { offset: 0, limit: 10 })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("a page read is the same window of the whole session, sections and page information included", async () => {
@@ -143,6 +144,8 @@ describe.each(testDialects)("streamed session export on %s", (dialect) => {
       await fc.assert(
         fc.asyncProperty(fc.nat({ max: 15 }), fc.integer({ min: 1, max: 15 }), async (offset, limit) => {
           expect(await engine.readSessionPage(sessionId, { offset, limit })).toEqual(pageSessionRecord(whole, { offset, limit }));
+          const { thoughts, page } = pageSessionRecord({ thoughts: whole.thoughts }, { offset, limit });
+          expect(await engine.readThoughtPage(sessionId, { offset, limit })).toEqual({ session_id: sessionId, thoughts, page });
         }),
         { numRuns: 30 },
       );
