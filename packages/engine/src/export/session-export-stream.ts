@@ -118,12 +118,12 @@ async function* jsonChunks(core: EngineCore, parts: ExportParts): AsyncGenerator
   yield `{\n  "session": ${indented(parts.session, "  ")},\n  "thoughts": [`;
   let any = false;
   for await (const thoughts of thoughtPages(core, parts)) {
-    let chunk = "";
-    for (const thought of thoughts) {
-      chunk += `${any ? "," : ""}\n    ${indented(thought, "    ")}`;
-      any = true;
-    }
-    yield chunk;
+    if (thoughts.length === 0) continue;
+    // The page as one array ("[\n  {...},\n  {...}\n]"), its items moved in by two spaces to sit in the record:
+    // one native stringify per page rather than one per thought. (JSON escapes line breaks in strings.)
+    const items = JSON.stringify(thoughts, null, 2).slice(1, -2).replaceAll("\n", "\n  ");
+    yield any ? `,${items}` : items;
+    any = true;
   }
   let closing = any ? "\n  ]" : "]";
   for (const [name, data] of Object.entries(parts.sections)) {
