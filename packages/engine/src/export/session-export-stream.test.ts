@@ -103,7 +103,7 @@ describe.each(testDialects)("streamed session export on %s", (dialect) => {
   });
 
   it("reads no further page once the reader stops, and streams only once", async () => {
-    const { engine, store } = await engineWith({ s1: { thoughts: 10 } });
+    const { store } = await engineWith({ s1: { thoughts: 10 } });
     let pageReads = 0;
     const counting: Store<NotesRepositories> = {
       ...store,

@@ -1,6 +1,6 @@
 import type { Session, Thought } from "@deliberate/contracts";
 import type { SessionSection } from "../define-module.ts";
-import type { SessionRecord } from "../engine.ts";
+import type { SessionRecord } from "../engine/read-session.ts";
 
 /** The formats a session can be exported in. */
 export type SessionExportFormat = "json" | "markdown" | "mermaid";
