@@ -77,6 +77,9 @@ describe("whole-session export resources", () => {
     expect(text).toContain("<!-- ses_long-2344 -->");
     expect(text).not.toContain("<!-- ses_long-2299 -->");
     expect(text).toContain("(thoughts 2301-2345 of 2345)");
+    // A window's thoughts keep their numbers in the session.
+    expect(text).toContain("### 2301. linear");
+    expect(text).not.toContain("### 1. linear");
     const json = JSON.parse(textOf(await client.readResource({ uri: "deliberate://sessions/ses_long?limit=5&offset=10" })) as string);
     expect(json.page).toEqual({ offset: 10, limit: 5, totals: { thoughts: 2345, branches: 0, checkpoints: 1 }, next_offset: 15 });
     expect(json.thoughts.map((thought: { id: string }) => thought.id)).toEqual(["ses_long-10", "ses_long-11", "ses_long-12", "ses_long-13", "ses_long-14"]);

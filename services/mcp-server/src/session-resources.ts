@@ -100,7 +100,7 @@ function render(paged: SessionRecordPage, format: SessionExportFormat, sessions:
   const { page, ...windowed } = paged;
   if (format === "json") return JSON.stringify(paged);
   const sessionId = paged.session.id;
-  const text = exportSession(windowed as SessionRecord, format, sessions.sections, viewerUrl !== undefined ? { viewerUrl: viewerPage(viewerUrl, sessionId) } : {});
+  const text = exportSession(windowed as SessionRecord, format, sessions.sections, { firstThoughtNumber: page.offset + 1, ...(viewerUrl !== undefined ? { viewerUrl: viewerPage(viewerUrl, sessionId) } : {}) });
   const partial = page.next_offset !== null || page.offset > 0;
   if (!partial) return text;
   const thoughts = page.totals["thoughts"] ?? 0;

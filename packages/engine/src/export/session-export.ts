@@ -14,6 +14,8 @@ export const sessionExportMimeTypes: Readonly<Record<SessionExportFormat, string
 /** Where a session can be seen drawn (the viewer's page for it), linked from the Markdown export. */
 export interface SessionExportOptions {
   viewerUrl?: string;
+  /** The number of the record's first thought in the session (a window's offset + 1), so a window's thoughts keep their session numbers; default 1. */
+  firstThoughtNumber?: number;
 }
 
 /** Renders a session in one of the export formats. */
@@ -33,8 +35,9 @@ export function sessionToMarkdown(record: SessionRecord, sections: readonly Sess
   const { session, thoughts } = record;
   const lines = markdownHeaderLines(session, options);
   if (thoughts.length === 0) lines.push(...markdownNoThoughtLines);
+  const first = options.firstThoughtNumber ?? 1;
   thoughts.forEach((thought, index) => {
-    lines.push(...markdownThoughtLines(thought, index + 1));
+    lines.push(...markdownThoughtLines(thought, index + first));
   });
   lines.push(...markdownSectionLines(record, sections));
   return lines.join("\n");
