@@ -60,6 +60,7 @@ export type { AvailableTool, CoTVariation, ConfidenceMethod, ConfidenceReport, C
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
 export { answerAndClose, httpParseRefusal, rawHttpResponse } from "./http-parse-refusal.ts";
 export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
+export type { SessionPage, SessionPageQuery } from "./session-page.ts";
 export { defaultMaxBodyBytes, isLoopbackHost, unsupportedCharset } from "./http-request-rules.ts";
 export { canonicalizeHostHeader } from "./canonical-host-request.ts";
 export { listPage, listWindow } from "./list-page.ts";

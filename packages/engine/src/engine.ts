@@ -1,4 +1,4 @@
-import type { Session } from "@deliberate/contracts";
+import type { Session, SessionPageQuery } from "@deliberate/contracts";
 import type { ModelRouter } from "@deliberate/providers";
 import type { Store } from "@deliberate/store";
 import type { BackgroundTask, SessionSection } from "./define-module.ts";
@@ -6,6 +6,8 @@ import { createEngineCore } from "./engine/core.ts";
 import { invoke } from "./engine/invoke.ts";
 import type { EngineOptions } from "./engine/options.ts";
 import { readSession, type SessionRecord } from "./engine/read-session.ts";
+import { readSessionPage, readThoughtPage, type SessionRecordPage, type ThoughtRecordPage } from "./engine/read-session-page.ts";
+import { openSessionExport, type SessionExportStream, type SessionExportStreamOptions } from "./export/session-export-stream.ts";
 import type { Engine } from "./engine-types.ts";
 import type { ModeSettings } from "./mode-settings.ts";
 import type { ComposedOperation } from "./module-operation.ts";
@@ -14,12 +16,26 @@ import { type RunOperationOptions, runOperation } from "./engine/run-operation.t
 
 export type { EngineOptions } from "./engine/options.ts";
 export type { SessionRecord } from "./engine/read-session.ts";
+export type { SessionRecordPage, ThoughtRecordPage } from "./engine/read-session-page.ts";
 export type { InvocationEvent } from "./engine-types.ts";
 export type { RunOperationOptions } from "./engine/run-operation.ts";
 
 export interface DeliberateEngine extends Engine {
   /** A session with everything recorded in it; NOT_FOUND naming session_id when unknown. */
   readSession(sessionId: string): Promise<SessionRecord>;
+  /**
+   * One window of a session: every list cut to `[offset, offset + limit)` with `page`
+   * (equal to `pageSessionRecord(await readSession(id), window)`); the thoughts are read
+   * as the page alone, so it costs what its items cost. NOT_FOUND naming session_id when unknown.
+   */
+  readSessionPage(sessionId: string, window: SessionPageQuery): Promise<SessionRecordPage>;
+  /** One window of a session's thoughts alone, with `page` (thoughts' total); NOT_FOUND naming session_id when unknown. */
+  readThoughtPage(sessionId: string, window: SessionPageQuery): Promise<ThoughtRecordPage>;
+  /**
+   * Opens a streamed export (Markdown or JSON, the text `exportSession` renders) read a page
+   * of thoughts at a time as it is pulled; NOT_FOUND naming session_id, before any text, when unknown.
+   */
+  openSessionExport(sessionId: string, options: SessionExportStreamOptions): Promise<SessionExportStream>;
   /** The most recently updated sessions, newest first. */
   listSessions(limit: number): Promise<Session[]>;
   /** Every registered mode id (for configuration checks). */
@@ -66,6 +82,9 @@ export function createEngine(options: EngineOptions): DeliberateEngine {
     tools: core.tools,
     invoke: (toolName, rawArguments, invokeOptions) => invoke(core, toolName, rawArguments, invokeOptions),
     readSession: (sessionId) => readSession(core, sessionId),
+    readSessionPage: (sessionId, window) => readSessionPage(core, sessionId, window),
+    readThoughtPage: (sessionId, window) => readThoughtPage(core, sessionId, window),
+    openSessionExport: (sessionId, exportOptions) => openSessionExport(core, sessionId, exportOptions),
     listSessions: (limit) => options.store.sessions.list({ limit }),
     modes: core.modeIds,
     settingsFor: core.settings,

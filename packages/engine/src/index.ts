@@ -1,5 +1,5 @@
 export { createEngine } from "./engine.ts";
-export type { DeliberateEngine, EngineOptions, SessionRecord } from "./engine.ts";
+export type { DeliberateEngine, EngineOptions, SessionRecord, SessionRecordPage } from "./engine.ts";
 export type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 export { createTaskRunner } from "./task-runner.ts";
 export type { TaskRunner } from "./task-runner.ts";
@@ -29,6 +29,8 @@ export { CompletionNeeded } from "./host/completion-needed.ts";
 export { isRejectedAnswer } from "./host/replay-router.ts";
 export { exportSession, mermaidLabel, sessionExportMimeTypes, tableCell } from "./export/session-export.ts";
 export type { SessionExportFormat } from "./export/session-export.ts";
+export { streamedExportFormats } from "./export/session-export-stream.ts";
+export type { SessionExportStream, SessionExportStreamOptions, StreamedExportFormat } from "./export/session-export-stream.ts";
 export { loadModules } from "./load-modules.ts";
 export { splitPromptList } from "./module-prompt.ts";
 export type { ModulePrompt } from "./module-prompt.ts";

@@ -4,6 +4,7 @@ import type { InvocationLatencyBucketTable } from "./tables/invocation-latency-b
 import type { SessionTable } from "./tables/session.table.ts";
 import type { SuspendedCallTable } from "./tables/suspended-call.table.ts";
 import type { ThoughtTable } from "./tables/thought.table.ts";
+import type { ThoughtCountTable } from "./tables/thought-count.table.ts";
 
 /**
  * The shared tables' Kysely schema (one file per table under tables/). Modules
@@ -12,6 +13,7 @@ import type { ThoughtTable } from "./tables/thought.table.ts";
 export interface Database {
   sessions: SessionTable;
   thoughts: ThoughtTable;
+  thought_counts: ThoughtCountTable;
   invocations: InvocationTable;
   invocation_rollups: InvocationRollupTable;
   invocation_latency_buckets: InvocationLatencyBucketTable;

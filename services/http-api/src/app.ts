@@ -20,6 +20,7 @@ import { healthRoutes } from "./routes/health.routes.ts";
 import { intentRoutes } from "./routes/intent.routes.ts";
 import { moduleRoutes } from "./routes/module.routes.ts";
 import { sessionRoutes } from "./routes/session.routes.ts";
+import { sessionExportRoutes } from "./routes/session-export.routes.ts";
 import { toolRoutes } from "./routes/tools.routes.ts";
 import { workflowRoutes } from "./routes/workflow.routes.ts";
 import { createEngineViewer, findViewerAssetsDirectory } from "@deliberate/viewer";
@@ -96,6 +97,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const caller = restCallerFor(deps.http.apiToken);
   app.route("/", toolRoutes(catalog, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }));
   app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
+  app.route("/", sessionExportRoutes(catalog, { engine: deps.engine, logger: deps.logger }));
   // Capabilities, protocol methods and every module's operations (e.g. /v1/self-improvement/*), generically.
   app.route("/", moduleRoutes(catalog, { engine: deps.engine, ...(caller !== undefined ? { caller } : {}) }));
   app.route(

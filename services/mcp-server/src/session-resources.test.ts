@@ -1,5 +1,5 @@
-import { DeliberateError, type Session, type Thought } from "@deliberate/contracts";
-import type { Engine, SessionRecord } from "@deliberate/engine";
+import { DeliberateError, pageSessionRecord, type Session, type Thought } from "@deliberate/contracts";
+import { type Engine, exportSession, type SessionExportStream, type SessionRecord } from "@deliberate/engine";
 import type { Client } from "@modelcontextprotocol/client";
 import { testClient } from "../test/support/test-client.ts";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
@@ -37,6 +37,23 @@ function createReader(count: number): SessionReader {
     sections: [],
     async listSessions(limit) {
       return sessions.slice(0, limit);
+    },
+    // The engine's page and export are defined as these of the whole record (its tests hold it to that).
+    async readSessionPage(sessionId, window) {
+      return pageSessionRecord(await this.readSession(sessionId), window);
+    },
+    async openSessionExport(sessionId, options): Promise<SessionExportStream> {
+      const record = await this.readSession(sessionId);
+      const text = exportSession(record, options.format, [], options.viewerUrl !== undefined ? { viewerUrl: options.viewerUrl } : {});
+      return {
+        session: record.session,
+        format: options.format,
+        mimeType: options.format === "json" ? "application/json" : "text/markdown",
+        thoughtCount: record.thoughts.length,
+        async *chunks() {
+          yield text;
+        },
+      };
     },
     async readSession(sessionId): Promise<SessionRecord> {
       if (sessionId === "ses_broken") throw new Error("SQLITE_CORRUPT at page 7 (secret internals)");
@@ -175,6 +192,8 @@ describe("session resources", () => {
       "deliberate://sessions/{session_id}{?limit,offset}",
       "deliberate://sessions/{session_id}/markdown{?limit,offset}",
       "deliberate://sessions/{session_id}/mermaid{?limit,offset}",
+      "deliberate://sessions/{session_id}/export.md",
+      "deliberate://sessions/{session_id}/export.json",
     ]);
   });
 });

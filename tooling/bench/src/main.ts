@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatExportBench, runExportBench } from "./export-bench.ts";
 import { formatFanOutBench, runFanOutBench } from "./fan-out-bench.ts";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { benchGraph, benchMcts } from "./issue3-bench.ts";
@@ -20,6 +21,8 @@ import { formatStdioBench, runStdioBench } from "./stdio-bench.ts";
 //   (h) the built HTTP API against a bare node:http JSON server (autocannon);
 //   (r) the HTTP API on SQLite and on Postgres with 1 and 2 replicas;
 //   (s) scale: a 10,000-thought export, metrics over 1,000,000 invocation rows;
+//   (x) export (issue 30; also run with s): the whole session streamed over HTTP and MCP, a page of a
+//       100,000-thought session, memory at 10k vs 100k thoughts, each against a bare better-sqlite3 baseline;
 //   (v) the viewer's page of a 2,000-node graph in Chromium (packages/viewer's bench).
 // Run with `pnpm bench` at the root (it builds the services first). BENCH_ONLY=a,h,...
 // runs some sections (a and b are one section: stdio).
@@ -50,6 +53,7 @@ try {
   if (wanted("h")) process.stdout.write(`${formatHttpBench(await runHttpBench())}\n\n`);
   if (wanted("r")) process.stdout.write(`${formatReplicaBench(await runReplicaBench())}\n\n`);
   if (wanted("s")) process.stdout.write(`${formatScaleBench(await runScaleBench())}\n\n`);
+  if (wanted("s") || wanted("x")) process.stdout.write(`${formatExportBench(await runExportBench())}\n\n`);
   if (wanted("v")) process.stdout.write(`${await viewerBench()}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {

@@ -1,5 +1,6 @@
+import type { Session, Thought } from "@deliberate/contracts";
 import type { SessionSection } from "../define-module.ts";
-import type { SessionRecord } from "../engine.ts";
+import type { SessionRecord } from "../engine/read-session.ts";
 
 /** The formats a session can be exported in. */
 export type SessionExportFormat = "json" | "markdown" | "mermaid";
@@ -10,12 +11,14 @@ export const sessionExportMimeTypes: Readonly<Record<SessionExportFormat, string
   mermaid: "text/vnd.mermaid",
 };
 
-/** Renders a session in one of the export formats. */
 /** Where a session can be seen drawn (the viewer's page for it), linked from the Markdown export. */
 export interface SessionExportOptions {
   viewerUrl?: string;
+  /** The number of the record's first thought in the session (a window's offset + 1), so a window's thoughts keep their session numbers; default 1. */
+  firstThoughtNumber?: number;
 }
 
+/** Renders a session in one of the export formats. */
 export function exportSession(record: SessionRecord, format: SessionExportFormat, sections: readonly SessionSection[] = [], options: SessionExportOptions = {}): string {
   switch (format) {
     case "json":
@@ -30,7 +33,19 @@ export function exportSession(record: SessionRecord, format: SessionExportFormat
 /** A readable transcript: every thought in order (set-aside ones marked), then each module section. */
 export function sessionToMarkdown(record: SessionRecord, sections: readonly SessionSection[] = [], options: SessionExportOptions = {}): string {
   const { session, thoughts } = record;
-  const lines = [
+  const lines = markdownHeaderLines(session, options);
+  if (thoughts.length === 0) lines.push(...markdownNoThoughtLines);
+  const first = options.firstThoughtNumber ?? 1;
+  thoughts.forEach((thought, index) => {
+    lines.push(...markdownThoughtLines(thought, index + first));
+  });
+  lines.push(...markdownSectionLines(record, sections));
+  return lines.join("\n");
+}
+
+/** The Markdown export's opening lines: the session's facts, then the "## Thoughts" heading (shared with the streamed export). */
+export function markdownHeaderLines(session: Session, options: SessionExportOptions = {}): string[] {
+  return [
     `# Session ${session.id}`,
     "",
     `- Mode: ${session.mode}`,
@@ -42,19 +57,28 @@ export function sessionToMarkdown(record: SessionRecord, sections: readonly Sess
     "## Thoughts",
     "",
   ];
-  if (thoughts.length === 0) lines.push("(none)", "");
-  thoughts.forEach((thought, index) => {
-    const confidence = thought.confidence === null ? "" : `, confidence ${thought.confidence}`;
-    const status = thought.status === "superseded" ? " — superseded by a checkpoint restore" : "";
-    const branch = thought.branch_id ? `, branch ${thought.branch_id}` : "";
-    lines.push(`### ${index + 1}. ${thought.mode}${confidence}${branch}${status}`, "", `<!-- ${thought.id} -->`, "", thought.content, "");
-  });
+}
+
+/** What the Markdown export says for a session without thoughts. */
+export const markdownNoThoughtLines: readonly string[] = ["(none)", ""];
+
+/** One thought of the Markdown export, `number` counting from 1 in session order. */
+export function markdownThoughtLines(thought: Thought, number: number): string[] {
+  const confidence = thought.confidence === null ? "" : `, confidence ${thought.confidence}`;
+  const status = thought.status === "superseded" ? " — superseded by a checkpoint restore" : "";
+  const branch = thought.branch_id ? `, branch ${thought.branch_id}` : "";
+  return [`### ${number}. ${thought.mode}${confidence}${branch}${status}`, "", `<!-- ${thought.id} -->`, "", thought.content, ""];
+}
+
+/** Each module section's Markdown that has any, after the thoughts. */
+export function markdownSectionLines(record: Readonly<Record<string, unknown>>, sections: readonly SessionSection[]): string[] {
+  const lines: string[] = [];
   for (const section of sections) {
     const data = record[section.name];
     const markdown = data !== undefined && section.markdown ? section.markdown(data) : "";
     if (markdown !== "") lines.push(markdown, "");
   }
-  return lines.join("\n");
+  return lines;
 }
 
 /** A flowchart of the thoughts (parent -> child) and each module section's records; superseded thoughts are dashed. */

@@ -6,6 +6,7 @@ import { invocationRounds } from "./2026-11-24T0900-invocation-rounds.ts";
 import { sequencesAndLeases } from "./2026-11-24T1200-sequences-and-leases.ts";
 import { invocationRollups } from "./2026-11-25T0900-invocation-rollups.ts";
 import { invocationStartedAt } from "./2026-11-27T1700-invocation-started-at.ts";
+import { thoughtCounts } from "./2026-11-27T2000-thought-counts.ts";
 
 /**
  * The shared tables' migrations (sessions, thoughts, invocations, suspended
@@ -20,4 +21,5 @@ export const baseMigrations: Readonly<Record<string, Migration>> = {
   "2026-11-24T1200-sequences-and-leases": sequencesAndLeases,
   "2026-11-25T0900-invocation-rollups": invocationRollups,
   "2026-11-27T1700-invocation-started-at": invocationStartedAt,
+  "2026-11-27T2000-thought-counts": thoughtCounts,
 };

@@ -5,21 +5,8 @@ import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "../json-column.ts";
 import { reservePositions } from "../sequences.ts";
 import type { ThoughtRow } from "../tables/thought.table.ts";
-
-function toThought(row: ThoughtRow): Thought {
-  return {
-    id: row.id,
-    session_id: row.session_id,
-    branch_id: row.branch_id,
-    parent_id: row.parent_id,
-    mode: row.mode,
-    content: row.content,
-    confidence: row.confidence,
-    status: row.status === "superseded" ? "superseded" : "active",
-    metadata: parseJsonObject(row.metadata, `thought ${row.id}`),
-    created_at: row.created_at,
-  };
-}
+import { createThoughtPages } from "./thought-pages.ts";
+import { toThought } from "./thought-row.ts";
 
 /**
  * A session's thoughts on SQLite as one JSON array of arrays, built by SQLite
@@ -60,6 +47,7 @@ export interface NewThought {
 /** Thoughts: the recorded steps of a session, in order. */
 export function createThoughtRepository(db: DatabaseExecutor) {
   return {
+    ...createThoughtPages(db),
     /**
      * Appends at the end of the session. The position is reserved atomically
      * (`reservePositions`), so concurrent appends to one session, from any

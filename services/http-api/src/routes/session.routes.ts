@@ -1,4 +1,4 @@
-import { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, parseInput, sessionPageQuerySchema, sessionPageSchema, sessionSchema, thoughtSchema } from "@deliberate/contracts";
+import { defaultSessionPageSize, maxSessionPageSize, parseInput, sessionPageQuerySchema, sessionPageSchema, sessionSchema, thoughtSchema } from "@deliberate/contracts";
 import type { DeliberateEngine } from "@deliberate/engine";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -53,7 +53,7 @@ export function sessionRoutes(catalog: OperationCatalog, options: { engine: Deli
     },
     async (c) => {
       const window = pageQuery(c.req.query());
-      return c.json(pageSessionRecord(await options.engine.readSession(c.req.param("session_id") ?? ""), window));
+      return c.json(await options.engine.readSessionPage(c.req.param("session_id") ?? "", window));
     },
   );
   catalog.add(
@@ -72,9 +72,7 @@ export function sessionRoutes(catalog: OperationCatalog, options: { engine: Deli
     },
     async (c) => {
       const window = pageQuery(c.req.query());
-      const record = await options.engine.readSession(c.req.param("session_id") ?? "");
-      const { thoughts, page } = pageSessionRecord({ thoughts: record.thoughts }, window);
-      return c.json({ session_id: record.session.id, thoughts, page });
+      return c.json(await options.engine.readThoughtPage(c.req.param("session_id") ?? "", window));
     },
   );
   return app;
