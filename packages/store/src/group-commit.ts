@@ -1,5 +1,6 @@
-import { type ControlledTransaction, type Kysely, sql } from "kysely";
+import type { ControlledTransaction, Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import { runStatement } from "./direct-sqlite.ts";
 
 /** How many calls at most share one commit. */
 export const defaultGroupCommitMembers = 32;
@@ -67,7 +68,7 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
   return async () => {
     await enter();
     let current: Group;
-    let name: ReturnType<typeof sql.raw>;
+    let name: string;
     try {
       if (group === undefined) {
         const transaction = await db.startTransaction().execute();
@@ -75,8 +76,8 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
       }
       current = group;
       current.members += 1;
-      name = sql.raw(`member_${current.members}`);
-      await sql`savepoint ${name}`.execute(current.transaction);
+      name = `member_${current.members}`;
+      await runStatement(current.transaction, `savepoint ${name}`);
     } catch (error) {
       // The group could not be opened or joined: let the next one try (a half-open group is committed with what it has).
       const failed = group;
@@ -98,7 +99,7 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
       async commit() {
         end();
         try {
-          await sql`release savepoint ${name}`.execute(current.transaction);
+          await runStatement(current.transaction, `release savepoint ${name}`);
         } catch (error) {
           current.poisoned ??= error;
           void leave(current);
@@ -111,8 +112,8 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
       async rollback() {
         end();
         try {
-          await sql`rollback to savepoint ${name}`.execute(current.transaction);
-          await sql`release savepoint ${name}`.execute(current.transaction);
+          await runStatement(current.transaction, `rollback to savepoint ${name}`);
+          await runStatement(current.transaction, `release savepoint ${name}`);
         } catch (error) {
           // Its writes might still be in the group: none of the group may commit.
           current.poisoned ??= error;
