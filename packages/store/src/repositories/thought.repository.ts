@@ -68,7 +68,7 @@ const thoughtSequence = (sessionId: string) => ({ scope: "thoughts", key: sessio
 
 /** The thought a caller appended, as a read would return it (its metadata is what was stored: `metadata`, parsed). */
 function appended(input: NewThought, metadata: string): Thought {
-  return {
+  const thought: Thought = {
     id: input.id,
     session_id: input.session_id,
     branch_id: input.branch_id ?? null,
@@ -77,9 +77,22 @@ function appended(input: NewThought, metadata: string): Thought {
     content: input.content,
     confidence: input.confidence ?? null,
     status: "active",
-    metadata: metadata === "{}" ? {} : (JSON.parse(metadata) as Record<string, unknown>),
+    metadata: {},
     created_at: input.created_at,
   };
+  // Parsed when read: the stored text, as a read would return it (most callers only want the id).
+  if (metadata !== "{}") {
+    let parsed: Record<string, unknown> | undefined;
+    Object.defineProperty(thought, "metadata", {
+      enumerable: true,
+      configurable: true,
+      get: () => (parsed ??= JSON.parse(metadata) as Record<string, unknown>),
+      set: (value: Record<string, unknown>) => {
+        parsed = value;
+      },
+    });
+  }
+  return thought;
 }
 
 /** The columns of an appended thought after its position, in insert order. */
