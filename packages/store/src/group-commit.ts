@@ -13,8 +13,8 @@ export const defaultGroupCommitMembers = 32;
  * back). A member's `rollback()` undoes only its own writes (rollback to its
  * savepoint). A member's `commit()` releases its savepoint and resolves only
  * once the group transaction is committed: that happens as soon as no other
- * member is waiting to begin (or `maxMembers` have joined), so calls arriving
- * together share one COMMIT, and nothing is acknowledged before it is durable
+ * member is waiting to begin, at the end of the event loop's turn (or once
+ * `maxMembers` have joined), so calls arriving together share one COMMIT, and nothing is acknowledged before it is durable
  * (as durable as any commit: WAL, `synchronous=NORMAL`). When the COMMIT
  * fails, every member of the group gets the error (nothing of theirs landed).
  *
@@ -34,6 +34,8 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
   let group: Group | undefined;
   let busy = false;
   const queue: Array<() => void> = [];
+  /** The end-of-turn COMMIT of the open group, when one is scheduled. */
+  let scheduled: NodeJS.Immediate | undefined;
 
   /** Waits until no other member is between its begin and its end. */
   function enter(): Promise<void> {
@@ -44,10 +46,32 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
     return new Promise((resolve) => queue.push(resolve));
   }
 
-  /** The member's turn is over: the next member joins, or the group commits and the next one starts a new group. */
-  async function leave(current: Group): Promise<void> {
+  /** The member's turn is over: the next member joins, or the group stays open to the end of this turn, or it commits. */
+  function leave(current: Group): Promise<void> | undefined {
     const next = queue.shift();
-    if (next !== undefined && current.members < maxMembers && current.poisoned === undefined) return next();
+    const open = current.members < maxMembers && current.poisoned === undefined;
+    if (next !== undefined && open) return next();
+    if (next === undefined && open) {
+      // Nobody waits to begin: the group stays open until the end of this turn of the event loop, so calls
+      // whose requests arrive in the same turn (one poll of the sockets) join it and share its COMMIT.
+      busy = false;
+      scheduled ??= setImmediate(commitAtEndOfTurn);
+      return undefined;
+    }
+    return commitGroup(current, next);
+  }
+
+  /** The end of a turn: commit the open group, unless a member is in its turn (its `leave` comes back here). */
+  function commitAtEndOfTurn(): void {
+    scheduled = undefined;
+    const open = group;
+    if (open === undefined || busy) return;
+    busy = true;
+    void commitGroup(open, undefined);
+  }
+
+  /** Commits (or, poisoned, rolls back) the group and tells its members; then the next member starts a new group. */
+  async function commitGroup(current: Group, next: (() => void) | undefined): Promise<void> {
     group = undefined;
     const { waiting } = current;
     try {
@@ -61,7 +85,8 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
         .catch(() => undefined);
       for (const member of waiting) member.reject(error);
     }
-    if (next !== undefined) next();
+    const following = next ?? queue.shift();
+    if (following !== undefined) following();
     else busy = false;
   }
 
