@@ -41,24 +41,35 @@ export interface CallScope<Extra extends object = object> {
 type Method = (...args: unknown[]) => unknown;
 type RepositoryTable = Record<string, Record<string, Method>>;
 
+const settled: Promise<unknown> = Promise.resolve();
+
+/** One transaction of a call: opened at its first work, ended by the call's commit or rollback. */
+interface OpenCallTransaction<Extra extends object> {
+  readonly opening: Promise<OpenTransaction<Extra>>;
+  /** The same transaction once it is open (routing needs it without waiting). */
+  open?: OpenTransaction<Extra>;
+  /** Whether a work has finished in it (later works need a savepoint). */
+  written: boolean;
+  /** Set when it ended (committed, or rolled back by its failed first work). */
+  ended: boolean;
+  savepoints: number;
+  /** The last work queued in it, settled or not: the next one starts after it. */
+  queue: Promise<unknown>;
+  /** Repository calls made on it outside a work, settled or not: it ends after them. */
+  dispatched: Promise<unknown>;
+}
+
 /**
- * The state of one call's transaction. Works run one at a time (a
+ * The transactions of one call, one at a time. Works run one at a time (a
  * read-then-write such as appending a thought stays atomic when a handler runs
  * work concurrently). The first work of a transaction runs without a savepoint:
  * if it fails, the whole transaction (which holds only its writes) is rolled
  * back. Every later work runs in a savepoint, rolled back if it fails, so the
- * call's earlier writes stay.
+ * call's earlier writes stay. `finish` ends the transaction once the works
+ * queued in it have run; works queued after it start the next one.
  */
 class CallTransaction<Extra extends object> {
-  /** The transaction being opened or open; undefined when the call has none. */
-  private opening: Promise<OpenTransaction<Extra>> | undefined;
-  /** The same transaction once it is open (routing needs it without waiting). */
-  private open: OpenTransaction<Extra> | undefined;
-  /** Whether a work has finished in the open transaction (later works need a savepoint). */
-  private written = false;
-  private savepoints = 0;
-  /** The last queued work, settled or not: the next one starts after it. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private current: OpenCallTransaction<Extra> | undefined;
 
   constructor(
     readonly base: Store<Extra>,
@@ -66,36 +77,49 @@ class CallTransaction<Extra extends object> {
   ) {}
 
   hasOpen(): boolean {
-    return this.opening !== undefined;
+    return this.current !== undefined;
   }
 
   transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.runWork(work));
-    this.queue = run.catch(() => undefined);
+    const current = (this.current ??= this.open());
+    const run = current.queue.then(() => this.runWork(current, work));
+    current.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async runWork<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
-    this.opening ??= this.begin().then(
-      (open) => (this.open = open),
-      (error: unknown) => {
-        this.opening = undefined;
-        throw error;
+  private open(): OpenCallTransaction<Extra> {
+    const opened: OpenCallTransaction<Extra> = { opening: this.begin(), written: false, ended: false, savepoints: 0, queue: settled, dispatched: settled };
+    opened.opening.then(
+      (open) => {
+        opened.open = open;
+      },
+      () => {
+        // It never opened: the call's next work tries again.
+        opened.ended = true;
+        if (this.current === opened) this.current = undefined;
       },
     );
-    const open = await this.opening;
-    if (!this.written) {
+    return opened;
+  }
+
+  private async runWork<T>(current: OpenCallTransaction<Extra>, work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
+    // Its first work failed and rolled it back: this work goes to the call's next transaction.
+    if (current.ended && current.open !== undefined) return this.transaction(work);
+    const open = await current.opening;
+    if (!current.written) {
       try {
         const result = await work(open.repositories);
-        this.written = true;
+        current.written = true;
         return result;
       } catch (error) {
-        await this.end(open, "rollback");
+        if (this.current === current) this.current = undefined;
+        current.ended = true;
+        await open.rollback();
         throw error;
       }
     }
-    this.savepoints += 1;
-    const name = `call_${this.savepoints}`;
+    current.savepoints += 1;
+    const name = `call_${current.savepoints}`;
     const { db } = open.repositories;
     await runStatement(db, `savepoint ${name}`);
     try {
@@ -109,33 +133,34 @@ class CallTransaction<Extra extends object> {
     }
   }
 
-  /** Ends the call's transaction, once the work queued before has finished. */
+  /** Ends the call's transaction once the works queued in it have run (works queued from now on open the next). */
   async finish(how: "commit" | "rollback"): Promise<void> {
-    const opening = this.opening;
-    if (opening === undefined) return;
-    // Every work queued before (and while waiting) finishes first.
-    let queued: Promise<unknown>;
+    const current = this.current;
+    if (current === undefined) return;
+    this.current = undefined;
+    // The works queued in it, and repository calls already made on it (a method may run several statements), finish first.
+    let queue: Promise<unknown>;
+    let dispatched: Promise<unknown>;
     do {
-      queued = this.queue;
-      await queued;
-    } while (queued !== this.queue);
-    // A failed first work may have ended it already.
-    if (this.opening !== opening) return;
-    await this.end(await opening, how);
-  }
-
-  private async end(open: OpenTransaction<Extra>, how: "commit" | "rollback"): Promise<void> {
-    this.opening = undefined;
-    this.open = undefined;
-    this.written = false;
-    await open[how]();
+      queue = current.queue;
+      dispatched = current.dispatched;
+      await Promise.all([queue, dispatched]);
+    } while (queue !== current.queue || dispatched !== current.dispatched);
+    if (current.ended) return;
+    current.ended = true;
+    await (await current.opening)[how]();
   }
 
   /** Runs a repository method where the call's work goes now (see the top of this file). */
   dispatch(key: string, name: string, args: unknown[]): unknown {
-    if (this.opening === undefined) return (this.base as unknown as RepositoryTable)[key]?.[name]?.(...args);
-    if (this.open !== undefined) return (this.open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args);
-    return this.opening.then((open) => (open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args));
+    const current = this.current;
+    if (current === undefined) return (this.base as unknown as RepositoryTable)[key]?.[name]?.(...args);
+    const result =
+      current.open !== undefined
+        ? (current.open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args)
+        : current.opening.then((open) => (open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args));
+    if (result instanceof Promise) current.dispatched = Promise.all([current.dispatched, result.catch(() => undefined)]);
+    return result;
   }
 }
 

@@ -9,12 +9,19 @@ import { storableParameters } from "./storable-text.ts";
  * Only ever handed out for a handle that holds the connection — a transaction
  * (see {@link directSqliteOf}) — so a statement run here is part of that
  * transaction and nothing else can run between two of them.
+ *
+ * A statement run here runs when it is called, not after the queries kysely
+ * has queued before it. So that work running concurrently in one transaction
+ * (a preset's steps) sees the same order as through kysely (first called,
+ * first run), a repository that runs its writes here also runs its reads here.
  */
 export interface DirectSqlite {
   /** Runs a statement that returns no rows. */
   run(sql: string, parameters: readonly unknown[]): void;
   /** Runs a statement and returns its first row (e.g. `insert ... returning`). */
   get<Row>(sql: string, parameters: readonly unknown[]): Row | undefined;
+  /** Runs a statement and returns its rows. */
+  all<Row>(sql: string, parameters: readonly unknown[]): Row[];
 }
 
 /** What `openSqliteDatabase` registers: the connection's statement cache, by the Kysely handle. */
@@ -33,6 +40,9 @@ function directOn(preparer: Preparer): DirectSqlite {
     },
     get<Row>(sql: string, parameters: readonly unknown[]) {
       return statement(sql).get(storableParameters(parameters) as unknown[]) as Row | undefined;
+    },
+    all<Row>(sql: string, parameters: readonly unknown[]) {
+      return statement(sql).all(storableParameters(parameters) as unknown[]) as Row[];
     },
   };
 }

@@ -27,7 +27,7 @@ export function createSessionRepository(db: DatabaseExecutor) {
     },
 
     async find(id: string): Promise<Session | undefined> {
-      const [row] = await sessionById(db, id);
+      const [row] = direct !== undefined ? direct.all<SessionRow>("select * from sessions where id = ?", [id]) : await sessionById(db, id);
       return row ? toSession(row) : undefined;
     },
 
@@ -46,6 +46,7 @@ export function createSessionRepository(db: DatabaseExecutor) {
     },
 
     async setActiveBranch(input: { id: string; branchId: string | null; now: string }): Promise<void> {
+      if (direct !== undefined) return direct.run("update sessions set active_branch_id = ?, updated_at = ? where id = ?", [input.branchId, input.now, input.id]);
       await db.updateTable("sessions").set({ active_branch_id: input.branchId, updated_at: input.now }).where("id", "=", input.id).execute();
     },
 

@@ -150,7 +150,7 @@ export function createThoughtRepository(db: DatabaseExecutor) {
     },
 
     async find(id: string): Promise<Thought | undefined> {
-      const row = await db.selectFrom("thoughts").selectAll().where("id", "=", id).executeTakeFirst();
+      const row = direct !== undefined ? direct.get<ThoughtRow>("select * from thoughts where id = ?", [id]) : await db.selectFrom("thoughts").selectAll().where("id", "=", id).executeTakeFirst();
       return row ? toThought(row) : undefined;
     },
 
@@ -178,6 +178,10 @@ export function createThoughtRepository(db: DatabaseExecutor) {
 
     /** The newest `limit` active thoughts, oldest first (the context fed to the next prompt). */
     async recent(sessionId: string, limit: number): Promise<Thought[]> {
+      if (direct !== undefined) {
+        const rows = direct.all<ThoughtRow>("select * from thoughts where session_id = ? and status = 'active' order by position desc limit ?", [sessionId, limit]);
+        return rows.reverse().map(toThought);
+      }
       const rows = await db
         .selectFrom("thoughts")
         .selectAll()
@@ -190,6 +194,10 @@ export function createThoughtRepository(db: DatabaseExecutor) {
     },
 
     async count(sessionId: string, options: { activeOnly?: boolean } = {}): Promise<number> {
+      if (direct !== undefined) {
+        const text = options.activeOnly ? "select count(*) as count from thoughts where session_id = ? and status = 'active'" : "select count(*) as count from thoughts where session_id = ?";
+        return Number(direct.get<{ count: number }>(text, [sessionId])?.count ?? 0);
+      }
       let query = db.selectFrom("thoughts").select((expression) => expression.fn.countAll().as("count")).where("session_id", "=", sessionId);
       if (options.activeOnly) query = query.where("status", "=", "active");
       const row = await query.executeTakeFirstOrThrow();
