@@ -81,7 +81,8 @@ class CallTransaction<Extra extends object> {
   }
 
   transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
-    const current = (this.current ??= this.open());
+    this.current ??= this.open();
+    const current = this.current;
     const run = current.queue.then(() => this.runWork(current, work));
     current.queue = run.catch(() => undefined);
     return run;
@@ -213,7 +214,10 @@ function repositoryKeys(base: object): string[] {
 const routedClasses = new WeakMap<object, Map<string, new (call: CallTransaction<object>, key: string) => RoutedRepository>>();
 function routedClassFor(base: object, key: string) {
   let byKey = routedClasses.get(base);
-  if (byKey === undefined) routedClasses.set(base, (byKey = new Map()));
+  if (byKey === undefined) {
+    byKey = new Map();
+    routedClasses.set(base, byKey);
+  }
   let routedClass = byKey.get(key);
   if (routedClass === undefined) {
     routedClass = class extends RoutedRepository {};

@@ -5,6 +5,54 @@ import { runStatement } from "./direct-sqlite.ts";
 /** How many calls at most share one commit. */
 export const defaultGroupCommitMembers = 32;
 
+/** One group transaction: the calls sharing its COMMIT. */
+interface Group<R> {
+  transaction: ControlledTransaction<Database>;
+  repositories: R;
+  members: number;
+  waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
+  /** Set when a member's writes could not be undone or kept apart: the whole group is rolled back. */
+  poisoned?: unknown;
+}
+
+/** A member of `current` (its savepoint `name`): its repositories, and how it ends; `leave` hands the turn on. */
+function member<R>(current: Group<R>, name: string, leave: (current: Group<R>) => unknown) {
+  let ended = false;
+  const end = () => {
+    if (ended) throw new Error("This transaction has already ended.");
+    ended = true;
+  };
+  return {
+    repositories: current.repositories,
+    async commit() {
+      end();
+      try {
+        await runStatement(current.transaction, `release savepoint ${name}`);
+      } catch (error) {
+        current.poisoned ??= error;
+        void leave(current);
+        throw error;
+      }
+      const committed = new Promise<void>((resolve, reject) => current.waiting.push({ resolve, reject }));
+      void leave(current);
+      await committed;
+    },
+    async rollback() {
+      end();
+      try {
+        await runStatement(current.transaction, `rollback to savepoint ${name}`);
+        await runStatement(current.transaction, `release savepoint ${name}`);
+      } catch (error) {
+        // Its writes might still be in the group: none of the group may commit.
+        current.poisoned ??= error;
+        throw error;
+      } finally {
+        void leave(current);
+      }
+    },
+  };
+}
+
 /**
  * Group commit for one SQLite connection: `begin()` opens a member of the
  * group transaction (a savepoint in it) instead of a transaction of its own.
@@ -23,15 +71,7 @@ export const defaultGroupCommitMembers = 32;
  */
 export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely<Database>) => R, options: { maxMembers?: number } = {}): () => Promise<{ repositories: R; commit(): Promise<void>; rollback(): Promise<void> }> {
   const maxMembers = options.maxMembers ?? defaultGroupCommitMembers;
-  interface Group {
-    transaction: ControlledTransaction<Database>;
-    repositories: R;
-    members: number;
-    waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
-    /** Set when a member's writes could not be undone or kept apart: the whole group is rolled back. */
-    poisoned?: unknown;
-  }
-  let group: Group | undefined;
+  let group: Group<R> | undefined;
   let busy = false;
   const queue: Array<() => void> = [];
   /** The end-of-turn COMMIT of the open group, when one is scheduled. */
@@ -47,10 +87,13 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
   }
 
   /** The member's turn is over: the next member joins, or the group stays open to the end of this turn, or it commits. */
-  function leave(current: Group): Promise<void> | undefined {
+  function leave(current: Group<R>): Promise<void> | undefined {
     const next = queue.shift();
     const open = current.members < maxMembers && current.poisoned === undefined;
-    if (next !== undefined && open) return next();
+    if (next !== undefined && open) {
+      next();
+      return undefined;
+    }
     if (next === undefined && open) {
       // Nobody waits to begin: the group stays open until the end of this turn of the event loop, so calls
       // whose requests arrive in the same turn (one poll of the sockets) join it and share its COMMIT.
@@ -71,7 +114,7 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
   }
 
   /** Commits (or, poisoned, rolls back) the group and tells its members; then the next member starts a new group. */
-  async function commitGroup(current: Group, next: (() => void) | undefined): Promise<void> {
+  async function commitGroup(current: Group<R>, next: (() => void) | undefined): Promise<void> {
     group = undefined;
     const { waiting } = current;
     try {
@@ -92,7 +135,7 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
 
   return async () => {
     await enter();
-    let current: Group;
+    let current: Group<R>;
     let name: string;
     try {
       if (group === undefined) {
@@ -114,39 +157,6 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
       }
       throw error;
     }
-    let ended = false;
-    const end = () => {
-      if (ended) throw new Error("This transaction has already ended.");
-      ended = true;
-    };
-    return {
-      repositories: current.repositories,
-      async commit() {
-        end();
-        try {
-          await runStatement(current.transaction, `release savepoint ${name}`);
-        } catch (error) {
-          current.poisoned ??= error;
-          void leave(current);
-          throw error;
-        }
-        const committed = new Promise<void>((resolve, reject) => current.waiting.push({ resolve, reject }));
-        void leave(current);
-        await committed;
-      },
-      async rollback() {
-        end();
-        try {
-          await runStatement(current.transaction, `rollback to savepoint ${name}`);
-          await runStatement(current.transaction, `release savepoint ${name}`);
-        } catch (error) {
-          // Its writes might still be in the group: none of the group may commit.
-          current.poisoned ??= error;
-          throw error;
-        } finally {
-          void leave(current);
-        }
-      },
-    };
+    return member(current, name, leave);
   };
 }
