@@ -1,27 +1,29 @@
 /**
- * One engine call's store (see {@link createCallScope}), and how it is built.
+ * One engine call's store: its writes all-or-nothing (see {@link createCallScope}).
  *
- * What a caller sees is plain: `scope.store` has the base store's members, and
- * `scope.store.<repository>.<method>(...)` runs on the base store until the
- * call's first `transaction(work)`, and on that call's transaction after it
- * (even through a repository object taken before). Nothing else is routed.
+ * The call's transaction is explicit, kysely's `trx` style: `transaction(work)`
+ * hands `work` the repositories of the call's open transaction. What the scope
+ * adds is that the transaction outlives `work`: it stays open until the engine
+ * commits the call (its result is good) or rolls it back (it failed), so a call
+ * that writes twice and then fails leaves nothing.
  *
- * How: every engine call makes a scope, and a service's store has dozens of
- * repositories with dozens of methods, so a scope must cost almost nothing
- * until it is used. Two prototypes are built once per base store and shared
- * by every call: the store's (`scopePrototype`: base's members, plus a getter
- * per repository) and one per repository (`routedPrototype`: its non-function
- * members, plus a getter per method). A call adds only own members: its store
- * is `Object.create(scopePrototype)` holding its `transaction`, `snapshot`,
- * `close` and, under the symbol `routeOf`, its routing; a repository it touches
- * is `Object.create(routedPrototype)` holding, under `dispatchOf`, the call's
- * dispatch (which picks the base store, the open transaction, or the one
- * opening). The symbols keep that per-call state out of `Object.keys` and off
- * the repository names. A plain per-call copy (own getters defined per
- * repository, a closure per method) measured about 5x the cost per call
- * (16 vs 3 µs for an 11-repository store, on the development machine).
+ * `scope.store.<repository>.<method>(...)` called outside `transaction(work)`
+ * goes where the call's work goes: the store until the call's first
+ * `transaction(work)`, the call's open transaction after it. That routing is
+ * the one non-obvious part, and it exists for one reason: on SQLite the open
+ * transaction holds the database's only connection, so a read on the store
+ * itself would wait for the call's own commit, forever.
+ *
+ * How it is built, plainly: a {@link CallTransaction} per call holds the state
+ * (the open transaction, the queue of works). The store a handler sees is a
+ * {@link ScopedStore}: per base store, one subclass is made once with a getter
+ * per repository; an instance holds only its call. A repository read through it
+ * is a {@link RoutedRepository} (again a subclass per repository, made once)
+ * whose methods ask the call, at the time of each call, where to run. Nothing
+ * of the base store is copied per call (a per-call copy measured about 5× the
+ * cost: 16 against 3 µs for an 11-repository store).
  */
-import { joinTransaction } from "./joined-transaction.ts";
+import { runStatement } from "./direct-sqlite.ts";
 import type { OpenTransaction, Repositories, Store } from "./store.ts";
 
 /** One call's store and how its writes end. See {@link createCallScope}. */
@@ -36,97 +38,253 @@ export interface CallScope<Extra extends object = object> {
   hasOpenTransaction(): boolean;
 }
 
+type Method = (...args: unknown[]) => unknown;
+type RepositoryTable = Record<string, Record<string, Method>>;
+
+const settled: Promise<unknown> = Promise.resolve();
+
+/** One transaction of a call: opened at its first work, ended by the call's commit or rollback. */
+interface OpenCallTransaction<Extra extends object> {
+  readonly opening: Promise<OpenTransaction<Extra>>;
+  /** The same transaction once it is open (routing needs it without waiting). */
+  open?: OpenTransaction<Extra>;
+  /** Whether a work has finished in it (later works need a savepoint). */
+  written: boolean;
+  /** Set when it ended (committed, or rolled back by its failed first work). */
+  ended: boolean;
+  savepoints: number;
+  /** The last work queued in it, settled or not: the next one starts after it. */
+  queue: Promise<unknown>;
+  /** Repository calls made on it outside a work, settled or not: it ends after them. */
+  dispatched: Promise<unknown>;
+}
+
+/**
+ * The transactions of one call, one at a time. Works run one at a time (a
+ * read-then-write such as appending a thought stays atomic when a handler runs
+ * work concurrently). The first work of a transaction runs without a savepoint:
+ * if it fails, the whole transaction (which holds only its writes) is rolled
+ * back. Every later work runs in a savepoint, rolled back if it fails, so the
+ * call's earlier writes stay. `finish` ends the transaction once the works
+ * queued in it have run; works queued after it start the next one.
+ */
+class CallTransaction<Extra extends object> {
+  private current: OpenCallTransaction<Extra> | undefined;
+
+  constructor(
+    readonly base: Store<Extra>,
+    private readonly begin: () => Promise<OpenTransaction<Extra>>,
+  ) {}
+
+  hasOpen(): boolean {
+    return this.current !== undefined;
+  }
+
+  transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
+    this.current ??= this.open();
+    const current = this.current;
+    const run = current.queue.then(() => this.runWork(current, work));
+    current.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private open(): OpenCallTransaction<Extra> {
+    const opened: OpenCallTransaction<Extra> = { opening: this.begin(), written: false, ended: false, savepoints: 0, queue: settled, dispatched: settled };
+    opened.opening.then(
+      (open) => {
+        opened.open = open;
+      },
+      () => {
+        // It never opened: the call's next work tries again.
+        opened.ended = true;
+        if (this.current === opened) this.current = undefined;
+      },
+    );
+    return opened;
+  }
+
+  private async runWork<T>(current: OpenCallTransaction<Extra>, work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
+    // Its first work failed and rolled it back: this work goes to the call's next transaction.
+    if (current.ended && current.open !== undefined) return this.transaction(work);
+    const open = await current.opening;
+    if (!current.written) {
+      try {
+        const result = await work(open.repositories);
+        current.written = true;
+        return result;
+      } catch (error) {
+        if (this.current === current) this.current = undefined;
+        current.ended = true;
+        await open.rollback();
+        throw error;
+      }
+    }
+    current.savepoints += 1;
+    const name = `call_${current.savepoints}`;
+    const { db } = open.repositories;
+    await runStatement(db, `savepoint ${name}`);
+    try {
+      const result = await work(open.repositories);
+      await runStatement(db, `release savepoint ${name}`);
+      return result;
+    } catch (error) {
+      await runStatement(db, `rollback to savepoint ${name}`);
+      await runStatement(db, `release savepoint ${name}`);
+      throw error;
+    }
+  }
+
+  /** Ends the call's transaction once the works queued in it have run (works queued from now on open the next). */
+  async finish(how: "commit" | "rollback"): Promise<void> {
+    const current = this.current;
+    if (current === undefined) return;
+    this.current = undefined;
+    // The works queued in it, and repository calls already made on it (a method may run several statements), finish first.
+    let queue: Promise<unknown>;
+    let dispatched: Promise<unknown>;
+    do {
+      queue = current.queue;
+      dispatched = current.dispatched;
+      await Promise.all([queue, dispatched]);
+    } while (queue !== current.queue || dispatched !== current.dispatched);
+    if (current.ended) return;
+    current.ended = true;
+    await (await current.opening)[how]();
+  }
+
+  /** Runs a repository method where the call's work goes now (see the top of this file). */
+  dispatch(key: string, name: string, args: unknown[]): unknown {
+    const current = this.current;
+    if (current === undefined) return (this.base as unknown as RepositoryTable)[key]?.[name]?.(...args);
+    const result =
+      current.open !== undefined
+        ? (current.open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args)
+        : current.opening.then((open) => (open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args));
+    if (result instanceof Promise) current.dispatched = Promise.all([current.dispatched, result.catch(() => undefined)]);
+    return result;
+  }
+}
+
+/**
+ * A repository as one call sees it: each method runs where the call's work
+ * goes at the time it is called. Its state is private, so its own keys are
+ * only the repository's.
+ */
+class RoutedRepository {
+  readonly #call: CallTransaction<object>;
+  readonly #key: string;
+  constructor(call: CallTransaction<object>, key: string) {
+    this.#call = call;
+    this.#key = key;
+  }
+  static run(repository: RoutedRepository, name: string, args: unknown[]): unknown {
+    return repository.#call.dispatch(repository.#key, name, args);
+  }
+}
+
+/** A call's store: the base store's members, with each repository routed through the call (state private, as above). */
+class ScopedStore {
+  readonly #call: CallTransaction<object>;
+  #routed: Map<string, RoutedRepository> | undefined;
+  constructor(call: CallTransaction<object>) {
+    this.#call = call;
+  }
+  static callOf(store: ScopedStore): CallTransaction<object> {
+    return store.#call;
+  }
+  static repository(store: ScopedStore, key: string, make: (call: CallTransaction<object>) => RoutedRepository): RoutedRepository {
+    store.#routed ??= new Map();
+    let routed = store.#routed.get(key);
+    if (routed === undefined) {
+      routed = make(store.#call);
+      store.#routed.set(key, routed);
+    }
+    return routed;
+  }
+}
+
 /** The keys of a store that hold repositories (not its functions, `db` or contributors). */
-function repositoryKeys(base: object): readonly string[] {
+function repositoryKeys(base: object): string[] {
   return Object.entries(base)
     .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
     .map(([key]) => key);
 }
 
-/** Where a call's store finds its routing (an own member of each call's store). */
-const routeOf = Symbol("call-scope route");
-type Routing = (key: string) => Record<string, unknown>;
-/** Where a call's routed repository finds the call (an own member of it). */
-const dispatchOf = Symbol("call-scope dispatch");
-type Dispatch = (key: string, name: string, args: unknown[]) => unknown;
-
-/**
- * What a call's routed repository shares with every other call's, built once
- * per store and repository: its non-function members, and for each method a
- * getter giving a function that runs the method where the call's work goes
- * (the store, or the call's transaction once it has one).
- */
-const routedPrototypes = new WeakMap<object, Map<string, object>>();
-function routedPrototype(base: object, key: string): object {
-  let byKey = routedPrototypes.get(base);
+/** Per base store and repository key: the RoutedRepository subclass with that repository's members. */
+const routedClasses = new WeakMap<object, Map<string, new (call: CallTransaction<object>, key: string) => RoutedRepository>>();
+function routedClassFor(base: object, key: string) {
+  let byKey = routedClasses.get(base);
   if (byKey === undefined) {
     byKey = new Map();
-    routedPrototypes.set(base, byKey);
+    routedClasses.set(base, byKey);
   }
-  let prototype = byKey.get(key);
-  if (prototype === undefined) {
-    const built: Record<string, unknown> = {};
+  let routedClass = byKey.get(key);
+  if (routedClass === undefined) {
+    routedClass = class extends RoutedRepository {};
     for (const [name, member] of Object.entries((base as Record<string, object>)[key] as object)) {
-      if (typeof member !== "function") {
-        built[name] = member;
-        continue;
-      }
-      Object.defineProperty(built, name, {
-        enumerable: true,
-        configurable: true,
-        get(this: { [dispatchOf]: Dispatch }) {
-          const dispatch = this[dispatchOf];
-          return (...args: unknown[]) => dispatch(key, name, args);
-        },
-      });
+      // A method is a getter returning a function, so `const { append } = store.thoughts` works as on the base store.
+      const property: PropertyDescriptor =
+        typeof member === "function"
+          ? {
+              get(this: RoutedRepository) {
+                return (...args: unknown[]) => RoutedRepository.run(this, name, args);
+              },
+            }
+          : { value: member };
+      Object.defineProperty(routedClass.prototype, name, { ...property, enumerable: true, configurable: true });
     }
-    prototype = built;
-    byKey.set(key, prototype);
+    byKey.set(key, routedClass);
   }
-  return prototype;
+  return routedClass;
 }
 
-/**
- * What every call's store on `base` shares, built once per store: `base`'s
- * members (but `begin`), and for each repository a getter that asks the
- * call's own routing. A call's store is then one object created from it with
- * three own members, instead of a copy of the whole store with a property
- * defined per repository (a service's store has dozens).
- */
-const scopePrototypes = new WeakMap<object, object>();
-function scopePrototype(base: object): object {
-  let prototype = scopePrototypes.get(base);
-  if (prototype === undefined) {
-    const routed = new Set(repositoryKeys(base));
-    const built: Record<string, unknown> = {};
+/** Per base store: the ScopedStore subclass with the base's members and a getter per repository. */
+const scopedClasses = new WeakMap<object, new (call: CallTransaction<object>) => ScopedStore>();
+function scopedClassFor(base: object) {
+  let scopedClass = scopedClasses.get(base);
+  if (scopedClass === undefined) {
+    scopedClass = class extends ScopedStore {};
+    const repositories = new Set(repositoryKeys(base));
     for (const [key, value] of Object.entries(base)) {
-      if (key === "begin") continue;
-      if (!routed.has(key)) {
-        built[key] = value;
-        continue;
-      }
-      Object.defineProperty(built, key, {
-        enumerable: true,
-        configurable: true,
-        get(this: { [routeOf]: Routing }) {
-          return this[routeOf](key);
-        },
-      });
+      if (key === "begin" || key === "transaction" || key === "snapshot" || key === "close") continue;
+      const property: PropertyDescriptor = repositories.has(key)
+        ? {
+            get(this: ScopedStore) {
+              return ScopedStore.repository(this, key, (call) => new (routedClassFor(base, key))(call, key));
+            },
+          }
+        : { value };
+      Object.defineProperty(scopedClass.prototype, key, { ...property, enumerable: true, configurable: true });
     }
-    prototype = built;
-    scopePrototypes.set(base, prototype);
+    for (const [name, method] of Object.entries(scopedMethods)) Object.defineProperty(scopedClass.prototype, name, { value: method, enumerable: true, configurable: true });
+    scopedClasses.set(base, scopedClass);
   }
-  return prototype;
+  return scopedClass;
 }
+
+/** `transaction`, `snapshot` and `close` of a call's store. */
+const scopedMethods = {
+  transaction<T>(this: ScopedStore, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return ScopedStore.callOf(this).transaction(work);
+  },
+  // With the call's transaction open, its reads see the call's writes (and on SQLite, the connection is the transaction's).
+  snapshot<T>(this: ScopedStore, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    const call = ScopedStore.callOf(this);
+    return call.hasOpen() ? call.transaction(work) : call.base.snapshot(work);
+  },
+  close(): Promise<void> {
+    return Promise.reject(new Error("A call's store is closed by the service that owns the store."));
+  },
+};
 
 /**
  * Makes one call's writes all-or-nothing. The call's first `transaction(work)`
  * opens a real transaction ({@link Store.begin}) that stays open: later
- * `transaction(work)` calls join it (savepoints, one at a time), and every
- * repository method called through `store` (even on a repository object taken
- * before) runs on it. The owner ends it with `commit()` once the call's
- * result is known good, or `rollback()` when the call fails, so a call that
- * fails after writing leaves nothing behind.
+ * `transaction(work)` calls run in it too (one at a time, each after the first
+ * in a savepoint), and every repository method called through `store` (even on
+ * a repository object taken before) runs on it. The owner ends it with
+ * `commit()` once the call's result is known good, or `rollback()` when the
+ * call fails, so a call that fails after writing leaves nothing behind.
  *
  * Reads before the first write use the store itself, so a call holds no
  * transaction while it waits on a model (calls make their model calls before
@@ -136,60 +294,8 @@ function scopePrototype(base: object): object {
 export function createCallScope<Extra extends object = object>(base: Store<Extra>): CallScope<Extra> {
   const begin = base.begin?.bind(base);
   if (begin === undefined) return { store: base, commit: async () => {}, rollback: async () => {}, hasOpenTransaction: () => false };
-  type Opening = Promise<{ open: OpenTransaction<Extra>; joined: Store<Extra> }>;
-  let opening: Opening | undefined;
-
-  // The joined store once the open transaction is ready (undefined while it opens or when none is open).
-  let active: Store<Extra> | undefined;
-  type Members = Record<string, Record<string, (...args: unknown[]) => unknown>>;
-  const call = (target: unknown, key: string, name: string, args: unknown[]) => (target as Members)[key]?.[name]?.(...args);
-  // Each repository is routed when first used (a call touches a few of the dozens a service has): an object on
-  // the repository's shared prototype (see routedPrototype) whose methods dispatch through this call's `dispatch`.
-  const dispatch: Dispatch = (key, name, args) => {
-    if (opening === undefined) return call(base, key, name, args);
-    if (active !== undefined) return call(active, key, name, args);
-    return opening.then(({ joined }) => call(joined, key, name, args));
-  };
-  let routes: Map<string, object> | undefined;
-  const route: Routing = (key) => {
-    routes ??= new Map();
-    let routed = routes.get(key);
-    if (routed === undefined) {
-      routed = Object.create(routedPrototype(base, key)) as object;
-      (routed as { [dispatchOf]: Dispatch })[dispatchOf] = dispatch;
-      routes.set(key, routed);
-    }
-    return routed as Record<string, unknown>;
-  };
-
-  async function end(how: "commit" | "rollback"): Promise<void> {
-    const ending = opening;
-    if (ending === undefined) return;
-    opening = undefined;
-    active = undefined;
-    const { open, joined } = await ending;
-    // Let the joined work already queued finish before the transaction ends.
-    await joined.transaction(async () => undefined).catch(() => undefined);
-    await open[how]();
-  }
-
-  // base's members and the repositories' getters come from the shared prototype (see scopePrototype).
-  const store = Object.create(scopePrototype(base)) as Store<Extra> & { [routeOf]: Routing };
-  store.transaction = <T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> => {
-    if (opening === undefined) {
-      const promise: Opening = begin().then((open) => {
-        const joined = joinTransaction(open.repositories, base.contributors);
-        if (opening === promise) active = joined;
-        return { open, joined };
-      });
-      opening = promise;
-    }
-    const started = opening;
-    return started.then(({ joined }) => joined.transaction(work));
-  };
-  // With the call's transaction open, its reads see the call's writes (and on SQLite, the connection is the transaction's).
-  store.snapshot = <T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> => (opening === undefined ? base.snapshot(work) : store.transaction(work));
-  (store as { close: () => Promise<void> }).close = () => Promise.reject(new Error("A call's store is closed by the service that owns the store."));
-  store[routeOf] = route;
-  return { store, commit: () => end("commit"), rollback: () => end("rollback"), hasOpenTransaction: () => opening !== undefined };
+  const call = new CallTransaction<Extra>(base, begin);
+  const ScopedClass = scopedClassFor(base);
+  const store = new ScopedClass(call as unknown as CallTransaction<object>) as unknown as Store<Extra>;
+  return { store, commit: () => call.finish("commit"), rollback: () => call.finish("rollback"), hasOpenTransaction: () => call.hasOpen() };
 }

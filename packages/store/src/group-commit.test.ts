@@ -88,6 +88,42 @@ describe("group commit (SQLite)", () => {
     expect(transactions).toBe(3);
   });
 
+  it("keeps a group open to the end of the event loop's turn: calls that each commit before the next begins (requests read in one poll) share a COMMIT", async () => {
+    const { store, visible } = await fileStore();
+    let transactions = 0;
+    const counting = new Proxy(store.db, {
+      get(target, key) {
+        if (key === "startTransaction") transactions += 1;
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const begin = groupCommits(counting, (transaction) => transaction);
+    const order: string[] = [];
+    // One after the other within one turn: each call begins only once the one before has asked to commit.
+    const calls: Array<Promise<void>> = [];
+    for (let index = 0; index < 4; index += 1) {
+      const member = await begin();
+      await insertParent(member.repositories as Kysely<unknown>, `turn${index}`);
+      calls.push(member.commit().then(() => void order.push(`acknowledged ${index}`)));
+      // Not acknowledged, and not visible to another connection, before the group commits.
+      expect(visible(`turn${index}`)).toBe(false);
+      // The next request's callback runs once this one's promise work is done (node drains microtasks between
+      // callbacks): enough microtask turns for a COMMIT issued at once to have run, without ending the turn.
+      for (let hop = 0; hop < 200; hop += 1) await null;
+    }
+    await Promise.all(calls);
+    expect(transactions).toBe(1);
+    expect(order).toEqual(["acknowledged 0", "acknowledged 1", "acknowledged 2", "acknowledged 3"]);
+    for (let index = 0; index < 4; index += 1) expect(visible(`turn${index}`)).toBe(true);
+    // A call in a later turn starts a new group.
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = await begin();
+    await insertParent(later.repositories as Kysely<unknown>, "later");
+    await later.commit();
+    expect(transactions).toBe(2);
+  });
+
   it("undoes only the failing call's writes; the others of its group land", async () => {
     const { store, visible } = await fileStore();
     await Promise.all([call(store, "a"), call(store, "b", { fail: true }), call(store, "c")]);

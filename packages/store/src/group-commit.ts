@@ -1,8 +1,57 @@
-import { type ControlledTransaction, type Kysely, sql } from "kysely";
+import type { ControlledTransaction, Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import { runStatement } from "./direct-sqlite.ts";
 
 /** How many calls at most share one commit. */
 export const defaultGroupCommitMembers = 32;
+
+/** One group transaction: the calls sharing its COMMIT. */
+interface Group<R> {
+  transaction: ControlledTransaction<Database>;
+  repositories: R;
+  members: number;
+  waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
+  /** Set when a member's writes could not be undone or kept apart: the whole group is rolled back. */
+  poisoned?: unknown;
+}
+
+/** A member of `current` (its savepoint `name`): its repositories, and how it ends; `leave` hands the turn on. */
+function member<R>(current: Group<R>, name: string, leave: (current: Group<R>) => unknown) {
+  let ended = false;
+  const end = () => {
+    if (ended) throw new Error("This transaction has already ended.");
+    ended = true;
+  };
+  return {
+    repositories: current.repositories,
+    async commit() {
+      end();
+      try {
+        await runStatement(current.transaction, `release savepoint ${name}`);
+      } catch (error) {
+        current.poisoned ??= error;
+        void leave(current);
+        throw error;
+      }
+      const committed = new Promise<void>((resolve, reject) => current.waiting.push({ resolve, reject }));
+      void leave(current);
+      await committed;
+    },
+    async rollback() {
+      end();
+      try {
+        await runStatement(current.transaction, `rollback to savepoint ${name}`);
+        await runStatement(current.transaction, `release savepoint ${name}`);
+      } catch (error) {
+        // Its writes might still be in the group: none of the group may commit.
+        current.poisoned ??= error;
+        throw error;
+      } finally {
+        void leave(current);
+      }
+    },
+  };
+}
 
 /**
  * Group commit for one SQLite connection: `begin()` opens a member of the
@@ -12,8 +61,8 @@ export const defaultGroupCommitMembers = 32;
  * back). A member's `rollback()` undoes only its own writes (rollback to its
  * savepoint). A member's `commit()` releases its savepoint and resolves only
  * once the group transaction is committed: that happens as soon as no other
- * member is waiting to begin (or `maxMembers` have joined), so calls arriving
- * together share one COMMIT, and nothing is acknowledged before it is durable
+ * member is waiting to begin, at the end of the event loop's turn (or once
+ * `maxMembers` have joined), so calls arriving together share one COMMIT, and nothing is acknowledged before it is durable
  * (as durable as any commit: WAL, `synchronous=NORMAL`). When the COMMIT
  * fails, every member of the group gets the error (nothing of theirs landed).
  *
@@ -22,17 +71,11 @@ export const defaultGroupCommitMembers = 32;
  */
 export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely<Database>) => R, options: { maxMembers?: number } = {}): () => Promise<{ repositories: R; commit(): Promise<void>; rollback(): Promise<void> }> {
   const maxMembers = options.maxMembers ?? defaultGroupCommitMembers;
-  interface Group {
-    transaction: ControlledTransaction<Database>;
-    repositories: R;
-    members: number;
-    waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
-    /** Set when a member's writes could not be undone or kept apart: the whole group is rolled back. */
-    poisoned?: unknown;
-  }
-  let group: Group | undefined;
+  let group: Group<R> | undefined;
   let busy = false;
   const queue: Array<() => void> = [];
+  /** The end-of-turn COMMIT of the open group, when one is scheduled. */
+  let scheduled: NodeJS.Immediate | undefined;
 
   /** Waits until no other member is between its begin and its end. */
   function enter(): Promise<void> {
@@ -43,10 +86,35 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
     return new Promise((resolve) => queue.push(resolve));
   }
 
-  /** The member's turn is over: the next member joins, or the group commits and the next one starts a new group. */
-  async function leave(current: Group): Promise<void> {
+  /** The member's turn is over: the next member joins, or the group stays open to the end of this turn, or it commits. */
+  function leave(current: Group<R>): Promise<void> | undefined {
     const next = queue.shift();
-    if (next !== undefined && current.members < maxMembers && current.poisoned === undefined) return next();
+    const open = current.members < maxMembers && current.poisoned === undefined;
+    if (next !== undefined && open) {
+      next();
+      return undefined;
+    }
+    if (next === undefined && open) {
+      // Nobody waits to begin: the group stays open until the end of this turn of the event loop, so calls
+      // whose requests arrive in the same turn (one poll of the sockets) join it and share its COMMIT.
+      busy = false;
+      scheduled ??= setImmediate(commitAtEndOfTurn);
+      return undefined;
+    }
+    return commitGroup(current, next);
+  }
+
+  /** The end of a turn: commit the open group, unless a member is in its turn (its `leave` comes back here). */
+  function commitAtEndOfTurn(): void {
+    scheduled = undefined;
+    const open = group;
+    if (open === undefined || busy) return;
+    busy = true;
+    void commitGroup(open, undefined);
+  }
+
+  /** Commits (or, poisoned, rolls back) the group and tells its members; then the next member starts a new group. */
+  async function commitGroup(current: Group<R>, next: (() => void) | undefined): Promise<void> {
     group = undefined;
     const { waiting } = current;
     try {
@@ -60,14 +128,15 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
         .catch(() => undefined);
       for (const member of waiting) member.reject(error);
     }
-    if (next !== undefined) next();
+    const following = next ?? queue.shift();
+    if (following !== undefined) following();
     else busy = false;
   }
 
   return async () => {
     await enter();
-    let current: Group;
-    let name: ReturnType<typeof sql.raw>;
+    let current: Group<R>;
+    let name: string;
     try {
       if (group === undefined) {
         const transaction = await db.startTransaction().execute();
@@ -75,8 +144,8 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
       }
       current = group;
       current.members += 1;
-      name = sql.raw(`member_${current.members}`);
-      await sql`savepoint ${name}`.execute(current.transaction);
+      name = `member_${current.members}`;
+      await runStatement(current.transaction, `savepoint ${name}`);
     } catch (error) {
       // The group could not be opened or joined: let the next one try (a half-open group is committed with what it has).
       const failed = group;
@@ -88,39 +157,6 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
       }
       throw error;
     }
-    let ended = false;
-    const end = () => {
-      if (ended) throw new Error("This transaction has already ended.");
-      ended = true;
-    };
-    return {
-      repositories: current.repositories,
-      async commit() {
-        end();
-        try {
-          await sql`release savepoint ${name}`.execute(current.transaction);
-        } catch (error) {
-          current.poisoned ??= error;
-          void leave(current);
-          throw error;
-        }
-        const committed = new Promise<void>((resolve, reject) => current.waiting.push({ resolve, reject }));
-        void leave(current);
-        await committed;
-      },
-      async rollback() {
-        end();
-        try {
-          await sql`rollback to savepoint ${name}`.execute(current.transaction);
-          await sql`release savepoint ${name}`.execute(current.transaction);
-        } catch (error) {
-          // Its writes might still be in the group: none of the group may commit.
-          current.poisoned ??= error;
-          throw error;
-        } finally {
-          void leave(current);
-        }
-      },
-    };
+    return member(current, name, leave);
   };
 }

@@ -1,6 +1,7 @@
 import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import { markTransactionDirect } from "./direct-sqlite.ts";
 import { createInvocationRepository, type InvocationRepository, type NewInvocation } from "./repositories/invocation.repository.ts";
 
 /**
@@ -80,7 +81,11 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
       writing = writing.then(() =>
         db
           .transaction()
-          .execute((transaction) => createInvocationRepository(transaction).recordMany(batch))
+          .execute((transaction) => {
+            // The batch's rows, rollups and histogram upserts run as prepared statements on SQLite.
+            markTransactionDirect(db, transaction);
+            return createInvocationRepository(transaction).recordMany(batch);
+          })
           .catch((error: unknown) => (isTransientDatabaseFault(error) ? holdForRetry(batch, error) : drop(error, batch.length))),
       );
     }

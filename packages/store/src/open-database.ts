@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import { type BackgroundCheckpointOptions, startBackgroundCheckpoints } from "./background-checkpoints.ts";
+import { registerSqliteConnection } from "./direct-sqlite.ts";
 import { createImmediateSqliteDialect } from "./immediate-sqlite-dialect.ts";
 import { withStorableText } from "./storable-text.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -59,5 +60,8 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
       close();
     };
   }
-  return new Kysely<Database>({ dialect: withStorableText(createImmediateSqliteDialect({ database })) });
+  const db = new Kysely<Database>({ dialect: withStorableText(createImmediateSqliteDialect({ database })) });
+  // Transactions on this connection may run their hot writes as prepared statements, synchronously.
+  registerSqliteConnection(db as Kysely<unknown>, database);
+  return db;
 }

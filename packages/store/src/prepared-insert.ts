@@ -1,4 +1,5 @@
 import { type CompiledQuery, type Compilable, createQueryId, type Kysely } from "kysely";
+import { directSqliteOf } from "./direct-sqlite.ts";
 
 /** A placeholder standing for one value while a statement is built once. */
 interface Placeholder {
@@ -66,6 +67,8 @@ export function preparedInsert<DB, Column extends string>(
 
   return async (db, rows) => {
     const adapter = db.getExecutor().adapter as object;
+    // In a SQLite transaction the statement runs directly on its connection (see direct-sqlite.ts).
+    const direct = directSqliteOf(db);
     for (let start = 0; start < rows.length; start += maxRows) {
       const count = Math.min(maxRows, rows.length - start);
       const { compiled, order } = compiledFor(db, adapter, count);
@@ -75,7 +78,8 @@ export function preparedInsert<DB, Column extends string>(
         const row = rows[start + Math.floor(index / width)] as Record<Column, unknown>;
         parameters[position] = row[columns[index % width] as Column] ?? null;
       }
-      await db.executeQuery({ ...compiled, queryId: createQueryId(), parameters } as CompiledQuery);
+      if (direct !== undefined) direct.run(compiled.sql, parameters);
+      else await db.executeQuery({ ...compiled, queryId: createQueryId(), parameters } as CompiledQuery);
     }
   };
 }

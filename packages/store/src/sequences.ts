@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { directSqliteOf } from "./direct-sqlite.ts";
 
 /** Where a sequence's positions are stored, so its first use can start after the rows already there. */
 export interface PositionSequence {
@@ -25,6 +26,13 @@ export interface PositionSequence {
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export async function reservePositions(db: Kysely<any>, sequence: PositionSequence, count = 1): Promise<number> {
   if (!Number.isInteger(count) || count < 1) throw new Error(`reservePositions: count must be a whole number >= 1 (got ${count})`);
+  const direct = directSqliteOf(db);
+  if (direct !== undefined) {
+    // The same statement, run synchronously on the transaction's connection (no kysely compile per call).
+    const row = direct.get<{ next_position: number }>(reserveSql(sequence), [sequence.scope, sequence.key, sequence.key, count, count]);
+    if (row === undefined) throw new Error(`reservePositions: no position returned for ${sequence.scope}/${sequence.key}`);
+    return Number(row.next_position) - count;
+  }
   const start = sql`(select coalesce(max(${sql.ref(sequence.positionColumn)}) + 1, 0) from ${sql.table(sequence.table)} where ${sql.ref(sequence.keyColumn)} = ${sequence.key})`;
   const result = await sql<{ next_position: number | string }>`
     insert into deliberate_sequences (scope, key, next_position)
@@ -34,4 +42,22 @@ export async function reservePositions(db: Kysely<any>, sequence: PositionSequen
   const next = result.rows[0]?.next_position;
   if (next === undefined) throw new Error(`reservePositions: no position returned for ${sequence.scope}/${sequence.key}`);
   return Number(next) - count;
+}
+
+const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+const reserveSqlByTarget = new Map<string, string>();
+
+/** `reservePositions`' upsert as SQL text with `?` parameters: scope, key, key, count, count (one text per table). */
+function reserveSql(sequence: PositionSequence): string {
+  const target = `${sequence.table}.${sequence.keyColumn}.${sequence.positionColumn}`;
+  let text = reserveSqlByTarget.get(target);
+  if (text === undefined) {
+    const position = quoted(sequence.positionColumn);
+    text =
+      "insert into deliberate_sequences (scope, key, next_position) " +
+      `values (?, ?, (select coalesce(max(${position}) + 1, 0) from ${quoted(sequence.table)} where ${quoted(sequence.keyColumn)} = ?) + ?) ` +
+      "on conflict (scope, key) do update set next_position = deliberate_sequences.next_position + ? returning next_position";
+    reserveSqlByTarget.set(target, text);
+  }
+  return text;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { type DialectName, dialectOf } from "./dialect.ts";
+import { markTransactionDirect } from "./direct-sqlite.ts";
 import { groupCommits } from "./group-commit.ts";
 import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
@@ -102,9 +103,14 @@ export interface CreateStoreOptions {
 
 /** Wraps an open, migrated database as a Store with the contributions' repositories. */
 export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = [], options: CreateStoreOptions = {}): Store<Extra> {
-  const bind = bindRepositories(contributions);
+  const bindHandle = bindRepositories(contributions);
+  // Repositories bound to a transaction on SQLite may run their hot writes directly on its connection.
+  const bind = (transaction: Kysely<Database>) => {
+    markTransactionDirect(db, transaction);
+    return bindHandle(transaction);
+  };
   const invocations = options.invocationBatch ? batchInvocations(db, options.invocationBatch) : undefined;
-  const bound = bind(db) as Repositories<Extra>;
+  const bound = bindHandle(db) as Repositories<Extra>;
   // A session search by tool reads the invocations table: batched rows are written first.
   const sessions: typeof bound.sessions = invocations
     ? {
@@ -124,7 +130,7 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
       // Batched invocation rows are written first, as before any read of them through the store.
       await invocations?.flush();
       const builder = db.transaction().setAccessMode("read only");
-      return (dialectOf(db) === "postgres" ? builder.setIsolationLevel("repeatable read") : builder).execute((transaction) => work(bind(transaction) as Repositories<Extra>));
+      return (dialectOf(db) === "postgres" ? builder.setIsolationLevel("repeatable read") : builder).execute((transaction) => work(bindHandle(transaction) as Repositories<Extra>));
     },
     close: async () => {
       await invocations?.flush();

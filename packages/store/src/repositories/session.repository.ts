@@ -1,6 +1,7 @@
 import { DeliberateError } from "@deliberate/base";
 import { sql } from "kysely";
 import type { Session } from "@deliberate/contracts";
+import { directSqliteOf } from "../direct-sqlite.ts";
 import type { DatabaseExecutor } from "../executor.ts";
 import { preparedQuery } from "../prepared-query.ts";
 import type { SessionRow } from "../tables/session.table.ts";
@@ -14,15 +15,19 @@ const sessionById = preparedQuery((db: DatabaseExecutor, id: string) => db.selec
 
 /** Sessions: the unit of continuity across tool calls. */
 export function createSessionRepository(db: DatabaseExecutor) {
+  // In a SQLite transaction, the writes of every call run as prepared statements, synchronously (see direct-sqlite.ts).
+  const direct = directSqliteOf(db);
   return {
     async create(input: { id: string; mode: string; now: string }): Promise<Session> {
       const row: SessionRow = { id: input.id, mode: input.mode, active_branch_id: null, created_at: input.now, updated_at: input.now };
-      await db.insertInto("sessions").values(row).execute();
+      if (direct !== undefined) {
+        direct.run("insert into sessions (id, mode, active_branch_id, created_at, updated_at) values (?, ?, null, ?, ?)", [row.id, row.mode, row.created_at, row.updated_at]);
+      } else await db.insertInto("sessions").values(row).execute();
       return toSession(row);
     },
 
     async find(id: string): Promise<Session | undefined> {
-      const [row] = await sessionById(db, id);
+      const [row] = direct !== undefined ? direct.all<SessionRow>("select * from sessions where id = ?", [id]) : await sessionById(db, id);
       return row ? toSession(row) : undefined;
     },
 
@@ -41,10 +46,12 @@ export function createSessionRepository(db: DatabaseExecutor) {
     },
 
     async setActiveBranch(input: { id: string; branchId: string | null; now: string }): Promise<void> {
+      if (direct !== undefined) return direct.run("update sessions set active_branch_id = ?, updated_at = ? where id = ?", [input.branchId, input.now, input.id]);
       await db.updateTable("sessions").set({ active_branch_id: input.branchId, updated_at: input.now }).where("id", "=", input.id).execute();
     },
 
     async touch(input: { id: string; now: string }): Promise<void> {
+      if (direct !== undefined) return direct.run("update sessions set updated_at = ? where id = ?", [input.now, input.id]);
       await db.updateTable("sessions").set({ updated_at: input.now }).where("id", "=", input.id).execute();
     },
 

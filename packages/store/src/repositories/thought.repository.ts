@@ -1,6 +1,8 @@
 import { DeliberateError } from "@deliberate/base";
 import type { Thought } from "@deliberate/contracts";
 import { SqliteAdapter, sql } from "kysely";
+import { type DirectSqlite, directSqliteOf } from "../direct-sqlite.ts";
+import { dialectOf } from "../dialect.ts";
 import type { DatabaseExecutor } from "../executor.ts";
 import { parseJsonObject } from "../json-column.ts";
 import { reservePositions } from "../sequences.ts";
@@ -32,6 +34,11 @@ async function listAsJson(db: DatabaseExecutor, sessionId: string, activeOnly: b
   }));
 }
 
+/** The nullable columns of an appended thought with their defaults. */
+function appendedRow(input: NewThought) {
+  return { branch_id: input.branch_id ?? null, parent_id: input.parent_id ?? null, mode: input.mode, content: input.content, confidence: input.confidence ?? null };
+}
+
 export interface NewThought {
   id: string;
   session_id: string;
@@ -44,8 +51,73 @@ export interface NewThought {
   created_at: string;
 }
 
+const thoughtSequence = (sessionId: string) => ({ scope: "thoughts", key: sessionId, table: "thoughts", keyColumn: "session_id", positionColumn: "position" });
+
+/** The thought a caller appended, as a read would return it (its metadata is what was stored: `metadata`, parsed). */
+function appended(input: NewThought, metadata: string): Thought {
+  const thought: Thought = {
+    id: input.id,
+    session_id: input.session_id,
+    branch_id: input.branch_id ?? null,
+    parent_id: input.parent_id ?? null,
+    mode: input.mode,
+    content: input.content,
+    confidence: input.confidence ?? null,
+    status: "active",
+    metadata: {},
+    created_at: input.created_at,
+  };
+  // Parsed when read: the stored text, as a read would return it (most callers only want the id).
+  if (metadata !== "{}") {
+    let parsed: Record<string, unknown> | undefined;
+    Object.defineProperty(thought, "metadata", {
+      enumerable: true,
+      configurable: true,
+      get: () => (parsed ??= JSON.parse(metadata) as Record<string, unknown>),
+      set: (value: Record<string, unknown>) => {
+        parsed = value;
+      },
+    });
+  }
+  return thought;
+}
+
+/** The columns of an appended thought after its position, in insert order. */
+function appendValues(input: NewThought, metadata: string): unknown[] {
+  return [input.branch_id ?? null, input.parent_id ?? null, input.mode, input.content, input.confidence ?? null, metadata, input.created_at];
+}
+
+/** SQLite, in a transaction: the position reserved and the row inserted, two prepared statements run synchronously. */
+async function appendDirect(db: DatabaseExecutor, direct: DirectSqlite, input: NewThought, metadata: string): Promise<void> {
+  const position = await reservePositions(db, thoughtSequence(input.session_id));
+  direct.run(
+    "insert into thoughts (id, session_id, position, branch_id, parent_id, mode, content, confidence, status, metadata, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)",
+    [input.id, input.session_id, position, ...appendValues(input, metadata)],
+  );
+}
+
+/**
+ * Postgres: the position reserved and the row inserted in one statement (one
+ * round trip): the counter's upsert is a data-modifying CTE the insert reads.
+ */
+async function appendInOneStatement(db: DatabaseExecutor, input: NewThought, metadata: string): Promise<void> {
+  const [branchId, parentId, mode, content, confidence, , createdAt] = appendValues(input, metadata);
+  await sql`
+    with reserved as (
+      insert into deliberate_sequences (scope, key, next_position)
+      values ('thoughts', ${input.session_id}, (select coalesce(max(position) + 1, 0) from thoughts where session_id = ${input.session_id}) + 1)
+      on conflict (scope, key) do update set next_position = deliberate_sequences.next_position + 1
+      returning next_position
+    )
+    insert into thoughts (id, session_id, position, branch_id, parent_id, mode, content, confidence, status, metadata, created_at)
+    select ${input.id}, ${input.session_id}, next_position - 1, ${branchId}, ${parentId}, ${mode}, ${content}, ${confidence}, 'active', ${metadata}, ${createdAt}
+    from reserved`.execute(db);
+}
+
 /** Thoughts: the recorded steps of a session, in order. */
 export function createThoughtRepository(db: DatabaseExecutor) {
+  const direct = directSqliteOf(db);
+  const postgres = direct === undefined && dialectOf(db) === "postgres";
   return {
     ...createThoughtPages(db),
     /**
@@ -54,26 +126,19 @@ export function createThoughtRepository(db: DatabaseExecutor) {
      * number of processes, never collide.
      */
     async append(input: NewThought): Promise<Thought> {
-      const position = await reservePositions(db, { scope: "thoughts", key: input.session_id, table: "thoughts", keyColumn: "session_id", positionColumn: "position" });
-      const row: ThoughtRow = {
-        id: input.id,
-        session_id: input.session_id,
-        position,
-        branch_id: input.branch_id ?? null,
-        parent_id: input.parent_id ?? null,
-        mode: input.mode,
-        content: input.content,
-        confidence: input.confidence ?? null,
-        status: "active",
-        metadata: JSON.stringify(input.metadata ?? {}),
-        created_at: input.created_at,
-      };
-      await db.insertInto("thoughts").values(row).execute();
-      return toThought(row);
+      const metadata = JSON.stringify(input.metadata ?? {});
+      if (direct !== undefined) await appendDirect(db, direct, input, metadata);
+      else if (postgres) await appendInOneStatement(db, input, metadata);
+      else {
+        const position = await reservePositions(db, thoughtSequence(input.session_id));
+        const row: ThoughtRow = { id: input.id, session_id: input.session_id, position, ...appendedRow(input), status: "active", metadata, created_at: input.created_at };
+        await db.insertInto("thoughts").values(row).execute();
+      }
+      return appended(input, metadata);
     },
 
     async find(id: string): Promise<Thought | undefined> {
-      const row = await db.selectFrom("thoughts").selectAll().where("id", "=", id).executeTakeFirst();
+      const row = direct !== undefined ? direct.get<ThoughtRow>("select * from thoughts where id = ?", [id]) : await db.selectFrom("thoughts").selectAll().where("id", "=", id).executeTakeFirst();
       return row ? toThought(row) : undefined;
     },
 
@@ -101,6 +166,10 @@ export function createThoughtRepository(db: DatabaseExecutor) {
 
     /** The newest `limit` active thoughts, oldest first (the context fed to the next prompt). */
     async recent(sessionId: string, limit: number): Promise<Thought[]> {
+      if (direct !== undefined) {
+        const rows = direct.all<ThoughtRow>("select * from thoughts where session_id = ? and status = 'active' order by position desc limit ?", [sessionId, limit]);
+        return rows.reverse().map(toThought);
+      }
       const rows = await db
         .selectFrom("thoughts")
         .selectAll()
@@ -113,6 +182,10 @@ export function createThoughtRepository(db: DatabaseExecutor) {
     },
 
     async count(sessionId: string, options: { activeOnly?: boolean } = {}): Promise<number> {
+      if (direct !== undefined) {
+        const text = options.activeOnly ? "select count(*) as count from thoughts where session_id = ? and status = 'active'" : "select count(*) as count from thoughts where session_id = ?";
+        return Number(direct.get<{ count: number }>(text, [sessionId])?.count ?? 0);
+      }
       let query = db.selectFrom("thoughts").select((expression) => expression.fn.countAll().as("count")).where("session_id", "=", sessionId);
       if (options.activeOnly) query = query.where("status", "=", "active");
       const row = await query.executeTakeFirstOrThrow();
