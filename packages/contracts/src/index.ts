@@ -84,8 +84,10 @@ export {
   interventionTargetSchema,
 } from "./reasoning/counterfactual.ts";
 export type { AnalysisDepth } from "./reasoning/counterfactual.ts";
-export { needsCompletionSchema, orNeedsCompletion, pendingPromptSchema } from "./reasoning/needs-completion.ts";
-export type { NeedsCompletion, PendingPrompt } from "./reasoning/needs-completion.ts";
+export { compactPendingPromptSchema, needsCompletionSchema, orNeedsCompletion, pendingPromptSchema } from "./reasoning/needs-completion.ts";
+export type { CompactPendingPrompt, NeedsCompletion, PendingPrompt } from "./reasoning/needs-completion.ts";
+export { createHostContext, expandNeedsCompletion } from "./reasoning/host-context.ts";
+export type { HostContext } from "./reasoning/host-context.ts";
 export { submitInputSchema, submitTool } from "./reasoning/submit.ts";
 export {
   presetExecutionResultSchema,

@@ -10,7 +10,7 @@ import type { Engine } from "./engine-types.ts";
 import type { ModeSettings } from "./mode-settings.ts";
 import type { ModulePrompt } from "./module-prompt.ts";
 
-export type { EngineOptions } from "./engine/options.ts";
+export type { EngineOptions, HostPromptForm } from "./engine/options.ts";
 export type { SessionRecord } from "./engine/read-session.ts";
 export type { InvocationEvent } from "./engine-types.ts";
 

@@ -1,5 +1,5 @@
 export { createEngine } from "./engine.ts";
-export type { DeliberateEngine, EngineOptions, InvocationEvent, SessionRecord } from "./engine.ts";
+export type { DeliberateEngine, EngineOptions, HostPromptForm, InvocationEvent, SessionRecord } from "./engine.ts";
 export type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 export { createTaskRunner } from "./task-runner.ts";
 export type { TaskLog, TaskRunner, TaskRunnerOptions } from "./task-runner.ts";

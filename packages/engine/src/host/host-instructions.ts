@@ -1,9 +1,20 @@
+import type { HostPromptForm } from "../engine/options.ts";
+
 /** Short instructions the calling model can act on without reading any docs. */
-export function hostInstructions(promptCount: number): string {
+export function hostInstructions(promptCount: number, form: HostPromptForm): string {
+  const which = promptCount === 1 ? "this prompt" : `these ${promptCount} prompts`;
+  if (form === "full") {
+    return [
+      `No server-side model is configured, so you (the calling agent) answer ${which}.`,
+      "For each prompt: follow its `system` text as your instructions and answer its `user` text with a JSON object that matches its `schema` exactly.",
+      "Then call reasoning_submit with { resume_token, answers: [{ prompt_id, answer }] } (answer every prompt).",
+      "The result is the tool's final result or the next step's prompts.",
+    ].join(" ");
+  }
   return [
-    `No server-side model is configured, so you (the calling agent) answer ${promptCount === 1 ? "this prompt" : `these ${promptCount} prompts`}.`,
-    "For each prompt: follow its `system` text as your instructions and answer its `user` text with a JSON object that matches its `schema` exactly.",
-    "Then call reasoning_submit with { resume_token, answers: [{ prompt_id, answer }] } (answer every prompt).",
-    "The result is the tool's final result or the next step's prompts.",
+    `No server-side model is configured: you (the calling agent) answer ${which}.`,
+    "Per prompt: system = context[system_ref]; user = context[user_refs] joined by blank lines; answer = a JSON object matching schemas[schema_ref].",
+    "Each block comes once per call (one not here came in an earlier step; resend: true repeats all).",
+    "Then call reasoning_submit { resume_token, answers: [{ prompt_id, answer }] } (every prompt); it returns the result or the next step.",
   ].join(" ");
 }
