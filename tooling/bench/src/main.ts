@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { formatFanOutBench, runFanOutBench } from "./fan-out-bench.ts";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { benchGraph, benchMcts } from "./issue3-bench.ts";
+import { formatKeylessEconomyBench, runKeylessEconomyBench } from "./keyless-economy-bench.ts";
 import { runKnowledgeGraphBench } from "./knowledge-graph-bench.ts";
 import { formatReplicaBench, runReplicaBench } from "./replicas-bench.ts";
 import { formatScaleBench, runScaleBench } from "./scale-bench.ts";
@@ -20,7 +21,8 @@ import { formatStdioBench, runStdioBench } from "./stdio-bench.ts";
 //   (h) the built HTTP API against a bare node:http JSON server (autocannon);
 //   (r) the HTTP API on SQLite and on Postgres with 1 and 2 replicas;
 //   (s) scale: a 10,000-thought export, metrics over 1,000,000 invocation rows;
-//   (v) the viewer's page of a 2,000-node graph in Chromium (packages/viewer's bench).
+//   (v) the viewer's page of a 2,000-node graph in Chromium (packages/viewer's bench);
+//   (x) keyless economy: rounds and prompt/answer bytes a host with no API key handles per call (issue 30).
 // Run with `pnpm bench` at the root (it builds the services first). BENCH_ONLY=a,h,...
 // runs some sections (a and b are one section: stdio).
 
@@ -51,6 +53,7 @@ try {
   if (wanted("r")) process.stdout.write(`${formatReplicaBench(await runReplicaBench())}\n\n`);
   if (wanted("s")) process.stdout.write(`${formatScaleBench(await runScaleBench())}\n\n`);
   if (wanted("v")) process.stdout.write(`${await viewerBench()}\n\n`);
+  if (wanted("x")) process.stdout.write(`${formatKeylessEconomyBench(await runKeylessEconomyBench())}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {
   rmSync(directory, { recursive: true, force: true });

@@ -36,25 +36,26 @@ export function sentBlocksOf(prompts: readonly PendingPrompt[]): SentBlocks {
   return { texts, schemas };
 }
 
+const shortDigits = 8;
+
 /**
- * Assigns ids to the contents of one kind: 10 hex digits of the content's
- * digest, the whole digest when two contents of the step share those 10 (a
- * lengthened id is always sent, since an earlier step may have sent the
- * content under its short id).
+ * Ids for the contents of one kind: `shortDigits` hex digits of the content's
+ * digest, or the whole digest for contents whose short id another content
+ * among everything the call has sent or sends now shares. The universe only
+ * grows from step to step, so a short id always names the one content it
+ * named in earlier steps; a long id may be new, and its block is always sent.
  */
-function createIdAssigner(prefix: string) {
-  const contentById = new Map<string, string>();
-  const idByContent = new Map<string, { id: string; lengthened: boolean }>();
+function createIdAssigner(prefix: string, contents: Iterable<string>) {
+  const shortIds = new Map<string, Set<string>>();
+  const shortOf = (content: string) => `${prefix}${digestOf(content).slice(0, shortDigits)}`;
+  for (const content of contents) {
+    const id = shortOf(content);
+    shortIds.set(id, (shortIds.get(id) ?? new Set()).add(content));
+  }
   return (content: string): { id: string; lengthened: boolean } => {
-    const assigned = idByContent.get(content);
-    if (assigned !== undefined) return assigned;
-    const digest = digestOf(content);
-    const short = `${prefix}${digest.slice(0, 10)}`;
-    const taken = contentById.get(short);
-    const entry = taken === undefined || taken === content ? { id: short, lengthened: false } : { id: `${prefix}${digest}`, lengthened: true };
-    contentById.set(entry.id, content);
-    idByContent.set(content, entry);
-    return entry;
+    const id = shortOf(content);
+    const sharing = shortIds.get(id);
+    return sharing !== undefined && sharing.size > 1 ? { id: `${prefix}${digestOf(content)}`, lengthened: true } : { id, lengthened: false };
   };
 }
 
@@ -66,8 +67,9 @@ function createIdAssigner(prefix: string) {
  * gives its user text back exactly.
  */
 export function compactStep(prompts: readonly PendingPrompt[], sent: SentBlocks): CompactStep {
-  const textId = createIdAssigner("c");
-  const schemaId = createIdAssigner("s");
+  const blocks = prompts.map(blocksOf);
+  const textId = createIdAssigner("c", new Set([...sent.texts, ...blocks.flatMap((block) => block.texts)]));
+  const schemaId = createIdAssigner("s", new Set([...sent.schemas, ...blocks.map((block) => block.schema)]));
   const context: Record<string, string> = {};
   const schemas: Record<string, Record<string, unknown>> = {};
   const useText = (text: string): string => {
@@ -75,11 +77,11 @@ export function compactStep(prompts: readonly PendingPrompt[], sent: SentBlocks)
     if (lengthened || !sent.texts.has(text)) context[id] = text;
     return id;
   };
-  const compacted = prompts.map((prompt): CompactPendingPrompt => {
-    const blocks = blocksOf(prompt);
-    const { id: schemaRef, lengthened } = schemaId(blocks.schema);
-    if (lengthened || !sent.schemas.has(blocks.schema)) schemas[schemaRef] = prompt.schema;
-    const [system, ...user] = blocks.texts as [string, ...string[]];
+  const compacted = prompts.map((prompt, index): CompactPendingPrompt => {
+    const { texts, schema } = blocks[index] as { texts: string[]; schema: string };
+    const { id: schemaRef, lengthened } = schemaId(schema);
+    if (lengthened || !sent.schemas.has(schema)) schemas[schemaRef] = prompt.schema;
+    const [system, ...user] = texts as [string, ...string[]];
     return { id: prompt.id, name: prompt.name, system_ref: useText(system), user_refs: user.map(useText), schema_ref: schemaRef };
   });
   return { prompts: compacted, context, schemas };
