@@ -4,6 +4,7 @@ import { isLogLevel, type LogLevel, logLevels } from "@deliberate/logging";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { parseSelfImprovementEnvironment, type SelfImprovementOptions } from "@deliberate/self-improvement";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
+import type { HostPromptForm } from "@deliberate/engine";
 import type { EnvReader } from "./env-reader.ts";
 
 /** Default of `HOST_COMPLETION_TTL_SECONDS`. */
@@ -23,6 +24,8 @@ export interface CommonSettings {
   providers: ProviderSettings;
   /** `HOST_COMPLETION_TTL_SECONDS`, default 3600: how long a host-executed call waits for its completions. */
   hostCompletionTtlSeconds: number;
+  /** `DELIBERATE_HOST_PROMPTS`, default `compact`: how needs_completion steps carry their prompts (`full` for hosts written before 0.x's compact form). */
+  hostPrompts: HostPromptForm;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
   /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`). */
@@ -48,6 +51,7 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
     // Only read when valid: the fallback is never served (finish throws first).
     providers: reader.attempt(() => parseProviderEnvironment(env), undefined as unknown as ProviderSettings),
     hostCompletionTtlSeconds: reader.integer("HOST_COMPLETION_TTL_SECONDS", defaultHostCompletionTtlSeconds, { min: 1, unit: "seconds" }),
+    hostPrompts: reader.choice<HostPromptForm>("DELIBERATE_HOST_PROMPTS", ["compact", "full"]) ?? "compact",
     modules: readList(env["DELIBERATE_MODULES"]),
     knowledgeGraph: reader.attempt(() => knowledgeGraphOptionsFromEnvironment(env), {}),
     selfImprovement: reader.attempt(() => parseSelfImprovementEnvironment(env), undefined as unknown as SelfImprovementOptions),

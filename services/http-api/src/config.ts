@@ -7,6 +7,7 @@ import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
 import type { ProviderSettings } from "@deliberate/providers";
 import type { DatabaseTarget } from "@deliberate/store";
 import type { LogLevel } from "./logger.ts";
+import type { HostPromptForm } from "@deliberate/engine";
 
 type Environment = Record<string, string | undefined>;
 
@@ -34,6 +35,8 @@ export interface ApiConfig {
   logLevel: LogLevel;
   /** `HOST_COMPLETION_TTL_SECONDS`, default 3600: how long a host-executed call waits for its completions. */
   hostCompletionTtlSeconds: number;
+  /** `DELIBERATE_HOST_PROMPTS`, default `compact`: how needs_completion steps carry their prompts (`full` for hosts written before 0.x's compact form). */
+  hostPrompts: HostPromptForm;
   /** The self-improvement module's options (`DELIBERATE_SELF_IMPROVEMENT_*`). */
   selfImprovement: SelfImprovementOptions;
   /** `REASONING_LOG_FILE`: mirror every JSON log line to this file. */
@@ -267,6 +270,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     knowledgeGraph: common.knowledgeGraph,
     logLevel: common.logLevel,
     hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,
+    hostPrompts: common.hostPrompts,
     selfImprovement: common.selfImprovement,
     logFile: read(env, "REASONING_LOG_FILE"),
     logStdout,
