@@ -166,7 +166,10 @@ describe("createDeliberateClient", () => {
       return linearOutput;
     });
     const seen: PendingPrompt[] = [];
-    const client = createDeliberateClient({ transport, complete: (prompt) => (seen.push(prompt), { content: "c" }) });
+    const client = createDeliberateClient({ transport, complete: (prompt) => {
+      seen.push(prompt);
+      return { content: "c" };
+    } });
     expect(await client.tools.reasoning_linear({ content: "x" })).toEqual(linearOutput);
     expect(seen).toEqual([
       { id: "p1", name: "linear_continuation", system: "You reason.", user: "Problem: cache misses", schema: { type: "object" } },
@@ -190,7 +193,10 @@ describe("createDeliberateClient", () => {
       return linearOutput;
     });
     const seen: PendingPrompt[] = [];
-    const client = createDeliberateClient({ transport, complete: (prompt) => (seen.push(prompt), { content: "c" }) });
+    const client = createDeliberateClient({ transport, complete: (prompt) => {
+      seen.push(prompt);
+      return { content: "c" };
+    } });
     expect(await client.resume(later as NeedsCompletion)).toEqual(linearOutput);
     expect(calls.map((call) => call.input)).toEqual([{ resume_token: "rt_r", resend: true }, { resume_token: "rt_r", answers: [{ prompt_id: "p2", answer: { content: "c" } }] }]);
     expect(seen).toEqual([{ id: "p2", name: "linear_continuation", system: "You reason.", user: "Problem", schema: { type: "object" } }]);

@@ -12,8 +12,8 @@ const callArbitrary = fc.array(fc.array(promptArbitrary, { minLength: 1, maxLeng
 
 /** The steps of a call as the engine sends them: prompts numbered across rounds, blocks sent once per call. */
 function compactCall(rounds: ReadonlyArray<ReadonlyArray<Omit<PendingPrompt, "id">>>): { steps: NeedsCompletion[]; full: PendingPrompt[][] } {
-  let sequence = 0;
-  const full = rounds.map((round) => round.map((prompt) => ({ id: `p${(sequence += 1)}-k${sequence}`, ...prompt })));
+  const numbered = rounds.flat().map((prompt, index) => ({ id: `p${index + 1}-k${index + 1}`, ...prompt }));
+  const full = rounds.map((round, index) => numbered.slice(rounds.slice(0, index).flat().length).slice(0, round.length));
   const steps = full.map((prompts, index) => {
     const compact = compactStep(prompts, sentBlocksOf(full.slice(0, index).flat()));
     return needsCompletionSchema.parse({ status: "needs_completion", resume_token: "rt_1", tool: "t", ...compact, instructions: "i", expires_at: "2026-01-01T00:00:00.000Z" });
