@@ -140,6 +140,16 @@ function read(env: Environment, name: string): string | undefined {
 /** True for this machine's loopback names (shared with the MCP server: `isLoopbackHost` of @deliberate/contracts). */
 export { isLoopbackHost };
 
+/** The host name of a host or origin setting's item (`api.example.com`, `https://api.example.com:8443`), lower-cased. */
+function hostnameOf(item: string): string | undefined {
+  try {
+    const { hostname } = new URL(item.includes("://") ? item : `http://${item}`);
+    return hostname === "" ? undefined : hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Parses the environment into a typed config, collecting every problem.
  *
@@ -199,14 +209,6 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
       else parsed.push(value);
     }
     return parsed;
-  };
-  const hostnameOf = (item: string): string | undefined => {
-    try {
-      const { hostname } = new URL(item.includes("://") ? item : `http://${item}`);
-      return hostname === "" ? undefined : hostname.toLowerCase();
-    } catch {
-      return undefined;
-    }
   };
   const allowedHosts = hostList("REASONING_API_ALLOWED_HOSTS", hostnameOf);
   if (allowedHosts.includes("*") && apiToken === undefined && !allowNoAuth) {
