@@ -87,6 +87,9 @@ describe("compact host prompts", () => {
     // ...and gets them all back with resend, the same prompts a host that kept them rebuilds.
     const again = needsCompletionSchema.parse(await testEngine.engine.invoke("reasoning_submit", { resume_token: first.resume_token, resend: true }));
     expect(again.resume_token).toBe(first.resume_token);
+    // The first step and a resent one explain the form; a later step points back to the first.
+    for (const whole of [first, again]) expect(whole.instructions).toContain("context[system_ref]");
+    expect(second.instructions).toContain("as this call's first step says");
     expect(expandNeedsCompletion(again)).toEqual(expandNeedsCompletion(second, known));
     const final = await testEngine.engine.invoke("reasoning_submit", {
       resume_token: again.resume_token,

@@ -43,7 +43,8 @@ function stepFor(core: EngineCore, call: { id: string; tool: string; expiresAt: 
     prompts: compact.prompts,
     context: compact.context,
     schemas: compact.schemas,
-    instructions: hostInstructions(prompts.length, "compact"),
+    // Blocks an earlier step sent are not repeated, nor are its instructions.
+    instructions: hostInstructions(prompts.length, "compact", sent.texts.size > 0),
     expires_at: call.expiresAt,
   };
 }

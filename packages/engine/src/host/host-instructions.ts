@@ -1,8 +1,14 @@
 import type { HostPromptForm } from "../engine/options.ts";
 
-/** Short instructions the calling model can act on without reading any docs. */
-export function hostInstructions(promptCount: number, form: HostPromptForm): string {
+/**
+ * Short instructions the calling model can act on without reading any docs. A later compact step of a call
+ * (`later`) points back to the first step's, which the host holds as it holds that step's blocks.
+ */
+export function hostInstructions(promptCount: number, form: HostPromptForm, later = false): string {
   const which = promptCount === 1 ? "this prompt" : `these ${promptCount} prompts`;
+  if (form === "compact" && later) {
+    return `Answer ${which} as this call's first step says (blocks by id; resend: true repeats them all), then call reasoning_submit { resume_token, answers: [{ prompt_id, answer }] }.`;
+  }
   if (form === "full") {
     return [
       `No server-side model is configured, so you (the calling agent) answer ${which}.`,
