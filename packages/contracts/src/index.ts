@@ -30,7 +30,9 @@ export type { EvidenceChainOfCustody, EvidenceSourceType } from "./reasoning/evi
 export { counterfactualOutputSchema, counterfactualTool } from "./reasoning/counterfactual.ts";
 export type { AnalysisDepth } from "./reasoning/counterfactual.ts";
 export { needsCompletionSchema, orNeedsCompletion } from "./reasoning/needs-completion.ts";
-export type { NeedsCompletion, PendingPrompt } from "./reasoning/needs-completion.ts";
+export type { CompactPendingPrompt, NeedsCompletion, PendingPrompt } from "./reasoning/needs-completion.ts";
+export { createHostContext, expandNeedsCompletion } from "./reasoning/host-context.ts";
+export type { HostContext } from "./reasoning/host-context.ts";
 export { submitInputSchema, submitTool } from "./reasoning/submit.ts";
 export { presetOutputSchema, presetTool } from "./reasoning/preset.ts";
 export { metricsOutputSchema, metricsTool } from "./reasoning/metrics.ts";

@@ -14,7 +14,7 @@ import type { ComposedOperation } from "./module-operation.ts";
 import type { ModulePrompt } from "./module-prompt.ts";
 import { type RunOperationOptions, runOperation } from "./engine/run-operation.ts";
 
-export type { EngineOptions } from "./engine/options.ts";
+export type { EngineOptions, HostPromptForm } from "./engine/options.ts";
 export type { SessionRecord } from "./engine/read-session.ts";
 export type { SessionRecordPage, ThoughtRecordPage } from "./engine/read-session-page.ts";
 export type { InvocationEvent } from "./engine-types.ts";

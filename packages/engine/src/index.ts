@@ -1,5 +1,5 @@
 export { createEngine } from "./engine.ts";
-export type { DeliberateEngine, EngineOptions, SessionRecord, SessionRecordPage } from "./engine.ts";
+export type { DeliberateEngine, EngineOptions, HostPromptForm, SessionRecord, SessionRecordPage } from "./engine.ts";
 export type { Engine, InvokeOptions, ProgressUpdate } from "./engine-types.ts";
 export { createTaskRunner } from "./task-runner.ts";
 export type { TaskRunner } from "./task-runner.ts";

@@ -4,7 +4,7 @@
  */
 import { DeliberateError } from "@deliberate/base";
 import { createModelRouterFromModel, type ModelRouter } from "@deliberate/providers";
-import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts";
+import { createHostContext, expandNeedsCompletion, type NeedsCompletion, needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts";
 import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
@@ -137,8 +137,10 @@ export async function errorOf(promise: Promise<unknown>): Promise<DeliberateErro
 /** A host-executed call driven to its end: the result and the prompts handed out in each round. */
 export interface HostDrive {
   result: Record<string, unknown>;
-  /** One entry per needs_completion step answered: that step's prompts. */
+  /** One entry per needs_completion step answered: that step's prompts, in full (as the host rebuilt them). */
   rounds: PendingPrompt[][];
+  /** The steps as the server sent them (compact unless the engine sends full prompts). */
+  steps: NeedsCompletion[];
 }
 
 /**
@@ -156,16 +158,21 @@ export async function driveHostExecuted(
 ): Promise<HostDrive> {
   const maxRounds = options.maxRounds ?? 40;
   const rounds: PendingPrompt[][] = [];
+  const steps: NeedsCompletion[] = [];
+  // What this host keeps across the call's steps: a compact step names blocks earlier steps sent.
+  const known = createHostContext();
   let result = await engine.invoke(tool, args);
   while (result["status"] === "needs_completion") {
     const step = needsCompletionSchema.parse(result);
-    rounds.push(step.prompts);
-    if (rounds.length > maxRounds) throw new Error(`${tool} did not finish within ${maxRounds} rounds; last prompts: ${step.prompts.map((prompt) => prompt.name).join(", ")}`);
+    const prompts = expandNeedsCompletion(step, known);
+    steps.push(step);
+    rounds.push(prompts);
+    if (rounds.length > maxRounds) throw new Error(`${tool} did not finish within ${maxRounds} rounds; last prompts: ${prompts.map((prompt) => prompt.name).join(", ")}`);
     options.beforeSubmit?.(rounds.length);
     result = await engine.invoke("reasoning_submit", {
       resume_token: step.resume_token,
-      answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answer(prompt) })),
+      answers: prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answer(prompt) })),
     });
   }
-  return { result, rounds };
+  return { result, rounds, steps };
 }

@@ -1,4 +1,4 @@
-import { executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema } from "@deliberate/contracts";
+import { createHostContext, executeTaskResponseSchema, type ExecuteTaskResponse, expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
 import { exportSession, hostModelRouter } from "@deliberate/engine";
 import { createTestEngine, errorOf, type TestEngine } from "@deliberate/engine/testing";
 import type { Kysely } from "kysely";
@@ -39,12 +39,13 @@ async function setup(answers: Answers, options: Partial<KnowledgeGraphOptions> &
     const invokeOptions = caller === null ? {} : { caller };
     let result = await testEngine.engine.invoke(tool, args, invokeOptions);
     let rounds = 0;
+    const known = createHostContext();
     while (result["status"] === "needs_completion") {
       const step = needsCompletionSchema.parse(result);
       rounds += 1;
       result = await testEngine.engine.invoke("reasoning_submit", {
         resume_token: step.resume_token,
-        answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: respond(prompt.name, prompt.user) })),
+        answers: expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: respond(prompt.name, prompt.user) })),
       }, invokeOptions);
     }
     return { ...result, rounds };

@@ -1,4 +1,4 @@
-import { DeliberateError, needsCompletionSchema, type NeedsCompletion } from "@deliberate/contracts";
+import { createHostContext, DeliberateError, expandNeedsCompletion, needsCompletionSchema, type NeedsCompletion } from "@deliberate/contracts";
 import { afterEach, describe, expect, it } from "vitest";
 import { bySchemaName, createTestEngine, type TestEngine } from "./test-support.ts";
 import { hostModelRouter } from "@deliberate/engine";
@@ -43,7 +43,7 @@ describe("host-executed completions", () => {
     const { engine, store } = await hostEngine();
     const step = needsCompletionSchema.parse(await engine.invoke("reasoning_linear", { content: "Add a cache" }));
     expect(step.prompts).toHaveLength(1);
-    expect(step.prompts[0]?.schema).toMatchObject({ type: "object", required: expect.arrayContaining(["content", "confidence"]) });
+    expect(expandNeedsCompletion(step)[0]?.schema).toMatchObject({ type: "object", required: expect.arrayContaining(["content", "confidence"]) });
     expect(step.instructions).toContain("reasoning_submit");
     expect(await store.sessions.list({ limit: 5 })).toHaveLength(0);
 
@@ -62,10 +62,12 @@ describe("host-executed completions", () => {
     const { engine } = await hostEngine();
     const first = needsCompletionSchema.parse(await engine.invoke("reasoning_divergent", { content: "Onboarding", num_perspectives: 3 }));
     expect(first.prompts).toHaveLength(3);
+    const known = createHostContext();
+    expandNeedsCompletion(first, known);
     const second = needsCompletionSchema.parse(await engine.invoke("reasoning_submit", { resume_token: first.resume_token, answers: answer(first) }));
     expect(second.resume_token).toBe(first.resume_token);
     expect(second.prompts).toHaveLength(1);
-    expect(second.prompts[0]?.user).toContain("Caches hide bugs");
+    expect(expandNeedsCompletion(second, known)[0]?.user).toContain("Caches hide bugs");
     const final = await engine.invoke("reasoning_submit", { resume_token: second.resume_token, answers: answer(second) });
     expect(final).toMatchObject({ synthesis: "Cache with care" });
     expect(final.perspectives).toHaveLength(3);

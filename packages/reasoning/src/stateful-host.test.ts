@@ -1,4 +1,4 @@
-import { needsCompletionSchema, type NeedsCompletion } from "@deliberate/contracts";
+import { createHostContext, expandNeedsCompletion, type HostContext, needsCompletionSchema, type NeedsCompletion } from "@deliberate/contracts";
 import { afterEach, describe, expect, it } from "vitest";
 import { hostModelRouter } from "@deliberate/engine";
 import { bySchemaName, createTestEngine, type TestEngine } from "./test-support.ts";
@@ -32,17 +32,19 @@ function answerFor(system: string, user: string): unknown {
   throw new Error(`unexpected prompt: ${system.slice(0, 60)}`);
 }
 
-function answers(step: NeedsCompletion) {
-  return step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.system, prompt.user) }));
+/** Answers a step from its prompts in full; `known` holds what earlier steps of the same call sent. */
+function answers(step: NeedsCompletion, known: HostContext = createHostContext()) {
+  return expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.system, prompt.user) }));
 }
 
 async function drive(engine: TestEngine["engine"], tool: string, args: Record<string, unknown>) {
   let result = await engine.invoke(tool, args);
   const promptsPerRound: number[] = [];
+  const known = createHostContext();
   while (result["status"] === "needs_completion") {
     const step = needsCompletionSchema.parse(result);
     promptsPerRound.push(step.prompts.length);
-    result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: answers(step) });
+    result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: answers(step, known) });
   }
   return { result, promptsPerRound };
 }

@@ -16,6 +16,7 @@ describe("readCommonSettings", () => {
     expect(settings.logLevel).toBe("info");
     expect(settings.databasePoolSize).toBe(10);
     expect(settings.hostCompletionTtlSeconds).toBe(3600);
+    expect(settings.hostPrompts).toBe("compact");
     expect(settings.database.dialect).toBe("sqlite");
     expect(settings.providers.provider).toBe("none");
     expect(settings.modules).toEqual([]);
@@ -24,13 +25,14 @@ describe("readCommonSettings", () => {
   it("names every bad common variable in one error: the service's, the store's, a module's", () => {
     let error: unknown;
     try {
-      read({ LOG_LEVEL: "loud", DATABASE_POOL_SIZE: "0", DATABASE_URL: "mysql://db/x", HOST_COMPLETION_TTL_SECONDS: "soon", DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes" });
+      read({ LOG_LEVEL: "loud", DATABASE_POOL_SIZE: "0", DATABASE_URL: "mysql://db/x", HOST_COMPLETION_TTL_SECONDS: "soon", DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes", DELIBERATE_HOST_PROMPTS: "short" });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const { variables, message } = error as ConfigError;
-    expect(variables).toEqual(expect.arrayContaining(["LOG_LEVEL", "DATABASE_POOL_SIZE", "DATABASE_URL", "HOST_COMPLETION_TTL_SECONDS", "DELIBERATE_SELF_IMPROVEMENT_MODE"]));
+    expect(variables).toEqual(expect.arrayContaining(["LOG_LEVEL", "DATABASE_POOL_SIZE", "DATABASE_URL", "HOST_COMPLETION_TTL_SECONDS", "DELIBERATE_SELF_IMPROVEMENT_MODE", "DELIBERATE_HOST_PROMPTS"]));
+    expect(message).toContain('DELIBERATE_HOST_PROMPTS must be one of compact, full (got "short")');
     expect(message).toMatch(/^Invalid configuration: /);
     expect(message).toContain('LOG_LEVEL must be one of debug, info, warn, error (got "loud")');
     expect(message).toContain('DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0")');

@@ -3,6 +3,7 @@ import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
 import { isLogLevel, type LogLevel, logLevels } from "@deliberate/logging";
 import { parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
 import { type DatabaseTarget, databaseTargetFromEnvironment, defaultDatabasePath } from "@deliberate/store";
+import type { HostPromptForm } from "@deliberate/engine";
 import { type ModuleSettings, readModuleSettings } from "./default-modules.ts";
 import type { EnvReader } from "./env-reader.ts";
 
@@ -23,6 +24,8 @@ export interface CommonSettings {
   providers: ProviderSettings;
   /** `HOST_COMPLETION_TTL_SECONDS`, default 3600: how long a host-executed call waits for its completions. */
   hostCompletionTtlSeconds: number;
+  /** `DELIBERATE_HOST_PROMPTS`, default `compact`: how needs_completion steps carry their prompts (`full` for hosts written before 0.x's compact form). */
+  hostPrompts: HostPromptForm;
   /** `DELIBERATE_MODULES`: extra modules to serve (comma-separated package names or file paths). */
   modules: string[];
   /** The knowledge-graph module's lifecycle and limits (`KNOWLEDGE_GRAPH_*`; the same object as `moduleSettings.knowledgeGraph`). */
@@ -49,6 +52,7 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
     // Only read when valid: the fallback is never served (finish throws first).
     providers: reader.attempt(() => parseProviderEnvironment(env), undefined as unknown as ProviderSettings),
     hostCompletionTtlSeconds: reader.integer("HOST_COMPLETION_TTL_SECONDS", defaultHostCompletionTtlSeconds, { min: 1, unit: "seconds" }),
+    hostPrompts: reader.choice<HostPromptForm>("DELIBERATE_HOST_PROMPTS", ["compact", "full"]) ?? "compact",
     modules: readList(env["DELIBERATE_MODULES"]),
     knowledgeGraph: moduleSettings.knowledgeGraph,
     moduleSettings,

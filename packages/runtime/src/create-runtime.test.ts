@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hostModelRouter } from "@deliberate/engine";
 import { silentLogger } from "@deliberate/logging";
 import { afterEach, describe, expect, it } from "vitest";
 import { readCommonSettings } from "./common-settings.ts";
@@ -42,6 +43,20 @@ describe("createRuntime", () => {
       expect(runtime.engine.capabilities).toMatchObject({ self_improvement: { mode: "off" } });
     } finally {
       await runtime.close();
+    }
+  });
+
+  it("sends host-executed steps compact by default, and in full with DELIBERATE_HOST_PROMPTS=full (hosts written before the compact form)", async () => {
+    for (const [form, key] of [["compact", "user_refs"], ["full", "user"]] as const) {
+      const settings = settingsFor({ DELIBERATE_HOST_PROMPTS: form });
+      const runtime = await createRuntime({ settings, modules: defaultModules(settings), logger: silentLogger, transport: "stdio", engineModels: hostModelRouter });
+      try {
+        const step = await runtime.engine.invoke("reasoning_linear", { content: "Add a cache" });
+        expect(step).toMatchObject({ status: "needs_completion", prompts: [expect.objectContaining({ [key]: expect.anything() })] });
+        expect(((await runtime.engine.invoke("reasoning_metrics", { query: "config" }))["config"] as Record<string, unknown>)["host_prompts"]).toBe(form);
+      } finally {
+        await runtime.close();
+      }
     }
   });
 });

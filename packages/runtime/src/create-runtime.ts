@@ -6,7 +6,7 @@ import type { CommonSettings } from "./common-settings.ts";
 
 /** What `createRuntime` needs: the parsed settings, the modules, a logger, and the surface it serves. */
 export interface RuntimeOptions {
-  settings: Pick<CommonSettings, "database" | "databasePoolSize" | "providers" | "logLevel" | "hostCompletionTtlSeconds"> & Partial<Pick<CommonSettings, "moduleSettings">>;
+  settings: Pick<CommonSettings, "database" | "databasePoolSize" | "providers" | "logLevel" | "hostCompletionTtlSeconds" | "hostPrompts"> & Partial<Pick<CommonSettings, "moduleSettings">>;
   modules: readonly DeliberateModule[];
   logger: Logger;
   /** The transport the service answers on (`stdio`, `http`, `rest`): reported in the config snapshot. */
@@ -63,6 +63,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     modules,
     models: options.engineModels ?? models,
     suspendedCallTtlMs: settings.hostCompletionTtlSeconds * 1000,
+    hostPrompts: settings.hostPrompts,
     configSnapshot: configSnapshot(settings, options.transport),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
@@ -91,6 +92,7 @@ export function configSnapshot(settings: RuntimeOptions["settings"], transport: 
     transport,
     log_level: settings.logLevel,
     host_completion_ttl_seconds: settings.hostCompletionTtlSeconds,
+    host_prompts: settings.hostPrompts,
     // Each default module's options as its declared variables give them (the same on every service).
     modules: settings.moduleSettings?.report ?? {},
   };

@@ -1,6 +1,6 @@
 import { toolCatalogue } from "@deliberate/contracts";
 import { describe, expect, it } from "vitest";
-import { type CompleteFunction, createDeliberateClient } from "./client.ts";
+import { type CompleteFunction, createDeliberateClient, type NeedsCompletion, type PendingPrompt } from "./client.ts";
 import { DeliberateClientError, isClientError } from "./errors.ts";
 import type { ServerDescription, Transport, TransportCallOptions } from "./transport.ts";
 
@@ -146,6 +146,60 @@ describe("createDeliberateClient", () => {
       },
       options: { idempotent: false },
     });
+  });
+
+  it("rebuilds compact steps' prompts in full for complete(), from blocks this and earlier steps of the call sent", async () => {
+    const compact = (prompt: { id: string; user_refs: string[] }, context: Record<string, string>, schemas: Record<string, object>) => ({
+      status: "needs_completion",
+      resume_token: "rt_c",
+      tool: "reasoning_linear",
+      prompts: [{ id: prompt.id, name: "linear_continuation", system_ref: "csys", user_refs: prompt.user_refs, schema_ref: "sobj" }],
+      context,
+      schemas,
+      instructions: "Answer each prompt.",
+      expires_at: "2026-11-22T13:00:00.000Z",
+    });
+    const { transport } = fakeTransport((name, input) => {
+      if (name === "reasoning_linear") return compact({ id: "p1", user_refs: ["cproblem"] }, { csys: "You reason.", cproblem: "Problem: cache misses" }, { sobj: { type: "object" } });
+      // The second step names the system text, the problem and the schema the first step sent.
+      if ((input as { answers?: Array<{ prompt_id: string }> }).answers?.[0]?.prompt_id === "p1") return compact({ id: "p2", user_refs: ["cproblem", "cnext"] }, { cnext: "Step 2" }, {});
+      return linearOutput;
+    });
+    const seen: PendingPrompt[] = [];
+    const client = createDeliberateClient({ transport, complete: (prompt) => {
+      seen.push(prompt);
+      return { content: "c" };
+    } });
+    expect(await client.tools.reasoning_linear({ content: "x" })).toEqual(linearOutput);
+    expect(seen).toEqual([
+      { id: "p1", name: "linear_continuation", system: "You reason.", user: "Problem: cache misses", schema: { type: "object" } },
+      { id: "p2", name: "linear_continuation", system: "You reason.", user: "Problem: cache misses\n\nStep 2", schema: { type: "object" } },
+    ]);
+  });
+
+  it("resumes a compact step whose earlier blocks it never saw by asking the server to resend the step whole", async () => {
+    const later = {
+      status: "needs_completion",
+      resume_token: "rt_r",
+      tool: "reasoning_linear",
+      prompts: [{ id: "p2", name: "linear_continuation", system_ref: "csys", user_refs: ["cproblem"], schema_ref: "sobj" }],
+      context: {},
+      schemas: {},
+      instructions: "Answer each prompt.",
+      expires_at: "2026-11-22T13:00:00.000Z",
+    };
+    const { transport, calls } = fakeTransport((_name, input) => {
+      if ((input as { resend?: boolean }).resend === true) return { ...later, context: { csys: "You reason.", cproblem: "Problem" }, schemas: { sobj: { type: "object" } } };
+      return linearOutput;
+    });
+    const seen: PendingPrompt[] = [];
+    const client = createDeliberateClient({ transport, complete: (prompt) => {
+      seen.push(prompt);
+      return { content: "c" };
+    } });
+    expect(await client.resume(later as NeedsCompletion)).toEqual(linearOutput);
+    expect(calls.map((call) => call.input)).toEqual([{ resume_token: "rt_r", resend: true }, { resume_token: "rt_r", answers: [{ prompt_id: "p2", answer: { content: "c" } }] }]);
+    expect(seen).toEqual([{ id: "p2", name: "linear_continuation", system: "You reason.", user: "Problem", schema: { type: "object" } }]);
   });
 
   it("without complete(), fails with COMPLETION_REQUIRED carrying the step; resume() finishes it later", async () => {

@@ -1,4 +1,8 @@
 import {
+  createHostContext,
+  DeliberateError,
+  expandNeedsCompletion,
+  type HostContext,
   type NeedsCompletion,
   needsCompletionSchema,
   type PendingPrompt,
@@ -91,6 +95,50 @@ async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (it
   return results;
 }
 
+/** What answering one step's prompts takes. */
+interface StepAnswering {
+  step: NeedsCompletion;
+  prompts: readonly PendingPrompt[];
+  round: number;
+  complete: CompleteFunction;
+  callOptions: CallOptions;
+  /** The server's reasons a previous answer was refused, by prompt id. */
+  feedback: ReadonlyMap<string, string>;
+  concurrency: number;
+}
+
+/** Answers a step's prompts with the host's `complete`, `concurrency` at a time; COMPLETION_FAILED naming the prompt. */
+function answerPrompts({ step, prompts, round, complete, callOptions, feedback, concurrency }: StepAnswering) {
+  return mapConcurrent(prompts, concurrency, async (prompt) => {
+    const note = feedback.get(prompt.id);
+    try {
+      const value = await complete(prompt, { tool: step.tool, round, signal: callOptions.signal, ...(note !== undefined ? { feedback: note } : {}) });
+      return { prompt_id: prompt.id, answer: value };
+    } catch (error) {
+      throw new DeliberateClientError({
+        code: "COMPLETION_FAILED",
+        message: `The host's complete() failed on prompt ${prompt.name} of ${step.tool}: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+    }
+  });
+}
+
+/**
+ * The step's prompts in full. A compact step names blocks earlier steps of the call sent (kept in `known`);
+ * when one is missing (a step resumed from elsewhere), the server is asked to resend the step whole.
+ */
+async function promptsOf(transport: Transport, step: NeedsCompletion, known: HostContext, callOptions: CallOptions): Promise<PendingPrompt[]> {
+  try {
+    return expandNeedsCompletion(step, known);
+  } catch (error) {
+    if (!DeliberateError.isInstance(error)) throw error;
+    const resent = asNeedsCompletion(await transport.callTool("reasoning_submit", { resume_token: step.resume_token, resend: true }, { ...callOptions, idempotent: true }));
+    if (resent === undefined) throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: `reasoning_submit resend for ${step.tool} did not return its step.` });
+    return expandNeedsCompletion(resent, known);
+  }
+}
+
 /**
  * Creates the typed client. Every tool of `@deliberate/contracts`'
  * catalogue is a method of `client.tools`, typed from `ToolCatalogue`; input is
@@ -110,27 +158,13 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
   const validateInput = options.validateInput ?? true;
   const validateOutput = options.validateOutput ?? true;
 
-  async function answer(step: NeedsCompletion, round: number, complete: CompleteFunction, callOptions: CallOptions, feedback: Map<string, string>) {
-    return mapConcurrent(step.prompts, concurrency, async (prompt) => {
-      const note = feedback.get(prompt.id);
-      try {
-        const value = await complete(prompt, { tool: step.tool, round, signal: callOptions.signal, ...(note !== undefined ? { feedback: note } : {}) });
-        return { prompt_id: prompt.id, answer: value };
-      } catch (error) {
-        throw new DeliberateClientError({
-          code: "COMPLETION_FAILED",
-          message: `The host's complete() failed on prompt ${prompt.name} of ${step.tool}: ${error instanceof Error ? error.message : String(error)}`,
-          cause: error,
-        });
-      }
-    });
-  }
-
   /** Answers steps until the output is final; one rejected submission is answered again with the server's feedback. */
   async function drive(first: unknown, callOptions: ToolCallOptions): Promise<unknown> {
     let output = first;
     let step = asNeedsCompletion(output);
     let round = 0;
+    // What the call's steps sent: a compact step sends each text block and schema once per call.
+    const known = createHostContext();
     while (step) {
       const complete = callOptions.complete ?? options.complete;
       if (!complete) {
@@ -146,8 +180,9 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
         throw new DeliberateClientError({ code: "COMPLETION_FAILED", message: `${step.tool} still needed completions after ${maxRounds} rounds.`, hint: "Raise maxCompletionRounds." });
       }
       const feedback = new Map<string, string>();
+      const prompts = await promptsOf(transport, step, known, callOptions);
       for (let attempt = 0; ; attempt += 1) {
-        const answers = await answer(step, round, complete, callOptions, feedback);
+        const answers = await answerPrompts({ step, prompts, round, complete, callOptions, feedback, concurrency });
         try {
           output = await transport.callTool("reasoning_submit", { resume_token: step.resume_token, answers }, { ...callOptions, idempotent: false });
           break;

@@ -39,9 +39,11 @@ export { createMemoryOutbox, isApiUnavailable } from "./agent-intent/outbox.ts";
 export type { OutboxEntry, OutboxStore } from "./agent-intent/outbox.ts";
 export { validateIntent } from "./agent-intent/tool-validation.ts";
 export type { HostTool } from "./agent-intent/tool-validation.ts";
-export { defaultOfferedTools, toolCatalogue } from "@deliberate/contracts";
+export { createHostContext, defaultOfferedTools, expandNeedsCompletion, toolCatalogue } from "@deliberate/contracts";
 export type {
   AgentIntentResponse,
+  CompactPendingPrompt,
+  HostContext,
   CancelResponse,
   ErrorCode,
   FieldIssue,

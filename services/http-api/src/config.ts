@@ -6,6 +6,7 @@ import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
 import type { ProviderSettings } from "@deliberate/providers";
 import type { DatabaseTarget } from "@deliberate/store";
 import type { LogLevel } from "./logger.ts";
+import type { HostPromptForm } from "@deliberate/engine";
 
 type Environment = Record<string, string | undefined>;
 
@@ -35,6 +36,8 @@ export interface ApiConfig {
   hostCompletionTtlSeconds: number;
   /** The default modules' options, from the variables each module declares (`DELIBERATE_SELF_IMPROVEMENT_*`, ...). */
   moduleSettings: ModuleSettings;
+  /** `DELIBERATE_HOST_PROMPTS`, default `compact`: how needs_completion steps carry their prompts (`full` for hosts written before 0.x's compact form). */
+  hostPrompts: HostPromptForm;
   /** `REASONING_LOG_FILE`: mirror every JSON log line to this file. */
   logFile: string | undefined;
   /** `REASONING_LOG_STDOUT=1`: mirror every JSON log line to stdout. */
@@ -136,6 +139,16 @@ function read(env: Environment, name: string): string | undefined {
 /** True for this machine's loopback names (shared with the MCP server: `isLoopbackHost` of @deliberate/contracts). */
 export { isLoopbackHost };
 
+/** The host name of a host or origin setting's item (`api.example.com`, `https://api.example.com:8443`), lower-cased. */
+function hostnameOf(item: string): string | undefined {
+  try {
+    const { hostname } = new URL(item.includes("://") ? item : `http://${item}`);
+    return hostname === "" ? undefined : hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Parses the environment into a typed config, collecting every problem.
  *
@@ -195,14 +208,6 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
       else parsed.push(value);
     }
     return parsed;
-  };
-  const hostnameOf = (item: string): string | undefined => {
-    try {
-      const { hostname } = new URL(item.includes("://") ? item : `http://${item}`);
-      return hostname === "" ? undefined : hostname.toLowerCase();
-    } catch {
-      return undefined;
-    }
   };
   const allowedHosts = hostList("REASONING_API_ALLOWED_HOSTS", hostnameOf);
   if (allowedHosts.includes("*") && apiToken === undefined && !allowNoAuth) {
@@ -267,6 +272,7 @@ export function parseApiEnvironment(env: Environment): ApiConfig {
     logLevel: common.logLevel,
     hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,
     moduleSettings: common.moduleSettings,
+    hostPrompts: common.hostPrompts,
     logFile: read(env, "REASONING_LOG_FILE"),
     logStdout,
     http,

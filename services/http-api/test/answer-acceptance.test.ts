@@ -1,4 +1,4 @@
-import { needsCompletionSchema } from "@deliberate/contracts";
+import { createHostContext, expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
 import { answerJsonSchema, composeModules, type DeliberateEngine, hostModelRouter } from "@deliberate/engine";
 import { createTestEngine, randomSchemaAnswer, schemaViolations } from "@deliberate/engine/testing";
 import type { GenerateOptions, LanguageModel, ModelRouter } from "@deliberate/providers";
@@ -325,9 +325,11 @@ function withoutGrader(system: string): string {
 async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   {
     let result = await engine.invoke(tool, args);
+    // The host keeps what each step of the call sent: later steps name blocks by id.
+    const known = createHostContext();
     while (result["status"] === "needs_completion") {
       const step = needsCompletionSchema.parse(result);
-      const answers = step.prompts.map((prompt) => {
+      const answers = expandNeedsCompletion(step, known).map((prompt) => {
         // The session history before the request may list concurrent steps in another order keyless; the request must match.
         const text = loose(prompt.user);
         const ids = canonicalIds(JSON.stringify(prompt.schema));

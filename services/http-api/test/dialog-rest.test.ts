@@ -1,3 +1,4 @@
+import { createHostContext, expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
 import { answerDialogPrompt } from "@deliberate/dialog/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, type RunningService, startService } from "./support/service-harness.ts";
@@ -27,8 +28,9 @@ describe("dialog sessions over REST", () => {
     const statuses: string[] = [];
     for (let iteration = 0; iteration < 2; iteration += 1) {
       let result = await postJson(`${running.url}/v1/tools/run_reasoning_exchange`, { session_id: sessionId });
+      const known = createHostContext();
       while (result.json.status === "needs_completion") {
-        const answers = result.json.prompts.map((prompt: { id: string; name: string; system: string; user: string; schema: Record<string, unknown> }) => ({
+        const answers = expandNeedsCompletion(needsCompletionSchema.parse(result.json), known).map((prompt) => ({
           prompt_id: prompt.id,
           answer: answerDialogPrompt({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }, { reviewerScore: (turn) => scores[turn.iteration] ?? 0 }),
         }));

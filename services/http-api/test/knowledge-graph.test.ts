@@ -1,4 +1,4 @@
-import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema, reasoningCapabilitySchema } from "@deliberate/contracts";
+import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema, reasoningCapabilitySchema, createHostContext, expandNeedsCompletion } from "@deliberate/contracts";
 import { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioWeatherTool } from "@deliberate/knowledge-graph/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,12 +18,13 @@ function client(running: () => RunningService, token?: string) {
   async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; rounds: number }> {
     let response = await postJson(`${running().url}${path}`, body, headers);
     let rounds = 0;
+    const known = createHostContext();
     while (response.status === 200 && response.json?.status === "needs_completion") {
       rounds += 1;
       const step = needsCompletionSchema.parse(response.json);
       response = await postJson(
         `${running().url}/v1/tools/reasoning_submit`,
-        { resume_token: step.resume_token, answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })) },
+        { resume_token: step.resume_token, answers: expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })) },
         headers,
       );
     }

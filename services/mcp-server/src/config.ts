@@ -8,6 +8,7 @@ import type { ProviderSettings } from "@deliberate/providers";
 import type { DatabaseTarget, } from "@deliberate/store";
 import type { LogLevel } from "./logger.ts";
 import { defaultToolsets } from "./toolsets.ts";
+import type { HostPromptForm } from "@deliberate/engine";
 
 /** Default port of the Streamable HTTP transport (`--port`, `MCP_HTTP_PORT`). */
 export const defaultHttpPort = 8080;
@@ -70,6 +71,8 @@ export interface ServerConfig {
   transport: TransportConfig;
   /** `HOST_COMPLETION_TTL_SECONDS`, default 3600: how long a host-executed call waits for its completions. */
   hostCompletionTtlSeconds: number;
+  /** `DELIBERATE_HOST_PROMPTS`, default `compact`: how needs_completion steps carry their prompts (`full` for hosts written before 0.x's compact form). */
+  hostPrompts: HostPromptForm;
 }
 
 /** Default of `HOST_COMPLETION_TTL_SECONDS`. */
@@ -296,6 +299,7 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
     logLevel: common.logLevel,
     transport,
     hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,
+    hostPrompts: common.hostPrompts,
   };
   return client === undefined ? { action: "run", config } : { action: "print-config", client: client as ConfigClient, config };
 }

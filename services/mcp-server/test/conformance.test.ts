@@ -1,4 +1,4 @@
-import { needsCompletionSchema } from "@deliberate/contracts";
+import { expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
 import { answerDialogPrompt } from "@deliberate/dialog/testing";
 import { hostModelRouter } from "@deliberate/engine";
 import { createModelRouterFromModel, type GenerateOptions } from "@deliberate/providers";
@@ -156,7 +156,7 @@ describe("conformance: every tool and operation, answered directly, valid for th
       const suspended = await hostClient.callTool({ name: "reasoning_timeline", arguments: { operation: "branch", timeline_id: (first.structuredContent as Structured)["timeline_id"] } });
       validate("reasoning_timeline", suspended.structuredContent);
       const pending = needsCompletionSchema.parse(suspended.structuredContent);
-      const answers = pending.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answer({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], schemaName: prompt.name, maxTokens: 100 }, 0) }));
+      const answers = expandNeedsCompletion(pending).map((prompt) => ({ prompt_id: prompt.id, answer: answer({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], schemaName: prompt.name, maxTokens: 100 }, 0) }));
       const resumed = await hostClient.callTool({ name: "reasoning_submit", arguments: { resume_token: pending.resume_token, answers } });
       expect(resumed.isError, JSON.stringify(resumed.content)).toBeFalsy();
       validate("reasoning_submit", resumed.structuredContent);

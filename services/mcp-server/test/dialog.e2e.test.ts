@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type DialogPresetName, dialogPresetNameSchema, needsCompletionSchema } from "@deliberate/contracts";
+import { type DialogPresetName, dialogPresetNameSchema, needsCompletionSchema, createHostContext, expandNeedsCompletion } from "@deliberate/contracts";
 import { answerDialogPrompt, type DialogPrompt, type DialogScript } from "@deliberate/dialog/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -83,10 +83,11 @@ async function call(server: StdioServer, name: string, args: Record<string, unkn
 async function exchange(server: StdioServer, sessionId: string): Promise<{ result: Structured; rounds: number[] }> {
   let result = await call(server, "run_reasoning_exchange", { session_id: sessionId });
   const rounds: number[] = [];
+  const known = createHostContext();
   while (result["status"] === "needs_completion") {
     const step = needsCompletionSchema.parse(result);
     rounds.push(step.prompts.length);
-    const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answer({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }) }));
+    const answers = expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: answer({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }) }));
     result = await call(server, "reasoning_submit", { resume_token: step.resume_token, answers });
   }
   return { result, rounds };

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts";
+import { needsCompletionSchema, type PendingPrompt, createHostContext, expandNeedsCompletion } from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelRequest, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { scriptedAnswers } from "./support/fake-answers.ts";
@@ -69,11 +69,13 @@ async function drive(server: StdioServer, name: string, args: Record<string, unk
   let result = await call(server, name, args);
   let rounds = 0;
   const prompts: PendingPrompt[] = [];
+  const known = createHostContext();
   while (result["status"] === "needs_completion") {
     const step = needsCompletionSchema.parse(result);
     rounds += 1;
-    prompts.push(...step.prompts);
-    const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user, prompt.system, prompt.schema) }));
+    const full = expandNeedsCompletion(step, known);
+    prompts.push(...full);
+    const answers = full.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user, prompt.system, prompt.schema) }));
     result = await call(server, "reasoning_submit", { resume_token: step.resume_token, answers });
   }
   return { result, rounds, prompts };

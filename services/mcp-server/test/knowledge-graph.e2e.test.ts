@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema, reasoningCapabilitySchema } from "@deliberate/contracts";
+import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema, reasoningCapabilitySchema, createHostContext, expandNeedsCompletion } from "@deliberate/contracts";
 import { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioWeatherTool } from "@deliberate/knowledge-graph/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -36,12 +36,13 @@ function sender(client: () => Client) {
   async function method(name: string, params: Record<string, unknown>): Promise<{ result: Record<string, unknown>; rounds: number }> {
     let result = await client().request({ method: name, params }, anyResult);
     let rounds = 0;
+    const known = createHostContext();
     while (result["status"] === "needs_completion") {
       rounds += 1;
       const step = needsCompletionSchema.parse(result);
       const submitted = await client().callTool({
         name: "reasoning_submit",
-        arguments: { resume_token: step.resume_token, answers: step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })) },
+        arguments: { resume_token: step.resume_token, answers: expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })) },
       });
       expect(submitted.isError, JSON.stringify(submitted.content)).toBeFalsy();
       result = submitted.structuredContent as Record<string, unknown>;

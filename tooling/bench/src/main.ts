@@ -7,6 +7,7 @@ import { formatExportBench, runExportBench } from "./export-bench.ts";
 import { formatFanOutBench, runFanOutBench } from "./fan-out-bench.ts";
 import { formatHttpBench, runHttpBench } from "./http-bench.ts";
 import { benchGraph, benchMcts } from "./issue3-bench.ts";
+import { formatKeylessEconomyBench, runKeylessEconomyBench } from "./keyless-economy-bench.ts";
 import { runKnowledgeGraphBench } from "./knowledge-graph-bench.ts";
 import { formatReplicaBench, runReplicaBench } from "./replicas-bench.ts";
 import { formatScaleBench, runScaleBench } from "./scale-bench.ts";
@@ -24,6 +25,7 @@ import { formatStdioBench, runStdioBench } from "./stdio-bench.ts";
 //   (x) export (issue 30; also run with s): the whole session streamed over HTTP and MCP, a page of a
 //       100,000-thought session, memory at 10k vs 100k thoughts, each against a bare better-sqlite3 baseline;
 //   (v) the viewer's page of a 2,000-node graph in Chromium (packages/viewer's bench).
+//   (y) keyless economy: rounds and prompt/answer bytes a host with no API key handles per call (issue 30).
 // Run with `pnpm bench` at the root (it builds the services first). BENCH_ONLY=a,h,...
 // runs some sections (a and b are one section: stdio).
 
@@ -55,6 +57,7 @@ try {
   if (wanted("s")) process.stdout.write(`${formatScaleBench(await runScaleBench())}\n\n`);
   if (wanted("s") || wanted("x")) process.stdout.write(`${formatExportBench(await runExportBench())}\n\n`);
   if (wanted("v")) process.stdout.write(`${await viewerBench()}\n\n`);
+  if (wanted("y")) process.stdout.write(`${formatKeylessEconomyBench(await runKeylessEconomyBench())}\n\n`);
   process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } finally {
   rmSync(directory, { recursive: true, force: true });

@@ -58,7 +58,7 @@ describe("reasoning_metrics {query: config}", () => {
   it("reports the same settings over MCP and REST (only the transport differs)", async () => {
     const [overMcp, overRest] = await Promise.all([configOverMcp(), configOverRest()]);
     for (const config of [overMcp, overRest]) {
-      expect(Object.keys(config).sort()).toEqual(["database", "engine", "host_completion_ttl_seconds", "log_level", "modules", "providers", "transport"]);
+      expect(Object.keys(config).sort()).toEqual(["database", "engine", "host_completion_ttl_seconds", "host_prompts", "log_level", "modules", "providers", "transport"]);
       expect(config).toMatchObject({
         log_level: "warn",
         host_completion_ttl_seconds: 120,

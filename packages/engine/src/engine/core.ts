@@ -10,7 +10,7 @@ import { randomIds } from "../ids.ts";
 import { combineSettingsSources, createSettingsResolver, type ModeSettings } from "../mode-settings.ts";
 import { defaultGenerationProgressIntervalMs } from "../progress-channel.ts";
 import type { ToolHandler } from "../tool-handler.ts";
-import type { EngineOptions } from "./options.ts";
+import type { EngineOptions, HostPromptForm } from "./options.ts";
 
 const defaultSuspendedCallTtlMs = 60 * 60 * 1000;
 
@@ -28,6 +28,7 @@ export interface EngineCore {
   /** Each handler's own definition, by tool name (what `ctx.tools` lists). */
   readonly definitions: ReadonlyMap<string, ToolDefinition>;
   readonly suspendedCallTtlMs: number;
+  readonly hostPrompts: HostPromptForm;
   readonly generationProgressIntervalMs: number;
   readonly configSnapshot: Readonly<Record<string, unknown>>;
   /** The handler of a tool; NOT_FOUND naming the available tools otherwise. */
@@ -88,6 +89,7 @@ export function createEngineCore(options: EngineOptions): EngineCore {
     ],
     definitions: new Map([...handlers.values()].map((handler) => [handler.definition.name, handler.definition])),
     suspendedCallTtlMs: options.suspendedCallTtlMs ?? defaultSuspendedCallTtlMs,
+    hostPrompts: options.hostPrompts ?? "compact",
     generationProgressIntervalMs: options.generationProgressIntervalMs ?? defaultGenerationProgressIntervalMs,
     configSnapshot: options.configSnapshot ?? {},
     handlerFor(name) {

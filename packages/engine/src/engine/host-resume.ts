@@ -1,7 +1,8 @@
 import { DeliberateError } from "@deliberate/base";
-import { type NeedsCompletion, parseInput, submitInputSchema, submitTool } from "@deliberate/contracts";
+import { type NeedsCompletion, type PendingPrompt, parseInput, submitInputSchema, submitTool } from "@deliberate/contracts";
 import type { SuspendedCall } from "@deliberate/store";
 import type { InvokeOptions } from "../engine-types.ts";
+import { compactStep, type SentBlocks } from "../host/compact-step.ts";
 import type { CompletionNeeded } from "../host/completion-needed.ts";
 import { hostInstructions } from "../host/host-instructions.ts";
 import type { EngineCore } from "./core.ts";
@@ -25,12 +26,35 @@ export type ExecuteCall = (
   resumption?: Resumption,
 ) => Promise<Record<string, unknown>>;
 
+const nothingSent: SentBlocks = { texts: new Set(), schemas: new Set() };
+
+/**
+ * The step the caller gets, in the engine's form: compact (each block once per call, `sent` being what
+ * earlier steps of the call sent) or full.
+ */
+function stepFor(core: EngineCore, call: { id: string; tool: string; expiresAt: string }, prompts: PendingPrompt[], sent: SentBlocks): NeedsCompletion {
+  const common = { status: "needs_completion" as const, resume_token: call.id, tool: call.tool };
+  if (core.hostPrompts === "full") {
+    return { ...common, prompts, instructions: hostInstructions(prompts.length, "full"), expires_at: call.expiresAt };
+  }
+  const compact = compactStep(prompts, sent);
+  return {
+    ...common,
+    prompts: compact.prompts,
+    context: compact.context,
+    schemas: compact.schemas,
+    // Blocks an earlier step sent are not repeated, nor are its instructions.
+    instructions: hostInstructions(prompts.length, "compact", sent.texts.size > 0),
+    expires_at: call.expiresAt,
+  };
+}
+
 /** Saves a host-executed call that needs completions and returns the needs-completion step for the caller. */
 export async function suspend(
   core: EngineCore,
   call: { id: string; startedAt: Date; toolName: string; rawArguments: unknown },
   suspension: CompletionNeeded,
-  resumption: Resumption | undefined,
+  { resumption, sent }: { resumption: Resumption | undefined; sent: SentBlocks },
 ): Promise<NeedsCompletion> {
   const now = core.clock.now();
   const expiresAt = new Date(now.getTime() + core.suspendedCallTtlMs).toISOString();
@@ -47,14 +71,7 @@ export async function suspend(
     expires_at: expiresAt,
   };
   await core.store.suspendedCalls.save(suspended);
-  return {
-    status: "needs_completion",
-    resume_token: suspended.id,
-    tool: call.toolName,
-    prompts: suspension.prompts,
-    instructions: hostInstructions(suspension.prompts.length),
-    expires_at: expiresAt,
-  };
+  return stepFor(core, { id: suspended.id, tool: call.toolName, expiresAt }, suspension.prompts, sent);
 }
 
 /** Merges a submission's answers into the suspended call's; INVALID_INPUT naming each unknown prompt id. */
@@ -86,6 +103,8 @@ function mergeAnswers(call: SuspendedCall, submitted: ReadonlyArray<{ prompt_id:
 export async function resume(core: EngineCore, execute: ExecuteCall, rawArguments: unknown, invokeOptions: InvokeOptions): Promise<Record<string, unknown>> {
   const input = parseInput(submitInputSchema, rawArguments ?? {}, submitTool.name);
   const call = await core.store.suspendedCalls.get(input.resume_token, core.clock.now().toISOString());
+  // The step again, every block in it: nothing is answered, replayed or claimed.
+  if (input.answers === undefined) return stepFor(core, { id: call.id, tool: call.tool, expiresAt: call.expires_at }, call.pending, nothingSent);
   const { answers, answerFields } = mergeAnswers(call, input.answers);
   // Claim the call so a retried or duplicated submission cannot replay it a second time.
   const now = core.clock.now();

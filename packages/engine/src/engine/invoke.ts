@@ -5,6 +5,7 @@ import { createCallScope, type Store } from "@deliberate/store";
 import { createUsage, type InvocationUsage, type ToolContext } from "../context.ts";
 import type { InvokeOptions, ProgressUpdate } from "../engine-types.ts";
 import { CompletionNeeded } from "../host/completion-needed.ts";
+import { sentBlocksOf } from "../host/compact-step.ts";
 import { createReplayRouter, isRejectedAnswer } from "../host/replay-router.ts";
 import { createReplayIds, type IdGenerator } from "../ids.ts";
 import { createProgressChannel } from "../progress-channel.ts";
@@ -111,10 +112,9 @@ export async function execute(core: EngineCore, toolName: string, rawArguments: 
   // Read when first needed: a caller may make its signal on demand (a model-free call never needs one).
   let callSignal: AbortSignal | undefined;
   let reportedFailure: { code: ErrorCode; message: string } | undefined;
+  const replay = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : undefined;
   const call: CallEnvironment = {
-    models: hostExecuted
-      ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} })
-      : committingBeforeModelCalls(serverModels, scope),
+    models: replay ?? committingBeforeModelCalls(serverModels, scope),
     usage: createUsage(),
     invokeOptions,
     signalNow: () => (callSignal ??= invokeOptions.signal ?? new AbortController().signal),
@@ -149,7 +149,8 @@ export async function execute(core: EngineCore, toolName: string, rawArguments: 
     return output;
   } catch (error) {
     if (CompletionNeeded.isInstance(error)) {
-      return suspend(core, { id: callId ?? core.ids.next("rt"), startedAt, toolName, rawArguments }, error, resumption);
+      const sent = sentBlocksOf(replay?.answeredPrompts() ?? []);
+      return suspend(core, { id: callId ?? core.ids.next("rt"), startedAt, toolName, rawArguments }, error, { resumption, sent });
     }
     const latencyMs = latency();
     if (isRejectedAnswer(error) && DeliberateError.isInstance(error)) {

@@ -6,6 +6,9 @@ import type { InvocationEvent } from "../engine-types.ts";
 import type { IdGenerator } from "../ids.ts";
 import type { ModeSettings, RuntimeSettingsSource } from "../mode-settings.ts";
 
+/** The two forms of a needs_completion step's prompts (see `EngineOptions.hostPrompts`). */
+export type HostPromptForm = "compact" | "full";
+
 /** What `createEngine` is made from. */
 export interface EngineOptions {
   /** The store, opened with the same modules (`openStore({ path, modules })`) so their tables and repositories exist. */
@@ -22,6 +25,12 @@ export interface EngineOptions {
   runtimeSettings?: RuntimeSettingsSource;
   /** Most model calls in flight for independent work within one call (default 8: five perspectives, k=5 or n=5 samples run in one round). */
   concurrency?: number;
+  /**
+   * How a needs_completion step carries its prompts: "compact" (default) names each prompt's texts and schema
+   * by id and sends every block once per call; "full" repeats them in every prompt of every step, for hosts
+   * written before the compact form.
+   */
+  hostPrompts?: HostPromptForm;
   /** How long a host-executed call waits for its completions (default one hour). */
   suspendedCallTtlMs?: number;
   /** Least milliseconds between two "generating <mode>: N tokens" progress reports of one call (default 250). */

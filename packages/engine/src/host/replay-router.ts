@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
-import { containsNulCharacter, nulCharacterIssues } from "@deliberate/contracts";
+import { containsNulCharacter, nulCharacterIssues, type PendingPrompt } from "@deliberate/contracts";
 import { emptyUsage, extractJson, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
 import { answerJsonSchema } from "./answer-json-schema.ts";
 import { CompletionNeeded } from "./completion-needed.ts";
@@ -52,14 +52,20 @@ function parseAnswer(answer: unknown, structured: boolean): unknown {
   return candidate.ok ? candidate.value : answer;
 }
 
+/** The replaying router, which also tells which prompts of this replay the host had answered (so had been sent). */
+export interface ReplayRouter extends ModelRouter {
+  answeredPrompts(): readonly PendingPrompt[];
+}
+
 /**
  * The host-executed provider: answers from the recorded completions, and
  * suspends (CompletionNeeded) on the first prompt it has no answer for.
  * Replaying a call with the same answers gives the same result, because the
  * engine's handlers reach the outside world only through their context.
  */
-export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
+export function createReplayRouter(options: ReplayRouterOptions): ReplayRouter {
   let sequence = 0;
+  const answered: PendingPrompt[] = [];
   const occurrences = new Map<string, number>();
   const answers = new Map<string, { id: string; answer: unknown }>();
   for (const [id, answer] of Object.entries(options.answers)) answers.set(promptKey(id), { id, answer });
@@ -74,17 +80,15 @@ export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
       const key = occurrence === 1 ? digest : `${digest}.${occurrence}`;
       const schema = generateOptions.schema;
       const recorded = answers.get(key);
-      if (recorded === undefined) {
-        throw new CompletionNeeded([
-          {
-            id: `p${sequence}-${key}`,
-            name: generateOptions.schemaName ?? "answer",
-            system: generateOptions.system,
-            user: generateOptions.messages.map((message) => message.content).join("\n\n"),
-            schema: schema ? answerJsonSchema(schema) : { type: "string" },
-          },
-        ]);
-      }
+      const prompt: PendingPrompt = {
+        id: `p${sequence}-${key}`,
+        name: generateOptions.schemaName ?? "answer",
+        system: generateOptions.system,
+        user: generateOptions.messages.map((message) => message.content).join("\n\n"),
+        schema: schema ? answerJsonSchema(schema) : { type: "string" },
+      };
+      if (recorded === undefined) throw new CompletionNeeded([prompt]);
+      answered.push(prompt);
       const id = recorded.id;
       const raw = parseAnswer(recorded.answer, schema !== undefined);
       const field = options.answerFields?.[id] ?? `answers[${id}]`;
@@ -110,7 +114,7 @@ export function createReplayRouter(options: ReplayRouterOptions): ModelRouter {
       return { object: parsed.data, text: JSON.stringify(parsed.data), usage: emptyUsage, finishReason: "stop", modelId: "host" };
     },
   };
-  return { provider: "host", configured: true, forMode: (_mode: string) => model };
+  return { provider: "host", configured: true, forMode: (_mode: string) => model, answeredPrompts: () => answered };
 }
 
 const rejectedAnswers = new WeakSet<object>();

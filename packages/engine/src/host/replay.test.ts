@@ -1,4 +1,4 @@
-import { needsCompletionSchema } from "@deliberate/contracts";
+import { expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
 import { afterEach, describe, expect, it } from "vitest";
 import { probeModule } from "../../test/fixtures/probe-module.ts";
 import { createEngine } from "../engine.ts";
@@ -48,7 +48,7 @@ describe("host replay", () => {
     const same = needsCompletionSchema.parse(await engine.invoke("probe_history", { history: ["earlier question", "earlier answer"] }));
     expect(first.prompts[0]?.id).not.toBe(second.prompts[0]?.id);
     expect(first.prompts[0]?.id).toBe(same.prompts[0]?.id);
-    expect(first.prompts[0]?.user).toBe("earlier question\n\nearlier answer\n\nPrompt a");
+    expect(expandNeedsCompletion(first)[0]?.user).toBe("earlier question\n\nearlier answer\n\nPrompt a");
   });
 
   it("records one row for the whole call: every round, latency from the first round to the result", async () => {

@@ -1,4 +1,4 @@
-import { DeliberateError, getReasoningResultOutputSchema, needsCompletionSchema, runReasoningExchangeOutputSchema } from "@deliberate/contracts";
+import { createHostContext, DeliberateError, expandNeedsCompletion, getReasoningResultOutputSchema, needsCompletionSchema, runReasoningExchangeOutputSchema } from "@deliberate/contracts";
 import { hostModelRouter } from "@deliberate/engine";
 import type { GenerateOptions } from "@deliberate/providers";
 import { sql } from "kysely";
@@ -35,9 +35,10 @@ async function count(testEngine: DialogTestEngine, table: string): Promise<numbe
 /** Answers every needs_completion round as the calling agent would (it plays every persona). */
 async function driveHost(engine: DialogTestEngine["engine"], sessionId: string, script: DialogScript, seen: string[] = []) {
   let result = await engine.invoke("run_reasoning_exchange", { session_id: sessionId });
+  const known = createHostContext();
   while (result["status"] === "needs_completion") {
     const step = needsCompletionSchema.parse(result);
-    const answers = step.prompts.map((prompt) => {
+    const answers = expandNeedsCompletion(step, known).map((prompt) => {
       seen.push(prompt.system);
       return { prompt_id: prompt.id, answer: answerDialogPrompt({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }, script) };
     });
@@ -152,9 +153,10 @@ describe("host-executed spend", () => {
     const started = await engine.invoke("start_reasoning_session", { topic: "t", tokenBudget: 100_000 });
     let result = await engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] });
     let refused = 0;
+    const known = createHostContext();
     while (result["status"] === "needs_completion") {
       const step = needsCompletionSchema.parse(result);
-      const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: answerDialogPrompt({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }, {}) }));
+      const answers = expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: answerDialogPrompt({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }, {}) }));
       if (step.prompts[0]?.name === "dialog_review" && refused === 0) {
         refused += 1;
         const bad = answers.map((entry) => ({ ...entry, answer: { ...entry.answer, directives: (entry.answer["directives"] as unknown[]).slice(0, 1) } }));

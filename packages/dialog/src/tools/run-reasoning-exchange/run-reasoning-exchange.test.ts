@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DeliberateError, type DialogPresetName, dialogPresetNameSchema, needsCompletionSchema } from "@deliberate/contracts";
+import { createHostContext, DeliberateError, type DialogPresetName, dialogPresetNameSchema, expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
 import { hostModelRouter, randomIds } from "@deliberate/engine";
 import type { GenerateOptions } from "@deliberate/providers";
 import type { Store } from "@deliberate/store";
@@ -392,10 +392,11 @@ describe("host-executed (no key)", () => {
   async function drive(engine: DialogTestEngine["engine"], sessionId: string, script: DialogScript) {
     let result = await engine.invoke("run_reasoning_exchange", { session_id: sessionId });
     const rounds: number[] = [];
+    const known = createHostContext();
     while (result["status"] === "needs_completion") {
       const step = needsCompletionSchema.parse(result);
       rounds.push(step.prompts.length);
-      const answers = step.prompts.map((prompt) => ({
+      const answers = expandNeedsCompletion(step, known).map((prompt) => ({
         prompt_id: prompt.id,
         answer: answerDialogPrompt({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }, script),
       }));

@@ -1,4 +1,4 @@
-import { DeliberateError, linearTool, needsCompletionSchema, presetOutputSchema, presetTool, reasoningTools, type ToolDefinition } from "@deliberate/contracts";
+import { createHostContext, DeliberateError, expandNeedsCompletion, linearTool, needsCompletionSchema, presetOutputSchema, presetTool, reasoningTools, type ToolDefinition } from "@deliberate/contracts";
 import type { GenerateOptions } from "@deliberate/providers";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ProgressUpdate, hostModelRouter } from "@deliberate/engine";
@@ -362,12 +362,13 @@ describe("reasoning_preset run", () => {
     const { engine, store } = await setup([], { router: hostModelRouter });
     let result = await engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "caching" } });
     const promptsPerRound: number[] = [];
+    const known = createHostContext();
     while (result["status"] === "needs_completion") {
       const step = needsCompletionSchema.parse(result);
       promptsPerRound.push(step.prompts.length);
       // Nothing is written while the run is suspended.
       expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
-      const answers = step.prompts.map((prompt) => ({ prompt_id: prompt.id, answer: { content: `answer to ${prompt.user.split("\n").at(-1)}`, confidence: 0.5, next_step: "n" } }));
+      const answers = expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: { content: `answer to ${prompt.user.split("\n").at(-1)}`, confidence: 0.5, next_step: "n" } }));
       result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers });
     }
     expect(promptsPerRound).toEqual([1, 3, 1]); // root; a, b and c together; join
