@@ -16,6 +16,7 @@ export interface SessionReader {
   sessionJson(sessionId: string, url: URL): Promise<Response>;
 }
 
+/** Reads sessions from the viewer's data source. */
 export function createSessionReader(source: ViewerDataSource): SessionReader {
   async function readAll(sessionId: string) {
     const [record, invocations] = await Promise.all([source.readSession(sessionId), source.listInvocations(sessionId)]);

@@ -18,6 +18,7 @@ export interface ViewerPages {
   style(request: Request): Response;
 }
 
+/** Serves the page (its settings written in) and the built assets (ETag = build version, 304 when unchanged). */
 export function createViewerPages(settings: PageSettings): ViewerPages {
   const { base } = settings;
   let assets: ViewerAssets | undefined;

@@ -12,7 +12,6 @@ import { round } from "./score-rounding.ts";
 
 export { abduce } from "./abduce.ts";
 
-
 /**
  * Inductive step: the model names patterns across entities and an abstraction
  * for each; code measures how many members really share the pattern in the
