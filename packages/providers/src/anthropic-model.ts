@@ -1,25 +1,14 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { AnthropicStreamAccumulator } from "./anthropic-stream.ts";
+import { type AnthropicReceived as Received, createAnthropicSender } from "./anthropic-send.ts";
 import { extractJson, type JsonCandidate } from "./extract-json.ts";
-import { generateWithRepair, throwIfAborted, type AnswerAttempt, type RepairRequest } from "./generate-with-repair.ts";
+import { generateWithRepair, type AnswerAttempt, type RepairRequest } from "./generate-with-repair.ts";
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, ModelMessage, Usage } from "./language-model.ts";
-import { type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
-import {
-  createIdleWatchdog,
-  createProgressTracker,
-  linkedAbort,
-  longRequestTokens,
-  shouldStream,
-  streamEndedEarlyError,
-  streamStalledError,
-  type ProgressTracker,
-} from "./streaming.ts";
+import { createProgressTracker } from "./streaming.ts";
 import { type AnswerChannel, anthropicThinking, structuredRequest, withOutputConfig } from "./anthropic-request.ts";
 import { anthropicCapabilities, type AnthropicCapabilities, type CapabilityOverride } from "./model-capabilities.ts";
 import { describeAnswerFormat, type AnswerFormat } from "./structured-answer.ts";
 
-/** The Anthropic API, used when no base URL is given. */
-export const defaultAnthropicBaseURL = "https://api.anthropic.com";
+export { defaultAnthropicBaseURL } from "./anthropic-send.ts";
 
 /** The most `cache_control` breakpoints one Anthropic request may carry. */
 export const maximumCacheBreakpoints = 4;
@@ -45,15 +34,6 @@ type MessageParam = Anthropic.MessageParam;
 type ContentBlock = Anthropic.ContentBlock;
 type ContentBlockParam = Anthropic.ContentBlockParam;
 type TextBlockParam = Anthropic.TextBlockParam;
-type Message = Anthropic.Message;
-type MessageCreateParams = Anthropic.MessageCreateParamsNonStreaming;
-
-/** A model answer as received: the message, and for a streamed answer the raw JSON text of each tool input. */
-interface Received {
-  message: Message;
-  /** Streamed answers only: tool input JSON as sent, by tool_use id (validated strictly, not leniently). */
-  toolInputText?: ReadonlyMap<string, string>;
-}
 
 /** What the repair round needs to send an answer back: the assistant's blocks and the tool call, if any. */
 interface AnthropicTurn {
@@ -91,71 +71,7 @@ interface AnthropicTurn {
  * - Retries, backoff and timeouts come from the SDK; `signal` is passed through.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): LanguageModel {
-  const baseURL = options.baseURL ?? defaultAnthropicBaseURL;
-  // The SDK loads on first use, not at start-up: a server that never calls this provider never pays for it.
-  let loaded: Promise<{ client: Anthropic; errorContext: ProviderErrorContext }> | undefined;
-  const load = () =>
-    (loaded ??= import("@anthropic-ai/sdk").then((sdk) => {
-      const errors: SdkErrorClasses = {
-        base: sdk.AnthropicError,
-        api: sdk.APIError,
-        connection: sdk.APIConnectionError,
-        timeout: sdk.APIConnectionTimeoutError,
-        abort: sdk.APIUserAbortError,
-      };
-      return {
-        client: new sdk.default({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries }),
-        errorContext: { provider: "anthropic", baseURL, secrets: [options.apiKey], errors },
-      };
-    }));
-
-  async function send(call: GenerateOptions<unknown>, body: MessageCreateParams, progress: ProgressTracker, attempt: number): Promise<Received> {
-    throwIfAborted(call.signal);
-    progress.start(attempt);
-    const { client, errorContext } = await load();
-    const timeout = call.timeoutMs ?? options.timeoutMs;
-    // Past longRequestTokens the SDK refuses to send without streaming (room for adaptive thinking can get there): stream then.
-    if (!shouldStream(call, body.max_tokens) && body.max_tokens <= longRequestTokens) {
-      try {
-        const message = await client.messages.create(body, {
-          ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),
-          ...(call.signal ? { signal: call.signal } : {}),
-        });
-        progress.finish(message.usage.output_tokens ?? 0);
-        return { message };
-      } catch (error) {
-        throw toProviderError(error, errorContext);
-      }
-    }
-
-    // Streaming: the SDK's timeout covers the wait for the response headers; the watchdog covers silence after them.
-    const { controller, release } = linkedAbort(call.signal);
-    const watchdog = createIdleWatchdog(timeout, () => controller.abort());
-    const accumulator = new AnthropicStreamAccumulator();
-    try {
-      const stream = await client.messages.create({ ...body, stream: true }, { timeout, signal: controller.signal });
-      watchdog.touch();
-      for await (const event of stream) {
-        watchdog.touch();
-        const delta = accumulator.add(event);
-        if (delta) progress.delta(delta.phase, delta.text);
-      }
-    } catch (error) {
-      if (watchdog.fired) throw streamStalledError("Anthropic", timeout);
-      throwIfAborted(call.signal);
-      throw toProviderError(error, errorContext);
-    } finally {
-      watchdog.stop();
-      release();
-    }
-    // The SDK ends an aborted stream quietly: tell the caller's cancel and the watchdog apart from a cut connection.
-    if (watchdog.fired) throw streamStalledError("Anthropic", timeout);
-    throwIfAborted(call.signal);
-    const message = accumulator.message;
-    if (!message || !accumulator.complete) throw streamEndedEarlyError("Anthropic");
-    progress.finish(message.usage.output_tokens ?? 0);
-    return { message, toolInputText: accumulator.toolInputText };
-  }
+  const send = createAnthropicSender(options);
 
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
     const modelId = call.modelId ?? options.modelId;

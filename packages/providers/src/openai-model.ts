@@ -1,27 +1,13 @@
 import type OpenAI from "openai";
 import { extractJson } from "./extract-json.ts";
-import { generateWithRepair, throwIfAborted, type AnswerAttempt } from "./generate-with-repair.ts";
+import { generateWithRepair, type AnswerAttempt } from "./generate-with-repair.ts";
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, Usage } from "./language-model.ts";
-import { type SdkApiError, type SdkErrorClasses, toProviderError, type ProviderErrorContext } from "./provider-error.ts";
+import { createOpenAISender, type OpenAIAnswer as Answer } from "./openai-send.ts";
 import { type CapabilityOverride, type OpenAICapabilities, openaiCapabilities } from "./model-capabilities.ts";
 import { openaiParameters } from "./openai-parameters.ts";
 import { defaultReasoningModels, isReasoningModel } from "./reasoning-models.ts";
-import {
-  createIdleWatchdog,
-  createProgressTracker,
-  linkedAbort,
-  shouldStream,
-  streamEndedEarlyError,
-  streamStalledError,
-  type ProgressTracker,
-} from "./streaming.ts";
+import { createProgressTracker } from "./streaming.ts";
 import { describeAnswerFormat, type AnswerFormat } from "./structured-answer.ts";
-
-/** The OpenAI API, used when no base URL is given. */
-export const defaultOpenAIBaseURL = "https://api.openai.com/v1";
-
-/** Sent as the key to servers that need none (Ollama, vLLM, LM Studio): the SDK insists on one. */
-const placeholderApiKey = "not-needed";
 
 /**
  * How a structured answer is requested: `json_schema` (OpenAI, vLLM, recent
@@ -29,6 +15,8 @@ const placeholderApiKey = "not-needed";
  * servers that only offer JSON mode.
  */
 export type OpenAIStructuredOutput = "json_schema" | "json_object";
+
+export { defaultOpenAIBaseURL } from "./openai-send.ts";
 
 /** Settings of an OpenAI or OpenAI-compatible model (one SDK client). */
 export interface OpenAIModelOptions {
@@ -58,77 +46,6 @@ export interface OpenAIModelOptions {
 }
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
-type CreateParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-
-/** One answer as received, streamed or not. */
-interface Answer {
-  /** False when the server sent no choice at all. */
-  hasChoice: boolean;
-  content: string;
-  refusal: string | null | undefined;
-  finishReason: string | null | undefined;
-  model: string;
-  usage: OpenAI.CompletionUsage | undefined;
-}
-
-/**
- * One streamed request: content and refusal accumulated from the chunks,
- * usage from the last chunk (`include_usage`). Failures are thrown as the
- * SDK raised them (the caller converts them), except a stalled stream and
- * the caller's cancel.
- */
-async function sendStreaming(
-  client: OpenAI,
-  call: GenerateOptions<unknown>,
-  body: CreateParams,
-  progress: ProgressTracker,
-  server: { baseURL: string; timeoutMs: OpenAIModelOptions["timeoutMs"] },
-): Promise<Answer> {
-  const { baseURL } = server;
-  const timeout = call.timeoutMs ?? server.timeoutMs;
-  const { controller, release } = linkedAbort(call.signal);
-  const watchdog = createIdleWatchdog(timeout, () => controller.abort());
-  const answer: Answer = { hasChoice: false, content: "", refusal: undefined, finishReason: undefined, model: body.model, usage: undefined };
-  let ended = false;
-  try {
-    const stream = await client.chat.completions.create(
-      { ...body, stream: true, stream_options: { include_usage: true } },
-      { timeout, signal: controller.signal },
-    );
-    watchdog.touch();
-    for await (const chunk of stream) {
-      watchdog.touch();
-      if (chunk.model) answer.model = chunk.model;
-      if (chunk.usage) answer.usage = chunk.usage;
-      const choice = chunk.choices.find((candidate) => candidate.index === 0) ?? chunk.choices[0];
-      if (!choice) continue;
-      answer.hasChoice = true;
-      const content = choice.delta.content ?? "";
-      if (content.length > 0) {
-        answer.content += content;
-        progress.delta("answer", content);
-      }
-      if (choice.delta.refusal) answer.refusal = (answer.refusal ?? "") + choice.delta.refusal;
-      if (choice.finish_reason) {
-        answer.finishReason = choice.finish_reason;
-        ended = true;
-      }
-    }
-  } catch (error) {
-    if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
-    throwIfAborted(call.signal);
-    throw error;
-  } finally {
-    watchdog.stop();
-    release();
-  }
-  // The SDK ends an aborted stream quietly: tell the caller's cancel and the watchdog apart from a cut connection.
-  if (watchdog.fired) throw streamStalledError(`the OpenAI-compatible server at ${baseURL}`, timeout);
-  throwIfAborted(call.signal);
-  if (!ended && answer.hasChoice) throw streamEndedEarlyError(`the OpenAI-compatible server at ${baseURL}`);
-  progress.finish(answer.usage?.completion_tokens ?? 0);
-  return answer;
-}
 
 /** The response_format of a structured request: the JSON Schema (strict when the schema and model allow), or plain JSON mode. */
 function responseFormatOf(
@@ -173,64 +90,10 @@ function responseFormatOf(
  * - Retries, backoff and timeouts come from the SDK; `signal` is passed through.
  */
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
-  const baseURL = options.baseURL ?? defaultOpenAIBaseURL;
   const structuredOutput = options.structuredOutput ?? "json_schema";
-  // The SDK loads on first use, not at start-up: a server that never calls this provider never pays for it.
-  let loaded: Promise<{ client: OpenAI; errorContext: ProviderErrorContext }> | undefined;
-  const load = () =>
-    (loaded ??= import("openai").then((sdk) => {
-      const errors: SdkErrorClasses = {
-        base: sdk.OpenAIError,
-        api: sdk.APIError,
-        connection: sdk.APIConnectionError,
-        timeout: sdk.APIConnectionTimeoutError,
-        abort: sdk.APIUserAbortError,
-      };
-      return {
-        client: new sdk.default({ apiKey: options.apiKey ?? placeholderApiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries }),
-        errorContext: { provider: "openai", baseURL, secrets: [options.apiKey], errors },
-      };
-    }));
-
-  /** Model ids whose server refused a streamed request: asked without streaming from then on. */
-  const refusedStreaming = new Set<string>();
+  const send = createOpenAISender(options);
   const reasoningModels = options.reasoningModels ?? defaultReasoningModels;
   const usesBuiltInList = reasoningModels.length === 1 && reasoningModels[0]?.toLowerCase() === "default";
-
-  async function send(call: GenerateOptions<unknown>, body: CreateParams, progress: ProgressTracker, attempt: number): Promise<Answer> {
-    throwIfAborted(call.signal);
-    progress.start(attempt);
-    const { client, errorContext } = await load();
-    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? 0;
-    if (shouldStream(call, maxTokens) && !refusedStreaming.has(body.model)) {
-      try {
-        return await sendStreaming(client, call, body, progress, { baseURL, timeoutMs: options.timeoutMs });
-      } catch (error) {
-        if (!refusesStreaming(error, errorContext.errors)) throw toProviderError(error, errorContext);
-        refusedStreaming.add(body.model);
-        progress.start(attempt);
-      }
-    }
-    try {
-      const completion = await client.chat.completions.create(body, {
-        ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs } : {}),
-        ...(call.signal ? { signal: call.signal } : {}),
-      });
-      const choice = completion.choices[0];
-      const answer: Answer = {
-        hasChoice: choice !== undefined,
-        content: choice?.message.content ?? "",
-        refusal: choice?.message.refusal,
-        finishReason: choice?.finish_reason,
-        model: completion.model || body.model,
-        usage: completion.usage,
-      };
-      progress.finish(answer.usage?.completion_tokens ?? 0);
-      return answer;
-    } catch (error) {
-      throw toProviderError(error, errorContext);
-    }
-  }
 
   async function generate<T>(call: GenerateOptions<T>): Promise<GenerateResult<T>> {
     const model = call.modelId ?? options.modelId;
@@ -305,22 +168,6 @@ function toAttempt(answer: Answer): AnswerAttempt<undefined> {
     modelId: answer.model,
     turn: undefined,
   };
-}
-
-/**
- * A 400 refusing `stream` (OpenAI: "Your organization must be verified to
- * stream this model"), or `stream_options` on an older compatible server:
- * worth asking again without streaming.
- */
-function refusesStreaming(error: unknown, errors: SdkErrorClasses): boolean {
-  if (!(error instanceof errors.api)) return false;
-  const apiError: SdkApiError = error;
-  if (apiError.status !== 400 && apiError.status !== 422) return false;
-  const body = apiError.error as { param?: unknown; message?: unknown; error?: { param?: unknown; message?: unknown } } | undefined;
-  const param = body?.param ?? body?.error?.param;
-  if (param === "stream" || param === "stream_options") return true;
-  const message = String(body?.message ?? body?.error?.message ?? apiError.message);
-  return /\bstream(?:ing|_options)?\b/i.test(message);
 }
 
 /** `prompt_tokens` already includes the cached tokens; compatible servers may omit usage (zeros then). */

@@ -4,7 +4,6 @@ import {
   expandNeedsCompletion,
   type HostContext,
   type NeedsCompletion,
-  needsCompletionSchema,
   type PendingPrompt,
   type ToolCatalogue,
   type ToolDefinition,
@@ -12,7 +11,8 @@ import {
   toolCatalogue,
 } from "@deliberate/contracts";
 import type { CompleteFunction, ToolCallOptions } from "./call-options.ts";
-import { DeliberateClientError, isClientError, toClientError } from "./errors.ts";
+import { type CompletionSettings, driveCompletion } from "./completion-driver.ts";
+import { DeliberateClientError, toClientError } from "./errors.ts";
 import { createReasoningOperations, type ReasoningOperations } from "./reasoning-operations.ts";
 import type { CallOptions, ServerDescription, Transport } from "./transport.ts";
 import { checkResponse, validateWith } from "./validation.ts";
@@ -76,69 +76,6 @@ export function isRepeatable(definition: ToolDefinition): boolean {
   return definition.annotations.readOnlyHint || definition.annotations.idempotentHint;
 }
 
-function asNeedsCompletion(value: unknown): NeedsCompletion | undefined {
-  if (typeof value !== "object" || value === null || (value as { status?: unknown }).status !== "needs_completion") return undefined;
-  return checkResponse(needsCompletionSchema, value, "A needs_completion step");
-}
-
-/** Runs `work` over `items`, at most `limit` at a time, keeping the order. */
-async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-/** What answering one step's prompts takes. */
-interface StepAnswering {
-  step: NeedsCompletion;
-  prompts: readonly PendingPrompt[];
-  round: number;
-  complete: CompleteFunction;
-  callOptions: CallOptions;
-  /** The server's reasons a previous answer was refused, by prompt id. */
-  feedback: ReadonlyMap<string, string>;
-  concurrency: number;
-}
-
-/** Answers a step's prompts with the host's `complete`, `concurrency` at a time; COMPLETION_FAILED naming the prompt. */
-function answerPrompts({ step, prompts, round, complete, callOptions, feedback, concurrency }: StepAnswering) {
-  return mapConcurrent(prompts, concurrency, async (prompt) => {
-    const note = feedback.get(prompt.id);
-    try {
-      const value = await complete(prompt, { tool: step.tool, round, signal: callOptions.signal, ...(note !== undefined ? { feedback: note } : {}) });
-      return { prompt_id: prompt.id, answer: value };
-    } catch (error) {
-      throw new DeliberateClientError({
-        code: "COMPLETION_FAILED",
-        message: `The host's complete() failed on prompt ${prompt.name} of ${step.tool}: ${error instanceof Error ? error.message : String(error)}`,
-        cause: error,
-      });
-    }
-  });
-}
-
-/**
- * The step's prompts in full. A compact step names blocks earlier steps of the call sent (kept in `known`);
- * when one is missing (a step resumed from elsewhere), the server is asked to resend the step whole.
- */
-async function promptsOf(transport: Transport, step: NeedsCompletion, known: HostContext, callOptions: CallOptions): Promise<PendingPrompt[]> {
-  try {
-    return expandNeedsCompletion(step, known);
-  } catch (error) {
-    if (!DeliberateError.isInstance(error)) throw error;
-    const resent = asNeedsCompletion(await transport.callTool("reasoning_submit", { resume_token: step.resume_token, resend: true }, { ...callOptions, idempotent: true }));
-    if (resent === undefined) throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: `reasoning_submit resend for ${step.tool} did not return its step.` });
-    return expandNeedsCompletion(resent, known);
-  }
-}
-
 /**
  * Creates the typed client. Every tool of `@deliberate/contracts`'
  * catalogue is a method of `client.tools`, typed from `ToolCatalogue`; input is
@@ -153,52 +90,16 @@ async function promptsOf(transport: Transport, step: NeedsCompletion, known: Hos
  */
 export function createDeliberateClient(options: DeliberateClientOptions): DeliberateClient {
   const { transport } = options;
-  const maxRounds = options.maxCompletionRounds ?? 10;
-  const concurrency = options.completionConcurrency ?? 4;
+  const completion: CompletionSettings = {
+    transport,
+    complete: options.complete,
+    maxRounds: options.maxCompletionRounds ?? 10,
+    concurrency: options.completionConcurrency ?? 4,
+  };
+  /** Answers steps until the output is final (see {@link driveCompletion}). */
+  const drive = (first: unknown, callOptions: ToolCallOptions) => driveCompletion(completion, first, callOptions);
   const validateInput = options.validateInput ?? true;
   const validateOutput = options.validateOutput ?? true;
-
-  /** Answers steps until the output is final; one rejected submission is answered again with the server's feedback. */
-  async function drive(first: unknown, callOptions: ToolCallOptions): Promise<unknown> {
-    let output = first;
-    let step = asNeedsCompletion(output);
-    let round = 0;
-    // What the call's steps sent: a compact step sends each text block and schema once per call.
-    const known = createHostContext();
-    while (step) {
-      const complete = callOptions.complete ?? options.complete;
-      if (!complete) {
-        throw new DeliberateClientError({
-          code: "COMPLETION_REQUIRED",
-          message: `${step.tool} needs the host's model: the server has none (${step.prompts.length} prompt(s) to answer).`,
-          hint: "Pass complete(prompt) to createDeliberateClient, or answer the step (error.needsCompletion) and call resume().",
-          needsCompletion: step,
-        });
-      }
-      round += 1;
-      if (round > maxRounds) {
-        throw new DeliberateClientError({ code: "COMPLETION_FAILED", message: `${step.tool} still needed completions after ${maxRounds} rounds.`, hint: "Raise maxCompletionRounds." });
-      }
-      const feedback = new Map<string, string>();
-      const prompts = await promptsOf(transport, step, known, callOptions);
-      for (let attempt = 0; ; attempt += 1) {
-        const answers = await answerPrompts({ step, prompts, round, complete, callOptions, feedback, concurrency });
-        try {
-          output = await transport.callTool("reasoning_submit", { resume_token: step.resume_token, answers }, { ...callOptions, idempotent: false });
-          break;
-        } catch (error) {
-          // An answer the server rejects leaves the call resumable: ask again once, saying what was wrong.
-          if (attempt > 0 || !isClientError(error, "INVALID_INPUT")) throw error;
-          for (const [index, entry] of answers.entries()) {
-            const problems = error.issues.filter((issue) => issue.field.startsWith(`answers.${index}.`)).map((issue) => `${issue.field}: ${issue.message}`);
-            feedback.set(entry.prompt_id, problems.length > 0 ? problems.join("; ") : error.message);
-          }
-        }
-      }
-      step = asNeedsCompletion(output);
-    }
-    return output;
-  }
 
   function definitionOf(name: ToolName): ToolDefinition {
     const definition = catalogue[name];

@@ -2,7 +2,8 @@ import { DeliberateError, type SessionStateInput, type ToolResult } from "@delib
 import { verifySessionState } from "../session-state.ts";
 import type { StoredSession } from "../store/repositories/knowledge-graph.repository.ts";
 import type { KnowledgeGraphOptions } from "./options.ts";
-import { type PendingWork, pendingWorkSchema } from "./pending.ts";
+import type { PendingWork } from "./pending.ts";
+import { checkAnswersMatchPending, readPending } from "./pending-answers.ts";
 import type { KnowledgeGraphContext } from "./reasoning-run.ts";
 import { requireBoundCaller } from "./session-binding.ts";
 
@@ -87,28 +88,7 @@ export async function accessSession(
   const repository = context.store.knowledgeGraph;
   const session = named.sessionId === null ? undefined : await repository.findSession(named.sessionId);
   if (!session) {
-    if (named.revision !== null) {
-      throw new DeliberateError({
-        code: "NOT_FOUND",
-        message: `sessionState names session ${named.sessionId}, which this server does not have`,
-        issues: [{ field: "sessionState", message: "unknown session" }],
-        hint: "Omit sessionState to start a new session.",
-      });
-    }
-    if (named.sessionId !== null && (await repository.sessionIdTaken(named.sessionId))) {
-      throw new DeliberateError({
-        code: "CONFLICT",
-        message: `reasoningSessionId ${named.sessionId} is a session of another kind (not a knowledge-graph session)`,
-        issues: [{ field: "reasoningSessionId", message: "used by another kind of session" }],
-        hint: "Choose another reasoningSessionId, or omit it to get a new one.",
-      });
-    }
-    if (request.toolResults != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: "toolResults answer a pending session, and this request starts a new one", issues: [{ field: "toolResults", message: "no session waits for a tool result" }], hint: "Send toolResults with the reasoningSessionId of the session that asked for the tool call." });
-    }
-    if (request.userInput != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: "userInput answers a pending session, and this request starts a new one", issues: [{ field: "userInput", message: "no session waits for user input" }], hint: "Send userInput with the reasoningSessionId of the session that asked for it." });
-    }
+    await refuseNewSessionRequest(request, named, repository);
     return { kind: "new", sessionId: named.sessionId };
   }
 
@@ -125,52 +105,40 @@ export async function accessSession(
     });
   }
 
-  const parsed = session.pending === null ? null : pendingWorkSchema.safeParse(session.pending);
-  if (parsed && !parsed.success) {
-    throw new DeliberateError({ code: "STORAGE", message: `The pending state of session ${session.sessionId} is unreadable: ${parsed.error.message}` });
-  }
-  const pending = parsed?.data ?? null;
-  if (pending?.kind === "tool") {
-    const results = request.toolResults ?? [];
-    const unknown = results.findIndex((result) => result.toolCallId !== pending.toolCallId);
-    if (unknown >= 0) {
-      throw new DeliberateError({
-        code: "INVALID_INPUT",
-        message: `toolResults[${unknown}] answers tool call ${results[unknown]?.toolCallId}, but session ${session.sessionId} waits for tool call ${pending.toolCallId} (${pending.toolName})`,
-        issues: [{ field: `toolResults.${unknown}.toolCallId`, message: `expected ${pending.toolCallId}` }],
-        hint: "Send the result of the toolCallRequest of the session's last response.",
-      });
-    }
-    if (results.length === 0) {
-      throw new DeliberateError({
-        code: "INVALID_INPUT",
-        message: `Session ${session.sessionId} waits for the result of tool call ${pending.toolCallId} (${pending.toolName})`,
-        issues: [{ field: "toolResults", message: `send the result of tool call ${pending.toolCallId}` }],
-        hint: `Run ${pending.toolName} with the toolArguments of the last response and send toolResults: [{ toolCallId: "${pending.toolCallId}", result }] (isError: true if it failed).`,
-      });
-    }
-    if (request.userInput != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${session.sessionId} waits for a tool result, not user input`, issues: [{ field: "userInput", message: "not expected now" }], hint: "Send toolResults instead." });
-    }
-  } else if (pending?.kind === "user") {
-    if (request.userInput == null) {
-      throw new DeliberateError({
-        code: "INVALID_INPUT",
-        message: `Session ${session.sessionId} waits for the user's answer to: ${pending.question}`,
-        issues: [{ field: "userInput", message: "send the user's answer" }],
-        hint: "Ask the user the userInputRequest of the last response and send the answer as userInput.",
-      });
-    }
-    if (request.toolResults != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${session.sessionId} waits for user input, not a tool result`, issues: [{ field: "toolResults", message: "not expected now" }], hint: "Send userInput instead." });
-    }
-  } else {
-    if (request.toolResults != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${session.sessionId} is not waiting for a tool result`, issues: [{ field: "toolResults", message: "no tool call is pending" }], hint: "Omit toolResults." });
-    }
-    if (request.userInput != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${session.sessionId} is not waiting for user input`, issues: [{ field: "userInput", message: "no question is pending" }], hint: "Omit userInput." });
-    }
-  }
+  const pending = readPending(session);
+  checkAnswersMatchPending(request, session.sessionId, pending);
   return { kind: "existing", session, pending };
+}
+
+/**
+ * Refuses what cannot start a new session: a signed state of a session this server does not have, an id
+ * another kind of session holds, and answers (toolResults, userInput) that no session waits for.
+ */
+async function refuseNewSessionRequest(
+  request: { toolResults?: ToolResult[] | null | undefined; userInput?: string | null | undefined },
+  named: { sessionId: string | null; revision: number | null },
+  repository: KnowledgeGraphContext["store"]["knowledgeGraph"],
+): Promise<void> {
+  if (named.revision !== null) {
+    throw new DeliberateError({
+      code: "NOT_FOUND",
+      message: `sessionState names session ${named.sessionId}, which this server does not have`,
+      issues: [{ field: "sessionState", message: "unknown session" }],
+      hint: "Omit sessionState to start a new session.",
+    });
+  }
+  if (named.sessionId !== null && (await repository.sessionIdTaken(named.sessionId))) {
+    throw new DeliberateError({
+      code: "CONFLICT",
+      message: `reasoningSessionId ${named.sessionId} is a session of another kind (not a knowledge-graph session)`,
+      issues: [{ field: "reasoningSessionId", message: "used by another kind of session" }],
+      hint: "Choose another reasoningSessionId, or omit it to get a new one.",
+    });
+  }
+  if (request.toolResults != null) {
+    throw new DeliberateError({ code: "INVALID_INPUT", message: "toolResults answer a pending session, and this request starts a new one", issues: [{ field: "toolResults", message: "no session waits for a tool result" }], hint: "Send toolResults with the reasoningSessionId of the session that asked for the tool call." });
+  }
+  if (request.userInput != null) {
+    throw new DeliberateError({ code: "INVALID_INPUT", message: "userInput answers a pending session, and this request starts a new one", issues: [{ field: "userInput", message: "no session waits for user input" }], hint: "Send userInput with the reasoningSessionId of the session that asked for it." });
+  }
 }

@@ -3,14 +3,10 @@ import {
   agentIntentRequestSchema,
   agentIntentResponseSchema,
   type CancelResponse,
-  cancelRequestSchema,
-  cancelResponseSchema,
   type Health,
   healthSchema,
   type JobAccepted,
   type JobView,
-  jobAcceptedSchema,
-  jobViewSchema,
   type WorkflowIntentResponse,
   type WorkflowSummary,
   workflowIntentRequestSchema,
@@ -18,14 +14,16 @@ import {
   workflowSummarySchema,
 } from "@deliberate/contracts";
 import { z } from "zod";
-import { checkResponse, validateWith } from "../validation.ts";
-import { DeliberateClientError } from "../errors.ts";
+import { validateWith } from "../validation.ts";
+import type { DeliberateClientError } from "../errors.ts";
 import { type HttpConnection, type HttpConnectionOptions, resolveHttpConnection } from "../http/config.ts";
-import { sendHttpRequest } from "../http/http-request.ts";
-import type { AcceptedIntent, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions } from "./intent-types.ts";
-import { acceptedHandle, hostTools, type JobOperations, newCorrelationId, offeredToolsFor, pollJob, queueIntent } from "./intent-handles.ts";
-import { createOutboxDrain, type OutboxDrain } from "./outbox-drain.ts";
-import { isApiUnavailable, type OutboxEntry, type OutboxStore } from "./outbox.ts";
+import { sendAgentIntentAsync } from "./agent-intent-async.ts";
+import { createIntentOutbox, intentOutboxView } from "./intent-outbox.ts";
+import { createIntentTransport } from "./intent-transport.ts";
+import type { AcceptedIntent, AgentIntentAsyncOptions, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions } from "./intent-types.ts";
+import { hostTools, offeredToolsFor } from "./intent-handles.ts";
+import { createJobOperations } from "./job-operations.ts";
+import type { OutboxEntry, OutboxStore } from "./outbox.ts";
 import { type HostTool, validateIntent } from "./tool-validation.ts";
 
 /** `WorkflowIntentRequest` as the caller writes it. */
@@ -64,16 +62,6 @@ export interface AgentIntentClientOptions extends HttpConnectionOptions {
   waitTimeoutMs?: number;
 }
 
-export interface AgentIntentAsyncOptions extends AgentIntentCallOptions {
-  /**
-   * Called with the decision once the job finishes (the client polls for it),
-   * or with the error; the server also POSTs the result to `callback_url`.
-   */
-  onResult?: (result: AgentIntentResponse | DeliberateClientError, job: { job_id: string | null; correlation_id: string | null }) => void;
-  /** Polling settings for `onResult`. */
-  wait?: WaitOptions;
-}
-
 /** The client of `deliberate-api`'s agent-intent endpoints, with the Ruby client's features. */
 export interface AgentIntentClient {
   readonly connection: HttpConnection;
@@ -102,7 +90,7 @@ export interface AgentIntentClient {
   } | null;
 }
 
-export type { AcceptedIntent, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions };
+export type { AcceptedIntent, AgentIntentAsyncOptions, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions };
 
 const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) });
 
@@ -121,116 +109,41 @@ const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) 
  */
 export function createAgentIntentClient(options: AgentIntentClientOptions = {}): AgentIntentClient {
   const connection = resolveHttpConnection(options);
+  const transport = createIntentTransport(connection);
   const defaultTools = hostTools(options.availableTools);
   const validateByDefault = options.validateTools ?? true;
-  const pollIntervalMs = options.pollIntervalMs ?? 250;
-  const waitTimeoutMs = options.waitTimeoutMs ?? 60_000;
-  const drain: OutboxDrain | null = options.outbox
-    ? createOutboxDrain({
-        store: options.outbox,
-        // One attempt each time: the outbox's own backoff spaces the retries.
-        send: async (entry) => {
-          const response = await sendHttpRequest({ ...connection, retries: 0 }, { method: "POST", path: "/agent_intent_async", body: entry.request, idempotent: false, what: "POST /agent_intent_async" });
-          return checkResponse(jobAcceptedSchema, response.body, "POST /agent_intent_async");
-        },
-        retryMs: options.outboxRetryMs ?? 1_000,
-        maxRetryMs: options.outboxMaxRetryMs ?? 30_000,
-        ...(options.onOutboxDelivered ? { onDelivered: options.onOutboxDelivered } : {}),
-        ...(options.onOutboxRejected ? { onRejected: options.onOutboxRejected } : {}),
-      })
-    : null;
-
+  const drain = createIntentOutbox(options, connection);
   const offeredFor = (request: AgentIntentRequestInput): HostTool[] => offeredToolsFor(request, defaultTools);
-
-  async function get<S extends z.ZodType>(path: string, schema: S, callOptions: AgentIntentCallOptions = {}): Promise<z.output<S>> {
-    const response = await sendHttpRequest(connection, { method: "GET", path, idempotent: true, what: `GET ${path}` }, callOptions);
-    return checkResponse(schema, response.body, `GET ${path}`);
-  }
-
-  async function post<S extends z.ZodType>(path: string, body: unknown, schema: S, idempotent: boolean, callOptions: AgentIntentCallOptions = {}): Promise<z.output<S>> {
-    const response = await sendHttpRequest(connection, { method: "POST", path, body, idempotent, what: `POST ${path}` }, callOptions);
-    return checkResponse(schema, response.body, `POST ${path}`);
-  }
-
-  async function job(jobId: string, callOptions?: AgentIntentCallOptions): Promise<JobView> {
-    return get(`/v1/jobs/${encodeURIComponent(jobId)}`, jobViewSchema, callOptions);
-  }
-
-  function waitForJob(jobId: string, waitOptions: WaitOptions & { offered?: readonly HostTool[] } = {}): Promise<AgentIntentResponse> {
-    return pollJob({ job, jobId, intervalMs: waitOptions.intervalMs ?? pollIntervalMs, timeoutMs: waitOptions.timeoutMs ?? waitTimeoutMs, signal: waitOptions.signal, offered: validateByDefault ? (waitOptions.offered ?? defaultTools) : undefined });
-  }
-
-  async function cancel(target: string | { correlation_id?: string; job_id?: string }, callOptions?: AgentIntentCallOptions): Promise<CancelResponse> {
-    const body = typeof target === "string" ? { correlation_id: target } : target;
-    validateWith(cancelRequestSchema, body, "agent_intent_cancel");
-    if (!body.correlation_id && !body.job_id) {
-      throw new DeliberateClientError({ code: "INVALID_INPUT", message: "Name what to cancel: correlation_id or job_id.", issues: [{ field: "correlation_id", message: "send correlation_id or job_id" }] });
-    }
-    return post("/agent_intent_cancel", body, cancelResponseSchema, true, callOptions);
-  }
-
-  const jobOperations: JobOperations = { waitForJob, job, cancel };
-
+  const jobs = createJobOperations(transport, {
+    pollIntervalMs: options.pollIntervalMs ?? 250,
+    waitTimeoutMs: options.waitTimeoutMs ?? 60_000,
+    validateByDefault,
+    defaultTools,
+  });
+  const outbox = drain ? { drain, store: options.outbox as OutboxStore, retryMs: options.outboxRetryMs ?? 1_000 } : null;
   return {
     connection,
-    outbox: drain
-      ? {
-          flush: () => drain.flush(true),
-          pending: async () => (await (options.outbox as OutboxStore).list()).filter((entry) => entry.state === "queued"),
-          close: () => drain.close(),
-        }
-      : null,
+    outbox: outbox ? intentOutboxView(outbox.drain, outbox.store) : null,
     async agentIntent(request, callOptions = {}) {
       validateWith(agentIntentRequestSchema, request, "agent_intent");
       // A decision writes nothing the caller sees twice: repeating it after a dropped answer is harmless.
-      const result = await post("/agent_intent", request, agentIntentResponseSchema, true, callOptions);
+      const result = await transport.post("/agent_intent", request, agentIntentResponseSchema, true, callOptions);
       if (callOptions.validateTools ?? validateByDefault) validateIntent(result, offeredFor(request));
       return result;
     },
-    async agentIntentAsync(request, callOptions = {}) {
-      const checked = validateWith(agentIntentRequestSchema, request, "agent_intent_async");
-      if (!request.callback_url) {
-        throw new DeliberateClientError({
-          code: "INVALID_INPUT",
-          message: "callback_url is required for /agent_intent_async.",
-          issues: [{ field: "callback_url", message: "is required" }],
-          hint: "Send the URL the service POSTs the result to; follow the job with wait() as well if you like.",
-        });
-      }
-      const offered = (callOptions.validateTools ?? validateByDefault) ? offeredFor(request) : undefined;
-      // With an outbox, every async intent carries a correlation id: the service's idempotency key, so a queued
-      // intent sent again (after a timeout that did reach the service) is one job.
-      const body = drain && !checked.correlation_id ? { ...checked, correlation_id: newCorrelationId() } : checked;
-      let handle: AsyncIntent;
-      try {
-        const accepted = await post("/agent_intent_async", body, jobAcceptedSchema, false, callOptions);
-        handle = acceptedHandle(jobOperations, accepted, offered);
-      } catch (error) {
-        if (!drain || !isApiUnavailable(error) || callOptions.signal?.aborted) throw error;
-        handle = await queueIntent(jobOperations, { drain, outbox: options.outbox as OutboxStore, retryMs: options.outboxRetryMs ?? 1_000 }, body as OutboxEntry["request"], error as DeliberateClientError, offered);
-      }
-      if (callOptions.onResult) {
-        const onResult = callOptions.onResult;
-        const about = () => ({ job_id: handle.job_id, correlation_id: handle.correlation_id });
-        handle.wait(callOptions.wait).then(
-          async (result) => onResult(result, handle.status === "queued" ? await handle.delivered() : about()),
-          (error: unknown) => onResult(DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: String(error), cause: error }), about()),
-        );
-      }
-      return handle;
-    },
-    job,
-    waitForJob,
-    cancel,
+    agentIntentAsync: (request, callOptions = {}) => sendAgentIntentAsync({ transport, jobs, outbox, validateByDefault, offeredFor }, request, callOptions),
+    job: jobs.job,
+    waitForJob: jobs.waitForJob,
+    cancel: jobs.cancel,
     async workflowIntent(request, callOptions) {
       validateWith(workflowIntentRequestSchema, request, "workflow_intent");
-      return post("/workflow_intent", request, workflowIntentResponseSchema, true, callOptions);
+      return transport.post("/workflow_intent", request, workflowIntentResponseSchema, true, callOptions);
     },
     async workflows(callOptions) {
-      return (await get("/v1/workflows", workflowListSchema, callOptions)).workflows;
+      return (await transport.get("/v1/workflows", workflowListSchema, callOptions)).workflows;
     },
     async health(callOptions) {
-      return get("/healthz", healthSchema, callOptions);
+      return transport.get("/healthz", healthSchema, callOptions);
     },
   };
 }

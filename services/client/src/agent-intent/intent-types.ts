@@ -1,6 +1,7 @@
 import type { agentIntentRequestSchema, JobAccepted } from "@deliberate/contracts";
 import type { z } from "zod";
 import type { AgentIntentResponse, CancelResponse, JobView } from "@deliberate/contracts";
+import type { DeliberateClientError } from "../errors.ts";
 
 // The agent-intent client's call and handle types (shared by the client and the handles it returns).
 
@@ -50,3 +51,12 @@ export interface QueuedIntent extends IntentHandle {
 /** What `agentIntentAsync` answers: accepted, or queued in the outbox (only with an `outbox`). */
 export type AsyncIntent = AcceptedIntent | QueuedIntent;
 
+export interface AgentIntentAsyncOptions extends AgentIntentCallOptions {
+  /**
+   * Called with the decision once the job finishes (the client polls for it),
+   * or with the error; the server also POSTs the result to `callback_url`.
+   */
+  onResult?: (result: AgentIntentResponse | DeliberateClientError, job: { job_id: string | null; correlation_id: string | null }) => void;
+  /** Polling settings for `onResult`. */
+  wait?: WaitOptions;
+}

@@ -1,6 +1,7 @@
 import type { JobAccepted } from "@deliberate/contracts";
 import { DeliberateClientError } from "../errors.ts";
 import { isApiUnavailable, type OutboxEntry, type OutboxStore } from "./outbox.ts";
+import { createOutboxSettlements, type OutboxOutcome } from "./outbox-settlements.ts";
 
 export interface OutboxDrainOptions {
   store: OutboxStore;
@@ -31,13 +32,11 @@ function toError(error: unknown): DeliberateClientError {
   return DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: error instanceof Error ? error.message : String(error), cause: error });
 }
 
-type Outcome = { accepted: JobAccepted } | { error: DeliberateClientError };
-
 /**
  * One delivery attempt: delivered (deleted from the store), unavailable (kept, the next attempt backed off), or
  * rejected by the API (kept as `rejected`, reported, never sent again).
  */
-async function deliverEntry(options: OutboxDrainOptions, entry: OutboxEntry, settle: (id: string, outcome: Outcome) => void, now: () => number): Promise<"delivered" | "rejected" | "unavailable"> {
+async function deliverEntry(options: OutboxDrainOptions, entry: OutboxEntry, settle: (id: string, outcome: OutboxOutcome) => void, now: () => number): Promise<"delivered" | "rejected" | "unavailable"> {
   try {
     const accepted = await options.send(entry);
     await options.store.delete(entry.id);
@@ -68,9 +67,6 @@ async function deliverEntry(options: OutboxDrainOptions, entry: OutboxEntry, set
  */
 export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
   const now = options.now ?? Date.now;
-  const waiters = new Map<string, Array<{ resolve: (accepted: JobAccepted) => void; reject: (error: DeliberateClientError) => void }>>();
-  // Outcomes already reached in this process, for a waiter that asks after the fact (the most recent 1,000).
-  const settled = new Map<string, Outcome>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let running: Promise<{ delivered: number; rejected: number; remaining: number }> | undefined;
@@ -78,15 +74,7 @@ export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
   // The first pass of a process tries everything: an earlier process's backoff says nothing about the API now.
   let forceNext = false;
 
-  const settle = (id: string, outcome: Outcome) => {
-    settled.set(id, outcome);
-    if (settled.size > 1_000) settled.delete(settled.keys().next().value as string);
-    for (const waiter of waiters.get(id) ?? []) {
-      if ("accepted" in outcome) waiter.resolve(outcome.accepted);
-      else waiter.reject(outcome.error);
-    }
-    waiters.delete(id);
-  };
+  const { settle, delivered } = createOutboxSettlements(options.store);
 
   function schedule(at: number) {
     if (closed || at >= timerAt) return;
@@ -154,23 +142,7 @@ export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
       schedule(Date.parse(entry.nextAttemptAt));
     },
     flush: (force) => flush(force),
-    delivered(id) {
-      return new Promise<JobAccepted>((resolve, reject) => {
-        const known = settled.get(id);
-        if (known) {
-          if ("accepted" in known) resolve(known.accepted);
-          else reject(known.error);
-          return;
-        }
-        const list = waiters.get(id) ?? [];
-        list.push({ resolve, reject });
-        waiters.set(id, list);
-        // Already settled by an earlier process, or refused: say so now.
-        void options.store.get(id).then((entry) => {
-          if (entry?.state === "rejected") settle(id, { error: new DeliberateClientError({ code: (entry.lastError?.code ?? "INTERNAL") as never, message: entry.lastError?.message ?? "rejected" }) });
-        });
-      });
-    },
+    delivered,
     close() {
       closed = true;
       if (timer !== undefined) clearTimeout(timer);

@@ -1,8 +1,9 @@
-import { type CriterionDirection, decisionTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
+import { decisionTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
 import { analyzePairwiseJudgements, analyzePairwiseMatrix, consistencyRatioThreshold, type PairwiseAnalysis, type RankedOption, rankOptions, topsis, weightedSum } from "@deliberate/algorithms";
 import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
-import { createPairwiseMode, createScoringMode, createStakeholderMode, type ScoringAnswer } from "./decision.mode.ts";
+import { createPairwiseMode, createStakeholderMode } from "./decision.mode.ts";
+import { judgeDecisionMatrix } from "./decision-matrix.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
 import { historyMessages, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
 import { mapStakeholders, quadrantOf } from "./stakeholder-map.ts";
@@ -11,7 +12,6 @@ type DecisionInput = ToolInput<typeof decisionTool>;
 type DecisionOutput = ToolOutput<typeof decisionTool>;
 /** The output without the ids assigned when it is recorded. */
 type DecisionResult = Omit<DecisionOutput, "session_id" | "thought_id">;
-type ValueSource = "caller" | "model" | "default";
 
 const format = (value: number): string => String(Number(value.toPrecision(4)));
 
@@ -47,50 +47,7 @@ function recommend(rankings: readonly RankedOption[], what: string): string {
 }
 
 async function scoredDecision(input: DecisionInput, context: ReasoningContext, history: SessionHistory): Promise<DecisionResult> {
-  const type = input.type as "weighted" | "topsis";
-  const options = input.options as string[];
-  const given = input.criteria;
-  const needImportance = given === undefined || given.every((criterion) => criterion.weight === undefined);
-  const needScores = input.scores === undefined;
-  const callModel = given === undefined || needImportance || needScores;
-  const needDirection = callModel && given !== undefined ? given.filter((criterion) => criterion.direction === undefined).map((criterion) => criterion.name) : [];
-
-  let answer: ScoringAnswer | undefined;
-  if (callModel) {
-    const needs = {
-      type,
-      question: input.question,
-      context: input.context,
-      options,
-      criteria: given,
-      needImportance,
-      needScores,
-      needDirection,
-    };
-    answer = await runMode(context, createScoringMode(needs), needs, { history: historyMessages(history) });
-  }
-
-  // Criteria in the caller's order (or the model's, when it proposed them).
-  const names = given?.map((criterion) => criterion.name) ?? (answer as ScoringAnswer).criteria.map((criterion) => criterion.name.trim());
-  const judged = new Map((answer?.criteria ?? []).map((criterion) => [criterion.name.trim().toLowerCase(), criterion]));
-  const criteria = names.map((name, index) => {
-    const caller = given?.[index];
-    const model = judged.get(name.toLowerCase());
-    const weight = caller?.weight ?? model?.importance;
-    const direction: CriterionDirection = caller?.direction ?? model?.direction ?? "benefit";
-    const weightSource: ValueSource = caller?.weight !== undefined ? "caller" : "model";
-    const directionSource: ValueSource = caller?.direction !== undefined ? "caller" : model?.direction !== undefined ? "model" : "default";
-    return { name, weight: weight as number, direction, weight_source: weightSource, direction_source: directionSource };
-  });
-  const scores =
-    input.scores ??
-    options.map((option) =>
-      names.map((name) => {
-        const entry = judged.get(name.toLowerCase())?.scores?.find((score) => score.option === option);
-        return entry?.score as number;
-      }),
-    );
-
+  const { type, options, criteria, scores, notes } = await judgeDecisionMatrix(input, context, history);
   const matrix = { options, criteria: criteria.map(({ name, weight, direction }) => ({ name, weight, direction })), scores };
   const warnings: string[] = [];
   let result: DecisionResult;
@@ -138,7 +95,7 @@ async function scoredDecision(input: DecisionInput, context: ReasoningContext, h
         `closeness = distance to anti-ideal / (distance to ideal + distance to anti-ideal). Closeness: ${computed.rankings.map((ranked) => `${ranked.option} ${format(ranked.score)}`).join(", ")}.`,
     };
   }
-  if (answer?.notes) result.rationale += ` Model's notes on its judgements: ${answer.notes}`;
+  if (notes) result.rationale += ` Model's notes on its judgements: ${notes}`;
   return result;
 }
 

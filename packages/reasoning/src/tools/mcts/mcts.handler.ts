@@ -1,10 +1,10 @@
 import { DeliberateError, mctsTool, type Thought, type ToolInput, type ToolOutput } from "@deliberate/contracts";
-import type { MctsNode as StoredMctsNode, NewMctsNode } from "../../store/repositories/mcts.repository.ts";
+import type { NewMctsNode } from "../../store/repositories/mcts.repository.ts";
 import type { z } from "zod";
-import { createMctsTree, mctsTreeFromNodes, type MctsTree } from "@deliberate/algorithms";
 import { nowIso, runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
-import { type MctsNodeFacts, runMctsSearch } from "./mcts-search.ts";
+import { runMctsSearch } from "./mcts-search.ts";
+import { changedNodes, loadSearchStart, toNewNode } from "./mcts-stored-tree.ts";
 import { formatSearchPath, mctsEvaluationMode, mctsExpansionMode } from "./mcts.mode.ts";
 import type { snapshotSchema } from "../checkpoint/checkpoint.handler.ts";
 
@@ -19,29 +19,7 @@ type MctsOutput = ToolOutput<typeof mctsTool>;
 async function explore(input: MctsInput, context: ReasoningContext): Promise<MctsOutput> {
   const session = input.session_id === undefined ? undefined : await context.store.sessions.get(input.session_id);
   const sessionId = session?.id ?? context.ids.next("ses");
-  let tree: MctsTree;
-  let startId: string;
-  let stored: StoredMctsNode[] = [];
-  const facts = new Map<string, MctsNodeFacts>();
-  if (input.node_id !== undefined) {
-    const start = await context.store.mcts.getNode(sessionId, input.node_id);
-    if (start.is_terminal) {
-      throw new DeliberateError({
-        code: "CONFLICT",
-        message: `Node ${start.id} was judged a complete answer; the search does not extend it.`,
-        issues: [{ field: "node_id", message: "node is terminal" }],
-        hint: "Continue from its parent or from the root_node_id of the search instead.",
-      });
-    }
-    stored = await context.store.mcts.listTree(start.root_id);
-    tree = mctsTreeFromNodes({ nodes: stored });
-    for (const node of stored) facts.set(node.id, { evaluation: node.evaluation, terminal: node.is_terminal });
-    startId = start.id;
-  } else {
-    startId = context.ids.next("mn");
-    tree = createMctsTree({ root_id: startId, content: input.content as string });
-    facts.set(startId, { evaluation: null, terminal: false });
-  }
+  const { tree, startId, stored, facts } = await loadSearchStart(input, context, sessionId);
 
   const result = await runMctsSearch({
     tree,
@@ -75,23 +53,7 @@ async function explore(input: MctsInput, context: ReasoningContext): Promise<Mct
   const newNodes: NewMctsNode[] = [];
   if (input.node_id === undefined) newNodes.push(toNewNode(tree, facts, rootId, sessionId, rootId));
   for (const id of result.created_ids) newNodes.push(toNewNode(tree, facts, id, sessionId, rootId));
-  const updates = stored
-    .filter((node) => {
-      const current = tree.nodes[node.id];
-      const fact = facts.get(node.id);
-      return current !== undefined && (current.visits !== node.visits || current.total_value !== node.total_value || fact?.terminal !== node.is_terminal);
-    })
-    .map((node) => {
-      const current = tree.nodes[node.id] as NonNullable<(typeof tree.nodes)[string]>;
-      const fact = facts.get(node.id) as MctsNodeFacts;
-      return {
-        id: node.id,
-        visits_added: current.visits - node.visits,
-        value_added: current.total_value - node.total_value,
-        evaluation: fact.evaluation,
-        is_terminal: fact.terminal,
-      };
-    });
+  const updates = changedNodes(stored, tree, facts);
 
   const bestPath = result.best_path.map((step) => ({
     node_id: step.node_id,
@@ -128,24 +90,6 @@ async function explore(input: MctsInput, context: ReasoningContext): Promise<Mct
     iterations_completed: result.iterations_completed,
     tree_size: Object.keys(tree.nodes).length,
     thought_id: thoughtId,
-  };
-}
-
-function toNewNode(tree: MctsTree, facts: Map<string, MctsNodeFacts>, id: string, sessionId: string, rootId: string): NewMctsNode {
-  const node = tree.nodes[id] as NonNullable<MctsTree["nodes"][string]>;
-  const fact = facts.get(id) as MctsNodeFacts;
-  return {
-    id,
-    session_id: sessionId,
-    root_id: rootId,
-    parent_id: node.parent_id,
-    depth: node.depth,
-    content: node.content,
-    visits: node.visits,
-    total_value: node.total_value,
-    evaluation: fact.evaluation,
-    is_terminal: fact.terminal,
-    metadata: {},
   };
 }
 
