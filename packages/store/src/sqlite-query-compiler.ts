@@ -10,7 +10,10 @@ import { type LimitNode, SqliteQueryCompiler, ValueNode } from "kysely";
  */
 export class SqliteLimitQueryCompiler extends SqliteQueryCompiler {
   protected override visitLimit(node: LimitNode): void {
-    if (!ValueNode.is(node.limit)) return super.visitLimit(node);
+    if (!ValueNode.is(node.limit)) {
+      super.visitLimit(node);
+      return;
+    }
     this.append("limit +");
     this.visitNode(node.limit);
   }
