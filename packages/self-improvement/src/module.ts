@@ -59,6 +59,8 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
   const source = createOverrideSettingsSource();
   const observed = new Map<string, Map<string, number>>();
   let context: BackgroundTaskContext<SelfImprovementRepositories> | undefined;
+  /** The write of this service's settings for `status`, done after start-up (see the cycle task's `start`). */
+  let settingsRecorded: Promise<void> = Promise.resolve();
 
   async function flushObservations(store: Store<SelfImprovementRepositories>, now: Date): Promise<void> {
     if (observed.size === 0) return;
@@ -128,13 +130,17 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         intervalMs: config.cycleMs,
         async start(started) {
           context = started;
-          // What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
-          const recordedAt = started.clock.now().toISOString();
-          await started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf({ holder, config }, recordedAt), recordedAt);
           // Restore what earlier runs applied before the service serves its first call.
           await reloadOverrides({ store: started.store, source });
           const restored = source.all();
           if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
+          // What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
+          // Written on the next turn of the event loop, after the messages already waiting are answered (a
+          // client's initialize): a start's first write makes SQLite create its WAL and sync it to disk.
+          const recordedAt = started.clock.now().toISOString();
+          settingsRecorded = new Promise((resolve) => setImmediate(resolve))
+            .then(() => started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf({ holder, config }, recordedAt), recordedAt))
+            .catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error }));
         },
         async run(current) {
           context = current;
@@ -143,6 +149,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
           current.log(level, "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
         },
         async stop(current) {
+          await settingsRecorded;
           // A graceful stop hands the lead over at once instead of at the lease's expiry.
           await current.store.selfImprovement.leases.release(config.lease.name, holder);
         },
