@@ -18,6 +18,8 @@ export const cycleTaskName = "self-improvement.cycle";
 export const syncTaskName = "self-improvement.sync";
 
 const moduleName = "self-improvement";
+/** How long after start-up the service's settings are recorded (a client's handshake and first listing are answered meanwhile). */
+const settingsDelayMs = 1000;
 const marker = Symbol.for("deliberate.self-improvement-module");
 
 /** The module, plus what a service (or a test) needs to reach it. */
@@ -59,8 +61,14 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
   const source = createOverrideSettingsSource();
   const observed = new Map<string, Map<string, number>>();
   let context: BackgroundTaskContext<SelfImprovementRepositories> | undefined;
-  /** The write of this service's settings for `status`, done after start-up (see the cycle task's `start`). */
-  let settingsRecorded: Promise<void> = Promise.resolve();
+  /** This service's settings for `status`, written a moment after start-up or at stop, whichever comes first (see the cycle task's `start`). */
+  let settingsRecord: { write: () => Promise<void>; timer: NodeJS.Timeout; written?: Promise<void> } | undefined;
+  const recordSettings = (): Promise<void> => {
+    if (settingsRecord === undefined) return Promise.resolve();
+    clearTimeout(settingsRecord.timer);
+    settingsRecord.written ??= settingsRecord.write();
+    return settingsRecord.written;
+  };
 
   async function flushObservations(store: Store<SelfImprovementRepositories>, now: Date): Promise<void> {
     if (observed.size === 0) return;
@@ -135,21 +143,26 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
           const restored = source.all();
           if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
           // What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
-          // Written on the next turn of the event loop, after the messages already waiting are answered (a
-          // client's initialize): a start's first write makes SQLite create its WAL and sync it to disk.
+          // Written a moment after start-up (or at stop), not on the way to a client's first answers: a
+          // start's first write makes SQLite create its WAL and sync it to disk.
           const recordedAt = started.clock.now().toISOString();
-          settingsRecorded = new Promise((resolve) => setImmediate(resolve))
-            .then(() => started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf({ holder, config }, recordedAt), recordedAt))
-            .catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error }));
+          const write = () =>
+            started.store.selfImprovement.state
+              .put(serviceStateKey, serviceStateOf({ holder, config }, recordedAt), recordedAt)
+              .catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error }));
+          settingsRecord = { write, timer: setTimeout(() => void recordSettings(), settingsDelayMs) };
+          settingsRecord.timer.unref();
         },
         async run(current) {
           context = current;
+          // The start's record first, so a cycle's newer one is not overwritten by it.
+          await recordSettings();
           const result = await cycle(current);
           const level = result.outcome === "applied" || result.outcome === "failed" || result.outcome === "refused" || result.evaluations.some((entry) => entry.outcome !== "waiting") ? "info" : "debug";
           current.log(level, "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
         },
         async stop(current) {
-          await settingsRecorded;
+          await recordSettings();
           // A graceful stop hands the lead over at once instead of at the lease's expiry.
           await current.store.selfImprovement.leases.release(config.lease.name, holder);
         },
