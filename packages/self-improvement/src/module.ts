@@ -5,6 +5,7 @@ import type { Store } from "@deliberate/store";
 import { diagnosisModeId, diagnosisModeSettings } from "./analyzer/model-analyzer.ts";
 import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImprovementOptions } from "./config.ts";
 import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
+import { createDeferredWrite, type DeferredWrite } from "./deferred-write.ts";
 import { serviceStateKey, serviceStateOf } from "./state.ts";
 import { reloadOverrides } from "./executor.ts";
 import { type CycleResult, runCycle } from "./loop.ts";
@@ -21,6 +22,17 @@ const moduleName = "self-improvement";
 /** How long after start-up the service's settings are recorded (a client's handshake and first listing are answered meanwhile). */
 const settingsDelayMs = 1000;
 const marker = Symbol.for("deliberate.self-improvement-module");
+
+/**
+ * What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
+ * Written a moment after start-up (or at stop, or before the first cycle), not on the way to a client's
+ * first answers: a start's first write makes SQLite create its WAL and sync it to disk.
+ */
+function scheduleSettingsRecord(record: DeferredWrite, started: BackgroundTaskContext<SelfImprovementRepositories>, service: { holder: string; config: SelfImprovementConfig }): void {
+  const recordedAt = started.clock.now().toISOString();
+  const write = () => started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf(service, recordedAt), recordedAt);
+  record.schedule(() => write().catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error })), settingsDelayMs);
+}
 
 /** The module, plus what a service (or a test) needs to reach it. */
 export interface SelfImprovementModule extends DeliberateModule<SelfImprovementRepositories> {
@@ -61,14 +73,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
   const source = createOverrideSettingsSource();
   const observed = new Map<string, Map<string, number>>();
   let context: BackgroundTaskContext<SelfImprovementRepositories> | undefined;
-  /** This service's settings for `status`, written a moment after start-up or at stop, whichever comes first (see the cycle task's `start`). */
-  let settingsRecord: { write: () => Promise<void>; timer: NodeJS.Timeout; written?: Promise<void> } | undefined;
-  const recordSettings = (): Promise<void> => {
-    if (settingsRecord === undefined) return Promise.resolve();
-    clearTimeout(settingsRecord.timer);
-    settingsRecord.written ??= settingsRecord.write();
-    return settingsRecord.written;
-  };
+  const settingsRecord = createDeferredWrite(); // this service's settings for `status` (scheduleSettingsRecord)
 
   async function flushObservations(store: Store<SelfImprovementRepositories>, now: Date): Promise<void> {
     if (observed.size === 0) return;
@@ -142,27 +147,18 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
           await reloadOverrides({ store: started.store, source });
           const restored = source.all();
           if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
-          // What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
-          // Written a moment after start-up (or at stop), not on the way to a client's first answers: a
-          // start's first write makes SQLite create its WAL and sync it to disk.
-          const recordedAt = started.clock.now().toISOString();
-          const write = () =>
-            started.store.selfImprovement.state
-              .put(serviceStateKey, serviceStateOf({ holder, config }, recordedAt), recordedAt)
-              .catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error }));
-          settingsRecord = { write, timer: setTimeout(() => void recordSettings(), settingsDelayMs) };
-          settingsRecord.timer.unref();
+          scheduleSettingsRecord(settingsRecord, started, { holder, config });
         },
         async run(current) {
           context = current;
           // The start's record first, so a cycle's newer one is not overwritten by it.
-          await recordSettings();
+          await settingsRecord.flush();
           const result = await cycle(current);
           const level = result.outcome === "applied" || result.outcome === "failed" || result.outcome === "refused" || result.evaluations.some((entry) => entry.outcome !== "waiting") ? "info" : "debug";
           current.log(level, "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
         },
         async stop(current) {
-          await recordSettings();
+          await settingsRecord.flush();
           // A graceful stop hands the lead over at once instead of at the lease's expiry.
           await current.store.selfImprovement.leases.release(config.lease.name, holder);
         },
