@@ -151,8 +151,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         },
         async run(current) {
           context = current;
-          // The start's record first, so a cycle's newer one is not overwritten by it.
-          await settingsRecord.flush();
+          await settingsRecord.flush(); // the start's record first (as in runCycle): a cycle's newer one must not be overwritten by it
           const result = await cycle(current);
           const level = result.outcome === "applied" || result.outcome === "failed" || result.outcome === "refused" || result.evaluations.some((entry) => entry.outcome !== "waiting") ? "info" : "debug";
           current.log(level, "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
@@ -182,7 +181,8 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
     control: (store: Store<SelfImprovementRepositories>) => createSelfImprovementControl({ store, config, source, clock, ids }),
     runCycle() {
       if (!context) return Promise.reject(new Error("The self-improvement module has not been started: start the service's tasks (createTaskRunner) first."));
-      return cycle(context);
+      const started = context;
+      return settingsRecord.flush().then(() => cycle(started));
     },
   });
 }
