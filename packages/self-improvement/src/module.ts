@@ -6,6 +6,7 @@ import { diagnosisModeDeclaration } from "./analyzer/model-analyzer.ts";
 import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImprovementOptions } from "./config.ts";
 import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
 import { selfImprovementOperations } from "./operations.ts";
+import { createDeferredWrite, type DeferredWrite } from "./deferred-write.ts";
 import { serviceStateKey, serviceStateOf } from "./state.ts";
 import { reloadOverrides } from "./executor.ts";
 import { loopLeaderLock } from "./leader.ts";
@@ -20,6 +21,19 @@ export const cycleTaskName = "self-improvement.cycle";
 export const syncTaskName = "self-improvement.sync";
 
 const moduleName = "self-improvement";
+/** How long after start-up the service's settings are recorded (a client's handshake and first listing are answered meanwhile). */
+const settingsDelayMs = 1000;
+
+/**
+ * What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
+ * Written a moment after start-up (or at stop, or before the first cycle), not on the way to a client's
+ * first answers: a start's first write makes SQLite create its WAL and sync it to disk.
+ */
+function scheduleSettingsRecord(record: DeferredWrite, started: BackgroundTaskContext<SelfImprovementRepositories>, service: { holder: string; config: SelfImprovementConfig }): void {
+  const recordedAt = started.clock.now().toISOString();
+  const write = () => started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf(service, recordedAt), recordedAt);
+  record.schedule(() => write().catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error })), settingsDelayMs);
+}
 
 /** The module, plus what a service (or a test) needs to reach it. */
 export interface SelfImprovementModule extends DeliberateModule<SelfImprovementRepositories> {
@@ -55,6 +69,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
   const source = createOverrideSettingsSource();
   const observed = new Map<string, Map<string, number>>();
   let context: BackgroundTaskContext<SelfImprovementRepositories> | undefined;
+  const settingsRecord = createDeferredWrite(); // this service's settings for `status` (scheduleSettingsRecord)
 
   async function flushObservations(store: Store<SelfImprovementRepositories>, now: Date): Promise<void> {
     if (observed.size === 0) return;
@@ -124,21 +139,21 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         intervalMs: config.cycleMs,
         async start(started) {
           context = started;
-          // What `deliberate self-improve status` shows: this service's settings, not the CLI's environment.
-          const recordedAt = started.clock.now().toISOString();
-          await started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf({ holder, config }, recordedAt), recordedAt);
           // Restore what earlier runs applied before the service serves its first call.
           await reloadOverrides({ store: started.store, source });
           const restored = source.all();
           if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
+          scheduleSettingsRecord(settingsRecord, started, { holder, config });
         },
         async run(current) {
           context = current;
+          await settingsRecord.flush(); // the start's record first (as in runCycle): a cycle's newer one must not be overwritten by it
           const result = await cycle(current);
           const level = result.outcome === "applied" || result.outcome === "failed" || result.outcome === "refused" || result.evaluations.some((entry) => entry.outcome !== "waiting") ? "info" : "debug";
           current.log(level, "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
         },
         async stop(current) {
+          await settingsRecord.flush();
           // A graceful stop hands the lead over at once instead of at the lease's expiry.
           await loopLeaderLock(current.store.db, config, holder, current.clock).release();
         },
@@ -161,7 +176,8 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
     control: (store: Store<SelfImprovementRepositories>) => createSelfImprovementControl({ store, config, source, clock, ids }),
     runCycle() {
       if (!context) return Promise.reject(new Error("The self-improvement module has not been started: start the service's tasks (createTaskRunner) first."));
-      return cycle(context);
+      const started = context;
+      return settingsRecord.flush().then(() => cycle(started));
     },
   });
 }

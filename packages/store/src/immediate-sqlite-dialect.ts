@@ -1,4 +1,5 @@
 import { CompiledQuery, type DatabaseConnection, type Dialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type TransactionSettings } from "kysely";
+import { SqliteLimitQueryCompiler } from "./sqlite-query-compiler.ts";
 
 /**
  * The SQLite driver with write transactions: `begin immediate` takes the write
@@ -19,14 +20,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
 /**
  * Kysely's SQLite dialect whose transactions start with `begin immediate`
- * (see {@link ImmediateSqliteDriver}); everything else is `SqliteDialect`'s.
- * Savepoints inside a transaction are unchanged.
+ * (see {@link ImmediateSqliteDriver}) and whose LIMIT is not re-planned on
+ * every run (see {@link SqliteLimitQueryCompiler}); everything else is
+ * `SqliteDialect`'s. Savepoints inside a transaction are unchanged.
  */
 export function createImmediateSqliteDialect(config: SqliteDialectConfig): Dialect {
   const dialect = new SqliteDialect(config);
   return {
     createDriver: () => new ImmediateSqliteDriver(config),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createQueryCompiler: () => new SqliteLimitQueryCompiler(),
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };

@@ -68,6 +68,9 @@ export function createLogMirror(): LogMirror {
       });
       return (context, work) => {
         const carried = (context.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
+        // A client that asked for no lines gets none: run the work outside the storage. On Node 20 its first
+        // `run` installs a hook on every promise the process makes from then on (a few µs per tool call).
+        if (carried === undefined && requested === undefined) return work();
         return current.run({ context, threshold: () => carried ?? requested }, work);
       };
     },

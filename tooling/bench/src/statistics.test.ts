@@ -29,4 +29,12 @@ describe("statistics", () => {
     expect(text).toContain("goal p50 <= 1.00x peer: met (0.50x)");
     expect(formatSeries("calls", { deliberate: peer, bare }, 1.5)).toContain("goal p50 <= 1.50x bare: MISSED (4.00x)");
   });
+
+  it("judges a p95 goal beside the p50 one", () => {
+    const deliberate = summarize([...Array.from({ length: 18 }, () => 1), 10, 10]);
+    const peer = summarize([...Array.from({ length: 18 }, () => 2), 5, 5]);
+    const text = formatSeries("calls", { deliberate, peer, bare: peer }, { p50: 0.9, p95: 1.2 });
+    expect(text).toContain("goal p50 <= 0.90x peer: met (0.50x)");
+    expect(text).toContain("goal p95 <= 1.20x peer: MISSED (2.00x)");
+  });
 });

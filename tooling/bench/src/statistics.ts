@@ -41,12 +41,15 @@ export interface Series {
   bare: Summary;
 }
 
+/** Goals on deliberate's ratio to its reference (the peer, else bare): a number is a p50 goal. */
+export type SeriesGoals = number | { p50?: number; p95?: number };
+
 /**
  * Renders deliberate / peer / bare rows (p50, p95, p99, mean) and the ratios
- * to each baseline; with `goal`, says whether deliberate's p50 ratio to the
- * peer (or to bare when there is no peer) meets it.
+ * to each baseline; with goals, says whether deliberate's p50 (and p95) ratio
+ * to the peer (or to bare when there is no peer) meets each.
  */
-export function formatSeries(title: string, series: Series, goal?: number): string {
+export function formatSeries(title: string, series: Series, goals?: SeriesGoals): string {
   const cell = (value: number) => value.toFixed(value < 10 ? 3 : 1).padStart(9);
   const row = (label: string, summary: Summary) => `  ${label.padEnd(13)}${cell(summary.p50)}${cell(summary.p95)}${cell(summary.p99)}${cell(summary.mean)}`;
   const ratio = (label: string, baseline: Summary) =>
@@ -54,7 +57,13 @@ export function formatSeries(title: string, series: Series, goal?: number): stri
       .map((value) => `${value.toFixed(2)}x`.padStart(9))
       .join("")}`;
   const reference = series.peer ?? series.bare;
-  const verdict = goal === undefined ? [] : [`  goal p50 <= ${goal.toFixed(2)}x ${series.peer ? "peer" : "bare"}: ${series.deliberate.p50 / reference.p50 <= goal ? "met" : "MISSED"} (${(series.deliberate.p50 / reference.p50).toFixed(2)}x)`];
+  const wanted = typeof goals === "number" ? { p50: goals } : (goals ?? {});
+  const verdicts = (["p50", "p95"] as const).flatMap((quantile) => {
+    const goal = wanted[quantile];
+    if (goal === undefined) return [];
+    const measured = series.deliberate[quantile] / reference[quantile];
+    return [`  goal ${quantile} <= ${goal.toFixed(2)}x ${series.peer ? "peer" : "bare"}: ${measured <= goal ? "met" : "MISSED"} (${measured.toFixed(2)}x)`];
+  });
   return [
     `${title} (n=${series.deliberate.count} each, ms)`,
     `  ${"".padEnd(13)}${"p50".padStart(9)}${"p95".padStart(9)}${"p99".padStart(9)}${"mean".padStart(9)}`,
@@ -63,6 +72,6 @@ export function formatSeries(title: string, series: Series, goal?: number): stri
     row("bare", series.bare),
     ...(series.peer ? [ratio("/ peer", series.peer)] : []),
     ratio("/ bare", series.bare),
-    ...verdict,
+    ...verdicts,
   ].join("\n");
 }

@@ -18,13 +18,20 @@ export interface ContentionResult {
   events: number;
 }
 
-/** Compiles the store's SQLite dialect to plain JS in `directory`, importing kysely by absolute URL, and returns its URL. */
+/**
+ * Compiles the store's SQLite dialect (and the module of its own it imports) to plain JS in `directory`,
+ * importing kysely by absolute URL, and returns its URL.
+ */
 function compileDialect(directory: string, kyselyUrl: string): string {
-  const source = readFileSync(join(storeRoot, "src/immediate-sqlite-dialect.ts"), "utf8");
-  const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText.replace(/from "kysely"/g, `from ${JSON.stringify(kyselyUrl)}`);
-  const file = join(directory, "immediate-sqlite-dialect.mjs");
-  writeFileSync(file, output);
-  return pathToFileURL(file).href;
+  for (const name of ["sqlite-query-compiler", "immediate-sqlite-dialect"]) {
+    const source = readFileSync(join(storeRoot, `src/${name}.ts`), "utf8");
+    const output = ts
+      .transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+      .outputText.replace(/from "kysely"/g, `from ${JSON.stringify(kyselyUrl)}`)
+      .replace(/from "\.\/([\w-]+)\.ts"/g, 'from "./$1.mjs"');
+    writeFileSync(join(directory, `${name}.mjs`), output);
+  }
+  return pathToFileURL(join(directory, "immediate-sqlite-dialect.mjs")).href;
 }
 
 /**
