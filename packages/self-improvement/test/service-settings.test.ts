@@ -4,7 +4,7 @@ import { openStore, type Store } from "@deliberate/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSelfImprovementModule } from "../src/module.ts";
 import { serviceStateKey } from "../src/state.ts";
-import type { SelfImprovementRepositories } from "../src/store/repository.ts";
+import type { SelfImprovementRepositories } from "../src/store/repositories/self-improvement.repository.ts";
 import { createManualClock, fastLoop } from "./support/harness.ts";
 
 const stores: Store<SelfImprovementRepositories>[] = [];

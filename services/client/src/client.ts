@@ -1,8 +1,4 @@
 import {
-  createHostContext,
-  DeliberateError,
-  expandNeedsCompletion,
-  type HostContext,
   type NeedsCompletion,
   type PendingPrompt,
   type ToolCatalogue,
