@@ -1,5 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-env.ts";
 import { isLoopbackHost } from "../config.ts";
 import { HttpError } from "../errors.ts";
 
@@ -28,7 +26,7 @@ export interface OriginGuardOptions {
 }
 
 /**
- * The check itself, shared by the Hono middleware and the HTTP fast path: the
+ * The check itself (run by `requestChecks`): the
  * 403 for a `Host` header value (`undefined` when there is none) and an
  * `Origin` header value, or undefined when both are allowed.
  */
@@ -64,16 +62,5 @@ export function createHostOriginCheck(options: OriginGuardOptions): (host: strin
       }
     }
     return undefined;
-  };
-}
-
-export function originGuard(options: OriginGuardOptions & { skip: (path: string) => boolean }): MiddlewareHandler<AppEnv> {
-  const check = createHostOriginCheck(options);
-  return async (c, next) => {
-    if (options.skip(c.req.path)) return next();
-    // Under node the URL is built from the Host header; app.request() has only the URL.
-    const failure = check(c.req.header("host") ?? new URL(c.req.url).host, c.req.header("origin"));
-    if (failure) throw failure;
-    await next();
   };
 }
