@@ -30,15 +30,29 @@ export interface OriginGuardOptions {
  * 403 for a `Host` header value (`undefined` when there is none) and an
  * `Origin` header value, or undefined when both are allowed.
  */
+/** How many distinct Host values the check remembers its verdict on (forgotten all at once when full). */
+const rememberedHosts = 64;
+
 export function createHostOriginCheck(options: OriginGuardOptions): (host: string | undefined, origin: string | undefined) => HttpError | undefined {
   const anyHost = options.allowedHosts.includes("*");
   const hosts = new Set(options.allowedHosts);
   const origins = new Set(options.allowedOrigins);
+  // Whether a Host value is allowed, remembered per value (clients send a handful; parsing one is a URL parse).
+  const hostVerdicts = new Map<string, boolean>();
+  const hostAllowed = (header: string): boolean => {
+    let allowed = hostVerdicts.get(header);
+    if (allowed === undefined) {
+      const hostname = hostnameOf(header);
+      allowed = hostname !== undefined && (isLoopbackHost(hostname) || hosts.has(hostname));
+      if (hostVerdicts.size >= rememberedHosts) hostVerdicts.clear();
+      hostVerdicts.set(header, allowed);
+    }
+    return allowed;
+  };
   return (host, origin) => {
     if (!anyHost) {
       const header = host ?? "";
-      const hostname = hostnameOf(header);
-      if (hostname === undefined || (!isLoopbackHost(hostname) && !hosts.has(hostname))) {
+      if (!hostAllowed(header)) {
         return new HttpError({
           code: "FORBIDDEN",
           message: `Host "${header.slice(0, 100)}" is not allowed.`,

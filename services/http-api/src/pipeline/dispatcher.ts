@@ -36,7 +36,6 @@ const drainTimeoutMs = 500;
  */
 export function createDispatcher(options: DispatcherOptions): RequestListener {
   const { table, checks, list, hono } = options;
-  const { maxBodyBytes, trustProxy } = checks.settings;
   // @hono/node-server builds the request URL from Host and answers 400 itself when that changes the name.
   const hostVerdicts = new Map<string, boolean>();
   const keptByNodeServer = (host: string): boolean => {
@@ -75,11 +74,15 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
     let status: number;
     let body: string;
     try {
-      const pending = runChecks(list, checkedRequestOf(request, response, path, trustProxy), state);
+      const view = new NodeRequest(request, response, path, state, checks.settings);
+      const pending = runChecks(list, view, state);
       if (pending !== undefined) await pending;
-      const call = operationRequestOf(request, state, maxBodyBytes);
-      const input = operation.input === undefined ? undefined : await operation.input(call);
-      const answered = answerOf(operation, await operation.answer(input, call));
+      // Awaited only when pending: a synchronous answer (health, listings) is written in the same turn.
+      let input = operation.input === undefined ? undefined : operation.input(view);
+      if (input instanceof Promise) input = await input;
+      let result = operation.answer(input, view);
+      if (result instanceof Promise) result = await result;
+      const answered = answerOf(operation, result);
       status = answered.status;
       setHeaders(headers, answered.headers);
       body = JSON.stringify(answered.body);
@@ -112,29 +115,40 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
   };
 }
 
-function checkedRequestOf(request: IncomingMessage, response: ServerResponse, path: string, trustProxy: boolean): CheckedRequest {
-  const headers = request.headers;
-  return {
-    path,
-    header: (name) => one(headers[name]),
-    client: () => clientAddressOf(trustProxy ? one(headers["x-forwarded-for"]) : undefined, () => request.socket.remoteAddress ?? "unknown"),
-    outgoing: response,
-  };
-}
-
-/** The request as its operation sees it; served directly, a path has no parameters and no query string. */
-function operationRequestOf(request: IncomingMessage, state: RequestState, maxBodyBytes: number): OperationRequest {
-  const headers = request.headers;
-  return {
-    requestId: state.requestId,
-    get signal() {
-      return state.signal?.signal ?? neverAborted;
-    },
-    header: (name) => one(headers[name]),
-    param: () => "",
-    query: () => ({}),
-    text: () => readIncomingText(request, maxBodyBytes),
-  };
+/**
+ * The request as the checks (`CheckedRequest`) and its operation (`OperationRequest`) see it, in one object
+ * per request; served directly, a path has no parameters and no query string.
+ */
+class NodeRequest implements CheckedRequest, OperationRequest {
+  constructor(
+    private readonly request: IncomingMessage,
+    readonly outgoing: ServerResponse,
+    readonly path: string,
+    private readonly state: RequestState,
+    private readonly settings: HttpChecks["settings"],
+  ) {}
+  get requestId(): string {
+    return this.state.requestId;
+  }
+  get signal(): AbortSignal {
+    return this.state.signal?.signal ?? neverAborted;
+  }
+  header(name: string): string | undefined {
+    return one(this.request.headers[name]);
+  }
+  client(): string {
+    const forwardedFor = this.settings.trustProxy ? one(this.request.headers["x-forwarded-for"]) : undefined;
+    return clientAddressOf(forwardedFor, () => this.request.socket.remoteAddress ?? "unknown");
+  }
+  param(): string {
+    return "";
+  }
+  query(): Record<string, string> {
+    return {};
+  }
+  text(): Promise<string> {
+    return readIncomingText(this.request, this.settings.maxBodyBytes);
+  }
 }
 
 /** A body left unread by an answer given before it (a refused request): read and dropped, within bounds. */

@@ -41,7 +41,10 @@ export class JsonAnswer {
  * (`honoHandlerOf`, `createDispatcher`), and `/openapi.json` describes it.
  */
 export interface JsonOperation<Input = unknown> extends Operation {
-  /** The handler's input from the request (e.g. `jsonBody(schema)`); absent: no input. */
+  /**
+   * The handler's input from the request (e.g. `jsonBody(parse)`); absent: no input. Give it a reader held
+   * in a constant: TypeScript infers `Input` from that, not from a generic call written inline here.
+   */
   input?: (request: OperationRequest) => Promise<Input> | Input;
   /** The answer: the JSON body (with `response.status`), or a `JsonAnswer`. Throw to answer an error. */
   answer: (input: NoInfer<Input>, request: OperationRequest) => unknown;

@@ -23,8 +23,8 @@ export interface OperationTable {
 
 export function createOperationTable(): OperationTable {
   const operations: Operation[] = [];
-  // Keyed "METHOD path" (method upper-case, as node gives it): only paths without parameters.
-  const direct = new Map<string, JsonOperation>();
+  // By method (upper-case, as node gives it), then path: only paths without parameters.
+  const direct = new Map<string, Map<string, JsonOperation>>();
   function register(app: Hono<AppEnv>, operation: Operation, handler: OperationHandler): void {
     operations.push(operation);
     const checked = operation.path.includes("/:") ? withPathIdsChecked(handler) : handler;
@@ -36,9 +36,13 @@ export function createOperationTable(): OperationTable {
     add: register,
     serve(app, operation) {
       register(app, operation, honoHandlerOf(operation as JsonOperation));
-      if (!operation.path.includes("/:")) direct.set(`${operation.method.toUpperCase()} ${operation.path}`, operation as JsonOperation);
+      if (operation.path.includes("/:")) return;
+      const method = operation.method.toUpperCase();
+      let paths = direct.get(method);
+      if (paths === undefined) direct.set(method, (paths = new Map()));
+      paths.set(operation.path, operation as JsonOperation);
     },
-    find: (method, path) => direct.get(`${method} ${path}`),
+    find: (method, path) => direct.get(method)?.get(path),
   };
 }
 
