@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createServer as createNodeServer, type Server } from "node:http";
+import { createServer as createNodeServer, type RequestListener, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
@@ -237,31 +237,15 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       // Modules restore their state (e.g. self-improvement's overrides) before the first request.
       await tasks.start();
       return new Promise<string>((resolve, reject) => {
-        // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
-        // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
-        const serverOptions = {
-          headersTimeout: config.http.headersTimeoutMs,
-          requestTimeout: config.http.bodyTimeoutMs,
-          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
-        };
         // Hono answers what the dispatcher does not answer directly (app.fetch is read now: tests wrap it).
         const hono = getRequestListener(app.fetch, { hostname: config.host });
-        const listener = direct ? createDispatcher({ table, checks, list: checkList, hono }) : hono;
-        const started = createNodeServer(serverOptions, (request, response) => {
-          // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
-          canonicalizeHostHeader(request);
-          listener(request, response);
-        });
+        const started = createHttpServer(config.http, direct ? createDispatcher({ table, checks, list: checkList, hono }) : hono, () => checks.requestId(undefined));
         started.listen(config.port, config.host, () => {
           const info = started.address() as AddressInfo;
           const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
           pool?.start();
           resolve(`http://${host}:${info.port}`);
         });
-        // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
-        // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
-        started.keepAliveTimeout = 30_000;
-        started.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, checks.requestId(undefined)));
         started.once("error", reject);
         server = started;
       });
@@ -271,6 +255,27 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       return stopped;
     },
   };
+}
+
+/** The node:http server of the service: its time limits, canonical Host headers, and parse refusals answered as JSON. */
+function createHttpServer(http: ApiConfig["http"], listener: RequestListener, newRequestId: () => string): Server {
+  // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
+  // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
+  const serverOptions = {
+    headersTimeout: http.headersTimeoutMs,
+    requestTimeout: http.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(http.headersTimeoutMs / 4))),
+  };
+  const server = createNodeServer(serverOptions, (request, response) => {
+    // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
+    canonicalizeHostHeader(request);
+    listener(request, response);
+  });
+  // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
+  // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
+  server.keepAliveTimeout = 30_000;
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, newRequestId()));
+  return server;
 }
 
 /**

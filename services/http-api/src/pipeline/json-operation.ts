@@ -54,7 +54,7 @@ export interface JsonOperation<Input = unknown> extends Operation {
 
 /** Whether the client asks for Server-Sent Events (an operation that `streams` then answers with a stream). */
 export function wantsEventStream(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes("text/event-stream");
+  return accept?.includes("text/event-stream") === true;
 }
 
 /** The status, headers and body of what an operation's `answer` returned. */

@@ -38,9 +38,9 @@ export function createOperationTable(): OperationTable {
       register(app, operation, honoHandlerOf(operation as JsonOperation));
       if (operation.path.includes("/:")) return;
       const method = operation.method.toUpperCase();
-      let paths = direct.get(method);
-      if (paths === undefined) direct.set(method, (paths = new Map()));
+      const paths = direct.get(method) ?? new Map<string, JsonOperation>();
       paths.set(operation.path, operation as JsonOperation);
+      direct.set(method, paths);
     },
     find: (method, path) => direct.get(method)?.get(path),
   };
