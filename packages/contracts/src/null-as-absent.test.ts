@@ -74,6 +74,25 @@ describe("null for an optional field", () => {
     expect(nullsAsAbsent(schema, { summary: "s" })).toEqual({ summary: "s" });
   });
 
+  it("gives back the caller's value itself when it holds no null to drop, and keeps keys order and own __proto__ keys when it does", () => {
+    const schema = z.object({
+      items: z.array(z.object({ name: z.string(), weight: z.number().optional() })),
+      tags: z.record(z.string(), z.object({ note: z.string().optional() })),
+      extra: z.record(z.string(), z.unknown()).optional(),
+      note: z.string().optional(),
+    });
+    const clean = { items: [{ name: "x", weight: 1 }], tags: { a: { note: "n" } }, note: "kept" };
+    expect(nullsAsAbsent(schema, clean)).toBe(clean);
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "items": [{"name": "x"}, {"name": "y", "weight": null}], "tags": {"a": {}, "b": {"note": null}}, "note": null}');
+    const cleaned = nullsAsAbsent(schema, value) as Record<string, unknown>;
+    expect(Object.keys(cleaned)).toEqual(["__proto__", "items", "tags"]);
+    expect(Object.getPrototypeOf(cleaned)).toBe(Object.prototype);
+    expect(cleaned["items"]).toEqual([{ name: "x" }, { name: "y" }]);
+    expect((cleaned["items"] as unknown[])[0]).toBe(value.items[0]);
+    expect(cleaned["tags"]).toEqual({ a: {}, b: {} });
+    expect(value.note).toBeNull();
+  });
+
   it("is still refused for a required field, naming it", () => {
     const checkpoint = allToolDefinitions.find((tool) => tool.name === "reasoning_checkpoint");
     expect(checkpoint).toBeDefined();

@@ -65,6 +65,19 @@ function nullMeansAbsent(field: unknown): boolean {
   return (optin === "optional" || optin === "defaulted") && !accepts(field, null);
 }
 
+/** Sets an own property, also one named `__proto__` (JSON.parse makes it an own key; assigning it would set the prototype). */
+function put(target: Record<string, unknown>, key: string, item: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value: item, enumerable: true, writable: true, configurable: true });
+  else target[key] = item;
+}
+
+/** A new object with the first `count` of `keys` of `value` (what is unchanged before the first change). */
+function copyOfFirst(value: Record<string, unknown>, keys: readonly string[], count: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (let index = 0; index < count; index += 1) put(copy, keys[index] as string, value[keys[index] as string]);
+  return copy;
+}
+
 /** `value` with every `null` given for an optional field removed, as `schema` describes it. */
 export function nullsAsAbsent(schema: unknown, value: unknown, depth = 0): unknown {
   if (value === null || value === undefined || typeof value !== "object" || depth > 64) return value;
@@ -73,33 +86,49 @@ export function nullsAsAbsent(schema: unknown, value: unknown, depth = 0): unkno
   switch (definition?.type) {
     case "object": {
       if (!isPlainObject(value) || !definition.shape) return value;
-      let changed = false;
-      const result: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) {
+      // Nothing is allocated unless a null is dropped (or a nested value changes): this runs on every call.
+      const keys = Object.keys(value);
+      let result: Record<string, unknown> | undefined;
+      for (let index = 0; index < keys.length; index += 1) {
+        const key = keys[index] as string;
+        const item = value[key];
         const field = definition.shape[key];
-        if (field === undefined) {
-          result[key] = item;
-          continue;
+        let next = item;
+        if (field !== undefined) {
+          if (item === null && nullMeansAbsent(field)) {
+            result ??= copyOfFirst(value, keys, index);
+            continue;
+          }
+          next = nullsAsAbsent(field, item, depth + 1);
+          if (next !== item) result ??= copyOfFirst(value, keys, index);
         }
-        if (item === null && nullMeansAbsent(field)) {
-          changed = true;
-          continue;
-        }
-        const next = nullsAsAbsent(field, item, depth + 1);
-        changed ||= next !== item;
-        result[key] = next;
+        if (result !== undefined) put(result, key, next);
       }
-      return changed ? result : value;
+      return result ?? value;
     }
     case "array": {
       if (!Array.isArray(value)) return value;
-      const items = value.map((item) => nullsAsAbsent(definition.element, item, depth + 1));
-      return items.some((item, index) => item !== value[index]) ? items : value;
+      let items: unknown[] | undefined;
+      for (let index = 0; index < value.length; index += 1) {
+        const item: unknown = value[index];
+        const next = nullsAsAbsent(definition.element, item, depth + 1);
+        if (next !== item) items ??= value.slice(0, index);
+        if (items !== undefined) items.push(next);
+      }
+      return items ?? value;
     }
     case "record": {
       if (!isPlainObject(value)) return value;
-      const entries = Object.entries(value).map(([key, item]) => [key, nullsAsAbsent(definition.valueType, item, depth + 1)] as const);
-      return entries.some(([key, item]) => item !== value[key]) ? Object.fromEntries(entries) : value;
+      const keys = Object.keys(value);
+      let result: Record<string, unknown> | undefined;
+      for (let index = 0; index < keys.length; index += 1) {
+        const key = keys[index] as string;
+        const item = value[key];
+        const next = nullsAsAbsent(definition.valueType, item, depth + 1);
+        if (next !== item) result ??= copyOfFirst(value, keys, index);
+        if (result !== undefined) put(result, key, next);
+      }
+      return result ?? value;
     }
     case "intersection":
       return nullsAsAbsent(definition.right, nullsAsAbsent(definition.left, value, depth + 1), depth + 1);

@@ -9,11 +9,10 @@ import { createHttpChecks, type HttpChecks, viewerPath } from "./http-checks.ts"
 import type { IntentDecider } from "./intent/decide-intent.ts";
 import type { Logger } from "./logger.ts";
 import { restCallerFor } from "./caller-identity.ts";
-import { bearerAuth } from "./middleware/bearer-auth.ts";
-import { bodyLimit } from "./middleware/body-limit.ts";
-import { type RateLimitStore, rateLimit } from "./middleware/rate-limit.ts";
-import { requestSignal } from "./middleware/request-signal.ts";
-import { createOperationCatalog } from "./openapi/operation.ts";
+import type { RateLimitStore } from "./middleware/rate-limit.ts";
+import { checksMiddleware, honoErrorResponse } from "./pipeline/checks-middleware.ts";
+import { createOperationTable, type OperationTable } from "./pipeline/operation-table.ts";
+import { type RequestCheck, requestChecks } from "./pipeline/request-checks.ts";
 import type { AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
 import { docsRoutes } from "./routes/docs.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
@@ -40,69 +39,53 @@ export interface AppDependencies {
   version: string;
   /** Where the rate limiter counts; default this process's memory. */
   rateLimitStore?: RateLimitStore;
-  /** The request checks shared with the HTTP fast path; default new ones from `http`, `ids`, `logger` and `rateLimitStore`. */
+  /** The request checks and their state; default new ones from `http`, `ids`, `logger` and `rateLimitStore`. */
   checks?: HttpChecks;
 }
 
 export { viewerPath };
 
+/** The app and what the dispatcher derives its direct answers from: the operation table and the request checks. */
+export interface ComposedApp {
+  app: Hono<AppEnv>;
+  table: OperationTable;
+  checks: HttpChecks;
+  /** The request checks in order (`requestChecks`), run by the app's middleware and by the dispatcher. */
+  checkList: readonly RequestCheck[];
+}
+
 /**
- * The HTTP API as a Hono app: request id, version check, bearer auth, rate
- * limit, body limit and request timeout, then the sub-apps composed with
- * `app.route()`. Every error leaves through one handler that maps its code to
- * a status (`httpStatusByCode`) with the JSON error body.
+ * The HTTP API as a Hono app: request id, Host/Origin, version check, bearer auth,
+ * rate limit, body limit and request timeout (one ordered list, `requestChecks`),
+ * then the route files, each adding its operations to one operation table. Every
+ * error leaves through one handler that maps its code to a status (`httpStatusByCode`)
+ * with the JSON error body.
  */
 export function createApp(deps: AppDependencies): Hono<AppEnv> {
+  return composeApp(deps).app;
+}
+
+/** {@link createApp}, with the table and checks the service's dispatcher answers from (`createDispatcher`). */
+export function composeApp(deps: AppDependencies): ComposedApp {
   const app = new Hono<AppEnv>();
-  const catalog = createOperationCatalog();
-
+  const table = createOperationTable();
   const checks = deps.checks ?? createHttpChecks({ http: deps.http, ids: deps.ids, logger: deps.logger, ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}) });
+  const checkList = requestChecks(checks);
+  app.use(checksMiddleware(checks, checkList));
 
-  app.use(async (c, next) => {
-    const id = checks.requestId(c.req.header("x-request-id"));
-    c.set("requestId", id);
-    c.header("X-Request-Id", id);
-    const started = performance.now();
-    await next();
-    checks.logRequest({ method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started), request_id: id });
-  });
-  // Before anything else looks at the request: only this machine's names (and configured ones) are served.
-  app.use(async (c, next) => {
-    if (checks.isHealth(c.req.path)) return next();
-    // Under node the URL is built from the Host header; app.request() has only the URL.
-    const failure = checks.hostOrigin(c.req.header("host") ?? new URL(c.req.url).host, c.req.header("origin"));
-    if (failure) throw failure;
-    await next();
-  });
-  app.use(async (c, next) => {
-    // Headers are set before the response exists (touching c.res.headers afterwards would materialise it).
-    c.header("API-Version", "v1");
-    const failure = checks.acceptVersion(c.req.header("accept-version"));
-    if (failure) throw failure;
-    await next();
-  });
-  app.use(bearerAuth(checks.bearer, deps.http.trustProxy));
-  app.use(rateLimit({ ...checks.rate, trustProxy: deps.http.trustProxy }));
-  app.use(bodyLimit({ maxBytes: deps.http.maxBodyBytes }));
-  // Only the routes that run model work need an abort signal (and its timeout).
-  const signal = requestSignal(checks.signals);
-  app.use("/agent_intent", signal);
-  app.use("/v1/tools/*", signal);
-  app.use("/v1/methods/*", signal);
-
-  app.route("/", healthRoutes(catalog, { checkDatabase: () => checkDatabase(deps.engine.store.db) }));
-  app.route("/", intentRoutes(catalog, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
-  app.route("/", workflowRoutes(catalog, { ids: deps.ids, telemetry: deps.telemetry }));
+  app.route("/", healthRoutes(table, { checkDatabase: () => checkDatabase(deps.engine.store.db) }));
+  app.route("/", intentRoutes(table, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
+  app.route("/", workflowRoutes(table, { ids: deps.ids, telemetry: deps.telemetry }));
   // Every call is the token holder's (or anonymous without a token): what a call creates may be bound to it.
   const caller = restCallerFor(deps.http.apiToken);
-  app.route("/", toolRoutes(catalog, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }));
-  app.route("/", sessionRoutes(catalog, { engine: deps.engine }));
-  app.route("/", sessionExportRoutes(catalog, { engine: deps.engine, logger: deps.logger }));
+  app.route("/", toolRoutes(table, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }));
+  app.route("/", sessionRoutes(table, { engine: deps.engine }));
+  app.route("/", sessionExportRoutes(table, { engine: deps.engine, logger: deps.logger }));
   // Capabilities, protocol methods and every module's operations (e.g. /v1/self-improvement/*), generically.
-  app.route("/", moduleRoutes(catalog, { engine: deps.engine, ...(caller !== undefined ? { caller } : {}) }));
+  app.route("/", moduleRoutes(table, { engine: deps.engine, ...(caller !== undefined ? { caller } : {}) }));
   app.route(
     "/",
-    docsRoutes(catalog, {
+    docsRoutes(table, {
       title: "Deliberate HTTP API",
       version: deps.version,
       description:
@@ -132,11 +115,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     return c.json(body, status as 404);
   });
 
-  app.onError((error, c) => {
-    const { status, headers, body } = checks.errorAnswer(error, { requestId: c.get("requestId"), path: c.req.path, timedOut: c.get("timedOut")?.() ?? false });
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    return c.json(body, status as 400);
-  });
+  app.onError((error, c) => honoErrorResponse(c, checks, error));
 
-  return app;
+  return { app, table, checks, checkList };
 }

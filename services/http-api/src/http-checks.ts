@@ -27,10 +27,10 @@ export interface RequestLogFields {
 }
 
 /**
- * Every check a request passes, as plain functions over header values: the
- * Hono middleware (`createApp`) and the HTTP fast path (`createFastPath`) both
- * call these, so they answer alike and share their state (auth failure counts,
- * rate-limit counts, request timeouts).
+ * What the request checks are made of, as plain functions over header values,
+ * with their state (auth failure counts, rate-limit counts, request timeouts):
+ * `requestChecks` (src/pipeline) puts them in the one order every request
+ * passes them, through Hono or answered on `node:http` directly.
  */
 export interface HttpChecks {
   readonly settings: HttpSettings;
@@ -46,6 +46,8 @@ export interface HttpChecks {
   readonly rate: ReturnType<typeof createRateLimitCheck>;
   readonly signals: ReturnType<typeof createRequestSignals>;
   isHealth(path: string): boolean;
+  /** Whether the route runs model work: it gets an abort signal and the request timeout (/agent_intent, /v1/tools/*, /v1/methods/*). */
+  needsSignal(path: string): boolean;
   /** Status, headers and body of the error answer (504 when the request timed out); unexpected errors are logged with their error id. */
   errorAnswer(error: unknown, context: { requestId: string; path: string; timedOut: boolean }): { status: number; headers: Record<string, string>; body: ErrorResponse };
 }
@@ -96,6 +98,7 @@ export function createHttpChecks(options: HttpChecksOptions): HttpChecks {
     }),
     signals: createRequestSignals({ timeoutMs: http.requestTimeoutMs }),
     isHealth: (path) => healthPaths.has(path),
+    needsSignal: (path) => path === "/agent_intent" || path.startsWith("/v1/tools/") || path.startsWith("/v1/methods/"),
     errorAnswer(error, context) {
       let failure: unknown = error;
       if (context.timedOut && (!DeliberateError.isInstance(error) || error.code === "CANCELLED")) {

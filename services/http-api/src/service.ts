@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createServer as createNodeServer, type RequestListener, type Server, type ServerOptions } from "node:http";
+import { createServer as createNodeServer, type RequestListener, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { answerAndClose, canonicalizeHostHeader, httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
 import {
   type Clock,
@@ -21,10 +21,9 @@ import { createRuntime, defaultModules } from "@deliberate/runtime";
 import type { Store } from "@deliberate/store";
 import type { Hono } from "hono";
 import { agentIntentModule } from "./agent-intent-module.ts";
-import { createApp } from "./app.ts";
-import { restCallerFor } from "./caller-identity.ts";
-import { createFastPath } from "./fast-path.ts";
+import { composeApp } from "./app.ts";
 import { createHttpChecks } from "./http-checks.ts";
+import { createDispatcher } from "./pipeline/dispatcher.ts";
 import { databaseRateLimitStore, memoryRateLimitStore } from "./middleware/rate-limit.ts";
 import type { AppEnv } from "./app-env.ts";
 import type { ApiRepositories } from "./store/contribution.ts";
@@ -60,7 +59,7 @@ export interface ApiServiceOptions {
   createRouter?: RouterFactory;
   /** DNS lookup for the callback guard (tests). */
   lookup?: HostLookup;
-  /** Answer the hottest routes below Hono (`createFastPath`); default `config.http.fastPath`. False serves everything through Hono. */
+  /** Answer JSON operations on node:http directly (`createDispatcher`); default `config.http.fastPath`. False serves everything through Hono. */
   fastPath?: boolean;
   /** Identity of this process in the queue; default host:pid:random. */
   owner?: string;
@@ -188,7 +187,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     rateLimitStore: config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
   });
-  const app = createApp({
+  const { app, table, checkList } = composeApp({
     checks,
     engine,
     decider,
@@ -201,9 +200,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     version: serviceVersion,
   });
 
-  const caller = restCallerFor(config.http.apiToken);
-  // The hottest routes are answered below Hono, with the same checks (see createFastPath).
-  const fastPath = (options.fastPath ?? config.http.fastPath) === false ? undefined : createFastPath({ checks, engine, decider, ...(caller !== undefined ? { caller } : {}) });
+  // JSON operations are answered on node:http directly by the dispatcher (from the same table and checks as the app).
+  const direct = (options.fastPath ?? config.http.fastPath) !== false;
 
   let server: Server | undefined;
   let stopped: Promise<void> | undefined;
@@ -245,28 +243,15 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       // Modules restore their state (e.g. overrides they applied) before the first request.
       await tasks.start();
       return new Promise<string>((resolve, reject) => {
-        // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
-        // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
-        const serverOptions = {
-          headersTimeout: config.http.headersTimeoutMs,
-          requestTimeout: config.http.bodyTimeoutMs,
-          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.http.headersTimeoutMs / 4))),
-        };
-        // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
-        const createServer = (serverOptions: ServerOptions, listener: RequestListener) =>
-          createNodeServer(serverOptions, (request, response) => {
-            canonicalizeHostHeader(request);
-            if (fastPath === undefined || !fastPath(request, response)) listener(request, response);
-          });
-        const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions, createServer: createServer as typeof createNodeServer }, (info: AddressInfo) => {
+        // Hono answers what the dispatcher does not answer directly (app.fetch is read now: tests wrap it).
+        const hono = getRequestListener(app.fetch, { hostname: config.host });
+        const started = createHttpServer(config.http, direct ? createDispatcher({ table, checks, list: checkList, hono }) : hono, () => checks.requestId(undefined));
+        started.listen(config.port, config.host, () => {
+          const info = started.address() as AddressInfo;
           const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
           pool?.start();
           resolve(`http://${host}:${info.port}`);
-        }) as Server;
-        // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
-        // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
-        started.keepAliveTimeout = 30_000;
-        started.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, checks.requestId(undefined)));
+        });
         started.once("error", reject);
         server = started;
       });
@@ -276,6 +261,27 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       return stopped;
     },
   };
+}
+
+/** The node:http server of the service: its time limits, canonical Host headers, and parse refusals answered as JSON. */
+function createHttpServer(http: ApiConfig["http"], listener: RequestListener, newRequestId: () => string): Server {
+  // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
+  // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
+  const serverOptions = {
+    headersTimeout: http.headersTimeoutMs,
+    requestTimeout: http.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(http.headersTimeoutMs / 4))),
+  };
+  const server = createNodeServer(serverOptions, (request, response) => {
+    // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
+    canonicalizeHostHeader(request);
+    listener(request, response);
+  });
+  // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
+  // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
+  server.keepAliveTimeout = 30_000;
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, newRequestId()));
+  return server;
 }
 
 /**

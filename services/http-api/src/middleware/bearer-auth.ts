@@ -1,8 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-env.ts";
 import { HttpError } from "../errors.ts";
-import { clientAddress, createRateLimiter } from "./rate-limit.ts";
+import { createRateLimiter } from "./rate-limit.ts";
 
 const realm = 'Bearer realm="deliberate"';
 
@@ -22,13 +20,17 @@ export interface BearerAuthOptions {
 export interface BearerCheck {
   /** Whether `path` needs no token (or no token is configured). */
   isOpen(path: string): boolean;
-  /** Would the request pass, without counting anything: the client is not throttled and the header carries the token. */
-  passes(header: string | undefined, client: string): boolean;
   /** The 401 or 429 for the request, counting a failure against the client; undefined when it passes. */
   check(header: string | undefined, client: string): HttpError | undefined;
 }
 
-/** The check itself, shared by the Hono middleware and the HTTP fast path (one failure counter). */
+/**
+ * Requires `Authorization: Bearer <token>` unless the path is public. The
+ * comparison is constant-time (both sides hashed to equal length first).
+ * Guessing is throttled per client: after `failureLimit` failures within
+ * `failureWindowMs`, the client gets 429 with Retry-After (its token is not
+ * even checked) until the window ends. One failure counter for the process.
+ */
 export function createBearerCheck(options: BearerAuthOptions): BearerCheck {
   const expected = options.token === undefined ? undefined : digest(options.token);
   const failures = createRateLimiter({ limit: options.failureLimit, windowMs: options.failureWindowMs, ...(options.now ? { now: options.now } : {}) });
@@ -45,12 +47,6 @@ export function createBearerCheck(options: BearerAuthOptions): BearerCheck {
   const tokenOf = (header: string | undefined) => (header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header));
   return {
     isOpen: (path) => expected === undefined || options.isPublic(path),
-    passes(header, client) {
-      if (expected === undefined) return true;
-      if (!failures.peek(client).allowed) return false;
-      const match = tokenOf(header);
-      return match !== null && timingSafeEqual(digest(match[1] as string), expected);
-    },
     check(header, client) {
       if (expected === undefined) return undefined;
       const standing = failures.peek(client);
@@ -82,21 +78,5 @@ export function createBearerCheck(options: BearerAuthOptions): BearerCheck {
       }
       return undefined;
     },
-  };
-}
-
-/**
- * Requires `Authorization: Bearer <token>` unless the path is public. The
- * comparison is constant-time (both sides hashed to equal length first).
- * Guessing is throttled per client: after `failureLimit` failures within
- * `failureWindowMs`, the client gets 429 with Retry-After (its token is not
- * even checked) until the window ends.
- */
-export function bearerAuth(bearer: BearerCheck, trustProxy: boolean): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (bearer.isOpen(c.req.path)) return next();
-    const failure = bearer.check(c.req.header("authorization"), clientAddress(c, trustProxy));
-    if (failure) throw failure;
-    return next();
   };
 }

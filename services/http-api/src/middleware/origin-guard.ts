@@ -1,5 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-env.ts";
 import { isLoopbackHost } from "../config.ts";
 import { HttpError } from "../errors.ts";
 
@@ -28,19 +26,33 @@ export interface OriginGuardOptions {
 }
 
 /**
- * The check itself, shared by the Hono middleware and the HTTP fast path: the
+ * The check itself (run by `requestChecks`): the
  * 403 for a `Host` header value (`undefined` when there is none) and an
  * `Origin` header value, or undefined when both are allowed.
  */
+/** How many distinct Host values the check remembers its verdict on (forgotten all at once when full). */
+const rememberedHosts = 64;
+
 export function createHostOriginCheck(options: OriginGuardOptions): (host: string | undefined, origin: string | undefined) => HttpError | undefined {
   const anyHost = options.allowedHosts.includes("*");
   const hosts = new Set(options.allowedHosts);
   const origins = new Set(options.allowedOrigins);
+  // Whether a Host value is allowed, remembered per value (clients send a handful; parsing one is a URL parse).
+  const hostVerdicts = new Map<string, boolean>();
+  const hostAllowed = (header: string): boolean => {
+    let allowed = hostVerdicts.get(header);
+    if (allowed === undefined) {
+      const hostname = hostnameOf(header);
+      allowed = hostname !== undefined && (isLoopbackHost(hostname) || hosts.has(hostname));
+      if (hostVerdicts.size >= rememberedHosts) hostVerdicts.clear();
+      hostVerdicts.set(header, allowed);
+    }
+    return allowed;
+  };
   return (host, origin) => {
     if (!anyHost) {
       const header = host ?? "";
-      const hostname = hostnameOf(header);
-      if (hostname === undefined || (!isLoopbackHost(hostname) && !hosts.has(hostname))) {
+      if (!hostAllowed(header)) {
         return new HttpError({
           code: "FORBIDDEN",
           message: `Host "${header.slice(0, 100)}" is not allowed.`,
@@ -64,16 +76,5 @@ export function createHostOriginCheck(options: OriginGuardOptions): (host: strin
       }
     }
     return undefined;
-  };
-}
-
-export function originGuard(options: OriginGuardOptions & { skip: (path: string) => boolean }): MiddlewareHandler<AppEnv> {
-  const check = createHostOriginCheck(options);
-  return async (c, next) => {
-    if (options.skip(c.req.path)) return next();
-    // Under node the URL is built from the Host header; app.request() has only the URL.
-    const failure = check(c.req.header("host") ?? new URL(c.req.url).host, c.req.header("origin"));
-    if (failure) throw failure;
-    await next();
   };
 }

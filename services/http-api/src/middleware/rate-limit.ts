@@ -1,5 +1,5 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { HttpError } from "../errors.ts";
 import type { RateLimitRepository } from "../store/repositories/rate-limit.repository.ts";
@@ -114,7 +114,6 @@ export function databaseRateLimitStore(repository: RateLimitRepository): RateLim
 export interface RateLimitOptions {
   limit: number;
   windowMs: number;
-  trustProxy: boolean;
   skip: (path: string) => boolean;
   /** Where counts are kept; default this process's memory. */
   store?: RateLimitStore;
@@ -131,11 +130,12 @@ export interface RateVerdict {
 }
 
 /**
- * The check itself, shared by the Hono middleware and the HTTP fast path (one
- * store of counts): `applies(path)`, then `count(client)` counts one request
+ * Rate limit per client address (run by `requestChecks`; one store of counts),
+ * with the IETF RateLimit headers on every limited response, and 429 +
+ * Retry-After when over the limit: `applies(path)`, then `count(client)` counts one request
  * (undefined when the store failed: the request is let through).
  */
-export function createRateLimitCheck(options: Omit<RateLimitOptions, "trustProxy">): { applies(path: string): boolean; count(client: string): Promise<RateVerdict | undefined> } {
+export function createRateLimitCheck(options: RateLimitOptions): { applies(path: string): boolean; count(client: string): Promise<RateVerdict | undefined> } {
   const store = options.store ?? memoryRateLimitStore();
   const now = options.now ?? Date.now;
   const windowSeconds = Math.ceil(options.windowMs / 1000);
@@ -175,21 +175,5 @@ export function createRateLimitCheck(options: Omit<RateLimitOptions, "trustProxy
         }),
       };
     },
-  };
-}
-
-/**
- * Rate limit per client address with the IETF RateLimit headers on every
- * limited response, and 429 + Retry-After when over the limit.
- */
-export function rateLimit(options: RateLimitOptions | (ReturnType<typeof createRateLimitCheck> & { trustProxy: boolean })): MiddlewareHandler<AppEnv> {
-  const check = "count" in options ? options : createRateLimitCheck(options);
-  return async (c, next) => {
-    if (!check.applies(c.req.path)) return next();
-    const verdict = await check.count(clientAddress(c, options.trustProxy));
-    if (verdict === undefined) return next();
-    for (const [name, value] of Object.entries(verdict.headers)) c.header(name, value);
-    if (verdict.failure) throw verdict.failure;
-    await next();
   };
 }

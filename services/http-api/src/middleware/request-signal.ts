@@ -1,6 +1,4 @@
 import type { ServerResponse } from "node:http";
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-env.ts";
 
 /** One request's abort signal (see {@link createRequestSignals}). */
 export interface RequestSignal {
@@ -83,25 +81,5 @@ export function createRequestSignals(options: { timeoutMs: number; now?: () => n
         done: () => void open.delete(entry),
       };
     },
-  };
-}
-
-/**
- * Gives each request a signal that aborts when the client disconnects or after
- * the timeout; handlers pass it to the engine and models so the work stops too.
- */
-export function requestSignal(signals: ReturnType<typeof createRequestSignals>): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    // Under @hono/node-server: the client went away before the response was sent.
-    // (Watching the node response avoids building a full fetch Request for its signal.)
-    const opened = signals.open(c.env?.outgoing);
-    c.set("signal", opened.signal);
-    c.set("timedOut", opened.timedOut);
-    try {
-      await next();
-    } finally {
-      // A stream keeps working after the handler returns: its timeout stays armed.
-      if (!c.get("streaming")) opened.done();
-    }
   };
 }

@@ -1,6 +1,6 @@
 import { toJsonSchema } from "@deliberate/contracts";
 import { errorResponseSchema } from "../errors.ts";
-import type { NamedSchema, Operation } from "./operation.ts";
+import type { NamedSchema, Operation } from "../pipeline/operation.ts";
 
 type JsonObject = Record<string, unknown>;
 

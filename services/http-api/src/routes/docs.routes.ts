@@ -2,22 +2,22 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { type DocsAsset, docsAssetsPath, loadDocsAssets, renderDocsPage } from "../openapi/docs-page.ts";
 import { buildOpenApiDocument, type OpenApiInfo } from "../openapi/openapi-document.ts";
-import type { OperationCatalog } from "../openapi/operation.ts";
+import type { OperationTable } from "../pipeline/operation-table.ts";
 
 /**
  * GET /openapi.json and GET /docs. The document is built on first use from
- * every operation registered in the catalog (so register this sub-app last).
+ * every operation in the table (so register this sub-app last).
  */
-export function docsRoutes(catalog: OperationCatalog, info: OpenApiInfo): Hono<AppEnv> {
+export function docsRoutes(table: OperationTable, info: OpenApiInfo): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   let document: Record<string, unknown> | undefined;
   let page: string | undefined;
   let assets: Map<string, DocsAsset> | undefined;
   const build = () => {
-    document ??= buildOpenApiDocument(info, catalog.operations);
+    document ??= buildOpenApiDocument(info, table.operations);
     return document;
   };
-  catalog.add(
+  table.add(
     app,
     {
       method: "get",
@@ -30,7 +30,7 @@ export function docsRoutes(catalog: OperationCatalog, info: OpenApiInfo): Hono<A
     },
     (c) => c.json(build()),
   );
-  catalog.add(
+  table.add(
     app,
     {
       method: "get",

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { databaseRetryAfterSeconds } from "@deliberate/base";
 import { healthSchema, type Readiness, readinessSchema } from "@deliberate/contracts";
 import type { AppEnv } from "../app-env.ts";
-import type { OperationCatalog } from "../openapi/operation.ts";
+import { JsonAnswer } from "../pipeline/json-operation.ts";
+import type { OperationTable } from "../pipeline/operation-table.ts";
 
 export { healthSchema };
 
@@ -15,12 +16,10 @@ export interface HealthRouteOptions {
  * GET /healthz and its alias /health (liveness): `{"status":"ok"}` while the process serves, whatever its
  * database does. GET /readyz (readiness): 200 when the database answers, else 503 with Retry-After.
  */
-export function healthRoutes(catalog: OperationCatalog, options: HealthRouteOptions): Hono<AppEnv> {
+export function healthRoutes(table: OperationTable, options: HealthRouteOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   for (const path of ["/healthz", "/health"]) {
-    catalog.add(
-      app,
-      {
+    table.serve(app, {
         method: "get",
         path,
         operationId: path === "/healthz" ? "healthz" : "health",
@@ -29,13 +28,10 @@ export function healthRoutes(catalog: OperationCatalog, options: HealthRouteOpti
         public: true,
         anyHost: true,
         response: { description: "The service is up", body: { name: "Health", schema: healthSchema } },
-      },
-      (c) => c.json({ status: "ok" as const }),
-    );
+        answer: () => ({ status: "ok" as const }),
+    });
   }
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "get",
       path: "/readyz",
       operationId: "readyz",
@@ -44,16 +40,15 @@ export function healthRoutes(catalog: OperationCatalog, options: HealthRouteOpti
       public: true,
       anyHost: true,
       response: { description: "The service can serve calls (503 with the same body while its database is unavailable)", body: { name: "Readiness", schema: readinessSchema } },
-    },
-    async (c) => {
-      try {
-        await options.checkDatabase();
-        return c.json({ status: "ready", checks: { database: "ok" } } satisfies Readiness);
-      } catch {
-        c.header("Retry-After", String(databaseRetryAfterSeconds));
-        return c.json({ status: "unavailable", checks: { database: "unavailable" } } satisfies Readiness, 503);
-      }
-    },
-  );
+      answer: async () => {
+        try {
+          await options.checkDatabase();
+          return { status: "ready", checks: { database: "ok" } } satisfies Readiness;
+        } catch {
+          const unavailable: Readiness = { status: "unavailable", checks: { database: "unavailable" } };
+          return new JsonAnswer(unavailable, 503, { "Retry-After": String(databaseRetryAfterSeconds) });
+        }
+      },
+  });
   return app;
 }

@@ -3,10 +3,11 @@ import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { agentIntentRequestSchema, agentIntentResponseSchema, looseInteger, parseInput } from "@deliberate/contracts";
 import type { IntentDecider } from "../intent/decide-intent.ts";
-import type { OperationCatalog } from "../openapi/operation.ts";
+import { JsonAnswer } from "../pipeline/json-operation.ts";
+import type { OperationTable } from "../pipeline/operation-table.ts";
 import type { AgentIntentJobs } from "../queue/agent-intent-jobs.ts";
 import { cancelRequestSchema, cancelResponseSchema, jobAcceptedSchema, jobViewSchema } from "../queue/job.schema.ts";
-import { readBody } from "./read-json.ts";
+import { jsonBody } from "./read-json.ts";
 
 const jobListQuerySchema = z.object({
   correlation_id: z.string().trim().min(1).describe("The correlation_id sent to /agent_intent_async (required)"),
@@ -31,6 +32,9 @@ const example = {
   ],
 };
 
+const intentInput = (what: string) => jsonBody((value: unknown) => parseInput(agentIntentRequestSchema, value, what));
+const cancelInput = jsonBody((value: unknown) => parseInput(cancelRequestSchema, value, "agent_intent_cancel"));
+
 export interface IntentRoutesOptions {
   decider: IntentDecider;
   jobs: AgentIntentJobs;
@@ -39,13 +43,11 @@ export interface IntentRoutesOptions {
 }
 
 /** /agent_intent, /agent_intent_async, /agent_intent_cancel and GET /v1/jobs/{job_id}. */
-export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOptions): Hono<AppEnv> {
+export function intentRoutes(table: OperationTable, options: IntentRoutesOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const request = { name: "AgentIntentRequest", schema: agentIntentRequestSchema, example };
 
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "post",
       path: "/agent_intent",
       operationId: "agentIntent",
@@ -56,16 +58,18 @@ export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOpt
       request,
       response: { description: "The decision", body: { name: "AgentIntentResponse", schema: agentIntentResponseSchema } },
       errors: [499, 502, 503, 504],
-    },
-    async (c) => {
-      const body = await readBody(c, agentIntentRequestSchema, "agent_intent");
-      return c.json(await options.decider.decide(body, { signal: c.get("signal"), requestId: c.get("requestId") }));
-    },
-  );
+      input: intentInput("agent_intent"),
+      // The signal is passed on unread: the heuristic never makes one.
+      answer: (input, request) =>
+        options.decider.decide(input, {
+          get signal() {
+            return request.signal;
+          },
+          requestId: request.requestId,
+        }),
+  });
 
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "post",
       path: "/agent_intent_async",
       operationId: "agentIntentAsync",
@@ -77,18 +81,14 @@ export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOpt
       request: { ...request, example: { ...example, callback_url: "https://agent.example.com/intents", correlation_id: "run-42-step-3" } },
       response: { status: 202, description: "Accepted (or, with `Idempotent-Replayed: true`, the job already accepted under this correlation_id)", body: { name: "JobAccepted", schema: jobAcceptedSchema } },
       errors: [409],
-    },
-    async (c) => {
-      const body = await readBody(c, agentIntentRequestSchema, "agent_intent_async");
-      const { replayed, ...accepted } = await options.jobs.accept(body, { requestId: c.get("requestId") });
-      if (replayed) c.header("Idempotent-Replayed", "true");
-      return c.json(accepted, 202);
-    },
-  );
+      input: intentInput("agent_intent_async"),
+      answer: async (input, request) => {
+        const { replayed, ...accepted } = await options.jobs.accept(input, { requestId: request.requestId });
+        return new JsonAnswer(accepted, 202, replayed ? { "Idempotent-Replayed": "true" } : {});
+      },
+  });
 
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "post",
       path: "/agent_intent_cancel",
       operationId: "agentIntentCancel",
@@ -97,18 +97,15 @@ export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOpt
       tags: ["jobs"],
       request: { name: "CancelRequest", schema: cancelRequestSchema, example: { correlation_id: "run-42-step-3" } },
       response: { description: "What was canceled", body: { name: "CancelResponse", schema: cancelResponseSchema } },
-    },
-    async (c) => {
-      const body = await readBody(c, cancelRequestSchema, "agent_intent_cancel");
-      const { response, canceled } = await options.jobs.cancel(body);
-      options.abortCanceled(canceled);
-      return c.json(response);
-    },
-  );
+      input: cancelInput,
+      answer: async (input) => {
+        const { response, canceled } = await options.jobs.cancel(input);
+        options.abortCanceled(canceled);
+        return response;
+      },
+  });
 
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "get",
       path: "/v1/jobs",
       operationId: "listJobs",
@@ -119,17 +116,11 @@ export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOpt
       query: jobListQuerySchema,
       response: { description: "The jobs", body: { name: "JobList", schema: jobListSchema } },
       errors: [400],
-    },
-    async (c) => {
-      const query = c.req.query();
-      const { correlation_id, limit } = parseInput(jobListQuerySchema, { ...query }, "query");
-      return c.json({ correlation_id, jobs: await options.jobs.list({ correlationId: correlation_id, limit }) });
-    },
-  );
+      input: (request) => parseInput(jobListQuerySchema, { ...request.query() }, "query"),
+      answer: async ({ correlation_id, limit }) => ({ correlation_id, jobs: await options.jobs.list({ correlationId: correlation_id, limit }) }),
+  });
 
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "get",
       path: "/v1/jobs/:job_id",
       operationId: "getJob",
@@ -138,8 +129,7 @@ export function intentRoutes(catalog: OperationCatalog, options: IntentRoutesOpt
       parameters: { job_id: "The job_id returned by /agent_intent_async" },
       response: { description: "The job, with its result or error once finished", body: { name: "Job", schema: jobViewSchema } },
       errors: [404],
-    },
-    async (c) => c.json(await options.jobs.view(c.req.param("job_id") ?? "")),
-  );
+      answer: (_input, request) => options.jobs.view(request.param("job_id")),
+  });
   return app;
 }

@@ -3,6 +3,7 @@ import { DeliberateError, jsonDepthField, jsonDepthViolation, maxJsonDepth, pars
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
+import type { OperationRequest } from "../pipeline/json-operation.ts";
 import { HttpError } from "../errors.ts";
 import { payloadTooLarge } from "../middleware/body-limit.ts";
 
@@ -125,6 +126,19 @@ export function parseJsonText(text: string): unknown {
     });
   }
   return value;
+}
+
+/**
+ * An operation's input from its JSON body (`JsonOperation.input`): 415 unless `application/json` in UTF-8,
+ * the body read within the limit, parsed as {@link parseJsonText} does, then `parse`d (e.g. validated with
+ * the operation's schema).
+ */
+export function jsonBody<Input>(parse: (value: unknown) => Input): (request: OperationRequest) => Promise<Input> {
+  return async (request) => {
+    const unsupported = unsupportedMediaType(request.header("content-type"));
+    if (unsupported) throw unsupported;
+    return parse(parseJsonText(await request.text()));
+  };
 }
 
 /** The body parsed as JSON and validated with `schema` (INVALID_INPUT naming each bad field). */

@@ -3,7 +3,7 @@ import type { DeliberateEngine } from "@deliberate/engine";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import type { OperationCatalog } from "../openapi/operation.ts";
+import type { OperationTable } from "../pipeline/operation-table.ts";
 
 const sessionRecordSchema = z
   .object({
@@ -35,11 +35,9 @@ function pageQuery(query: Record<string, string>) {
 }
 
 /** GET /v1/sessions/{id} (everything recorded) and /v1/sessions/{id}/thoughts. */
-export function sessionRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine }): Hono<AppEnv> {
+export function sessionRoutes(table: OperationTable, options: { engine: DeliberateEngine }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "get",
       path: "/v1/sessions/:session_id",
       operationId: "getSession",
@@ -50,15 +48,10 @@ export function sessionRoutes(catalog: OperationCatalog, options: { engine: Deli
       query: sessionPageQuerySchema,
       response: { description: "The session", body: { name: "SessionRecord", schema: sessionRecordSchema } },
       errors: [400, 404],
-    },
-    async (c) => {
-      const window = pageQuery(c.req.query());
-      return c.json(await options.engine.readSessionPage(c.req.param("session_id") ?? "", window));
-    },
-  );
-  catalog.add(
-    app,
-    {
+      input: (request) => pageQuery(request.query()),
+      answer: async (window, request) => options.engine.readSessionPage(request.param("session_id"), window),
+  });
+  table.serve(app, {
       method: "get",
       path: "/v1/sessions/:session_id/thoughts",
       operationId: "getSessionThoughts",
@@ -69,11 +62,8 @@ export function sessionRoutes(catalog: OperationCatalog, options: { engine: Deli
       query: sessionPageQuerySchema,
       response: { description: "The thoughts", body: { name: "SessionThoughts", schema: sessionThoughtsSchema } },
       errors: [400, 404],
-    },
-    async (c) => {
-      const window = pageQuery(c.req.query());
-      return c.json(await options.engine.readThoughtPage(c.req.param("session_id") ?? "", window));
-    },
-  );
+      input: (request) => pageQuery(request.query()),
+      answer: async (window, request) => options.engine.readThoughtPage(request.param("session_id"), window),
+  });
   return app;
 }

@@ -1,20 +1,21 @@
+import { parseInput } from "@deliberate/contracts";
 import type { IdGenerator } from "@deliberate/engine";
 import { workflowDefinitions } from "@deliberate/reasoning";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
-import type { OperationCatalog } from "../openapi/operation.ts";
+import type { OperationTable } from "../pipeline/operation-table.ts";
 import type { Telemetry } from "../telemetry.ts";
 import { decideWorkflowIntent, summarizeWorkflow } from "../workflow/workflow-intent.ts";
 import { workflowIntentRequestSchema, workflowIntentResponseSchema, workflowSummarySchema } from "../workflow/workflow-intent.schema.ts";
-import { readBody } from "./read-json.ts";
+import { jsonBody } from "./read-json.ts";
+
+const workflowInput = jsonBody((value: unknown) => parseInput(workflowIntentRequestSchema, value, "workflow_intent"));
 
 /** POST /workflow_intent and GET /v1/workflows, over the workflow definitions kept as data in core. */
-export function workflowRoutes(catalog: OperationCatalog, options: { ids: IdGenerator; telemetry: Telemetry }): Hono<AppEnv> {
+export function workflowRoutes(table: OperationTable, options: { ids: IdGenerator; telemetry: Telemetry }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  catalog.add(
-    app,
-    {
+  table.serve(app, {
       method: "post",
       path: "/workflow_intent",
       operationId: "workflowIntent",
@@ -29,23 +30,17 @@ export function workflowRoutes(catalog: OperationCatalog, options: { ids: IdGene
       },
       response: { description: "The transition", body: { name: "WorkflowIntentResponse", schema: workflowIntentResponseSchema } },
       errors: [404],
-    },
-    async (c) => {
-      const body = await readBody(c, workflowIntentRequestSchema, "workflow_intent");
-      return c.json(decideWorkflowIntent(body, { ids: options.ids, telemetry: options.telemetry, requestId: c.get("requestId") }));
-    },
-  );
-  catalog.add(
-    app,
-    {
+      input: workflowInput,
+      answer: (input, request) => decideWorkflowIntent(input, { ids: options.ids, telemetry: options.telemetry, requestId: request.requestId }),
+  });
+  table.serve(app, {
       method: "get",
       path: "/v1/workflows",
       operationId: "listWorkflows",
       summary: "The guided workflows",
       tags: ["workflows"],
       response: { description: "Every workflow definition", body: { name: "WorkflowList", schema: z.object({ workflows: z.array(workflowSummarySchema) }) } },
-    },
-    (c) => c.json({ workflows: workflowDefinitions.map(summarizeWorkflow) }),
-  );
+      answer: () => ({ workflows: workflowDefinitions.map(summarizeWorkflow) }),
+  });
   return app;
 }

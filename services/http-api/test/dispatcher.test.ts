@@ -4,10 +4,12 @@ import { parseApiEnvironment } from "../src/config.ts";
 import { type ApiService, createApiService } from "../src/service.ts";
 import { testEnvironment } from "./support/service-harness.ts";
 
-// The fast path (createFastPath) answers the hottest routes below Hono. Two
-// services with the same configuration, one with it and one without, get the
-// same requests: every answer (status, headers, body, request log line) must
-// be the same, the hot ones must not have reached Hono, and the rest must.
+// The dispatcher (createDispatcher) answers the JSON operations of the operation
+// table on node:http directly, and hands everything else to Hono. Two services
+// with the same configuration, one answering directly and one through Hono only,
+// get the same requests: every answer (status, headers as a set, body, request
+// log line) must be the same; the direct ones must not have reached Hono, and
+// the rest must.
 
 interface Served {
   service: ApiService;
@@ -117,7 +119,7 @@ const decision = JSON.stringify({
 });
 const deep = `{"goal_text":"x","persona":${"[".repeat(200)}${"]".repeat(200)}}`;
 
-/** Sends the same request to both services and expects the same answer; returns it with whether Hono answered it on the fast one. */
+/** Sends the same request to both services and expects the same answer (headers compared as a set, not in order); returns it with whether Hono answered it on the direct one. */
 async function same(fast: Served, hono: Served, sent: Sent): Promise<{ answer: Answer; viaHono: boolean }> {
   const before = fast.honoHits;
   const [fromFast, fromHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
@@ -125,7 +127,7 @@ async function same(fast: Served, hono: Served, sent: Sent): Promise<{ answer: A
   return { answer: fromFast, viaHono: fast.honoHits > before };
 }
 
-/** The same service twice for a describe block, with the fast path and without (through Hono only). */
+/** The same service twice for a describe block, answering directly and through Hono only. */
 function useFastAndHono(env: Record<string, string>): { fast: Served; hono: Served } {
   const pair = {} as { fast: Served; hono: Served };
   beforeAll(async () => {
@@ -137,11 +139,11 @@ function useFastAndHono(env: Record<string, string>): { fast: Served; hono: Serv
   return pair;
 }
 
-describe("the HTTP fast path answers as the Hono app does", () => {
+describe("the dispatcher answers JSON operations directly, as the Hono app does", () => {
   const env = { REASONING_API_MAX_BODY_BYTES: "4000", REASONING_API_RATE_LIMIT: "1000" };
   const served = useFastAndHono(env);
 
-  it("answers the hot routes itself, successes and errors alike", async () => {
+  it("answers the JSON operations itself, successes and errors alike", async () => {
     const cases: Array<Sent & { status: number }> = [
       { path: "/agent_intent", headers: json, body: intent, status: 200 },
       { path: "/agent_intent", headers: [...json, "X-Request-Id", "client-id-1"], body: intent, status: 200 },
@@ -165,30 +167,48 @@ describe("the HTTP fast path answers as the Hono app does", () => {
       { path: "/health", method: "GET", headers: ["Accept-Version", "v1"], status: 200 },
       { path: "/healthz", method: "GET", headers: ["Host", "evil.example"], status: 200 },
       { path: "/agent_intent", headers: [...json, "Origin", "http://localhost:3000"], body: intent, status: 200 },
+      // Every refusal of the request checks, answered directly through the same check list.
+      { path: "/agent_intent", headers: ["Content-Type", "text/plain"], body: intent, status: 415 },
+      { path: "/agent_intent", body: intent, status: 415 },
+      { path: "/agent_intent", headers: ["Content-Type", "application/json; charset=utf-16"], body: intent, status: 415 },
+      { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "x".repeat(5000) }), status: 413 },
+      { path: "/v1/tools/reasoning_decision", headers: json, body: JSON.stringify({ question: "x".repeat(5000) }), status: 413 },
+      { path: "/agent_intent", headers: [...json, "Accept-Version", "v2"], body: intent, status: 400 },
+      { path: "/agent_intent", headers: [...json, "Host", "evil.example"], body: intent, status: 403 },
+      { path: "/agent_intent", headers: [...json, "Origin", "http://evil.example"], body: intent, status: 403 },
+      { path: "/v1/tools/reasoning_decision", headers: [...json, "Origin", "null"], body: decision, status: 403 },
+      // The other JSON operations at a fixed path.
+      { path: "/v1/tools", method: "GET", status: 200 },
+      { path: "/v1/workflows", method: "GET", status: 200 },
+      { path: "/readyz", method: "GET", status: 200 },
+      { path: "/v1/jobs", method: "GET", status: 400 },
+      { path: "/workflow_intent", headers: json, body: JSON.stringify({ run_id: "r1", workflow_name: "chain_of_thought", params: { problem: "Build auth" } }), status: 200 },
+      { path: "/workflow_intent", headers: json, body: JSON.stringify({ run_id: "r1", workflow_name: "nope" }), status: 404 },
+      { path: "/agent_intent_cancel", headers: json, body: JSON.stringify({ correlation_id: "nothing-queued" }), status: 200 },
     ];
     for (const sent of cases) {
       const { answer, viaHono } = await same(served.fast, served.hono, sent);
       expect(answer.status, `${sent.path} ${sent.body?.slice(0, 40)}`).toBe(sent.status);
-      expect(viaHono, `${sent.path} should not reach Hono`).toBe(false);
+      expect(viaHono, `${sent.method ?? "POST"} ${sent.path} ${JSON.stringify(sent.headers)} should not reach Hono`).toBe(false);
     }
     // The client's request id is kept, byte for byte.
     const kept = await same(served.fast, served.hono, { path: "/agent_intent", headers: [...json, "X-Request-Id", "abc-DEF_9="], body: intent });
     expect(kept.answer.headers["x-request-id"]).toBe("abc-DEF_9=");
   }, 60_000);
 
-  it("leaves everything unusual to Hono, which answers it as before", async () => {
+  it("hands everything else to Hono, which answers it from the same table and checks", async () => {
     const cases: Array<Sent & { status: number }> = [
-      { path: "/agent_intent", headers: ["Content-Type", "text/plain"], body: intent, status: 415 },
-      { path: "/agent_intent", body: intent, status: 415 },
-      { path: "/agent_intent", headers: ["Content-Type", "application/json; charset=utf-16"], body: intent, status: 415 },
-      { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "x".repeat(5000) }), status: 413 },
-      { path: "/agent_intent", headers: [...json, "Accept-Version", "v2"], body: intent, status: 400 },
-      { path: "/agent_intent", headers: [...json, "Host", "evil.example"], body: intent, status: 403 },
-      { path: "/agent_intent", headers: [...json, "Origin", "http://evil.example"], body: intent, status: 403 },
+      // A repeated header (Hono sees the values joined), a query string, another method, no such operation.
       { path: "/agent_intent", headers: [...json, "X-Request-Id", "one", "X-Request-Id", "two"], body: intent, status: 200 },
+      { path: "/agent_intent", headers: [...json, "Authorization", "Bearer a", "Authorization", "Bearer b"], body: intent, status: 200 },
       { path: "/agent_intent?verbose=1", headers: json, body: intent, status: 200 },
+      { path: "/v1/jobs?correlation_id=none", method: "GET", status: 200 },
       { path: "/agent_intent", method: "GET", status: 404 },
+      { path: "/healthz", method: "HEAD", status: 200 },
       { path: "/v1/tools/reasoning_nothing", headers: json, body: "{}", status: 404 },
+      { path: "/v1/sessions/ses_missing", method: "GET", status: 404 },
+      { path: "/nowhere", method: "GET", status: 404 },
+      { path: "/v1/capabilities", method: "GET", status: 200 },
     ];
     for (const sent of cases) {
       const { answer, viaHono } = await same(served.fast, served.hono, sent);
@@ -216,7 +236,7 @@ describe("the HTTP fast path answers as the Hono app does", () => {
   });
 });
 
-describe("the fast path with a token and a rate limit shares their counts with Hono", () => {
+describe("answered directly or through Hono, a token and a rate limit count alike", () => {
   const env = { REASONING_API_TOKEN: "s3cret-token-value", REASONING_API_AUTH_FAILURE_LIMIT: "2", REASONING_API_RATE_LIMIT: "4" };
   const served = useFastAndHono(env);
 
@@ -224,16 +244,17 @@ describe("the fast path with a token and a rate limit shares their counts with H
     const auth = ["Authorization", "Bearer s3cret-token-value"];
     const steps: Array<Sent & { status: number; viaHono: boolean }> = [
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 200, viaHono: false },
-      { path: "/agent_intent", headers: json, body: intent, status: 401, viaHono: true },
+      { path: "/agent_intent", headers: json, body: intent, status: 401, viaHono: false },
       { path: "/v1/tools/reasoning_decision", headers: [...json, ...auth], body: decision, status: 200, viaHono: false },
-      { path: "/agent_intent", headers: ["Content-Type", "text/plain", ...auth], body: intent, status: 415, viaHono: true },
+      // Counted through Hono (a query string), against the same window.
+      { path: "/agent_intent?x=1", headers: ["Content-Type", "text/plain", ...auth], body: intent, status: 415, viaHono: true },
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 200, viaHono: false },
-      // The fifth counted request of the window: 429 from the fast path, with Retry-After and the RateLimit headers.
+      // The fifth counted request of the window: 429, with Retry-After and the RateLimit headers.
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: false },
       { path: "/healthz", method: "GET", status: 200, viaHono: false },
-      { path: "/agent_intent", headers: [...json, "Authorization", "Bearer wrong"], body: intent, status: 401, viaHono: true },
-      // Two failures: the client is locked out, even with the right token (Hono answers: the fast path never counts a failure).
-      { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: true },
+      { path: "/agent_intent?x=1", headers: [...json, "Authorization", "Bearer wrong"], body: intent, status: 401, viaHono: true },
+      // Two failures (one counted each way): the client is locked out, even with the right token.
+      { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: false },
     ];
     for (const step of steps) {
       const { answer, viaHono } = await same(served.fast, served.hono, step);
