@@ -8,14 +8,14 @@ import { testDialects, useTestStores } from "./testing/index.ts";
 
 const now = "2026-11-22T10:00:00.000Z";
 
-/** A session of `count` thoughts; `gapsAfter` lists indexes after which a failed append (outside a transaction) leaves a hole in the positions. */
+/** A session of `count` thoughts; `gapsAfter` lists indexes after which a position is reserved and never used, leaving a hole. */
 async function seed(store: Store, sessionId: string, count: number, options: { gapsAfter?: readonly number[]; superseded?: readonly number[] } = {}): Promise<void> {
   await store.sessions.create({ id: sessionId, mode: "linear", now });
   for (let index = 0; index < count; index += 1) {
     await store.thoughts.append({ id: `${sessionId}-t${index}`, session_id: sessionId, mode: "linear", content: `thought ${index}`, confidence: index % 3 === 0 ? null : 0.25 * (index % 4), metadata: index % 2 === 0 ? {} : { index }, created_at: now });
     if (options.gapsAfter?.includes(index)) {
-      // The same id again: the insert fails after its position was reserved, outside any transaction.
-      await expect(store.thoughts.append({ id: `${sessionId}-t${index}`, session_id: sessionId, mode: "linear", content: "duplicate", created_at: now })).rejects.toThrow();
+      // A position reserved and never used (an append that failed after its reservation, outside a transaction).
+      await sql`update deliberate_sequences set next_position = next_position + 1 where scope = 'thoughts' and key = ${sessionId}`.execute(store.db);
     }
   }
   if (options.superseded && options.superseded.length > 0) {

@@ -4,8 +4,8 @@ import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { hostModelRouter } from "@deliberate/engine";
 import { testServerEnvironment, testStorePlace } from "@deliberate/engine/testing";
-import { openStore, type Store } from "@deliberate/store";
-import { sql } from "kysely";
+import { openStore } from "@deliberate/store";
+import { countDataRows } from "@deliberate/store/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createServer } from "../src/create-server.ts";
 import { startHttpTransport } from "../src/http-transport.ts";
@@ -28,17 +28,6 @@ const directory = temporaryDirectory();
 let socketRetries = 0;
 afterAll(() => directory.remove());
 
-/** Rows in every data table (a rejected call must write none). */
-/** Rows a table holds; `self_improvement_state` is left out: the service records its own settings there at start. */
-async function countRows(store: Store): Promise<Record<string, number>> {
-  const tables =
-    store.dialect === "postgres"
-      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' and table_name not like '%migrations' and table_name <> 'self_improvement_state' order by table_name`.execute(store.db)
-      : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' and name <> 'self_improvement_state' order by name`.execute(store.db);
-  const counts: Record<string, number> = {};
-  for (const { name } of tables.rows) counts[name] = Number((await sql<{ count: number }>`select count(*) as count from ${sql.table(name)}`.execute(store.db)).rows[0]?.count ?? 0);
-  return counts;
-}
 
 /** Checks one answer against its message: answered as the kind requires, naming a field. */
 function check(message: FuzzMessage, answer: JsonRpcAnswer | undefined, problems: string[]): void {
@@ -151,7 +140,7 @@ describe("fuzz: MCP over stdio", () => {
     expect(exitCode, stderr.slice(-2000)).toBe(0);
     const store = await openStore(await testStorePlace(databasePath));
     try {
-      const rows = await countRows(store);
+      const rows = await countDataRows(store);
       expect(Object.entries(rows).filter(([, count]) => count > 0)).toEqual([]);
     } finally {
       await store.close();
@@ -222,7 +211,7 @@ describe("fuzz: MCP over Streamable HTTP", () => {
       expect(problems.slice(0, 10)).toEqual([]);
       const health = await fetch(new URL("/healthz", http.url));
       expect(health.status).toBe(200);
-      const rows = await countRows(store);
+      const rows = await countDataRows(store);
       expect(Object.entries(rows).filter(([, count]) => count > 0)).toEqual([]);
     } finally {
       agent.destroy();

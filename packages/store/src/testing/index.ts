@@ -5,6 +5,7 @@ import "./provided-context.ts";
 import type { DialectName } from "../dialect.ts";
 import { openStore, type Store, type StoreContribution } from "../store.ts";
 
+export { countDataRows } from "./count-data-rows.ts";
 export { testDialects } from "./dialects.ts";
 export { freePort, startTestPostgres, testPostgresAt, withDatabase } from "./embedded-postgres.ts";
 export type { TestPostgres } from "./embedded-postgres.ts";

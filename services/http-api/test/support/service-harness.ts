@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testServerEnvironment, testStorePlace } from "@deliberate/engine/testing";
+import { countDataRows } from "@deliberate/store/testing";
 import { parseApiEnvironment } from "../../src/config.ts";
 import { createApiService, type ApiService, type ApiServiceOptions } from "../../src/service.ts";
 
@@ -106,22 +107,5 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
   }
 }
 
-/**
- * Rows in every data table (all but the migrator's and the telemetry log):
- * a rejected call must leave every count unchanged.
- */
-export async function countRows(store: { db: unknown }): Promise<Record<string, number>> {
-  const { sql } = await import("kysely");
-  const db = store.db as import("kysely").Kysely<Record<string, Record<string, unknown>>>;
-  // Telemetry and the rate limiter's counters change on every request; they are not data a request writes.
-  const tables =
-    (store as { dialect?: string }).dialect === "postgres"
-      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' and table_name not like '%migrations' and table_name not in ('reasoning_logs', 'rate_limits') order by table_name`.execute(db)
-      : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' and name not in ('reasoning_logs', 'rate_limits') order by name`.execute(db);
-  const counts: Record<string, number> = {};
-  for (const { name } of tables.rows) {
-    const row = await sql<{ count: number }>`select count(*) as count from ${sql.table(name)}`.execute(db);
-    counts[name] = Number(row.rows[0]?.count ?? 0);
-  }
-  return counts;
-}
+/** Rows in every data table, by table (`countDataRows`): a rejected call must leave every count unchanged. */
+export const countRows = countDataRows;
