@@ -27,6 +27,34 @@ describe("a user whose Node is 24: the tarballs installed and run on a Node 24 f
     expect(stdout.trim()).toBe("42");
   });
 
+  // better-sqlite3 12 derives its Database and Statement from node::ObjectWrap, whose destructor since Node 24.19
+  // asserts a current Environment; a garbage collection outside JavaScript (V8's scavenge and memory-reducer tasks)
+  // that finalizes one aborts the process: "Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook.
+  // The server makes such garbage at start (the driver check's probe database, pragma statements), so on Node
+  // 24.19+ it dies at an arbitrary moment after starting. This reproduces that deterministically: garbage of both
+  // kinds, then allocation enough for a few scavenges.
+  it("survives garbage collection of better-sqlite3 objects (Node 24.19+ aborts with better-sqlite3 12)", async () => {
+    const script = [
+      "const Database = require('better-sqlite3');",
+      "new Database(':memory:').close();",
+      "new Database(':memory:').pragma('foreign_keys = ON');",
+      "let junk = [];",
+      "const timer = setInterval(() => { for (let i = 0; i < 20000; i++) junk.push({ i }); if (junk.length > 200000) junk = []; }, 5);",
+      "setTimeout(() => { clearInterval(timer); console.log('alive'); }, 3000);",
+    ].join("\n");
+    const outcome = await run(node24, ["-e", script], { cwd: folder }).then(
+      (done) => ({ code: 0, stdout: done.stdout, stderr: done.stderr }),
+      (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({ code: error.code ?? error.signal, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
+    );
+    const aborted = /Assertion failed: \(env\) != nullptr/.test(outcome.stderr);
+    expect(
+      { code: outcome.code, stdout: outcome.stdout.trim() },
+      aborted
+        ? "Node 24.19+ aborts on better-sqlite3 12 objects collected outside JavaScript (node::ObjectWrap): fixed by better-sqlite3 13 (Node-API; needs Node 22+) or node:sqlite"
+        : outcome.stderr,
+    ).toEqual({ code: 0, stdout: "alive" });
+  });
+
   it("the README's Claude Code line: npx starts it on Node 24, tools/list answers, the database is where the line says", async () => {
     const userHome = home();
     const env = userEnvironment({ home: userHome, nodeBinary: node24 });
