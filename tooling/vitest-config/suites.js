@@ -14,7 +14,8 @@ export { testSettings };
 // Which package runs where is said once, in the package's own package.json (read here and by tooling/tasks):
 //   "deliberate": { "testRun": "own", "engineDialect": true }
 // `testRun: "own"`: a vitest run of its own, started by the root `pnpm test` after its builds (its tests run built
-// outputs, or need settings of their own). `engineDialect: true`: its tests run on the test engine's dialect, so
+// outputs, or need settings of their own). `testRun: "separate"`: a vitest run of its own that `pnpm test` leaves out,
+// run by a root script and CI step of its own (tooling/packed: `pnpm test:packed`). `engineDialect: true`: its tests run on the test engine's dialect, so
 // `pnpm test:postgres` runs them again on Postgres.
 
 function settingsOf(root, pkg) {
@@ -37,6 +38,11 @@ export function testedPackages(root) {
 /** The tested packages that keep a vitest run of their own (`"deliberate": { "testRun": "own" }`). */
 export function ownRunPackages(root) {
   return testedPackages(root).filter((pkg) => settingsOf(root, pkg).testRun === "own");
+}
+
+/** The tested packages whose run `pnpm test` leaves out, for a root script and CI step of their own (`"testRun": "separate"`). */
+export function separateRunPackages(root) {
+  return testedPackages(root).filter((pkg) => settingsOf(root, pkg).testRun === "separate");
 }
 
 /** The packages whose tests run in the root's one run (`pnpm test:sources`): every tested package without a run of its own. */

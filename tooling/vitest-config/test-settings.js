@@ -10,7 +10,9 @@ export function testSettings(manifest, where = "package.json") {
     throw new Error(`${where}: "deliberate" must be an object such as { "testRun": "own", "engineDialect": true }`);
   }
   const { testRun = "shared", engineDialect = false } = settings;
-  if (testRun !== "own" && testRun !== "shared") throw new Error(`${where}: "deliberate.testRun" must be "own" or "shared" (the default), got ${JSON.stringify(testRun)}`);
+  if (testRun !== "own" && testRun !== "shared" && testRun !== "separate") {
+    throw new Error(`${where}: "deliberate.testRun" must be "own", "separate" or "shared" (the default), got ${JSON.stringify(testRun)}`);
+  }
   if (typeof engineDialect !== "boolean") throw new Error(`${where}: "deliberate.engineDialect" must be true or false, got ${JSON.stringify(engineDialect)}`);
   return { testRun, engineDialect };
 }

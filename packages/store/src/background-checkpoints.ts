@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
+import { sqliteDriverEntry } from "./sqlite-driver.ts";
 
 /** How often the checkpointer looks at the WAL by default (it checkpoints only when the WAL was written since). */
 export const defaultCheckpointIntervalMs = 200;
@@ -91,7 +91,7 @@ export function startBackgroundCheckpoints(connection: BetterSqlite3.Database, p
   if (path === ":memory:" || connection.memory) return undefined;
   let driver: string;
   try {
-    driver = createRequire(import.meta.url).resolve("better-sqlite3");
+    driver = sqliteDriverEntry();
   } catch {
     return undefined;
   }

@@ -1,13 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DeliberateError } from "@deliberate/base";
-import BetterSqlite3 from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import { type BackgroundCheckpointOptions, startBackgroundCheckpoints } from "./background-checkpoints.ts";
 import { registerSqliteConnection } from "./direct-sqlite.ts";
 import { createImmediateSqliteDialect } from "./immediate-sqlite-dialect.ts";
 import { withStorableText } from "./storable-text.ts";
+import { loadSqliteDriver } from "./sqlite-driver.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
 export interface OpenDatabaseOptions {
@@ -35,7 +36,8 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   let connection: BetterSqlite3.Database;
   try {
     if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
-    connection = new BetterSqlite3(options.path);
+    const Driver = loadSqliteDriver();
+    connection = new Driver(options.path);
   } catch (error) {
     throw new DeliberateError({
       code: "STORAGE",

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
+import { loadSqliteDriver, sqliteDriverFolder, sqliteDriverPackage } from "./sqlite-driver.ts";
 
 /** NODE_MODULE_VERSION (the native-module ABI) of each Node major this may meet. */
 const nodeMajorOfAbi: Record<string, string> = { "108": "18", "111": "19", "115": "20", "120": "21", "127": "22", "131": "23", "137": "24", "141": "25" };
@@ -39,13 +38,14 @@ export function sqliteRebuildCommand(packageFolder: string, execPath: string = p
  */
 export function sqliteDriverProblem(): string | undefined {
   try {
-    new BetterSqlite3(":memory:").close();
+    const Driver = loadSqliteDriver();
+    new Driver(":memory:").close();
     return undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     let packageFolder: string;
     try {
-      packageFolder = dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"));
+      packageFolder = sqliteDriverFolder();
     } catch {
       packageFolder = process.cwd();
     }
@@ -60,6 +60,10 @@ export function sqliteDriverProblem(): string | undefined {
       );
     }
     const oneLine = message.replace(/\s+/g, " ").trim();
+    // better-sqlite3 13 (Node 22+) ships its binaries prebuilt: nothing to rebuild, the install itself is incomplete.
+    if (sqliteDriverPackage() === "better-sqlite3-napi") {
+      return `better-sqlite3 (${packageFolder}) does not load in Node ${process.versions.node} (${oneLine}). Fix: reinstall the package (npm install) on this machine.`;
+    }
     return `better-sqlite3's native module does not load in Node ${process.versions.node} (${oneLine}). Fix: ${fix}`;
   }
 }

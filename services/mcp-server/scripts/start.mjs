@@ -1,8 +1,7 @@
 // `pnpm start` at the repository root: builds the MCP server only when its sources (or those of the workspace
 // packages it bundles, the viewer's included) are newer than dist, with the build's output on stderr, then
-// runs dist/main.js in this process. stdout carries the server's JSON-RPC only (with `pnpm -s start`: pnpm
-// itself prints a "> deliberate@ start" banner to stdout unless silenced, so clients launch dist/main.js
-// directly, as `--print-config` writes).
+// runs dist/main.js in this process. stdout carries the server's JSON-RPC only: pnpm's own "> deliberate@ start"
+// banner (stdout) is silenced for `pnpm start` by the workspace's .pnpmfile.cjs.
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildWhenStale } from "../../../tooling/vitest-config/build-when-stale.js";

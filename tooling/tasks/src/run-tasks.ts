@@ -9,6 +9,8 @@ export interface TaskResult {
   id: string;
   status: TaskStatus;
   durationMs: number;
+  /** CPU time (user + system) of the script and every process it started and waited for; absent when it did not run or report. */
+  cpuMs?: number;
   /** Why it failed or did not run: its exit code or signal, a dependency that failed, an interruption. */
   reason?: string;
 }
@@ -23,6 +25,22 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Aborting stops every running script (its whole process group) and starts no more. */
   signal?: AbortSignal;
+}
+
+/**
+ * The shell line each script runs in: `sh -c <script>` (the script is `$1`), then `times` writes the CPU time of
+ * that shell and all it waited for to fd 3 (its second line: children's user and system time). A script ended by
+ * a signal ends this shell by the same signal, so the result still says which.
+ */
+const measured = 'sh -c "$1" 3>&-; status=$?; times >&3; if [ "$status" -gt 128 ] && [ "$status" -lt 193 ]; then kill -s "$(kill -l "$status")" $$; fi; exit "$status"';
+
+/** The children's CPU time from `times` output (`0m1.20s 0m0.30s` on its second line), in ms. */
+export function parseTimes(output: string): number | undefined {
+  const children = output.trim().split("\n")[1];
+  const match = children === undefined ? null : /^(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s$/.exec(children.trim());
+  if (!match) return undefined;
+  const [, userMinutes, userSeconds, systemMinutes, systemSeconds] = match.map(Number) as [number, number, number, number, number];
+  return Math.round((userMinutes * 60 + userSeconds + systemMinutes * 60 + systemSeconds) * 1000);
 }
 
 /** How long a stopped script's processes get after SIGTERM before SIGKILL. */
@@ -61,10 +79,14 @@ export function runTasks(tasks: readonly Task[], options: RunOptions): Promise<T
       const out = linePrefixer(label, write);
       const err = linePrefixer(label, write);
       const PATH = [join(task.directory, "node_modules", ".bin"), join(options.rootDirectory, "node_modules", ".bin"), baseEnv["PATH"] ?? ""].join(delimiter);
-      const child = spawn("sh", ["-c", task.command], { cwd: task.directory, env: { ...baseEnv, PATH }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn("sh", ["-c", measured, "sh", task.command], { cwd: task.directory, env: { ...baseEnv, PATH }, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true });
       running.set(task.id, child);
       child.stdout?.setEncoding("utf8").on("data", (chunk: string) => out.push(chunk));
       child.stderr?.setEncoding("utf8").on("data", (chunk: string) => err.push(chunk));
+      let times = "";
+      (child.stdio[3] as NodeJS.ReadableStream | null)?.setEncoding("utf8").on("data", (chunk: string) => {
+        times += chunk;
+      });
       let spawnError: Error | undefined;
       child.on("error", (error) => {
         spawnError = error;
@@ -74,10 +96,12 @@ export function runTasks(tasks: readonly Task[], options: RunOptions): Promise<T
         err.flush();
         running.delete(task.id);
         const durationMs = performance.now() - started;
-        if (code === 0 && !spawnError) results.set(task.id, { id: task.id, status: "passed", durationMs });
+        const cpuMs = parseTimes(times);
+        const measuredCpu = cpuMs === undefined ? {} : { cpuMs };
+        if (code === 0 && !spawnError) results.set(task.id, { id: task.id, status: "passed", durationMs, ...measuredCpu });
         else {
           const reason = spawnError ? `could not start: ${spawnError.message}` : signal ? `ended by ${signal}` : `exit code ${code}`;
-          results.set(task.id, { id: task.id, status: "failed", durationMs, reason });
+          results.set(task.id, { id: task.id, status: "failed", durationMs, ...measuredCpu, reason });
         }
         schedule();
         finish();

@@ -8,13 +8,19 @@ export function formatDuration(ms: number): string {
   return `${minutes}m${(seconds - minutes * 60).toFixed(1).padStart(4, "0")}s`;
 }
 
-/** The end-of-run report: each task's outcome and time (longest first), the counts, the wall time. */
+/**
+ * The end-of-run report: each task's outcome, wall time (longest first) and CPU time (user + system, itself and
+ * what it started: on a 2-core machine the sum, not the longest task, bounds the run), the counts, the wall time
+ * and the CPU total.
+ */
 export function summarize(results: readonly TaskResult[], wallMs: number): string {
   const width = Math.max(0, ...results.map((result) => result.id.length));
+  const cpu = (result: TaskResult) => (result.cpuMs === undefined ? "" : `  cpu ${formatDuration(result.cpuMs).padStart(8)}`);
   const lines = [...results]
     .sort((a, b) => b.durationMs - a.durationMs)
-    .map((result) => `  ${result.id.padEnd(width)}  ${result.status.padEnd(7)} ${formatDuration(result.durationMs).padStart(8)}${result.reason ? `  (${result.reason})` : ""}`);
+    .map((result) => `  ${result.id.padEnd(width)}  ${result.status.padEnd(7)} ${formatDuration(result.durationMs).padStart(8)}${cpu(result)}${result.reason ? `  (${result.reason})` : ""}`);
   const count = (status: TaskResult["status"]) => results.filter((result) => result.status === status).length;
   const counts = [`${count("passed")} passed`, count("failed") > 0 ? `${count("failed")} failed` : "", count("skipped") > 0 ? `${count("skipped")} skipped` : ""].filter(Boolean);
-  return ["", ...lines, "", ` Tasks: ${counts.join(", ")}, ${results.length} total`, ` Time:  ${formatDuration(wallMs)}`, ""].join("\n");
+  const cpuTotal = results.reduce((sum, result) => sum + (result.cpuMs ?? 0), 0);
+  return ["", ...lines, "", ` Tasks: ${counts.join(", ")}, ${results.length} total`, ` Time:  ${formatDuration(wallMs)}`, ` CPU:   ${formatDuration(cpuTotal)}`, ""].join("\n");
 }

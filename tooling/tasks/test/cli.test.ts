@@ -63,7 +63,7 @@ describe("the tasks command", () => {
     expect(output).toContain("fixture-root:check: root check\n");
     expect(output).toContain("lib:test: lib tested\n");
     expect(output).toContain("app:test: app failing\n");
-    expect(output).toMatch(/app#test\s+failed\s+\d+\.\ds {2}\(exit code 4\)/);
+    expect(output).toMatch(/app#test\s+failed\s+\d+\.\ds\s+cpu\s+\d+\.\ds {2}\(exit code 4\)/);
     expect(output).toContain("Tasks: 3 passed, 1 failed, 4 total");
   });
 

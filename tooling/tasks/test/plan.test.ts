@@ -61,7 +61,7 @@ describe("the workspace", () => {
     ]);
     const wrong = fixtureWorkspace({}, { a: { name: "@x/a", deliberate: { testRun: "alone" } } });
     try {
-      expect(() => readWorkspace(wrong.directory)).toThrow(`${wrong.directory}/packages/a/package.json: "deliberate.testRun" must be "own" or "shared" (the default), got "alone"`);
+      expect(() => readWorkspace(wrong.directory)).toThrow(`${wrong.directory}/packages/a/package.json: "deliberate.testRun" must be "own", "separate" or "shared" (the default), got "alone"`);
     } finally {
       wrong.remove();
     }

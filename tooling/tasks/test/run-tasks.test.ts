@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { planTasks, type Task } from "../src/plan.ts";
-import { runTasks } from "../src/run-tasks.ts";
+import { parseTimes, runTasks } from "../src/run-tasks.ts";
+import { summarize } from "../src/summary.ts";
 import { readWorkspace } from "../src/workspace.ts";
 import { fixtureWorkspace } from "./support/fixture-workspace.ts";
 
@@ -73,6 +74,25 @@ describe("runTasks", () => {
     expect(results["other#test"]).toMatchObject({ status: "failed", reason: "ended by SIGTERM" });
     expect(results["fine#test"]).toMatchObject({ status: "passed" });
     expect(output).toContain("lib:build: broken\n");
+  });
+
+  it("measures each script's CPU time, its children's included, and sums it in the summary", async () => {
+    // 400 ms of user CPU in a grandchild (sh, then node), counted by CPU use, not by the clock.
+    const burn = `node -e "const until = process.cpuUsage().user + 400000; while (process.cpuUsage().user < until);"`;
+    const { directory, workspace } = workspaceOf({}, { busy: { name: "busy", scripts: { test: burn } }, idle: { name: "idle", scripts: { test: "exit 2" } } });
+    const { results } = await run(directory, planTasks(workspace, { tasks: ["test"] }));
+    expect(results["busy#test"]?.cpuMs).toBeGreaterThanOrEqual(400);
+    expect(results["idle#test"]).toMatchObject({ status: "failed", reason: "exit code 2", cpuMs: expect.any(Number) });
+    const summary = summarize(Object.values(results), 1_000);
+    expect(summary).toMatch(/busy#test\s+passed\s+\d+\.\ds\s+cpu\s+\d+\.\ds\n/);
+    expect(summary).toMatch(/ CPU: {3}\d+\.\ds\n/);
+  });
+
+  it("reads the children's line of `times` (dash and bash spell it alike), and nothing else", () => {
+    expect(parseTimes("0m0.010000s 0m0.002000s\n1m2.500000s 0m0.250000s\n")).toBe(62_750);
+    expect(parseTimes("0m0.01s 0m0.00s\n0m3.20s 0m0.80s")).toBe(4_000);
+    expect(parseTimes("")).toBeUndefined();
+    expect(parseTimes("0m0.01s 0m0.00s\n")).toBeUndefined();
   });
 
   it("puts the package's node_modules/.bin first on PATH, then the root's", async () => {

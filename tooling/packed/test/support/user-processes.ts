@@ -51,7 +51,11 @@ export async function connectStdio(options: { command: string; args: string[]; c
   return { client, stderr };
 }
 
-/** Spawns a long-running command and waits for a JSON log line on stderr that `ready` accepts (its fields). */
+/**
+ * Spawns a long-running command in a process group of its own and waits for a JSON log line on stderr that
+ * `ready` accepts (its fields). A group, because `npx` runs the bin as a grandchild (through a shell) and
+ * does not pass SIGTERM on: `stop` signals the whole group.
+ */
 export async function startLogged(options: {
   command: string;
   args: string[];
@@ -59,7 +63,7 @@ export async function startLogged(options: {
   env: Record<string, string>;
   ready: (entry: Record<string, unknown>) => boolean;
 }): Promise<{ child: ChildProcess; entry: Record<string, unknown>; stderr: string[] }> {
-  const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const stderr = collectLines(child.stderr);
   collectLines(child.stdout);
   const entry = await new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -79,10 +83,30 @@ export async function startLogged(options: {
   return { child, entry, stderr };
 }
 
-/** Stops a child and waits for it to exit. */
+/** Whether any process of group `pid` is left. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops a child started by `startLogged` and everything it started (SIGTERM to its process group), and waits
+ * until none of them is left: SIGKILL after 15 s (a loaded machine), which the test then reports.
+ */
 export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  process.kill(-pid, "SIGTERM");
+  const deadline = Date.now() + 15_000;
+  while (groupAlive(pid)) {
+    if (Date.now() > deadline) {
+      process.kill(-pid, "SIGKILL");
+      throw new Error(`${child.spawnargs.join(" ")} (process group ${pid}) was still running 15 s after SIGTERM`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { npm, run } from "./npm.ts";
 
 /**
- * A Node 22 from the npm registry, installed once into `cacheFolder` and reused by later runs: the
- * platform package that the `node@22` package installs (node-<platform>-<arch>: the official build,
- * with bin/node and include/node, the headers better-sqlite3 compiles against). Needs nothing but the
- * registry, so CI gets it from nothing.
+ * A Node of the given major from the npm registry (the suite uses 22 and 24), installed once into
+ * `cacheFolder` (one folder per major) and reused by later runs: the platform package that the
+ * `node@<major>` package installs (node-<platform>-<arch>: the official build, with bin/node and
+ * include/node, the headers better-sqlite3 compiles against). Needs nothing but the registry, so CI
+ * gets it from nothing.
  */
 export async function nodeFromNpm(major: number, cacheFolder: string): Promise<string> {
   const platformPackage = `node-${process.platform}-${process.arch}`;
