@@ -96,7 +96,28 @@ export function redactValue(value: unknown, depth = 0): unknown {
   return value;
 }
 
-const stderrSink = (line: string): void => void process.stderr.write(line);
+/**
+ * A sink writing to a standard stream. When the stream's reader goes away (EPIPE: the parent closed the pipe),
+ * its error is taken here and later lines are dropped: left unhandled, the error would reach the process's
+ * last-resort handler, whose own log line would fail the same way, over and over, and starve the signals
+ * that should stop the service.
+ */
+function standardStreamSink(stream: NodeJS.WriteStream): (line: string) => void {
+  let closed = false;
+  let watched = false;
+  return (line) => {
+    if (!watched) {
+      watched = true;
+      stream.on("error", () => {
+        closed = true;
+      });
+    }
+    if (closed || stream.destroyed) return;
+    stream.write(line);
+  };
+}
+
+const stderrSink = standardStreamSink(process.stderr);
 
 /** A sink appending lines to a file (synchronously, so nothing is lost at exit). */
 export function fileSink(path: string): (line: string) => void {
@@ -109,7 +130,8 @@ export function fileSink(path: string): (line: string) => void {
   };
 }
 
-export const stdoutSink = (line: string): void => void process.stdout.write(line);
+/** Lines to stdout (the HTTP API's default), dropped once its reader has gone. */
+export const stdoutSink = standardStreamSink(process.stdout);
 
 /** Creates a logger that drops lines below `level` and writes scrubbed JSON lines to every sink. */
 export function createLogger(options: LoggerOptions): Logger {
