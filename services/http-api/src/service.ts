@@ -101,19 +101,22 @@ async function servedModules(config: ApiConfig, extra: readonly DeliberateModule
   ];
 }
 
-export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
-  const { config } = options;
-  const clock = options.clock ?? systemClock;
-  const ids = options.ids ?? randomIds;
-  const { logger, secrets } = createServiceLogging(config, options);
-  const modules = await servedModules(config, options.modules);
-  const serverModels = options.models ?? createModelRouter(config.providers);
-  const runtime = await createRuntime({
+/**
+ * The shared runtime (store, engine, module tasks) as the REST service runs it: SQLite commits grouped across
+ * concurrent requests with checkpoints off the request path, and host-executed tools when no server model is set.
+ */
+function openServiceRuntime(
+  config: ApiConfig,
+  modules: DeliberateModule[],
+  parts: { logger: Logger; models: ModelRouter; clock: Clock; ids: IdGenerator; store: Store | undefined },
+): ReturnType<typeof createRuntime> {
+  const { logger, models: serverModels, clock, ids } = parts;
+  return createRuntime({
     settings: config,
     modules,
     logger,
     transport: "rest",
-    ...(options.store ? { store: options.store } : {}),
+    ...(parts.store ? { store: parts.store } : {}),
     // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
     // SQLite's WAL checkpoints (two fsyncs each) run on a worker thread, not inside a request's COMMIT.
     storeOptions: {
@@ -126,6 +129,17 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     clock,
     ids,
   });
+}
+
+/** Builds the whole service (not listening yet: `start()` listens and starts the workers). */
+export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const { logger, secrets } = createServiceLogging(config, options);
+  const modules = await servedModules(config, options.modules);
+  const serverModels = options.models ?? createModelRouter(config.providers);
+  const runtime = await openServiceRuntime(config, modules, { logger, models: serverModels, clock, ids, store: options.store });
   const store = runtime.store as Store<ApiRepositories>;
   const { engine, tasks } = runtime;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
