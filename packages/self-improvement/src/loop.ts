@@ -7,11 +7,11 @@ import { analyze } from "./analyzer/analyze.ts";
 import { diagnosisModeId } from "./analyzer/model-analyzer.ts";
 import { type BreakerState, breakerAt, breakerRemainingMs, recordBreakerFailure, recordBreakerSuccess } from "./circuit-breaker.ts";
 import type { SelfImprovementConfig } from "./config.ts";
-import { applyDiagnosis, describeExecutionBlock, type ExecutionBlock, executionBlock, type ExecutorDependencies, reloadOverrides, rollbackAction } from "./executor.ts";
+import { applyDiagnosis, describeExecutionBlock, type ExecutionBlock, executionBlock, type ExecutorDependencies, reloadOverrides } from "./executor.ts";
 import { loopLeaderLock } from "./leader.ts";
 import { type Evaluation, evaluateActions } from "./evaluate-actions.ts";
 import { buildHealthReport, type HealthReport, type Trigger } from "./monitor.ts";
-import type { ActionRecord, CycleOutcome, DiagnosisRecord, LearningRecord } from "./records.ts";
+import type { ActionRecord, CycleOutcome, DiagnosisRecord } from "./records.ts";
 
 export type { Evaluation } from "./evaluate-actions.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
