@@ -7,11 +7,13 @@ import { analyze } from "./analyzer/analyze.ts";
 import { diagnosisModeId } from "./analyzer/model-analyzer.ts";
 import { type BreakerState, breakerAt, breakerRemainingMs, recordBreakerFailure, recordBreakerSuccess } from "./circuit-breaker.ts";
 import type { SelfImprovementConfig } from "./config.ts";
-import { applyDiagnosis, describeExecutionBlock, type ExecutionBlock, executionBlock, type ExecutorDependencies, reloadOverrides, rollbackAction } from "./executor.ts";
+import { applyDiagnosis, describeExecutionBlock, type ExecutionBlock, executionBlock, type ExecutorDependencies, reloadOverrides } from "./executor.ts";
 import { loopLeaderLock } from "./leader.ts";
-import { lessonOf, measureReward } from "./learner.ts";
+import { type Evaluation, evaluateActions } from "./evaluate-actions.ts";
 import { buildHealthReport, type HealthReport, type Trigger } from "./monitor.ts";
-import type { ActionRecord, CycleOutcome, DiagnosisRecord, LearningRecord } from "./records.ts";
+import type { ActionRecord, CycleOutcome, DiagnosisRecord } from "./records.ts";
+
+export type { Evaluation } from "./evaluate-actions.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
 import { readBreaker, readPausedUntil, serviceStateKey, serviceStateOf, writeBreaker } from "./state.ts";
 import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
@@ -42,18 +44,6 @@ export function describeBlock(block: BlockReason): string {
     default:
       return describeExecutionBlock(block);
   }
-}
-
-/** How the learner judged one action in a cycle. */
-export interface Evaluation {
-  action_id: string;
-  target: string;
-  outcome: "kept" | "rolled_back" | "reverted" | "inconclusive" | "waiting";
-  reward: number | null;
-  confidence: number | null;
-  samples_before: number;
-  samples_after: number;
-  lesson: string | null;
 }
 
 /** What one cycle did. */
@@ -162,83 +152,6 @@ export async function readHealth(store: Store<SelfImprovementRepositories>, conf
     repository.toolModes.all(),
   ]);
   return buildHealthReport({ rows, now, config: config.monitor, changedAt, toolModes });
-}
-
-/** Phase 4 for every action being measured: keep, roll back (regression), revert (no effect), or wait. */
-async function evaluateActions(dependencies: CycleDependencies, executor: ExecutorDependencies, now: Date): Promise<{ evaluations: Evaluation[]; regressions: string[] }> {
-  const { config } = dependencies;
-  const repository = dependencies.store.selfImprovement;
-  await dependencies.store.invocations.flush();
-  const evaluations: Evaluation[] = [];
-  const regressions: string[] = [];
-  const nowIso = now.toISOString();
-  for (const action of await repository.actions.list({ status: "evaluating", limit: 100 })) {
-    const target = targetLabel(action.scope, action.setting);
-    const [before, after] = await Promise.all([
-      repository.invocations.between({ tools: action.tools, from: action.before_from, to: action.applied_at, limit: config.learner.maxSamples, take: "last" }),
-      repository.invocations.between({ tools: action.tools, from: action.applied_at, limit: config.learner.maxSamples, take: "first" }),
-    ]);
-    const learning = (verdict: LearningRecord["verdict"], lesson: string, measured?: ReturnType<typeof measureReward>): LearningRecord => ({
-      id: dependencies.ids.next("sil"),
-      created_at: nowIso,
-      action_id: action.id,
-      diagnosis_id: action.diagnosis_id,
-      tool: action.tools.join(","),
-      scope: action.scope,
-      setting: action.setting,
-      direction: action.direction,
-      verdict,
-      reward: measured?.value ?? null,
-      confidence: measured?.confidence ?? null,
-      breakdown: measured?.breakdown ?? [],
-      lessons: [lesson],
-    });
-    if (after.length < config.learner.minSamples || before.length < config.learner.minSamples) {
-      const waited = now.getTime() - new Date(action.applied_at).getTime();
-      if (waited < config.learner.maxWaitMs) {
-        evaluations.push({ action_id: action.id, target, outcome: "waiting", reward: null, confidence: null, samples_before: before.length, samples_after: after.length, lesson: null });
-        continue;
-      }
-      const lesson = `Changing ${target} ${action.from_value} → ${action.to_value} could not be measured: ${before.length} calls before and ${after.length} after within ${Math.round(config.learner.maxWaitMs / 60_000)} min (${config.learner.minSamples} needed each); kept, unmeasured.`;
-      await dependencies.store.transaction(async (repositories) => {
-        await repositories.selfImprovement.actions.update(action.id, { status: "inconclusive", status_reason: lesson, evaluated_at: nowIso });
-        await repositories.selfImprovement.learnings.insert(learning("inconclusive", lesson));
-      });
-      evaluations.push({ action_id: action.id, target, outcome: "inconclusive", reward: null, confidence: null, samples_before: before.length, samples_after: after.length, lesson });
-      continue;
-    }
-    const measured = measureReward({ before, after, metric: action.metric, monitor: config.monitor, learner: config.learner });
-    const lesson = lessonOf(action, measured);
-    const evaluation = { evaluated_at: nowIso, reward: measured.value, confidence: measured.confidence, post_metrics: measured.after };
-    if (measured.verdict === "improved") {
-      await dependencies.store.transaction(async (repositories) => {
-        await repositories.selfImprovement.actions.update(action.id, { status: "kept", status_reason: lesson, ...evaluation });
-        await repositories.selfImprovement.learnings.insert(learning("improved", lesson, measured));
-      });
-      evaluations.push({ action_id: action.id, target, outcome: "kept", reward: measured.value, confidence: measured.confidence, samples_before: before.length, samples_after: after.length, lesson });
-      continue;
-    }
-    const regressed = measured.verdict === "regressed";
-    await rollbackAction(executor, action.id, {
-      by: "learner",
-      reason: lesson,
-      status: regressed ? "rolled_back" : "reverted",
-      evaluation,
-      learning: learning(regressed ? "regressed" : "no_effect", lesson, measured),
-    });
-    if (regressed) regressions.push(lesson);
-    evaluations.push({
-      action_id: action.id,
-      target,
-      outcome: regressed ? "rolled_back" : "reverted",
-      reward: measured.value,
-      confidence: measured.confidence,
-      samples_before: before.length,
-      samples_after: after.length,
-      lesson,
-    });
-  }
-  return { evaluations, regressions };
 }
 
 /** One cycle under way: what every step reads, and how it ends (records the cycle). */

@@ -7,6 +7,7 @@ import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImpr
 import { createSelfImprovementControl, type SelfImprovementControl } from "./control.ts";
 import { selfImprovementOperations } from "./operations.ts";
 import { createDeferredWrite, type DeferredWrite } from "./deferred-write.ts";
+import { createModeObservations } from "./mode-observations.ts";
 import { serviceStateKey, serviceStateOf } from "./state.ts";
 import { reloadOverrides } from "./executor.ts";
 import { loopLeaderLock } from "./leader.ts";
@@ -33,6 +34,19 @@ function scheduleSettingsRecord(record: DeferredWrite, started: BackgroundTaskCo
   const recordedAt = started.clock.now().toISOString();
   const write = () => started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf(service, recordedAt), recordedAt);
   record.schedule(() => write().catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error })), settingsDelayMs);
+}
+
+/** Restores what earlier runs applied, before the service serves its first call. */
+async function restoreOverrides(started: BackgroundTaskContext<SelfImprovementRepositories>, source: OverrideSettingsSource): Promise<void> {
+  await reloadOverrides({ store: started.store, source });
+  const restored = source.all();
+  if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
+}
+
+/** A cycle that changed or judged something is logged at info; an idle one (nothing to do, only waiting) at debug. */
+function cycleLogLevel(result: CycleResult): "info" | "debug" {
+  const acted = result.outcome === "applied" || result.outcome === "failed" || result.outcome === "refused";
+  return acted || result.evaluations.some((entry) => entry.outcome !== "waiting") ? "info" : "debug";
 }
 
 /** The module, plus what a service (or a test) needs to reach it. */
@@ -67,28 +81,9 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
   const config = resolveSelfImprovementConfig(rest);
   const holder = holderOption ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const source = createOverrideSettingsSource();
-  const observed = new Map<string, Map<string, number>>();
+  const observations = createModeObservations();
   let context: BackgroundTaskContext<SelfImprovementRepositories> | undefined;
   const settingsRecord = createDeferredWrite(); // this service's settings for `status` (scheduleSettingsRecord)
-
-  async function flushObservations(store: Store<SelfImprovementRepositories>, now: Date): Promise<void> {
-    if (observed.size === 0) return;
-    const batch = [...observed.entries()].flatMap(([tool, modes]) => [...modes.entries()].map(([mode, calls]) => ({ tool, mode, calls })));
-    observed.clear();
-    try {
-      await store.transaction(async (repositories) => {
-        for (const entry of batch) await repositories.selfImprovement.toolModes.observe({ ...entry, now: now.toISOString() });
-      });
-    } catch (error) {
-      // Not written (e.g. the database is away): the counts are kept for the next flush.
-      for (const entry of batch) {
-        const modes = observed.get(entry.tool) ?? new Map<string, number>();
-        modes.set(entry.mode, (modes.get(entry.mode) ?? 0) + entry.calls);
-        observed.set(entry.tool, modes);
-      }
-      throw error;
-    }
-  }
 
   // Cycles of one process never overlap (the timer and runCycle() may ask at once).
   let running: Promise<unknown> = Promise.resolve();
@@ -111,7 +106,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
       modes: current.modes,
       concurrency: current.concurrency,
       signal: current.signal,
-      flushObservations: () => flushObservations(current.store, current.clock.now()),
+      flushObservations: () => observations.flush(current.store, current.clock.now()),
     });
   }
 
@@ -124,12 +119,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
     modes: [diagnosisModeDeclaration],
     runtimeSettings: source,
     onInvocation(event) {
-      if (event.id === null) return;
-      for (const mode of event.modes) {
-        const modes = observed.get(event.tool) ?? new Map<string, number>();
-        modes.set(mode, (modes.get(mode) ?? 0) + 1);
-        observed.set(event.tool, modes);
-      }
+      if (event.id !== null) observations.record(event.tool, event.modes);
     },
     operations: selfImprovementOperations({ config, source }),
     capabilities: { self_improvement: { mode: config.mode, analyzer: config.analyzer.use, cycle_ms: config.cycleMs } },
@@ -139,18 +129,14 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         intervalMs: config.cycleMs,
         async start(started) {
           context = started;
-          // Restore what earlier runs applied before the service serves its first call.
-          await reloadOverrides({ store: started.store, source });
-          const restored = source.all();
-          if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
+          await restoreOverrides(started, source);
           scheduleSettingsRecord(settingsRecord, started, { holder, config });
         },
         async run(current) {
           context = current;
           await settingsRecord.flush(); // the start's record first (as in runCycle): a cycle's newer one must not be overwritten by it
           const result = await cycle(current);
-          const level = result.outcome === "applied" || result.outcome === "failed" || result.outcome === "refused" || result.evaluations.some((entry) => entry.outcome !== "waiting") ? "info" : "debug";
-          current.log(level, "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
+          current.log(cycleLogLevel(result), "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
         },
         async stop(current) {
           await settingsRecord.flush();
@@ -162,7 +148,7 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
         name: syncTaskName,
         intervalMs: config.syncMs,
         async run(current) {
-          await flushObservations(current.store, current.clock.now());
+          await observations.flush(current.store, current.clock.now());
           await reloadOverrides({ store: current.store, source });
         },
       },

@@ -32,8 +32,16 @@ const actionId = z.string().describe("The action's id (sia_...), as `history` li
  * takes effect on this process's next model call (`source`), on other replicas within `syncMs`.
  */
 export function selfImprovementOperations(options: { config: SelfImprovementConfig; source: OverrideSettingsSource }): ModuleOperation<SelfImprovementRepositories>[] {
-  const control = (context: OperationContext<SelfImprovementRepositories>): SelfImprovementControl =>
+  const control: ControlFor = (context) =>
     createSelfImprovementControl({ store: context.store, config: options.config, source: options.source, clock: context.clock, ids: context.ids });
+  return [...readOperations(control), ...changeOperations(control)];
+}
+
+/** The control over the store of one operation's call. */
+type ControlFor = (context: OperationContext<SelfImprovementRepositories>) => SelfImprovementControl;
+
+/** The reads: status, history, diagnostics, config, circuit breaker, baselines (GET, no change). */
+function readOperations(control: ControlFor): ModuleOperation<SelfImprovementRepositories>[] {
   return [
     defineOperation({
       name: "status",
@@ -91,6 +99,12 @@ export function selfImprovementOperations(options: { config: SelfImprovementConf
       output: healthReportSchema,
       handler: (_input, context) => control(context).baselines(),
     }),
+  ];
+}
+
+/** The changes: approve or reject a diagnosis, roll an action back, pause (POST; they take effect on the next model call). */
+function changeOperations(control: ControlFor): ModuleOperation<SelfImprovementRepositories>[] {
+  return [
     defineOperation({
       name: "approveDiagnosis",
       operationId: "approveSelfImprovementDiagnosis",

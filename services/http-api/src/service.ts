@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer as createNodeServer, type RequestListener, type Server } from "node:http";
-import type { Duplex } from "node:stream";
+import type { Server } from "node:http";
 import { hostname } from "node:os";
-import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { answerAndClose, canonicalizeHostHeader, httpParseRefusal, rawHttpResponse } from "@deliberate/contracts";
 import {
   type Clock,
   loadModules,
@@ -30,10 +27,13 @@ import type { ApiRepositories } from "./store/contribution.ts";
 import type { ApiConfig } from "./config.ts";
 import { createIntentDecider, type IntentDecider } from "./intent/decide-intent.ts";
 import type { RouterFactory } from "./intent/request-models.ts";
-import { createLogger, createSecretRegistry, fileSink, stdoutSink, type Logger, type SecretRegistry } from "./logger.ts";
-import { createAgentIntentJobs, type AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
-import { createCallbackGuard, type HostLookup } from "./queue/callback-guard.ts";
-import { createWorkerPool, type WorkerPool } from "./queue/worker-pool.ts";
+import { closeHttpServer, createHttpServer, listenForBaseUrl } from "./http-server.ts";
+import type { Logger, SecretRegistry } from "./logger.ts";
+import type { AgentIntentJobs } from "./queue/agent-intent-jobs.ts";
+import type { HostLookup } from "./queue/callback-guard.ts";
+import { createServiceQueue } from "./queue/service-queue.ts";
+import type { WorkerPool } from "./queue/worker-pool.ts";
+import { createServiceLogging } from "./service-logger.ts";
 import { createTelemetry, type Telemetry } from "./telemetry.ts";
 
 /** The service version (reported in /openapi.json). */
@@ -101,23 +101,22 @@ async function servedModules(config: ApiConfig, extra: readonly DeliberateModule
   ];
 }
 
-export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
-  const { config } = options;
-  const clock = options.clock ?? systemClock;
-  const ids = options.ids ?? randomIds;
-  const secrets = createSecretRegistry([config.providers.anthropic.apiKey, config.providers.openai.apiKey, config.http.apiToken, config.callbacks.secret]);
-  const sinks: Array<(line: string) => void> = options.logSinks ? [...options.logSinks] : [(line) => void process.stderr.write(line)];
-  if (config.logFile) sinks.push(fileSink(config.logFile));
-  if (config.logStdout) sinks.push(stdoutSink);
-  const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });
-  const modules = await servedModules(config, options.modules);
-  const serverModels = options.models ?? createModelRouter(config.providers);
-  const runtime = await createRuntime({
+/**
+ * The shared runtime (store, engine, module tasks) as the REST service runs it: SQLite commits grouped across
+ * concurrent requests with checkpoints off the request path, and host-executed tools when no server model is set.
+ */
+function openServiceRuntime(
+  config: ApiConfig,
+  modules: DeliberateModule[],
+  parts: { logger: Logger; models: ModelRouter; clock: Clock; ids: IdGenerator; store: Store | undefined },
+): ReturnType<typeof createRuntime> {
+  const { logger, models: serverModels, clock, ids } = parts;
+  return createRuntime({
     settings: config,
     modules,
     logger,
     transport: "rest",
-    ...(options.store ? { store: options.store } : {}),
+    ...(parts.store ? { store: parts.store } : {}),
     // Concurrent requests' transactions share one COMMIT on SQLite; each is answered only after it (nothing acknowledged is lost).
     // SQLite's WAL checkpoints (two fsyncs each) run on a worker thread, not inside a request's COMMIT.
     storeOptions: {
@@ -130,6 +129,17 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     clock,
     ids,
   });
+}
+
+/** Builds the whole service (not listening yet: `start()` listens and starts the workers). */
+export async function createApiService(options: ApiServiceOptions): Promise<ApiService> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const { logger, secrets } = createServiceLogging(config, options);
+  const modules = await servedModules(config, options.modules);
+  const serverModels = options.models ?? createModelRouter(config.providers);
+  const runtime = await openServiceRuntime(config, modules, { logger, models: serverModels, clock, ids, store: options.store });
   const store = runtime.store as Store<ApiRepositories>;
   const { engine, tasks } = runtime;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -145,42 +155,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     telemetry,
     ...(options.createRouter ? { createRouter: options.createRouter } : {}),
   });
-  const guard = createCallbackGuard({ allowlist: config.callbacks.allowlist, ...(options.lookup ? { lookup: options.lookup } : {}) });
-  let pool: WorkerPool | undefined;
-  const jobs = createAgentIntentJobs({
-    store,
-    decider,
-    guard,
-    callbacks: config.callbacks,
-    owner,
-    leaseMs: config.queue.leaseMs,
-    maxAttempts: config.queue.maxAttempts,
-    jobTimeoutMs: config.http.requestTimeoutMs,
-    clock,
-    ids,
-    secrets,
-    telemetry,
-    logger,
-    onEnqueued: () => pool?.wake(),
-  });
-  if (config.queue.enabled) {
-    pool = createWorkerPool({
-      jobs: store.jobs,
-      owner,
-      workers: config.queue.workers,
-      pollMs: config.queue.pollMs,
-      leaseMs: config.queue.leaseMs,
-      clock,
-      logger,
-      telemetry,
-      recoveryMessages: jobs.recoveryMessages,
-      run: (job, signal) => jobs.run(job, signal),
-      deliver: (job, signal, drain) => jobs.deliver(job, signal, drain),
-      onJobEnded: (jobId) => jobs.forget(jobId),
-      statusMs: config.queue.statusMs,
-      statusPollMs: config.queue.statusPollMs,
-    });
-  }
+  const { jobs, pool } = createServiceQueue({ config, store, decider, owner, clock, ids, secrets, telemetry, logger, lookup: options.lookup });
   const checks = createHttpChecks({
     http: config.http,
     ids,
@@ -207,21 +182,7 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   let stopped: Promise<void> | undefined;
 
   async function stop(): Promise<void> {
-    const closing = server
-      ? new Promise<void>((resolve) => {
-          const current = server as Server;
-          const force = setTimeout(() => current.closeAllConnections(), config.shutdownGraceMs);
-          force.unref();
-          // Keep-alive connections become idle as their last response ends: close them as they do.
-          const sweep = setInterval(() => current.closeIdleConnections(), 25);
-          current.close(() => {
-            clearTimeout(force);
-            clearInterval(sweep);
-            resolve();
-          });
-          current.closeIdleConnections();
-        })
-      : Promise.resolve();
+    const closing = server ? closeHttpServer(server, config.shutdownGraceMs) : Promise.resolve();
     await Promise.all([closing, pool?.stop({ graceMs: config.shutdownGraceMs }), tasks.stop()]);
     await telemetry.flush();
     // The tasks stopped above; this closes the store when the runtime opened it.
@@ -242,65 +203,16 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     async start() {
       // Modules restore their state (e.g. overrides they applied) before the first request.
       await tasks.start();
-      return new Promise<string>((resolve, reject) => {
-        // Hono answers what the dispatcher does not answer directly (app.fetch is read now: tests wrap it).
-        const hono = getRequestListener(app.fetch, { hostname: config.host });
-        const started = createHttpServer(config.http, direct ? createDispatcher({ table, checks, list: checkList, hono }) : hono, () => checks.requestId(undefined));
-        started.listen(config.port, config.host, () => {
-          const info = started.address() as AddressInfo;
-          const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
-          pool?.start();
-          resolve(`http://${host}:${info.port}`);
-        });
-        started.once("error", reject);
-        server = started;
-      });
+      // Hono answers what the dispatcher does not answer directly (app.fetch is read now: tests wrap it).
+      const hono = getRequestListener(app.fetch, { hostname: config.host });
+      server = createHttpServer(config.http, direct ? createDispatcher({ table, checks, list: checkList, hono }) : hono, () => checks.requestId(undefined));
+      const baseUrl = await listenForBaseUrl(server, config.port, config.host);
+      pool?.start();
+      return baseUrl;
     },
     stop() {
       stopped ??= stop();
       return stopped;
     },
   };
-}
-
-/** The node:http server of the service: its time limits, canonical Host headers, and parse refusals answered as JSON. */
-function createHttpServer(http: ApiConfig["http"], listener: RequestListener, newRequestId: () => string): Server {
-  // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
-  // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
-  const serverOptions = {
-    headersTimeout: http.headersTimeoutMs,
-    requestTimeout: http.bodyTimeoutMs,
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(http.headersTimeoutMs / 4))),
-  };
-  const server = createNodeServer(serverOptions, (request, response) => {
-    // The Host header is read case-insensitively, an IPv6 address in any spelling (canonicalizeHostHeader).
-    canonicalizeHostHeader(request);
-    listener(request, response);
-  });
-  // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
-  // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
-  server.keepAliveTimeout = 30_000;
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, newRequestId()));
-  return server;
-}
-
-/**
- * A request node's parser refused before any route saw it: the service's JSON
- * error body (400 INVALID_INPUT naming the field), then the connection is
- * closed (see httpParseRefusal).
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, requestId: string): void {
-  const refusal = httpParseRefusal(error.code, socket.writable);
-  if (refusal.kind === "close") return void socket.destroy();
-  if (refusal.kind === "status") {
-    answerAndClose(socket, rawHttpResponse(refusal.status));
-    return;
-  }
-  const { field, message } = refusal;
-  const json = JSON.stringify({
-    status: "error",
-    error: { code: "INVALID_INPUT", message: `Malformed request: ${field}: ${message}`, issues: [{ field, message }], hint: "Send header values as printable text (percent-encode or drop control characters).", retryable: false },
-    request_id: requestId,
-  });
-  answerAndClose(socket, rawHttpResponse("400 Bad Request", { json, headers: { "X-Request-Id": requestId } }));
 }

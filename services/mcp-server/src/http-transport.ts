@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer as createNodeServer, type RequestListener, type Server as NodeServer, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -15,14 +14,12 @@ import {
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServer,
-  OAuthError,
-  OAuthErrorCode,
   originValidationResponse,
-  requireBearerAuth,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
 import { type Context, Hono } from "hono";
 import type { HttpTransportConfig } from "./config.ts";
+import { createAuthorizer, isAuthInfo } from "./http-auth.ts";
 import type { Logger } from "./logger.ts";
 import type { ViewerHandler } from "@deliberate/viewer";
 import type { RunningTransport } from "./stdio-transport.ts";
@@ -77,74 +74,6 @@ export interface RunningHttpTransport extends RunningTransport {
   port: number;
   /** The session viewer, when served, e.g. http://127.0.0.1:8080/ui. */
   viewerUrl?: string;
-}
-
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value).digest();
-}
-
-/** Checks the one configured token in constant time (hashing first evens out lengths). */
-function staticTokenAuthentication(token: string) {
-  const expected = digest(token);
-  return requireBearerAuth({
-    verifier: {
-      verifyAccessToken: async (presented) => {
-        if (!timingSafeEqual(digest(presented), expected)) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid bearer token");
-        // The SDK refuses tokens without an expiry; a static token does not expire.
-        const authInfo: AuthInfo = { token: presented, clientId: "mcp-http-token", scopes: [], expiresAt: Number.MAX_SAFE_INTEGER };
-        return authInfo;
-      },
-    },
-  });
-}
-
-function isAuthInfo(value: AuthInfo | Response): value is AuthInfo {
-  return typeof (value as AuthInfo).token === "string" && typeof (value as AuthInfo).clientId === "string";
-}
-
-/** The socket peer of a request served by @hono/node-server ("unknown" elsewhere). */
-function remoteAddress(context: Context): string {
-  const incoming = (context.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? "unknown";
-}
-
-/**
- * Counts failed authentications per client in a fixed window: past `limit`
- * the client is locked out until the window ends (its token is not checked).
- */
-function createFailureCounter(options: { limit: number; windowMs: number }) {
-  const windows = new Map<string, { start: number; count: number }>();
-  const current = (client: string) => {
-    const now = Date.now();
-    const window = windows.get(client);
-    if (window && now - window.start < options.windowMs) return window;
-    if (windows.size > 10_000) for (const [key, stale] of windows) if (now - stale.start >= options.windowMs) windows.delete(key);
-    const fresh = { start: now, count: 0 };
-    windows.set(client, fresh);
-    return fresh;
-  };
-  const remaining = (window: { start: number }) => Math.max(1, window.start + options.windowMs - Date.now());
-  return {
-    /** Milliseconds the client stays locked out, 0 when it may try. */
-    lockedFor(client: string): number {
-      const window = current(client);
-      return window.count >= options.limit ? remaining(window) : 0;
-    },
-    /** Counts one failure; returns the lockout it starts (0 while under the limit). */
-    fail(client: string): number {
-      const window = current(client);
-      window.count += 1;
-      return window.count > options.limit ? remaining(window) : 0;
-    },
-  };
-}
-
-function tooManyFailures(lockedForMs: number): Response {
-  const seconds = Math.ceil(lockedForMs / 1000);
-  return Response.json(
-    { error: "too_many_requests", message: `Too many failed authentication attempts from this address; retry after ${seconds} s with the right token (MCP_HTTP_TOKEN).` },
-    { status: 429, headers: { "Retry-After": String(seconds) } },
-  );
 }
 
 function jsonRpcError(status: number, code: number, message: string, id: unknown, data?: unknown): Response {
@@ -246,23 +175,39 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
   const handler = createMcpHandler(() => options.createServer(), {
     onerror: (error) => logger.debug("MCP HTTP request rejected or failed", { error }),
   });
-  const refuseForeign = createForeignRequestGuard(config, logger);
-  const authenticate = config.token !== undefined ? staticTokenAuthentication(config.token) : undefined;
-  const failures = createFailureCounter(options.authFailures ?? { limit: 10, windowMs: 5 * 60_000 });
+  const app = createHttpApp(options, handler);
+  const server = await listenHttpServer(app, config);
+  server.on("error", (error) => logger.error("HTTP server error", { error }));
+  const port = (server.address() as AddressInfo).port;
 
-  /** The bearer check, throttled per client: the caller's identity, a refusal, or undefined when no token is configured. */
-  const authorize = async (context: Context): Promise<AuthInfo | Response | undefined> => {
-    if (!authenticate) return undefined;
-    const client = remoteAddress(context);
-    const lockedFor = failures.lockedFor(client);
-    if (lockedFor > 0) return tooManyFailures(lockedFor);
-    const outcome = await authenticate(context.req.raw);
-    // Structural check: Response classes from different realms fail `instanceof`.
-    if (isAuthInfo(outcome)) return outcome;
-    logger.info("HTTP request refused: missing or wrong bearer token", { status: outcome.status, path: context.req.path });
-    const locked = failures.fail(client);
-    return locked > 0 ? tooManyFailures(locked) : outcome;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(config.host)}:${port}${mcpPath}`,
+    ...(options.viewer ? { viewerUrl: `http://${urlHost(config.host)}:${port}${viewerPath}` } : {}),
+    port,
+    close: () => {
+      closing ??= (async () => {
+        await handler.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Streams still open (SSE) would hold close() forever.
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 1000).unref();
+        });
+      })();
+      return closing;
+    },
   };
+}
+
+/**
+ * The routes: health and readiness (open), the viewer and `/mcp` behind the Host/Origin check and the throttled bearer
+ * check, and JSON answers for unknown paths and failures (503 with Retry-After while the database is unavailable).
+ */
+function createHttpApp(options: HttpTransportOptions, handler: ReturnType<typeof createMcpHandler>): Hono {
+  const { config, logger } = options;
+  const refuseForeign = createForeignRequestGuard(config, logger);
+  const authorize = createAuthorizer(config.token, options.authFailures ?? { limit: 10, windowMs: 5 * 60_000 }, logger);
 
   const app = new Hono();
   app.get(healthPath, (context) => context.json({ status: "ok" }));
@@ -318,7 +263,14 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
     logger.error("HTTP handler failed", { error_id: errorId, error });
     return context.json({ error: "internal_error", message: `The server failed to handle the request (error ${errorId}); the details are in its log.`, error_id: errorId }, 500);
   });
+  return app;
+}
 
+/**
+ * The node:http server of the app, listening: slow clients dropped, canonical Host headers, parse refusals answered
+ * as JSON-RPC. A listen failure rejects naming the address (and the setting to change when the port is taken).
+ */
+async function listenHttpServer(app: Hono, config: HttpTransportConfig): Promise<NodeServer> {
   // overrideGlobalObjects: false keeps the platform's Request/Response (the SDK builds its own responses).
   // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and closes).
   const server = createAdaptorServer({
@@ -347,27 +299,7 @@ export async function startHttpTransport(options: HttpTransportOptions): Promise
       resolve();
     });
   });
-  server.on("error", (error) => logger.error("HTTP server error", { error }));
-  const port = (server.address() as AddressInfo).port;
-
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${urlHost(config.host)}:${port}${mcpPath}`,
-    ...(options.viewer ? { viewerUrl: `http://${urlHost(config.host)}:${port}${viewerPath}` } : {}),
-    port,
-    close: () => {
-      closing ??= (async () => {
-        await handler.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Streams still open (SSE) would hold close() forever.
-          server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), 1000).unref();
-        });
-      })();
-      return closing;
-    },
-  };
+  return server;
 }
 
 /**

@@ -92,10 +92,89 @@ function inlineRequestSchema(named: NamedSchema, schemas: Record<string, JsonObj
   return { title: named.name, ...(root as JsonObject) };
 }
 
+/** Adds a schema (and its local `$defs`) to the components once; returns the reference to it. */
+type RegisterSchema = (named: NamedSchema, io: "input" | "output") => { $ref: string };
+
+/** What every operation's entry is written against: the document's settings and its shared components. */
+interface DocumentParts {
+  readonly info: OpenApiInfo;
+  readonly schemas: Record<string, JsonObject>;
+  readonly register: RegisterSchema;
+  readonly errorRef: { $ref: string };
+}
+
+/** One operation's entry under its path and method; `parameters` are the names in its path. */
+function operationEntry(operation: Operation, parameters: readonly string[], parts: DocumentParts): JsonObject {
+  const { info } = parts;
+  // Responses first: their schemas become components before the request's `$defs` (the components' order).
+  const responses = operationResponses(operation, parts);
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: [...operation.tags],
+    parameters: [
+      ...parameters.map((name) => ({
+        name,
+        in: "path",
+        required: true,
+        schema: { type: "string" },
+        ...(operation.parameters?.[name] ? { description: operation.parameters[name] } : {}),
+      })),
+      ...queryParameters(operation),
+      { $ref: "#/components/parameters/AcceptVersion" },
+    ],
+    ...(operation.request
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: inlineRequestSchema(operation.request, parts.schemas),
+                ...(operation.request.example !== undefined ? { example: operation.request.example } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+    ...(operation.public || !info.bearerAuth ? { security: [] } : {}),
+  };
+}
+
+/**
+ * The success response (its body, a non-JSON content type, or the event stream of a streaming operation), then every
+ * error status the operation can answer with the shared ErrorResponse body: its own, 401 when it needs the token,
+ * 400/413/415 when it takes a body, 403 unless any Host is accepted, and always 429 and 500.
+ */
+function operationResponses(operation: Operation, { info, register, errorRef }: DocumentParts): Record<string, JsonObject> {
+  const responses: Record<string, JsonObject> = {};
+  const success = operation.response;
+  const contentType = success.contentType ?? "application/json";
+  const successContent: JsonObject = success.body
+    ? { [contentType]: { schema: register(success.body, "output") } }
+    : contentType === "application/json"
+      ? {}
+      : { [contentType]: { schema: { type: "string" } } };
+  if (operation.streams) {
+    successContent["text/event-stream"] = {
+      schema: { type: "string", description: "Events: `progress` ({progress, total?, message?}), then `result` (the JSON body above) or `error` (ErrorResponse)." },
+    };
+  }
+  responses[String(success.status ?? 200)] = { description: success.description, ...(Object.keys(successContent).length > 0 ? { content: successContent } : {}) };
+  const errors = new Set<number>([...(operation.errors ?? []), ...(operation.public ? [] : info.bearerAuth ? [401] : []), 429, 500]);
+  if (operation.request) errors.add(400).add(413).add(415);
+  if (!operation.anyHost) errors.add(403);
+  for (const status of [...errors].sort((a, b) => a - b)) {
+    responses[String(status)] = { description: errorStatusDescriptions[status] ?? "Error", content: { "application/json": { schema: errorRef } } };
+  }
+  return responses;
+}
+
 /** The OpenAPI 3.1 document of the operations, every schema generated from its zod source. */
 export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Operation[]): JsonObject {
   const schemas: Record<string, JsonObject> = {};
-  const register = (named: NamedSchema, io: "input" | "output") => {
+  const register: RegisterSchema = (named, io) => {
     if (!(named.name in schemas)) Object.assign(schemas, componentsOf(named, io));
     return { $ref: `#/components/schemas/${named.name}` };
   };
@@ -104,60 +183,8 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const operation of operations) {
     const { path, parameters } = openApiPath(operation.path);
-    const responses: Record<string, JsonObject> = {};
-    const success = operation.response;
-    const contentType = success.contentType ?? "application/json";
-    const successContent: JsonObject = success.body
-      ? { [contentType]: { schema: register(success.body, "output") } }
-      : contentType === "application/json"
-        ? {}
-        : { [contentType]: { schema: { type: "string" } } };
-    if (operation.streams) {
-      successContent["text/event-stream"] = {
-        schema: { type: "string", description: "Events: `progress` ({progress, total?, message?}), then `result` (the JSON body above) or `error` (ErrorResponse)." },
-      };
-    }
-    responses[String(success.status ?? 200)] = { description: success.description, ...(Object.keys(successContent).length > 0 ? { content: successContent } : {}) };
-    const errors = new Set<number>([...(operation.errors ?? []), ...(operation.public ? [] : info.bearerAuth ? [401] : []), 429, 500]);
-    if (operation.request) errors.add(400).add(413).add(415);
-    if (!operation.anyHost) errors.add(403);
-    for (const status of [...errors].sort((a, b) => a - b)) {
-      responses[String(status)] = { description: errorStatusDescriptions[status] ?? "Error", content: { "application/json": { schema: errorRef } } };
-    }
-    const entry: JsonObject = {
-      operationId: operation.operationId,
-      summary: operation.summary,
-      ...(operation.description ? { description: operation.description } : {}),
-      tags: [...operation.tags],
-      parameters: [
-        ...parameters.map((name) => ({
-          name,
-          in: "path",
-          required: true,
-          schema: { type: "string" },
-          ...(operation.parameters?.[name] ? { description: operation.parameters[name] } : {}),
-        })),
-        ...queryParameters(operation),
-        { $ref: "#/components/parameters/AcceptVersion" },
-      ],
-      ...(operation.request
-        ? {
-            requestBody: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: inlineRequestSchema(operation.request, schemas),
-                  ...(operation.request.example !== undefined ? { example: operation.request.example } : {}),
-                },
-              },
-            },
-          }
-        : {}),
-      responses,
-      ...(operation.public || !info.bearerAuth ? { security: [] } : {}),
-    };
     const item = paths[path] ?? {};
-    item[operation.method] = entry;
+    item[operation.method] = operationEntry(operation, parameters, { info, schemas, register, errorRef });
     paths[path] = item;
   }
 

@@ -1,8 +1,9 @@
 import { DeliberateError, type ErrorBody } from "@deliberate/contracts";
 import type { Store } from "@deliberate/store";
-import { type ProgressUpdate, CompletionNeeded, isRejectedAnswer } from "@deliberate/engine";
+import { CompletionNeeded, isRejectedAnswer } from "@deliberate/engine";
 import type { ReasoningContext } from "../../define-handler.ts";
 import type { PresetDefinition, PresetStep } from "./preset-definition.ts";
+import { createPresetProgress } from "./preset-progress.ts";
 import { resolveTemplate, type TemplateScope } from "./preset-template.ts";
 
 export interface StepResult {
@@ -29,9 +30,6 @@ export type PresetRun = {
   | { status: "completed"; final_output: Record<string, unknown> }
   | { status: "failed"; failed_step: StepFailure; also_failed?: StepFailure[]; not_run: string[] }
 );
-
-/** A step's fraction done while it runs stays below 1, so its completion is always a visible step forward. */
-const runningCeiling = 0.95;
 
 function toErrorBody(error: unknown): ErrorBody {
   if (DeliberateError.isInstance(error)) return error.toJSON();
@@ -69,9 +67,8 @@ export async function runPreset(
   // An invalid host answer is the submitter's mistake, not a step failure: it fails the whole submission.
   const rejectedAnswers: unknown[] = [];
   const inFlight = new Map<string, Promise<void>>();
-  const fractions = new Map<string, number>(steps.map((step) => [step.id, 0]));
+  const progress = createPresetProgress(context, steps);
   const limit = Math.max(1, context.concurrency);
-  let reported = 0;
 
   const sessionId = (): string | undefined => {
     if (callerSessionId !== undefined) return callerSessionId;
@@ -79,22 +76,6 @@ export async function runPreset(
     return typeof fromStep === "string" ? fromStep : undefined;
   };
   const scope = (): TemplateScope => ({ inputs, results, sessionId: sessionId() });
-
-  function report(stepId: string, fraction: number, message: string): void {
-    fractions.set(stepId, Math.max(fractions.get(stepId) ?? 0, fraction));
-    const progress = [...fractions.values()].reduce((total, value) => total + value, 0);
-    if (progress <= reported) return; // progress notifications must increase
-    reported = progress;
-    context.progress({ progress, total: steps.length, message });
-  }
-
-  function stepProgress(step: PresetStep) {
-    return (update: ProgressUpdate) => {
-      if (update.total === undefined || update.total <= 0) return;
-      const fraction = Math.min(update.progress / update.total, 1) * runningCeiling;
-      report(step.id, fraction, `${step.id}: ${update.message ?? `${update.progress}/${update.total}`}`);
-    };
-  }
 
   function isReady(step: PresetStep): boolean {
     return !started.has(step.id) && (step.depends_on ?? []).every((dependency) => results.has(dependency));
@@ -111,12 +92,12 @@ export async function runPreset(
         // Each step draws its ids from its own scope: replays of a host-executed run give every step
         // the same ids however the concurrent steps interleave.
         const ids = context.ids.scope?.(step.id) ?? context.ids;
-        return context.callTool(step.tool, args, { progress: stepProgress(step), ids, ...(store !== undefined ? { store } : {}) });
+        return context.callTool(step.tool, args, { progress: progress.forStep(step), ids, ...(store !== undefined ? { store } : {}) });
       })()
         .then(
           (result) => {
             results.set(step.id, result);
-            report(step.id, 1, `step ${step.id} (${step.tool}) completed`);
+            progress.completed(step);
           },
           (error: unknown) => {
             if (CompletionNeeded.isInstance(error)) suspensions.push(error);
@@ -137,14 +118,33 @@ export async function runPreset(
 
   if (context.signal.aborted) throw new DeliberateError({ code: "CANCELLED", message: `The run of preset ${preset.id} was cancelled.` });
   if (rejectedAnswers.length > 0) throw rejectedAnswers[0];
+  return presetOutcome({ preset, results, started, failures, suspensions, sessionId: sessionId(), finalScope: scope });
+}
+
+/**
+ * What a run that ended returns: the failure (with the steps never started) when a step failed; else the gathered
+ * host suspensions are thrown; else the preset's output resolved over every step's result.
+ */
+function presetOutcome(ended: {
+  preset: PresetDefinition;
+  results: ReadonlyMap<string, Record<string, unknown>>;
+  started: ReadonlySet<string>;
+  failures: readonly StepFailure[];
+  suspensions: readonly CompletionNeeded[];
+  sessionId: string | undefined;
+  /** Read only for a completed run (the output's template scope). */
+  finalScope: () => TemplateScope;
+}): PresetRun {
+  const { preset, results, started } = ended;
+  const steps = preset.steps;
   const stepResults = steps
     .filter((step) => results.has(step.id))
     .map((step) => ({ step_id: step.id, tool: step.tool, depends_on: [...(step.depends_on ?? [])], result: results.get(step.id) as Record<string, unknown> }));
-  const common = { preset_id: preset.id, steps_completed: results.size, total_steps: steps.length, step_results: stepResults, session_id: sessionId() };
-  const [failed, ...alsoFailed] = failures;
+  const common = { preset_id: preset.id, steps_completed: results.size, total_steps: steps.length, step_results: stepResults, session_id: ended.sessionId };
+  const [failed, ...alsoFailed] = ended.failures;
   if (failed !== undefined) {
     return { ...common, status: "failed", failed_step: failed, ...(alsoFailed.length > 0 ? { also_failed: alsoFailed } : {}), not_run: steps.filter((step) => !started.has(step.id)).map((step) => step.id) };
   }
-  if (suspensions.length > 0) throw CompletionNeeded.merge(suspensions);
-  return { ...common, status: "completed", final_output: resolveTemplate(preset.output, scope()) as Record<string, unknown> };
+  if (ended.suspensions.length > 0) throw CompletionNeeded.merge(ended.suspensions);
+  return { ...common, status: "completed", final_output: resolveTemplate(preset.output, ended.finalScope()) as Record<string, unknown> };
 }
