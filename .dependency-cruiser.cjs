@@ -19,8 +19,19 @@ module.exports = {
       // virtual: modules are made by the viewer's bundler (its view registry).
       to: { couldNotResolve: true, pathNot: "^virtual:" },
     },
-    { name: "no-undeclared-packages", severity: "error", from: {}, to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"] } },
-    { name: "no-circular", severity: "error", comment: "Cycles make layers meaningless.", from: {}, to: { circular: true } },
+    {
+      name: "no-undeclared-packages",
+      severity: "error",
+      from: {},
+      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"] },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Cycles make layers meaningless.",
+      from: {},
+      to: { circular: true },
+    },
     {
       name: "packages-never-import-services",
       severity: "error",
@@ -81,7 +92,10 @@ module.exports = {
       severity: "error",
       comment: "It wires the modules, engine, store and providers together; it never reaches into a service.",
       from: { path: "^packages/runtime/" },
-      to: { path: "^(packages|services)/", pathNot: `^(packages/runtime/|${modules}|${below("engine", "store", "providers", "contracts", "base", "logging", "algorithms").slice(2, -1)})` },
+      to: {
+        path: "^(packages|services)/",
+        pathNot: `^(packages/runtime/|${modules}|${below("engine", "store", "providers", "contracts", "base", "logging", "algorithms").slice(2, -1)})`,
+      },
     },
     {
       name: "client-uses-contracts-only",
@@ -97,7 +111,8 @@ module.exports = {
       from: { path: "^services/client/test/" },
       to: {
         path: "^(packages|services)/",
-        pathNot: "^(services/client/|packages/contracts/|packages/base/|packages/engine/src/testing\\.ts$|packages/knowledge-graph/src/testing/)",
+        pathNot:
+          "^(services/client/|packages/contracts/|packages/base/|packages/engine/src/testing\\.ts$|packages/knowledge-graph/src/testing/)",
       },
     },
     {
@@ -113,7 +128,11 @@ module.exports = {
     exclude: { path: "(^|/)(dist|node_modules|test-output)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.depcruise.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default"], extensions: [".ts", ".js"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "default"],
+      extensions: [".ts", ".js"],
+    },
     preserveSymlinks: false,
   },
 };

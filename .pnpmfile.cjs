@@ -8,7 +8,19 @@
 // their own errors to stderr; a failure still ends with the script's exit code. An explicit `--reporter` wins.
 
 /** pnpm options that take a value as the next word, so that word is not mistaken for the command. */
-const optionsWithValue = new Set(["-C", "--dir", "-F", "--filter", "--filter-prod", "--reporter", "--loglevel", "--workspace-concurrency", "--store-dir", "--test-pattern", "--changed-files-ignore-pattern"]);
+const optionsWithValue = new Set([
+  "-C",
+  "--dir",
+  "-F",
+  "--filter",
+  "--filter-prod",
+  "--reporter",
+  "--loglevel",
+  "--workspace-concurrency",
+  "--store-dir",
+  "--test-pattern",
+  "--changed-files-ignore-pattern",
+]);
 
 /** The words of pnpm's command line that are not options (nor option values): the command, then its arguments. */
 function positionalWords(argv) {

@@ -6,5 +6,12 @@ import { defineConfig, mergeConfig } from "vitest/config";
 // The engine's global setup starts one Postgres for runs with DELIBERATE_TEST_ENGINE_DIALECT=postgres (nothing otherwise).
 export default mergeConfig(
   baseConfig,
-  defineConfig({ test: { globalSetup: ["./test/build-assets.global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))] } }),
+  defineConfig({
+    test: {
+      globalSetup: [
+        "./test/build-assets.global-setup.ts",
+        fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup")),
+      ],
+    },
+  }),
 );

@@ -12,7 +12,10 @@ export default mergeConfig(
   baseConfig,
   defineConfig({
     test: {
-      globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))],
+      globalSetup: [
+        "./test/support/global-setup.ts",
+        fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup")),
+      ],
       testTimeout: 60_000,
       hookTimeout: 120_000,
     },

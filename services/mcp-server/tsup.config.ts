@@ -44,7 +44,9 @@ export default defineConfig([
     shims: true,
     minify: true,
     esbuildPlugins: [routeDynamicImports],
-    banner: { js: "\"use strict\";var __deliberateImport = (specifier) => (globalThis.__deliberateImport ?? ((target) => import(target)))(specifier);" },
+    banner: {
+      js: '"use strict";var __deliberateImport = (specifier) => (globalThis.__deliberateImport ?? ((target) => import(target)))(specifier);',
+    },
     // The package.json build script empties dist first (the two outputs build side by side).
     clean: false,
   },

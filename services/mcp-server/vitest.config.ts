@@ -12,5 +12,16 @@ import { defineConfig, mergeConfig } from "vitest/config";
 // fsModuleCache: transformed sources are kept between runs (node_modules/.experimental-vitest-cache), about 4 CPU-s a run once warm.
 export default mergeConfig(
   baseConfig,
-  defineConfig({ test: { experimental: { fsModuleCache: true }, maxWorkers: 2, testTimeout: 90_000, hookTimeout: 90_000, globalSetup: ["./test/support/global-setup.ts", fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup"))] } }),
+  defineConfig({
+    test: {
+      experimental: { fsModuleCache: true },
+      maxWorkers: 2,
+      testTimeout: 90_000,
+      hookTimeout: 90_000,
+      globalSetup: [
+        "./test/support/global-setup.ts",
+        fileURLToPath(import.meta.resolve("@deliberate/engine/testing/global-setup")),
+      ],
+    },
+  }),
 );

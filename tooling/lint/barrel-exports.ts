@@ -54,7 +54,11 @@ export function workspacePackages(workspaceRoot = root): WorkspacePackage[] {
       const manifestPath = join(groupDirectory, entry.name, "package.json");
       if (!entry.isDirectory() || !existsSync(manifestPath)) continue;
       const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { name: string; private?: boolean };
-      found.push({ name: manifest.name, directory: join(groupDirectory, entry.name), private: manifest.private === true });
+      found.push({
+        name: manifest.name,
+        directory: join(groupDirectory, entry.name),
+        private: manifest.private === true,
+      });
     }
   }
   return found;
@@ -81,7 +85,13 @@ export function barrelExports(path: string, text: string): BarrelExport[] {
       for (const declaration of statement.declarationList.declarations) {
         if (ts.isIdentifier(declaration.name)) found.push({ name: declaration.name.text, kind: "value" });
       }
-    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || isType || ts.isEnumDeclaration(statement)) && statement.name) {
+    } else if (
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        isType ||
+        ts.isEnumDeclaration(statement)) &&
+      statement.name
+    ) {
       found.push({ name: statement.name.text, kind: isType ? "type" : "value" });
     }
   }
@@ -114,10 +124,14 @@ export function importedNames(path: string, text: string, specifier: string): Se
       for (const element of bindings.elements) names.add((element.propertyName ?? element.name).text);
     } else if (bindings && ts.isNamespaceImport(bindings)) {
       const namespace = escapeForPattern(bindings.name.text);
-      for (const match of text.matchAll(new RegExp(`\\b${namespace}\\.([A-Za-z_$][\\w$]*)`, "g"))) names.add(match[1] as string);
+      for (const match of text.matchAll(new RegExp(`\\b${namespace}\\.([A-Za-z_$][\\w$]*)`, "g")))
+        names.add(match[1] as string);
     }
   }
-  const dynamic = new RegExp(`\\{([^{}]*)\\}\\s*=\\s*await\\s+import\\(\\s*["']${escapeForPattern(specifier)}["']\\s*\\)`, "g");
+  const dynamic = new RegExp(
+    `\\{([^{}]*)\\}\\s*=\\s*await\\s+import\\(\\s*["']${escapeForPattern(specifier)}["']\\s*\\)`,
+    "g",
+  );
   for (const match of text.matchAll(dynamic)) {
     for (const part of (match[1] as string).split(",")) {
       const name = part.split(":")[0]?.trim();
@@ -136,12 +150,19 @@ export interface ExportUse extends BarrelExport {
 /** Every export of every private package's `src/index.ts`, with the files of other packages importing it. */
 export function exportUses(workspaceRoot = root): ExportUse[] {
   const packages = workspacePackages(workspaceRoot);
-  const files = packages.flatMap((workspacePackage) => [...sourceFiles(workspacePackage.directory)].map((path) => ({ path, owner: workspacePackage.name })));
+  const files = packages.flatMap((workspacePackage) =>
+    [...sourceFiles(workspacePackage.directory)].map((path) => ({ path, owner: workspacePackage.name })),
+  );
   const texts = new Map(files.map((file) => [file.path, readFileSync(file.path, "utf8")]));
   const uses: ExportUse[] = [];
   for (const workspacePackage of packages) {
     const barrel = join(workspacePackage.directory, "src", "index.ts");
-    if (!workspacePackage.private || relative(workspaceRoot, workspacePackage.directory).split(/[\\/]/)[0] !== "packages" || !existsSync(barrel)) continue;
+    if (
+      !workspacePackage.private ||
+      relative(workspaceRoot, workspacePackage.directory).split(/[\\/]/)[0] !== "packages" ||
+      !existsSync(barrel)
+    )
+      continue;
     const importersOf = new Map<string, string[]>();
     for (const file of files) {
       if (file.owner === workspacePackage.name) continue;
@@ -150,7 +171,11 @@ export function exportUses(workspaceRoot = root): ExportUse[] {
       }
     }
     for (const exported of barrelExports(barrel, readFileSync(barrel, "utf8"))) {
-      uses.push({ ...exported, packageName: workspacePackage.name, importers: importersOf.get(exported.name) ?? importersOf.get("*") ?? [] });
+      uses.push({
+        ...exported,
+        packageName: workspacePackage.name,
+        importers: importersOf.get(exported.name) ?? importersOf.get("*") ?? [],
+      });
     }
   }
   return uses;
@@ -166,14 +191,21 @@ export function checkBarrels(uses: readonly ExportUse[], exceptions: BarrelExcep
   for (const use of uses) {
     const reason = exceptions[use.packageName]?.[use.name];
     if (use.importers.length === 0 && reason === undefined) {
-      problems.push(`${use.packageName} exports ${use.kind} '${use.name}', which no other workspace package imports: remove it from src/index.ts (import it from its module inside the package)`);
+      problems.push(
+        `${use.packageName} exports ${use.kind} '${use.name}', which no other workspace package imports: remove it from src/index.ts (import it from its module inside the package)`,
+      );
     } else if (use.importers.length > 0 && reason !== undefined) {
-      problems.push(`${use.packageName}: '${use.name}' is imported by ${use.importers[0]}; remove its entry from barrel-exports.exceptions.json`);
+      problems.push(
+        `${use.packageName}: '${use.name}' is imported by ${use.importers[0]}; remove its entry from barrel-exports.exceptions.json`,
+      );
     }
   }
   for (const [packageName, names] of Object.entries(exceptions)) {
     for (const name of Object.keys(names)) {
-      if (!exported.has(`${packageName}:${name}`)) problems.push(`${packageName}: '${name}' is listed in barrel-exports.exceptions.json but not exported; remove the entry`);
+      if (!exported.has(`${packageName}:${name}`))
+        problems.push(
+          `${packageName}: '${name}' is listed in barrel-exports.exceptions.json but not exported; remove the entry`,
+        );
     }
   }
   return problems;
@@ -188,13 +220,18 @@ function main(argv: readonly string[]): number {
     }
     return 0;
   }
-  const exceptions = existsSync(exceptionsPath) ? (JSON.parse(readFileSync(exceptionsPath, "utf8")) as BarrelExceptions) : {};
+  const exceptions = existsSync(exceptionsPath)
+    ? (JSON.parse(readFileSync(exceptionsPath, "utf8")) as BarrelExceptions)
+    : {};
   const problems = checkBarrels(uses, exceptions);
   for (const problem of problems) process.stderr.write(`barrel-exports: ${problem}\n`);
   const count = (kind: BarrelExport["kind"]) => uses.filter((use) => use.kind === kind).length;
   if (problems.length > 0) return 1;
-  process.stdout.write(`barrel-exports: every export of the internal packages' barrels is imported by another package (${count("value")} values, ${count("type")} types).\n`);
+  process.stdout.write(
+    `barrel-exports: every export of the internal packages' barrels is imported by another package (${count("value")} values, ${count("type")} types).\n`,
+  );
   return 0;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  process.exitCode = main(process.argv.slice(2));

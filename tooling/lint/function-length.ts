@@ -103,7 +103,9 @@ function main(): void {
     } else if (fn.lines > allowed) {
       problems.push(`${key} grew to ${fn.lines} lines (allowlisted at ${allowed}): split it, do not raise the entry.`);
     } else if (fn.lines < allowed) {
-      problems.push(`${key} shrank to ${fn.lines} lines: lower its entry in function-length.allowlist.json to ${fn.lines}.`);
+      problems.push(
+        `${key} shrank to ${fn.lines} lines: lower its entry in function-length.allowlist.json to ${fn.lines}.`,
+      );
     }
   }
   for (const key of Object.keys(allowlist)) {
@@ -118,7 +120,9 @@ function main(): void {
     console.error(`function-length: ${problems.length} problem(s)\n  ${problems.join("\n  ")}`);
     process.exitCode = 1;
   } else {
-    console.log(`function-length: no top-level function over ${MAX_LINES} lines outside ${Object.keys(allowlist).length} allowlisted.`);
+    console.log(
+      `function-length: no top-level function over ${MAX_LINES} lines outside ${Object.keys(allowlist).length} allowlisted.`,
+    );
   }
 }
 

@@ -5,5 +5,12 @@ import { defineConfig, mergeConfig } from "vitest/config";
 // the files then run one after another against that one install (installs and compiles are CPU-heavy).
 export default mergeConfig(
   baseConfig,
-  defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts"], fileParallelism: false, testTimeout: 180_000, hookTimeout: 900_000 } }),
+  defineConfig({
+    test: {
+      globalSetup: ["./test/support/global-setup.ts"],
+      fileParallelism: false,
+      testTimeout: 180_000,
+      hookTimeout: 900_000,
+    },
+  }),
 );

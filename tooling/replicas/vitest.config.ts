@@ -5,5 +5,12 @@ import { defineConfig, mergeConfig } from "vitest/config";
 // own. The files run one after another (2-core machines).
 export default mergeConfig(
   baseConfig,
-  defineConfig({ test: { globalSetup: ["./test/support/global-setup.ts"], fileParallelism: false, testTimeout: 300_000, hookTimeout: 240_000 } }),
+  defineConfig({
+    test: {
+      globalSetup: ["./test/support/global-setup.ts"],
+      fileParallelism: false,
+      testTimeout: 300_000,
+      hookTimeout: 240_000,
+    },
+  }),
 );

@@ -13,11 +13,17 @@ const version = process.versions.node;
 const env = process.env;
 const configured = env["npm_config_nodedir"];
 const cacheHome = env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache");
-const cachedHeaders = [join(cacheHome, "node-gyp", version, "include", "node", "node.h"), join(homedir(), ".node-gyp", version, "include", "node", "node.h")];
+const cachedHeaders = [
+  join(cacheHome, "node-gyp", version, "include", "node", "node.h"),
+  join(homedir(), ".node-gyp", version, "include", "node", "node.h"),
+];
 if ((configured !== undefined && configured !== "") || cachedHeaders.some((path) => existsSync(path))) process.exit(0);
 
 // Overridable for the test of this script (tooling/packed).
-const probes = (env["DELIBERATE_NATIVE_BUILD_PROBES"] ?? `https://nodejs.org/download/release/v${version}/SHASUMS256.txt,https://github.com/`).split(",");
+const probes = (
+  env["DELIBERATE_NATIVE_BUILD_PROBES"] ??
+  `https://nodejs.org/download/release/v${version}/SHASUMS256.txt,https://github.com/`
+).split(",");
 const reachable = async (url) => {
   try {
     const response = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(4000) });

@@ -22,7 +22,11 @@ function manifestOf(packageName, from) {
  */
 function buildViewerAssets(directory, outDir) {
   const viewerRoot = dirname(manifestOf("@deliberate/viewer", directory));
-  execFileSync(process.execPath, [join(viewerRoot, "scripts", "build-assets.mjs"), join(directory, outDir, "browser")], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(
+    process.execPath,
+    [join(viewerRoot, "scripts", "build-assets.mjs"), join(directory, outDir, "browser")],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
 }
 
 /**
@@ -43,10 +47,14 @@ function buildViewerAssets(directory, outDir) {
 export function defineServiceConfig(options) {
   const own = JSON.parse(readFileSync(join(options.directory, "package.json"), "utf8"));
   const declared = new Set(Object.keys(own.dependencies ?? {}));
-  const workspacePackages = [...Object.keys(own.dependencies ?? {}), ...Object.keys(own.devDependencies ?? {})].filter((name) => name.startsWith("@deliberate/"));
+  const workspacePackages = [...Object.keys(own.dependencies ?? {}), ...Object.keys(own.devDependencies ?? {})].filter(
+    (name) => name.startsWith("@deliberate/"),
+  );
   const privateDependencies = [...declared].filter((name) => name.startsWith("@deliberate/"));
   if (own.private !== true && privateDependencies.length > 0) {
-    throw new Error(`Move ${privateDependencies.join(", ")} to services/${basename(options.directory)} devDependencies: workspace packages are bundled, and a published manifest naming them cannot be installed.`);
+    throw new Error(
+      `Move ${privateDependencies.join(", ")} to services/${basename(options.directory)} devDependencies: workspace packages are bundled, and a published manifest naming them cannot be installed.`,
+    );
   }
   const missing = new Set();
   const seen = new Set();
@@ -62,7 +70,9 @@ export function defineServiceConfig(options) {
   };
   for (const dependency of workspacePackages) visit(dependency, options.directory);
   if (missing.size > 0) {
-    throw new Error(`Add to services/${basename(options.directory)} dependencies (bundled workspace packages need them at run time): ${[...missing].join(", ")}`);
+    throw new Error(
+      `Add to services/${basename(options.directory)} dependencies (bundled workspace packages need them at run time): ${[...missing].join(", ")}`,
+    );
   }
   return {
     entry: options.entry,
@@ -76,7 +86,9 @@ export function defineServiceConfig(options) {
     dts: false,
     // Bundle the workspace packages; keep every npm dependency external.
     noExternal: [/^@deliberate\//, ...(options.bundle ?? [])],
-    external: [...declared].filter((name) => !name.startsWith("@deliberate/") && !(options.bundle ?? []).includes(name)),
+    external: [...declared].filter(
+      (name) => !name.startsWith("@deliberate/") && !(options.bundle ?? []).includes(name),
+    ),
     ...(options.viewerAssets ? { onSuccess: async () => buildViewerAssets(options.directory, "dist") } : {}),
   };
 }

@@ -4,4 +4,8 @@
  * bundles (`bundles` picks which of its direct workspace dependencies count;
  * default all).
  */
-export declare function buildWhenStale(options: { packageRoot: string; output: string; bundles?: (name: string) => boolean }): void;
+export declare function buildWhenStale(options: {
+  packageRoot: string;
+  output: string;
+  bundles?: (name: string) => boolean;
+}): void;

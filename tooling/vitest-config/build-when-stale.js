@@ -10,7 +10,8 @@ function newestSource(directory) {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const path = join(directory, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith(".ts") && !/\.test(-d)?\.ts$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+    else if (entry.name.endsWith(".ts") && !/\.test(-d)?\.ts$/.test(entry.name))
+      newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }

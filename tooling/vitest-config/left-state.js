@@ -4,7 +4,19 @@
 
 /** The globals whose identity is checked, as `[label, owner, key]`. */
 const watchedGlobals = [
-  ...["fetch", "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask", "Date", "console", "performance"].map((key) => [`globalThis.${key}`, globalThis, key]),
+  ...[
+    "fetch",
+    "setTimeout",
+    "setInterval",
+    "setImmediate",
+    "clearTimeout",
+    "clearInterval",
+    "clearImmediate",
+    "queueMicrotask",
+    "Date",
+    "console",
+    "performance",
+  ].map((key) => [`globalThis.${key}`, globalThis, key]),
   ["Math.random", Math, "random"],
   ["Date.now", Date, "now"],
   ["performance.now", performance, "now"],
@@ -30,7 +42,8 @@ export function describeChanges(before, after) {
     if (!(name in before.env)) changes.push(`process.env.${name} set`);
     else if (before.env[name] !== after.env[name]) changes.push(`process.env.${name} changed`);
   }
-  for (const name of Object.keys(before.env).sort()) if (!(name in after.env)) changes.push(`process.env.${name} deleted`);
+  for (const name of Object.keys(before.env).sort())
+    if (!(name in after.env)) changes.push(`process.env.${name} deleted`);
   if (before.cwd !== after.cwd) changes.push(`the working folder changed to ${after.cwd} (process.chdir)`);
   if (before.exitCode !== after.exitCode) changes.push(`process.exitCode set to ${after.exitCode}`);
   watchedGlobals.forEach(([label], index) => {

@@ -11,8 +11,11 @@ export function testSettings(manifest, where = "package.json") {
   }
   const { testRun = "shared", engineDialect = false } = settings;
   if (testRun !== "own" && testRun !== "shared" && testRun !== "separate") {
-    throw new Error(`${where}: "deliberate.testRun" must be "own", "separate" or "shared" (the default), got ${JSON.stringify(testRun)}`);
+    throw new Error(
+      `${where}: "deliberate.testRun" must be "own", "separate" or "shared" (the default), got ${JSON.stringify(testRun)}`,
+    );
   }
-  if (typeof engineDialect !== "boolean") throw new Error(`${where}: "deliberate.engineDialect" must be true or false, got ${JSON.stringify(engineDialect)}`);
+  if (typeof engineDialect !== "boolean")
+    throw new Error(`${where}: "deliberate.engineDialect" must be true or false, got ${JSON.stringify(engineDialect)}`);
   return { testRun, engineDialect };
 }

@@ -61,14 +61,30 @@ describe("analyzePairwiseMatrix", () => {
   });
 
   it("handles one and two items with CR = 0", () => {
-    expect(analyzePairwiseMatrix({ matrix: [[1]] })).toMatchObject({ priorities: [1], lambda_max: 1, consistency_ratio: 0, consistent: true });
-    const two = analyzePairwiseMatrix({ matrix: [[1, 9], [1 / 9, 1]] });
+    expect(analyzePairwiseMatrix({ matrix: [[1]] })).toMatchObject({
+      priorities: [1],
+      lambda_max: 1,
+      consistency_ratio: 0,
+      consistent: true,
+    });
+    const two = analyzePairwiseMatrix({
+      matrix: [
+        [1, 9],
+        [1 / 9, 1],
+      ],
+    });
     expect(two.priorities[0]).toBeCloseTo(0.9, 12);
     expect(two.consistency_ratio).toBe(0);
   });
 
   it("accepts two-decimal reciprocals within the default tolerance", () => {
-    const result = analyzePairwiseMatrix({ matrix: [[1, 3, 7], [0.33, 1, 3], [0.14, 0.33, 1]] });
+    const result = analyzePairwiseMatrix({
+      matrix: [
+        [1, 3, 7],
+        [0.33, 1, 3],
+        [0.14, 0.33, 1],
+      ],
+    });
     expect(result.priorities.reduce((sum, value) => sum + value, 0)).toBeCloseTo(1, 12);
   });
 
@@ -86,7 +102,9 @@ describe("analyzePairwiseMatrix", () => {
         expect(Math.abs(result.consistency_ratio)).toBeLessThan(1e-9);
         expect(result.consistent).toBe(true);
         const total = weights.reduce((sum, value) => sum + value, 0);
-        result.priorities.forEach((priority, index) => expect(priority).toBeCloseTo((weights[index] as number) / total, 9));
+        result.priorities.forEach((priority, index) =>
+          expect(priority).toBeCloseTo((weights[index] as number) / total, 9),
+        );
       }),
     );
   });
@@ -95,12 +113,66 @@ describe("analyzePairwiseMatrix", () => {
     expectInvalid(() => analyzePairwiseMatrix({ matrix: [] }), "matrix");
     expectInvalid(() => analyzePairwiseMatrix({ matrix: [[1, 2], [0.5]] }), "matrix.1");
     expectInvalid(() => analyzePairwiseMatrix({ matrix: [[1, 2], 0.5 as unknown as number[]] }), "matrix.1");
-    expectInvalid(() => analyzePairwiseMatrix({ matrix: [[1, 2, 3], [0.5, 1, 2]] }), "matrix.0");
-    expectInvalid(() => analyzePairwiseMatrix({ matrix: [[1, -2], [-0.5, 1]] }), "matrix.0.1");
-    expectInvalid(() => analyzePairwiseMatrix({ matrix: [[1, Number.NaN], [1, 1]] }), "matrix.0.1");
-    expectInvalid(() => analyzePairwiseMatrix({ matrix: [[2, 1], [1, 1]] }), "matrix.0.0");
-    expectInvalid(() => analyzePairwiseMatrix({ matrix: [[1, 3], [3, 1]] }), "matrix.1.0");
-    expectInvalid(() => analyzePairwiseMatrix({ matrix: [[1, 20], [1 / 20, 1]] }), "matrix.0.1");
+    expectInvalid(
+      () =>
+        analyzePairwiseMatrix({
+          matrix: [
+            [1, 2, 3],
+            [0.5, 1, 2],
+          ],
+        }),
+      "matrix.0",
+    );
+    expectInvalid(
+      () =>
+        analyzePairwiseMatrix({
+          matrix: [
+            [1, -2],
+            [-0.5, 1],
+          ],
+        }),
+      "matrix.0.1",
+    );
+    expectInvalid(
+      () =>
+        analyzePairwiseMatrix({
+          matrix: [
+            [1, Number.NaN],
+            [1, 1],
+          ],
+        }),
+      "matrix.0.1",
+    );
+    expectInvalid(
+      () =>
+        analyzePairwiseMatrix({
+          matrix: [
+            [2, 1],
+            [1, 1],
+          ],
+        }),
+      "matrix.0.0",
+    );
+    expectInvalid(
+      () =>
+        analyzePairwiseMatrix({
+          matrix: [
+            [1, 3],
+            [3, 1],
+          ],
+        }),
+      "matrix.1.0",
+    );
+    expectInvalid(
+      () =>
+        analyzePairwiseMatrix({
+          matrix: [
+            [1, 20],
+            [1 / 20, 1],
+          ],
+        }),
+      "matrix.0.1",
+    );
     const big = Array.from({ length: 16 }, () => Array.from({ length: 16 }, () => 1));
     expectInvalid(() => analyzePairwiseMatrix({ matrix: big }), "matrix");
   });
@@ -141,7 +213,10 @@ describe("buildPairwiseMatrix", () => {
   });
 
   it("names every missing pair", () => {
-    const error = expectInvalid(() => buildPairwiseMatrix({ items: ["a", "b", "c"], judgements: [{ a: "a", b: "b", value: 2 }] }), "judgements");
+    const error = expectInvalid(
+      () => buildPairwiseMatrix({ items: ["a", "b", "c"], judgements: [{ a: "a", b: "b", value: 2 }] }),
+      "judgements",
+    );
     expect(error.message).toContain('"a" vs "c"');
     expect(error.message).toContain('"b" vs "c"');
   });
@@ -150,13 +225,39 @@ describe("buildPairwiseMatrix", () => {
     const items = ["a", "b"];
     expectInvalid(() => buildPairwiseMatrix({ items, judgements: [{ a: "a", b: "z", value: 2 }] }), "judgements.0.b");
     expectInvalid(() => buildPairwiseMatrix({ items, judgements: [{ a: "x", b: "b", value: 2 }] }), "judgements.0.a");
-    expectInvalid(() => buildPairwiseMatrix({ items, judgements: [{ a: "a", b: "b", value: 2 }, { a: "b", b: "a", value: 0.5 }] }), "judgements.1");
-    expectInvalid(() => buildPairwiseMatrix({ items, judgements: [{ a: "a", b: "a", value: 1 }, { a: "a", b: "b", value: 2 }] }), "judgements.0");
-    expectInvalid(() => buildPairwiseMatrix({ items, judgements: [{ a: "a", b: "b", value: 10 }] }), "judgements.0.value");
+    expectInvalid(
+      () =>
+        buildPairwiseMatrix({
+          items,
+          judgements: [
+            { a: "a", b: "b", value: 2 },
+            { a: "b", b: "a", value: 0.5 },
+          ],
+        }),
+      "judgements.1",
+    );
+    expectInvalid(
+      () =>
+        buildPairwiseMatrix({
+          items,
+          judgements: [
+            { a: "a", b: "a", value: 1 },
+            { a: "a", b: "b", value: 2 },
+          ],
+        }),
+      "judgements.0",
+    );
+    expectInvalid(
+      () => buildPairwiseMatrix({ items, judgements: [{ a: "a", b: "b", value: 10 }] }),
+      "judgements.0.value",
+    );
     expectInvalid(() => buildPairwiseMatrix({ items: ["a", "a"], judgements: [] }), "items.1");
     expectInvalid(() => buildPairwiseMatrix({ items: [], judgements: [] }), "items");
     expectInvalid(() => buildPairwiseMatrix({ items, judgements: {} as unknown as [] }), "judgements");
-    expectInvalid(() => buildPairwiseMatrix({ items, judgements: [{ a: "a", b: "b", value: Number.NaN }] }), "judgements.0.value");
+    expectInvalid(
+      () => buildPairwiseMatrix({ items, judgements: [{ a: "a", b: "b", value: Number.NaN }] }),
+      "judgements.0.value",
+    );
   });
 });
 

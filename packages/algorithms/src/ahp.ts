@@ -6,7 +6,9 @@ import { type RankedOption, rankOptions } from "./ranking.ts";
  * Saaty's random consistency index RI for n = 1..15 (index n − 1): the mean
  * consistency index of random reciprocal matrices of that size.
  */
-export const saatyRandomIndex: readonly number[] = [0, 0, 0.58, 0.9, 1.12, 1.24, 1.32, 1.41, 1.45, 1.49, 1.51, 1.48, 1.56, 1.57, 1.59];
+export const saatyRandomIndex: readonly number[] = [
+  0, 0, 0.58, 0.9, 1.12, 1.24, 1.32, 1.41, 1.45, 1.49, 1.51, 1.48, 1.56, 1.57, 1.59,
+];
 
 /** Largest matrix {@link analyzePairwiseMatrix} accepts (the size of the RI table). */
 export const maxPairwiseItems = saatyRandomIndex.length;
@@ -99,11 +101,18 @@ export function analyzePairwiseMatrix(input: PairwiseMatrixInput): PairwiseAnaly
   const matrix = input.matrix;
   if (issues.array(matrix, "matrix", 1)) {
     if (matrix.length > maxPairwiseItems) {
-      issues.add("matrix", `has ${matrix.length} rows; at most ${maxPairwiseItems} items can be compared (Saaty's random index is tabulated to 15)`);
+      issues.add(
+        "matrix",
+        `has ${matrix.length} rows; at most ${maxPairwiseItems} items can be compared (Saaty's random index is tabulated to 15)`,
+      );
     }
     matrix.forEach((row, i) => {
       if (!issues.array(row, `matrix.${i}`)) return;
-      if (row.length !== matrix.length) issues.add(`matrix.${i}`, `has ${row.length} entries; the matrix must be square (${matrix.length} x ${matrix.length})`);
+      if (row.length !== matrix.length)
+        issues.add(
+          `matrix.${i}`,
+          `has ${row.length} entries; the matrix must be square (${matrix.length} x ${matrix.length})`,
+        );
     });
   }
   issues.throwIfAny("Give an n x n matrix of pairwise judgements, one row and one column per item.");
@@ -116,17 +125,29 @@ export function analyzePairwiseMatrix(input: PairwiseMatrixInput): PairwiseAnaly
       const field = `matrix.${i}.${j}`;
       if (!issues.finite(value, field)) continue;
       if (value <= 0) issues.add(field, `must be positive, got ${value}`);
-      else if (i === j && Math.abs(value - 1) > tolerance) issues.add(field, `is on the diagonal and must be 1, got ${value}`);
-      else if (value < low || value > high) issues.add(field, `must be on Saaty's scale between 1/9 and 9, got ${value}`);
+      else if (i === j && Math.abs(value - 1) > tolerance)
+        issues.add(field, `is on the diagonal and must be 1, got ${value}`);
+      else if (value < low || value > high)
+        issues.add(field, `must be on Saaty's scale between 1/9 and 9, got ${value}`);
       else if (j > i) {
         const mirror = at(matrix, j, i);
-        if (typeof mirror === "number" && Number.isFinite(mirror) && mirror > 0 && Math.abs(value * mirror - 1) > tolerance) {
-          issues.add(`matrix.${j}.${i}`, `must be the reciprocal of matrix.${i}.${j} (1/${value} = ${1 / value}), got ${mirror}`);
+        if (
+          typeof mirror === "number" &&
+          Number.isFinite(mirror) &&
+          mirror > 0 &&
+          Math.abs(value * mirror - 1) > tolerance
+        ) {
+          issues.add(
+            `matrix.${j}.${i}`,
+            `must be the reciprocal of matrix.${i}.${j} (1/${value} = ${1 / value}), got ${mirror}`,
+          );
         }
       }
     }
   }
-  issues.throwIfAny("Fill the matrix with Saaty 1–9 judgements: matrix[i][j] = how much i beats j, matrix[j][i] = 1/matrix[i][j], 1 on the diagonal.");
+  issues.throwIfAny(
+    "Fill the matrix with Saaty 1–9 judgements: matrix[i][j] = how much i beats j, matrix[j][i] = 1/matrix[i][j], 1 on the diagonal.",
+  );
 
   let priorities: number[] = new Array<number>(n).fill(1 / n);
   let product = multiply(matrix, priorities);
@@ -215,12 +236,19 @@ export function buildPairwiseMatrix(input: PairwiseJudgementsInput): number[][] 
       }
       if (aIndex === undefined || bIndex === undefined) return;
       if (aIndex === bIndex) {
-        issues.add(field, `compares ${JSON.stringify(a)} with itself; self-comparisons are implicitly 1, leave them out`);
+        issues.add(
+          field,
+          `compares ${JSON.stringify(a)} with itself; self-comparisons are implicitly 1, leave them out`,
+        );
         return;
       }
       const key = pairKey(aIndex, bIndex);
       const first = judged.get(key);
-      if (first !== undefined) issues.add(field, `judges ${JSON.stringify(a)} vs ${JSON.stringify(b)} again (first in judgements.${first}); give each pair once`);
+      if (first !== undefined)
+        issues.add(
+          field,
+          `judges ${JSON.stringify(a)} vs ${JSON.stringify(b)} again (first in judgements.${first}); give each pair once`,
+        );
       else judged.set(key, index);
     });
     if (issues.isEmpty) {
@@ -233,7 +261,10 @@ export function buildPairwiseMatrix(input: PairwiseJudgementsInput): number[][] 
       }
       if (missing.length > 0) {
         const shown = missing.slice(0, 20).join(", ");
-        issues.add("judgements", `missing ${missing.length} pair${missing.length === 1 ? "" : "s"}: ${shown}${missing.length > 20 ? ", …" : ""}`);
+        issues.add(
+          "judgements",
+          `missing ${missing.length} pair${missing.length === 1 ? "" : "s"}: ${shown}${missing.length > 20 ? ", …" : ""}`,
+        );
       }
     }
   }
@@ -267,12 +298,18 @@ export function analyzePairwiseJudgements(
   const { items: _items, judgements: _judgements, ...options } = input;
   const analysis = analyzePairwiseMatrix({ ...options, matrix });
   if (analysis.warning !== undefined && analysis.most_inconsistent !== undefined) {
-    analysis.warning = inconsistencyWarning(analysis.consistency_ratio, analysis.most_inconsistent, (index) => JSON.stringify(input.items[index]));
+    analysis.warning = inconsistencyWarning(analysis.consistency_ratio, analysis.most_inconsistent, (index) =>
+      JSON.stringify(input.items[index]),
+    );
   }
   return { ...analysis, matrix, rankings: rankOptions(input.items, analysis.priorities) };
 }
 
-function inconsistencyWarning(ratio: number, judgement: InconsistentJudgement, nameOf: (index: number) => string): string {
+function inconsistencyWarning(
+  ratio: number,
+  judgement: InconsistentJudgement,
+  nameOf: (index: number) => string,
+): string {
   return (
     `Consistency ratio ${ratio.toFixed(3)} exceeds ${consistencyRatioThreshold}: the pairwise judgements contradict each other, ` +
     `so the priorities are unreliable. Revisit ${nameOf(judgement.row)} vs ${nameOf(judgement.column)} first ` +
@@ -280,7 +317,10 @@ function inconsistencyWarning(ratio: number, judgement: InconsistentJudgement, n
   );
 }
 
-function findMostInconsistent(matrix: readonly (readonly number[])[], priorities: readonly number[]): InconsistentJudgement | undefined {
+function findMostInconsistent(
+  matrix: readonly (readonly number[])[],
+  priorities: readonly number[],
+): InconsistentJudgement | undefined {
   let best: InconsistentJudgement | undefined;
   let bestDeviation = -1;
   for (let i = 0; i < matrix.length; i += 1) {

@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { expectInvalid } from "./test-support.ts";
-import { bayesianUpdate, binaryEntropy, conditionalIndependenceAssumption, multiHypothesisUpdate, shannonEntropy } from "./bayes.ts";
+import {
+  bayesianUpdate,
+  binaryEntropy,
+  conditionalIndependenceAssumption,
+  multiHypothesisUpdate,
+  shannonEntropy,
+} from "./bayes.ts";
 
 const probability = fc.double({ min: 0.001, max: 1, noNaN: true });
 const evidenceItem = fc.record({ likelihood_if_true: probability, likelihood_if_false: probability });
@@ -50,15 +56,23 @@ describe("bayesianUpdate", () => {
   });
 
   it("clamps perturbed likelihoods to [min(v, 0.001), 1]", () => {
-    const result = bayesianUpdate({ prior: 0.5, evidence: [{ likelihood_if_true: 0.02, likelihood_if_false: 0.98 }], sensitivity_delta: 0.1 });
+    const result = bayesianUpdate({
+      prior: 0.5,
+      evidence: [{ likelihood_if_true: 0.02, likelihood_if_false: 0.98 }],
+      sensitivity_delta: 0.1,
+    });
     // lower: a -> 0.001 (floor), b -> 1 ; upper: a -> 0.12, b -> 0.88
     expect(result.sensitivity_interval.lower).toBeCloseTo(0.001 / 1.001, 12);
     expect(result.sensitivity_interval.upper).toBeCloseTo(0.12 / 1.0, 12);
   });
 
   it("keeps the prior's certainty", () => {
-    expect(bayesianUpdate({ prior: 1, evidence: [{ likelihood_if_true: 0.1, likelihood_if_false: 0.9 }] }).posterior).toBe(1);
-    expect(bayesianUpdate({ prior: 0, evidence: [{ likelihood_if_true: 0.9, likelihood_if_false: 0.1 }] })).toMatchObject({ posterior: 0, posterior_odds: 0 });
+    expect(
+      bayesianUpdate({ prior: 1, evidence: [{ likelihood_if_true: 0.1, likelihood_if_false: 0.9 }] }).posterior,
+    ).toBe(1);
+    expect(
+      bayesianUpdate({ prior: 0, evidence: [{ likelihood_if_true: 0.9, likelihood_if_false: 0.1 }] }),
+    ).toMatchObject({ posterior: 0, posterior_odds: 0 });
   });
 
   it("rejects bad input naming the field", () => {
@@ -66,14 +80,26 @@ describe("bayesianUpdate", () => {
     expectInvalid(() => bayesianUpdate({ prior: 1.5, evidence: [item] }), "prior");
     expectInvalid(() => bayesianUpdate({ prior: Number.NaN, evidence: [item] }), "prior");
     expectInvalid(() => bayesianUpdate({ prior: 0.5, evidence: [] }), "evidence");
-    expectInvalid(() => bayesianUpdate({ prior: 0.5, evidence: [item, { ...item, likelihood_if_true: -0.1 }] }), "evidence.1.likelihood_if_true");
-    expectInvalid(() => bayesianUpdate({ prior: 0.5, evidence: [{ ...item, likelihood_if_false: Infinity }] }), "evidence.0.likelihood_if_false");
-    expectInvalid(() => bayesianUpdate({ prior: 0.5, evidence: [{ likelihood_if_true: 0, likelihood_if_false: 0 }] }), "evidence.0");
+    expectInvalid(
+      () => bayesianUpdate({ prior: 0.5, evidence: [item, { ...item, likelihood_if_true: -0.1 }] }),
+      "evidence.1.likelihood_if_true",
+    );
+    expectInvalid(
+      () => bayesianUpdate({ prior: 0.5, evidence: [{ ...item, likelihood_if_false: Infinity }] }),
+      "evidence.0.likelihood_if_false",
+    );
+    expectInvalid(
+      () => bayesianUpdate({ prior: 0.5, evidence: [{ likelihood_if_true: 0, likelihood_if_false: 0 }] }),
+      "evidence.0",
+    );
     expectInvalid(() => bayesianUpdate({ prior: 0.5, evidence: [item], sensitivity_delta: 2 }), "sensitivity_delta");
   });
 
   it("rejects evidence made impossible by the prior or earlier evidence", () => {
-    expectInvalid(() => bayesianUpdate({ prior: 1, evidence: [{ likelihood_if_true: 0, likelihood_if_false: 0.4 }] }), "evidence.0");
+    expectInvalid(
+      () => bayesianUpdate({ prior: 1, evidence: [{ likelihood_if_true: 0, likelihood_if_false: 0.4 }] }),
+      "evidence.0",
+    );
     expectInvalid(
       () =>
         bayesianUpdate({
@@ -89,41 +115,54 @@ describe("bayesianUpdate", () => {
 
   it("keeps every posterior and the interval within [0, 1], around the posterior", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.array(evidenceItem, { minLength: 1, maxLength: 8 }), (prior, evidence) => {
-        const result = bayesianUpdate({ prior, evidence });
-        for (const step of result.trace) {
-          expect(step.posterior).toBeGreaterThanOrEqual(0);
-          expect(step.posterior).toBeLessThanOrEqual(1);
-        }
-        expect(result.sensitivity_interval.lower).toBeGreaterThanOrEqual(0);
-        expect(result.sensitivity_interval.lower).toBeLessThanOrEqual(result.posterior);
-        expect(result.sensitivity_interval.upper).toBeGreaterThanOrEqual(result.posterior);
-        expect(result.sensitivity_interval.upper).toBeLessThanOrEqual(1);
-        expect(result.entropy).toBeGreaterThanOrEqual(0);
-        expect(result.entropy).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.array(evidenceItem, { minLength: 1, maxLength: 8 }),
+        (prior, evidence) => {
+          const result = bayesianUpdate({ prior, evidence });
+          for (const step of result.trace) {
+            expect(step.posterior).toBeGreaterThanOrEqual(0);
+            expect(step.posterior).toBeLessThanOrEqual(1);
+          }
+          expect(result.sensitivity_interval.lower).toBeGreaterThanOrEqual(0);
+          expect(result.sensitivity_interval.lower).toBeLessThanOrEqual(result.posterior);
+          expect(result.sensitivity_interval.upper).toBeGreaterThanOrEqual(result.posterior);
+          expect(result.sensitivity_interval.upper).toBeLessThanOrEqual(1);
+          expect(result.entropy).toBeGreaterThanOrEqual(0);
+          expect(result.entropy).toBeLessThanOrEqual(1);
+        },
+      ),
     );
   });
 
   it("makes the posterior monotone in the likelihood ratio", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.001, max: 0.999, noNaN: true }), evidenceItem, evidenceItem, (prior, first, second) => {
-        const ratio = (item: typeof first) => item.likelihood_if_true / item.likelihood_if_false;
-        const [weaker, stronger] = ratio(first) <= ratio(second) ? [first, second] : [second, first];
-        const low = bayesianUpdate({ prior, evidence: [weaker] }).posterior;
-        const high = bayesianUpdate({ prior, evidence: [stronger] }).posterior;
-        expect(low).toBeLessThanOrEqual(high + 1e-12);
-      }),
+      fc.property(
+        fc.double({ min: 0.001, max: 0.999, noNaN: true }),
+        evidenceItem,
+        evidenceItem,
+        (prior, first, second) => {
+          const ratio = (item: typeof first) => item.likelihood_if_true / item.likelihood_if_false;
+          const [weaker, stronger] = ratio(first) <= ratio(second) ? [first, second] : [second, first];
+          const low = bayesianUpdate({ prior, evidence: [weaker] }).posterior;
+          const high = bayesianUpdate({ prior, evidence: [stronger] }).posterior;
+          expect(low).toBeLessThanOrEqual(high + 1e-12);
+        },
+      ),
     );
   });
 
   it("does not depend on the order of the evidence", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.01, max: 0.99, noNaN: true }), fc.array(evidenceItem, { minLength: 2, maxLength: 6 }), (prior, evidence) => {
-        const forward = bayesianUpdate({ prior, evidence }).posterior;
-        const backward = bayesianUpdate({ prior, evidence: [...evidence].reverse() }).posterior;
-        expect(backward).toBeCloseTo(forward, 9);
-      }),
+      fc.property(
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        fc.array(evidenceItem, { minLength: 2, maxLength: 6 }),
+        (prior, evidence) => {
+          const forward = bayesianUpdate({ prior, evidence }).posterior;
+          const backward = bayesianUpdate({ prior, evidence: [...evidence].reverse() }).posterior;
+          expect(backward).toBeCloseTo(forward, 9);
+        },
+      ),
     );
   });
 });
@@ -144,7 +183,11 @@ describe("multiHypothesisUpdate", () => {
   });
 
   it("updates three hypotheses and breaks ties by input order", () => {
-    const result = multiHypothesisUpdate({ hypotheses: ["a", "b", "c"], priors: [1, 1, 2], evidence: [{ likelihoods: [0.5, 0.5, 0.25] }] });
+    const result = multiHypothesisUpdate({
+      hypotheses: ["a", "b", "c"],
+      priors: [1, 1, 2],
+      evidence: [{ likelihoods: [0.5, 0.5, 0.25] }],
+    });
     // joint: 0.125, 0.125, 0.125 -> uniform
     result.posteriors.forEach((posterior) => expect(posterior).toBeCloseTo(1 / 3, 14));
     expect(result.most_probable.hypothesis).toBe("a");
@@ -161,8 +204,17 @@ describe("multiHypothesisUpdate", () => {
     expectInvalid(() => multiHypothesisUpdate({ ...ok, priors: [0, 0] }), "priors");
     expectInvalid(() => multiHypothesisUpdate({ ...ok, evidence: [] }), "evidence");
     expectInvalid(() => multiHypothesisUpdate({ ...ok, evidence: [{ likelihoods: [0.5] }] }), "evidence.0.likelihoods");
-    expectInvalid(() => multiHypothesisUpdate({ ...ok, evidence: [{ likelihoods: "x" as unknown as number[] }] }), "evidence.0.likelihoods");
-    expectInvalid(() => multiHypothesisUpdate({ ...ok, evidence: [{ likelihoods: [0.5, 1.5] }] }), "evidence.0.likelihoods.1");
-    expectInvalid(() => multiHypothesisUpdate({ ...ok, priors: [1, 0], evidence: [{ likelihoods: [0, 0.5] }] }), "evidence.0.likelihoods");
+    expectInvalid(
+      () => multiHypothesisUpdate({ ...ok, evidence: [{ likelihoods: "x" as unknown as number[] }] }),
+      "evidence.0.likelihoods",
+    );
+    expectInvalid(
+      () => multiHypothesisUpdate({ ...ok, evidence: [{ likelihoods: [0.5, 1.5] }] }),
+      "evidence.0.likelihoods.1",
+    );
+    expectInvalid(
+      () => multiHypothesisUpdate({ ...ok, priors: [1, 0], evidence: [{ likelihoods: [0, 0.5] }] }),
+      "evidence.0.likelihoods",
+    );
   });
 });

@@ -119,11 +119,16 @@ export function bayesianUpdate(input: BayesianUpdateInput): BayesianUpdateResult
       const trueOk = issues.inRange(item?.likelihood_if_true, `evidence.${index}.likelihood_if_true`, 0, 1);
       const falseOk = issues.inRange(item?.likelihood_if_false, `evidence.${index}.likelihood_if_false`, 0, 1);
       if (trueOk && falseOk && item.likelihood_if_true === 0 && item.likelihood_if_false === 0) {
-        issues.add(`evidence.${index}`, "likelihood_if_true and likelihood_if_false are both 0: the evidence could not have been observed; give at least one a positive probability");
+        issues.add(
+          `evidence.${index}`,
+          "likelihood_if_true and likelihood_if_false are both 0: the evidence could not have been observed; give at least one a positive probability",
+        );
       }
     });
   }
-  issues.throwIfAny("Probabilities are numbers in [0, 1]: prior = P(H), likelihood_if_true = P(E|H), likelihood_if_false = P(E|¬H).");
+  issues.throwIfAny(
+    "Probabilities are numbers in [0, 1]: prior = P(H), likelihood_if_true = P(E|H), likelihood_if_false = P(E|¬H).",
+  );
 
   const likelihoods = input.evidence.map((item) => [item.likelihood_if_true, item.likelihood_if_false] as const);
   const trace = sequentialUpdate(input.prior, likelihoods);
@@ -135,8 +140,14 @@ export function bayesianUpdate(input: BayesianUpdateInput): BayesianUpdateResult
 
   const perturb = (value: number, direction: 1 | -1): number =>
     direction === 1 ? Math.min(1, value + delta) : Math.max(Math.min(value, sensitivityLikelihoodFloor), value - delta);
-  const upper = finalPosterior(input.prior, likelihoods.map(([a, b]) => [perturb(a, 1), perturb(b, -1)] as const));
-  const lower = finalPosterior(input.prior, likelihoods.map(([a, b]) => [perturb(a, -1), perturb(b, 1)] as const));
+  const upper = finalPosterior(
+    input.prior,
+    likelihoods.map(([a, b]) => [perturb(a, 1), perturb(b, -1)] as const),
+  );
+  const lower = finalPosterior(
+    input.prior,
+    likelihoods.map(([a, b]) => [perturb(a, -1), perturb(b, 1)] as const),
+  );
 
   return {
     prior: input.prior,
@@ -238,9 +249,11 @@ export function multiHypothesisUpdate(input: MultiHypothesisInput): MultiHypothe
   if (hypothesesOk) issues.uniqueNames(input.hypotheses, (index) => `hypotheses.${index}`);
   const count = hypothesesOk ? input.hypotheses.length : -1;
   if (issues.array(input.priors, "priors") && count >= 0) {
-    if (input.priors.length !== count) issues.add("priors", `needs one prior per hypothesis (${count}), got ${input.priors.length}`);
+    if (input.priors.length !== count)
+      issues.add("priors", `needs one prior per hypothesis (${count}), got ${input.priors.length}`);
     input.priors.forEach((prior, index) => {
-      if (issues.finite(prior, `priors.${index}`) && prior < 0) issues.add(`priors.${index}`, `must be 0 or more, got ${prior}`);
+      if (issues.finite(prior, `priors.${index}`) && prior < 0)
+        issues.add(`priors.${index}`, `must be 0 or more, got ${prior}`);
     });
   }
   if (issues.array(input.evidence, "evidence", 1) && count >= 0) {
@@ -254,9 +267,16 @@ export function multiHypothesisUpdate(input: MultiHypothesisInput): MultiHypothe
       item.likelihoods.forEach((likelihood, hypothesis) => issues.inRange(likelihood, `${field}.${hypothesis}`, 0, 1));
     });
   }
-  issues.throwIfAny("Give one prior per hypothesis and, per evidence item, one likelihood P(E | hypothesis) per hypothesis.");
+  issues.throwIfAny(
+    "Give one prior per hypothesis and, per evidence item, one likelihood P(E | hypothesis) per hypothesis.",
+  );
   const priorTotal = input.priors.reduce((total, prior) => total + prior, 0);
-  requireFiniteResult(priorTotal, "priors", "the sum of the priors", "Priors are relative weights: scale them down (e.g. to sum 1).");
+  requireFiniteResult(
+    priorTotal,
+    "priors",
+    "the sum of the priors",
+    "Priors are relative weights: scale them down (e.g. to sum 1).",
+  );
   if (priorTotal === 0) {
     issues.add("priors", "every prior is 0; give at least one hypothesis a positive prior");
     issues.throwIfAny();
@@ -268,7 +288,10 @@ export function multiHypothesisUpdate(input: MultiHypothesisInput): MultiHypothe
     const joint = belief.map((probability, hypothesis) => probability * (item.likelihoods[hypothesis] as number));
     const marginal = joint.reduce((total, value) => total + value, 0);
     if (marginal === 0) {
-      issues.add(`evidence.${index}.likelihoods`, "give this item probability 0 under every hypothesis that is still possible; at least one must be positive");
+      issues.add(
+        `evidence.${index}.likelihoods`,
+        "give this item probability 0 under every hypothesis that is still possible; at least one must be positive",
+      );
       issues.throwIfAny("A likelihood of exactly 0 rules a hypothesis out; use a small positive probability instead.");
     }
     belief = joint.map((value) => value / marginal);

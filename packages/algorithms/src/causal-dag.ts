@@ -45,9 +45,11 @@ export interface CausalEdge {
  */
 export function validateCausalStructure(model: CausalModel, field = "causal_model"): Omit<CausalGraph, "order"> {
   const issues = new IssueList();
-  if (model === null || typeof model !== "object") invalidInput(field, `must be an object with variables and relationships, got ${describeValue(model)}`);
+  if (model === null || typeof model !== "object")
+    invalidInput(field, `must be an object with variables and relationships, got ${describeValue(model)}`);
   let indexOf = new Map<string, number>();
-  if (issues.array(model.variables, `${field}.variables`, 1)) indexOf = issues.uniqueNames(model.variables, (index) => `${field}.variables.${index}`);
+  if (issues.array(model.variables, `${field}.variables`, 1))
+    indexOf = issues.uniqueNames(model.variables, (index) => `${field}.variables.${index}`);
   const edges: CausalEdge[] = [];
   if (issues.array(model.relationships, `${field}.relationships`)) {
     const seen = new Map<string, number>();
@@ -55,8 +57,10 @@ export function validateCausalStructure(model: CausalModel, field = "causal_mode
       const at = `${field}.relationships.${index}`;
       const cause = indexOf.get(relationship?.cause);
       const effect = indexOf.get(relationship?.effect);
-      if (cause === undefined) issues.add(`${at}.cause`, `must be one of variables, got ${describeValue(relationship?.cause)}`);
-      if (effect === undefined) issues.add(`${at}.effect`, `must be one of variables, got ${describeValue(relationship?.effect)}`);
+      if (cause === undefined)
+        issues.add(`${at}.cause`, `must be one of variables, got ${describeValue(relationship?.cause)}`);
+      if (effect === undefined)
+        issues.add(`${at}.effect`, `must be one of variables, got ${describeValue(relationship?.effect)}`);
       const strengthOk = issues.finite(relationship?.strength, `${at}.strength`);
       if (cause === undefined || effect === undefined || !strengthOk) return;
       if (cause === effect) {
@@ -66,14 +70,19 @@ export function validateCausalStructure(model: CausalModel, field = "causal_mode
       const key = `${cause}>${effect}`;
       const first = seen.get(key);
       if (first !== undefined) {
-        issues.add(at, `duplicates ${field}.relationships.${first} (${relationship.cause} -> ${relationship.effect}); combine them into one strength`);
+        issues.add(
+          at,
+          `duplicates ${field}.relationships.${first} (${relationship.cause} -> ${relationship.effect}); combine them into one strength`,
+        );
         return;
       }
       seen.set(key, index);
       edges.push({ relationship: index, cause, effect, strength: relationship.strength });
     });
   }
-  issues.throwIfAny("List every variable once in variables; each relationship links two different listed variables with a finite strength.");
+  issues.throwIfAny(
+    "List every variable once in variables; each relationship links two different listed variables with a finite strength.",
+  );
   const children: CausalEdge[][] = model.variables.map(() => []);
   const parents: CausalEdge[][] = model.variables.map(() => []);
   for (const edge of edges) {
@@ -107,7 +116,11 @@ export function validateCausalModel(model: CausalModel, field = "causal_model"):
   const cycle = findCycle(graph);
   if (cycle !== null) {
     const path = cycle.map((index) => graph.variables[index] as string).join(" -> ");
-    invalidInput(`${field}.relationships`, `contain a cycle: ${path}; a causal model must be acyclic`, "Remove or reverse one relationship on the cycle (feedback loops need a time-indexed model).");
+    invalidInput(
+      `${field}.relationships`,
+      `contain a cycle: ${path}; a causal model must be acyclic`,
+      "Remove or reverse one relationship on the cycle (feedback loops need a time-indexed model).",
+    );
   }
   return { ...graph, order: kahnOrder(graph) };
 }
@@ -154,7 +167,8 @@ export function enumerateCausalPaths(
     const edges = graph.children[variable] as readonly CausalEdge[];
     for (let index = edges.length - 1; index >= 0; index -= 1) {
       const edge = edges[index] as CausalEdge;
-      if (canReachTarget === undefined || canReachTarget.has(edge.effect)) stack.push({ variable: edge.effect, product: product * edge.strength, depth });
+      if (canReachTarget === undefined || canReachTarget.has(edge.effect))
+        stack.push({ variable: edge.effect, product: product * edge.strength, depth });
     }
   };
   current.push(options.from);

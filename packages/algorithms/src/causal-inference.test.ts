@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { expectInvalid } from "./test-support.ts";
 import type { CausalModel } from "./causal-dag.ts";
-import { computeAssociation, computeCounterfactual, computeIntervention, counterfactualAssumption, interventionAssumption } from "./causal-inference.ts";
+import {
+  computeAssociation,
+  computeCounterfactual,
+  computeIntervention,
+  counterfactualAssumption,
+  interventionAssumption,
+} from "./causal-inference.ts";
 
 /** A -> B (2), B -> C (0.5), A -> C (1): A confounds B and C. */
 const model: CausalModel = {
@@ -14,12 +20,15 @@ const model: CausalModel = {
   ],
 };
 
-const changeOf = (effects: readonly { variable: string; change: number }[], variable: string) => effects.find((effect) => effect.variable === variable)?.change;
+const changeOf = (effects: readonly { variable: string; change: number }[], variable: string) =>
+  effects.find((effect) => effect.variable === variable)?.change;
 
 /** Random DAGs: edges only go from a lower to a higher index. */
 const randomDag = fc.integer({ min: 1, max: 7 }).chain((size) =>
   fc
-    .array(fc.record({ from: fc.nat(), to: fc.nat(), strength: fc.double({ min: -3, max: 3, noNaN: true }) }), { maxLength: size * 2 })
+    .array(fc.record({ from: fc.nat(), to: fc.nat(), strength: fc.double({ min: -3, max: 3, noNaN: true }) }), {
+      maxLength: size * 2,
+    })
     .map((raw): CausalModel => {
       const seen = new Set<string>();
       const relationships = [];
@@ -67,7 +76,11 @@ describe("computeIntervention", () => {
   });
 
   it("reports truncation when paths exceed max_paths", () => {
-    const result = computeIntervention({ causal_model: model, intervention: { variable: "A", change: 1 }, max_paths: 1 });
+    const result = computeIntervention({
+      causal_model: model,
+      intervention: { variable: "A", change: 1 },
+      max_paths: 1,
+    });
     expect(result.paths_truncated).toBe(true);
     expect(result.paths).toHaveLength(1);
     expect(changeOf(result.effects, "C")).toBe(2); // effects stay exact
@@ -81,7 +94,9 @@ describe("computeIntervention", () => {
         fc.pre(!result.paths_truncated);
         for (const effect of result.effects) {
           if (effect.variable === variable) continue;
-          const total = result.paths.filter((path) => path.variables[path.variables.length - 1] === effect.variable).reduce((sum, path) => sum + path.contribution, 0);
+          const total = result.paths
+            .filter((path) => path.variables[path.variables.length - 1] === effect.variable)
+            .reduce((sum, path) => sum + path.contribution, 0);
           expect(effect.change).toBeCloseTo(total, 9);
         }
       }),
@@ -89,11 +104,29 @@ describe("computeIntervention", () => {
   });
 
   it("rejects bad input naming the field", () => {
-    expectInvalid(() => computeIntervention({ causal_model: model, intervention: { variable: "Z", change: 1 } }), "intervention.variable");
-    expectInvalid(() => computeIntervention({ causal_model: model, intervention: { variable: "A", change: Number.NaN } }), "intervention.change");
-    expectInvalid(() => computeIntervention({ causal_model: model, intervention: { variable: "A", change: 1 }, max_paths: 0 }), "max_paths");
-    const cyclic = { variables: ["A", "B"], relationships: [{ cause: "A", effect: "B", strength: 1 }, { cause: "B", effect: "A", strength: 1 }] };
-    expectInvalid(() => computeIntervention({ causal_model: cyclic, intervention: { variable: "A", change: 1 } }), "causal_model.relationships");
+    expectInvalid(
+      () => computeIntervention({ causal_model: model, intervention: { variable: "Z", change: 1 } }),
+      "intervention.variable",
+    );
+    expectInvalid(
+      () => computeIntervention({ causal_model: model, intervention: { variable: "A", change: Number.NaN } }),
+      "intervention.change",
+    );
+    expectInvalid(
+      () => computeIntervention({ causal_model: model, intervention: { variable: "A", change: 1 }, max_paths: 0 }),
+      "max_paths",
+    );
+    const cyclic = {
+      variables: ["A", "B"],
+      relationships: [
+        { cause: "A", effect: "B", strength: 1 },
+        { cause: "B", effect: "A", strength: 1 },
+      ],
+    };
+    expectInvalid(
+      () => computeIntervention({ causal_model: cyclic, intervention: { variable: "A", change: 1 } }),
+      "causal_model.relationships",
+    );
   });
 });
 
@@ -127,26 +160,67 @@ describe("computeCounterfactual", () => {
 
   it("equals the observed world plus the intervention effect in a linear model", () => {
     fc.assert(
-      fc.property(randomDag, fc.nat(), fc.double({ min: -10, max: 10, noNaN: true }), fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 7, maxLength: 7 }), (dag, pick, value, levels) => {
-        const variable = dag.variables[pick % dag.variables.length] as string;
-        const actual = Object.fromEntries(dag.variables.map((name, index) => [name, levels[index] as number]));
-        const counterfactual = computeCounterfactual({ causal_model: dag, observed: actual, intervention: { variable, value } });
-        const intervention = computeIntervention({ causal_model: dag, intervention: { variable, change: value - (actual[variable] as number) } });
-        counterfactual.values.forEach((entry, index) => expect(entry.change).toBeCloseTo(intervention.effects[index]?.change as number, 8));
-      }),
+      fc.property(
+        randomDag,
+        fc.nat(),
+        fc.double({ min: -10, max: 10, noNaN: true }),
+        fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 7, maxLength: 7 }),
+        (dag, pick, value, levels) => {
+          const variable = dag.variables[pick % dag.variables.length] as string;
+          const actual = Object.fromEntries(dag.variables.map((name, index) => [name, levels[index] as number]));
+          const counterfactual = computeCounterfactual({
+            causal_model: dag,
+            observed: actual,
+            intervention: { variable, value },
+          });
+          const intervention = computeIntervention({
+            causal_model: dag,
+            intervention: { variable, change: value - (actual[variable] as number) },
+          });
+          counterfactual.values.forEach((entry, index) =>
+            expect(entry.change).toBeCloseTo(intervention.effects[index]?.change as number, 8),
+          );
+        },
+      ),
     );
   });
 
   it("rejects bad input naming the field", () => {
     const intervention = { variable: "B", value: 5 };
-    const missing = expectInvalid(() => computeCounterfactual({ causal_model: model, observed: { A: 1, B: 3 }, intervention }), "observed");
+    const missing = expectInvalid(
+      () => computeCounterfactual({ causal_model: model, observed: { A: 1, B: 3 }, intervention }),
+      "observed",
+    );
     expect(missing.message).toContain('"C"');
-    expectInvalid(() => computeCounterfactual({ causal_model: model, observed: { ...observed, D: 1 }, intervention }), "observed.D");
-    expectInvalid(() => computeCounterfactual({ causal_model: model, observed: { ...observed, C: Number.NaN }, intervention }), "observed.C");
-    expectInvalid(() => computeCounterfactual({ causal_model: model, observed: null as unknown as Record<string, number>, intervention }), "observed");
-    expectInvalid(() => computeCounterfactual({ causal_model: model, observed, intervention: { variable: "Q", value: 1 } }), "intervention.variable");
-    expectInvalid(() => computeCounterfactual({ causal_model: model, observed, intervention: { variable: "B", value: Infinity } }), "intervention.value");
-    expectInvalid(() => computeCounterfactual({ causal_model: model, observed, intervention, max_paths: 1.5 }), "max_paths");
+    expectInvalid(
+      () => computeCounterfactual({ causal_model: model, observed: { ...observed, D: 1 }, intervention }),
+      "observed.D",
+    );
+    expectInvalid(
+      () => computeCounterfactual({ causal_model: model, observed: { ...observed, C: Number.NaN }, intervention }),
+      "observed.C",
+    );
+    expectInvalid(
+      () =>
+        computeCounterfactual({
+          causal_model: model,
+          observed: null as unknown as Record<string, number>,
+          intervention,
+        }),
+      "observed",
+    );
+    expectInvalid(
+      () => computeCounterfactual({ causal_model: model, observed, intervention: { variable: "Q", value: 1 } }),
+      "intervention.variable",
+    );
+    expectInvalid(
+      () => computeCounterfactual({ causal_model: model, observed, intervention: { variable: "B", value: Infinity } }),
+      "intervention.value",
+    );
+    expectInvalid(
+      () => computeCounterfactual({ causal_model: model, observed, intervention, max_paths: 1.5 }),
+      "max_paths",
+    );
   });
 });
 
@@ -173,20 +247,47 @@ describe("computeAssociation", () => {
         { cause: "Z", effect: "Y", strength: 1 },
       ],
     };
-    const result = computeAssociation({ causal_model: fork, observation: { variable: "X", change: 2 }, noise_variances: { X: 1, Z: 3 } });
+    const result = computeAssociation({
+      causal_model: fork,
+      observation: { variable: "X", change: 2 },
+      noise_variances: { X: 1, Z: 3 },
+    });
     // Var X = 3 + 1 = 4, Cov(X, Y) = 3: ΔY = 2·3/4 = 1.5, causally 0.
     expect(result.effects[2]).toMatchObject({ variable: "Y", causal_change: 0, relation: "confounded" });
-    const isolated = computeAssociation({ causal_model: { variables: ["X", "W"], relationships: [] }, observation: { variable: "X", change: 1 } });
+    const isolated = computeAssociation({
+      causal_model: { variables: ["X", "W"], relationships: [] },
+      observation: { variable: "X", change: 1 },
+    });
     expect(isolated.effects[1]).toMatchObject({ relation: "independent", change: 0, correlation: 0 });
     expect(result.effects[2]?.change).toBeCloseTo(1.5, 12);
   });
 
   it("rejects bad input naming the field", () => {
     const observation = { variable: "B", change: 1 };
-    expectInvalid(() => computeAssociation({ causal_model: model, observation: { variable: "Q", change: 1 } }), "observation.variable");
-    expectInvalid(() => computeAssociation({ causal_model: model, observation: { variable: "B", change: Number.NaN } }), "observation.change");
-    expectInvalid(() => computeAssociation({ causal_model: model, observation, noise_variances: { A: 0 } }), "noise_variances.A");
-    expectInvalid(() => computeAssociation({ causal_model: model, observation, noise_variances: { Q: 1 } }), "noise_variances.Q");
-    expectInvalid(() => computeAssociation({ causal_model: model, observation, noise_variances: 3 as unknown as Record<string, number> }), "noise_variances");
+    expectInvalid(
+      () => computeAssociation({ causal_model: model, observation: { variable: "Q", change: 1 } }),
+      "observation.variable",
+    );
+    expectInvalid(
+      () => computeAssociation({ causal_model: model, observation: { variable: "B", change: Number.NaN } }),
+      "observation.change",
+    );
+    expectInvalid(
+      () => computeAssociation({ causal_model: model, observation, noise_variances: { A: 0 } }),
+      "noise_variances.A",
+    );
+    expectInvalid(
+      () => computeAssociation({ causal_model: model, observation, noise_variances: { Q: 1 } }),
+      "noise_variances.Q",
+    );
+    expectInvalid(
+      () =>
+        computeAssociation({
+          causal_model: model,
+          observation,
+          noise_variances: 3 as unknown as Record<string, number>,
+        }),
+      "noise_variances",
+    );
   });
 });

@@ -99,7 +99,10 @@ export function computeIntervention(input: InterventionInput): InterventionResul
   const variable = checkVariable(issues, graph, input.intervention?.variable, "intervention.variable");
   issues.finite(input.intervention?.change, "intervention.change");
   issues.throwIfAny("intervention names one of causal_model.variables and the finite change applied to it.");
-  return interventionOn(graph, variable as number, input.intervention.change, maxPaths, [...linearCausalModelAssumptions, interventionAssumption]);
+  return interventionOn(graph, variable as number, input.intervention.change, maxPaths, [
+    ...linearCausalModelAssumptions,
+    interventionAssumption,
+  ]);
 }
 
 /** Input of {@link computeAssociation}. */
@@ -164,12 +167,16 @@ export function computeAssociation(input: AssociationInput): AssociationResult {
   const variances = graph.variables.map(() => 1);
   if (input.noise_variances !== undefined) {
     if (input.noise_variances === null || typeof input.noise_variances !== "object") {
-      issues.add("noise_variances", `must be an object of variable name -> variance, got ${describeValue(input.noise_variances)}`);
+      issues.add(
+        "noise_variances",
+        `must be an object of variable name -> variance, got ${describeValue(input.noise_variances)}`,
+      );
     } else {
       for (const [name, variance] of Object.entries(input.noise_variances)) {
         const index = graph.indexOf.get(name);
         if (index === undefined) issues.add(`noise_variances.${name}`, "is not one of causal_model.variables");
-        else if (issues.finite(variance, `noise_variances.${name}`) && variance <= 0) issues.add(`noise_variances.${name}`, `must be positive, got ${variance}`);
+        else if (issues.finite(variance, `noise_variances.${name}`) && variance <= 0)
+          issues.add(`noise_variances.${name}`, `must be positive, got ${variance}`);
         else variances[index] = variance;
       }
     }
@@ -185,7 +192,8 @@ export function computeAssociation(input: AssociationInput): AssociationResult {
     const total = totalEffects(graph, source, -1);
     const sigma = variances[source] as number;
     const loading = total[x] as number;
-    for (let v = 0; v < count; v += 1) covariance[v] = (covariance[v] as number) + sigma * loading * (total[v] as number);
+    for (let v = 0; v < count; v += 1)
+      covariance[v] = (covariance[v] as number) + sigma * loading * (total[v] as number);
   }
   for (let source = 0; source < count; source += 1) {
     const total = totalEffects(graph, source, -1);
@@ -213,7 +221,11 @@ export function computeAssociation(input: AssociationInput): AssociationResult {
       causal_change: delta * (causal[v] as number),
     };
   });
-  return { observation: { variable: graph.variables[x] as string, change: delta }, effects, assumptions: [...linearCausalModelAssumptions, associationAssumption] };
+  return {
+    observation: { variable: graph.variables[x] as string, change: delta },
+    effects,
+    assumptions: [...linearCausalModelAssumptions, associationAssumption],
+  };
 }
 
 /** Input of {@link computeCounterfactual}. */
@@ -278,7 +290,10 @@ export function computeCounterfactual(input: CounterfactualInput): Counterfactua
   } else {
     const missing = graph.variables.filter((variable) => !Object.hasOwn(observed, variable));
     if (missing.length > 0) {
-      issues.add("observed", `is missing ${missing.map((name) => JSON.stringify(name)).join(", ")}; a counterfactual needs the observed value of every variable`);
+      issues.add(
+        "observed",
+        `is missing ${missing.map((name) => JSON.stringify(name)).join(", ")}; a counterfactual needs the observed value of every variable`,
+      );
     }
     for (const [name, value] of Object.entries(observed)) {
       if (!graph.indexOf.has(name)) issues.add(`observed.${name}`, "is not one of causal_model.variables");
@@ -293,7 +308,8 @@ export function computeCounterfactual(input: CounterfactualInput): Counterfactua
   counterfactual[x] = input.intervention.value;
   for (const v of graph.order) {
     if (v === x) continue;
-    counterfactual[v] = weightedParents(graph.parents[v] as readonly CausalEdge[], counterfactual) + (noise[v] as number);
+    counterfactual[v] =
+      weightedParents(graph.parents[v] as readonly CausalEdge[], counterfactual) + (noise[v] as number);
   }
   const change = input.intervention.value - (actual[x] as number);
   const intervention = interventionOn(graph, x, change, maxPaths, []);
@@ -313,7 +329,13 @@ export function computeCounterfactual(input: CounterfactualInput): Counterfactua
   };
 }
 
-function interventionOn(graph: CausalGraph, x: number, delta: number, maxPaths: number, assumptions: string[]): InterventionResult {
+function interventionOn(
+  graph: CausalGraph,
+  x: number,
+  delta: number,
+  maxPaths: number,
+  assumptions: string[],
+): InterventionResult {
   const change = totalEffects(graph, x, x).map((effect) => effect * delta);
   const reachable = new Uint8Array(graph.variables.length);
   reachable[x] = 1;
@@ -334,7 +356,11 @@ function interventionOn(graph: CausalGraph, x: number, delta: number, maxPaths: 
   const { paths, truncated } = enumerateCausalPaths(graph, { from: x, maxPaths });
   return {
     intervention: { variable: graph.variables[x] as string, change: delta },
-    effects: graph.variables.map((variable, v) => ({ variable, change: change[v] as number, reachable: reachable[v] === 1 })),
+    effects: graph.variables.map((variable, v) => ({
+      variable,
+      change: change[v] as number,
+      reachable: reachable[v] === 1,
+    })),
     paths: paths.map((path) => ({ ...path, contribution: path.product * delta })),
     paths_truncated: truncated,
     causal_chain: chain,
@@ -353,7 +379,8 @@ function totalEffects(graph: CausalGraph, source: number, cut: number): number[]
   for (const v of graph.order) {
     if (v === source || v === cut) continue;
     let total = 0;
-    for (const edge of graph.parents[v] as readonly CausalEdge[]) total += edge.strength * (effect[edge.cause] as number);
+    for (const edge of graph.parents[v] as readonly CausalEdge[])
+      total += edge.strength * (effect[edge.cause] as number);
     effect[v] = total;
   }
   return effect;

@@ -14,7 +14,13 @@ describe("assessCredibility", () => {
     });
     const [first, second, third] = result.evidence_assessments;
     // 0.5·1 + 0.25·(1 − 0.5²) + 0.25·1 = 0.9375
-    expect(first).toMatchObject({ source_tier: "primary", corroborated_by: [1, 2], corroboration_count: 2, corroboration_score: 0.75, custody_score: 1 });
+    expect(first).toMatchObject({
+      source_tier: "primary",
+      corroborated_by: [1, 2],
+      corroboration_count: 2,
+      corroboration_score: 0.75,
+      custody_score: 1,
+    });
     expect(first?.credibility_score).toBeCloseTo(0.9375, 12);
     // 0.5·0.6 + 0.25·0.5 + 0.25·0.5 (custody unknown) = 0.55
     expect(second).toMatchObject({ chain_of_custody: "unknown", custody_score: 0.5, corroboration_count: 1 });
@@ -33,11 +39,18 @@ describe("assessCredibility", () => {
         { source_type: "secondary", source: "paper" }, // same other source as item 2: counted once
       ],
     });
-    expect(result.evidence_assessments[0]).toMatchObject({ corroborated_by: [1, 2, 3], corroboration_count: 1, corroboration_score: 0.5 });
+    expect(result.evidence_assessments[0]).toMatchObject({
+      corroborated_by: [1, 2, 3],
+      corroboration_count: 1,
+      corroboration_score: 0.5,
+    });
   });
 
   it("accepts a custody fraction and custom weights", () => {
-    const result = assessCredibility({ evidence: [{ source_type: "expert", chain_of_custody: 0.8 }], weights: { source: 1, corroboration: 0, custody: 1 } });
+    const result = assessCredibility({
+      evidence: [{ source_type: "expert", chain_of_custody: 0.8 }],
+      weights: { source: 1, corroboration: 0, custody: 1 },
+    });
     expect(result.weights).toEqual({ source: 0.5, corroboration: 0, custody: 0.5 });
     expect(result.evidence_assessments[0]).toMatchObject({ chain_of_custody: "fraction", custody_score: 0.8 });
     expect(result.overall_credibility).toBeCloseTo(0.5 * 0.75 + 0.5 * 0.8, 12);
@@ -45,15 +58,50 @@ describe("assessCredibility", () => {
 
   it("rejects bad input naming the field", () => {
     expectInvalid(() => assessCredibility({ evidence: [] }), "evidence");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "rumour" as SourceType }] }), "evidence.0.source_type");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary", chain_of_custody: "lost" as "broken" }] }), "evidence.0.chain_of_custody");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary", chain_of_custody: 1.5 }] }), "evidence.0.chain_of_custody");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary", corroborated_by: [0] }] }), "evidence.0.corroborated_by.0");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary", corroborated_by: [3] }] }), "evidence.0.corroborated_by.0");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary", corroborated_by: 1 as unknown as number[] }] }), "evidence.0.corroborated_by");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary", source: 7 as unknown as string }] }), "evidence.0.source");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary" }], weights: { source: -1, corroboration: 1, custody: 1 } }), "weights.source");
-    expectInvalid(() => assessCredibility({ evidence: [{ source_type: "primary" }], weights: { source: 0, corroboration: 0, custody: 0 } }), "weights");
+    expectInvalid(
+      () => assessCredibility({ evidence: [{ source_type: "rumour" as SourceType }] }),
+      "evidence.0.source_type",
+    );
+    expectInvalid(
+      () => assessCredibility({ evidence: [{ source_type: "primary", chain_of_custody: "lost" as "broken" }] }),
+      "evidence.0.chain_of_custody",
+    );
+    expectInvalid(
+      () => assessCredibility({ evidence: [{ source_type: "primary", chain_of_custody: 1.5 }] }),
+      "evidence.0.chain_of_custody",
+    );
+    expectInvalid(
+      () => assessCredibility({ evidence: [{ source_type: "primary", corroborated_by: [0] }] }),
+      "evidence.0.corroborated_by.0",
+    );
+    expectInvalid(
+      () => assessCredibility({ evidence: [{ source_type: "primary", corroborated_by: [3] }] }),
+      "evidence.0.corroborated_by.0",
+    );
+    expectInvalid(
+      () => assessCredibility({ evidence: [{ source_type: "primary", corroborated_by: 1 as unknown as number[] }] }),
+      "evidence.0.corroborated_by",
+    );
+    expectInvalid(
+      () => assessCredibility({ evidence: [{ source_type: "primary", source: 7 as unknown as string }] }),
+      "evidence.0.source",
+    );
+    expectInvalid(
+      () =>
+        assessCredibility({
+          evidence: [{ source_type: "primary" }],
+          weights: { source: -1, corroboration: 1, custody: 1 },
+        }),
+      "weights.source",
+    );
+    expectInvalid(
+      () =>
+        assessCredibility({
+          evidence: [{ source_type: "primary" }],
+          weights: { source: 0, corroboration: 0, custody: 0 },
+        }),
+      "weights",
+    );
   });
 
   it("keeps every score within [0, 1] and rewards corroboration with diminishing returns", () => {
@@ -63,7 +111,10 @@ describe("assessCredibility", () => {
         fc.array(
           fc.record({
             tier: fc.constantFrom(...tiers),
-            custody: fc.oneof(fc.constantFrom("intact" as const, "partial" as const, "broken" as const, "unknown" as const), fc.double({ min: 0, max: 1, noNaN: true })),
+            custody: fc.oneof(
+              fc.constantFrom("intact" as const, "partial" as const, "broken" as const, "unknown" as const),
+              fc.double({ min: 0, max: 1, noNaN: true }),
+            ),
             source: fc.option(fc.constantFrom("s1", "s2", "s3"), { nil: undefined }),
             links: fc.array(fc.nat(), { maxLength: 4 }),
           }),

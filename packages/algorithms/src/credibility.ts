@@ -38,7 +38,11 @@ export interface CredibilityWeights {
 }
 
 /** Default component weights: source tier counts as much as corroboration and custody together. */
-export const defaultCredibilityWeights: Readonly<CredibilityWeights> = { source: 0.5, corroboration: 0.25, custody: 0.25 };
+export const defaultCredibilityWeights: Readonly<CredibilityWeights> = {
+  source: 0.5,
+  corroboration: 0.25,
+  custody: 0.25,
+};
 
 /** One evidence item to assess; names follow `reasoning_evidence.evidence` (spec 3.10). */
 export interface CredibilityEvidence {
@@ -117,19 +121,28 @@ export function assessCredibility(input: CredibilityInput): CredibilityAssessmen
   const weights = input.weights ?? defaultCredibilityWeights;
   for (const key of ["source", "corroboration", "custody"] as const) {
     const weight = weights?.[key];
-    if (issues.finite(weight, `weights.${key}`) && weight < 0) issues.add(`weights.${key}`, `must be 0 or more, got ${weight}`);
+    if (issues.finite(weight, `weights.${key}`) && weight < 0)
+      issues.add(`weights.${key}`, `must be 0 or more, got ${weight}`);
   }
   const evidenceOk = issues.array(input.evidence, "evidence", 1);
   if (evidenceOk) {
     input.evidence.forEach((item, index) => {
       const field = `evidence.${index}`;
       const sourceType = item?.source_type;
-      if (!sourceTypes.includes(sourceType)) issues.add(`${field}.source_type`, `must be one of ${sourceTypes.join(", ")}, got ${describeValue(sourceType)}`);
-      if (item?.source !== undefined && typeof item.source !== "string") issues.add(`${field}.source`, `must be a string, got ${describeValue(item.source)}`);
+      if (!sourceTypes.includes(sourceType))
+        issues.add(
+          `${field}.source_type`,
+          `must be one of ${sourceTypes.join(", ")}, got ${describeValue(sourceType)}`,
+        );
+      if (item?.source !== undefined && typeof item.source !== "string")
+        issues.add(`${field}.source`, `must be a string, got ${describeValue(item.source)}`);
       const custody = item?.chain_of_custody;
       if (typeof custody === "number") issues.inRange(custody, `${field}.chain_of_custody`, 0, 1);
       else if (custody !== undefined && !custodyStates.includes(custody)) {
-        issues.add(`${field}.chain_of_custody`, `must be one of ${custodyStates.join(", ")} or a number in [0, 1], got ${describeValue(custody)}`);
+        issues.add(
+          `${field}.chain_of_custody`,
+          `must be one of ${custodyStates.join(", ")} or a number in [0, 1], got ${describeValue(custody)}`,
+        );
       }
       const corroboratedBy = item?.corroborated_by;
       if (corroboratedBy !== undefined && issues.array(corroboratedBy, `${field}.corroborated_by`)) {
@@ -141,7 +154,9 @@ export function assessCredibility(input: CredibilityInput): CredibilityAssessmen
       }
     });
   }
-  issues.throwIfAny("Each evidence item needs a source_type; corroborated_by lists the indexes of other items that support it.");
+  issues.throwIfAny(
+    "Each evidence item needs a source_type; corroborated_by lists the indexes of other items that support it.",
+  );
   const weightTotal = weights.source + weights.corroboration + weights.custody;
   if (weightTotal === 0) {
     issues.add("weights", "every weight is 0; give at least one component a positive weight");
@@ -178,7 +193,8 @@ export function assessCredibility(input: CredibilityInput): CredibilityAssessmen
       custody_score: custodyScore,
     };
   });
-  const overall = assessments.reduce((total, assessment) => total + assessment.credibility_score, 0) / assessments.length;
+  const overall =
+    assessments.reduce((total, assessment) => total + assessment.credibility_score, 0) / assessments.length;
   return { overall_credibility: clamp01(overall), evidence_assessments: assessments, weights: used };
 }
 

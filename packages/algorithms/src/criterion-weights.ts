@@ -22,7 +22,8 @@ export function normalizeWeights(weights: readonly number[], options: NormalizeW
   const issues = new IssueList();
   if (!issues.array(weights, totalField, 1)) issues.throwIfAny();
   weights.forEach((weight, index) => {
-    if (issues.finite(weight, fieldOf(index)) && weight < 0) issues.add(fieldOf(index), `must be 0 or more, got ${weight}`);
+    if (issues.finite(weight, fieldOf(index)) && weight < 0)
+      issues.add(fieldOf(index), `must be 0 or more, got ${weight}`);
   });
   issues.throwIfAny("Weights are relative importances: give each a number of 0 or more.");
   const total = weights.reduce((sum, weight) => sum + weight, 0);

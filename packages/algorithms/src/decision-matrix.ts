@@ -68,7 +68,10 @@ export function validateDecisionMatrix(input: DecisionMatrixInput): ValidatedDec
     input.scores.forEach((row, optionIndex) => {
       if (!issues.array(row, `scores.${optionIndex}`)) return;
       if (row.length !== input.criteria.length) {
-        issues.add(`scores.${optionIndex}`, `needs one score per criterion (${input.criteria.length}), got ${row.length}`);
+        issues.add(
+          `scores.${optionIndex}`,
+          `needs one score per criterion (${input.criteria.length}), got ${row.length}`,
+        );
         return;
       }
       row.forEach((score, criterionIndex) => issues.finite(score, `scores.${optionIndex}.${criterionIndex}`));

@@ -69,7 +69,8 @@ export function pruneGraph(input: PruneGraphInput): PruneGraphResult {
     const parents = new Set<number>();
     const addParent = (parentId: unknown, parentField: string) => {
       const parent = typeof parentId === "string" ? indexOf.get(parentId) : undefined;
-      if (parent === undefined) issues.add(parentField, `must be the id of a node in nodes, got ${describeValue(parentId)}`);
+      if (parent === undefined)
+        issues.add(parentField, `must be the id of a node in nodes, got ${describeValue(parentId)}`);
       else if (parent === index) issues.add(parentField, "is the node itself; a node cannot be its own parent");
       else parents.add(parent);
     };
@@ -112,11 +113,22 @@ export function pruneGraph(input: PruneGraphInput): PruneGraphResult {
     }
   }
   if (processed < count) {
-    const stuck = input.nodes.filter((_, index) => (waiting[index] as number) > 0).map((node) => JSON.stringify(node.id));
-    issues.add("nodes", `parent links form a cycle through or behind ${stuck.slice(0, 10).join(", ")}${stuck.length > 10 ? ", …" : ""}; thoughts must form a directed acyclic graph`);
+    const stuck = input.nodes
+      .filter((_, index) => (waiting[index] as number) > 0)
+      .map((node) => JSON.stringify(node.id));
+    issues.add(
+      "nodes",
+      `parent links form a cycle through or behind ${stuck.slice(0, 10).join(", ")}${stuck.length > 10 ? ", …" : ""}; thoughts must form a directed acyclic graph`,
+    );
     issues.throwIfAny();
   }
-  const result: PruneGraphResult = { removed_ids: [], kept_ids: [], below_threshold_ids: [], orphaned_ids: [], pruned_count: 0 };
+  const result: PruneGraphResult = {
+    removed_ids: [],
+    kept_ids: [],
+    below_threshold_ids: [],
+    orphaned_ids: [],
+    pruned_count: 0,
+  };
   input.nodes.forEach((node, index) => {
     if (removed[index] === 1) {
       result.removed_ids.push(node.id);

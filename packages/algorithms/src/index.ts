@@ -20,7 +20,14 @@ export type { InterventionResult } from "./causal-inference.ts";
 export { assessCredibility, chainOfCustodyScores, sourceTierScores } from "./credibility.ts";
 export type { CredibilityEvidence } from "./credibility.ts";
 export { pruneGraph } from "./graph-prune.ts";
-export { backpropagateMcts, bestMctsPath, createMctsTree, expandMctsNode, mctsTreeFromNodes, selectMctsLeaf } from "./mcts-tree.ts";
+export {
+  backpropagateMcts,
+  bestMctsPath,
+  createMctsTree,
+  expandMctsNode,
+  mctsTreeFromNodes,
+  selectMctsLeaf,
+} from "./mcts-tree.ts";
 export type { MctsNode, MctsPathStep, MctsTree } from "./mcts-tree.ts";
 export { percentiles } from "./percentiles.ts";
 export { rankOptions } from "./ranking.ts";

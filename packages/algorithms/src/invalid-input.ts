@@ -110,7 +110,11 @@ export function invalidInput(field: string, message: string, hint?: string): nev
  */
 export function requireFiniteResult(value: number, field: string, what: string, hint?: string): number {
   if (Number.isFinite(value)) return value;
-  return invalidInput(field, `${what} is ${describeValue(value)}: the numbers given overflow double precision (largest finite value about 1.8e308)`, hint);
+  return invalidInput(
+    field,
+    `${what} is ${describeValue(value)}: the numbers given overflow double precision (largest finite value about 1.8e308)`,
+    hint,
+  );
 }
 
 /** Short, safe rendering of an offending value for an error message. @internal */

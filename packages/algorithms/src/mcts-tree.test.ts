@@ -1,7 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { expectInvalid } from "./test-support.ts";
-import { backpropagateMcts, bestMctsPath, createMctsTree, expandMctsNode, type MctsNodeRecord, type MctsTree, mctsTreeFromNodes, selectMctsLeaf } from "./mcts-tree.ts";
+import {
+  backpropagateMcts,
+  bestMctsPath,
+  createMctsTree,
+  expandMctsNode,
+  type MctsNodeRecord,
+  type MctsTree,
+  mctsTreeFromNodes,
+  selectMctsLeaf,
+} from "./mcts-tree.ts";
 
 function threeChildren(): MctsTree {
   const tree = createMctsTree({ root_id: "root", content: "problem" });
@@ -63,7 +72,16 @@ describe("MCTS tree", () => {
     const tree = threeChildren();
     backpropagateMcts(tree, { node_id: "a", value: 1 });
     expandMctsNode(tree, { parent_id: "a", children: [{ id: "__proto__", content: "tricky id" }] });
-    const rows = Object.values(JSON.parse(JSON.stringify(tree)).nodes as Record<string, MctsNodeRecord>).map(({ id, parent_id, depth, visits, total_value, content }) => ({ id, parent_id, depth, visits, total_value, content }));
+    const rows = Object.values(JSON.parse(JSON.stringify(tree)).nodes as Record<string, MctsNodeRecord>).map(
+      ({ id, parent_id, depth, visits, total_value, content }) => ({
+        id,
+        parent_id,
+        depth,
+        visits,
+        total_value,
+        content,
+      }),
+    );
     const rebuilt = mctsTreeFromNodes({ nodes: rows });
     expect(rebuilt.root_id).toBe("root");
     expect(rebuilt.nodes.root?.children).toEqual(["a", "b", "c"]);
@@ -76,25 +94,62 @@ describe("MCTS tree", () => {
     const child = { id: "c", parent_id: "r", depth: 1, visits: 0, total_value: 0, content: "" };
     expectInvalid(() => mctsTreeFromNodes({ nodes: [] }), "nodes");
     expectInvalid(() => mctsTreeFromNodes({ nodes: [root, { ...child, id: "r" }] }), "nodes.1.id");
-    expectInvalid(() => mctsTreeFromNodes({ nodes: [root, { ...child, parent_id: null, depth: 0 }] }), "nodes.1.parent_id");
-    expectInvalid(() => mctsTreeFromNodes({ nodes: [{ ...child, parent_id: "c2" }, { ...child, id: "c2", parent_id: "c" }] }), "nodes");
+    expectInvalid(
+      () => mctsTreeFromNodes({ nodes: [root, { ...child, parent_id: null, depth: 0 }] }),
+      "nodes.1.parent_id",
+    );
+    expectInvalid(
+      () =>
+        mctsTreeFromNodes({
+          nodes: [
+            { ...child, parent_id: "c2" },
+            { ...child, id: "c2", parent_id: "c" },
+          ],
+        }),
+      "nodes",
+    );
     expectInvalid(() => mctsTreeFromNodes({ nodes: [root, { ...child, parent_id: "nope" }] }), "nodes.1.parent_id");
     expectInvalid(() => mctsTreeFromNodes({ nodes: [root, { ...child, depth: 3 }] }), "nodes.1.depth");
     expectInvalid(() => mctsTreeFromNodes({ nodes: [{ ...root, depth: 1 }] }), "nodes.0.depth");
     expectInvalid(() => mctsTreeFromNodes({ nodes: [root, { ...child, visits: -1 }] }), "nodes.1.visits");
-    expectInvalid(() => mctsTreeFromNodes({ nodes: [root, { ...child, total_value: Number.NaN }] }), "nodes.1.total_value");
-    expectInvalid(() => mctsTreeFromNodes({ nodes: [root, { ...child, content: 5 as unknown as string }] }), "nodes.1.content");
+    expectInvalid(
+      () => mctsTreeFromNodes({ nodes: [root, { ...child, total_value: Number.NaN }] }),
+      "nodes.1.total_value",
+    );
+    expectInvalid(
+      () => mctsTreeFromNodes({ nodes: [root, { ...child, content: 5 as unknown as string }] }),
+      "nodes.1.content",
+    );
   });
 
   it("rejects bad operations naming the field, changing nothing", () => {
     const tree = threeChildren();
     expectInvalid(() => createMctsTree({ root_id: "", content: "x" }), "root_id");
     expectInvalid(() => createMctsTree({ root_id: "r", content: 1 as unknown as string }), "content");
-    expectInvalid(() => expandMctsNode(tree, { parent_id: "missing", children: [{ id: "x", content: "" }] }), "parent_id");
+    expectInvalid(
+      () => expandMctsNode(tree, { parent_id: "missing", children: [{ id: "x", content: "" }] }),
+      "parent_id",
+    );
     expectInvalid(() => expandMctsNode(tree, { parent_id: "a", children: [] }), "children");
-    expectInvalid(() => expandMctsNode(tree, { parent_id: "a", children: [{ id: "b", content: "" }] }), "children.0.id");
-    expectInvalid(() => expandMctsNode(tree, { parent_id: "a", children: [{ id: "x", content: "" }, { id: "x", content: "" }] }), "children.1.id");
-    expectInvalid(() => expandMctsNode(tree, { parent_id: "a", children: [{ id: "y", content: null as unknown as string }] }), "children.0.content");
+    expectInvalid(
+      () => expandMctsNode(tree, { parent_id: "a", children: [{ id: "b", content: "" }] }),
+      "children.0.id",
+    );
+    expectInvalid(
+      () =>
+        expandMctsNode(tree, {
+          parent_id: "a",
+          children: [
+            { id: "x", content: "" },
+            { id: "x", content: "" },
+          ],
+        }),
+      "children.1.id",
+    );
+    expectInvalid(
+      () => expandMctsNode(tree, { parent_id: "a", children: [{ id: "y", content: null as unknown as string }] }),
+      "children.0.content",
+    );
     expect(tree.nodes.a?.children).toEqual([]);
     expectInvalid(() => backpropagateMcts(tree, { node_id: "missing", value: 1 }), "node_id");
     expectInvalid(() => backpropagateMcts(tree, { node_id: "a", value: Number.NaN }), "value");
@@ -115,25 +170,34 @@ describe("MCTS tree", () => {
 
   it("keeps visit counts consistent under any sequence of operations", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ branching: fc.integer({ min: 0, max: 3 }), value: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 60 }), (steps) => {
-        const tree = createMctsTree({ root_id: "n0", content: "" });
-        let next = 1;
-        for (const step of steps) {
-          const { path, node_id } = selectMctsLeaf(tree);
-          expect(path[0]).toBe("n0");
-          path.slice(1).forEach((id, index) => expect(tree.nodes[id]?.parent_id).toBe(path[index]));
-          expect(tree.nodes[node_id]?.children).toEqual([]);
-          if (step.branching > 0) {
-            expandMctsNode(tree, { parent_id: node_id, children: Array.from({ length: step.branching }, () => ({ id: `n${next++}`, content: "" })) });
+      fc.property(
+        fc.array(
+          fc.record({ branching: fc.integer({ min: 0, max: 3 }), value: fc.double({ min: 0, max: 1, noNaN: true }) }),
+          { maxLength: 60 },
+        ),
+        (steps) => {
+          const tree = createMctsTree({ root_id: "n0", content: "" });
+          let next = 1;
+          for (const step of steps) {
+            const { path, node_id } = selectMctsLeaf(tree);
+            expect(path[0]).toBe("n0");
+            path.slice(1).forEach((id, index) => expect(tree.nodes[id]?.parent_id).toBe(path[index]));
+            expect(tree.nodes[node_id]?.children).toEqual([]);
+            if (step.branching > 0) {
+              expandMctsNode(tree, {
+                parent_id: node_id,
+                children: Array.from({ length: step.branching }, () => ({ id: `n${next++}`, content: "" })),
+              });
+            }
+            backpropagateMcts(tree, { node_id, value: step.value });
           }
-          backpropagateMcts(tree, { node_id, value: step.value });
-        }
-        expect(tree.nodes.n0?.visits).toBe(steps.length);
-        for (const node of Object.values(tree.nodes)) {
-          const childVisits = node.children.reduce((sum, id) => sum + (tree.nodes[id]?.visits ?? 0), 0);
-          expect(node.visits).toBeGreaterThanOrEqual(childVisits);
-        }
-      }),
+          expect(tree.nodes.n0?.visits).toBe(steps.length);
+          for (const node of Object.values(tree.nodes)) {
+            const childVisits = node.children.reduce((sum, id) => sum + (tree.nodes[id]?.visits ?? 0), 0);
+            expect(node.visits).toBeGreaterThanOrEqual(childVisits);
+          }
+        },
+      ),
     );
   });
 
@@ -142,7 +206,10 @@ describe("MCTS tree", () => {
     let next = 1;
     while (next < 20_000) {
       const { node_id } = selectMctsLeaf(tree);
-      expandMctsNode(tree, { parent_id: node_id, children: Array.from({ length: 4 }, () => ({ id: `n${next++}`, content: "" })) });
+      expandMctsNode(tree, {
+        parent_id: node_id,
+        children: Array.from({ length: 4 }, () => ({ id: `n${next++}`, content: "" })),
+      });
       backpropagateMcts(tree, { node_id, value: (next % 7) / 7 });
     }
     expect(Object.keys(tree.nodes).length).toBeGreaterThanOrEqual(20_000);

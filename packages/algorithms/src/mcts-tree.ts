@@ -41,7 +41,15 @@ export function createMctsTree(input: { root_id: string; content: string }): Mct
   if (typeof input.content !== "string") issues.add("content", `must be a string, got ${describeValue(input.content)}`);
   issues.throwIfAny();
   const nodes = emptyNodes();
-  nodes[input.root_id] = { id: input.root_id, parent_id: null, depth: 0, visits: 0, total_value: 0, content: input.content, children: [] };
+  nodes[input.root_id] = {
+    id: input.root_id,
+    parent_id: null,
+    depth: 0,
+    visits: 0,
+    total_value: 0,
+    content: input.content,
+    children: [],
+  };
   return { root_id: input.root_id, nodes };
 }
 
@@ -65,22 +73,35 @@ export function mctsTreeFromNodes(input: { nodes: readonly MctsNodeRecord[] }): 
     const field = `nodes.${index}`;
     issues.integer(node?.visits, `${field}.visits`, 0);
     issues.finite(node?.total_value, `${field}.total_value`);
-    if (typeof node?.content !== "string") issues.add(`${field}.content`, `must be a string, got ${describeValue(node?.content)}`);
+    if (typeof node?.content !== "string")
+      issues.add(`${field}.content`, `must be a string, got ${describeValue(node?.content)}`);
     if (node?.parent_id === null) {
-      if (rootId !== undefined) issues.add(`${field}.parent_id`, `is null, but ${JSON.stringify(rootId)} is already the root; a tree has one root`);
+      if (rootId !== undefined)
+        issues.add(
+          `${field}.parent_id`,
+          `is null, but ${JSON.stringify(rootId)} is already the root; a tree has one root`,
+        );
       else rootId = node.id;
       if (node.depth !== 0) issues.add(`${field}.depth`, `must be 0 for the root, got ${describeValue(node.depth)}`);
     } else if (typeof node?.parent_id !== "string" || !indexOf.has(node.parent_id)) {
-      issues.add(`${field}.parent_id`, `must be the id of another node (or null for the root), got ${describeValue(node?.parent_id)}`);
+      issues.add(
+        `${field}.parent_id`,
+        `must be the id of another node (or null for the root), got ${describeValue(node?.parent_id)}`,
+      );
     } else {
       const parent = input.nodes[indexOf.get(node.parent_id) as number] as MctsNodeRecord;
       if (node.depth !== parent.depth + 1) {
-        issues.add(`${field}.depth`, `must be its parent's depth + 1 (${describeValue(parent.depth)} + 1), got ${describeValue(node.depth)}`);
+        issues.add(
+          `${field}.depth`,
+          `must be its parent's depth + 1 (${describeValue(parent.depth)} + 1), got ${describeValue(node.depth)}`,
+        );
       }
     }
   });
   if (rootId === undefined) issues.add("nodes", "has no root; exactly one node must have parent_id null");
-  issues.throwIfAny("Pass every node of one tree as stored: one root with parent_id null and depth 0, every other node's parent present.");
+  issues.throwIfAny(
+    "Pass every node of one tree as stored: one root with parent_id null and depth 0, every other node's parent present.",
+  );
   for (const node of input.nodes) {
     nodes[node.id] = {
       id: node.id,
@@ -92,7 +113,8 @@ export function mctsTreeFromNodes(input: { nodes: readonly MctsNodeRecord[] }): 
       children: [],
     };
   }
-  for (const node of input.nodes) if (node.parent_id !== null) (nodes[node.parent_id] as MctsNode).children.push(node.id);
+  for (const node of input.nodes)
+    if (node.parent_id !== null) (nodes[node.parent_id] as MctsNode).children.push(node.id);
   return { root_id: rootId as string, nodes };
 }
 
@@ -128,7 +150,10 @@ export function selectMctsLeaf(tree: MctsTree, options: MctsOptions = {}): MctsS
     for (const childId of node.children) {
       const child = nodeOf(tree, childId, `nodes.${node.id}.children`);
       if (child.visits > node.visits) {
-        invalidInput(`nodes.${child.id}.visits`, `is ${child.visits}, more than its parent ${JSON.stringify(node.id)} (${node.visits}); backpropagate through every ancestor`);
+        invalidInput(
+          `nodes.${child.id}.visits`,
+          `is ${child.visits}, more than its parent ${JSON.stringify(node.id)} (${node.visits}); backpropagate through every ancestor`,
+        );
       }
       const score = ucb1Score(child.total_value, child.visits, node.visits, constant);
       if (best === undefined || score > bestScore) {
@@ -155,7 +180,10 @@ export interface MctsChildInput {
  * INVALID_INPUT for an unknown parent, an empty list, or ids that are empty,
  * repeated or already in the tree (nothing is added then).
  */
-export function expandMctsNode(tree: MctsTree, input: { parent_id: string; children: readonly MctsChildInput[] }): MctsNode[] {
+export function expandMctsNode(
+  tree: MctsTree,
+  input: { parent_id: string; children: readonly MctsChildInput[] },
+): MctsNode[] {
   const parent = nodeOf(tree, input.parent_id, "parent_id");
   const issues = new IssueList();
   if (issues.array(input.children, "children", 1)) {
@@ -164,13 +192,23 @@ export function expandMctsNode(tree: MctsTree, input: { parent_id: string; child
       (index) => `children.${index}.id`,
     );
     input.children.forEach((child, index) => {
-      if (typeof child?.id === "string" && Object.hasOwn(tree.nodes, child.id)) issues.add(`children.${index}.id`, `${JSON.stringify(child.id)} is already in the tree; ids must be new`);
-      if (typeof child?.content !== "string") issues.add(`children.${index}.content`, `must be a string, got ${describeValue(child?.content)}`);
+      if (typeof child?.id === "string" && Object.hasOwn(tree.nodes, child.id))
+        issues.add(`children.${index}.id`, `${JSON.stringify(child.id)} is already in the tree; ids must be new`);
+      if (typeof child?.content !== "string")
+        issues.add(`children.${index}.content`, `must be a string, got ${describeValue(child?.content)}`);
     });
   }
   issues.throwIfAny();
   return input.children.map((child) => {
-    const node: MctsNode = { id: child.id, parent_id: parent.id, depth: parent.depth + 1, visits: 0, total_value: 0, content: child.content, children: [] };
+    const node: MctsNode = {
+      id: child.id,
+      parent_id: parent.id,
+      depth: parent.depth + 1,
+      visits: 0,
+      total_value: 0,
+      content: child.content,
+      children: [],
+    };
     // defineProperty, not assignment: safe for any id (even "__proto__") on trees parsed from JSON.
     Object.defineProperty(tree.nodes, child.id, { value: node, enumerable: true, writable: true, configurable: true });
     parent.children.push(child.id);
@@ -195,7 +233,11 @@ export function backpropagateMcts(tree: MctsTree, input: { node_id: string; valu
     if (node.parent_id === null) break;
     const parent: MctsNode = nodeOf(tree, node.parent_id, `nodes.${node.id}.parent_id`);
     // Depth strictly decreases towards the root, so a corrupted tree cannot loop forever.
-    if (parent.depth !== node.depth - 1) invalidInput(`nodes.${node.id}.depth`, `is ${node.depth} but its parent's depth is ${parent.depth}; rebuild the tree with mctsTreeFromNodes`);
+    if (parent.depth !== node.depth - 1)
+      invalidInput(
+        `nodes.${node.id}.depth`,
+        `is ${node.depth} but its parent's depth is ${parent.depth}; rebuild the tree with mctsTreeFromNodes`,
+      );
     node = parent;
   }
   for (const step of path) {
@@ -234,7 +276,12 @@ export function bestMctsPath(tree: MctsTree, options: MctsOptions = {}): MctsPat
     for (const childId of node.children) {
       const child = nodeOf(tree, childId, `nodes.${node.id}.children`);
       if (child.visits === 0) continue;
-      if (best === undefined || child.visits > best.visits || (child.visits === best.visits && meanOf(child) > meanOf(best))) best = child;
+      if (
+        best === undefined ||
+        child.visits > best.visits ||
+        (child.visits === best.visits && meanOf(child) > meanOf(best))
+      )
+        best = child;
     }
     if (best === undefined) return steps;
     steps.push(stepOf(best, ucb1Score(best.total_value, best.visits, Math.max(node.visits, best.visits), constant)));
@@ -261,7 +308,8 @@ function meanOf(node: MctsNode): number {
 function explorationConstantOf(options: MctsOptions): number {
   const constant = options.exploration_constant ?? defaultExplorationConstant;
   const issues = new IssueList();
-  if (issues.finite(constant, "exploration_constant") && constant < 0) issues.add("exploration_constant", `must be 0 or more, got ${constant}`);
+  if (issues.finite(constant, "exploration_constant") && constant < 0)
+    issues.add("exploration_constant", `must be 0 or more, got ${constant}`);
   issues.throwIfAny();
   return constant;
 }

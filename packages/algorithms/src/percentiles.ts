@@ -42,9 +42,15 @@ export function percentiles(input: PercentilesInput): number[] {
   return compute(input.values, input.ps, input.method ?? "linear", (index) => `ps.${index}`);
 }
 
-function compute(values: readonly number[], ps: readonly number[], method: PercentileMethod, pField: (index: number) => string): number[] {
+function compute(
+  values: readonly number[],
+  ps: readonly number[],
+  method: PercentileMethod,
+  pField: (index: number) => string,
+): number[] {
   const issues = new IssueList();
-  if (method !== "linear" && method !== "nearest_rank") issues.add("method", `must be "linear" or "nearest_rank", got ${describeValue(method)}`);
+  if (method !== "linear" && method !== "nearest_rank")
+    issues.add("method", `must be "linear" or "nearest_rank", got ${describeValue(method)}`);
   if (issues.array(values, "values", 1)) values.forEach((value, index) => issues.finite(value, `values.${index}`));
   if (issues.array(ps, "ps", 1)) ps.forEach((p, index) => issues.inRange(p, pField(index), 0, 100));
   issues.throwIfAny("Pass at least one finite value and percentiles between 0 and 100.");

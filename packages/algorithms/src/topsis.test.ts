@@ -23,7 +23,9 @@ describe("topsis", () => {
       [0.3355, 0.1593],
       [0.2684, 0.1062],
     ];
-    published.forEach((row, option) => row.forEach((value, criterion) => expect(result.weighted_normalized[option]?.[criterion]).toBeCloseTo(value, 4)));
+    published.forEach((row, option) =>
+      row.forEach((value, criterion) => expect(result.weighted_normalized[option]?.[criterion]).toBeCloseTo(value, 4)),
+    );
     // A1 is the ideal on both criteria, A3 the anti-ideal; A2 by hand: S+ = 0.24076, S- = 0.08557.
     expect(result.closeness[0]).toBe(1);
     expect(result.closeness[2]).toBe(0);
@@ -65,13 +67,34 @@ describe("topsis", () => {
   });
 
   it("gives every option closeness 0.5 when all options are identical", () => {
-    const result = topsis({ options: ["a", "b", "c"], criteria: [{ name: "x", weight: 1 }, { name: "y", weight: 2, direction: "cost" }], scores: [[3, 4], [3, 4], [3, 4]] });
+    const result = topsis({
+      options: ["a", "b", "c"],
+      criteria: [
+        { name: "x", weight: 1 },
+        { name: "y", weight: 2, direction: "cost" },
+      ],
+      scores: [
+        [3, 4],
+        [3, 4],
+        [3, 4],
+      ],
+    });
     expect(result.closeness).toEqual([0.5, 0.5, 0.5]);
     expect(result.rankings.map((ranked) => ranked.option)).toEqual(["a", "b", "c"]);
   });
 
   it("treats an all-zero criterion as non-discriminating", () => {
-    const result = topsis({ options: ["a", "b"], criteria: [{ name: "x", weight: 1 }, { name: "zero", weight: 1 }], scores: [[2, 0], [1, 0]] });
+    const result = topsis({
+      options: ["a", "b"],
+      criteria: [
+        { name: "x", weight: 1 },
+        { name: "zero", weight: 1 },
+      ],
+      scores: [
+        [2, 0],
+        [1, 0],
+      ],
+    });
     expect(result.weighted_normalized.map((row) => row[1])).toEqual([0, 0]);
     expect(result.closeness).toEqual([1, 0]);
   });
@@ -80,7 +103,17 @@ describe("topsis", () => {
     const base: TopsisInput = { options: ["a", "b"], criteria: [{ name: "x", weight: 1 }], scores: [[1], [2]] };
     expectInvalid(() => topsis({ ...base, scores: [[1], [Number.NaN]] }), "scores.1.0");
     expectInvalid(() => topsis({ ...base, criteria: [{ name: "x", weight: 0 }] }), "criteria");
-    expectInvalid(() => topsis({ ...base, scores: [[1, 2], [2, 3]] }), "scores.0");
+    expectInvalid(
+      () =>
+        topsis({
+          ...base,
+          scores: [
+            [1, 2],
+            [2, 3],
+          ],
+        }),
+      "scores.0",
+    );
   });
 
   it("keeps closeness within [0, 1] for any matrix", () => {
@@ -88,8 +121,14 @@ describe("topsis", () => {
       fc.property(
         fc.integer({ min: 1, max: 5 }).chain((criteria) =>
           fc.record({
-            scores: fc.array(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: criteria, maxLength: criteria }), { minLength: 1, maxLength: 6 }),
-            weights: fc.array(fc.double({ min: 0, max: 10, noNaN: true }), { minLength: criteria, maxLength: criteria }),
+            scores: fc.array(
+              fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: criteria, maxLength: criteria }),
+              { minLength: 1, maxLength: 6 },
+            ),
+            weights: fc.array(fc.double({ min: 0, max: 10, noNaN: true }), {
+              minLength: criteria,
+              maxLength: criteria,
+            }),
             costs: fc.array(fc.boolean(), { minLength: criteria, maxLength: criteria }),
           }),
         ),
@@ -97,7 +136,11 @@ describe("topsis", () => {
           fc.pre(weights.some((weight) => weight > 0));
           const result = topsis({
             options: scores.map((_, index) => `o${index}`),
-            criteria: weights.map((weight, index) => ({ name: `c${index}`, weight, direction: costs[index] ? "cost" : "benefit" })),
+            criteria: weights.map((weight, index) => ({
+              name: `c${index}`,
+              weight,
+              direction: costs[index] ? "cost" : "benefit",
+            })),
             scores,
           });
           for (const value of result.closeness) {
@@ -123,7 +166,10 @@ describe("topsis", () => {
     fc.assert(
       fc.property(dominatedProblem(), fc.double({ min: 1e-3, max: 1e3, noNaN: true }), ({ input }, factor) => {
         const base = topsis(input);
-        const scaled = topsis({ ...input, criteria: input.criteria.map((criterion) => ({ ...criterion, weight: criterion.weight * factor })) });
+        const scaled = topsis({
+          ...input,
+          criteria: input.criteria.map((criterion) => ({ ...criterion, weight: criterion.weight * factor })),
+        });
         scaled.closeness.forEach((value, index) => expect(value).toBeCloseTo(base.closeness[index] as number, 10));
       }),
     );
@@ -142,14 +188,20 @@ function dominatedProblem() {
     })
     .map(({ optionCount, costs, seed, weights, dominantSeed }) => {
       const dominant = dominantSeed % optionCount;
-      const scores = Array.from({ length: optionCount }, (_, option) => costs.map((_, criterion) => seed[(option * 5 + criterion) % 30] as number));
+      const scores = Array.from({ length: optionCount }, (_, option) =>
+        costs.map((_, criterion) => seed[(option * 5 + criterion) % 30] as number),
+      );
       costs.forEach((cost, criterion) => {
         const column = scores.map((row) => row[criterion] as number);
         (scores[dominant] as number[])[criterion] = cost ? Math.min(...column) - 1 : Math.max(...column) + 1;
       });
       const input: TopsisInput = {
         options: scores.map((_, index) => `option ${index}`),
-        criteria: costs.map((cost, index) => ({ name: `criterion ${index}`, weight: weights[index] as number, direction: cost ? ("cost" as const) : ("benefit" as const) })),
+        criteria: costs.map((cost, index) => ({
+          name: `criterion ${index}`,
+          weight: weights[index] as number,
+          direction: cost ? ("cost" as const) : ("benefit" as const),
+        })),
         scores,
       };
       return { input, dominant };

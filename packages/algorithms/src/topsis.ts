@@ -48,9 +48,12 @@ export function topsis(input: TopsisInput): TopsisResult {
   directions.forEach((direction, criterion) => {
     // Scaled by the largest magnitude so that squaring scores near ±1e308 cannot overflow.
     let largest = 0;
-    for (let option = 0; option < optionCount; option += 1) largest = Math.max(largest, Math.abs(cell(input.scores, option, criterion)));
+    for (let option = 0; option < optionCount; option += 1)
+      largest = Math.max(largest, Math.abs(cell(input.scores, option, criterion)));
     let sumOfScaledSquares = 0;
-    if (largest > 0) for (let option = 0; option < optionCount; option += 1) sumOfScaledSquares += (cell(input.scores, option, criterion) / largest) ** 2;
+    if (largest > 0)
+      for (let option = 0; option < optionCount; option += 1)
+        sumOfScaledSquares += (cell(input.scores, option, criterion) / largest) ** 2;
     const scaledNorm = Math.sqrt(sumOfScaledSquares);
     const weight = weights[criterion] as number;
     let min = Infinity;

@@ -36,7 +36,9 @@ export function ucb1(input: Ucb1Input): number {
   if (issues.integer(input.parent_visits, "parent_visits", 0) && visitsOk && input.parent_visits < input.visits) {
     issues.add("parent_visits", `must be at least the child's visits (${input.visits}), got ${input.parent_visits}`);
   }
-  issues.throwIfAny("visits and parent_visits are visit counts (integers >= 0); a parent is visited at least as often as its child.");
+  issues.throwIfAny(
+    "visits and parent_visits are visit counts (integers >= 0); a parent is visited at least as often as its child.",
+  );
   return ucb1Score(input.total_value, input.visits, input.parent_visits, constant);
 }
 
@@ -67,8 +69,15 @@ export function selectUcb1Child(input: SelectUcb1ChildInput): Ucb1Choice {
   if (issues.array(input.children, "children", 1)) {
     input.children.forEach((child, index) => {
       issues.finite(child?.total_value, `children.${index}.total_value`);
-      if (issues.integer(child?.visits, `children.${index}.visits`, 0) && parentOk && child.visits > input.parent_visits) {
-        issues.add(`children.${index}.visits`, `must not exceed parent_visits (${input.parent_visits}), got ${child.visits}`);
+      if (
+        issues.integer(child?.visits, `children.${index}.visits`, 0) &&
+        parentOk &&
+        child.visits > input.parent_visits
+      ) {
+        issues.add(
+          `children.${index}.visits`,
+          `must not exceed parent_visits (${input.parent_visits}), got ${child.visits}`,
+        );
       }
     });
   }
@@ -82,7 +91,12 @@ export function selectUcb1Child(input: SelectUcb1ChildInput): Ucb1Choice {
 }
 
 /** UCB1 on already-validated numbers: the allocation-free hot path of the MCTS tree. @internal */
-export function ucb1Score(totalValue: number, visits: number, parentVisits: number, explorationConstant: number): number {
+export function ucb1Score(
+  totalValue: number,
+  visits: number,
+  parentVisits: number,
+  explorationConstant: number,
+): number {
   if (visits === 0) return Infinity;
   return totalValue / visits + explorationConstant * Math.sqrt(Math.log(parentVisits) / visits);
 }

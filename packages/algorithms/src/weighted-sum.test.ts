@@ -64,7 +64,11 @@ describe("weightedSum", () => {
   });
 
   it("breaks equal totals by input order and marks them tied", () => {
-    const result = weightedSum({ options: ["first", "second", "third"], criteria: [{ name: "c", weight: 1 }], scores: [[1], [1], [0]] });
+    const result = weightedSum({
+      options: ["first", "second", "third"],
+      criteria: [{ name: "c", weight: 1 }],
+      scores: [[1], [1], [0]],
+    });
     expect(result.rankings.map((ranked) => [ranked.option, ranked.rank, ranked.tied])).toEqual([
       ["first", 1, true],
       ["second", 2, true],
@@ -83,17 +87,81 @@ describe("weightedSum", () => {
     ["options.1", { ...laptops, options: ["A", "A", "C"] }],
     ["options.2", { ...laptops, options: ["A", "B", ""] }],
     ["criteria", { ...laptops, criteria: [] }],
-    ["criteria.1.name", { ...laptops, criteria: [{ name: "q", weight: 1 }, { name: "q", weight: 1 }] }],
-    ["criteria.0.weight", { ...laptops, criteria: [{ name: "q", weight: -1 }, { name: "p", weight: 1 }] }],
-    ["criteria.1.weight", { ...laptops, criteria: [{ name: "q", weight: 1 }, { name: "p", weight: Number.NaN }] }],
-    ["criteria", { ...laptops, criteria: [{ name: "q", weight: 0 }, { name: "p", weight: 0 }] }],
-    ["criteria.1.direction", { ...laptops, criteria: [{ name: "q", weight: 1 }, { name: "p", weight: 1, direction: "lower" as "cost" }] }],
+    [
+      "criteria.1.name",
+      {
+        ...laptops,
+        criteria: [
+          { name: "q", weight: 1 },
+          { name: "q", weight: 1 },
+        ],
+      },
+    ],
+    [
+      "criteria.0.weight",
+      {
+        ...laptops,
+        criteria: [
+          { name: "q", weight: -1 },
+          { name: "p", weight: 1 },
+        ],
+      },
+    ],
+    [
+      "criteria.1.weight",
+      {
+        ...laptops,
+        criteria: [
+          { name: "q", weight: 1 },
+          { name: "p", weight: Number.NaN },
+        ],
+      },
+    ],
+    [
+      "criteria",
+      {
+        ...laptops,
+        criteria: [
+          { name: "q", weight: 0 },
+          { name: "p", weight: 0 },
+        ],
+      },
+    ],
+    [
+      "criteria.1.direction",
+      {
+        ...laptops,
+        criteria: [
+          { name: "q", weight: 1 },
+          { name: "p", weight: 1, direction: "lower" as "cost" },
+        ],
+      },
+    ],
     ["scores", { ...laptops, scores: [[1, 2]] }],
     ["scores", { ...laptops, scores: "none" as unknown as number[][] }],
     ["scores.0", { ...laptops, scores: [7, [1, 2], [3, 4]] as unknown as number[][] }],
-    ["criteria.0.name", { ...laptops, criteria: [{ name: "", weight: 1 }, { name: "p", weight: 1 }] }],
+    [
+      "criteria.0.name",
+      {
+        ...laptops,
+        criteria: [
+          { name: "", weight: 1 },
+          { name: "p", weight: 1 },
+        ],
+      },
+    ],
     ["scores.1", { ...laptops, scores: [[1, 2], [1], [3, 4]] }],
-    ["scores.2.1", { ...laptops, scores: [[1, 2], [1, 2], [3, Number.POSITIVE_INFINITY]] }],
+    [
+      "scores.2.1",
+      {
+        ...laptops,
+        scores: [
+          [1, 2],
+          [1, 2],
+          [3, Number.POSITIVE_INFINITY],
+        ],
+      },
+    ],
     ["normalization", { ...laptops, normalization: "z_score" as "none" }],
   ])("rejects bad input naming %s", (field, input) => {
     expectInvalid(() => weightedSum(input as WeightedSumInput), field);
@@ -110,7 +178,10 @@ describe("weightedSum", () => {
   it("is invariant to scaling all weights", () => {
     fc.assert(
       fc.property(decisionProblem(), fc.double({ min: 1e-3, max: 1e3, noNaN: true }), ({ input }, factor) => {
-        const scaled = { ...input, criteria: input.criteria.map((criterion) => ({ ...criterion, weight: criterion.weight * factor })) };
+        const scaled = {
+          ...input,
+          criteria: input.criteria.map((criterion) => ({ ...criterion, weight: criterion.weight * factor })),
+        };
         const base = weightedSum(input);
         const other = weightedSum(scaled);
         other.weights.forEach((weight, index) => expect(weight).toBeCloseTo(base.weights[index] as number, 12));
@@ -148,14 +219,21 @@ function decisionProblem() {
     })
     .map(({ optionCount, directions, seed, weights, dominantSeed }) => {
       const dominant = dominantSeed % optionCount;
-      const scores = Array.from({ length: optionCount }, (_, option) => directions.map((_, criterion) => seed[(option * 5 + criterion) % 30] as number));
+      const scores = Array.from({ length: optionCount }, (_, option) =>
+        directions.map((_, criterion) => seed[(option * 5 + criterion) % 30] as number),
+      );
       directions.forEach((direction, criterion) => {
         const column = scores.map((row) => row[criterion] as number);
-        (scores[dominant] as number[])[criterion] = direction === "benefit" ? Math.max(...column) + 1 : Math.max(1, Math.min(...column) - 1) / 2;
+        (scores[dominant] as number[])[criterion] =
+          direction === "benefit" ? Math.max(...column) + 1 : Math.max(1, Math.min(...column) - 1) / 2;
       });
       const input: WeightedSumInput = {
         options: scores.map((_, index) => `option ${index}`),
-        criteria: directions.map((direction, index) => ({ name: `criterion ${index}`, weight: weights[index] as number, direction })),
+        criteria: directions.map((direction, index) => ({
+          name: `criterion ${index}`,
+          weight: weights[index] as number,
+          direction,
+        })),
         scores,
       };
       return { input, dominant };

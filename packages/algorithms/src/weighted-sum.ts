@@ -75,9 +75,16 @@ export function weightedSum(input: WeightedSumInput): WeightedSumResult {
       (normalized[option] as number[])[criterion] = value;
     }
   });
-  const totals = normalized.map((row) => row.reduce((sum, value, criterion) => sum + (weights[criterion] as number) * value, 0));
+  const totals = normalized.map((row) =>
+    row.reduce((sum, value, criterion) => sum + (weights[criterion] as number) * value, 0),
+  );
   totals.forEach((total, option) =>
-    requireFiniteResult(total, `scores.${option}`, `the weighted total of ${JSON.stringify(input.options[option])}`, "Use scores on a smaller scale, or normalization \"min_max\"."),
+    requireFiniteResult(
+      total,
+      `scores.${option}`,
+      `the weighted total of ${JSON.stringify(input.options[option])}`,
+      'Use scores on a smaller scale, or normalization "min_max".',
+    ),
   );
   return { weights, normalized_scores: normalized, totals, rankings: rankOptions(input.options, totals) };
 }

@@ -15,8 +15,13 @@ describe("survivingDatabaseFaults", () => {
   it("logs a database fault nobody handled and keeps the process; ends it for anything else", () => {
     const target = fakeProcess();
     const reports: Array<[string, string]> = [];
-    const stop = survivingDatabaseFaults(target as unknown as NodeJS.Process, (level, message) => reports.push([level, message]));
-    target.emit("uncaughtException", Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }));
+    const stop = survivingDatabaseFaults(target as unknown as NodeJS.Process, (level, message) =>
+      reports.push([level, message]),
+    );
+    target.emit(
+      "uncaughtException",
+      Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+    );
     target.emit("unhandledRejection", new Error("Connection terminated unexpectedly"));
     expect(target.exitCode).toBeUndefined();
     expect(reports.map(([level]) => level)).toEqual(["warn", "warn"]);

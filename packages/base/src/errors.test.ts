@@ -4,11 +4,22 @@ import { ConfigError, DeliberateError, readList, toDeliberateError } from "./ind
 
 describe("DeliberateError", () => {
   it("is recognised across copies by its marker, and serialises to the error body", () => {
-    const error = new DeliberateError({ code: "INVALID_INPUT", message: "bad", issues: [{ field: "k", message: "must be >= 1" }], hint: "Send k >= 1." });
+    const error = new DeliberateError({
+      code: "INVALID_INPUT",
+      message: "bad",
+      issues: [{ field: "k", message: "must be >= 1" }],
+      hint: "Send k >= 1.",
+    });
     expect(DeliberateError.isInstance(error)).toBe(true);
     expect(DeliberateError.isInstance(new Error("plain"))).toBe(false);
     expect(DeliberateError.isInstance({ code: "INVALID_INPUT" })).toBe(false);
-    expect(error.toJSON()).toEqual({ code: "INVALID_INPUT", message: "bad", issues: [{ field: "k", message: "must be >= 1" }], hint: "Send k >= 1.", retryable: false });
+    expect(error.toJSON()).toEqual({
+      code: "INVALID_INPUT",
+      message: "bad",
+      issues: [{ field: "k", message: "must be >= 1" }],
+      hint: "Send k >= 1.",
+      retryable: false,
+    });
   });
 
   it("turns anything else into INTERNAL with a stable message, keeping the original only as the cause", () => {

@@ -1,7 +1,8 @@
 import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "./transient-fault.ts";
 
 /** Stable error codes shared by every surface (MCP, HTTP, client). */
-export const errorCodes = ["INVALID_INPUT",
+export const errorCodes = [
+  "INVALID_INPUT",
   "NOT_FOUND",
   "CONFLICT",
   "LIMIT_EXCEEDED",
@@ -84,7 +85,6 @@ export class DeliberateError extends Error {
     };
   }
 }
-
 
 /**
  * Any thrown value as a DeliberateError: DeliberateErrors pass through; a database that is

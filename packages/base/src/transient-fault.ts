@@ -8,10 +8,32 @@ export const databaseRetryAfterSeconds = 2;
 // class 08 connection exceptions, 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many
 // connections), 53000/53100/53200 (insufficient resources, disk full, out of memory), 40001 and 40P01
 // (serialization failure, deadlock: the transaction is rolled back and may be retried as is).
-const transientSqlStates = new Set(["57P01", "57P02", "57P03", "53000", "53100", "53200", "53300", "40001", "40P01", "58030"]);
+const transientSqlStates = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "53000",
+  "53100",
+  "53200",
+  "53300",
+  "40001",
+  "40P01",
+  "58030",
+]);
 
 // Socket errors of a connection to the database server.
-const transientSocketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "EAI_AGAIN", "ENOTCONN"]);
+const transientSocketCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "EAI_AGAIN",
+  "ENOTCONN",
+]);
 
 // `pg` reports a dropped or unreachable connection with these messages and no code.
 const transientMessages = [
@@ -52,8 +74,14 @@ export function isTransientDatabaseFault(error: unknown): boolean {
   for (let seen = 0; pending.length > 0 && seen < 16; seen += 1) {
     const current = pending.shift();
     // A DeliberateError (by its marker: this file imports nothing) already says what it is.
-    if (typeof current === "object" && current !== null && (current as Record<symbol, unknown>)[Symbol.for("deliberate.error")] === true) {
-      return (current as { code?: unknown }).code === "STORAGE" && (current as { retryable?: unknown }).retryable === true;
+    if (
+      typeof current === "object" &&
+      current !== null &&
+      (current as Record<symbol, unknown>)[Symbol.for("deliberate.error")] === true
+    ) {
+      return (
+        (current as { code?: unknown }).code === "STORAGE" && (current as { retryable?: unknown }).retryable === true
+      );
     }
     if (isTransientOne(current)) return true;
     if (typeof current === "object" && current !== null) {

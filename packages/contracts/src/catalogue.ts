@@ -23,7 +23,10 @@ export type ToolName = keyof typeof toolCatalogue;
 
 /** Each tool's input (as a caller sends it) and output (as the server returns it), by name. */
 export type ToolCatalogue = {
-  [Name in ToolName]: { input: z.input<(typeof toolCatalogue)[Name]["inputSchema"]>; output: z.output<(typeof toolCatalogue)[Name]["outputSchema"]> };
+  [Name in ToolName]: {
+    input: z.input<(typeof toolCatalogue)[Name]["inputSchema"]>;
+    output: z.output<(typeof toolCatalogue)[Name]["outputSchema"]>;
+  };
 };
 
 /** Every tool definition in contracts, in catalogue order. */

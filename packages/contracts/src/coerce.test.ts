@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DeliberateError } from "@deliberate/base";
 import { allToolDefinitions } from "./catalogue.ts";
-import { decimalNumberPattern, keepCoercedDefaults, looseBoolean, looseInteger, looseNumber, nonEmptyText, unitInterval } from "./coerce.ts";
+import {
+  decimalNumberPattern,
+  keepCoercedDefaults,
+  looseBoolean,
+  looseInteger,
+  looseNumber,
+  nonEmptyText,
+  unitInterval,
+} from "./coerce.ts";
 import { treeInputSchema } from "./reasoning/tree.ts";
 import { parseInput } from "./validation.ts";
 
@@ -51,7 +59,23 @@ describe("loose numbers and booleans", () => {
         expect(schema.safeParse(decorate(String(value))).success).toBe(false);
       }),
     );
-    for (const text of ["0x3", "0b0", "0o7", " 3 ", "\u00a03", "3\u00a0", "Infinity", "-Infinity", "NaN", "1e400", ".5", "3.", "007", "", " "]) {
+    for (const text of [
+      "0x3",
+      "0b0",
+      "0o7",
+      " 3 ",
+      "\u00a03",
+      "3\u00a0",
+      "Infinity",
+      "-Infinity",
+      "NaN",
+      "1e400",
+      ".5",
+      "3.",
+      "007",
+      "",
+      " ",
+    ]) {
       expect(schema.safeParse(text).success, JSON.stringify(text)).toBe(false);
     }
     expect(unitInterval().safeParse("1.5").success).toBe(false);
@@ -82,14 +106,21 @@ describe("loose numbers and booleans", () => {
       expect(schema.safeParse(text).success, JSON.stringify(text)).toBe(false);
     }
     fc.assert(
-      fc.property(fc.string().filter((text) => text !== "true" && text !== "false"), (text) => {
-        expect(schema.safeParse(text).success).toBe(false);
-      }),
+      fc.property(
+        fc.string().filter((text) => text !== "true" && text !== "false"),
+        (text) => {
+          expect(schema.safeParse(text).success).toBe(false);
+        },
+      ),
     );
     fc.assert(
-      fc.property(fc.constantFrom("true", "false"), fc.constantFrom(...decorations, (text: string) => text.toUpperCase()), (word, decorate) => {
-        expect(schema.safeParse(decorate(word)).success).toBe(false);
-      }),
+      fc.property(
+        fc.constantFrom("true", "false"),
+        fc.constantFrom(...decorations, (text: string) => text.toUpperCase()),
+        (word, decorate) => {
+          expect(schema.safeParse(decorate(word)).success).toBe(false);
+        },
+      ),
     );
   });
 
@@ -107,7 +138,11 @@ describe("keepCoercedDefaults", () => {
     let checked = 0;
     for (const tool of allToolDefinitions) {
       const shape = (tool.inputSchema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
-      const json = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any", override: keepCoercedDefaults }) as {
+      const json = z.toJSONSchema(tool.inputSchema, {
+        io: "input",
+        unrepresentable: "any",
+        override: keepCoercedDefaults,
+      }) as {
         properties?: Record<string, { default?: unknown }>;
         required?: string[];
       };
@@ -124,7 +159,11 @@ describe("keepCoercedDefaults", () => {
   });
 
   it("keeps defaults the plain conversion drops", () => {
-    const schema = z.object({ k: looseInteger({ min: 1 }).default(3), on: looseBoolean().default(false), items: z.array(z.object({ n: looseNumber(z.number()).default(0.5) })).default([]) });
+    const schema = z.object({
+      k: looseInteger({ min: 1 }).default(3),
+      on: looseBoolean().default(false),
+      items: z.array(z.object({ n: looseNumber(z.number()).default(0.5) })).default([]),
+    });
     const plain = z.toJSONSchema(schema, { io: "input" }) as { properties: Record<string, { default?: unknown }> };
     expect(plain.properties["k"]?.default).toBeUndefined();
     const kept = z.toJSONSchema(schema, { io: "input", override: keepCoercedDefaults }) as {
@@ -151,7 +190,9 @@ describe("parseInput", () => {
     if (!DeliberateError.isInstance(error)) return;
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.issues.map((issue) => issue.field).sort()).toEqual(["branch_id", "num_branches", "session_id"]);
-    expect(error.issues.find((issue) => issue.field === "branch_id")?.message).toBe("branch_id is required for operation 'focus'");
+    expect(error.issues.find((issue) => issue.field === "branch_id")?.message).toBe(
+      "branch_id is required for operation 'focus'",
+    );
     expect(error.hint).toContain("nothing was written");
   });
 

@@ -11,7 +11,12 @@ export const errorBodySchema = z.object({
   issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   hint: z.string().optional(),
   retryable: z.boolean(),
-  retry_after_seconds: z.number().int().positive().optional().describe("When retryable: seconds to wait before retrying (MCP results; HTTP answers send Retry-After)"),
+  retry_after_seconds: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("When retryable: seconds to wait before retrying (MCP results; HTTP answers send Retry-After)"),
 });
 
 /**
@@ -42,7 +47,10 @@ export const errorDetailSchema = z
       .describe("Field-level problems (INVALID_INPUT)"),
     hint: z.string().optional().describe("What the caller can do about it"),
     retryable: z.boolean().describe("Whether the same call may succeed later"),
-    error_id: z.string().optional().describe("INTERNAL and STORAGE errors: the id of the server log line holding the details"),
+    error_id: z
+      .string()
+      .optional()
+      .describe("INTERNAL and STORAGE errors: the id of the server log line holding the details"),
   })
   .meta({ title: "ErrorDetail" });
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;

@@ -12,7 +12,11 @@ export function charsetOf(contentType: string | undefined): string | undefined {
   for (const parameter of contentType.split(";").slice(1)) {
     const [name, ...rest] = parameter.split("=");
     if (name?.trim().toLowerCase() !== "charset") continue;
-    return rest.join("=").trim().replace(/^"(.*)"$/s, "$1").toLowerCase();
+    return rest
+      .join("=")
+      .trim()
+      .replace(/^"(.*)"$/s, "$1")
+      .toLowerCase();
   }
   return undefined;
 }
@@ -47,7 +51,8 @@ function canonicalIPv6(address: string): string | undefined {
 export function isLoopbackHost(host: string): boolean {
   const bare = (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host).toLowerCase();
   if (bare === "localhost" || bare.endsWith(".localhost")) return true;
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare)) return bare.split(".").every((octet) => Number(octet) <= 255) && bare.startsWith("127.");
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare))
+    return bare.split(".").every((octet) => Number(octet) <= 255) && bare.startsWith("127.");
   if (!bare.includes(":")) return false;
   const canonical = canonicalIPv6(bare);
   return canonical === "::1" || (canonical !== undefined && /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(canonical));

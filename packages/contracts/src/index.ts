@@ -1,5 +1,11 @@
 export { DeliberateError } from "@deliberate/base";
-export { errorBodySchema, errorCodeSchema, errorDetailSchema, errorResponseSchema, httpErrorCodeSchema } from "./errors.ts";
+export {
+  errorBodySchema,
+  errorCodeSchema,
+  errorDetailSchema,
+  errorResponseSchema,
+  httpErrorCodeSchema,
+} from "./errors.ts";
 export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "./errors.ts";
 export type { ErrorBody, ErrorCode, FieldIssue } from "@deliberate/base";
 export { parseInput, toFieldIssues } from "./validation.ts";
@@ -21,7 +27,15 @@ export { autoModeSchema, autoTool } from "./reasoning/auto.ts";
 export { allToolDefinitions, toolCatalogue } from "./catalogue.ts";
 export type { ToolCatalogue, ToolName } from "./catalogue.ts";
 export { reasoningTools } from "./reasoning/index.ts";
-export { biasTypes, detectionCategoryOf, detectOutputSchema, detectSeveritySchema, detectTool, formalFallacyTypes, informalFallacyTypes } from "./reasoning/detect.ts";
+export {
+  biasTypes,
+  detectionCategoryOf,
+  detectOutputSchema,
+  detectSeveritySchema,
+  detectTool,
+  formalFallacyTypes,
+  informalFallacyTypes,
+} from "./reasoning/detect.ts";
 export type { Detection, DetectSeverity, DetectType } from "./reasoning/detect.ts";
 export { criterionDirectionSchema, decisionOutputSchema, decisionTool } from "./reasoning/decision.ts";
 export type { CriterionDirection, DecisionType } from "./reasoning/decision.ts";
@@ -39,29 +53,133 @@ export { metricsOutputSchema, metricsTool } from "./reasoning/metrics.ts";
 export { graphConfigDefaults, graphTool } from "./reasoning/graph.ts";
 export { timelineTool } from "./reasoning/timeline.ts";
 export { mctsTool } from "./reasoning/mcts.ts";
-export { listWorkflowsTool, startChainOfThoughtTool, startWorkflowTool, submitThoughtTool, workflowProgressSchema } from "./reasoning/guided-workflow.ts";
+export {
+  listWorkflowsTool,
+  startChainOfThoughtTool,
+  startWorkflowTool,
+  submitThoughtTool,
+  workflowProgressSchema,
+} from "./reasoning/guided-workflow.ts";
 export { agentIntentRequestSchema, agentIntentResponseSchema, offeredToolSchema } from "./agent-intent/agent-intent.ts";
-export type { AgentIntentRequest, AgentIntentResponse, DecidedBy, OfferedToolInput, TraceEntry } from "./agent-intent/agent-intent.ts";
+export type {
+  AgentIntentRequest,
+  AgentIntentResponse,
+  DecidedBy,
+  OfferedToolInput,
+  TraceEntry,
+} from "./agent-intent/agent-intent.ts";
 export { agentIntentDecideTool, agentIntentDecisionSchema } from "./agent-intent/decide-tool.ts";
 export { defaultOfferedTools } from "./agent-intent/default-tools.ts";
 export type { AgentIntentDecision, AgentIntentDecisionInput } from "./agent-intent/decide-tool.ts";
-export { cancelRequestSchema, cancelResponseSchema, jobAcceptedSchema, jobStatusSchema, jobViewSchema } from "./agent-intent/jobs.ts";
+export {
+  cancelRequestSchema,
+  cancelResponseSchema,
+  jobAcceptedSchema,
+  jobStatusSchema,
+  jobViewSchema,
+} from "./agent-intent/jobs.ts";
 export type { CancelRequest, CancelResponse, JobAccepted, JobView } from "./agent-intent/jobs.ts";
-export { workflowIntentRequestSchema, workflowIntentResponseSchema, workflowSummarySchema } from "./agent-intent/workflow-intent.ts";
+export {
+  workflowIntentRequestSchema,
+  workflowIntentResponseSchema,
+  workflowSummarySchema,
+} from "./agent-intent/workflow-intent.ts";
 export type { WorkflowIntentRequest, WorkflowIntentResponse, WorkflowSummary } from "./agent-intent/workflow-intent.ts";
 export { publishedSchemas, toJsonSchema } from "./json-schema.ts";
 export type { JsonSchema } from "./json-schema.ts";
 
 // The dialog module's tools (multi-agent reasoning sessions).
-export { agentListSchema, defaultDialogPlan, dialogPlanProblems, dialogPresetNameSchema, dialogScoreDecimals, getReasoningResultOutputSchema, getReasoningResultTool, getSessionStatusTool, listReasoningPresetsOutputSchema, listReasoningPresetsTool, runReasoningExchangeOutputSchema, runReasoningExchangeTool, startReasoningSessionTool } from "./dialog/index.ts";
-export type { AgentConfig, DialogAct, DialogConsciousnessState, DialogExchange, DialogExchangeStatus, DialogGradedBy, DialogPlan, DialogPresetName, DialogResultFormat, DialogSessionStatus, DialogStopReason, DialogTurn } from "./dialog/index.ts";
+export {
+  agentListSchema,
+  defaultDialogPlan,
+  dialogPlanProblems,
+  dialogPresetNameSchema,
+  dialogScoreDecimals,
+  getReasoningResultOutputSchema,
+  getReasoningResultTool,
+  getSessionStatusTool,
+  listReasoningPresetsOutputSchema,
+  listReasoningPresetsTool,
+  runReasoningExchangeOutputSchema,
+  runReasoningExchangeTool,
+  startReasoningSessionTool,
+} from "./dialog/index.ts";
+export type {
+  AgentConfig,
+  DialogAct,
+  DialogConsciousnessState,
+  DialogExchange,
+  DialogExchangeStatus,
+  DialogGradedBy,
+  DialogPlan,
+  DialogPresetName,
+  DialogResultFormat,
+  DialogSessionStatus,
+  DialogStopReason,
+  DialogTurn,
+} from "./dialog/index.ts";
 
 // The knowledge-graph module's wire contract (reasoning/executeTask, reasoning/endSession).
-export { cotVariationSchema, endSessionRequestSchema, endSessionResponseSchema, endSessionTool, executeTaskRequestSchema, executeTaskResponseSchema, executeTaskTool, knowledgeGraphMethods, outputFormatSchema, reasoningCapabilitySchema, reasoningTypeSchema, traceStepSchema, epistemicStatusSchema } from "./knowledge-graph/index.ts";
-export type { AvailableTool, CoTVariation, ConfidenceMethod, ConfidenceReport, ContextData, Derivation, EndSessionRequest, EndSessionResponse, ExecuteTaskError, ExecuteTaskRequest, ExecuteTaskRequestInput, ExecuteTaskResponse, HostFact, HostRule, KnowledgeEntity, KnowledgeGraphSessionState, KnowledgeRelation, KnowledgeSubgraph, Notice, OutputFormat, Plan, Provenance, ProvenanceKind, ReasoningCapability, ReasoningTrace, ReasoningType, SessionStateInput, ToolCallRequest, ToolResult, TraceStep, Triple, UpdatedSessionState, Validity, EpistemicStatus } from "./knowledge-graph/index.ts";
+export {
+  cotVariationSchema,
+  endSessionRequestSchema,
+  endSessionResponseSchema,
+  endSessionTool,
+  executeTaskRequestSchema,
+  executeTaskResponseSchema,
+  executeTaskTool,
+  knowledgeGraphMethods,
+  outputFormatSchema,
+  reasoningCapabilitySchema,
+  reasoningTypeSchema,
+  traceStepSchema,
+  epistemicStatusSchema,
+} from "./knowledge-graph/index.ts";
+export type {
+  AvailableTool,
+  CoTVariation,
+  ConfidenceMethod,
+  ConfidenceReport,
+  ContextData,
+  Derivation,
+  EndSessionRequest,
+  EndSessionResponse,
+  ExecuteTaskError,
+  ExecuteTaskRequest,
+  ExecuteTaskRequestInput,
+  ExecuteTaskResponse,
+  HostFact,
+  HostRule,
+  KnowledgeEntity,
+  KnowledgeGraphSessionState,
+  KnowledgeRelation,
+  KnowledgeSubgraph,
+  Notice,
+  OutputFormat,
+  Plan,
+  Provenance,
+  ProvenanceKind,
+  ReasoningCapability,
+  ReasoningTrace,
+  ReasoningType,
+  SessionStateInput,
+  ToolCallRequest,
+  ToolResult,
+  TraceStep,
+  Triple,
+  UpdatedSessionState,
+  Validity,
+  EpistemicStatus,
+} from "./knowledge-graph/index.ts";
 export { jsonDepthField, jsonDepthViolation, maxJsonDepth } from "./json-depth.ts";
 export { answerAndClose, httpParseRefusal, rawHttpResponse } from "./http-parse-refusal.ts";
-export { defaultSessionPageSize, maxSessionPageSize, pageSessionRecord, sessionPageQuerySchema, sessionPageSchema } from "./session-page.ts";
+export {
+  defaultSessionPageSize,
+  maxSessionPageSize,
+  pageSessionRecord,
+  sessionPageQuerySchema,
+  sessionPageSchema,
+} from "./session-page.ts";
 export type { SessionPage, SessionPageQuery } from "./session-page.ts";
 export { defaultMaxBodyBytes, isLoopbackHost, unsupportedCharset } from "./http-request-rules.ts";
 export { canonicalizeHostHeader } from "./canonical-host-request.ts";

@@ -26,7 +26,10 @@ describe("jsonDepthViolation", () => {
   });
 
   it("names the path to the first container past the limit", () => {
-    expect(jsonDepthViolation({ ok: [1, 2], metadata: { a: { b: [[1]] } } }, 3)).toEqual({ path: ["metadata", "a", "b"], limit: 3 });
+    expect(jsonDepthViolation({ ok: [1, 2], metadata: { a: { b: [[1]] } } }, 3)).toEqual({
+      path: ["metadata", "a", "b"],
+      limit: 3,
+    });
     expect(jsonDepthViolation([[[]]], 2)).toEqual({ path: [0, 0], limit: 2 });
     expect(jsonDepthViolation({ a: 1 }, 0)).toEqual({ path: [], limit: 0 });
   });

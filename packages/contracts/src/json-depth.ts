@@ -17,7 +17,8 @@ interface Frame {
 
 function pathOf(frame: Frame): Array<string | number> {
   const path: Array<string | number> = [];
-  for (let current: Frame | undefined = frame; current?.key !== undefined; current = current.parent) path.push(current.key);
+  for (let current: Frame | undefined = frame; current?.key !== undefined; current = current.parent)
+    path.push(current.key);
   return path.reverse();
 }
 

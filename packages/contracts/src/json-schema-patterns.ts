@@ -29,7 +29,8 @@ export function patternHazard(pattern: string): string | undefined {
     closed = undefined;
     if (char === "\\") {
       const next = pattern[index + 1];
-      if (!inClass && next !== undefined && (/[1-9]/.test(next) || (next === "k" && pattern[index + 2] === "<"))) return "it uses a backreference";
+      if (!inClass && next !== undefined && (/[1-9]/.test(next) || (next === "k" && pattern[index + 2] === "<")))
+        return "it uses a backreference";
       index += 1;
       continue;
     }
@@ -43,7 +44,8 @@ export function patternHazard(pattern: string): string | undefined {
     }
     if (char === "(") {
       const kind = pattern.slice(index + 1, index + 4);
-      if (kind.startsWith("?=") || kind.startsWith("?!") || kind === "?<=" || kind === "?<!") return "it uses a lookaround";
+      if (kind.startsWith("?=") || kind.startsWith("?!") || kind === "?<=" || kind === "?<!")
+        return "it uses a lookaround";
       stack.push({ quantified: false, bounded: false, alternation: false });
       continue;
     }
@@ -61,7 +63,8 @@ export function patternHazard(pattern: string): string | undefined {
     // A `?` after another quantifier makes it lazy; it is no quantifier of its own.
     if (char === "?" && justClosed === undefined && "*+?}".includes(pattern[index - 1] ?? "")) continue;
     if (justClosed !== undefined) {
-      if (bounded && (justClosed.quantified || justClosed.alternation)) return "it repeats with {n,m} a group that holds a quantifier or an alternation";
+      if (bounded && (justClosed.quantified || justClosed.alternation))
+        return "it repeats with {n,m} a group that holds a quantifier or an alternation";
       if (justClosed.bounded && char !== "?") return "it repeats a group that holds a {n,m} quantifier";
       frame.bounded ||= justClosed.bounded;
     }
@@ -96,13 +99,21 @@ export function unsafePatterns(schema: unknown): PatternIssue[] {
       if (dataKeywords.has(key)) continue;
       if (key === "pattern" && typeof value === "string") {
         const hazard = patternHazard(value);
-        if (hazard) issues.push({ path: [...path, "pattern"], message: `cannot be enforced safely: ${hazard}, which can take exponential time to check; simplify it` });
+        if (hazard)
+          issues.push({
+            path: [...path, "pattern"],
+            message: `cannot be enforced safely: ${hazard}, which can take exponential time to check; simplify it`,
+          });
         continue;
       }
       if (key === "patternProperties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
         for (const property of Object.keys(value)) {
           const hazard = patternHazard(property);
-          if (hazard) issues.push({ path: [...path, "patternProperties"], message: `the pattern ${JSON.stringify(property)} cannot be enforced safely: ${hazard}, which can take exponential time to check; simplify it` });
+          if (hazard)
+            issues.push({
+              path: [...path, "patternProperties"],
+              message: `the pattern ${JSON.stringify(property)} cannot be enforced safely: ${hazard}, which can take exponential time to check; simplify it`,
+            });
         }
       }
       visit(value, [...path, key]);
@@ -142,7 +153,8 @@ export function endlessRefs(schema: unknown): PatternIssue[] {
     const record = node as Record<string, unknown>;
     const next: unknown[] = [];
     if (typeof record["$ref"] === "string") next.push(resolveLocalRef(schema, record["$ref"]));
-    for (const keyword of sameValueKeywords) if (Array.isArray(record[keyword])) next.push(...(record[keyword] as unknown[]));
+    for (const keyword of sameValueKeywords)
+      if (Array.isArray(record[keyword])) next.push(...(record[keyword] as unknown[]));
     if (record["not"] !== undefined) next.push(record["not"]);
     return next.filter((item) => item !== null && typeof item === "object");
   };
@@ -166,7 +178,10 @@ export function endlessRefs(schema: unknown): PatternIssue[] {
     }
     const record = node as Record<string, unknown>;
     if (typeof record["$ref"] === "string" && leadsBack(record)) {
-      issues.push({ path: [...path, "$ref"], message: `${JSON.stringify(record["$ref"])} leads back to itself without describing any value, so checking a value would never end; describe a value (type, properties, items) on the way` });
+      issues.push({
+        path: [...path, "$ref"],
+        message: `${JSON.stringify(record["$ref"])} leads back to itself without describing any value, so checking a value would never end; describe a value (type, properties, items) on the way`,
+      });
       return;
     }
     for (const [key, value] of Object.entries(record)) if (!dataKeywords.has(key)) visit(value, [...path, key]);
@@ -193,7 +208,11 @@ export function schemaExpansion(schema: unknown): PatternIssue[] {
     if (node === null || typeof node !== "object") return true;
     count += 1;
     if (count > maxSchemaExpansion) return false;
-    const children = Array.isArray(node) ? node : Object.entries(node as Record<string, unknown>).filter(([key]) => !dataKeywords.has(key)).map(([, value]) => value);
+    const children = Array.isArray(node)
+      ? node
+      : Object.entries(node as Record<string, unknown>)
+          .filter(([key]) => !dataKeywords.has(key))
+          .map(([, value]) => value);
     for (const child of children) if (!visit(child)) return false;
     const ref = Array.isArray(node) ? undefined : (node as Record<string, unknown>)["$ref"];
     if (typeof ref === "string") {
@@ -208,5 +227,10 @@ export function schemaExpansion(schema: unknown): PatternIssue[] {
     return true;
   };
   if (visit(schema)) return [];
-  return [{ path: [], message: `expands to more than ${maxSchemaExpansion} subschemas through its $refs, which would take too long to check; use fewer nested references` }];
+  return [
+    {
+      path: [],
+      message: `expands to more than ${maxSchemaExpansion} subschemas through its $refs, which would take too long to check; use fewer nested references`,
+    },
+  ];
 }

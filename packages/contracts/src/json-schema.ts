@@ -23,7 +23,12 @@ function publicationOverride(context: OverrideContext): void {
   keepCoercedDefaults(context);
   const published = publishedFormOf(context.zodSchema);
   if (!published) return;
-  const { $schema: _dialect, ...json } = z.toJSONSchema(published, { io: "input", target: "draft-2020-12", unrepresentable: "any", override: publicationOverride }) as JsonSchema;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(published, {
+    io: "input",
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    override: publicationOverride,
+  }) as JsonSchema;
   const description = context.jsonSchema["description"];
   for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];
   Object.assign(context.jsonSchema, json, description !== undefined ? { description } : {});
@@ -40,7 +45,12 @@ function publicationOverride(context: OverrideContext): void {
  * objects, optional fields that accept `null`, records as arrays of pairs.
  */
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any", override: publicationOverride }) as JsonSchema;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    override: publicationOverride,
+  }) as JsonSchema;
   return io === "input" ? strictClientInputSchema(json) : json;
 }
 
@@ -59,8 +69,12 @@ const cache = new WeakMap<ToolDefinition, PublishedSchemas>();
 export function publishedSchemas(definition: ToolDefinition): PublishedSchemas {
   let schemas = cache.get(definition);
   if (!schemas) {
-    const objectRoot = (json: JsonSchema): JsonSchema => (json["type"] === undefined ? { type: "object", ...json } : json);
-    schemas = { input: objectRoot(toJsonSchema(definition.inputSchema, "input")), output: objectRoot(toJsonSchema(definition.outputSchema, "output")) };
+    const objectRoot = (json: JsonSchema): JsonSchema =>
+      json["type"] === undefined ? { type: "object", ...json } : json;
+    schemas = {
+      input: objectRoot(toJsonSchema(definition.inputSchema, "input")),
+      output: objectRoot(toJsonSchema(definition.outputSchema, "output")),
+    };
     cache.set(definition, schemas);
   }
   return schemas;

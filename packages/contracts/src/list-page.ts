@@ -12,7 +12,9 @@ export function listPageInput(what: string, defaultLimit = defaultSessionPageSiz
     limit: looseInteger({ min: 1, max: maxSessionPageSize })
       .optional()
       .describe(`${what}: items per page; default ${defaultLimit}, at most ${maxSessionPageSize}`),
-    offset: looseInteger({ min: 0 }).optional().describe(`${what}: items to skip (0 = from the start; send page.next_offset for the next page)`),
+    offset: looseInteger({ min: 0 })
+      .optional()
+      .describe(`${what}: items to skip (0 = from the start; send page.next_offset for the next page)`),
   };
 }
 
@@ -22,13 +24,20 @@ export const listPageSchema = z
     offset: z.number().int(),
     limit: z.number().int(),
     total: z.number().int().describe("Items in the whole list"),
-    next_offset: z.number().int().nullable().describe("The offset of the next page; null when this page reaches the end"),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The offset of the next page; null when this page reaches the end"),
   })
   .meta({ title: "ListPage" });
 export type ListPage = z.infer<typeof listPageSchema>;
 
 /** The window a call asked for (defaults applied). */
-export function listWindow(input: { limit?: number | undefined; offset?: number | undefined }, defaultLimit = defaultSessionPageSize): { offset: number; limit: number } {
+export function listWindow(
+  input: { limit?: number | undefined; offset?: number | undefined },
+  defaultLimit = defaultSessionPageSize,
+): { offset: number; limit: number } {
   return { offset: input.offset ?? 0, limit: input.limit ?? defaultLimit };
 }
 

@@ -47,7 +47,11 @@ describe("containsNulCharacter", () => {
 
 describe("nulCharacterIssues", () => {
   it("names each field holding U+0000 by its path; a key by the object holding it", () => {
-    const issues = nulCharacterIssues({ content: "a\u0000b", metadata: { note: "\u0000", ok: "fine", ["k\u0000"]: 1 }, options: [{ name: "x" }, { name: "y\u0000" }] });
+    const issues = nulCharacterIssues({
+      content: "a\u0000b",
+      metadata: { note: "\u0000", ok: "fine", ["k\u0000"]: 1 },
+      options: [{ name: "x" }, { name: "y\u0000" }],
+    });
     expect(issues.map((issue) => issue.field)).toEqual(["content", "metadata.note", "metadata", "options.1.name"]);
     expect(issues.find((issue) => issue.field === "metadata")?.message).toContain('the key "k\\u0000"');
     expect(issues[0]?.message).toContain("NUL character (U+0000)");
@@ -58,7 +62,12 @@ describe("nulCharacterIssues", () => {
   });
 
   it("stops at the limit", () => {
-    expect(nulCharacterIssues(Array.from({ length: 50 }, () => "\u0000"), 3)).toHaveLength(3);
+    expect(
+      nulCharacterIssues(
+        Array.from({ length: 50 }, () => "\u0000"),
+        3,
+      ),
+    ).toHaveLength(3);
   });
 });
 
@@ -72,22 +81,38 @@ describe("parseInput refuses U+0000", () => {
   });
 
   it("in a checkpoint name, beside the schema's own issues", () => {
-    const error = refusal(() => parseInput(checkpointInputSchema, { operation: "create", session_id: "", name: "n\u0000" }, "reasoning_checkpoint"));
+    const error = refusal(() =>
+      parseInput(
+        checkpointInputSchema,
+        { operation: "create", session_id: "", name: "n\u0000" },
+        "reasoning_checkpoint",
+      ),
+    );
     expect(error.issues.map((issue) => issue.field).sort()).toEqual(["name", "session_id"]);
   });
 
   it("in nested values and keys of free-form objects", () => {
     const schema = z.object({ metadata: z.record(z.string(), z.unknown()) });
-    expect(refusal(() => parseInput(schema, { metadata: { note: "x\u0000" } }, "t")).issues.map((issue) => issue.field)).toEqual(["metadata.note"]);
-    expect(refusal(() => parseInput(schema, { metadata: { deep: [{ ["k\u0000"]: true }] } }, "t")).issues.map((issue) => issue.field)).toEqual(["metadata.deep.0"]);
+    expect(
+      refusal(() => parseInput(schema, { metadata: { note: "x\u0000" } }, "t")).issues.map((issue) => issue.field),
+    ).toEqual(["metadata.note"]);
+    expect(
+      refusal(() => parseInput(schema, { metadata: { deep: [{ ["k\u0000"]: true }] } }, "t")).issues.map(
+        (issue) => issue.field,
+      ),
+    ).toEqual(["metadata.deep.0"]);
   });
 
   it("even in a field the schema strips", () => {
     const schema = z.object({ a: z.string() });
-    expect(refusal(() => parseInput(schema, { a: "x", dropped: "\u0000" }, "t")).issues.map((issue) => issue.field)).toEqual(["dropped"]);
+    expect(
+      refusal(() => parseInput(schema, { a: "x", dropped: "\u0000" }, "t")).issues.map((issue) => issue.field),
+    ).toEqual(["dropped"]);
   });
 
   it("but accepts U+FFFD and the six characters \\u0000", () => {
-    expect(parseInput(linearInputSchema, { content: "\uFFFD \\u0000" }, "reasoning_linear").content).toBe("\uFFFD \\u0000");
+    expect(parseInput(linearInputSchema, { content: "\uFFFD \\u0000" }, "reasoning_linear").content).toBe(
+      "\uFFFD \\u0000",
+    );
   });
 });

@@ -8,7 +8,8 @@ import type { FieldIssue } from "@deliberate/base";
 const containersBeforeTracking = 1_000;
 
 /** The message of a string holding U+0000. */
-export const nulCharacterMessage = "contains the NUL character (U+0000), which is not accepted in text (Postgres cannot store it); remove it";
+export const nulCharacterMessage =
+  "contains the NUL character (U+0000), which is not accepted in text (Postgres cannot store it); remove it";
 
 /**
  * Whether any string in `value` — a value, an array item or an object key, at
@@ -71,7 +72,8 @@ function fieldOf(frame: Frame | undefined, key?: string | number): string {
  * but keeps paths, so call it once that said yes (or on an error path).
  */
 export function nulCharacterIssues(value: unknown, limit = 10): FieldIssue[] {
-  if (typeof value === "string") return value.includes("\0") ? [{ field: "(input)", message: nulCharacterMessage }] : [];
+  if (typeof value === "string")
+    return value.includes("\0") ? [{ field: "(input)", message: nulCharacterMessage }] : [];
   if (value === null || typeof value !== "object") return [];
   const issues: FieldIssue[] = [];
   const stack: Frame[] = [{ value, key: undefined, parent: undefined }];

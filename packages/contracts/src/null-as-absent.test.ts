@@ -23,21 +23,37 @@ function outcome(schema: z.ZodType, value: unknown): unknown {
 const optionalFields = allToolDefinitions.map((tool, index) => {
   const input = publishedSchemas(tool).input;
   const required = new Set((input["required"] as string[] | undefined) ?? []);
-  return { index, fields: Object.keys((input["properties"] as Record<string, unknown> | undefined) ?? {}).filter((field) => !required.has(field)) };
+  return {
+    index,
+    fields: Object.keys((input["properties"] as Record<string, unknown> | undefined) ?? {}).filter(
+      (field) => !required.has(field),
+    ),
+  };
 });
 
 describe("null for an optional field", () => {
   it("counts as not given, for every optional field of every tool (any subset of them, any base)", () => {
     expect(optionalFields.reduce((sum, entry) => sum + entry.fields.length, 0)).toBeGreaterThan(100);
-    const bases = fc.constantFrom<Record<string, unknown>>({}, { content: "why is the build slow?" }, { operation: "list" }, { query: "summary" }, { type: "bias", content: "x" });
+    const bases = fc.constantFrom<Record<string, unknown>>(
+      {},
+      { content: "why is the build slow?" },
+      { operation: "list" },
+      { query: "summary" },
+      { type: "bias", content: "x" },
+    );
     fc.assert(
-      fc.property(fc.constantFrom(...optionalFields), bases, fc.infiniteStream(fc.boolean()), ({ index, fields }, base, picks) => {
-        const tool = allToolDefinitions[index] as (typeof allToolDefinitions)[number];
-        const nulled = fields.filter(() => picks.next().value as boolean);
-        const without = Object.fromEntries(Object.entries(base).filter(([key]) => !nulled.includes(key)));
-        const withNulls = { ...without, ...Object.fromEntries(nulled.map((field) => [field, null])) };
-        expect(outcome(tool.inputSchema, withNulls)).toEqual(outcome(tool.inputSchema, without));
-      }),
+      fc.property(
+        fc.constantFrom(...optionalFields),
+        bases,
+        fc.infiniteStream(fc.boolean()),
+        ({ index, fields }, base, picks) => {
+          const tool = allToolDefinitions[index] as (typeof allToolDefinitions)[number];
+          const nulled = fields.filter(() => picks.next().value as boolean);
+          const without = Object.fromEntries(Object.entries(base).filter(([key]) => !nulled.includes(key)));
+          const withNulls = { ...without, ...Object.fromEntries(nulled.map((field) => [field, null])) };
+          expect(outcome(tool.inputSchema, withNulls)).toEqual(outcome(tool.inputSchema, without));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -62,8 +78,16 @@ describe("null for an optional field", () => {
       nested: z.object({ inner: z.object({ note: z.string().optional() }) }),
       either: z.union([z.strictObject({ kind: z.literal("a"), extra: z.string().optional() }), z.string()]),
     });
-    const value = { items: [{ name: "x", weight: null }], nested: { inner: { note: null } }, either: { kind: "a", extra: null } };
-    expect(parseInput(schema, value, "t")).toEqual({ items: [{ name: "x" }], nested: { inner: {} }, either: { kind: "a" } });
+    const value = {
+      items: [{ name: "x", weight: null }],
+      nested: { inner: { note: null } },
+      either: { kind: "a", extra: null },
+    };
+    expect(parseInput(schema, value, "t")).toEqual({
+      items: [{ name: "x" }],
+      nested: { inner: {} },
+      either: { kind: "a" },
+    });
   });
 
   it("stays null where the field takes null itself, and leaves the caller's value untouched", () => {
@@ -83,7 +107,9 @@ describe("null for an optional field", () => {
     });
     const clean = { items: [{ name: "x", weight: 1 }], tags: { a: { note: "n" } }, note: "kept" };
     expect(nullsAsAbsent(schema, clean)).toBe(clean);
-    const value = JSON.parse('{"__proto__": {"polluted": true}, "items": [{"name": "x"}, {"name": "y", "weight": null}], "tags": {"a": {}, "b": {"note": null}}, "note": null}');
+    const value = JSON.parse(
+      '{"__proto__": {"polluted": true}, "items": [{"name": "x"}, {"name": "y", "weight": null}], "tags": {"a": {}, "b": {"note": null}}, "note": null}',
+    );
     const cleaned = nullsAsAbsent(schema, value) as Record<string, unknown>;
     expect(Object.keys(cleaned)).toEqual(["__proto__", "items", "tags"]);
     expect(Object.getPrototypeOf(cleaned)).toBe(Object.prototype);
@@ -96,7 +122,9 @@ describe("null for an optional field", () => {
   it("is still refused for a required field, naming it", () => {
     const checkpoint = allToolDefinitions.find((tool) => tool.name === "reasoning_checkpoint");
     expect(checkpoint).toBeDefined();
-    const refusal = outcome(checkpoint?.inputSchema as z.ZodType, { operation: "list", session_id: null }) as { refused?: Array<{ field: string }> };
+    const refusal = outcome(checkpoint?.inputSchema as z.ZodType, { operation: "list", session_id: null }) as {
+      refused?: Array<{ field: string }>;
+    };
     expect(refusal.refused?.map((issue) => issue.field)).toContain("session_id");
   });
 });

@@ -27,7 +27,8 @@ interface ZodLike {
 
 const definitionOf = (schema: unknown): Definition | undefined => (schema as ZodLike | undefined)?._zod?.def;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The schema below wrappers that hold one inner schema of the same shape. */
 function unwrap(schema: unknown): unknown {
@@ -67,7 +68,8 @@ function nullMeansAbsent(field: unknown): boolean {
 
 /** Sets an own property, also one named `__proto__` (JSON.parse makes it an own key; assigning it would set the prototype). */
 function put(target: Record<string, unknown>, key: string, item: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value: item, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value: item, enumerable: true, writable: true, configurable: true });
   else target[key] = item;
 }
 

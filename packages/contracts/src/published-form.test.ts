@@ -16,20 +16,40 @@ describe("recordInput", () => {
   const schema = z.object({ inputs: recordInput(z.string(), { keyName: "name", what: "input" }).default({}) });
 
   it("takes pairs (the published form) and the object form, and gives the handler the object", () => {
-    expect(parseInput(schema, { inputs: [{ name: "problem", value: "slow build" }] }, "t")).toEqual({ inputs: { problem: "slow build" } });
-    expect(parseInput(schema, { inputs: { problem: "slow build" } }, "t")).toEqual({ inputs: { problem: "slow build" } });
+    expect(parseInput(schema, { inputs: [{ name: "problem", value: "slow build" }] }, "t")).toEqual({
+      inputs: { problem: "slow build" },
+    });
+    expect(parseInput(schema, { inputs: { problem: "slow build" } }, "t")).toEqual({
+      inputs: { problem: "slow build" },
+    });
     expect(parseInput(schema, {}, "t")).toEqual({ inputs: {} });
   });
 
   it("refuses a name given twice, naming the pair", () => {
-    expect(() => parseInput(schema, { inputs: [{ name: "a", value: "1" }, { name: "a", value: "2" }] }, "t")).toThrow(/inputs\.1\.name: input 'a' is given twice/);
+    expect(() =>
+      parseInput(
+        schema,
+        {
+          inputs: [
+            { name: "a", value: "1" },
+            { name: "a", value: "2" },
+          ],
+        },
+        "t",
+      ),
+    ).toThrow(/inputs\.1\.name: input 'a' is given twice/);
   });
 
   it("publishes only the pairs, closed, with no object default", () => {
     expect(toJsonSchema(schema, "input")["properties"]).toEqual({
       inputs: {
         type: ["array", "null"],
-        items: { type: "object", properties: { name: { type: "string" }, value: { type: "string" } }, required: ["name", "value"], additionalProperties: false },
+        items: {
+          type: "object",
+          properties: { name: { type: "string" }, value: { type: "string" } },
+          required: ["name", "value"],
+          additionalProperties: false,
+        },
       },
     });
   });
@@ -39,17 +59,23 @@ describe("jsonObjectInput", () => {
   const schema = z.object({ input_schema: jsonObjectInput("input_schema").optional() });
 
   it("takes JSON text (the published form) or the object, and gives the handler the object", () => {
-    expect(parseInput(schema, { input_schema: '{"type":"object"}' }, "t")).toEqual({ input_schema: { type: "object" } });
+    expect(parseInput(schema, { input_schema: '{"type":"object"}' }, "t")).toEqual({
+      input_schema: { type: "object" },
+    });
     expect(parseInput(schema, { input_schema: { type: "object" } }, "t")).toEqual({ input_schema: { type: "object" } });
   });
 
   it("refuses text that is not a JSON object, naming the field and the fix", () => {
     for (const text of ["{not json", "[1,2]", "3", '"x"'])
-      expect(() => parseInput(schema, { input_schema: text }, "t"), text).toThrow(/input_schema: input_schema must be a JSON object written as JSON text/);
+      expect(() => parseInput(schema, { input_schema: text }, "t"), text).toThrow(
+        /input_schema: input_schema must be a JSON object written as JSON text/,
+      );
   });
 
   it("is published as a string", () => {
-    expect(toJsonSchema(schema, "input")["properties"]).toEqual({ input_schema: { type: ["string", "null"], description: "input_schema, as JSON text" } });
+    expect(toJsonSchema(schema, "input")["properties"]).toEqual({
+      input_schema: { type: ["string", "null"], description: "input_schema, as JSON text" },
+    });
   });
 });
 
@@ -78,11 +104,18 @@ describe("strictClientInputSchema", () => {
         either: { anyOf: [{ type: "string" }, { type: "number" }, { type: "null" }] },
         shared: { anyOf: [{ $ref: "#/$defs/Shared" }, { type: "null" }], description: "d" },
         free: {},
-        nested: { type: ["object", "null"], properties: { inner: { type: "boolean" } }, required: ["inner"], additionalProperties: false },
+        nested: {
+          type: ["object", "null"],
+          properties: { inner: { type: "boolean" } },
+          required: ["inner"],
+          additionalProperties: false,
+        },
         empty: { type: ["object", "null"], properties: {}, additionalProperties: false },
       },
       required: ["kind"],
-      $defs: { Shared: { type: "object", properties: { a: { type: ["string", "null"] } }, additionalProperties: false } },
+      $defs: {
+        Shared: { type: "object", properties: { a: { type: ["string", "null"] } }, additionalProperties: false },
+      },
     });
   });
 
@@ -100,19 +133,36 @@ describe("the catalogue's republished fields", () => {
       if (typeof node !== "object" || node === null) return;
       const record = node as Record<string, unknown>;
       const type = record["type"];
-      if ((type === "object" || (Array.isArray(type) && type.includes("object"))) && record["additionalProperties"] !== false) open.push(path);
-      for (const [key, value] of Object.entries(record)) if (!["default", "enum", "const", "examples"].includes(key)) visit(value, `${path}.${key}`);
+      if (
+        (type === "object" || (Array.isArray(type) && type.includes("object"))) &&
+        record["additionalProperties"] !== false
+      )
+        open.push(path);
+      for (const [key, value] of Object.entries(record))
+        if (!["default", "enum", "const", "examples"].includes(key)) visit(value, `${path}.${key}`);
     };
     for (const definition of allToolDefinitions) visit(publishedSchemas(definition).input, definition.name);
     expect(open).toEqual([]);
   });
 
   it("still takes the old object forms: startWorkflow inputs, counterfactual observed, agent intent persona and tools' input_schema", () => {
-    expect(parseInput(tool("startWorkflow").inputSchema, { workflow: "w", inputs: { problem: "p" } }, "t")).toMatchObject({ inputs: { problem: "p" } });
-    expect(parseInput(tool("startWorkflow").inputSchema, { workflow: "w", inputs: [{ name: "problem", value: "p" }] }, "t")).toMatchObject({ inputs: { problem: "p" } });
+    expect(
+      parseInput(tool("startWorkflow").inputSchema, { workflow: "w", inputs: { problem: "p" } }, "t"),
+    ).toMatchObject({ inputs: { problem: "p" } });
+    expect(
+      parseInput(tool("startWorkflow").inputSchema, { workflow: "w", inputs: [{ name: "problem", value: "p" }] }, "t"),
+    ).toMatchObject({ inputs: { problem: "p" } });
     const decide = tool("agent_intent_decide").inputSchema;
-    const viaPairs = parseInput(decide, { persona: [{ key: "role", value: "reviewer" }], tools: [{ name: "search", input_schema: '{"type":"object"}' }] }, "t");
-    const viaObjects = parseInput(decide, { persona: { role: "reviewer" }, tools: [{ name: "search", input_schema: { type: "object" } }] }, "t");
+    const viaPairs = parseInput(
+      decide,
+      { persona: [{ key: "role", value: "reviewer" }], tools: [{ name: "search", input_schema: '{"type":"object"}' }] },
+      "t",
+    );
+    const viaObjects = parseInput(
+      decide,
+      { persona: { role: "reviewer" }, tools: [{ name: "search", input_schema: { type: "object" } }] },
+      "t",
+    );
     expect(viaPairs).toEqual(viaObjects);
     expect(jsonScalarSchema.safeParse({ nested: true }).success).toBe(false);
   });

@@ -16,26 +16,40 @@ describe("pageSessionRecord", () => {
     expect(page.graph.nodes).toEqual([10, 11]);
     expect(page.graph.graph).toEqual({ id: "g" });
     expect(page.session).toEqual(record.session);
-    expect(page.page).toEqual({ offset: 10, limit: 5, totals: { thoughts: 25, branches: 1, "graph.nodes": 12, "graph.edges": 0 }, next_offset: 15 });
+    expect(page.page).toEqual({
+      offset: 10,
+      limit: 5,
+      totals: { thoughts: 25, branches: 1, "graph.nodes": 12, "graph.edges": 0 },
+      next_offset: 15,
+    });
     expect(pageSessionRecord(record, { offset: 20, limit: 5 }).page.next_offset).toBeNull();
   });
 
   it("walking next_offset returns every item exactly once", () => {
     fc.assert(
-      fc.property(fc.nat({ max: 300 }), fc.nat({ max: 40 }), fc.integer({ min: 1, max: 50 }), (thoughts, nodes, limit) => {
-        const record = { thoughts: Array.from({ length: thoughts }, (_, index) => index), graph: { nodes: Array.from({ length: nodes }, (_, index) => index) } };
-        const seen: number[] = [];
-        const seenNodes: number[] = [];
-        let offset: number | null = 0;
-        while (offset !== null) {
-          const current: { thoughts: number[]; graph: { nodes: number[] }; page: { next_offset: number | null } } = pageSessionRecord(record, { offset, limit });
-          seen.push(...current.thoughts);
-          seenNodes.push(...current.graph.nodes);
-          offset = current.page.next_offset;
-        }
-        expect(seen).toEqual(record.thoughts);
-        expect(seenNodes).toEqual(record.graph.nodes);
-      }),
+      fc.property(
+        fc.nat({ max: 300 }),
+        fc.nat({ max: 40 }),
+        fc.integer({ min: 1, max: 50 }),
+        (thoughts, nodes, limit) => {
+          const record = {
+            thoughts: Array.from({ length: thoughts }, (_, index) => index),
+            graph: { nodes: Array.from({ length: nodes }, (_, index) => index) },
+          };
+          const seen: number[] = [];
+          const seenNodes: number[] = [];
+          let offset: number | null = 0;
+          while (offset !== null) {
+            const current: { thoughts: number[]; graph: { nodes: number[] }; page: { next_offset: number | null } } =
+              pageSessionRecord(record, { offset, limit });
+            seen.push(...current.thoughts);
+            seenNodes.push(...current.graph.nodes);
+            offset = current.page.next_offset;
+          }
+          expect(seen).toEqual(record.thoughts);
+          expect(seenNodes).toEqual(record.graph.nodes);
+        },
+      ),
     );
   });
 

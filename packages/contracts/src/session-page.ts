@@ -10,7 +10,9 @@ export const maxSessionPageSize = 1000;
 export const sessionPageQuerySchema = z.object({
   limit: looseInteger({ min: 1, max: maxSessionPageSize })
     .default(defaultSessionPageSize)
-    .describe(`Items per list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes, knowledge-graph entities and relations); default ${defaultSessionPageSize}, at most ${maxSessionPageSize}`),
+    .describe(
+      `Items per list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes, knowledge-graph entities and relations); default ${defaultSessionPageSize}, at most ${maxSessionPageSize}`,
+    ),
   offset: looseInteger({ min: 0 }).default(0).describe("Items to skip in each list (0 = from the start)"),
 });
 export type SessionPageQuery = z.output<typeof sessionPageQuerySchema>;
@@ -20,13 +22,20 @@ export const sessionPageSchema = z
   .object({
     offset: z.number().int(),
     limit: z.number().int(),
-    totals: z.record(z.string(), z.number().int()).describe("Items in each list in total, e.g. thoughts: 5000, \"graph.nodes\": 40"),
-    next_offset: z.number().int().nullable().describe("The offset of the next page; null when every list ends within this one"),
+    totals: z
+      .record(z.string(), z.number().int())
+      .describe('Items in each list in total, e.g. thoughts: 5000, "graph.nodes": 40'),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The offset of the next page; null when every list ends within this one"),
   })
   .meta({ title: "SessionPage" });
 export type SessionPage = z.infer<typeof sessionPageSchema>;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * One page of a session record: every list in it (top-level arrays such as
@@ -49,9 +58,17 @@ export function pageSessionRecord<R extends object>(record: R, window: SessionPa
   for (const [key, value] of Object.entries(record)) {
     if (Array.isArray(value)) paged[key] = cut(key, value);
     else if (isPlainObject(value) && key !== "session") {
-      paged[key] = Object.fromEntries(Object.entries(value).map(([inner, item]) => [inner, Array.isArray(item) ? cut(`${key}.${inner}`, item) : item]));
+      paged[key] = Object.fromEntries(
+        Object.entries(value).map(([inner, item]) => [
+          inner,
+          Array.isArray(item) ? cut(`${key}.${inner}`, item) : item,
+        ]),
+      );
     } else paged[key] = value;
   }
   const more = Object.values(totals).some((total) => total > end);
-  return { ...(paged as R), page: { offset: window.offset, limit: window.limit, totals, next_offset: more ? end : null } };
+  return {
+    ...(paged as R),
+    page: { offset: window.offset, limit: window.limit, totals, next_offset: more ? end : null },
+  };
 }

@@ -63,7 +63,9 @@ export type Health = z.infer<typeof healthSchema>;
 export const readinessSchema = z
   .object({
     status: z.enum(["ready", "unavailable"]),
-    checks: z.object({ database: z.enum(["ok", "unavailable"]).describe("Whether the database answered `select 1` within 2 s") }),
+    checks: z.object({
+      database: z.enum(["ok", "unavailable"]).describe("Whether the database answered `select 1` within 2 s"),
+    }),
   })
   .meta({ title: "Readiness" });
 export type Readiness = z.infer<typeof readinessSchema>;

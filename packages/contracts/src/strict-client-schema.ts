@@ -13,7 +13,8 @@
  */
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Keywords whose values are data, not schemas. */
 const dataKeywords = new Set(["const", "enum", "default", "examples"]);
@@ -33,7 +34,11 @@ function nullable(node: Json): Json {
   if (acceptsNull(node)) return node;
   if (typeof node["$ref"] === "string") {
     const { $ref, description, title, default: defaultValue, ...rest } = node;
-    return { anyOf: [{ $ref, ...rest }, { type: "null" }], ...(description !== undefined ? { description } : {}), ...(title !== undefined ? { title } : {}) };
+    return {
+      anyOf: [{ $ref, ...rest }, { type: "null" }],
+      ...(description !== undefined ? { description } : {}),
+      ...(title !== undefined ? { title } : {}),
+    };
   }
   if (Array.isArray(node["anyOf"])) return { ...node, anyOf: [...node["anyOf"], { type: "null" }] };
   const result: Json = { ...node };
@@ -48,7 +53,9 @@ function nullable(node: Json): Json {
 }
 
 const isObjectType = (node: Json): boolean =>
-  node["type"] === "object" || (Array.isArray(node["type"]) && node["type"].includes("object")) || (node["type"] === undefined && isObject(node["properties"]));
+  node["type"] === "object" ||
+  (Array.isArray(node["type"]) && node["type"].includes("object")) ||
+  (node["type"] === undefined && isObject(node["properties"]));
 
 /** Closes every object and makes every optional property nullable, at any depth (a new schema; `schema` is left as is). */
 export function strictClientInputSchema(schema: Json): Json {
@@ -56,22 +63,44 @@ export function strictClientInputSchema(schema: Json): Json {
     if (Array.isArray(node)) return node.map(visit);
     if (!isObject(node)) return node;
     const result: Json = {};
-    for (const [key, value] of Object.entries(node)) result[key] = dataKeywords.has(key) ? value : key === "properties" || key === "$defs" ? visitMembers(value) : visit(value);
+    for (const [key, value] of Object.entries(node))
+      result[key] = dataKeywords.has(key)
+        ? value
+        : key === "properties" || key === "$defs"
+          ? visitMembers(value)
+          : visit(value);
     // Several types in one `type` ("string or number"): strict validators want them as anyOf branches.
-    if (Array.isArray(result["type"]) && result["type"].filter((type) => type !== "null").length > 1 && Object.keys(result).every((key) => key === "type" || key === "description" || key === "title")) {
+    if (
+      Array.isArray(result["type"]) &&
+      result["type"].filter((type) => type !== "null").length > 1 &&
+      Object.keys(result).every((key) => key === "type" || key === "description" || key === "title")
+    ) {
       const { type, ...metadata } = result;
       return { anyOf: (type as string[]).map((single) => ({ type: single })), ...metadata };
     }
     if (isObjectType(result)) {
-      if (result["additionalProperties"] === undefined && result["patternProperties"] === undefined && result["propertyNames"] === undefined) result["additionalProperties"] = false;
+      if (
+        result["additionalProperties"] === undefined &&
+        result["patternProperties"] === undefined &&
+        result["propertyNames"] === undefined
+      )
+        result["additionalProperties"] = false;
       if (result["additionalProperties"] === false && result["properties"] === undefined) result["properties"] = {};
       const required = new Set(Array.isArray(result["required"]) ? (result["required"] as string[]) : []);
       if (isObject(result["properties"])) {
-        result["properties"] = Object.fromEntries(Object.entries(result["properties"]).map(([key, value]) => [key, required.has(key) || !isObject(value) ? value : nullable(value)]));
+        result["properties"] = Object.fromEntries(
+          Object.entries(result["properties"]).map(([key, value]) => [
+            key,
+            required.has(key) || !isObject(value) ? value : nullable(value),
+          ]),
+        );
       }
     }
     return result;
   };
-  const visitMembers = (members: unknown): unknown => (isObject(members) ? Object.fromEntries(Object.entries(members).map(([key, value]) => [key, visit(value)])) : members);
+  const visitMembers = (members: unknown): unknown =>
+    isObject(members)
+      ? Object.fromEntries(Object.entries(members).map(([key, value]) => [key, visit(value)]))
+      : members;
   return visit(schema) as Json;
 }

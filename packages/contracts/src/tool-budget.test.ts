@@ -22,7 +22,11 @@ describe("tool descriptions and schemas fit their context budget", () => {
     const budget = largerBudgets[definition.name] ?? modelFacingBudget;
     it(`${definition.name}: description at most ${descriptionBudget} characters, name + description + input schema at most ${budget}`, () => {
       expect(definition.description.length).toBeLessThanOrEqual(descriptionBudget);
-      const size = JSON.stringify({ name: definition.name, description: definition.description, inputSchema: publishedSchemas(definition).input }).length;
+      const size = JSON.stringify({
+        name: definition.name,
+        description: definition.description,
+        inputSchema: publishedSchemas(definition).input,
+      }).length;
       expect(size).toBeLessThanOrEqual(budget);
     });
   }

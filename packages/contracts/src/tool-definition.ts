@@ -31,7 +31,9 @@ export function defineTool<Input extends z.ZodType, Output extends z.ZodType>(
   definition: ToolDefinition<Input, Output>,
 ): ToolDefinition<Input, Output> {
   if (definition.description.length > 1024) {
-    throw new Error(`Tool ${definition.name}: description is ${definition.description.length} characters; the limit is 1,024`);
+    throw new Error(
+      `Tool ${definition.name}: description is ${definition.description.length} characters; the limit is 1,024`,
+    );
   }
   return definition;
 }

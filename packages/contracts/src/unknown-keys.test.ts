@@ -6,7 +6,8 @@ import { closestKey, knownKeysAt, unknownKeyMessage } from "./unknown-keys.ts";
 import { parseInput } from "./validation.ts";
 
 const camelWords = fc.array(fc.stringMatching(/^[a-z]{2,8}$/), { minLength: 1, maxLength: 4 });
-const camel = (words: string[]) => words.map((word, index) => (index === 0 ? word : `${word[0]?.toUpperCase()}${word.slice(1)}`)).join("");
+const camel = (words: string[]) =>
+  words.map((word, index) => (index === 0 ? word : `${word[0]?.toUpperCase()}${word.slice(1)}`)).join("");
 
 describe("unknown keys", () => {
   it("a key in another case or separator style points to the accepted spelling", () => {
@@ -14,7 +15,9 @@ describe("unknown keys", () => {
       fc.property(camelWords, fc.constantFrom("_", "-"), fc.boolean(), (words, separator, upper) => {
         const accepted = camel(words);
         const sent = words.join(separator);
-        expect(closestKey(upper ? sent.toUpperCase() : sent, ["topic", accepted])).toBe(words.length === 1 && accepted === "topic" ? "topic" : accepted);
+        expect(closestKey(upper ? sent.toUpperCase() : sent, ["topic", accepted])).toBe(
+          words.length === 1 && accepted === "topic" ? "topic" : accepted,
+        );
       }),
     );
     expect(closestKey("max_iterations", ["maxIterations", "qualityThreshold"])).toBe("maxIterations");
@@ -24,7 +27,9 @@ describe("unknown keys", () => {
 
   it("a key close to none is not given a suggestion, and the message lists what is accepted", () => {
     expect(closestKey("colour", ["maxIterations", "topic"])).toBeUndefined();
-    expect(unknownKeyMessage("colour", ["maxIterations", "topic"])).toBe("unknown field 'colour'; remove it (accepted here: maxIterations, topic)");
+    expect(unknownKeyMessage("colour", ["maxIterations", "topic"])).toBe(
+      "unknown field 'colour'; remove it (accepted here: maxIterations, topic)",
+    );
     expect(unknownKeyMessage("x", [])).toBe("unknown field 'x'; remove it or check its spelling");
   });
 
@@ -43,10 +48,17 @@ describe("unknown keys", () => {
   });
 
   it("parseInput names the unknown key and its right spelling, at any depth", () => {
-    const schema = z.strictObject({ maxIterations: z.number().optional(), agents: z.array(z.strictObject({ systemPrompt: z.string() })).optional() });
+    const schema = z.strictObject({
+      maxIterations: z.number().optional(),
+      agents: z.array(z.strictObject({ systemPrompt: z.string() })).optional(),
+    });
     let issues: unknown;
     try {
-      parseInput(schema, { max_iterations: 7, agents: [{ systemPrompt: "p" }, { system_prompt: "p", systemPrompt: "q" }] }, "tool");
+      parseInput(
+        schema,
+        { max_iterations: 7, agents: [{ systemPrompt: "p" }, { system_prompt: "p", systemPrompt: "q" }] },
+        "tool",
+      );
     } catch (error) {
       issues = (error as { issues: unknown }).issues;
     }

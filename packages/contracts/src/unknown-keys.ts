@@ -14,7 +14,8 @@ interface SchemaDefinition {
   getter?: () => unknown;
 }
 
-const definitionOf = (schema: unknown): SchemaDefinition | undefined => (schema as { _zod?: { def?: SchemaDefinition } } | undefined)?._zod?.def;
+const definitionOf = (schema: unknown): SchemaDefinition | undefined =>
+  (schema as { _zod?: { def?: SchemaDefinition } } | undefined)?._zod?.def;
 
 // Wrappers that hold one inner schema with the same keys (optional, default, preprocess pipes, ...).
 function unwrapped(schema: unknown, depth = 0): unknown[] {
@@ -52,7 +53,8 @@ export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): st
   for (const part of path) {
     current = current.flatMap((candidate) => {
       const definition = definitionOf(candidate);
-      if (definition?.type === "object" && typeof part === "string" && definition.shape) return unwrapped(definition.shape[part]);
+      if (definition?.type === "object" && typeof part === "string" && definition.shape)
+        return unwrapped(definition.shape[part]);
       if (definition?.type === "array" && typeof part === "number") return unwrapped(definition.element);
       if (definition?.type === "record") return [];
       return [];

@@ -14,7 +14,10 @@ export function toFieldIssues(error: z.ZodError, schema?: z.ZodType): FieldIssue
     // An unknown key is named as the field itself, so a misspelt field is found at once.
     if (issue.code === "unrecognized_keys") {
       const known = schema ? knownKeysAt(schema, issue.path) : [];
-      return issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join("."), message: unknownKeyMessage(key, known) }));
+      return issue.keys.map((key) => ({
+        field: [...issue.path.map(String), key].join("."),
+        message: unknownKeyMessage(key, known),
+      }));
     }
     return [{ field: issue.path.length > 0 ? issue.path.map(String).join(".") : "(input)", message: issue.message }];
   });

@@ -90,7 +90,11 @@ export async function askAgent<Input, Output>(
   const reported = result.usage.inputTokens + result.usage.outputTokens > 0;
   const tokens: DialogTokens = reported
     ? { input: result.usage.inputTokens, output: result.usage.outputTokens, estimated: false }
-    : { input: estimateTokens(mode.system) + estimateTokens(prompt), output: estimateTokens(result.text), estimated: true };
+    : {
+        input: estimateTokens(mode.system) + estimateTokens(prompt),
+        output: estimateTokens(result.text),
+        estimated: true,
+      };
   if (tally) tally.tokens += tokens.input + tokens.output;
   return { object: result.object, tokens, model: result.modelId ?? null, at: context.clock.now().toISOString() };
 }

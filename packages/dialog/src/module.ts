@@ -10,7 +10,12 @@ import { dialogSessionSection } from "./render/dialog-session-section.ts";
 import { dialogStore } from "./store/contribution.ts";
 
 /** The module's modes, each declared with its default settings where it is defined; the service may override them per mode, agents per agent. */
-export const dialogModes = [producerModeDeclaration, mergerModeDeclaration, reviewerModeDeclaration, summariserModeDeclaration] as const;
+export const dialogModes = [
+  producerModeDeclaration,
+  mergerModeDeclaration,
+  reviewerModeDeclaration,
+  summariserModeDeclaration,
+] as const;
 
 /**
  * The dialog module: multi-agent reasoning sessions (start_reasoning_session,

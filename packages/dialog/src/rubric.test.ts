@@ -6,31 +6,45 @@ import { combineCriteria, combineReviews } from "./rubric.ts";
 
 const presetArbitrary = fc.constantFrom(...builtinPresets);
 const scoresFor = (criteria: readonly RubricCriterion[]) =>
-  fc.tuple(...criteria.map(() => fc.double({ min: 0, max: 1, noNaN: true }))).map((values) => Object.fromEntries(criteria.map((criterion, index) => [criterion.name, values[index] as number])));
+  fc
+    .tuple(...criteria.map(() => fc.double({ min: 0, max: 1, noNaN: true })))
+    .map((values) => Object.fromEntries(criteria.map((criterion, index) => [criterion.name, values[index] as number])));
 
 describe("rubric scores combined in code", () => {
   it("a combined score lies between the lowest and highest criterion score", () => {
     fc.assert(
-      fc.property(presetArbitrary.chain((preset) => fc.tuple(fc.constant(preset), scoresFor(preset.criteria))), ([preset, scores]) => {
-        const combined = combineCriteria(preset.criteria, scores);
-        const values = Object.values(scores);
-        expect(combined).toBeGreaterThanOrEqual(Math.min(...values) - 5e-4);
-        expect(combined).toBeLessThanOrEqual(Math.max(...values) + 5e-4);
-        expect(Math.round(combined * 1000) / 1000).toBe(combined);
-      }),
+      fc.property(
+        presetArbitrary.chain((preset) => fc.tuple(fc.constant(preset), scoresFor(preset.criteria))),
+        ([preset, scores]) => {
+          const combined = combineCriteria(preset.criteria, scores);
+          const values = Object.values(scores);
+          expect(combined).toBeGreaterThanOrEqual(Math.min(...values) - 5e-4);
+          expect(combined).toBeLessThanOrEqual(Math.max(...values) + 5e-4);
+          expect(Math.round(combined * 1000) / 1000).toBe(combined);
+        },
+      ),
     );
   });
 
   it("equal criterion scores combine to that score, and raising one criterion never lowers the total", () => {
     fc.assert(
       fc.property(
-        presetArbitrary.chain((preset) => fc.tuple(fc.constant(preset), scoresFor(preset.criteria), fc.nat(preset.criteria.length - 1), fc.double({ min: 0, max: 1, noNaN: true }))),
+        presetArbitrary.chain((preset) =>
+          fc.tuple(
+            fc.constant(preset),
+            scoresFor(preset.criteria),
+            fc.nat(preset.criteria.length - 1),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+          ),
+        ),
         ([preset, scores, index, raise]) => {
           const same = Object.fromEntries(preset.criteria.map((criterion) => [criterion.name, raise]));
           expect(combineCriteria(preset.criteria, same)).toBeCloseTo(raise, 3);
           const name = (preset.criteria[index] as RubricCriterion).name;
           const higher = { ...scores, [name]: Math.max(scores[name] as number, raise) };
-          expect(combineCriteria(preset.criteria, higher)).toBeGreaterThanOrEqual(combineCriteria(preset.criteria, scores));
+          expect(combineCriteria(preset.criteria, higher)).toBeGreaterThanOrEqual(
+            combineCriteria(preset.criteria, scores),
+          );
         },
       ),
     );

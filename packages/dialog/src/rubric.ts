@@ -5,7 +5,10 @@ import { roundScore } from "./score.ts";
  * The combined score of one review: the weighted mean of its criterion scores,
  * computed in code (the model only scores each criterion, 0..1), to three decimals.
  */
-export function combineCriteria(criteria: readonly RubricCriterion[], scores: Readonly<Record<string, number>>): number {
+export function combineCriteria(
+  criteria: readonly RubricCriterion[],
+  scores: Readonly<Record<string, number>>,
+): number {
   let weighted = 0;
   let weights = 0;
   for (const criterion of criteria) {
@@ -21,7 +24,11 @@ export function combineCriteria(criteria: readonly RubricCriterion[], scores: Re
 export function combineReviews(
   criteria: readonly RubricCriterion[],
   reviews: ReadonlyArray<{ agent: string; criteria: Readonly<Record<string, number>> }>,
-): { score: number; criteria: Record<string, number>; reviews: Array<{ agent: string; score: number; criteria: Record<string, number> }> } {
+): {
+  score: number;
+  criteria: Record<string, number>;
+  reviews: Array<{ agent: string; score: number; criteria: Record<string, number> }>;
+} {
   if (reviews.length === 0) throw new Error("combineReviews needs at least one review");
   const perReviewer = reviews.map((review) => ({
     agent: review.agent,
@@ -30,7 +37,9 @@ export function combineReviews(
   }));
   const meanPerCriterion: Record<string, number> = {};
   for (const criterion of criteria) {
-    meanPerCriterion[criterion.name] = roundScore(clampUnit(reviews.reduce((sum, review) => sum + (review.criteria[criterion.name] as number), 0) / reviews.length));
+    meanPerCriterion[criterion.name] = roundScore(
+      clampUnit(reviews.reduce((sum, review) => sum + (review.criteria[criterion.name] as number), 0) / reviews.length),
+    );
   }
   const score = roundScore(clampUnit(perReviewer.reduce((sum, review) => sum + review.score, 0) / perReviewer.length));
   return { score, criteria: meanPerCriterion, reviews: perReviewer };

@@ -26,7 +26,11 @@ export function sessionStanding(session: DialogSession, now: Date): SessionStand
   const elapsedSeconds = Math.max(0, (now.getTime() - new Date(session.created_at).getTime()) / 1000);
   let status = session.status;
   let stopReason = session.stop_reason;
-  if (status !== "completed" && session.wall_time_budget_seconds !== null && elapsedSeconds >= session.wall_time_budget_seconds) {
+  if (
+    status !== "completed" &&
+    session.wall_time_budget_seconds !== null &&
+    elapsedSeconds >= session.wall_time_budget_seconds
+  ) {
     status = "completed";
     stopReason = "budget_exhausted";
   }
@@ -61,11 +65,19 @@ export function assertCanRunExchange(session: DialogSession, now: Date): Session
 }
 
 /** What the calling agent should do next, in one sentence. */
-export function nextStepFor(sessionId: string, status: DialogSessionStatus, completedIterations: number, expired: boolean): string {
+export function nextStepFor(
+  sessionId: string,
+  status: DialogSessionStatus,
+  completedIterations: number,
+  expired: boolean,
+): string {
   if (status === "completed") return `The session is complete: call get_reasoning_result with session_id ${sessionId}.`;
-  if (expired || status === "expired") return `The session expired; call get_reasoning_result with session_id ${sessionId} for what it produced, or start a new session.`;
-  if (status === "error") return `The last exchange failed; call run_reasoning_exchange with session_id ${sessionId} to retry iteration ${completedIterations}.`;
-  if (completedIterations === 0) return `Call run_reasoning_exchange with session_id ${sessionId} to begin (iteration 0).`;
+  if (expired || status === "expired")
+    return `The session expired; call get_reasoning_result with session_id ${sessionId} for what it produced, or start a new session.`;
+  if (status === "error")
+    return `The last exchange failed; call run_reasoning_exchange with session_id ${sessionId} to retry iteration ${completedIterations}.`;
+  if (completedIterations === 0)
+    return `Call run_reasoning_exchange with session_id ${sessionId} to begin (iteration 0).`;
   return `Call run_reasoning_exchange with session_id ${sessionId} for iteration ${completedIterations}.`;
 }
 

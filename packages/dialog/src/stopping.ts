@@ -39,13 +39,20 @@ export interface StoppingDecision {
  */
 export function decideStopping(rules: StoppingRules, facts: StoppingFacts): StoppingDecision {
   if (facts.reviewerScore >= rules.qualityThreshold) {
-    return stop("threshold_met", `the reviewers' score ${format(facts.reviewerScore)} reached the threshold ${format(rules.qualityThreshold)}`);
+    return stop(
+      "threshold_met",
+      `the reviewers' score ${format(facts.reviewerScore)} reached the threshold ${format(rules.qualityThreshold)}`,
+    );
   }
   if (facts.completedIterations >= rules.maxIterations) {
-    return stop("max_iterations", `${facts.completedIterations} of ${rules.maxIterations} iterations ran without reaching the threshold ${format(rules.qualityThreshold)}`);
+    return stop(
+      "max_iterations",
+      `${facts.completedIterations} of ${rules.maxIterations} iterations ran without reaching the threshold ${format(rules.qualityThreshold)}`,
+    );
   }
   if (rules.tokenBudget !== null) {
-    if (facts.tokensUsed >= rules.tokenBudget) return stop("budget_exhausted", `${facts.tokensUsed} tokens used of the ${rules.tokenBudget}-token budget`);
+    if (facts.tokensUsed >= rules.tokenBudget)
+      return stop("budget_exhausted", `${facts.tokensUsed} tokens used of the ${rules.tokenBudget}-token budget`);
     if (facts.tokensUsed + facts.lastIterationTokens > rules.tokenBudget) {
       return stop(
         "budget_exhausted",
@@ -55,7 +62,10 @@ export function decideStopping(rules: StoppingRules, facts: StoppingFacts): Stop
   }
   if (rules.wallTimeBudgetSeconds !== null) {
     if (facts.elapsedSeconds >= rules.wallTimeBudgetSeconds) {
-      return stop("budget_exhausted", `${Math.round(facts.elapsedSeconds)} s elapsed of the ${rules.wallTimeBudgetSeconds} s wall-time budget`);
+      return stop(
+        "budget_exhausted",
+        `${Math.round(facts.elapsedSeconds)} s elapsed of the ${rules.wallTimeBudgetSeconds} s wall-time budget`,
+      );
     }
     if (facts.elapsedSeconds + facts.lastIterationSeconds > rules.wallTimeBudgetSeconds) {
       return stop(

@@ -16,7 +16,13 @@ const whoAmI = defineTool({
   description: "Reports the caller the surface named, and the caller a nested tool call sees.",
   inputSchema: z.object({ nested: z.boolean().default(false) }),
   outputSchema: z.object({ caller: z.string().nullable() }),
-  annotations: { title: "Who am I", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: "Who am I",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });
@@ -26,7 +32,9 @@ const callerModule = defineModule({
   name: "caller-probe",
   tools: [
     defineHandler(whoAmI, async (input, context) =>
-      input.nested ? ((await context.callTool("who_am_i", { nested: false })) as { caller: string | null }) : { caller: context.caller },
+      input.nested
+        ? ((await context.callTool("who_am_i", { nested: false })) as { caller: string | null })
+        : { caller: context.caller },
     ),
   ],
 });
@@ -35,9 +43,15 @@ describe("the caller's identity", () => {
   it("reaches the handler (and tools it calls) as context.caller; null when the surface names none", async () => {
     const store = await openStore({ path: ":memory:", modules: [callerModule] });
     stores.push(store);
-    const engine = createEngine({ store, modules: [callerModule], models: createModelRouterFromModel(createScriptedModel([])) });
+    const engine = createEngine({
+      store,
+      modules: [callerModule],
+      models: createModelRouterFromModel(createScriptedModel([])),
+    });
     expect(await engine.invoke("who_am_i", {}, { caller: "rest-token:abc" })).toEqual({ caller: "rest-token:abc" });
-    expect(await engine.invoke("who_am_i", { nested: true }, { caller: "mcp-connection:1" })).toEqual({ caller: "mcp-connection:1" });
+    expect(await engine.invoke("who_am_i", { nested: true }, { caller: "mcp-connection:1" })).toEqual({
+      caller: "mcp-connection:1",
+    });
     expect(await engine.invoke("who_am_i", {})).toEqual({ caller: null });
   });
 });

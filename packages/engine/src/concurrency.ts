@@ -4,7 +4,11 @@ import { CompletionNeeded } from "./host/completion-needed.ts";
  * Maps `items` with at most `limit` calls in flight, keeping input order.
  * Independent model calls go through this so wall time follows the critical path.
  */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;

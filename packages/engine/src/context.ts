@@ -68,7 +68,16 @@ export interface ToolContext<Extra extends object = object> {
 }
 
 export function createUsage(): InvocationUsage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, provider: null, model: null, modes: [] };
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    modelCalls: 0,
+    provider: null,
+    model: null,
+    modes: [],
+  };
 }
 
 /** ISO timestamp from the context clock. */

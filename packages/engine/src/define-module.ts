@@ -181,7 +181,8 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
   const prompts: ModulePrompt[] = [];
   const toolsets = new Map<string, string[]>();
   const operations = new Map<string, ComposedOperation>();
-  const clash = (what: string, name: string, module: string) => new Error(`${what} '${name}' of module ${module} is already registered by another module`);
+  const clash = (what: string, name: string, module: string) =>
+    new Error(`${what} '${name}' of module ${module} is already registered by another module`);
   for (const module of modules) {
     if (names.has(module.name)) throw new Error(`Module '${module.name}' is composed twice`);
     names.add(module.name);
@@ -189,14 +190,21 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
       if (handlers.has(handler.definition.name)) throw clash("Tool", handler.definition.name, module.name);
       handlers.set(handler.definition.name, handler as ToolHandler<ToolDefinition, object>);
     }
-    const declared = Array.isArray(module.modes) ? modeSettingsOf(module.name, module.modes as readonly ModeEntry[]) : ((module.modes ?? {}) as Readonly<Record<string, ModeSettings>>);
+    const declared = Array.isArray(module.modes)
+      ? modeSettingsOf(module.name, module.modes as readonly ModeEntry[])
+      : ((module.modes ?? {}) as Readonly<Record<string, ModeSettings>>);
     for (const [mode, settings] of Object.entries(declared)) {
       if (modeOwners.has(mode)) throw clash("Mode", mode, module.name);
       modeOwners.set(mode, module.name);
       modes[mode] = settings;
     }
     for (const section of module.sessionSections ?? []) {
-      if (section.name === "session" || section.name === "thoughts" || sections.some((known) => known.name === section.name)) throw clash("Session section", section.name, module.name);
+      if (
+        section.name === "session" ||
+        section.name === "thoughts" ||
+        sections.some((known) => known.name === section.name)
+      )
+        throw clash("Session section", section.name, module.name);
       sections.push(section as SessionSection);
     }
     for (const method of module.methods ?? []) {
@@ -221,23 +229,43 @@ export function composeModules(modules: readonly DeliberateModule[]): Compositio
     addOperations(operations, module);
   }
   for (const method of methods.values()) {
-    if (!handlers.has(method.tool)) throw new Error(`Method '${method.method}' names tool '${method.tool}', which no composed module registers`);
+    if (!handlers.has(method.tool))
+      throw new Error(`Method '${method.method}' names tool '${method.tool}', which no composed module registers`);
   }
   for (const prompt of prompts) {
-    if (!handlers.has(prompt.tool)) throw new Error(`Prompt '${prompt.name}' leads to tool '${prompt.tool}', which no composed module registers`);
+    if (!handlers.has(prompt.tool))
+      throw new Error(`Prompt '${prompt.name}' leads to tool '${prompt.tool}', which no composed module registers`);
   }
-  return { handlers, modes, sections, methods, tasks, capabilities, runtimeSources, invocationObservers, prompts, toolsets, operations };
+  return {
+    handlers,
+    modes,
+    sections,
+    methods,
+    tasks,
+    capabilities,
+    runtimeSources,
+    invocationObservers,
+    prompts,
+    toolsets,
+    operations,
+  };
 }
 
 /** Adds a module's operations: names unique in the module, one operation per method and path, operationIds unique overall. */
 function addOperations(operations: Map<string, ComposedOperation>, module: DeliberateModule): void {
   for (const operation of module.operations ?? []) {
     const composed = composeOperation(module.name, operation as ModuleOperation<object>);
-    if (operations.has(composed.qualifiedName)) throw new Error(`Operation '${operation.name}' of module ${module.name} is declared twice`);
+    if (operations.has(composed.qualifiedName))
+      throw new Error(`Operation '${operation.name}' of module ${module.name} is declared twice`);
     for (const known of operations.values()) {
-      if (known.operationId === composed.operationId) throw new Error(`Operation '${operation.name}' of module ${module.name}: operationId '${composed.operationId}' is already used by ${known.qualifiedName}`);
+      if (known.operationId === composed.operationId)
+        throw new Error(
+          `Operation '${operation.name}' of module ${module.name}: operationId '${composed.operationId}' is already used by ${known.qualifiedName}`,
+        );
       if (known.method === composed.method && known.httpPath === composed.httpPath) {
-        throw new Error(`Operation '${operation.name}' of module ${module.name}: ${composed.method.toUpperCase()} ${composed.httpPath} is already served by ${known.qualifiedName}`);
+        throw new Error(
+          `Operation '${operation.name}' of module ${module.name}: ${composed.method.toUpperCase()} ${composed.httpPath} is already served by ${known.qualifiedName}`,
+        );
       }
     }
     operations.set(composed.qualifiedName, composed);
@@ -249,9 +277,13 @@ function addToolsets(toolsets: Map<string, string[]>, module: DeliberateModule):
   const own = new Set((module.tools ?? []).map((handler) => handler.definition.name));
   const placed = new Set<string>();
   for (const [toolset, tools] of Object.entries(module.toolsets ?? {})) {
-    if (!/^[a-z][a-z0-9-]*$/.test(toolset)) throw new Error(`Toolset '${toolset}' of module ${module.name}: names are lower-case kebab-case`);
+    if (!/^[a-z][a-z0-9-]*$/.test(toolset))
+      throw new Error(`Toolset '${toolset}' of module ${module.name}: names are lower-case kebab-case`);
     for (const tool of tools) {
-      if (!own.has(tool)) throw new Error(`Toolset '${toolset}' of module ${module.name} lists tool '${tool}', which the module does not register`);
+      if (!own.has(tool))
+        throw new Error(
+          `Toolset '${toolset}' of module ${module.name} lists tool '${tool}', which the module does not register`,
+        );
       if (placed.has(tool)) throw new Error(`Tool '${tool}' of module ${module.name} is listed in two toolsets`);
       placed.add(tool);
     }

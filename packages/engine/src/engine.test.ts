@@ -28,7 +28,12 @@ describe("a module composed by the engine", () => {
   it("serves its tool, runs its mode with the module's settings, writes its table and records one invocation", async () => {
     const store = await storeWith();
     const model = createScriptedModel(() => answer);
-    const engine = createEngine({ store, modules: [notesModule], models: createModelRouterFromModel(model), ids: createSequentialIds() });
+    const engine = createEngine({
+      store,
+      modules: [notesModule],
+      models: createModelRouterFromModel(model),
+      ids: createSequentialIds(),
+    });
     expect(engine.tools.map((tool) => tool.name)).toEqual(["notes_take", "reasoning_submit"]);
     expect(engine.modes).toEqual(["notes"]);
 
@@ -46,7 +51,10 @@ describe("a module composed by the engine", () => {
     const step = needsCompletionSchema.parse(await engine.invoke("notes_take", { topic: "caching" }));
     expect(step.prompts).toHaveLength(1);
     expect(await store.notes.count()).toBe(0);
-    const output = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]!.id, answer }] });
+    const output = await engine.invoke("reasoning_submit", {
+      resume_token: step.resume_token,
+      answers: [{ prompt_id: step.prompts[0]!.id, answer }],
+    });
     expect(output).toMatchObject({ note: answer.note });
     expect(await store.notes.count()).toBe(1);
     expect(await store.invocations.list({ tool: "notes_take" })).toMatchObject([{ success: true, provider: "host" }]);
@@ -56,7 +64,13 @@ describe("a module composed by the engine", () => {
     const store = await storeWith();
     const model = createScriptedModel(() => answer);
     const runtime = createMemorySettingsSource();
-    const engine = createEngine({ store, modules: [notesModule], models: createModelRouterFromModel(model), modeSettings: { notes: { temperature: 0.1 } }, runtimeSettings: runtime });
+    const engine = createEngine({
+      store,
+      modules: [notesModule],
+      models: createModelRouterFromModel(model),
+      modeSettings: { notes: { temperature: 0.1 } },
+      runtimeSettings: runtime,
+    });
     await engine.invoke("notes_take", { topic: "a" });
     runtime.set("notes", { maxTokens: 50 });
     await engine.invoke("notes_take", { topic: "b" });
@@ -69,7 +83,11 @@ describe("a module composed by the engine", () => {
 
   it("puts the module's section in session records and exports", async () => {
     const store = await storeWith();
-    const engine = createEngine({ store, modules: [notesModule], models: createModelRouterFromModel(createScriptedModel(() => answer)) });
+    const engine = createEngine({
+      store,
+      modules: [notesModule],
+      models: createModelRouterFromModel(createScriptedModel(() => answer)),
+    });
     await store.sessions.create({ id: "ses_1", mode: "notes", now: "2026-11-22T10:00:00.000Z" });
     await engine.invoke("notes_take", { topic: "caching", session_id: "ses_1" });
     const record = await engine.readSession("ses_1");
@@ -79,7 +97,11 @@ describe("a module composed by the engine", () => {
 
   it("writes nothing for bad input, naming the field", async () => {
     const store = await storeWith();
-    const engine = createEngine({ store, modules: [notesModule], models: createModelRouterFromModel(createScriptedModel(() => answer)) });
+    const engine = createEngine({
+      store,
+      modules: [notesModule],
+      models: createModelRouterFromModel(createScriptedModel(() => answer)),
+    });
     const error = await engine.invoke("notes_take", { topic: "" }).catch((caught: unknown) => caught);
     expect(DeliberateError.isInstance(error) && error.code).toBe("INVALID_INPUT");
     expect(DeliberateError.isInstance(error) && error.issues[0]?.field).toBe("topic");
@@ -93,9 +115,13 @@ describe("composition checks", () => {
     const store = await storeWith();
     const models = hostModelRouter;
     const sameTool = defineModule({ name: "other", tools: notesModule.tools ?? [] });
-    expect(() => createEngine({ store, models, modules: [notesModule, sameTool] })).toThrow(/Tool 'notes_take' of module other/);
+    expect(() => createEngine({ store, models, modules: [notesModule, sameTool] })).toThrow(
+      /Tool 'notes_take' of module other/,
+    );
     const sameMode = defineModule({ name: "other", modes: { notes: { temperature: 1, maxTokens: 1 } } });
-    expect(() => createEngine({ store, models, modules: [notesModule, sameMode] })).toThrow(/Mode 'notes' of module other/);
+    expect(() => createEngine({ store, models, modules: [notesModule, sameMode] })).toThrow(
+      /Mode 'notes' of module other/,
+    );
     expect(() => createEngine({ store, models, modules: [notesModule, notesModule] })).toThrow(/composed twice/);
     const bare = await openStore({ path: ":memory:" });
     stores.push(bare);
@@ -134,16 +160,22 @@ describe("loadModules (DELIBERATE_MODULES)", () => {
   it("refuses a module not made with defineModule, naming it and the fix", async () => {
     const error = await loadModules([join(fixtures, "unbranded-module.ts")]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toMatch(/'plain', which was not made with defineModule and declares no specificationVersion: rebuild it with defineModule/);
+    expect((error as ConfigError).message).toMatch(
+      /'plain', which was not made with defineModule and declares no specificationVersion: rebuild it with defineModule/,
+    );
   });
 
   it("refuses a module built for an unsupported specification version, naming both versions", async () => {
     const error = await loadModules([join(fixtures, "future-module.ts")]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toContain(`module 'future' from '${join(fixtures, "future-module.ts")}' is built for module specification 99; this service supports ${moduleSpecificationVersion}`);
+    expect((error as ConfigError).message).toContain(
+      `module 'future' from '${join(fixtures, "future-module.ts")}' is built for module specification 99; this service supports ${moduleSpecificationVersion}`,
+    );
   });
 
   it("refuses a branded module whose specification version is missing", async () => {
-    await expect(loadModules([join(fixtures, "versionless-module.ts")])).rejects.toThrow(/module 'versionless' from .* declares no specificationVersion/);
+    await expect(loadModules([join(fixtures, "versionless-module.ts")])).rejects.toThrow(
+      /module 'versionless' from .* declares no specificationVersion/,
+    );
   });
 });

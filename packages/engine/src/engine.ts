@@ -6,8 +6,17 @@ import { createEngineCore } from "./engine/core.ts";
 import { invoke } from "./engine/invoke.ts";
 import type { EngineOptions } from "./engine/options.ts";
 import { readSession, type SessionRecord } from "./engine/read-session.ts";
-import { readSessionPage, readThoughtPage, type SessionRecordPage, type ThoughtRecordPage } from "./engine/read-session-page.ts";
-import { openSessionExport, type SessionExportStream, type SessionExportStreamOptions } from "./export/session-export-stream.ts";
+import {
+  readSessionPage,
+  readThoughtPage,
+  type SessionRecordPage,
+  type ThoughtRecordPage,
+} from "./engine/read-session-page.ts";
+import {
+  openSessionExport,
+  type SessionExportStream,
+  type SessionExportStreamOptions,
+} from "./export/session-export-stream.ts";
 import type { Engine } from "./engine-types.ts";
 import type { ModeSettings } from "./mode-settings.ts";
 import type { ComposedOperation } from "./module-operation.ts";

@@ -30,7 +30,11 @@ export { isRejectedAnswer } from "./host/replay-router.ts";
 export { exportSession, mermaidLabel, sessionExportMimeTypes, tableCell } from "./export/session-export.ts";
 export type { SessionExportFormat } from "./export/session-export.ts";
 export { streamedExportFormats } from "./export/session-export-stream.ts";
-export type { SessionExportStream, SessionExportStreamOptions, StreamedExportFormat } from "./export/session-export-stream.ts";
+export type {
+  SessionExportStream,
+  SessionExportStreamOptions,
+  StreamedExportFormat,
+} from "./export/session-export-stream.ts";
 export { loadModules } from "./load-modules.ts";
 export { splitPromptList } from "./module-prompt.ts";
 export type { ModulePrompt } from "./module-prompt.ts";

@@ -1,7 +1,12 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError } from "@deliberate/base";
-import { type DeliberateModule, moduleBrand, moduleSpecificationVersion, supportedModuleSpecificationVersions } from "./define-module.ts";
+import {
+  type DeliberateModule,
+  moduleBrand,
+  moduleSpecificationVersion,
+  supportedModuleSpecificationVersions,
+} from "./define-module.ts";
 
 const variable = "DELIBERATE_MODULES";
 
@@ -13,7 +18,12 @@ function isBranded(value: unknown): boolean {
 function looksLikeModule(value: unknown): value is DeliberateModule {
   if (typeof value !== "object" || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  return typeof candidate["name"] === "string" && (Array.isArray(candidate["tools"]) || candidate["migrations"] !== undefined || Array.isArray(candidate["sessionSections"]));
+  return (
+    typeof candidate["name"] === "string" &&
+    (Array.isArray(candidate["tools"]) ||
+      candidate["migrations"] !== undefined ||
+      Array.isArray(candidate["sessionSections"]))
+  );
 }
 
 /**
@@ -21,18 +31,32 @@ function looksLikeModule(value: unknown): value is DeliberateModule {
  * made with `defineModule` (branded) and built for a supported `specificationVersion`.
  */
 function moduleOf(specifier: string, exports: Record<string, unknown>): DeliberateModule {
-  const values = [exports["default"], ...Object.entries(exports).filter(([key]) => key !== "default").map(([, value]) => value)];
+  const values = [
+    exports["default"],
+    ...Object.entries(exports)
+      .filter(([key]) => key !== "default")
+      .map(([, value]) => value),
+  ];
   const module = (values.find(isBranded) ?? values.find(looksLikeModule)) as DeliberateModule | undefined;
   if (module === undefined) {
-    throw new ConfigError(`${variable}: '${specifier}' exports no module (export one made with defineModule, as default or by name).`, [variable]);
+    throw new ConfigError(
+      `${variable}: '${specifier}' exports no module (export one made with defineModule, as default or by name).`,
+      [variable],
+    );
   }
   const rebuild = `rebuild it with defineModule from @deliberate/engine (module specification ${moduleSpecificationVersion})`;
   if (!isBranded(module)) {
-    throw new ConfigError(`${variable}: '${specifier}' exports '${module.name}', which was not made with defineModule and declares no specificationVersion: ${rebuild}.`, [variable]);
+    throw new ConfigError(
+      `${variable}: '${specifier}' exports '${module.name}', which was not made with defineModule and declares no specificationVersion: ${rebuild}.`,
+      [variable],
+    );
   }
   const version = module.specificationVersion;
   if (version === undefined) {
-    throw new ConfigError(`${variable}: module '${module.name}' from '${specifier}' declares no specificationVersion: ${rebuild}.`, [variable]);
+    throw new ConfigError(
+      `${variable}: module '${module.name}' from '${specifier}' declares no specificationVersion: ${rebuild}.`,
+      [variable],
+    );
   }
   if (!supportedModuleSpecificationVersions.includes(version)) {
     throw new ConfigError(
@@ -54,7 +78,8 @@ function moduleOf(specifier: string, exports: Record<string, unknown>): Delibera
 export async function loadModules(specifiers: readonly string[]): Promise<DeliberateModule[]> {
   const loaded: DeliberateModule[] = [];
   for (const specifier of specifiers) {
-    const target = specifier.startsWith(".") || isAbsolute(specifier) ? pathToFileURL(resolve(specifier)).href : specifier;
+    const target =
+      specifier.startsWith(".") || isAbsolute(specifier) ? pathToFileURL(resolve(specifier)).href : specifier;
     let exports: Record<string, unknown>;
     try {
       exports = (await import(target)) as Record<string, unknown>;

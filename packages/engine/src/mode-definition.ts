@@ -56,11 +56,16 @@ export function modeSettingsOf(moduleName: string, entries: readonly ModeEntry[]
     if (entry.settings === undefined) continue;
     const known = settings[entry.mode];
     if (known !== undefined && JSON.stringify(known) !== JSON.stringify(entry.settings)) {
-      throw new Error(`Mode '${entry.mode}' of module ${moduleName} is declared with two different settings: ${JSON.stringify(known)} and ${JSON.stringify(entry.settings)}`);
+      throw new Error(
+        `Mode '${entry.mode}' of module ${moduleName} is declared with two different settings: ${JSON.stringify(known)} and ${JSON.stringify(entry.settings)}`,
+      );
     }
     settings[entry.mode] = entry.settings;
   }
   const missing = listed.filter((mode) => settings[mode] === undefined);
-  if (missing.length > 0) throw new Error(`Mode '${missing[0]}' of module ${moduleName} has no settings: declare them on its definition (defineMode({ mode, settings, ... }))`);
+  if (missing.length > 0)
+    throw new Error(
+      `Mode '${missing[0]}' of module ${moduleName} has no settings: declare them on its definition (defineMode({ mode, settings, ... }))`,
+    );
   return settings;
 }

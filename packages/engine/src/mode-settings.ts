@@ -50,7 +50,8 @@ export interface RuntimeSettingsSource {
 export function combineSettingsSources(sources: readonly RuntimeSettingsSource[]): RuntimeSettingsSource {
   if (sources.length === 1) return sources[0] as RuntimeSettingsSource;
   return {
-    overridesFor: (mode) => Object.assign({}, ...sources.map((source) => source.overridesFor(mode))) as Partial<ModeSettings>,
+    overridesFor: (mode) =>
+      Object.assign({}, ...sources.map((source) => source.overridesFor(mode))) as Partial<ModeSettings>,
     concurrency() {
       let value: number | undefined;
       for (const source of sources) value = source.concurrency?.() ?? value;
@@ -66,7 +67,9 @@ export interface MemorySettingsSource extends RuntimeSettingsSource {
   all(): Readonly<Record<string, Partial<ModeSettings>>>;
 }
 
-export function createMemorySettingsSource(initial: Readonly<Record<string, Partial<ModeSettings>>> = {}): MemorySettingsSource {
+export function createMemorySettingsSource(
+  initial: Readonly<Record<string, Partial<ModeSettings>>> = {},
+): MemorySettingsSource {
   const overrides = new Map<string, Partial<ModeSettings>>(Object.entries(initial));
   return {
     overridesFor: (mode) => overrides.get(mode) ?? {},

@@ -54,7 +54,10 @@ export interface EnvironmentReading {
  * Parses each declared variable of `env` (trimmed; empty is unset), collecting every problem rather than stopping
  * at the first. `toOptions` is the caller's next step, once the values are known to be valid.
  */
-export function readEnvironmentVariables(env: Readonly<Record<string, string | undefined>>, variables: readonly EnvironmentVariable[]): EnvironmentReading {
+export function readEnvironmentVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  variables: readonly EnvironmentVariable[],
+): EnvironmentReading {
   const values: Record<string, unknown> = {};
   const problems: EnvironmentProblem[] = [];
   for (const variable of variables) {
@@ -72,7 +75,10 @@ export function readEnvironmentVariables(env: Readonly<Record<string, string | u
 }
 
 /** The values as the configuration report shows them: every declared variable, its value or default, secrets hidden. */
-export function reportEnvironment(variables: readonly EnvironmentVariable[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function reportEnvironment(
+  variables: readonly EnvironmentVariable[],
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   return Object.fromEntries(
     variables.map((variable) => {
       const value = values[variable.name];

@@ -4,7 +4,13 @@ import { openStore, type Store } from "@deliberate/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { notesModule } from "../test/fixtures/notes-module.ts";
 import type { InvocationEvent } from "./engine.ts";
-import { type BackgroundTaskContext, createEngine, createTaskRunner, defineModule, type RuntimeSettingsSource } from "./index.ts";
+import {
+  type BackgroundTaskContext,
+  createEngine,
+  createTaskRunner,
+  defineModule,
+  type RuntimeSettingsSource,
+} from "./index.ts";
 import { createMemorySettingsSource } from "./mode-settings.ts";
 import { createSequentialIds } from "./ids.ts";
 
@@ -52,7 +58,12 @@ describe("a module's runtime settings source", () => {
     const store = await storeWith();
     let concurrency: number | undefined;
     const source: RuntimeSettingsSource = { overridesFor: () => ({}), concurrency: () => concurrency };
-    const engine = createEngine({ store, modules: [notesModule, defineModule({ name: "tuner", runtimeSettings: source })], models: createModelRouterFromModel(createScriptedModel(() => answer)), concurrency: 3 });
+    const engine = createEngine({
+      store,
+      modules: [notesModule, defineModule({ name: "tuner", runtimeSettings: source })],
+      models: createModelRouterFromModel(createScriptedModel(() => answer)),
+      concurrency: 3,
+    });
     expect(engine.concurrencyNow()).toBe(3);
     concurrency = 7;
     expect(engine.concurrencyNow()).toBe(7);
@@ -78,7 +89,13 @@ describe("invocation observers", () => {
       if (fail) throw new Error("model down");
       return answer;
     });
-    const engine = createEngine({ store, modules: [notesModule, observer], models: createModelRouterFromModel(model), ids: createSequentialIds(), onInvocation: (event) => serviceEvents.push(event) });
+    const engine = createEngine({
+      store,
+      modules: [notesModule, observer],
+      models: createModelRouterFromModel(model),
+      ids: createSequentialIds(),
+      onInvocation: (event) => serviceEvents.push(event),
+    });
     await engine.invoke("notes_take", { topic: "a" });
     fail = true;
     await expect(engine.invoke("notes_take", { topic: "b" })).rejects.toThrow();
@@ -124,7 +141,12 @@ describe("the task runner", () => {
       ],
     });
     const models = createModelRouterFromModel(createScriptedModel(() => answer));
-    const engine = createEngine({ store, modules: [notesModule, worker], models, modeSettings: { notes: { maxTokens: 99 } } });
+    const engine = createEngine({
+      store,
+      modules: [notesModule, worker],
+      models,
+      modeSettings: { notes: { maxTokens: 99 } },
+    });
     const runner = createTaskRunner({ engine });
     expect(runner.names).toEqual(["worker.cycle"]);
     await runner.start();
@@ -158,8 +180,16 @@ describe("the task runner", () => {
         },
       ],
     });
-    const engine = createEngine({ store, modules: [flaky], models: createModelRouterFromModel(createScriptedModel(() => answer)) });
-    const runner = createTaskRunner({ engine, intervals: { "flaky.cycle": 5 }, log: (level, message) => lines.push(`${level} ${message}`) });
+    const engine = createEngine({
+      store,
+      modules: [flaky],
+      models: createModelRouterFromModel(createScriptedModel(() => answer)),
+    });
+    const runner = createTaskRunner({
+      engine,
+      intervals: { "flaky.cycle": 5 },
+      log: (level, message) => lines.push(`${level} ${message}`),
+    });
     await runner.start();
     const deadline = Date.now() + 10_000;
     while (runs < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -172,7 +202,11 @@ describe("the task runner", () => {
     const store = await storeWith();
     const task = { name: "same", intervalMs: 1000, run: async () => {} };
     expect(() =>
-      createEngine({ store, models: createModelRouterFromModel(createScriptedModel(() => answer)), modules: [defineModule({ name: "a", tasks: [task] }), defineModule({ name: "b", tasks: [task] })] }),
+      createEngine({
+        store,
+        models: createModelRouterFromModel(createScriptedModel(() => answer)),
+        modules: [defineModule({ name: "a", tasks: [task] }), defineModule({ name: "b", tasks: [task] })],
+      }),
     ).toThrow(/Task 'same' of module b/);
   });
 });

@@ -31,7 +31,11 @@ export interface OperationContext<Extra extends object = object> {
  * flag for it: no operation needs it today; self-improvement's changes are conditional writes every replica
  * picks up within its sync interval).
  */
-export interface ModuleOperation<Extra extends object = object, Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
+export interface ModuleOperation<
+  Extra extends object = object,
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodType = z.ZodType,
+> {
   /** Unique within the module, lowerCamelCase (e.g. `status`, `approveDiagnosis`). */
   readonly name: string;
   /** The OpenAPI operationId; default the module's and the operation's names in lowerCamelCase. Unique across modules. */
@@ -70,7 +74,9 @@ export interface ComposedOperation extends ModuleOperation<object, z.ZodObject, 
  * then `defineOperation({ name, method, path, input, output, handler })` infers the input and output types.
  */
 export function operationDefinerFor<Extra extends object>() {
-  return <Input extends z.ZodObject, Output extends z.ZodType>(operation: ModuleOperation<Extra, Input, Output>): ModuleOperation<Extra, Input, Output> => operation;
+  return <Input extends z.ZodObject, Output extends z.ZodType>(
+    operation: ModuleOperation<Extra, Input, Output>,
+  ): ModuleOperation<Extra, Input, Output> => operation;
 }
 
 /** The `:param` names of a path, in order. */
@@ -85,14 +91,21 @@ function lowerCamelCase(...parts: readonly string[]): string {
 }
 
 /** Checks a module's operation and gives it its composed form; throws naming the module and the operation. */
-export function composeOperation(moduleName: string, operation: ModuleOperation<object, z.ZodObject, z.ZodType>): ComposedOperation {
+export function composeOperation(
+  moduleName: string,
+  operation: ModuleOperation<object, z.ZodObject, z.ZodType>,
+): ComposedOperation {
   const fail = (message: string) => new Error(`Operation '${operation.name}' of module ${moduleName}: ${message}`);
   if (!/^[a-z][A-Za-z0-9]*$/.test(operation.name)) throw fail("names are lowerCamelCase (e.g. approveDiagnosis)");
-  if (operation.method !== "get" && operation.method !== "post") throw fail(`method must be get or post (got ${String(operation.method)})`);
+  if (operation.method !== "get" && operation.method !== "post")
+    throw fail(`method must be get or post (got ${String(operation.method)})`);
   if (operation.path !== "" && !/^(\/(:?[A-Za-z0-9_-]+))+$/.test(operation.path)) {
-    throw fail(`path must be "" or start with "/" and hold only letters, digits, - and _ (":name" for a parameter); got "${operation.path}"`);
+    throw fail(
+      `path must be "" or start with "/" and hold only letters, digits, - and _ (":name" for a parameter); got "${operation.path}"`,
+    );
   }
-  if (!/^[a-z][a-z0-9-]*$/.test(moduleName)) throw fail("the module's name must be lower-case kebab-case to serve as the HTTP prefix");
+  if (!/^[a-z][a-z0-9-]*$/.test(moduleName))
+    throw fail("the module's name must be lower-case kebab-case to serve as the HTTP prefix");
   const pathParameters = pathParametersOf(operation.path);
   const fields = operation.input?.shape ?? {};
   for (const parameter of pathParameters) {

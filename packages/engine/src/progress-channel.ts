@@ -19,7 +19,10 @@ export interface ProgressChannel {
  * (the first event and each completed answer always pass). Surfaces drop
  * updates that do not rise, so a report below the handler's last is harmless.
  */
-export function createProgressChannel(target: (update: ProgressUpdate) => void, intervalMs = defaultGenerationProgressIntervalMs): ProgressChannel {
+export function createProgressChannel(
+  target: (update: ProgressUpdate) => void,
+  intervalMs = defaultGenerationProgressIntervalMs,
+): ProgressChannel {
   let base: ProgressUpdate = { progress: 0 };
   let lastSentAt = Number.NEGATIVE_INFINITY;
   return {

@@ -1,5 +1,12 @@
 import { DeliberateError } from "@deliberate/base";
-import { type GenerateProgress, type GenerateResult, type LanguageModel, longRequestTokens, type ModelMessage, modelSpendOf } from "@deliberate/providers";
+import {
+  type GenerateProgress,
+  type GenerateResult,
+  type LanguageModel,
+  longRequestTokens,
+  type ModelMessage,
+  modelSpendOf,
+} from "@deliberate/providers";
 import type { ToolContext } from "./context.ts";
 import { CompletionNeeded } from "./host/completion-needed.ts";
 import { isRejectedAnswer } from "./host/replay-router.ts";
@@ -21,7 +28,13 @@ export interface RunModeOptions {
 /** The messages of a mode call: the history (its last message marked for caching), then the prompt. */
 export function modeMessages(prompt: string, history: readonly ModelMessage[] = []): ModelMessage[] {
   return [
-    ...history.map((message, index): ModelMessage => ({ role: message.role, content: message.content, ...(index === history.length - 1 ? { cache: true } : {}) })),
+    ...history.map(
+      (message, index): ModelMessage => ({
+        role: message.role,
+        content: message.content,
+        ...(index === history.length - 1 ? { cache: true } : {}),
+      }),
+    ),
     { role: "user", content: prompt },
   ];
 }
@@ -38,7 +51,11 @@ export function generateWithMode<Input, Output>(
   model: LanguageModel,
   mode: ModeDefinition<Input, Output>,
   input: Input,
-  options: RunModeOptions & { settings: ModeSettings; signal?: AbortSignal; onProgress?: (event: GenerateProgress) => void },
+  options: RunModeOptions & {
+    settings: ModeSettings;
+    signal?: AbortSignal;
+    onProgress?: (event: GenerateProgress) => void;
+  },
 ): Promise<GenerateResult<Output>> {
   const { settings } = options;
   const longAnswer = settings.maxTokens + (settings.thinkingBudget ?? 0) > longRequestTokens;
@@ -55,14 +72,21 @@ export function generateWithMode<Input, Output>(
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
     // With a progress callback the providers would stream by default: keep their choice unless the mode's settings say.
-    ...(options.onProgress !== undefined ? { onProgress: options.onProgress, stream: settings.stream ?? longAnswer } : settings.stream !== undefined ? { stream: settings.stream } : {}),
+    ...(options.onProgress !== undefined
+      ? { onProgress: options.onProgress, stream: settings.stream ?? longAnswer }
+      : settings.stream !== undefined
+        ? { stream: settings.stream }
+        : {}),
   });
 }
 
 /** Failures where a request reached the provider (so a model call was spent even without an answer). */
 function reachedProvider(error: unknown): boolean {
   if (!DeliberateError.isInstance(error)) return false;
-  return error.code !== "PROVIDER_NOT_CONFIGURED" && (error.code.startsWith("PROVIDER_") || error.code === "MODEL_OUTPUT_INVALID");
+  return (
+    error.code !== "PROVIDER_NOT_CONFIGURED" &&
+    (error.code.startsWith("PROVIDER_") || error.code === "MODEL_OUTPUT_INVALID")
+  );
 }
 
 /**
@@ -71,7 +95,12 @@ function reachedProvider(error: unknown): boolean {
  * so), records usage, returns the validated object. A failed call still
  * records what it spent: provider, model, answers and their tokens.
  */
-export async function runMode<Input, Output>(context: ToolContext, mode: ModeDefinition<Input, Output>, input: Input, options: RunModeOptions = {}): Promise<Output> {
+export async function runMode<Input, Output>(
+  context: ToolContext,
+  mode: ModeDefinition<Input, Output>,
+  input: Input,
+  options: RunModeOptions = {},
+): Promise<Output> {
   if (context.signal.aborted) {
     throw new DeliberateError({ code: "CANCELLED", message: "The call was cancelled before the model was asked." });
   }
@@ -86,7 +115,12 @@ export async function runMode<Input, Output>(context: ToolContext, mode: ModeDef
   };
   let result: GenerateResult<Output>;
   try {
-    result = await generateWithMode(model, mode, input, { settings, signal: context.signal, onProgress, ...(options.history ? { history: options.history } : {}) });
+    result = await generateWithMode(model, mode, input, {
+      settings,
+      signal: context.signal,
+      onProgress,
+      ...(options.history ? { history: options.history } : {}),
+    });
   } catch (error) {
     if (CompletionNeeded.isInstance(error)) throw error;
     const spend = modelSpendOf(error);
@@ -99,7 +133,8 @@ export async function runMode<Input, Output>(context: ToolContext, mode: ModeDef
       usage.cacheWriteTokens += spend.usage.cacheWriteTokens;
     }
     // A host answer that failed its schema is a model output like any other.
-    usage.modelCalls += spend?.answers ?? (answers > 0 ? answers : reachedProvider(error) || isRejectedAnswer(error) ? 1 : 0);
+    usage.modelCalls +=
+      spend?.answers ?? (answers > 0 ? answers : reachedProvider(error) || isRejectedAnswer(error) ? 1 : 0);
     throw error;
   }
   usage.inputTokens += result.usage.inputTokens;

@@ -28,7 +28,10 @@ export interface SchemaAcceptance {
  * accepts. A schema as strict as its validator accepts all of them; the
  * rejected ones show the rules the schema does not state.
  */
-export async function measureSchemaAcceptance(schema: z.ZodType, options: { samples?: number; seed?: number } = {}): Promise<SchemaAcceptance> {
+export async function measureSchemaAcceptance(
+  schema: z.ZodType,
+  options: { samples?: number; seed?: number } = {},
+): Promise<SchemaAcceptance> {
   const published = answerJsonSchema(schema);
   const isValid = compiled(published);
   const samples = options.samples ?? 200;
@@ -39,7 +42,14 @@ export async function measureSchemaAcceptance(schema: z.ZodType, options: { samp
     const answer = await fakeAnswer(published, isValid, seed * 100_003 + index);
     generated += 1;
     const result = schema.safeParse(answer);
-    if (!result.success) rejected.push({ answer, issues: result.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(answer)", message: issue.message })) });
+    if (!result.success)
+      rejected.push({
+        answer,
+        issues: result.error.issues.map((issue) => ({
+          field: issue.path.map(String).join(".") || "(answer)",
+          message: issue.message,
+        })),
+      });
   }
   const accepted = generated - rejected.length;
   return { generated, accepted, rejected, rate: generated === 0 ? 0 : accepted / generated };
@@ -66,10 +76,16 @@ function compiled(jsonSchema: Record<string, unknown>): ValidateFunction {
   return validate;
 }
 
-async function fakeAnswer(jsonSchema: Record<string, unknown>, isValid: ValidateFunction, seed: number): Promise<unknown> {
+async function fakeAnswer(
+  jsonSchema: Record<string, unknown>,
+  isValid: ValidateFunction,
+  seed: number,
+): Promise<unknown> {
   const answer = await generate(jsonSchema as never, { seed, maxItems: 6, optionalsProbability: 0.5 });
   if (!isValid(answer)) {
-    throw new Error(`json-schema-faker produced an answer that is not valid against the schema: ${ajv.errorsText(isValid.errors)}\n${JSON.stringify(answer)}`);
+    throw new Error(
+      `json-schema-faker produced an answer that is not valid against the schema: ${ajv.errorsText(isValid.errors)}\n${JSON.stringify(answer)}`,
+    );
   }
   return answer;
 }

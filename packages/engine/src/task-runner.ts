@@ -111,7 +111,10 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     },
     runNow(name) {
       const task = tasks.get(name);
-      if (!task) return Promise.reject(new Error(`No background task named '${name}'; tasks: ${[...tasks.keys()].join(", ") || "(none)"}`));
+      if (!task)
+        return Promise.reject(
+          new Error(`No background task named '${name}'; tasks: ${[...tasks.keys()].join(", ") || "(none)"}`),
+        );
       return runSerialized(task);
     },
     async stop() {
@@ -124,7 +127,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       if (!started) return;
       for (const task of tasks.values()) {
         if (!task.stop) continue;
-        await task.stop(contextNow()).catch((error: unknown) => log("error", "background task failed to stop", { task: task.name, error }));
+        await task
+          .stop(contextNow())
+          .catch((error: unknown) => log("error", "background task failed to stop", { task: task.name, error }));
       }
     },
   };

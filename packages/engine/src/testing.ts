@@ -4,7 +4,13 @@
  */
 import { DeliberateError } from "@deliberate/base";
 import { createModelRouterFromModel, type ModelRouter } from "@deliberate/providers";
-import { createHostContext, expandNeedsCompletion, type NeedsCompletion, needsCompletionSchema, type PendingPrompt } from "@deliberate/contracts";
+import {
+  createHostContext,
+  expandNeedsCompletion,
+  type NeedsCompletion,
+  needsCompletionSchema,
+  type PendingPrompt,
+} from "@deliberate/contracts";
 import { afterEach } from "vitest";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
@@ -38,12 +44,23 @@ export interface TestEngine<Extra extends object = object> {
 export type TestEngineOptions = Partial<EngineOptions> & { router?: ModelRouter; modules: readonly DeliberateModule[] };
 
 /** An engine over in-memory SQLite (opened with the modules) and the scripted model. */
-export async function createTestEngine<Extra extends object = object>(script: ScriptedModelScript, options: TestEngineOptions): Promise<TestEngine<Extra>> {
+export async function createTestEngine<Extra extends object = object>(
+  script: ScriptedModelScript,
+  options: TestEngineOptions,
+): Promise<TestEngine<Extra>> {
   const store =
-    testEngineDialect() === "postgres" ? await openTestStore<Extra>("postgres", { modules: options.modules }) : await openStore<Extra>({ path: ":memory:", modules: options.modules });
+    testEngineDialect() === "postgres"
+      ? await openTestStore<Extra>("postgres", { modules: options.modules })
+      : await openStore<Extra>({ path: ":memory:", modules: options.modules });
   const model = createScriptedModel(script);
   const clock = createTestClock();
-  const engine = createEngine({ store, models: options.router ?? createModelRouterFromModel(model), clock, ids: createSequentialIds(), ...options });
+  const engine = createEngine({
+    store,
+    models: options.router ?? createModelRouterFromModel(model),
+    clock,
+    ids: createSequentialIds(),
+    ...options,
+  });
   return { engine, store, model, clock };
 }
 
@@ -96,12 +113,16 @@ export interface ScriptedCallView {
 }
 
 /** Answers each structured call by its schema name; a function answer gets the model's call index and the call. */
-export function bySchemaName(answers: Record<string, unknown | ((callIndex: number, call: ScriptedCallView) => unknown)>) {
+export function bySchemaName(
+  answers: Record<string, unknown | ((callIndex: number, call: ScriptedCallView) => unknown)>,
+) {
   return (options: ScriptedCallView, callIndex: number): unknown => {
     const name = options.schemaName ?? "";
     if (!(name in answers)) throw new Error(`No scripted answer for schema ${name}`);
     const answer = answers[name];
-    return typeof answer === "function" ? (answer as (index: number, call: ScriptedCallView) => unknown)(callIndex, options) : answer;
+    return typeof answer === "function"
+      ? (answer as (index: number, call: ScriptedCallView) => unknown)(callIndex, options)
+      : answer;
   };
 }
 
@@ -167,7 +188,10 @@ export async function driveHostExecuted(
     const prompts = expandNeedsCompletion(step, known);
     steps.push(step);
     rounds.push(prompts);
-    if (rounds.length > maxRounds) throw new Error(`${tool} did not finish within ${maxRounds} rounds; last prompts: ${prompts.map((prompt) => prompt.name).join(", ")}`);
+    if (rounds.length > maxRounds)
+      throw new Error(
+        `${tool} did not finish within ${maxRounds} rounds; last prompts: ${prompts.map((prompt) => prompt.name).join(", ")}`,
+      );
     options.beforeSubmit?.(rounds.length);
     result = await engine.invoke("reasoning_submit", {
       resume_token: step.resume_token,

@@ -1,4 +1,13 @@
-import { type CoTVariation, type ConfidenceMethod, endSessionTool, executeTaskTool, knowledgeGraphMethods, type OutputFormat, type ReasoningCapability, type ReasoningType } from "@deliberate/contracts";
+import {
+  type CoTVariation,
+  type ConfidenceMethod,
+  endSessionTool,
+  executeTaskTool,
+  knowledgeGraphMethods,
+  type OutputFormat,
+  type ReasoningCapability,
+  type ReasoningType,
+} from "@deliberate/contracts";
 import { confidenceFormula } from "./algorithms/confidence.ts";
 import { type KnowledgeGraphOptions, reasoningCapabilityVersion } from "./orchestrator/options.ts";
 
@@ -20,7 +29,12 @@ export const implemented = {
     selfAsk: "sub-questions answered from the graph, by host tools or by the user",
     treeOfThoughts_basic: "bounded breadth and depth; thoughts scored in code",
   } satisfies Record<CoTVariation, string>,
-  confidenceMethods: ["verbalizedConfidence", "selfConsistency", "graphSupport", "combined"] satisfies ConfidenceMethod[],
+  confidenceMethods: [
+    "verbalizedConfidence",
+    "selfConsistency",
+    "graphSupport",
+    "combined",
+  ] satisfies ConfidenceMethod[],
   outputFormats: {
     finalAnswerWithTrace: "the answer with a trace that includes the relevant subgraph",
     detailedPlanWithPrompts: "the plan with the prompts of its steps for the host's model",
@@ -34,8 +48,17 @@ export function buildReasoningCapability(options: KnowledgeGraphOptions): Reason
     serverName: options.serverName,
     supportedReasoningTypes: Object.keys(implemented.reasoningTypes) as ReasoningType[],
     supportedCoTVariations: Object.keys(implemented.cotVariations) as CoTVariation[],
-    supportedPlanExecutionFeatures: { maxPlanDepth: options.maxPlanDepth, allowsToolIntegrationViaHost: true, allowsUserInputViaHost: true },
-    confidenceScoring: { supportedMethods: [...implemented.confidenceMethods], defaultMethod: "combined", returnsScore: true, formula: confidenceFormula },
+    supportedPlanExecutionFeatures: {
+      maxPlanDepth: options.maxPlanDepth,
+      allowsToolIntegrationViaHost: true,
+      allowsUserInputViaHost: true,
+    },
+    confidenceScoring: {
+      supportedMethods: [...implemented.confidenceMethods],
+      defaultMethod: "combined",
+      returnsScore: true,
+      formula: confidenceFormula,
+    },
     outputFormatsSupported: Object.keys(implemented.outputFormats) as OutputFormat[],
     methods: [knowledgeGraphMethods.executeTask, knowledgeGraphMethods.endSession],
     tools: [executeTaskTool.name, endSessionTool.name],

@@ -29,7 +29,9 @@ async function setup(script: Script, options: Partial<KnowledgeGraphOptions> = {
       const name = call.schemaName ?? "";
       if (!(name in script)) throw new Error(`No scripted answer for ${name}`);
       const answer = script[name];
-      return typeof answer === "function" ? (answer as (user: string) => unknown)(call.messages.map((message) => message.content).join("\n\n")) : answer;
+      return typeof answer === "function"
+        ? (answer as (user: string) => unknown)(call.messages.map((message) => message.content).join("\n\n"))
+        : answer;
     },
     { modules: [createKnowledgeGraphModule({ stateSecret: "test secret", ...options })] },
   );
@@ -43,14 +45,21 @@ async function setup(script: Script, options: Partial<KnowledgeGraphOptions> = {
 }
 
 /** The stored graph never holds two contradicting facts both unflagged: every such pair is retracted or contested. */
-async function expectNoUnflaggedContradiction(testEngine: TestEngine<KnowledgeGraphRepositories>, sessionId: string): Promise<void> {
+async function expectNoUnflaggedContradiction(
+  testEngine: TestEngine<KnowledgeGraphRepositories>,
+  sessionId: string,
+): Promise<void> {
   const repository = testEngine.store.knowledgeGraph;
   const { entities, relations } = await repository.loadGraph(sessionId);
   const { functionalPredicates } = await repository.loadReasoningState(sessionId);
   const keyOf = new Map(entities.map((entity) => [entity.id, entity.key]));
   const unflagged = relations
     .filter((relation) => relation.validity !== "retracted" && relation.conflictsWith.length === 0)
-    .map((relation) => ({ subject: keyOf.get(relation.subjectId) as string, predicate: relation.predicate, object: keyOf.get(relation.objectId) as string }));
+    .map((relation) => ({
+      subject: keyOf.get(relation.subjectId) as string,
+      predicate: relation.predicate,
+      object: keyOf.get(relation.objectId) as string,
+    }));
   expect(findContradictions(unflagged, new Set(functionalPredicates))).toEqual([]);
 }
 
@@ -83,8 +92,20 @@ const daveWorld = {
 const daveHypotheses = {
   observations: [{ description: "Where Dave lives is unknown", entities: ["Dave", "Paris"] }],
   hypotheses: [
-    { name: "Dave lives in Paris", explanation: "Like Carol.", additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" }] },
-    { name: "Dave lives in Lyon", explanation: "He moved.", additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" }] },
+    {
+      name: "Dave lives in Paris",
+      explanation: "Like Carol.",
+      additions: [
+        { subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" },
+      ],
+    },
+    {
+      name: "Dave lives in Lyon",
+      explanation: "He moved.",
+      additions: [
+        { subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" },
+      ],
+    },
   ],
 };
 
@@ -110,16 +131,30 @@ function extraction(seed: unknown, later: unknown = { entities: [], relations: [
 
 describe("a consistent graph", () => {
   it("refuses the hypothesis that contradicts an asserted fact, selects the consistent one, and names the conflict", async () => {
-    const { execute, store } = await setup({ knowledge_graph_extraction: extraction(daveWorld), knowledge_graph_hypotheses: daveHypotheses, knowledge_graph_answer: answer() });
+    const { execute, store } = await setup({
+      knowledge_graph_extraction: extraction(daveWorld),
+      knowledge_graph_hypotheses: daveHypotheses,
+      knowledge_graph_answer: answer(),
+    });
     const response = await execute({ taskId: "t1", reasoningType: "abductive", goalQuery: "Where does Dave live?" });
     const hypotheses = response.result?.reasoningTrace?.hypotheses ?? [];
     const paris = hypotheses.find((item) => item.name === "Dave lives in Paris");
     // Before: coverage 1 and simplicity 1 outweighed consistency 0 (0.5 + 0.2 = 0.7 against 0.5). Now it is refused in code.
-    expect(paris).toMatchObject({ coverage: 1, consistency: 0, score: 0, selected: false, refusedBy: [{ subject: "Dave", predicate: "not_lives_in", object: "Paris" }] });
+    expect(paris).toMatchObject({
+      coverage: 1,
+      consistency: 0,
+      score: 0,
+      selected: false,
+      refusedBy: [{ subject: "Dave", predicate: "not_lives_in", object: "Paris" }],
+    });
     expect(hypotheses.find((item) => item.name === "Dave lives in Lyon")).toMatchObject({ selected: true });
-    expect(response.notices.map((notice) => notice.message)).toContain("Hypothesis 'Dave lives in Paris' was refused: it contradicts 'Dave not_lives_in Paris' (asserted).");
+    expect(response.notices.map((notice) => notice.message)).toContain(
+      "Hypothesis 'Dave lives in Paris' was refused: it contradicts 'Dave not_lives_in Paris' (asserted).",
+    );
     const graph = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
-    const byPredicate = graph.relations.filter((relation) => relation.predicate === "lives_in" && relation.provenance.kind === "abduction");
+    const byPredicate = graph.relations.filter(
+      (relation) => relation.predicate === "lives_in" && relation.provenance.kind === "abduction",
+    );
     expect(byPredicate).toHaveLength(1);
     expect(byPredicate[0]).toMatchObject({ validity: "hypothesized", status: "hypothetical", conflictsWith: [] });
   });
@@ -140,22 +175,41 @@ describe("a consistent graph", () => {
     };
     const { execute, store } = await setup({
       knowledge_graph_extraction: extraction(world),
-      knowledge_graph_rules: { rules: livesInCountry.rules, query: { kind: "triple", subject: "Dave", predicate: "lives_in", object: "Paris" } },
-      knowledge_graph_answer: answer({ supportingFacts: [{ subject: "Dave", predicate: "lives_in", object: "Paris" }, { subject: "Dave", predicate: "born_in", object: "Lyon" }] }),
+      knowledge_graph_rules: {
+        rules: livesInCountry.rules,
+        query: { kind: "triple", subject: "Dave", predicate: "lives_in", object: "Paris" },
+      },
+      knowledge_graph_answer: answer({
+        supportingFacts: [
+          { subject: "Dave", predicate: "lives_in", object: "Paris" },
+          { subject: "Dave", predicate: "born_in", object: "Lyon" },
+        ],
+      }),
     });
-    const response = await execute({ taskId: "t1", reasoningType: "deductive", goalQuery: "Does Dave live in Paris?", contextData: { functionalPredicates: ["Born in"] } });
+    const response = await execute({
+      taskId: "t1",
+      reasoningType: "deductive",
+      goalQuery: "Does Dave live in Paris?",
+      contextData: { functionalPredicates: ["Born in"] },
+    });
     const graph = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
     expect(graph.relations).toHaveLength(4);
     for (const relation of graph.relations) {
       expect(relation.validity).toBe("asserted");
       expect(relation.conflictsWith).toHaveLength(1);
     }
-    expect((await store.knowledgeGraph.loadReasoningState(response.reasoningSessionId as string)).functionalPredicates).toEqual(["born_in"]);
+    expect(
+      (await store.knowledgeGraph.loadReasoningState(response.reasoningSessionId as string)).functionalPredicates,
+    ).toEqual(["born_in"]);
     const confidence = response.result?.reasoningTrace?.confidence;
     expect(confidence?.supportingFacts).toEqual([]);
     expect(confidence?.contradictedFacts).toHaveLength(2);
-    expect(response.result?.reasoningTrace?.steps.find((step) => step.kind === "deduce")?.summary).toContain("does not follow");
-    expect(response.notices.filter((notice) => notice.message.startsWith("Contradiction:")).length).toBeGreaterThanOrEqual(2);
+    expect(response.result?.reasoningTrace?.steps.find((step) => step.kind === "deduce")?.summary).toContain(
+      "does not follow",
+    );
+    expect(
+      response.notices.filter((notice) => notice.message.startsWith("Contradiction:")).length,
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it("marks a deduction from a hypothesis as derived_from_hypothesis, says so in the answer, and upgrades it when the hypothesis is confirmed", async () => {
@@ -168,28 +222,60 @@ describe("a consistent graph", () => {
             : { entities: [], relations: [] },
       knowledge_graph_hypotheses: daveHypotheses,
       knowledge_graph_rules: livesInCountry,
-      knowledge_graph_answer: answer({ supportingFacts: [{ subject: "Dave", predicate: "lives_in", object: "France" }] }),
+      knowledge_graph_answer: answer({
+        supportingFacts: [{ subject: "Dave", predicate: "lives_in", object: "France" }],
+      }),
     });
     const first = await execute({ taskId: "t1", reasoningType: "abductive", goalQuery: "Where does Dave live?" });
     const sessionId = first.reasoningSessionId as string;
     // Continued by its signed state (the id alone continues only a session bound to its caller).
-    const second = await execute({ taskId: "t2", reasoningType: "deductive", goalQuery: "Does Dave live in France?", sessionState: first.updatedSessionState });
+    const second = await execute({
+      taskId: "t2",
+      reasoningType: "deductive",
+      goalQuery: "Does Dave live in France?",
+      sessionState: first.updatedSessionState,
+    });
     const deduce = second.result?.reasoningTrace?.steps.find((step) => step.kind === "deduce");
-    expect(deduce?.summary).toContain("Query Dave lives_in France: holds (derived_from_hypothesis: a derivation from a hypothesis, not a proof)");
-    expect(second.result?.reasoningTrace?.confidence).toMatchObject({ restsOn: "derived_from_hypothesis", basis: { kind: "derived_from_hypothesis", score: 0.5 } });
-    await expectStatusesRight(store.knowledgeGraph, sessionId, { "dave lives_in france": "derived_from_hypothesis", "carol lives_in france": "derived" });
+    expect(deduce?.summary).toContain(
+      "Query Dave lives_in France: holds (derived_from_hypothesis: a derivation from a hypothesis, not a proof)",
+    );
+    expect(second.result?.reasoningTrace?.confidence).toMatchObject({
+      restsOn: "derived_from_hypothesis",
+      basis: { kind: "derived_from_hypothesis", score: 0.5 },
+    });
+    await expectStatusesRight(store.knowledgeGraph, sessionId, {
+      "dave lives_in france": "derived_from_hypothesis",
+      "carol lives_in france": "derived",
+    });
 
     // The host confirms the hypothesis: the conclusion becomes a proof from asserted facts.
-    const third = await execute({ taskId: "t3", reasoningType: "deductive", goalQuery: "Does Dave live in France?", sessionState: second.updatedSessionState, contextData: { domainKnowledge: "Dave lives in Lyon, confirmed." } });
-    await expectStatusesRight(store.knowledgeGraph, sessionId, { "dave lives_in lyon": "asserted", "dave lives_in france": "derived" });
-    expect(third.result?.reasoningTrace?.confidence).toMatchObject({ restsOn: "derived", basis: { kind: "proof", score: 1 } });
+    const third = await execute({
+      taskId: "t3",
+      reasoningType: "deductive",
+      goalQuery: "Does Dave live in France?",
+      sessionState: second.updatedSessionState,
+      contextData: { domainKnowledge: "Dave lives in Lyon, confirmed." },
+    });
+    await expectStatusesRight(store.knowledgeGraph, sessionId, {
+      "dave lives_in lyon": "asserted",
+      "dave lives_in france": "derived",
+    });
+    expect(third.result?.reasoningTrace?.confidence).toMatchObject({
+      restsOn: "derived",
+      basis: { kind: "proof", score: 1 },
+    });
     expect(third.result?.confidenceScore as number).toBeGreaterThan(second.result?.confidenceScore as number);
   });
 
   it("applies the rule language's inequality: nobody is derived to be their own sibling", async () => {
     const family = {
       entities: [],
-      relations: ["Bob", "Carol", "Eve"].map((child) => ({ subject: "Alice", predicate: "parent_of", object: child, confidence: 1 })),
+      relations: ["Bob", "Carol", "Eve"].map((child) => ({
+        subject: "Alice",
+        predicate: "parent_of",
+        object: child,
+        confidence: 1,
+      })),
     };
     const sibling = (different: unknown[]) => ({
       rules: [
@@ -206,16 +292,39 @@ describe("a consistent graph", () => {
       ],
       query: { kind: "none" },
     });
-    const { execute, store } = await setup({ knowledge_graph_extraction: extraction(family), knowledge_graph_rules: sibling([{ left: "?x", right: "?y" }]), knowledge_graph_answer: answer() });
+    const { execute, store } = await setup({
+      knowledge_graph_extraction: extraction(family),
+      knowledge_graph_rules: sibling([{ left: "?x", right: "?y" }]),
+      knowledge_graph_answer: answer(),
+    });
     const response = await execute({ taskId: "t1", reasoningType: "deductive", goalQuery: "Who are Bob's siblings?" });
-    const derived = (response.result?.reasoningTrace?.derivations ?? []).map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`);
-    expect(new Set(derived)).toEqual(new Set(["Bob sibling_of Carol", "Carol sibling_of Bob", "Bob sibling_of Eve", "Eve sibling_of Bob", "Carol sibling_of Eve", "Eve sibling_of Carol"]));
+    const derived = (response.result?.reasoningTrace?.derivations ?? []).map(
+      (item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`,
+    );
+    expect(new Set(derived)).toEqual(
+      new Set([
+        "Bob sibling_of Carol",
+        "Carol sibling_of Bob",
+        "Bob sibling_of Eve",
+        "Eve sibling_of Bob",
+        "Carol sibling_of Eve",
+        "Eve sibling_of Carol",
+      ]),
+    );
     const stored = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
     for (const relation of stored.relations) expect(relation.subjectId).not.toBe(relation.objectId);
 
     // An inequality over a variable the conditions do not bind is refused with a notice, the rule not applied.
-    const broken = await setup({ knowledge_graph_extraction: extraction(family), knowledge_graph_rules: sibling([{ left: "?x", right: "?q" }]), knowledge_graph_answer: answer() });
-    const refused = await broken.execute({ taskId: "t1", reasoningType: "deductive", goalQuery: "Who are Bob's siblings?" });
+    const broken = await setup({
+      knowledge_graph_extraction: extraction(family),
+      knowledge_graph_rules: sibling([{ left: "?x", right: "?q" }]),
+      knowledge_graph_answer: answer(),
+    });
+    const refused = await broken.execute({
+      taskId: "t1",
+      reasoningType: "deductive",
+      goalQuery: "Who are Bob's siblings?",
+    });
     expect(refused.notices.map((notice) => notice.message)).toContain(
       "Rule 'siblings share a parent' was not applied: rule 'siblings share a parent': the inequality ?x != ?q uses ?q, which does not occur in the conditions.",
     );
@@ -224,13 +333,24 @@ describe("a consistent graph", () => {
 });
 
 /** Every stored deduced relation has the weakest status of its premises; `expected` pins some by "subject predicate object" keys. */
-async function expectStatusesRight(repository: KnowledgeGraphRepositories["knowledgeGraph"], sessionId: string, expected: Record<string, string>): Promise<void> {
+async function expectStatusesRight(
+  repository: KnowledgeGraphRepositories["knowledgeGraph"],
+  sessionId: string,
+  expected: Record<string, string>,
+): Promise<void> {
   const { entities, relations } = await repository.loadGraph(sessionId);
   const keyOf = new Map(entities.map((entity) => [entity.id, entity.key]));
-  const byKey = new Map(relations.map((relation) => [`${keyOf.get(relation.subjectId)} ${relation.predicate} ${keyOf.get(relation.objectId)}`, relation]));
+  const byKey = new Map(
+    relations.map((relation) => [
+      `${keyOf.get(relation.subjectId)} ${relation.predicate} ${keyOf.get(relation.objectId)}`,
+      relation,
+    ]),
+  );
   for (const relation of relations) {
     if (relation.derivation === null || relation.validity === "retracted") continue;
-    const premises = relation.derivation.premises.map((premise) => byKey.get(`${normalizeEntityName(premise.subject)} ${premise.predicate} ${normalizeEntityName(premise.object)}`));
+    const premises = relation.derivation.premises.map((premise) =>
+      byKey.get(`${normalizeEntityName(premise.subject)} ${premise.predicate} ${normalizeEntityName(premise.object)}`),
+    );
     expect(premises.every((premise) => premise !== undefined)).toBe(true);
     expect(relation.status).toBe(derivedStatus(premises.map((premise) => premise?.status ?? "asserted")));
   }
@@ -245,17 +365,45 @@ describe("confidence from evidence the code checked", () => {
 
   it("orders a proof above a consistent hypothesis above a contradicted claim; made-up citations lower it", async () => {
     // The same model output for the proof and the abductive guess: it cites one asserted fact at 0.9.
-    const same = { ...scenarioAnswer, confidence: 0.9, supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }] };
-    const world = { knowledge_graph_extraction: extraction(scenarioWorld), knowledge_graph_rules: scenarioRules, knowledge_graph_answer: same };
-    const proof = await (await setup(world)).execute({ taskId: "p", reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?" });
+    const same = {
+      ...scenarioAnswer,
+      confidence: 0.9,
+      supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }],
+    };
+    const world = {
+      knowledge_graph_extraction: extraction(scenarioWorld),
+      knowledge_graph_rules: scenarioRules,
+      knowledge_graph_answer: same,
+    };
+    const proof = await (await setup(world)).execute({
+      taskId: "p",
+      reasoningType: "deductive",
+      goalQuery: "Is Alice an ancestor of Dave?",
+    });
     const hypotheses = {
       observations: [{ description: "Where Dave lives is unknown", entities: ["Dave"] }],
       hypotheses: [
-        { name: "Dave lives in Paris too", explanation: "Like his family.", additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" }] },
-        { name: "Dave moved to Lyon", explanation: "Work.", additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" }] },
+        {
+          name: "Dave lives in Paris too",
+          explanation: "Like his family.",
+          additions: [
+            { subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" },
+          ],
+        },
+        {
+          name: "Dave moved to Lyon",
+          explanation: "Work.",
+          additions: [
+            { subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" },
+          ],
+        },
       ],
     };
-    const guess = await (await setup({ ...world, knowledge_graph_hypotheses: hypotheses })).execute({ taskId: "g", reasoningType: "abductive", goalQuery: "Where does Dave live?" });
+    const guess = await (await setup({ ...world, knowledge_graph_hypotheses: hypotheses })).execute({
+      taskId: "g",
+      reasoningType: "abductive",
+      goalQuery: "Where does Dave live?",
+    });
     scores["proof"] = proof.result?.confidenceScore as number;
     scores["abductive guess, same output"] = guess.result?.confidenceScore as number;
     expect(proof.result?.reasoningTrace?.confidence?.basis?.kind).toBe("proof");
@@ -270,26 +418,57 @@ describe("confidence from evidence the code checked", () => {
         { subject: "Dave", predicate: "not_born_in", object: "Lyon", confidence: 1 },
       ],
     };
-    const claim = answer({ supportingFacts: [{ subject: "Dave", predicate: "lives_in", object: "Paris" }, { subject: "Dave", predicate: "born_in", object: "Lyon" }] });
+    const claim = answer({
+      supportingFacts: [
+        { subject: "Dave", predicate: "lives_in", object: "Paris" },
+        { subject: "Dave", predicate: "born_in", object: "Lyon" },
+      ],
+    });
     const contradicted = await (
-      await setup({ knowledge_graph_extraction: extraction({ ...contradictedWorld, entities: [{ name: "Paris", type: "place", observations: [] }] }), knowledge_graph_rules: livesInCountry, knowledge_graph_answer: claim })
-    ).execute({ taskId: "c", reasoningType: "deductive", goalQuery: "Where does Dave live?", contextData: { functionalPredicates: ["lives_in"] } });
+      await setup({
+        knowledge_graph_extraction: extraction({
+          ...contradictedWorld,
+          entities: [{ name: "Paris", type: "place", observations: [] }],
+        }),
+        knowledge_graph_rules: livesInCountry,
+        knowledge_graph_answer: claim,
+      })
+    ).execute({
+      taskId: "c",
+      reasoningType: "deductive",
+      goalQuery: "Where does Dave live?",
+      contextData: { functionalPredicates: ["lives_in"] },
+    });
     scores["model 1.0, every cited fact contradicted"] = contradicted.result?.confidenceScore as number;
     expect(contradicted.result?.reasoningTrace?.confidence?.contradictedFacts).toHaveLength(2);
     expect(contradicted.result?.reasoningTrace?.confidence?.supportingFacts).toEqual([]);
-    expect(scores["model 1.0, every cited fact contradicted"]).toBeLessThan(scores["abductive guess, same output"] as number);
+    expect(scores["model 1.0, every cited fact contradicted"]).toBeLessThan(
+      scores["abductive guess, same output"] as number,
+    );
     expect(scores["model 1.0, every cited fact contradicted"]).toBeLessThan(0.5);
 
     // Five made-up citations (facts between known entities the graph does not have) against none.
-    const made = ["Bob", "Carol", "Dave", "Paris", "Picnic"].map((object) => ({ subject: "Alice", predicate: "knows", object }));
-    const fabricated = await (await setup({ ...world, knowledge_graph_answer: answer({ supportingFacts: made }) })).execute({ taskId: "f", reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?" });
-    const none = await (await setup({ ...world, knowledge_graph_answer: answer() })).execute({ taskId: "n", reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?" });
+    const made = ["Bob", "Carol", "Dave", "Paris", "Picnic"].map((object) => ({
+      subject: "Alice",
+      predicate: "knows",
+      object,
+    }));
+    const fabricated = await (
+      await setup({ ...world, knowledge_graph_answer: answer({ supportingFacts: made }) })
+    ).execute({ taskId: "f", reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?" });
+    const none = await (await setup({ ...world, knowledge_graph_answer: answer() })).execute({
+      taskId: "n",
+      reasoningType: "deductive",
+      goalQuery: "Is Alice an ancestor of Dave?",
+    });
     scores["model 1.0, five made-up citations"] = fabricated.result?.confidenceScore as number;
     scores["model 1.0, no citations, proof"] = none.result?.confidenceScore as number;
     expect(fabricated.result?.reasoningTrace?.confidence?.unsupportedFacts).toHaveLength(5);
     // A proof the answer does not rest on (it cites nothing) does not vouch for it: the basis stays neutral.
     expect(none.result?.reasoningTrace?.confidence).toMatchObject({ basis: null, components: { basis: 0.5 } });
-    expect(scores["model 1.0, five made-up citations"]).toBeLessThan(scores["model 1.0, no citations, proof"] as number);
+    expect(scores["model 1.0, five made-up citations"]).toBeLessThan(
+      scores["model 1.0, no citations, proof"] as number,
+    );
     expect(scores["model 1.0, five made-up citations"]).toBeLessThan(0.5);
     for (const score of Object.values(scores)) {
       expect(score).toBeGreaterThanOrEqual(0);
@@ -301,7 +480,13 @@ describe("confidence from evidence the code checked", () => {
 describe("deduction at scale: work follows what changed", () => {
   const chainRules = {
     rules: [
-      { name: "a parent is an ancestor", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], different: [], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
+      {
+        name: "a parent is an ancestor",
+        statement: "A parent is an ancestor.",
+        conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }],
+        different: [],
+        conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }],
+      },
       {
         name: "ancestry is transitive",
         statement: "An ancestor of an ancestor is an ancestor.",
@@ -315,13 +500,31 @@ describe("deduction at scale: work follows what changed", () => {
     ],
     query: { kind: "triple", subject: "N0", predicate: "ancestor_of", object: "N200" },
   };
-  const noRules = { rules: [{ name: "nothing yet", statement: "-", conditions: [{ subject: "?x", predicate: "unused", object: "?y" }], different: [], conclusions: [{ subject: "?x", predicate: "unused_too", object: "?y" }] }], query: { kind: "none" } };
+  const noRules = {
+    rules: [
+      {
+        name: "nothing yet",
+        statement: "-",
+        conditions: [{ subject: "?x", predicate: "unused", object: "?y" }],
+        different: [],
+        conclusions: [{ subject: "?x", predicate: "unused_too", object: "?y" }],
+      },
+    ],
+    query: { kind: "none" },
+  };
   const links = (from: number, to: number) => ({
     entities: [],
-    relations: Array.from({ length: to - from }, (_, index) => ({ subject: `N${from + index}`, predicate: "parent_of", object: `N${from + index + 1}`, confidence: 1 })),
+    relations: Array.from({ length: to - from }, (_, index) => ({
+      subject: `N${from + index}`,
+      predicate: "parent_of",
+      object: `N${from + index + 1}`,
+      confidence: 1,
+    })),
   });
 
-  it("closes a 200-link chain in one call, and each follow-up call does the same small work", { timeout: 120_000 }, async () => {
+  it("closes a 200-link chain in one call, and each follow-up call does the same small work", {
+    timeout: 120_000,
+  }, async () => {
     let rules: unknown = noRules;
     const { execute, store } = await setup({
       knowledge_graph_extraction: (user: string) => {
@@ -336,26 +539,48 @@ describe("deduction at scale: work follows what changed", () => {
     let sessionId: string | null = null;
     let sessionState: unknown = null;
     for (let from = 0; from < 200; from += 40) {
-      const seeded = await execute({ taskId: `seed-${from}`, reasoningType: "deductive", goalQuery: "Link the chain", contextData: { domainKnowledge: `links ${from}-${from + 40}` }, ...(sessionState ? { sessionState } : {}) });
+      const seeded = await execute({
+        taskId: `seed-${from}`,
+        reasoningType: "deductive",
+        goalQuery: "Link the chain",
+        contextData: { domainKnowledge: `links ${from}-${from + 40}` },
+        ...(sessionState ? { sessionState } : {}),
+      });
       sessionId = seeded.reasoningSessionId as string;
       sessionState = seeded.updatedSessionState;
     }
     rules = chainRules;
     const timings: number[] = [];
     let started = performance.now();
-    const closing = await execute({ taskId: "close", reasoningType: "deductive", goalQuery: "Is N0 an ancestor of N200?", sessionState });
+    const closing = await execute({
+      taskId: "close",
+      reasoningType: "deductive",
+      goalQuery: "Is N0 an ancestor of N200?",
+      sessionState,
+    });
     sessionState = closing.updatedSessionState;
     timings.push(Math.round(performance.now() - started));
     expect(closing.status).toBe("completed");
-    expect(closing.result?.reasoningTrace?.budget.chaining).toMatchObject({ factsDerived: (200 * 201) / 2, incremental: false });
-    expect(closing.result?.reasoningTrace?.steps.find((step) => step.kind === "deduce")?.summary).toContain("Query N0 ancestor_of N200: holds (derived");
+    expect(closing.result?.reasoningTrace?.budget.chaining).toMatchObject({
+      factsDerived: (200 * 201) / 2,
+      incremental: false,
+    });
+    expect(closing.result?.reasoningTrace?.steps.find((step) => step.kind === "deduce")?.summary).toContain(
+      "Query N0 ancestor_of N200: holds (derived",
+    );
     expect((await store.knowledgeGraph.countGraph(sessionId as string)).relations).toBe(200 + (200 * 201) / 2);
 
     // Five follow-ups, each adding one link at the end of the chain.
     const work: Array<{ factsExamined: number; ruleFirings: number; factsDerived: number; incremental: boolean }> = [];
     for (let step = 0; step < 5; step += 1) {
       started = performance.now();
-      const follow = await execute({ taskId: `follow-${step}`, reasoningType: "deductive", goalQuery: "Is N0 an ancestor of the newest?", sessionState, contextData: { domainKnowledge: `links ${200 + step}-${201 + step}` } });
+      const follow = await execute({
+        taskId: `follow-${step}`,
+        reasoningType: "deductive",
+        goalQuery: "Is N0 an ancestor of the newest?",
+        sessionState,
+        contextData: { domainKnowledge: `links ${200 + step}-${201 + step}` },
+      });
       sessionState = follow.updatedSessionState;
       timings.push(Math.round(performance.now() - started));
       expect(follow.status).toBe("completed");
@@ -365,7 +590,8 @@ describe("deduction at scale: work follows what changed", () => {
       work.push(chaining as (typeof work)[number]);
     }
     const closingWork = closing.result?.reasoningTrace?.budget.chaining;
-    if (process.env["PRINT_CHAINING_WORK"]) console.info(JSON.stringify({ closing: closingWork, followUps: work, milliseconds: timings }));
+    if (process.env["PRINT_CHAINING_WORK"])
+      console.info(JSON.stringify({ closing: closingWork, followUps: work, milliseconds: timings }));
     const [firstFollow, fifthFollow] = [work[0], work[4]] as [(typeof work)[number], (typeof work)[number]];
     // The 5th follow-up costs about what the 1st did (its new facts join a chain 4 links longer) ...
     expect(fifthFollow.factsExamined).toBeLessThan(1.1 * firstFollow.factsExamined);

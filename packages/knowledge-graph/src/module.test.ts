@@ -1,4 +1,10 @@
-import { createHostContext, executeTaskResponseSchema, type ExecuteTaskResponse, expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
+import {
+  createHostContext,
+  executeTaskResponseSchema,
+  type ExecuteTaskResponse,
+  expandNeedsCompletion,
+  needsCompletionSchema,
+} from "@deliberate/contracts";
 import { exportSession, hostModelRouter } from "@deliberate/engine";
 import { createTestEngine, errorOf, type TestEngine } from "@deliberate/engine/testing";
 import type { Kysely } from "kysely";
@@ -31,11 +37,18 @@ async function setup(answers: Answers, options: Partial<KnowledgeGraphOptions> &
   const { host, ...moduleOptions } = options;
   const testEngine = await createTestEngine<KnowledgeGraphRepositories>(
     (call) => respond(call.schemaName ?? "", call.messages.map((message) => message.content).join("\n\n")),
-    { modules: [createKnowledgeGraphModule({ stateSecret: "test secret", ...moduleOptions })], ...(host ? { router: hostModelRouter } : {}) },
+    {
+      modules: [createKnowledgeGraphModule({ stateSecret: "test secret", ...moduleOptions })],
+      ...(host ? { router: hostModelRouter } : {}),
+    },
   );
   engines.push(testEngine);
   /** Calls a tool as `caller` (null: anonymous); host-executed, answers every needs_completion round with the same responder. */
-  async function call(tool: string, args: Record<string, unknown>, caller: string | null = "caller-a"): Promise<Record<string, unknown> & { rounds: number }> {
+  async function call(
+    tool: string,
+    args: Record<string, unknown>,
+    caller: string | null = "caller-a",
+  ): Promise<Record<string, unknown> & { rounds: number }> {
     const invokeOptions = caller === null ? {} : { caller };
     let result = await testEngine.engine.invoke(tool, args, invokeOptions);
     let rounds = 0;
@@ -43,20 +56,38 @@ async function setup(answers: Answers, options: Partial<KnowledgeGraphOptions> &
     while (result["status"] === "needs_completion") {
       const step = needsCompletionSchema.parse(result);
       rounds += 1;
-      result = await testEngine.engine.invoke("reasoning_submit", {
-        resume_token: step.resume_token,
-        answers: expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: respond(prompt.name, prompt.user) })),
-      }, invokeOptions);
+      result = await testEngine.engine.invoke(
+        "reasoning_submit",
+        {
+          resume_token: step.resume_token,
+          answers: expandNeedsCompletion(step, known).map((prompt) => ({
+            prompt_id: prompt.id,
+            answer: respond(prompt.name, prompt.user),
+          })),
+        },
+        invokeOptions,
+      );
     }
     return { ...result, rounds };
   }
-  async function execute(args: Record<string, unknown>, caller: string | null = "caller-a"): Promise<ExecuteTaskResponse & { rounds: number }> {
+  async function execute(
+    args: Record<string, unknown>,
+    caller: string | null = "caller-a",
+  ): Promise<ExecuteTaskResponse & { rounds: number }> {
     const { rounds, ...result } = await call("reasoning_execute_task", args, caller);
     return { ...executeTaskResponseSchema.parse(result), rounds };
   }
   async function counts() {
     const db = testEngine.store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const count = async (table: string) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async (table: string) =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return {
       sessions: await count("knowledge_graph_sessions"),
       entities: await count("knowledge_graph_entities"),
@@ -85,7 +116,10 @@ const family = {
 const threeRules = scenarioRules;
 
 const familyAnswer = {
-  reasoning: ["Alice is the parent of Bob, Bob of Carol, Carol of Dave.", "By the rules, Alice is an ancestor of Dave."],
+  reasoning: [
+    "Alice is the parent of Bob, Bob of Carol, Carol of Dave.",
+    "By the rules, Alice is an ancestor of Dave.",
+  ],
   answer: "Yes: Alice is an ancestor of Dave.",
   answerKey: "yes",
   confidence: 0.9,
@@ -95,12 +129,19 @@ const familyAnswer = {
   ],
 };
 
-const deductiveScript: Answers = { knowledge_graph_extraction: family, knowledge_graph_rules: threeRules, knowledge_graph_answer: familyAnswer };
+const deductiveScript: Answers = {
+  knowledge_graph_extraction: family,
+  knowledge_graph_rules: threeRules,
+  knowledge_graph_answer: familyAnswer,
+};
 const deductiveRequest = {
   taskId: "task-1",
   reasoningType: "deductive",
   goalQuery: "Is Alice an ancestor of Dave?",
-  contextData: { domainKnowledge: "Alice is Bob's parent; Bob is Carol's parent; Carol is Dave's parent. A parent is an ancestor; ancestry is transitive." },
+  contextData: {
+    domainKnowledge:
+      "Alice is Bob's parent; Bob is Carol's parent; Carol is Dave's parent. A parent is an ancestor; ancestry is transitive.",
+  },
 };
 
 describe("reasoning_execute_task: deductive", () => {
@@ -110,7 +151,9 @@ describe("reasoning_execute_task: deductive", () => {
     expect(response.status).toBe("completed");
     expect(response.result?.reasonedAnswer).toBe("Yes: Alice is an ancestor of Dave.");
     const trace = response.result?.reasoningTrace;
-    const derived = new Set(trace?.derivations.map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`));
+    const derived = new Set(
+      trace?.derivations.map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`),
+    );
     const pairs = [
       ["Alice", "Bob"],
       ["Bob", "Carol"],
@@ -124,12 +167,25 @@ describe("reasoning_execute_task: deductive", () => {
       expect(threeRules.rules.map((rule) => rule.name)).toContain(item.derivation.rule);
       expect(item.derivation.premises.length).toBeGreaterThan(0);
     }
-    const aliceDave = trace?.derivations.find((item) => item.triple.subject === "Alice" && item.triple.object === "Dave" && item.triple.predicate === "ancestor_of");
+    const aliceDave = trace?.derivations.find(
+      (item) =>
+        item.triple.subject === "Alice" && item.triple.object === "Dave" && item.triple.predicate === "ancestor_of",
+    );
     expect(aliceDave?.derivation.rule).toBe("ancestry is transitive");
-    expect(trace?.pathValidation).toMatchObject({ from: "Alice", to: "Dave", valid: true, path: [{ subject: "Alice", predicate: "ancestor_of", object: "Dave" }] });
+    expect(trace?.pathValidation).toMatchObject({
+      from: "Alice",
+      to: "Dave",
+      valid: true,
+      path: [{ subject: "Alice", predicate: "ancestor_of", object: "Dave" }],
+    });
     // Confidence: the model's bounded word, graph support of the cited facts (both believed), and the proof code checked.
     expect(response.result?.confidenceMethod).toBe("combined");
-    expect(trace?.confidence?.components).toEqual({ verbalizedConfidence: 0.9, consistency: null, graphSupport: 0.75, basis: 1 });
+    expect(trace?.confidence?.components).toEqual({
+      verbalizedConfidence: 0.9,
+      consistency: null,
+      graphSupport: 0.75,
+      basis: 1,
+    });
     expect(trace?.confidence?.basis?.kind).toBe("proof");
     expect(trace?.confidence?.restsOn).toBe("derived");
     expect(response.result?.confidenceScore).toBeCloseTo(0.2 * 0.9 + 0.8 * ((0.4 * 0.75 + 0.4 * 1) / 0.8), 4);
@@ -137,11 +193,24 @@ describe("reasoning_execute_task: deductive", () => {
     const stored = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
     const deduced = stored.relations.filter((relation) => relation.validity === "derived");
     expect(deduced).toHaveLength(12);
-    expect(deduced.every((relation) => relation.derivation !== null && relation.provenance.kind === "deduction" && relation.provenance.taskId === "task-1")).toBe(true);
+    expect(
+      deduced.every(
+        (relation) =>
+          relation.derivation !== null &&
+          relation.provenance.kind === "deduction" &&
+          relation.provenance.taskId === "task-1",
+      ),
+    ).toBe(true);
     // Certain given the rules: a deduction inherits the confidence of its weakest premise.
     const entityId = (name: string) => stored.entities.find((entity) => entity.name === name)?.id;
-    expect(deduced.find((relation) => relation.subjectId === entityId("Alice") && relation.objectId === entityId("Carol"))?.confidence).toBe(0.9);
-    expect(deduced.find((relation) => relation.subjectId === entityId("Alice") && relation.objectId === entityId("Bob"))?.confidence).toBe(1);
+    expect(
+      deduced.find((relation) => relation.subjectId === entityId("Alice") && relation.objectId === entityId("Carol"))
+        ?.confidence,
+    ).toBe(0.9);
+    expect(
+      deduced.find((relation) => relation.subjectId === entityId("Alice") && relation.objectId === entityId("Bob"))
+        ?.confidence,
+    ).toBe(1);
   });
 
   it("continues the same graph by reasoningSessionId alone or by the signed state, and refuses a tampered state writing nothing", async () => {
@@ -158,11 +227,15 @@ describe("reasoning_execute_task: deductive", () => {
     const before = await counts();
     const token = byState.updatedSessionState?.token as string;
     const tampered = `${token.slice(0, 8)}${token[8] === "A" ? "B" : "A"}${token.slice(9)}`;
-    const refused = await errorOf(execute({ ...deductiveRequest, taskId: "task-4", sessionState: { token: tampered } }));
+    const refused = await errorOf(
+      execute({ ...deductiveRequest, taskId: "task-4", sessionState: { token: tampered } }),
+    );
     expect(refused.code).toBe("INVALID_INPUT");
     expect(refused.issues.map((issue) => issue.field)).toEqual(["sessionState"]);
     // A stale state (an earlier revision) is refused too.
-    const stale = await errorOf(execute({ ...deductiveRequest, taskId: "task-5", sessionState: first.updatedSessionState }));
+    const stale = await errorOf(
+      execute({ ...deductiveRequest, taskId: "task-5", sessionState: first.updatedSessionState }),
+    );
     expect(stale.code).toBe("CONFLICT");
     expect(await counts()).toEqual(before);
   });
@@ -214,16 +287,26 @@ describe("reasoning_execute_task: inductive and abductive", () => {
           },
         ],
       },
-      knowledge_graph_answer: { ...answer, answer: "Measles, Influenza and Dengue are febrile diseases.", supportingFacts: [{ subject: "Measles", predicate: "causes", object: "Fever" }] },
+      knowledge_graph_answer: {
+        ...answer,
+        answer: "Measles, Influenza and Dengue are febrile diseases.",
+        supportingFacts: [{ subject: "Measles", predicate: "causes", object: "Fever" }],
+      },
     });
-    const response = await execute({ taskId: "t", reasoningType: "inductive", goalQuery: "What do these diseases have in common?" });
+    const response = await execute({
+      taskId: "t",
+      reasoningType: "inductive",
+      goalQuery: "What do these diseases have in common?",
+    });
     expect(response.status).toBe("completed");
     const graph = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
     const febrile = graph.entities.find((entity) => entity.name === "Febrile disease");
     expect(febrile).toMatchObject({ validity: "hypothesized", confidence: 0.8, provenance: { kind: "induction" } });
     const links = graph.relations.filter((relation) => relation.objectId === febrile?.id);
     expect(links).toHaveLength(3);
-    expect(links.every((relation) => relation.predicate === "instance_of" && relation.validity === "hypothesized")).toBe(true);
+    expect(
+      links.every((relation) => relation.predicate === "instance_of" && relation.validity === "hypothesized"),
+    ).toBe(true);
     // Only one of the two claimed members really has a rash in the graph: support 0.5.
     expect(graph.entities.find((entity) => entity.name === "Exanthem")?.confidence).toBe(0.4);
   });
@@ -244,34 +327,73 @@ describe("reasoning_execute_task: inductive and abductive", () => {
             additions: [
               { ...patient, predicate: "has_disease", object: "Influenza", objectType: "disease" },
               { ...patient, predicate: "has_disease", object: "Allergy", objectType: "disease" },
-              { subject: "Allergy", subjectType: "disease", predicate: "causes", object: "Rash", objectType: "symptom" },
+              {
+                subject: "Allergy",
+                subjectType: "disease",
+                predicate: "causes",
+                object: "Rash",
+                objectType: "symptom",
+              },
             ],
           },
-          { name: "measles", explanation: "Measles causes both.", additions: [{ ...patient, predicate: "has_disease", object: "Measles", objectType: "disease" }] },
-          { name: "no fever", explanation: "The fever is a mistake.", additions: [{ ...patient, predicate: "not_has_symptom", object: "Fever", objectType: "symptom" }] },
+          {
+            name: "measles",
+            explanation: "Measles causes both.",
+            additions: [{ ...patient, predicate: "has_disease", object: "Measles", objectType: "disease" }],
+          },
+          {
+            name: "no fever",
+            explanation: "The fever is a mistake.",
+            additions: [{ ...patient, predicate: "not_has_symptom", object: "Fever", objectType: "symptom" }],
+          },
         ],
       },
-      knowledge_graph_answer: { ...answer, answer: "Most likely measles.", supportingFacts: [{ subject: "Patient", predicate: "has_disease", object: "Measles" }] },
+      knowledge_graph_answer: {
+        ...answer,
+        answer: "Most likely measles.",
+        supportingFacts: [{ subject: "Patient", predicate: "has_disease", object: "Measles" }],
+      },
     });
-    const response = await execute({ taskId: "t", reasoningType: "abductive", goalQuery: "What best explains the patient's symptoms?" });
+    const response = await execute({
+      taskId: "t",
+      reasoningType: "abductive",
+      goalQuery: "What best explains the patient's symptoms?",
+    });
     const hypotheses = response.result?.reasoningTrace?.hypotheses ?? [];
     expect(hypotheses.map((item) => item.name)).toEqual(["measles", "flu and allergy", "no fever"]);
     expect(hypotheses[0]).toMatchObject({ selected: true, coverage: 1, consistency: 1, newElements: 1 });
-    expect(hypotheses[2]).toMatchObject({ selected: false, consistency: 0, contradictions: [{ subject: "Patient", predicate: "not_has_symptom", object: "Fever" }] });
-    expect(response.result?.reasoningTrace?.steps.find((step) => step.kind === "abduce")?.summary).toMatch(/Selected 'measles'/);
+    expect(hypotheses[2]).toMatchObject({
+      selected: false,
+      consistency: 0,
+      contradictions: [{ subject: "Patient", predicate: "not_has_symptom", object: "Fever" }],
+    });
+    expect(response.result?.reasoningTrace?.steps.find((step) => step.kind === "abduce")?.summary).toMatch(
+      /Selected 'measles'/,
+    );
     const graph = await store.knowledgeGraph.loadGraph(response.reasoningSessionId as string);
     const added = graph.relations.filter((relation) => relation.provenance.kind === "abduction");
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ predicate: "has_disease", validity: "hypothesized", confidence: hypotheses[0]?.score });
+    expect(added[0]).toMatchObject({
+      predicate: "has_disease",
+      validity: "hypothesized",
+      confidence: hypotheses[0]?.score,
+    });
     // The answer cites the hypothesis just added: graph support counts it.
-    expect(response.result?.reasoningTrace?.confidence?.supportingFacts).toEqual([{ subject: "Patient", predicate: "has_disease", object: "Measles" }]);
+    expect(response.result?.reasoningTrace?.confidence?.supportingFacts).toEqual([
+      { subject: "Patient", predicate: "has_disease", object: "Measles" },
+    ]);
   });
 });
 
 const weatherTool = {
   name: "weather",
   description: "Current weather of a city",
-  inputSchema: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { city: { type: "string", minLength: 2 } },
+    required: ["city"],
+    additionalProperties: false,
+  },
 };
 
 describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and the user", () => {
@@ -285,9 +407,15 @@ describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and th
   const script: Answers = {
     knowledge_graph_extraction: (user: string) =>
       user.includes("result of the tool")
-        ? { entities: [{ name: "Rain", type: "weather", observations: ["80% chance"] }], relations: [{ subject: "Paris", predicate: "expects", object: "Rain", confidence: 0.8 }] }
+        ? {
+            entities: [{ name: "Rain", type: "weather", observations: ["80% chance"] }],
+            relations: [{ subject: "Paris", predicate: "expects", object: "Rain", confidence: 0.8 }],
+          }
         : user.includes("user's answer")
-          ? { entities: [{ name: "Umbrella", type: "object", observations: [] }], relations: [{ subject: "Picnic", predicate: "has", object: "Umbrella", confidence: 1 }] }
+          ? {
+              entities: [{ name: "Umbrella", type: "object", observations: [] }],
+              relations: [{ subject: "Picnic", predicate: "has", object: "Umbrella", confidence: 1 }],
+            }
           : seed,
     knowledge_graph_plan: {
       steps: [
@@ -311,9 +439,20 @@ describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and th
       ],
       query: { kind: "triple", subject: "Picnic", predicate: "at_risk_from", object: "Rain" },
     },
-    knowledge_graph_answer: { reasoning: ["Rain is expected; they have umbrellas."], answer: "Go, with umbrellas.", answerKey: "go with umbrellas", confidence: 0.7, supportingFacts: [{ subject: "Picnic", predicate: "at_risk_from", object: "Rain" }] },
+    knowledge_graph_answer: {
+      reasoning: ["Rain is expected; they have umbrellas."],
+      answer: "Go, with umbrellas.",
+      answerKey: "go with umbrellas",
+      confidence: 0.7,
+      supportingFacts: [{ subject: "Picnic", predicate: "at_risk_from", object: "Rain" }],
+    },
   };
-  const request = { taskId: "plan-1", reasoningType: "planAndExecuteCoT", goalQuery: "Should the picnic in Paris go ahead on Saturday?", contextData: { availableTools: [weatherTool] } };
+  const request = {
+    taskId: "plan-1",
+    reasoningType: "planAndExecuteCoT",
+    goalQuery: "Should the picnic in Paris go ahead on Saturday?",
+    contextData: { availableTools: [weatherTool] },
+  };
 
   it("asks the host to call a tool, takes the result into the graph, asks the user, then completes", async () => {
     const { execute, store } = await setup(script);
@@ -327,7 +466,14 @@ describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and th
     // The session waits: a call without the result is refused, naming the field, writing nothing.
     const missing = await errorOf(execute({ ...request, taskId: "plan-2", reasoningSessionId: sessionId }));
     expect(missing.issues.map((issue) => issue.field)).toEqual(["toolResults"]);
-    const wrongId = await errorOf(execute({ ...request, taskId: "plan-2", reasoningSessionId: sessionId, toolResults: [{ toolCallId: "nope", result: "x" }] }));
+    const wrongId = await errorOf(
+      execute({
+        ...request,
+        taskId: "plan-2",
+        reasoningSessionId: sessionId,
+        toolResults: [{ toolCallId: "nope", result: "x" }],
+      }),
+    );
     expect(wrongId.issues.map((issue) => issue.field)).toEqual(["toolResults.0.toolCallId"]);
 
     const second = await execute({
@@ -338,15 +484,33 @@ describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and th
     });
     expect(second.status).toBe("pending_user_input");
     expect(second.userInputRequest).toBe("Does the group have umbrellas?");
-    const rain = (await store.knowledgeGraph.loadGraph(sessionId)).relations.find((relation) => relation.predicate === "expects");
+    const rain = (await store.knowledgeGraph.loadGraph(sessionId)).relations.find(
+      (relation) => relation.predicate === "expects",
+    );
     expect(rain?.provenance).toMatchObject({ kind: "tool_result", reference: first.toolCallRequest?.toolCallId });
 
-    const third = await execute({ ...request, taskId: "plan-3", reasoningSessionId: sessionId, userInput: "Yes, everyone has one." });
+    const third = await execute({
+      ...request,
+      taskId: "plan-3",
+      reasoningSessionId: sessionId,
+      userInput: "Yes, everyone has one.",
+    });
     expect(third.status).toBe("completed");
     expect(third.result?.reasonedAnswer).toBe("Go, with umbrellas.");
     expect(third.result?.plan?.steps.map((step) => step.status)).toEqual(["done", "done", "done"]);
-    expect(third.result?.reasoningTrace?.steps.map((step) => step.kind)).toEqual(["seed", "plan", "toolCall", "toolResult", "askUser", "userInput", "deduce", "answer"]);
-    expect(third.result?.reasoningTrace?.derivations.map((item) => item.triple)).toEqual([{ subject: "Picnic", predicate: "at_risk_from", object: "Rain" }]);
+    expect(third.result?.reasoningTrace?.steps.map((step) => step.kind)).toEqual([
+      "seed",
+      "plan",
+      "toolCall",
+      "toolResult",
+      "askUser",
+      "userInput",
+      "deduce",
+      "answer",
+    ]);
+    expect(third.result?.reasoningTrace?.derivations.map((item) => item.triple)).toEqual([
+      { subject: "Picnic", predicate: "at_risk_from", object: "Rain" },
+    ]);
     expect((await store.knowledgeGraph.findSession(sessionId))?.state).toBe("active");
   });
 
@@ -355,9 +519,19 @@ describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and th
     const first = await execute(request);
     expect(first.status).toBe("pending_tool_call");
     expect(first.rounds).toBe(2);
-    const second = await execute({ ...request, taskId: "plan-2", reasoningSessionId: first.reasoningSessionId, toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "rain" }] });
+    const second = await execute({
+      ...request,
+      taskId: "plan-2",
+      reasoningSessionId: first.reasoningSessionId,
+      toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "rain" }],
+    });
     expect(second.status).toBe("pending_user_input");
-    const third = await execute({ ...request, taskId: "plan-3", reasoningSessionId: first.reasoningSessionId, userInput: "Yes." });
+    const third = await execute({
+      ...request,
+      taskId: "plan-3",
+      reasoningSessionId: first.reasoningSessionId,
+      userInput: "Yes.",
+    });
     expect(third.status).toBe("completed");
     expect(third.rounds).toBe(3);
     expect(third.result?.reasonedAnswer).toBe("Go, with umbrellas.");
@@ -380,12 +554,19 @@ describe("reasoning_execute_task: planAndExecuteCoT with the host's tools and th
 });
 
 describe("reasoning_execute_task: CoT variations", () => {
-  const answerSample = (key: string, confidence: number) => ({ reasoning: ["r"], answer: `It is ${key}.`, answerKey: key, confidence, supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }] });
+  const answerSample = (key: string, confidence: number) => ({
+    reasoning: ["r"],
+    answer: `It is ${key}.`,
+    answerKey: key,
+    confidence,
+    supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }],
+  });
 
   it("selfConsistency: samples concurrently and computes agreement in code", async () => {
     const { execute, model } = await setup({
       ...deductiveScript,
-      knowledge_graph_answer_sample: (_user: string, call: number) => (call % 3 === 0 ? answerSample("no", 0.4) : answerSample("yes", 0.8)),
+      knowledge_graph_answer_sample: (_user: string, call: number) =>
+        call % 3 === 0 ? answerSample("no", 0.4) : answerSample("yes", 0.8),
     });
     const response = await execute({ ...deductiveRequest, preferredCoTVariation: "selfConsistency" });
     const consistency = response.result?.reasoningTrace?.selfConsistency;
@@ -395,7 +576,13 @@ describe("reasoning_execute_task: CoT variations", () => {
     expect(response.result?.reasonedAnswer).toBe("It is yes.");
     expect(model.calls.filter((call) => call.schemaName === "knowledge_graph_answer_sample")).toHaveLength(3);
     // Each sample is asked independently (its prompt says which attempt it is).
-    expect(new Set(model.calls.filter((call) => call.schemaName === "knowledge_graph_answer_sample").map((call) => call.messages[0]?.content)).size).toBe(3);
+    expect(
+      new Set(
+        model.calls
+          .filter((call) => call.schemaName === "knowledge_graph_answer_sample")
+          .map((call) => call.messages[0]?.content),
+      ).size,
+    ).toBe(3);
   });
 
   it("treeOfThoughts_basic: bounded breadth and depth, each thought scored in code", async () => {
@@ -404,7 +591,11 @@ describe("reasoning_execute_task: CoT variations", () => {
         ...deductiveScript,
         knowledge_graph_thoughts: {
           thoughts: [
-            { thought: "Follow the parent chain", supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }], promise: 0.6 },
+            {
+              thought: "Follow the parent chain",
+              supportingFacts: [{ subject: "Alice", predicate: "parent_of", object: "Bob" }],
+              promise: 0.6,
+            },
             { thought: "Guess", supportingFacts: [], promise: 0.6 },
           ],
         },
@@ -415,7 +606,10 @@ describe("reasoning_execute_task: CoT variations", () => {
     const thoughts = response.result?.reasoningTrace?.thoughts ?? [];
     expect(thoughts).toHaveLength(4);
     // Same promise; graph support (2/3 vs 1/2) decides.
-    expect(thoughts.filter((thought) => thought.kept).map((thought) => thought.thought)).toEqual(["Follow the parent chain", "Follow the parent chain"]);
+    expect(thoughts.filter((thought) => thought.kept).map((thought) => thought.thought)).toEqual([
+      "Follow the parent chain",
+      "Follow the parent chain",
+    ]);
     expect(thoughts[0]?.score).toBeCloseTo(0.5 * 0.6 + 0.5 * (2 / 3), 4);
   });
 
@@ -425,14 +619,27 @@ describe("reasoning_execute_task: CoT variations", () => {
       knowledge_graph_self_ask: {
         subQuestions: [
           { source: "graph", question: "Who is Bob's parent?" },
-          { source: "tool", question: "What does the registry say?", toolName: "weather", toolArguments: { city: "Paris" } },
+          {
+            source: "tool",
+            question: "What does the registry say?",
+            toolName: "weather",
+            toolArguments: { city: "Paris" },
+          },
         ],
       },
     });
-    const request = { ...deductiveRequest, preferredCoTVariation: "selfAsk", contextData: { ...deductiveRequest.contextData, availableTools: [weatherTool] } };
+    const request = {
+      ...deductiveRequest,
+      preferredCoTVariation: "selfAsk",
+      contextData: { ...deductiveRequest.contextData, availableTools: [weatherTool] },
+    };
     const first = await execute(request);
     expect(first.status).toBe("pending_tool_call");
-    const second = await execute({ ...request, reasoningSessionId: first.reasoningSessionId, toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "sunny" }] });
+    const second = await execute({
+      ...request,
+      reasoningSessionId: first.reasoningSessionId,
+      toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "sunny" }],
+    });
     expect(second.status).toBe("completed");
     expect(second.result?.reasoningTrace?.subQuestions).toEqual([
       { question: "Who is Bob's parent?", source: "graph", answer: "Yes: Alice is an ancestor of Dave." },
@@ -444,8 +651,14 @@ describe("reasoning_execute_task: CoT variations", () => {
     const { execute } = await setup(deductiveScript);
     const response = await execute({ ...deductiveRequest, preferredCoTVariation: "chainOfVerification" });
     expect(response.status).toBe("completed");
-    expect(response.notices).toContainEqual({ field: "preferredCoTVariation", message: expect.stringContaining("'chainOfVerification' is not supported") });
-    expect(response.result?.reasoningTrace?.cotVariation).toEqual({ requested: "chainOfVerification", used: "standardCoT" });
+    expect(response.notices).toContainEqual({
+      field: "preferredCoTVariation",
+      message: expect.stringContaining("'chainOfVerification' is not supported"),
+    });
+    expect(response.result?.reasoningTrace?.cotVariation).toEqual({
+      requested: "chainOfVerification",
+      used: "standardCoT",
+    });
   });
 });
 
@@ -453,7 +666,12 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
   it("makes an empty extraction a visible failure and writes nothing", async () => {
     const { execute, counts } = await setup({ knowledge_graph_extraction: { entities: [], relations: [] } });
     const response = await execute({ taskId: "t", reasoningType: "deductive", goalQuery: "Hmm?" });
-    expect(response).toMatchObject({ status: "failed", reasoningSessionId: null, updatedSessionState: null, error: { code: 4220, reason: "EXTRACTION_EMPTY" } });
+    expect(response).toMatchObject({
+      status: "failed",
+      reasoningSessionId: null,
+      updatedSessionState: null,
+      error: { code: 4220, reason: "EXTRACTION_EMPTY" },
+    });
     expect(await counts()).toMatchObject({ sessions: 0, entities: 0, relations: 0 });
   });
 
@@ -463,7 +681,12 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
     expect(missing.issues.map((issue) => issue.field)).toEqual(["goalQuery"]);
     const badType = await errorOf(execute({ ...deductiveRequest, reasoningType: "lateral" }));
     expect(badType.issues.map((issue) => issue.field)).toEqual(["reasoningType"]);
-    const badTool = await errorOf(execute({ ...deductiveRequest, contextData: { availableTools: [{ name: "x", inputSchema: { type: "string" } }] } }));
+    const badTool = await errorOf(
+      execute({
+        ...deductiveRequest,
+        contextData: { availableTools: [{ name: "x", inputSchema: { type: "string" } }] },
+      }),
+    );
     expect(badTool.issues.map((issue) => issue.field)).toEqual(["contextData.availableTools.0.inputSchema.type"]);
     const orphan = await errorOf(execute({ ...deductiveRequest, reasoningSessionId: "fresh-1", userInput: "hello" }));
     expect(orphan.issues.map((issue) => issue.field)).toEqual(["userInput"]);
@@ -473,10 +696,19 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
   it("stops at maxSteps with max_iterations_reached and the partial trace, keeping what was found", async () => {
     const { execute } = await setup({
       knowledge_graph_extraction: family,
-      knowledge_graph_plan: { steps: [{ kind: "deduce", purpose: "first" }, { kind: "abduce", purpose: "second" }] },
+      knowledge_graph_plan: {
+        steps: [
+          { kind: "deduce", purpose: "first" },
+          { kind: "abduce", purpose: "second" },
+        ],
+      },
       knowledge_graph_rules: threeRules,
     });
-    const response = await execute({ ...deductiveRequest, reasoningType: "planAndExecuteCoT", outputRequirements: { maxSteps: 2 } });
+    const response = await execute({
+      ...deductiveRequest,
+      reasoningType: "planAndExecuteCoT",
+      outputRequirements: { maxSteps: 2 },
+    });
     expect(response.status).toBe("max_iterations_reached");
     expect(response.result?.reasonedAnswer).toBeNull();
     expect(response.result?.reasoningTrace?.steps.map((step) => step.kind)).toEqual(["seed", "plan", "deduce"]);
@@ -497,7 +729,9 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
         ],
         relations: [{ subject: "Acme", predicate: "located_in", object: "Lyon", confidence: 1 }],
       },
-      knowledge_graph_resolution: (user: string) => ({ decisions: { pair_0: { same: user.includes("Acme Corp"), reason: "same company" } } }),
+      knowledge_graph_resolution: (user: string) => ({
+        decisions: { pair_0: { same: user.includes("Acme Corp"), reason: "same company" } },
+      }),
       knowledge_graph_rules: { rules: threeRules.rules.slice(0, 1), query: { kind: "none" } },
       knowledge_graph_answer: { ...familyAnswer, supportingFacts: [] },
     });
@@ -528,7 +762,10 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
   });
 
   it("expires idle sessions after the timeout and caps live sessions", async () => {
-    const { execute, clock, engine, store } = await setup(deductiveScript, { idleTimeoutMs: 60_000, maxActiveSessions: 2 });
+    const { execute, clock, engine, store } = await setup(deductiveScript, {
+      idleTimeoutMs: 60_000,
+      maxActiveSessions: 2,
+    });
     const first = await execute({ ...deductiveRequest, reasoningSessionId: "s-1" });
     await execute({ ...deductiveRequest, reasoningSessionId: "s-2" });
     const capped = await errorOf(execute({ ...deductiveRequest, reasoningSessionId: "s-3" }));
@@ -558,7 +795,9 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
         name,
         (user: string, call: number) => {
           during?.();
-          return typeof answer === "function" ? (answer as (user: string, call: number) => unknown)(user, call) : answer;
+          return typeof answer === "function"
+            ? (answer as (user: string, call: number) => unknown)(user, call)
+            : answer;
         },
       ]),
     );
@@ -581,7 +820,10 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
       confidenceScoring: { defaultMethod: "combined", returnsScore: true },
       outputFormatsSupported: ["finalAnswerWithTrace", "detailedPlanWithPrompts"],
     });
-    expect(Object.fromEntries(engine.methods)).toEqual({ "reasoning/executeTask": "reasoning_execute_task", "reasoning/endSession": "reasoning_end_session" });
+    expect(Object.fromEntries(engine.methods)).toEqual({
+      "reasoning/executeTask": "reasoning_execute_task",
+      "reasoning/endSession": "reasoning_end_session",
+    });
   });
 
   it("every call writes one invocation row, host-executed rounds included", async () => {
@@ -591,7 +833,11 @@ describe("reasoning_execute_task: failures, limits and lifecycle", () => {
     expect((await server.counts()).invocations).toBe(2);
     // The rows name the reasoning session and carry the answer's confidence (camelCase wire fields).
     const [row] = await server.store.invocations.list({ sessionId: first.reasoningSessionId ?? "none", limit: 1 });
-    expect(row).toMatchObject({ tool: "reasoning_execute_task", session_id: first.reasoningSessionId, quality: first.result?.confidenceScore });
+    expect(row).toMatchObject({
+      tool: "reasoning_execute_task",
+      session_id: first.reasoningSessionId,
+      quality: first.result?.confidenceScore,
+    });
     const host = await setup(deductiveScript, { host: true });
     const response = await host.execute(deductiveRequest);
     expect(response.rounds).toBe(3);
@@ -644,22 +890,48 @@ describe("reasoning_execute_task: confidence seeking, growth limit, exports", ()
     const markdown = exportSession(record, "markdown", engine.sections);
     expect(markdown).toContain("## Knowledge graph");
     // Status, then validity, of each fact; the last column names what a fact conflicts with ("—" when nothing).
-    expect(markdown).toContain("| subject | predicate | object | status | validity | confidence | source | derivation | conflicts with |");
+    expect(markdown).toContain(
+      "| subject | predicate | object | status | validity | confidence | source | derivation | conflicts with |",
+    );
     expect(markdown).toMatch(/\| Alice \| ancestor_of \| Dave \| derived \| derived \| .* \| — \|\n/);
     expect(markdown).toMatch(/\| Alice \| parent_of \| Bob \| asserted \| asserted \|/);
     const mermaid = exportSession(record, "mermaid", engine.sections);
     expect(mermaid).toMatch(/==>\|"ancestor_of"\|/);
     expect(mermaid).toMatch(/-->\|"parent_of"\|/);
-    const relations = JSON.parse(exportSession(record, "json", engine.sections)).knowledgeGraph.relations as Array<{ subject: string; predicate: string; object: string; status: string; conflictsWith: unknown[] }>;
+    const relations = JSON.parse(exportSession(record, "json", engine.sections)).knowledgeGraph.relations as Array<{
+      subject: string;
+      predicate: string;
+      object: string;
+      status: string;
+      conflictsWith: unknown[];
+    }>;
     expect(relations).toHaveLength(15);
-    expect(relations.find((relation) => relation.subject === "Alice" && relation.predicate === "ancestor_of" && relation.object === "Dave")).toMatchObject({ status: "derived", conflictsWith: [] });
+    expect(
+      relations.find(
+        (relation) =>
+          relation.subject === "Alice" && relation.predicate === "ancestor_of" && relation.object === "Dave",
+      ),
+    ).toMatchObject({ status: "derived", conflictsWith: [] });
   });
 
   it("returns a one-step plan with its prompt for a single reasoning type in detailedPlanWithPrompts", async () => {
     const { execute, model } = await setup(deductiveScript);
     const response = await execute({ ...deductiveRequest, outputRequirements: { format: "detailedPlanWithPrompts" } });
-    expect(response.result?.plan?.steps).toEqual([{ index: 0, kind: "deduce", purpose: deductiveRequest.goalQuery, status: "pending", toolName: null, toolArguments: null, question: null }]);
-    expect(response.result?.promptDetails?.map((prompt) => prompt.name)).toEqual(["knowledge_graph_rules", "knowledge_graph_answer"]);
+    expect(response.result?.plan?.steps).toEqual([
+      {
+        index: 0,
+        kind: "deduce",
+        purpose: deductiveRequest.goalQuery,
+        status: "pending",
+        toolName: null,
+        toolArguments: null,
+        question: null,
+      },
+    ]);
+    expect(response.result?.promptDetails?.map((prompt) => prompt.name)).toEqual([
+      "knowledge_graph_rules",
+      "knowledge_graph_answer",
+    ]);
     // The rules prompt handed out is the one the server itself sends for the step.
     const served = await setup(deductiveScript);
     await served.execute(deductiveRequest);

@@ -53,7 +53,11 @@ const knowledgeGraphRecording: InvocationFields = {
 };
 
 export function createKnowledgeGraphModule(overrides: Partial<KnowledgeGraphOptions> = {}) {
-  const options: KnowledgeGraphOptions = { ...defaultKnowledgeGraphOptions, ...overrides, treeOfThoughts: { ...defaultKnowledgeGraphOptions.treeOfThoughts, ...overrides.treeOfThoughts } };
+  const options: KnowledgeGraphOptions = {
+    ...defaultKnowledgeGraphOptions,
+    ...overrides,
+    treeOfThoughts: { ...defaultKnowledgeGraphOptions.treeOfThoughts, ...overrides.treeOfThoughts },
+  };
   return defineModule<KnowledgeGraphRepositories>({
     name: "knowledge-graph",
     tools: [
@@ -72,7 +76,10 @@ export function createKnowledgeGraphModule(overrides: Partial<KnowledgeGraphOpti
         name: "knowledge-graph-idle-expiry",
         intervalMs: 60_000,
         async run({ store, now }) {
-          await store.knowledgeGraph.expireIdleSessions({ idleCutoff: new Date(now.getTime() - options.idleTimeoutMs).toISOString(), now: now.toISOString() });
+          await store.knowledgeGraph.expireIdleSessions({
+            idleCutoff: new Date(now.getTime() - options.idleTimeoutMs).toISOString(),
+            now: now.toISOString(),
+          });
         },
       },
     ],

@@ -25,7 +25,10 @@ export interface KnowledgeGraphSectionData {
 }
 
 /** Reads a session's whole graph in wire form (entities by id, relations by entity name). */
-export async function readKnowledgeGraph(store: KnowledgeGraphRepositories, sessionId: string): Promise<KnowledgeGraphSectionData | undefined> {
+export async function readKnowledgeGraph(
+  store: KnowledgeGraphRepositories,
+  sessionId: string,
+): Promise<KnowledgeGraphSectionData | undefined> {
   const session = await store.knowledgeGraph.findSession(sessionId);
   if (!session) return undefined;
   const { entities, relations } = await store.knowledgeGraph.loadGraph(sessionId);
@@ -88,7 +91,8 @@ export const knowledgeGraphSection: SessionSection<KnowledgeGraphRepositories> =
       "| entity | type | validity | confidence | source | observations |",
       "|---|---|---|---|---|---|",
       ...section.entities.map(
-        (entity) => `| ${tableCell(entity.name)} | ${tableCell(entity.type)} | ${entity.validity} | ${entity.confidence} | ${entity.provenance.kind} (${tableCell(entity.provenance.taskId)}) | ${tableCell(entity.observations.join("; "))} |`,
+        (entity) =>
+          `| ${tableCell(entity.name)} | ${tableCell(entity.type)} | ${entity.validity} | ${entity.confidence} | ${entity.provenance.kind} (${tableCell(entity.provenance.taskId)}) | ${tableCell(entity.observations.join("; "))} |`,
       ),
       "",
       "| subject | predicate | object | status | validity | confidence | source | derivation | conflicts with |",

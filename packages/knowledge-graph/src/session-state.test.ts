@@ -3,7 +3,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { signSessionState, verifySessionState } from "./session-state.ts";
 
-const payload = fc.record({ sessionId: fc.string({ minLength: 1, maxLength: 40 }), revision: fc.integer({ min: 0, max: 1_000_000 }) });
+const payload = fc.record({
+  sessionId: fc.string({ minLength: 1, maxLength: 40 }),
+  revision: fc.integer({ min: 0, max: 1_000_000 }),
+});
 
 function refusal(run: () => unknown): DeliberateError {
   try {
@@ -28,15 +31,20 @@ describe("signed session state", () => {
 
   it("refuses any changed character, naming sessionState", () => {
     fc.assert(
-      fc.property(payload, fc.nat(), fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."), (value, position, replacement) => {
-        const { token } = signSessionState(value, "secret");
-        const index = position % token.length;
-        fc.pre(token[index] !== replacement);
-        const tampered = `${token.slice(0, index)}${replacement}${token.slice(index + 1)}`;
-        const error = refusal(() => verifySessionState({ token: tampered }, "secret"));
-        expect(error.code).toBe("INVALID_INPUT");
-        expect(error.issues[0]?.field).toBe("sessionState");
-      }),
+      fc.property(
+        payload,
+        fc.nat(),
+        fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."),
+        (value, position, replacement) => {
+          const { token } = signSessionState(value, "secret");
+          const index = position % token.length;
+          fc.pre(token[index] !== replacement);
+          const tampered = `${token.slice(0, index)}${replacement}${token.slice(index + 1)}`;
+          const error = refusal(() => verifySessionState({ token: tampered }, "secret"));
+          expect(error.code).toBe("INVALID_INPUT");
+          expect(error.issues[0]?.field).toBe("sessionState");
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -46,13 +46,18 @@ function refused(message: string, hint: string): DeliberateError {
 export function verifySessionState(state: SessionStateInput, secret: string | Buffer): SessionStatePayload {
   const token = typeof state === "string" ? state : state.token;
   const parts = token.split(".");
-  const resendHint = "Send updatedSessionState from the last response unchanged, or omit sessionState and resume by reasoningSessionId.";
-  if (parts.length !== 3 || parts[0] !== version) throw refused("sessionState is not a session state issued by this server", resendHint);
+  const resendHint =
+    "Send updatedSessionState from the last response unchanged, or omit sessionState and resume by reasoningSessionId.";
+  if (parts.length !== 3 || parts[0] !== version)
+    throw refused("sessionState is not a session state issued by this server", resendHint);
   const [, body, sent] = parts as [string, string, string];
   const expected = signature(secret, body);
   const given = Buffer.from(sent, "base64url");
   if (given.length !== expected.length || !timingSafeEqual(given, expected) || base64url(given) !== sent) {
-    throw refused("sessionState failed its signature check: it was altered, or it was issued by another server", resendHint);
+    throw refused(
+      "sessionState failed its signature check: it was altered, or it was issued by another server",
+      resendHint,
+    );
   }
   let decoded: unknown;
   try {

@@ -16,7 +16,11 @@ export async function openTestStore(dialect: DialectName = "sqlite"): Promise<St
       {
         name: "knowledge-graph",
         migrations: knowledgeGraphMigrations,
-        repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db), knowledgeGraphOwners: createSessionOwnersRepository(db), knowledgeGraphRules: createHostRulesRepository(db) }),
+        repositories: (db) => ({
+          knowledgeGraph: createKnowledgeGraphRepository(db),
+          knowledgeGraphOwners: createSessionOwnersRepository(db),
+          knowledgeGraphRules: createHostRulesRepository(db),
+        }),
       },
     ],
   });

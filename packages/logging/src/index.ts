@@ -1,2 +1,11 @@
-export { createLogger, createSecretRegistry, fileSink, isLogLevel, logLevels, redactValue, silentLogger, stdoutSink } from "./logger.ts";
+export {
+  createLogger,
+  createSecretRegistry,
+  fileSink,
+  isLogLevel,
+  logLevels,
+  redactValue,
+  silentLogger,
+  stdoutSink,
+} from "./logger.ts";
 export type { LogFields, LogLevel, Logger, LoggerOptions, SecretRegistry } from "./logger.ts";

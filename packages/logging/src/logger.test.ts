@@ -17,8 +17,17 @@ describe("createLogger", () => {
     expect(lines).toHaveLength(2);
     expect(lines.every((line) => line.endsWith("\n"))).toBe(true);
     const [warn, error] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(warn).toEqual({ time: "2026-11-22T10:00:00.000Z", level: "warn", message: "careful", tool: "reasoning_tree" });
-    expect(error).toMatchObject({ level: "error", message: "broken", error: { name: "Error", message: "boom", stack: expect.stringContaining("boom") } });
+    expect(warn).toEqual({
+      time: "2026-11-22T10:00:00.000Z",
+      level: "warn",
+      message: "careful",
+      tool: "reasoning_tree",
+    });
+    expect(error).toMatchObject({
+      level: "error",
+      message: "broken",
+      error: { name: "Error", message: "boom", stack: expect.stringContaining("boom") },
+    });
   });
 
   it("survives cyclic fields", () => {
@@ -34,12 +43,19 @@ describe("createLogger", () => {
     const secrets = createSecretRegistry(["sk-configured-12345"]);
     const logger = createLogger({ level: "info", sinks: [sink, sink], secrets });
     secrets.add("sk-per-request-67890");
-    logger.info("calling with sk-configured-12345", { api_key: "anything", nested: { authorization: "Bearer x", note: "key sk-per-request-67890" } });
+    logger.info("calling with sk-configured-12345", {
+      api_key: "anything",
+      nested: { authorization: "Bearer x", note: "key sk-per-request-67890" },
+    });
     secrets.delete("sk-per-request-67890");
     logger.info("after sk-per-request-67890");
     expect(lines).toHaveLength(4);
     expect(lines.join("")).not.toContain("sk-configured-12345");
-    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ message: "calling with [redacted]", api_key: "[redacted]", nested: { authorization: "[redacted]", note: "key [redacted]" } });
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+      message: "calling with [redacted]",
+      api_key: "[redacted]",
+      nested: { authorization: "[redacted]", note: "key [redacted]" },
+    });
     expect(JSON.parse(lines[2] ?? "")).toMatchObject({ message: "after sk-per-request-67890" });
   });
 });

@@ -90,7 +90,8 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
   if (value !== null && typeof value === "object") {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = sensitiveKey.test(key) ? "[redacted]" : redactValue(item, depth + 1);
+    for (const [key, item] of Object.entries(value))
+      copy[key] = sensitiveKey.test(key) ? "[redacted]" : redactValue(item, depth + 1);
     return copy;
   }
   return value;
@@ -143,7 +144,8 @@ export function createLogger(options: LoggerOptions): Logger {
     if (logLevels.indexOf(level) < threshold) return;
     const entry: Record<string, unknown> = { time: now().toISOString(), level, message };
     for (const [key, value] of Object.entries(fields ?? {})) {
-      if (value !== undefined && !(key in entry)) entry[key] = sensitiveKey.test(key) ? "[redacted]" : redactValue(value);
+      if (value !== undefined && !(key in entry))
+        entry[key] = sensitiveKey.test(key) ? "[redacted]" : redactValue(value);
     }
     let line: string;
     try {

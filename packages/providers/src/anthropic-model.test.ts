@@ -21,13 +21,21 @@ beforeEach(() => {
 });
 
 function model(modelId = "claude-test") {
-  return createAnthropicModel({ apiKey: "test-key", baseURL: server.anthropicBaseURL, modelId, timeoutMs: 10_000, maxRetries: 0 });
+  return createAnthropicModel({
+    apiKey: "test-key",
+    baseURL: server.anthropicBaseURL,
+    modelId,
+    timeoutMs: 10_000,
+    maxRetries: 0,
+  });
 }
 
 /** Each case runs twice: answered whole, and streamed. */
 let streamed = false;
 
-function ask(overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {}): GenerateOptions<z.infer<typeof planSchema>> {
+function ask(
+  overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {},
+): GenerateOptions<z.infer<typeof planSchema>> {
   return {
     system: "You plan carpentry work.",
     messages: [{ role: "user", content: "Plan a shelf." }],
@@ -42,7 +50,10 @@ function ask(overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {
 }
 
 /** Every request the fake refused, with the reason: a test that expects none asserts an empty list. */
-const refusals = () => server.requests.filter((request) => request.refused !== undefined).map((request) => `${request.model}: ${request.refused}`);
+const refusals = () =>
+  server.requests
+    .filter((request) => request.refused !== undefined)
+    .map((request) => `${request.model}: ${request.refused}`);
 
 describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => {
   beforeEach(() => {
@@ -74,7 +85,13 @@ describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => 
     expect(body["max_tokens"]).toBe(400);
     expect(body).not.toHaveProperty("temperature");
     expect(body).not.toHaveProperty("thinking");
-    expect(server.requests[0]).toMatchObject({ path: "/v1/messages", stream, structured: "json_schema", strict: true, schemaName: "plan" });
+    expect(server.requests[0]).toMatchObject({
+      path: "/v1/messages",
+      stream,
+      structured: "json_schema",
+      strict: true,
+      schemaName: "plan",
+    });
     expect(result.object).toEqual(valid);
     expect(refusals()).toEqual([]);
   });
@@ -107,9 +124,21 @@ describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => 
     await model("claude-opus-4-8").generate(ask());
 
     const [deep, maximum, low, none] = server.requests.map((request) => request.body);
-    expect(deep).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 400 + 16_384 });
-    expect(maximum).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "xhigh" }, max_tokens: 400 + 32_768 });
-    expect(low).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "low" }, max_tokens: 400 + 4_096 });
+    expect(deep).toMatchObject({
+      thinking: { type: "adaptive" },
+      output_config: { effort: "high" },
+      max_tokens: 400 + 16_384,
+    });
+    expect(maximum).toMatchObject({
+      thinking: { type: "adaptive" },
+      output_config: { effort: "xhigh" },
+      max_tokens: 400 + 32_768,
+    });
+    expect(low).toMatchObject({
+      thinking: { type: "adaptive" },
+      output_config: { effort: "low" },
+      max_tokens: 400 + 4_096,
+    });
     expect(none).not.toHaveProperty("thinking");
     expect(none?.["output_config"]).not.toHaveProperty("effort");
     expect(none?.["max_tokens"]).toBe(400);
@@ -121,7 +150,11 @@ describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => 
     await model("claude-opus-5").generate(ask());
     await model("claude-opus-5-5").generate(ask());
     expect(server.requests[0]?.body).toMatchObject({ thinking: { type: "disabled" }, max_tokens: 400 });
-    expect(server.requests[1]?.body).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "low" }, max_tokens: 400 + 4_096 });
+    expect(server.requests[1]?.body).toMatchObject({
+      thinking: { type: "adaptive" },
+      output_config: { effort: "low" },
+      max_tokens: 400 + 4_096,
+    });
     expect(server.requests[1]?.body).not.toHaveProperty("tool_choice");
     expect(refusals()).toEqual([]);
   });
@@ -146,10 +179,17 @@ describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => 
     await model("claude-opus-4-1").generate(ask());
     const result = await model("claude-opus-4-1").generate(ask({ thinkingBudget: 2_000 }));
 
-    expect(server.requests[0]?.body).toMatchObject({ tool_choice: { type: "tool", name: "plan", disable_parallel_tool_use: true } });
-    expect(server.requests[0]?.body["tools"]).toMatchObject([{ name: "plan", description: "The plan, step by step.", input_schema: { type: "object", required: ["steps"] } }]);
+    expect(server.requests[0]?.body).toMatchObject({
+      tool_choice: { type: "tool", name: "plan", disable_parallel_tool_use: true },
+    });
+    expect(server.requests[0]?.body["tools"]).toMatchObject([
+      { name: "plan", description: "The plan, step by step.", input_schema: { type: "object", required: ["steps"] } },
+    ]);
     expect(server.requests[0]?.body).not.toHaveProperty("output_config");
-    expect(server.requests[1]?.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2_000 }, tool_choice: { type: "auto", disable_parallel_tool_use: true } });
+    expect(server.requests[1]?.body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 2_000 },
+      tool_choice: { type: "auto", disable_parallel_tool_use: true },
+    });
     expect(server.requests[1]?.system).toContain("`plan` tool");
     expect(result.object).toEqual(valid);
     expect(refusals()).toEqual([]);
@@ -191,7 +231,9 @@ describe.each([false, true])("createAnthropicModel (streamed: %s)", (stream) => 
     await model("claude-opus-4-1").generate(ask({ system: "  " }));
     expect(server.requests[0]?.body).not.toHaveProperty("system");
     await model().generate(ask({ system: "  " }));
-    expect(server.requests[1]?.body["system"]).toEqual([{ type: "text", text: 'Reply with only a JSON object for "plan" that follows the given JSON schema.' }]);
+    expect(server.requests[1]?.body["system"]).toEqual([
+      { type: "text", text: 'Reply with only a JSON object for "plan" that follows the given JSON schema.' },
+    ]);
   });
 
   it("reports a structured answer cut off at max_tokens as invalid, with the hint to raise maxTokens", async () => {
@@ -276,7 +318,14 @@ describe("createAnthropicModel prompt caching", () => {
     const answer = { role: "assistant" as const, content: JSON.stringify(valid) };
     const next = { role: "user" as const, content: "Step 4: assemble." };
     const second = await model().generate(
-      ask({ messages: [...history.map(({ role, content }) => ({ role, content })), prompt, { ...answer, cache: true }, next] }),
+      ask({
+        messages: [
+          ...history.map(({ role, content }) => ({ role, content })),
+          prompt,
+          { ...answer, cache: true },
+          next,
+        ],
+      }),
     );
 
     expect(first.usage.cacheReadTokens).toBe(0);

@@ -2,7 +2,14 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { type AnthropicReceived as Received, createAnthropicSender } from "./anthropic-send.ts";
 import { extractJson, type JsonCandidate } from "./extract-json.ts";
 import { generateWithRepair, type AnswerAttempt, type RepairRequest } from "./generate-with-repair.ts";
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModel, ModelMessage, Usage } from "./language-model.ts";
+import type {
+  FinishReason,
+  GenerateOptions,
+  GenerateResult,
+  LanguageModel,
+  ModelMessage,
+  Usage,
+} from "./language-model.ts";
 import { createProgressTracker } from "./streaming.ts";
 import { type AnswerChannel, anthropicThinking, structuredRequest, withOutputConfig } from "./anthropic-request.ts";
 import { anthropicCapabilities, type AnthropicCapabilities, type CapabilityOverride } from "./model-capabilities.ts";
@@ -85,7 +92,12 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
     if (!call.schema) {
       const { message: response } = await send(
         call,
-        { ...base, ...withOutputConfig(thinking.effort, undefined), ...(system.length > 0 ? { system } : {}), messages },
+        {
+          ...base,
+          ...withOutputConfig(thinking.effort, undefined),
+          ...(system.length > 0 ? { system } : {}),
+          messages,
+        },
         progress,
         0,
       );
@@ -98,7 +110,12 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       };
     }
 
-    const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription, warn: options.warn });
+    const format = describeAnswerFormat({
+      schema: call.schema,
+      schemaName: call.schemaName,
+      schemaDescription: call.schemaDescription,
+      warn: options.warn,
+    });
     const request = structuredRequest(format, capabilities, thinking, system);
 
     return generateWithRepair<T, AnthropicTurn>({
@@ -183,7 +200,11 @@ function toAttempt(received: Received, format: AnswerFormat): AnswerAttempt<Anth
  * a tool_result with `is_error` for a tool answer, or a user message for a
  * text answer.
  */
-function repairMessages(repair: RepairRequest<AnthropicTurn>, format: AnswerFormat, how: AnswerChannel): MessageParam[] {
+function repairMessages(
+  repair: RepairRequest<AnthropicTurn>,
+  format: AnswerFormat,
+  how: AnswerChannel,
+): MessageParam[] {
   const { content, toolUseIds } = repair.previous.turn;
   const assistant: MessageParam = {
     role: "assistant",
@@ -211,7 +232,10 @@ function parseToolInputText(text: string): JsonCandidate {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, problem: `The answer is not valid JSON (${error instanceof Error ? error.message : String(error)}).` };
+    return {
+      ok: false,
+      problem: `The answer is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+    };
   }
 }
 
@@ -220,9 +244,11 @@ function toParams(blocks: ContentBlock[]): ContentBlockParam[] {
   const params: ContentBlockParam[] = [];
   for (const block of blocks) {
     if (block.type === "text" && block.text.length > 0) params.push({ type: "text", text: block.text });
-    else if (block.type === "thinking") params.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+    else if (block.type === "thinking")
+      params.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
     else if (block.type === "redacted_thinking") params.push({ type: "redacted_thinking", data: block.data });
-    else if (block.type === "tool_use") params.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
+    else if (block.type === "tool_use")
+      params.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
   }
   return params;
 }

@@ -2,7 +2,13 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { GenerateOptions } from "./language-model.ts";
 import type { AnthropicCapabilities, AnthropicEffort } from "./model-capabilities.ts";
 import type { AnswerFormat } from "./structured-answer.ts";
-import { anthropicEffortFor, budgetForEffort, effortForBudget, reasoningAllowance, type ThinkingEffort } from "./thinking-effort.ts";
+import {
+  anthropicEffortFor,
+  budgetForEffort,
+  effortForBudget,
+  reasoningAllowance,
+  type ThinkingEffort,
+} from "./thinking-effort.ts";
 
 /** The smallest thinking budget the Anthropic API accepts. */
 export const minimumThinkingBudget = 1024;
@@ -27,13 +33,21 @@ export interface AnthropicThinking {
  *   `max_tokens` = answer + budget, and the effort where the model takes one;
  * - models whose kind is unknown: no thinking.
  */
-export function anthropicThinking(call: GenerateOptions<unknown>, capabilities: AnthropicCapabilities): AnthropicThinking {
+export function anthropicThinking(
+  call: GenerateOptions<unknown>,
+  capabilities: AnthropicCapabilities,
+): AnthropicThinking {
   const wanted: ThinkingEffort = call.effort ?? effortForBudget(call.thinkingBudget);
   if (capabilities.thinking === "adaptive") {
     const thinks = wanted !== "none" || capabilities.thinkingAlwaysOn;
     if (!thinks) {
       // The 5 family thinks unless told not to: say so, or thinking would use up the answer's cap.
-      return { params: capabilities.thinkingByDefault ? { thinking: { type: "disabled" } } : {}, effort: undefined, maxTokens: call.maxTokens, thinks: false };
+      return {
+        params: capabilities.thinkingByDefault ? { thinking: { type: "disabled" } } : {},
+        effort: undefined,
+        maxTokens: call.maxTokens,
+        thinks: false,
+      };
     }
     const effort = anthropicEffortFor(wanted, capabilities.effort);
     return {
@@ -44,7 +58,10 @@ export function anthropicThinking(call: GenerateOptions<unknown>, capabilities: 
     };
   }
   if (capabilities.thinking === "budget" && wanted !== "none") {
-    const requested = call.thinkingBudget !== undefined && call.thinkingBudget > 0 ? call.thinkingBudget : (budgetForEffort(wanted) ?? minimumThinkingBudget);
+    const requested =
+      call.thinkingBudget !== undefined && call.thinkingBudget > 0
+        ? call.thinkingBudget
+        : (budgetForEffort(wanted) ?? minimumThinkingBudget);
     const budget = Math.max(minimumThinkingBudget, Math.floor(requested));
     return {
       params: { thinking: { type: "enabled", budget_tokens: budget } },
@@ -57,9 +74,14 @@ export function anthropicThinking(call: GenerateOptions<unknown>, capabilities: 
 }
 
 /** `output_config` with the effort and the answer format, when either is set. */
-export function withOutputConfig(effort: AnthropicEffort | undefined, format: Anthropic.JSONOutputFormat | undefined): { output_config?: Anthropic.OutputConfig } {
+export function withOutputConfig(
+  effort: AnthropicEffort | undefined,
+  format: Anthropic.JSONOutputFormat | undefined,
+): { output_config?: Anthropic.OutputConfig } {
   if (effort === undefined && format === undefined) return {};
-  return { output_config: { ...(effort !== undefined ? { effort } : {}), ...(format !== undefined ? { format } : {}) } };
+  return {
+    output_config: { ...(effort !== undefined ? { effort } : {}), ...(format !== undefined ? { format } : {}) },
+  };
 }
 
 /** How the structured answer comes back: JSON text under `output_config.format`, a forced tool, or an offered one. */
@@ -96,7 +118,13 @@ export function structuredRequest(
       outputFormat: { type: "json_schema", schema: format.jsonSchema },
       tool: undefined,
       toolChoice: undefined,
-      system: [...system, { type: "text", text: `Reply with only a JSON object for "${format.name}" that follows the given JSON schema.` }],
+      system: [
+        ...system,
+        {
+          type: "text",
+          text: `Reply with only a JSON object for "${format.name}" that follows the given JSON schema.`,
+        },
+      ],
     };
   }
   const forced = capabilities.forcedToolChoice && !thinking.thinks;
@@ -109,7 +137,9 @@ export function structuredRequest(
     how: forced ? "forced-tool" : "offered-tool",
     outputFormat: undefined,
     tool,
-    toolChoice: forced ? { type: "tool", name: format.name, disable_parallel_tool_use: true } : { type: "auto", disable_parallel_tool_use: true },
+    toolChoice: forced
+      ? { type: "tool", name: format.name, disable_parallel_tool_use: true }
+      : { type: "auto", disable_parallel_tool_use: true },
     system: forced
       ? system
       : [

@@ -26,7 +26,12 @@ export interface AnthropicReceived {
 }
 
 /** Sends one Messages request, streamed or not, reporting progress; errors come out as provider errors. */
-export type AnthropicSend = (call: GenerateOptions<unknown>, body: MessageCreateParams, progress: ProgressTracker, attempt: number) => Promise<AnthropicReceived>;
+export type AnthropicSend = (
+  call: GenerateOptions<unknown>,
+  body: MessageCreateParams,
+  progress: ProgressTracker,
+  attempt: number,
+) => Promise<AnthropicReceived>;
 
 /** What the SDK client is made with (the connection part of `AnthropicModelOptions`). */
 export interface AnthropicConnectionOptions {
@@ -51,12 +56,22 @@ export function createAnthropicSender(options: AnthropicConnectionOptions): Anth
         abort: sdk.APIUserAbortError,
       };
       return {
-        client: new sdk.default({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries }),
+        client: new sdk.default({
+          apiKey: options.apiKey,
+          baseURL,
+          timeout: options.timeoutMs,
+          maxRetries: options.maxRetries,
+        }),
         errorContext: { provider: "anthropic", baseURL, secrets: [options.apiKey], errors },
       };
     }));
 
-  async function send(call: GenerateOptions<unknown>, body: MessageCreateParams, progress: ProgressTracker, attempt: number): Promise<AnthropicReceived> {
+  async function send(
+    call: GenerateOptions<unknown>,
+    body: MessageCreateParams,
+    progress: ProgressTracker,
+    attempt: number,
+  ): Promise<AnthropicReceived> {
     throwIfAborted(call.signal);
     progress.start(attempt);
     const { client, errorContext } = await load();

@@ -14,7 +14,16 @@ const usage = {
 function start(): Anthropic.RawMessageStreamEvent {
   return {
     type: "message_start",
-    message: { id: "msg_1", type: "message", role: "assistant", model: "claude-test", content: [], stop_reason: null, stop_sequence: null, usage },
+    message: {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude-test",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage,
+    },
   } as unknown as Anthropic.RawMessageStreamEvent;
 }
 
@@ -25,7 +34,11 @@ const toolStart = {
 } as unknown as Anthropic.RawMessageStreamEvent;
 
 const json = (partial: string) =>
-  ({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: partial } }) as Anthropic.RawMessageStreamEvent;
+  ({
+    type: "content_block_delta",
+    index: 0,
+    delta: { type: "input_json_delta", partial_json: partial },
+  }) as Anthropic.RawMessageStreamEvent;
 
 describe("AnthropicStreamAccumulator", () => {
   it("assembles the tool input from its JSON deltas, and the usage from message_start and message_delta", () => {
@@ -39,7 +52,12 @@ describe("AnthropicStreamAccumulator", () => {
       {
         type: "message_delta",
         delta: { stop_reason: "tool_use", stop_sequence: null },
-        usage: { output_tokens: 12, input_tokens: null, cache_creation_input_tokens: null, cache_read_input_tokens: 90 },
+        usage: {
+          output_tokens: 12,
+          input_tokens: null,
+          cache_creation_input_tokens: null,
+          cache_read_input_tokens: 90,
+        },
       },
       { type: "message_stop" },
     ].map((event) => accumulator.add(event as Anthropic.RawMessageStreamEvent));
@@ -49,8 +67,14 @@ describe("AnthropicStreamAccumulator", () => {
       { phase: "answer", text: '"measure", "cut"]}' },
     ]);
     expect(accumulator.complete).toBe(true);
-    expect(accumulator.message?.content).toEqual([{ type: "tool_use", id: "toolu_1", name: "plan", input: { steps: ["measure", "cut"] } }]);
-    expect(accumulator.message?.usage).toMatchObject({ input_tokens: 10, output_tokens: 12, cache_read_input_tokens: 90 });
+    expect(accumulator.message?.content).toEqual([
+      { type: "tool_use", id: "toolu_1", name: "plan", input: { steps: ["measure", "cut"] } },
+    ]);
+    expect(accumulator.message?.usage).toMatchObject({
+      input_tokens: 10,
+      output_tokens: 12,
+      cache_read_input_tokens: 90,
+    });
     expect(accumulator.message?.stop_reason).toBe("tool_use");
   });
 

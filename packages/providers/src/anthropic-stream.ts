@@ -77,8 +77,10 @@ export class AnthropicStreamAccumulator {
         message.usage.output_tokens = usage.output_tokens;
         // The other counters are cumulative totals, sent when they apply: overwrite, never add.
         if (usage.input_tokens != null) message.usage.input_tokens = usage.input_tokens;
-        if (usage.cache_creation_input_tokens != null) message.usage.cache_creation_input_tokens = usage.cache_creation_input_tokens;
-        if (usage.cache_read_input_tokens != null) message.usage.cache_read_input_tokens = usage.cache_read_input_tokens;
+        if (usage.cache_creation_input_tokens != null)
+          message.usage.cache_creation_input_tokens = usage.cache_creation_input_tokens;
+        if (usage.cache_read_input_tokens != null)
+          message.usage.cache_read_input_tokens = usage.cache_read_input_tokens;
         return undefined;
       }
       case "message_stop":

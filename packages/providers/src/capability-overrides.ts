@@ -33,13 +33,22 @@ const openaiFields = z
 
 const patternKey = /^[\w.:/@*-]+$/;
 
-function parseOverrides<C>(value: string | undefined, name: string, fields: z.ZodType, example: string, issues: FieldIssue[]): CapabilityOverride<C>[] {
+function parseOverrides<C>(
+  value: string | undefined,
+  name: string,
+  fields: z.ZodType,
+  example: string,
+  issues: FieldIssue[],
+): CapabilityOverride<C>[] {
   if (value === undefined) return [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch (error) {
-    issues.push({ field: name, message: `must be a JSON object of model id patterns, e.g. ${example} (${error instanceof Error ? error.message : String(error)})` });
+    issues.push({
+      field: name,
+      message: `must be a JSON object of model id patterns, e.g. ${example} (${error instanceof Error ? error.message : String(error)})`,
+    });
     return [];
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
@@ -49,7 +58,10 @@ function parseOverrides<C>(value: string | undefined, name: string, fields: z.Zo
   const overrides: CapabilityOverride<C>[] = [];
   for (const [pattern, entry] of Object.entries(parsed)) {
     if (!patternKey.test(pattern)) {
-      issues.push({ field: `${name}.${pattern}`, message: "is not a model id pattern (letters, digits, . : / @ - _ and * wildcards)" });
+      issues.push({
+        field: `${name}.${pattern}`,
+        message: "is not a model id pattern (letters, digits, . : / @ - _ and * wildcards)",
+      });
       continue;
     }
     const result = fields.safeParse(entry);
@@ -71,8 +83,17 @@ function parseOverrides<C>(value: string | undefined, name: string, fields: z.Zo
  * Fields: thinking (adaptive | budget | none), thinkingAlwaysOn, thinkingByDefault, effort (low, medium, high, xhigh, max),
  * structuredOutputs, forcedToolChoice.
  */
-export function parseAnthropicCapabilityOverrides(value: string | undefined, issues: FieldIssue[]): CapabilityOverride<AnthropicCapabilities>[] {
-  return parseOverrides<AnthropicCapabilities>(value, "ANTHROPIC_MODEL_CAPABILITIES", anthropicFields, '{"claude-opus-6*":{"thinking":"adaptive","effort":["low","medium","high"]}}', issues);
+export function parseAnthropicCapabilityOverrides(
+  value: string | undefined,
+  issues: FieldIssue[],
+): CapabilityOverride<AnthropicCapabilities>[] {
+  return parseOverrides<AnthropicCapabilities>(
+    value,
+    "ANTHROPIC_MODEL_CAPABILITIES",
+    anthropicFields,
+    '{"claude-opus-6*":{"thinking":"adaptive","effort":["low","medium","high"]}}',
+    issues,
+  );
 }
 
 /**
@@ -80,6 +101,15 @@ export function parseAnthropicCapabilityOverrides(value: string | undefined, iss
  * capabilities to set, e.g. `{"qwen3*":{"reasoning":true,"effort":["low","medium","high"],"strictJsonSchema":false}}`.
  * Fields: reasoning, effort (none, minimal, low, medium, high, xhigh), temperature, maxCompletionTokens, strictJsonSchema.
  */
-export function parseOpenAICapabilityOverrides(value: string | undefined, issues: FieldIssue[]): CapabilityOverride<OpenAICapabilities>[] {
-  return parseOverrides<OpenAICapabilities>(value, "OPENAI_MODEL_CAPABILITIES", openaiFields, '{"qwen3*":{"reasoning":true,"effort":["low","medium","high"]}}', issues);
+export function parseOpenAICapabilityOverrides(
+  value: string | undefined,
+  issues: FieldIssue[],
+): CapabilityOverride<OpenAICapabilities>[] {
+  return parseOverrides<OpenAICapabilities>(
+    value,
+    "OPENAI_MODEL_CAPABILITIES",
+    openaiFields,
+    '{"qwen3*":{"reasoning":true,"effort":["low","medium","high"]}}',
+    issues,
+  );
 }

@@ -1,7 +1,6 @@
 import { DeliberateError } from "@deliberate/base";
 import { describe, expect, it } from "vitest";
-import { modelIdForMode, parseProviderEnvironment,
-  unknownModeModels, redactSettings } from "./environment.ts";
+import { modelIdForMode, parseProviderEnvironment, unknownModeModels, redactSettings } from "./environment.ts";
 
 function invalid(env: Record<string, string | undefined>): DeliberateError {
   try {
@@ -28,24 +27,41 @@ describe("parseProviderEnvironment", () => {
   });
 
   it("selects openai for an OpenAI key, or for a base URL alone (local servers)", () => {
-    expect(parseProviderEnvironment({ OPENAI_API_KEY: "sk-2" })).toMatchObject({ provider: "openai", reason: "OPENAI_API_KEY is set" });
-    const local = parseProviderEnvironment({ OPENAI_BASE_URL: "http://localhost:11434/v1", OPENAI_MODEL: "llama3.1:8b" });
+    expect(parseProviderEnvironment({ OPENAI_API_KEY: "sk-2" })).toMatchObject({
+      provider: "openai",
+      reason: "OPENAI_API_KEY is set",
+    });
+    const local = parseProviderEnvironment({
+      OPENAI_BASE_URL: "http://localhost:11434/v1",
+      OPENAI_MODEL: "llama3.1:8b",
+    });
     expect(local).toMatchObject({ provider: "openai", reason: "OPENAI_BASE_URL is set", missing: undefined });
     expect(modelIdForMode(local, "tree")).toBe("llama3.1:8b");
   });
 
   it("lets DELIBERATE_PROVIDER override the keys (case-insensitive)", () => {
-    const settings = parseProviderEnvironment({ DELIBERATE_PROVIDER: " OpenAI ", ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "b" });
+    const settings = parseProviderEnvironment({
+      DELIBERATE_PROVIDER: " OpenAI ",
+      ANTHROPIC_API_KEY: "a",
+      OPENAI_API_KEY: "b",
+    });
     expect(settings).toMatchObject({ provider: "openai", reason: "DELIBERATE_PROVIDER is openai" });
   });
 
   it("records the missing variable when the chosen provider has no key", () => {
     expect(parseProviderEnvironment({ DELIBERATE_PROVIDER: "anthropic" }).missing).toBe("ANTHROPIC_API_KEY");
-    expect(parseProviderEnvironment({ DELIBERATE_PROVIDER: "openai" }).missing).toBe("OPENAI_API_KEY (or OPENAI_BASE_URL)");
+    expect(parseProviderEnvironment({ DELIBERATE_PROVIDER: "openai" }).missing).toBe(
+      "OPENAI_API_KEY (or OPENAI_BASE_URL)",
+    );
   });
 
   it("treats empty values as unset", () => {
-    const settings = parseProviderEnvironment({ ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "  ", REQUEST_TIMEOUT_MS: "", DELIBERATE_PROVIDER: "" });
+    const settings = parseProviderEnvironment({
+      ANTHROPIC_API_KEY: "",
+      OPENAI_API_KEY: "  ",
+      REQUEST_TIMEOUT_MS: "",
+      DELIBERATE_PROVIDER: "",
+    });
     expect(settings).toMatchObject({ provider: "none", timeoutMs: 60_000 });
   });
 
@@ -55,7 +71,11 @@ describe("parseProviderEnvironment", () => {
     expect(modelIdForMode(anthropic, "linear")).toBe("claude-sonnet-5");
     expect(modelIdForMode(anthropic, "auto")).toBe("claude-haiku-4-5");
 
-    const withDefault = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL: "claude-x", ANTHROPIC_MODEL_MCTS: "claude-y" });
+    const withDefault = parseProviderEnvironment({
+      ANTHROPIC_API_KEY: "a",
+      ANTHROPIC_MODEL: "claude-x",
+      ANTHROPIC_MODEL_MCTS: "claude-y",
+    });
     expect(modelIdForMode(withDefault, "auto")).toBe("claude-x");
     expect(modelIdForMode(withDefault, "mcts")).toBe("claude-y");
 
@@ -65,8 +85,14 @@ describe("parseProviderEnvironment", () => {
   });
 
   it("warns about model variables that name no mode", () => {
-    const settings = parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_LINEAER: "claude-x", ANTHROPIC_MODEL_LINEAR: "claude-y" });
-    expect(unknownModeModels(settings, ["linear", "tree"])).toEqual([expect.stringContaining("ANTHROPIC_MODEL_LINEAER names no mode")]);
+    const settings = parseProviderEnvironment({
+      ANTHROPIC_API_KEY: "a",
+      ANTHROPIC_MODEL_LINEAER: "claude-x",
+      ANTHROPIC_MODEL_LINEAR: "claude-y",
+    });
+    expect(unknownModeModels(settings, ["linear", "tree"])).toEqual([
+      expect.stringContaining("ANTHROPIC_MODEL_LINEAER names no mode"),
+    ]);
     expect(modelIdForMode(settings, "linear")).toBe("claude-y");
   });
 
@@ -76,18 +102,26 @@ describe("parseProviderEnvironment", () => {
       ANTHROPIC_MODEL_CAPABILITIES: '{"claude-opus-6*":{"thinking":"adaptive","effort":["low","high"]}}',
       OPENAI_MODEL_CAPABILITIES: '{"qwen3*":{"reasoning":true}}',
     });
-    expect(settings.anthropic.capabilities).toEqual([{ pattern: "claude-opus-6*", capabilities: { thinking: "adaptive", effort: ["low", "high"] } }]);
+    expect(settings.anthropic.capabilities).toEqual([
+      { pattern: "claude-opus-6*", capabilities: { thinking: "adaptive", effort: ["low", "high"] } },
+    ]);
     expect(settings.openai.capabilities).toEqual([{ pattern: "qwen3*", capabilities: { reasoning: true } }]);
     expect(settings.anthropic.modeModels).toEqual({});
     expect(unknownModeModels(settings, ["linear"])).toEqual([]);
 
     let error: unknown;
     try {
-      parseProviderEnvironment({ ANTHROPIC_API_KEY: "a", ANTHROPIC_MODEL_CAPABILITIES: '{"claude-x":{"effort":["extreme"]}}' });
+      parseProviderEnvironment({
+        ANTHROPIC_API_KEY: "a",
+        ANTHROPIC_MODEL_CAPABILITIES: '{"claude-x":{"effort":["extreme"]}}',
+      });
     } catch (caught) {
       error = caught;
     }
-    expect(error).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "ANTHROPIC_MODEL_CAPABILITIES.claude-x.effort.0" }] });
+    expect(error).toMatchObject({
+      code: "INVALID_INPUT",
+      issues: [{ field: "ANTHROPIC_MODEL_CAPABILITIES.claude-x.effort.0" }],
+    });
   });
 
   it("reads the timeout, retries and OpenAI structured-output mode", () => {
@@ -102,16 +136,13 @@ describe("parseProviderEnvironment", () => {
 
   it("reads which OpenAI model ids are reasoning models: the built-in pattern by default, a list, or none", () => {
     expect(parseProviderEnvironment({ OPENAI_API_KEY: "b" }).openai.reasoningModels).toEqual(["default"]);
-    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: " default, qwq*, !gpt-5-chat* ," }).openai.reasoningModels).toEqual([
-      "default",
-      "qwq*",
-      "!gpt-5-chat*",
-    ]);
+    expect(
+      parseProviderEnvironment({ OPENAI_REASONING_MODELS: " default, qwq*, !gpt-5-chat* ," }).openai.reasoningModels,
+    ).toEqual(["default", "qwq*", "!gpt-5-chat*"]);
     expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: "None" }).openai.reasoningModels).toEqual([]);
-    expect(parseProviderEnvironment({ OPENAI_REASONING_MODELS: "openai/o3,deepseek-r1:7b" }).openai.reasoningModels).toEqual([
-      "openai/o3",
-      "deepseek-r1:7b",
-    ]);
+    expect(
+      parseProviderEnvironment({ OPENAI_REASONING_MODELS: "openai/o3,deepseek-r1:7b" }).openai.reasoningModels,
+    ).toEqual(["openai/o3", "deepseek-r1:7b"]);
     const error = invalid({ OPENAI_REASONING_MODELS: "o3 mini, ," });
     expect(error.issues).toEqual([{ field: "OPENAI_REASONING_MODELS", message: expect.stringContaining("o3 mini") }]);
   });
@@ -119,7 +150,9 @@ describe("parseProviderEnvironment", () => {
   it("rejects an unknown DELIBERATE_PROVIDER, naming the variable", () => {
     const error = invalid({ DELIBERATE_PROVIDER: "gemini" });
     expect(error.code).toBe("INVALID_INPUT");
-    expect(error.issues).toEqual([{ field: "DELIBERATE_PROVIDER", message: expect.stringContaining("anthropic, openai") }]);
+    expect(error.issues).toEqual([
+      { field: "DELIBERATE_PROVIDER", message: expect.stringContaining("anthropic, openai") },
+    ]);
     expect(error.message).toContain("gemini");
   });
 

@@ -104,7 +104,12 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
     return value === undefined || value.length === 0 ? undefined : value;
   };
 
-  const choice = parseChoice(read("DELIBERATE_PROVIDER"), "DELIBERATE_PROVIDER", ["anthropic", "openai", "sampling", "host"], issues);
+  const choice = parseChoice(
+    read("DELIBERATE_PROVIDER"),
+    "DELIBERATE_PROVIDER",
+    ["anthropic", "openai", "sampling", "host"],
+    issues,
+  );
   const explicit = choice === "anthropic" || choice === "openai" ? choice : undefined;
   const keylessChoice = choice === "sampling" || choice === "host" ? choice : undefined;
   const keyless = keylessChoice ? [keylessChoice] : parseKeylessOrder(read("DELIBERATE_KEYLESS_ORDER"), issues);
@@ -121,14 +126,20 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
     model: read("OPENAI_MODEL"),
     modeModels: readModeModels(env, "OPENAI_MODEL_"),
     structuredOutput:
-      parseChoice(read("OPENAI_STRUCTURED_OUTPUT"), "OPENAI_STRUCTURED_OUTPUT", ["json_schema", "json_object"], issues) ??
-      "json_schema",
+      parseChoice(
+        read("OPENAI_STRUCTURED_OUTPUT"),
+        "OPENAI_STRUCTURED_OUTPUT",
+        ["json_schema", "json_object"],
+        issues,
+      ) ?? "json_schema",
     reasoningModels: parseReasoningModels(read("OPENAI_REASONING_MODELS"), issues),
     capabilities: parseOpenAICapabilityOverrides(read("OPENAI_MODEL_CAPABILITIES"), issues),
   };
-  const timeoutMs = parseInteger(read("REQUEST_TIMEOUT_MS"), "REQUEST_TIMEOUT_MS", { minimum: 1 }, issues) ?? defaultRequestTimeoutMs;
+  const timeoutMs =
+    parseInteger(read("REQUEST_TIMEOUT_MS"), "REQUEST_TIMEOUT_MS", { minimum: 1 }, issues) ?? defaultRequestTimeoutMs;
   const maxRetries =
-    parseInteger(read("MAX_RETRIES"), "MAX_RETRIES", { minimum: 0, maximum: maximumRetries }, issues) ?? defaultMaxRetries;
+    parseInteger(read("MAX_RETRIES"), "MAX_RETRIES", { minimum: 0, maximum: maximumRetries }, issues) ??
+    defaultMaxRetries;
 
   if (issues.length > 0) {
     throw new DeliberateError({
@@ -142,7 +153,17 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
   const { provider, reason } = keylessChoice
     ? { provider: "none" as const, reason: `DELIBERATE_PROVIDER is ${keylessChoice}` }
     : selectProvider(explicit, anthropic, openai);
-  return { provider, reason, missing: missingFor(provider, anthropic, openai), anthropic, openai, timeoutMs, maxRetries, warnings, keyless };
+  return {
+    provider,
+    reason,
+    missing: missingFor(provider, anthropic, openai),
+    anthropic,
+    openai,
+    timeoutMs,
+    maxRetries,
+    warnings,
+    keyless,
+  };
 }
 
 /**
@@ -150,7 +171,10 @@ export function parseProviderEnvironment(env: Environment): ProviderSettings {
  * configured: the first of `settings.keyless` that is available (host always is).
  * Undefined when a server-side provider is configured or nothing is available.
  */
-export function resolveKeylessMode(settings: ProviderSettings, available: { sampling: boolean }): KeylessMode | undefined {
+export function resolveKeylessMode(
+  settings: ProviderSettings,
+  available: { sampling: boolean },
+): KeylessMode | undefined {
   if (settings.provider !== "none") return undefined;
   return settings.keyless.find((mode) => mode === "host" || available.sampling);
 }
@@ -174,7 +198,9 @@ export interface RedactedProviderSettings extends Omit<ProviderSettings, "anthro
 
 /** Settings fit for printing: API keys become `(set)` / `(not set)`, passwords in URLs are masked. */
 export function redactSettings(settings: ProviderSettings): RedactedProviderSettings {
-  const redactConnection = <C extends ProviderConnectionSettings>(connection: C): Omit<C, "apiKey"> & { apiKey: RedactedSecret } => ({
+  const redactConnection = <C extends ProviderConnectionSettings>(
+    connection: C,
+  ): Omit<C, "apiKey"> & { apiKey: RedactedSecret } => ({
     ...connection,
     apiKey: connection.apiKey === undefined ? "(not set)" : "(set)",
     baseURL: connection.baseURL === undefined ? undefined : redactURL(connection.baseURL),
@@ -199,7 +225,10 @@ function selectProvider(
   if (anthropic.apiKey) return { provider: "anthropic", reason: "ANTHROPIC_API_KEY is set" };
   if (openai.apiKey) return { provider: "openai", reason: "OPENAI_API_KEY is set" };
   if (openai.baseURL) return { provider: "openai", reason: "OPENAI_BASE_URL is set" };
-  return { provider: "none", reason: "none of DELIBERATE_PROVIDER, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL is set" };
+  return {
+    provider: "none",
+    reason: "none of DELIBERATE_PROVIDER, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL is set",
+  };
 }
 
 /** A provider needs a key, or a base URL (a gateway or local server that needs none). */
@@ -239,15 +268,24 @@ export function unknownModeModels(settings: ProviderSettings, registeredModes: I
   return connections.flatMap(({ prefix, modes }) =>
     modes
       .filter((mode) => !known.has(mode))
-      .map((mode) => `${prefix}${mode.toUpperCase()} names no mode (modes: ${[...known].map((id) => id.toUpperCase()).join(", ")}); it is ignored.`),
+      .map(
+        (mode) =>
+          `${prefix}${mode.toUpperCase()} names no mode (modes: ${[...known].map((id) => id.toUpperCase()).join(", ")}); it is ignored.`,
+      ),
   );
 }
 
-function parseChoice<const C extends string>(value: string | undefined, name: string, choices: readonly C[], issues: FieldIssue[]): C | undefined {
+function parseChoice<const C extends string>(
+  value: string | undefined,
+  name: string,
+  choices: readonly C[],
+  issues: FieldIssue[],
+): C | undefined {
   if (value === undefined) return undefined;
   const normalised = value.toLowerCase();
   const choice = choices.find((candidate) => candidate === normalised);
-  if (choice === undefined) issues.push({ field: name, message: `must be one of ${choices.join(", ")} (got "${value}")` });
+  if (choice === undefined)
+    issues.push({ field: name, message: `must be one of ${choices.join(", ")} (got "${value}")` });
   return choice;
 }
 
@@ -259,7 +297,8 @@ function parseInteger(
 ): number | undefined {
   if (value === undefined) return undefined;
   const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  const inRange = Number.isSafeInteger(parsed) && parsed >= range.minimum && (range.maximum === undefined || parsed <= range.maximum);
+  const inRange =
+    Number.isSafeInteger(parsed) && parsed >= range.minimum && (range.maximum === undefined || parsed <= range.maximum);
   if (inRange) return parsed;
   const bounds = range.maximum === undefined ? `>= ${range.minimum}` : `from ${range.minimum} to ${range.maximum}`;
   issues.push({ field: name, message: `must be a whole number ${bounds} (got "${value}")` });
@@ -275,7 +314,10 @@ function parseURL(value: string | undefined, name: string, issues: FieldIssue[])
     url = undefined;
   }
   if (url && (url.protocol === "http:" || url.protocol === "https:")) return value;
-  issues.push({ field: name, message: `must be an http(s) URL, e.g. http://localhost:11434/v1 (got "${redactURL(value)}")` });
+  issues.push({
+    field: name,
+    message: `must be an http(s) URL, e.g. http://localhost:11434/v1 (got "${redactURL(value)}")`,
+  });
   return undefined;
 }
 
@@ -294,7 +336,10 @@ function redactURL(value: string): string {
 /** Comma-separated model id patterns (`*` wildcards, `default`, `!id`), or `none`. */
 function parseReasoningModels(value: string | undefined, issues: FieldIssue[]): string[] {
   if (value === undefined) return [...defaultReasoningModels];
-  const entries = value.split(",").map((part) => part.trim()).filter((part) => part.length > 0);
+  const entries = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
   if (entries.length === 1 && entries[0]?.toLowerCase() === "none") return [];
   const invalid = entries.filter((entry) => !/^!?[\w.:/*-]+$/.test(entry));
   if (entries.length === 0 || invalid.length > 0) {
@@ -309,10 +354,16 @@ function parseReasoningModels(value: string | undefined, issues: FieldIssue[]): 
 
 function parseKeylessOrder(value: string | undefined, issues: FieldIssue[]): KeylessMode[] {
   if (value === undefined) return [...defaultKeylessOrder];
-  const modes = value.split(",").map((part) => part.trim().toLowerCase()).filter((part) => part.length > 0);
+  const modes = value
+    .split(",")
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part.length > 0);
   const invalid = modes.filter((mode) => mode !== "sampling" && mode !== "host");
   if (modes.length === 0 || invalid.length > 0) {
-    issues.push({ field: "DELIBERATE_KEYLESS_ORDER", message: `must list sampling and/or host, comma-separated (got "${value}")` });
+    issues.push({
+      field: "DELIBERATE_KEYLESS_ORDER",
+      message: `must list sampling and/or host, comma-separated (got "${value}")`,
+    });
     return [...defaultKeylessOrder];
   }
   return [...new Set(modes as KeylessMode[])];

@@ -67,6 +67,9 @@ describe("extractJson", () => {
   });
 
   it("does not mistake braces inside strings for structure", () => {
-    expect(extractJson('Answer: {"text": "a } and a { inside"} done')).toEqual({ ok: true, value: { text: "a } and a { inside" } });
+    expect(extractJson('Answer: {"text": "a } and a { inside"} done')).toEqual({
+      ok: true,
+      value: { text: "a } and a { inside" },
+    });
   });
 });

@@ -39,7 +39,9 @@ export interface GenerateWithRepairOptions<T, Turn> {
  * with its problems); a second invalid answer fails with MODEL_OUTPUT_INVALID
  * listing the problems. Usage covers both rounds.
  */
-export async function generateWithRepair<T, Turn>(options: GenerateWithRepairOptions<T, Turn>): Promise<GenerateResult<T>> {
+export async function generateWithRepair<T, Turn>(
+  options: GenerateWithRepairOptions<T, Turn>,
+): Promise<GenerateResult<T>> {
   const first = await options.ask(undefined);
   const firstCheck = checkAnswer(options.schema, first.candidate, options.format);
   if (firstCheck.ok) return toResult(first, firstCheck.value, first.usage);

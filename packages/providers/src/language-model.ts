@@ -139,7 +139,12 @@ export interface LanguageModel {
 }
 
 /** Usage with every figure zero. */
-export const emptyUsage: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+export const emptyUsage: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+});
 
 /** Sums two usage records figure by figure. */
 export function addUsage(a: Usage, b: Usage): Usage {

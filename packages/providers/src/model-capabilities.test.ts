@@ -1,35 +1,91 @@
 import { describe, expect, it } from "vitest";
 import type { FieldIssue } from "@deliberate/base";
 import { parseAnthropicCapabilityOverrides, parseOpenAICapabilityOverrides } from "./capability-overrides.ts";
-import { anthropicCapabilities, defaultAnthropicCapabilities, normaliseModelId, openaiCapabilities } from "./model-capabilities.ts";
-import { budgetForEffort, effortForBudget, openaiEffortFor, anthropicEffortFor, reasoningAllowance } from "./thinking-effort.ts";
+import {
+  anthropicCapabilities,
+  defaultAnthropicCapabilities,
+  normaliseModelId,
+  openaiCapabilities,
+} from "./model-capabilities.ts";
+import {
+  budgetForEffort,
+  effortForBudget,
+  openaiEffortFor,
+  anthropicEffortFor,
+  reasoningAllowance,
+} from "./thinking-effort.ts";
 
 describe("anthropicCapabilities", () => {
   it("knows the adaptive generation from the budget one", () => {
-    expect(anthropicCapabilities("claude-opus-4-8")).toMatchObject({ thinking: "adaptive", thinkingAlwaysOn: false, structuredOutputs: true, forcedToolChoice: true });
+    expect(anthropicCapabilities("claude-opus-4-8")).toMatchObject({
+      thinking: "adaptive",
+      thinkingAlwaysOn: false,
+      structuredOutputs: true,
+      forcedToolChoice: true,
+    });
     expect(anthropicCapabilities("claude-opus-4-8").effort).toContain("xhigh");
-    expect(anthropicCapabilities("claude-sonnet-4-6")).toMatchObject({ thinking: "adaptive", effort: ["low", "medium", "high"] });
-    expect(anthropicCapabilities("claude-sonnet-4-5")).toMatchObject({ thinking: "budget", effort: [], structuredOutputs: true });
-    expect(anthropicCapabilities("claude-opus-4-5")).toMatchObject({ thinking: "budget", effort: ["low", "medium", "high"] });
-    expect(anthropicCapabilities("claude-opus-5")).toMatchObject({ thinking: "adaptive", thinkingByDefault: true, thinkingAlwaysOn: false });
-    expect(anthropicCapabilities("claude-opus-5-5")).toMatchObject({ thinking: "adaptive", thinkingAlwaysOn: true, forcedToolChoice: false });
-    expect(anthropicCapabilities("claude-fable-5-1")).toMatchObject({ thinkingAlwaysOn: true, forcedToolChoice: false });
+    expect(anthropicCapabilities("claude-sonnet-4-6")).toMatchObject({
+      thinking: "adaptive",
+      effort: ["low", "medium", "high"],
+    });
+    expect(anthropicCapabilities("claude-sonnet-4-5")).toMatchObject({
+      thinking: "budget",
+      effort: [],
+      structuredOutputs: true,
+    });
+    expect(anthropicCapabilities("claude-opus-4-5")).toMatchObject({
+      thinking: "budget",
+      effort: ["low", "medium", "high"],
+    });
+    expect(anthropicCapabilities("claude-opus-5")).toMatchObject({
+      thinking: "adaptive",
+      thinkingByDefault: true,
+      thinkingAlwaysOn: false,
+    });
+    expect(anthropicCapabilities("claude-opus-5-5")).toMatchObject({
+      thinking: "adaptive",
+      thinkingAlwaysOn: true,
+      forcedToolChoice: false,
+    });
+    expect(anthropicCapabilities("claude-fable-5-1")).toMatchObject({
+      thinkingAlwaysOn: true,
+      forcedToolChoice: false,
+    });
     expect(anthropicCapabilities("claude-opus-4-1")).toMatchObject({ thinking: "budget", structuredOutputs: false });
   });
 
   it("reads snapshot, router and cloud forms of an id", () => {
-    for (const id of ["claude-sonnet-4-5-20250929", "anthropic/claude-sonnet-4-5", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5@20250929", "Claude-Sonnet-4-5"]) {
+    for (const id of [
+      "claude-sonnet-4-5-20250929",
+      "anthropic/claude-sonnet-4-5",
+      "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "claude-sonnet-4-5@20250929",
+      "Claude-Sonnet-4-5",
+    ]) {
       expect(normaliseModelId(id)).toBe("claude-sonnet-4-5");
       expect(anthropicCapabilities(id).thinking).toBe("budget");
     }
   });
 
   it("gives unlisted Claude ids of a known generation that generation's rules, and other ids the safe default", () => {
-    expect(anthropicCapabilities("claude-opus-5-6")).toMatchObject({ thinking: "adaptive", thinkingAlwaysOn: true, forcedToolChoice: false, source: "generation rule (claude-opus-5-5)" });
+    expect(anthropicCapabilities("claude-opus-5-6")).toMatchObject({
+      thinking: "adaptive",
+      thinkingAlwaysOn: true,
+      forcedToolChoice: false,
+      source: "generation rule (claude-opus-5-5)",
+    });
     expect(anthropicCapabilities("claude-haiku-5")).toMatchObject({ thinking: "adaptive", thinkingByDefault: true });
-    expect(anthropicCapabilities("claude-sonnet-4-9")).toMatchObject({ thinking: "adaptive", source: "generation rule (claude-opus-4-7)" });
+    expect(anthropicCapabilities("claude-sonnet-4-9")).toMatchObject({
+      thinking: "adaptive",
+      source: "generation rule (claude-opus-4-7)",
+    });
     expect(anthropicCapabilities("my-gateway-model")).toEqual({ ...defaultAnthropicCapabilities });
-    expect(defaultAnthropicCapabilities).toMatchObject({ thinking: "none", effort: [], structuredOutputs: true, forcedToolChoice: false });
+    expect(defaultAnthropicCapabilities).toMatchObject({
+      thinking: "none",
+      effort: [],
+      structuredOutputs: true,
+      forcedToolChoice: false,
+    });
   });
 
   it("applies overrides after the table, the last matching one winning", () => {
@@ -37,29 +93,54 @@ describe("anthropicCapabilities", () => {
       { pattern: "my-*", capabilities: { thinking: "adaptive" as const, effort: ["low" as const] } },
       { pattern: "my-claude", capabilities: { effort: ["high" as const] } },
     ];
-    expect(anthropicCapabilities("my-claude", overrides)).toMatchObject({ thinking: "adaptive", effort: ["high"], source: "override my-claude" });
+    expect(anthropicCapabilities("my-claude", overrides)).toMatchObject({
+      thinking: "adaptive",
+      effort: ["high"],
+      source: "override my-claude",
+    });
     expect(anthropicCapabilities("claude-opus-4-8", overrides)).toMatchObject({ source: "claude-opus-4-8" });
   });
 });
 
 describe("openaiCapabilities", () => {
   it("knows reasoning models, their efforts and the chat models", () => {
-    expect(openaiCapabilities("gpt-5-mini")).toMatchObject({ reasoning: true, temperature: false, maxCompletionTokens: true, effort: ["minimal", "low", "medium", "high"] });
+    expect(openaiCapabilities("gpt-5-mini")).toMatchObject({
+      reasoning: true,
+      temperature: false,
+      maxCompletionTokens: true,
+      effort: ["minimal", "low", "medium", "high"],
+    });
     expect(openaiCapabilities("gpt-5.1")).toMatchObject({ reasoning: true, effort: ["none", "low", "medium", "high"] });
     expect(openaiCapabilities("gpt-5.4-mini").effort).toContain("xhigh");
     expect(openaiCapabilities("gpt-5.2-pro")).toMatchObject({ reasoning: true, effort: ["high"] });
     expect(openaiCapabilities("o4-mini")).toMatchObject({ reasoning: true, effort: ["low", "medium", "high"] });
-    expect(openaiCapabilities("gpt-4.1-mini")).toMatchObject({ reasoning: false, temperature: true, maxCompletionTokens: false, strictJsonSchema: true });
+    expect(openaiCapabilities("gpt-4.1-mini")).toMatchObject({
+      reasoning: false,
+      temperature: true,
+      maxCompletionTokens: false,
+      strictJsonSchema: true,
+    });
     expect(openaiCapabilities("gpt-3.5-turbo")).toMatchObject({ strictJsonSchema: false });
     expect(openaiCapabilities("gpt-5-chat-latest")).toMatchObject({ reasoning: false, temperature: false });
     expect(openaiCapabilities("openai/gpt-5-mini").reasoning).toBe(true);
-    expect(openaiCapabilities("llama3.1:8b")).toMatchObject({ reasoning: false, temperature: true, strictJsonSchema: true, source: "default" });
+    expect(openaiCapabilities("llama3.1:8b")).toMatchObject({
+      reasoning: false,
+      temperature: true,
+      strictJsonSchema: true,
+      source: "default",
+    });
   });
 
   it("lets OPENAI_REASONING_MODELS decide the reasoning flag, and overrides change the rest", () => {
-    expect(openaiCapabilities("qwq:32b", { isReasoning: true })).toMatchObject({ reasoning: true, effort: ["low", "medium", "high"], temperature: false });
+    expect(openaiCapabilities("qwq:32b", { isReasoning: true })).toMatchObject({
+      reasoning: true,
+      effort: ["low", "medium", "high"],
+      temperature: false,
+    });
     expect(openaiCapabilities("o3", { isReasoning: false })).toMatchObject({ reasoning: false, temperature: true });
-    expect(openaiCapabilities("qwq:32b", { overrides: [{ pattern: "qwq*", capabilities: { strictJsonSchema: false } }] })).toMatchObject({ strictJsonSchema: false });
+    expect(
+      openaiCapabilities("qwq:32b", { overrides: [{ pattern: "qwq*", capabilities: { strictJsonSchema: false } }] }),
+    ).toMatchObject({ strictJsonSchema: false });
   });
 });
 
@@ -97,10 +178,20 @@ describe("thinking effort", () => {
 describe("capability overrides from the environment", () => {
   it("parses model id patterns and their fields", () => {
     const issues: FieldIssue[] = [];
-    expect(parseAnthropicCapabilityOverrides('{"claude-opus-6*":{"thinking":"adaptive","effort":["low","high"],"forcedToolChoice":false}}', issues)).toEqual([
-      { pattern: "claude-opus-6*", capabilities: { thinking: "adaptive", effort: ["low", "high"], forcedToolChoice: false } },
+    expect(
+      parseAnthropicCapabilityOverrides(
+        '{"claude-opus-6*":{"thinking":"adaptive","effort":["low","high"],"forcedToolChoice":false}}',
+        issues,
+      ),
+    ).toEqual([
+      {
+        pattern: "claude-opus-6*",
+        capabilities: { thinking: "adaptive", effort: ["low", "high"], forcedToolChoice: false },
+      },
     ]);
-    expect(parseOpenAICapabilityOverrides('{"qwen3*":{"reasoning":true}}', issues)).toEqual([{ pattern: "qwen3*", capabilities: { reasoning: true } }]);
+    expect(parseOpenAICapabilityOverrides('{"qwen3*":{"reasoning":true}}', issues)).toEqual([
+      { pattern: "qwen3*", capabilities: { reasoning: true } },
+    ]);
     expect(issues).toEqual([]);
   });
 

@@ -77,30 +77,112 @@ const alwaysAdaptive: Omit<AnthropicCapabilities, "source"> = {
 };
 
 const anthropicRows: readonly Row<AnthropicCapabilities>[] = [
-  { ids: ["claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5", "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2"], capabilities: alwaysAdaptive },
+  {
+    ids: [
+      "claude-opus-5-5",
+      "claude-sonnet-5-5",
+      "claude-haiku-5-5",
+      "claude-fable-5-1",
+      "claude-fable-5-2",
+      "claude-mythos-5-1",
+      "claude-mythos-5-2",
+    ],
+    capabilities: alwaysAdaptive,
+  },
   // The 5 family: adaptive only (manual budgets are refused), thinking on by default.
   {
     ids: ["claude-opus-5", "claude-sonnet-5", "claude-fable-5", "claude-mythos-5"],
-    capabilities: { thinking: "adaptive", thinkingAlwaysOn: false, thinkingByDefault: true, effort: baseEfforts, structuredOutputs: true, forcedToolChoice: true },
+    capabilities: {
+      thinking: "adaptive",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: true,
+      effort: baseEfforts,
+      structuredOutputs: true,
+      forcedToolChoice: true,
+    },
   },
   { ids: ["claude-mythos-preview"], capabilities: { ...alwaysAdaptive, effort: baseEfforts, forcedToolChoice: true } },
   // Opus 4.7 and 4.8: adaptive only; `budget_tokens` is a 400. xhigh arrived with 4.7.
   {
     ids: ["claude-opus-4-8", "claude-opus-4-7"],
-    capabilities: { thinking: "adaptive", thinkingAlwaysOn: false, thinkingByDefault: false, effort: allEfforts, structuredOutputs: true, forcedToolChoice: true },
+    capabilities: {
+      thinking: "adaptive",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: false,
+      effort: allEfforts,
+      structuredOutputs: true,
+      forcedToolChoice: true,
+    },
   },
   // Opus 4.6 / Sonnet 4.6: adaptive recommended (budgets deprecated); `max` on Opus 4.6.
-  { ids: ["claude-opus-4-6"], capabilities: { thinking: "adaptive", thinkingAlwaysOn: false, thinkingByDefault: false, effort: ["low", "medium", "high", "max"], structuredOutputs: true, forcedToolChoice: true } },
-  { ids: ["claude-sonnet-4-6"], capabilities: { thinking: "adaptive", thinkingAlwaysOn: false, thinkingByDefault: false, effort: baseEfforts, structuredOutputs: true, forcedToolChoice: true } },
+  {
+    ids: ["claude-opus-4-6"],
+    capabilities: {
+      thinking: "adaptive",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: false,
+      effort: ["low", "medium", "high", "max"],
+      structuredOutputs: true,
+      forcedToolChoice: true,
+    },
+  },
+  {
+    ids: ["claude-sonnet-4-6"],
+    capabilities: {
+      thinking: "adaptive",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: false,
+      effort: baseEfforts,
+      structuredOutputs: true,
+      forcedToolChoice: true,
+    },
+  },
   // Opus 4.5: effort, but budgets (no adaptive thinking).
-  { ids: ["claude-opus-4-5"], capabilities: { thinking: "budget", thinkingAlwaysOn: false, thinkingByDefault: false, effort: baseEfforts, structuredOutputs: true, forcedToolChoice: true } },
-  { ids: ["claude-sonnet-4-5", "claude-haiku-4-5"], capabilities: { thinking: "budget", thinkingAlwaysOn: false, thinkingByDefault: false, effort: [], structuredOutputs: true, forcedToolChoice: true } },
+  {
+    ids: ["claude-opus-4-5"],
+    capabilities: {
+      thinking: "budget",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: false,
+      effort: baseEfforts,
+      structuredOutputs: true,
+      forcedToolChoice: true,
+    },
+  },
+  {
+    ids: ["claude-sonnet-4-5", "claude-haiku-4-5"],
+    capabilities: {
+      thinking: "budget",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: false,
+      effort: [],
+      structuredOutputs: true,
+      forcedToolChoice: true,
+    },
+  },
   // Older generations: budgets, no structured outputs on the API.
   {
     ids: ["claude-opus-4-1", "claude-opus-4", "claude-sonnet-4", "claude-3-7-sonnet*"],
-    capabilities: { thinking: "budget", thinkingAlwaysOn: false, thinkingByDefault: false, effort: [], structuredOutputs: false, forcedToolChoice: true },
+    capabilities: {
+      thinking: "budget",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: false,
+      effort: [],
+      structuredOutputs: false,
+      forcedToolChoice: true,
+    },
   },
-  { ids: ["claude-3*"], capabilities: { thinking: "none", thinkingAlwaysOn: false, thinkingByDefault: false, effort: [], structuredOutputs: false, forcedToolChoice: true } },
+  {
+    ids: ["claude-3*"],
+    capabilities: {
+      thinking: "none",
+      thinkingAlwaysOn: false,
+      thinkingByDefault: false,
+      effort: [],
+      structuredOutputs: false,
+      forcedToolChoice: true,
+    },
+  },
 ];
 
 /**
@@ -126,13 +208,31 @@ const reasoningModel = (effort: readonly OpenAIEffort[]): Omit<OpenAICapabilitie
   maxCompletionTokens: true,
   strictJsonSchema: true,
 });
-const chatModel: Omit<OpenAICapabilities, "source"> = { reasoning: false, effort: [], temperature: true, maxCompletionTokens: false, strictJsonSchema: true };
+const chatModel: Omit<OpenAICapabilities, "source"> = {
+  reasoning: false,
+  effort: [],
+  temperature: true,
+  maxCompletionTokens: false,
+  strictJsonSchema: true,
+};
 
 const openaiRows: readonly Row<OpenAICapabilities>[] = [
   // ChatGPT's chat snapshots: no reasoning effort, sampling fixed at its default.
-  { ids: ["gpt-5*-chat-latest", "gpt-5*-chat"], capabilities: { reasoning: false, effort: [], temperature: false, maxCompletionTokens: true, strictJsonSchema: true } },
+  {
+    ids: ["gpt-5*-chat-latest", "gpt-5*-chat"],
+    capabilities: {
+      reasoning: false,
+      effort: [],
+      temperature: false,
+      maxCompletionTokens: true,
+      strictJsonSchema: true,
+    },
+  },
   { ids: ["gpt-5*-pro", "gpt-5*-pro-*"], capabilities: reasoningModel(["high"]) },
-  { ids: ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-20*", "gpt-5-mini-20*", "gpt-5-nano-20*", "gpt-5-codex"], capabilities: reasoningModel(["minimal", "low", "medium", "high"]) },
+  {
+    ids: ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-20*", "gpt-5-mini-20*", "gpt-5-nano-20*", "gpt-5-codex"],
+    capabilities: reasoningModel(["minimal", "low", "medium", "high"]),
+  },
   { ids: ["gpt-5.1*"], capabilities: reasoningModel(["none", "low", "medium", "high"]) },
   // gpt-5.2 and later (gpt-5.4, gpt-5.6-*): `none` to `xhigh`.
   { ids: ["gpt-5.*"], capabilities: reasoningModel(["none", "low", "medium", "high", "xhigh"]) },
@@ -191,7 +291,10 @@ function lookup<C extends { source: string }>(
   const row = rows.find((candidate) => candidate.ids.some((id) => matchesModelPattern(normalised, id)));
   let result = row ? ({ ...row.capabilities, source: normalised } as C) : fallback(normalised);
   for (const override of overrides) {
-    if (matchesModelPattern(normalised, override.pattern) || matchesModelPattern(modelId.toLowerCase(), override.pattern)) {
+    if (
+      matchesModelPattern(normalised, override.pattern) ||
+      matchesModelPattern(modelId.toLowerCase(), override.pattern)
+    ) {
       result = { ...result, ...override.capabilities, source: `override ${override.pattern}` };
     }
   }
@@ -207,13 +310,23 @@ function anthropicByGeneration(normalised: string): AnthropicCapabilities {
   const match = /^claude-(?:opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d))?$/.exec(normalised);
   if (!match) return { ...defaultAnthropicCapabilities };
   const version = Number(match[1]) + Number(match[2] ?? 0) / 10;
-  const like = version >= 5.5 ? "claude-opus-5-5" : version >= 5 ? "claude-opus-5" : version >= 4.7 ? "claude-opus-4-7" : undefined;
+  const like =
+    version >= 5.5
+      ? "claude-opus-5-5"
+      : version >= 5
+        ? "claude-opus-5"
+        : version >= 4.7
+          ? "claude-opus-4-7"
+          : undefined;
   const row = like ? anthropicRows.find((candidate) => candidate.ids.includes(like)) : undefined;
   return row ? { ...row.capabilities, source: `generation rule (${like})` } : { ...defaultAnthropicCapabilities };
 }
 
 /** What the Anthropic model `modelId` accepts: its row, the generation rule, or the safe default; then `overrides`. */
-export function anthropicCapabilities(modelId: string, overrides: readonly CapabilityOverride<AnthropicCapabilities>[] = []): AnthropicCapabilities {
+export function anthropicCapabilities(
+  modelId: string,
+  overrides: readonly CapabilityOverride<AnthropicCapabilities>[] = [],
+): AnthropicCapabilities {
   return lookup(modelId, anthropicRows, anthropicByGeneration, overrides);
 }
 
@@ -230,7 +343,11 @@ export function openaiCapabilities(
   const found = lookup(modelId, openaiRows, () => ({ ...defaultOpenAICapabilities }), []);
   let result = found;
   if (options.isReasoning === true && !found.reasoning) {
-    result = { ...found, ...reasoningModel(found.effort.length > 0 ? found.effort : ["low", "medium", "high"]), strictJsonSchema: found.strictJsonSchema };
+    result = {
+      ...found,
+      ...reasoningModel(found.effort.length > 0 ? found.effort : ["low", "medium", "high"]),
+      strictJsonSchema: found.strictJsonSchema,
+    };
   } else if (options.isReasoning === false && found.reasoning) {
     result = { ...found, ...chatModel, strictJsonSchema: found.strictJsonSchema };
   }

@@ -56,7 +56,10 @@ describe("createModelRouter", () => {
   });
 
   it("routes each mode to its Anthropic model id on one client", async () => {
-    const settings = parseProviderEnvironment({ ...server.environment("anthropic"), ANTHROPIC_MODEL_TREE: "claude-tree" });
+    const settings = parseProviderEnvironment({
+      ...server.environment("anthropic"),
+      ANTHROPIC_MODEL_TREE: "claude-tree",
+    });
     const router = createModelRouter(settings);
     expect(router).toMatchObject({ provider: "anthropic", configured: true });
     expect(router.forMode("tree").modelId).toBe("claude-tree");
@@ -74,7 +77,11 @@ describe("createModelRouter", () => {
   });
 
   it("routes to an OpenAI-compatible server and applies MAX_RETRIES from the environment", async () => {
-    const settings = parseProviderEnvironment({ ...server.environment("openai"), OPENAI_MODEL: "local-model", MAX_RETRIES: "0" });
+    const settings = parseProviderEnvironment({
+      ...server.environment("openai"),
+      OPENAI_MODEL: "local-model",
+      MAX_RETRIES: "0",
+    });
     const router = createModelRouter(settings);
     const result = await router.forMode("divergent").generate(ask);
     expect(result.object).toEqual({ ok: true });
@@ -107,7 +114,11 @@ describe("createModelRouterFromModel", () => {
     await router.forMode("tree").generate({ ...ask, temperature: 0.5 });
     await router.forMode("linear").generate({ ...ask, temperature: 0.5 });
     // A reasoning model's cap leaves room for its reasoning (at the least effort: low, 4,096 tokens).
-    expect(server.requests[0]?.body).toMatchObject({ model: "my-reasoner", max_completion_tokens: 50 + 4_096, reasoning_effort: "low" });
+    expect(server.requests[0]?.body).toMatchObject({
+      model: "my-reasoner",
+      max_completion_tokens: 50 + 4_096,
+      reasoning_effort: "low",
+    });
     expect(server.requests[0]?.body).not.toHaveProperty("temperature");
     expect(server.requests[1]?.body).toMatchObject({ model: "gpt-4.1-mini", max_tokens: 50, temperature: 0.5 });
   });

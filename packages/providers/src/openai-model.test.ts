@@ -21,13 +21,22 @@ beforeEach(() => {
 });
 
 function model(options: Partial<OpenAIModelOptions> = {}) {
-  return createOpenAIModel({ apiKey: "test-key", baseURL: server.openaiBaseURL, modelId: "gpt-test", timeoutMs: 10_000, maxRetries: 0, ...options });
+  return createOpenAIModel({
+    apiKey: "test-key",
+    baseURL: server.openaiBaseURL,
+    modelId: "gpt-test",
+    timeoutMs: 10_000,
+    maxRetries: 0,
+    ...options,
+  });
 }
 
 /** Each case runs twice: answered whole, and streamed. */
 let streamed = false;
 
-function ask(overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {}): GenerateOptions<z.infer<typeof planSchema>> {
+function ask(
+  overrides: Partial<GenerateOptions<z.infer<typeof planSchema>>> = {},
+): GenerateOptions<z.infer<typeof planSchema>> {
   return {
     system: "You plan carpentry work.",
     messages: [{ role: "user", content: "Plan a shelf." }],
@@ -55,7 +64,12 @@ describe.each([false, true])("createOpenAIModel (streamed: %s)", (stream) => {
       json_schema: {
         name: "plan",
         strict: true,
-        schema: { type: "object", properties: { steps: { type: "array", items: { type: "string" }, minItems: 1 } }, required: ["steps"], additionalProperties: false },
+        schema: {
+          type: "object",
+          properties: { steps: { type: "array", items: { type: "string" }, minItems: 1 } },
+          required: ["steps"],
+          additionalProperties: false,
+        },
       },
     });
     expect(body["max_tokens"]).toBe(400);
@@ -65,7 +79,12 @@ describe.each([false, true])("createOpenAIModel (streamed: %s)", (stream) => {
     const messages = body["messages"] as Array<{ role: string; content: string }>;
     expect(messages.map((message) => message.role)).toEqual(["system", "user"]);
     expect(messages[0]?.content.startsWith("You plan carpentry work.")).toBe(true);
-    expect(server.requests[0]).toMatchObject({ path: "/v1/chat/completions", stream, strict: true, refused: undefined });
+    expect(server.requests[0]).toMatchObject({
+      path: "/v1/chat/completions",
+      stream,
+      strict: true,
+      refused: undefined,
+    });
     expect(result.object).toEqual(valid);
   });
 
@@ -77,7 +96,9 @@ describe.each([false, true])("createOpenAIModel (streamed: %s)", (stream) => {
     const result = await openModel.generate({ ...ask(), schema: open, schemaName: `open_scores_${String(stream)}` });
     await openModel.generate({ ...ask(), schema: open, schemaName: `open_scores_${String(stream)}` });
 
-    expect(server.requests[0]?.body["response_format"]).toMatchObject({ json_schema: { strict: false, schema: { properties: { scores: {} } } } });
+    expect(server.requests[0]?.body["response_format"]).toMatchObject({
+      json_schema: { strict: false, schema: { properties: { scores: {} } } },
+    });
     expect(result.object).toEqual({ scores: { a: 1 } });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("scores accepts any value");
@@ -114,7 +135,9 @@ describe.each([false, true])("createOpenAIModel (streamed: %s)", (stream) => {
 
   it("reports a 404 (unknown model or wrong base URL) as PROVIDER_BAD_REQUEST with a hint about /v1", async () => {
     server.setRespond({ status: 404, message: "model 'llama9' not found" });
-    const error = await model({ modelId: "llama9" }).generate(ask()).catch((caught: unknown) => caught);
+    const error = await model({ modelId: "llama9" })
+      .generate(ask())
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "PROVIDER_BAD_REQUEST", hint: expect.stringContaining("/v1") });
     expect((error as Error).message).toContain("model 'llama9' not found");
   });
@@ -128,18 +151,21 @@ describe("createOpenAIModel with reasoning models", () => {
     ["gpt-5", "low"],
     ["gpt-5.1", "low"],
     ["gpt-5-mini", "low"],
-  ])("sends %s max_completion_tokens with room for its reasoning, reasoning_effort %s and no temperature", async (modelId, effort) => {
-    server.setRespond({ object: valid });
-    const result = await model({ modelId }).generate(ask({ thinkingBudget: 1_000 }));
+  ])(
+    "sends %s max_completion_tokens with room for its reasoning, reasoning_effort %s and no temperature",
+    async (modelId, effort) => {
+      server.setRespond({ object: valid });
+      const result = await model({ modelId }).generate(ask({ thinkingBudget: 1_000 }));
 
-    const body = server.requests[0]?.body ?? {};
-    expect(body["max_completion_tokens"]).toBe(400 + 4_096);
-    expect(body["reasoning_effort"]).toBe(effort);
-    expect(body).not.toHaveProperty("max_tokens");
-    expect(body).not.toHaveProperty("temperature");
-    expect(server.requests[0]).toMatchObject({ maxTokens: 4_496, strict: true, refused: undefined });
-    expect(result.object).toEqual(valid);
-  });
+      const body = server.requests[0]?.body ?? {};
+      expect(body["max_completion_tokens"]).toBe(400 + 4_096);
+      expect(body["reasoning_effort"]).toBe(effort);
+      expect(body).not.toHaveProperty("max_tokens");
+      expect(body).not.toHaveProperty("temperature");
+      expect(server.requests[0]).toMatchObject({ maxTokens: 4_496, strict: true, refused: undefined });
+      expect(result.object).toEqual(valid);
+    },
+  );
 
   it("maps a mode's thinking onto the efforts each model takes, the least effort when none is asked", async () => {
     server.setRespond({ object: valid });
@@ -155,14 +181,24 @@ describe("createOpenAIModel with reasoning models", () => {
     expect(bodies[2]).toMatchObject({ reasoning_effort: "high", max_completion_tokens: 400 + 16_384 });
     expect(bodies[3]).toMatchObject({ reasoning_effort: "xhigh", max_completion_tokens: 400 + 32_768 });
     expect(bodies[4]).toMatchObject({ reasoning_effort: "high", max_completion_tokens: 400 + 16_384 });
-    expect(server.requests.map((request) => request.refused)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(server.requests.map((request) => request.refused)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("decides per call, by the model id the call uses", async () => {
     server.setRespond({ object: valid });
     await model({ modelId: "gpt-4.1-mini" }).generate(ask({ modelId: "o3" }));
     await model({ modelId: "o3" }).generate(ask({ modelId: "gpt-4.1-mini" }));
-    expect(server.requests[0]?.body).toMatchObject({ model: "o3", max_completion_tokens: 400 + 4_096, reasoning_effort: "low" });
+    expect(server.requests[0]?.body).toMatchObject({
+      model: "o3",
+      max_completion_tokens: 400 + 4_096,
+      reasoning_effort: "low",
+    });
     expect(server.requests[0]?.body).not.toHaveProperty("temperature");
     expect(server.requests[1]?.body).toMatchObject({ model: "gpt-4.1-mini", max_tokens: 400, temperature: 0.3 });
     expect(server.requests[1]?.body).not.toHaveProperty("reasoning_effort");
@@ -185,9 +221,15 @@ describe("createOpenAIModel with reasoning models", () => {
 
   it("takes capabilities from overrides for ids the table does not know", async () => {
     server.setRespond({ object: valid });
-    await model({ modelId: "qwen3:32b", capabilityOverrides: [{ pattern: "qwen3*", capabilities: { reasoning: true, effort: ["low", "high"], maxCompletionTokens: true, temperature: false } }] }).generate(
-      ask({ thinkingBudget: 8_192 }),
-    );
+    await model({
+      modelId: "qwen3:32b",
+      capabilityOverrides: [
+        {
+          pattern: "qwen3*",
+          capabilities: { reasoning: true, effort: ["low", "high"], maxCompletionTokens: true, temperature: false },
+        },
+      ],
+    }).generate(ask({ thinkingBudget: 8_192 }));
     expect(server.requests[0]?.body).toMatchObject({ reasoning_effort: "high", max_completion_tokens: 400 + 16_384 });
   });
 

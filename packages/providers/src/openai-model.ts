@@ -103,11 +103,19 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
       overrides: options.capabilityOverrides,
     });
     const base = openaiParameters(call, model, capabilities);
-    const conversation: ChatMessage[] = call.messages.map((message) => ({ role: message.role, content: message.content }));
+    const conversation: ChatMessage[] = call.messages.map((message) => ({
+      role: message.role,
+      content: message.content,
+    }));
     const progress = createProgressTracker(call.onProgress);
 
     if (!call.schema) {
-      const answer = await send(call, { ...base, messages: [...systemMessage(call.system), ...conversation] }, progress, 0);
+      const answer = await send(
+        call,
+        { ...base, messages: [...systemMessage(call.system), ...conversation] },
+        progress,
+        0,
+      );
       return {
         object: undefined as T,
         text: answer.content,
@@ -117,7 +125,12 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
       };
     }
 
-    const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription, warn: options.warn });
+    const format = describeAnswerFormat({
+      schema: call.schema,
+      schemaName: call.schemaName,
+      schemaDescription: call.schemaDescription,
+      warn: options.warn,
+    });
     const strict = format.strict && capabilities.strictJsonSchema;
     const system = `${call.system}${call.system.trim().length > 0 ? "\n\n" : ""}${answerInstruction(format, structuredOutput)}`;
     const responseFormat = responseFormatOf(format, strict, structuredOutput);
@@ -134,7 +147,12 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
             { role: "user", content: `${repair.instruction}\nReply with only the JSON object.` },
           );
         }
-        const answer = await send(call, { ...base, messages, response_format: responseFormat }, progress, repair ? 1 : 0);
+        const answer = await send(
+          call,
+          { ...base, messages, response_format: responseFormat },
+          progress,
+          repair ? 1 : 0,
+        );
         return toAttempt(answer);
       },
     });

@@ -13,8 +13,13 @@ type CreateParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
  * the model's lowest), never a temperature; chat models `max_tokens` and
  * the temperature.
  */
-export function openaiParameters(call: GenerateOptions<unknown>, model: string, capabilities: OpenAICapabilities): Pick<CreateParams, "model" | "max_tokens" | "max_completion_tokens" | "temperature" | "reasoning_effort"> {
-  const temperature = capabilities.temperature && call.temperature !== undefined ? { temperature: call.temperature } : {};
+export function openaiParameters(
+  call: GenerateOptions<unknown>,
+  model: string,
+  capabilities: OpenAICapabilities,
+): Pick<CreateParams, "model" | "max_tokens" | "max_completion_tokens" | "temperature" | "reasoning_effort"> {
+  const temperature =
+    capabilities.temperature && call.temperature !== undefined ? { temperature: call.temperature } : {};
   if (!capabilities.reasoning) {
     return capabilities.maxCompletionTokens
       ? { model, max_completion_tokens: call.maxTokens, ...temperature }

@@ -1,8 +1,20 @@
 import type OpenAI from "openai";
 import { throwIfAborted } from "./generate-with-repair.ts";
 import type { GenerateOptions } from "./language-model.ts";
-import { type ProviderErrorContext, type SdkApiError, type SdkErrorClasses, toProviderError } from "./provider-error.ts";
-import { createIdleWatchdog, linkedAbort, type ProgressTracker, shouldStream, streamEndedEarlyError, streamStalledError } from "./streaming.ts";
+import {
+  type ProviderErrorContext,
+  type SdkApiError,
+  type SdkErrorClasses,
+  toProviderError,
+} from "./provider-error.ts";
+import {
+  createIdleWatchdog,
+  linkedAbort,
+  type ProgressTracker,
+  shouldStream,
+  streamEndedEarlyError,
+  streamStalledError,
+} from "./streaming.ts";
 
 type CreateParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
 
@@ -21,7 +33,12 @@ export interface OpenAIConnectionOptions {
 }
 
 /** Sends one chat completion, streamed when asked and the server allows; errors come out as provider errors. */
-export type OpenAISend = (call: GenerateOptions<unknown>, body: CreateParams, progress: ProgressTracker, attempt: number) => Promise<OpenAIAnswer>;
+export type OpenAISend = (
+  call: GenerateOptions<unknown>,
+  body: CreateParams,
+  progress: ProgressTracker,
+  attempt: number,
+) => Promise<OpenAIAnswer>;
 
 /** One SDK client (loaded on first use) and the send step over it. */
 export function createOpenAISender(options: OpenAIConnectionOptions): OpenAISend {
@@ -38,14 +55,24 @@ export function createOpenAISender(options: OpenAIConnectionOptions): OpenAISend
         abort: sdk.APIUserAbortError,
       };
       return {
-        client: new sdk.default({ apiKey: options.apiKey ?? placeholderApiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries }),
+        client: new sdk.default({
+          apiKey: options.apiKey ?? placeholderApiKey,
+          baseURL,
+          timeout: options.timeoutMs,
+          maxRetries: options.maxRetries,
+        }),
         errorContext: { provider: "openai", baseURL, secrets: [options.apiKey], errors },
       };
     }));
 
   /** Model ids whose server refused a streamed request: asked without streaming from then on. */
   const refusedStreaming = new Set<string>();
-  async function send(call: GenerateOptions<unknown>, body: CreateParams, progress: ProgressTracker, attempt: number): Promise<OpenAIAnswer> {
+  async function send(
+    call: GenerateOptions<unknown>,
+    body: CreateParams,
+    progress: ProgressTracker,
+    attempt: number,
+  ): Promise<OpenAIAnswer> {
     throwIfAborted(call.signal);
     progress.start(attempt);
     const { client, errorContext } = await load();
@@ -110,7 +137,14 @@ async function sendStreaming(
   const timeout = call.timeoutMs ?? server.timeoutMs;
   const { controller, release } = linkedAbort(call.signal);
   const watchdog = createIdleWatchdog(timeout, () => controller.abort());
-  const answer: OpenAIAnswer = { hasChoice: false, content: "", refusal: undefined, finishReason: undefined, model: body.model, usage: undefined };
+  const answer: OpenAIAnswer = {
+    hasChoice: false,
+    content: "",
+    refusal: undefined,
+    finishReason: undefined,
+    model: body.model,
+    usage: undefined,
+  };
   let ended = false;
   try {
     const stream = await client.chat.completions.create(
@@ -161,7 +195,9 @@ function refusesStreaming(error: unknown, errors: SdkErrorClasses): boolean {
   if (!(error instanceof errors.api)) return false;
   const apiError: SdkApiError = error;
   if (apiError.status !== 400 && apiError.status !== 422) return false;
-  const body = apiError.error as { param?: unknown; message?: unknown; error?: { param?: unknown; message?: unknown } } | undefined;
+  const body = apiError.error as
+    | { param?: unknown; message?: unknown; error?: { param?: unknown; message?: unknown } }
+    | undefined;
   const param = body?.param ?? body?.error?.param;
   if (param === "stream" || param === "stream_options") return true;
   const message = String(body?.message ?? body?.error?.message ?? apiError.message);

@@ -24,11 +24,16 @@ const system = [
   .repeat(4);
 
 function question(step: number): string {
-  return `Step ${step}: consider the supply chain of the shelf factory from the point of view of risk number ${step}. `.repeat(6);
+  return `Step ${step}: consider the supply chain of the shelf factory from the point of view of risk number ${step}. `.repeat(
+    6,
+  );
 }
 
 function answer(step: number): string {
-  return JSON.stringify({ thought: `Risk ${step} matters because the supplier of part ${step} is single-sourced. `.repeat(4), confidence: 0.7 });
+  return JSON.stringify({
+    thought: `Risk ${step} matters because the supplier of part ${step} is single-sourced. `.repeat(4),
+    confidence: 0.7,
+  });
 }
 
 /** The messages of call `step` (1-based): every earlier step as a question and its answer, then this step's question. */
@@ -42,7 +47,10 @@ function session(step: number, markHistory: boolean): ModelMessage[] {
   return [...history, { role: "user", content: question(step) }];
 }
 
-async function runSession(model: LanguageModel, markHistory: boolean): Promise<{ usage: Usage; share: number; calls: Usage[] }> {
+async function runSession(
+  model: LanguageModel,
+  markHistory: boolean,
+): Promise<{ usage: Usage; share: number; calls: Usage[] }> {
   let usage = emptyUsage;
   const calls: Usage[] = [];
   for (let step = 1; step <= 10; step += 1) {
@@ -58,7 +66,8 @@ async function runSession(model: LanguageModel, markHistory: boolean): Promise<{
   }
   const share = usage.cacheReadTokens / usage.inputTokens;
   // PRINT_CACHE_SHARE=1 prints the figures: npx vitest run src/prompt-cache.test.ts
-  if (process.env["PRINT_CACHE_SHARE"]) console.info(`${model.provider} marked=${markHistory} ${JSON.stringify(usage)} share=${share.toFixed(3)}`);
+  if (process.env["PRINT_CACHE_SHARE"])
+    console.info(`${model.provider} marked=${markHistory} ${JSON.stringify(usage)} share=${share.toFixed(3)}`);
   return { usage, share, calls };
 }
 
@@ -74,8 +83,21 @@ afterAll(async () => {
 });
 
 const anthropic = () =>
-  createAnthropicModel({ apiKey: "k", baseURL: server.anthropicBaseURL, modelId: "claude-test", timeoutMs: 10_000, maxRetries: 0 });
-const openai = () => createOpenAIModel({ apiKey: "k", baseURL: server.openaiBaseURL, modelId: "gpt-test", timeoutMs: 10_000, maxRetries: 0 });
+  createAnthropicModel({
+    apiKey: "k",
+    baseURL: server.anthropicBaseURL,
+    modelId: "claude-test",
+    timeoutMs: 10_000,
+    maxRetries: 0,
+  });
+const openai = () =>
+  createOpenAIModel({
+    apiKey: "k",
+    baseURL: server.openaiBaseURL,
+    modelId: "gpt-test",
+    timeoutMs: 10_000,
+    maxRetries: 0,
+  });
 
 describe("prompt caching over a 10-call session with a growing history", () => {
   it("Anthropic: marking the history reads most input from the cache; the system prompt alone is too short to cache", async () => {
@@ -95,7 +117,9 @@ describe("prompt caching over a 10-call session with a growing history", () => {
     expect(marked.calls.slice(0, firstWrite + 1).every((call) => call.cacheReadTokens === 0)).toBe(true);
     for (let index = firstWrite + 1; index < marked.calls.length; index += 1) {
       const previous = marked.calls[index - 1];
-      expect(marked.calls[index]?.cacheReadTokens).toBe((previous?.cacheReadTokens ?? 0) + (previous?.cacheWriteTokens ?? 0));
+      expect(marked.calls[index]?.cacheReadTokens).toBe(
+        (previous?.cacheReadTokens ?? 0) + (previous?.cacheWriteTokens ?? 0),
+      );
     }
   });
 

@@ -52,7 +52,8 @@ const variants = providers.flatMap((provider) =>
     name: provider.name,
     label: stream ? `${provider.name} (streamed)` : provider.name,
     stream,
-    create: (server: FakeModelServer, settings?: ModelSettings) => withStream(provider.create(server, settings), stream),
+    create: (server: FakeModelServer, settings?: ModelSettings) =>
+      withStream(provider.create(server, settings), stream),
   })),
 );
 
@@ -64,7 +65,9 @@ function withStream(model: LanguageModel, stream: boolean): LanguageModel {
   };
 }
 
-function ask(overrides: Partial<GenerateOptions<z.infer<typeof verdictSchema>>> = {}): GenerateOptions<z.infer<typeof verdictSchema>> {
+function ask(
+  overrides: Partial<GenerateOptions<z.infer<typeof verdictSchema>>> = {},
+): GenerateOptions<z.infer<typeof verdictSchema>> {
   return {
     system: "You are a careful geographer. Answer precisely and say how sure you are.",
     messages: [{ role: "user", content: "What is the capital of France?" }],
@@ -127,14 +130,20 @@ describe.each(variants)("$label provider against the fake server", ({ name, stre
 
   it("answers plain text calls without a schema", async () => {
     server.setRespond("Paris is the capital.");
-    const result = await create(server).generate({ system: "Be brief.", messages: [{ role: "user", content: "Capital?" }], maxTokens: 50 });
+    const result = await create(server).generate({
+      system: "Be brief.",
+      messages: [{ role: "user", content: "Capital?" }],
+      maxTokens: 50,
+    });
     expect(result.text).toBe("Paris is the capital.");
     expect(result.object).toBeUndefined();
     expect(server.requests[0]?.structured).toBe("none");
   });
 
   it("lets the SDK retry a 429 that carries retry-after, then succeeds", async () => {
-    server.setRespond((request) => (request.attempt === 0 ? { status: 429, retryAfterSeconds: 0.01 } : { object: valid }));
+    server.setRespond((request) =>
+      request.attempt === 0 ? { status: 429, retryAfterSeconds: 0.01 } : { object: valid },
+    );
     const result = await create(server).generate(ask());
     expect(result.object).toEqual(valid);
     expect(server.requests.map((request) => request.attempt)).toEqual([0, 1]);
@@ -209,7 +218,10 @@ describe.each(variants)("$label provider against the fake server", ({ name, stre
     expect(result.object).toEqual(valid);
     expect(server.requests).toHaveLength(2);
     const repair = server.requests[1];
-    expect(repair?.messages.at(-2)).toEqual({ role: "assistant", content: JSON.stringify({ answer: "Paris", confidence: 7 }) });
+    expect(repair?.messages.at(-2)).toEqual({
+      role: "assistant",
+      content: JSON.stringify({ answer: "Paris", confidence: 7 }),
+    });
     expect(repair?.prompt).toContain("confidence");
     expect(repair?.schemaName).toBe("verdict");
 

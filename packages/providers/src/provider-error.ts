@@ -71,14 +71,21 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
     const detail = `${label} answered ${status}: ${providerMessage(error)}`;
     if (status === 401 || status === 403) {
       const variable = context.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-      return make("PROVIDER_AUTH", detail, `Check ${variable}: the key is missing, wrong, or lacks access to this model.`, false);
+      return make(
+        "PROVIDER_AUTH",
+        detail,
+        `Check ${variable}: the key is missing, wrong, or lacks access to this model.`,
+        false,
+      );
     }
     if (status === 429) {
       const wait = error.headers?.get("retry-after");
       return make(
         "PROVIDER_RATE_LIMITED",
         detail,
-        wait ? `Rate limited after the SDK's retries; the provider asks to wait ${wait}s.` : "Rate limited after the SDK's retries; try again later.",
+        wait
+          ? `Rate limited after the SDK's retries; the provider asks to wait ${wait}s.`
+          : "Rate limited after the SDK's retries; try again later.",
         true,
       );
     }
@@ -95,7 +102,12 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
     return make("PROVIDER_BAD_REQUEST", detail, hint, false);
   }
   if (error instanceof errors.base) {
-    return make("PROVIDER_BAD_REQUEST", `${label} client rejected the call: ${error.message}`, "Check the call's settings.", false);
+    return make(
+      "PROVIDER_BAD_REQUEST",
+      `${label} client rejected the call: ${error.message}`,
+      "Check the call's settings.",
+      false,
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return make("INTERNAL", `Unexpected failure calling ${label}: ${message}`, "This is a bug; please report it.", false);
@@ -111,7 +123,9 @@ function fromStreamError(
   label: string,
   make: (code: ErrorCode, message: string, hint: string, retryable: boolean) => DeliberateError,
 ): DeliberateError {
-  const body = error.error as { type?: unknown; code?: unknown; error?: { type?: unknown; code?: unknown } } | undefined;
+  const body = error.error as
+    | { type?: unknown; code?: unknown; error?: { type?: unknown; code?: unknown } }
+    | undefined;
   const type = String(body?.error?.type ?? body?.type ?? body?.code ?? body?.error?.code ?? "");
   const detail = `${label} failed while streaming the answer (${type || "error"}): ${providerMessage(error)}`;
   if (/overloaded|api_error|server_error|internal/i.test(type)) {
@@ -122,7 +136,12 @@ function fromStreamError(
   if (/authentication|permission|invalid_api_key/i.test(type)) {
     return make("PROVIDER_AUTH", detail, "Check the API key: it is wrong or lacks access to this model.", false);
   }
-  return make("PROVIDER_BAD_REQUEST", detail, "The provider rejected the request while answering; check the call's settings.", false);
+  return make(
+    "PROVIDER_BAD_REQUEST",
+    detail,
+    "The provider rejected the request while answering; check the call's settings.",
+    false,
+  );
 }
 
 /** The provider's own explanation: `error.message` from the response body when present. */

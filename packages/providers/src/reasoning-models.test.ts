@@ -4,10 +4,32 @@ import { defaultReasoningModelPattern, isReasoningModel } from "./reasoning-mode
 
 describe("isReasoningModel", () => {
   it("knows the o-series and the gpt-5 family, also behind a router prefix", () => {
-    for (const id of ["o1", "o1-mini", "o3", "o3-mini", "o3-pro", "o4-mini", "O3", "gpt-5", "gpt-5-mini", "gpt-5.1", "gpt-5.2-pro", "openai/o3", "openai/gpt-5"]) {
+    for (const id of [
+      "o1",
+      "o1-mini",
+      "o3",
+      "o3-mini",
+      "o3-pro",
+      "o4-mini",
+      "O3",
+      "gpt-5",
+      "gpt-5-mini",
+      "gpt-5.1",
+      "gpt-5.2-pro",
+      "openai/o3",
+      "openai/gpt-5",
+    ]) {
       expect(isReasoningModel(id), id).toBe(true);
     }
-    for (const id of ["gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "llama3.1:8b", "ollama", "omni-moderation-latest", "claude-sonnet-4-5"]) {
+    for (const id of [
+      "gpt-4.1-mini",
+      "gpt-4o",
+      "gpt-4o-mini",
+      "llama3.1:8b",
+      "ollama",
+      "omni-moderation-latest",
+      "claude-sonnet-4-5",
+    ]) {
       expect(isReasoningModel(id), id).toBe(false);
       expect(defaultReasoningModelPattern.test(id), id).toBe(false);
     }
@@ -23,13 +45,17 @@ describe("isReasoningModel", () => {
 
   it("an exclusion wins wherever it stands; an empty list matches nothing", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9][a-z0-9.:-]{0,20}$/), fc.array(fc.constantFrom("default", "*", "gpt-*", "o*")), (id, patterns) => {
-        expect(isReasoningModel(id, [`!${id}`, ...patterns])).toBe(false);
-        expect(isReasoningModel(id, [...patterns, `!${id}`])).toBe(false);
-        expect(isReasoningModel(id, [])).toBe(false);
-        expect(isReasoningModel(id, ["*"])).toBe(true);
-        expect(isReasoningModel(id, [id])).toBe(true);
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z0-9][a-z0-9.:-]{0,20}$/),
+        fc.array(fc.constantFrom("default", "*", "gpt-*", "o*")),
+        (id, patterns) => {
+          expect(isReasoningModel(id, [`!${id}`, ...patterns])).toBe(false);
+          expect(isReasoningModel(id, [...patterns, `!${id}`])).toBe(false);
+          expect(isReasoningModel(id, [])).toBe(false);
+          expect(isReasoningModel(id, ["*"])).toBe(true);
+          expect(isReasoningModel(id, [id])).toBe(true);
+        },
+      ),
     );
   });
 });

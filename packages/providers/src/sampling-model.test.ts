@@ -12,10 +12,17 @@ describe("sampling model", () => {
     const model = createSamplingModel({
       createMessage: async (request) => {
         requests.push(request);
-        return { model: "client-model", content: { type: "text", text: "```json\n{\"answer\": 42}\n```" } };
+        return { model: "client-model", content: { type: "text", text: '```json\n{"answer": 42}\n```' } };
       },
     });
-    const result = await model.generate({ system: "Be exact.", messages: [{ role: "user", content: "6*7?" }], schema, schemaName: "math", maxTokens: 100, temperature: 0.2 });
+    const result = await model.generate({
+      system: "Be exact.",
+      messages: [{ role: "user", content: "6*7?" }],
+      schema,
+      schemaName: "math",
+      maxTokens: 100,
+      temperature: 0.2,
+    });
     expect(result.object).toEqual({ answer: 42 });
     expect(result.modelId).toBe("client-model");
     expect(requests[0]?.systemPrompt).toContain("Be exact.");
@@ -32,12 +39,21 @@ describe("sampling model", () => {
         return { content: [{ type: "text", text: answers.shift() ?? "nope" }] };
       },
     });
-    const repaired = await model.generate({ system: "", messages: [{ role: "user", content: "q" }], schema, maxTokens: 10 });
+    const repaired = await model.generate({
+      system: "",
+      messages: [{ role: "user", content: "q" }],
+      schema,
+      maxTokens: 10,
+    });
     expect(repaired.object).toEqual({ answer: 1 });
     expect(requests[1]?.messages.at(-1)?.content.text).toContain("answer");
 
-    const failing = createSamplingModel({ createMessage: async () => ({ content: { type: "text", text: "no json here" } }) });
-    const error = await failing.generate({ system: "", messages: [{ role: "user", content: "q" }], schema, maxTokens: 10 }).catch((caught: unknown) => caught);
+    const failing = createSamplingModel({
+      createMessage: async () => ({ content: { type: "text", text: "no json here" } }),
+    });
+    const error = await failing
+      .generate({ system: "", messages: [{ role: "user", content: "q" }], schema, maxTokens: 10 })
+      .catch((caught: unknown) => caught);
     expect(DeliberateError.isInstance(error) && error.code).toBe("MODEL_OUTPUT_INVALID");
   });
 
@@ -47,7 +63,9 @@ describe("sampling model", () => {
         throw new Error("user rejected sampling");
       },
     });
-    const error = await model.generate({ system: "", messages: [{ role: "user", content: "q" }], schema, maxTokens: 10 }).catch((caught: unknown) => caught);
+    const error = await model
+      .generate({ system: "", messages: [{ role: "user", content: "q" }], schema, maxTokens: 10 })
+      .catch((caught: unknown) => caught);
     expect(DeliberateError.isInstance(error) && error.code).toBe("PROVIDER_UNAVAILABLE");
     expect(DeliberateError.isInstance(error) && error.message).toContain("user rejected sampling");
   });
@@ -62,11 +80,15 @@ describe("keyless resolution", () => {
   });
 
   it("follows DELIBERATE_KEYLESS_ORDER and an explicit DELIBERATE_PROVIDER", () => {
-    expect(resolveKeylessMode(parseProviderEnvironment({ DELIBERATE_KEYLESS_ORDER: "host,sampling" }), { sampling: true })).toBe("host");
+    expect(
+      resolveKeylessMode(parseProviderEnvironment({ DELIBERATE_KEYLESS_ORDER: "host,sampling" }), { sampling: true }),
+    ).toBe("host");
     const explicit = parseProviderEnvironment({ DELIBERATE_PROVIDER: "sampling" });
     expect(explicit.reason).toBe("DELIBERATE_PROVIDER is sampling");
     expect(resolveKeylessMode(explicit, { sampling: false })).toBeUndefined();
-    expect(resolveKeylessMode(parseProviderEnvironment({ ANTHROPIC_API_KEY: "k" }), { sampling: true })).toBeUndefined();
+    expect(
+      resolveKeylessMode(parseProviderEnvironment({ ANTHROPIC_API_KEY: "k" }), { sampling: true }),
+    ).toBeUndefined();
   });
 
   it("rejects an invalid order naming the variable", () => {

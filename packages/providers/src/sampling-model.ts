@@ -1,7 +1,13 @@
 import { DeliberateError } from "@deliberate/base";
 import { extractJson } from "./extract-json.ts";
 import { generateWithRepair, throwIfAborted } from "./generate-with-repair.ts";
-import { emptyUsage, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelMessage } from "./language-model.ts";
+import {
+  emptyUsage,
+  type GenerateOptions,
+  type GenerateResult,
+  type LanguageModel,
+  type ModelMessage,
+} from "./language-model.ts";
 import { describeAnswerFormat } from "./structured-answer.ts";
 
 /** The MCP `sampling/createMessage` request, as far as this provider uses it. */
@@ -72,7 +78,11 @@ export function createSamplingModel(options: SamplingModelOptions): LanguageMode
         cause: error,
       });
     }
-    return { text: textOf(response), modelId: response.model ?? "sampling", finishReason: response.stopReason === "maxTokens" ? ("length" as const) : ("stop" as const) };
+    return {
+      text: textOf(response),
+      modelId: response.model ?? "sampling",
+      finishReason: response.stopReason === "maxTokens" ? ("length" as const) : ("stop" as const),
+    };
   }
 
   return {
@@ -82,9 +92,19 @@ export function createSamplingModel(options: SamplingModelOptions): LanguageMode
       const untyped = generateOptions as GenerateOptions<unknown>;
       if (!generateOptions.schema) {
         const answer = await ask(untyped, generateOptions.messages, generateOptions.system);
-        return { object: undefined as T, text: answer.text, usage: emptyUsage, finishReason: answer.finishReason, modelId: answer.modelId };
+        return {
+          object: undefined as T,
+          text: answer.text,
+          usage: emptyUsage,
+          finishReason: answer.finishReason,
+          modelId: answer.modelId,
+        };
       }
-      const format = describeAnswerFormat({ schema: generateOptions.schema, schemaName: generateOptions.schemaName, schemaDescription: generateOptions.schemaDescription });
+      const format = describeAnswerFormat({
+        schema: generateOptions.schema,
+        schemaName: generateOptions.schemaName,
+        schemaDescription: generateOptions.schemaDescription,
+      });
       const system = [
         generateOptions.system,
         `Answer with one JSON object only (no prose, no code fence) matching this JSON schema ("${format.name}"):`,
@@ -96,10 +116,21 @@ export function createSamplingModel(options: SamplingModelOptions): LanguageMode
         signal: generateOptions.signal,
         async ask(repair) {
           const messages: ModelMessage[] = repair
-            ? [...generateOptions.messages, { role: "assistant", content: repair.previous.turn }, { role: "user", content: repair.instruction }]
+            ? [
+                ...generateOptions.messages,
+                { role: "assistant", content: repair.previous.turn },
+                { role: "user", content: repair.instruction },
+              ]
             : generateOptions.messages;
           const answer = await ask(untyped, messages, system);
-          return { candidate: extractJson(answer.text), text: answer.text, usage: emptyUsage, finishReason: answer.finishReason, modelId: answer.modelId, turn: answer.text };
+          return {
+            candidate: extractJson(answer.text),
+            text: answer.text,
+            usage: emptyUsage,
+            finishReason: answer.finishReason,
+            modelId: answer.modelId,
+            turn: answer.text,
+          };
         },
       });
     },

@@ -11,13 +11,18 @@ import { createFakeModelServer, type FakeModelServer } from "./testing/index.ts"
 
 const planSchema = z.object({ steps: z.array(z.string().min(1)).min(3) });
 type Plan = z.infer<typeof planSchema>;
-const valid: Plan = { steps: ["measure the wall", "cut the boards to length", "sand the edges", "drill the holes", "mount the brackets"] };
+const valid: Plan = {
+  steps: ["measure the wall", "cut the boards to length", "sand the edges", "drill the holes", "mount the brackets"],
+};
 
 interface ModelSettings {
   timeoutMs?: number;
 }
 
-const providers: Array<{ name: "anthropic" | "openai"; create(server: FakeModelServer, settings?: ModelSettings): LanguageModel }> = [
+const providers: Array<{
+  name: "anthropic" | "openai";
+  create(server: FakeModelServer, settings?: ModelSettings): LanguageModel;
+}> = [
   {
     name: "anthropic",
     create: (server, settings = {}) =>
@@ -32,7 +37,13 @@ const providers: Array<{ name: "anthropic" | "openai"; create(server: FakeModelS
   {
     name: "openai",
     create: (server, settings = {}) =>
-      createOpenAIModel({ apiKey: "test-key", baseURL: server.openaiBaseURL, modelId: "gpt-test", timeoutMs: settings.timeoutMs ?? 10_000, maxRetries: 0 }),
+      createOpenAIModel({
+        apiKey: "test-key",
+        baseURL: server.openaiBaseURL,
+        modelId: "gpt-test",
+        timeoutMs: settings.timeoutMs ?? 10_000,
+        maxRetries: 0,
+      }),
   },
 ];
 
@@ -86,7 +97,13 @@ describe.each(providers)("$name streaming", ({ name, create }) => {
       expect(deltas[index]?.characters).toBeGreaterThan(deltas[index - 1]?.characters ?? 0);
     }
     expect(deltas.at(-1)?.characters).toBe(answerLength);
-    expect(events.at(-1)).toEqual({ outputTokens: result.usage.outputTokens, characters: answerLength, attempt: 0, phase: "answer", done: true });
+    expect(events.at(-1)).toEqual({
+      outputTokens: result.usage.outputTokens,
+      characters: answerLength,
+      attempt: 0,
+      phase: "answer",
+      done: true,
+    });
     expect(events.filter((event) => event.done)).toHaveLength(1);
     expect(result.usage.inputTokens).toBeGreaterThan(0);
     expect(result.usage.outputTokens).toBe(Math.ceil(answerLength / 4));
@@ -127,7 +144,9 @@ describe.each(providers)("$name streaming", ({ name, create }) => {
     const events: GenerateProgress[] = [];
     const result = await create(server).generate(ask({ stream: false, onProgress: (event) => events.push(event) }));
     expect(server.requests[0]?.stream).toBe(false);
-    expect(events).toEqual([{ outputTokens: result.usage.outputTokens, characters: 0, attempt: 0, phase: "answer", done: true }]);
+    expect(events).toEqual([
+      { outputTokens: result.usage.outputTokens, characters: 0, attempt: 0, phase: "answer", done: true },
+    ]);
   });
 
   it("reports the repair round as attempt 1, its tokens added to the first answer's", async () => {
@@ -141,11 +160,16 @@ describe.each(providers)("$name streaming", ({ name, create }) => {
     expect(done.map((event) => event.attempt)).toEqual([0, 1]);
     expect(done.at(-1)?.outputTokens).toBe(result.usage.outputTokens);
     const firstDone = done[0]?.outputTokens ?? 0;
-    expect(events.filter((event) => event.attempt === 1 && !event.done).every((event) => event.outputTokens > firstDone)).toBe(true);
+    expect(
+      events.filter((event) => event.attempt === 1 && !event.done).every((event) => event.outputTokens > firstDone),
+    ).toBe(true);
   });
 
   it("fails with PROVIDER_UNAVAILABLE (retryable) when an error event arrives mid-stream", async () => {
-    server.setRespond({ object: valid, streamError: { status: name === "anthropic" ? 529 : 500, message: "Overloaded right now" } });
+    server.setRespond({
+      object: valid,
+      streamError: { status: name === "anthropic" ? 529 : 500, message: "Overloaded right now" },
+    });
     const events: GenerateProgress[] = [];
     const error = await failure(create(server).generate(ask({ onProgress: (event) => events.push(event) })));
     expect(error.code).toBe("PROVIDER_UNAVAILABLE");
@@ -168,7 +192,9 @@ describe.each(providers)("$name streaming", ({ name, create }) => {
   it("is cancelled by the signal mid-stream", async () => {
     const controller = new AbortController();
     server.setRespond({ object: valid, streamGate: new Promise(() => {}) });
-    const error = await failure(create(server).generate(ask({ signal: controller.signal, onProgress: () => controller.abort() })));
+    const error = await failure(
+      create(server).generate(ask({ signal: controller.signal, onProgress: () => controller.abort() })),
+    );
     expect(error.code).toBe("CANCELLED");
     expect(server.requests).toHaveLength(1);
   });
@@ -200,7 +226,12 @@ describe.each(providers)("$name streaming", ({ name, create }) => {
 
   it("reports an answer cut off at the token limit as `length`", async () => {
     server.setRespond({ text: "Measure twice", finishReason: "length" });
-    const result = await create(server).generate({ system: "", messages: [{ role: "user", content: "Advice?" }], maxTokens: 3, stream: true });
+    const result = await create(server).generate({
+      system: "",
+      messages: [{ role: "user", content: "Advice?" }],
+      maxTokens: 3,
+      stream: true,
+    });
     expect(result.finishReason).toBe("length");
   });
 });
@@ -218,7 +249,9 @@ describe("anthropic streaming with thinking", () => {
     server.setRespond({ object: valid, chunkCharacters: 10 });
     const model = providers[0]?.create(server);
     const events: GenerateProgress[] = [];
-    const result = await model?.generate(ask({ modelId: "claude-sonnet-4-5", thinkingBudget: 1_024, onProgress: (event) => events.push(event) }));
+    const result = await model?.generate(
+      ask({ modelId: "claude-sonnet-4-5", thinkingBudget: 1_024, onProgress: (event) => events.push(event) }),
+    );
     expect(result?.object).toEqual(valid);
     const phases = events.filter((event) => !event.done).map((event) => event.phase);
     expect(phases[0]).toBe("thinking");
@@ -242,7 +275,13 @@ describe("openai streaming refused by the server", () => {
         ? { status: 400, message: "Your organization must be verified to stream this model." }
         : { object: valid },
     );
-    const model = createOpenAIModel({ apiKey: "k", baseURL: server.openaiBaseURL, modelId: "o3", timeoutMs: 10_000, maxRetries: 0 });
+    const model = createOpenAIModel({
+      apiKey: "k",
+      baseURL: server.openaiBaseURL,
+      modelId: "o3",
+      timeoutMs: 10_000,
+      maxRetries: 0,
+    });
     const events: GenerateProgress[] = [];
     const first = await model.generate(ask({ onProgress: (event) => events.push(event) }));
     const second = await model.generate(ask({ onProgress: () => {} }));
@@ -255,13 +294,21 @@ describe("openai streaming refused by the server", () => {
       ["o3", false],
       ["gpt-test", true],
     ]);
-    expect(events).toEqual([{ outputTokens: first.usage.outputTokens, characters: 0, attempt: 0, phase: "answer", done: true }]);
+    expect(events).toEqual([
+      { outputTokens: first.usage.outputTokens, characters: 0, attempt: 0, phase: "answer", done: true },
+    ]);
   });
 
   it("still reports other 400s as PROVIDER_BAD_REQUEST without asking again", async () => {
     server.reset();
     server.setRespond({ status: 400, message: "max_tokens is too large" });
-    const model = createOpenAIModel({ apiKey: "k", baseURL: server.openaiBaseURL, modelId: "gpt-test", timeoutMs: 10_000, maxRetries: 0 });
+    const model = createOpenAIModel({
+      apiKey: "k",
+      baseURL: server.openaiBaseURL,
+      modelId: "gpt-test",
+      timeoutMs: 10_000,
+      maxRetries: 0,
+    });
     const error = await failure(model.generate(ask({ stream: true })));
     expect(error.code).toBe("PROVIDER_BAD_REQUEST");
     expect(server.requests).toHaveLength(1);

@@ -2,7 +2,8 @@ import { distributeBase, isRecordSchema, mergeAllOf } from "./strict-schema.ts";
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Maps an answer given against the strict form of `schema` (see
@@ -19,7 +20,12 @@ export function fromStrictAnswer(value: unknown, schema: unknown, root: unknown 
   if (!node) return value;
   if (Array.isArray(value) && isRecordSchema(node) && value.every(isEntry)) {
     const valueSchema = node["additionalProperties"];
-    return Object.fromEntries(value.map((entry) => [entry["key"], isObject(valueSchema) ? fromStrictAnswer(entry["value"], valueSchema, root) : entry["value"]]));
+    return Object.fromEntries(
+      value.map((entry) => [
+        entry["key"],
+        isObject(valueSchema) ? fromStrictAnswer(entry["value"], valueSchema, root) : entry["value"],
+      ]),
+    );
   }
   if (Array.isArray(value)) {
     const items = node["items"];
@@ -39,7 +45,8 @@ export function fromStrictAnswer(value: unknown, schema: unknown, root: unknown 
   return result;
 }
 
-const isEntry = (value: unknown): value is Json => isObject(value) && typeof value["key"] === "string" && "value" in value && Object.keys(value).length === 2;
+const isEntry = (value: unknown): value is Json =>
+  isObject(value) && typeof value["key"] === "string" && "value" in value && Object.keys(value).length === 2;
 
 /** Follows `$ref`s (local ones) to the schema they name. */
 function resolve(schema: unknown, root: unknown, seen = new Set<string>()): Json | undefined {
@@ -67,7 +74,11 @@ function objectSchemaFor(value: Json, node: Json, root: unknown): Json | undefin
   if (Array.isArray(branches)) {
     const candidates = distributeBase(node)
       .map((branch) => resolve(branch, root))
-      .filter((branch): branch is Json => branch !== undefined && (branch["properties"] !== undefined || Array.isArray(branch["anyOf"]) || Array.isArray(branch["allOf"])));
+      .filter(
+        (branch): branch is Json =>
+          branch !== undefined &&
+          (branch["properties"] !== undefined || Array.isArray(branch["anyOf"]) || Array.isArray(branch["allOf"])),
+      );
     const chosen = candidates.find((branch) => matchesDiscriminators(value, branch, root)) ?? candidates[0];
     return chosen ? objectSchemaFor(value, chosen, root) : undefined;
   }
@@ -77,7 +88,8 @@ function objectSchemaFor(value: Json, node: Json, root: unknown): Json | undefin
 /** A branch fits when every `const` / `enum` property it sets agrees with the value and every key of the value is one of its properties. */
 function matchesDiscriminators(value: Json, branch: Json, root: unknown): boolean {
   const properties = (branch["properties"] as Json | undefined) ?? {};
-  for (const key of Object.keys(value)) if (!(key in properties) && branch["additionalProperties"] === false) return false;
+  for (const key of Object.keys(value))
+    if (!(key in properties) && branch["additionalProperties"] === false) return false;
   for (const [key, property] of Object.entries(properties)) {
     const resolved = resolve(property, root);
     if (!resolved || !(key in value)) continue;

@@ -24,7 +24,17 @@ export type StrictSchemaResult = { fits: true; schema: Json } | { fits: false; r
 export const strictSchemaLimits = Object.freeze({ properties: 5000, depth: 10, enumValues: 1000, anthropicUnions: 16 });
 
 /** String formats both strict subsets accept. */
-const supportedFormats = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+const supportedFormats = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
 
 /** Regular-expression features the strict decoders refuse: lookaround, backreferences, word boundaries. */
 const unsupportedPattern = /\(\?[=!<]|\\[1-9]|\\k<|\\[bB]/;
@@ -50,13 +60,18 @@ export function toStrictSchema(schema: Json): StrictSchemaResult {
   }
   const transformed = transform(schema, "(root)", 0, context);
   // Nullable wrappers add levels of their own: measure the result as the APIs do.
-  if (nestingOf(transformed) > strictSchemaLimits.depth) context.reasons.push(`nested more than ${strictSchemaLimits.depth} levels deep once optional fields are nullable`);
-  if (context.properties > strictSchemaLimits.properties) context.reasons.push(`more than ${strictSchemaLimits.properties} properties`);
-  if (context.enumValues > strictSchemaLimits.enumValues) context.reasons.push(`more than ${strictSchemaLimits.enumValues} enum values`);
+  if (nestingOf(transformed) > strictSchemaLimits.depth)
+    context.reasons.push(`nested more than ${strictSchemaLimits.depth} levels deep once optional fields are nullable`);
+  if (context.properties > strictSchemaLimits.properties)
+    context.reasons.push(`more than ${strictSchemaLimits.properties} properties`);
+  if (context.enumValues > strictSchemaLimits.enumValues)
+    context.reasons.push(`more than ${strictSchemaLimits.enumValues} enum values`);
   if (context.unions > strictSchemaLimits.anthropicUnions) {
     context.reasons.push(`more than ${strictSchemaLimits.anthropicUnions} union-typed (anyOf or nullable) properties`);
   }
-  return context.reasons.length > 0 ? { fits: false, reasons: [...new Set(context.reasons)] } : { fits: true, schema: transformed };
+  return context.reasons.length > 0
+    ? { fits: false, reasons: [...new Set(context.reasons)] }
+    : { fits: true, schema: transformed };
 }
 
 /** Levels of a schema: one per property, array item and anyOf branch on the way down. */
@@ -74,7 +89,8 @@ function hasComposition(node: Json): boolean {
   return node["anyOf"] !== undefined || node["oneOf"] !== undefined || node["allOf"] !== undefined;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Resolves a local `$ref` (`#/$defs/x`, `#/definitions/x`, `#`). */
 function resolveRef(ref: string, context: Context): Json | undefined {
@@ -96,7 +112,9 @@ export function mergeAllOf(parts: readonly Json[]): Json | undefined {
     if (part["type"] !== undefined && part["type"] !== "object") return undefined;
     if (part["properties"] === undefined && part["type"] !== "object") return undefined;
     Object.assign(merged["properties"] as Json, part["properties"] ?? {});
-    merged["required"] = [...new Set([...(merged["required"] as string[]), ...((part["required"] as string[] | undefined) ?? [])])];
+    merged["required"] = [
+      ...new Set([...(merged["required"] as string[]), ...((part["required"] as string[] | undefined) ?? [])]),
+    ];
     if (typeof part["description"] === "string") merged["description"] = part["description"];
   }
   return merged;
@@ -125,7 +143,10 @@ export function distributeBase(node: Json): Json[] {
 }
 
 function transform(input: unknown, path: string, depth: number, context: Context): Json {
-  if (input === true || (isObject(input) && Object.keys(input).filter((key) => key !== "description" && key !== "title").length === 0)) {
+  if (
+    input === true ||
+    (isObject(input) && Object.keys(input).filter((key) => key !== "description" && key !== "title").length === 0)
+  ) {
     context.reasons.push(`${path} accepts any value`);
     return {};
   }
@@ -164,7 +185,12 @@ function transform(input: unknown, path: string, depth: number, context: Context
 
   if (Array.isArray(node["allOf"])) {
     const { allOf, ...rest } = node;
-    const merged = mergeAllOf([rest, ...(allOf as Json[]).map((part) => (isObject(part) && typeof part["$ref"] === "string" ? (resolveRef(part["$ref"], context) ?? part) : part))]);
+    const merged = mergeAllOf([
+      rest,
+      ...(allOf as Json[]).map((part) =>
+        isObject(part) && typeof part["$ref"] === "string" ? (resolveRef(part["$ref"], context) ?? part) : part,
+      ),
+    ]);
     if (!merged) {
       context.reasons.push(`${path} uses allOf of non-object schemas`);
       return {};
@@ -174,7 +200,9 @@ function transform(input: unknown, path: string, depth: number, context: Context
   if (Array.isArray(node["anyOf"]) || Array.isArray(node["oneOf"])) {
     const branches = distributeBase(node);
     context.unions += 1;
-    return finish({ anyOf: branches.map((branch, index) => transform(branch, `${path}.anyOf.${index}`, depth + 1, context)) });
+    return finish({
+      anyOf: branches.map((branch, index) => transform(branch, `${path}.anyOf.${index}`, depth + 1, context)),
+    });
   }
   if ("const" in node) {
     return finish(withEnumType({ enum: [node["const"]] }, context));
@@ -182,7 +210,8 @@ function transform(input: unknown, path: string, depth: number, context: Context
   if (Array.isArray(node["enum"])) {
     return finish(withEnumType({ enum: node["enum"] }, context));
   }
-  const type = node["type"] ?? (node["properties"] !== undefined ? "object" : node["items"] !== undefined ? "array" : undefined);
+  const type =
+    node["type"] ?? (node["properties"] !== undefined ? "object" : node["items"] !== undefined ? "array" : undefined);
   if (Array.isArray(type)) {
     const types = type.filter((entry): entry is string => typeof entry === "string");
     if (types.length === 1) return transform({ ...node, type: types[0] }, path, depth, context);
@@ -213,10 +242,14 @@ function transform(input: unknown, path: string, depth: number, context: Context
 function withEnumType(node: Json, context: Context): Json {
   const values = node["enum"] as unknown[];
   context.enumValues += values.length;
-  const types = new Set(values.map((value) => (value === null ? "null" : Number.isInteger(value) ? "integer" : typeof value)));
+  const types = new Set(
+    values.map((value) => (value === null ? "null" : Number.isInteger(value) ? "integer" : typeof value)),
+  );
   if (types.size !== 1) return node;
   const [only] = [...types];
-  return only === "string" || only === "integer" || only === "number" || only === "boolean" ? { type: only, ...node } : node;
+  return only === "string" || only === "integer" || only === "number" || only === "boolean"
+    ? { type: only, ...node }
+    : node;
 }
 
 function transformObject(node: Json, path: string, depth: number, context: Context, notes: string[]): Json {
@@ -246,7 +279,12 @@ function transformObject(node: Json, path: string, depth: number, context: Conte
     }
   }
   if (node["minProperties"] !== undefined) notes.push(`at least ${String(node["minProperties"])} properties`);
-  return { type: "object", properties: strictProperties, required: Object.keys(strictProperties), additionalProperties: false };
+  return {
+    type: "object",
+    properties: strictProperties,
+    required: Object.keys(strictProperties),
+    additionalProperties: false,
+  };
 }
 
 /**
@@ -254,7 +292,8 @@ function transformObject(node: Json, path: string, depth: number, context: Conte
  * `propertyNames` and no `properties`), which no strict subset can express.
  */
 export function isRecordSchema(node: Json): boolean {
-  if (node["properties"] !== undefined && isObject(node["properties"]) && Object.keys(node["properties"]).length > 0) return false;
+  if (node["properties"] !== undefined && isObject(node["properties"]) && Object.keys(node["properties"]).length > 0)
+    return false;
   const additional = node["additionalProperties"];
   return (isObject(additional) && Object.keys(additional).length > 0) || isObject(node["propertyNames"]);
 }
@@ -271,15 +310,23 @@ function recordAsEntries(node: Json, path: string, depth: number, context: Conte
     context.reasons.push(`${path} is a record of any values`);
     return {};
   }
-  const keySchema = isObject(node["propertyNames"]) ? transform({ type: "string", ...node["propertyNames"] }, `${path}.key`, depth + 2, context) : { type: "string" };
+  const keySchema = isObject(node["propertyNames"])
+    ? transform({ type: "string", ...node["propertyNames"] }, `${path}.key`, depth + 2, context)
+    : { type: "string" };
   const value = transform(valueSchema, `${path}.value`, depth + 2, context);
   context.properties += 2;
   notes.push("one entry per key, each key once");
-  if (typeof node["minProperties"] === "number" && node["minProperties"] > 1) notes.push(`at least ${node["minProperties"]} entries`);
+  if (typeof node["minProperties"] === "number" && node["minProperties"] > 1)
+    notes.push(`at least ${node["minProperties"]} entries`);
   if (typeof node["maxProperties"] === "number") notes.push(`at most ${node["maxProperties"]} entries`);
   return {
     type: "array",
-    items: { type: "object", properties: { key: keySchema, value }, required: ["key", "value"], additionalProperties: false },
+    items: {
+      type: "object",
+      properties: { key: keySchema, value },
+      required: ["key", "value"],
+      additionalProperties: false,
+    },
     ...(typeof node["minProperties"] === "number" && node["minProperties"] >= 1 ? { minItems: 1 } : {}),
   };
 }
@@ -294,7 +341,12 @@ function acceptsNull(node: Json): boolean {
 /** `schema` or null, its description kept on the outside. */
 function nullable(schema: Json): Json {
   const { description, ...rest } = schema;
-  return { anyOf: [rest, { type: "null" }], ...(typeof description === "string" ? { description: `${description} (null when absent)` } : { description: "(null when absent)" }) };
+  return {
+    anyOf: [rest, { type: "null" }],
+    ...(typeof description === "string"
+      ? { description: `${description} (null when absent)` }
+      : { description: "(null when absent)" }),
+  };
 }
 
 function transformArray(node: Json, path: string, depth: number, context: Context, notes: string[]): Json {
@@ -309,7 +361,8 @@ function transformArray(node: Json, path: string, depth: number, context: Contex
   const items = transform(node["items"], `${path}.items`, depth + 1, context);
   const minItems = typeof node["minItems"] === "number" ? node["minItems"] : 0;
   const maxItems = typeof node["maxItems"] === "number" ? node["maxItems"] : undefined;
-  if (minItems > 1 && maxItems !== undefined) notes.push(minItems === maxItems ? `exactly ${minItems} items` : `${minItems} to ${maxItems} items`);
+  if (minItems > 1 && maxItems !== undefined)
+    notes.push(minItems === maxItems ? `exactly ${minItems} items` : `${minItems} to ${maxItems} items`);
   else if (minItems > 1) notes.push(`at least ${minItems} items`);
   else if (maxItems !== undefined) notes.push(`at most ${maxItems} items`);
   if (node["uniqueItems"] === true) notes.push("no duplicates");
@@ -321,8 +374,10 @@ function transformString(node: Json, notes: string[]): Json {
   const result: Json = { type: "string" };
   const minLength = node["minLength"];
   const maxLength = node["maxLength"];
-  if (typeof minLength === "number" && minLength > 0 && typeof maxLength === "number") notes.push(`${minLength} to ${maxLength} characters`);
-  else if (typeof minLength === "number" && minLength > 0) notes.push(minLength === 1 ? "not empty" : `at least ${minLength} characters`);
+  if (typeof minLength === "number" && minLength > 0 && typeof maxLength === "number")
+    notes.push(`${minLength} to ${maxLength} characters`);
+  else if (typeof minLength === "number" && minLength > 0)
+    notes.push(minLength === 1 ? "not empty" : `at least ${minLength} characters`);
   else if (typeof maxLength === "number") notes.push(`at most ${maxLength} characters`);
   const pattern = node["pattern"];
   if (typeof pattern === "string") {

@@ -7,7 +7,11 @@ const scoreSchema = z.object({ label: z.string().min(1), score: z.number().min(0
 
 describe("describeAnswerFormat", () => {
   it("turns the zod schema into an object JSON schema without the $schema dialect", () => {
-    const format = describeAnswerFormat({ schema: scoreSchema, schemaName: "score card", schemaDescription: "A score." });
+    const format = describeAnswerFormat({
+      schema: scoreSchema,
+      schemaName: "score card",
+      schemaDescription: "A score.",
+    });
     expect(format).toMatchObject({ name: "score_card", description: "A score.", wrapped: false });
     expect(format.jsonSchema).toMatchObject({ type: "object", required: ["label", "score"] });
     expect(format.jsonSchema).not.toHaveProperty("$schema");
@@ -16,7 +20,11 @@ describe("describeAnswerFormat", () => {
   it("wraps a schema whose root is not an object", () => {
     const format = describeAnswerFormat({ schema: z.array(z.number()) });
     expect(format.wrapped).toBe(true);
-    expect(format.jsonSchema).toMatchObject({ type: "object", properties: { value: { type: "array" } }, required: ["value"] });
+    expect(format.jsonSchema).toMatchObject({
+      type: "object",
+      properties: { value: { type: "array" } },
+      required: ["value"],
+    });
   });
 });
 
@@ -61,7 +69,13 @@ describe("checkAnswer", () => {
 
 describe("parseStructuredAnswer", () => {
   it("finds and validates the JSON in a text answer", () => {
-    expect(parseStructuredAnswer('Sure: {"label": "ok", "score": 0.5}', scoreSchema)).toEqual({ ok: true, value: { label: "ok", score: 0.5 } });
-    expect(parseStructuredAnswer('{"label": "ok", "score": 2}', scoreSchema)).toMatchObject({ ok: false, issues: [{ field: "score" }] });
+    expect(parseStructuredAnswer('Sure: {"label": "ok", "score": 0.5}', scoreSchema)).toEqual({
+      ok: true,
+      value: { label: "ok", score: 0.5 },
+    });
+    expect(parseStructuredAnswer('{"label": "ok", "score": 2}', scoreSchema)).toMatchObject({
+      ok: false,
+      issues: [{ field: "score" }],
+    });
   });
 });

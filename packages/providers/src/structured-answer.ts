@@ -38,7 +38,10 @@ const jsonSchemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
 
 /** Makes `name` acceptable as a tool / json_schema name, keeping it readable. */
 export function toWireName(name: string | undefined): string {
-  const cleaned = (name ?? "").replace(/[^a-zA-Z0-9_-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 64);
+  const cleaned = (name ?? "")
+    .replace(/[^a-zA-Z0-9_-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 64);
   return cleaned.length > 0 ? cleaned : defaultAnswerName;
 }
 
@@ -79,9 +82,20 @@ export function describeAnswerFormat(options: {
 }): AnswerFormat {
   const jsonSchema = toAnswerJsonSchema(options.schema);
   // Strict decoding and tool input schemas want a plain object at the root: anything else (records included) goes under `value`.
-  const wrapped = jsonSchema["type"] !== "object" || "anyOf" in jsonSchema || "oneOf" in jsonSchema || "allOf" in jsonSchema || isRecordSchema(jsonSchema);
+  const wrapped =
+    jsonSchema["type"] !== "object" ||
+    "anyOf" in jsonSchema ||
+    "oneOf" in jsonSchema ||
+    "allOf" in jsonSchema ||
+    isRecordSchema(jsonSchema);
   const loose: Record<string, unknown> = wrapped
-    ? { type: "object", properties: { value: withoutDefinitions(jsonSchema) }, required: ["value"], additionalProperties: false, ...definitionsOf(jsonSchema) }
+    ? {
+        type: "object",
+        properties: { value: withoutDefinitions(jsonSchema) },
+        required: ["value"],
+        additionalProperties: false,
+        ...definitionsOf(jsonSchema),
+      }
     : jsonSchema;
   let strict = strictCache.get(jsonSchema);
   if (!strict) {
@@ -92,7 +106,9 @@ export function describeAnswerFormat(options: {
   if (!strict.fits && !reportedLoose.has(name)) {
     reportedLoose.add(name);
     const message = `The answer schema "${name}" has no strict form (${strict.reasons.join("; ")}): it is sent without constrained decoding and checked after the answer.`;
-    (options.warn ?? ((text: string) => process.stderr.write(`${JSON.stringify({ level: "warn", message: text })}\n`)))(message);
+    (options.warn ?? ((text: string) => process.stderr.write(`${JSON.stringify({ level: "warn", message: text })}\n`)))(
+      message,
+    );
   }
   return {
     name,
@@ -121,9 +137,14 @@ export interface AnswerReading {
 }
 
 /** Validates a candidate answer, mapping it back from the strict form and unwrapping it first when the format was wrapped. */
-export function checkAnswer<T>(schema: z.ZodType<T>, candidate: JsonCandidate, reading: boolean | AnswerReading): AnswerCheck<T> {
+export function checkAnswer<T>(
+  schema: z.ZodType<T>,
+  candidate: JsonCandidate,
+  reading: boolean | AnswerReading,
+): AnswerCheck<T> {
   if (!candidate.ok) return { ok: false, issues: [{ field: "(answer)", message: candidate.problem }] };
-  const { wrapped, looseJsonSchema } = typeof reading === "boolean" ? { wrapped: reading, looseJsonSchema: undefined } : reading;
+  const { wrapped, looseJsonSchema } =
+    typeof reading === "boolean" ? { wrapped: reading, looseJsonSchema: undefined } : reading;
   let value = looseJsonSchema ? fromStrictAnswer(candidate.value, looseJsonSchema) : candidate.value;
   if (wrapped && typeof value === "object" && value !== null && !Array.isArray(value) && "value" in value) {
     value = (value as { value: unknown }).value;

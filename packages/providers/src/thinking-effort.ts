@@ -25,7 +25,14 @@ export function effortForBudget(budget: number | undefined): ThinkingEffort {
  * effort: low 2,048, medium 4,096, high 8,192, xhigh 16,384, max 32,000.
  */
 export function budgetForEffort(effort: ThinkingEffort): number | undefined {
-  const budgets: Record<ThinkingEffort, number | undefined> = { none: undefined, low: 2048, medium: 4096, high: 8192, xhigh: 16_384, max: 32_000 };
+  const budgets: Record<ThinkingEffort, number | undefined> = {
+    none: undefined,
+    low: 2048,
+    medium: 4096,
+    high: 8192,
+    xhigh: 16_384,
+    max: 32_000,
+  };
   return budgets[effort];
 }
 
@@ -52,7 +59,11 @@ export function reasoningAllowance(effort: ThinkingEffort | OpenAIEffort, thinki
  * The level a model accepts closest to `wanted`: the highest accepted level
  * not above it, else the lowest accepted one; undefined when it accepts none.
  */
-export function closestEffort<Level extends string>(wanted: ThinkingEffort, accepted: readonly Level[], order: readonly string[] = effortOrder): Level | undefined {
+export function closestEffort<Level extends string>(
+  wanted: ThinkingEffort,
+  accepted: readonly Level[],
+  order: readonly string[] = effortOrder,
+): Level | undefined {
   const rank = (level: string) => {
     const index = order.indexOf(level);
     return index === -1 ? effortOrder.indexOf(level as ThinkingEffort) : index;
@@ -64,7 +75,10 @@ export function closestEffort<Level extends string>(wanted: ThinkingEffort, acce
 }
 
 /** The Anthropic effort for a call, or undefined to send none. */
-export function anthropicEffortFor(wanted: ThinkingEffort, accepted: readonly AnthropicEffort[]): AnthropicEffort | undefined {
+export function anthropicEffortFor(
+  wanted: ThinkingEffort,
+  accepted: readonly AnthropicEffort[],
+): AnthropicEffort | undefined {
   if (accepted.length === 0) return undefined;
   // `none` on a model that thinks anyway: the least effort it takes.
   return closestEffort(wanted === "none" ? "low" : wanted, accepted);

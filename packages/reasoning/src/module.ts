@@ -22,7 +22,21 @@ import { mctsModeDeclaration } from "./tools/mcts/mcts.mode.ts";
 import { counterfactualModeDeclaration } from "./tools/counterfactual/counterfactual.mode.ts";
 
 /** The reasoning modes, each declared with its settings in its tool's folder (design §6); model ids live in provider configuration. */
-export const reasoningModes = [linearModeDeclaration, treeModeDeclaration, divergentModeDeclaration, reflectionModeDeclaration, checkpointModeDeclaration, autoModeDeclaration, graphModeDeclaration, detectModeDeclaration, decisionModeDeclaration, evidenceModeDeclaration, timelineModeDeclaration, mctsModeDeclaration, counterfactualModeDeclaration] as const;
+export const reasoningModes = [
+  linearModeDeclaration,
+  treeModeDeclaration,
+  divergentModeDeclaration,
+  reflectionModeDeclaration,
+  checkpointModeDeclaration,
+  autoModeDeclaration,
+  graphModeDeclaration,
+  detectModeDeclaration,
+  decisionModeDeclaration,
+  evidenceModeDeclaration,
+  timelineModeDeclaration,
+  mctsModeDeclaration,
+  counterfactualModeDeclaration,
+] as const;
 
 /**
  * The reasoning tools by toolset. core is what most questions need (and what the
@@ -30,8 +44,25 @@ export const reasoningModes = [linearModeDeclaration, treeModeDeclaration, diver
  * host-driven step-by-step tools.
  */
 const reasoningToolsets = {
-  core: ["reasoning_linear", "reasoning_tree", "reasoning_divergent", "reasoning_reflection", "reasoning_checkpoint", "reasoning_auto", "reasoning_decision", "reasoning_evidence", "reasoning_preset"],
-  analysis: ["reasoning_graph", "reasoning_timeline", "reasoning_mcts", "reasoning_detect", "reasoning_counterfactual", "reasoning_metrics"],
+  core: [
+    "reasoning_linear",
+    "reasoning_tree",
+    "reasoning_divergent",
+    "reasoning_reflection",
+    "reasoning_checkpoint",
+    "reasoning_auto",
+    "reasoning_decision",
+    "reasoning_evidence",
+    "reasoning_preset",
+  ],
+  analysis: [
+    "reasoning_graph",
+    "reasoning_timeline",
+    "reasoning_mcts",
+    "reasoning_detect",
+    "reasoning_counterfactual",
+    "reasoning_metrics",
+  ],
   workflows: ["startChainOfThought", "startWorkflow", "submitThought", "listWorkflows"],
 } as const;
 

@@ -1,6 +1,11 @@
 import { createEngine } from "@deliberate/engine";
 import { createSequentialIds } from "@deliberate/engine";
-import { createAnthropicModel, createModelRouterFromModel, createOpenAIModel, type LanguageModel } from "@deliberate/providers";
+import {
+  createAnthropicModel,
+  createModelRouterFromModel,
+  createOpenAIModel,
+  type LanguageModel,
+} from "@deliberate/providers";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +32,10 @@ beforeAll(async () => {
       const step = /Step (\d+) of the review/.exec(request.prompt)?.[1] ?? "?";
       return {
         object: {
-          content: `After step ${step}, the next consideration is how the cache is invalidated when the upstream record changes; `.repeat(5),
+          content:
+            `After step ${step}, the next consideration is how the cache is invalidated when the upstream record changes; `.repeat(
+              5,
+            ),
           confidence: 0.7,
           next_step: `Examine step ${Number(step) + 1}`,
         },
@@ -42,11 +50,22 @@ afterAll(async () => {
 async function session(model: LanguageModel) {
   const store = await openStore({ path: ":memory:", modules: [reasoningModule] });
   stores.push(store);
-  const engine = createEngine({ store, modules: [reasoningModule], models: createModelRouterFromModel(model), ids: createSequentialIds() });
+  const engine = createEngine({
+    store,
+    modules: [reasoningModule],
+    models: createModelRouterFromModel(model),
+    ids: createSequentialIds(),
+  });
   let sessionId: string | undefined;
   for (let step = 1; step <= 10; step += 1) {
-    const content = `Step ${step} of the review: the service caches configuration for five minutes, and we must decide what happens when a write lands during that window. `.repeat(4);
-    const output = await engine.invoke("reasoning_linear", { content, ...(sessionId ? { session_id: sessionId } : {}) });
+    const content =
+      `Step ${step} of the review: the service caches configuration for five minutes, and we must decide what happens when a write lands during that window. `.repeat(
+        4,
+      );
+    const output = await engine.invoke("reasoning_linear", {
+      content,
+      ...(sessionId ? { session_id: sessionId } : {}),
+    });
     sessionId = output["session_id"] as string;
   }
   const rows = (await store.invocations.list({ tool: "reasoning_linear" })).reverse();
@@ -59,24 +78,60 @@ async function session(model: LanguageModel) {
 describe("prompt caching of a session's history through the engine", () => {
   it("Anthropic: later calls of a 10-call session read the history from the cache", async () => {
     server.reset();
-    const result = await session(createAnthropicModel({ apiKey: "k", baseURL: server.anthropicBaseURL, modelId: "claude-test", timeoutMs: 10_000, maxRetries: 0 }));
-    if (process.env["PRINT_CACHE_SHARE"]) console.info(`per call (input/read/written): ${result.rows.map((row) => `${row.input_tokens}/${row.cache_read_tokens}/${row.cache_write_tokens}`).join(" ")}`);
-    if (process.env["PRINT_CACHE_SHARE"]) console.info(`anthropic: input ${result.input}, cache read ${result.read}, written ${result.written}, share ${(result.share * 100).toFixed(1)}%`);
+    const result = await session(
+      createAnthropicModel({
+        apiKey: "k",
+        baseURL: server.anthropicBaseURL,
+        modelId: "claude-test",
+        timeoutMs: 10_000,
+        maxRetries: 0,
+      }),
+    );
+    if (process.env["PRINT_CACHE_SHARE"])
+      console.info(
+        `per call (input/read/written): ${result.rows.map((row) => `${row.input_tokens}/${row.cache_read_tokens}/${row.cache_write_tokens}`).join(" ")}`,
+      );
+    if (process.env["PRINT_CACHE_SHARE"])
+      console.info(
+        `anthropic: input ${result.input}, cache read ${result.read}, written ${result.written}, share ${(result.share * 100).toFixed(1)}%`,
+      );
     // Each request marks the system prompt and the last history message: two breakpoints once there is history.
     expect(server.requests.slice(1).every((request) => request.cacheBreakpoints === 2)).toBe(true);
     expect(result.rows.every((row) => row.success)).toBe(true);
     expect(result.share).toBeGreaterThan(0.4);
     // Once a prefix reaches the minimum it is written, and the next calls read it and write only what was
     // added; when the history window moves on a page (call 9: 16 earlier thoughts), one call writes anew.
-    expect(result.rows.map((row) => row.cache_read_tokens > 0)).toEqual([false, false, false, false, true, true, true, true, false, true]);
+    expect(result.rows.map((row) => row.cache_read_tokens > 0)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+    ]);
     expect(result.rows[3]?.cache_write_tokens).toBeGreaterThan(1_024);
     expect(result.rows[8]?.cache_write_tokens).toBeGreaterThan(1_024);
   });
 
   it("OpenAI: the automatic prefix cache reads the repeated history", async () => {
     server.reset();
-    const result = await session(createOpenAIModel({ apiKey: "k", baseURL: server.openaiBaseURL, modelId: "gpt-test", timeoutMs: 10_000, maxRetries: 0 }));
-    if (process.env["PRINT_CACHE_SHARE"]) console.info(`openai: input ${result.input}, cache read ${result.read}, share ${(result.share * 100).toFixed(1)}%`);
+    const result = await session(
+      createOpenAIModel({
+        apiKey: "k",
+        baseURL: server.openaiBaseURL,
+        modelId: "gpt-test",
+        timeoutMs: 10_000,
+        maxRetries: 0,
+      }),
+    );
+    if (process.env["PRINT_CACHE_SHARE"])
+      console.info(
+        `openai: input ${result.input}, cache read ${result.read}, share ${(result.share * 100).toFixed(1)}%`,
+      );
     expect(result.share).toBeGreaterThan(0.4);
   });
 });

@@ -23,7 +23,11 @@ export interface AnalysisRecord {
  * Called after every model call of the handler (replayable). Returns the
  * result thought's id.
  */
-export async function recordAnalysis(context: ReasoningContext, history: SessionHistory, record: AnalysisRecord): Promise<string> {
+export async function recordAnalysis(
+  context: ReasoningContext,
+  history: SessionHistory,
+  record: AnalysisRecord,
+): Promise<string> {
   const inputThoughtId = record.inputContent === undefined ? undefined : context.ids.next("th");
   const thoughtId = context.ids.next("th");
   const now = nowIso(context);

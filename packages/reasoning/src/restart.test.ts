@@ -19,7 +19,9 @@ describe("state survives a restart", () => {
     const first = await start(path);
     const run = await first.engine.invoke("startChainOfThought", { problem: "Restartable" });
     await first.engine.invoke("submitThought", { state_id: run.state_id, thought: "parts" });
-    const step = needsCompletionSchema.parse(await first.engine.invoke("reasoning_linear", { content: "Before the restart" }));
+    const step = needsCompletionSchema.parse(
+      await first.engine.invoke("reasoning_linear", { content: "Before the restart" }),
+    );
     await first.store.close();
 
     const second = await start(path);
@@ -27,7 +29,12 @@ describe("state survives a restart", () => {
     expect(next).toMatchObject({ step: "synthesize", step_number: 3 });
     const final = await second.engine.invoke("reasoning_submit", {
       resume_token: step.resume_token,
-      answers: [{ prompt_id: step.prompts[0]?.id, answer: { content: "After the restart", confidence: 0.6, next_step: "go on" } }],
+      answers: [
+        {
+          prompt_id: step.prompts[0]?.id,
+          answer: { content: "After the restart", confidence: 0.6, next_step: "go on" },
+        },
+      ],
     });
     expect(final).toMatchObject({ content: "After the restart", confidence: 0.6 });
     expect(await second.store.thoughts.count(final.session_id as string)).toBe(2);

@@ -45,7 +45,9 @@ export async function loadSessionHistory(context: ToolContext, sessionId: string
 }
 
 function clipThought(content: string): string {
-  return content.length > historyLimits.charactersPerThought ? `${content.slice(0, historyLimits.charactersPerThought)}…` : content;
+  return content.length > historyLimits.charactersPerThought
+    ? `${content.slice(0, historyLimits.charactersPerThought)}…`
+    : content;
 }
 
 /** The heading message of a history; stable, so it is part of the cached prefix. */
@@ -61,7 +63,12 @@ export function historyMessages(history: Pick<SessionHistory, "thoughts" | "firs
   if (history.thoughts.length === 0) return [];
   return [
     { role: "user", content: historyHeading },
-    ...history.thoughts.map((thought, index): ModelMessage => ({ role: "user", content: `Step ${history.firstStep + index} [${thought.mode}]: ${clipThought(thought.content)}` })),
+    ...history.thoughts.map(
+      (thought, index): ModelMessage => ({
+        role: "user",
+        content: `Step ${history.firstStep + index} [${thought.mode}]: ${clipThought(thought.content)}`,
+      }),
+    ),
   ];
 }
 
@@ -73,7 +80,12 @@ export function formatHistory(thoughts: readonly Thought[]): string {
 }
 
 /** Creates the session inside the caller's transaction when the call started a new one. */
-export async function ensureSession(repositories: Repositories, history: SessionHistory, mode: string, now: string): Promise<void> {
+export async function ensureSession(
+  repositories: Repositories,
+  history: SessionHistory,
+  mode: string,
+  now: string,
+): Promise<void> {
   if (history.session === undefined) {
     await repositories.sessions.create({ id: history.sessionId, mode, now });
   } else {

@@ -17,7 +17,9 @@ const branchesSection: Section = {
     if (branches.length === 0) return "";
     const lines = ["## Branches", "", "| id | parent | status | score | content |", "|---|---|---|---|---|"];
     for (const branch of branches) {
-      lines.push(`| ${branch.id} | ${branch.parent_branch_id ?? "—"} | ${branch.status} | ${branch.score} | ${tableCell(branch.content)} |`);
+      lines.push(
+        `| ${branch.id} | ${branch.parent_branch_id ?? "—"} | ${branch.status} | ${branch.score} | ${tableCell(branch.content)} |`,
+      );
     }
     return lines.join("\n");
   },
@@ -46,17 +48,27 @@ const graphSection: Section = {
   },
   markdown(data) {
     const { graph, nodes } = data as GraphSection;
-    const lines = [`## Graph of thoughts`, "", `Root ${graph.root_node_id}; ${nodes.length} nodes (limits: ${graph.max_nodes} nodes, depth ${graph.max_depth}).`, ""];
+    const lines = [
+      `## Graph of thoughts`,
+      "",
+      `Root ${graph.root_node_id}; ${nodes.length} nodes (limits: ${graph.max_nodes} nodes, depth ${graph.max_depth}).`,
+      "",
+    ];
     lines.push("| id | parent | kind | depth | score | status | content |", "|---|---|---|---|---|---|---|");
     for (const node of nodes) {
-      lines.push(`| ${node.id} | ${node.parent_id ?? "—"} | ${node.kind} | ${node.depth} | ${node.score ?? "—"} | ${node.status}${node.is_terminal ? ", terminal" : ""} | ${tableCell(node.content)} |`);
+      lines.push(
+        `| ${node.id} | ${node.parent_id ?? "—"} | ${node.kind} | ${node.depth} | ${node.score ?? "—"} | ${node.status}${node.is_terminal ? ", terminal" : ""} | ${tableCell(node.content)} |`,
+      );
     }
     return lines.join("\n");
   },
   mermaid(data, node) {
     const { nodes, edges } = data as GraphSection;
     return [
-      ...nodes.map((graphNode) => `  ${node(graphNode.id)}(["${mermaidLabel(`${graphNode.kind} ${graphNode.score ?? "?"}: ${graphNode.content}`)}"])`),
+      ...nodes.map(
+        (graphNode) =>
+          `  ${node(graphNode.id)}(["${mermaidLabel(`${graphNode.kind} ${graphNode.score ?? "?"}: ${graphNode.content}`)}"])`,
+      ),
       ...edges.map((edge) => `  ${node(edge.from_node_id)} -->|${edge.kind}| ${node(edge.to_node_id)}`),
     ];
   },
@@ -70,7 +82,9 @@ const timelinesSection: Section = {
   async read(store, sessionId) {
     const timelines = await store.timelines.listBySession(sessionId);
     if (timelines.length === 0) return undefined;
-    return Promise.all(timelines.map(async (timeline) => ({ ...timeline, branches: await store.timelines.listBranches(timeline.id) })));
+    return Promise.all(
+      timelines.map(async (timeline) => ({ ...timeline, branches: await store.timelines.listBranches(timeline.id) })),
+    );
   },
   markdown(data) {
     const lines: string[] = [];
@@ -94,10 +108,17 @@ const searchNodesSection: Section = {
     return nodes.length > 0 ? nodes : undefined;
   },
   markdown(data) {
-    const lines = ["## Search tree (MCTS)", "", "| id | parent | depth | visits | mean value | content |", "|---|---|---|---|---|---|"];
+    const lines = [
+      "## Search tree (MCTS)",
+      "",
+      "| id | parent | depth | visits | mean value | content |",
+      "|---|---|---|---|---|---|",
+    ];
     for (const node of data as MctsNode[]) {
       const mean = node.visits > 0 ? (node.total_value / node.visits).toFixed(3) : "—";
-      lines.push(`| ${node.id} | ${node.parent_id ?? "—"} | ${node.depth} | ${node.visits} | ${mean} | ${tableCell(node.content)} |`);
+      lines.push(
+        `| ${node.id} | ${node.parent_id ?? "—"} | ${node.depth} | ${node.visits} | ${mean} | ${tableCell(node.content)} |`,
+      );
     }
     return lines.join("\n");
   },
@@ -118,14 +139,22 @@ const checkpointsSection: Section = {
     if (checkpoints.length === 0) return "";
     const lines = ["## Checkpoints", ""];
     for (const checkpoint of checkpoints) {
-      lines.push(`- **${checkpoint.name}** (${checkpoint.id}, ${checkpoint.created_at}): ${checkpoint.thought_count} thoughts${checkpoint.description ? ` — ${checkpoint.description}` : ""}`);
+      lines.push(
+        `- **${checkpoint.name}** (${checkpoint.id}, ${checkpoint.created_at}): ${checkpoint.thought_count} thoughts${checkpoint.description ? ` — ${checkpoint.description}` : ""}`,
+      );
     }
     return lines.join("\n");
   },
 };
 
 /** How reasoning records appear in session exports, resources and the viewer, in this order. */
-export const reasoningSessionSections: readonly Section[] = [branchesSection, graphSection, timelinesSection, searchNodesSection, checkpointsSection];
+export const reasoningSessionSections: readonly Section[] = [
+  branchesSection,
+  graphSection,
+  timelinesSection,
+  searchNodesSection,
+  checkpointsSection,
+];
 
 /** A session record with the reasoning sections typed (what `engine.readSession` returns for a reasoning session). */
 export type ReasoningSessionRecord = SessionRecord & {

@@ -1,4 +1,8 @@
-import { useTestEngines as useEngines, createTestEngine as createEngineForTests, type TestEngineOptions } from "@deliberate/engine/testing";
+import {
+  useTestEngines as useEngines,
+  createTestEngine as createEngineForTests,
+  type TestEngineOptions,
+} from "@deliberate/engine/testing";
 import type { ScriptedModelScript } from "@deliberate/providers/testing";
 import { reasoningModule } from "./module.ts";
 import type { ReasoningRepositories } from "./store/contribution.ts";

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 const fixture = fileURLToPath(new URL("./fixtures/closed-pipe-service.ts", import.meta.url));
 const children: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
 /** The next IPC message from the child. */

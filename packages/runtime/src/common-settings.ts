@@ -51,7 +51,10 @@ export function readCommonSettings(reader: EnvReader): CommonSettings {
     logLevel: logLevelValue !== undefined && isLogLevel(logLevelValue) ? logLevelValue : "info",
     // Only read when valid: the fallback is never served (finish throws first).
     providers: reader.attempt(() => parseProviderEnvironment(env), undefined as unknown as ProviderSettings),
-    hostCompletionTtlSeconds: reader.integer("HOST_COMPLETION_TTL_SECONDS", defaultHostCompletionTtlSeconds, { min: 1, unit: "seconds" }),
+    hostCompletionTtlSeconds: reader.integer("HOST_COMPLETION_TTL_SECONDS", defaultHostCompletionTtlSeconds, {
+      min: 1,
+      unit: "seconds",
+    }),
     hostPrompts: reader.choice<HostPromptForm>("DELIBERATE_HOST_PROMPTS", ["compact", "full"]) ?? "compact",
     modules: readList(env["DELIBERATE_MODULES"]),
     knowledgeGraph: moduleSettings.knowledgeGraph,

@@ -25,8 +25,18 @@ function settingsFor(env: Record<string, string>) {
 
 describe("createRuntime", () => {
   it("opens the store, serves the default modules and reports the config snapshot in reasoning_metrics", async () => {
-    const settings = settingsFor({ LOG_LEVEL: "warn", HOST_COMPLETION_TTL_SECONDS: "120", ANTHROPIC_API_KEY: "sk-ant-secret-value-123456", DELIBERATE_SELF_IMPROVEMENT_MODE: "off" });
-    const runtime = await createRuntime({ settings, modules: defaultModules(settings), logger: silentLogger, transport: "stdio" });
+    const settings = settingsFor({
+      LOG_LEVEL: "warn",
+      HOST_COMPLETION_TTL_SECONDS: "120",
+      ANTHROPIC_API_KEY: "sk-ant-secret-value-123456",
+      DELIBERATE_SELF_IMPROVEMENT_MODE: "off",
+    });
+    const runtime = await createRuntime({
+      settings,
+      modules: defaultModules(settings),
+      logger: silentLogger,
+      transport: "stdio",
+    });
     try {
       await runtime.start();
       const names = runtime.engine.tools.map((tool) => tool.name);
@@ -34,7 +44,12 @@ describe("createRuntime", () => {
       expect([...runtime.engine.toolsets.keys()]).toEqual(expect.arrayContaining(["dialog", "knowledge-graph"]));
       const result = await runtime.engine.invoke("reasoning_metrics", { query: "config" });
       const config = result["config"] as Record<string, unknown>;
-      expect(config).toMatchObject({ transport: "stdio", log_level: "warn", host_completion_ttl_seconds: 120, database: expect.stringContaining("deliberate.db") });
+      expect(config).toMatchObject({
+        transport: "stdio",
+        log_level: "warn",
+        host_completion_ttl_seconds: 120,
+        database: expect.stringContaining("deliberate.db"),
+      });
       expect(JSON.stringify(config)).not.toContain("sk-ant-secret-value-123456");
       expect(config).toHaveProperty("engine");
       expect(config).toHaveProperty("providers.provider", "anthropic");
@@ -47,13 +62,29 @@ describe("createRuntime", () => {
   });
 
   it("sends host-executed steps compact by default, and in full with DELIBERATE_HOST_PROMPTS=full (hosts written before the compact form)", async () => {
-    for (const [form, key] of [["compact", "user_refs"], ["full", "user"]] as const) {
+    for (const [form, key] of [
+      ["compact", "user_refs"],
+      ["full", "user"],
+    ] as const) {
       const settings = settingsFor({ DELIBERATE_HOST_PROMPTS: form });
-      const runtime = await createRuntime({ settings, modules: defaultModules(settings), logger: silentLogger, transport: "stdio", engineModels: hostModelRouter });
+      const runtime = await createRuntime({
+        settings,
+        modules: defaultModules(settings),
+        logger: silentLogger,
+        transport: "stdio",
+        engineModels: hostModelRouter,
+      });
       try {
         const step = await runtime.engine.invoke("reasoning_linear", { content: "Add a cache" });
-        expect(step).toMatchObject({ status: "needs_completion", prompts: [expect.objectContaining({ [key]: expect.anything() })] });
-        expect(((await runtime.engine.invoke("reasoning_metrics", { query: "config" }))["config"] as Record<string, unknown>)["host_prompts"]).toBe(form);
+        expect(step).toMatchObject({
+          status: "needs_completion",
+          prompts: [expect.objectContaining({ [key]: expect.anything() })],
+        });
+        expect(
+          (
+            (await runtime.engine.invoke("reasoning_metrics", { query: "config" }))["config"] as Record<string, unknown>
+          )["host_prompts"],
+        ).toBe(form);
       } finally {
         await runtime.close();
       }

@@ -1,12 +1,30 @@
-import { type Clock, createEngine, createTaskRunner, type DeliberateEngine, type DeliberateModule, type IdGenerator, type TaskRunner } from "@deliberate/engine";
+import {
+  type Clock,
+  createEngine,
+  createTaskRunner,
+  type DeliberateEngine,
+  type DeliberateModule,
+  type IdGenerator,
+  type TaskRunner,
+} from "@deliberate/engine";
 import type { Logger } from "@deliberate/logging";
 import { createModelRouter, type ModelRouter, redactSettings, unknownModeModels } from "@deliberate/providers";
-import { defaultInvocationBatch, describeDatabaseTarget, type OpenStoreOptions, openStore, type Store } from "@deliberate/store";
+import {
+  defaultInvocationBatch,
+  describeDatabaseTarget,
+  type OpenStoreOptions,
+  openStore,
+  type Store,
+} from "@deliberate/store";
 import type { CommonSettings } from "./common-settings.ts";
 
 /** What `createRuntime` needs: the parsed settings, the modules, a logger, and the surface it serves. */
 export interface RuntimeOptions {
-  settings: Pick<CommonSettings, "database" | "databasePoolSize" | "providers" | "logLevel" | "hostCompletionTtlSeconds" | "hostPrompts"> & Partial<Pick<CommonSettings, "moduleSettings">>;
+  settings: Pick<
+    CommonSettings,
+    "database" | "databasePoolSize" | "providers" | "logLevel" | "hostCompletionTtlSeconds" | "hostPrompts"
+  > &
+    Partial<Pick<CommonSettings, "moduleSettings">>;
   modules: readonly DeliberateModule[];
   logger: Logger;
   /** The transport the service answers on (`stdio`, `http`, `rest`): reported in the config snapshot. */
@@ -43,7 +61,8 @@ export interface Runtime {
  */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { settings, modules, logger } = options;
-  const log = (level: "debug" | "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => logger[level](message, fields);
+  const log = (level: "debug" | "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) =>
+    logger[level](message, fields);
   const ownsStore = options.store === undefined;
   const store =
     options.store ??
@@ -54,7 +73,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       // A connection the server dropped (restart, fail-over) is replaced; calls meanwhile get a retryable STORAGE error.
       onConnectionError: (error) => logger.warn("database connection lost; it is replaced when next needed", { error }),
       // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
-      invocationBatch: { ...defaultInvocationBatch, onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }) },
+      invocationBatch: {
+        ...defaultInvocationBatch,
+        onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }),
+      },
       ...options.storeOptions,
     }));
   const models = options.models ?? createModelRouter(settings.providers);
@@ -70,7 +92,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     onInvocation: (event) => logger.debug("invocation", { ...event }),
   });
   for (const warning of unknownModeModels(settings.providers, engine.modes)) logger.warn(warning);
-  const tasks = createTaskRunner({ engine, ...(options.clock ? { clock: options.clock } : {}), ...(options.ids ? { ids: options.ids } : {}), log });
+  const tasks = createTaskRunner({
+    engine,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.ids ? { ids: options.ids } : {}),
+    log,
+  });
   return {
     store,
     engine,
@@ -79,7 +106,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     start: () => tasks.start(),
     async close() {
       await tasks.stop().catch((error: unknown) => logger.warn("stopping the background tasks failed", { error }));
-      if (ownsStore) await store.close().catch((error: unknown) => logger.warn("closing the database failed", { error }));
+      if (ownsStore)
+        await store.close().catch((error: unknown) => logger.warn("closing the database failed", { error }));
     },
   };
 }

@@ -1,8 +1,21 @@
 import { dialogModule } from "@deliberate/dialog";
-import { type DeliberateModule, type ModuleEnvironment, readEnvironmentVariables, reportEnvironment } from "@deliberate/engine";
-import { createKnowledgeGraphModule, type KnowledgeGraphOptions, knowledgeGraphEnvironment } from "@deliberate/knowledge-graph";
+import {
+  type DeliberateModule,
+  type ModuleEnvironment,
+  readEnvironmentVariables,
+  reportEnvironment,
+} from "@deliberate/engine";
+import {
+  createKnowledgeGraphModule,
+  type KnowledgeGraphOptions,
+  knowledgeGraphEnvironment,
+} from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
-import { createSelfImprovementModule, type SelfImprovementOptions, selfImprovementEnvironment } from "@deliberate/self-improvement";
+import {
+  createSelfImprovementModule,
+  type SelfImprovementOptions,
+  selfImprovementEnvironment,
+} from "@deliberate/self-improvement";
 import type { EnvReader } from "./env-reader.ts";
 
 /**
@@ -21,7 +34,11 @@ export interface ModuleSettings {
  * turns them into its options (a `ConfigError` from that is noted too); `fallback` when anything was wrong
  * (never served: the reader's `finish` throws first).
  */
-export function readModuleEnvironment<Options>(reader: EnvReader, environment: ModuleEnvironment<Options>, fallback: Options): { options: Options; report: Record<string, unknown> } {
+export function readModuleEnvironment<Options>(
+  reader: EnvReader,
+  environment: ModuleEnvironment<Options>,
+  fallback: Options,
+): { options: Options; report: Record<string, unknown> } {
   const { values, problems } = readEnvironmentVariables(reader.env, environment.variables);
   for (const problem of problems) reader.problem(problem.message, problem.variables);
   const options = problems.length === 0 ? reader.attempt(() => environment.toOptions(values), fallback) : fallback;
@@ -35,7 +52,10 @@ export function readModuleSettings(reader: EnvReader): ModuleSettings {
   return {
     knowledgeGraph: knowledgeGraph.options,
     selfImprovement: selfImprovement.options,
-    report: { [knowledgeGraphEnvironment.module]: knowledgeGraph.report, [selfImprovementEnvironment.module]: selfImprovement.report },
+    report: {
+      [knowledgeGraphEnvironment.module]: knowledgeGraph.report,
+      [selfImprovementEnvironment.module]: selfImprovement.report,
+    },
   };
 }
 

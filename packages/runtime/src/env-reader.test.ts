@@ -39,10 +39,20 @@ describe("createEnvReader", () => {
 
   it("collects what throwing parsers report (ConfigError, DeliberateError field issues) and rethrows anything else", () => {
     const reader = createEnvReader({});
-    expect(reader.attempt(() => { throw new ConfigError("X must be set.", ["X"]); }, "fallback")).toBe("fallback");
+    expect(
+      reader.attempt(() => {
+        throw new ConfigError("X must be set.", ["X"]);
+      }, "fallback"),
+    ).toBe("fallback");
     const issues = [{ field: "ANTHROPIC_API_KEY", message: "must not be blank" }];
-    reader.attempt(() => { throw new DeliberateError({ code: "INVALID_INPUT", message: "bad provider", issues }); }, undefined);
-    expect(() => reader.attempt(() => { throw new TypeError("a bug"); }, undefined)).toThrow(TypeError);
+    reader.attempt(() => {
+      throw new DeliberateError({ code: "INVALID_INPUT", message: "bad provider", issues });
+    }, undefined);
+    expect(() =>
+      reader.attempt(() => {
+        throw new TypeError("a bug");
+      }, undefined),
+    ).toThrow(TypeError);
     const error = failureOf(() => reader.finish());
     expect(error.variables).toEqual(["X", "ANTHROPIC_API_KEY"]);
     expect(error.message).toBe("Invalid configuration: X must be set; ANTHROPIC_API_KEY must not be blank.");
@@ -50,26 +60,36 @@ describe("createEnvReader", () => {
 
   it("names n bad whole-number variables in one error, each once (property)", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z_]{0,11}$/), { minLength: 1, maxLength: 8 }), fc.stringMatching(/^[a-z]{1,5}$/), (names, value) => {
-        const reader = createEnvReader(Object.fromEntries(names.map((name) => [name, value])));
-        for (const name of names) reader.integer(name, 1, { min: 0 });
-        const error = failureOf(() => reader.finish());
-        expect(error.variables).toEqual(names);
-        for (const name of names) expect(error.message).toContain(`${name} must be a whole number >= 0 (got "${value}")`);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[A-Z][A-Z_]{0,11}$/), { minLength: 1, maxLength: 8 }),
+        fc.stringMatching(/^[a-z]{1,5}$/),
+        (names, value) => {
+          const reader = createEnvReader(Object.fromEntries(names.map((name) => [name, value])));
+          for (const name of names) reader.integer(name, 1, { min: 0 });
+          const error = failureOf(() => reader.finish());
+          expect(error.variables).toEqual(names);
+          for (const name of names)
+            expect(error.message).toContain(`${name} must be a whole number >= 0 (got "${value}")`);
+        },
+      ),
     );
   });
 
   it("accepts integers exactly within their bounds (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), (value, a, b) => {
-        const [min, max] = a <= b ? [a, b] : [b, a];
-        const reader = createEnvReader({ V: String(value) });
-        const read = reader.integer("V", -1, { min, max });
-        const inside = value >= min && value <= max;
-        expect(read).toBe(inside ? value : -1);
-        expect(reader.problems.length).toBe(inside ? 0 : 1);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        (value, a, b) => {
+          const [min, max] = a <= b ? [a, b] : [b, a];
+          const reader = createEnvReader({ V: String(value) });
+          const read = reader.integer("V", -1, { min, max });
+          const inside = value >= min && value <= max;
+          expect(read).toBe(inside ? value : -1);
+          expect(reader.problems.length).toBe(inside ? 0 : 1);
+        },
+      ),
     );
   });
 

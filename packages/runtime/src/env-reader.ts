@@ -53,7 +53,8 @@ export function createEnvReader(env: Environment): EnvReader {
       const value = text(name);
       if (value === undefined) return fallback;
       const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-      if (Number.isSafeInteger(parsed) && parsed >= range.min && (range.max === undefined || parsed <= range.max)) return parsed;
+      if (Number.isSafeInteger(parsed) && parsed >= range.min && (range.max === undefined || parsed <= range.max))
+        return parsed;
       const bounds = range.max === undefined ? `>= ${range.min}` : `from ${range.min} to ${range.max}`;
       const what = range.unit === undefined ? "a whole number" : `a whole number of ${range.unit}`;
       problem(`${name} must be ${what} ${bounds} (got "${value}")`, [name]);
@@ -107,4 +108,3 @@ export function combineConfigProblems(problems: readonly ConfigProblem[]): Confi
   const messages = problems.map((problem) => problem.message.replace(/\.$/, ""));
   return new ConfigError(`Invalid configuration: ${messages.join("; ")}.`, variables);
 }
-

@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { DeliberateError, databaseRetryAfterSeconds, type ErrorBody, type ErrorCode, toDeliberateError } from "@deliberate/base";
+import {
+  DeliberateError,
+  databaseRetryAfterSeconds,
+  type ErrorBody,
+  type ErrorCode,
+  toDeliberateError,
+} from "@deliberate/base";
 
 /** The body a caller sees for a failure: `error_id` is set when the details stayed in the server log. */
 export type PublicErrorBody = ErrorBody & { error_id?: string; retry_after_seconds?: number };
@@ -44,7 +50,9 @@ export function privateErrorBody(code: ErrorCode, errorId: string, retryable: bo
     message: storage
       ? `The server could not read or write its database (error ${errorId}); the details are in its log.`
       : `The server failed unexpectedly while handling the call (error ${errorId}); the details are in its log.`,
-    hint: retryable ? "Try again shortly; if it keeps failing, report the error id with the server log." : "Report the error id with the server log; retrying the same call will likely fail again.",
+    hint: retryable
+      ? "Try again shortly; if it keeps failing, report the error id with the server log."
+      : "Report the error id with the server log; retrying the same call will likely fail again.",
     retryable,
     error_id: errorId,
   };

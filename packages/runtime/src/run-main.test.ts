@@ -33,7 +33,10 @@ describe("runMain", () => {
     const run = recordingProcess();
     await runMain("svc", () => Promise.reject(new Error("port in use")), run.process);
     expect(run.codes).toEqual([1]);
-    expect(JSON.parse(run.stderr[0] ?? "")).toMatchObject({ level: "error", message: "svc failed to start: port in use" });
+    expect(JSON.parse(run.stderr[0] ?? "")).toMatchObject({
+      level: "error",
+      message: "svc failed to start: port in use",
+    });
   });
 
   it("stops a running service on SIGTERM (exit 0), and exits 130 on a second signal", async () => {

@@ -21,7 +21,11 @@ export interface MainProcess {
  * its grace); a second signal exits 130 at once. A start that returns nothing ran to completion (help,
  * version, --print-config) and the process ends when its work does.
  */
-export function runMain(name: string, start: () => Promise<RunningService | undefined>, process: MainProcess = globalThis.process): Promise<void> {
+export function runMain(
+  name: string,
+  start: () => Promise<RunningService | undefined>,
+  process: MainProcess = globalThis.process,
+): Promise<void> {
   return start().then(
     (running) => {
       if (running !== undefined) stopOnSignals(name, running, process);
@@ -32,7 +36,9 @@ export function runMain(name: string, start: () => Promise<RunningService | unde
         return void process.exit(2);
       }
       const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "error", message: `${name} failed to start: ${message}` })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ time: new Date().toISOString(), level: "error", message: `${name} failed to start: ${message}` })}\n`,
+      );
       process.exit(1);
     },
   );
@@ -49,7 +55,9 @@ function stopOnSignals(name: string, running: RunningService, process: MainProce
         () => process.exit(0),
         (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
-          process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "error", message: `${name} failed to stop: ${message}` })}\n`);
+          process.stderr.write(
+            `${JSON.stringify({ time: new Date().toISOString(), level: "error", message: `${name} failed to stop: ${message}` })}\n`,
+          );
           process.exit(1);
         },
       );

@@ -12,9 +12,18 @@ const allowlist: Allowlist = {
 
 describe("the allowlist", () => {
   it("admits a change of whole steps within bounds, and counts the steps", () => {
-    expect(checkAllowlist(allowlist, { scope: "linear", setting: "timeoutMs", from: 30_000, to: 40_000 })).toEqual({ ok: true, steps: 2 });
-    expect(checkAllowlist(allowlist, { scope: "linear", setting: "temperature", from: 0.7, to: 0.5 })).toEqual({ ok: true, steps: 2 });
-    expect(checkAllowlist(allowlist, { scope: "engine", setting: "concurrency", from: 4, to: 5 })).toEqual({ ok: true, steps: 1 });
+    expect(checkAllowlist(allowlist, { scope: "linear", setting: "timeoutMs", from: 30_000, to: 40_000 })).toEqual({
+      ok: true,
+      steps: 2,
+    });
+    expect(checkAllowlist(allowlist, { scope: "linear", setting: "temperature", from: 0.7, to: 0.5 })).toEqual({
+      ok: true,
+      steps: 2,
+    });
+    expect(checkAllowlist(allowlist, { scope: "engine", setting: "concurrency", from: 4, to: 5 })).toEqual({
+      ok: true,
+      steps: 1,
+    });
   });
 
   it("refuses, saying why: out of bounds, not whole steps, too many steps, unchanged, not allowed, wrong scope, fractions", () => {
@@ -22,19 +31,39 @@ describe("the allowlist", () => {
       const verdict = checkAllowlist(allowlist, change);
       return verdict.ok ? "ok" : verdict.reason;
     };
-    expect(reason({ scope: "linear", setting: "timeoutMs", from: 60_000, to: 70_000 })).toBe("linear.timeoutMs: 70000 is above the allowlist maximum 60000");
-    expect(reason({ scope: "linear", setting: "timeoutMs", from: 5_000, to: 0 })).toBe("linear.timeoutMs: 0 is below the allowlist minimum 5000");
-    expect(reason({ scope: "linear", setting: "timeoutMs", from: 30_000, to: 32_000 })).toBe("linear.timeoutMs: 30000 → 32000 is not a whole number of steps of 5000");
-    expect(reason({ scope: "linear", setting: "timeoutMs", from: 10_000, to: 25_000 })).toBe("linear.timeoutMs: 10000 → 25000 is 3 steps of 5000; at most 2 per action");
-    expect(reason({ scope: "linear", setting: "timeoutMs", from: 10_000, to: 10_000 })).toBe("linear.timeoutMs: the new value equals the current one (10000)");
-    expect(reason({ scope: "linear", setting: "maxTokens", from: 1000, to: 1500 })).toBe("maxTokens is not in the allowlist (allowed: timeoutMs, temperature, concurrency)");
-    expect(reason({ scope: "linear", setting: "concurrency", from: 4, to: 5 })).toBe("concurrency is an engine setting, not a mode's (linear.concurrency)");
-    expect(reason({ scope: "engine", setting: "timeoutMs", from: 5_000, to: 10_000 })).toBe("timeoutMs is a mode's setting; the engine has none (engine.timeoutMs)");
-    expect(reason({ scope: "engine", setting: "concurrency", from: 4, to: 4.5 })).toBe("engine.concurrency: concurrency takes whole numbers, got 4.5");
+    expect(reason({ scope: "linear", setting: "timeoutMs", from: 60_000, to: 70_000 })).toBe(
+      "linear.timeoutMs: 70000 is above the allowlist maximum 60000",
+    );
+    expect(reason({ scope: "linear", setting: "timeoutMs", from: 5_000, to: 0 })).toBe(
+      "linear.timeoutMs: 0 is below the allowlist minimum 5000",
+    );
+    expect(reason({ scope: "linear", setting: "timeoutMs", from: 30_000, to: 32_000 })).toBe(
+      "linear.timeoutMs: 30000 → 32000 is not a whole number of steps of 5000",
+    );
+    expect(reason({ scope: "linear", setting: "timeoutMs", from: 10_000, to: 25_000 })).toBe(
+      "linear.timeoutMs: 10000 → 25000 is 3 steps of 5000; at most 2 per action",
+    );
+    expect(reason({ scope: "linear", setting: "timeoutMs", from: 10_000, to: 10_000 })).toBe(
+      "linear.timeoutMs: the new value equals the current one (10000)",
+    );
+    expect(reason({ scope: "linear", setting: "maxTokens", from: 1000, to: 1500 })).toBe(
+      "maxTokens is not in the allowlist (allowed: timeoutMs, temperature, concurrency)",
+    );
+    expect(reason({ scope: "linear", setting: "concurrency", from: 4, to: 5 })).toBe(
+      "concurrency is an engine setting, not a mode's (linear.concurrency)",
+    );
+    expect(reason({ scope: "engine", setting: "timeoutMs", from: 5_000, to: 10_000 })).toBe(
+      "timeoutMs is a mode's setting; the engine has none (engine.timeoutMs)",
+    );
+    expect(reason({ scope: "engine", setting: "concurrency", from: 4, to: 4.5 })).toBe(
+      "engine.concurrency: concurrency takes whole numbers, got 4.5",
+    );
   });
 
   it("property: whatever it admits is within bounds, whole steps, at most maxSteps, and stepsWithinBounds only proposes what it admits", () => {
-    const entries = Object.entries(defaultAllowlist) as Array<[keyof typeof defaultAllowlist, NonNullable<(typeof defaultAllowlist)["timeoutMs"]>]>;
+    const entries = Object.entries(defaultAllowlist) as Array<
+      [keyof typeof defaultAllowlist, NonNullable<(typeof defaultAllowlist)["timeoutMs"]>]
+    >;
     fc.assert(
       fc.property(
         fc.constantFrom(...entries),
@@ -59,7 +88,10 @@ describe("the allowlist", () => {
           expect(steps).toBeLessThanOrEqual(Math.min(wanted, entry.maxSteps));
           if (steps > 0) {
             const proposed = stepValue(entry, from, direction, steps);
-            expect(checkAllowlist(defaultAllowlist, { scope, setting, from, to: proposed })).toEqual({ ok: true, steps });
+            expect(checkAllowlist(defaultAllowlist, { scope, setting, from, to: proposed })).toEqual({
+              ok: true,
+              steps,
+            });
           }
         },
       ),

@@ -12,7 +12,12 @@ export interface ProposedChange {
 
 export type AllowlistVerdict = { ok: true; steps: number } | { ok: false; reason: string };
 
-const integerSettings: ReadonlySet<AdjustableSetting> = new Set(["timeoutMs", "maxTokens", "thinkingBudget", "concurrency"]);
+const integerSettings: ReadonlySet<AdjustableSetting> = new Set([
+  "timeoutMs",
+  "maxTokens",
+  "thinkingBudget",
+  "concurrency",
+]);
 /** Float slack when counting steps (0.1 + 0.2 ≠ 0.3). */
 const tolerance = 1e-6;
 
@@ -45,19 +50,42 @@ export function stepsWithinBounds(entry: AllowlistEntry, from: number, direction
 export function checkAllowlist(allowlist: Allowlist, change: ProposedChange): AllowlistVerdict {
   const label = targetLabel(change.scope, change.setting);
   const entry = allowlist[change.setting];
-  if (!entry) return { ok: false, reason: `${change.setting} is not in the allowlist (allowed: ${Object.keys(allowlist).join(", ") || "nothing"})` };
+  if (!entry)
+    return {
+      ok: false,
+      reason: `${change.setting} is not in the allowlist (allowed: ${Object.keys(allowlist).join(", ") || "nothing"})`,
+    };
   if (!settingFitsScope(change.scope, change.setting)) {
-    return { ok: false, reason: change.setting === "concurrency" ? `concurrency is an engine setting, not a mode's (${label})` : `${change.setting} is a mode's setting; the engine has none (${label})` };
+    return {
+      ok: false,
+      reason:
+        change.setting === "concurrency"
+          ? `concurrency is an engine setting, not a mode's (${label})`
+          : `${change.setting} is a mode's setting; the engine has none (${label})`,
+    };
   }
-  if (!Number.isFinite(change.to)) return { ok: false, reason: `${label}: the new value ${change.to} is not a finite number` };
-  if (integerSettings.has(change.setting) && !Number.isInteger(change.to)) return { ok: false, reason: `${label}: ${change.setting} takes whole numbers, got ${change.to}` };
-  if (change.to < entry.min - tolerance) return { ok: false, reason: `${label}: ${change.to} is below the allowlist minimum ${entry.min}` };
-  if (change.to > entry.max + tolerance) return { ok: false, reason: `${label}: ${change.to} is above the allowlist maximum ${entry.max}` };
+  if (!Number.isFinite(change.to))
+    return { ok: false, reason: `${label}: the new value ${change.to} is not a finite number` };
+  if (integerSettings.has(change.setting) && !Number.isInteger(change.to))
+    return { ok: false, reason: `${label}: ${change.setting} takes whole numbers, got ${change.to}` };
+  if (change.to < entry.min - tolerance)
+    return { ok: false, reason: `${label}: ${change.to} is below the allowlist minimum ${entry.min}` };
+  if (change.to > entry.max + tolerance)
+    return { ok: false, reason: `${label}: ${change.to} is above the allowlist maximum ${entry.max}` };
   const distance = Math.abs(change.to - change.from);
-  if (distance <= tolerance) return { ok: false, reason: `${label}: the new value equals the current one (${change.from})` };
+  if (distance <= tolerance)
+    return { ok: false, reason: `${label}: the new value equals the current one (${change.from})` };
   const steps = distance / entry.step;
   const whole = Math.round(steps);
-  if (Math.abs(steps - whole) > tolerance) return { ok: false, reason: `${label}: ${change.from} → ${change.to} is not a whole number of steps of ${entry.step}` };
-  if (whole > entry.maxSteps) return { ok: false, reason: `${label}: ${change.from} → ${change.to} is ${whole} steps of ${entry.step}; at most ${entry.maxSteps} per action` };
+  if (Math.abs(steps - whole) > tolerance)
+    return {
+      ok: false,
+      reason: `${label}: ${change.from} → ${change.to} is not a whole number of steps of ${entry.step}`,
+    };
+  if (whole > entry.maxSteps)
+    return {
+      ok: false,
+      reason: `${label}: ${change.from} → ${change.to} is ${whole} steps of ${entry.step}; at most ${entry.maxSteps} per action`,
+    };
   return { ok: true, steps: whole };
 }

@@ -19,7 +19,9 @@ export const metricsSnapshotSchema = z
     latency_samples: z.number().int(),
     quality: z.number().nullable(),
     quality_samples: z.number().int(),
-    repair_rate: z.number().describe("Share of calls whose answer was still invalid after the repair round (MODEL_OUTPUT_INVALID)"),
+    repair_rate: z
+      .number()
+      .describe("Share of calls whose answer was still invalid after the repair round (MODEL_OUTPUT_INVALID)"),
     cut_off: z.number().int(),
     error_codes: z.record(z.string(), z.number().int()),
     model_calls_mean: z.number(),
@@ -44,7 +46,12 @@ export const triggerSchema = z
   })
   .meta({ title: "SelfImprovementTrigger" });
 
-const figures = z.object(Object.fromEntries(metricNames.map((name) => [name, z.number().nullable()])) as Record<(typeof metricNames)[number], z.ZodNullable<z.ZodNumber>>);
+const figures = z.object(
+  Object.fromEntries(metricNames.map((name) => [name, z.number().nullable()])) as Record<
+    (typeof metricNames)[number],
+    z.ZodNullable<z.ZodNumber>
+  >,
+);
 
 export const baselineSchema = z
   .object({
@@ -54,10 +61,17 @@ export const baselineSchema = z
     note: z.string().nullable(),
     window: metricsSnapshotSchema,
     window_from: iso,
-    ema: figures.describe("The baseline: EMA over chunks of earlier calls, frozen while a trigger is open (chunks that would trigger are left out)"),
+    ema: figures.describe(
+      "The baseline: EMA over chunks of earlier calls, frozen while a trigger is open (chunks that would trigger are left out)",
+    ),
     // One property per metric (an object, not a record keyed by an enum: its JSON Schema names the properties it requires).
     frozen_since: z
-      .object(Object.fromEntries(metricNames.map((name) => [name, iso.nullable()])) as Record<(typeof metricNames)[number], z.ZodNullable<typeof iso>>)
+      .object(
+        Object.fromEntries(metricNames.map((name) => [name, iso.nullable()])) as Record<
+          (typeof metricNames)[number],
+          z.ZodNullable<typeof iso>
+        >,
+      )
       .describe("Per metric, when the regression its baseline is frozen against began (null: not frozen)"),
     rolling: metricsSnapshotSchema.describe("The earlier calls pooled"),
     chunks: z.number().int(),
@@ -65,7 +79,14 @@ export const baselineSchema = z
   .meta({ title: "SelfImprovementBaseline" });
 
 export const healthReportSchema = z
-  .object({ generated_at: iso, healthy: z.boolean(), triggers: z.array(triggerSchema), tools: z.array(baselineSchema), modes: z.array(baselineSchema), overall: metricsSnapshotSchema })
+  .object({
+    generated_at: iso,
+    healthy: z.boolean(),
+    triggers: z.array(triggerSchema),
+    tools: z.array(baselineSchema),
+    modes: z.array(baselineSchema),
+    overall: metricsSnapshotSchema,
+  })
   .meta({ title: "SelfImprovementHealthReport" });
 
 export const suggestedActionSchema = z.union([
@@ -133,7 +154,9 @@ export const actionSchema = z
   })
   .meta({ title: "SelfImprovementAction" });
 
-export const historyEntrySchema = actionSchema.extend({ target: z.string(), lesson: z.string().nullable() }).meta({ title: "SelfImprovementHistoryEntry" });
+export const historyEntrySchema = actionSchema
+  .extend({ target: z.string(), lesson: z.string().nullable() })
+  .meta({ title: "SelfImprovementHistoryEntry" });
 export const historySchema = z.array(historyEntrySchema).meta({ title: "SelfImprovementHistory" });
 export const diagnosticsSchema = z.array(diagnosisSchema).meta({ title: "SelfImprovementDiagnostics" });
 
@@ -148,7 +171,13 @@ const breakerFields = {
 };
 
 export const circuitBreakerSchema = z
-  .object({ ...breakerFields, reopens_at: iso.nullable(), failure_threshold: z.number().int(), reset_timeout_ms: z.number().int(), success_threshold: z.number().int() })
+  .object({
+    ...breakerFields,
+    reopens_at: iso.nullable(),
+    failure_threshold: z.number().int(),
+    reset_timeout_ms: z.number().int(),
+    success_threshold: z.number().int(),
+  })
   .meta({ title: "SelfImprovementCircuitBreaker" });
 
 export const statusSchema = z
@@ -158,7 +187,9 @@ export const statusSchema = z
         z.object({ source: z.literal("service"), holder: z.string(), recorded_at: iso }),
         z.object({ source: z.literal("environment"), holder: z.null(), recorded_at: z.null() }),
       ])
-      .describe("Where mode, analyzer and cycle_ms come from: the running service's record in the database, or the reader's own environment when no service has recorded one"),
+      .describe(
+        "Where mode, analyzer and cycle_ms come from: the running service's record in the database, or the reader's own environment when no service has recorded one",
+      ),
     mode: z.enum(["auto", "advisory", "off"]),
     analyzer: z.enum(["auto", "model", "rules"]),
     cycle_ms: z.number().int(),
@@ -178,7 +209,16 @@ export const statusSchema = z
         details: z.record(z.string(), z.unknown()),
       })
       .nullable(),
-    overrides: z.array(z.object({ scope: z.string(), setting: z.enum(adjustableSettings), value: z.number(), action_id: z.string().nullable(), updated_at: iso, target: z.string() })),
+    overrides: z.array(
+      z.object({
+        scope: z.string(),
+        setting: z.enum(adjustableSettings),
+        value: z.number(),
+        action_id: z.string().nullable(),
+        updated_at: iso,
+        target: z.string(),
+      }),
+    ),
     pending_diagnoses: z.number().int(),
     actions_evaluating: z.number().int(),
     actions_last_hour: z.number().int(),
@@ -193,13 +233,23 @@ const durationHint = "a duration such as 90s, 30m, 2h, 1d, 1h30m, or whole milli
 export const pauseRequestSchema = z
   .object({
     duration: z
-      .union([z.string().min(1, `must not be empty: give ${durationHint}`), z.number().int().min(0)], { error: `must be ${durationHint}` })
+      .union([z.string().min(1, `must not be empty: give ${durationHint}`), z.number().int().min(0)], {
+        error: `must be ${durationHint}`,
+      })
       .describe("90s, 30m, 2h, 1d, or milliseconds; 0 resumes"),
   })
   .meta({ title: "SelfImprovementPause" });
 export const pauseResultSchema = z.object({ paused_until: iso.nullable() }).meta({ title: "SelfImprovementPaused" });
-export const reasonRequestSchema = z.object({ reason: z.string().max(2000).optional() }).meta({ title: "SelfImprovementReason" });
+export const reasonRequestSchema = z
+  .object({ reason: z.string().max(2000).optional() })
+  .meta({ title: "SelfImprovementReason" });
 
 // ?limit reads like a session read's (looseInteger): "", " " or "abc" are "expected a number", not a coerced 0 or NaN.
-export const historyQuerySchema = z.object({ limit: looseInteger({ min: 1, max: 1000 }).optional(), outcome: z.enum(actionStatuses).optional() });
-export const diagnosticsQuerySchema = z.object({ limit: looseInteger({ min: 1, max: 1000 }).optional(), status: z.enum(diagnosisStatuses).optional() });
+export const historyQuerySchema = z.object({
+  limit: looseInteger({ min: 1, max: 1000 }).optional(),
+  outcome: z.enum(actionStatuses).optional(),
+});
+export const diagnosticsQuerySchema = z.object({
+  limit: looseInteger({ min: 1, max: 1000 }).optional(),
+  status: z.enum(diagnosisStatuses).optional(),
+});

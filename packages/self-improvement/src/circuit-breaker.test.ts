@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type BreakerState, breakerAt, breakerRemainingMs, closedBreaker, recordBreakerFailure, recordBreakerSuccess } from "./circuit-breaker.ts";
+import {
+  type BreakerState,
+  breakerAt,
+  breakerRemainingMs,
+  closedBreaker,
+  recordBreakerFailure,
+  recordBreakerSuccess,
+} from "./circuit-breaker.ts";
 
 const config = { failureThreshold: 3, resetTimeoutMs: 300_000, successThreshold: 2 };
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 24, 10, 0, seconds));
@@ -12,7 +19,12 @@ describe("the circuit breaker (3 failures, 5 minutes, 2 successes)", () => {
     state = recordBreakerFailure(state, at(1), "b", config);
     expect(state.state).toBe("closed");
     state = recordBreakerFailure(state, at(2), "c", config);
-    expect(state).toMatchObject({ state: "open", consecutive_failures: 3, opened_at: at(2).toISOString(), last_failure: "c" });
+    expect(state).toMatchObject({
+      state: "open",
+      consecutive_failures: 3,
+      opened_at: at(2).toISOString(),
+      last_failure: "c",
+    });
     expect(breakerRemainingMs(state, at(62), config)).toBe(240_000);
     expect(breakerAt(state, at(301), config).state).toBe("open");
     expect(breakerAt(state, at(302), config).state).toBe("half_open");
@@ -26,7 +38,10 @@ describe("the circuit breaker (3 failures, 5 minutes, 2 successes)", () => {
     let state = recordBreakerFailure(recordBreakerFailure(closedBreaker, at(0), "a", config), at(1), "b", config);
     state = recordBreakerSuccess(state, at(2), config);
     expect(state.consecutive_failures).toBe(0);
-    state = [0, 1, 2].reduce((current, second) => recordBreakerFailure(current, at(second), "x", config), closedBreaker);
+    state = [0, 1, 2].reduce(
+      (current, second) => recordBreakerFailure(current, at(second), "x", config),
+      closedBreaker,
+    );
     state = recordBreakerFailure(breakerAt(state, at(400), config), at(400), "again", config);
     expect(state).toMatchObject({ state: "open", opened_at: at(400).toISOString() });
   });
@@ -39,7 +54,9 @@ describe("the circuit breaker (3 failures, 5 minutes, 2 successes)", () => {
         let run = 0;
         for (const [index, failed] of outcomes.entries()) {
           if (state.state === "open") break;
-          state = failed ? recordBreakerFailure(state, at(index), "x", settings) : recordBreakerSuccess(state, at(index), settings);
+          state = failed
+            ? recordBreakerFailure(state, at(index), "x", settings)
+            : recordBreakerSuccess(state, at(index), settings);
           run = failed ? run + 1 : 0;
           expect(state.state === "open").toBe(run >= threshold);
         }

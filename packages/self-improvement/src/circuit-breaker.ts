@@ -27,7 +27,8 @@ function reopensAt(state: BreakerState, config: CircuitBreakerConfig): number {
 
 /** The state as of `now`: an open breaker whose reset timeout has passed is half-open. */
 export function breakerAt(state: BreakerState, now: Date, config: CircuitBreakerConfig): BreakerState {
-  if (state.state === "open" && now.getTime() >= reopensAt(state, config)) return { ...state, state: "half_open", half_open_successes: 0 };
+  if (state.state === "open" && now.getTime() >= reopensAt(state, config))
+    return { ...state, state: "half_open", half_open_successes: 0 };
   return state;
 }
 
@@ -42,7 +43,8 @@ export function recordBreakerSuccess(state: BreakerState, now: Date, config: Cir
   const current = breakerAt(state, now, config);
   if (current.state === "half_open") {
     const successes = current.half_open_successes + 1;
-    if (successes >= config.successThreshold) return { ...current, state: "closed", consecutive_failures: 0, half_open_successes: 0 };
+    if (successes >= config.successThreshold)
+      return { ...current, state: "closed", consecutive_failures: 0, half_open_successes: 0 };
     return { ...current, half_open_successes: successes };
   }
   if (current.state === "open") return current;
@@ -50,7 +52,12 @@ export function recordBreakerSuccess(state: BreakerState, now: Date, config: Cir
 }
 
 /** A failed cycle: `failureThreshold` in a row open the breaker; any failure while half-open reopens it. */
-export function recordBreakerFailure(state: BreakerState, now: Date, reason: string, config: CircuitBreakerConfig): BreakerState {
+export function recordBreakerFailure(
+  state: BreakerState,
+  now: Date,
+  reason: string,
+  config: CircuitBreakerConfig,
+): BreakerState {
   const current = breakerAt(state, now, config);
   const failures = current.consecutive_failures + 1;
   const opens = current.state === "half_open" || failures >= config.failureThreshold;

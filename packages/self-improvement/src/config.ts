@@ -2,7 +2,16 @@ import { ConfigError } from "@deliberate/base";
 import { defineModuleEnvironment, readEnvironmentVariables } from "@deliberate/engine";
 import { z } from "zod";
 import { defaultRequestTimeoutMs } from "@deliberate/providers";
-import { type AdjustableSetting, type AnalyzerChoice, adjustableSettings, analyzerChoices, type LoopMode, loopModes, type Severity, severities } from "./types.ts";
+import {
+  type AdjustableSetting,
+  type AnalyzerChoice,
+  adjustableSettings,
+  analyzerChoices,
+  type LoopMode,
+  loopModes,
+  type Severity,
+  severities,
+} from "./types.ts";
 
 /**
  * How far one setting may move: values stay within [min, max], and one action
@@ -106,11 +115,15 @@ export interface SelfImprovementConfig {
   lease: LeaseConfig;
 }
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
 
 /** Options of `createSelfImprovementModule`: any part of the configuration; the allowlist replaces the default one setting by setting. */
 export type SelfImprovementOptions = DeepPartial<Omit<SelfImprovementConfig, "executor">> & {
-  executor?: Partial<Omit<ExecutorConfig, "allowlist">> & { allowlist?: Partial<Record<AdjustableSetting, AllowlistEntry | null>> };
+  executor?: Partial<Omit<ExecutorConfig, "allowlist">> & {
+    allowlist?: Partial<Record<AdjustableSetting, AllowlistEntry | null>>;
+  };
 };
 
 const minute = 60_000;
@@ -144,7 +157,15 @@ export const defaultSelfImprovementConfig: SelfImprovementConfig = {
     excludeTools: [],
     floors: { errorRate: 0.05, latencyMs: 100, quality: 0.05, repairRate: 0.05 },
   },
-  analyzer: { use: "auto", minSeverity: "high", maxPending: 3, noActionRevisitMs: hour, lessonTtlMs: 7 * day, maxLessons: 10, pendingTtlMs: day },
+  analyzer: {
+    use: "auto",
+    minSeverity: "high",
+    maxPending: 3,
+    noActionRevisitMs: hour,
+    lessonTtlMs: 7 * day,
+    maxLessons: 10,
+    pendingTtlMs: day,
+  },
   executor: { cooldownMs: 10 * minute, maxActionsPerHour: 3, allowlist: defaultAllowlist },
   learner: { minSamples: 20, maxSamples: 200, maxWaitMs: day, rewardThreshold: 0.05, confidenceHalfSamples: 10 },
   circuitBreaker: { failureThreshold: 3, resetTimeoutMs: 5 * minute, successThreshold: 2 },
@@ -156,14 +177,16 @@ function fail(field: string, message: string): never {
 }
 
 function positive(value: number, field: string, integer = true): number {
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) fail(field, `must be a positive ${integer ? "integer" : "number"}, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+    fail(field, `must be a positive ${integer ? "integer" : "number"}, got ${value}`);
   return value;
 }
 
 function checkEntry(setting: AdjustableSetting, entry: AllowlistEntry): AllowlistEntry {
   const field = `executor.allowlist.${setting}`;
   for (const key of ["min", "max", "step", "maxSteps"] as const) {
-    if (typeof entry[key] !== "number" || !Number.isFinite(entry[key])) fail(`${field}.${key}`, `must be a finite number, got ${String(entry[key])}`);
+    if (typeof entry[key] !== "number" || !Number.isFinite(entry[key]))
+      fail(`${field}.${key}`, `must be a finite number, got ${String(entry[key])}`);
   }
   if (entry.min > entry.max) fail(field, `min ${entry.min} is above max ${entry.max}`);
   if (entry.min < 0) fail(`${field}.min`, `must be 0 or more, got ${entry.min}`);
@@ -178,9 +201,11 @@ export function resolveSelfImprovementConfig(options: SelfImprovementOptions = {
   const base = defaultSelfImprovementConfig;
   const allowlist: Allowlist = { ...base.executor.allowlist };
   for (const [setting, entry] of Object.entries(options.executor?.allowlist ?? {})) {
-    if (!(adjustableSettings as readonly string[]).includes(setting)) fail(`executor.allowlist.${setting}`, `is not an adjustable setting (${adjustableSettings.join(", ")})`);
+    if (!(adjustableSettings as readonly string[]).includes(setting))
+      fail(`executor.allowlist.${setting}`, `is not an adjustable setting (${adjustableSettings.join(", ")})`);
     if (entry === null) delete allowlist[setting as AdjustableSetting];
-    else if (entry !== undefined) allowlist[setting as AdjustableSetting] = checkEntry(setting as AdjustableSetting, entry);
+    else if (entry !== undefined)
+      allowlist[setting as AdjustableSetting] = checkEntry(setting as AdjustableSetting, entry);
   }
   const cycleMs = options.cycleMs ?? base.cycleMs;
   const config: SelfImprovementConfig = {
@@ -188,25 +213,41 @@ export function resolveSelfImprovementConfig(options: SelfImprovementOptions = {
     cycleMs,
     syncMs: options.syncMs ?? base.syncMs,
     defaultTimeoutMs: options.defaultTimeoutMs ?? base.defaultTimeoutMs,
-    monitor: { ...base.monitor, ...options.monitor, floors: { ...base.monitor.floors, ...options.monitor?.floors }, excludeTools: [...(options.monitor?.excludeTools ?? base.monitor.excludeTools)] },
+    monitor: {
+      ...base.monitor,
+      ...options.monitor,
+      floors: { ...base.monitor.floors, ...options.monitor?.floors },
+      excludeTools: [...(options.monitor?.excludeTools ?? base.monitor.excludeTools)],
+    },
     analyzer: { ...base.analyzer, ...options.analyzer },
     executor: { ...base.executor, ...options.executor, allowlist },
     learner: { ...base.learner, ...options.learner },
     circuitBreaker: { ...base.circuitBreaker, ...options.circuitBreaker },
     // A lease outlives a few missed cycles of a live leader, and no more.
-    lease: { name: options.lease?.name ?? base.lease.name, durationMs: options.lease?.durationMs ?? Math.max(3 * cycleMs, minute) },
+    lease: {
+      name: options.lease?.name ?? base.lease.name,
+      durationMs: options.lease?.durationMs ?? Math.max(3 * cycleMs, minute),
+    },
   };
-  if (!(loopModes as readonly string[]).includes(config.mode)) fail("mode", `must be one of ${loopModes.join(", ")}, got ${config.mode}`);
-  if (!(analyzerChoices as readonly string[]).includes(config.analyzer.use)) fail("analyzer.use", `must be one of ${analyzerChoices.join(", ")}, got ${config.analyzer.use}`);
-  if (!(severities as readonly string[]).includes(config.analyzer.minSeverity)) fail("analyzer.minSeverity", `must be one of ${severities.join(", ")}, got ${config.analyzer.minSeverity}`);
+  if (!(loopModes as readonly string[]).includes(config.mode))
+    fail("mode", `must be one of ${loopModes.join(", ")}, got ${config.mode}`);
+  if (!(analyzerChoices as readonly string[]).includes(config.analyzer.use))
+    fail("analyzer.use", `must be one of ${analyzerChoices.join(", ")}, got ${config.analyzer.use}`);
+  if (!(severities as readonly string[]).includes(config.analyzer.minSeverity))
+    fail("analyzer.minSeverity", `must be one of ${severities.join(", ")}, got ${config.analyzer.minSeverity}`);
   positive(config.cycleMs, "cycleMs");
   positive(config.syncMs, "syncMs");
   positive(config.defaultTimeoutMs, "defaultTimeoutMs");
-  if (!(config.monitor.alpha > 0 && config.monitor.alpha <= 1)) fail("monitor.alpha", `must be in (0, 1], got ${config.monitor.alpha}`);
+  if (!(config.monitor.alpha > 0 && config.monitor.alpha <= 1))
+    fail("monitor.alpha", `must be in (0, 1], got ${config.monitor.alpha}`);
   positive(config.monitor.windowSize, "monitor.windowSize");
   positive(config.monitor.windowMs, "monitor.windowMs");
   positive(config.monitor.minSamples, "monitor.minSamples");
-  if (config.monitor.minSamples > config.monitor.windowSize) fail("monitor.minSamples", `(${config.monitor.minSamples}) cannot exceed monitor.windowSize (${config.monitor.windowSize})`);
+  if (config.monitor.minSamples > config.monitor.windowSize)
+    fail(
+      "monitor.minSamples",
+      `(${config.monitor.minSamples}) cannot exceed monitor.windowSize (${config.monitor.windowSize})`,
+    );
   positive(config.monitor.lookbackMs, "monitor.lookbackMs");
   positive(config.monitor.maxRows, "monitor.maxRows");
   for (const [key, value] of Object.entries(config.monitor.floors)) {
@@ -217,13 +258,19 @@ export function resolveSelfImprovementConfig(options: SelfImprovementOptions = {
   positive(config.analyzer.lessonTtlMs, "analyzer.lessonTtlMs");
   positive(config.analyzer.maxLessons, "analyzer.maxLessons");
   positive(config.analyzer.pendingTtlMs, "analyzer.pendingTtlMs");
-  if (!Number.isInteger(config.executor.cooldownMs) || config.executor.cooldownMs < 0) fail("executor.cooldownMs", `must be 0 or a positive integer, got ${config.executor.cooldownMs}`);
+  if (!Number.isInteger(config.executor.cooldownMs) || config.executor.cooldownMs < 0)
+    fail("executor.cooldownMs", `must be 0 or a positive integer, got ${config.executor.cooldownMs}`);
   positive(config.executor.maxActionsPerHour, "executor.maxActionsPerHour");
   positive(config.learner.minSamples, "learner.minSamples");
   positive(config.learner.maxSamples, "learner.maxSamples");
-  if (config.learner.maxSamples < config.learner.minSamples) fail("learner.maxSamples", `(${config.learner.maxSamples}) is below learner.minSamples (${config.learner.minSamples})`);
+  if (config.learner.maxSamples < config.learner.minSamples)
+    fail(
+      "learner.maxSamples",
+      `(${config.learner.maxSamples}) is below learner.minSamples (${config.learner.minSamples})`,
+    );
   positive(config.learner.maxWaitMs, "learner.maxWaitMs");
-  if (!(config.learner.rewardThreshold > 0 && config.learner.rewardThreshold < 1)) fail("learner.rewardThreshold", `must be in (0, 1), got ${config.learner.rewardThreshold}`);
+  if (!(config.learner.rewardThreshold > 0 && config.learner.rewardThreshold < 1))
+    fail("learner.rewardThreshold", `must be in (0, 1), got ${config.learner.rewardThreshold}`);
   positive(config.learner.confidenceHalfSamples, "learner.confidenceHalfSamples");
   positive(config.circuitBreaker.failureThreshold, "circuitBreaker.failureThreshold");
   positive(config.circuitBreaker.resetTimeoutMs, "circuitBreaker.resetTimeoutMs");
@@ -235,7 +282,10 @@ export function resolveSelfImprovementConfig(options: SelfImprovementOptions = {
 
 const positiveInteger = z
   .string()
-  .refine((text) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0, "must be a positive integer")
+  .refine(
+    (text) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0,
+    "must be a positive integer",
+  )
   .transform(Number)
   .optional();
 const positiveNumber = z
@@ -255,10 +305,17 @@ const allowlistJson = z
   .transform((text, context) => {
     try {
       const parsed: unknown = JSON.parse(text);
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Partial<Record<AdjustableSetting, AllowlistEntry | null>>;
-      context.addIssue({ code: "custom", message: "must be a JSON object of setting -> {min, max, step, maxSteps} or null: not a JSON object" });
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+        return parsed as Partial<Record<AdjustableSetting, AllowlistEntry | null>>;
+      context.addIssue({
+        code: "custom",
+        message: "must be a JSON object of setting -> {min, max, step, maxSteps} or null: not a JSON object",
+      });
     } catch (error) {
-      context.addIssue({ code: "custom", message: `must be a JSON object of setting -> {min, max, step, maxSteps} or null: ${(error as Error).message}` });
+      context.addIssue({
+        code: "custom",
+        message: `must be a JSON object of setting -> {min, max, step, maxSteps} or null: ${(error as Error).message}`,
+      });
     }
     return z.NEVER;
   })
@@ -273,43 +330,106 @@ const defaults = defaultSelfImprovementConfig;
 export const selfImprovementEnvironment = defineModuleEnvironment<SelfImprovementOptions>({
   module: "self-improvement",
   variables: [
-    { name: "DELIBERATE_SELF_IMPROVEMENT_MODE", description: "auto (default), advisory or off", default: defaults.mode, schema: oneOf(loopModes) },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS", description: "milliseconds between cycles", default: defaults.cycleMs, schema: positiveInteger },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_ANALYZER", description: "auto (the model when the server has one), model or rules", default: defaults.analyzer.use, schema: oneOf(analyzerChoices) },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY", description: "warning, high or critical", default: defaults.analyzer.minSeverity, schema: oneOf(severities) },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES", description: "calls needed in the window, the baseline and after an action", default: defaults.monitor.minSamples, schema: positiveInteger },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE", description: "the current window's size in calls", default: defaults.monitor.windowSize, schema: positiveInteger },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA", description: "the baseline EMA's α", default: defaults.monitor.alpha, schema: positiveNumber },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS", description: "milliseconds between two actions", default: defaults.executor.cooldownMs, schema: positiveInteger },
-    { name: "DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR", description: "actions per hour", default: defaults.executor.maxActionsPerHour, schema: positiveInteger },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_MODE",
+      description: "auto (default), advisory or off",
+      default: defaults.mode,
+      schema: oneOf(loopModes),
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS",
+      description: "milliseconds between cycles",
+      default: defaults.cycleMs,
+      schema: positiveInteger,
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_ANALYZER",
+      description: "auto (the model when the server has one), model or rules",
+      default: defaults.analyzer.use,
+      schema: oneOf(analyzerChoices),
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY",
+      description: "warning, high or critical",
+      default: defaults.analyzer.minSeverity,
+      schema: oneOf(severities),
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES",
+      description: "calls needed in the window, the baseline and after an action",
+      default: defaults.monitor.minSamples,
+      schema: positiveInteger,
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE",
+      description: "the current window's size in calls",
+      default: defaults.monitor.windowSize,
+      schema: positiveInteger,
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA",
+      description: "the baseline EMA's α",
+      default: defaults.monitor.alpha,
+      schema: positiveNumber,
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS",
+      description: "milliseconds between two actions",
+      default: defaults.executor.cooldownMs,
+      schema: positiveInteger,
+    },
+    {
+      name: "DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR",
+      description: "actions per hour",
+      default: defaults.executor.maxActionsPerHour,
+      schema: positiveInteger,
+    },
     {
       name: "DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST",
-      description: 'JSON replacing allowlist entries, e.g. {"timeoutMs":{"min":5000,"max":120000,"step":10000,"maxSteps":2},"temperature":null}',
+      description:
+        'JSON replacing allowlist entries, e.g. {"timeoutMs":{"min":5000,"max":120000,"step":10000,"maxSteps":2},"temperature":null}',
       schema: allowlistJson,
     },
-    { name: "REQUEST_TIMEOUT_MS", description: "the providers' per-request timeout: the timeout of a mode that sets none", default: defaults.defaultTimeoutMs, schema: positiveInteger },
+    {
+      name: "REQUEST_TIMEOUT_MS",
+      description: "the providers' per-request timeout: the timeout of a mode that sets none",
+      default: defaults.defaultTimeoutMs,
+      schema: positiveInteger,
+    },
   ],
   toOptions(values) {
     const value = <T>(name: string) => values[name] as T | undefined;
-    const only = <K extends string, T>(key: K, found: T | undefined): Partial<Record<K, T>> => (found === undefined ? {} : ({ [key]: found } as Record<K, T>));
+    const only = <K extends string, T>(key: K, found: T | undefined): Partial<Record<K, T>> =>
+      found === undefined ? {} : ({ [key]: found } as Record<K, T>);
     const minSamples = value<number>("DELIBERATE_SELF_IMPROVEMENT_MIN_SAMPLES");
     const options: SelfImprovementOptions = {
       ...only("mode", value<LoopMode>("DELIBERATE_SELF_IMPROVEMENT_MODE")),
       ...only("cycleMs", value<number>("DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS")),
       ...only("defaultTimeoutMs", value<number>("REQUEST_TIMEOUT_MS")),
-      monitor: { ...only("minSamples", minSamples), ...only("windowSize", value<number>("DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE")), ...only("alpha", value<number>("DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA")) },
-      analyzer: { ...only("use", value<AnalyzerChoice>("DELIBERATE_SELF_IMPROVEMENT_ANALYZER")), ...only("minSeverity", value<Severity>("DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY")) },
+      monitor: {
+        ...only("minSamples", minSamples),
+        ...only("windowSize", value<number>("DELIBERATE_SELF_IMPROVEMENT_WINDOW_SIZE")),
+        ...only("alpha", value<number>("DELIBERATE_SELF_IMPROVEMENT_EMA_ALPHA")),
+      },
+      analyzer: {
+        ...only("use", value<AnalyzerChoice>("DELIBERATE_SELF_IMPROVEMENT_ANALYZER")),
+        ...only("minSeverity", value<Severity>("DELIBERATE_SELF_IMPROVEMENT_MIN_SEVERITY")),
+      },
       executor: {
         ...only("cooldownMs", value<number>("DELIBERATE_SELF_IMPROVEMENT_COOLDOWN_MS")),
         ...only("maxActionsPerHour", value<number>("DELIBERATE_SELF_IMPROVEMENT_MAX_ACTIONS_PER_HOUR")),
-        ...only("allowlist", value<Partial<Record<AdjustableSetting, AllowlistEntry | null>>>("DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST")),
+        ...only(
+          "allowlist",
+          value<Partial<Record<AdjustableSetting, AllowlistEntry | null>>>("DELIBERATE_SELF_IMPROVEMENT_ALLOWLIST"),
+        ),
       },
       learner: only("minSamples", minSamples),
     };
     try {
       resolveSelfImprovementConfig(options);
     } catch (error) {
-      if (error instanceof ConfigError) throw new ConfigError(`${error.message} (from the DELIBERATE_SELF_IMPROVEMENT_* environment)`, error.variables);
+      if (error instanceof ConfigError)
+        throw new ConfigError(`${error.message} (from the DELIBERATE_SELF_IMPROVEMENT_* environment)`, error.variables);
       throw error;
     }
     return options;
@@ -320,12 +440,17 @@ export const selfImprovementEnvironment = defineModuleEnvironment<SelfImprovemen
  * The loop's options from the environment on their own (the CLI's; the services read `selfImprovementEnvironment`
  * through the runtime). Throws one ConfigError naming every bad variable.
  */
-export function parseSelfImprovementEnvironment(env: Readonly<Record<string, string | undefined>>): SelfImprovementOptions {
+export function parseSelfImprovementEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): SelfImprovementOptions {
   const { values, problems } = readEnvironmentVariables(env, selfImprovementEnvironment.variables);
   const [first] = problems;
   if (first !== undefined && problems.length === 1) throw new ConfigError(first.message, [...first.variables]);
   if (problems.length > 1) {
-    throw new ConfigError(`Invalid configuration: ${problems.map((problem) => problem.message).join("; ")}.`, problems.flatMap((problem) => problem.variables));
+    throw new ConfigError(
+      `Invalid configuration: ${problems.map((problem) => problem.message).join("; ")}.`,
+      problems.flatMap((problem) => problem.variables),
+    );
   }
   return selfImprovementEnvironment.toOptions(values);
 }

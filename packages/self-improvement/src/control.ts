@@ -6,10 +6,28 @@ import type { SelfImprovementConfig } from "./config.ts";
 import { applyDiagnosis, describeExecutionBlock, executionBlock, rollbackAction } from "./executor.ts";
 import { readHealth } from "./loop.ts";
 import type { HealthReport } from "./monitor.ts";
-import type { ActionRecord, ActionStatus, CycleRecord, DiagnosisRecord, DiagnosisStatus, LearningRecord, OverrideRecord } from "./records.ts";
+import type {
+  ActionRecord,
+  ActionStatus,
+  CycleRecord,
+  DiagnosisRecord,
+  DiagnosisStatus,
+  LearningRecord,
+  OverrideRecord,
+} from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
-import { readBreaker, readPausedUntil, type ServiceSettingsRecord, serviceStateKey, writeBreaker, writePausedUntil } from "./state.ts";
-import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
+import {
+  readBreaker,
+  readPausedUntil,
+  type ServiceSettingsRecord,
+  serviceStateKey,
+  writeBreaker,
+  writePausedUntil,
+} from "./state.ts";
+import type {
+  SelfImprovementRepositories,
+  SelfImprovementRepository,
+} from "./store/repositories/self-improvement.repository.ts";
 import { targetLabel } from "./types.ts";
 
 /** The loop at a glance (`status`). */
@@ -19,7 +37,9 @@ export interface SelfImprovementStatus {
    * recorded in this database (at its start and every cycle it leads), or, when
    * none has, this process's own configuration.
    */
-  settings_from: { source: "service"; holder: string; recorded_at: string } | { source: "environment"; holder: null; recorded_at: null };
+  settings_from:
+    | { source: "service"; holder: string; recorded_at: string }
+    | { source: "environment"; holder: null; recorded_at: null };
   mode: SelfImprovementConfig["mode"];
   analyzer: SelfImprovementConfig["analyzer"]["use"];
   cycle_ms: number;
@@ -95,7 +115,9 @@ export function parseDuration(text: string | number): number {
     if (/^\d+$/.test(trimmed)) return Number(trimmed);
     const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)];
     if (parts.length > 0 && parts.map((part) => part[0]).join("") === trimmed) {
-      return Math.round(parts.reduce((total, part) => total + Number(part[1]) * (durationUnits[part[2] as string] as number), 0));
+      return Math.round(
+        parts.reduce((total, part) => total + Number(part[1]) * (durationUnits[part[2] as string] as number), 0),
+      );
     }
   }
   throw new DeliberateError({
@@ -107,12 +129,19 @@ export function parseDuration(text: string | number): number {
 }
 
 /** The circuit breaker as reported: its state at `now`, when it reopens, and its thresholds. */
-async function breakerReportOf(from: SelfImprovementRepository, config: ControlOptions["config"], now: Date): Promise<CircuitBreakerReport> {
+async function breakerReportOf(
+  from: SelfImprovementRepository,
+  config: ControlOptions["config"],
+  now: Date,
+): Promise<CircuitBreakerReport> {
   const state = breakerAt(await readBreaker(from), now, config.circuitBreaker);
   return {
     ...state,
     remaining_ms: breakerRemainingMs(state, now, config.circuitBreaker),
-    reopens_at: state.state === "open" && state.opened_at ? new Date(new Date(state.opened_at).getTime() + config.circuitBreaker.resetTimeoutMs).toISOString() : null,
+    reopens_at:
+      state.state === "open" && state.opened_at
+        ? new Date(new Date(state.opened_at).getTime() + config.circuitBreaker.resetTimeoutMs).toISOString()
+        : null,
     failure_threshold: config.circuitBreaker.failureThreshold,
     reset_timeout_ms: config.circuitBreaker.resetTimeoutMs,
     success_threshold: config.circuitBreaker.successThreshold,
@@ -120,10 +149,15 @@ async function breakerReportOf(from: SelfImprovementRepository, config: ControlO
 }
 
 /** What `status` reports, read in one snapshot. */
-async function readStatus(store: ControlOptions["store"], config: ControlOptions["config"], now: Date): Promise<SelfImprovementStatus> {
-      // One snapshot: the lease, the last cycle, the breaker and the counts are of one moment,
-    // even while a replica's cycle commits (separate pooled reads could mix two).
-    const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block, service] = await store.snapshot(({ selfImprovement: snapshot }) =>
+async function readStatus(
+  store: ControlOptions["store"],
+  config: ControlOptions["config"],
+  now: Date,
+): Promise<SelfImprovementStatus> {
+  // One snapshot: the lease, the last cycle, the breaker and the counts are of one moment,
+  // even while a replica's cycle commits (separate pooled reads could mix two).
+  const [pausedUntil, lease, breaker, cycles, overrides, pending, evaluating, lastHour, block, service] =
+    await store.snapshot(({ selfImprovement: snapshot }) =>
       Promise.all([
         readPausedUntil(snapshot, now),
         snapshot.leases.get(config.lease.name),
@@ -137,22 +171,24 @@ async function readStatus(store: ControlOptions["store"], config: ControlOptions
         snapshot.state.get<ServiceSettingsRecord>(serviceStateKey),
       ]),
     );
-    return {
-      settings_from: service ? { source: "service", holder: service.holder, recorded_at: service.recorded_at } : { source: "environment", holder: null, recorded_at: null },
-      mode: service?.mode ?? config.mode,
-      analyzer: service?.analyzer ?? config.analyzer.use,
-      cycle_ms: service?.cycle_ms ?? config.cycleMs,
-      paused_until: pausedUntil,
-      leader: lease ? { ...lease, live: lease.expires_at > now.toISOString() } : null,
-      circuit_breaker: breaker,
-      last_cycle: cycles[0] ?? null,
-      overrides: overrides.map((override) => ({ ...override, target: targetLabel(override.scope, override.setting) })),
-      pending_diagnoses: pending,
-      actions_evaluating: evaluating.length,
-      actions_last_hour: lastHour,
-      max_actions_per_hour: config.executor.maxActionsPerHour,
-      execution_block: block ? describeExecutionBlock(block) : null,
-    };
+  return {
+    settings_from: service
+      ? { source: "service", holder: service.holder, recorded_at: service.recorded_at }
+      : { source: "environment", holder: null, recorded_at: null },
+    mode: service?.mode ?? config.mode,
+    analyzer: service?.analyzer ?? config.analyzer.use,
+    cycle_ms: service?.cycle_ms ?? config.cycleMs,
+    paused_until: pausedUntil,
+    leader: lease ? { ...lease, live: lease.expires_at > now.toISOString() } : null,
+    circuit_breaker: breaker,
+    last_cycle: cycles[0] ?? null,
+    overrides: overrides.map((override) => ({ ...override, target: targetLabel(override.scope, override.setting) })),
+    pending_diagnoses: pending,
+    actions_evaluating: evaluating.length,
+    actions_last_hour: lastHour,
+    max_actions_per_hour: config.executor.maxActionsPerHour,
+    execution_block: block ? describeExecutionBlock(block) : null,
+  };
 }
 
 /** The diagnosis, when it awaits approval; CONFLICT naming its status otherwise. */
@@ -167,9 +203,19 @@ function requirePending(diagnosis: DiagnosisRecord, hint: string): DiagnosisReco
 }
 
 /** Marks a pending diagnosis rejected and, for a proposed adjustment, records the operator's lesson. */
-async function rejectDiagnosis(store: ControlOptions["store"], ids: IdGenerator, diagnosis: DiagnosisRecord, why: string, now: string): Promise<void> {
+async function rejectDiagnosis(
+  store: ControlOptions["store"],
+  ids: IdGenerator,
+  diagnosis: DiagnosisRecord,
+  why: string,
+  now: string,
+): Promise<void> {
   await store.transaction(async (repositories) => {
-    await repositories.selfImprovement.diagnoses.setStatus(diagnosis.id, { status: "rejected", status_reason: why, updated_at: now });
+    await repositories.selfImprovement.diagnoses.setStatus(diagnosis.id, {
+      status: "rejected",
+      status_reason: why,
+      updated_at: now,
+    });
     if (diagnosis.action.kind === "adjust") {
       const { action } = diagnosis;
       await repositories.selfImprovement.learnings.insert({
@@ -185,7 +231,9 @@ async function rejectDiagnosis(store: ControlOptions["store"], ids: IdGenerator,
         reward: null,
         confidence: null,
         breakdown: [],
-        lessons: [`An operator rejected ${targetLabel(action.scope, action.setting)} ${action.from} → ${action.to} for ${diagnosis.tool} ${diagnosis.metric}: ${why}.`],
+        lessons: [
+          `An operator rejected ${targetLabel(action.scope, action.setting)} ${action.from} → ${action.to} for ${diagnosis.tool} ${diagnosis.metric}: ${why}.`,
+        ],
       });
     }
   });
@@ -197,7 +245,13 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const repository = store.selfImprovement;
-  const executor = () => ({ store, config, ids, now: clock.now(), ...(options.source ? { source: options.source } : {}) });
+  const executor = () => ({
+    store,
+    config,
+    ids,
+    now: clock.now(),
+    ...(options.source ? { source: options.source } : {}),
+  });
 
   const breakerReport = (from: SelfImprovementRepository = repository) => breakerReportOf(from, config, clock.now());
 
@@ -207,17 +261,25 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
     history(filter = {}) {
       // One snapshot, like status(): an action and its lesson are of one moment.
       return store.snapshot(async ({ selfImprovement: snapshot }) => {
-        const actions = await snapshot.actions.list({ limit: filter.limit ?? 20, ...(filter.status ? { status: filter.status } : {}) });
+        const actions = await snapshot.actions.list({
+          limit: filter.limit ?? 20,
+          ...(filter.status ? { status: filter.status } : {}),
+        });
         return Promise.all(
           actions.map(async (action) => {
             const learning: LearningRecord | undefined = await snapshot.learnings.forAction(action.id);
-            return { ...action, target: targetLabel(action.scope, action.setting), lesson: learning?.lessons.join(" ") ?? null };
+            return {
+              ...action,
+              target: targetLabel(action.scope, action.setting),
+              lesson: learning?.lessons.join(" ") ?? null,
+            };
           }),
         );
       });
     },
 
-    diagnostics: (filter = {}) => repository.diagnoses.list({ limit: filter.limit ?? 20, ...(filter.status ? { status: filter.status } : {}) }),
+    diagnostics: (filter = {}) =>
+      repository.diagnoses.list({ limit: filter.limit ?? 20, ...(filter.status ? { status: filter.status } : {}) }),
 
     config: () => config,
 
@@ -268,13 +330,25 @@ export function createSelfImprovementControl(options: ControlOptions): SelfImpro
     },
 
     async approve(diagnosisId) {
-      const diagnosis = requirePending(await repository.diagnoses.get(diagnosisId), "Approve a diagnosis listed as pending by `deliberate self-improve diagnostics`.");
+      const diagnosis = requirePending(
+        await repository.diagnoses.get(diagnosisId),
+        "Approve a diagnosis listed as pending by `deliberate self-improve diagnostics`.",
+      );
       return applyDiagnosis(executor(), diagnosis, "operator");
     },
 
     async reject(diagnosisId, reason) {
-      const diagnosis = requirePending(await repository.diagnoses.get(diagnosisId), "Only pending diagnoses can be rejected.");
-      await rejectDiagnosis(store, ids, diagnosis, reason?.trim() ? reason.trim() : "rejected by an operator", clock.now().toISOString());
+      const diagnosis = requirePending(
+        await repository.diagnoses.get(diagnosisId),
+        "Only pending diagnoses can be rejected.",
+      );
+      await rejectDiagnosis(
+        store,
+        ids,
+        diagnosis,
+        reason?.trim() ? reason.trim() : "rejected by an operator",
+        clock.now().toISOString(),
+      );
       return repository.diagnoses.get(diagnosis.id);
     },
 

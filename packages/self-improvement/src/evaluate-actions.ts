@@ -27,7 +27,11 @@ export interface Evaluation {
 }
 
 /** Phase 4 for every action being measured: keep, roll back (regression), revert (no effect), or wait. */
-export async function evaluateActions(dependencies: EvaluationDependencies, executor: ExecutorDependencies, now: Date): Promise<{ evaluations: Evaluation[]; regressions: string[] }> {
+export async function evaluateActions(
+  dependencies: EvaluationDependencies,
+  executor: ExecutorDependencies,
+  now: Date,
+): Promise<{ evaluations: Evaluation[]; regressions: string[] }> {
   const repository = dependencies.store.selfImprovement;
   // Calls buffered in memory count as samples: write them before reading.
   await dependencies.store.invocations.flush();
@@ -49,15 +53,29 @@ interface EvaluationContext {
 }
 
 /** One action: its calls before and after the change, judged, and the verdict recorded (with the lesson learned). */
-async function evaluateAction(context: EvaluationContext, action: ActionRecord): Promise<{ evaluation: Evaluation; regression?: string }> {
+async function evaluateAction(
+  context: EvaluationContext,
+  action: ActionRecord,
+): Promise<{ evaluation: Evaluation; regression?: string }> {
   const { dependencies, now } = context;
   const { config } = dependencies;
   const repository = dependencies.store.selfImprovement;
   const nowIso = now.toISOString();
   const target = targetLabel(action.scope, action.setting);
   const [before, after] = await Promise.all([
-    repository.invocations.between({ tools: action.tools, from: action.before_from, to: action.applied_at, limit: config.learner.maxSamples, take: "last" }),
-    repository.invocations.between({ tools: action.tools, from: action.applied_at, limit: config.learner.maxSamples, take: "first" }),
+    repository.invocations.between({
+      tools: action.tools,
+      from: action.before_from,
+      to: action.applied_at,
+      limit: config.learner.maxSamples,
+      take: "last",
+    }),
+    repository.invocations.between({
+      tools: action.tools,
+      from: action.applied_at,
+      limit: config.learner.maxSamples,
+      take: "first",
+    }),
   ]);
   const learning = (verdict: LearningRecord["verdict"], lesson: string, measured?: ReturnType<typeof measureReward>) =>
     learningRecord(dependencies, nowIso, action, { verdict, lesson, measured });
@@ -65,22 +83,69 @@ async function evaluateAction(context: EvaluationContext, action: ActionRecord):
   if (after.length < config.learner.minSamples || before.length < config.learner.minSamples) {
     const waited = now.getTime() - new Date(action.applied_at).getTime();
     if (waited < config.learner.maxWaitMs) {
-      return { evaluation: { action_id: action.id, target, outcome: "waiting", reward: null, confidence: null, ...samples, lesson: null } };
+      return {
+        evaluation: {
+          action_id: action.id,
+          target,
+          outcome: "waiting",
+          reward: null,
+          confidence: null,
+          ...samples,
+          lesson: null,
+        },
+      };
     }
     const lesson = `Changing ${target} ${action.from_value} → ${action.to_value} could not be measured: ${before.length} calls before and ${after.length} after within ${Math.round(config.learner.maxWaitMs / 60_000)} min (${config.learner.minSamples} needed each); kept, unmeasured.`;
     await dependencies.store.transaction(async (repositories) => {
-      await repositories.selfImprovement.actions.update(action.id, { status: "inconclusive", status_reason: lesson, evaluated_at: nowIso });
+      await repositories.selfImprovement.actions.update(action.id, {
+        status: "inconclusive",
+        status_reason: lesson,
+        evaluated_at: nowIso,
+      });
       await repositories.selfImprovement.learnings.insert(learning("inconclusive", lesson));
     });
-    return { evaluation: { action_id: action.id, target, outcome: "inconclusive", reward: null, confidence: null, ...samples, lesson } };
+    return {
+      evaluation: {
+        action_id: action.id,
+        target,
+        outcome: "inconclusive",
+        reward: null,
+        confidence: null,
+        ...samples,
+        lesson,
+      },
+    };
   }
-  const measured = measureReward({ before, after, metric: action.metric, monitor: config.monitor, learner: config.learner });
+  const measured = measureReward({
+    before,
+    after,
+    metric: action.metric,
+    monitor: config.monitor,
+    learner: config.learner,
+  });
   const lesson = lessonOf(action, measured);
-  const evaluation = { evaluated_at: nowIso, reward: measured.value, confidence: measured.confidence, post_metrics: measured.after };
-  const judged = (outcome: Evaluation["outcome"]): Evaluation => ({ action_id: action.id, target, outcome, reward: measured.value, confidence: measured.confidence, ...samples, lesson });
+  const evaluation = {
+    evaluated_at: nowIso,
+    reward: measured.value,
+    confidence: measured.confidence,
+    post_metrics: measured.after,
+  };
+  const judged = (outcome: Evaluation["outcome"]): Evaluation => ({
+    action_id: action.id,
+    target,
+    outcome,
+    reward: measured.value,
+    confidence: measured.confidence,
+    ...samples,
+    lesson,
+  });
   if (measured.verdict === "improved") {
     await dependencies.store.transaction(async (repositories) => {
-      await repositories.selfImprovement.actions.update(action.id, { status: "kept", status_reason: lesson, ...evaluation });
+      await repositories.selfImprovement.actions.update(action.id, {
+        status: "kept",
+        status_reason: lesson,
+        ...evaluation,
+      });
       await repositories.selfImprovement.learnings.insert(learning("improved", lesson, measured));
     });
     return { evaluation: judged("kept") };
@@ -101,7 +166,11 @@ function learningRecord(
   dependencies: EvaluationDependencies,
   nowIso: string,
   action: ActionRecord,
-  judged: { verdict: LearningRecord["verdict"]; lesson: string; measured?: ReturnType<typeof measureReward> | undefined },
+  judged: {
+    verdict: LearningRecord["verdict"];
+    lesson: string;
+    measured?: ReturnType<typeof measureReward> | undefined;
+  },
 ): LearningRecord {
   const { measured } = judged;
   return {

@@ -7,7 +7,10 @@ import { snapshotOf } from "./metrics.ts";
 import { metricSampleFloor } from "./monitor.ts";
 import type { ActionRecord, ActionStatus, DiagnosisRecord, LearningRecord } from "./records.ts";
 import type { OverrideSettingsSource } from "./settings-source.ts";
-import type { SelfImprovementRepositories, SelfImprovementRepository } from "./store/repositories/self-improvement.repository.ts";
+import type {
+  SelfImprovementRepositories,
+  SelfImprovementRepository,
+} from "./store/repositories/self-improvement.repository.ts";
 import { engineScope, targetLabel } from "./types.ts";
 
 /** What the executor works with; `source` is absent outside the service (the CLI): the service reloads within `syncMs`. */
@@ -20,7 +23,9 @@ export interface ExecutorDependencies {
 }
 
 /** Why no action may be applied now: the cooldown after the last one, or the hourly limit. */
-export type ExecutionBlock = { kind: "cooldown"; remaining_ms: number; last_applied_at: string } | { kind: "rate_limit"; count: number; max: number };
+export type ExecutionBlock =
+  | { kind: "cooldown"; remaining_ms: number; last_applied_at: string }
+  | { kind: "rate_limit"; count: number; max: number };
 
 /** An execution block in words. */
 export function describeExecutionBlock(block: ExecutionBlock): string {
@@ -30,19 +35,28 @@ export function describeExecutionBlock(block: ExecutionBlock): string {
 }
 
 /** The cooldown and the hourly rate limit, from the actions table (shared by replicas and the CLI). */
-export async function executionBlock(repository: SelfImprovementRepository, config: SelfImprovementConfig, now: Date): Promise<ExecutionBlock | undefined> {
+export async function executionBlock(
+  repository: SelfImprovementRepository,
+  config: SelfImprovementConfig,
+  now: Date,
+): Promise<ExecutionBlock | undefined> {
   const [latest] = await repository.actions.list({ limit: 1 });
   if (latest) {
     const remaining = new Date(latest.applied_at).getTime() + config.executor.cooldownMs - now.getTime();
     if (remaining > 0) return { kind: "cooldown", remaining_ms: remaining, last_applied_at: latest.applied_at };
   }
   const count = await repository.actions.countAppliedSince(new Date(now.getTime() - 60 * 60 * 1000).toISOString());
-  if (count >= config.executor.maxActionsPerHour) return { kind: "rate_limit", count, max: config.executor.maxActionsPerHour };
+  if (count >= config.executor.maxActionsPerHour)
+    return { kind: "rate_limit", count, max: config.executor.maxActionsPerHour };
   return undefined;
 }
 
 /** The tools an action on `scope` affects: those seen using the mode (and the trigger's tool); every known tool for the engine. */
-export async function toolsAffected(repository: SelfImprovementRepository, scope: string, triggerTool: string): Promise<string[]> {
+export async function toolsAffected(
+  repository: SelfImprovementRepository,
+  scope: string,
+  triggerTool: string,
+): Promise<string[]> {
   const toolModes = await repository.toolModes.all();
   const tools = new Set<string>([triggerTool]);
   for (const [tool, modes] of toolModes) if (scope === engineScope || modes.includes(scope)) tools.add(tool);
@@ -62,7 +76,11 @@ export async function reloadOverrides(dependencies: Pick<ExecutorDependencies, "
  * replaces), the override, the diagnosis marked applied. The engine's runtime
  * source is reloaded, so the next model call uses the new value.
  */
-export async function applyDiagnosis(dependencies: ExecutorDependencies, diagnosis: DiagnosisRecord, appliedBy: "loop" | "operator"): Promise<ActionRecord> {
+export async function applyDiagnosis(
+  dependencies: ExecutorDependencies,
+  diagnosis: DiagnosisRecord,
+  appliedBy: "loop" | "operator",
+): Promise<ActionRecord> {
   const { store, config, now } = dependencies;
   const repository = store.selfImprovement;
   const suggestion = diagnosis.action;
@@ -75,7 +93,12 @@ export async function applyDiagnosis(dependencies: ExecutorDependencies, diagnos
     });
   }
   const label = targetLabel(suggestion.scope, suggestion.setting);
-  const verdict = checkAllowlist(config.executor.allowlist, { scope: suggestion.scope, setting: suggestion.setting, from: suggestion.from, to: suggestion.to });
+  const verdict = checkAllowlist(config.executor.allowlist, {
+    scope: suggestion.scope,
+    setting: suggestion.setting,
+    from: suggestion.from,
+    to: suggestion.to,
+  });
   if (!verdict.ok) {
     throw new DeliberateError({
       code: "CONFLICT",
@@ -98,14 +121,23 @@ export async function applyDiagnosis(dependencies: ExecutorDependencies, diagnos
     throw new DeliberateError({
       code: "LIMIT_EXCEEDED",
       message: `No action may be applied now: ${describeExecutionBlock(block)}.`,
-      hint: block.kind === "cooldown" ? "Approve again after the cooldown." : "Approve again when fewer actions were applied in the last hour.",
+      hint:
+        block.kind === "cooldown"
+          ? "Approve again after the cooldown."
+          : "Approve again when fewer actions were applied in the last hour.",
       retryable: true,
     });
   }
   const tools = await toolsAffected(repository, suggestion.scope, diagnosis.tool);
   const beforeFrom = diagnosis.trigger.window_from;
   await store.invocations.flush();
-  const before = await repository.invocations.between({ tools, from: beforeFrom, to: now.toISOString(), limit: config.learner.maxSamples, take: "last" });
+  const before = await repository.invocations.between({
+    tools,
+    from: beforeFrom,
+    to: now.toISOString(),
+    limit: config.learner.maxSamples,
+    take: "last",
+  });
   const nowIso = now.toISOString();
   const action: ActionRecord = {
     id: dependencies.ids.next("sia"),
@@ -134,7 +166,13 @@ export async function applyDiagnosis(dependencies: ExecutorDependencies, diagnos
   };
   await store.transaction(async (repositories) => {
     await repositories.selfImprovement.actions.insert(action);
-    await repositories.selfImprovement.overrides.put({ scope: action.scope, setting: action.setting, value: action.to_value, action_id: action.id, updated_at: nowIso });
+    await repositories.selfImprovement.overrides.put({
+      scope: action.scope,
+      setting: action.setting,
+      value: action.to_value,
+      action_id: action.id,
+      updated_at: nowIso,
+    });
     await repositories.selfImprovement.diagnoses.setStatus(diagnosis.id, {
       status: "applied",
       status_reason: `${label} ${action.from_value} → ${action.to_value} (${appliedBy === "operator" ? "approved" : "applied automatically"})`,
@@ -188,9 +226,16 @@ export async function rollbackAction(
   }
   const nowIso = now.toISOString();
   await store.transaction(async (repositories) => {
-    if (action.previous_override === null) await repositories.selfImprovement.overrides.delete(action.scope, action.setting);
+    if (action.previous_override === null)
+      await repositories.selfImprovement.overrides.delete(action.scope, action.setting);
     else {
-      await repositories.selfImprovement.overrides.put({ scope: action.scope, setting: action.setting, value: action.previous_override, action_id: action.previous_action_id, updated_at: nowIso });
+      await repositories.selfImprovement.overrides.put({
+        scope: action.scope,
+        setting: action.setting,
+        value: action.previous_override,
+        action_id: action.previous_action_id,
+        updated_at: nowIso,
+      });
     }
     await repositories.selfImprovement.actions.update(action.id, {
       status: options.status ?? "rolled_back",

@@ -9,6 +9,16 @@ import type { SelfImprovementConfig } from "./config.ts";
  * `config.lease.durationMs` from the clock's time. One replica leads; another
  * takes over when the leader releases it (a graceful stop) or its lease lapses (a crash).
  */
-export function loopLeaderLock(db: Kysely<Database>, config: Pick<SelfImprovementConfig, "lease">, holder: string, clock: Clock): LeaderLock {
-  return createLeaderLock(db, { name: config.lease.name, holder, ttlMs: config.lease.durationMs, now: () => clock.now().getTime() });
+export function loopLeaderLock(
+  db: Kysely<Database>,
+  config: Pick<SelfImprovementConfig, "lease">,
+  holder: string,
+  clock: Clock,
+): LeaderLock {
+  return createLeaderLock(db, {
+    name: config.lease.name,
+    holder,
+    ttlMs: config.lease.durationMs,
+    now: () => clock.now().getTime(),
+  });
 }

@@ -29,11 +29,24 @@ const settings = { monitor: defaultSelfImprovementConfig.monitor, learner: defau
 
 describe("the learner's measured reward", () => {
   it("errors 100 % -> 0 %: significant, reward positive, improved; with the effect size and the MDE", () => {
-    const measured = measureReward({ before: calls(20, { success: false }), after: calls(20), metric: "error_rate", ...settings });
+    const measured = measureReward({
+      before: calls(20, { success: false }),
+      after: calls(20),
+      metric: "error_rate",
+      ...settings,
+    });
     expect(measured.verdict).toBe("improved");
     expect(measured.value).toBe(1);
     const errorRate = measured.breakdown.find((entry) => entry.metric === "error_rate");
-    expect(errorRate).toMatchObject({ before: 1, after: 0, before_samples: 20, after_samples: 20, difference: -1, significant: true, improvement: 1 });
+    expect(errorRate).toMatchObject({
+      before: 1,
+      after: 0,
+      before_samples: 20,
+      after_samples: 20,
+      difference: -1,
+      significant: true,
+      improvement: 1,
+    });
     expect(errorRate?.minimum_detectable_effect).toBeCloseTo(2.8 * (errorRate?.standard_error ?? 0), 2);
     expect(measured.confidence).toBeCloseTo(20 / 30, 5);
   });
@@ -51,37 +64,70 @@ describe("the learner's measured reward", () => {
     const before = [...calls(18), ...calls(2, { success: false })];
     const after = [...calls(17), ...calls(3, { success: false })];
     const measured = measureReward({ before, after, metric: "error_rate", ...settings });
-    expect(measured.breakdown.find((entry) => entry.metric === "error_rate")).toMatchObject({ significant: false, improvement: 0 });
+    expect(measured.breakdown.find((entry) => entry.metric === "error_rate")).toMatchObject({
+      significant: false,
+      improvement: 0,
+    });
     expect(measured).toMatchObject({ verdict: "no_effect", value: 0 });
   });
 
   it("confidence grows with the smaller side's sample count", () => {
-    const small = measureReward({ before: calls(5, { success: false }), after: calls(5), metric: "error_rate", ...settings });
-    const large = measureReward({ before: calls(100, { success: false }), after: calls(100), metric: "error_rate", ...settings });
+    const small = measureReward({
+      before: calls(5, { success: false }),
+      after: calls(5),
+      metric: "error_rate",
+      ...settings,
+    });
+    const large = measureReward({
+      before: calls(100, { success: false }),
+      after: calls(100),
+      metric: "error_rate",
+      ...settings,
+    });
     expect(small.confidence).toBeCloseTo(5 / 15, 5);
     expect(large.confidence).toBeGreaterThan(small.confidence);
   });
 
   it("property: the reward stays in [-1, 1] and its sign matches the verdict", () => {
-    const call = fc.record({ success: fc.boolean(), latency_ms: fc.integer({ min: 1, max: 5000 }), quality: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }) });
+    const call = fc.record({
+      success: fc.boolean(),
+      latency_ms: fc.integer({ min: 1, max: 5000 }),
+      quality: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
+    });
     fc.assert(
-      fc.property(fc.array(call, { minLength: 1, maxLength: 40 }), fc.array(call, { minLength: 1, maxLength: 40 }), fc.constantFrom("error_rate" as const, "latency_p95" as const, "quality" as const, "repair_rate" as const), (before, after, metric) => {
-        const toRows = (list: typeof before) => list.flatMap((entry) => calls(1, entry));
-        const measured = measureReward({ before: toRows(before), after: toRows(after), metric, ...settings });
-        expect(measured.value).toBeGreaterThanOrEqual(-1);
-        expect(measured.value).toBeLessThanOrEqual(1);
-        expect(measured.confidence).toBeGreaterThan(0);
-        expect(measured.confidence).toBeLessThan(1);
-        if (measured.verdict === "improved") expect(measured.value).toBeGreaterThan(0);
-        if (measured.verdict === "no_effect") expect(Math.abs(measured.value)).toBeLessThan(settings.learner.rewardThreshold);
-      }),
+      fc.property(
+        fc.array(call, { minLength: 1, maxLength: 40 }),
+        fc.array(call, { minLength: 1, maxLength: 40 }),
+        fc.constantFrom("error_rate" as const, "latency_p95" as const, "quality" as const, "repair_rate" as const),
+        (before, after, metric) => {
+          const toRows = (list: typeof before) => list.flatMap((entry) => calls(1, entry));
+          const measured = measureReward({ before: toRows(before), after: toRows(after), metric, ...settings });
+          expect(measured.value).toBeGreaterThanOrEqual(-1);
+          expect(measured.value).toBeLessThanOrEqual(1);
+          expect(measured.confidence).toBeGreaterThan(0);
+          expect(measured.confidence).toBeLessThan(1);
+          if (measured.verdict === "improved") expect(measured.value).toBeGreaterThan(0);
+          if (measured.verdict === "no_effect")
+            expect(Math.abs(measured.value)).toBeLessThan(settings.learner.rewardThreshold);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("writes the lesson with the figures that changed", () => {
-    const measured = measureReward({ before: calls(20, { success: false }), after: calls(20), metric: "error_rate", ...settings });
-    expect(lessonOf({ scope: "linear", setting: "timeoutMs", from_value: 300, to_value: 2300, tools: ["reasoning_linear"] }, measured)).toBe(
+    const measured = measureReward({
+      before: calls(20, { success: false }),
+      after: calls(20),
+      metric: "error_rate",
+      ...settings,
+    });
+    expect(
+      lessonOf(
+        { scope: "linear", setting: "timeoutMs", from_value: 300, to_value: 2300, tools: ["reasoning_linear"] },
+        measured,
+      ),
+    ).toBe(
       "Changing linear.timeoutMs 300 → 2300 improved reasoning_linear: error_rate 100.0% → 0.0% (20 calls before, 20 after; reward 1.00, confidence 0.67); kept.",
     );
   });

@@ -45,10 +45,21 @@ export interface RewardInput {
 }
 
 function floorOf(monitor: RewardInput["monitor"], metric: MetricName): number {
-  return { error_rate: monitor.floors.errorRate, latency_p95: monitor.floors.latencyMs, quality: monitor.floors.quality, repair_rate: monitor.floors.repairRate }[metric];
+  return {
+    error_rate: monitor.floors.errorRate,
+    latency_p95: monitor.floors.latencyMs,
+    quality: monitor.floors.quality,
+    repair_rate: monitor.floors.repairRate,
+  }[metric];
 }
 
-function proportionComparison(input: { failuresBefore: number; before: number; failuresAfter: number; after: number; floor: number }) {
+function proportionComparison(input: {
+  failuresBefore: number;
+  before: number;
+  failuresAfter: number;
+  after: number;
+  floor: number;
+}) {
   const { before, after } = input;
   const p1 = input.failuresBefore / before;
   const p2 = input.failuresAfter / after;
@@ -57,15 +68,29 @@ function proportionComparison(input: { failuresBefore: number; before: number; f
   const q2 = (input.failuresAfter + 0.5) / (after + 1);
   const standardError = Math.sqrt((q1 * (1 - q1)) / before + (q2 * (1 - q2)) / after);
   const difference = p2 - p1;
-  const significant = Math.abs(difference) >= zCritical * standardError && Math.abs(difference) >= input.floor && difference !== 0;
+  const significant =
+    Math.abs(difference) >= zCritical * standardError && Math.abs(difference) >= input.floor && difference !== 0;
   const scale = Math.max(p1, p2);
-  return { before: p1, after: p2, difference, standardError, significant, improvement: significant && scale > 0 ? (p1 - p2) / scale : 0 };
+  return {
+    before: p1,
+    after: p2,
+    difference,
+    standardError,
+    significant,
+    improvement: significant && scale > 0 ? (p1 - p2) / scale : 0,
+  };
 }
 
 function meanComparison(input: { before: number[]; after: number[] }) {
-  const standardError = Math.sqrt(variance(input.before) / input.before.length + variance(input.after) / input.after.length);
+  const standardError = Math.sqrt(
+    variance(input.before) / input.before.length + variance(input.after) / input.after.length,
+  );
   const difference = mean(input.after) - mean(input.before);
-  return { standardError, difference, significant: difference !== 0 && Math.abs(difference) >= zCritical * standardError };
+  return {
+    standardError,
+    difference,
+    significant: difference !== 0 && Math.abs(difference) >= zCritical * standardError,
+  };
 }
 
 /**
@@ -109,10 +134,18 @@ export function measureReward(input: RewardInput): RewardMeasurement {
         breakdown.push(empty);
         continue;
       }
-      const count = (rows: readonly InvocationSample[]) => rows.filter((row) => (metric === "error_rate" ? !row.success : row.error_code === "MODEL_OUTPUT_INVALID")).length;
+      const count = (rows: readonly InvocationSample[]) =>
+        rows.filter((row) => (metric === "error_rate" ? !row.success : row.error_code === "MODEL_OUTPUT_INVALID"))
+          .length;
       const failuresBefore = count(input.before);
       const failuresAfter = count(input.after);
-      const result = proportionComparison({ failuresBefore, before: before.samples, failuresAfter, after: after.samples, floor });
+      const result = proportionComparison({
+        failuresBefore,
+        before: before.samples,
+        failuresAfter,
+        after: after.samples,
+        floor,
+      });
       breakdown.push({
         metric,
         before: result.before,
@@ -130,7 +163,9 @@ export function measureReward(input: RewardInput): RewardMeasurement {
       continue;
     }
     const values = (rows: readonly InvocationSample[]) =>
-      metric === "latency_p95" ? rows.filter((row) => row.success).map((row) => row.latency_ms) : rows.flatMap((row) => (row.quality !== null ? [row.quality] : []));
+      metric === "latency_p95"
+        ? rows.filter((row) => row.success).map((row) => row.latency_ms)
+        : rows.flatMap((row) => (row.quality !== null ? [row.quality] : []));
     const beforeValues = values(input.before);
     const afterValues = values(input.after);
     const beforeFigure = metricValue(before, metric);
@@ -142,7 +177,8 @@ export function measureReward(input: RewardInput): RewardMeasurement {
     const test = meanComparison({ before: beforeValues, after: afterValues });
     const difference = afterFigure - beforeFigure;
     // The figure (p95 or mean) and the test (on means) must agree on the direction.
-    const significant = test.significant && Math.abs(difference) >= floor && Math.sign(difference) === Math.sign(test.difference);
+    const significant =
+      test.significant && Math.abs(difference) >= floor && Math.sign(difference) === Math.sign(test.difference);
     const scale = Math.max(Math.abs(beforeFigure), Math.abs(afterFigure));
     const better = metric === "quality" ? difference : -difference;
     breakdown.push({
@@ -160,21 +196,33 @@ export function measureReward(input: RewardInput): RewardMeasurement {
     });
   }
   const totalWeight = breakdown.reduce((sum, entry) => sum + entry.weight, 0);
-  const value = totalWeight > 0 ? breakdown.reduce((sum, entry) => sum + entry.weight * entry.improvement, 0) / totalWeight : 0;
+  const value =
+    totalWeight > 0 ? breakdown.reduce((sum, entry) => sum + entry.weight * entry.improvement, 0) / totalWeight : 0;
   const smaller = Math.min(before.samples, after.samples);
   const confidence = smaller / (smaller + input.learner.confidenceHalfSamples);
   const errorRate = breakdown.find((entry) => entry.metric === "error_rate");
   const errorsRose = errorRate?.significant === true && (errorRate.difference ?? 0) > 0;
-  const verdict = errorsRose || value <= -input.learner.rewardThreshold ? "regressed" : value >= input.learner.rewardThreshold ? "improved" : "no_effect";
+  const verdict =
+    errorsRose || value <= -input.learner.rewardThreshold
+      ? "regressed"
+      : value >= input.learner.rewardThreshold
+        ? "improved"
+        : "no_effect";
   return { value: Math.max(-1, Math.min(1, value)), confidence, verdict, breakdown, before, after };
 }
 
 /** The lesson of a measured action, in words a later analysis (rules or model) and an operator can use. */
-export function lessonOf(action: Pick<ActionRecord, "scope" | "setting" | "from_value" | "to_value" | "tools">, measurement: RewardMeasurement): string {
+export function lessonOf(
+  action: Pick<ActionRecord, "scope" | "setting" | "from_value" | "to_value" | "tools">,
+  measurement: RewardMeasurement,
+): string {
   const target = targetLabel(action.scope, action.setting);
   const changes = measurement.breakdown
     .filter((entry) => entry.significant)
-    .map((entry) => `${entry.metric} ${describeMetric(entry.metric, entry.before)} → ${describeMetric(entry.metric, entry.after)}`);
+    .map(
+      (entry) =>
+        `${entry.metric} ${describeMetric(entry.metric, entry.before)} → ${describeMetric(entry.metric, entry.after)}`,
+    );
   const measured = `${measurement.before.samples} calls before, ${measurement.after.samples} after; reward ${measurement.value.toFixed(2)}, confidence ${measurement.confidence.toFixed(2)}`;
   const tools = action.tools.join(", ") || "(no tool)";
   switch (measurement.verdict) {

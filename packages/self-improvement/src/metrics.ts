@@ -69,7 +69,10 @@ export function snapshotOf(rows: readonly InvocationSample[], minMetricSamples: 
     samples,
     failures,
     error_rate: samples > 0 ? failures / samples : 0,
-    latency_p95_ms: latencies.length >= minMetricSamples && latencies.length > 0 ? (percentiles({ values: latencies, ps: [95], method: "nearest_rank" })[0] ?? null) : null,
+    latency_p95_ms:
+      latencies.length >= minMetricSamples && latencies.length > 0
+        ? (percentiles({ values: latencies, ps: [95], method: "nearest_rank" })[0] ?? null)
+        : null,
     latency_samples: latencies.length,
     quality: qualities.length >= minMetricSamples && qualities.length > 0 ? mean(qualities) : null,
     quality_samples: qualities.length,

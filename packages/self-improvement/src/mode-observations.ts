@@ -26,11 +26,14 @@ export function createModeObservations(): ModeObservations {
     },
     async flush(store, now) {
       if (observed.size === 0) return;
-      const batch = [...observed.entries()].flatMap(([tool, modes]) => [...modes.entries()].map(([mode, calls]) => ({ tool, mode, calls })));
+      const batch = [...observed.entries()].flatMap(([tool, modes]) =>
+        [...modes.entries()].map(([mode, calls]) => ({ tool, mode, calls })),
+      );
       observed.clear();
       try {
         await store.transaction(async (repositories) => {
-          for (const entry of batch) await repositories.selfImprovement.toolModes.observe({ ...entry, now: now.toISOString() });
+          for (const entry of batch)
+            await repositories.selfImprovement.toolModes.observe({ ...entry, now: now.toISOString() });
         });
       } catch (error) {
         // Not written (e.g. the database is away): the counts are kept for the next flush.

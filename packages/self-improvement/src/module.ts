@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { type BackgroundTaskContext, type Clock, type DeliberateModule, defineModule, type IdGenerator, randomIds, systemClock } from "@deliberate/engine";
+import {
+  type BackgroundTaskContext,
+  type Clock,
+  type DeliberateModule,
+  defineModule,
+  type IdGenerator,
+  randomIds,
+  systemClock,
+} from "@deliberate/engine";
 import type { Store } from "@deliberate/store";
 import { diagnosisModeDeclaration } from "./analyzer/model-analyzer.ts";
 import { resolveSelfImprovementConfig, type SelfImprovementConfig, type SelfImprovementOptions } from "./config.ts";
@@ -30,17 +38,34 @@ const settingsDelayMs = 1000;
  * Written a moment after start-up (or at stop, or before the first cycle), not on the way to a client's
  * first answers: a start's first write makes SQLite create its WAL and sync it to disk.
  */
-function scheduleSettingsRecord(record: DeferredWrite, started: BackgroundTaskContext<SelfImprovementRepositories>, service: { holder: string; config: SelfImprovementConfig }): void {
+function scheduleSettingsRecord(
+  record: DeferredWrite,
+  started: BackgroundTaskContext<SelfImprovementRepositories>,
+  service: { holder: string; config: SelfImprovementConfig },
+): void {
   const recordedAt = started.clock.now().toISOString();
-  const write = () => started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf(service, recordedAt), recordedAt);
-  record.schedule(() => write().catch((error: unknown) => started.log("warn", "self-improvement could not record this service's settings", { error })), settingsDelayMs);
+  const write = () =>
+    started.store.selfImprovement.state.put(serviceStateKey, serviceStateOf(service, recordedAt), recordedAt);
+  record.schedule(
+    () =>
+      write().catch((error: unknown) =>
+        started.log("warn", "self-improvement could not record this service's settings", { error }),
+      ),
+    settingsDelayMs,
+  );
 }
 
 /** Restores what earlier runs applied, before the service serves its first call. */
-async function restoreOverrides(started: BackgroundTaskContext<SelfImprovementRepositories>, source: OverrideSettingsSource): Promise<void> {
+async function restoreOverrides(
+  started: BackgroundTaskContext<SelfImprovementRepositories>,
+  source: OverrideSettingsSource,
+): Promise<void> {
   await reloadOverrides({ store: started.store, source });
   const restored = source.all();
-  if (restored.length > 0) started.log("info", "self-improvement restored its overrides", { overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`) });
+  if (restored.length > 0)
+    started.log("info", "self-improvement restored its overrides", {
+      overrides: restored.map((row) => `${row.scope}.${row.setting}=${row.value}`),
+    });
 }
 
 /** A cycle that changed or judged something is logged at info; an idle one (nothing to do, only waiting) at debug. */
@@ -136,7 +161,10 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
           context = current;
           await settingsRecord.flush(); // the start's record first (as in runCycle): a cycle's newer one must not be overwritten by it
           const result = await cycle(current);
-          current.log(cycleLogLevel(result), "self-improvement cycle", { outcome: result.outcome, reason: result.reason });
+          current.log(cycleLogLevel(result), "self-improvement cycle", {
+            outcome: result.outcome,
+            reason: result.reason,
+          });
         },
         async stop(current) {
           await settingsRecord.flush();
@@ -159,9 +187,15 @@ export function createSelfImprovementModule(options: SelfImprovementModuleOption
     config,
     settingsSource: source,
     holder,
-    control: (store: Store<SelfImprovementRepositories>) => createSelfImprovementControl({ store, config, source, clock, ids }),
+    control: (store: Store<SelfImprovementRepositories>) =>
+      createSelfImprovementControl({ store, config, source, clock, ids }),
     runCycle() {
-      if (!context) return Promise.reject(new Error("The self-improvement module has not been started: start the service's tasks (createTaskRunner) first."));
+      if (!context)
+        return Promise.reject(
+          new Error(
+            "The self-improvement module has not been started: start the service's tasks (createTaskRunner) first.",
+          ),
+        );
       const started = context;
       return settingsRecord.flush().then(() => cycle(started));
     },

@@ -125,7 +125,10 @@ function wouldTrigger(metric: MetricName, observed: number, reference: number, c
  * calls then 300 failing ones compare against 0 %, not against a baseline the
  * failures pulled up to 83 %); improvements are absorbed as they come.
  */
-function frozenEma(chunks: readonly MetricsSnapshot[], config: MonitorConfig): { ema: MetricFigures; frozenSince: Record<MetricName, string | null> } {
+function frozenEma(
+  chunks: readonly MetricsSnapshot[],
+  config: MonitorConfig,
+): { ema: MetricFigures; frozenSince: Record<MetricName, string | null> } {
   const ema = {} as MetricFigures;
   const frozenSince = {} as Record<MetricName, string | null>;
   for (const metric of metricNames) {
@@ -147,14 +150,23 @@ function frozenEma(chunks: readonly MetricsSnapshot[], config: MonitorConfig): {
   return { ema, frozenSince };
 }
 
-function baselineOf(input: { kind: "tool" | "mode"; name: string; window: InvocationSample[]; earlier: InvocationSample[]; windowFrom: string; config: MonitorConfig }): Baseline {
+function baselineOf(input: {
+  kind: "tool" | "mode";
+  name: string;
+  window: InvocationSample[];
+  earlier: InvocationSample[];
+  windowFrom: string;
+  config: MonitorConfig;
+}): Baseline {
   const { config } = input;
   const floor = metricSampleFloor(config);
   const chunks = chunksOf(input.earlier, config.windowSize, config.minSamples).map((chunk) => snapshotOf(chunk, floor));
   const { ema, frozenSince } = frozenEma(chunks, config);
   const problems: string[] = [];
-  if (input.window.length < config.minSamples) problems.push(`${input.window.length} calls in the window (needs ${config.minSamples})`);
-  if (input.earlier.length < config.minSamples) problems.push(`${input.earlier.length} calls in the baseline (needs ${config.minSamples})`);
+  if (input.window.length < config.minSamples)
+    problems.push(`${input.window.length} calls in the window (needs ${config.minSamples})`);
+  if (input.earlier.length < config.minSamples)
+    problems.push(`${input.earlier.length} calls in the baseline (needs ${config.minSamples})`);
   return {
     kind: input.kind,
     name: input.name,
@@ -181,7 +193,9 @@ export function triggersOf(baseline: Baseline, config: MonitorConfig): Trigger[]
     if (!wouldTrigger(metric, observed, reference, config)) continue;
     const deviation = deviationPercent(metric, observed, reference);
     const severity = severityFromDeviation(deviation);
-    const threshold = higherIsWorse(metric) ? Math.max(reference * 1.25, reference + floor) : Math.min(reference * 0.75, reference - floor);
+    const threshold = higherIsWorse(metric)
+      ? Math.max(reference * 1.25, reference + floor)
+      : Math.min(reference * 0.75, reference - floor);
     triggers.push({
       tool: baseline.name,
       metric,
@@ -201,7 +215,11 @@ export function triggersOf(baseline: Baseline, config: MonitorConfig): Trigger[]
 
 /** Worst first: severity, then deviation. */
 export function compareTriggers(a: Trigger, b: Trigger): number {
-  return severityRank(b.severity) - severityRank(a.severity) || b.deviation_pct - a.deviation_pct || a.tool.localeCompare(b.tool);
+  return (
+    severityRank(b.severity) - severityRank(a.severity) ||
+    b.deviation_pct - a.deviation_pct ||
+    a.tool.localeCompare(b.tool)
+  );
 }
 
 /**
@@ -243,14 +261,22 @@ export function buildHealthReport(input: MonitorInput): HealthReport {
       modeParts.set(mode, part);
     }
   }
-  const byTime = (a: InvocationSample, b: InvocationSample) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : a.id.localeCompare(b.id));
+  const byTime = (a: InvocationSample, b: InvocationSample) =>
+    a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : a.id.localeCompare(b.id);
   const modes = [...modeParts.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([mode, part]) => {
       const window = part.window.sort(byTime);
       const kept = window.slice(-config.windowSize);
       const dropped = window.slice(0, window.length - kept.length);
-      return baselineOf({ kind: "mode", name: mode, window: kept, earlier: [...dropped, ...part.earlier].sort(byTime), windowFrom: part.windowFrom, config });
+      return baselineOf({
+        kind: "mode",
+        name: mode,
+        window: kept,
+        earlier: [...dropped, ...part.earlier].sort(byTime),
+        windowFrom: part.windowFrom,
+        config,
+      });
     });
   const triggers = tools.flatMap((baseline) => triggersOf(baseline, config)).sort(compareTriggers);
   return {

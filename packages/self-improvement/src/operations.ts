@@ -31,9 +31,18 @@ const actionId = z.string().describe("The action's id (sia_...), as `history` li
  * server as `self-improvement/<name>` requests; the CLI runs the same control directly. A change made here
  * takes effect on this process's next model call (`source`), on other replicas within `syncMs`.
  */
-export function selfImprovementOperations(options: { config: SelfImprovementConfig; source: OverrideSettingsSource }): ModuleOperation<SelfImprovementRepositories>[] {
+export function selfImprovementOperations(options: {
+  config: SelfImprovementConfig;
+  source: OverrideSettingsSource;
+}): ModuleOperation<SelfImprovementRepositories>[] {
   const control: ControlFor = (context) =>
-    createSelfImprovementControl({ store: context.store, config: options.config, source: options.source, clock: context.clock, ids: context.ids });
+    createSelfImprovementControl({
+      store: context.store,
+      config: options.config,
+      source: options.source,
+      clock: context.clock,
+      ids: context.ids,
+    });
   return [...readOperations(control), ...changeOperations(control)];
 }
 
@@ -60,7 +69,11 @@ function readOperations(control: ControlFor): ModuleOperation<SelfImprovementRep
       summary: "Actions applied, newest first, with their measured reward (?limit, ?outcome)",
       input: historyQuerySchema,
       output: historySchema,
-      handler: (query, context) => control(context).history({ ...(query.limit ? { limit: query.limit } : {}), ...(query.outcome ? { status: query.outcome } : {}) }),
+      handler: (query, context) =>
+        control(context).history({
+          ...(query.limit ? { limit: query.limit } : {}),
+          ...(query.outcome ? { status: query.outcome } : {}),
+        }),
     }),
     defineOperation({
       name: "diagnostics",
@@ -70,7 +83,11 @@ function readOperations(control: ControlFor): ModuleOperation<SelfImprovementRep
       summary: "Diagnoses, newest first (?limit, ?status)",
       input: diagnosticsQuerySchema,
       output: diagnosticsSchema,
-      handler: (query, context) => control(context).diagnostics({ ...(query.limit ? { limit: query.limit } : {}), ...(query.status ? { status: query.status } : {}) }),
+      handler: (query, context) =>
+        control(context).diagnostics({
+          ...(query.limit ? { limit: query.limit } : {}),
+          ...(query.status ? { status: query.status } : {}),
+        }),
     }),
     defineOperation({
       name: "config",

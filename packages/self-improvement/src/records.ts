@@ -102,7 +102,14 @@ export interface MetricComparison {
   weight: number;
 }
 
-export const lessonVerdicts = ["improved", "regressed", "no_effect", "inconclusive", "rejected", "rolled_back_by_operator"] as const;
+export const lessonVerdicts = [
+  "improved",
+  "regressed",
+  "no_effect",
+  "inconclusive",
+  "rejected",
+  "rolled_back_by_operator",
+] as const;
 export type LessonVerdict = (typeof lessonVerdicts)[number];
 
 export interface LearningRecord {
@@ -129,7 +136,16 @@ export interface OverrideRecord {
   updated_at: string;
 }
 
-export const cycleOutcomes = ["blocked", "no_action", "advised", "applied", "refused", "failed", "off", "paused"] as const;
+export const cycleOutcomes = [
+  "blocked",
+  "no_action",
+  "advised",
+  "applied",
+  "refused",
+  "failed",
+  "off",
+  "paused",
+] as const;
 export type CycleOutcome = (typeof cycleOutcomes)[number];
 
 export interface CycleRecord {

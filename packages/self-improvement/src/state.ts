@@ -10,7 +10,11 @@ export async function readBreaker(repository: SelfImprovementRepository): Promis
   return (await repository.state.get<BreakerState>(breakerKey)) ?? closedBreaker;
 }
 
-export async function writeBreaker(repository: SelfImprovementRepository, state: BreakerState, now: Date): Promise<void> {
+export async function writeBreaker(
+  repository: SelfImprovementRepository,
+  state: BreakerState,
+  now: Date,
+): Promise<void> {
   await repository.state.put(breakerKey, state, now.toISOString());
 }
 
@@ -20,7 +24,11 @@ export async function readPausedUntil(repository: SelfImprovementRepository, now
   return until !== undefined && until !== null && until > now.toISOString() ? until : null;
 }
 
-export async function writePausedUntil(repository: SelfImprovementRepository, until: string | null, now: Date): Promise<void> {
+export async function writePausedUntil(
+  repository: SelfImprovementRepository,
+  until: string | null,
+  now: Date,
+): Promise<void> {
   await repository.state.put(pauseKey, until, now.toISOString());
 }
 
@@ -36,6 +44,15 @@ export interface ServiceSettingsRecord {
 /** The state key of the service's settings: written at start and by every cycle of the leader. */
 export const serviceStateKey = "service_settings";
 
-export function serviceStateOf(input: { holder: string; config: SelfImprovementConfig }, recordedAt: string): ServiceSettingsRecord {
-  return { holder: input.holder, recorded_at: recordedAt, mode: input.config.mode, analyzer: input.config.analyzer.use, cycle_ms: input.config.cycleMs };
+export function serviceStateOf(
+  input: { holder: string; config: SelfImprovementConfig },
+  recordedAt: string,
+): ServiceSettingsRecord {
+  return {
+    holder: input.holder,
+    recorded_at: recordedAt,
+    mode: input.config.mode,
+    analyzer: input.config.analyzer.use,
+    cycle_ms: input.config.cycleMs,
+  };
 }

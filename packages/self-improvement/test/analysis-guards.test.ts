@@ -1,5 +1,10 @@
 import { createModelRouterFromModel, createOpenAIModel } from "@deliberate/providers";
-import { createFakeModelServer, type FakeModelServer, type FakeReply, respondBySchemaName } from "@deliberate/providers/testing";
+import {
+  createFakeModelServer,
+  type FakeModelServer,
+  type FakeReply,
+  respondBySchemaName,
+} from "@deliberate/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LearningRecord } from "../src/records.ts";
 import type { SelfImprovementModuleOptions } from "../src/module.ts";
@@ -14,10 +19,21 @@ afterEach(async () => {
 
 /** Synthetic invocation rows, and a real model (the OpenAI SDK against the loopback fake server) for the analyzer only. */
 async function withModelAnalyzer(diagnosis: () => FakeReply, options: SelfImprovementModuleOptions = {}) {
-  const server = await createFakeModelServer({ respond: respondBySchemaName({ self_improvement_diagnosis: diagnosis }) });
+  const server = await createFakeModelServer({
+    respond: respondBySchemaName({ self_improvement_diagnosis: diagnosis }),
+  });
   servers.push(server);
-  const model = createOpenAIModel({ baseURL: server.openaiBaseURL, apiKey: "test", modelId: "fake-model", timeoutMs: 30_000, maxRetries: 0 });
-  const harness = await createSyntheticHarness({ models: createModelRouterFromModel(model), options: { ...options, analyzer: { use: "auto", ...options.analyzer } } });
+  const model = createOpenAIModel({
+    baseURL: server.openaiBaseURL,
+    apiKey: "test",
+    modelId: "fake-model",
+    timeoutMs: 30_000,
+    maxRetries: 0,
+  });
+  const harness = await createSyntheticHarness({
+    models: createModelRouterFromModel(model),
+    options: { ...options, analyzer: { use: "auto", ...options.analyzer } },
+  });
   harnesses.push(harness);
   return { harness, server };
 }
@@ -36,7 +52,11 @@ const lowerTimeout: FakeReply = {
   },
 };
 const raiseTimeout: FakeReply = {
-  object: { suspected_cause: "Timeouts.", action: { kind: "adjust", target: "probe.timeoutMs", direction: "increase", steps: 1 }, rationale: "More time." },
+  object: {
+    suspected_cause: "Timeouts.",
+    action: { kind: "adjust", target: "probe.timeoutMs", direction: "increase", steps: 1 },
+    rationale: "More time.",
+  },
 };
 
 function regressedLesson(harness: SyntheticHarness): LearningRecord {
@@ -65,7 +85,11 @@ describe("calls are attributed by when they started", () => {
     const applied = await harness.module.runCycle();
     expect(applied.outcome).toBe("applied");
     // Four calls started under the old timeout (a second before the change) and time out after it is applied...
-    await harness.record("probe_ask", "probe", 4, { success: false, error_code: "PROVIDER_TIMEOUT", startedBeforeMs: 1_000 });
+    await harness.record("probe_ask", "probe", 4, {
+      success: false,
+      error_code: "PROVIDER_TIMEOUT",
+      startedBeforeMs: 1_000,
+    });
     // ...and every call started under the new one succeeds.
     await harness.record("probe_ask", "probe", 10);
     const health = await harness.module.control(harness.store).baselines();
@@ -110,15 +134,23 @@ describe("lessons bind every analyzer", () => {
     await harness.record("probe_ask", "probe", 10);
     await harness.record("probe_ask", "probe", 10, { success: false, error_code: "PROVIDER_TIMEOUT" });
     const result = await harness.module.runCycle();
-    const prompts = server.requests.filter((request) => request.schemaName === "self_improvement_diagnosis").map((request) => request.prompt);
+    const prompts = server.requests
+      .filter((request) => request.schemaName === "self_improvement_diagnosis")
+      .map((request) => request.prompt);
     expect(prompts).toHaveLength(1);
     // The model is told which moves the lessons rule out.
-    expect(prompts[0]).toContain("Moves the lessons rule out (a proposal of one is not applied):\n- probe.timeoutMs decrease: ruled out (regressed)");
+    expect(prompts[0]).toContain(
+      "Moves the lessons rule out (a proposal of one is not applied):\n- probe.timeoutMs decrease: ruled out (regressed)",
+    );
     expect(result.diagnosis).toMatchObject({ analyzer: "rules", rule: "timeouts-raise-timeout" });
-    expect(result.diagnosis?.description).toContain("the model proposed to decrease probe.timeoutMs (300 → -700), which a lesson rules out (regressed: Changing probe.timeoutMs 2300 → 1300 made probe_ask worse");
+    expect(result.diagnosis?.description).toContain(
+      "the model proposed to decrease probe.timeoutMs (300 → -700), which a lesson rules out (regressed: Changing probe.timeoutMs 2300 → 1300 made probe_ask worse",
+    );
     // Before: the model's cut was applied a second time.
     expect(result.action).toMatchObject({ setting: "timeoutMs", direction: "increase" });
-    expect((await harness.store.selfImprovement.actions.list()).filter((action) => action.direction === "decrease")).toEqual([]);
+    expect(
+      (await harness.store.selfImprovement.actions.list()).filter((action) => action.direction === "decrease"),
+    ).toEqual([]);
   });
 
   it("a model proposal no lesson covers is applied as proposed", async () => {
@@ -128,7 +160,12 @@ describe("lessons bind every analyzer", () => {
     await harness.record("probe_ask", "probe", 10, { success: false, error_code: "PROVIDER_TIMEOUT" });
     const result = await harness.module.runCycle();
     expect(result.diagnosis).toMatchObject({ analyzer: "model" });
-    expect(result.action).toMatchObject({ setting: "timeoutMs", direction: "increase", from_value: 300, to_value: 1300 });
+    expect(result.action).toMatchObject({
+      setting: "timeoutMs",
+      direction: "increase",
+      from_value: 300,
+      to_value: 1300,
+    });
   });
 });
 
@@ -141,8 +178,12 @@ describe("the rules stand in when the model analyzer fails", () => {
     // Before: outcome "failed", "analyzer failed: ...", a breaker failure.
     expect(result.outcome).toBe("applied");
     expect(result.diagnosis).toMatchObject({ analyzer: "rules", rule: "timeouts-raise-timeout" });
-    expect(result.diagnosis?.description).toMatch(/Diagnosed by the deterministic rules \(the model analyzer failed: .*analyzer model down/);
-    expect(result.analyzer_fallback).toMatch(/^the model analyzer failed \(.*analyzer model down.*\); the rules diagnosed$/);
+    expect(result.diagnosis?.description).toMatch(
+      /Diagnosed by the deterministic rules \(the model analyzer failed: .*analyzer model down/,
+    );
+    expect(result.analyzer_fallback).toMatch(
+      /^the model analyzer failed \(.*analyzer model down.*\); the rules diagnosed$/,
+    );
     expect(result.reason).toContain("the rules diagnosed");
     expect(result.breaker.consecutive_failures).toBe(0);
     const [cycle] = await harness.store.selfImprovement.cycles.list(1);
@@ -150,7 +191,13 @@ describe("the rules stand in when the model analyzer fails", () => {
   });
 
   it("an answer that fails the schema falls back too", async () => {
-    const { harness } = await withModelAnalyzer(() => ({ object: { suspected_cause: "?", action: { kind: "adjust", target: "nowhere.timeoutMs", direction: "up", steps: 9 }, rationale: "" } }));
+    const { harness } = await withModelAnalyzer(() => ({
+      object: {
+        suspected_cause: "?",
+        action: { kind: "adjust", target: "nowhere.timeoutMs", direction: "up", steps: 9 },
+        rationale: "",
+      },
+    }));
     await harness.record("probe_ask", "probe", 10);
     await harness.record("probe_ask", "probe", 10, { success: false, error_code: "PROVIDER_TIMEOUT" });
     const result = await harness.module.runCycle();
@@ -171,7 +218,10 @@ describe("one pending diagnosis per tool and setting (advisory)", () => {
       await harness.record("probe_ask", "probe", 2, { success: false, error_code: "PROVIDER_TIMEOUT" });
       const again = await harness.module.runCycle();
       expect(again.outcome).toBe("blocked");
-      expect(again.blocked).toEqual({ kind: "no_triggers", suppressed: [`probe_ask error_rate: ${first.diagnosis?.id} awaits approval`] });
+      expect(again.blocked).toEqual({
+        kind: "no_triggers",
+        suppressed: [`probe_ask error_rate: ${first.diagnosis?.id} awaits approval`],
+      });
     }
     // Before: one pending diagnosis per cycle, until maxPending (3) blocked every other tool.
     expect(await harness.store.selfImprovement.diagnoses.list({ status: "pending" })).toHaveLength(1);
@@ -191,8 +241,15 @@ describe("one pending diagnosis per tool and setting (advisory)", () => {
     await harness.record("probe_ask", "probe", 10, { quality: 0.3 });
     const second = await harness.module.runCycle();
     expect(second.triggers.map((trigger) => trigger.metric)).toEqual(["quality"]);
-    expect(second.blocked).toEqual({ kind: "already_pending", diagnosis_id: first.diagnosis?.id, target: "probe.timeoutMs", tool: "probe_ask" });
-    expect(second.reason).toContain(`already pending: ${first.diagnosis?.id} suggests a change of probe.timeoutMs for probe_ask`);
+    expect(second.blocked).toEqual({
+      kind: "already_pending",
+      diagnosis_id: first.diagnosis?.id,
+      target: "probe.timeoutMs",
+      tool: "probe_ask",
+    });
+    expect(second.reason).toContain(
+      `already pending: ${first.diagnosis?.id} suggests a change of probe.timeoutMs for probe_ask`,
+    );
     expect(await harness.store.selfImprovement.diagnoses.list({ status: "pending" })).toHaveLength(1);
     expect(server.requests.filter((request) => request.schemaName === "self_improvement_diagnosis")).toHaveLength(2);
   });

@@ -40,7 +40,9 @@ describe("the rules analyzer without a server-side model", () => {
     const result = await harness.module.runCycle();
     expect(result.outcome).toBe("applied");
     expect(result.diagnosis?.analyzer).toBe("rules");
-    expect(result.diagnosis?.description).toContain("Diagnosed by the deterministic rules (no server-side model is configured)");
+    expect(result.diagnosis?.description).toContain(
+      "Diagnosed by the deterministic rules (no server-side model is configured)",
+    );
     expect(result.diagnosis?.rationale).toContain("Rule timeouts-raise-timeout");
   });
 
@@ -49,7 +51,9 @@ describe("the rules analyzer without a server-side model", () => {
     await timeoutsOn(harness);
     const result = await harness.module.runCycle();
     expect(result.outcome).toBe("failed");
-    expect(result.reason).toBe("analyzer failed: analyzer.use is 'model' but the service has no server-side model (set a provider, or use 'auto' or 'rules').");
+    expect(result.reason).toBe(
+      "analyzer failed: analyzer.use is 'model' but the service has no server-side model (set a provider, or use 'auto' or 'rules').",
+    );
     expect(result.breaker.consecutive_failures).toBe(1);
     expect(await harness.store.selfImprovement.diagnoses.list()).toEqual([]);
   });
@@ -58,7 +62,10 @@ describe("the rules analyzer without a server-side model", () => {
     const harness = await harnessWith({
       options: {
         executor: {
-          allowlist: { maxTokens: { min: 500, max: 4_000, step: 500, maxSteps: 2 }, concurrency: { min: 1, max: 8, step: 1, maxSteps: 1 } },
+          allowlist: {
+            maxTokens: { min: 500, max: 4_000, step: 500, maxSteps: 2 },
+            concurrency: { min: 1, max: 8, step: 1, maxSteps: 1 },
+          },
         },
       },
     });
@@ -66,7 +73,8 @@ describe("the rules analyzer without a server-side model", () => {
     await harness.record("probe_ask", "probe", 10, {
       success: false,
       error_code: "MODEL_OUTPUT_INVALID",
-      error_message: 'The model\'s answer did not match the "probe_answer" schema, even after one repair round: answer: Required. The answer was cut off at the token limit.',
+      error_message:
+        'The model\'s answer did not match the "probe_answer" schema, even after one repair round: answer: Required. The answer was cut off at the token limit.',
     });
     const cutOff = await harness.module.runCycle();
     expect(cutOff.diagnosis?.rule).toBe("cut-off-raise-max-tokens");
@@ -88,7 +96,9 @@ describe("the rules analyzer without a server-side model", () => {
     const first = await harness.module.runCycle();
     expect(first.outcome).toBe("no_action");
     expect(first.diagnosis).toMatchObject({ status: "no_action", rule: "no-rule", action: { kind: "none" } });
-    expect(first.diagnosis?.action.kind === "none" && first.diagnosis.action.reason).toContain("No rule covers error_rate with these failures (PROVIDER_AUTH ×10)");
+    expect(first.diagnosis?.action.kind === "none" && first.diagnosis.action.reason).toContain(
+      "No rule covers error_rate with these failures (PROVIDER_AUTH ×10)",
+    );
     const second = await harness.module.runCycle();
     expect(second.blocked?.kind).toBe("no_triggers");
     expect(second.reason).toContain(`no action found by ${first.diagnosis?.id}`);
@@ -117,7 +127,9 @@ describe("the rules analyzer without a server-side model", () => {
     });
     const result = await harness.module.runCycle();
     expect(result.outcome).toBe("no_action");
-    expect(result.diagnosis?.action.kind === "none" && result.diagnosis.action.reason).toContain("a lesson rules out moving probe.timeoutMs that way (regressed");
+    expect(result.diagnosis?.action.kind === "none" && result.diagnosis.action.reason).toContain(
+      "a lesson rules out moving probe.timeoutMs that way (regressed",
+    );
   });
 });
 
@@ -174,7 +186,9 @@ describe("blocked cycles say why", () => {
     expect(paused).toMatchObject({ outcome: "paused", reason: `paused until ${paused_until}` });
     expect(await control.pause("0")).toEqual({ paused_until: null });
     expect((await harness.module.runCycle()).outcome).toBe("applied");
-    expect((await errorOf(control.pause("soon"))).issues).toEqual([{ field: "duration", message: "expected e.g. 90s, 30m, 2h, 1d, 1h30m, or milliseconds" }]);
+    expect((await errorOf(control.pause("soon"))).issues).toEqual([
+      { field: "duration", message: "expected e.g. 90s, 30m, 2h, 1d, 1h30m, or milliseconds" },
+    ]);
   });
 
   it("off: no diagnoses or actions, but an action being measured is still judged", async () => {
@@ -208,17 +222,23 @@ describe("advisory mode", () => {
     expect(action).toMatchObject({ applied_by: "operator", to_value: 2300, status: "evaluating" });
     expect(harness.engine.settingsFor("probe").timeoutMs).toBe(2300);
     expect((await errorOf(control.approve(advised.diagnosis?.id ?? ""))).code).toBe("CONFLICT");
-    expect((await errorOf(control.approve("sid_missing"))).issues).toEqual([{ field: "diagnosis_id", message: "no diagnosis 'sid_missing'" }]);
+    expect((await errorOf(control.approve("sid_missing"))).issues).toEqual([
+      { field: "diagnosis_id", message: "no diagnosis 'sid_missing'" },
+    ]);
 
     const other = await harnessWith({ options: { mode: "advisory" } });
     await timeoutsOn(other);
     const second = await other.module.runCycle();
-    const rejected = await other.module.control(other.store).reject(second.diagnosis?.id ?? "", "the provider is down, not slow");
+    const rejected = await other.module
+      .control(other.store)
+      .reject(second.diagnosis?.id ?? "", "the provider is down, not slow");
     expect(rejected).toMatchObject({ status: "rejected", status_reason: "the provider is down, not slow" });
     await other.record("probe_ask", "probe", 10, { success: false });
     const after = await other.module.runCycle();
     expect(after.outcome).toBe("no_action");
-    expect(after.diagnosis?.action.kind === "none" && after.diagnosis.action.reason).toContain("rejected: An operator rejected probe.timeoutMs 300 → 2300 for probe_ask error_rate: the provider is down, not slow.");
+    expect(after.diagnosis?.action.kind === "none" && after.diagnosis.action.reason).toContain(
+      "rejected: An operator rejected probe.timeoutMs 300 → 2300 for probe_ask error_rate: the provider is down, not slow.",
+    );
   });
 
   it("expires suggestions not approved in time", async () => {
@@ -227,7 +247,10 @@ describe("advisory mode", () => {
     const advised = await harness.module.runCycle();
     harness.clock.advance(120_000);
     await harness.module.runCycle();
-    expect(await harness.store.selfImprovement.diagnoses.get(advised.diagnosis?.id ?? "")).toMatchObject({ status: "expired", status_reason: "not approved in time" });
+    expect(await harness.store.selfImprovement.diagnoses.get(advised.diagnosis?.id ?? "")).toMatchObject({
+      status: "expired",
+      status_reason: "not approved in time",
+    });
   });
 });
 
@@ -241,19 +264,33 @@ describe("reversal by an operator", () => {
     await harness.store.selfImprovement.actions.update(first.action?.id ?? "", { status: "kept" });
     await timeoutsOn(harness, "probe_ask", "probe");
     const second = await harness.module.runCycle();
-    expect(second.action).toMatchObject({ from_value: 2300, to_value: 4300, previous_override: 2300, previous_action_id: first.action?.id });
+    expect(second.action).toMatchObject({
+      from_value: 2300,
+      to_value: 4300,
+      previous_override: 2300,
+      previous_action_id: first.action?.id,
+    });
     const blocked = await errorOf(control.rollback(first.action?.id ?? ""));
     expect(blocked.code).toBe("CONFLICT");
     expect(blocked.hint).toBe(`Roll back ${second.action?.id} first.`);
     const undone = await control.rollback(second.action?.id ?? "", "too long for our clients");
-    expect(undone).toMatchObject({ status: "rolled_back", rolled_back_by: "operator", status_reason: "too long for our clients" });
+    expect(undone).toMatchObject({
+      status: "rolled_back",
+      rolled_back_by: "operator",
+      status_reason: "too long for our clients",
+    });
     expect(harness.engine.settingsFor("probe").timeoutMs).toBe(2300);
-    expect(await harness.store.selfImprovement.overrides.all()).toMatchObject([{ scope: "probe", setting: "timeoutMs", value: 2300, action_id: first.action?.id }]);
+    expect(await harness.store.selfImprovement.overrides.all()).toMatchObject([
+      { scope: "probe", setting: "timeoutMs", value: 2300, action_id: first.action?.id },
+    ]);
     await control.rollback(first.action?.id ?? "");
     expect(harness.engine.settingsFor("probe").timeoutMs).toBeUndefined();
     expect((await errorOf(control.rollback(first.action?.id ?? ""))).message).toContain("was already rolled back");
     const lesson = await harness.store.selfImprovement.learnings.forAction(second.action?.id ?? "");
-    expect(lesson).toMatchObject({ verdict: "rolled_back_by_operator", lessons: ["An operator rolled back probe.timeoutMs 2300 → 4300: too long for our clients."] });
+    expect(lesson).toMatchObject({
+      verdict: "rolled_back_by_operator",
+      lessons: ["An operator rolled back probe.timeoutMs 2300 → 4300: too long for our clients."],
+    });
   });
 });
 
@@ -293,7 +330,9 @@ describe("persistence and replicas", () => {
     await harness.record("probe_ask", "probe", 10);
     await harness.record("other_tool", "probe", 10);
     const report = await harness.module.control(harness.store).baselines();
-    expect(report.modes.map((baseline) => [baseline.name, baseline.window.samples + baseline.rolling.samples])).toEqual([["probe", 20]]);
+    expect(report.modes.map((baseline) => [baseline.name, baseline.window.samples + baseline.rolling.samples])).toEqual(
+      [["probe", 20]],
+    );
     expect(report.tools.map((baseline) => baseline.name)).toEqual(["other_tool", "probe_ask"]);
   });
 });

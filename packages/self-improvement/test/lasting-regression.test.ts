@@ -29,7 +29,9 @@ describe("a lasting regression", () => {
 
     // Calls in flight when the loop acts: started under the 5 s timeout, they fail after the change is applied.
     let inFlightSettled = false;
-    const startedBefore = Promise.allSettled(Array.from({ length: 5 }, (_, index) => harness.engine.invoke("probe_ask", { question: `in flight ${index}` }))).then((results) => {
+    const startedBefore = Promise.allSettled(
+      Array.from({ length: 5 }, (_, index) => harness.engine.invoke("probe_ask", { question: `in flight ${index}` })),
+    ).then((results) => {
       inFlightSettled = true;
       return results;
     });
@@ -37,9 +39,20 @@ describe("a lasting regression", () => {
     const acted = await harness.module.runCycle();
     // Before the fix the baseline absorbed the failures (EMA 83 %) and this cycle read "no triggers".
     expect(acted.outcome).toBe("applied");
-    expect(acted.triggers[0]).toMatchObject({ tool: "probe_ask", metric: "error_rate", observed: 1, baseline: 0, severity: "critical", window_samples: 50, baseline_samples: 310 });
+    expect(acted.triggers[0]).toMatchObject({
+      tool: "probe_ask",
+      metric: "error_rate",
+      observed: 1,
+      baseline: 0,
+      severity: "critical",
+      window_samples: 50,
+      baseline_samples: 310,
+    });
     expect(acted.action).toMatchObject({ scope: "probe", setting: "timeoutMs", from_value: 5_000, to_value: 11_000 });
-    expect(inFlightSettled, "the in-flight calls ended before the change was applied (machine too slow for this scenario)").toBe(false);
+    expect(
+      inFlightSettled,
+      "the in-flight calls ended before the change was applied (machine too slow for this scenario)",
+    ).toBe(false);
     const inFlight = await startedBefore;
     expect(inFlight.every((result) => result.status === "rejected")).toBe(true);
     harness.clock.advance(1_000);
@@ -50,11 +63,15 @@ describe("a lasting regression", () => {
     const action = await harness.store.selfImprovement.actions.get(acted.action?.id ?? "");
     // Dated by finish, the five in-flight failures would have counted after the change (5 of 25: 20 % errors).
     expect(action).toMatchObject({ status: "kept", post_metrics: { samples: 20, error_rate: 0 } });
-    const errorRate = (await harness.store.selfImprovement.learnings.forAction(action.id))?.breakdown.find((entry) => entry.metric === "error_rate");
+    const errorRate = (await harness.store.selfImprovement.learnings.forAction(action.id))?.breakdown.find(
+      (entry) => entry.metric === "error_rate",
+    );
     expect(errorRate).toMatchObject({ before: 1, after: 0, after_samples: 20, significant: true });
     // The five rows finished after the change and started before it.
     const rows = await harness.store.invocations.list({ limit: 1000 });
-    const straddling = rows.filter((row) => row.started_at !== null && row.started_at < action.applied_at && row.created_at >= action.applied_at);
+    const straddling = rows.filter(
+      (row) => row.started_at !== null && row.started_at < action.applied_at && row.created_at >= action.applied_at,
+    );
     expect(straddling).toHaveLength(5);
     expect(straddling.every((row) => row.success === false && row.error_code === "PROVIDER_TIMEOUT")).toBe(true);
   }, 120_000);

@@ -23,14 +23,26 @@ const leaseName = "self-improvement";
 const start = "2026-11-24T10:00:00.000Z";
 
 /** A database migrated as the version before this one left it, with `leases` in its own lease table. */
-async function databaseOfTheOldVersion(file: string, leases: { old: Array<[string, string, string]>; shared?: Array<[string, string, string]> }) {
+async function databaseOfTheOldVersion(
+  file: string,
+  leases: { old: Array<[string, string, string]>; shared?: Array<[string, string, string]> },
+) {
   const place = await testStorePlace(join(directory, file));
-  const old = await openStore({ ...place, modules: [{ name: "self-improvement", migrations: { "2026-11-24T1000-self-improvement-tables": selfImprovementTables } }] });
+  const old = await openStore({
+    ...place,
+    modules: [
+      { name: "self-improvement", migrations: { "2026-11-24T1000-self-improvement-tables": selfImprovementTables } },
+    ],
+  });
   for (const [name, holder, expiresAt] of leases.old) {
-    await sql`insert into self_improvement_leases (name, holder, acquired_at, expires_at) values (${name}, ${holder}, ${start}, ${expiresAt})`.execute(old.db);
+    await sql`insert into self_improvement_leases (name, holder, acquired_at, expires_at) values (${name}, ${holder}, ${start}, ${expiresAt})`.execute(
+      old.db,
+    );
   }
   for (const [name, holder, expiresAt] of leases.shared ?? []) {
-    await sql`insert into deliberate_leases (name, holder, acquired_at, expires_at) values (${name}, ${holder}, ${start}, ${expiresAt})`.execute(old.db);
+    await sql`insert into deliberate_leases (name, holder, acquired_at, expires_at) values (${name}, ${holder}, ${start}, ${expiresAt})`.execute(
+      old.db,
+    );
   }
   await old.close();
   return join(directory, file);
@@ -43,22 +55,37 @@ async function tableNames(store: Store): Promise<string[]> {
 
 describe("the leader lease moving to the store's leader lock", () => {
   it("carries a held lease over: the old leader keeps the lead until it lapses, then another replica takes it", async () => {
-    const path = await databaseOfTheOldVersion("held.db", { old: [[leaseName, "replica-old", "2026-11-24T10:15:00.000Z"]] });
+    const path = await databaseOfTheOldVersion("held.db", {
+      old: [[leaseName, "replica-old", "2026-11-24T10:15:00.000Z"]],
+    });
     const upgraded = await createSyntheticHarness({ path, holder: "replica-new" });
     opened.push(upgraded);
     expect(await tableNames(upgraded.store)).not.toContain("self_improvement_leases");
-    expect(await readLease(upgraded.store.db, leaseName)).toEqual({ holder: "replica-old", acquired_at: start, expires_at: "2026-11-24T10:15:00.000Z" });
+    expect(await readLease(upgraded.store.db, leaseName)).toEqual({
+      holder: "replica-old",
+      acquired_at: start,
+      expires_at: "2026-11-24T10:15:00.000Z",
+    });
 
     const follower = await upgraded.module.runCycle();
-    expect(follower).toMatchObject({ outcome: "not_leader", cycle_id: null, leader: { holder: "replica-old", expires_at: "2026-11-24T10:15:00.000Z" } });
+    expect(follower).toMatchObject({
+      outcome: "not_leader",
+      cycle_id: null,
+      leader: { holder: "replica-old", expires_at: "2026-11-24T10:15:00.000Z" },
+    });
     expect(follower.reason).toBe("replica-old leads until 2026-11-24T10:15:00.000Z");
-    expect(await upgraded.module.control(upgraded.store).status()).toMatchObject({ leader: { holder: "replica-old", live: true } });
+    expect(await upgraded.module.control(upgraded.store).status()).toMatchObject({
+      leader: { holder: "replica-old", live: true },
+    });
 
     upgraded.clock.advance(15 * 60_000); // the old leader's lease lapses
     const taken = await upgraded.module.runCycle();
     expect(taken.outcome).not.toBe("not_leader");
     expect(taken.leader.holder).toBe("replica-new");
-    expect(await readLease(upgraded.store.db, leaseName)).toMatchObject({ holder: "replica-new", acquired_at: "2026-11-24T10:15:00.000Z" });
+    expect(await readLease(upgraded.store.db, leaseName)).toMatchObject({
+      holder: "replica-new",
+      acquired_at: "2026-11-24T10:15:00.000Z",
+    });
   });
 
   it("keeps the later of two leases of one name, and every other name's lease", async () => {
@@ -75,8 +102,14 @@ describe("the leader lease moving to the store's leader lock", () => {
     const upgraded = await createSyntheticHarness({ path, holder: "replica-new" });
     opened.push(upgraded);
     const store = upgraded.store;
-    expect(await readLease(store.db, leaseName)).toMatchObject({ holder: "replica-old", expires_at: "2026-11-24T10:15:00.000Z" });
-    expect(await readLease(store.db, "elsewhere")).toMatchObject({ holder: "lock-user", expires_at: "2026-11-24T10:20:00.000Z" });
+    expect(await readLease(store.db, leaseName)).toMatchObject({
+      holder: "replica-old",
+      expires_at: "2026-11-24T10:15:00.000Z",
+    });
+    expect(await readLease(store.db, "elsewhere")).toMatchObject({
+      holder: "lock-user",
+      expires_at: "2026-11-24T10:20:00.000Z",
+    });
   });
 
   it("migrates a database whose lease was released (no row) and one where the loop never ran", async () => {

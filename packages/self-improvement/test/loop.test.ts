@@ -32,7 +32,10 @@ describe("a good action is kept", () => {
     let delay = 0;
     const harness = await harnessWith({
       probe: slowProbe(() => delay),
-      options: { defaultTimeoutMs: 3_000, executor: { allowlist: { timeoutMs: { min: 100, max: 9_000, step: 3_000, maxSteps: 2 } } } },
+      options: {
+        defaultTimeoutMs: 3_000,
+        executor: { allowlist: { timeoutMs: { min: 100, max: 9_000, step: 3_000, maxSteps: 2 } } },
+      },
     });
     expect(await harness.call(10, "one by one")).toBe(0);
     const first = await harness.module.runCycle();
@@ -43,10 +46,26 @@ describe("a good action is kept", () => {
     expect(await harness.call(10)).toBe(10);
     const acted = await harness.module.runCycle();
     expect(acted.outcome).toBe("applied");
-    expect(acted.triggers[0]).toMatchObject({ tool: "probe_ask", metric: "error_rate", observed: 1, baseline: 0, severity: "critical" });
+    expect(acted.triggers[0]).toMatchObject({
+      tool: "probe_ask",
+      metric: "error_rate",
+      observed: 1,
+      baseline: 0,
+      severity: "critical",
+    });
     expect(acted.diagnosis).toMatchObject({ analyzer: "rules", rule: "timeouts-raise-timeout", status: "applied" });
-    expect(acted.diagnosis?.description).toContain("Diagnosed by the deterministic rules (the analyzer is set to rules)");
-    expect(acted.action).toMatchObject({ scope: "probe", setting: "timeoutMs", from_value: 3000, to_value: 9000, previous_override: null, tools: ["probe_ask"], status: "evaluating" });
+    expect(acted.diagnosis?.description).toContain(
+      "Diagnosed by the deterministic rules (the analyzer is set to rules)",
+    );
+    expect(acted.action).toMatchObject({
+      scope: "probe",
+      setting: "timeoutMs",
+      from_value: 3000,
+      to_value: 9000,
+      previous_override: null,
+      tools: ["probe_ask"],
+      status: "evaluating",
+    });
     // Which mode the tool asks was learned from the engine's invocation events.
     expect(await harness.store.selfImprovement.toolModes.all()).toEqual(new Map([["probe_ask", ["probe"]]]));
     // Live: the engine reads the override on the next call, no restart.
@@ -61,11 +80,15 @@ describe("a good action is kept", () => {
     const action = await harness.store.selfImprovement.actions.get(acted.action?.id ?? "");
     expect(action).toMatchObject({ status: "kept" });
     expect(action.reward).toBeGreaterThan(0);
-    const errorRate = (await harness.store.selfImprovement.learnings.forAction(action.id))?.breakdown.find((entry) => entry.metric === "error_rate");
+    const errorRate = (await harness.store.selfImprovement.learnings.forAction(action.id))?.breakdown.find(
+      (entry) => entry.metric === "error_rate",
+    );
     expect(errorRate).toMatchObject({ before: 1, after: 0, before_samples: 10, after_samples: 10, significant: true });
     expect(errorRate?.minimum_detectable_effect).toBeGreaterThan(0);
     expect(harness.engine.settingsFor("probe").timeoutMs).toBe(9000);
-    expect((await harness.module.control(harness.store).status()).overrides).toMatchObject([{ target: "probe.timeoutMs", value: 9000, action_id: action.id }]);
+    expect((await harness.module.control(harness.store).status()).overrides).toMatchObject([
+      { target: "probe.timeoutMs", value: 9000, action_id: action.id },
+    ]);
   });
 });
 
@@ -83,8 +106,19 @@ describe("a bad action is undone", () => {
     ];
     const harness = await harnessWith({
       probe: slowProbe(() => delay),
-      diagnosis: (): FakeReply => diagnoses.shift() ?? { object: { suspected_cause: "The provider is slow.", action: { kind: "none", reason: "Nothing listed speeds the provider up." }, rationale: "Lesson: lowering the timeout failed." } },
-      options: { analyzer: { use: "auto" }, defaultTimeoutMs: 6_500, executor: { allowlist: { timeoutMs: { min: 100, max: 9_000, step: 3_000, maxSteps: 2 } } } },
+      diagnosis: (): FakeReply =>
+        diagnoses.shift() ?? {
+          object: {
+            suspected_cause: "The provider is slow.",
+            action: { kind: "none", reason: "Nothing listed speeds the provider up." },
+            rationale: "Lesson: lowering the timeout failed.",
+          },
+        },
+      options: {
+        analyzer: { use: "auto" },
+        defaultTimeoutMs: 6_500,
+        executor: { allowlist: { timeoutMs: { min: 100, max: 9_000, step: 3_000, maxSteps: 2 } } },
+      },
     });
     expect(await harness.call(10, "one by one")).toBe(0);
     delay = 2_000; // slower, 4.5 s inside the 6500 ms timeout
@@ -93,9 +127,21 @@ describe("a bad action is undone", () => {
     // p95 rose from a call's own latency to 2000 ms: critical on a quiet machine, at least high on a loaded one.
     expect(acted.triggers[0]).toMatchObject({ metric: "latency_p95" });
     expect(["high", "critical"]).toContain(acted.triggers[0]?.severity);
-    expect(acted.diagnosis).toMatchObject({ analyzer: "model", rule: null, suspected_cause: "Slow answers hold the tool's calls; failing fast would cut latency." });
-    expect(acted.action).toMatchObject({ scope: "probe", setting: "timeoutMs", direction: "decrease", from_value: 6500, to_value: 500 });
-    const diagnosisRequest = harness.server.requests.find((request) => request.schemaName === "self_improvement_diagnosis");
+    expect(acted.diagnosis).toMatchObject({
+      analyzer: "model",
+      rule: null,
+      suspected_cause: "Slow answers hold the tool's calls; failing fast would cut latency.",
+    });
+    expect(acted.action).toMatchObject({
+      scope: "probe",
+      setting: "timeoutMs",
+      direction: "decrease",
+      from_value: 6500,
+      to_value: 500,
+    });
+    const diagnosisRequest = harness.server.requests.find(
+      (request) => request.schemaName === "self_improvement_diagnosis",
+    );
     expect(diagnosisRequest?.prompt).toContain("probe.timeoutMs: 6500; 100..9000; step 3000; at most 2 steps");
 
     expect(await harness.call(10)).toBe(10); // 2000 ms answers now time out at 500 ms
@@ -116,7 +162,9 @@ describe("a bad action is undone", () => {
     expect(learning?.lessons[0]).toContain("made probe_ask worse");
     const next = await harness.module.runCycle();
     expect(next).toMatchObject({ outcome: "no_action", triggers: [{ metric: "latency_p95" }] });
-    const prompts = harness.server.requests.filter((request) => request.schemaName === "self_improvement_diagnosis").map((request) => request.prompt);
+    const prompts = harness.server.requests
+      .filter((request) => request.schemaName === "self_improvement_diagnosis")
+      .map((request) => request.prompt);
     expect(prompts).toHaveLength(2);
     expect(prompts.at(-1)).toContain("[regressed] Changing probe.timeoutMs 6500 → 500 made probe_ask worse");
   });
@@ -127,8 +175,17 @@ describe("the guards", () => {
     let delay = 0;
     const harness = await harnessWith({
       probe: slowProbe(() => delay),
-      diagnosis: { object: { suspected_cause: "Timeouts.", action: { kind: "adjust", target: "probe.timeoutMs", direction: "increase", steps: 2 }, rationale: "More time." } },
-      options: { analyzer: { use: "model" }, executor: { allowlist: { timeoutMs: { min: 100, max: 2_000, step: 1_000, maxSteps: 2 } } } },
+      diagnosis: {
+        object: {
+          suspected_cause: "Timeouts.",
+          action: { kind: "adjust", target: "probe.timeoutMs", direction: "increase", steps: 2 },
+          rationale: "More time.",
+        },
+      },
+      options: {
+        analyzer: { use: "model" },
+        executor: { allowlist: { timeoutMs: { min: 100, max: 2_000, step: 1_000, maxSteps: 2 } } },
+      },
     });
     // The baseline one call after another: at once, a loaded machine makes it slow enough to soften the slowdown's severity.
     await harness.call(10, "one by one");
@@ -153,7 +210,13 @@ describe("the guards", () => {
       diagnosis: () =>
         analyzerDown
           ? { status: 500, message: "analyzer model down" }
-          : { object: { suspected_cause: "Slow provider.", action: { kind: "none", reason: "Nothing to change." }, rationale: "Wait." } },
+          : {
+              object: {
+                suspected_cause: "Slow provider.",
+                action: { kind: "none", reason: "Nothing to change." },
+                rationale: "Wait.",
+              },
+            },
       options: { analyzer: { use: "model" } },
     });
     // The baseline one call after another: at once, a loaded machine makes it slow enough to soften the slowdown's severity.

@@ -25,7 +25,10 @@ async function service(holder: string) {
     return put(key, value, now);
   };
   const clock = createManualClock();
-  const runner = createTaskRunner({ engine: createEngine({ store, modules: [module], models: hostModelRouter, clock }), clock });
+  const runner = createTaskRunner({
+    engine: createEngine({ store, modules: [module], models: hostModelRouter, clock }),
+    clock,
+  });
   return { store, runner, events };
 }
 
@@ -34,7 +37,9 @@ describe("the service's settings for `status`", () => {
     const { store, runner, events } = await service("settings-holder");
     await runner.start();
     events.push("started");
-    await expect.poll(() => store.selfImprovement.state.get(serviceStateKey), { timeout: 10_000 }).toMatchObject({ holder: "settings-holder" });
+    await expect
+      .poll(() => store.selfImprovement.state.get(serviceStateKey), { timeout: 10_000 })
+      .toMatchObject({ holder: "settings-holder" });
     expect(events).toEqual(["started", "settings written"]);
     await runner.stop();
   });

@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSelfImprovementModule } from "../src/module.ts";
 import type { CycleRecord } from "../src/records.ts";
 import { selfImprovementMigrations } from "../src/store/migrations/index.ts";
-import { createSelfImprovementRepositories, type SelfImprovementRepositories } from "../src/store/repositories/self-improvement.repository.ts";
+import {
+  createSelfImprovementRepositories,
+  type SelfImprovementRepositories,
+} from "../src/store/repositories/self-improvement.repository.ts";
 
 // The status is one consistent read, on SQLite and (DELIBERATE_TEST_ENGINE_DIALECT=postgres) on Postgres.
 // Deterministic, not by timing: the reading store's lease and cycle reads pass a gate; the first of the two
@@ -24,7 +27,17 @@ const module = createSelfImprovementModule({ holder: "replica-a" });
 const leaseName = module.config.lease.name;
 
 function cycle(id: string, holder: string, startedAt: string): CycleRecord {
-  return { id, started_at: startedAt, finished_at: startedAt, holder, outcome: "no_action", reason: "all within baseline", diagnosis_id: null, action_id: null, details: {} };
+  return {
+    id,
+    started_at: startedAt,
+    finished_at: startedAt,
+    holder,
+    outcome: "no_action",
+    reason: "all within baseline",
+    diagnosis_id: null,
+    action_id: null,
+    details: {},
+  };
 }
 
 describe("self-improvement status", () => {
@@ -77,11 +90,15 @@ describe("self-improvement status", () => {
 
     // Replica A leads and has finished a cycle.
     // Leases of the loop's name taken at `at` that last until long after the test.
-    const lease = (db: Store["db"], holder: string, at: string) => createLeaderLock(db, { name: leaseName, holder, ttlMs: 1_000 * 86_400_000, now: () => Date.parse(at) });
+    const lease = (db: Store["db"], holder: string, at: string) =>
+      createLeaderLock(db, { name: leaseName, holder, ttlMs: 1_000 * 86_400_000, now: () => Date.parse(at) });
     expect(await lease(writer.db, "replica-a", "2026-11-24T10:00:00.000Z").acquire()).toBe(true);
     await writer.selfImprovement.cycles.insert(cycle("sic_a", "replica-a", "2026-11-24T10:00:00.000Z"));
     const control = module.control(reader);
-    expect(await control.status()).toMatchObject({ leader: { holder: "replica-a", live: true }, last_cycle: { id: "sic_a", holder: "replica-a" } });
+    expect(await control.status()).toMatchObject({
+      leader: { holder: "replica-a", live: true },
+      last_cycle: { id: "sic_a", holder: "replica-a" },
+    });
 
     // A hands over to B, and B finishes a cycle: one commit of the other replica.
     handOver = () =>
@@ -93,9 +110,15 @@ describe("self-improvement status", () => {
     const during = await control.status();
     expect(gatedReads.sort()).toEqual(["cycles", "lease"]);
     // Both of before the hand-over (the snapshot began with the first read), not the lease of one moment and the cycle of the other.
-    expect({ leader: during.leader?.holder, last_cycle: during.last_cycle?.holder }).toEqual({ leader: "replica-a", last_cycle: "replica-a" });
+    expect({ leader: during.leader?.holder, last_cycle: during.last_cycle?.holder }).toEqual({
+      leader: "replica-a",
+      last_cycle: "replica-a",
+    });
 
     handOver = undefined;
-    expect(await control.status()).toMatchObject({ leader: { holder: "replica-b" }, last_cycle: { id: "sic_b", holder: "replica-b" } });
+    expect(await control.status()).toMatchObject({
+      leader: { holder: "replica-b" },
+      last_cycle: { id: "sic_b", holder: "replica-b" },
+    });
   });
 });

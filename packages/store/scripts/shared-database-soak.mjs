@@ -13,16 +13,24 @@ const processes = Number(process.argv[3] ?? 3);
 // The runner is TypeScript shared with the test; compile it next to node_modules so its imports resolve.
 const cache = join(storeRoot, "node_modules/.cache");
 mkdirSync(cache, { recursive: true });
-const source = readFileSync(join(storeRoot, "test/support/contention.ts"), "utf8").replace('"../.."', '"../.."').replace("test/support/contention-worker.mjs", "test/support/contention-worker.mjs");
+const source = readFileSync(join(storeRoot, "test/support/contention.ts"), "utf8")
+  .replace('"../.."', '"../.."')
+  .replace("test/support/contention-worker.mjs", "test/support/contention-worker.mjs");
 const compiled = join(cache, "contention.mjs");
-writeFileSync(compiled, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+writeFileSync(
+  compiled,
+  ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+    .outputText,
+);
 const { runContention } = await import(pathToFileURL(compiled).href);
 
 const directory = mkdtempSync(join(tmpdir(), "deliberate-soak-"));
 try {
   for (const dialect of ["immediate", "deferred"]) {
     const result = await runContention({ directory, processes, durationMs: seconds * 1000, dialect });
-    console.log(JSON.stringify({ dialect, seconds, processes, ...result, lostUpdates: result.committed - result.counter }));
+    console.log(
+      JSON.stringify({ dialect, seconds, processes, ...result, lostUpdates: result.committed - result.counter }),
+    );
   }
 } finally {
   rmSync(directory, { recursive: true, force: true });

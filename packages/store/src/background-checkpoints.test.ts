@@ -32,7 +32,13 @@ async function write(store: Store, prefix: string, sessions: number): Promise<vo
   for (let index = 0; index < sessions; index += 1) {
     await store.transaction(async (repositories) => {
       await repositories.sessions.create({ id: `${prefix}${index}`, mode: "linear", now });
-      await repositories.thoughts.append({ id: `${prefix}t${index}`, session_id: `${prefix}${index}`, mode: "linear", content: "x".repeat(2000), created_at: now });
+      await repositories.thoughts.append({
+        id: `${prefix}t${index}`,
+        session_id: `${prefix}${index}`,
+        mode: "linear",
+        content: "x".repeat(2000),
+        created_at: now,
+      });
     });
   }
 }
@@ -41,7 +47,10 @@ describe("background WAL checkpoints (SQLite file)", () => {
   it("copies committed pages into the database file from a worker, and the data survives closing and reopening", async () => {
     const path = databasePath();
     const errors: Error[] = [];
-    const store = await openStore({ path, backgroundCheckpoints: { intervalMs: 20, onError: (error) => errors.push(error) } });
+    const store = await openStore({
+      path,
+      backgroundCheckpoints: { intervalMs: 20, onError: (error) => errors.push(error) },
+    });
     stores.push(store);
     const before = statSync(path).size;
     await write(store, "s", 200);

@@ -87,7 +87,11 @@ parentPort.on("message", (message) => {
  * Returns undefined (nothing changed) for an in-memory database or when the
  * worker cannot start.
  */
-export function startBackgroundCheckpoints(connection: BetterSqlite3.Database, path: string, options: BackgroundCheckpointOptions = {}): BackgroundCheckpoints | undefined {
+export function startBackgroundCheckpoints(
+  connection: BetterSqlite3.Database,
+  path: string,
+  options: BackgroundCheckpointOptions = {},
+): BackgroundCheckpoints | undefined {
   if (path === ":memory:" || connection.memory) return undefined;
   let driver: string;
   try {
@@ -101,7 +105,15 @@ export function startBackgroundCheckpoints(connection: BetterSqlite3.Database, p
     const pageSize = connection.pragma("page_size", { simple: true }) as number;
     worker = new Worker(workerSource, {
       eval: true,
-      workerData: { driver, path, intervalMs: options.intervalMs ?? defaultCheckpointIntervalMs, restartBytes: options.restartBytes ?? defaultRestartBytes, pageSize, busyTimeoutMs: 5000, stopped },
+      workerData: {
+        driver,
+        path,
+        intervalMs: options.intervalMs ?? defaultCheckpointIntervalMs,
+        restartBytes: options.restartBytes ?? defaultRestartBytes,
+        pageSize,
+        busyTimeoutMs: 5000,
+        stopped,
+      },
     });
   } catch {
     return undefined;

@@ -20,7 +20,8 @@ describe.each(testDialects)("call scope on %s", (dialect) => {
     // The call sees its own writes; the store does not until the commit (on SQLite the one connection is the
     // call's transaction until it ends, so the store is not read meanwhile).
     expect((await sessions.find("taken-before"))?.id).toBe("taken-before");
-    if (dialect === "postgres") expect(await store.snapshot((repositories) => repositories.sessions.find("taken-before"))).toBeUndefined();
+    if (dialect === "postgres")
+      expect(await store.snapshot((repositories) => repositories.sessions.find("taken-before"))).toBeUndefined();
     await scope.rollback();
     expect(scope.hasOpenTransaction()).toBe(false);
     expect(await store.sessions.find("early")).toBeUndefined();
@@ -35,7 +36,9 @@ describe.each(testDialects)("call scope on %s", (dialect) => {
     if (dialect === "postgres") expect(await second.store.sessions.find("kept")).toBeUndefined();
     await first.commit();
     expect((await second.store.sessions.find("kept"))?.id).toBe("kept");
-    await first.store.transaction((repositories) => repositories.sessions.create({ id: "undone", mode: "linear", now }));
+    await first.store.transaction((repositories) =>
+      repositories.sessions.create({ id: "undone", mode: "linear", now }),
+    );
     await first.rollback();
     expect((await store.sessions.find("kept"))?.id).toBe("kept");
     expect(await store.sessions.find("undone")).toBeUndefined();

@@ -89,7 +89,14 @@ class CallTransaction<Extra extends object> {
   }
 
   private open(): OpenCallTransaction<Extra> {
-    const opened: OpenCallTransaction<Extra> = { opening: this.begin(), written: false, ended: false, savepoints: 0, queue: settled, dispatched: settled };
+    const opened: OpenCallTransaction<Extra> = {
+      opening: this.begin(),
+      written: false,
+      ended: false,
+      savepoints: 0,
+      queue: settled,
+      dispatched: settled,
+    };
     opened.opening.then(
       (open) => {
         opened.open = open;
@@ -103,7 +110,10 @@ class CallTransaction<Extra extends object> {
     return opened;
   }
 
-  private async runWork<T>(current: OpenCallTransaction<Extra>, work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
+  private async runWork<T>(
+    current: OpenCallTransaction<Extra>,
+    work: (repositories: Repositories<Extra>) => Promise<T>,
+  ): Promise<T> {
     // Its first work failed and rolled it back: this work goes to the call's next transaction.
     if (current.ended && current.open !== undefined) return this.transaction(work);
     const open = await current.opening;
@@ -160,7 +170,8 @@ class CallTransaction<Extra extends object> {
       current.open !== undefined
         ? (current.open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args)
         : current.opening.then((open) => (open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args));
-    if (result instanceof Promise) current.dispatched = Promise.all([current.dispatched, result.catch(() => undefined)]);
+    if (result instanceof Promise)
+      current.dispatched = Promise.all([current.dispatched, result.catch(() => undefined)]);
     return result;
   }
 }
@@ -192,7 +203,11 @@ class ScopedStore {
   static callOf(store: ScopedStore): CallTransaction<object> {
     return store.#call;
   }
-  static repository(store: ScopedStore, key: string, make: (call: CallTransaction<object>) => RoutedRepository): RoutedRepository {
+  static repository(
+    store: ScopedStore,
+    key: string,
+    make: (call: CallTransaction<object>) => RoutedRepository,
+  ): RoutedRepository {
     store.#routed ??= new Map();
     let routed = store.#routed.get(key);
     if (routed === undefined) {
@@ -206,12 +221,20 @@ class ScopedStore {
 /** The keys of a store that hold repositories (not its functions, `db` or contributors). */
 function repositoryKeys(base: object): string[] {
   return Object.entries(base)
-    .filter(([key, value]) => !["transaction", "close", "begin", "contributors", "db"].includes(key) && typeof value === "object" && value !== null)
+    .filter(
+      ([key, value]) =>
+        !["transaction", "close", "begin", "contributors", "db"].includes(key) &&
+        typeof value === "object" &&
+        value !== null,
+    )
     .map(([key]) => key);
 }
 
 /** Per base store and repository key: the RoutedRepository subclass with that repository's members. */
-const routedClasses = new WeakMap<object, Map<string, new (call: CallTransaction<object>, key: string) => RoutedRepository>>();
+const routedClasses = new WeakMap<
+  object,
+  Map<string, new (call: CallTransaction<object>, key: string) => RoutedRepository>
+>();
 function routedClassFor(base: object, key: string) {
   let byKey = routedClasses.get(base);
   if (byKey === undefined) {
@@ -256,7 +279,8 @@ function scopedClassFor(base: object) {
         : { value };
       Object.defineProperty(scopedClass.prototype, key, { ...property, enumerable: true, configurable: true });
     }
-    for (const [name, method] of Object.entries(scopedMethods)) Object.defineProperty(scopedClass.prototype, name, { value: method, enumerable: true, configurable: true });
+    for (const [name, method] of Object.entries(scopedMethods))
+      Object.defineProperty(scopedClass.prototype, name, { value: method, enumerable: true, configurable: true });
     scopedClasses.set(base, scopedClass);
   }
   return scopedClass;
@@ -293,9 +317,15 @@ const scopedMethods = {
  */
 export function createCallScope<Extra extends object = object>(base: Store<Extra>): CallScope<Extra> {
   const begin = base.begin?.bind(base);
-  if (begin === undefined) return { store: base, commit: async () => {}, rollback: async () => {}, hasOpenTransaction: () => false };
+  if (begin === undefined)
+    return { store: base, commit: async () => {}, rollback: async () => {}, hasOpenTransaction: () => false };
   const call = new CallTransaction<Extra>(base, begin);
   const ScopedClass = scopedClassFor(base);
   const store = new ScopedClass(call as unknown as CallTransaction<object>) as unknown as Store<Extra>;
-  return { store, commit: () => call.finish("commit"), rollback: () => call.finish("rollback"), hasOpenTransaction: () => call.hasOpen() };
+  return {
+    store,
+    commit: () => call.finish("commit"),
+    rollback: () => call.finish("rollback"),
+    hasOpenTransaction: () => call.hasOpen(),
+  };
 }

@@ -30,6 +30,7 @@ export interface ColumnTypes {
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export function columnTypes(db: Kysely<any>): ColumnTypes {
-  if (dialectOf(db) === "postgres") return { boolean: "boolean", timestamp: "timestamptz", json: "json", false: sql`false`, true: sql`true` };
+  if (dialectOf(db) === "postgres")
+    return { boolean: "boolean", timestamp: "timestamptz", json: "json", false: sql`false`, true: sql`true` };
   return { boolean: "integer", timestamp: "text", json: "text", false: sql`0`, true: sql`1` };
 }

@@ -8,12 +8,29 @@ import { openPostgresDatabase, redactDatabaseUrl } from "./open-postgres.ts";
 
 describe("database target", () => {
   it("selects Postgres for postgres:// URLs and SQLite otherwise", () => {
-    expect(databaseTargetFromEnvironment({})).toEqual({ dialect: "sqlite", path: join(homedir(), ".local", "share", "deliberate", "deliberate.db") });
-    expect(databaseTargetFromEnvironment({ XDG_DATA_HOME: "/srv/data" })).toEqual({ dialect: "sqlite", path: "/srv/data/deliberate/deliberate.db" });
-    expect(databaseTargetFromEnvironment({ DATABASE_PATH: " /var/x.db ", DATABASE_URL: "  " })).toEqual({ dialect: "sqlite", path: "/var/x.db" });
-    expect(databaseTargetFromEnvironment({ DATABASE_URL: "postgres://u:p@db:5432/d" })).toEqual({ dialect: "postgres", url: "postgres://u:p@db:5432/d" });
-    expect(databaseTargetFromEnvironment({ DATABASE_URL: "postgresql://db/d", DATABASE_PATH: "/ignored.db" }).dialect).toBe("postgres");
-    expect(databaseTargetFromEnvironment({ DATABASE_URL: "sqlite:./data/other.db" })).toEqual({ dialect: "sqlite", path: "./data/other.db" });
+    expect(databaseTargetFromEnvironment({})).toEqual({
+      dialect: "sqlite",
+      path: join(homedir(), ".local", "share", "deliberate", "deliberate.db"),
+    });
+    expect(databaseTargetFromEnvironment({ XDG_DATA_HOME: "/srv/data" })).toEqual({
+      dialect: "sqlite",
+      path: "/srv/data/deliberate/deliberate.db",
+    });
+    expect(databaseTargetFromEnvironment({ DATABASE_PATH: " /var/x.db ", DATABASE_URL: "  " })).toEqual({
+      dialect: "sqlite",
+      path: "/var/x.db",
+    });
+    expect(databaseTargetFromEnvironment({ DATABASE_URL: "postgres://u:p@db:5432/d" })).toEqual({
+      dialect: "postgres",
+      url: "postgres://u:p@db:5432/d",
+    });
+    expect(
+      databaseTargetFromEnvironment({ DATABASE_URL: "postgresql://db/d", DATABASE_PATH: "/ignored.db" }).dialect,
+    ).toBe("postgres");
+    expect(databaseTargetFromEnvironment({ DATABASE_URL: "sqlite:./data/other.db" })).toEqual({
+      dialect: "sqlite",
+      path: "./data/other.db",
+    });
   });
 
   it("names DATABASE_URL when it is neither, and never prints a password", () => {
@@ -35,7 +52,9 @@ describe("database target", () => {
 
   it("fails to open an unreachable Postgres with a STORAGE error that says what to check", async () => {
     const port = await freePort();
-    const error = await openPostgresDatabase({ url: `postgres://u:hunter2@127.0.0.1:${port}/d` }).catch((caught: unknown) => caught);
+    const error = await openPostgresDatabase({ url: `postgres://u:hunter2@127.0.0.1:${port}/d` }).catch(
+      (caught: unknown) => caught,
+    );
     expect(DeliberateError.isInstance(error) && error.code).toBe("STORAGE");
     expect((error as DeliberateError).message).not.toContain("hunter2");
     expect((error as DeliberateError).hint).toMatch(/DATABASE_URL/);

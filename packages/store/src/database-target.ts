@@ -3,7 +3,9 @@ import { defaultDatabasePath } from "./user-data-path.ts";
 import { redactDatabaseUrl } from "./open-postgres.ts";
 
 /** Where the store lives: an SQLite file (the embedded default) or a Postgres database shared by replicas. */
-export type DatabaseTarget = { readonly dialect: "sqlite"; readonly path: string } | { readonly dialect: "postgres"; readonly url: string };
+export type DatabaseTarget =
+  | { readonly dialect: "sqlite"; readonly path: string }
+  | { readonly dialect: "postgres"; readonly url: string };
 
 /**
  * Reads `DATABASE_URL` and `DATABASE_PATH` into a target: a `postgres://` or
@@ -16,18 +18,23 @@ export type DatabaseTarget = { readonly dialect: "sqlite"; readonly path: string
 export function databaseTargetFromEnvironment(env: Record<string, string | undefined>): DatabaseTarget {
   const url = env["DATABASE_URL"]?.trim();
   const path = env["DATABASE_PATH"]?.trim();
-  if (url === undefined || url === "") return { dialect: "sqlite", path: path === undefined || path === "" ? defaultDatabasePath({ env }) : path };
+  if (url === undefined || url === "")
+    return { dialect: "sqlite", path: path === undefined || path === "" ? defaultDatabasePath({ env }) : path };
   if (/^postgres(ql)?:\/\//i.test(url)) {
     try {
       new URL(url);
     } catch {
-      throw new ConfigError(`DATABASE_URL is not a valid URL (got "${redactDatabaseUrl(url)}"); use postgres://user:password@host:5432/database.`, ["DATABASE_URL"]);
+      throw new ConfigError(
+        `DATABASE_URL is not a valid URL (got "${redactDatabaseUrl(url)}"); use postgres://user:password@host:5432/database.`,
+        ["DATABASE_URL"],
+      );
     }
     return { dialect: "postgres", url };
   }
   if (/^sqlite:/i.test(url)) {
     const sqlitePath = url.replace(/^sqlite:(\/\/)?/i, "");
-    if (sqlitePath === "") throw new ConfigError("DATABASE_URL=sqlite: needs a path, e.g. sqlite:./data/deliberate.db.", ["DATABASE_URL"]);
+    if (sqlitePath === "")
+      throw new ConfigError("DATABASE_URL=sqlite: needs a path, e.g. sqlite:./data/deliberate.db.", ["DATABASE_URL"]);
     return { dialect: "sqlite", path: sqlitePath };
   }
   throw new ConfigError(

@@ -18,19 +18,30 @@ async function fileStore(options: { groupCommit?: boolean | { maxMembers?: numbe
   const path = join(directory, "store.db");
   const store = await openStore({ path, groupCommit: options.groupCommit ?? true });
   await sql`create table gc_parent (id text primary key)`.execute(store.db);
-  await sql`create table gc_child (id text primary key, parent text not null references gc_parent (id))`.execute(store.db);
+  await sql`create table gc_child (id text primary key, parent text not null references gc_parent (id))`.execute(
+    store.db,
+  );
   const other = new BetterSqlite3(path, { readonly: true });
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
   cleanups.push(() => store.close());
   cleanups.push(() => void other.close());
-  const visible = (id: string) => other.prepare("select count(*) as n from gc_parent where id = ?").get(id) as { n: number };
-  return { store, visible: (id: string) => visible(id).n === 1, count: () => (other.prepare("select count(*) as n from gc_parent").get() as { n: number }).n };
+  const visible = (id: string) =>
+    other.prepare("select count(*) as n from gc_parent where id = ?").get(id) as { n: number };
+  return {
+    store,
+    visible: (id: string) => visible(id).n === 1,
+    count: () => (other.prepare("select count(*) as n from gc_parent").get() as { n: number }).n,
+  };
 }
 
 const insertParent = (db: Kysely<unknown>, id: string) => sql`insert into gc_parent (id) values (${id})`.execute(db);
 
 /** One call as the engine runs it: a call scope, a write, then commit (or rollback when `fail`). */
-async function call(store: Store, id: string, options: { fail?: boolean; onCommitted?: () => void } = {}): Promise<void> {
+async function call(
+  store: Store,
+  id: string,
+  options: { fail?: boolean; onCommitted?: () => void } = {},
+): Promise<void> {
   const scope = createCallScope(store);
   await scope.store.transaction(async (repositories) => {
     await insertParent(repositories.db as Kysely<unknown>, id);
@@ -47,7 +58,11 @@ describe("group commit (SQLite)", () => {
   it("commits concurrent calls together; each commit resolves only once its row is on disk for another connection", async () => {
     const { store, visible, count } = await fileStore();
     const seenAtCommit: boolean[] = [];
-    await Promise.all(Array.from({ length: 40 }, (_, index) => call(store, `p${index}`, { onCommitted: () => seenAtCommit.push(visible(`p${index}`)) })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        call(store, `p${index}`, { onCommitted: () => seenAtCommit.push(visible(`p${index}`)) }),
+      ),
+    );
     expect(seenAtCommit).toHaveLength(40);
     expect(seenAtCommit.every(Boolean)).toBe(true);
     expect(count()).toBe(40);
@@ -80,11 +95,13 @@ describe("group commit (SQLite)", () => {
     expect(transactions).toBe(1);
     expect(count()).toBe(8);
     // A ninth call past the limit starts a new group.
-    await Promise.all(Array.from({ length: 9 }, async (_, index) => {
-      const member = await begin();
-      await insertParent(member.repositories as Kysely<unknown>, `r${index}`);
-      await member.commit();
-    }));
+    await Promise.all(
+      Array.from({ length: 9 }, async (_, index) => {
+        const member = await begin();
+        await insertParent(member.repositories as Kysely<unknown>, `r${index}`);
+        await member.commit();
+      }),
+    );
     expect(transactions).toBe(3);
   });
 

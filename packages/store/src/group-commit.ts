@@ -69,7 +69,11 @@ function member<R>(current: Group<R>, name: string, leave: (current: Group<R>) =
  * A member sees the writes of members before it in its group: they commit
  * with it or fail with it, never one without the other.
  */
-export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely<Database>) => R, options: { maxMembers?: number } = {}): () => Promise<{ repositories: R; commit(): Promise<void>; rollback(): Promise<void> }> {
+export function groupCommits<R>(
+  db: Kysely<Database>,
+  bind: (transaction: Kysely<Database>) => R,
+  options: { maxMembers?: number } = {},
+): () => Promise<{ repositories: R; commit(): Promise<void>; rollback(): Promise<void> }> {
   const maxMembers = options.maxMembers ?? defaultGroupCommitMembers;
   let group: Group<R> | undefined;
   let busy = false;
@@ -98,7 +102,7 @@ export function groupCommits<R>(db: Kysely<Database>, bind: (transaction: Kysely
       // Nobody waits to begin: the group stays open until the end of this turn of the event loop, so calls
       // whose requests arrive in the same turn (one poll of the sockets) join it and share its COMMIT.
       busy = false;
-      scheduled ??= setImmediate(commitAtEndOfTurn);
+      if (scheduled === undefined) scheduled = setImmediate(commitAtEndOfTurn);
       return undefined;
     }
     return commitGroup(current, next);

@@ -1,4 +1,12 @@
-import { CompiledQuery, type DatabaseConnection, type Dialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, type TransactionSettings } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  type TransactionSettings,
+} from "kysely";
 import { SqliteLimitQueryCompiler } from "./sqlite-query-compiler.ts";
 
 /**
@@ -14,7 +22,9 @@ import { SqliteLimitQueryCompiler } from "./sqlite-query-compiler.ts";
 class ImmediateSqliteDriver extends SqliteDriver {
   // kysely passes the settings to every driver; SqliteDriver declares the one parameter it uses.
   override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(settings?.accessMode === "read only" ? "begin" : "begin immediate"));
+    await connection.executeQuery(
+      CompiledQuery.raw(settings?.accessMode === "read only" ? "begin" : "begin immediate"),
+    );
   }
 }
 

@@ -19,7 +19,11 @@ export type { LeaderLock, Lease } from "./leader-lock.ts";
 export type { Database } from "./database.ts";
 export { parseJsonColumn, parseJsonObject } from "./json-column.ts";
 export { chunks } from "./repositories/chunks.ts";
-export type { InvocationAggregate, InvocationAggregateFilter, NewInvocation } from "./repositories/invocation.repository.ts";
+export type {
+  InvocationAggregate,
+  InvocationAggregateFilter,
+  NewInvocation,
+} from "./repositories/invocation.repository.ts";
 export type { SuspendedCall } from "./repositories/suspended-call.repository.ts";
 export { createCallScope } from "./call-scope.ts";
 export type { CallScope } from "./call-scope.ts";

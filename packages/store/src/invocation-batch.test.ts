@@ -13,8 +13,17 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close().catch(() => undefined)));
 });
 
-async function batchedStore(options: { maxRows?: number; maxDelayMs?: number; onError?: (error: unknown, rows: number) => void } = {}): Promise<Store> {
-  const store = await openStore({ path: ":memory:", invocationBatch: { maxRows: options.maxRows ?? 4, maxDelayMs: options.maxDelayMs ?? 60_000, ...(options.onError ? { onError: options.onError } : {}) } });
+async function batchedStore(
+  options: { maxRows?: number; maxDelayMs?: number; onError?: (error: unknown, rows: number) => void } = {},
+): Promise<Store> {
+  const store = await openStore({
+    path: ":memory:",
+    invocationBatch: {
+      maxRows: options.maxRows ?? 4,
+      maxDelayMs: options.maxDelayMs ?? 60_000,
+      ...(options.onError ? { onError: options.onError } : {}),
+    },
+  });
   stores.push(store);
   return store;
 }
@@ -68,7 +77,8 @@ describe("batched invocation rows", () => {
     const store = await batchedStore({ maxRows: 100, maxDelayMs: 5 });
     await store.invocations.record(invocation());
     // No read through the repository (it would flush): the row must arrive by the timer alone.
-    for (const deadline = Date.now() + 30_000; (await written(store)) === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const deadline = Date.now() + 30_000; (await written(store)) === 0 && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await written(store)).toBe(1);
   });
 
@@ -95,7 +105,9 @@ describe("batched invocation rows", () => {
     const store = await batchedStore({ maxRows: 100 });
     await store.sessions.create({ id: "s1", mode: "linear", now: "2026-11-22T10:00:00.000Z" });
     await store.invocations.record(invocation({ tool: "reasoning_decision", session_id: "s1" }));
-    expect((await store.sessions.search({ limit: 10, offset: 0, tool: "reasoning_decision" })).map((session) => session.id)).toEqual(["s1"]);
+    expect(
+      (await store.sessions.search({ limit: 10, offset: 0, tool: "reasoning_decision" })).map((session) => session.id),
+    ).toEqual(["s1"]);
   });
 
   it("reports a batch it cannot write, with its row count", async () => {

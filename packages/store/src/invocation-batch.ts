@@ -2,7 +2,11 @@ import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
 import { markTransactionDirect } from "./direct-sqlite.ts";
-import { createInvocationRepository, type InvocationRepository, type NewInvocation } from "./repositories/invocation.repository.ts";
+import {
+  createInvocationRepository,
+  type InvocationRepository,
+  type NewInvocation,
+} from "./repositories/invocation.repository.ts";
 
 /**
  * How invocation rows are written: in batches, so a call does not pay a commit
@@ -40,7 +44,8 @@ export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 16, max
 export type BatchedInvocationRepository = InvocationRepository;
 
 export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
-  if (!Number.isInteger(options.maxRows) || options.maxRows < 1) throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
+  if (!Number.isInteger(options.maxRows) || options.maxRows < 1)
+    throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
   const direct = createInvocationRepository(db);
   let buffer: NewInvocation[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -52,7 +57,10 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
 
   function drop(error: unknown, rows: number): void {
     if (options.onError) options.onError(error, rows);
-    else process.emitWarning(`Deliberate: ${rows} invocation rows could not be written: ${(error as Error).message ?? String(error)}`);
+    else
+      process.emitWarning(
+        `Deliberate: ${rows} invocation rows could not be written: ${(error as Error).message ?? String(error)}`,
+      );
   }
 
   // The database is away (restarting, unreachable, busy): keep the rows, oldest first, and try again later.
@@ -86,7 +94,9 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
             markTransactionDirect(db, transaction);
             return createInvocationRepository(transaction).recordMany(batch);
           })
-          .catch((error: unknown) => (isTransientDatabaseFault(error) ? holdForRetry(batch, error) : drop(error, batch.length))),
+          .catch((error: unknown) =>
+            isTransientDatabaseFault(error) ? holdForRetry(batch, error) : drop(error, batch.length),
+          ),
       );
     }
     return writing;
@@ -94,10 +104,13 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
 
   // Every read flushes first, so the store always reads what it was told to record.
   const reads = Object.fromEntries(
-    Object.entries(direct).map(([name, method]) => [name, async (...args: unknown[]) => {
-      await flush();
-      return (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
-    }]),
+    Object.entries(direct).map(([name, method]) => [
+      name,
+      async (...args: unknown[]) => {
+        await flush();
+        return (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
+      },
+    ]),
   ) as unknown as InvocationRepository;
   return {
     ...reads,

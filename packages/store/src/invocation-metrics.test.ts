@@ -69,7 +69,8 @@ describe.each(testDialects)("invocation rollups and latency ranks on %s", (diale
         const fromRollups = await store.invocations.aggregate();
         // A time filter reads the rows themselves.
         const fromRows = await store.invocations.aggregate({ since: "2000-01-01T00:00:00.000Z" });
-        const rounded = (list: typeof fromRows) => sorted(list.map((row) => ({ ...row, latency_ms_total: Math.round(row.latency_ms_total * 1000) / 1000 })));
+        const rounded = (list: typeof fromRows) =>
+          sorted(list.map((row) => ({ ...row, latency_ms_total: Math.round(row.latency_ms_total * 1000) / 1000 })));
         expect(rounded(fromRollups)).toEqual(rounded(fromRows));
         expect(fromRollups.reduce((total, row) => total + row.calls, 0)).toBe(rows.length);
       }),
@@ -88,11 +89,17 @@ describe.each(testDialects)("invocation rollups and latency ranks on %s", (diale
           const ranks = [1, Math.ceil(latencies.length / 2), latencies.length, latencies.length + 1];
           const expected = ranks.map((rank) => nearestRank(latencies, rank));
           expect(await store.invocations.latencyAtRanks({ tool }, ranks)).toEqual(expected);
-          expect(await store.invocations.latencyAtRanks({ tool, since: "2000-01-01T00:00:00.000Z" }, ranks)).toEqual(expected);
+          expect(await store.invocations.latencyAtRanks({ tool, since: "2000-01-01T00:00:00.000Z" }, ranks)).toEqual(
+            expected,
+          );
           for (const operation of [null, "create", "list"]) {
-            const ofOperation = inputs.filter((input) => input.tool === tool && input.operation === operation).map((input) => input.latency_ms);
+            const ofOperation = inputs
+              .filter((input) => input.tool === tool && input.operation === operation)
+              .map((input) => input.latency_ms);
             const operationRanks = [1, Math.max(1, Math.ceil((95 * ofOperation.length) / 100)), ofOperation.length];
-            expect(await store.invocations.latencyAtRanks({ tool, operation }, operationRanks)).toEqual(operationRanks.map((rank) => nearestRank(ofOperation, rank)));
+            expect(await store.invocations.latencyAtRanks({ tool, operation }, operationRanks)).toEqual(
+              operationRanks.map((rank) => nearestRank(ofOperation, rank)),
+            );
           }
         }
       }),
@@ -102,11 +109,17 @@ describe.each(testDialects)("invocation rollups and latency ranks on %s", (diale
 
   it("rebuilds the rollups and histogram of rows written without them", async () => {
     const store = await memoryStore();
-    await store.invocations.recordMany([invocation({ latency_ms: 5 }), invocation({ latency_ms: 50, success: false, error_code: "PROVIDER_TIMEOUT" }), invocation({ tool: "reasoning_tree", latency_ms: 7 })]);
+    await store.invocations.recordMany([
+      invocation({ latency_ms: 5 }),
+      invocation({ latency_ms: 50, success: false, error_code: "PROVIDER_TIMEOUT" }),
+      invocation({ tool: "reasoning_tree", latency_ms: 7 }),
+    ]);
     const before = sorted(await store.invocations.aggregate());
     // Rows written around the repository (an import): the rollups do not know them until rebuilt.
     await sql`insert into invocations (id, tool, operation, session_id, provider, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, model_calls, latency_ms, success, error_code, error_message, quality, created_at)
-      values ('inv_imported', 'reasoning_tree', null, null, null, null, 0, 0, 0, 0, 0, 3, ${dialect === "sqlite" ? sql`1` : sql`true`}, null, null, null, '2026-11-22T10:00:00.000Z')`.execute(store.db);
+      values ('inv_imported', 'reasoning_tree', null, null, null, null, 0, 0, 0, 0, 0, 3, ${dialect === "sqlite" ? sql`1` : sql`true`}, null, null, null, '2026-11-22T10:00:00.000Z')`.execute(
+      store.db,
+    );
     expect(sorted(await store.invocations.aggregate())).toEqual(before);
     await rebuildInvocationRollups(store.db);
     const rebuilt = await store.invocations.aggregate();

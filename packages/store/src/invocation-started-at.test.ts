@@ -25,10 +25,19 @@ describe.each(testDialects)("invocations' started_at on %s", (dialect) => {
 
   it("is written as given, or as the finish less the latency", async () => {
     const store = await memoryStore();
-    await store.invocations.record({ ...row, id: "i1", latency_ms: 1500, created_at: "2026-11-27T10:00:05.000Z", started_at: "2026-11-27T09:59:00.000Z" });
+    await store.invocations.record({
+      ...row,
+      id: "i1",
+      latency_ms: 1500,
+      created_at: "2026-11-27T10:00:05.000Z",
+      started_at: "2026-11-27T09:59:00.000Z",
+    });
     await store.invocations.record({ ...row, id: "i2", latency_ms: 1500.6, created_at: "2026-11-27T10:00:05.000Z" });
     const rows = await store.invocations.list();
-    expect(Object.fromEntries(rows.map((entry) => [entry.id, entry.started_at]))).toEqual({ i1: "2026-11-27T09:59:00.000Z", i2: "2026-11-27T10:00:03.499Z" });
+    expect(Object.fromEntries(rows.map((entry) => [entry.id, entry.started_at]))).toEqual({
+      i1: "2026-11-27T09:59:00.000Z",
+      i2: "2026-11-27T10:00:03.499Z",
+    });
   });
 
   it("the migration gives rows recorded before it their finish less their latency", async () => {
@@ -38,6 +47,10 @@ describe.each(testDialects)("invocations' started_at on %s", (dialect) => {
     await sql`alter table invocations drop column started_at`.execute(store.db);
     await invocationStartedAt.up(store.db);
     const [old] = await store.invocations.list();
-    expect(old).toMatchObject({ id: "old", created_at: "2026-11-27T10:00:05.000Z", started_at: "2026-11-27T10:00:02.500Z" });
+    expect(old).toMatchObject({
+      id: "old",
+      created_at: "2026-11-27T10:00:05.000Z",
+      started_at: "2026-11-27T10:00:02.500Z",
+    });
   });
 });

@@ -17,7 +17,13 @@ describe.each(testDialects)("joinTransaction on %s", (dialect) => {
         ["a", "b", "c", "d"].map((id) =>
           joined.transaction(async (inner) => {
             await inner.thoughts.append({ id, session_id: "s1", mode: "linear", content: id, created_at: now });
-            await inner.thoughts.append({ id: `${id}2`, session_id: "s1", mode: "linear", content: `${id}2`, created_at: now });
+            await inner.thoughts.append({
+              id: `${id}2`,
+              session_id: "s1",
+              mode: "linear",
+              content: `${id}2`,
+              created_at: now,
+            });
           }),
         ),
       );
@@ -31,10 +37,18 @@ describe.each(testDialects)("joinTransaction on %s", (dialect) => {
     await store.sessions.create({ id: "s1", mode: "linear", now });
     await store.transaction(async (repositories) => {
       const joined = joinTransaction(repositories);
-      await joined.transaction((inner) => inner.thoughts.append({ id: "kept", session_id: "s1", mode: "linear", content: "kept", created_at: now }));
+      await joined.transaction((inner) =>
+        inner.thoughts.append({ id: "kept", session_id: "s1", mode: "linear", content: "kept", created_at: now }),
+      );
       await expect(
         joined.transaction(async (inner) => {
-          await inner.thoughts.append({ id: "undone", session_id: "s1", mode: "linear", content: "undone", created_at: now });
+          await inner.thoughts.append({
+            id: "undone",
+            session_id: "s1",
+            mode: "linear",
+            content: "undone",
+            created_at: now,
+          });
           throw new Error("step failed");
         }),
       ).rejects.toThrow("step failed");
@@ -44,7 +58,9 @@ describe.each(testDialects)("joinTransaction on %s", (dialect) => {
     await expect(
       store.transaction(async (repositories) => {
         const joined = joinTransaction(repositories);
-        await joined.transaction((inner) => inner.thoughts.append({ id: "lost", session_id: "s1", mode: "linear", content: "lost", created_at: now }));
+        await joined.transaction((inner) =>
+          inner.thoughts.append({ id: "lost", session_id: "s1", mode: "linear", content: "lost", created_at: now }),
+        );
         throw new Error("suspended");
       }),
     ).rejects.toThrow("suspended");

@@ -13,7 +13,10 @@ import type { Repositories, Store } from "./store.ts";
  * serialised with it; a rolled-back savepoint also undoes such writes made
  * while it was open.
  */
-export function joinTransaction<Extra extends object = object>(repositories: Repositories<Extra>, contributors: ReadonlySet<string> = new Set()): Store<Extra> {
+export function joinTransaction<Extra extends object = object>(
+  repositories: Repositories<Extra>,
+  contributors: ReadonlySet<string> = new Set(),
+): Store<Extra> {
   let queue: Promise<unknown> = Promise.resolve();
   let savepoints = 0;
 

@@ -72,7 +72,11 @@ describe.runIf(testDialects.includes("sqlite"))("a corrupt JSON column on sqlite
       updated_at: now,
       expires_at: "2026-11-22T11:00:00.000Z",
     });
-    await store.db.updateTable("suspended_calls").set({ answers: "{not json" }).where("id", "=", "rt_corrupt").execute();
+    await store.db
+      .updateTable("suspended_calls")
+      .set({ answers: "{not json" })
+      .where("id", "=", "rt_corrupt")
+      .execute();
     const error = await store.suspendedCalls.get("rt_corrupt", now).then(
       () => undefined,
       (caught: unknown) => caught,

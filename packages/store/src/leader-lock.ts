@@ -53,7 +53,8 @@ type AnyDatabase = Kysely<any>;
  * {@link createLeaderLock}.
  */
 export async function readLease(db: AnyDatabase, name: string): Promise<Lease | undefined> {
-  const result = await sql<Lease>`select holder, acquired_at, expires_at from deliberate_leases where name = ${name}`.execute(db);
+  const result =
+    await sql<Lease>`select holder, acquired_at, expires_at from deliberate_leases where name = ${name}`.execute(db);
   const row = result.rows[0];
   return row ? { holder: row.holder, acquired_at: row.acquired_at, expires_at: row.expires_at } : undefined;
 }
@@ -101,10 +102,14 @@ export function createLeaderLock(db: AnyDatabase, options: LeaderLockOptions): L
       // released (or lapsed) between the two statements — then the next upsert takes it.
       for (let attempt = 1; ; attempt += 1) {
         const taken = await take(time);
-        if (taken) return { held: true, holder: taken.holder, acquired_at: taken.acquired_at, expires_at: taken.expires_at };
+        if (taken)
+          return { held: true, holder: taken.holder, acquired_at: taken.acquired_at, expires_at: taken.expires_at };
         const standing = await readLease(db, options.name);
         if (standing && standing.expires_at > iso(time)) return { held: false, ...standing };
-        if (attempt === maxClaimAttempts) throw new Error(`createLeaderLock: the lease '${options.name}' changed hands ${attempt} times during one claim`);
+        if (attempt === maxClaimAttempts)
+          throw new Error(
+            `createLeaderLock: the lease '${options.name}' changed hands ${attempt} times during one claim`,
+          );
       }
     },
     async release() {

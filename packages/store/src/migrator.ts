@@ -23,13 +23,20 @@ interface PendingMigration {
  */
 export function orderedMigrations(contributions: readonly StoreContribution[]): PendingMigration[] {
   const owners = new Set<string>([baseOwner]);
-  const all: PendingMigration[] = Object.entries(baseMigrations).map(([name, migration]) => ({ owner: baseOwner, name, migration }));
+  const all: PendingMigration[] = Object.entries(baseMigrations).map(([name, migration]) => ({
+    owner: baseOwner,
+    name,
+    migration,
+  }));
   for (const contribution of contributions) {
     if (owners.has(contribution.name)) throw new Error(`Two store contributions are named '${contribution.name}'`);
     owners.add(contribution.name);
-    for (const [name, migration] of Object.entries(contribution.migrations ?? {})) all.push({ owner: contribution.name, name, migration });
+    for (const [name, migration] of Object.entries(contribution.migrations ?? {}))
+      all.push({ owner: contribution.name, name, migration });
   }
-  return all.sort((a, b) => (a.name === b.name ? (a.owner === baseOwner ? -1 : b.owner === baseOwner ? 1 : 0) : a.name < b.name ? -1 : 1));
+  return all.sort((a, b) =>
+    a.name === b.name ? (a.owner === baseOwner ? -1 : b.owner === baseOwner ? 1 : 0) : a.name < b.name ? -1 : 1,
+  );
 }
 
 /**
@@ -41,7 +48,10 @@ export function orderedMigrations(contributions: readonly StoreContribution[]): 
  * that has a migration of that name (the names were kept when tables moved to
  * their modules).
  */
-export async function migrateToLatest(db: Kysely<Database>, contributions: readonly StoreContribution[] = []): Promise<void> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  contributions: readonly StoreContribution[] = [],
+): Promise<void> {
   const all = orderedMigrations(contributions);
   if (dialectOf(db) === "sqlite") return migrateOn(db, all);
   // Postgres: replicas starting at once take turns. The advisory lock is held by
@@ -52,7 +62,9 @@ export async function migrateToLatest(db: Kysely<Database>, contributions: reado
     try {
       await migrateOn(connection, all);
     } finally {
-      await sql`select pg_advisory_unlock(${advisoryLockClass}, hashtext(current_schema()))`.execute(connection).catch(() => undefined);
+      await sql`select pg_advisory_unlock(${advisoryLockClass}, hashtext(current_schema()))`
+        .execute(connection)
+        .catch(() => undefined);
     }
   });
 }
@@ -70,7 +82,11 @@ async function migrateOn(db: Kysely<Database>, all: readonly PendingMigration[])
     .addPrimaryKeyConstraint("deliberate_migrations_pk", ["owner", "name"])
     .execute();
   const untyped = db as unknown as Kysely<Record<string, { owner: string; name: string; executed_at: string }>>;
-  const applied = new Set((await untyped.selectFrom(migrationTable).select(["owner", "name"]).execute()).map((row) => `${row.owner}/${row.name}`));
+  const applied = new Set(
+    (await untyped.selectFrom(migrationTable).select(["owner", "name"]).execute()).map(
+      (row) => `${row.owner}/${row.name}`,
+    ),
+  );
   const unapplied = all.filter((pending) => !applied.has(`${pending.owner}/${pending.name}`));
   // The usual start: everything applied, known from that one query.
   if (unapplied.length === 0) return;
@@ -102,7 +118,9 @@ async function migrateOn(db: Kysely<Database>, all: readonly PendingMigration[])
 async function legacyNames(db: Kysely<Database>): Promise<ReadonlySet<string>> {
   if (dialectOf(db) === "postgres") {
     // A failed statement would abort nothing here, but checking first keeps the server log clean.
-    const exists = await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(db);
+    const exists = await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(
+      db,
+    );
     if (exists.rows[0]?.found === null || exists.rows[0]?.found === undefined) return new Set();
   }
   try {

@@ -53,7 +53,11 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   const database = withStatementCache(connection);
   const background =
     options.backgroundCheckpoints !== undefined && options.backgroundCheckpoints !== false && !inMemory
-      ? startBackgroundCheckpoints(connection, options.path, options.backgroundCheckpoints === true ? {} : options.backgroundCheckpoints)
+      ? startBackgroundCheckpoints(
+          connection,
+          options.path,
+          options.backgroundCheckpoints === true ? {} : options.backgroundCheckpoints,
+        )
       : undefined;
   if (background !== undefined) {
     const close = database.close.bind(database);

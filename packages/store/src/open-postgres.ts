@@ -20,7 +20,15 @@ export interface OpenPostgresOptions {
 }
 
 // Type OIDs whose values are handed over in the same shape as SQLite's.
-const oids = { boolean: 16, int8: 20, json: 114, numeric: 1700, timestamp: 1114, timestamptz: 1184, jsonb: 3802 } as const;
+const oids = {
+  boolean: 16,
+  int8: 20,
+  json: 114,
+  numeric: 1700,
+  timestamp: 1114,
+  timestamptz: 1184,
+  jsonb: 3802,
+} as const;
 
 /**
  * `pg`, loaded on first use: loading it makes Node 20 load its fetch implementation (its stream module

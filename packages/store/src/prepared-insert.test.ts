@@ -21,7 +21,11 @@ const upsertModes = preparedInsert(
     db
       .insertInto("sessions")
       .values(rows as never)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet((eb) => ({ mode: eb.ref("excluded.mode"), updated_at: eb.ref("excluded.updated_at") }))),
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet((eb) => ({ mode: eb.ref("excluded.mode"), updated_at: eb.ref("excluded.updated_at") })),
+      ),
   10,
 );
 
@@ -67,13 +71,23 @@ describe("preparedInsert", () => {
   it("refuses a statement that does not use every cell as a value, and a slice size below one", async () => {
     const store = await openStore({ path: ":memory:" });
     stores.push(store);
-    const dropsCells = preparedInsert(["id", "mode"] as const, (db: Kysely<Database>, rows) => db.insertInto("sessions").values(rows.slice(1) as never), 5);
+    const dropsCells = preparedInsert(
+      ["id", "mode"] as const,
+      (db: Kysely<Database>, rows) => db.insertInto("sessions").values(rows.slice(1) as never),
+      5,
+    );
     await expect(
       dropsCells(store.db, [
         { id: "x", mode: "linear" },
         { id: "y", mode: "linear" },
       ]),
     ).rejects.toThrow("every cell must be used exactly once");
-    expect(() => preparedInsert(["id"] as const, (db: Kysely<Database>, rows) => db.insertInto("sessions").values(rows as never), 0)).toThrow("maxRows");
+    expect(() =>
+      preparedInsert(
+        ["id"] as const,
+        (db: Kysely<Database>, rows) => db.insertInto("sessions").values(rows as never),
+        0,
+      ),
+    ).toThrow("maxRows");
   });
 });

@@ -30,7 +30,8 @@ export function preparedInsert<DB, Column extends string>(
   build: (db: Kysely<DB>, rows: Array<Record<Column, unknown>>) => Compilable<unknown>,
   maxRows: number,
 ): (db: Kysely<DB>, rows: ReadonlyArray<Readonly<Record<Column, unknown>>>) => Promise<void> {
-  if (!Number.isInteger(maxRows) || maxRows < 1) throw new Error(`preparedInsert: maxRows must be a whole number >= 1 (got ${maxRows})`);
+  if (!Number.isInteger(maxRows) || maxRows < 1)
+    throw new Error(`preparedInsert: maxRows must be a whole number >= 1 (got ${maxRows})`);
   const width = columns.length;
   // Per dialect (the adapter decides placeholders and quoting), per row count: the compiled statement and,
   // for each of its parameters, the index of the value it takes in the rows' values laid out row by row.

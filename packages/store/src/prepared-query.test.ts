@@ -10,15 +10,34 @@ afterEach(async () => {
 
 const now = "2026-11-22T10:00:00.000Z";
 const sessionsOfMode = preparedQuery((db: Kysely<Database>, mode: string, limit: number) =>
-  db.selectFrom("sessions").selectAll().where("mode", "=", mode).where("id", "!=", "excluded").orderBy("id").limit(limit),
+  db
+    .selectFrom("sessions")
+    .selectAll()
+    .where("mode", "=", mode)
+    .where("id", "!=", "excluded")
+    .orderBy("id")
+    .limit(limit),
 );
 
 describe("preparedQuery", () => {
   it("runs the query compiled once with each call's values, also inside a transaction", async () => {
     const store = await openStore({ path: ":memory:" });
     stores.push(store);
-    for (const [id, mode] of [["a", "linear"], ["b", "linear"], ["c", "tree"], ["excluded", "linear"]] as const) await store.sessions.create({ id, mode, now });
-    const direct = await store.db.selectFrom("sessions").selectAll().where("mode", "=", "linear").where("id", "!=", "excluded").orderBy("id").limit(5).execute();
+    for (const [id, mode] of [
+      ["a", "linear"],
+      ["b", "linear"],
+      ["c", "tree"],
+      ["excluded", "linear"],
+    ] as const)
+      await store.sessions.create({ id, mode, now });
+    const direct = await store.db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("mode", "=", "linear")
+      .where("id", "!=", "excluded")
+      .orderBy("id")
+      .limit(5)
+      .execute();
     expect(await sessionsOfMode(store.db, "linear", 5)).toEqual(direct);
     expect((await sessionsOfMode(store.db, "linear", 1)).map((row) => row.id)).toEqual(["a"]);
     expect((await sessionsOfMode(store.db, "tree", 5)).map((row) => row.id)).toEqual(["c"]);

@@ -51,7 +51,9 @@ export function preparedQuery<DB, Row, Values extends unknown[]>(
     const result: QueryResult<Row> = await db.executeQuery<Row>({
       ...compiled,
       queryId: createQueryId(),
-      parameters: parameters.map((parameter) => ("placeholder" in parameter ? values[parameter.placeholder] : parameter.value)),
+      parameters: parameters.map((parameter) =>
+        "placeholder" in parameter ? values[parameter.placeholder] : parameter.value,
+      ),
     } as CompiledQuery<Row>);
     return result.rows;
   };

@@ -22,16 +22,26 @@ export async function rebuildInvocationRollups(db: Kysely<Database>): Promise<vo
     from invocations
     group by tool, coalesce(operation, ''), coalesce(provider, ''), success, coalesce(error_code, '')`.execute(db);
   // Buckets are computed in code (the function new rows use), from each (tool, operation, latency) once.
-  const buckets = new Map<string, { tool: string; operation: string; bucket: number; calls: number; min_latency_ms: number }>();
+  const buckets = new Map<
+    string,
+    { tool: string; operation: string; bucket: number; calls: number; min_latency_ms: number }
+  >();
   const page = 50_000;
   for (let after = ""; ; ) {
-    const rows = await db.selectFrom("invocations").select(["id", "tool", "operation", "latency_ms"]).where("id", ">", after).orderBy("id").limit(page).execute();
+    const rows = await db
+      .selectFrom("invocations")
+      .select(["id", "tool", "operation", "latency_ms"])
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(page)
+      .execute();
     for (const row of rows) {
       const latency = Number(row.latency_ms);
       const bucket = latencyBucket(latency);
       const key = `${row.tool}\u0000${row.operation ?? ""}\u0000${bucket}`;
       const entry = buckets.get(key);
-      if (entry === undefined) buckets.set(key, { tool: row.tool, operation: row.operation ?? "", bucket, calls: 1, min_latency_ms: latency });
+      if (entry === undefined)
+        buckets.set(key, { tool: row.tool, operation: row.operation ?? "", bucket, calls: 1, min_latency_ms: latency });
       else {
         entry.calls += 1;
         if (latency < entry.min_latency_ms) entry.min_latency_ms = latency;
@@ -42,6 +52,9 @@ export async function rebuildInvocationRollups(db: Kysely<Database>): Promise<vo
   }
   const entries = [...buckets.values()];
   for (let start = 0; start < entries.length; start += 100) {
-    await db.insertInto("invocation_latency_buckets").values(entries.slice(start, start + 100)).execute();
+    await db
+      .insertInto("invocation_latency_buckets")
+      .values(entries.slice(start, start + 100))
+      .execute();
   }
 }

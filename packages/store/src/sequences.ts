@@ -25,12 +25,20 @@ export interface PositionSequence {
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export async function reservePositions(db: Kysely<any>, sequence: PositionSequence, count = 1): Promise<number> {
-  if (!Number.isInteger(count) || count < 1) throw new Error(`reservePositions: count must be a whole number >= 1 (got ${count})`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`reservePositions: count must be a whole number >= 1 (got ${count})`);
   const direct = directSqliteOf(db);
   if (direct !== undefined) {
     // The same statement, run synchronously on the transaction's connection (no kysely compile per call).
-    const row = direct.get<{ next_position: number }>(reserveSql(sequence), [sequence.scope, sequence.key, sequence.key, count, count]);
-    if (row === undefined) throw new Error(`reservePositions: no position returned for ${sequence.scope}/${sequence.key}`);
+    const row = direct.get<{ next_position: number }>(reserveSql(sequence), [
+      sequence.scope,
+      sequence.key,
+      sequence.key,
+      count,
+      count,
+    ]);
+    if (row === undefined)
+      throw new Error(`reservePositions: no position returned for ${sequence.scope}/${sequence.key}`);
     return Number(row.next_position) - count;
   }
   const start = sql`(select coalesce(max(${sql.ref(sequence.positionColumn)}) + 1, 0) from ${sql.table(sequence.table)} where ${sql.ref(sequence.keyColumn)} = ${sequence.key})`;
@@ -40,7 +48,8 @@ export async function reservePositions(db: Kysely<any>, sequence: PositionSequen
     on conflict (scope, key) do update set next_position = deliberate_sequences.next_position + ${count}
     returning next_position`.execute(db);
   const next = result.rows[0]?.next_position;
-  if (next === undefined) throw new Error(`reservePositions: no position returned for ${sequence.scope}/${sequence.key}`);
+  if (next === undefined)
+    throw new Error(`reservePositions: no position returned for ${sequence.scope}/${sequence.key}`);
   return Number(next) - count;
 }
 

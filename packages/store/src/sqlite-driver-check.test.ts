@@ -17,13 +17,18 @@ describe("the SQLite driver check", () => {
       `cd '/home/ann/my project' && PATH='/opt/node 22/bin':"$PATH" npm rebuild better-sqlite3`,
     );
     // npx's cache is an npm folder like any other.
-    expect(sqliteRebuildCommand("/home/ann/.npm/_npx/1a2b/node_modules/better-sqlite3", "/usr/local/bin/node")).toMatch(/^cd \/home\/ann\/\.npm\/_npx\/1a2b && PATH=\/usr\/local\/bin:"\$PATH"( npm_config_nodedir=\S+)? npm rebuild better-sqlite3$/);
+    expect(sqliteRebuildCommand("/home/ann/.npm/_npx/1a2b/node_modules/better-sqlite3", "/usr/local/bin/node")).toMatch(
+      /^cd \/home\/ann\/\.npm\/_npx\/1a2b && PATH=\/usr\/local\/bin:"\$PATH"( npm_config_nodedir=\S+)? npm rebuild better-sqlite3$/,
+    );
   });
 
   it("uses pnpm in a pnpm layout, at the root of the install", () => {
-    expect(sqliteRebuildCommand("/work/app/node_modules/.pnpm/better-sqlite3@12.11.1/node_modules/better-sqlite3", "/nonexistent/bin/node")).toBe(
-      `cd /work/app && PATH=/nonexistent/bin:"$PATH" pnpm rebuild better-sqlite3`,
-    );
+    expect(
+      sqliteRebuildCommand(
+        "/work/app/node_modules/.pnpm/better-sqlite3@12.11.1/node_modules/better-sqlite3",
+        "/nonexistent/bin/node",
+      ),
+    ).toBe(`cd /work/app && PATH=/nonexistent/bin:"$PATH" pnpm rebuild better-sqlite3`);
   });
 
   it("points node-gyp at the running Node's own headers when they sit next to it, so the build downloads nothing", () => {

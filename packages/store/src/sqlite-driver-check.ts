@@ -3,7 +3,16 @@ import { dirname, join, sep } from "node:path";
 import { loadSqliteDriver, sqliteDriverFolder, sqliteDriverPackage } from "./sqlite-driver.ts";
 
 /** NODE_MODULE_VERSION (the native-module ABI) of each Node major this may meet. */
-const nodeMajorOfAbi: Record<string, string> = { "108": "18", "111": "19", "115": "20", "120": "21", "127": "22", "131": "23", "137": "24", "141": "25" };
+const nodeMajorOfAbi: Record<string, string> = {
+  "108": "18",
+  "111": "19",
+  "115": "20",
+  "120": "21",
+  "127": "22",
+  "131": "23",
+  "137": "24",
+  "141": "25",
+};
 
 function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
@@ -24,9 +33,12 @@ function installationOf(packageFolder: string): { root: string; manager: "npm" |
  */
 export function sqliteRebuildCommand(packageFolder: string, execPath: string = process.execPath): string {
   const { root, manager } = installationOf(packageFolder);
-  if (process.platform === "win32") return `cd /d "${root}" && ${manager} rebuild better-sqlite3 (with Node ${process.versions.node} first on PATH)`;
+  if (process.platform === "win32")
+    return `cd /d "${root}" && ${manager} rebuild better-sqlite3 (with Node ${process.versions.node} first on PATH)`;
   const nodeHome = dirname(dirname(execPath));
-  const headers = existsSync(join(nodeHome, "include", "node", "node.h")) ? ` npm_config_nodedir=${shellQuote(nodeHome)}` : "";
+  const headers = existsSync(join(nodeHome, "include", "node", "node.h"))
+    ? ` npm_config_nodedir=${shellQuote(nodeHome)}`
+    : "";
   return `cd ${shellQuote(root)} && PATH=${shellQuote(dirname(execPath))}:"$PATH"${headers} ${manager} rebuild better-sqlite3`;
 }
 

@@ -11,11 +11,15 @@ describe("the SQLite driver for this Node", () => {
   });
 
   it("loads the package it names, which opens a database", () => {
-    expect(sqliteDriverEntry()).toContain(`${sqliteDriverPackage() === "better-sqlite3-napi" ? "better-sqlite3@13" : "better-sqlite3@12"}`);
+    expect(sqliteDriverEntry()).toContain(
+      `${sqliteDriverPackage() === "better-sqlite3-napi" ? "better-sqlite3@13" : "better-sqlite3@12"}`,
+    );
     const Driver = loadSqliteDriver();
     const database = new Driver(":memory:");
     try {
-      expect(database.prepare("select sqlite_version() as version").get()).toMatchObject({ version: expect.any(String) });
+      expect(database.prepare("select sqlite_version() as version").get()).toMatchObject({
+        version: expect.any(String),
+      });
     } finally {
       database.close();
     }

@@ -11,7 +11,9 @@ const requireHere = createRequire(import.meta.url);
  * collection outside JavaScript (V8's scavenge and memory-reducer tasks) aborts the process. On Node 20,
  * which 13 does not support: better-sqlite3 12, built for the Node that installed it. Same API on both.
  */
-export function sqliteDriverPackage(nodeVersion: string = process.versions.node): "better-sqlite3" | "better-sqlite3-napi" {
+export function sqliteDriverPackage(
+  nodeVersion: string = process.versions.node,
+): "better-sqlite3" | "better-sqlite3-napi" {
   return Number(nodeVersion.split(".")[0]) >= 22 ? "better-sqlite3-napi" : "better-sqlite3";
 }
 

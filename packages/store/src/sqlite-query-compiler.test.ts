@@ -24,7 +24,13 @@ describe("the SQLite compiler's LIMIT", () => {
   it("returns the window of rows a plain LIMIT returns, for any limit and offset (a negative limit is no limit)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: -1, max: 40 }), fc.integer({ min: 0, max: 40 }), async (limit, offset) => {
-        const rows = await store.db.selectFrom("sessions").select("id").orderBy("id").limit(limit).offset(offset).execute();
+        const rows = await store.db
+          .selectFrom("sessions")
+          .select("id")
+          .orderBy("id")
+          .limit(limit)
+          .offset(offset)
+          .execute();
         const expected = limit < 0 ? ids.slice(offset) : ids.slice(offset, offset + limit);
         expect(rows.map((row) => row.id)).toEqual(expected);
       }),
@@ -33,6 +39,12 @@ describe("the SQLite compiler's LIMIT", () => {
   });
 
   it("refuses a limit that is not a number as SQLite does", async () => {
-    await expect(store.db.selectFrom("sessions").select("id").limit("many" as unknown as number).execute()).rejects.toThrow(/datatype mismatch/);
+    await expect(
+      store.db
+        .selectFrom("sessions")
+        .select("id")
+        .limit("many" as unknown as number)
+        .execute(),
+    ).rejects.toThrow(/datatype mismatch/);
   });
 });

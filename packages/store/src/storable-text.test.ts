@@ -47,7 +47,13 @@ describe.each(testDialects)("text with U+0000 on %s", (dialect) => {
   it("stores a model's text holding U+0000 as U+FFFD instead of failing, the same on every dialect", async () => {
     const store = await open();
     await store.sessions.create({ id: "s1", mode: "linear", now });
-    await store.thoughts.append({ id: "t1", session_id: "s1", mode: "linear", content: "a\u0000b\u0000", created_at: now });
+    await store.thoughts.append({
+      id: "t1",
+      session_id: "s1",
+      mode: "linear",
+      content: "a\u0000b\u0000",
+      created_at: now,
+    });
     expect((await store.thoughts.find("t1"))?.content).toBe("a\uFFFDb\uFFFD");
     expect((await store.thoughts.listBySession("s1")).map((row) => row.content)).toEqual(["a\uFFFDb\uFFFD"]);
   });
@@ -63,7 +69,9 @@ describe.each(testDialects)("text with U+0000 on %s", (dialect) => {
   it("replaces U+0000 in `sql` template parameters and in lookups, inside transactions too", async () => {
     const store = await open();
     await store.transaction(async (repositories) => {
-      await sql`insert into sessions (id, mode, created_at, updated_at) values (${"s\u0000x"}, ${"linear"}, ${now}, ${now})`.execute(repositories.db);
+      await sql`insert into sessions (id, mode, created_at, updated_at) values (${"s\u0000x"}, ${"linear"}, ${now}, ${now})`.execute(
+        repositories.db,
+      );
     });
     expect((await store.sessions.find("s\u0000x"))?.id).toBe("s\uFFFDx");
     expect((await store.sessions.find("s\uFFFDx"))?.id).toBe("s\uFFFDx");
@@ -72,7 +80,14 @@ describe.each(testDialects)("text with U+0000 on %s", (dialect) => {
   it("keeps U+0000 inside JSON columns as the JSON escape, read back unchanged", async () => {
     const store = await open();
     await store.sessions.create({ id: "s1", mode: "linear", now });
-    await store.thoughts.append({ id: "t1", session_id: "s1", mode: "linear", content: "x", metadata: { note: "a\u0000b", ["k\u0000"]: 1 }, created_at: now });
+    await store.thoughts.append({
+      id: "t1",
+      session_id: "s1",
+      mode: "linear",
+      content: "x",
+      metadata: { note: "a\u0000b", ["k\u0000"]: 1 },
+      created_at: now,
+    });
     expect((await store.thoughts.find("t1"))?.metadata).toEqual({ note: "a\u0000b", ["k\u0000"]: 1 });
     const stored = await sql<{ metadata: string }>`select metadata from thoughts where id = ${"t1"}`.execute(store.db);
     expect(stored.rows[0]?.metadata).toBe('{"note":"a\\u0000b","k\\u0000":1}');

@@ -21,7 +21,9 @@ export function storableParameters(parameters: ReadonlyArray<unknown>): Readonly
     if (typeof value === "string") {
       if (value.includes("\0")) storable = value.replaceAll("\0", nulReplacement);
     } else if (Array.isArray(value) && value.some((item) => typeof item === "string" && item.includes("\0"))) {
-      storable = value.map((item: unknown) => (typeof item === "string" ? item.replaceAll("\0", nulReplacement) : item));
+      storable = value.map((item: unknown) =>
+        typeof item === "string" ? item.replaceAll("\0", nulReplacement) : item,
+      );
     }
     if (storable !== value) {
       replaced ??= [...parameters];
@@ -75,14 +77,35 @@ class StorableTextDriver implements Driver {
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     return this.inner.rollbackTransaction(this.#unwrap(connection));
   }
-  savepoint(connection: DatabaseConnection, name: string, compileQuery: Parameters<NonNullable<Driver["savepoint"]>>[2]): Promise<void> {
-    return this.inner.savepoint?.(this.#unwrap(connection), name, compileQuery) ?? Promise.reject(new Error("savepoints are not supported by this driver"));
+  savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: Parameters<NonNullable<Driver["savepoint"]>>[2],
+  ): Promise<void> {
+    return (
+      this.inner.savepoint?.(this.#unwrap(connection), name, compileQuery) ??
+      Promise.reject(new Error("savepoints are not supported by this driver"))
+    );
   }
-  rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: Parameters<NonNullable<Driver["rollbackToSavepoint"]>>[2]): Promise<void> {
-    return this.inner.rollbackToSavepoint?.(this.#unwrap(connection), name, compileQuery) ?? Promise.reject(new Error("savepoints are not supported by this driver"));
+  rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: Parameters<NonNullable<Driver["rollbackToSavepoint"]>>[2],
+  ): Promise<void> {
+    return (
+      this.inner.rollbackToSavepoint?.(this.#unwrap(connection), name, compileQuery) ??
+      Promise.reject(new Error("savepoints are not supported by this driver"))
+    );
   }
-  releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: Parameters<NonNullable<Driver["releaseSavepoint"]>>[2]): Promise<void> {
-    return this.inner.releaseSavepoint?.(this.#unwrap(connection), name, compileQuery) ?? Promise.reject(new Error("savepoints are not supported by this driver"));
+  releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: Parameters<NonNullable<Driver["releaseSavepoint"]>>[2],
+  ): Promise<void> {
+    return (
+      this.inner.releaseSavepoint?.(this.#unwrap(connection), name, compileQuery) ??
+      Promise.reject(new Error("savepoints are not supported by this driver"))
+    );
   }
   releaseConnection(connection: DatabaseConnection): Promise<void> {
     return this.inner.releaseConnection(this.#unwrap(connection));

@@ -20,7 +20,13 @@ describe.each(testDialects)("store on %s", (dialect) => {
     const store = await memoryStore();
     await store.sessions.create({ id: "s1", mode: "linear", now });
     for (let index = 0; index < 5; index += 1) {
-      await store.thoughts.append({ id: `t${index}`, session_id: "s1", mode: "linear", content: `thought ${index}`, created_at: now });
+      await store.thoughts.append({
+        id: `t${index}`,
+        session_id: "s1",
+        mode: "linear",
+        content: `thought ${index}`,
+        created_at: now,
+      });
     }
     const recent = await store.thoughts.recent("s1", 3);
     expect(recent.map((thought) => thought.id)).toEqual(["t2", "t3", "t4"]);
@@ -34,7 +40,9 @@ describe.each(testDialects)("store on %s", (dialect) => {
       await store.thoughts.append({ id, session_id: "s1", mode: "linear", content: id, created_at: now });
     }
     expect(await store.thoughts.supersedeExcept("s1", ["a"])).toBe(2);
-    expect((await store.thoughts.listBySession("s1", { activeOnly: true })).map((thought) => thought.id)).toEqual(["a"]);
+    expect((await store.thoughts.listBySession("s1", { activeOnly: true })).map((thought) => thought.id)).toEqual([
+      "a",
+    ]);
     expect(await store.thoughts.count("s1")).toBe(3);
     await store.thoughts.reactivate(["b"]);
     expect(await store.thoughts.count("s1", { activeOnly: true })).toBe(2);
@@ -45,7 +53,13 @@ describe.each(testDialects)("store on %s", (dialect) => {
     await expect(
       store.transaction(async (repositories) => {
         await repositories.sessions.create({ id: "s1", mode: "linear", now });
-        await repositories.thoughts.append({ id: "t1", session_id: "s1", mode: "linear", content: "x", created_at: now });
+        await repositories.thoughts.append({
+          id: "t1",
+          session_id: "s1",
+          mode: "linear",
+          content: "x",
+          created_at: now,
+        });
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
@@ -55,7 +69,9 @@ describe.each(testDialects)("store on %s", (dialect) => {
 
   it("refuses a thought for a session that does not exist (foreign keys on)", async () => {
     const store = await memoryStore();
-    await expect(store.thoughts.append({ id: "t1", session_id: "missing", mode: "linear", content: "x", created_at: now })).rejects.toThrow();
+    await expect(
+      store.thoughts.append({ id: "t1", session_id: "missing", mode: "linear", content: "x", created_at: now }),
+    ).rejects.toThrow();
   });
 
   it("reports missing rows as NOT_FOUND naming the field", async () => {
@@ -70,10 +86,31 @@ describe.each(testDialects)("store on %s", (dialect) => {
     await store.sessions.create({ id: "s_old", mode: "linear", now: "2026-11-22T10:00:00.000Z" });
     await store.sessions.create({ id: "s_graph", mode: "graph", now: "2026-11-22T10:01:00.000Z" });
     await store.sessions.create({ id: "s_new", mode: "linear", now: "2026-11-22T10:02:00.000Z" });
-    await store.thoughts.append({ id: "t1", session_id: "s_old", mode: "linear", content: "Cache 100% of READS", created_at: now });
+    await store.thoughts.append({
+      id: "t1",
+      session_id: "s_old",
+      mode: "linear",
+      content: "Cache 100% of READS",
+      created_at: now,
+    });
     await store.invocations.record({
-      id: "i1", tool: "reasoning_graph", operation: "init", session_id: "s_graph", provider: null, model: null, input_tokens: 0, output_tokens: 0,
-      cache_read_tokens: 0, cache_write_tokens: 0, model_calls: 0, latency_ms: 1, success: true, error_code: null, error_message: null, quality: null, created_at: now,
+      id: "i1",
+      tool: "reasoning_graph",
+      operation: "init",
+      session_id: "s_graph",
+      provider: null,
+      model: null,
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      model_calls: 0,
+      latency_ms: 1,
+      success: true,
+      error_code: null,
+      error_message: null,
+      quality: null,
+      created_at: now,
     });
     const ids = async (query: Partial<Parameters<Store["sessions"]["search"]>[0]>) =>
       (await store.sessions.search({ limit: 10, offset: 0, ...query })).map((session) => session.id);
@@ -89,11 +126,35 @@ describe.each(testDialects)("store on %s", (dialect) => {
   it("filters invocations and maps success to a boolean", async () => {
     const store = await memoryStore();
     const base = {
-      operation: null, session_id: null, provider: "testing", model: "m", input_tokens: 1, output_tokens: 2,
-      cache_read_tokens: 0, cache_write_tokens: 0, model_calls: 1, latency_ms: 5, error_message: null, quality: null,
+      operation: null,
+      session_id: null,
+      provider: "testing",
+      model: "m",
+      input_tokens: 1,
+      output_tokens: 2,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      model_calls: 1,
+      latency_ms: 5,
+      error_message: null,
+      quality: null,
     };
-    await store.invocations.record({ ...base, id: "i1", tool: "reasoning_linear", success: true, error_code: null, created_at: "2026-11-22T10:00:00.000Z" });
-    await store.invocations.record({ ...base, id: "i2", tool: "reasoning_tree", success: false, error_code: "INVALID_INPUT", created_at: "2026-11-22T10:00:01.000Z" });
+    await store.invocations.record({
+      ...base,
+      id: "i1",
+      tool: "reasoning_linear",
+      success: true,
+      error_code: null,
+      created_at: "2026-11-22T10:00:00.000Z",
+    });
+    await store.invocations.record({
+      ...base,
+      id: "i2",
+      tool: "reasoning_tree",
+      success: false,
+      error_code: "INVALID_INPUT",
+      created_at: "2026-11-22T10:00:01.000Z",
+    });
     const failed = await store.invocations.list({ success: false });
     expect(failed.map((row) => [row.id, row.success])).toEqual([["i2", false]]);
     expect((await store.invocations.list({ tool: "reasoning_linear" }))[0]?.success).toBe(true);
@@ -102,16 +163,30 @@ describe.each(testDialects)("store on %s", (dialect) => {
   it("records the rounds a call took (1 unless given)", async () => {
     const store = await memoryStore();
     const base = {
-      operation: null, session_id: null, provider: "host", model: "host", input_tokens: 0, output_tokens: 0,
-      cache_read_tokens: 0, cache_write_tokens: 0, model_calls: 3, latency_ms: 5, error_message: null, quality: null,
-      tool: "reasoning_divergent", success: true, error_code: null,
+      operation: null,
+      session_id: null,
+      provider: "host",
+      model: "host",
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      model_calls: 3,
+      latency_ms: 5,
+      error_message: null,
+      quality: null,
+      tool: "reasoning_divergent",
+      success: true,
+      error_code: null,
     };
     await store.invocations.record({ ...base, id: "i1", rounds: 3, created_at: "2026-11-22T10:00:00.000Z" });
     await store.invocations.record({ ...base, id: "i2", created_at: "2026-11-22T10:00:01.000Z" });
     const rows = await store.invocations.list();
-    expect(rows.map((row) => [row.id, row.rounds])).toEqual([["i2", 1], ["i1", 3]]);
+    expect(rows.map((row) => [row.id, row.rounds])).toEqual([
+      ["i2", 1],
+      ["i1", 3],
+    ]);
   });
-
 });
 
 describe("store on a SQLite file", () => {

@@ -81,7 +81,8 @@ export function bindRepositories(contributions: readonly StoreContribution[]): (
     for (const contribution of contributions) {
       const extra = contribution.repositories?.(db) ?? {};
       for (const [key, repository] of Object.entries(extra)) {
-        if (key in bound) throw new Error(`Repository '${key}' of ${contribution.name} is already defined by another contribution`);
+        if (key in bound)
+          throw new Error(`Repository '${key}' of ${contribution.name} is already defined by another contribution`);
         bound[key] = repository;
       }
     }
@@ -102,7 +103,11 @@ export interface CreateStoreOptions {
 }
 
 /** Wraps an open, migrated database as a Store with the contributions' repositories. */
-export function createStore<Extra extends object = object>(db: Kysely<Database>, contributions: readonly StoreContribution[] = [], options: CreateStoreOptions = {}): Store<Extra> {
+export function createStore<Extra extends object = object>(
+  db: Kysely<Database>,
+  contributions: readonly StoreContribution[] = [],
+  options: CreateStoreOptions = {},
+): Store<Extra> {
   const bindHandle = bindRepositories(contributions);
   // Repositories bound to a transaction on SQLite may run their hot writes directly on its connection.
   const bind = (transaction: Kysely<Database>) => {
@@ -130,7 +135,9 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
       // Batched invocation rows are written first, as before any read of them through the store.
       await invocations?.flush();
       const builder = db.transaction().setAccessMode("read only");
-      return (dialectOf(db) === "postgres" ? builder.setIsolationLevel("repeatable read") : builder).execute((transaction) => work(bindHandle(transaction) as Repositories<Extra>));
+      return (dialectOf(db) === "postgres" ? builder.setIsolationLevel("repeatable read") : builder).execute(
+        (transaction) => work(bindHandle(transaction) as Repositories<Extra>),
+      );
     },
     close: async () => {
       await invocations?.flush();
@@ -138,7 +145,9 @@ export function createStore<Extra extends object = object>(db: Kysely<Database>,
     },
     begin:
       options.groupCommit !== undefined && options.groupCommit !== false && dialectOf(db) === "sqlite"
-        ? (groupCommits(db, bind, options.groupCommit === true ? {} : options.groupCommit) as () => Promise<OpenTransaction<Extra>>)
+        ? (groupCommits(db, bind, options.groupCommit === true ? {} : options.groupCommit) as () => Promise<
+            OpenTransaction<Extra>
+          >)
         : async () => {
             const transaction = await db.startTransaction().execute();
             return {
@@ -194,7 +203,12 @@ export async function openStore<Extra extends object = object>(options: OpenStor
           ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
           ...(options.onConnectionError !== undefined ? { onConnectionError: options.onConnectionError } : {}),
         })
-      : await openSqliteDatabase({ path: target.path, ...(options.backgroundCheckpoints !== undefined ? { backgroundCheckpoints: options.backgroundCheckpoints } : {}) });
+      : await openSqliteDatabase({
+          path: target.path,
+          ...(options.backgroundCheckpoints !== undefined
+            ? { backgroundCheckpoints: options.backgroundCheckpoints }
+            : {}),
+        });
   try {
     await migrateToLatest(db, modules);
   } catch (error) {

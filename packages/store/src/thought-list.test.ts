@@ -12,7 +12,10 @@ describe("thoughts.listBySession", () => {
           fc.record({
             content: fc.string({ unit: "grapheme", maxLength: 40 }),
             confidence: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
-            metadata: fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null))),
+            metadata: fc.dictionary(
+              fc.string({ maxLength: 5 }),
+              fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null)),
+            ),
             superseded: fc.boolean(),
           }),
           { maxLength: 20 },
@@ -22,7 +25,16 @@ describe("thoughts.listBySession", () => {
           try {
             await store.sessions.create({ id: "s1", mode: "linear", now });
             for (const [index, thought] of thoughts.entries()) {
-              await store.thoughts.append({ id: `t${index}`, session_id: "s1", parent_id: index > 0 ? `t${index - 1}` : null, mode: "linear", content: thought.content, confidence: thought.confidence, metadata: thought.metadata, created_at: now });
+              await store.thoughts.append({
+                id: `t${index}`,
+                session_id: "s1",
+                parent_id: index > 0 ? `t${index - 1}` : null,
+                mode: "linear",
+                content: thought.content,
+                confidence: thought.confidence,
+                metadata: thought.metadata,
+                created_at: now,
+              });
             }
             const superseded = thoughts.flatMap((thought, index) => (thought.superseded ? [`t${index}`] : []));
             const kept = thoughts.flatMap((thought, index) => (thought.superseded ? [] : [`t${index}`]));
@@ -40,7 +52,9 @@ describe("thoughts.listBySession", () => {
               created_at: now,
             }));
             expect(await store.thoughts.listBySession("s1")).toEqual(expected);
-            expect(await store.thoughts.listBySession("s1", { activeOnly: true })).toEqual(expected.filter((thought) => thought.status === "active"));
+            expect(await store.thoughts.listBySession("s1", { activeOnly: true })).toEqual(
+              expected.filter((thought) => thought.status === "active"),
+            );
             expect(await store.thoughts.listBySession("missing")).toEqual([]);
           } finally {
             await store.close();

@@ -9,18 +9,38 @@ import { testDialects, useTestStores } from "./testing/index.ts";
 const now = "2026-11-22T10:00:00.000Z";
 
 /** A session of `count` thoughts; `gapsAfter` lists indexes after which a position is reserved and never used, leaving a hole. */
-async function seed(store: Store, sessionId: string, count: number, options: { gapsAfter?: readonly number[]; superseded?: readonly number[] } = {}): Promise<void> {
+async function seed(
+  store: Store,
+  sessionId: string,
+  count: number,
+  options: { gapsAfter?: readonly number[]; superseded?: readonly number[] } = {},
+): Promise<void> {
   await store.sessions.create({ id: sessionId, mode: "linear", now });
   for (let index = 0; index < count; index += 1) {
-    await store.thoughts.append({ id: `${sessionId}-t${index}`, session_id: sessionId, mode: "linear", content: `thought ${index}`, confidence: index % 3 === 0 ? null : 0.25 * (index % 4), metadata: index % 2 === 0 ? {} : { index }, created_at: now });
+    await store.thoughts.append({
+      id: `${sessionId}-t${index}`,
+      session_id: sessionId,
+      mode: "linear",
+      content: `thought ${index}`,
+      confidence: index % 3 === 0 ? null : 0.25 * (index % 4),
+      metadata: index % 2 === 0 ? {} : { index },
+      created_at: now,
+    });
     if (options.gapsAfter?.includes(index)) {
       // A position reserved and never used (an append that failed after its reservation, outside a transaction).
-      await sql`update deliberate_sequences set next_position = next_position + 1 where scope = 'thoughts' and key = ${sessionId}`.execute(store.db);
+      await sql`update deliberate_sequences set next_position = next_position + 1 where scope = 'thoughts' and key = ${sessionId}`.execute(
+        store.db,
+      );
     }
   }
   if (options.superseded && options.superseded.length > 0) {
     const superseded = new Set(options.superseded);
-    await store.thoughts.supersedeExcept(sessionId, Array.from({ length: count }, (_, index) => index).filter((index) => !superseded.has(index)).map((index) => `${sessionId}-t${index}`));
+    await store.thoughts.supersedeExcept(
+      sessionId,
+      Array.from({ length: count }, (_, index) => index)
+        .filter((index) => !superseded.has(index))
+        .map((index) => `${sessionId}-t${index}`),
+    );
   }
 }
 
@@ -31,7 +51,11 @@ async function walk(store: Store, sessionId: string, size: number) {
   let after: number | null = null;
   if (lastPosition === null) return read;
   for (;;) {
-    const page = await store.thoughts.after(sessionId, { afterPosition: after, throughPosition: lastPosition, limit: size });
+    const page = await store.thoughts.after(sessionId, {
+      afterPosition: after,
+      throughPosition: lastPosition,
+      limit: size,
+    });
     read.push(...page.thoughts);
     if (page.lastPosition === null) return read;
     expect(page.thoughts.length).toBeLessThanOrEqual(size);
@@ -76,11 +100,24 @@ describe.each(testDialects)("thought pages on %s", (dialect) => {
     const store = await open();
     await seed(store, "s1", 5);
     const { lastPosition } = await store.thoughts.extent("s1");
-    await store.thoughts.append({ id: "late", session_id: "s1", mode: "linear", content: "appended meanwhile", created_at: now });
-    const page = await store.thoughts.after("s1", { afterPosition: 2, throughPosition: lastPosition as number, limit: 10 });
+    await store.thoughts.append({
+      id: "late",
+      session_id: "s1",
+      mode: "linear",
+      content: "appended meanwhile",
+      created_at: now,
+    });
+    const page = await store.thoughts.after("s1", {
+      afterPosition: 2,
+      throughPosition: lastPosition as number,
+      limit: 10,
+    });
     expect(page.thoughts.map((thought) => thought.id)).toEqual(["s1-t3", "s1-t4"]);
     expect(page.lastPosition).toBe(4);
-    expect(await store.thoughts.after("s1", { afterPosition: 4, throughPosition: 4, limit: 10 })).toEqual({ thoughts: [], lastPosition: null });
+    expect(await store.thoughts.after("s1", { afterPosition: 4, throughPosition: 4, limit: 10 })).toEqual({
+      thoughts: [],
+      lastPosition: null,
+    });
   });
 
   it("the count follows appends, appends in rolled-back transactions and deleted sessions", async () => {
@@ -89,7 +126,13 @@ describe.each(testDialects)("thought pages on %s", (dialect) => {
     await seed(store, "s2", 2);
     await expect(
       store.transaction(async (repositories) => {
-        await repositories.thoughts.append({ id: "rolled-back", session_id: "s1", mode: "linear", content: "x", created_at: now });
+        await repositories.thoughts.append({
+          id: "rolled-back",
+          session_id: "s1",
+          mode: "linear",
+          content: "x",
+          created_at: now,
+        });
         throw new Error("abandon the call");
       }),
     ).rejects.toThrow("abandon the call");
@@ -107,8 +150,17 @@ describe.each(testDialects)("thought pages on %s", (dialect) => {
     await seed(store, "old", 4);
     await thoughtCounts.up(store.db);
     expect(await store.thoughts.extent("old")).toEqual({ total: 4, lastPosition: 3 });
-    await store.thoughts.append({ id: "new", session_id: "old", mode: "linear", content: "after the migration", created_at: now });
-    expect(await store.thoughts.window("old", { offset: 4, limit: 10 })).toMatchObject({ thoughts: [{ id: "new" }], total: 5 });
+    await store.thoughts.append({
+      id: "new",
+      session_id: "old",
+      mode: "linear",
+      content: "after the migration",
+      created_at: now,
+    });
+    expect(await store.thoughts.window("old", { offset: 4, limit: 10 })).toMatchObject({
+      thoughts: [{ id: "new" }],
+      total: 5,
+    });
   });
 
   it("rows whose count is missing are still counted, not reported empty", async () => {
@@ -116,6 +168,9 @@ describe.each(testDialects)("thought pages on %s", (dialect) => {
     await seed(store, "s1", 3);
     await sql`delete from thought_counts`.execute(store.db);
     expect(await store.thoughts.extent("s1")).toEqual({ total: 3, lastPosition: 2 });
-    expect((await store.thoughts.window("s1", { offset: 1, limit: 5 })).thoughts.map((thought) => thought.id)).toEqual(["s1-t1", "s1-t2"]);
+    expect((await store.thoughts.window("s1", { offset: 1, limit: 5 })).thoughts.map((thought) => thought.id)).toEqual([
+      "s1-t1",
+      "s1-t2",
+    ]);
   });
 });

@@ -43,7 +43,9 @@ describe("SQLite busy and locked databases", () => {
   it("are transient faults: STORAGE, retryable", async () => {
     const { db, lock, unlock } = await lockedFile();
     lock();
-    const failure = await sql`insert into sessions (id, created_at, updated_at) values ('s1', 'now', 'now')`.execute(db).catch((error: unknown) => error);
+    const failure = await sql`insert into sessions (id, created_at, updated_at) values ('s1', 'now', 'now')`
+      .execute(db)
+      .catch((error: unknown) => error);
     expect((failure as { code?: string }).code).toMatch(/^SQLITE_BUSY/);
     expect(isTransientDatabaseFault(failure)).toBe(true);
     expect(toDeliberateError(failure)).toMatchObject({ code: "STORAGE", retryable: true });
@@ -55,19 +57,40 @@ describe("SQLite busy and locked databases", () => {
   it("keep batched invocation rows until the lock is gone, then write them", async () => {
     const { db, lock, unlock } = await lockedFile();
     const dropped: number[] = [];
-    const batch = batchInvocations(db, { maxRows: 2, maxDelayMs: 5, retryMs: 20, onError: (_error, rows) => dropped.push(rows) });
+    const batch = batchInvocations(db, {
+      maxRows: 2,
+      maxDelayMs: 5,
+      retryMs: 20,
+      onError: (_error, rows) => dropped.push(rows),
+    });
     lock();
     for (let index = 0; index < 3; index += 1) {
       await batch.record({
-        id: `inv_${index}`, tool: "reasoning_linear", operation: null, session_id: null, provider: null, model: null, input_tokens: 0, output_tokens: 0,
-        cache_read_tokens: 0, cache_write_tokens: 0, model_calls: 0, latency_ms: 1, success: true, error_code: null, error_message: null, quality: null,
+        id: `inv_${index}`,
+        tool: "reasoning_linear",
+        operation: null,
+        session_id: null,
+        provider: null,
+        model: null,
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        model_calls: 0,
+        latency_ms: 1,
+        success: true,
+        error_code: null,
+        error_message: null,
+        quality: null,
         created_at: "2026-11-27T10:00:00.000Z",
       });
     }
     await batch.flush();
     unlock();
-    const count = async () => Number((await sql<{ count: number }>`select count(*) as count from invocations`.execute(db)).rows[0]?.count);
-    for (let waited = 0; (await count()) < 3 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const count = async () =>
+      Number((await sql<{ count: number }>`select count(*) as count from invocations`.execute(db)).rows[0]?.count);
+    for (let waited = 0; (await count()) < 3 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await count()).toBe(3);
     expect(dropped).toEqual([]);
   });

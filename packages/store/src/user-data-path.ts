@@ -23,8 +23,13 @@ export function defaultDatabasePath(location: UserDataLocation = {}): string {
     const value = env[name]?.trim();
     return value === undefined || value === "" ? undefined : value;
   };
-  if (platform === "win32") return win32.join(given("APPDATA") ?? win32.join(home, "AppData", "Roaming"), "deliberate", "deliberate.db");
+  if (platform === "win32")
+    return win32.join(given("APPDATA") ?? win32.join(home, "AppData", "Roaming"), "deliberate", "deliberate.db");
   if (platform === "darwin") return posix.join(home, "Library", "Application Support", "deliberate", "deliberate.db");
   const xdg = given("XDG_DATA_HOME");
-  return join(xdg !== undefined && posix.isAbsolute(xdg) ? xdg : posix.join(home, ".local", "share"), "deliberate", "deliberate.db");
+  return join(
+    xdg !== undefined && posix.isAbsolute(xdg) ? xdg : posix.join(home, ".local", "share"),
+    "deliberate",
+    "deliberate.db",
+  );
 }

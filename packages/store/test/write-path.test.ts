@@ -20,7 +20,13 @@ async function writeCall(store: Store, session: string, thoughtId: string) {
   try {
     await scope.store.transaction(async (repositories) => {
       await repositories.sessions.create({ id: session, mode: "decision", now });
-      await repositories.thoughts.append({ id: thoughtId, session_id: session, mode: "decision", content: `in ${session}`, created_at: now });
+      await repositories.thoughts.append({
+        id: thoughtId,
+        session_id: session,
+        mode: "decision",
+        content: `in ${session}`,
+        created_at: now,
+      });
     });
     await scope.commit();
   } catch (error) {
@@ -47,7 +53,11 @@ describe.each(testDialects)("the write path on %s: nothing acknowledged that is 
     await writeCall(store, "ses_third", "th_other");
     expect(await sessionIds(store)).toEqual(["ses_first", "ses_third"]);
     // Positions given back by the failed call are used again: the session's thoughts number from 0 without a gap.
-    const positions = await store.db.selectFrom("thoughts").select(["session_id", "position"]).orderBy("session_id").execute();
+    const positions = await store.db
+      .selectFrom("thoughts")
+      .select(["session_id", "position"])
+      .orderBy("session_id")
+      .execute();
     expect(positions).toEqual([
       { session_id: "ses_first", position: 0 },
       { session_id: "ses_third", position: 0 },
@@ -59,7 +69,14 @@ describe.each(testDialects)("the write path on %s: nothing acknowledged that is 
     const scope = createCallScope(store);
     await scope.store.transaction(async (repositories) => {
       await repositories.sessions.create({ id: "ses_nul", mode: "a\u0000b", now });
-      await repositories.thoughts.append({ id: "th_nul", session_id: "ses_nul", mode: "m", content: "x\u0000y", metadata: { note: "p\u0000q" }, created_at: now });
+      await repositories.thoughts.append({
+        id: "th_nul",
+        session_id: "ses_nul",
+        mode: "m",
+        content: "x\u0000y",
+        metadata: { note: "p\u0000q" },
+        created_at: now,
+      });
     });
     await scope.commit();
     expect((await store.sessions.get("ses_nul")).mode).toBe("a\uFFFDb");
@@ -73,14 +90,32 @@ describe.each(testDialects)("the write path on %s: nothing acknowledged that is 
     const scope = createCallScope(store);
     const appended = await scope.store.transaction(async (repositories) => {
       await repositories.sessions.create({ id: "ses_order", mode: "m", now });
-      const first = await repositories.thoughts.append({ id: "th_1", session_id: "ses_order", mode: "m", content: "one", metadata: { n: 1, nested: { list: [1, "two"] } }, created_at: now });
-      const second = await repositories.thoughts.append({ id: "th_2", session_id: "ses_order", mode: "m", content: "two", confidence: 0.5, created_at: now });
+      const first = await repositories.thoughts.append({
+        id: "th_1",
+        session_id: "ses_order",
+        mode: "m",
+        content: "one",
+        metadata: { n: 1, nested: { list: [1, "two"] } },
+        created_at: now,
+      });
+      const second = await repositories.thoughts.append({
+        id: "th_2",
+        session_id: "ses_order",
+        mode: "m",
+        content: "two",
+        confidence: 0.5,
+        created_at: now,
+      });
       return [first, second];
     });
     await scope.commit();
     expect(await store.thoughts.listBySession("ses_order")).toEqual(appended);
     await writeThought(store, "ses_order", "th_3");
-    expect((await store.thoughts.listBySession("ses_order")).map((thought) => thought.id)).toEqual(["th_1", "th_2", "th_3"]);
+    expect((await store.thoughts.listBySession("ses_order")).map((thought) => thought.id)).toEqual([
+      "th_1",
+      "th_2",
+      "th_3",
+    ]);
   });
 
   it("a call's transaction holds exactly the works that succeeded, landing only on commit (any sequence of works)", async () => {
@@ -115,7 +150,11 @@ describe.each(testDialects)("the write path on %s: nothing acknowledged that is 
 
 async function writeThought(store: Store, session: string, id: string) {
   const scope = createCallScope(store);
-  await scope.store.transaction((repositories) => repositories.thoughts.append({ id, session_id: session, mode: "m", content: id, created_at: now }).then(() => undefined));
+  await scope.store.transaction((repositories) =>
+    repositories.thoughts
+      .append({ id, session_id: session, mode: "m", content: id, created_at: now })
+      .then(() => undefined),
+  );
   await scope.commit();
 }
 
@@ -125,7 +164,11 @@ describe("a process killed mid-call (SQLite file, group commit)", () => {
     cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
     const path = join(directory, "store.db");
     const fixture = fileURLToPath(new URL("./fixtures/crash-mid-call.ts", import.meta.url));
-    const child = spawnSync(process.execPath, ["--import", "tsx", fixture, path], { encoding: "utf8", timeout: 60_000, cwd: fileURLToPath(new URL("..", import.meta.url)) });
+    const child = spawnSync(process.execPath, ["--import", "tsx", fixture, path], {
+      encoding: "utf8",
+      timeout: 60_000,
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    });
     expect(child.stdout).toBe("written\n");
     expect(child.signal).toBe("SIGKILL");
     const store = await openStore({ path });

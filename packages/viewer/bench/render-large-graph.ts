@@ -27,7 +27,12 @@ function summary(values: number[]): string {
 }
 
 const store = await openStore<ReasoningRepositories>({ path: ":memory:", modules: [reasoningModule] });
-const engine = createEngine({ store, modules: [reasoningModule], models: createModelRouterFromModel(createScriptedModel([])), ids: createSequentialIds() });
+const engine = createEngine({
+  store,
+  modules: [reasoningModule],
+  models: createModelRouterFromModel(createScriptedModel([])),
+  ids: createSequentialIds(),
+});
 const sessionId = await seedLargeGraph(store, { sessionId: "ses_bench_graph", size });
 const served = await serveViewer(createSeededSource(store, engine, new Map()));
 const browser = await launchChromium();
@@ -44,7 +49,9 @@ try {
     await page.goto(`${served.origin}/ui/sessions/${sessionId}`);
     await page.waitForSelector("body[data-state=ready]", { timeout: 60_000 });
     const readyAt = await page.evaluate(() => performance.getEntriesByName("viewer-ready")[0]?.startTime ?? Number.NaN);
-    const dataReceived = await page.evaluate(() => performance.getEntriesByName("viewer-data")[0]?.startTime ?? Number.NaN);
+    const dataReceived = await page.evaluate(
+      () => performance.getEntriesByName("viewer-data")[0]?.startTime ?? Number.NaN,
+    );
     const drawn = Number(await page.locator("#main").getAttribute("data-render-ms"));
     const allMs = await page.evaluate(async () => {
       const button = [...document.querySelectorAll("button")].find((element) => element.textContent === "Show all");
@@ -70,7 +77,9 @@ try {
   await served.close();
   await store.close();
 }
-console.log(`viewer: session page of a ${size}-node graph in Chromium (${runs} runs, session JSON ${(jsonBytes / 1024).toFixed(0)} KiB)`);
+console.log(
+  `viewer: session page of a ${size}-node graph in Chromium (${runs} runs, session JSON ${(jsonBytes / 1024).toFixed(0)} KiB)`,
+);
 console.log(`  page ready (first 250 nodes drawn, cap with "show more"): ${summary(ready)}  goal <= 1000 ms`);
 console.log(`    of which: session JSON received at ${summary(dataAt)}; drawing ${summary(drawMs)}`);
 console.log(`  "Show all" (every node laid out and drawn):               ${summary(showAll)}`);

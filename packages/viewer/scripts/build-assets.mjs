@@ -21,7 +21,11 @@ const viewsPlugin = {
       const files = readdirSync(join(browser, "views"))
         .filter((file) => file.endsWith(".view.ts"))
         .sort();
-      return { contents: files.map((file) => `import ${JSON.stringify(`./views/${file}`)};`).join("\n"), resolveDir: browser, loader: "ts" };
+      return {
+        contents: files.map((file) => `import ${JSON.stringify(`./views/${file}`)};`).join("\n"),
+        resolveDir: browser,
+        loader: "ts",
+      };
     });
   },
 };
@@ -51,5 +55,11 @@ await build({
   plugins: [viewsPlugin],
   logLevel: "warning",
 });
-await build({ entryPoints: [join(browser, "styles.css")], outfile: join(out, "viewer.css"), bundle: true, minify: true, logLevel: "warning" });
+await build({
+  entryPoints: [join(browser, "styles.css")],
+  outfile: join(out, "viewer.css"),
+  bundle: true,
+  minify: true,
+  logLevel: "warning",
+});
 writeFileSync(join(out, "index.html"), readFileSync(join(browser, "index.html"), "utf8"));

@@ -23,9 +23,24 @@ export const appViews: readonly AppView[] = [
   { name: "graph", title: "Graph of thoughts", sections: ["graph"], tools: ["reasoning_graph"] },
   { name: "timelines", title: "Timelines", sections: ["timelines"], tools: ["reasoning_timeline"] },
   { name: "mcts", title: "Monte Carlo tree search", sections: ["search_nodes"], tools: ["reasoning_mcts"] },
-  { name: "counterfactual", title: "Counterfactual", sections: ["counterfactual"], tools: ["reasoning_counterfactual"] },
-  { name: "knowledge-graph", title: "Knowledge graph", sections: ["knowledge_graph", "knowledgeGraph"], tools: ["reasoning_execute_task"] },
-  { name: "dialog", title: "Dialog", sections: ["dialog"], tools: ["start_reasoning_session", "run_reasoning_exchange", "get_reasoning_result", "get_session_status"] },
+  {
+    name: "counterfactual",
+    title: "Counterfactual",
+    sections: ["counterfactual"],
+    tools: ["reasoning_counterfactual"],
+  },
+  {
+    name: "knowledge-graph",
+    title: "Knowledge graph",
+    sections: ["knowledge_graph", "knowledgeGraph"],
+    tools: ["reasoning_execute_task"],
+  },
+  {
+    name: "dialog",
+    title: "Dialog",
+    sections: ["dialog"],
+    tools: ["start_reasoning_session", "run_reasoning_exchange", "get_reasoning_result", "get_session_status"],
+  },
 ];
 
 /** The `ui://` URI of a view's HTML resource. */
@@ -50,7 +65,9 @@ export interface AppViewDocuments {
  * for a view, not at start-up. Undefined when the viewer's browser files are
  * not built (`pnpm --filter @deliberate/viewer build`).
  */
-export function loadAppViewDocuments(directory: string | undefined = findViewerAssetsDirectory()): AppViewDocuments | undefined {
+export function loadAppViewDocuments(
+  directory: string | undefined = findViewerAssetsDirectory(),
+): AppViewDocuments | undefined {
   if (directory === undefined || !existsSync(join(directory, "app.js"))) return undefined;
   const byUri = new Map(appViews.map((view) => [appViewUri(view), view]));
   let assets: { script: string; style: string } | undefined;

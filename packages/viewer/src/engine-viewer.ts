@@ -16,7 +16,10 @@ export function engineViewerSource(engine: DeliberateEngine): ViewerDataSource {
 }
 
 /** The viewer mounted over an engine, as both services serve it (the same options, the same data). */
-export function createEngineViewer(engine: DeliberateEngine, options: Omit<ViewerRoutesOptions, keyof ViewerDataSource> = {}): ViewerHandler {
+export function createEngineViewer(
+  engine: DeliberateEngine,
+  options: Omit<ViewerRoutesOptions, keyof ViewerDataSource> = {},
+): ViewerHandler {
   return createViewerRoutes({
     ...engineViewerSource(engine),
     filterOptions: { tools: engine.tools.map((tool) => tool.name) },

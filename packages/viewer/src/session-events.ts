@@ -54,7 +54,9 @@ export async function sessionEvents(request: Request, sessionId: string, watch: 
             write(": keep-alive\n\n");
           }
         } catch (error) {
-          write(`event: failure\ndata: ${JSON.stringify({ code: errorCodeOf(error) ?? "INTERNAL", message: "The session could not be read." })}\n\n`);
+          write(
+            `event: failure\ndata: ${JSON.stringify({ code: errorCodeOf(error) ?? "INTERNAL", message: "The session could not be read." })}\n\n`,
+          );
           if (errorCodeOf(error) === "NOT_FOUND") {
             stop();
             controller.close();
@@ -76,6 +78,12 @@ export async function sessionEvents(request: Request, sessionId: string, watch: 
     },
   });
   return new Response(stream, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no", ...securityHeaders },
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+      ...securityHeaders,
+    },
   });
 }

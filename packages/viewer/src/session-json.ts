@@ -36,7 +36,10 @@ export function createSessionReader(source: ViewerDataSource): SessionReader {
       const data = await readAll(sessionId);
       const version = source.sessionVersion ? `v-${await source.sessionVersion(sessionId)}` : fingerprintOf(data);
       const { page, ...record } = pageSessionRecord(data.record, { offset, limit: Math.max(1, limit) });
-      const { invocations, page: invocationPage } = pageSessionRecord({ invocations: data.invocations }, { offset, limit: Math.max(1, limit) });
+      const { invocations, page: invocationPage } = pageSessionRecord(
+        { invocations: data.invocations },
+        { offset, limit: Math.max(1, limit) },
+      );
       const totals = { ...page.totals, ...invocationPage.totals };
       const next = page.next_offset ?? invocationPage.next_offset;
       return json({ record, invocations, version, page: { ...page, totals, next_offset: next } });

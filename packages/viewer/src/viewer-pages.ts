@@ -38,13 +38,23 @@ export function createViewerPages(settings: PageSettings): ViewerPages {
   return {
     page(request) {
       const built = assetsOf();
-      const config = JSON.stringify({ base, tokenRequired: settings.tokenRequired, filterOptions: settings.filterOptions, pageSize: settings.pageSize });
+      const config = JSON.stringify({
+        base,
+        tokenRequired: settings.tokenRequired,
+        filterOptions: settings.filterOptions,
+        pageSize: settings.pageSize,
+      });
       const html = built.html
         .replaceAll("%BASE%", base)
         .replaceAll("%VERSION%", built.version)
         // Inert data block read by the script: JSON with '<' escaped can never close the element.
         .replace('"%CONFIG%"', () => config.replaceAll("<", "\\u003c"));
-      const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": contentSecurityPolicy, ...securityHeaders };
+      const headers = {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-cache",
+        "content-security-policy": contentSecurityPolicy,
+        ...securityHeaders,
+      };
       return new Response(request.method === "HEAD" ? null : html, { headers });
     },
     script: (request) => asset(request, assetsOf().script, "text/javascript; charset=utf-8"),

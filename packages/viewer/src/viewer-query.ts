@@ -7,7 +7,8 @@ export function integerParameter(url: URL, name: string, fallback: number, max: 
   const raw = url.searchParams.get(name);
   if (raw === null || raw === "") return fallback;
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value > max) return problem(400, "INVALID_INPUT", `${name} must be an integer from 0 to ${max}`);
+  if (!Number.isSafeInteger(value) || value > max)
+    return problem(400, "INVALID_INPUT", `${name} must be an integer from 0 to ${max}`);
   return value;
 }
 
@@ -27,5 +28,11 @@ export function parseQuery(url: URL, pageSize: number): ViewerSessionQuery | Res
   const tool = text("tool");
   const kind = text("kind");
   const search = text("search");
-  return { limit: Math.max(1, limit), offset, ...(tool ? { tool } : {}), ...(kind ? { kind } : {}), ...(search ? { search } : {}) };
+  return {
+    limit: Math.max(1, limit),
+    offset,
+    ...(tool ? { tool } : {}),
+    ...(kind ? { kind } : {}),
+    ...(search ? { search } : {}),
+  };
 }

@@ -17,7 +17,15 @@ export const securityHeaders = { "x-content-type-options": "nosniff", "referrer-
 
 /** A JSON response, never cached, with the viewer's security headers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...securityHeaders, ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      ...securityHeaders,
+      ...headers,
+    },
+  });
 }
 
 /** An error response: `{ error: { code, message } }`. */

@@ -36,7 +36,8 @@ export type ViewerHandler = (request: Request) => Promise<Response | undefined>;
 function normalizeBase(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, "");
   // The base is written into the page's HTML, so only plain path characters are allowed.
-  if (!/^\/[A-Za-z0-9._~/-]+$/.test(trimmed)) throw new Error(`basePath must be a path like /ui (letters, digits, . _ ~ - /): ${basePath}`);
+  if (!/^\/[A-Za-z0-9._~/-]+$/.test(trimmed))
+    throw new Error(`basePath must be a path like /ui (letters, digits, . _ ~ - /): ${basePath}`);
   return trimmed;
 }
 
@@ -67,9 +68,14 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
     if (options.token !== undefined) {
       const given = bearerOf(request);
       if (given === undefined || !sameToken(given, options.token)) {
-        return problem(401, "UNAUTHORIZED", given === undefined ? "This viewer needs the service's bearer token." : "The bearer token was refused.", {
-          "www-authenticate": 'Bearer realm="deliberate-viewer"',
-        });
+        return problem(
+          401,
+          "UNAUTHORIZED",
+          given === undefined ? "This viewer needs the service's bearer token." : "The bearer token was refused.",
+          {
+            "www-authenticate": 'Bearer realm="deliberate-viewer"',
+          },
+        );
       }
     }
     if (rest === "sessions") {
@@ -77,7 +83,12 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
       if (query instanceof Response) return query;
       // One extra row tells whether there is a next page without a count query.
       const rows = await options.listSessions({ ...query, limit: query.limit + 1 });
-      return json({ sessions: rows.slice(0, query.limit), offset: query.offset, limit: query.limit, has_more: rows.length > query.limit });
+      return json({
+        sessions: rows.slice(0, query.limit),
+        offset: query.offset,
+        limit: query.limit,
+        has_more: rows.length > query.limit,
+      });
     }
     const match = /^sessions\/([^/]+)(\/events)?$/.exec(rest);
     if (match) {
@@ -88,7 +99,9 @@ export function createViewerRoutes(options: ViewerRoutesOptions): ViewerHandler 
         return invalidInput("session_id", `'${match[1]}' is not valid percent-encoding (UTF-8 bytes as %XX)`);
       }
       if (sessionId.includes("\0")) return invalidInput("session_id", nulCharacterMessage);
-      return match[2] === undefined ? sessionJson(sessionId, url) : sessionEvents(request, sessionId, { versionOf, pollIntervalMs, heartbeatMs });
+      return match[2] === undefined
+        ? sessionJson(sessionId, url)
+        : sessionEvents(request, sessionId, { versionOf, pollIntervalMs, heartbeatMs });
     }
     return problem(404, "NOT_FOUND", `No viewer endpoint at ${url.pathname}`);
   }

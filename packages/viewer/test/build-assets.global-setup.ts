@@ -18,7 +18,11 @@ function newest(path: string): number {
  * input (the browser sources, the build script, the manifest): turbo's `test` has just built it.
  */
 export default function setup(): void {
-  const inputs = Math.max(newest(join(root, "src", "browser")), newest(join(root, "scripts", "build-assets.mjs")), newest(join(root, "package.json")));
+  const inputs = Math.max(
+    newest(join(root, "src", "browser")),
+    newest(join(root, "scripts", "build-assets.mjs")),
+    newest(join(root, "package.json")),
+  );
   if (outputs.every((output) => existsSync(output) && statSync(output).mtimeMs >= inputs)) return;
   execFileSync(process.execPath, [join(root, "scripts", "build-assets.mjs")], { stdio: "inherit" });
 }

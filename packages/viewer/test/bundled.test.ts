@@ -22,7 +22,15 @@ describe("bundled into a service", () => {
       ].join("\n"),
     );
     // Like the services' tsup config: the workspace package is bundled, so import.meta.url is the bundle's.
-    await build({ entryPoints: [entry], outfile: `${directory}dist/main.js`, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" });
+    await build({
+      entryPoints: [entry],
+      outfile: `${directory}dist/main.js`,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      logLevel: "warning",
+    });
     const output = execFileSync(process.execPath, [`${directory}dist/main.js`], { encoding: "utf8" });
     const result = JSON.parse(output.trim());
     expect(result.script).toBe(200);

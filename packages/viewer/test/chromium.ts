@@ -8,7 +8,8 @@ import { axeScriptPath } from "./axe-script.ts";
  * the shell leaves out the rest of the browser, and the suite costs a quarter less CPU in it.
  */
 const headlessShellPath = "/usr/bin/chromium-headless-shell";
-export const chromiumPath = process.env["CHROMIUM_PATH"] ?? (existsSync(headlessShellPath) ? headlessShellPath : "/usr/bin/chromium");
+export const chromiumPath =
+  process.env["CHROMIUM_PATH"] ?? (existsSync(headlessShellPath) ? headlessShellPath : "/usr/bin/chromium");
 
 /** Debian's chromium (see chromiumPath), driven by playwright-core (no browser download). */
 export async function launchChromium(): Promise<Browser> {
@@ -19,7 +20,15 @@ export async function launchChromium(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }
 
@@ -34,7 +43,11 @@ export interface AxeViolation {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ url: axeScriptPath });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((violation) => ({
       id: violation.id,
@@ -49,5 +62,8 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 export function seriousOf(violations: readonly AxeViolation[]): string[] {
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
 }

@@ -4,11 +4,16 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const browserDirectory = fileURLToPath(new URL("../src/browser/", import.meta.url));
-const sinks = /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser|srcdoc)\b|\beval\s*\(|new Function\s*\(/;
+const sinks =
+  /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser|srcdoc)\b|\beval\s*\(|new Function\s*\(/;
 
 function sources(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(directory, entry.name)) : entry.name.endsWith(".ts") ? [join(directory, entry.name)] : [],
+    entry.isDirectory()
+      ? sources(join(directory, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [join(directory, entry.name)]
+        : [],
   );
 }
 

@@ -46,12 +46,21 @@ export const injectionText = '<script>window.__injected = true</script><img src=
 /** A scripted model that answers each structured call by its schema name, deterministically. */
 function scriptedAnswers(options: GenerateOptions<unknown>, callIndex: number): unknown {
   const prompt = options.messages[0]?.content ?? "";
-  const criteria = (value: number) => ({ relevance: value, validity: value, depth: Math.max(0, value - 0.1), novelty: Math.min(1, value + 0.05) });
+  const criteria = (value: number) => ({
+    relevance: value,
+    validity: value,
+    depth: Math.max(0, value - 0.1),
+    novelty: Math.min(1, value + 0.05),
+  });
   switch (options.schemaName) {
     case "linear_continuation":
       return prompt.includes("<script>")
         ? { content: `Echoing the input: ${injectionText}`, confidence: 0.4, next_step: "</textarea><b>not bold</b>" }
-        : { content: `Step ${callIndex + 1}: therefore cache invalidation is the main risk.`, confidence: [0.55, 0.72, 0.9][callIndex % 3], next_step: "Check TTLs" };
+        : {
+            content: `Step ${callIndex + 1}: therefore cache invalidation is the main risk.`,
+            confidence: [0.55, 0.72, 0.9][callIndex % 3],
+            next_step: "Check TTLs",
+          };
     case "tree_branches":
       return {
         branches: [
@@ -63,12 +72,22 @@ function scriptedAnswers(options: GenerateOptions<unknown>, callIndex: number): 
       };
     case "divergent_perspective": {
       const lens = /lens[^:]*:\s*([^\n]+)/i.exec(prompt)?.[1]?.slice(0, 40) ?? `lens ${callIndex}`;
-      return { viewpoint: `Viewpoint ${callIndex + 1} (${lens})`, content: `Idea ${callIndex + 1}: onboarding could start from a working example.`, novelty_score: [0.3, 0.6, 0.85, 0.5][callIndex % 4] };
+      return {
+        viewpoint: `Viewpoint ${callIndex + 1} (${lens})`,
+        content: `Idea ${callIndex + 1}: onboarding could start from a working example.`,
+        novelty_score: [0.3, 0.6, 0.85, 0.5][callIndex % 4],
+      };
     }
     case "divergent_synthesis":
-      return { challenged_assumptions: ["Users read the docs first", "Setup must be complete before use"], synthesis: "Lead with a runnable example, then explain." };
+      return {
+        challenged_assumptions: ["Users read the docs first", "Setup must be complete before use"],
+        synthesis: "Lead with a runnable example, then explain.",
+      };
     case "graph_continuation":
-      return { content: `Continuation ${callIndex}: split the build into cached layers`, criteria: criteria([0.8, 0.5, 0.2, 0.65][callIndex % 4] as number) };
+      return {
+        content: `Continuation ${callIndex}: split the build into cached layers`,
+        criteria: criteria([0.8, 0.5, 0.2, 0.65][callIndex % 4] as number),
+      };
     case "graph_score":
       return { criteria: { relevance: 0.9, validity: 0.8, depth: 0.4, novelty: 0.3 }, rationale: "solid but familiar" };
     case "graph_aggregate":
@@ -84,7 +103,14 @@ function scriptedAnswers(options: GenerateOptions<unknown>, callIndex: number): 
     case "mcts_evaluate":
       return { value: [0.2, 0.9, 0.5, 0.7, 0.4][callIndex % 5], reaches_conclusion: false, rationale: "scripted" };
     case "reflection_critique":
-      return { quality_score: 0.5, strengths: ["clear"], weaknesses: ["thin"], recommendations: ["cite data"], refined_content: "Refined draft", refined_quality_score: 0.85 };
+      return {
+        quality_score: 0.5,
+        strengths: ["clear"],
+        weaknesses: ["thin"],
+        recommendations: ["cite data"],
+        refined_content: "Refined draft",
+        refined_quality_score: 0.85,
+      };
     default:
       throw new Error(`No scripted answer for schema ${options.schemaName}`);
   }
@@ -106,7 +132,13 @@ export async function seedSessions(): Promise<SeededData> {
     now += milliseconds;
   };
   const model = createScriptedModel({ answer: scriptedAnswers, modelId: "scripted-sonnet" });
-  const engine = createEngine({ store, modules: [reasoningModule], models: createModelRouterFromModel(model), clock, ids: createSequentialIds() });
+  const engine = createEngine({
+    store,
+    modules: [reasoningModule],
+    models: createModelRouterFromModel(model),
+    clock,
+    ids: createSequentialIds(),
+  });
   const invoke = async (tool: string, input: Record<string, unknown>) => {
     advance(60_000);
     return engine.invoke(tool, input);
@@ -120,26 +152,78 @@ export async function seedSessions(): Promise<SeededData> {
   const treeId = tree.session_id as string;
   const branches = tree.branches as Array<{ id: string }>;
   await invoke("reasoning_tree", { operation: "focus", session_id: treeId, branch_id: branches[1]?.id });
-  await invoke("reasoning_tree", { operation: "complete", session_id: treeId, branch_id: branches[2]?.id, completed: false });
+  await invoke("reasoning_tree", {
+    operation: "complete",
+    session_id: treeId,
+    branch_id: branches[2]?.id,
+    completed: false,
+  });
 
-  const divergent = await invoke("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 4, challenge_assumptions: true });
+  const divergent = await invoke("reasoning_divergent", {
+    content: "Rethink onboarding",
+    num_perspectives: 4,
+    challenge_assumptions: true,
+  });
 
-  const graph = await invoke("reasoning_graph", { operation: "init", content: "How do we cut build times?", problem: "CI takes 40 minutes" });
+  const graph = await invoke("reasoning_graph", {
+    operation: "init",
+    content: "How do we cut build times?",
+    problem: "CI takes 40 minutes",
+  });
   const graphId = graph.session_id as string;
-  const generated = await invoke("reasoning_graph", { operation: "generate", session_id: graphId, node_id: graph.node_id, k: 4 });
-  const children = (generated.nodes as Array<{ id: string; parent_id: string | null }>).filter((node) => node.parent_id === graph.node_id).map((node) => node.id);
-  await invoke("reasoning_graph", { operation: "aggregate", session_id: graphId, node_ids: [children[0], children[3]] });
+  const generated = await invoke("reasoning_graph", {
+    operation: "generate",
+    session_id: graphId,
+    node_id: graph.node_id,
+    k: 4,
+  });
+  const children = (generated.nodes as Array<{ id: string; parent_id: string | null }>)
+    .filter((node) => node.parent_id === graph.node_id)
+    .map((node) => node.id);
+  await invoke("reasoning_graph", {
+    operation: "aggregate",
+    session_id: graphId,
+    node_ids: [children[0], children[3]],
+  });
   await invoke("reasoning_graph", { operation: "refine", session_id: graphId, node_id: children[1] });
   await invoke("reasoning_graph", { operation: "prune", session_id: graphId });
 
   const timeline = await invoke("reasoning_timeline", { operation: "create", content: "We launch in March." });
   const timelineId = timeline.timeline_id as string;
-  const fast = await invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "We launch in January with fewer features.", label: "fast" });
-  await invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: timeline.branch_id, content: "We launch in June with every feature.", label: "slow" });
-  await invoke("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: fast.branch_id, content: "We launch in December.", label: "faster" });
-  await invoke("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: fast.branch_id, target_branch_id: timeline.branch_id, merge_strategy: "interleave" });
+  const fast = await invoke("reasoning_timeline", {
+    operation: "branch",
+    timeline_id: timelineId,
+    content: "We launch in January with fewer features.",
+    label: "fast",
+  });
+  await invoke("reasoning_timeline", {
+    operation: "branch",
+    timeline_id: timelineId,
+    parent_branch_id: timeline.branch_id,
+    content: "We launch in June with every feature.",
+    label: "slow",
+  });
+  await invoke("reasoning_timeline", {
+    operation: "branch",
+    timeline_id: timelineId,
+    parent_branch_id: fast.branch_id,
+    content: "We launch in December.",
+    label: "faster",
+  });
+  await invoke("reasoning_timeline", {
+    operation: "merge",
+    timeline_id: timelineId,
+    source_branch_id: fast.branch_id,
+    target_branch_id: timeline.branch_id,
+    merge_strategy: "interleave",
+  });
 
-  const mcts = await invoke("reasoning_mcts", { operation: "explore", content: "Plan the migration", iterations: 8, branching_factor: 3 });
+  const mcts = await invoke("reasoning_mcts", {
+    operation: "explore",
+    content: "Plan the migration",
+    iterations: 8,
+    branching_factor: 3,
+  });
 
   const decision = await invoke("reasoning_decision", {
     type: "weighted",
@@ -185,11 +269,21 @@ export async function seedSessions(): Promise<SeededData> {
 
   const checkpointed = await invoke("reasoning_linear", { content: "Draft the rollout plan." });
   const checkpointsId = checkpointed.session_id as string;
-  const first = await invoke("reasoning_checkpoint", { operation: "create", session_id: checkpointsId, name: "before canary", description: "Plan agreed" });
+  const first = await invoke("reasoning_checkpoint", {
+    operation: "create",
+    session_id: checkpointsId,
+    name: "before canary",
+    description: "Plan agreed",
+  });
   await invoke("reasoning_linear", { content: "Canary in one region.", session_id: checkpointsId });
   await invoke("reasoning_checkpoint", { operation: "create", session_id: checkpointsId, name: "after canary" });
   // Back to before the canary: the canary's thoughts are set aside (superseded), and a new direction is recorded.
-  await invoke("reasoning_checkpoint", { operation: "restore", session_id: checkpointsId, checkpoint_id: first.checkpoint_id, new_direction: "Roll out to all regions" });
+  await invoke("reasoning_checkpoint", {
+    operation: "restore",
+    session_id: checkpointsId,
+    checkpoint_id: first.checkpoint_id,
+    new_direction: "Roll out to all regions",
+  });
 
   const injection = await invoke("reasoning_linear", { content: injectionText });
   await store.checkpoints.create({
@@ -227,7 +321,12 @@ export async function seedSessions(): Promise<SeededData> {
             {
               ...run,
               title: definition.title,
-              steps: definition.steps.map((step) => ({ id: step.id, title: step.title, expecting: step.expecting, save_as: step.saveAs })),
+              steps: definition.steps.map((step) => ({
+                id: step.id,
+                title: step.title,
+                expecting: step.expecting,
+                save_as: step.saveAs,
+              })),
             },
           ],
         },
@@ -256,7 +355,11 @@ export async function seedSessions(): Promise<SeededData> {
 }
 
 /** The data functions a service passes to the viewer, over a real store and engine. */
-export function createSeededSource(store: SeededStore, engine: DeliberateEngine, sections: Map<string, Record<string, unknown>>): ViewerDataSource {
+export function createSeededSource(
+  store: SeededStore,
+  engine: DeliberateEngine,
+  sections: Map<string, Record<string, unknown>>,
+): ViewerDataSource {
   return {
     async listSessions(query: ViewerSessionQuery): Promise<Session[]> {
       // The store lists newest first; the filters a service would push into SQL are applied here.
@@ -270,7 +373,9 @@ export function createSeededSource(store: SeededStore, engine: DeliberateEngine,
         if (query.tool !== undefined && !withTool.has(session.id)) continue;
         if (search !== undefined) {
           const thoughts = await store.thoughts.listBySession(session.id);
-          const haystack = [session.id, session.mode, ...thoughts.map((thought) => thought.content)].join("\n").toLowerCase();
+          const haystack = [session.id, session.mode, ...thoughts.map((thought) => thought.content)]
+            .join("\n")
+            .toLowerCase();
           if (!haystack.includes(search)) continue;
         }
         matching.push(session);

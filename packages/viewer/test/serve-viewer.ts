@@ -19,7 +19,12 @@ export async function serveViewer(options: ViewerRoutesOptions): Promise<ServedV
   const app = new Hono();
   app.get("/health", (c) => c.json({ ok: true }));
   // For the tests only: axe-core, loaded into a page by axeViolations (chromium.ts).
-  app.get(axeScriptPath, (c) => c.body(axeSource, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" }));
+  app.get(axeScriptPath, (c) =>
+    c.body(axeSource, 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "public, max-age=3600",
+    }),
+  );
   app.all("/ui/*", async (c) => (await viewer(c.req.raw)) ?? c.notFound());
   app.all("/ui", async (c) => (await viewer(c.req.raw)) ?? c.notFound());
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

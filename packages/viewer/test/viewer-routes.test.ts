@@ -11,7 +11,8 @@ afterAll(async () => {
   await seeded.store.close();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://viewer.test${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`http://viewer.test${path}`, { headers });
 
 describe("createViewerRoutes", () => {
   it("answers only under its base path, and only GET and HEAD", async () => {
@@ -26,7 +27,11 @@ describe("createViewerRoutes", () => {
   });
 
   it("serves the page with a strict content security policy, the base path and the config as inert JSON", async () => {
-    const viewer = createViewerRoutes({ ...seeded.source, basePath: "/viewer/", filterOptions: { kinds: ["graph", "</script><script>alert(1)</script>"] } });
+    const viewer = createViewerRoutes({
+      ...seeded.source,
+      basePath: "/viewer/",
+      filterOptions: { kinds: ["graph", "</script><script>alert(1)</script>"] },
+    });
     const response = (await viewer(get("/viewer/sessions/ses_1")))!;
     expect(response.status).toBe(200);
     expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
@@ -181,7 +186,10 @@ describe("live stream over real HTTP", () => {
     const sessionId = seeded.ids.linear;
     const initial = await (await fetch(`${served.origin}/ui/api/sessions/${sessionId}`)).json();
     const controller = new AbortController();
-    const response = await fetch(`${served.origin}/ui/api/sessions/${sessionId}/events`, { headers: { "last-event-id": initial.version }, signal: controller.signal });
+    const response = await fetch(`${served.origin}/ui/api/sessions/${sessionId}/events`, {
+      headers: { "last-event-id": initial.version },
+      signal: controller.signal,
+    });
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     const stream = events(response);
     const next = async () => {
@@ -214,7 +222,9 @@ describe("live stream over real HTTP", () => {
     controller.abort();
     expect(pushed?.version).not.toBe(initial.version);
     expect(reread.version).toBe(pushed?.version);
-    expect(reread.record.thoughts.map((thought: { content: string }) => thought.content)).toContain("A live update arrives.");
+    expect(reread.record.thoughts.map((thought: { content: string }) => thought.content)).toContain(
+      "A live update arrives.",
+    );
   });
 
   it("answers 404 before streaming for an unknown session", async () => {

@@ -30,7 +30,10 @@ beforeAll(async () => {
     ...seeded.source,
     pollIntervalMs: 150,
     pageSize: 5,
-    filterOptions: { kinds: ["dialog", "graph", "linear", "mcts", "timeline"], tools: ["reasoning_graph", "reasoning_linear", "reasoning_mcts"] },
+    filterOptions: {
+      kinds: ["dialog", "graph", "linear", "mcts", "timeline"],
+      tools: ["reasoning_graph", "reasoning_linear", "reasoning_mcts"],
+    },
   });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "UTC" });
@@ -87,11 +90,18 @@ describe("session pages in Chromium", () => {
       const page = await openSession(seeded.ids.linear);
       const thoughts = page.locator("#section-thoughts li.thought");
       expect(await thoughts.count()).toBe(record.thoughts.length);
-      expect(await thoughts.locator(".content").allTextContents()).toEqual(record.thoughts.map((thought) => thought.content));
-      const confidences = record.thoughts.filter((thought) => thought.confidence !== null).map((thought) => `confidence ${thought.confidence!.toFixed(2)}`);
+      expect(await thoughts.locator(".content").allTextContents()).toEqual(
+        record.thoughts.map((thought) => thought.content),
+      );
+      const confidences = record.thoughts
+        .filter((thought) => thought.confidence !== null)
+        .map((thought) => `confidence ${thought.confidence!.toFixed(2)}`);
       expect(await texts(page, "#section-thoughts .confidence-label")).toEqual(confidences);
       expect(await count(page, "#section-invocations tbody tr")).toBe(2);
-      expect(await texts(page, "#section-invocations tbody td:nth-child(3)")).toEqual(["scripted-sonnet (scripted)", "scripted-sonnet (scripted)"]);
+      expect(await texts(page, "#section-invocations tbody td:nth-child(3)")).toEqual([
+        "scripted-sonnet (scripted)",
+        "scripted-sonnet (scripted)",
+      ]);
       await checkPage(page, "linear");
     },
     browserTimeout,
@@ -104,7 +114,9 @@ describe("session pages in Chromium", () => {
       const page = await openSession(seeded.ids.tree);
       const nodes = page.locator("#section-branches g.node");
       expect(await nodes.count()).toBe(record.branches.length);
-      expect(await count(page, "#section-branches path.edge")).toBe(record.branches.filter((branch) => branch.parent_branch_id !== null).length);
+      expect(await count(page, "#section-branches path.edge")).toBe(
+        record.branches.filter((branch) => branch.parent_branch_id !== null).length,
+      );
       const focused = page.locator("#section-branches g.node.is-focus");
       expect(await focused.getAttribute("data-node-id")).toBe(record.session.active_branch_id);
       expect(await focused.textContent()).toContain("score 0.90");
@@ -120,9 +132,19 @@ describe("session pages in Chromium", () => {
     async () => {
       const page = await openSession(seeded.ids.divergent);
       expect(await count(page, "#section-divergent .perspective")).toBe(4);
-      expect((await texts(page, "#section-divergent .perspective .confidence > span:first-child")).sort()).toEqual(["novelty 0.30", "novelty 0.50", "novelty 0.60", "novelty 0.85"]);
-      expect(await texts(page, "#section-divergent .assumptions li")).toEqual(["Users read the docs first", "Setup must be complete before use"]);
-      expect(await page.locator("#section-divergent .synthesis").textContent()).toContain("Lead with a runnable example");
+      expect((await texts(page, "#section-divergent .perspective .confidence > span:first-child")).sort()).toEqual([
+        "novelty 0.30",
+        "novelty 0.50",
+        "novelty 0.60",
+        "novelty 0.85",
+      ]);
+      expect(await texts(page, "#section-divergent .assumptions li")).toEqual([
+        "Users read the docs first",
+        "Setup must be complete before use",
+      ]);
+      expect(await page.locator("#section-divergent .synthesis").textContent()).toContain(
+        "Lead with a runnable example",
+      );
       await checkPage(page, "divergent");
     },
     browserTimeout,
@@ -134,17 +156,27 @@ describe("session pages in Chromium", () => {
       const record = await readRecord(seeded.ids.graph);
       const graph = record.graph!;
       const page = await openSession(seeded.ids.graph);
-      const drawnIds = await page.locator("#section-graph g.node").evaluateAll((elements) => elements.map((element) => element.getAttribute("data-node-id")));
+      const drawnIds = await page
+        .locator("#section-graph g.node")
+        .evaluateAll((elements) => elements.map((element) => element.getAttribute("data-node-id")));
       expect(drawnIds.sort()).toEqual(graph.nodes.map((node) => node.id).sort());
-      const edges = await page.locator("#section-graph path.edge").evaluateAll((elements) => elements.map((element) => `${element.getAttribute("data-from")}>${element.getAttribute("data-to")}`));
+      const edges = await page
+        .locator("#section-graph path.edge")
+        .evaluateAll((elements) =>
+          elements.map((element) => `${element.getAttribute("data-from")}>${element.getAttribute("data-to")}`),
+        );
       expect(edges.sort()).toEqual(graph.edges.map((edge) => `${edge.from_node_id}>${edge.to_node_id}`).sort());
-      expect(await count(page, "#section-graph path.edge-aggregation")).toBe(graph.edges.filter((edge) => edge.kind === "aggregation").length);
+      expect(await count(page, "#section-graph path.edge-aggregation")).toBe(
+        graph.edges.filter((edge) => edge.kind === "aggregation").length,
+      );
       expect(await count(page, "#section-graph path.edge-refinement")).toBe(1);
       const pruned = graph.nodes.filter((node) => node.status === "pruned");
       expect(pruned.length).toBeGreaterThan(0);
       expect(await count(page, "#section-graph g.node.status-pruned")).toBe(pruned.length);
       const best = graph.nodes.filter((node) => node.score !== null).sort((a, b) => b.score! - a.score!)[0]!;
-      expect(await page.locator(`#section-graph g.node[data-node-id="${best.id}"]`).textContent()).toContain(`score ${best.score!.toFixed(2)}`);
+      expect(await page.locator(`#section-graph g.node[data-node-id="${best.id}"]`).textContent()).toContain(
+        `score ${best.score!.toFixed(2)}`,
+      );
       expect(await page.locator("#section-graph .facts").textContent()).toContain("CI takes 40 minutes");
       await checkPage(page, "graph");
     },
@@ -158,7 +190,9 @@ describe("session pages in Chromium", () => {
       const branches = record.timelines![0]!.branches;
       const page = await openSession(seeded.ids.timeline);
       expect(await count(page, "#section-timelines g.node")).toBe(branches.length);
-      expect(await count(page, "#section-timelines path.edge-fork")).toBe(branches.filter((branch) => branch.parent_branch_id).length);
+      expect(await count(page, "#section-timelines path.edge-fork")).toBe(
+        branches.filter((branch) => branch.parent_branch_id).length,
+      );
       const merge = page.locator("#section-timelines path.edge-merge");
       expect(await merge.count()).toBe(1);
       const merged = branches.find((branch) => branch.status === "merged")!;
@@ -167,7 +201,9 @@ describe("session pages in Chromium", () => {
       expect(await texts(page, "#section-timelines text.edge-merge")).toEqual(["merge (interleave)"]);
       // main forks twice, fast once.
       expect(await count(page, "#section-timelines g.node.is-fork")).toBe(2);
-      expect(await page.locator("#section-timelines g.node.is-fork").first().textContent()).toContain("fork point: 2 branches");
+      expect(await page.locator("#section-timelines g.node.is-fork").first().textContent()).toContain(
+        "fork point: 2 branches",
+      );
       await checkPage(page, "timeline");
     },
     browserTimeout,
@@ -185,7 +221,8 @@ describe("session pages in Chromium", () => {
       expect(await count(page, "#section-search_nodes g.node.is-best")).toBe(bestPath.length);
       const visited = nodes.find((node) => node.parent_id !== null && node.visits > 0)!;
       const parent = nodes.find((node) => node.id === visited.parent_id)!;
-      const ucb = visited.total_value / visited.visits + Math.SQRT2 * Math.sqrt(Math.log(parent.visits) / visited.visits);
+      const ucb =
+        visited.total_value / visited.visits + Math.SQRT2 * Math.sqrt(Math.log(parent.visits) / visited.visits);
       expect(await page.locator(`#section-search_nodes g.node[data-node-id="${visited.id}"]`).textContent()).toContain(
         `N ${visited.visits} · Q ${(visited.total_value / visited.visits).toFixed(2)} · UCB ${ucb.toFixed(2)}`,
       );
@@ -200,7 +237,9 @@ describe("session pages in Chromium", () => {
       const page = await openSession(seeded.ids.decision);
       expect(await texts(page, "#section-decision .ranking-label")).toEqual(["1. Postgres", "2. MySQL", "3. SQLite"]);
       expect(await texts(page, "#section-decision .ranking-value")).toEqual(["0.600", "0.500", "0.400"]);
-      const widths = await page.locator("#section-decision .ranking .bar-fill").evaluateAll((elements) => elements.map((element) => (element as HTMLElement).style.width));
+      const widths = await page
+        .locator("#section-decision .ranking .bar-fill")
+        .evaluateAll((elements) => elements.map((element) => (element as HTMLElement).style.width));
       expect(widths).toEqual(["100%", "83.3%", "66.7%"]);
       expect(await count(page, "#section-decision table.matrix tbody tr")).toBe(3);
       expect(await page.locator("#section-decision .recommendation").textContent()).toContain('Choose "Postgres"');
@@ -213,7 +252,9 @@ describe("session pages in Chromium", () => {
     "draws evidence from prior to posterior",
     async () => {
       const page = await openSession(seeded.ids.evidence);
-      const values = await page.locator("#section-evidence circle.point").evaluateAll((elements) => elements.map((element) => Number(element.getAttribute("data-value"))));
+      const values = await page
+        .locator("#section-evidence circle.point")
+        .evaluateAll((elements) => elements.map((element) => Number(element.getAttribute("data-value"))));
       expect(values).toHaveLength(4);
       expect(values[0]).toBe(0.3);
       expect(values[3]).toBeCloseTo(0.857, 3);
@@ -229,18 +270,32 @@ describe("session pages in Chromium", () => {
     "draws the causal DAG with the intervention and counterfactual changes",
     async () => {
       const page = await openSession(seeded.ids.counterfactual);
-      expect((await page.locator("#section-counterfactual g.node").evaluateAll((elements) => elements.map((element) => element.getAttribute("data-node-id")))).sort()).toEqual([
-        "ads",
-        "demand",
-        "profit",
-        "sales",
-      ]);
+      expect(
+        (
+          await page
+            .locator("#section-counterfactual g.node")
+            .evaluateAll((elements) => elements.map((element) => element.getAttribute("data-node-id")))
+        ).sort(),
+      ).toEqual(["ads", "demand", "profit", "sales"]);
       expect(await count(page, "#section-counterfactual path.edge")).toBe(4);
-      expect(await page.locator('#section-counterfactual g.node.relation-intervened[data-node-id="ads"]').textContent()).toContain("do(ads +1)");
-      expect(await page.locator('#section-counterfactual g.node[data-node-id="sales"]').textContent()).toContain("change +2");
-      expect(await page.locator('#section-counterfactual g.node[data-node-id="profit"]').textContent()).toContain("change +1");
-      expect(await page.locator('#section-counterfactual g.node[data-node-id="demand"]').textContent()).toContain("unchanged");
-      expect((await texts(page, "#section-counterfactual text.edge-label")).sort()).toEqual(["0.50", "1.00", "1.00", "2.00"]);
+      expect(
+        await page.locator('#section-counterfactual g.node.relation-intervened[data-node-id="ads"]').textContent(),
+      ).toContain("do(ads +1)");
+      expect(await page.locator('#section-counterfactual g.node[data-node-id="sales"]').textContent()).toContain(
+        "change +2",
+      );
+      expect(await page.locator('#section-counterfactual g.node[data-node-id="profit"]').textContent()).toContain(
+        "change +1",
+      );
+      expect(await page.locator('#section-counterfactual g.node[data-node-id="demand"]').textContent()).toContain(
+        "unchanged",
+      );
+      expect((await texts(page, "#section-counterfactual text.edge-label")).sort()).toEqual([
+        "0.50",
+        "1.00",
+        "1.00",
+        "2.00",
+      ]);
       await checkPage(page, "counterfactual");
     },
     browserTimeout,
@@ -262,11 +317,17 @@ describe("session pages in Chromium", () => {
     "draws the dialog transcript with its quality trajectory",
     async () => {
       const page = await openSession(seeded.ids.dialog);
-      const points = await page.locator("#section-dialog circle.point").evaluateAll((elements) => elements.map((element) => Number(element.getAttribute("data-value"))));
+      const points = await page
+        .locator("#section-dialog circle.point")
+        .evaluateAll((elements) => elements.map((element) => Number(element.getAttribute("data-value"))));
       expect(points).toEqual([0.45, 0.68, 0.84]);
       expect(await count(page, "#section-dialog line.threshold")).toBe(1);
       expect(await count(page, "#section-dialog li.exchange")).toBe(6);
-      expect(await texts(page, "#section-dialog .dialog-round h4")).toEqual(["Iteration 0", "Iteration 1", "Iteration 2"]);
+      expect(await texts(page, "#section-dialog .dialog-round h4")).toEqual([
+        "Iteration 0",
+        "Iteration 1",
+        "Iteration 2",
+      ]);
       expect(await page.locator("#section-dialog").textContent()).toContain("quality 0.84");
       await checkPage(page, "dialog");
     },
@@ -279,10 +340,20 @@ describe("session pages in Chromium", () => {
       const page = await openSession(seeded.ids.knowledgeGraph);
       expect(await count(page, "#section-knowledge_graph g.node")).toBe(4);
       expect(await count(page, "#section-knowledge_graph path.edge")).toBe(5);
-      const derived = await page.locator("#section-knowledge_graph path.edge-derived").evaluateAll((elements) => elements.map((element) => `${element.getAttribute("data-from")}>${element.getAttribute("data-to")}`));
+      const derived = await page
+        .locator("#section-knowledge_graph path.edge-derived")
+        .evaluateAll((elements) =>
+          elements.map((element) => `${element.getAttribute("data-from")}>${element.getAttribute("data-to")}`),
+        );
       expect(derived.sort()).toEqual(["e_api>e_db", "e_api>e_latency"]);
-      expect(await texts(page, "#section-knowledge_graph .derivation strong")).toEqual(["API depends_on Database", "API affected_by Latency"]);
-      expect(await texts(page, "#section-knowledge_graph .derivation[data-relation-id=r4] .premises li")).toEqual(["API reads_through Cache (r1)", "Cache reads_through Database (r2)"]);
+      expect(await texts(page, "#section-knowledge_graph .derivation strong")).toEqual([
+        "API depends_on Database",
+        "API affected_by Latency",
+      ]);
+      expect(await texts(page, "#section-knowledge_graph .derivation[data-relation-id=r4] .premises li")).toEqual([
+        "API reads_through Cache (r1)",
+        "Cache reads_through Database (r2)",
+      ]);
       await checkPage(page, "knowledge-graph");
     },
     browserTimeout,
@@ -292,7 +363,13 @@ describe("session pages in Chromium", () => {
     "shows guided-workflow progress",
     async () => {
       const page = await openSession(seeded.ids.workflow);
-      expect(await page.locator("#section-workflow .workflow-step").evaluateAll((elements) => elements.map((element) => `${element.getAttribute("data-step")}:${element.className}`))).toEqual([
+      expect(
+        await page
+          .locator("#section-workflow .workflow-step")
+          .evaluateAll((elements) =>
+            elements.map((element) => `${element.getAttribute("data-step")}:${element.className}`),
+          ),
+      ).toEqual([
         "decompose:workflow-step step-done",
         "analyze:workflow-step step-current",
         "synthesize:workflow-step step-todo",
@@ -342,10 +419,15 @@ describe("session pages in Chromium", () => {
     "follows the session live: a new thought appears without reloading",
     async () => {
       const page = await openSession(seeded.ids.linear);
-      await expect.poll(() => page.locator("#live-status").getAttribute("data-state"), { timeout: 30_000 }).toBe("live");
+      await expect
+        .poll(() => page.locator("#live-status").getAttribute("data-state"), { timeout: 30_000 })
+        .toBe("live");
       const before = await count(page, "#section-thoughts li.thought");
       seeded.advance(60_000);
-      await seeded.engine.invoke("reasoning_linear", { content: "Live: what about cache stampedes?", session_id: seeded.ids.linear });
+      await seeded.engine.invoke("reasoning_linear", {
+        content: "Live: what about cache stampedes?",
+        session_id: seeded.ids.linear,
+      });
       await expect.poll(() => count(page, "#section-thoughts li.thought"), { timeout: 30_000 }).toBe(before + 2);
       expect(await texts(page, "#section-thoughts .content")).toContain("Live: what about cache stampedes?");
       expect(await page.locator("[data-field=thought-count]").textContent()).toBe(String(before + 2));
@@ -370,7 +452,10 @@ describe("session list in Chromium", () => {
     async () => {
       const all = await seeded.source.listSessions({ limit: 100, offset: 0 });
       const page = await openPage("/ui");
-      const ids = () => page.locator("table.sessions tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-session-id")));
+      const ids = () =>
+        page
+          .locator("table.sessions tbody tr")
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-session-id")));
       expect(await ids()).toEqual(all.slice(0, 5).map((session) => session.id));
       await checkPage(page, "session-list");
 
@@ -422,7 +507,9 @@ describe("bearer token in Chromium", () => {
       const tokenContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await tokenContext.newPage();
       const requests: Array<{ url: string; authorization: string | undefined }> = [];
-      page.on("request", (request) => requests.push({ url: request.url(), authorization: request.headers()["authorization"] }));
+      page.on("request", (request) =>
+        requests.push({ url: request.url(), authorization: request.headers()["authorization"] }),
+      );
       await page.goto(`${protectedViewer.origin}/ui/sessions/${seeded.ids.graph}`);
       await page.waitForSelector("form.token-form");
       await screenshot(page, "token-form");
@@ -436,7 +523,9 @@ describe("bearer token in Chromium", () => {
       await page.fill("#token-input", "correct horse");
       await page.getByRole("button", { name: "View sessions" }).click();
       await page.waitForSelector("#section-graph g.node");
-      await expect.poll(() => page.locator("#live-status").getAttribute("data-state"), { timeout: 30_000 }).toBe("live");
+      await expect
+        .poll(() => page.locator("#live-status").getAttribute("data-state"), { timeout: 30_000 })
+        .toBe("live");
 
       const stream = requests.find((request) => request.url.endsWith("/events"));
       expect(stream?.authorization).toBe("Bearer correct horse");

@@ -27,18 +27,31 @@ for (const entry of readdirSync(emitted, { recursive: true, withFileTypes: true 
 
 const types = (path) => join(emitted, path);
 const bundle = await rollup({
-  input: { index: types("services/client/src/index.d.ts"), mcp: types("services/client/src/mcp.d.ts"), node: types("services/client/src/node.d.ts") },
-  external: (id) => id === "zod" || id.startsWith("zod/") || id.startsWith("@modelcontextprotocol/") || id.startsWith("node:"),
+  input: {
+    index: types("services/client/src/index.d.ts"),
+    mcp: types("services/client/src/mcp.d.ts"),
+    node: types("services/client/src/node.d.ts"),
+  },
+  external: (id) =>
+    id === "zod" || id.startsWith("zod/") || id.startsWith("@modelcontextprotocol/") || id.startsWith("node:"),
   plugins: [
     dts({
       respectExternal: true,
       compilerOptions: {
         baseUrl: emitted,
-        paths: { "@deliberate/contracts": [types("packages/contracts/src/index.d.ts")], "@deliberate/base": [types("packages/base/src/index.d.ts")] },
+        paths: {
+          "@deliberate/contracts": [types("packages/contracts/src/index.d.ts")],
+          "@deliberate/base": [types("packages/base/src/index.d.ts")],
+        },
       },
     }),
   ],
 });
-await bundle.write({ dir: join(root, "dist"), format: "es", entryFileNames: "[name].d.ts", chunkFileNames: (chunk) => `${chunk.name.replace(/\.d$/, "")}-[hash].d.ts` });
+await bundle.write({
+  dir: join(root, "dist"),
+  format: "es",
+  entryFileNames: "[name].d.ts",
+  chunkFileNames: (chunk) => `${chunk.name.replace(/\.d$/, "")}-[hash].d.ts`,
+});
 await bundle.close();
 rmSync(join(root, "build"), { recursive: true, force: true });

@@ -24,4 +24,3 @@ export interface ToolCallOptions extends CallOptions {
   /** Overrides the client's `complete` for this call. */
   complete?: CompleteFunction;
 }
-

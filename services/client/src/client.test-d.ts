@@ -11,15 +11,23 @@ declare const intents: AgentIntentClient;
 
 describe("client.tools", () => {
   it("types every tool's output from the catalogue", () => {
-    expectTypeOf(client.tools.reasoning_decision).returns.resolves.toEqualTypeOf<ToolCatalogue["reasoning_decision"]["output"]>();
-    expectTypeOf(client.tools.reasoning_linear).returns.resolves.toEqualTypeOf<ToolCatalogue["reasoning_linear"]["output"]>();
+    expectTypeOf(client.tools.reasoning_decision).returns.resolves.toEqualTypeOf<
+      ToolCatalogue["reasoning_decision"]["output"]
+    >();
+    expectTypeOf(client.tools.reasoning_linear).returns.resolves.toEqualTypeOf<
+      ToolCatalogue["reasoning_linear"]["output"]
+    >();
     expectTypeOf(client.tools.reasoning_linear).returns.resolves.toHaveProperty("confidence").toEqualTypeOf<number>();
     expectTypeOf(client.tools.reasoning_linear).returns.resolves.toHaveProperty("thought_id").toEqualTypeOf<string>();
     expectTypeOf(client.tools.agent_intent_decide).returns.resolves.toHaveProperty("finish").toEqualTypeOf<boolean>();
     // Every tool, mechanically: the method's input and output are the catalogue's.
     type Methods = DeliberateClient["tools"];
-    expectTypeOf<{ [Name in ToolName]: Parameters<Methods[Name]>[0] }>().toEqualTypeOf<{ [Name in ToolName]: ToolInput<Name> }>();
-    expectTypeOf<{ [Name in ToolName]: Awaited<ReturnType<Methods[Name]>> }>().toEqualTypeOf<{ [Name in ToolName]: ToolOutput<Name> }>();
+    expectTypeOf<{ [Name in ToolName]: Parameters<Methods[Name]>[0] }>().toEqualTypeOf<{
+      [Name in ToolName]: ToolInput<Name>;
+    }>();
+    expectTypeOf<{ [Name in ToolName]: Awaited<ReturnType<Methods[Name]>> }>().toEqualTypeOf<{
+      [Name in ToolName]: ToolOutput<Name>;
+    }>();
     expectTypeOf<keyof Methods>().toEqualTypeOf<ToolName>();
   });
 

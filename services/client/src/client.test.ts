@@ -25,7 +25,14 @@ function fakeTransport(script: Script) {
       return script(method, params);
     },
     async describe(): Promise<ServerDescription> {
-      return { surface: "http", endpoint: "memory://fake", protocolVersion: "v1", server: null, capabilities: {}, ttlMs: null };
+      return {
+        surface: "http",
+        endpoint: "memory://fake",
+        protocolVersion: "v1",
+        server: null,
+        capabilities: {},
+        ttlMs: null,
+      };
     },
     async ping() {},
     protocolVersion: () => "v1",
@@ -38,7 +45,12 @@ const step = (token: string, prompts: Array<{ id: string; name: string }>) => ({
   status: "needs_completion",
   resume_token: token,
   tool: "reasoning_linear",
-  prompts: prompts.map((prompt) => ({ ...prompt, system: "You continue reasoning.", user: `Answer ${prompt.id}`, schema: { type: "object" } })),
+  prompts: prompts.map((prompt) => ({
+    ...prompt,
+    system: "You continue reasoning.",
+    user: `Answer ${prompt.id}`,
+    schema: { type: "object" },
+  })),
   instructions: "Answer each prompt.",
   expires_at: "2026-11-22T13:00:00.000Z",
 });
@@ -76,23 +88,33 @@ describe("createDeliberateClient", () => {
     // What a strict-mode model writes: every field, null for those it leaves out (not in the TypeScript type).
     const input = { content: "Pick a database.", session_id: null, confidence: null } as unknown as { content: string };
     expect(await client.tools.reasoning_linear(input)).toEqual(linearOutput);
-    expect(calls.map((call) => call.input)).toEqual([{ content: "Pick a database.", session_id: null, confidence: null }]);
+    expect(calls.map((call) => call.input)).toEqual([
+      { content: "Pick a database.", session_id: null, confidence: null },
+    ]);
   });
 
   it("refuses text holding U+0000 as the services do, naming the field: nothing reaches the wire", async () => {
     const { transport, calls } = fakeTransport(() => ({}));
     const client = createDeliberateClient({ transport });
-    const error = await failureOf(client.tools.reasoning_checkpoint({ operation: "create", session_id: "ses_1", name: "before\u0000after" }));
+    const error = await failureOf(
+      client.tools.reasoning_checkpoint({ operation: "create", session_id: "ses_1", name: "before\u0000after" }),
+    );
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.issues).toEqual([{ field: "name", message: expect.stringContaining("U+0000") }]);
     expect(calls).toEqual([]);
   });
 
   it("returns the checked output and says whether the call may be repeated", async () => {
-    const { transport, calls } = fakeTransport((name) => (name === "reasoning_linear" ? linearOutput : { query: "summary" }));
+    const { transport, calls } = fakeTransport((name) =>
+      name === "reasoning_linear" ? linearOutput : { query: "summary" },
+    );
     const client = createDeliberateClient({ transport });
     expect(await client.tools.reasoning_linear({ content: "Pick a database." })).toEqual(linearOutput);
-    expect(calls[0]).toMatchObject({ name: "reasoning_linear", input: { content: "Pick a database." }, options: { idempotent: false } });
+    expect(calls[0]).toMatchObject({
+      name: "reasoning_linear",
+      input: { content: "Pick a database." },
+      options: { idempotent: false },
+    });
     await client.callTool("reasoning_metrics", { query: "summary" }, { idempotent: true });
     expect(calls[1]?.options.idempotent).toBe(true);
   });
@@ -108,7 +130,11 @@ describe("createDeliberateClient", () => {
 
   it("answers needs_completion steps with complete() and submits them until the result", async () => {
     const { transport, calls } = fakeTransport((name, input) => {
-      if (name === "reasoning_linear") return step("rt_1", [{ id: "p1-a", name: "linear_continuation" }, { id: "p2-b", name: "linear_extra" }]);
+      if (name === "reasoning_linear")
+        return step("rt_1", [
+          { id: "p1-a", name: "linear_continuation" },
+          { id: "p2-b", name: "linear_extra" },
+        ]);
       const token = (input as { resume_token: string }).resume_token;
       return token === "rt_1" ? step("rt_1", [{ id: "p3-c", name: "linear_more" }]) : linearOutput;
     });
@@ -123,7 +149,8 @@ describe("createDeliberateClient", () => {
       callTool: (name, input, options) => {
         if (name === "reasoning_submit") {
           submissions += 1;
-          if (submissions === 2) return transport.callTool(name, { ...(input as object), resume_token: "rt_done" }, options);
+          if (submissions === 2)
+            return transport.callTool(name, { ...(input as object), resume_token: "rt_done" }, options);
         }
         return transport.callTool(name, input, options);
       },
@@ -149,31 +176,64 @@ describe("createDeliberateClient", () => {
   });
 
   it("rebuilds compact steps' prompts in full for complete(), from blocks this and earlier steps of the call sent", async () => {
-    const compact = (prompt: { id: string; user_refs: string[] }, context: Record<string, string>, schemas: Record<string, object>) => ({
+    const compact = (
+      prompt: { id: string; user_refs: string[] },
+      context: Record<string, string>,
+      schemas: Record<string, object>,
+    ) => ({
       status: "needs_completion",
       resume_token: "rt_c",
       tool: "reasoning_linear",
-      prompts: [{ id: prompt.id, name: "linear_continuation", system_ref: "csys", user_refs: prompt.user_refs, schema_ref: "sobj" }],
+      prompts: [
+        {
+          id: prompt.id,
+          name: "linear_continuation",
+          system_ref: "csys",
+          user_refs: prompt.user_refs,
+          schema_ref: "sobj",
+        },
+      ],
       context,
       schemas,
       instructions: "Answer each prompt.",
       expires_at: "2026-11-22T13:00:00.000Z",
     });
     const { transport } = fakeTransport((name, input) => {
-      if (name === "reasoning_linear") return compact({ id: "p1", user_refs: ["cproblem"] }, { csys: "You reason.", cproblem: "Problem: cache misses" }, { sobj: { type: "object" } });
+      if (name === "reasoning_linear")
+        return compact(
+          { id: "p1", user_refs: ["cproblem"] },
+          { csys: "You reason.", cproblem: "Problem: cache misses" },
+          { sobj: { type: "object" } },
+        );
       // The second step names the system text, the problem and the schema the first step sent.
-      if ((input as { answers?: Array<{ prompt_id: string }> }).answers?.[0]?.prompt_id === "p1") return compact({ id: "p2", user_refs: ["cproblem", "cnext"] }, { cnext: "Step 2" }, {});
+      if ((input as { answers?: Array<{ prompt_id: string }> }).answers?.[0]?.prompt_id === "p1")
+        return compact({ id: "p2", user_refs: ["cproblem", "cnext"] }, { cnext: "Step 2" }, {});
       return linearOutput;
     });
     const seen: PendingPrompt[] = [];
-    const client = createDeliberateClient({ transport, complete: (prompt) => {
-      seen.push(prompt);
-      return { content: "c" };
-    } });
+    const client = createDeliberateClient({
+      transport,
+      complete: (prompt) => {
+        seen.push(prompt);
+        return { content: "c" };
+      },
+    });
     expect(await client.tools.reasoning_linear({ content: "x" })).toEqual(linearOutput);
     expect(seen).toEqual([
-      { id: "p1", name: "linear_continuation", system: "You reason.", user: "Problem: cache misses", schema: { type: "object" } },
-      { id: "p2", name: "linear_continuation", system: "You reason.", user: "Problem: cache misses\n\nStep 2", schema: { type: "object" } },
+      {
+        id: "p1",
+        name: "linear_continuation",
+        system: "You reason.",
+        user: "Problem: cache misses",
+        schema: { type: "object" },
+      },
+      {
+        id: "p2",
+        name: "linear_continuation",
+        system: "You reason.",
+        user: "Problem: cache misses\n\nStep 2",
+        schema: { type: "object" },
+      },
     ]);
   });
 
@@ -182,28 +242,45 @@ describe("createDeliberateClient", () => {
       status: "needs_completion",
       resume_token: "rt_r",
       tool: "reasoning_linear",
-      prompts: [{ id: "p2", name: "linear_continuation", system_ref: "csys", user_refs: ["cproblem"], schema_ref: "sobj" }],
+      prompts: [
+        { id: "p2", name: "linear_continuation", system_ref: "csys", user_refs: ["cproblem"], schema_ref: "sobj" },
+      ],
       context: {},
       schemas: {},
       instructions: "Answer each prompt.",
       expires_at: "2026-11-22T13:00:00.000Z",
     };
     const { transport, calls } = fakeTransport((_name, input) => {
-      if ((input as { resend?: boolean }).resend === true) return { ...later, context: { csys: "You reason.", cproblem: "Problem" }, schemas: { sobj: { type: "object" } } };
+      if ((input as { resend?: boolean }).resend === true)
+        return {
+          ...later,
+          context: { csys: "You reason.", cproblem: "Problem" },
+          schemas: { sobj: { type: "object" } },
+        };
       return linearOutput;
     });
     const seen: PendingPrompt[] = [];
-    const client = createDeliberateClient({ transport, complete: (prompt) => {
-      seen.push(prompt);
-      return { content: "c" };
-    } });
+    const client = createDeliberateClient({
+      transport,
+      complete: (prompt) => {
+        seen.push(prompt);
+        return { content: "c" };
+      },
+    });
     expect(await client.resume(later as NeedsCompletion)).toEqual(linearOutput);
-    expect(calls.map((call) => call.input)).toEqual([{ resume_token: "rt_r", resend: true }, { resume_token: "rt_r", answers: [{ prompt_id: "p2", answer: { content: "c" } }] }]);
-    expect(seen).toEqual([{ id: "p2", name: "linear_continuation", system: "You reason.", user: "Problem", schema: { type: "object" } }]);
+    expect(calls.map((call) => call.input)).toEqual([
+      { resume_token: "rt_r", resend: true },
+      { resume_token: "rt_r", answers: [{ prompt_id: "p2", answer: { content: "c" } }] },
+    ]);
+    expect(seen).toEqual([
+      { id: "p2", name: "linear_continuation", system: "You reason.", user: "Problem", schema: { type: "object" } },
+    ]);
   });
 
   it("without complete(), fails with COMPLETION_REQUIRED carrying the step; resume() finishes it later", async () => {
-    const { transport } = fakeTransport((name) => (name === "reasoning_linear" ? step("rt_9", [{ id: "p1", name: "linear_continuation" }]) : linearOutput));
+    const { transport } = fakeTransport((name) =>
+      name === "reasoning_linear" ? step("rt_9", [{ id: "p1", name: "linear_continuation" }]) : linearOutput,
+    );
     const client = createDeliberateClient({ transport });
     const error = await failureOf(client.tools.reasoning_linear({ content: "x" }));
     expect(error.code).toBe("COMPLETION_REQUIRED");
@@ -221,7 +298,11 @@ describe("createDeliberateClient", () => {
       if (name === "reasoning_linear") return step("rt_2", [{ id: "p1", name: "linear_continuation" }]);
       submissions += 1;
       if (submissions === 1) {
-        return new DeliberateClientError({ code: "INVALID_INPUT", message: "bad answer", issues: [{ field: "answers.0.answer.confidence", message: "Too big: expected number to be <=1" }] });
+        return new DeliberateClientError({
+          code: "INVALID_INPUT",
+          message: "bad answer",
+          issues: [{ field: "answers.0.answer.confidence", message: "Too big: expected number to be <=1" }],
+        });
       }
       return linearOutput;
     });
@@ -255,10 +336,20 @@ describe("createDeliberateClient", () => {
   });
 
   it("keeps a server's error code, and calls what is not a client error a connection failure", async () => {
-    const { transport } = fakeTransport(() => new DeliberateClientError({ code: "NOT_FOUND", message: "Unknown session ses_x" }));
-    expect((await failureOf(createDeliberateClient({ transport }).tools.reasoning_linear({ content: "x", session_id: "ses_x" }))).code).toBe("NOT_FOUND");
+    const { transport } = fakeTransport(
+      () => new DeliberateClientError({ code: "NOT_FOUND", message: "Unknown session ses_x" }),
+    );
+    expect(
+      (
+        await failureOf(
+          createDeliberateClient({ transport }).tools.reasoning_linear({ content: "x", session_id: "ses_x" }),
+        )
+      ).code,
+    ).toBe("NOT_FOUND");
     const broken = fakeTransport(() => new TypeError("socket hang up"));
-    const error = await failureOf(createDeliberateClient({ transport: broken.transport }).tools.reasoning_linear({ content: "x" }));
+    const error = await failureOf(
+      createDeliberateClient({ transport: broken.transport }).tools.reasoning_linear({ content: "x" }),
+    );
     expect(isClientError(error, "CONNECTION_FAILED")).toBe(true);
   });
 });

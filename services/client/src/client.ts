@@ -50,11 +50,19 @@ export interface DeliberateClient {
   /** Calls a tool of the catalogue by name; the same as `tools[name](input)`. */
   call<Name extends ToolName>(name: Name, input: ToolInput<Name>, options?: ToolCallOptions): Promise<ToolOutput<Name>>;
   /** Calls a tool of the catalogue and returns a `needs_completion` step as is, for hosts that drive completion themselves. */
-  callRaw<Name extends ToolName>(name: Name, input: ToolInput<Name>, options?: CallOptions): Promise<ToolOutput<Name> | NeedsCompletion>;
+  callRaw<Name extends ToolName>(
+    name: Name,
+    input: ToolInput<Name>,
+    options?: CallOptions,
+  ): Promise<ToolOutput<Name> | NeedsCompletion>;
   /** Calls any tool the server has (e.g. a plugged-in module's), unvalidated and untyped; completes needs_completion steps. */
   callTool(name: string, input: unknown, options?: ToolCallOptions & { idempotent?: boolean }): Promise<unknown>;
   /** Calls a protocol method (e.g. `reasoning/executeTask`), completing needs_completion steps; untyped. */
-  callMethod(method: string, params: Record<string, unknown>, options?: ToolCallOptions & { idempotent?: boolean }): Promise<unknown>;
+  callMethod(
+    method: string,
+    params: Record<string, unknown>,
+    options?: ToolCallOptions & { idempotent?: boolean },
+  ): Promise<unknown>;
   /** Answers a `needs_completion` step (with `complete`) and submits it until the final output. */
   resume(step: NeedsCompletion, options?: ToolCallOptions): Promise<unknown>;
   /** The knowledge-graph reasoning operations (`reasoning/executeTask`, `reasoning/endSession`) and the server's `reasoning` capability. */
@@ -100,7 +108,11 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
   function definitionOf(name: ToolName): ToolDefinition {
     const definition = catalogue[name];
     if (!definition) {
-      throw new DeliberateClientError({ code: "CAPABILITY_MISSING", message: `${String(name)} is not a tool of this client's catalogue.`, hint: "Use callTool(name, input) for tools the catalogue does not know." });
+      throw new DeliberateClientError({
+        code: "CAPABILITY_MISSING",
+        message: `${String(name)} is not a tool of this client's catalogue.`,
+        hint: "Use callTool(name, input) for tools the catalogue does not know.",
+      });
     }
     return definition;
   }
@@ -125,7 +137,10 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
   }
 
   const tools = Object.fromEntries(
-    (Object.keys(catalogue) as ToolName[]).map((name) => [name, (input: unknown, callOptions?: ToolCallOptions) => call(name, input, callOptions)]),
+    (Object.keys(catalogue) as ToolName[]).map((name) => [
+      name,
+      (input: unknown, callOptions?: ToolCallOptions) => call(name, input, callOptions),
+    ]),
   ) as unknown as ToolMethods;
 
   const client: DeliberateClient = {
@@ -136,7 +151,10 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
     async callTool(name, input, callOptions = {}) {
       const { idempotent, ...rest } = callOptions;
       try {
-        return await drive(await transport.callTool(name, input ?? {}, { ...rest, idempotent: idempotent ?? false }), rest);
+        return await drive(
+          await transport.callTool(name, input ?? {}, { ...rest, idempotent: idempotent ?? false }),
+          rest,
+        );
       } catch (error) {
         throw toClientError(error, name);
       }
@@ -144,7 +162,10 @@ export function createDeliberateClient(options: DeliberateClientOptions): Delibe
     async callMethod(method, params, callOptions = {}) {
       const { idempotent, ...rest } = callOptions;
       try {
-        return await drive(await transport.callMethod(method, params, { ...rest, idempotent: idempotent ?? false }), rest);
+        return await drive(
+          await transport.callMethod(method, params, { ...rest, idempotent: idempotent ?? false }),
+          rest,
+        );
       } catch (error) {
         throw toClientError(error, method);
       }

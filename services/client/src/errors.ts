@@ -84,7 +84,15 @@ export class DeliberateClientError<Code extends ClientErrorCode = ClientErrorCod
   }
 
   /** The error as the services' JSON error body (plus the client's fields). */
-  toJSON(): { code: Code; message: string; issues?: FieldIssue[]; hint?: string; retryable: boolean; status?: number; requestId?: string } {
+  toJSON(): {
+    code: Code;
+    message: string;
+    issues?: FieldIssue[];
+    hint?: string;
+    retryable: boolean;
+    status?: number;
+    requestId?: string;
+  } {
     return {
       code: this.code,
       message: this.message,
@@ -104,16 +112,27 @@ export class DeliberateClientError<Code extends ClientErrorCode = ClientErrorCod
  * if (isClientError(error, "INVALID_INPUT")) console.log(error.issues);
  * ```
  */
-export function isClientError<Code extends ClientErrorCode>(value: unknown, ...codes: Code[]): value is DeliberateClientError<Code> {
-  return DeliberateClientError.isInstance(value) && (codes.length === 0 || (codes as ClientErrorCode[]).includes(value.code));
+export function isClientError<Code extends ClientErrorCode>(
+  value: unknown,
+  ...codes: Code[]
+): value is DeliberateClientError<Code> {
+  return (
+    DeliberateClientError.isInstance(value) && (codes.length === 0 || (codes as ClientErrorCode[]).includes(value.code))
+  );
 }
 
 /** A client error for anything thrown: client errors pass through; an abort is ABORTED; the rest CONNECTION_FAILED. */
 export function toClientError(error: unknown, what: string): DeliberateClientError {
   if (DeliberateClientError.isInstance(error)) return error;
-  if (isAbortError(error)) return new DeliberateClientError({ code: "ABORTED", message: `${what} was aborted.`, cause: error });
+  if (isAbortError(error))
+    return new DeliberateClientError({ code: "ABORTED", message: `${what} was aborted.`, cause: error });
   const detail = error instanceof Error ? error.message : String(error);
-  return new DeliberateClientError({ code: "CONNECTION_FAILED", message: `${what} failed: ${detail}`, retryable: true, cause: error });
+  return new DeliberateClientError({
+    code: "CONNECTION_FAILED",
+    message: `${what} failed: ${detail}`,
+    retryable: true,
+    cause: error,
+  });
 }
 
 /** Whether `error` is an abort (DOMException AbortError, or an Error named so). */

@@ -58,7 +58,13 @@ export type {
 } from "@deliberate/contracts";
 export { clientVersion } from "./version.ts";
 export { createReasoningOperations, reasoningVia } from "./reasoning-operations.ts";
-export type { AdvertisedReasoning, EndSessionRequestInput, ReasoningCallOptions, ReasoningOperations, ReasoningVia } from "./reasoning-operations.ts";
+export type {
+  AdvertisedReasoning,
+  EndSessionRequestInput,
+  ReasoningCallOptions,
+  ReasoningOperations,
+  ReasoningVia,
+} from "./reasoning-operations.ts";
 export { createReasoningCoordinator } from "./coordinator/coordinator.ts";
 export type {
   CoordinatorOutcome,
@@ -83,9 +89,24 @@ export { keywordMatches, selectReasoningType } from "./coordinator/type-selectio
 export type { SelectionRule, TypeSelection, TypeSelectionInput } from "./coordinator/type-selection.ts";
 export { decideRoute, shouldEscalate } from "./coordinator/routing.ts";
 export type { EscalationReason, GateResult, Route, RouteDecision, StandardAnswer } from "./coordinator/routing.ts";
-export { classifyFailure, failureKinds, failureOf, fallbackAction, fallbackMatrix, unavailableMessage } from "./coordinator/fallback.ts";
+export {
+  classifyFailure,
+  failureKinds,
+  failureOf,
+  fallbackAction,
+  fallbackMatrix,
+  unavailableMessage,
+} from "./coordinator/fallback.ts";
 export type { FailureKind, FallbackRule, ReasoningFailure } from "./coordinator/fallback.ts";
-export { bandLabels, confidenceBand, defaultHedges, lowConfidenceReason, serverConfidence, summarizeWork, userInputPrompt } from "./coordinator/presentation.ts";
+export {
+  bandLabels,
+  confidenceBand,
+  defaultHedges,
+  lowConfidenceReason,
+  serverConfidence,
+  summarizeWork,
+  userInputPrompt,
+} from "./coordinator/presentation.ts";
 export type { ConfidenceBand, HedgeTemplates, WorkSummary } from "./coordinator/presentation.ts";
 export type { KeepSessionOptions, KeptSession } from "./coordinator/conversation-sessions.ts";
 export { createMemoryStateStore } from "./coordinator/state-store.ts";

@@ -20,7 +20,11 @@ import { checkResponse, validateWith } from "./validation.ts";
 
 /** What the operations need of a client (`DeliberateClient` has it). */
 export interface ReasoningOperationsHost {
-  callMethod(method: string, params: Record<string, unknown>, options?: ToolCallOptions & { idempotent?: boolean }): Promise<unknown>;
+  callMethod(
+    method: string,
+    params: Record<string, unknown>,
+    options?: ToolCallOptions & { idempotent?: boolean },
+  ): Promise<unknown>;
   callTool(name: string, input: unknown, options?: ToolCallOptions & { idempotent?: boolean }): Promise<unknown>;
   describe(options?: CallOptions): Promise<ServerDescription>;
 }
@@ -65,9 +69,17 @@ export function reasoningVia(capability: ReasoningCapability | null, method: str
 
 /** The reasoning operations over a client. */
 export function createReasoningOperations(client: ReasoningOperationsHost): ReasoningOperations {
-  async function invoke(method: string, tool: string, params: Record<string, unknown>, options: ReasoningCallOptions, idempotent: boolean): Promise<unknown> {
+  async function invoke(
+    method: string,
+    tool: string,
+    params: Record<string, unknown>,
+    options: ReasoningCallOptions,
+    idempotent: boolean,
+  ): Promise<unknown> {
     const { via = "method", ...rest } = options;
-    return via === "method" ? client.callMethod(method, params, { ...rest, idempotent }) : client.callTool(tool, params, { ...rest, idempotent });
+    return via === "method"
+      ? client.callMethod(method, params, { ...rest, idempotent })
+      : client.callTool(tool, params, { ...rest, idempotent });
   }
   return {
     async capabilities(options) {
@@ -90,12 +102,24 @@ export function createReasoningOperations(client: ReasoningOperationsHost): Reas
     async executeTask(request, options = {}) {
       validateWith(executeTaskRequestSchema, request, "reasoning/executeTask");
       // Not repeatable: a continued session's state moves on with every call.
-      const raw = await invoke(knowledgeGraphMethods.executeTask, executeTaskTool.name, request as Record<string, unknown>, options, false);
+      const raw = await invoke(
+        knowledgeGraphMethods.executeTask,
+        executeTaskTool.name,
+        request as Record<string, unknown>,
+        options,
+        false,
+      );
       return checkResponse(executeTaskResponseSchema, raw, "reasoning/executeTask");
     },
     async endSession(request, options = {}) {
       validateWith(endSessionRequestSchema, request, "reasoning/endSession");
-      const raw = await invoke(knowledgeGraphMethods.endSession, endSessionTool.name, request as Record<string, unknown>, options, true);
+      const raw = await invoke(
+        knowledgeGraphMethods.endSession,
+        endSessionTool.name,
+        request as Record<string, unknown>,
+        options,
+        true,
+      );
       return checkResponse(endSessionResponseSchema, raw, "reasoning/endSession");
     },
   };

@@ -2,7 +2,10 @@
  * A signal that aborts when any of `signals` does (AbortSignal.any is missing
  * from Node 20.0-20.2 and some runtimes). `dispose` detaches the listeners.
  */
-export function anySignal(signals: ReadonlyArray<AbortSignal | undefined>): { signal: AbortSignal; dispose: () => void } {
+export function anySignal(signals: ReadonlyArray<AbortSignal | undefined>): {
+  signal: AbortSignal;
+  dispose: () => void;
+} {
   const controller = new AbortController();
   const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
   const listeners: Array<() => void> = [];

@@ -34,4 +34,3 @@ export function checkResponse<S extends z.ZodType>(schema: S, value: unknown, wh
     hint: "The server and the client disagree on the contract: check that their versions match.",
   });
 }
-

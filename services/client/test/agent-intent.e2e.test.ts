@@ -20,7 +20,11 @@ let callbackUrl: string;
 const callbacks: Array<Record<string, unknown>> = [];
 const token = "correct-horse-battery-staple";
 
-const search = { name: "context.fts_search", description: "Full-text search", input_schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } };
+const search = {
+  name: "context.fts_search",
+  description: "Full-text search",
+  input_schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+};
 
 beforeAll(async () => {
   receiver = createServer((request, response) => {
@@ -36,7 +40,10 @@ beforeAll(async () => {
   [api, guarded, limited] = await Promise.all([
     startApi(join(directory.path, "api.db")),
     startApi(join(directory.path, "guarded.db"), { REASONING_API_TOKEN: token, REASONING_QUEUE_WORKER: "0" }),
-    startApi(join(directory.path, "limited.db"), { REASONING_API_RATE_LIMIT: "1", REASONING_API_RATE_WINDOW_MS: "4000" }),
+    startApi(join(directory.path, "limited.db"), {
+      REASONING_API_RATE_LIMIT: "1",
+      REASONING_API_RATE_WINDOW_MS: "4000",
+    }),
   ]);
 });
 afterAll(async () => {
@@ -58,15 +65,33 @@ async function failureOf(promise: Promise<unknown>): Promise<DeliberateClientErr
 describe("agentIntent", () => {
   it("decides the next action, typed and checked against the offered tools", async () => {
     const intents = createAgentIntentClient({ baseUrl: api.url, env: {} });
-    const intent = await intents.agentIntent({ session_id: "s1", persona: { name: "savant-engineer" }, goal_text: "Find auth logic", history: [], tools: [search] });
-    expect(intent).toMatchObject({ status: "ok", finish: false, tool_name: "context.fts_search", decided_by: "heuristic" });
+    const intent = await intents.agentIntent({
+      session_id: "s1",
+      persona: { name: "savant-engineer" },
+      goal_text: "Find auth logic",
+      history: [],
+      tools: [search],
+    });
+    expect(intent).toMatchObject({
+      status: "ok",
+      finish: false,
+      tool_name: "context.fts_search",
+      decided_by: "heuristic",
+    });
     expect(intent.tool_args).toEqual({ query: "Find auth logic" });
     const done = await intents.agentIntent({ goal_text: "Find auth logic", max_steps: 1, history: ["searched once"] });
     expect(done).toMatchObject({ finish: true, tool_name: null });
   });
 
   it("reads REASONING_API_URL and the other settings from the environment", async () => {
-    const intents = createAgentIntentClient({ env: { REASONING_API_URL: api.url, REASONING_API_TIMEOUT_MS: "20000", REASONING_API_RETRIES: "1", REASONING_API_VERSION: "v1" } });
+    const intents = createAgentIntentClient({
+      env: {
+        REASONING_API_URL: api.url,
+        REASONING_API_TIMEOUT_MS: "20000",
+        REASONING_API_RETRIES: "1",
+        REASONING_API_VERSION: "v1",
+      },
+    });
     expect(intents.connection).toMatchObject({ baseUrl: api.url, timeoutMs: 20_000, retries: 1, version: "v1" });
     expect(await intents.health()).toEqual({ status: "ok" });
   });
@@ -82,13 +107,24 @@ describe("agentIntent", () => {
     const strict = createAgentIntentClient({
       baseUrl: api.url,
       env: {},
-      availableTools: [{ name: "context.fts_search", input_schema: { type: "object", properties: { query: { type: "string" }, limit: { type: "integer" } }, required: ["query", "limit"] } }],
+      availableTools: [
+        {
+          name: "context.fts_search",
+          input_schema: {
+            type: "object",
+            properties: { query: { type: "string" }, limit: { type: "integer" } },
+            required: ["query", "limit"],
+          },
+        },
+      ],
     });
     const badArguments = await failureOf(strict.agentIntent({ goal_text: "Find auth logic" }));
     expect(badArguments.code).toBe("INTENT_VALIDATION");
     expect(badArguments.issues.map((issue) => issue.field)).toEqual(["tool_args.limit"]);
     // The check can be turned off per call.
-    expect((await strict.agentIntent({ goal_text: "Find auth logic" }, { validateTools: false })).tool_name).toBe("context.fts_search");
+    expect((await strict.agentIntent({ goal_text: "Find auth logic" }, { validateTools: false })).tool_name).toBe(
+      "context.fts_search",
+    );
   });
 
   it("validates the request before sending it", async () => {
@@ -102,36 +138,62 @@ describe("agentIntent", () => {
 describe("agentIntentAsync, jobs and cancel", () => {
   it("queues a decision: the service calls back, and wait() polls the same result", async () => {
     const intents = createAgentIntentClient({ baseUrl: api.url, env: {}, pollIntervalMs: 50 });
-    const accepted = await intents.agentIntentAsync({ goal_text: "List Makefile targets", callback_url: callbackUrl, correlation_id: "run-42", tools: [search] });
+    const accepted = await intents.agentIntentAsync({
+      goal_text: "List Makefile targets",
+      callback_url: callbackUrl,
+      correlation_id: "run-42",
+      tools: [search],
+    });
     expect(accepted).toMatchObject({ status: "accepted", correlation_id: "run-42" });
     const result = await accepted.wait({ timeoutMs: 30_000 });
     expect(result).toMatchObject({ finish: false, tool_name: "context.fts_search" });
     const job = await accepted.job();
     expect(job.status).toBe("done");
-    await expect.poll(() => callbacks.find((callback) => callback["job_id"] === accepted.job_id), { timeout: 30_000 }).toMatchObject({ correlation_id: "run-42", tool_name: "context.fts_search" });
+    await expect
+      .poll(() => callbacks.find((callback) => callback["job_id"] === accepted.job_id), { timeout: 30_000 })
+      .toMatchObject({ correlation_id: "run-42", tool_name: "context.fts_search" });
   });
 
   it("hands the result to an onResult callback", async () => {
     const intents = createAgentIntentClient({ baseUrl: api.url, env: {}, pollIntervalMs: 50 });
     const delivered = new Promise<AgentIntentResponse | DeliberateClientError>((resolve) => {
-      void intents.agentIntentAsync({ goal_text: "Find auth logic", callback_url: callbackUrl, tools: [search] }, { onResult: (result) => resolve(result) });
+      void intents.agentIntentAsync(
+        { goal_text: "Find auth logic", callback_url: callbackUrl, tools: [search] },
+        { onResult: (result) => resolve(result) },
+      );
     });
     expect(await delivered).toMatchObject({ tool_name: "context.fts_search" });
   });
 
   it("cancels a queued job by its correlation id (an idempotency key); waiting on it then fails with CANCELLED", async () => {
     const intents = createAgentIntentClient({ baseUrl: guarded.url, token, env: {}, pollIntervalMs: 50 });
-    const first = await intents.agentIntentAsync({ goal_text: "a", callback_url: callbackUrl, correlation_id: "batch-7" });
+    const first = await intents.agentIntentAsync({
+      goal_text: "a",
+      callback_url: callbackUrl,
+      correlation_id: "batch-7",
+    });
     // The same request under the same correlation id is the same job; another request under it is refused.
-    const again = await intents.agentIntentAsync({ goal_text: "a", callback_url: callbackUrl, correlation_id: "batch-7" });
+    const again = await intents.agentIntentAsync({
+      goal_text: "a",
+      callback_url: callbackUrl,
+      correlation_id: "batch-7",
+    });
     expect(again.job_id).toBe(first.job_id);
-    expect((await failureOf(intents.agentIntentAsync({ goal_text: "b", callback_url: callbackUrl, correlation_id: "batch-7" }))).code).toBe("CONFLICT");
+    expect(
+      (
+        await failureOf(
+          intents.agentIntentAsync({ goal_text: "b", callback_url: callbackUrl, correlation_id: "batch-7" }),
+        )
+      ).code,
+    ).toBe("CONFLICT");
     const canceled = await intents.cancel("batch-7");
     expect(canceled.ok).toBe(true);
     expect([...canceled.canceled]).toEqual([first.job_id]);
     expect((await failureOf(first.wait({ timeoutMs: 10_000 }))).code).toBe("CANCELLED");
     expect(await intents.cancel({ job_id: first.job_id as string })).toMatchObject({ ok: false, canceled: [] });
-    expect((await failureOf(intents.agentIntentAsync({ goal_text: "no callback" } as never))).code).toBe("INVALID_INPUT");
+    expect((await failureOf(intents.agentIntentAsync({ goal_text: "no callback" } as never))).code).toBe(
+      "INVALID_INPUT",
+    );
   });
 });
 
@@ -157,9 +219,20 @@ describe("the queue fallback against the real service", () => {
     const outboxDirectory = join(directory.path, "outbox");
     const ids = ["outage-1", "outage-2", "outage-3"];
     try {
-      const before = createAgentIntentClient({ baseUrl, env: {}, retries: 0, outbox: createFileOutbox({ directory: outboxDirectory }), outboxRetryMs: 60_000 });
+      const before = createAgentIntentClient({
+        baseUrl,
+        env: {},
+        retries: 0,
+        outbox: createFileOutbox({ directory: outboxDirectory }),
+        outboxRetryMs: 60_000,
+      });
       for (const id of ids) {
-        const handle = await before.agentIntentAsync({ goal_text: `Find ${id}`, callback_url: callbackUrl, correlation_id: id, tools: [search] });
+        const handle = await before.agentIntentAsync({
+          goal_text: `Find ${id}`,
+          callback_url: callbackUrl,
+          correlation_id: id,
+          tools: [search],
+        });
         expect(handle).toMatchObject({ status: "queued", correlation_id: id, reason: { code: "CONNECTION_FAILED" } });
       }
       expect((await before.outbox?.pending())?.map((entry) => entry.id)).toEqual(ids);
@@ -167,13 +240,25 @@ describe("the queue fallback against the real service", () => {
       before.outbox?.close();
       up = true;
       const delivered: string[] = [];
-      const after = createAgentIntentClient({ baseUrl, env: {}, outbox: createFileOutbox({ directory: outboxDirectory }), onOutboxDelivered: (entry) => delivered.push(entry.id) });
+      const after = createAgentIntentClient({
+        baseUrl,
+        env: {},
+        outbox: createFileOutbox({ directory: outboxDirectory }),
+        onOutboxDelivered: (entry) => delivered.push(entry.id),
+      });
       await expect.poll(() => delivered.length, { timeout: 30_000 }).toBe(3);
       expect([...delivered].sort()).toEqual(ids);
       expect(await after.outbox?.pending()).toEqual([]);
       // The service decided each and called back, once per intent.
-      await expect.poll(() => ids.map((id) => callbacks.filter((callback) => callback["correlation_id"] === id).length), { timeout: 30_000 }).toEqual([1, 1, 1]);
-      expect(callbacks.find((callback) => callback["correlation_id"] === "outage-2")).toMatchObject({ tool_name: "context.fts_search", tool_args: { query: "Find outage-2" } });
+      await expect
+        .poll(() => ids.map((id) => callbacks.filter((callback) => callback["correlation_id"] === id).length), {
+          timeout: 30_000,
+        })
+        .toEqual([1, 1, 1]);
+      expect(callbacks.find((callback) => callback["correlation_id"] === "outage-2")).toMatchObject({
+        tool_name: "context.fts_search",
+        tool_args: { query: "Find outage-2" },
+      });
       after.outbox?.close();
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -187,7 +272,11 @@ describe("workflows and health", () => {
     const intents = createAgentIntentClient({ baseUrl: api.url, env: {} });
     const workflows = await intents.workflows();
     expect(workflows.map((workflow) => workflow.name)).toContain("chain_of_thought");
-    const start = await intents.workflowIntent({ run_id: "r1", workflow_name: "chain_of_thought", params: { problem: "Build an auth system" } });
+    const start = await intents.workflowIntent({
+      run_id: "r1",
+      workflow_name: "chain_of_thought",
+      params: { problem: "Build an auth system" },
+    });
     expect(start).toMatchObject({ action_type: "submit_thought", finish: false });
     expect(start.next_node).toMatch(/\S/);
     const next = await intents.workflowIntent({
@@ -218,7 +307,10 @@ describe("headers, retries and timeouts", () => {
 
   it("sends Accept-Version: an unsupported one is refused", async () => {
     const future = createAgentIntentClient({ baseUrl: api.url, env: {}, version: "v9" });
-    expect(await failureOf(future.agentIntent({ goal_text: "x" }))).toMatchObject({ code: "UNSUPPORTED_VERSION", status: 400 });
+    expect(await failureOf(future.agentIntent({ goal_text: "x" }))).toMatchObject({
+      code: "UNSUPPORTED_VERSION",
+      status: 400,
+    });
   });
 
   it("waits out a 429 for the Retry-After the service sends, then succeeds", async () => {

@@ -1,5 +1,8 @@
 import { join } from "node:path";
-import { scenarioDomainKnowledge as familyKnowledge, scenarioWeatherTool as weatherTool } from "@deliberate/knowledge-graph/testing";
+import {
+  scenarioDomainKnowledge as familyKnowledge,
+  scenarioWeatherTool as weatherTool,
+} from "@deliberate/knowledge-graph/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CoordinatorEvent,
@@ -14,7 +17,14 @@ import {
 } from "../src/index.ts";
 import { connectMcp } from "../src/mcp.ts";
 import { knowledgeGraphHost } from "./support/knowledge-graph-host.ts";
-import { mcpServerMain, type ServiceProcess, serverEnvironment, startApi, startMcpHttp, temporaryDirectory } from "./support/services.ts";
+import {
+  mcpServerMain,
+  type ServiceProcess,
+  serverEnvironment,
+  startApi,
+  startMcpHttp,
+  temporaryDirectory,
+} from "./support/services.ts";
 
 // Every status path of the coordinator end to end, against the built deliberate-api (REST) and
 // deliberate-mcp (stdio and Streamable HTTP) serving the knowledge-graph module with no model key:
@@ -50,7 +60,12 @@ async function mcpHttpSurface(): Promise<Surface> {
 }
 
 async function mcpStdioSurface(): Promise<Surface> {
-  const transport = await connectMcp({ command: process.execPath, args: [mcpServerMain], env: await serverEnvironment(join(directory.path, `mcp-stdio-${Date.now()}.db`)), stderr: "ignore" });
+  const transport = await connectMcp({
+    command: process.execPath,
+    args: [mcpServerMain],
+    env: await serverEnvironment(join(directory.path, `mcp-stdio-${Date.now()}.db`)),
+    stderr: "ignore",
+  });
   const pid = (transport.client.transport as unknown as { pid: number | null }).pid;
   if (!pid) throw new Error("no server pid");
   return {
@@ -84,7 +99,8 @@ function surfaceOf(transport: Transport, service: ServiceProcess): Surface {
 
 afterAll(() => directory.remove());
 
-const deductiveQuery = "Deduce the consequences of this: given that Alice is Bob's parent, Bob is Carol's and Carol is Dave's, is Alice an ancestor of Dave?";
+const deductiveQuery =
+  "Deduce the consequences of this: given that Alice is Bob's parent, Bob is Carol's and Carol is Dave's, is Alice an ancestor of Dave?";
 const picnicQuery = "Plan a decision: should the family picnic in Paris go ahead on Saturday?";
 const standard = { text: "Standard answer.", confidence: 0.9 };
 
@@ -102,12 +118,14 @@ function coordinatorOn(surface: Surface, overrides: Partial<ReasoningCoordinator
 }
 
 function reasoned(outcome: CoordinatorOutcome) {
-  if (outcome.kind !== "answer" || outcome.source !== "reasoning") throw new Error(`expected a reasoning answer, got ${JSON.stringify(outcome).slice(0, 400)}`);
+  if (outcome.kind !== "answer" || outcome.source !== "reasoning")
+    throw new Error(`expected a reasoning answer, got ${JSON.stringify(outcome).slice(0, 400)}`);
   return outcome;
 }
 
 function standardWith(outcome: CoordinatorOutcome) {
-  if (outcome.kind !== "answer" || outcome.source !== "standard") throw new Error(`expected the standard answer, got ${JSON.stringify(outcome).slice(0, 400)}`);
+  if (outcome.kind !== "answer" || outcome.source !== "standard")
+    throw new Error(`expected the standard answer, got ${JSON.stringify(outcome).slice(0, 400)}`);
   return outcome;
 }
 
@@ -132,7 +150,12 @@ describe.each([
   it("reads the reasoning capability, keyed by server and protocol version, with the server's TTL hint", async () => {
     const { coordinator } = coordinatorOn(surface);
     const cached = await coordinator.capabilities();
-    expect(cached.capability?.supportedReasoningTypes).toEqual(["inductive", "deductive", "abductive", "planAndExecuteCoT"]);
+    expect(cached.capability?.supportedReasoningTypes).toEqual([
+      "inductive",
+      "deductive",
+      "abductive",
+      "planAndExecuteCoT",
+    ]);
     expect(cached.capability?.methods).toContain("reasoning/executeTask");
     expect(cached.protocolVersion).toBe(surface.transport.protocolVersion());
     // REST sends Cache-Control: max-age=300; MCP's initialize has no lifetime, so the default applies.
@@ -143,13 +166,22 @@ describe.each([
   it("completed: a deductive answer with its work shown, the session ended", async () => {
     const { coordinator, events } = coordinatorOn(surface);
     const outcome = reasoned(await coordinator.handle({ query: deductiveQuery, domainKnowledge: familyKnowledge }));
-    expect(outcome).toMatchObject({ answer: "Yes: Alice is an ancestor of Dave.", band: "high", decision: { route: "direct", selection: { type: "deductive", rule: "keyword" } } });
+    expect(outcome).toMatchObject({
+      answer: "Yes: Alice is an ancestor of Dave.",
+      band: "high",
+      decision: { route: "direct", selection: { type: "deductive", rule: "keyword" } },
+    });
     expect(outcome.text).toBe(outcome.answer);
     expect(outcome.confidence).toBeGreaterThan(0.8);
     expect(outcome.summary.approach).toMatch(/^Deductive analysis/);
     expect(outcome.summary.keyInformation).toContain("Supported by: Alice ancestor of Dave");
     expect(outcome.summary.mainSteps.join("\n")).toMatch(/\S/);
-    expect(events.filter((event) => event.type !== "phase").map((event) => event.type)).toEqual(["decided", "invoked", "progress", "completed"]);
+    expect(events.filter((event) => event.type !== "phase").map((event) => event.type)).toEqual([
+      "decided",
+      "invoked",
+      "progress",
+      "completed",
+    ]);
     expect(await ended(surface.client, outcome.reasoningSessionId)).toBe(true);
   });
 
@@ -170,7 +202,9 @@ describe.each([
     expect(outcome.refinementCycles).toBe(1);
     expect(outcome.summary.refinements).toEqual(["Is Bob an ancestor of Dave as well?"]);
     // The follow-up's answer is a finding; the answer shown is the synthesis, to the original question.
-    expect(outcome.followUps).toMatchObject([{ question: "Is Bob an ancestor of Dave as well?", answer: "Yes: Bob is an ancestor of Dave." }]);
+    expect(outcome.followUps).toMatchObject([
+      { question: "Is Bob an ancestor of Dave as well?", answer: "Yes: Bob is an ancestor of Dave." },
+    ]);
     expect(outcome.answer).toBe("Yes: Alice is an ancestor of Dave.");
     expect(events.filter((event) => event.type === "progress" && event.stage === "refinement")).toHaveLength(1);
     expect(events.filter((event) => event.type === "progress" && event.stage === "synthesis")).toHaveLength(1);
@@ -186,12 +220,21 @@ describe.each([
       },
     });
     const question = await coordinator.handle({ query: picnicQuery, intent: "strategic_planning" });
-    expect(question).toMatchObject({ kind: "needs_user_input", question: "Does the group have umbrellas?", decision: { selection: { type: "planAndExecuteCoT" } } });
+    expect(question).toMatchObject({
+      kind: "needs_user_input",
+      question: "Does the group have umbrellas?",
+      decision: { selection: { type: "planAndExecuteCoT" } },
+    });
     expect(ran).toEqual([["weather", { city: "Paris" }]]);
     if (question.kind !== "needs_user_input") return;
     // Waiting for the user is not the end: the session stays open on the server.
     expect(events.some((event) => event.type === "progress" && event.stage === "end_session")).toBe(false);
-    const outcome = reasoned(await coordinator.resume({ reasoningSessionId: question.reasoningSessionId, userInput: "Yes, everyone has one." }));
+    const outcome = reasoned(
+      await coordinator.resume({
+        reasoningSessionId: question.reasoningSessionId,
+        userInput: "Yes, everyone has one.",
+      }),
+    );
     expect(outcome.answer).toMatch(/\S/);
     expect(outcome.summary.keyInformation.join("\n")).toMatch(/weather|umbrella/i);
     expect(await ended(surface.client, question.reasoningSessionId)).toBe(true);
@@ -200,18 +243,33 @@ describe.each([
   it("failed: the standard approach, with the matrix's message", async () => {
     const { coordinator } = coordinatorOn(surface);
     const outcome = standardWith(await coordinator.handle({ query: `${deductiveQuery} Nothing to see.` }));
-    expect(outcome).toMatchObject({ text: "Standard answer.", failure: { kind: "failed", code: "EXTRACTION_EMPTY" }, notice: fallbackMatrix.failed.userMessage });
+    expect(outcome).toMatchObject({
+      text: "Standard answer.",
+      failure: { kind: "failed", code: "EXTRACTION_EMPTY" },
+      notice: fallbackMatrix.failed.userMessage,
+    });
   });
 
   it("max_iterations_reached: no partial answer, so the standard approach", async () => {
     const { coordinator } = coordinatorOn(surface, { maxSteps: 2 });
-    const outcome = standardWith(await coordinator.handle({ query: "Plan a budget for the family trip to Paris.", intent: "strategic_planning", domainKnowledge: familyKnowledge }));
-    expect(outcome).toMatchObject({ failure: { kind: "max_iterations" }, notice: fallbackMatrix.max_iterations.userMessage });
+    const outcome = standardWith(
+      await coordinator.handle({
+        query: "Plan a budget for the family trip to Paris.",
+        intent: "strategic_planning",
+        domainKnowledge: familyKnowledge,
+      }),
+    );
+    expect(outcome).toMatchObject({
+      failure: { kind: "max_iterations" },
+      notice: fallbackMatrix.max_iterations.userMessage,
+    });
   });
 
   it("low confidence: the answer, hedged, with the low-confidence notice", async () => {
     const { coordinator } = coordinatorOn(surface);
-    const outcome = reasoned(await coordinator.handle({ query: `${deductiveQuery} I am unsure.`, domainKnowledge: familyKnowledge }));
+    const outcome = reasoned(
+      await coordinator.handle({ query: `${deductiveQuery} I am unsure.`, domainKnowledge: familyKnowledge }),
+    );
     expect(outcome.failure?.kind).toBe("low_confidence");
     expect(["low", "insufficient"]).toContain(outcome.band);
     expect(outcome.text).not.toBe(outcome.answer);
@@ -221,16 +279,22 @@ describe.each([
   it("malformed answers: the standard approach", async () => {
     // A correct server never sends one: corrupt its real answers on the way in.
     // (Host-executed, the final answer arrives from reasoning_submit: corrupt every executeTask answer.)
-    const corrupt = (result: Record<string, unknown>) => ("taskId" in result && result["status"] !== "needs_completion" ? { ...result, status: "finished" } : result);
+    const corrupt = (result: Record<string, unknown>) =>
+      "taskId" in result && result["status"] !== "needs_completion" ? { ...result, status: "finished" } : result;
     const corrupting: Transport = {
       ...surface.transport,
-      callMethod: async (method, params, options) => corrupt((await surface.transport.callMethod(method, params, options)) as Record<string, unknown>),
-      callTool: async (tool, input, options) => corrupt((await surface.transport.callTool(tool, input, options)) as Record<string, unknown>),
+      callMethod: async (method, params, options) =>
+        corrupt((await surface.transport.callMethod(method, params, options)) as Record<string, unknown>),
+      callTool: async (tool, input, options) =>
+        corrupt((await surface.transport.callTool(tool, input, options)) as Record<string, unknown>),
     };
     const client = createDeliberateClient({ transport: corrupting, complete: knowledgeGraphHost() });
     const { coordinator } = coordinatorOn(surface, { client });
     const outcome = standardWith(await coordinator.handle({ query: deductiveQuery, domainKnowledge: familyKnowledge }));
-    expect(outcome).toMatchObject({ failure: { kind: "malformed", code: "MALFORMED_RESPONSE" }, notice: fallbackMatrix.malformed.userMessage });
+    expect(outcome).toMatchObject({
+      failure: { kind: "malformed", code: "MALFORMED_RESPONSE" },
+      notice: fallbackMatrix.malformed.userMessage,
+    });
   });
 
   it("timeouts: a server that stops answering mid-task gives the standard approach, by the liveness bound (default settings)", async () => {
@@ -242,10 +306,15 @@ describe.each([
     });
     await coordinator.capabilities();
     try {
-      const outcome = standardWith(await coordinator.handle({ query: deductiveQuery, domainKnowledge: familyKnowledge }));
+      const outcome = standardWith(
+        await coordinator.handle({ query: deductiveQuery, domainKnowledge: familyKnowledge }),
+      );
       // Given up by the liveness watch (its bound as the coordinator reports it), not the 60 s request timeout.
       const livenessBound = coordinator.bounds.livenessIntervalMs + coordinator.bounds.healthCheckMs;
-      expect(outcome).toMatchObject({ failure: { kind: "timeout", phase: "liveness", deadlineMs: livenessBound }, notice: fallbackMatrix.timeout.userMessage });
+      expect(outcome).toMatchObject({
+        failure: { kind: "timeout", phase: "liveness", deadlineMs: livenessBound },
+        notice: fallbackMatrix.timeout.userMessage,
+      });
       expect(livenessBound).toBeLessThanOrEqual(10_000);
     } finally {
       surface.resume();

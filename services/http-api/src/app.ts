@@ -69,16 +69,29 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
 export function composeApp(deps: AppDependencies): ComposedApp {
   const app = new Hono<AppEnv>();
   const table = createOperationTable();
-  const checks = deps.checks ?? createHttpChecks({ http: deps.http, ids: deps.ids, logger: deps.logger, ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}) });
+  const checks =
+    deps.checks ??
+    createHttpChecks({
+      http: deps.http,
+      ids: deps.ids,
+      logger: deps.logger,
+      ...(deps.rateLimitStore ? { rateLimitStore: deps.rateLimitStore } : {}),
+    });
   const checkList = requestChecks(checks);
   app.use(checksMiddleware(checks, checkList));
 
   app.route("/", healthRoutes(table, { checkDatabase: () => checkDatabase(deps.engine.store.db) }));
-  app.route("/", intentRoutes(table, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }));
+  app.route(
+    "/",
+    intentRoutes(table, { decider: deps.decider, jobs: deps.jobs, abortCanceled: deps.abortCanceled ?? (() => {}) }),
+  );
   app.route("/", workflowRoutes(table, { ids: deps.ids, telemetry: deps.telemetry }));
   // Every call is the token holder's (or anonymous without a token): what a call creates may be bound to it.
   const caller = restCallerFor(deps.http.apiToken);
-  app.route("/", toolRoutes(table, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }));
+  app.route(
+    "/",
+    toolRoutes(table, { engine: deps.engine, logger: deps.logger, ...(caller !== undefined ? { caller } : {}) }),
+  );
   app.route("/", sessionRoutes(table, { engine: deps.engine }));
   app.route("/", sessionExportRoutes(table, { engine: deps.engine, logger: deps.logger }));
   // Capabilities, protocol methods and every module's operations (e.g. /v1/self-improvement/*), generically.
@@ -89,7 +102,7 @@ export function composeApp(deps: AppDependencies): ComposedApp {
       title: "Deliberate HTTP API",
       version: deps.version,
       description:
-        "Agent next-action intents (sync, async with callbacks, cancel), guided workflow transitions, and every Deliberate reasoning tool over REST. Errors share one body: {status: \"error\", error: {code, message, issues?, hint?, retryable}, request_id}.",
+        'Agent next-action intents (sync, async with callbacks, cancel), guided workflow transitions, and every Deliberate reasoning tool over REST. Errors share one body: {status: "error", error: {code, message, issues?, hint?, retryable}, request_id}.',
       bearerAuth: deps.http.apiToken !== undefined,
     }),
   );

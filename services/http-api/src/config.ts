@@ -8,7 +8,13 @@ import type { LogLevel } from "./logger.ts";
 import type { HostPromptForm } from "@deliberate/engine";
 import { readBindAddress } from "./config/bind-address.ts";
 import { type HttpSettings, readApiAuth, readHttpSettings } from "./config/http-settings.ts";
-import { type CallbackSettings, type QueueSettings, readCallbackAllowlist, readCallbackSettings, readQueueSettings } from "./config/queue-settings.ts";
+import {
+  type CallbackSettings,
+  type QueueSettings,
+  readCallbackAllowlist,
+  readCallbackSettings,
+  readQueueSettings,
+} from "./config/queue-settings.ts";
 
 type Environment = Record<string, string | undefined>;
 

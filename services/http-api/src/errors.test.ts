@@ -26,13 +26,33 @@ describe("error mapping", () => {
   });
 
   it("builds the JSON body from DeliberateError, HttpError and unknown errors without leaking internals", () => {
-    const invalid = toErrorResponse(new DeliberateError({ code: "INVALID_INPUT", message: "bad", issues: [{ field: "a", message: "m" }], hint: "fix a" }), "req_1");
+    const invalid = toErrorResponse(
+      new DeliberateError({
+        code: "INVALID_INPUT",
+        message: "bad",
+        issues: [{ field: "a", message: "m" }],
+        hint: "fix a",
+      }),
+      "req_1",
+    );
     expect(invalid).toEqual({
       status: 400,
       headers: {},
-      body: { status: "error", error: { code: "INVALID_INPUT", message: "bad", issues: [{ field: "a", message: "m" }], hint: "fix a", retryable: false }, request_id: "req_1" },
+      body: {
+        status: "error",
+        error: {
+          code: "INVALID_INPUT",
+          message: "bad",
+          issues: [{ field: "a", message: "m" }],
+          hint: "fix a",
+          retryable: false,
+        },
+        request_id: "req_1",
+      },
     });
-    const limited = toErrorResponse(new HttpError({ code: "RATE_LIMITED", message: "slow down", headers: { "Retry-After": "3" }, retryable: true }));
+    const limited = toErrorResponse(
+      new HttpError({ code: "RATE_LIMITED", message: "slow down", headers: { "Retry-After": "3" }, retryable: true }),
+    );
     expect(limited.status).toBe(429);
     expect(limited.headers).toEqual({ "Retry-After": "3" });
     const unknown = toErrorResponse(new Error("SELECT * FROM secrets failed"));
@@ -43,7 +63,11 @@ describe("error mapping", () => {
   it("answers INTERNAL and STORAGE DeliberateErrors with a stable message and an error id, handing the details back for the log", () => {
     for (const [code, status, detail] of [
       ["INTERNAL", 500, "Internal error: Maximum call stack size exceeded"],
-      ["INTERNAL", 500, "reasoning_decision produced output that does not match its schema: [{ \"code\": \"invalid_type\", \"path\": [\"ranking\"] }]"],
+      [
+        "INTERNAL",
+        500,
+        'reasoning_decision produced output that does not match its schema: [{ "code": "invalid_type", "path": ["ranking"] }]',
+      ],
       ["STORAGE", 500, "SQLITE_BUSY: database is locked"],
     ] as const) {
       const error = new DeliberateError({ code, message: detail });
@@ -58,13 +82,20 @@ describe("error mapping", () => {
       expect(response.body.error.message).toContain(response.body.error.error_id);
       expect(response.unexpected).toEqual({ errorId: response.body.error.error_id, error });
     }
-    expect(toErrorResponse(new DeliberateError({ code: "NOT_FOUND", message: "Session not found: s1" })).unexpected).toBeUndefined();
+    expect(
+      toErrorResponse(new DeliberateError({ code: "NOT_FOUND", message: "Session not found: s1" })).unexpected,
+    ).toBeUndefined();
   });
 
   it("answers 503 with Retry-After and retryable: true while the database is away, without its details", () => {
     const dropped = Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
     const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
-    for (const fault of [dropped, busy, new Error("Connection terminated unexpectedly"), new DeliberateError({ code: "STORAGE", message: "pool", retryable: true, cause: dropped })]) {
+    for (const fault of [
+      dropped,
+      busy,
+      new Error("Connection terminated unexpectedly"),
+      new DeliberateError({ code: "STORAGE", message: "pool", retryable: true, cause: dropped }),
+    ]) {
       const response = toErrorResponse(fault, "req_7");
       expect(response.status).toBe(503);
       expect(response.headers["Retry-After"]).toBe("2");

@@ -1,5 +1,5 @@
 import { toPublicError } from "@deliberate/runtime";
-import { DeliberateError, databaseRetryAfterSeconds, type ErrorCode, type FieldIssue, } from "@deliberate/base";
+import { DeliberateError, databaseRetryAfterSeconds, type ErrorCode, type FieldIssue } from "@deliberate/base";
 import type { ErrorDetail, ErrorResponse, HttpErrorCode } from "@deliberate/contracts";
 
 // The HTTP-only codes and the error body are part of the wire contract (the client is typed from them).
@@ -45,7 +45,13 @@ export class HttpError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly retryable: boolean;
 
-  constructor(options: { code: HttpErrorCode; message: string; hint?: string; headers?: Record<string, string>; retryable?: boolean }) {
+  constructor(options: {
+    code: HttpErrorCode;
+    message: string;
+    hint?: string;
+    headers?: Record<string, string>;
+    retryable?: boolean;
+  }) {
     super(options.message);
     this.name = "HttpError";
     this.code = options.code;
@@ -54,7 +60,6 @@ export class HttpError extends Error {
     this.retryable = options.retryable ?? false;
   }
 }
-
 
 /** A new id that ties an error answer to its log line. */
 export { newErrorId } from "@deliberate/runtime";
@@ -67,7 +72,14 @@ export { newErrorId } from "@deliberate/runtime";
  */
 export function toErrorDetail(error: unknown): { detail: ErrorDetail; errorId?: string } {
   if (error instanceof HttpError) {
-    return { detail: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), retryable: error.retryable } };
+    return {
+      detail: {
+        code: error.code,
+        message: error.message,
+        ...(error.hint ? { hint: error.hint } : {}),
+        retryable: error.retryable,
+      },
+    };
   }
   // The same public body as over MCP (toPublicError); the retry delay travels as Retry-After here.
   const { body, errorId } = toPublicError(error);
@@ -83,7 +95,12 @@ export function toErrorDetail(error: unknown): { detail: ErrorDetail; errorId?: 
 export function toErrorResponse(
   error: unknown,
   requestId?: string,
-): { status: number; headers: Record<string, string>; body: ErrorResponse; unexpected?: { errorId: string; error: unknown } } {
+): {
+  status: number;
+  headers: Record<string, string>;
+  body: ErrorResponse;
+  unexpected?: { errorId: string; error: unknown };
+} {
   const { detail, errorId } = toErrorDetail(error);
   const headers: Record<string, string> = error instanceof HttpError ? { ...error.headers } : {};
   const unavailable = detail.code === "STORAGE" && detail.retryable;
@@ -100,5 +117,10 @@ export function toErrorResponse(
 /** INVALID_INPUT for one field. */
 export function invalidField(field: string, message: string, hint?: string): DeliberateError {
   const issues: FieldIssue[] = [{ field, message }];
-  return new DeliberateError({ code: "INVALID_INPUT", message: `Invalid input: ${field}: ${message}`, issues, ...(hint ? { hint } : {}) });
+  return new DeliberateError({
+    code: "INVALID_INPUT",
+    message: `Invalid input: ${field}: ${message}`,
+    issues,
+    ...(hint ? { hint } : {}),
+  });
 }

@@ -13,7 +13,8 @@ export const healthPaths: ReadonlySet<string> = new Set(["/healthz", "/health", 
 const publicPaths = new Set([...healthPaths, "/openapi.json", "/docs"]);
 /** Where the session viewer is served. */
 export const viewerPath = "/ui";
-const isViewerPage = (path: string) => path === viewerPath || (path.startsWith(`${viewerPath}/`) && !path.startsWith(`${viewerPath}/api/`));
+const isViewerPage = (path: string) =>
+  path === viewerPath || (path.startsWith(`${viewerPath}/`) && !path.startsWith(`${viewerPath}/api/`));
 /** The documented Accept-Version values (exactly; omit the header for the default). */
 const supportedVersions: ReadonlySet<string> = new Set(["v1"]);
 
@@ -49,7 +50,10 @@ export interface HttpChecks {
   /** Whether the route runs model work: it gets an abort signal and the request timeout (/agent_intent, /v1/tools/*, /v1/methods/*). */
   needsSignal(path: string): boolean;
   /** Status, headers and body of the error answer (504 when the request timed out); unexpected errors are logged with their error id. */
-  errorAnswer(error: unknown, context: { requestId: string; path: string; timedOut: boolean }): { status: number; headers: Record<string, string>; body: ErrorResponse };
+  errorAnswer(
+    error: unknown,
+    context: { requestId: string; path: string; timedOut: boolean },
+  ): { status: number; headers: Record<string, string>; body: ErrorResponse };
 }
 
 export interface HttpChecksOptions {
@@ -112,8 +116,20 @@ export function createHttpChecks(options: HttpChecksOptions): HttpChecks {
         failure = new DeliberateError({ code: "INVALID_INPUT", message: error.message || "Bad request." });
       }
       const { status, headers, body, unexpected } = toErrorResponse(failure, context.requestId);
-      if (unexpected && status === 503) logger.warn("request refused: the database is unavailable", { error_id: unexpected.errorId, error, request_id: context.requestId, path: context.path });
-      else if (unexpected) logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: context.requestId, path: context.path });
+      if (unexpected && status === 503)
+        logger.warn("request refused: the database is unavailable", {
+          error_id: unexpected.errorId,
+          error,
+          request_id: context.requestId,
+          path: context.path,
+        });
+      else if (unexpected)
+        logger.error("request failed unexpectedly", {
+          error_id: unexpected.errorId,
+          error,
+          request_id: context.requestId,
+          path: context.path,
+        });
       return { status, headers, body };
     },
   };

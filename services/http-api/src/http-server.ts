@@ -5,7 +5,11 @@ import { answerAndClose, canonicalizeHostHeader, httpParseRefusal, rawHttpRespon
 import type { ApiConfig } from "./config.ts";
 
 /** The node:http server of the service: its time limits, canonical Host headers, and parse refusals answered as JSON. */
-export function createHttpServer(http: ApiConfig["http"], listener: RequestListener, newRequestId: () => string): Server {
+export function createHttpServer(
+  http: ApiConfig["http"],
+  listener: RequestListener,
+  newRequestId: () => string,
+): Server {
   // Slow clients are dropped: headers and the whole request must arrive in time (node answers 408 and
   // closes). Node checks every connectionsCheckingInterval (30 s by default), so check more often.
   const serverOptions = {
@@ -21,7 +25,9 @@ export function createHttpServer(http: ApiConfig["http"], listener: RequestListe
   // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
   // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
   server.keepAliveTimeout = 30_000;
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, newRequestId()));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, newRequestId()),
+  );
   return server;
 }
 
@@ -71,7 +77,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, request
   const { field, message } = refusal;
   const json = JSON.stringify({
     status: "error",
-    error: { code: "INVALID_INPUT", message: `Malformed request: ${field}: ${message}`, issues: [{ field, message }], hint: "Send header values as printable text (percent-encode or drop control characters).", retryable: false },
+    error: {
+      code: "INVALID_INPUT",
+      message: `Malformed request: ${field}: ${message}`,
+      issues: [{ field, message }],
+      hint: "Send header values as printable text (percent-encode or drop control characters).",
+      retryable: false,
+    },
     request_id: requestId,
   });
   answerAndClose(socket, rawHttpResponse("400 Bad Request", { json, headers: { "X-Request-Id": requestId } }));

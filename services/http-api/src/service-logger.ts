@@ -1,5 +1,12 @@
 import type { ApiConfig } from "./config.ts";
-import { createLogger, createSecretRegistry, fileSink, stdoutSink, type Logger, type SecretRegistry } from "./logger.ts";
+import {
+  createLogger,
+  createSecretRegistry,
+  fileSink,
+  stdoutSink,
+  type Logger,
+  type SecretRegistry,
+} from "./logger.ts";
 
 /** The service's logger and the secrets it redacts. */
 export interface ServiceLogging {
@@ -16,8 +23,15 @@ export function createServiceLogging(
   config: ApiConfig,
   options: { logger?: Logger; logSinks?: ReadonlyArray<(line: string) => void> },
 ): ServiceLogging {
-  const secrets = createSecretRegistry([config.providers.anthropic.apiKey, config.providers.openai.apiKey, config.http.apiToken, config.callbacks.secret]);
-  const sinks: Array<(line: string) => void> = options.logSinks ? [...options.logSinks] : [(line) => void process.stderr.write(line)];
+  const secrets = createSecretRegistry([
+    config.providers.anthropic.apiKey,
+    config.providers.openai.apiKey,
+    config.http.apiToken,
+    config.callbacks.secret,
+  ]);
+  const sinks: Array<(line: string) => void> = options.logSinks
+    ? [...options.logSinks]
+    : [(line) => void process.stderr.write(line)];
   if (config.logFile) sinks.push(fileSink(config.logFile));
   if (config.logStdout) sinks.push(stdoutSink);
   const logger = options.logger ?? createLogger({ level: config.logLevel, sinks, secrets });

@@ -92,10 +92,18 @@ export interface ApiService {
  * The modules served: the runtime's defaults with this service's agent-intent module (a module in `extra` takes the
  * place of the default of its name: tests bring their own instances), the `DELIBERATE_MODULES` plug-ins, then `extra`.
  */
-async function servedModules(config: ApiConfig, extra: readonly DeliberateModule[] | undefined): Promise<DeliberateModule[]> {
+async function servedModules(
+  config: ApiConfig,
+  extra: readonly DeliberateModule[] | undefined,
+): Promise<DeliberateModule[]> {
   const serviceModules = [agentIntentModule as DeliberateModule];
   return [
-    ...defaultModules({ knowledgeGraph: config.knowledgeGraph, moduleSettings: config.moduleSettings, serviceModules, ...(extra ? { replacedBy: extra } : {}) }),
+    ...defaultModules({
+      knowledgeGraph: config.knowledgeGraph,
+      moduleSettings: config.moduleSettings,
+      serviceModules,
+      ...(extra ? { replacedBy: extra } : {}),
+    }),
     ...(await loadModules(config.modules)),
     ...(extra ?? []),
   ];
@@ -121,7 +129,10 @@ function openServiceRuntime(
     // SQLite's WAL checkpoints (two fsyncs each) run on a worker thread, not inside a request's COMMIT.
     storeOptions: {
       groupCommit: true,
-      backgroundCheckpoints: { onError: (error) => logger.warn("background WAL checkpoints stopped; SQLite checkpoints in its commits again", { error }) },
+      backgroundCheckpoints: {
+        onError: (error) =>
+          logger.warn("background WAL checkpoints stopped; SQLite checkpoints in its commits again", { error }),
+      },
     },
     models: serverModels,
     // Tools without a server-side model are host-executed (they return their prompts to the caller).
@@ -139,7 +150,13 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
   const { logger, secrets } = createServiceLogging(config, options);
   const modules = await servedModules(config, options.modules);
   const serverModels = options.models ?? createModelRouter(config.providers);
-  const runtime = await openServiceRuntime(config, modules, { logger, models: serverModels, clock, ids, store: options.store });
+  const runtime = await openServiceRuntime(config, modules, {
+    logger,
+    models: serverModels,
+    clock,
+    ids,
+    store: options.store,
+  });
   const store = runtime.store as Store<ApiRepositories>;
   const { engine, tasks } = runtime;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -155,12 +172,24 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     telemetry,
     ...(options.createRouter ? { createRouter: options.createRouter } : {}),
   });
-  const { jobs, pool } = createServiceQueue({ config, store, decider, owner, clock, ids, secrets, telemetry, logger, lookup: options.lookup });
+  const { jobs, pool } = createServiceQueue({
+    config,
+    store,
+    decider,
+    owner,
+    clock,
+    ids,
+    secrets,
+    telemetry,
+    logger,
+    lookup: options.lookup,
+  });
   const checks = createHttpChecks({
     http: config.http,
     ids,
     logger,
-    rateLimitStore: config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
+    rateLimitStore:
+      config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
   });
   const { app, table, checkList } = composeApp({
     checks,
@@ -205,7 +234,11 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
       await tasks.start();
       // Hono answers what the dispatcher does not answer directly (app.fetch is read now: tests wrap it).
       const hono = getRequestListener(app.fetch, { hostname: config.host });
-      server = createHttpServer(config.http, direct ? createDispatcher({ table, checks, list: checkList, hono }) : hono, () => checks.requestId(undefined));
+      server = createHttpServer(
+        config.http,
+        direct ? createDispatcher({ table, checks, list: checkList, hono }) : hono,
+        () => checks.requestId(undefined),
+      );
       const baseUrl = await listenForBaseUrl(server, config.port, config.host);
       pool?.start();
       return baseUrl;

@@ -9,7 +9,10 @@ export function logStartup(logger: Logger, config: ApiConfig, url: string): void
   const providers = redactSettings(config.providers);
   // Served (and advertised) only when its browser files are there (dist/browser in a built or installed package).
   const viewerServed = findViewerAssetsDirectory() !== undefined;
-  if (!viewerServed) logger.warn("Session viewer not served: its browser files are missing (build with `pnpm --filter @deliberate/http-api... build`).");
+  if (!viewerServed)
+    logger.warn(
+      "Session viewer not served: its browser files are missing (build with `pnpm --filter @deliberate/http-api... build`).",
+    );
   logger.info("deliberate-api listening", {
     url,
     docs: `${url}/docs`,
@@ -18,8 +21,13 @@ export function logStartup(logger: Logger, config: ApiConfig, url: string): void
     rate_limits: config.http.rateLimitStore,
     workers: config.queue.enabled ? config.queue.workers : 0,
   });
-  logger.info(config.providers.provider === "none" ? "no model provider: agent intents use the heuristic, tools are host-executed" : "model provider selected", {
-    provider: providers.provider,
-    reason: providers.reason,
-  });
+  logger.info(
+    config.providers.provider === "none"
+      ? "no model provider: agent intents use the heuristic, tools are host-executed"
+      : "model provider selected",
+    {
+      provider: providers.provider,
+      reason: providers.reason,
+    },
+  );
 }

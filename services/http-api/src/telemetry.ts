@@ -93,7 +93,10 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
       };
       if (logLevels.indexOf(level) >= logLevels.indexOf(options.logger.level)) {
         const { id: _id, created_at: _createdAt, level: _level, event: name, data: _data, ...ids } = entry;
-        options.logger[level](name, { ...Object.fromEntries(Object.entries(ids).filter(([, value]) => value !== null)), ...data });
+        options.logger[level](name, {
+          ...Object.fromEntries(Object.entries(ids).filter(([, value]) => value !== null)),
+          ...data,
+        });
       }
       buffer.push(entry);
       if (buffer.length >= batchSize) write();

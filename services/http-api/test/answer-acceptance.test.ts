@@ -41,7 +41,10 @@ const samplesPerCall = 8;
  * answer must still be valid against the schema and accepted, or the test fails.
  */
 const steered: Record<string, (answer: Record<string, unknown>) => Record<string, unknown>> = {
-  dialog_document: (answer) => ({ ...answer, document: `# Plan\n\n${"The service keeps one database and one deploy pipeline. ".repeat(60)}` }),
+  dialog_document: (answer) => ({
+    ...answer,
+    document: `# Plan\n\n${"The service keeps one database and one deploy pipeline. ".repeat(60)}`,
+  }),
   knowledge_graph_extraction: (answer) => ({
     ...answer,
     entities: [
@@ -83,7 +86,8 @@ const loose = (text: string) => text.replace(idPattern, "<id>");
  */
 function canonicalIds(schema: string): { canonical: (text: string) => string; restore: (text: string) => string } {
   const names = new Map<string, string>();
-  for (const match of schema.matchAll(idPattern)) if (!names.has(match[0])) names.set(match[0], `<id${names.size + 1}>`);
+  for (const match of schema.matchAll(idPattern))
+    if (!names.has(match[0])) names.set(match[0], `<id${names.size + 1}>`);
   const back = new Map([...names].map(([id, name]) => [name, id]));
   return {
     canonical: (text) => text.replace(idPattern, (id) => names.get(id) ?? id),
@@ -107,7 +111,8 @@ function fuzzingModel(mode: string): LanguageModel {
   return createScriptedModel(async (call: GenerateOptions) => {
     const name = call.schemaName ?? "(text)";
     const schema = call.schema as z.ZodType | undefined;
-    if (schema === undefined) throw new Error(`mode ${mode} asked for text (${name}); every mode answers with structured output`);
+    if (schema === undefined)
+      throw new Error(`mode ${mode} asked for text (${name}); every mode answers with structured output`);
     askedModes.add(mode);
     const published = answerJsonSchema(schema);
     const request = call.messages.at(-1)?.content ?? "";
@@ -128,7 +133,10 @@ function fuzzingModel(mode: string): LanguageModel {
         tally.accepted += 1;
         if (chosen === undefined) chosen = answer;
       } else if (tally.rejected.length < 3) {
-        tally.rejected.push({ answer, issues: result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) });
+        tally.rejected.push({
+          answer,
+          issues: result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+        });
       }
     }
     let answer = chosen ?? first;
@@ -136,11 +144,17 @@ function fuzzingModel(mode: string): LanguageModel {
     if (steer !== undefined && chosen !== undefined) {
       answer = steer(chosen as Record<string, unknown>);
       const violations = schemaViolations(published, answer);
-      if (violations !== undefined || !schema.safeParse(answer).success) throw new Error(`the steered answer to ${name} is not a valid, accepted answer: ${violations ?? "refused"}`);
+      if (violations !== undefined || !schema.safeParse(answer).success)
+        throw new Error(`the steered answer to ${name} is not a valid, accepted answer: ${violations ?? "refused"}`);
     }
     const calls = recorded.get(name) ?? [];
     recorded.set(name, calls);
-    calls.push({ system: withoutGrader(call.system), request: loose(typeof request === "string" ? request : JSON.stringify(request)), schema: ids.canonical(JSON.stringify(published)), answer: ids.canonical(JSON.stringify(answer)) });
+    calls.push({
+      system: withoutGrader(call.system),
+      request: loose(typeof request === "string" ? request : JSON.stringify(request)),
+      schema: ids.canonical(JSON.stringify(published)),
+      answer: ids.canonical(JSON.stringify(answer)),
+    });
     return answer;
   });
 }
@@ -172,17 +186,39 @@ interface Scenario {
 const id = (result: Record<string, unknown>, field: string) => result[field] as string;
 
 const scenarios: Scenario[] = [
-  { label: "linear", run: async (call) => void (await call("reasoning_linear", { content: "We must pick a database." })) },
-  { label: "tree", run: async (call) => void (await call("reasoning_tree", { content: "Options for storage", num_branches: 3 })) },
-  { label: "divergent", run: async (call) => void (await call("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 3, challenge_assumptions: true })) },
+  {
+    label: "linear",
+    run: async (call) => void (await call("reasoning_linear", { content: "We must pick a database." })),
+  },
+  {
+    label: "tree",
+    run: async (call) => void (await call("reasoning_tree", { content: "Options for storage", num_branches: 3 })),
+  },
+  {
+    label: "divergent",
+    run: async (call) =>
+      void (await call("reasoning_divergent", {
+        content: "Rethink onboarding",
+        num_perspectives: 3,
+        challenge_assumptions: true,
+      })),
+  },
   {
     label: "reflection",
     run: async (call) => {
-      const first = await call("reasoning_reflection", { operation: "process", content: "Draft plan", max_iterations: 2, quality_threshold: 0.95 });
+      const first = await call("reasoning_reflection", {
+        operation: "process",
+        content: "Draft plan",
+        max_iterations: 2,
+        quality_threshold: 0.95,
+      });
       await call("reasoning_reflection", { operation: "evaluate", session_id: id(first, "session_id") });
     },
   },
-  { label: "auto", run: async (call) => void (await call("reasoning_auto", { content: "What if we had cached the build?" })) },
+  {
+    label: "auto",
+    run: async (call) => void (await call("reasoning_auto", { content: "What if we had cached the build?" })),
+  },
   {
     label: "graph",
     run: async (call) => {
@@ -199,21 +235,55 @@ const scenarios: Scenario[] = [
   {
     label: "timeline",
     run: async (call) => {
-      const created = await call("reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March." });
+      const created = await call("reasoning_timeline", {
+        operation: "create",
+        content: "Kickoff.\n\nLaunch in March.",
+      });
       const timeline = id(created, "timeline_id");
       const proposed = await call("reasoning_timeline", { operation: "branch", timeline_id: timeline });
-      await call("reasoning_timeline", { operation: "branch", timeline_id: timeline, content: "Launch slips to May.", label: "slip" });
+      await call("reasoning_timeline", {
+        operation: "branch",
+        timeline_id: timeline,
+        content: "Launch slips to May.",
+        label: "slip",
+      });
       await call("reasoning_timeline", { operation: "compare", timeline_id: timeline });
-      await call("reasoning_timeline", { operation: "merge", timeline_id: timeline, source_branch_id: id(proposed, "branch_id"), target_branch_id: id(created, "branch_id") });
-      const other = await call("reasoning_timeline", { operation: "branch", timeline_id: timeline, content: "Launch in April.", label: "april" });
-      await call("reasoning_timeline", { operation: "merge", timeline_id: timeline, source_branch_id: id(other, "branch_id"), target_branch_id: id(created, "branch_id"), merge_strategy: "prefer_source" });
+      await call("reasoning_timeline", {
+        operation: "merge",
+        timeline_id: timeline,
+        source_branch_id: id(proposed, "branch_id"),
+        target_branch_id: id(created, "branch_id"),
+      });
+      const other = await call("reasoning_timeline", {
+        operation: "branch",
+        timeline_id: timeline,
+        content: "Launch in April.",
+        label: "april",
+      });
+      await call("reasoning_timeline", {
+        operation: "merge",
+        timeline_id: timeline,
+        source_branch_id: id(other, "branch_id"),
+        target_branch_id: id(created, "branch_id"),
+        merge_strategy: "prefer_source",
+      });
     },
   },
-  { label: "mcts", run: async (call) => void (await call("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: 4, branching_factor: 2 })) },
+  {
+    label: "mcts",
+    run: async (call) =>
+      void (await call("reasoning_mcts", {
+        operation: "explore",
+        content: "Choose a caching strategy.",
+        iterations: 4,
+        branching_factor: 2,
+      })),
+  },
   {
     label: "detect",
     run: async (call) => {
-      const argument = "We already spent two years on this rewrite, so we cannot stop now. Either we finish it or the product dies.";
+      const argument =
+        "We already spent two years on this rewrite, so we cannot stop now. Either we finish it or the product dies.";
       await call("reasoning_detect", { type: "biases", content: argument });
       await call("reasoning_detect", { type: "fallacies", content: argument });
     },
@@ -222,25 +292,65 @@ const scenarios: Scenario[] = [
     label: "decision",
     run: async (call) => {
       await call("reasoning_decision", { question: "Which database?", options: ["Postgres", "SQLite", "DuckDB"] });
-      await call("reasoning_decision", { type: "topsis", question: "Which database?", options: ["Postgres", "SQLite"], criteria: [{ name: "cost", direction: "cost" }, { name: "scale" }] });
-      await call("reasoning_decision", { type: "pairwise", question: "How to commute?", options: ["rail", "bus", "car", "bike"] });
+      await call("reasoning_decision", {
+        type: "topsis",
+        question: "Which database?",
+        options: ["Postgres", "SQLite"],
+        criteria: [{ name: "cost", direction: "cost" }, { name: "scale" }],
+      });
+      await call("reasoning_decision", {
+        type: "pairwise",
+        question: "How to commute?",
+        options: ["rail", "bus", "car", "bike"],
+      });
       await call("reasoning_decision", { type: "perspectives", topic: "A new tram line" });
-      await call("reasoning_decision", { type: "perspectives", topic: "A new tram line", stakeholders: [{ name: "City council" }, { name: "Residents", power_level: 0.3 }] });
+      await call("reasoning_decision", {
+        type: "perspectives",
+        topic: "A new tram line",
+        stakeholders: [{ name: "City council" }, { name: "Residents", power_level: 0.3 }],
+      });
     },
   },
   {
     label: "evidence",
     run: async (call) => {
-      await call("reasoning_evidence", { type: "probabilistic", hypothesis: "The key leaked", evidence: [{ content: "Unknown logins", likelihood_if_true: 0.8, likelihood_if_false: 0.2 }, { content: "A rumour" }] });
-      await call("reasoning_evidence", { type: "assess", claim: "The bridge is unsafe", evidence: [{ content: "Inspection report", source_type: "primary" }, { content: "Forum post" }, { content: "A photo" }] });
+      await call("reasoning_evidence", {
+        type: "probabilistic",
+        hypothesis: "The key leaked",
+        evidence: [
+          { content: "Unknown logins", likelihood_if_true: 0.8, likelihood_if_false: 0.2 },
+          { content: "A rumour" },
+        ],
+      });
+      await call("reasoning_evidence", {
+        type: "assess",
+        claim: "The bridge is unsafe",
+        evidence: [
+          { content: "Inspection report", source_type: "primary" },
+          { content: "Forum post" },
+          { content: "A photo" },
+        ],
+      });
     },
   },
   {
     label: "counterfactual",
     run: async (call) => {
       await call("reasoning_counterfactual", { scenario: "Remote work", intervention: "Two more remote days" });
-      await call("reasoning_counterfactual", { scenario: "A cafe", intervention: "Raise prices", analysis_depth: "counterfactual", intervention_target: { variable: "price", change: 2 }, observed: { price: 4, sales: 100 } });
-      const causal_model = { variables: ["demand", "ads", "sales"], relationships: [{ cause: "demand", effect: "ads" }, { cause: "ads", effect: "sales", strength: 2 }] };
+      await call("reasoning_counterfactual", {
+        scenario: "A cafe",
+        intervention: "Raise prices",
+        analysis_depth: "counterfactual",
+        intervention_target: { variable: "price", change: 2 },
+        observed: { price: 4, sales: 100 },
+      });
+      const causal_model = {
+        variables: ["demand", "ads", "sales"],
+        relationships: [
+          { cause: "demand", effect: "ads" },
+          { cause: "ads", effect: "sales", strength: 2 },
+        ],
+      };
       await call("reasoning_counterfactual", { scenario: "A shop", intervention: "More ads", causal_model });
     },
   },
@@ -250,20 +360,35 @@ const scenarios: Scenario[] = [
       ["debug-analysis", { problem: "Requests time out at noon" }],
       ["architecture-decision", { question: "Monolith or services?", options: ["monolith", "services"] }],
       ["risk-assessment", { subject: "Migrate the database in one weekend" }],
-      ["research-synthesis", { question: "Does caching halve latency?", sources: [{ content: "Benchmark: -48% p50", source_type: "primary" }, { content: "Vendor blog: -50%" }] }],
+      [
+        "research-synthesis",
+        {
+          question: "Does caching halve latency?",
+          sources: [{ content: "Benchmark: -48% p50", source_type: "primary" }, { content: "Vendor blog: -50%" }],
+        },
+      ],
     ] as const
   ).map(([preset, inputs]) => ({
     label: `preset ${preset}`,
     run: async (call: Run) => {
       const result = await call("reasoning_preset", { operation: "run", preset_id: preset, inputs });
-      expect((result["execution_result"] as { status: string }).status, JSON.stringify(result["execution_result"]).slice(0, 600)).toBe("completed");
+      expect(
+        (result["execution_result"] as { status: string }).status,
+        JSON.stringify(result["execution_result"]).slice(0, 600),
+      ).toBe("completed");
     },
   })),
   {
     label: "dialog",
     run: async (call) => {
       for (const mode of ["objective_refinement", "synthesis"]) {
-        const started = await call("start_reasoning_session", { topic: "Monolith or microservices?", mode, maxIterations: 3, qualityThreshold: 0.99, contextBudgetTokens: 2200 });
+        const started = await call("start_reasoning_session", {
+          topic: "Monolith or microservices?",
+          mode,
+          maxIterations: 3,
+          qualityThreshold: 0.99,
+          contextBudgetTokens: 2200,
+        });
         for (let round = 0; round < 4; round += 1) {
           const exchanged = await call("run_reasoning_exchange", { session_id: id(started, "session_id") });
           if (exchanged["status"] !== "in_progress") break;
@@ -275,8 +400,28 @@ const scenarios: Scenario[] = [
     label: "agent intent",
     run: async (call) => {
       const tools = [
-        { name: "context.fts_search", description: "Full-text search", input_schema: { type: "object", properties: { query: { type: "string", minLength: 1 } }, required: ["query"] } },
-        { name: "fs.read_file", description: "Reads a file", input_schema: { type: "object", properties: { path: { type: "string", pattern: "^[a-z/._-]+$" }, lines: { type: "integer", minimum: 1, maximum: 500 } }, required: ["path"], additionalProperties: false } },
+        {
+          name: "context.fts_search",
+          description: "Full-text search",
+          input_schema: {
+            type: "object",
+            properties: { query: { type: "string", minLength: 1 } },
+            required: ["query"],
+          },
+        },
+        {
+          name: "fs.read_file",
+          description: "Reads a file",
+          input_schema: {
+            type: "object",
+            properties: {
+              path: { type: "string", pattern: "^[a-z/._-]+$" },
+              lines: { type: "integer", minimum: 1, maximum: 500 },
+            },
+            required: ["path"],
+            additionalProperties: false,
+          },
+        },
       ];
       await call("agent_intent_decide", { goal_text: "Find the auth logic", tools, history: [] });
     },
@@ -284,12 +429,24 @@ const scenarios: Scenario[] = [
   {
     label: "knowledge graph",
     run: async (call) => {
-      const domainKnowledge = "Alice is Bob's parent. Bob is Carol's parent. Every parent of a parent is a grandparent. Alice, Bob and Carol live in Paris.";
+      const domainKnowledge =
+        "Alice is Bob's parent. Bob is Carol's parent. Every parent of a parent is a grandparent. Alice, Bob and Carol live in Paris.";
       for (const reasoningType of ["deductive", "inductive", "abductive", "planAndExecuteCoT"]) {
-        await call("reasoning_execute_task", { taskId: `kg-${reasoningType}`, reasoningType, goalQuery: "Is Alice Carol's grandparent?", contextData: { domainKnowledge } });
+        await call("reasoning_execute_task", {
+          taskId: `kg-${reasoningType}`,
+          reasoningType,
+          goalQuery: "Is Alice Carol's grandparent?",
+          contextData: { domainKnowledge },
+        });
       }
       for (const variation of ["selfConsistency", "selfAsk", "treeOfThoughts_basic"]) {
-        await call("reasoning_execute_task", { taskId: `kg-${variation}`, reasoningType: "deductive", goalQuery: "Where does Carol live?", contextData: { domainKnowledge }, preferredCoTVariation: variation });
+        await call("reasoning_execute_task", {
+          taskId: `kg-${variation}`,
+          reasoningType: "deductive",
+          goalQuery: "Where does Carol live?",
+          contextData: { domainKnowledge },
+          preferredCoTVariation: variation,
+        });
       }
     },
   },
@@ -300,7 +457,8 @@ const scenarios: Scenario[] = [
  * refused every answer, among other failures) failed as surely as one that threw.
  */
 function succeeded(tool: string, result: Record<string, unknown>): Record<string, unknown> {
-  if (result["status"] === "failed") throw new Error(`${tool} ended with status "failed": ${JSON.stringify(result["error"] ?? result).slice(0, 600)}`);
+  if (result["status"] === "failed")
+    throw new Error(`${tool} ended with status "failed": ${JSON.stringify(result["error"] ?? result).slice(0, 600)}`);
   return result;
 }
 
@@ -319,10 +477,18 @@ function hostRun(engine: DeliberateEngine, problems: string[]): Run {
  * keyless, the calling client (`graded_by`). That sentence alone may differ between the two runs.
  */
 function withoutGrader(system: string): string {
-  return system.replace(/Your scores decide when the session stops\.|Judge as an independent reviewer would[\s\S]*?\(graded_by: [a-z_]+\), not by an independent reviewer\./, "<grader>");
+  return system.replace(
+    /Your scores decide when the session stops\.|Judge as an independent reviewer would[\s\S]*?\(graded_by: [a-z_]+\), not by an independent reviewer\./,
+    "<grader>",
+  );
 }
 
-async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function driveKeyless(
+  engine: DeliberateEngine,
+  problems: string[],
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   {
     let result = await engine.invoke(tool, args);
     // The host keeps what each step of the call sent: later steps name blocks by id.
@@ -338,7 +504,12 @@ async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: 
         // Several agents (dialog) may get the same request under their own system prompts.
         const seen = asked.find((call) => call.schema === schema && call.system === withoutGrader(prompt.system));
         if (seen === undefined) {
-          const why = asked.length === 0 ? "was never asked of the server-side model" : asked.some((call) => call.schema === schema) ? "has a keyless system prompt that differs" : "has a keyless schema that differs";
+          const why =
+            asked.length === 0
+              ? "was never asked of the server-side model"
+              : asked.some((call) => call.schema === schema)
+                ? "has a keyless system prompt that differs"
+                : "has a keyless schema that differs";
           problems.push(`${tool}: ${prompt.name} ${why}:\n${prompt.user.slice(-400)}`);
           throw new Error(problems.at(-1));
         }
@@ -350,7 +521,10 @@ async function driveKeyless(engine: DeliberateEngine, problems: string[], tool: 
   }
 }
 
-const modules = defaultModules({ knowledgeGraph: { stateSecret: "acceptance test secret" }, serviceModules: [agentIntentModule as DeliberateModule] });
+const modules = defaultModules({
+  knowledgeGraph: { stateSecret: "acceptance test secret" },
+  serviceModules: [agentIntentModule as DeliberateModule],
+});
 
 describe("every mode of every built-in module accepts every answer valid against the schema it publishes", () => {
   const opened: Array<{ store: { close(): Promise<void> } }> = [];
@@ -379,9 +553,22 @@ describe("every mode of every built-in module accepts every answer valid against
     expect([...settingsOnlyModes].filter((mode) => askedModes.has(mode))).toEqual([]);
     const rows = [...tallies.entries()].sort(([left], [right]) => left.localeCompare(right));
     if (process.env["PRINT_SCHEMA_ACCEPTANCE"]) {
-      console.info(rows.map(([name, tally]) => `${tally.mode} / ${name}: ${tally.accepted}/${tally.generated} (${((100 * tally.accepted) / tally.generated).toFixed(1)}%) over ${tally.calls} call(s)`).join("\n"));
+      console.info(
+        rows
+          .map(
+            ([name, tally]) =>
+              `${tally.mode} / ${name}: ${tally.accepted}/${tally.generated} (${((100 * tally.accepted) / tally.generated).toFixed(1)}%) over ${tally.calls} call(s)`,
+          )
+          .join("\n"),
+      );
     }
-    const failing = rows.filter(([, tally]) => tally.accepted !== tally.generated).map(([name, tally]) => ({ name, rate: `${tally.accepted}/${tally.generated}`, rejected: tally.rejected.slice(0, 2) }));
+    const failing = rows
+      .filter(([, tally]) => tally.accepted !== tally.generated)
+      .map(([name, tally]) => ({
+        name,
+        rate: `${tally.accepted}/${tally.generated}`,
+        rejected: tally.rejected.slice(0, 2),
+      }));
     expect(failing).toEqual([]);
   });
 });

@@ -3,7 +3,15 @@ import { openStore } from "@deliberate/store";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startCallbackReceiver } from "./support/callback-receiver.ts";
-import { databaseOptions, eventually, getJson, postJson, startService, temporaryDirectory, type RunningService } from "./support/service-harness.ts";
+import {
+  databaseOptions,
+  eventually,
+  getJson,
+  postJson,
+  startService,
+  temporaryDirectory,
+  type RunningService,
+} from "./support/service-harness.ts";
 import { reasoningModule } from "@deliberate/reasoning";
 import { agentIntentModule } from "../src/agent-intent-module.ts";
 import type { ApiRepositories } from "../src/store/contribution.ts";
@@ -71,7 +79,11 @@ describe("POST /agent_intent_async", () => {
       return index < 2 ? 503 : 200;
     });
     const running = await service({ REASONING_CALLBACK_SECRET: "callback-signing-secret" });
-    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "Refactor the parser", callback_url: callbacks.url, correlation_id: "run-2" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "Refactor the parser",
+      callback_url: callbacks.url,
+      correlation_id: "run-2",
+    });
     const callback = await eventually(() => callbacks.received[0], 30_000, "the retried callback");
     expect(callbacks.attempts).toBe(3);
     expect(callback.headers["x-deliberate-delivery-attempt"]).toBe("3");
@@ -80,10 +92,17 @@ describe("POST /agent_intent_async", () => {
     const deliveryId = callback.headers["idempotency-key"];
     expect(deliveryId).toMatch(/^dlv_[0-9a-f]{24}$/);
     for (const headers of seen) {
-      expect(headers).toMatchObject({ "idempotency-key": deliveryId, "x-deliberate-delivery-id": deliveryId, "x-deliberate-job-id": accepted.json.job_id, "x-deliberate-job-attempt": "1" });
+      expect(headers).toMatchObject({
+        "idempotency-key": deliveryId,
+        "x-deliberate-delivery-id": deliveryId,
+        "x-deliberate-job-id": accepted.json.job_id,
+        "x-deliberate-job-attempt": "1",
+      });
     }
     const { createHmac } = await import("node:crypto");
-    const expected = createHmac("sha256", "callback-signing-secret").update(`${callback.headers["x-deliberate-timestamp"]}.${callback.raw}`).digest("hex");
+    const expected = createHmac("sha256", "callback-signing-secret")
+      .update(`${callback.headers["x-deliberate-timestamp"]}.${callback.raw}`)
+      .digest("hex");
     expect(callback.headers["x-deliberate-signature"]).toBe(`sha256=${expected}`);
     const job = await eventually(async () => {
       const view = await jobStatus(running, accepted.json.job_id);
@@ -98,7 +117,12 @@ describe("POST /agent_intent_async", () => {
     await postJson(`${running.url}/agent_intent_async`, {
       goal_text: "auth",
       forced_tool: "fs.read_file",
-      tools: [{ name: "fs.read_file", input_schema: { type: "object", properties: { path: { type: "string", enum: ["a"] } }, required: ["path"] } }],
+      tools: [
+        {
+          name: "fs.read_file",
+          input_schema: { type: "object", properties: { path: { type: "string", enum: ["a"] } }, required: ["path"] },
+        },
+      ],
       callback_url: callbacks.url,
       correlation_id: "run-3",
     });
@@ -110,7 +134,14 @@ describe("POST /agent_intent_async", () => {
     const secretKey = "sk-async-request-key-91c2d7e4";
     const model = await createFakeModelServer({
       apiKey: secretKey,
-      respond: { object: { reasoning: "Search.", tool_name: "context.fts_search", tool_args: { query: "queue" }, final_text: "" } },
+      respond: {
+        object: {
+          reasoning: "Search.",
+          tool_name: "context.fts_search",
+          tool_args: { query: "queue" },
+          final_text: "",
+        },
+      },
     });
     cleanups.push(() => model.close());
     const callbacks = await receiver();
@@ -123,7 +154,11 @@ describe("POST /agent_intent_async", () => {
     });
     expect(accepted.status).toBe(202);
     const callback = await eventually(() => callbacks.received[0], 30_000, "the callback");
-    expect(callback.body).toMatchObject({ decided_by: "model", model: { provider: "openai", model_id: "gpt-async" }, tool_args: { query: "queue" } });
+    expect(callback.body).toMatchObject({
+      decided_by: "model",
+      model: { provider: "openai", model_id: "gpt-async" },
+      tool_args: { query: "queue" },
+    });
     await running.service.telemetry.flush();
     const db = running.service.store.db.withTables<ApiTables>();
     for (const table of ["reasoning_queue", "reasoning_logs", "invocations"] as const) {
@@ -143,7 +178,10 @@ describe("POST /agent_intent_async", () => {
       {
         lookup: async (hostname) =>
           hostname === "metadata.attacker.test"
-            ? [{ address: "203.0.113.7", family: 4 }, { address: "169.254.169.254", family: 4 }]
+            ? [
+                { address: "203.0.113.7", family: 4 },
+                { address: "169.254.169.254", family: 4 },
+              ]
             : hostname === "hooks.internal.test"
               ? [{ address: "10.1.2.3", family: 4 }]
               : [{ address: "93.184.216.34", family: 4 }],
@@ -163,13 +201,22 @@ describe("POST /agent_intent_async", () => {
       "http://user:pass@example.com/",
     ];
     for (const callbackUrl of refused) {
-      const response = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x", callback_url: callbackUrl });
+      const response = await postJson(`${running.url}/agent_intent_async`, {
+        goal_text: "x",
+        callback_url: callbackUrl,
+      });
       expect(response.status, callbackUrl).toBe(400);
       expect(response.json.error.issues[0].field).toBe("callback_url");
     }
-    const allowlisted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x", callback_url: "http://hooks.internal.test/cb" });
+    const allowlisted = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "x",
+      callback_url: "http://hooks.internal.test/cb",
+    });
     expect(allowlisted.status).toBe(202);
-    const publicHost = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x", callback_url: "https://example.com/cb" });
+    const publicHost = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "x",
+      callback_url: "https://example.com/cb",
+    });
     expect(publicHost.status).toBe(202);
     const missing = await postJson(`${running.url}/agent_intent_async`, { goal_text: "x" });
     expect(missing.json.error.issues[0].field).toBe("callback_url");
@@ -180,7 +227,11 @@ describe("POST /agent_intent_cancel", () => {
   it("cancels a queued job: it is never processed or called back", async () => {
     const callbacks = await receiver();
     const running = await service({ REASONING_QUEUE_WORKER: "0" });
-    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find x", callback_url: callbacks.url, correlation_id: "c-queued" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "find x",
+      callback_url: callbacks.url,
+      correlation_id: "c-queued",
+    });
     expect((await jobStatus(running, accepted.json.job_id)).status).toBe("queued");
     const canceled = await postJson(`${running.url}/agent_intent_cancel`, { correlation_id: "c-queued" });
     expect(canceled.json).toEqual({ ok: true, canceled: [accepted.json.job_id] });
@@ -196,7 +247,11 @@ describe("POST /agent_intent_cancel", () => {
     cleanups.push(() => model.close());
     const callbacks = await receiver();
     const running = await service({ ...model.environment("openai"), MAX_RETRIES: "0" });
-    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find x", callback_url: callbacks.url, correlation_id: "c-running" });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "find x",
+      callback_url: callbacks.url,
+      correlation_id: "c-running",
+    });
     await eventually(() => (model.requests.length > 0 ? true : undefined), 30_000, "the model call");
     expect((await jobStatus(running, accepted.json.job_id)).status).toBe("processing");
     const started = Date.now();
@@ -220,8 +275,16 @@ describe("durability", () => {
     const database = join(directory.path, "deliberate.db");
     const callbacks = await receiver();
 
-    const first = await startService({ DATABASE_PATH: database, REASONING_QUEUE_WORKER: "0", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" });
-    const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the queue", callback_url: callbacks.url, correlation_id: "c-restart" });
+    const first = await startService({
+      DATABASE_PATH: database,
+      REASONING_QUEUE_WORKER: "0",
+      REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
+    });
+    const accepted = await postJson(`${first.url}/agent_intent_async`, {
+      goal_text: "find the queue",
+      callback_url: callbacks.url,
+      correlation_id: "c-restart",
+    });
     expect(accepted.status).toBe(202);
     await first.stop();
     expect(callbacks.attempts).toBe(0);
@@ -238,10 +301,23 @@ describe("durability", () => {
     const database = join(directory.path, "deliberate.db");
     // The first attempt fails; the retry waits a minute: the drain must not wait for it (nor the 60 s grace).
     const callbacks = await receiver((_callback, index) => (index === 0 ? 503 : 200));
-    const first = await startService({ DATABASE_PATH: database, REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_CALLBACK_BACKOFF_MS: "60000", REASONING_SHUTDOWN_GRACE_MS: "60000" });
-    const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-drain" });
+    const first = await startService({
+      DATABASE_PATH: database,
+      REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
+      REASONING_CALLBACK_BACKOFF_MS: "60000",
+      REASONING_SHUTDOWN_GRACE_MS: "60000",
+    });
+    const accepted = await postJson(`${first.url}/agent_intent_async`, {
+      goal_text: "find the drain",
+      callback_url: callbacks.url,
+      correlation_id: "c-drain",
+    });
     await eventually(() => (callbacks.attempts === 1 ? true : undefined), 30_000, "the failed first attempt");
-    await eventually(async () => ((await jobStatus(first, accepted.json.job_id)).callback.attempts === 1 ? true : undefined), 30_000, "the attempt to be recorded");
+    await eventually(
+      async () => ((await jobStatus(first, accepted.json.job_id)).callback.attempts === 1 ? true : undefined),
+      30_000,
+      "the attempt to be recorded",
+    );
     await first.stop();
     const drained = first.logs.map((line) => JSON.parse(line)).find((entry) => entry.message === "queue drained");
     expect(drained).toMatchObject({ within_grace: true, jobs_requeued: 0, deliveries_interrupted: 0 });
@@ -263,16 +339,36 @@ describe("durability", () => {
     const model = await createFakeModelServer({
       respond: async () => {
         await answered;
-        return { object: { reasoning: "Search.", tool_name: "context.fts_search", tool_args: { query: "drain" }, final_text: "" } };
+        return {
+          object: {
+            reasoning: "Search.",
+            tool_name: "context.fts_search",
+            tool_args: { query: "drain" },
+            final_text: "",
+          },
+        };
       },
     });
     cleanups.push(() => model.close());
     const callbacks = await receiver();
-    const running = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_SHUTDOWN_GRACE_MS: "60000" });
-    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-finish-in-drain" });
+    const running = await startService({
+      ...model.environment("openai"),
+      MAX_RETRIES: "0",
+      REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
+      REASONING_SHUTDOWN_GRACE_MS: "60000",
+    });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "find the drain",
+      callback_url: callbacks.url,
+      correlation_id: "c-finish-in-drain",
+    });
     await eventually(() => (model.requests.length > 0 ? true : undefined), 30_000, "the model call");
     const stopped = running.stop();
-    await eventually(() => (running.logs.some((line) => line.includes('"queue draining"')) ? true : undefined), 30_000, "the drain");
+    await eventually(
+      () => (running.logs.some((line) => line.includes('"queue draining"')) ? true : undefined),
+      30_000,
+      "the drain",
+    );
     release?.();
     await stopped;
     // Before: a job finishing during shutdown left its callback for the next process (after its lease lapsed).
@@ -281,7 +377,9 @@ describe("durability", () => {
     expect(drained).toMatchObject({ within_grace: true, jobs_requeued: 0, deliveries_interrupted: 0 });
   });
 
-  it("a drain longer than a lease keeps renewing it: another process never takes the draining job over", { timeout: 120_000 }, async () => {
+  it("a drain longer than a lease keeps renewing it: another process never takes the draining job over", {
+    timeout: 120_000,
+  }, async () => {
     const directory = temporaryDirectory();
     cleanups.push(() => directory.remove());
     const database = join(directory.path, "deliberate.db");
@@ -291,19 +389,44 @@ describe("durability", () => {
     const model = await createFakeModelServer({
       respond: async () => {
         await answered;
-        return { object: { reasoning: "Search.", tool_name: "context.fts_search", tool_args: { query: "drain" }, final_text: "" } };
+        return {
+          object: {
+            reasoning: "Search.",
+            tool_name: "context.fts_search",
+            tool_args: { query: "drain" },
+            final_text: "",
+          },
+        };
       },
     });
     cleanups.push(() => model.close());
     const callbacks = await receiver();
     // A lease long enough that a loaded machine's timer delays cannot let it lapse between two heartbeats.
     const leaseMs = 1_500;
-    const lease = { REASONING_QUEUE_LEASE_MS: String(leaseMs), REASONING_QUEUE_POLL_MS: "50", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" };
-    const first = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", DATABASE_PATH: database, REASONING_SHUTDOWN_GRACE_MS: "60000", ...lease });
-    const accepted = await postJson(`${first.url}/agent_intent_async`, { goal_text: "find the drain", callback_url: callbacks.url, correlation_id: "c-long-drain" });
+    const lease = {
+      REASONING_QUEUE_LEASE_MS: String(leaseMs),
+      REASONING_QUEUE_POLL_MS: "50",
+      REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
+    };
+    const first = await startService({
+      ...model.environment("openai"),
+      MAX_RETRIES: "0",
+      DATABASE_PATH: database,
+      REASONING_SHUTDOWN_GRACE_MS: "60000",
+      ...lease,
+    });
+    const accepted = await postJson(`${first.url}/agent_intent_async`, {
+      goal_text: "find the drain",
+      callback_url: callbacks.url,
+      correlation_id: "c-long-drain",
+    });
     await eventually(() => (model.requests.length > 0 ? true : undefined), 30_000, "the model call");
     const stopped = first.stop();
-    await eventually(() => (first.logs.some((line) => line.includes('"queue draining"')) ? true : undefined), 30_000, "the drain");
+    await eventually(
+      () => (first.logs.some((line) => line.includes('"queue draining"')) ? true : undefined),
+      30_000,
+      "the drain",
+    );
     // Another process on the same database recovers expired leases; the drain outlasts four leases
     // (the lease keeps moving: without the heartbeat it would lapse and the second process would run the job again).
     const second = await service({ DATABASE_PATH: database, ...lease });
@@ -338,9 +461,24 @@ describe("durability", () => {
     const database = join(directory.path, "deliberate.db");
     const callbacks = await receiver();
     // A process that claimed the job and then died: its lease has run out.
-    const store = await openStore<ApiRepositories>({ ...(await databaseOptions(database)), modules: [reasoningModule, agentIntentModule] });
-    await store.jobs.enqueue({ id: "job_orphan", type: "agent_intent", correlation_id: "c-orphan", payload: { goal_text: "find orphans" }, callback_url: callbacks.url, max_attempts: 3, now: new Date().toISOString() });
-    await store.jobs.claimNext({ owner: "dead-process", now: new Date().toISOString(), leaseUntil: new Date(Date.now() + 200).toISOString() });
+    const store = await openStore<ApiRepositories>({
+      ...(await databaseOptions(database)),
+      modules: [reasoningModule, agentIntentModule],
+    });
+    await store.jobs.enqueue({
+      id: "job_orphan",
+      type: "agent_intent",
+      correlation_id: "c-orphan",
+      payload: { goal_text: "find orphans" },
+      callback_url: callbacks.url,
+      max_attempts: 3,
+      now: new Date().toISOString(),
+    });
+    await store.jobs.claimNext({
+      owner: "dead-process",
+      now: new Date().toISOString(),
+      leaseUntil: new Date(Date.now() + 200).toISOString(),
+    });
     await store.close();
 
     const running = await service({ DATABASE_PATH: database, REASONING_QUEUE_LEASE_MS: "300" });
@@ -358,7 +496,10 @@ describe("durability", () => {
     const replicas = [await service({ DATABASE_PATH: database, REASONING_QUEUE_WORKER: "0" })];
     const jobIds: string[] = [];
     for (let index = 0; index < 24; index += 1) {
-      const accepted = await postJson(`${replicas[0]?.url}/agent_intent_async`, { goal_text: `find item ${index}`, callback_url: callbacks.url });
+      const accepted = await postJson(`${replicas[0]?.url}/agent_intent_async`, {
+        goal_text: `find item ${index}`,
+        callback_url: callbacks.url,
+      });
       jobIds.push(accepted.json.job_id);
     }
     replicas.push(await service({ DATABASE_PATH: database, REASONING_QUEUE_WORKERS: "3" }));
@@ -367,7 +508,11 @@ describe("durability", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const delivered = callbacks.received.map((callback) => callback.body.job_id as string);
     expect(delivered.sort()).toEqual([...jobIds].sort());
-    const claims = await replicas[0]!.service.store.db.withTables<ApiTables>().selectFrom("reasoning_queue").select(["id", "attempts", "owner"]).execute();
+    const claims = await replicas[0]!.service.store.db
+      .withTables<ApiTables>()
+      .selectFrom("reasoning_queue")
+      .select(["id", "attempts", "owner"])
+      .execute();
     expect(claims.every((row) => row.attempts === 1)).toBe(true);
   }, 120_000);
 });

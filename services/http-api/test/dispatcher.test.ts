@@ -54,22 +54,26 @@ interface Answer {
 
 function send(target: Served, sent: Sent): Promise<Answer> {
   const headers = [...(sent.headers ?? [])];
-  if (!headers.some((value, index) => index % 2 === 0 && value.toLowerCase() === "host")) headers.push("Host", `127.0.0.1:${target.port}`);
+  if (!headers.some((value, index) => index % 2 === 0 && value.toLowerCase() === "host"))
+    headers.push("Host", `127.0.0.1:${target.port}`);
   if (sent.body !== undefined && !sent.chunked) headers.push("Content-Length", String(Buffer.byteLength(sent.body)));
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: "127.0.0.1", port: target.port, method: sent.method ?? "POST", path: sent.path, headers, agent: false }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (body += chunk));
-      response.on("end", () => {
-        const received: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (["date", "connection", "keep-alive"].includes(name)) continue;
-          received[name] = Array.isArray(value) ? value.join(", ") : String(value);
-        }
-        resolve({ status: response.statusCode ?? 0, headers: received, body });
-      });
-    });
+    const outgoing = httpRequest(
+      { host: "127.0.0.1", port: target.port, method: sent.method ?? "POST", path: sent.path, headers, agent: false },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => {
+          const received: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (["date", "connection", "keep-alive"].includes(name)) continue;
+            received[name] = Array.isArray(value) ? value.join(", ") : String(value);
+          }
+          resolve({ status: response.statusCode ?? 0, headers: received, body });
+        });
+      },
+    );
     outgoing.on("error", reject);
     if (sent.body !== undefined) {
       if (sent.chunked) {
@@ -92,7 +96,14 @@ function normalised(answer: Answer): Answer {
   // can fall between them, so the seconds until the window resets are compared as seconds, not exactly.
   const seconds = (value: string) => (/^\d+$/.test(value) && Number(value) <= 60 ? "<seconds>" : value);
   const headers = Object.fromEntries(
-    Object.entries(answer.headers).map(([name, value]) => [name, name === "content-length" ? "<length>" : name === "ratelimit-reset" || name === "retry-after" ? seconds(value) : clean(value)]),
+    Object.entries(answer.headers).map(([name, value]) => [
+      name,
+      name === "content-length"
+        ? "<length>"
+        : name === "ratelimit-reset" || name === "retry-after"
+          ? seconds(value)
+          : clean(value),
+    ]),
   );
   return { status: answer.status, headers, body: clean(answer.body) };
 }
@@ -102,7 +113,10 @@ function requestLines(logs: readonly string[]): string[] {
   return logs
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((entry) => entry["message"] === "request" || entry["message"] === "request failed unexpectedly")
-    .map((entry) => `${entry["message"]} ${entry["level"]} ${entry["method"] ?? ""} ${entry["path"]} ${entry["status"] ?? ""} ${String(entry["request_id"]).replace(/^req_[0-9a-z]{16,}$/, "<id>")}`);
+    .map(
+      (entry) =>
+        `${entry["message"]} ${entry["level"]} ${entry["method"] ?? ""} ${entry["path"]} ${entry["status"] ?? ""} ${String(entry["request_id"]).replace(/^req_[0-9a-z]{16,}$/, "<id>")}`,
+    );
 }
 
 const json = ["Content-Type", "application/json"];
@@ -111,7 +125,10 @@ const decision = JSON.stringify({
   type: "weighted",
   question: "Which database?",
   options: ["SQLite", "Postgres"],
-  criteria: [{ name: "cost", weight: 0.6, direction: "cost" }, { name: "scale", weight: 0.4 }],
+  criteria: [
+    { name: "cost", weight: 0.6, direction: "cost" },
+    { name: "scale", weight: 0.4 },
+  ],
   scores: [
     [1, 5],
     [6, 9],
@@ -149,20 +166,41 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
       { path: "/agent_intent", headers: [...json, "X-Request-Id", "client-id-1"], body: intent, status: 200 },
       { path: "/agent_intent", headers: [...json, "X-Request-Id", "not a plain id!"], body: intent, status: 200 },
       { path: "/agent_intent", headers: [...json, "Accept-Version", "v1"], body: intent, status: 200 },
-      { path: "/agent_intent", headers: ["Content-Type", "application/json; charset=utf-8"], body: intent, status: 200 },
+      {
+        path: "/agent_intent",
+        headers: ["Content-Type", "application/json; charset=utf-8"],
+        body: intent,
+        status: 200,
+      },
       { path: "/agent_intent", headers: json, body: "", status: 400 },
       { path: "/agent_intent", headers: json, body: "{not json", status: 400 },
       { path: "/agent_intent", headers: json, body: deep, status: 400 },
       { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: 5 }), status: 400 },
-      { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "x".repeat(5000) }), chunked: true, status: 413 },
+      {
+        path: "/agent_intent",
+        headers: json,
+        body: JSON.stringify({ goal_text: "x".repeat(5000) }),
+        chunked: true,
+        status: 413,
+      },
       { path: "/v1/tools/reasoning_decision", headers: json, body: decision, status: 200 },
       { path: "/v1/tools/reasoning_decision", headers: json, body: "[1, 2]", status: 400 },
       { path: "/v1/tools/reasoning_decision", headers: json, body: "null", status: 400 },
       { path: "/v1/tools/reasoning_decision", headers: json, body: JSON.stringify({ type: "weighted" }), status: 400 },
       // U+0000 in input text: INVALID_INPUT naming the field, the same on both paths.
       { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "find\u0000 it" }), status: 400 },
-      { path: "/v1/tools/reasoning_decision", headers: json, body: JSON.stringify({ question: "Which?", options: ["a", "b\u0000"] }), status: 400 },
-      { path: "/v1/tools/reasoning_checkpoint", headers: json, body: JSON.stringify({ operation: "list", session_id: "ses_missing" }), status: 404 },
+      {
+        path: "/v1/tools/reasoning_decision",
+        headers: json,
+        body: JSON.stringify({ question: "Which?", options: ["a", "b\u0000"] }),
+        status: 400,
+      },
+      {
+        path: "/v1/tools/reasoning_checkpoint",
+        headers: json,
+        body: JSON.stringify({ operation: "list", session_id: "ses_missing" }),
+        status: 404,
+      },
       { path: "/healthz", method: "GET", status: 200 },
       { path: "/health", method: "GET", headers: ["Accept-Version", "v1"], status: 200 },
       { path: "/healthz", method: "GET", headers: ["Host", "evil.example"], status: 200 },
@@ -170,9 +208,19 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
       // Every refusal of the request checks, answered directly through the same check list.
       { path: "/agent_intent", headers: ["Content-Type", "text/plain"], body: intent, status: 415 },
       { path: "/agent_intent", body: intent, status: 415 },
-      { path: "/agent_intent", headers: ["Content-Type", "application/json; charset=utf-16"], body: intent, status: 415 },
+      {
+        path: "/agent_intent",
+        headers: ["Content-Type", "application/json; charset=utf-16"],
+        body: intent,
+        status: 415,
+      },
       { path: "/agent_intent", headers: json, body: JSON.stringify({ goal_text: "x".repeat(5000) }), status: 413 },
-      { path: "/v1/tools/reasoning_decision", headers: json, body: JSON.stringify({ question: "x".repeat(5000) }), status: 413 },
+      {
+        path: "/v1/tools/reasoning_decision",
+        headers: json,
+        body: JSON.stringify({ question: "x".repeat(5000) }),
+        status: 413,
+      },
       { path: "/agent_intent", headers: [...json, "Accept-Version", "v2"], body: intent, status: 400 },
       { path: "/agent_intent", headers: [...json, "Host", "evil.example"], body: intent, status: 403 },
       { path: "/agent_intent", headers: [...json, "Origin", "http://evil.example"], body: intent, status: 403 },
@@ -182,25 +230,57 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
       { path: "/v1/workflows", method: "GET", status: 200 },
       { path: "/readyz", method: "GET", status: 200 },
       { path: "/v1/jobs", method: "GET", status: 400 },
-      { path: "/workflow_intent", headers: json, body: JSON.stringify({ run_id: "r1", workflow_name: "chain_of_thought", params: { problem: "Build auth" } }), status: 200 },
-      { path: "/workflow_intent", headers: json, body: JSON.stringify({ run_id: "r1", workflow_name: "nope" }), status: 404 },
-      { path: "/agent_intent_cancel", headers: json, body: JSON.stringify({ correlation_id: "nothing-queued" }), status: 200 },
+      {
+        path: "/workflow_intent",
+        headers: json,
+        body: JSON.stringify({ run_id: "r1", workflow_name: "chain_of_thought", params: { problem: "Build auth" } }),
+        status: 200,
+      },
+      {
+        path: "/workflow_intent",
+        headers: json,
+        body: JSON.stringify({ run_id: "r1", workflow_name: "nope" }),
+        status: 404,
+      },
+      {
+        path: "/agent_intent_cancel",
+        headers: json,
+        body: JSON.stringify({ correlation_id: "nothing-queued" }),
+        status: 200,
+      },
     ];
     for (const sent of cases) {
       const { answer, viaHono } = await same(served.fast, served.hono, sent);
       expect(answer.status, `${sent.path} ${sent.body?.slice(0, 40)}`).toBe(sent.status);
-      expect(viaHono, `${sent.method ?? "POST"} ${sent.path} ${JSON.stringify(sent.headers)} should not reach Hono`).toBe(false);
+      expect(
+        viaHono,
+        `${sent.method ?? "POST"} ${sent.path} ${JSON.stringify(sent.headers)} should not reach Hono`,
+      ).toBe(false);
     }
     // The client's request id is kept, byte for byte.
-    const kept = await same(served.fast, served.hono, { path: "/agent_intent", headers: [...json, "X-Request-Id", "abc-DEF_9="], body: intent });
+    const kept = await same(served.fast, served.hono, {
+      path: "/agent_intent",
+      headers: [...json, "X-Request-Id", "abc-DEF_9="],
+      body: intent,
+    });
     expect(kept.answer.headers["x-request-id"]).toBe("abc-DEF_9=");
   }, 60_000);
 
   it("hands everything else to Hono, which answers it from the same table and checks", async () => {
     const cases: Array<Sent & { status: number }> = [
       // A repeated header (Hono sees the values joined), a query string, another method, no such operation.
-      { path: "/agent_intent", headers: [...json, "X-Request-Id", "one", "X-Request-Id", "two"], body: intent, status: 200 },
-      { path: "/agent_intent", headers: [...json, "Authorization", "Bearer a", "Authorization", "Bearer b"], body: intent, status: 200 },
+      {
+        path: "/agent_intent",
+        headers: [...json, "X-Request-Id", "one", "X-Request-Id", "two"],
+        body: intent,
+        status: 200,
+      },
+      {
+        path: "/agent_intent",
+        headers: [...json, "Authorization", "Bearer a", "Authorization", "Bearer b"],
+        body: intent,
+        status: 200,
+      },
       { path: "/agent_intent?verbose=1", headers: json, body: intent, status: 200 },
       { path: "/v1/jobs?correlation_id=none", method: "GET", status: 200 },
       { path: "/agent_intent", method: "GET", status: 404 },
@@ -217,9 +297,21 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
     }
     // A Host in capitals (which @hono/node-server would refuse, its URL parser rewriting it) is made canonical
     // before either sees it, and answered alike.
-    expect((await same(served.fast, served.hono, { path: "/agent_intent", headers: [...json, "Host", "LOCALHOST:9"], body: intent })).answer.status).toBe(200);
+    expect(
+      (
+        await same(served.fast, served.hono, {
+          path: "/agent_intent",
+          headers: [...json, "Host", "LOCALHOST:9"],
+          body: intent,
+        })
+      ).answer.status,
+    ).toBe(200);
     // A stream is Hono's too.
-    const streamed = await same(served.fast, served.hono, { path: "/v1/tools/reasoning_decision", headers: [...json, "Accept", "text/event-stream"], body: decision });
+    const streamed = await same(served.fast, served.hono, {
+      path: "/v1/tools/reasoning_decision",
+      headers: [...json, "Accept", "text/event-stream"],
+      body: decision,
+    });
     expect(streamed.viaHono).toBe(true);
     expect(streamed.answer.headers["content-type"]).toContain("text/event-stream");
     expect(streamed.answer.body).toContain("event: result");
@@ -227,7 +319,10 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
 
   it("writes the same request log lines", async () => {
     // A request's line is logged when its response finishes, which can come after the client read it.
-    for (const deadline = Date.now() + 30_000; requestLines(served.fast.logs).length !== requestLines(served.hono.logs).length && Date.now() < deadline; ) {
+    for (
+      const deadline = Date.now() + 30_000;
+      requestLines(served.fast.logs).length !== requestLines(served.hono.logs).length && Date.now() < deadline;
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const fastLines = requestLines(served.fast.logs);
@@ -237,7 +332,11 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
 });
 
 describe("answered directly or through Hono, a token and a rate limit count alike", () => {
-  const env = { REASONING_API_TOKEN: "s3cret-token-value", REASONING_API_AUTH_FAILURE_LIMIT: "2", REASONING_API_RATE_LIMIT: "4" };
+  const env = {
+    REASONING_API_TOKEN: "s3cret-token-value",
+    REASONING_API_AUTH_FAILURE_LIMIT: "2",
+    REASONING_API_RATE_LIMIT: "4",
+  };
   const served = useFastAndHono(env);
 
   it("counts requests and auth failures once, whichever of the two answers", async () => {
@@ -245,20 +344,41 @@ describe("answered directly or through Hono, a token and a rate limit count alik
     const steps: Array<Sent & { status: number; viaHono: boolean }> = [
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 200, viaHono: false },
       { path: "/agent_intent", headers: json, body: intent, status: 401, viaHono: false },
-      { path: "/v1/tools/reasoning_decision", headers: [...json, ...auth], body: decision, status: 200, viaHono: false },
+      {
+        path: "/v1/tools/reasoning_decision",
+        headers: [...json, ...auth],
+        body: decision,
+        status: 200,
+        viaHono: false,
+      },
       // Counted through Hono (a query string), against the same window.
-      { path: "/agent_intent?x=1", headers: ["Content-Type", "text/plain", ...auth], body: intent, status: 415, viaHono: true },
+      {
+        path: "/agent_intent?x=1",
+        headers: ["Content-Type", "text/plain", ...auth],
+        body: intent,
+        status: 415,
+        viaHono: true,
+      },
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 200, viaHono: false },
       // The fifth counted request of the window: 429, with Retry-After and the RateLimit headers.
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: false },
       { path: "/healthz", method: "GET", status: 200, viaHono: false },
-      { path: "/agent_intent?x=1", headers: [...json, "Authorization", "Bearer wrong"], body: intent, status: 401, viaHono: true },
+      {
+        path: "/agent_intent?x=1",
+        headers: [...json, "Authorization", "Bearer wrong"],
+        body: intent,
+        status: 401,
+        viaHono: true,
+      },
       // Two failures (one counted each way): the client is locked out, even with the right token.
       { path: "/agent_intent", headers: [...json, ...auth], body: intent, status: 429, viaHono: false },
     ];
     for (const step of steps) {
       const { answer, viaHono } = await same(served.fast, served.hono, step);
-      expect([answer.status, viaHono], `${step.path} ${JSON.stringify(step.headers)}`).toEqual([step.status, step.viaHono]);
+      expect([answer.status, viaHono], `${step.path} ${JSON.stringify(step.headers)}`).toEqual([
+        step.status,
+        step.viaHono,
+      ]);
     }
   }, 60_000);
 });

@@ -18,8 +18,14 @@ afterAll(async () => {
 describe("the OpenAPI document", () => {
   it("names its server and passes Redocly's recommended lint (no errors; the only warning: the project declares no license)", async () => {
     expect(document.servers).toEqual([{ url: "/", description: "The server that served this document" }]);
-    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: "openapi.json", config: await createConfig("extends: [recommended]") }); // YAML: an object literal costs tsc a second to relate to the config type
-    const summary = problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? ""}`);
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: "openapi.json",
+      config: await createConfig("extends: [recommended]"),
+    }); // YAML: an object literal costs tsc a second to relate to the config type
+    const summary = problems.map(
+      (problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? ""}`,
+    );
     expect(summary.filter((line) => line.startsWith("error"))).toEqual([]);
     expect(summary.filter((line) => !line.startsWith("warn info-license"))).toEqual([]);
     // The recommended rules did run: they warn about the missing license.
@@ -31,18 +37,36 @@ describe("the OpenAPI document", () => {
     expect(tree.properties.num_branches.default).toBe(3);
     expect(tree.required ?? []).not.toContain("num_branches");
     const mcts = document.paths["/v1/tools/reasoning_mcts"].post.requestBody.content["application/json"].schema;
-    expect(mcts.properties).toMatchObject({ iterations: { default: 10 }, exploration_constant: { default: Math.SQRT2 }, quality_threshold: { default: 0.5 } });
+    expect(mcts.properties).toMatchObject({
+      iterations: { default: 10 },
+      exploration_constant: { default: Math.SQRT2 },
+      quality_threshold: { default: 0.5 },
+    });
 
     // The generated client types (openapi-typescript): every defaulted field of every request body is optional (`name?:`),
     // so the README's own reasoning_decision body (no normalization) type-checks.
     const types = astToString(await openapiTS(document));
     let checked = 0;
-    for (const item of Object.values(document.paths as Record<string, { post?: { operationId: string; requestBody?: { content: Record<string, { schema: { properties?: Record<string, { default?: unknown }> } }> } } }>)) {
+    for (const item of Object.values(
+      document.paths as Record<
+        string,
+        {
+          post?: {
+            operationId: string;
+            requestBody?: {
+              content: Record<string, { schema: { properties?: Record<string, { default?: unknown }> } }>;
+            };
+          };
+        }
+      >,
+    )) {
       const operation = item.post;
       if (!operation?.requestBody) continue;
       const start = types.indexOf(`    ${operation.operationId}: {`);
       const body = types.slice(types.indexOf("requestBody: {", start), types.indexOf("responses: {", start));
-      for (const [name, property] of Object.entries(operation.requestBody.content["application/json"]?.schema.properties ?? {})) {
+      for (const [name, property] of Object.entries(
+        operation.requestBody.content["application/json"]?.schema.properties ?? {},
+      )) {
         if (property.default === undefined) continue;
         checked += 1;
         expect(body, `${operation.operationId}.${name}`).toMatch(new RegExp(`^ {20}${name}\\?:`, "m"));
@@ -52,8 +76,16 @@ describe("the OpenAPI document", () => {
   });
 
   it("documents the session page parameters with their default size", () => {
-    const parameters = document.paths["/v1/sessions/{session_id}"].get.parameters as Array<{ name: string; in: string; schema?: { default?: unknown } }>;
-    expect(parameters.filter((parameter) => parameter.in === "query").map((parameter) => [parameter.name, parameter.schema?.default])).toEqual([
+    const parameters = document.paths["/v1/sessions/{session_id}"].get.parameters as Array<{
+      name: string;
+      in: string;
+      schema?: { default?: unknown };
+    }>;
+    expect(
+      parameters
+        .filter((parameter) => parameter.in === "query")
+        .map((parameter) => [parameter.name, parameter.schema?.default]),
+    ).toEqual([
       ["limit", 100],
       ["offset", 0],
     ]);
@@ -65,9 +97,15 @@ describe("GET /docs", () => {
     const page = await (await fetch(`${running.url}/docs`)).text();
     expect(page).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
     const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
-    expect(sources).toEqual(expect.arrayContaining(["docs/assets/swagger-ui-bundle.js", "docs/assets/swagger-ui.css", "docs/assets/init.js"]));
-    const { version } = (await import("swagger-ui-dist/package.json", { with: { type: "json" } })).default as { version: string };
-    const packageJson = (await import("../package.json", { with: { type: "json" } })).default as { dependencies: Record<string, string> };
+    expect(sources).toEqual(
+      expect.arrayContaining(["docs/assets/swagger-ui-bundle.js", "docs/assets/swagger-ui.css", "docs/assets/init.js"]),
+    );
+    const { version } = (await import("swagger-ui-dist/package.json", { with: { type: "json" } })).default as {
+      version: string;
+    };
+    const packageJson = (await import("../package.json", { with: { type: "json" } })).default as {
+      dependencies: Record<string, string>;
+    };
     expect(packageJson.dependencies["swagger-ui-dist"]).toBe(version);
     for (const source of sources.filter((item) => item.startsWith("docs/"))) {
       const asset = await fetch(new URL(source, `${running.url}/docs`));
@@ -81,14 +119,24 @@ describe("GET /docs", () => {
 
 describe("GET /v1/sessions/{id}", () => {
   it("pages a large session's lists: ?limit&offset honoured, 100 items by default, page totals and next offset", async () => {
-    const first = await postJson(`${running.url}/v1/tools/reasoning_checkpoint`, { operation: "list", session_id: "ses_none" });
+    const first = await postJson(`${running.url}/v1/tools/reasoning_checkpoint`, {
+      operation: "list",
+      session_id: "ses_none",
+    });
     expect(first.status).toBe(404);
     // 250 thoughts through the store the service uses (the tools would need a model for each).
     const store = running.service.store;
     const now = new Date().toISOString();
     await store.sessions.create({ id: "ses_big", mode: "linear", now });
     for (let index = 0; index < 250; index += 1) {
-      await store.thoughts.append({ id: `th_${String(index).padStart(3, "0")}`, session_id: "ses_big", content: `Thought ${index}`, mode: "linear", confidence: 0.5, created_at: now });
+      await store.thoughts.append({
+        id: `th_${String(index).padStart(3, "0")}`,
+        session_id: "ses_big",
+        content: `Thought ${index}`,
+        mode: "linear",
+        confidence: 0.5,
+        created_at: now,
+      });
     }
     const whole = await getJson(`${running.url}/v1/sessions/ses_big`);
     expect(whole.status).toBe(200);
@@ -96,7 +144,9 @@ describe("GET /v1/sessions/{id}", () => {
     expect(whole.json.page).toMatchObject({ offset: 0, limit: 100, next_offset: 100, totals: { thoughts: 250 } });
 
     const window = await getJson(`${running.url}/v1/sessions/ses_big?limit=10&offset=100`);
-    expect(window.json.thoughts.map((thought: { content: string }) => thought.content)).toEqual(Array.from({ length: 10 }, (_, index) => `Thought ${100 + index}`));
+    expect(window.json.thoughts.map((thought: { content: string }) => thought.content)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `Thought ${100 + index}`),
+    );
     expect(window.json.page).toMatchObject({ offset: 100, limit: 10, next_offset: 110 });
 
     const thoughts = await getJson(`${running.url}/v1/sessions/ses_big/thoughts?offset=240`);
@@ -114,17 +164,26 @@ describe("errors that would leak internals", () => {
     const engine = running.service.engine;
     const original = engine.invoke;
     engine.invoke = async () => {
-      throw new DeliberateError({ code: "INTERNAL", message: "reasoning_decision produced output that does not match its schema: [{ code: invalid_type, path: [ranking] }] Maximum call stack size exceeded" });
+      throw new DeliberateError({
+        code: "INTERNAL",
+        message:
+          "reasoning_decision produced output that does not match its schema: [{ code: invalid_type, path: [ranking] }] Maximum call stack size exceeded",
+      });
     };
     try {
-      const response = await postJson(`${running.url}/v1/tools/reasoning_decision`, { question: "q", options: ["a", "b"] });
+      const response = await postJson(`${running.url}/v1/tools/reasoning_decision`, {
+        question: "q",
+        options: ["a", "b"],
+      });
       expect(response.status).toBe(500);
       expect(response.text).not.toContain("invalid_type");
       expect(response.text).not.toContain("call stack");
       const errorId = response.json.error.error_id as string;
       expect(errorId).toMatch(/^err_/);
       expect(response.json.error.message).toContain(errorId);
-      const logged = running.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry["error_id"] === errorId);
+      const logged = running.logs
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((entry) => entry["error_id"] === errorId);
       expect(JSON.stringify(logged)).toContain("invalid_type");
 
       const streamed = await fetch(`${running.url}/v1/tools/reasoning_decision`, {

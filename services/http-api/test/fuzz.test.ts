@@ -31,7 +31,11 @@ interface BadRequest {
 
 function generate(seed: number, count: number, endpoints: Endpoint[]): BadRequest[] {
   const usable = endpoints.filter((endpoint) => fieldsWithWrongValues(endpoint.properties).length > 0);
-  const junk = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== "__proto__"), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 });
+  const junk = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== "__proto__"),
+    fc.jsonValue({ maxDepth: 3 }),
+    { maxKeys: 3 },
+  );
   const arbitrary = fc.tuple(
     fc.oneof(
       { weight: 2, arbitrary: fc.constant("malformed-json" as const) },
@@ -43,29 +47,47 @@ function generate(seed: number, count: number, endpoints: Endpoint[]): BadReques
     fc.nat(),
     fc.nat(),
     junk,
-    fc.oneof(fc.string({ maxLength: 30 }), fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value))),
-    fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 })),
+    fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+    ),
+    fc.oneof(
+      fc.integer(),
+      fc.string(),
+      fc.constant(null),
+      fc.boolean(),
+      fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+    ),
     fc.integer({ min: 65, max: 4000 }),
   );
-  return fc.sample(arbitrary, { seed, numRuns: count }).map(([kind, endpointPick, valuePick, extra, text, scalar, depth]): BadRequest => {
-    const endpoint = usable[endpointPick % usable.length] as Endpoint;
-    switch (kind) {
-      case "malformed-json":
-        return { kind, path: endpoint.path, body: brokenJson(text, valuePick) };
-      case "not-an-object":
-        return { kind, path: endpoint.path, body: JSON.stringify(scalar) };
-      case "wrong-field": {
-        const fields = fieldsWithWrongValues(endpoint.properties);
-        const field = fields[valuePick % fields.length] as string;
-        const extraKeys = Object.fromEntries(Object.entries(extra).filter(([key]) => !(key in endpoint.properties)));
-        return { kind, path: endpoint.path, body: JSON.stringify({ ...extraKeys, [field]: wrongValueFor(endpoint.properties[field] as JsonSchema, valuePick) }) };
+  return fc
+    .sample(arbitrary, { seed, numRuns: count })
+    .map(([kind, endpointPick, valuePick, extra, text, scalar, depth]): BadRequest => {
+      const endpoint = usable[endpointPick % usable.length] as Endpoint;
+      switch (kind) {
+        case "malformed-json":
+          return { kind, path: endpoint.path, body: brokenJson(text, valuePick) };
+        case "not-an-object":
+          return { kind, path: endpoint.path, body: JSON.stringify(scalar) };
+        case "wrong-field": {
+          const fields = fieldsWithWrongValues(endpoint.properties);
+          const field = fields[valuePick % fields.length] as string;
+          const extraKeys = Object.fromEntries(Object.entries(extra).filter(([key]) => !(key in endpoint.properties)));
+          return {
+            kind,
+            path: endpoint.path,
+            body: JSON.stringify({
+              ...extraKeys,
+              [field]: wrongValueFor(endpoint.properties[field] as JsonSchema, valuePick),
+            }),
+          };
+        }
+        case "too-deep":
+          return { kind, path: endpoint.path, body: `{"metadata":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}` };
+        case "unknown-tool":
+          return { kind, path: `/v1/tools/not_a_tool_${valuePick}`, body: JSON.stringify(extra) };
       }
-      case "too-deep":
-        return { kind, path: endpoint.path, body: `{"metadata":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}` };
-      case "unknown-tool":
-        return { kind, path: `/v1/tools/not_a_tool_${valuePick}`, body: JSON.stringify(extra) };
-    }
-  });
+    });
 }
 
 // The requests go out through node:http with a keep-alive agent rather than fetch: the server sees the same
@@ -80,12 +102,22 @@ const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 let socketRetries = 0;
 function postOnce(url: string, body: string, retried = false): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", reject);
-    });
+    const request = httpRequest(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", reject);
+      },
+    );
     request.on("error", (error: NodeJS.ErrnoException) => {
       if (!retried && request.reusedSocket && error.code === "ECONNRESET") {
         socketRetries += 1;
@@ -107,11 +139,18 @@ afterAll(async () => {
 });
 
 describe("fuzz: REST", () => {
-  it("answers every bad request with a 4xx naming a field, keeps serving, and writes nothing", { timeout: 120_000 }, async () => {
+  it("answers every bad request with a 4xx naming a field, keeps serving, and writes nothing", {
+    timeout: 120_000,
+  }, async () => {
     const started = Date.now();
-    const propertiesOf = (schema: z.ZodType) => ((z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, JsonSchema> }).properties ?? {});
+    const propertiesOf = (schema: z.ZodType) =>
+      (z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, JsonSchema> })
+        .properties ?? {};
     const endpoints: Endpoint[] = [
-      ...running.service.engine.tools.map((tool) => ({ path: `/v1/tools/${tool.name}`, properties: propertiesOf(tool.inputSchema) })),
+      ...running.service.engine.tools.map((tool) => ({
+        path: `/v1/tools/${tool.name}`,
+        properties: propertiesOf(tool.inputSchema),
+      })),
       { path: "/agent_intent", properties: propertiesOf(agentIntentRequestSchema) },
       { path: "/agent_intent_async", properties: propertiesOf(agentIntentRequestSchema) },
       { path: "/agent_intent_cancel", properties: propertiesOf(cancelRequestSchema) },
@@ -133,10 +172,14 @@ describe("fuzz: REST", () => {
           } catch {
             body = undefined;
           }
-          if (response.status < 400 || response.status >= 500) problems.push(`status ${response.status}: ${describe} -> ${text.slice(0, 200)}`);
-          else if (body?.status !== "error" || !body.error?.code) problems.push(`no error body: ${describe} -> ${text.slice(0, 200)}`);
-          else if (!body.error.issues?.some((issue) => typeof issue.field === "string" && issue.field !== "")) problems.push(`names no field: ${describe} -> ${text.slice(0, 300)}`);
-          else if (request.kind !== "unknown-tool" && body.error.code !== "INVALID_INPUT") problems.push(`code ${body.error.code}: ${describe}`);
+          if (response.status < 400 || response.status >= 500)
+            problems.push(`status ${response.status}: ${describe} -> ${text.slice(0, 200)}`);
+          else if (body?.status !== "error" || !body.error?.code)
+            problems.push(`no error body: ${describe} -> ${text.slice(0, 200)}`);
+          else if (!body.error.issues?.some((issue) => typeof issue.field === "string" && issue.field !== ""))
+            problems.push(`names no field: ${describe} -> ${text.slice(0, 300)}`);
+          else if (request.kind !== "unknown-tool" && body.error.code !== "INVALID_INPUT")
+            problems.push(`code ${body.error.code}: ${describe}`);
         }),
       );
     }

@@ -29,14 +29,26 @@ describe("bearer token", () => {
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="deliberate"');
     expect(missing.json).toMatchObject({ status: "error", error: { code: "UNAUTHORIZED" } });
 
-    const wrong = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { authorization: `Bearer ${token}x` });
+    const wrong = await postJson(
+      `${running.url}/agent_intent`,
+      { goal_text: "find x" },
+      { authorization: `Bearer ${token}x` },
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toContain('error="invalid_token"');
 
-    const basic = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { authorization: `Basic ${Buffer.from(`a:${token}`).toString("base64")}` });
+    const basic = await postJson(
+      `${running.url}/agent_intent`,
+      { goal_text: "find x" },
+      { authorization: `Basic ${Buffer.from(`a:${token}`).toString("base64")}` },
+    );
     expect(basic.status).toBe(401);
 
-    const ok = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { authorization: `Bearer ${token}` });
+    const ok = await postJson(
+      `${running.url}/agent_intent`,
+      { goal_text: "find x" },
+      { authorization: `Bearer ${token}` },
+    );
     expect(ok.status).toBe(200);
     // Health and docs stay public; tools and jobs do not.
     expect((await getJson(`${running.url}/healthz`)).status).toBe(200);
@@ -58,11 +70,15 @@ describe("limits", () => {
     expect(response.json.error.code).toBe("PAYLOAD_TOO_LARGE");
     // Also without Content-Length (chunked): the limit applies while reading.
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(`${running.url}/agent_intent`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
-        let body = "";
-        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const request = httpRequest(
+        `${running.url}/agent_intent`,
+        { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       request.on("error", reject);
       request.write(`{"goal_text":"${"y".repeat(1500)}`);
       request.end(`${"y".repeat(1500)}"}`);
@@ -93,10 +109,22 @@ describe("limits", () => {
     const statuses: number[] = [];
     for (const forged of ["1.1.1.1", "2.2.2.2", "3.3.3.3"]) {
       // The client forges the first hop; the proxy appends the real address last.
-      statuses.push((await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { "x-forwarded-for": `${forged}, 203.0.113.7` })).status);
+      statuses.push(
+        (
+          await postJson(
+            `${running.url}/agent_intent`,
+            { goal_text: "find x" },
+            { "x-forwarded-for": `${forged}, 203.0.113.7` },
+          )
+        ).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 429]);
-    const other = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { "x-forwarded-for": "198.51.100.9" });
+    const other = await postJson(
+      `${running.url}/agent_intent`,
+      { goal_text: "find x" },
+      { "x-forwarded-for": "198.51.100.9" },
+    );
     expect(other.status).toBe(200);
   });
 
@@ -152,7 +180,10 @@ describe("errors", () => {
   });
 
   it("refuses a path id holding U+0000 with INVALID_INPUT naming it, as the MCP tools do for the same id", async () => {
-    const running = await startService({}, { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] });
+    const running = await startService(
+      {},
+      { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] },
+    );
     cleanups.push(() => running.stop());
     const cases: Array<{ path: string; field: string; method?: "POST" }> = [
       { path: "/v1/sessions/ses%00x", field: "session_id" },
@@ -163,23 +194,32 @@ describe("errors", () => {
       { path: "/v1/self-improvement/actions/a%00x/rollback", field: "action_id", method: "POST" },
     ];
     for (const { path, field, method } of cases) {
-      const response = method === "POST" ? await postJson(`${running.url}${path}`, {}) : await getJson(`${running.url}${path}`);
+      const response =
+        method === "POST" ? await postJson(`${running.url}${path}`, {}) : await getJson(`${running.url}${path}`);
       expect(response.status, path).toBe(400);
-      expect(response.json.error, path).toMatchObject({ code: "INVALID_INPUT", issues: [{ field, message: expect.stringContaining("U+0000") }] });
+      expect(response.json.error, path).toMatchObject({
+        code: "INVALID_INPUT",
+        issues: [{ field, message: expect.stringContaining("U+0000") }],
+      });
     }
     // The same id without U+0000 is only unknown.
     expect((await getJson(`${running.url}/v1/sessions/ses_x`)).status).toBe(404);
   });
 
   it("self-improvement: an empty or non-numeric ?limit and a missing or mistyped pause duration are named and explained, like a session read's", async () => {
-    const running = await startService({}, { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] });
+    const running = await startService(
+      {},
+      { modules: [createSelfImprovementModule({ cycleMs: 3_600_000, syncMs: 3_600_000, analyzer: { use: "rules" } })] },
+    );
     cleanups.push(() => running.stop());
     const session = (await getJson(`${running.url}/v1/sessions/ses_x?limit=`)).json.error.issues;
     for (const path of ["/v1/self-improvement/history", "/v1/self-improvement/diagnostics"]) {
       for (const limit of ["", "%20", "abc", "1.5"]) {
         const response = await getJson(`${running.url}${path}?limit=${limit}`);
         expect(response.status, `${path} ${limit}`).toBe(400);
-        expect(response.json.error.issues, `${path} ${limit}`).toEqual([{ field: "limit", message: expect.not.stringMatching(/Too small|NaN/) }]);
+        expect(response.json.error.issues, `${path} ${limit}`).toEqual([
+          { field: "limit", message: expect.not.stringMatching(/Too small|NaN/) },
+        ]);
       }
       expect((await getJson(`${running.url}${path}?limit=`)).json.error.issues).toEqual(session);
       expect((await getJson(`${running.url}${path}?limit=2`)).status).toBe(200);
@@ -187,9 +227,13 @@ describe("errors", () => {
     for (const body of [{}, { duration: true }, { duration: 1.5 }, { duration: null }]) {
       const response = await postJson(`${running.url}/v1/self-improvement/pause`, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.json.error.issues, JSON.stringify(body)).toEqual([{ field: "duration", message: expect.stringContaining("30m") }]);
+      expect(response.json.error.issues, JSON.stringify(body)).toEqual([
+        { field: "duration", message: expect.stringContaining("30m") },
+      ]);
     }
-    expect((await postJson(`${running.url}/v1/self-improvement/pause`, { duration: 0 })).json).toEqual({ paused_until: null });
+    expect((await postJson(`${running.url}/v1/self-improvement/pause`, { duration: 0 })).json).toEqual({
+      paused_until: null,
+    });
   });
 
   it("answers a header holding U+0000 (refused by node's parser) with the JSON error body naming the headers", async () => {
@@ -207,10 +251,15 @@ describe("errors", () => {
       });
     const body = JSON.stringify({ content: "x" });
     for (const header of ["Accept-Version: v1\u0000", "X-Request-Id: a\u0000b", "Authorization: Bearer a\u0000"]) {
-      const answer = await send(`POST /v1/tools/reasoning_linear HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      const answer = await send(
+        `POST /v1/tools/reasoning_linear HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
       expect(answer.split("\r\n")[0], header).toBe("HTTP/1.1 400 Bad Request");
       const json = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
-      expect(json, header).toMatchObject({ status: "error", error: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] } });
+      expect(json, header).toMatchObject({
+        status: "error",
+        error: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] },
+      });
     }
     // Nothing reached a tool.
     expect(await running.service.store.invocations.list()).toEqual([]);
@@ -218,7 +267,11 @@ describe("errors", () => {
 
   it("echoes a caller's request id", async () => {
     const running = await service();
-    const response = await postJson(`${running.url}/agent_intent`, { goal_text: "find x" }, { "x-request-id": "caller-id-123" });
+    const response = await postJson(
+      `${running.url}/agent_intent`,
+      { goal_text: "find x" },
+      { "x-request-id": "caller-id-123" },
+    );
     expect(response.headers.get("x-request-id")).toBe("caller-id-123");
     await running.service.telemetry.flush();
     const events = await running.service.store.reasoningLogs.list({ requestId: "caller-id-123" });
@@ -239,14 +292,18 @@ describe("errors", () => {
     } finally {
       process.stdout.write = original;
     }
-    const events = written.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { message: string });
+    const events = written
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { message: string });
     expect(events.some((event) => event.message === "intent.decided")).toBe(true);
   });
 });
 
 describe("graceful shutdown", () => {
   it("lets an in-flight request finish, then refuses new connections", async () => {
-    const model = await createFakeModelServer({ respond: { delayMs: 400, object: { reasoning: "r", tool_name: "finish", tool_args: {}, final_text: "done" } } });
+    const model = await createFakeModelServer({
+      respond: { delayMs: 400, object: { reasoning: "r", tool_name: "finish", tool_args: {}, final_text: "done" } },
+    });
     cleanups.push(() => model.close());
     const running = await startService({ ...model.environment("openai"), MAX_RETRIES: "0" });
     const inFlight = postJson(`${running.url}/agent_intent`, { goal_text: "find x" });
@@ -265,12 +322,24 @@ describe("graceful shutdown", () => {
     const { temporaryDirectory } = await import("./support/service-harness.ts");
     const directory = temporaryDirectory();
     const database = `${directory.path}/deliberate.db`;
-    const running = await startService({ ...model.environment("openai"), MAX_RETRIES: "0", DATABASE_PATH: database, REASONING_SHUTDOWN_GRACE_MS: "200", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1" });
-    const accepted = await postJson(`${running.url}/agent_intent_async`, { goal_text: "find x", callback_url: "http://127.0.0.1:9/cb" });
+    const running = await startService({
+      ...model.environment("openai"),
+      MAX_RETRIES: "0",
+      DATABASE_PATH: database,
+      REASONING_SHUTDOWN_GRACE_MS: "200",
+      REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
+    });
+    const accepted = await postJson(`${running.url}/agent_intent_async`, {
+      goal_text: "find x",
+      callback_url: "http://127.0.0.1:9/cb",
+    });
     await eventually(() => (model.requests.length > 0 ? true : undefined));
     await running.stop();
     const { openStore } = await import("@deliberate/store");
-    const store = await openStore<ApiRepositories>({ ...(await databaseOptions(database)), modules: [reasoningModule, agentIntentModule] });
+    const store = await openStore<ApiRepositories>({
+      ...(await databaseOptions(database)),
+      modules: [reasoningModule, agentIntentModule],
+    });
     const job = await store.jobs.get(accepted.json.job_id);
     await store.close();
     directory.remove();

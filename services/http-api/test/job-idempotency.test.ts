@@ -22,7 +22,8 @@ const intent = (correlationId: string, extra: Record<string, unknown> = {}) => (
   ...extra,
 });
 
-const delivered = (correlationId: string) => callbacks.received.filter((callback) => callback.body?.correlation_id === correlationId);
+const delivered = (correlationId: string) =>
+  callbacks.received.filter((callback) => callback.body?.correlation_id === correlationId);
 
 describe("correlation_id is an idempotency key", () => {
   it("the same request again returns the same job (Idempotent-Replayed), and one callback is sent", async () => {
@@ -30,7 +31,13 @@ describe("correlation_id is an idempotency key", () => {
     expect(first.status).toBe(202);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     // A retry, with its object keys in another order: the same request.
-    const reordered = { correlation_id: "idem-1", callback_url: `${callbacks.url}/hooks/idem-1`, persona: { tone: "terse", name: "savant-engineer" }, goal_text: "search project for TODOs", session_id: "s1" };
+    const reordered = {
+      correlation_id: "idem-1",
+      callback_url: `${callbacks.url}/hooks/idem-1`,
+      persona: { tone: "terse", name: "savant-engineer" },
+      goal_text: "search project for TODOs",
+      session_id: "s1",
+    };
     const again = await postJson(`${running.url}/agent_intent_async`, reordered);
     expect(again.status).toBe(202);
     expect(again.json).toEqual({ status: "accepted", job_id: first.json.job_id, correlation_id: "idem-1" });
@@ -39,7 +46,14 @@ describe("correlation_id is an idempotency key", () => {
     expect(listed.status).toBe(200);
     expect(listed.json.correlation_id).toBe("idem-1");
     expect(listed.json.jobs.map((job: { job_id: string }) => job.job_id)).toEqual([first.json.job_id]);
-    await eventually(async () => ((await getJson(`${running.url}/v1/jobs/${first.json.job_id}`)).json.callback.status === "delivered" ? true : undefined), 30_000, "the delivery");
+    await eventually(
+      async () =>
+        (await getJson(`${running.url}/v1/jobs/${first.json.job_id}`)).json.callback.status === "delivered"
+          ? true
+          : undefined,
+      30_000,
+      "the delivery",
+    );
     expect(delivered("idem-1")).toHaveLength(1);
     // Replayed after it finished: still the same job, nothing queued or sent again.
     const late = await postJson(`${running.url}/agent_intent_async`, intent("idem-1"));
@@ -49,13 +63,24 @@ describe("correlation_id is an idempotency key", () => {
 
   it("a different request under a correlation_id already used is 409 CONFLICT naming the job that holds it", async () => {
     const first = await postJson(`${running.url}/agent_intent_async`, intent("idem-2"));
-    const conflicting = await postJson(`${running.url}/agent_intent_async`, intent("idem-2", { goal_text: "Find auth logic" }));
+    const conflicting = await postJson(
+      `${running.url}/agent_intent_async`,
+      intent("idem-2", { goal_text: "Find auth logic" }),
+    );
     expect(conflicting.status).toBe(409);
-    expect(conflicting.json.error).toMatchObject({ code: "CONFLICT", issues: [{ field: "correlation_id", message: `already used by job ${first.json.job_id} for a different request` }] });
+    expect(conflicting.json.error).toMatchObject({
+      code: "CONFLICT",
+      issues: [
+        { field: "correlation_id", message: `already used by job ${first.json.job_id} for a different request` },
+      ],
+    });
     expect(conflicting.json.error.message).toContain("a correlation_id is an idempotency key");
     expect(conflicting.json.error.hint).toContain("GET /v1/jobs?correlation_id=idem-2");
     // Another callback URL is another request too.
-    const elsewhere = await postJson(`${running.url}/agent_intent_async`, intent("idem-2", { callback_url: `${callbacks.url}/other` }));
+    const elsewhere = await postJson(
+      `${running.url}/agent_intent_async`,
+      intent("idem-2", { callback_url: `${callbacks.url}/other` }),
+    );
     expect(elsewhere.status).toBe(409);
     expect((await getJson(`${running.url}/v1/jobs?correlation_id=idem-2`)).json.jobs).toHaveLength(1);
   });
@@ -65,17 +90,26 @@ describe("correlation_id is an idempotency key", () => {
     const idle = await startService({ REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_QUEUE_WORKER: "0" });
     try {
       const first = await postJson(`${idle.url}/agent_intent_async`, intent("idem-4"));
-      expect((await postJson(`${idle.url}/agent_intent_cancel`, { correlation_id: "idem-4" })).json).toMatchObject({ ok: true, canceled: [first.json.job_id] });
+      expect((await postJson(`${idle.url}/agent_intent_cancel`, { correlation_id: "idem-4" })).json).toMatchObject({
+        ok: true,
+        canceled: [first.json.job_id],
+      });
       const again = await postJson(`${idle.url}/agent_intent_async`, intent("idem-4"));
       expect(again.status).toBe(409);
-      expect(again.json.error).toMatchObject({ code: "CONFLICT", issues: [{ field: "correlation_id", message: `job ${first.json.job_id} under it was canceled` }], hint: "Send the request again with a new correlation_id." });
+      expect(again.json.error).toMatchObject({
+        code: "CONFLICT",
+        issues: [{ field: "correlation_id", message: `job ${first.json.job_id} under it was canceled` }],
+        hint: "Send the request again with a new correlation_id.",
+      });
     } finally {
       await idle.stop();
     }
   });
 
   it("racing identical requests make one job", async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, () => postJson(`${running.url}/agent_intent_async`, intent("idem-3"))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => postJson(`${running.url}/agent_intent_async`, intent("idem-3"))),
+    );
     expect(new Set(results.map((result) => result.status))).toEqual(new Set([202]));
     expect(new Set(results.map((result) => result.json.job_id)).size).toBe(1);
     expect(results.filter((result) => result.headers.get("idempotent-replayed") === "true")).toHaveLength(11);
@@ -96,9 +130,14 @@ describe("correlation_id is an idempotency key", () => {
     const badLimit = await getJson(`${running.url}/v1/jobs?correlation_id=idem-1&limit=1000`);
     expect(badLimit.status).toBe(400);
     expect(badLimit.json.error.issues[0].field).toBe("limit");
-    expect((await getJson(`${running.url}/v1/jobs?correlation_id=nobody`)).json).toEqual({ correlation_id: "nobody", jobs: [] });
+    expect((await getJson(`${running.url}/v1/jobs?correlation_id=nobody`)).json).toEqual({
+      correlation_id: "nobody",
+      jobs: [],
+    });
     const document = (await getJson(`${running.url}/openapi.json`)).json;
-    expect(document.paths["/v1/jobs"].get.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(expect.arrayContaining(["correlation_id", "limit"]));
+    expect(document.paths["/v1/jobs"].get.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
+      expect.arrayContaining(["correlation_id", "limit"]),
+    );
     expect(document.paths["/agent_intent_async"].post.description).toContain("correlation_id is an idempotency key");
     expect(document.paths["/agent_intent_async"].post.responses["409"]).toBeDefined();
   });

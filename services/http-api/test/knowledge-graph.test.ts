@@ -1,5 +1,18 @@
-import { endSessionResponseSchema, executeTaskResponseSchema, type ExecuteTaskResponse, needsCompletionSchema, reasoningCapabilitySchema, createHostContext, expandNeedsCompletion } from "@deliberate/contracts";
-import { answerFor, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioWeatherTool } from "@deliberate/knowledge-graph/testing";
+import {
+  endSessionResponseSchema,
+  executeTaskResponseSchema,
+  type ExecuteTaskResponse,
+  needsCompletionSchema,
+  reasoningCapabilitySchema,
+  createHostContext,
+  expandNeedsCompletion,
+} from "@deliberate/contracts";
+import {
+  answerFor,
+  scenarioDeducedTriples,
+  scenarioDomainKnowledge,
+  scenarioWeatherTool,
+} from "@deliberate/knowledge-graph/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
@@ -10,12 +23,23 @@ import { getJson, postJson, startService, temporaryDirectory, type RunningServic
 // POST /v1/methods/{method} and as tools at POST /v1/tools/{name}; with a model
 // (the loopback fake model server) and with no key (needs_completion rounds).
 
-const deductive = { reasoningType: "deductive", goalQuery: "Is Alice an ancestor of Dave?", contextData: { domainKnowledge: scenarioDomainKnowledge } };
-const planned = { reasoningType: "planAndExecuteCoT", goalQuery: "Should the family picnic in Paris go ahead on Saturday?", contextData: { availableTools: [scenarioWeatherTool] } };
+const deductive = {
+  reasoningType: "deductive",
+  goalQuery: "Is Alice an ancestor of Dave?",
+  contextData: { domainKnowledge: scenarioDomainKnowledge },
+};
+const planned = {
+  reasoningType: "planAndExecuteCoT",
+  goalQuery: "Should the family picnic in Paris go ahead on Saturday?",
+  contextData: { availableTools: [scenarioWeatherTool] },
+};
 
 function client(running: () => RunningService, token?: string) {
   const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; rounds: number }> {
+  async function post(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown>; rounds: number }> {
     let response = await postJson(`${running().url}${path}`, body, headers);
     let rounds = 0;
     const known = createHostContext();
@@ -24,13 +48,22 @@ function client(running: () => RunningService, token?: string) {
       const step = needsCompletionSchema.parse(response.json);
       response = await postJson(
         `${running().url}/v1/tools/reasoning_submit`,
-        { resume_token: step.resume_token, answers: expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user) })) },
+        {
+          resume_token: step.resume_token,
+          answers: expandNeedsCompletion(step, known).map((prompt) => ({
+            prompt_id: prompt.id,
+            answer: answerFor(prompt.name, prompt.user),
+          })),
+        },
         headers,
       );
     }
     return { status: response.status, json: response.json, rounds };
   }
-  async function execute(body: Record<string, unknown>, path = "/v1/methods/reasoning/executeTask"): Promise<ExecuteTaskResponse & { rounds: number }> {
+  async function execute(
+    body: Record<string, unknown>,
+    path = "/v1/methods/reasoning/executeTask",
+  ): Promise<ExecuteTaskResponse & { rounds: number }> {
     const { status, json, rounds } = await post(path, body);
     expect(status, JSON.stringify(json)).toBe(200);
     return { ...executeTaskResponseSchema.parse(json), rounds };
@@ -42,9 +75,19 @@ async function roundTrips(execute: ReturnType<typeof client>["execute"], prefix:
   const first = await execute({ taskId: `${prefix}-1`, ...planned });
   expect(first.status).toBe("pending_tool_call");
   // Without a token the service cannot tell callers apart: a session is continued by its signed state.
-  const second = await execute({ taskId: `${prefix}-2`, ...planned, sessionState: first.updatedSessionState, toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "rain" }] });
+  const second = await execute({
+    taskId: `${prefix}-2`,
+    ...planned,
+    sessionState: first.updatedSessionState,
+    toolResults: [{ toolCallId: first.toolCallRequest?.toolCallId, result: "rain" }],
+  });
   expect(second.status).toBe("pending_user_input");
-  const third = await execute({ taskId: `${prefix}-3`, ...planned, sessionState: second.updatedSessionState, userInput: "Yes." });
+  const third = await execute({
+    taskId: `${prefix}-3`,
+    ...planned,
+    sessionState: second.updatedSessionState,
+    userInput: "Yes.",
+  });
   expect(third.status).toBe("completed");
 }
 
@@ -54,7 +97,9 @@ describe("knowledge-graph over REST with a server-side model", () => {
   const { post, execute } = client(() => running);
 
   beforeAll(async () => {
-    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    fake = await createFakeModelServer({
+      respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }),
+    });
     running = await startService({ OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" });
   });
   afterAll(async () => {
@@ -65,35 +110,83 @@ describe("knowledge-graph over REST with a server-side model", () => {
   it("publishes the capability at GET /v1/reasoning/capabilities and in OpenAPI", async () => {
     const response = await getJson(`${running.url}/v1/reasoning/capabilities`);
     expect(response.status).toBe(200);
-    expect(reasoningCapabilitySchema.parse(response.json).supportedReasoningTypes).toEqual(["inductive", "deductive", "abductive", "planAndExecuteCoT"]);
+    expect(reasoningCapabilitySchema.parse(response.json).supportedReasoningTypes).toEqual([
+      "inductive",
+      "deductive",
+      "abductive",
+      "planAndExecuteCoT",
+    ]);
     expect((await getJson(`${running.url}/v1/capabilities`)).json.reasoning).toEqual(response.json);
     // Clients may cache it for a while (the client's capability cache honours the hint).
     expect(response.headers.get("cache-control")).toBe("private, max-age=300");
     const document = (await getJson(`${running.url}/openapi.json`)).json;
-    for (const path of ["/v1/reasoning/capabilities", "/v1/methods/reasoning/executeTask", "/v1/methods/reasoning/endSession", "/v1/tools/reasoning_execute_task"]) {
+    for (const path of [
+      "/v1/reasoning/capabilities",
+      "/v1/methods/reasoning/executeTask",
+      "/v1/methods/reasoning/endSession",
+      "/v1/tools/reasoning_execute_task",
+    ]) {
       expect(document.paths[path], path).toBeDefined();
     }
   });
 
   it("completes every reasoning type and both round trips, by method and by tool", async () => {
     const deduced = await execute({ taskId: "d-1", ...deductive });
-    expect(new Set(deduced.result?.reasoningTrace?.derivations.map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`))).toEqual(new Set(scenarioDeducedTriples));
-    expect((await execute({ taskId: "i-1", reasoningType: "inductive", goalQuery: "What do they share?", preferredCoTVariation: "selfAsk" }, "/v1/tools/reasoning_execute_task")).status).toBe("completed");
-    expect((await execute({ taskId: "a-1", reasoningType: "abductive", goalQuery: "Where does Dave live?" })).status).toBe("completed");
+    expect(
+      new Set(
+        deduced.result?.reasoningTrace?.derivations.map(
+          (item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object}`,
+        ),
+      ),
+    ).toEqual(new Set(scenarioDeducedTriples));
+    expect(
+      (
+        await execute(
+          {
+            taskId: "i-1",
+            reasoningType: "inductive",
+            goalQuery: "What do they share?",
+            preferredCoTVariation: "selfAsk",
+          },
+          "/v1/tools/reasoning_execute_task",
+        )
+      ).status,
+    ).toBe("completed");
+    expect(
+      (await execute({ taskId: "a-1", reasoningType: "abductive", goalQuery: "Where does Dave live?" })).status,
+    ).toBe("completed");
     await roundTrips(execute, "rest");
   });
 
   it("ends a session, and refuses a tampered state and bad requests with the field named", async () => {
     const first = await execute({ taskId: "e-1", ...deductive });
     const token = first.updatedSessionState?.token as string;
-    const tampered = await post("/v1/methods/reasoning/executeTask", { taskId: "e-2", ...deductive, sessionState: { token: `x${token.slice(1)}` } });
+    const tampered = await post("/v1/methods/reasoning/executeTask", {
+      taskId: "e-2",
+      ...deductive,
+      sessionState: { token: `x${token.slice(1)}` },
+    });
     expect(tampered.status).toBe(400);
-    expect(tampered.json).toMatchObject({ status: "error", error: { code: "INVALID_INPUT", issues: [{ field: "sessionState" }] } });
-    const bad = await post("/v1/methods/reasoning/executeTask", { taskId: "e-3", reasoningType: "deductive", goalQuery: "" });
+    expect(tampered.json).toMatchObject({
+      status: "error",
+      error: { code: "INVALID_INPUT", issues: [{ field: "sessionState" }] },
+    });
+    const bad = await post("/v1/methods/reasoning/executeTask", {
+      taskId: "e-3",
+      reasoningType: "deductive",
+      goalQuery: "",
+    });
     expect(bad.json.error).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "goalQuery" }] });
-    const ended = await post("/v1/methods/reasoning/endSession", { reasoningSessionId: first.reasoningSessionId, sessionState: first.updatedSessionState });
+    const ended = await post("/v1/methods/reasoning/endSession", {
+      reasoningSessionId: first.reasoningSessionId,
+      sessionState: first.updatedSessionState,
+    });
     expect(endSessionResponseSchema.parse(ended.json)).toMatchObject({ status: "ended", alreadyClosed: false });
-    const gone = await post("/v1/methods/reasoning/executeTask", { taskId: "e-4", ...deductive, sessionState: first.updatedSessionState });
+    const gone = await post("/v1/methods/reasoning/executeTask", {
+      taskId: "e-4",
+      ...deductive,
+      sessionState: first.updatedSessionState,
+    });
     expect(gone.status).toBe(404);
     const session = await getJson(`${running.url}/v1/sessions/${first.reasoningSessionId}`);
     expect(session.json.knowledgeGraph).toMatchObject({ state: "ended" });
@@ -115,7 +208,10 @@ describe("knowledge-graph over REST with no key", () => {
     const deduced = await execute({ taskId: "d-1", ...deductive });
     expect(deduced.status).toBe("completed");
     expect(deduced.rounds).toBeGreaterThanOrEqual(3);
-    for (const reasoningType of ["inductive", "abductive"]) expect((await execute({ taskId: `${reasoningType}-1`, reasoningType, goalQuery: "What is common?" })).status).toBe("completed");
+    for (const reasoningType of ["inductive", "abductive"])
+      expect(
+        (await execute({ taskId: `${reasoningType}-1`, reasoningType, goalQuery: "What is common?" })).status,
+      ).toBe("completed");
     await roundTrips(execute, "keyless");
   });
 });
@@ -131,9 +227,16 @@ describe("knowledge-graph sessions over REST: the signed state or the token hold
   const nobody = client(() => anonymous);
 
   beforeAll(async () => {
-    fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }) });
+    fake = await createFakeModelServer({
+      respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt) }),
+    });
     // Three services on one database: two with their own tokens (two callers), one without (anonymous).
-    const shared = { DATABASE_PATH: join(directory.path, "shared.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", KNOWLEDGE_GRAPH_STATE_SECRET: "one secret for all three services" };
+    const shared = {
+      DATABASE_PATH: join(directory.path, "shared.db"),
+      OPENAI_BASE_URL: fake.openaiBaseURL,
+      OPENAI_API_KEY: "test",
+      KNOWLEDGE_GRAPH_STATE_SECRET: "one secret for all three services",
+    };
     holderA = await startService({ ...shared, REASONING_API_TOKEN: "token-of-caller-a-0123456789" });
     holderB = await startService({ ...shared, REASONING_API_TOKEN: "token-of-caller-b-0123456789" });
     anonymous = await startService(shared);
@@ -148,7 +251,14 @@ describe("knowledge-graph sessions over REST: the signed state or the token hold
     const first = await a.execute({ taskId: "b-1", ...deductive, reasoningSessionId: "rest-bound" });
     expect(first.status).toBe("completed");
     expect(first.sessionExpiresAt).toMatch(/^\d{4}-/);
-    expect((await a.execute({ taskId: "b-2", ...deductive, reasoningSessionId: "rest-bound" }, "/v1/tools/reasoning_execute_task")).status).toBe("completed");
+    expect(
+      (
+        await a.execute(
+          { taskId: "b-2", ...deductive, reasoningSessionId: "rest-bound" },
+          "/v1/tools/reasoning_execute_task",
+        )
+      ).status,
+    ).toBe("completed");
 
     for (const other of [b, nobody]) {
       for (const path of ["/v1/methods/reasoning/executeTask", "/v1/tools/reasoning_execute_task"]) {
@@ -156,8 +266,16 @@ describe("knowledge-graph sessions over REST: the signed state or the token hold
         expect(refused.status).toBe(409);
         expect(refused.json).toMatchObject({ error: { code: "CONFLICT", issues: [{ field: "sessionState" }] } });
       }
-      expect((await other.post("/v1/methods/reasoning/endSession", { reasoningSessionId: "rest-bound" })).status).toBe(409);
-      const forged = await other.post("/v1/methods/reasoning/executeTask", { taskId: "b-4", ...deductive, sessionState: { token: `kg1.${Buffer.from(JSON.stringify({ s: "rest-bound", r: 2 })).toString("base64url")}.AAAA` } });
+      expect((await other.post("/v1/methods/reasoning/endSession", { reasoningSessionId: "rest-bound" })).status).toBe(
+        409,
+      );
+      const forged = await other.post("/v1/methods/reasoning/executeTask", {
+        taskId: "b-4",
+        ...deductive,
+        sessionState: {
+          token: `kg1.${Buffer.from(JSON.stringify({ s: "rest-bound", r: 2 })).toString("base64url")}.AAAA`,
+        },
+      });
       expect(forged.status).toBe(400);
       expect(forged.json).toMatchObject({ error: { code: "INVALID_INPUT", issues: [{ field: "sessionState" }] } });
     }
@@ -170,7 +288,12 @@ describe("knowledge-graph sessions over REST: the signed state or the token hold
   });
 
   it("the cap refusal names no session", async () => {
-    const capped = await startService({ DATABASE_PATH: join(directory.path, "capped.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test", KNOWLEDGE_GRAPH_MAX_SESSIONS: "1" });
+    const capped = await startService({
+      DATABASE_PATH: join(directory.path, "capped.db"),
+      OPENAI_BASE_URL: fake.openaiBaseURL,
+      OPENAI_API_KEY: "test",
+      KNOWLEDGE_GRAPH_MAX_SESSIONS: "1",
+    });
     try {
       const c = client(() => capped);
       await c.execute({ taskId: "cap-1", ...deductive, reasoningSessionId: "someone-elses" });
@@ -186,10 +309,14 @@ describe("knowledge-graph sessions over REST: the signed state or the token hold
   it("pages the graph of a session read like its thoughts", async () => {
     const first = await a.execute({ taskId: "p-1", ...deductive, reasoningSessionId: "rest-paged" });
     expect(first.status).toBe("completed");
-    const whole = await getJson(`${holderA.url}/v1/sessions/rest-paged?limit=1000`, { authorization: "Bearer token-of-caller-a-0123456789" });
+    const whole = await getJson(`${holderA.url}/v1/sessions/rest-paged?limit=1000`, {
+      authorization: "Bearer token-of-caller-a-0123456789",
+    });
     const relations = whole.json.knowledgeGraph.relations as unknown[];
     expect(relations.length).toBeGreaterThan(4);
-    const page = await getJson(`${holderA.url}/v1/sessions/rest-paged?limit=2&offset=2`, { authorization: "Bearer token-of-caller-a-0123456789" });
+    const page = await getJson(`${holderA.url}/v1/sessions/rest-paged?limit=2&offset=2`, {
+      authorization: "Bearer token-of-caller-a-0123456789",
+    });
     expect(page.status).toBe(200);
     expect(page.json.knowledgeGraph.relations).toEqual(relations.slice(2, 4));
     expect(page.json.knowledgeGraph.entities).toHaveLength(2);
@@ -216,9 +343,19 @@ describe("knowledge-graph over REST when the model fails", () => {
   it("answers 200 with status failed and a typed, retryable error, by method and by tool; bad input stays a 400", async () => {
     for (const path of ["/v1/methods/reasoning/executeTask", "/v1/tools/reasoning_execute_task"]) {
       const failed = await execute({ taskId: "f-1", ...deductive }, path);
-      expect(failed).toMatchObject({ status: "failed", result: null, reasoningSessionId: null, updatedSessionState: null, error: { reason: "PROVIDER_UNAVAILABLE", code: 5023, retryable: true } });
+      expect(failed).toMatchObject({
+        status: "failed",
+        result: null,
+        reasoningSessionId: null,
+        updatedSessionState: null,
+        error: { reason: "PROVIDER_UNAVAILABLE", code: 5023, retryable: true },
+      });
     }
-    const bad = await post("/v1/methods/reasoning/executeTask", { taskId: "f-2", ...deductive, reasoningType: "guess" });
+    const bad = await post("/v1/methods/reasoning/executeTask", {
+      taskId: "f-2",
+      ...deductive,
+      reasoningType: "guess",
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -45,12 +45,41 @@ describe("GET /openapi.json", () => {
       expect(input.title).toMatch(/Input$/);
       expect(document.components.schemas[output.split("/").at(-1) as string]).toBeDefined();
     }
-    for (const path of ["/agent_intent", "/agent_intent_async", "/agent_intent_cancel", "/workflow_intent", "/healthz", "/health", "/v1/jobs/{job_id}", "/v1/sessions/{session_id}", "/v1/sessions/{session_id}/thoughts", "/v1/workflows", "/v1/tools"]) {
+    for (const path of [
+      "/agent_intent",
+      "/agent_intent_async",
+      "/agent_intent_cancel",
+      "/workflow_intent",
+      "/healthz",
+      "/health",
+      "/v1/jobs/{job_id}",
+      "/v1/sessions/{session_id}",
+      "/v1/sessions/{session_id}/thoughts",
+      "/v1/workflows",
+      "/v1/tools",
+    ]) {
       expect(document.paths[path], path).toBeDefined();
     }
     const request = document.paths["/agent_intent"].post.requestBody.content["application/json"].schema;
     expect(Object.keys(request.properties)).toEqual(
-      expect.arrayContaining(["session_id", "persona", "driver", "rules", "instructions", "llm", "repo_context", "memory_state", "history", "goal_text", "forced_tool", "max_steps", "agent_state", "callback_url", "correlation_id", "tools"]),
+      expect.arrayContaining([
+        "session_id",
+        "persona",
+        "driver",
+        "rules",
+        "instructions",
+        "llm",
+        "repo_context",
+        "memory_state",
+        "history",
+        "goal_text",
+        "forced_tool",
+        "max_steps",
+        "agent_state",
+        "callback_url",
+        "correlation_id",
+        "tools",
+      ]),
     );
     expect(document.components.schemas["ErrorResponse"].properties.error).toBeDefined();
   });
@@ -88,19 +117,30 @@ describe("every tool over REST", () => {
     // ...which reasoning_submit completes over REST like any other tool.
     const completed = await postJson(`${running.url}/v1/tools/reasoning_submit`, {
       resume_token: suspended.json.resume_token,
-      answers: [{ prompt_id: prompt.id, answer: { content: "91 = 7 x 13, so it is not prime.", confidence: 0.95, next_step: "State the answer." } }],
+      answers: [
+        {
+          prompt_id: prompt.id,
+          answer: { content: "91 = 7 x 13, so it is not prime.", confidence: 0.95, next_step: "State the answer." },
+        },
+      ],
     });
     expect(completed.status).toBe(200);
     const sessionId = completed.json.session_id as string;
     expect(completed.json.content).toContain("7 x 13");
 
-    const checkpoint = await postJson(`${running.url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: sessionId, name: "after-91" });
+    const checkpoint = await postJson(`${running.url}/v1/tools/reasoning_checkpoint`, {
+      operation: "create",
+      session_id: sessionId,
+      name: "after-91",
+    });
     expect(checkpoint.status).toBe(200);
 
     const record = await getJson(`${running.url}/v1/sessions/${sessionId}`);
     expect(record.status).toBe(200);
     expect(record.json.session.id).toBe(sessionId);
-    expect(record.json.thoughts.map((thought: { content: string }) => thought.content)).toContain("91 = 7 x 13, so it is not prime.");
+    expect(record.json.thoughts.map((thought: { content: string }) => thought.content)).toContain(
+      "91 = 7 x 13, so it is not prime.",
+    );
     expect(record.json.checkpoints).toHaveLength(1);
     const thoughts = await getJson(`${running.url}/v1/sessions/${sessionId}/thoughts`);
     expect(thoughts.json).toMatchObject({ session_id: sessionId });
@@ -125,7 +165,9 @@ describe("every tool over REST", () => {
 
   it("lists the tools with their JSON Schemas", async () => {
     const response = await getJson(`${running.url}/v1/tools`);
-    expect(response.json.tools.map((tool: { name: string }) => tool.name)).toEqual(running.service.engine.tools.map((tool) => tool.name));
+    expect(response.json.tools.map((tool: { name: string }) => tool.name)).toEqual(
+      running.service.engine.tools.map((tool) => tool.name),
+    );
     expect(response.json.tools[0].input_schema.type).toBe("object");
     // Fields that also accept strings keep their defaults.
     const mcts = response.json.tools.find((tool: { name: string }) => tool.name === "reasoning_mcts");
@@ -135,45 +177,122 @@ describe("every tool over REST", () => {
 
 describe("POST /workflow_intent", () => {
   it("walks chain_of_thought from start to finish", async () => {
-    const start = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "chain_of_thought", params: { problem: "Build auth system" } });
+    const start = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r1",
+      workflow_name: "chain_of_thought",
+      params: { problem: "Build auth system" },
+    });
     expect(start.status).toBe(200);
-    expect(start.json).toMatchObject({ status: "ok", next_node: "decompose", action_type: "submit_thought", finish: false, step_number: 1, total_steps: 3, save_as: "decomposition" });
+    expect(start.json).toMatchObject({
+      status: "ok",
+      next_node: "decompose",
+      action_type: "submit_thought",
+      finish: false,
+      step_number: 1,
+      total_steps: 3,
+      save_as: "decomposition",
+    });
     expect(start.json.instruction).toContain('"Build auth system"');
-    expect(Object.keys(start.json).slice(0, 10)).toEqual(["status", "duration_ms", "intent_id", "next_node", "action_type", "tool_name", "tool_args", "reasoning", "finish", "trace"]);
+    expect(Object.keys(start.json).slice(0, 10)).toEqual([
+      "status",
+      "duration_ms",
+      "intent_id",
+      "next_node",
+      "action_type",
+      "tool_name",
+      "tool_args",
+      "reasoning",
+      "finish",
+      "trace",
+    ]);
 
     const outputs: Record<string, string> = { decomposition: "1. users 2. tokens 3. middleware" };
-    const second = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "chain_of_thought", current_node: "decompose", params: { problem: "Build auth system" }, outputs });
+    const second = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r1",
+      workflow_name: "chain_of_thought",
+      current_node: "decompose",
+      params: { problem: "Build auth system" },
+      outputs,
+    });
     expect(second.json).toMatchObject({ next_node: "analyze", step_number: 2 });
     expect(second.json.instruction).toContain("1. users 2. tokens 3. middleware");
 
     outputs["analysis"] = "users need hashed passwords";
-    const third = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "chain_of_thought", current_node: "analyze", params: { problem: "Build auth system" }, outputs });
+    const third = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r1",
+      workflow_name: "chain_of_thought",
+      current_node: "analyze",
+      params: { problem: "Build auth system" },
+      outputs,
+    });
     expect(third.json).toMatchObject({ next_node: "synthesize" });
 
     outputs["synthesis"] = "the full plan";
-    const done = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "chain_of_thought", current_node: "synthesize", params: { problem: "Build auth system" }, outputs });
+    const done = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r1",
+      workflow_name: "chain_of_thought",
+      current_node: "synthesize",
+      params: { problem: "Build auth system" },
+      outputs,
+    });
     expect(done.json).toMatchObject({ finish: true, next_node: null, action_type: "finish", answers: outputs });
   });
 
   it("says which answer or workflow is missing", async () => {
-    const missingAnswer = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "decision_making", current_node: "frame", params: { decision: "Which DB?" } });
+    const missingAnswer = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r1",
+      workflow_name: "decision_making",
+      current_node: "frame",
+      params: { decision: "Which DB?" },
+    });
     expect(missingAnswer.status).toBe(400);
     expect(missingAnswer.json.error.issues[0].field).toBe("outputs.framing");
     // A run whose earlier answers were not sent is refused, not completed (it completed with one answer before).
-    const unseen = await postJson(`${running.url}/workflow_intent`, { run_id: "r9", workflow_name: "chain_of_thought", current_node: "synthesize", params: { problem: "x" }, outputs: { synthesis: "a plan" } });
+    const unseen = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r9",
+      workflow_name: "chain_of_thought",
+      current_node: "synthesize",
+      params: { problem: "x" },
+      outputs: { synthesis: "a plan" },
+    });
     expect(unseen.status).toBe(400);
-    expect(unseen.json.error).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "outputs.decomposition" }, { field: "outputs.analysis" }] });
+    expect(unseen.json.error).toMatchObject({
+      code: "INVALID_INPUT",
+      issues: [{ field: "outputs.decomposition" }, { field: "outputs.analysis" }],
+    });
     expect(unseen.json.error.message).toContain("the answer to earlier step 'decompose'");
     expect(unseen.json.error.hint).toContain("Send every answer of the run so far in outputs");
-    const partly = await postJson(`${running.url}/workflow_intent`, { run_id: "r9", workflow_name: "chain_of_thought", current_node: "analyze", params: { problem: "x" }, outputs: { analysis: "a", decomposition: " " } });
-    expect(partly.json.error.issues).toEqual([{ field: "outputs.decomposition", message: "the answer to earlier step 'decompose' (decomposition into sub-tasks) is missing" }]);
+    const partly = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r9",
+      workflow_name: "chain_of_thought",
+      current_node: "analyze",
+      params: { problem: "x" },
+      outputs: { analysis: "a", decomposition: " " },
+    });
+    expect(partly.json.error.issues).toEqual([
+      {
+        field: "outputs.decomposition",
+        message: "the answer to earlier step 'decompose' (decomposition into sub-tasks) is missing",
+      },
+    ]);
     // An earlier answer sent under its step id counts.
-    const byStepId = await postJson(`${running.url}/workflow_intent`, { run_id: "r9", workflow_name: "chain_of_thought", current_node: "analyze", params: { problem: "x" }, outputs: { analysis: "a", decompose: "d" } });
+    const byStepId = await postJson(`${running.url}/workflow_intent`, {
+      run_id: "r9",
+      workflow_name: "chain_of_thought",
+      current_node: "analyze",
+      params: { problem: "x" },
+      outputs: { analysis: "a", decompose: "d" },
+    });
     expect(byStepId.json).toMatchObject({ next_node: "synthesize" });
     const unknown = await postJson(`${running.url}/workflow_intent`, { run_id: "r1", workflow_name: "nope" });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.hint).toContain("root_cause_analysis");
     const list = await getJson(`${running.url}/v1/workflows`);
-    expect(list.json.workflows.map((workflow: { name: string }) => workflow.name)).toEqual(["chain_of_thought", "root_cause_analysis", "decision_making", "plan_and_execute"]);
+    expect(list.json.workflows.map((workflow: { name: string }) => workflow.name)).toEqual([
+      "chain_of_thought",
+      "root_cause_analysis",
+      "decision_making",
+      "plan_and_execute",
+    ]);
   });
 });

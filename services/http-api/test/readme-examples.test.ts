@@ -31,22 +31,31 @@ describe.skipIf(!hasCurl)("README curl examples", () => {
     expect(examples.every((example) => example.includes("curl"))).toBe(true);
   });
 
-  it.each(examples.map((example, index) => [index, example] as const))("example %i works as written", async (_index, example) => {
-    const script = example.replaceAll("http://127.0.0.1:9000", running.url).replaceAll("http://127.0.0.1:9001", receiver.url);
-    const { stdout } = await run("bash", ["-euo", "pipefail", "-c", script], { timeout: 15_000 });
-    expect(stdout.trim()).not.toBe("");
-    const isErrorExample = example.includes(`'{"goal_text": "x",}'`);
-    if (isErrorExample) {
-      expect(JSON.parse(stdout).error.code).toBe("INVALID_INPUT");
-      return;
-    }
-    expect(stdout).not.toContain('"status":"error"');
-    if (stdout.trim().startsWith("{")) expect(() => JSON.parse(stdout)).not.toThrow();
-    if (example.includes("/agent_intent_async")) {
-      const job = JSON.parse(stdout);
-      expect(job.correlation_id).toBe("run-42");
-      const callback = await eventually(() => receiver.received.find((entry) => entry.body?.job_id === job.job_id), 30_000, "the README callback");
-      expect(callback.path).toBe("/callback");
-    }
-  });
+  it.each(examples.map((example, index) => [index, example] as const))(
+    "example %i works as written",
+    async (_index, example) => {
+      const script = example
+        .replaceAll("http://127.0.0.1:9000", running.url)
+        .replaceAll("http://127.0.0.1:9001", receiver.url);
+      const { stdout } = await run("bash", ["-euo", "pipefail", "-c", script], { timeout: 15_000 });
+      expect(stdout.trim()).not.toBe("");
+      const isErrorExample = example.includes(`'{"goal_text": "x",}'`);
+      if (isErrorExample) {
+        expect(JSON.parse(stdout).error.code).toBe("INVALID_INPUT");
+        return;
+      }
+      expect(stdout).not.toContain('"status":"error"');
+      if (stdout.trim().startsWith("{")) expect(() => JSON.parse(stdout)).not.toThrow();
+      if (example.includes("/agent_intent_async")) {
+        const job = JSON.parse(stdout);
+        expect(job.correlation_id).toBe("run-42");
+        const callback = await eventually(
+          () => receiver.received.find((entry) => entry.body?.job_id === job.job_id),
+          30_000,
+          "the README callback",
+        );
+        expect(callback.path).toBe("/callback");
+      }
+    },
+  );
 });

@@ -26,24 +26,31 @@ interface RawResponse {
 }
 
 /** A request with any headers (Host included), as a browser or a script would send it. */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        text += chunk;
-      });
-      response.on("end", () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, json, text });
-      });
-    });
+    const request = httpRequest(
+      url,
+      { method: options.method ?? "GET", headers: options.headers ?? {} },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        response.on("end", () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, json, text });
+        });
+      },
+    );
     request.on("error", reject);
     request.end(options.body);
   });
@@ -52,7 +59,9 @@ function raw(url: string, options: { method?: string; headers?: Record<string, s
 /** Rows written since the service started, per table. */
 async function rows(running: Awaited<ReturnType<typeof service>>) {
   const now = await countRows(running.service.store);
-  return Object.fromEntries(Object.entries(now).map(([table, count]) => [table, count - (running.atStart[table] ?? 0)]));
+  return Object.fromEntries(
+    Object.entries(now).map(([table, count]) => [table, count - (running.atStart[table] ?? 0)]),
+  );
 }
 
 const metricsCall = JSON.stringify({ query: "summary" });
@@ -61,7 +70,11 @@ describe("Host and Origin (DNS rebinding, cross-site requests)", () => {
   it("refuses a foreign Host or Origin with 403 before doing anything, and serves loopback names", async () => {
     const running = await service();
     const url = `${running.url}/v1/tools/reasoning_metrics`;
-    const attack = await raw(url, { method: "POST", headers: { host: "evil.example", origin: "http://evil.example", "content-type": "text/plain" }, body: metricsCall });
+    const attack = await raw(url, {
+      method: "POST",
+      headers: { host: "evil.example", origin: "http://evil.example", "content-type": "text/plain" },
+      body: metricsCall,
+    });
     expect(attack.status).toBe(403);
     expect(attack.json.error).toMatchObject({ code: "FORBIDDEN" });
     expect(attack.json.error.message).toContain("evil.example");
@@ -69,17 +82,33 @@ describe("Host and Origin (DNS rebinding, cross-site requests)", () => {
 
     const session = await raw(`${running.url}/v1/sessions/ses_any`, { headers: { host: "evil.example" } });
     expect(session.status).toBe(403);
-    const rebound = await raw(url, { method: "POST", headers: { host: "evil.example:9000", "content-type": "application/json" }, body: metricsCall });
+    const rebound = await raw(url, {
+      method: "POST",
+      headers: { host: "evil.example:9000", "content-type": "application/json" },
+      body: metricsCall,
+    });
     expect(rebound.status).toBe(403);
-    const crossSite = await raw(url, { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/json" }, body: metricsCall });
+    const crossSite = await raw(url, {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "application/json" },
+      body: metricsCall,
+    });
     expect(crossSite.status).toBe(403);
     expect(crossSite.json.error.message).toContain("Origin");
-    const nullOrigin = await raw(url, { method: "POST", headers: { origin: "null", "content-type": "application/json" }, body: metricsCall });
+    const nullOrigin = await raw(url, {
+      method: "POST",
+      headers: { origin: "null", "content-type": "application/json" },
+      body: metricsCall,
+    });
     expect(nullOrigin.status).toBe(403);
     expect(Object.entries(await rows(running)).filter(([, count]) => count > 0)).toEqual([]);
 
     for (const host of ["localhost", "127.0.0.1", "[::1]", `localhost:${new URL(running.url).port}`]) {
-      const allowed = await raw(url, { method: "POST", headers: { host, origin: "http://localhost:3000", "content-type": "application/json" }, body: metricsCall });
+      const allowed = await raw(url, {
+        method: "POST",
+        headers: { host, origin: "http://localhost:3000", "content-type": "application/json" },
+        body: metricsCall,
+      });
       expect(allowed.status, host).toBe(200);
     }
     // Probes reach health whatever name they use.
@@ -87,11 +116,22 @@ describe("Host and Origin (DNS rebinding, cross-site requests)", () => {
   });
 
   it("accepts names and origins from REASONING_API_ALLOWED_HOSTS / _ORIGINS", async () => {
-    const running = await service({ REASONING_API_ALLOWED_HOSTS: "api.example.com", REASONING_API_ALLOWED_ORIGINS: "https://app.example.com" });
+    const running = await service({
+      REASONING_API_ALLOWED_HOSTS: "api.example.com",
+      REASONING_API_ALLOWED_ORIGINS: "https://app.example.com",
+    });
     const url = `${running.url}/v1/tools/reasoning_metrics`;
-    const ok = await raw(url, { method: "POST", headers: { host: "api.example.com", origin: "https://app.example.com", "content-type": "application/json" }, body: metricsCall });
+    const ok = await raw(url, {
+      method: "POST",
+      headers: { host: "api.example.com", origin: "https://app.example.com", "content-type": "application/json" },
+      body: metricsCall,
+    });
     expect(ok.status).toBe(200);
-    const other = await raw(url, { method: "POST", headers: { host: "api.example.com", origin: "https://evil.example", "content-type": "application/json" }, body: metricsCall });
+    const other = await raw(url, {
+      method: "POST",
+      headers: { host: "api.example.com", origin: "https://evil.example", "content-type": "application/json" },
+      body: metricsCall,
+    });
     expect(other.status).toBe(403);
   });
 
@@ -99,9 +139,17 @@ describe("Host and Origin (DNS rebinding, cross-site requests)", () => {
     const running = await service();
     const preflight = await raw(`${running.url}/v1/tools/reasoning_metrics`, {
       method: "OPTIONS",
-      headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
     });
-    const answer = await raw(`${running.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { origin: "http://localhost:5173", "content-type": "application/json" }, body: metricsCall });
+    const answer = await raw(`${running.url}/v1/tools/reasoning_metrics`, {
+      method: "POST",
+      headers: { origin: "http://localhost:5173", "content-type": "application/json" },
+      body: metricsCall,
+    });
     for (const response of [preflight, answer]) {
       expect(Object.keys(response.headers).filter((name) => name.startsWith("access-control-"))).toEqual([]);
     }
@@ -113,14 +161,36 @@ describe("bodies", () => {
     const running = await service();
     const url = `${running.url}/v1/tools/reasoning_linear`;
     const body = JSON.stringify({ content: "hello" });
-    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp", undefined]) {
-      const response = await raw(url, { method: "POST", headers: type === undefined ? {} : { "content-type": type }, body });
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonp",
+      undefined,
+    ]) {
+      const response = await raw(url, {
+        method: "POST",
+        headers: type === undefined ? {} : { "content-type": type },
+        body,
+      });
       expect(response.status, String(type)).toBe(415);
       expect(response.json.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     }
-    expect((await raw(`${running.url}/agent_intent`, { method: "POST", headers: { "content-type": "text/plain" }, body: '{"goal_text":"x"}' })).status).toBe(415);
+    expect(
+      (
+        await raw(`${running.url}/agent_intent`, {
+          method: "POST",
+          headers: { "content-type": "text/plain" },
+          body: '{"goal_text":"x"}',
+        })
+      ).status,
+    ).toBe(415);
     expect(Object.entries(await rows(running)).filter(([, count]) => count > 0)).toEqual([]);
-    const json = await raw(url, { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body });
+    const json = await raw(url, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body,
+    });
     expect(json.status).toBe(200);
   });
 
@@ -137,12 +207,18 @@ describe("bodies", () => {
   it("refuses JSON nested deeper than the limit with INVALID_INPUT naming the field, without a stack overflow", async () => {
     const running = await service();
     const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-    const metadata = await postJson(`${running.url}/v1/tools/reasoning_linear`, `{"content":"x","metadata":${deep(5000)}}`);
+    const metadata = await postJson(
+      `${running.url}/v1/tools/reasoning_linear`,
+      `{"content":"x","metadata":${deep(5000)}}`,
+    );
     expect(metadata.status).toBe(400);
     expect(metadata.json.error).toMatchObject({ code: "INVALID_INPUT" });
     expect(metadata.json.error.issues[0].field).toBe("metadata.a.a.a.a.a.a.a");
     expect(metadata.json.error.issues[0].message).toContain("64 levels");
-    const schema = await postJson(`${running.url}/agent_intent`, `{"goal_text":"x","tools":[{"name":"t","description":"d","input_schema":${deep(3000)}}]}`);
+    const schema = await postJson(
+      `${running.url}/agent_intent`,
+      `{"goal_text":"x","tools":[{"name":"t","description":"d","input_schema":${deep(3000)}}]}`,
+    );
     expect(schema.status).toBe(400);
     expect(schema.json.error.issues[0].field).toBe("tools.0.input_schema.a.a.a.a.a");
     expect(JSON.stringify([metadata.json, schema.json])).not.toContain("call stack");
@@ -154,26 +230,46 @@ describe("authentication", () => {
   const token = "test-token-0123456789abcdef";
 
   it("throttles repeated wrong tokens per client: 429 with Retry-After, even for the right token, until the window ends", async () => {
-    const running = await service({ REASONING_API_TOKEN: token, REASONING_API_AUTH_FAILURE_LIMIT: "5", REASONING_API_AUTH_FAILURE_WINDOW_MS: "60000" });
+    const running = await service({
+      REASONING_API_TOKEN: token,
+      REASONING_API_AUTH_FAILURE_LIMIT: "5",
+      REASONING_API_AUTH_FAILURE_WINDOW_MS: "60000",
+    });
     const statuses: number[] = [];
     let last: Awaited<ReturnType<typeof postJson>> | undefined;
     for (let attempt = 0; attempt < 8; attempt += 1) {
-      last = await postJson(`${running.url}/v1/tools/reasoning_metrics`, { query: "summary" }, { authorization: `Bearer wrong-${attempt}-0123456789` });
+      last = await postJson(
+        `${running.url}/v1/tools/reasoning_metrics`,
+        { query: "summary" },
+        { authorization: `Bearer wrong-${attempt}-0123456789` },
+      );
       statuses.push(last.status);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     expect(last?.json.error.code).toBe("RATE_LIMITED");
     expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
-    const right = await postJson(`${running.url}/v1/tools/reasoning_metrics`, { query: "summary" }, { authorization: `Bearer ${token}` });
+    const right = await postJson(
+      `${running.url}/v1/tools/reasoning_metrics`,
+      { query: "summary" },
+      { authorization: `Bearer ${token}` },
+    );
     expect(right.status).toBe(429);
     // Public paths stay reachable.
     expect((await getJson(`${running.url}/healthz`)).status).toBe(200);
   });
 
   it("counts failures per client (trusted proxy: by the appended hop)", async () => {
-    const running = await service({ REASONING_API_TOKEN: token, REASONING_API_AUTH_FAILURE_LIMIT: "2", REASONING_TRUST_PROXY: "1" });
+    const running = await service({
+      REASONING_API_TOKEN: token,
+      REASONING_API_AUTH_FAILURE_LIMIT: "2",
+      REASONING_TRUST_PROXY: "1",
+    });
     const attempt = (client: string, bearer: string) =>
-      postJson(`${running.url}/v1/tools/reasoning_metrics`, { query: "summary" }, { authorization: `Bearer ${bearer}`, "x-forwarded-for": client });
+      postJson(
+        `${running.url}/v1/tools/reasoning_metrics`,
+        { query: "summary" },
+        { authorization: `Bearer ${bearer}`, "x-forwarded-for": client },
+      );
     expect((await attempt("203.0.113.1", "wrong-token-aaaaaaaa")).status).toBe(401);
     expect((await attempt("203.0.113.1", "wrong-token-bbbbbbbb")).status).toBe(401);
     expect((await attempt("203.0.113.1", "wrong-token-cccccccc")).status).toBe(429);
@@ -185,13 +281,25 @@ describe("versions", () => {
   it("takes only the documented Accept-Version values", async () => {
     const running = await service();
     for (const version of ["", "1", "V1", "v1 ", "v2", "v1.0"]) {
-      const response = await raw(`${running.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { "content-type": "application/json", "accept-version": version }, body: metricsCall });
+      const response = await raw(`${running.url}/v1/tools/reasoning_metrics`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "accept-version": version },
+        body: metricsCall,
+      });
       // node trims header values, so "v1 " arrives as "v1".
       const expected = version.trim() === "v1" ? 200 : 400;
       expect(response.status, JSON.stringify(version)).toBe(expected);
       if (expected === 400) expect(response.json.error.code).toBe("UNSUPPORTED_VERSION");
     }
-    expect((await raw(`${running.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { "content-type": "application/json", "accept-version": "v1" }, body: metricsCall })).status).toBe(200);
+    expect(
+      (
+        await raw(`${running.url}/v1/tools/reasoning_metrics`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "accept-version": "v1" },
+          body: metricsCall,
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -231,8 +339,15 @@ describe("slow clients", () => {
     const port = Number(new URL(running.url).port);
     const [headers, body, chunked] = await Promise.all([
       trickle(port, "POST /agent_intent HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
-      trickle(port, 'POST /agent_intent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"goal_text":'),
-      trickle(port, "POST /v1/tools/reasoning_linear HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n", "1\r\n \r\n"),
+      trickle(
+        port,
+        'POST /agent_intent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"goal_text":',
+      ),
+      trickle(
+        port,
+        "POST /v1/tools/reasoning_linear HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n",
+        "1\r\n \r\n",
+      ),
     ]);
     expect(headers.closed).toBe(true);
     expect(body.closed).toBe(true);
@@ -246,11 +361,24 @@ describe("hosts and bodies", () => {
   it("reads Host case-insensitively and any spelling of the IPv6 loopback", async () => {
     const running = await service();
     const { port } = new URL(running.url);
-    for (const host of [`LOCALHOST:${port}`, `LocalHost:${port}`, `[0:0:0:0:0:0:0:1]:${port}`, `[::FFFF:127.0.0.1]:${port}`]) {
-      const answer = await raw(`${running.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { host, "content-type": "application/json" }, body: '{"query":"summary"}' });
+    for (const host of [
+      `LOCALHOST:${port}`,
+      `LocalHost:${port}`,
+      `[0:0:0:0:0:0:0:1]:${port}`,
+      `[::FFFF:127.0.0.1]:${port}`,
+    ]) {
+      const answer = await raw(`${running.url}/v1/tools/reasoning_metrics`, {
+        method: "POST",
+        headers: { host, "content-type": "application/json" },
+        body: '{"query":"summary"}',
+      });
       expect([host, answer.status]).toEqual([host, 200]);
     }
-    const foreign = await raw(`${running.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { host: `EVIL.example:${port}`, "content-type": "application/json" }, body: '{"query":"summary"}' });
+    const foreign = await raw(`${running.url}/v1/tools/reasoning_metrics`, {
+      method: "POST",
+      headers: { host: `EVIL.example:${port}`, "content-type": "application/json" },
+      body: '{"query":"summary"}',
+    });
     expect(foreign.status).toBe(403);
   });
 
@@ -264,20 +392,35 @@ describe("hosts and bodies", () => {
         ['application/json; charset="windows-1252"', Buffer.from(body, "latin1")],
       ] as const) {
         const answer = await new Promise<RawResponse>((resolve, reject) => {
-          const request = httpRequest(`${running.url}${path}`, { method: "POST", headers: { "content-type": type, "content-length": payload.length } }, (response) => {
-            let text = "";
-            response.setEncoding("utf8");
-            response.on("data", (chunk: string) => (text += chunk));
-            response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, json: JSON.parse(text), text }));
-          });
+          const request = httpRequest(
+            `${running.url}${path}`,
+            { method: "POST", headers: { "content-type": type, "content-length": payload.length } },
+            (response) => {
+              let text = "";
+              response.setEncoding("utf8");
+              response.on("data", (chunk: string) => (text += chunk));
+              response.on("end", () =>
+                resolve({ status: response.statusCode ?? 0, headers: response.headers, json: JSON.parse(text), text }),
+              );
+            },
+          );
           request.on("error", reject);
           request.end(payload);
         });
-        expect([path, type, answer.status, answer.json.error.code]).toEqual([path, type, 415, "UNSUPPORTED_MEDIA_TYPE"]);
+        expect([path, type, answer.status, answer.json.error.code]).toEqual([
+          path,
+          type,
+          415,
+          "UNSUPPORTED_MEDIA_TYPE",
+        ]);
         expect(answer.json.error.message).toContain("UTF-8");
       }
     }
-    const utf8 = await raw(`${running.url}/agent_intent`, { method: "POST", headers: { "content-type": "application/json; charset=UTF-8" }, body });
+    const utf8 = await raw(`${running.url}/agent_intent`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=UTF-8" },
+      body,
+    });
     expect(utf8.status).toBe(200);
   });
 
@@ -285,7 +428,11 @@ describe("hosts and bodies", () => {
     const running = await service();
     const padding = (size: number) => JSON.stringify({ goal_text: "search", context: "x".repeat(size) });
     const base = Buffer.byteLength(padding(0));
-    const over = await raw(`${running.url}/agent_intent`, { method: "POST", headers: { "content-type": "application/json" }, body: padding(1024 * 1024 - base + 1) });
+    const over = await raw(`${running.url}/agent_intent`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: padding(1024 * 1024 - base + 1),
+    });
     expect([over.status, over.json.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
     expect(over.json.error.message).toContain("1048576");
   });

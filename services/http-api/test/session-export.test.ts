@@ -30,7 +30,16 @@ async function seedWithSections(running: RunningService, sessionId: string): Pro
   await store.transaction(async (repositories) => {
     await repositories.sessions.create({ id: sessionId, mode: "linear", now });
     for (let index = 0; index < 2500; index += 1) {
-      await repositories.thoughts.append({ id: `${sessionId}-${index}`, session_id: sessionId, parent_id: index ? `${sessionId}-${index - 1}` : null, mode: "linear", content: `Step ${index}: "quotes", <tags>, | pipes\nand lines`, confidence: index % 3 ? 0.7 : null, metadata: index % 2 ? { index } : {}, created_at: now });
+      await repositories.thoughts.append({
+        id: `${sessionId}-${index}`,
+        session_id: sessionId,
+        parent_id: index ? `${sessionId}-${index - 1}` : null,
+        mode: "linear",
+        content: `Step ${index}: "quotes", <tags>, | pipes\nand lines`,
+        confidence: index % 3 ? 0.7 : null,
+        metadata: index % 2 ? { index } : {},
+        created_at: now,
+      });
     }
   });
   await engine.invoke("reasoning_checkpoint", { operation: "create", session_id: sessionId, name: "halfway" });
@@ -82,7 +91,10 @@ describe("GET /v1/sessions/{id}/export", () => {
     expect(markdown.text).toBe(exportSession(await engine.readSession("ses_empty"), "markdown", engine.sections));
     expect(markdown.text).toContain("(none)");
     expect(markdown.headers.get("x-thought-count")).toBe("0");
-    expect(JSON.parse((await get(`${running.url}/v1/sessions/ses_empty/export?format=json`)).text)).toMatchObject({ session: { id: "ses_empty" }, thoughts: [] });
+    expect(JSON.parse((await get(`${running.url}/v1/sessions/ses_empty/export?format=json`)).text)).toMatchObject({
+      session: { id: "ses_empty" },
+      thoughts: [],
+    });
   });
 
   it("answers an unknown session 404 as the other session routes do", async () => {
@@ -98,7 +110,9 @@ describe("GET /v1/sessions/{id}/export", () => {
       const response = await getJson(`${running.url}/v1/sessions/ses_sections/export?format=${format}`);
       expect(response.status, format).toBe(400);
       expect(response.json.error.code).toBe("INVALID_INPUT");
-      expect(response.json.error.issues).toEqual([{ field: "format", message: expect.stringMatching(/markdown.*json/) }]);
+      expect(response.json.error.issues).toEqual([
+        { field: "format", message: expect.stringMatching(/markdown.*json/) },
+      ]);
     }
   });
 
@@ -106,30 +120,50 @@ describe("GET /v1/sessions/{id}/export", () => {
     const document = (await getJson(`${running.url}/openapi.json`)).json;
     const operation = document.paths["/v1/sessions/{session_id}/export"].get;
     expect(operation.operationId).toBe("exportSession");
-    expect(operation.parameters).toContainEqual(expect.objectContaining({ name: "format", in: "query", schema: expect.objectContaining({ enum: expect.arrayContaining(["markdown", "json"]), default: "markdown" }) }));
+    expect(operation.parameters).toContainEqual(
+      expect.objectContaining({
+        name: "format",
+        in: "query",
+        schema: expect.objectContaining({ enum: expect.arrayContaining(["markdown", "json"]), default: "markdown" }),
+      }),
+    );
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "400", "404"]));
   });
 
   it("a client that goes away mid-stream stops the reads; the server keeps serving", async () => {
     const { port, hostname } = new URL(running.url);
     const firstBytes = await new Promise<number>((resolve, reject) => {
-      const outgoing = request({ host: hostname, port, path: "/v1/sessions/ses_big/export", method: "GET" }, (response) => {
-        response.once("data", (chunk: Buffer) => {
-          // Read one chunk, then leave without reading the rest.
-          response.pause();
-          outgoing.destroy();
-          resolve(chunk.length);
-        });
-        response.once("error", () => {});
-      });
+      const outgoing = request(
+        { host: hostname, port, path: "/v1/sessions/ses_big/export", method: "GET" },
+        (response) => {
+          response.once("data", (chunk: Buffer) => {
+            // Read one chunk, then leave without reading the rest.
+            response.pause();
+            outgoing.destroy();
+            resolve(chunk.length);
+          });
+          response.once("error", () => {});
+        },
+      );
       outgoing.on("error", (error) => (outgoing.destroyed ? undefined : reject(error)));
       outgoing.end();
     });
     expect(firstBytes).toBeGreaterThan(0);
-    const stopped = await eventually(() => running.logs.map((line) => JSON.parse(line)).find((entry) => entry.message === "session export stopped: the client went away"), 30_000, "the cancelled export's log line");
+    const stopped = await eventually(
+      () =>
+        running.logs
+          .map((line) => JSON.parse(line))
+          .find((entry) => entry.message === "session export stopped: the client went away"),
+      30_000,
+      "the cancelled export's log line",
+    );
     expect(stopped).toMatchObject({ session_id: "ses_big", thoughts: bigThoughts });
     // Stopped well before the end: the export reads only as fast as the client takes it.
-    const whole = exportSession(await running.service.engine.readSession("ses_big"), "markdown", running.service.engine.sections);
+    const whole = exportSession(
+      await running.service.engine.readSession("ses_big"),
+      "markdown",
+      running.service.engine.sections,
+    );
     expect(stopped.bytes).toBeLessThan(Buffer.byteLength(whole) / 2);
     // Still serving: health, and the same export read to its end.
     expect((await get(`${running.url}/healthz`)).status).toBe(200);
@@ -150,8 +184,16 @@ describe("GET /v1/sessions/{id}/export behind a bearer token", () => {
 
   it("answers 401 without the token and the export with it", async () => {
     expect((await getJson(`${running.url}/v1/sessions/ses_private/export`)).status).toBe(401);
-    expect((await getJson(`${running.url}/v1/sessions/ses_private/export`, { authorization: "Bearer wrong-token-0123456789abcdef" })).status).toBe(401);
-    const allowed = await get(`${running.url}/v1/sessions/ses_private/export`, { authorization: "Bearer export-token-0123456789abcdef" });
+    expect(
+      (
+        await getJson(`${running.url}/v1/sessions/ses_private/export`, {
+          authorization: "Bearer wrong-token-0123456789abcdef",
+        })
+      ).status,
+    ).toBe(401);
+    const allowed = await get(`${running.url}/v1/sessions/ses_private/export`, {
+      authorization: "Bearer export-token-0123456789abcdef",
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.text).toContain("# Session ses_private");
   });

@@ -13,7 +13,13 @@ describe("rate limits shared by replicas", () => {
   async function replicas(env: Record<string, string>): Promise<[RunningService, RunningService]> {
     const directory = temporaryDirectory();
     cleanups.push(() => directory.remove());
-    const shared = { DATABASE_PATH: join(directory.path, "shared.db"), REASONING_API_RATE_LIMIT: "5", REASONING_API_RATE_WINDOW_MS: "3600000", REASONING_QUEUE_WORKER: "0", ...env };
+    const shared = {
+      DATABASE_PATH: join(directory.path, "shared.db"),
+      REASONING_API_RATE_LIMIT: "5",
+      REASONING_API_RATE_WINDOW_MS: "3600000",
+      REASONING_QUEUE_WORKER: "0",
+      ...env,
+    };
     const first = await startService(shared);
     running.push(first);
     const second = await startService(shared);

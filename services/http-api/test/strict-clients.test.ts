@@ -35,11 +35,29 @@ function selfContained(schema: Json, components: Record<string, Json>): Json {
 }
 
 const strictFailures = (schemas: Array<{ name: string; schema: Json }>) =>
-  schemas.filter(({ name, schema }) => mcpToFunctionTool({ name, inputSchema: schema } as unknown as Parameters<typeof mcpToFunctionTool>[0], agentsServer, true).strict !== true).map(({ name }) => name);
+  schemas
+    .filter(
+      ({ name, schema }) =>
+        mcpToFunctionTool(
+          { name, inputSchema: schema } as unknown as Parameters<typeof mcpToFunctionTool>[0],
+          agentsServer,
+          true,
+        ).strict !== true,
+    )
+    .map(({ name }) => name);
 
 /** What a call came to: its status, and for a refusal the error code with the fields it names. */
-const outcomeOf = (response: { status: number; json: { error?: { code: string; issues?: Array<{ field: string }> } } }) =>
-  response.status < 400 ? { status: response.status } : { status: response.status, code: response.json.error?.code, fields: (response.json.error?.issues ?? []).map((issue) => issue.field).sort() };
+const outcomeOf = (response: {
+  status: number;
+  json: { error?: { code: string; issues?: Array<{ field: string }> } };
+}) =>
+  response.status < 400
+    ? { status: response.status }
+    : {
+        status: response.status,
+        code: response.json.error?.code,
+        fields: (response.json.error?.issues ?? []).map((issue) => issue.field).sort(),
+      };
 
 let running: RunningService;
 beforeAll(async () => {
@@ -55,36 +73,66 @@ describe("strict-mode clients over REST (OpenAI Agents SDK)", () => {
     const components = document.components.schemas as Record<string, Json>;
     const tools = running.service.engine.tools;
     expect(tools.length).toBeGreaterThanOrEqual(27);
-    const bodies = tools.map((tool) => ({ name: tool.name, schema: selfContained(document.paths[`/v1/tools/${tool.name}`].post.requestBody.content["application/json"].schema, components) }));
+    const bodies = tools.map((tool) => ({
+      name: tool.name,
+      schema: selfContained(
+        document.paths[`/v1/tools/${tool.name}`].post.requestBody.content["application/json"].schema,
+        components,
+      ),
+    }));
     expect(strictFailures(bodies)).toEqual([]);
   });
 
   it("converts every input_schema listed at GET /v1/tools to strict mode, with no fallback", async () => {
-    const listed = (await getJson(`${running.url}/v1/tools`)).json as { tools: Array<{ name: string; input_schema: Json }> };
+    const listed = (await getJson(`${running.url}/v1/tools`)).json as {
+      tools: Array<{ name: string; input_schema: Json }>;
+    };
     expect(listed.tools.length).toBeGreaterThanOrEqual(27);
     expect(strictFailures(listed.tools.map((tool) => ({ name: tool.name, schema: tool.input_schema })))).toEqual([]);
   });
 
   it("reads null for every optional field of every tool as not given", async () => {
-    const listed = (await getJson(`${running.url}/v1/tools`)).json as { tools: Array<{ name: string; input_schema: { properties?: Json; required?: string[] } }> };
+    const listed = (await getJson(`${running.url}/v1/tools`)).json as {
+      tools: Array<{ name: string; input_schema: { properties?: Json; required?: string[] } }>;
+    };
     for (const tool of listed.tools) {
       const required = new Set(tool.input_schema.required ?? []);
       const optional = Object.keys(tool.input_schema.properties ?? {}).filter((field) => !required.has(field));
       if (optional.length === 0) continue;
       const absent = await postJson(`${running.url}/v1/tools/${tool.name}`, {});
-      const nulled = await postJson(`${running.url}/v1/tools/${tool.name}`, Object.fromEntries(optional.map((field) => [field, null])));
-      expect(outcomeOf(nulled), `${tool.name} with ${optional.join(", ")} null: ${nulled.text.slice(0, 300)}`).toEqual(outcomeOf(absent));
+      const nulled = await postJson(
+        `${running.url}/v1/tools/${tool.name}`,
+        Object.fromEntries(optional.map((field) => [field, null])),
+      );
+      expect(outcomeOf(nulled), `${tool.name} with ${optional.join(", ")} null: ${nulled.text.slice(0, 300)}`).toEqual(
+        outcomeOf(absent),
+      );
     }
   });
 
   it("runs a tool called the strict way: optional fields null, a record as pairs", async () => {
-    const started = await postJson(`${running.url}/v1/tools/startWorkflow`, { workflow: "root_cause_analysis", inputs: [{ name: "problem", value: "The nightly build got slow" }] });
-    const viaObject = await postJson(`${running.url}/v1/tools/startWorkflow`, { workflow: "root_cause_analysis", inputs: { problem: "The nightly build got slow" } });
+    const started = await postJson(`${running.url}/v1/tools/startWorkflow`, {
+      workflow: "root_cause_analysis",
+      inputs: [{ name: "problem", value: "The nightly build got slow" }],
+    });
+    const viaObject = await postJson(`${running.url}/v1/tools/startWorkflow`, {
+      workflow: "root_cause_analysis",
+      inputs: { problem: "The nightly build got slow" },
+    });
     expect(started.status, started.text).toBe(viaObject.status);
-    const listed = await postJson(`${running.url}/v1/tools/reasoning_preset`, { operation: "list", preset_id: null, category: null, inputs: null, session_id: null });
+    const listed = await postJson(`${running.url}/v1/tools/reasoning_preset`, {
+      operation: "list",
+      preset_id: null,
+      category: null,
+      inputs: null,
+      session_id: null,
+    });
     expect(listed.status, listed.text).toBe(200);
     expect(listed.json.presets.length).toBeGreaterThan(0);
-    const refused = await postJson(`${running.url}/v1/tools/reasoning_checkpoint`, { operation: "list", session_id: null });
+    const refused = await postJson(`${running.url}/v1/tools/reasoning_checkpoint`, {
+      operation: "list",
+      session_id: null,
+    });
     expect(outcomeOf(refused)).toEqual({ status: 400, code: "INVALID_INPUT", fields: ["session_id"] });
   });
 });

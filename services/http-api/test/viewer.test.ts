@@ -16,7 +16,11 @@ describe("the session viewer at /ui", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(await (await fetch(`${running.url}/docs`)).text()).toContain('href="ui"');
 
-    const decided = await postJson(`${running.url}/v1/tools/reasoning_decision`, { options: ["A", "B"], criteria: [{ name: "cost", weight: 1 }], scores: [[3], [5]] }, auth);
+    const decided = await postJson(
+      `${running.url}/v1/tools/reasoning_decision`,
+      { options: ["A", "B"], criteria: [{ name: "cost", weight: 1 }], scores: [[3], [5]] },
+      auth,
+    );
     expect(decided.status).toBe(200);
     const sessionId = decided.json.session_id as string;
 
@@ -29,9 +33,16 @@ describe("the session viewer at /ui", () => {
   });
 
   it("throttles wrong tokens on its data endpoints like every route", async () => {
-    running = await startService({ REASONING_API_TOKEN: "s3cret-token-value", REASONING_API_AUTH_FAILURE_LIMIT: "2", REASONING_API_AUTH_FAILURE_WINDOW_MS: "60000" });
+    running = await startService({
+      REASONING_API_TOKEN: "s3cret-token-value",
+      REASONING_API_AUTH_FAILURE_LIMIT: "2",
+      REASONING_API_AUTH_FAILURE_WINDOW_MS: "60000",
+    });
     const statuses: number[] = [];
-    for (let index = 0; index < 4; index += 1) statuses.push((await getJson(`${running.url}/ui/api/sessions`, { authorization: `Bearer wrong-${index}` })).status);
+    for (let index = 0; index < 4; index += 1)
+      statuses.push(
+        (await getJson(`${running.url}/ui/api/sessions`, { authorization: `Bearer wrong-${index}` })).status,
+      );
     expect(statuses).toEqual([401, 401, 429, 429]);
     const right = await getJson(`${running.url}/ui/api/sessions`, { authorization: "Bearer s3cret-token-value" });
     expect(right.status).toBe(429);

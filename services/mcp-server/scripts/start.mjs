@@ -10,7 +10,9 @@ const serverRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 try {
   buildWhenStale({ packageRoot: serverRoot, output: join("dist", "main.js") });
 } catch (error) {
-  process.stderr.write(`deliberate-mcp: the build failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)}); its output is above.\n`);
+  process.stderr.write(
+    `deliberate-mcp: the build failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)}); its output is above.\n`,
+  );
   process.exit(1);
 }
 const main = join(serverRoot, "dist", "main.js");

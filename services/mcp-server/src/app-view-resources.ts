@@ -6,7 +6,9 @@ import type { Resource } from "@modelcontextprotocol/server";
  * The views load nothing from anywhere (script and style are inline) and
  * reach the server only through the host, so they ask for no domains at all.
  */
-const viewResourceMeta = { ui: { csp: { connectDomains: [] as string[], resourceDomains: [] as string[] }, prefersBorder: true } };
+const viewResourceMeta = {
+  ui: { csp: { connectDomains: [] as string[], resourceDomains: [] as string[] }, prefersBorder: true },
+};
 
 /** The in-chat views (MCP Apps) a server offers: their documents by `ui://` URI. */
 export interface AppViewResources {
@@ -23,9 +25,18 @@ export interface AppViewResources {
  * (`loadAppViewDocuments`). Hosts without the MCP Apps extension ignore the
  * `_meta` and the `ui://` resources; tool results are the same either way.
  */
-export function createAppViewResources(documents: AppViewDocuments, servedTools: ReadonlySet<string>): AppViewResources {
-  const offered = appViews.filter((view) => documents.uris.has(appViewUri(view)) && view.tools.some((tool) => servedTools.has(tool)));
-  const viewOfTool = new Map(offered.flatMap((view) => view.tools.filter((tool) => servedTools.has(tool)).map((tool) => [tool, appViewUri(view)] as const)));
+export function createAppViewResources(
+  documents: AppViewDocuments,
+  servedTools: ReadonlySet<string>,
+): AppViewResources {
+  const offered = appViews.filter(
+    (view) => documents.uris.has(appViewUri(view)) && view.tools.some((tool) => servedTools.has(tool)),
+  );
+  const viewOfTool = new Map(
+    offered.flatMap((view) =>
+      view.tools.filter((tool) => servedTools.has(tool)).map((tool) => [tool, appViewUri(view)] as const),
+    ),
+  );
   const uris = new Set(offered.map(appViewUri));
   return {
     list: () =>
@@ -37,7 +48,10 @@ export function createAppViewResources(documents: AppViewDocuments, servedTools:
         mimeType: RESOURCE_MIME_TYPE,
         _meta: viewResourceMeta,
       })),
-    read: (uri) => (uris.has(uri) ? { uri, mimeType: RESOURCE_MIME_TYPE, text: documents.read(uri), _meta: viewResourceMeta } : undefined),
+    read: (uri) =>
+      uris.has(uri)
+        ? { uri, mimeType: RESOURCE_MIME_TYPE, text: documents.read(uri), _meta: viewResourceMeta }
+        : undefined,
     toolMeta: (tool) => {
       const uri = viewOfTool.get(tool);
       return uri === undefined ? undefined : { ui: { resourceUri: uri }, [RESOURCE_URI_META_KEY]: uri };

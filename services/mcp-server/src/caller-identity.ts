@@ -37,6 +37,9 @@ export function callerOf(server: McpServer, context: ServerContext): string | un
     return identity;
   }
   const token = context.http.authInfo?.token;
-  const parts = [...(token !== undefined ? [`token:${digest(token)}`] : []), ...(context.sessionId !== undefined ? [`session:${digest(context.sessionId)}`] : [])];
+  const parts = [
+    ...(token !== undefined ? [`token:${digest(token)}`] : []),
+    ...(context.sessionId !== undefined ? [`session:${digest(context.sessionId)}`] : []),
+  ];
   return parts.length > 0 ? `mcp-http:${parts.join("/")}` : undefined;
 }

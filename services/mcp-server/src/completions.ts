@@ -18,7 +18,9 @@ export interface CompletionSources {
 
 function completion(values: readonly string[], prefix: string) {
   const matching = values.filter((value) => value.toLowerCase().startsWith(prefix.toLowerCase()));
-  return { completion: { values: matching.slice(0, maxValues), total: matching.length, hasMore: matching.length > maxValues } };
+  return {
+    completion: { values: matching.slice(0, maxValues), total: matching.length, hasMore: matching.length > maxValues },
+  };
 }
 
 async function sessionIds(sessions: SessionReader | undefined): Promise<string[]> {
@@ -39,19 +41,34 @@ export function registerCompletions(server: McpServer, sources: CompletionSource
     const { ref, argument } = request.params;
     if (ref.type === "ref/prompt") {
       const prompt = sources.prompts.find((candidate) => candidate.name === ref.name);
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ref.name: no prompt named '${ref.name}'`);
+      if (!prompt)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid params: ref.name: no prompt named '${ref.name}'`,
+        );
       const declared = prompt.arguments.find((candidate) => candidate.name === argument.name);
-      if (!declared) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: argument.name: prompt ${prompt.name} has no argument '${argument.name}'`);
+      if (!declared)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid params: argument.name: prompt ${prompt.name} has no argument '${argument.name}'`,
+        );
       if (declared.completes === "session_id") return completion(await sessionIds(sources.sessions), argument.value);
       return completion(declared.values ?? [], argument.value);
     }
     if (ref.type === "ref/resource") {
       if (!sources.sessionTemplates.includes(ref.uri) && !ref.uri.startsWith("ui://")) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ref.uri: no resource template '${ref.uri}'; resources/templates/list shows them`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid params: ref.uri: no resource template '${ref.uri}'; resources/templates/list shows them`,
+        );
       }
-      if (argument.name === "session_id" && sources.sessionTemplates.includes(ref.uri)) return completion(await sessionIds(sources.sessions), argument.value);
+      if (argument.name === "session_id" && sources.sessionTemplates.includes(ref.uri))
+        return completion(await sessionIds(sources.sessions), argument.value);
       return completion([], argument.value);
     }
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params: ref.type: use ref/prompt or ref/resource");
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "Invalid params: ref.type: use ref/prompt or ref/resource",
+    );
   });
 }

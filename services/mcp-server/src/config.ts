@@ -1,11 +1,17 @@
 import { ConfigError, readList } from "@deliberate/base";
-import { createEnvReader, type ModuleSettings, defaultHostCompletionTtlSeconds, type EnvReader, readCommonSettings } from "@deliberate/runtime";
+import {
+  createEnvReader,
+  type ModuleSettings,
+  defaultHostCompletionTtlSeconds,
+  type EnvReader,
+  readCommonSettings,
+} from "@deliberate/runtime";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { defaultMaxBodyBytes, isLoopbackHost } from "@deliberate/contracts";
-import type { KnowledgeGraphOptions, } from "@deliberate/knowledge-graph";
+import type { KnowledgeGraphOptions } from "@deliberate/knowledge-graph";
 import type { ProviderSettings } from "@deliberate/providers";
-import type { DatabaseTarget, } from "@deliberate/store";
+import type { DatabaseTarget } from "@deliberate/store";
 import type { LogLevel } from "./logger.ts";
 import { defaultToolsets } from "./toolsets.ts";
 import type { HostPromptForm } from "@deliberate/engine";
@@ -85,7 +91,6 @@ export type ParsedCommandLine =
   | { action: "help" }
   | { action: "version" };
 
-
 export const usage = `Usage: deliberate-mcp [--http] [--host <address>] [--port <port>]
        deliberate-mcp --print-config claude-code|claude-desktop
 
@@ -138,14 +143,19 @@ function parseHost(value: string, source: string): string {
   const bare = value.startsWith("[") && value.endsWith("]") ? value.slice(1, -1) : value;
   if (isIP(bare) !== 0) return bare;
   if (/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/.test(bare)) return bare.toLowerCase();
-  throw new ConfigError(`${source} must be an IP address or host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${value}").`, [source]);
+  throw new ConfigError(`${source} must be an IP address or host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${value}").`, [
+    source,
+  ]);
 }
 
 /** `MCP_ALLOWED_HOSTS`: comma-separated host names (ports are ignored), or `*`. */
 function parseAllowedHosts(value: string | undefined): string[] {
   if (value === undefined) return [];
   const hosts: string[] = [];
-  for (const item of value.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+  for (const item of value
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")) {
     if (item === "*") {
       hosts.push("*");
       continue;
@@ -154,7 +164,10 @@ function parseAllowedHosts(value: string | undefined): string[] {
     try {
       hostname = new URL(`http://${item}`).hostname;
     } catch {
-      throw new ConfigError(`MCP_ALLOWED_HOSTS must be comma-separated host names such as mcp.example.com (got "${item}").`, ["MCP_ALLOWED_HOSTS"]);
+      throw new ConfigError(
+        `MCP_ALLOWED_HOSTS must be comma-separated host names such as mcp.example.com (got "${item}").`,
+        ["MCP_ALLOWED_HOSTS"],
+      );
     }
     hosts.push(hostname);
   }
@@ -169,7 +182,10 @@ function parseAllowedHosts(value: string | undefined): string[] {
 function parseAllowedOrigins(value: string | undefined): string[] {
   if (value === undefined) return [];
   const origins: string[] = [];
-  for (const item of value.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+  for (const item of value
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")) {
     if (/^[a-z][a-z0-9+.-]*:\/\/\*$/.test(item) && item !== "http://*" && item !== "https://*") {
       origins.push(item);
       continue;
@@ -199,14 +215,24 @@ function parseTransport(flags: { http?: boolean; host?: string; port?: string },
   }
   const http = flags.http === true || transportVariable === "http";
   if (!http) {
-    if (flags.host !== undefined || flags.port !== undefined) reader.problem("--host and --port apply to the HTTP transport only: add --http.", ["--http"]);
+    if (flags.host !== undefined || flags.port !== undefined)
+      reader.problem("--host and --port apply to the HTTP transport only: add --http.", ["--http"]);
     return { kind: "stdio" };
   }
 
   const hostSource = flags.host !== undefined ? "--host" : "MCP_HTTP_HOST";
-  const host = reader.attempt(() => parseHost(flags.host ?? read(env, "MCP_HTTP_HOST") ?? defaultHttpHost, hostSource), defaultHttpHost);
+  const host = reader.attempt(
+    () => parseHost(flags.host ?? read(env, "MCP_HTTP_HOST") ?? defaultHttpHost, hostSource),
+    defaultHttpHost,
+  );
   const portValue = flags.port ?? read(env, "MCP_HTTP_PORT");
-  const port = portValue === undefined ? defaultHttpPort : reader.attempt(() => parsePort(portValue, flags.port !== undefined ? "--port" : "MCP_HTTP_PORT"), defaultHttpPort);
+  const port =
+    portValue === undefined
+      ? defaultHttpPort
+      : reader.attempt(
+          () => parsePort(portValue, flags.port !== undefined ? "--port" : "MCP_HTTP_PORT"),
+          defaultHttpPort,
+        );
   const token = read(env, "MCP_HTTP_TOKEN");
   if (!isLoopbackHost(host) && token === undefined) {
     reader.problem(
@@ -242,7 +268,11 @@ function parseTransport(flags: { http?: boolean; host?: string; port?: string },
     allowedOrigins: reader.attempt(() => parseAllowedOrigins(read(env, "MCP_ALLOWED_ORIGINS")), []),
     headersTimeoutMs,
     bodyTimeoutMs,
-    maxBodyBytes: reader.integer("MCP_HTTP_MAX_BODY_BYTES", defaultMaxBodyBytes, { min: 1024, max: 64 * 1024 * 1024, unit: "bytes" }),
+    maxBodyBytes: reader.integer("MCP_HTTP_MAX_BODY_BYTES", defaultMaxBodyBytes, {
+      min: 1024,
+      max: 64 * 1024 * 1024,
+      unit: "bytes",
+    }),
   };
 }
 
@@ -258,7 +288,14 @@ function parseToolsets(env: Environment): string[] {
  * @throws ConfigError naming every variable or flag at fault (one error for all of them).
  */
 export function parseCommandLine(options: { argv: readonly string[]; env: Environment }): ParsedCommandLine {
-  let flags: { http?: boolean; host?: string; port?: string; help?: boolean; version?: boolean; "print-config"?: string };
+  let flags: {
+    http?: boolean;
+    host?: string;
+    port?: string;
+    help?: boolean;
+    version?: boolean;
+    "print-config"?: string;
+  };
   try {
     ({ values: flags } = parseArgs({
       args: [...options.argv],
@@ -301,7 +338,9 @@ export function parseCommandLine(options: { argv: readonly string[]; env: Enviro
     hostCompletionTtlSeconds: common.hostCompletionTtlSeconds,
     hostPrompts: common.hostPrompts,
   };
-  return client === undefined ? { action: "run", config } : { action: "print-config", client: client as ConfigClient, config };
+  return client === undefined
+    ? { action: "run", config }
+    : { action: "print-config", client: client as ConfigClient, config };
 }
 
 export { ConfigError };

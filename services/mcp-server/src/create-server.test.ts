@@ -11,9 +11,18 @@ import { createLogger } from "./logger.ts";
 const countTool = defineTool({
   name: "count_things",
   description: "Counts things, reporting progress.",
-  inputSchema: z.object({ count: looseInteger({ min: 1, max: 5 }).default(2), mode: z.enum(["fast", "slow", "fail", "crash", "overflow", "storage", "hang"]).default("fast") }),
+  inputSchema: z.object({
+    count: looseInteger({ min: 1, max: 5 }).default(2),
+    mode: z.enum(["fast", "slow", "fail", "crash", "overflow", "storage", "hang"]).default("fast"),
+  }),
   outputSchema: z.object({ counted: z.number().int(), received: z.unknown() }),
-  annotations: { title: "Count Things", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: "Count Things",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });
@@ -35,17 +44,31 @@ function createFakeEngine(): Engine & { calls: Call[] } {
       const input = parseInput(countTool.inputSchema, rawArguments ?? {}, tool);
       switch (input.mode) {
         case "fail":
-          throw new DeliberateError({ code: "CONFLICT", message: "Branch b1 is completed.", issues: [{ field: "branch_id", message: "branch is completed" }], hint: "Pick an active branch." });
+          throw new DeliberateError({
+            code: "CONFLICT",
+            message: "Branch b1 is completed.",
+            issues: [{ field: "branch_id", message: "branch is completed" }],
+            hint: "Pick an active branch.",
+          });
         case "crash":
           throw new TypeError("cannot read properties of undefined (secret internals)");
         case "overflow":
           // What the engine makes of an unexpected failure: INTERNAL with the raw message inside.
-          throw new DeliberateError({ code: "INTERNAL", message: "Internal error: Maximum call stack size exceeded at zod.parse (secret internals)" });
+          throw new DeliberateError({
+            code: "INTERNAL",
+            message: "Internal error: Maximum call stack size exceeded at zod.parse (secret internals)",
+          });
         case "storage":
-          throw new DeliberateError({ code: "STORAGE", message: "SQLITE_BUSY: database is locked in UPDATE sessions SET (secret internals)", retryable: true });
+          throw new DeliberateError({
+            code: "STORAGE",
+            message: "SQLITE_BUSY: database is locked in UPDATE sessions SET (secret internals)",
+            retryable: true,
+          });
         case "hang":
           return new Promise((_resolve, reject) => {
-            options.signal?.addEventListener("abort", () => reject(new DeliberateError({ code: "CANCELLED", message: "cancelled" })));
+            options.signal?.addEventListener("abort", () =>
+              reject(new DeliberateError({ code: "CANCELLED", message: "cancelled" })),
+            );
           });
         case "slow":
           // Steps 1, 2, then a nested restart at 1 (dropped: not increasing), then 3.
@@ -89,9 +112,19 @@ describe("createServer", () => {
       name: "count_things",
       title: "Count Things",
       description: "Counts things, reporting progress.",
-      annotations: { title: "Count Things", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Count Things",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       // Closed, and an optional field also takes null ("not given"), as strict-mode clients send it.
-      inputSchema: { type: "object", additionalProperties: false, properties: { count: { type: ["integer", "null"], minimum: 1, maximum: 5 } } },
+      inputSchema: {
+        type: "object",
+        additionalProperties: false,
+        properties: { count: { type: ["integer", "null"], minimum: 1, maximum: 5 } },
+      },
       outputSchema: { type: "object", required: ["counted", "received"] },
     });
     // Inputs are published as the caller may send them: fields with defaults are optional.
@@ -142,7 +175,10 @@ describe("createServer", () => {
 
   it("answers INTERNAL and STORAGE errors with a stable message and an error id, logging the details under that id", async () => {
     const logs: string[] = [];
-    const client = await connect(createFakeEngine(), createLogger({ level: "error", sinks: [(line) => void logs.push(line)] }));
+    const client = await connect(
+      createFakeEngine(),
+      createLogger({ level: "error", sinks: [(line) => void logs.push(line)] }),
+    );
     for (const [mode, code, retryable] of [
       ["overflow", "INTERNAL", false],
       ["storage", "STORAGE", true],
@@ -155,7 +191,9 @@ describe("createServer", () => {
       expect(body).toMatchObject({ code, retryable });
       expect(body.error_id).toMatch(/^err_[0-9a-f]{16}$/);
       expect(body.message).toContain(body.error_id);
-      const logged = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry["error_id"] === body.error_id);
+      const logged = logs
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((entry) => entry["error_id"] === body.error_id);
       expect(logged, `a log line for ${mode}`).toBeDefined();
       expect(JSON.stringify(logged)).toContain("secret internals");
     }
@@ -183,7 +221,10 @@ describe("createServer", () => {
     const engine = createFakeEngine();
     const client = await connect(engine);
     const updates: unknown[] = [];
-    const result = await client.callTool({ name: "count_things", arguments: { mode: "slow" } }, { onprogress: (update) => updates.push(update) });
+    const result = await client.callTool(
+      { name: "count_things", arguments: { mode: "slow" } },
+      { onprogress: (update) => updates.push(update) },
+    );
     expect(result.isError).toBeFalsy();
     expect(updates).toEqual([
       { progress: 1, total: 3, message: "step 1" },
@@ -198,7 +239,10 @@ describe("createServer", () => {
     const engine = createFakeEngine();
     const client = await connect(engine);
     const controller = new AbortController();
-    const pending = client.callTool({ name: "count_things", arguments: { mode: "hang" } }, { signal: controller.signal });
+    const pending = client.callTool(
+      { name: "count_things", arguments: { mode: "hang" } },
+      { signal: controller.signal },
+    );
     // Wait until the engine holds the call, then cancel it from the client.
     while (engine.calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
     const signal = engine.calls[0]?.options.signal;

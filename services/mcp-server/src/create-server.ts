@@ -34,7 +34,10 @@ export interface CreateServerOptions {
    * Its composed modules' protocol methods (`methods`) and operations (`operations`, as `<module>/<operation>`) are served as custom JSON-RPC requests
    * and their published `capabilities` are advertised under `experimental` at initialize.
    */
-  engine: Engine & Partial<Pick<DeliberateEngine, "methods" | "capabilities" | "prompts" | "toolsets" | "operations" | "runOperation">>;
+  engine: Engine &
+    Partial<
+      Pick<DeliberateEngine, "methods" | "capabilities" | "prompts" | "toolsets" | "operations" | "runOperation">
+    >;
   logger?: Logger;
   /**
    * Provider configuration. With no server-side provider, calls use the
@@ -85,7 +88,12 @@ function registerTool(
     async (rawArguments: unknown, context: ServerContext): Promise<CallToolResult> => {
       const call = async () => {
         const { options, flush } = invokeOptionsFor(server, context, logger, providers);
-        const asking = { tools: engine.tools, invoke: withUserElicitation(server, context, logger, (name, args, invokeOptions) => engine.invoke(name, args, invokeOptions)) };
+        const asking = {
+          tools: engine.tools,
+          invoke: withUserElicitation(server, context, logger, (name, args, invokeOptions) =>
+            engine.invoke(name, args, invokeOptions),
+          ),
+        };
         const result = await callEngine(asking, logger, definition.name, rawArguments, options);
         await flush();
         return result;
@@ -96,7 +104,13 @@ function registerTool(
 }
 
 /** One call to the engine as an MCP result: the output, or the error as a tool result (logged). */
-async function callEngine(engine: Engine, logger: Logger, name: string, rawArguments: unknown, options: InvokeOptions): Promise<CallToolResult> {
+async function callEngine(
+  engine: Engine,
+  logger: Logger,
+  name: string,
+  rawArguments: unknown,
+  options: InvokeOptions,
+): Promise<CallToolResult> {
   const started = performance.now();
   try {
     const output = await engine.invoke(name, rawArguments, options);
@@ -128,7 +142,9 @@ export function createToolCallFastPath(options: {
   const caller = options.caller;
   const logger = options.logger ?? silentLogger;
   const served = servedTools(options.engine, options.toolsets);
-  const modelFree = new Set(served.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name));
+  const modelFree = new Set(
+    served.filter((tool) => !tool.usesModel && tool.name !== submitTool.name).map((tool) => tool.name),
+  );
   // The signal is read only if the call needs it (see LazyAbort).
   return (call) =>
     modelFree.has(call.name) && options.stepAside?.() !== true
@@ -162,23 +178,52 @@ export function createServer(options: CreateServerOptions): McpServer {
   const tools = servedTools(options.engine, options.toolsets);
   // Logging is offered when lines are mirrored; `logging/setLevel` then sets this client's threshold.
   const during: DuringRequest = options.logMirror ? options.logMirror.attach(server) : (_context, work) => work();
-  const views = options.appViews && options.sessions ? createAppViewResources(options.appViews, new Set(tools.map((tool) => tool.name))) : undefined;
-  for (const definition of tools) registerTool(server, definition, options.engine, logger, options.providers, during, views?.toolMeta(definition.name));
-  registerProtocolMethods(server, { engine: options.engine, methods: options.engine.methods ?? new Map(), logger, providers: options.providers, during });
+  const views =
+    options.appViews && options.sessions
+      ? createAppViewResources(options.appViews, new Set(tools.map((tool) => tool.name)))
+      : undefined;
+  for (const definition of tools)
+    registerTool(
+      server,
+      definition,
+      options.engine,
+      logger,
+      options.providers,
+      during,
+      views?.toolMeta(definition.name),
+    );
+  registerProtocolMethods(server, {
+    engine: options.engine,
+    methods: options.engine.methods ?? new Map(),
+    logger,
+    providers: options.providers,
+    during,
+  });
   const { operations, runOperation } = options.engine;
-  if (operations !== undefined && runOperation !== undefined) registerModuleOperations(server, { engine: { operations, runOperation }, logger, during });
+  if (operations !== undefined && runOperation !== undefined)
+    registerModuleOperations(server, { engine: { operations, runOperation }, logger, during });
   withoutInheritedToolNames(server);
   if (options.sessions) registerSessionResources(server, options.sessions, logger, options.viewerUrl, views);
   const prompts = (options.engine.prompts ?? []).filter((prompt) => tools.some((tool) => tool.name === prompt.tool));
   registerPrompts(server, prompts, tools);
-  registerCompletions(server, { prompts, ...(options.sessions ? { sessions: options.sessions } : {}), sessionTemplates: options.sessions ? sessionResourceTemplates : [] });
+  registerCompletions(server, {
+    prompts,
+    ...(options.sessions ? { sessions: options.sessions } : {}),
+    sessionTemplates: options.sessions ? sessionResourceTemplates : [],
+  });
   return server;
 }
 
 /** The engine's tools in the requested toolsets (all of them when none are requested or the engine has no toolsets). */
-function servedTools(engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>, toolsets: readonly string[] | undefined): readonly ToolDefinition[] {
+function servedTools(
+  engine: Engine & Partial<Pick<DeliberateEngine, "toolsets">>,
+  toolsets: readonly string[] | undefined,
+): readonly ToolDefinition[] {
   if (toolsets === undefined || engine.toolsets === undefined) return engine.tools;
-  const selected = selectTools({ tools: engine.tools, toolsets: engine.toolsets }, toolsets.length === 0 ? [allToolsets] : toolsets);
+  const selected = selectTools(
+    { tools: engine.tools, toolsets: engine.toolsets },
+    toolsets.length === 0 ? [allToolsets] : toolsets,
+  );
   return engine.tools.filter((tool) => selected.has(tool.name));
 }
 

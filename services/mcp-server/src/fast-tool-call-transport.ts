@@ -7,10 +7,16 @@ import { structuredJsonOf } from "./tool-result.ts";
  * Answers a `tools/call` without the SDK's dispatch, or returns undefined to
  * leave it to the SDK. See `createToolCallFastPath` for which calls qualify.
  */
-export type ToolCallFastPath = (call: { name: string; arguments: unknown; cancellation: { readonly signal: AbortSignal } }) => Promise<CallToolResult> | undefined;
+export type ToolCallFastPath = (call: {
+  name: string;
+  arguments: unknown;
+  cancellation: { readonly signal: AbortSignal };
+}) => Promise<CallToolResult> | undefined;
 
 type RequestId = string | number;
-type CallParams = { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown }; requestId?: unknown } | undefined;
+type CallParams =
+  | { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown }; requestId?: unknown }
+  | undefined;
 
 /**
  * A `Transport` around a line transport that answers model-free tool calls
@@ -74,7 +80,13 @@ export class FastToolCallTransport implements Transport {
     }
     if (message.method === "notifications/cancelled") return this.cancelled(params?.requestId);
     const id = "id" in message ? message.id : undefined;
-    if (!this.handshaken || message.method !== "tools/call" || (typeof id !== "string" && typeof id !== "number") || this.calls.has(id)) return false;
+    if (
+      !this.handshaken ||
+      message.method !== "tools/call" ||
+      (typeof id !== "string" && typeof id !== "number") ||
+      this.calls.has(id)
+    )
+      return false;
     if (typeof params?.name !== "string" || params._meta?.progressToken !== undefined) return false;
     const cancellation = new LazyAbort();
     const result = this.fastPath({ name: params.name, arguments: params.arguments, cancellation });
@@ -111,6 +123,8 @@ export class FastToolCallTransport implements Transport {
       text !== undefined
         ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}}\n`
         : `${JSON.stringify({ jsonrpc: "2.0", id, result })}\n`;
-    this.wire.writeLine(line).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    this.wire
+      .writeLine(line)
+      .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
   }
 }

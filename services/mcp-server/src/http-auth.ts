@@ -10,7 +10,11 @@ export type Authorize = (context: Context) => Promise<AuthInfo | Response | unde
  * The bearer check of the HTTP transport (`MCP_HTTP_TOKEN`), throttled per client address: past `failures.limit`
  * missing or wrong tokens in a window the client gets 429 until the window ends. Without a token every request passes.
  */
-export function createAuthorizer(token: string | undefined, failureLimit: { limit: number; windowMs: number }, logger: Logger): Authorize {
+export function createAuthorizer(
+  token: string | undefined,
+  failureLimit: { limit: number; windowMs: number },
+  logger: Logger,
+): Authorize {
   const authenticate = token !== undefined ? staticTokenAuthentication(token) : undefined;
   const failures = createFailureCounter(failureLimit);
   return async (context) => {
@@ -21,7 +25,10 @@ export function createAuthorizer(token: string | undefined, failureLimit: { limi
     const outcome = await authenticate(context.req.raw);
     // Structural check: Response classes from different realms fail `instanceof`.
     if (isAuthInfo(outcome)) return outcome;
-    logger.info("HTTP request refused: missing or wrong bearer token", { status: outcome.status, path: context.req.path });
+    logger.info("HTTP request refused: missing or wrong bearer token", {
+      status: outcome.status,
+      path: context.req.path,
+    });
     const locked = failures.fail(client);
     return locked > 0 ? tooManyFailures(locked) : outcome;
   };
@@ -42,9 +49,15 @@ function staticTokenAuthentication(token: string) {
   return requireBearerAuth({
     verifier: {
       verifyAccessToken: async (presented) => {
-        if (!timingSafeEqual(digest(presented), expected)) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid bearer token");
+        if (!timingSafeEqual(digest(presented), expected))
+          throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid bearer token");
         // The SDK refuses tokens without an expiry; a static token does not expire.
-        const authInfo: AuthInfo = { token: presented, clientId: "mcp-http-token", scopes: [], expiresAt: Number.MAX_SAFE_INTEGER };
+        const authInfo: AuthInfo = {
+          token: presented,
+          clientId: "mcp-http-token",
+          scopes: [],
+          expiresAt: Number.MAX_SAFE_INTEGER,
+        };
         return authInfo;
       },
     },
@@ -67,7 +80,8 @@ function createFailureCounter(options: { limit: number; windowMs: number }) {
     const now = Date.now();
     const window = windows.get(client);
     if (window && now - window.start < options.windowMs) return window;
-    if (windows.size > 10_000) for (const [key, stale] of windows) if (now - stale.start >= options.windowMs) windows.delete(key);
+    if (windows.size > 10_000)
+      for (const [key, stale] of windows) if (now - stale.start >= options.windowMs) windows.delete(key);
     const fresh = { start: now, count: 0 };
     windows.set(client, fresh);
     return fresh;
@@ -91,8 +105,10 @@ function createFailureCounter(options: { limit: number; windowMs: number }) {
 function tooManyFailures(lockedForMs: number): Response {
   const seconds = Math.ceil(lockedForMs / 1000);
   return Response.json(
-    { error: "too_many_requests", message: `Too many failed authentication attempts from this address; retry after ${seconds} s with the right token (MCP_HTTP_TOKEN).` },
+    {
+      error: "too_many_requests",
+      message: `Too many failed authentication attempts from this address; retry after ${seconds} s with the right token (MCP_HTTP_TOKEN).`,
+    },
     { status: 429, headers: { "Retry-After": String(seconds) } },
   );
 }
-

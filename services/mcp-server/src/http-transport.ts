@@ -1,9 +1,26 @@
-import { createServer as createNodeServer, type RequestListener, type Server as NodeServer, type ServerOptions } from "node:http";
+import {
+  createServer as createNodeServer,
+  type RequestListener,
+  type Server as NodeServer,
+  type ServerOptions,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
-import { answerAndClose, canonicalizeHostHeader, defaultMaxBodyBytes, httpParseRefusal, isLoopbackHost, jsonDepthField, jsonDepthViolation, maxJsonDepth, type Readiness, rawHttpResponse, unsupportedCharset } from "@deliberate/contracts";
+import {
+  answerAndClose,
+  canonicalizeHostHeader,
+  defaultMaxBodyBytes,
+  httpParseRefusal,
+  isLoopbackHost,
+  jsonDepthField,
+  jsonDepthViolation,
+  maxJsonDepth,
+  type Readiness,
+  rawHttpResponse,
+  unsupportedCharset,
+} from "@deliberate/contracts";
 import { readJsonRpcValue } from "./json-rpc-message.ts";
 import { newErrorId } from "./tool-result.ts";
 import {
@@ -78,7 +95,10 @@ export interface RunningHttpTransport extends RunningTransport {
 
 function jsonRpcError(status: number, code: number, message: string, id: unknown, data?: unknown): Response {
   const readable = typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : null;
-  return Response.json({ jsonrpc: "2.0", error: { code, message, ...(data !== undefined ? { data } : {}) }, id: readable }, { status });
+  return Response.json(
+    { jsonrpc: "2.0", error: { code, message, ...(data !== undefined ? { data } : {}) }, id: readable },
+    { status },
+  );
 }
 
 /**
@@ -88,28 +108,62 @@ function jsonRpcError(status: number, code: number, message: string, id: unknown
  * (Batches, which 2025-03 clients may send, are checked for depth only.)
  * Returns the parsed body for the SDK, or the response to send.
  */
-async function readJsonRpcBody(request: Request, maxBodyBytes: number): Promise<{ parsedBody: unknown } | { response: Response }> {
+async function readJsonRpcBody(
+  request: Request,
+  maxBodyBytes: number,
+): Promise<{ parsedBody: unknown } | { response: Response }> {
   const charset = unsupportedCharset(request.headers.get("content-type") ?? undefined);
   if (charset !== undefined) {
-    return { response: jsonRpcError(415, -32000, `Unsupported Media Type: ${charset}`, null, { code: "INVALID_INPUT", issues: [{ field: "(content-type)", message: charset }], hint: "Send the body as UTF-8 with Content-Type: application/json (or ; charset=utf-8)." }) };
+    return {
+      response: jsonRpcError(415, -32000, `Unsupported Media Type: ${charset}`, null, {
+        code: "INVALID_INPUT",
+        issues: [{ field: "(content-type)", message: charset }],
+        hint: "Send the body as UTF-8 with Content-Type: application/json (or ; charset=utf-8).",
+      }),
+    };
   }
   const read = await readRequestBody(request, maxBodyBytes).catch(() => undefined);
-  if (read === undefined) return { response: jsonRpcError(400, -32700, "Parse error: the request body could not be read", null) };
+  if (read === undefined)
+    return { response: jsonRpcError(400, -32700, "Parse error: the request body could not be read", null) };
   if (read.tooLarge) {
-    return { response: jsonRpcError(413, -32000, `Request body larger than ${maxBodyBytes} bytes (the limit; MCP_HTTP_MAX_BODY_BYTES)`, null, { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `larger than ${maxBodyBytes} bytes` }] }) };
+    return {
+      response: jsonRpcError(
+        413,
+        -32000,
+        `Request body larger than ${maxBodyBytes} bytes (the limit; MCP_HTTP_MAX_BODY_BYTES)`,
+        null,
+        { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `larger than ${maxBodyBytes} bytes` }] },
+      ),
+    };
   }
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(read.text ?? "");
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { response: jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${reason})`, null, { code: "INVALID_INPUT", issues: [{ field: "(body)", message: `not valid JSON: ${reason}` }] }) };
+    return {
+      response: jsonRpcError(400, -32700, `Parse error: the request body is not valid JSON (${reason})`, null, {
+        code: "INVALID_INPUT",
+        issues: [{ field: "(body)", message: `not valid JSON: ${reason}` }],
+      }),
+    };
   }
   const items = Array.isArray(parsedBody) ? [] : [parsedBody];
   const tooDeep = Array.isArray(parsedBody) ? jsonDepthViolation(parsedBody) : undefined;
   if (tooDeep) {
     const field = jsonDepthField(tooDeep);
-    return { response: jsonRpcError(400, -32600, `Invalid input: ${field}: nested deeper than ${maxJsonDepth} levels (the limit)`, null, { code: "INVALID_INPUT", issues: [{ field, message: `nested deeper than ${maxJsonDepth} levels (the limit)` }] }) };
+    return {
+      response: jsonRpcError(
+        400,
+        -32600,
+        `Invalid input: ${field}: nested deeper than ${maxJsonDepth} levels (the limit)`,
+        null,
+        {
+          code: "INVALID_INPUT",
+          issues: [{ field, message: `nested deeper than ${maxJsonDepth} levels (the limit)` }],
+        },
+      ),
+    };
   }
   for (const item of items) {
     const checked = readJsonRpcValue(item);
@@ -143,15 +197,23 @@ function isLoopbackName(url: string | undefined): boolean {
  * else undefined. Loopback in any spelling passes as in the HTTP API (isLoopbackHost of @deliberate/contracts);
  * the SDK's checks take the rest.
  */
-function createForeignRequestGuard(config: HttpTransportConfig, logger: Logger): (request: Request) => Response | undefined {
+function createForeignRequestGuard(
+  config: HttpTransportConfig,
+  logger: Logger,
+): (request: Request) => Response | undefined {
   const anyHost = config.allowedHosts.includes("*");
   const allowedHosts = [...localhostAllowedHostnames(), ...config.allowedHosts.filter((host) => host !== "*")];
   const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
   return (request) => {
     const host = request.headers.get("host");
     const origin = request.headers.get("origin");
-    const hostRejected = anyHost || isLoopbackName(host === null ? undefined : `http://${host}`) ? undefined : hostHeaderValidationResponse(request, allowedHosts);
-    const rejected = hostRejected ?? (origin === null || isLoopbackName(origin) ? undefined : originValidationResponse(request, allowedOrigins));
+    const hostRejected =
+      anyHost || isLoopbackName(host === null ? undefined : `http://${host}`)
+        ? undefined
+        : hostHeaderValidationResponse(request, allowedHosts);
+    const rejected =
+      hostRejected ??
+      (origin === null || isLoopbackName(origin) ? undefined : originValidationResponse(request, allowedOrigins));
     if (rejected) {
       logger.warn("HTTP request refused by Host/Origin check", {
         status: rejected.status,
@@ -252,16 +314,33 @@ function createHttpApp(options: HttpTransportOptions, handler: ReturnType<typeof
     }
     return handler.fetch(request, authInfo ? { authInfo } : undefined);
   });
-  app.notFound((context) => context.json({ error: "not_found", message: `Nothing at ${context.req.path}; MCP is served at ${mcpPath}.` }, 404));
+  app.notFound((context) =>
+    context.json({ error: "not_found", message: `Nothing at ${context.req.path}; MCP is served at ${mcpPath}.` }, 404),
+  );
   app.onError((error, context) => {
     const errorId = newErrorId();
     if (isTransientDatabaseFault(error)) {
       logger.warn("HTTP request refused: the database is unavailable", { error_id: errorId, error });
       context.header("Retry-After", String(databaseRetryAfterSeconds));
-      return context.json({ error: "unavailable", message: `The database is unavailable for the moment (error ${errorId}); retry after ${databaseRetryAfterSeconds} s.`, error_id: errorId, retryable: true }, 503);
+      return context.json(
+        {
+          error: "unavailable",
+          message: `The database is unavailable for the moment (error ${errorId}); retry after ${databaseRetryAfterSeconds} s.`,
+          error_id: errorId,
+          retryable: true,
+        },
+        503,
+      );
     }
     logger.error("HTTP handler failed", { error_id: errorId, error });
-    return context.json({ error: "internal_error", message: `The server failed to handle the request (error ${errorId}); the details are in its log.`, error_id: errorId }, 500);
+    return context.json(
+      {
+        error: "internal_error",
+        message: `The server failed to handle the request (error ${errorId}); the details are in its log.`,
+        error_id: errorId,
+      },
+      500,
+    );
   });
   return app;
 }
@@ -290,7 +369,8 @@ async function listenHttpServer(app: Hono, config: HttpTransportConfig): Promise
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
-      const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: pick another with --port or MCP_HTTP_PORT.` : "";
+      const hint =
+        error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: pick another with --port or MCP_HTTP_PORT.` : "";
       reject(new Error(`Cannot listen on ${config.host}:${config.port}: ${error.message}.${hint}`, { cause: error }));
     };
     server.once("error", onError);
@@ -315,6 +395,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     return;
   }
   const { field, message } = refusal;
-  const json = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid Request: ${field}: ${message}`, data: { code: "INVALID_INPUT", issues: [{ field, message }] } }, id: null });
+  const json = JSON.stringify({
+    jsonrpc: "2.0",
+    error: {
+      code: -32600,
+      message: `Invalid Request: ${field}: ${message}`,
+      data: { code: "INVALID_INPUT", issues: [{ field, message }] },
+    },
+    id: null,
+  });
   answerAndClose(socket, rawHttpResponse("400 Bad Request", { json }));
 }

@@ -13,12 +13,26 @@ function sdkParse(value: unknown): unknown {
 }
 
 const json = fc.jsonValue({ maxDepth: 3 });
-const meta = fc.oneof(json, fc.record({ progressToken: fc.oneof(fc.string(), fc.integer(), json) }, { requiredKeys: [] }));
+const meta = fc.oneof(
+  json,
+  fc.record({ progressToken: fc.oneof(fc.string(), fc.integer(), json) }, { requiredKeys: [] }),
+);
 const message = fc.record(
   {
     jsonrpc: fc.constantFrom("2.0", "2.0", "2.0", "1.0"),
-    id: fc.oneof(fc.string(), fc.integer(), fc.maxSafeInteger(), fc.constant(2 ** 60), fc.constant(-(2 ** 60)), fc.double(), fc.constant(null)),
-    method: fc.oneof(fc.constantFrom("tools/call", "tools/list", "initialize", "notifications/cancelled", "ping", ""), fc.string()),
+    id: fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.maxSafeInteger(),
+      fc.constant(2 ** 60),
+      fc.constant(-(2 ** 60)),
+      fc.double(),
+      fc.constant(null),
+    ),
+    method: fc.oneof(
+      fc.constantFrom("tools/call", "tools/list", "initialize", "notifications/cancelled", "ping", ""),
+      fc.string(),
+    ),
     params: fc.oneof(
       fc.dictionary(fc.string(), json, { maxKeys: 4 }),
       fc.record({ name: fc.string(), arguments: json }),
@@ -55,7 +69,12 @@ describe("readJsonRpcValue", () => {
     const withProto = JSON.parse('{"jsonrpc":"2.0","method":"tools/call","params":{"__proto__":{}}}') as unknown;
     expect(readJsonRpcValue(withProto)).toEqual({ message: sdkParse(withProto) });
     expect(readJsonRpcValue(withProto)).toEqual({ message: { jsonrpc: "2.0", method: "tools/call", params: {} } });
-    const plain = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "reasoning_checkpoint", arguments: { operation: "list" } } };
+    const plain = {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "reasoning_checkpoint", arguments: { operation: "list" } },
+    };
     expect(readJsonRpcValue(plain)).toEqual({ message: sdkParse(plain) });
   });
 
@@ -74,9 +93,10 @@ describe("readJsonRpcValue", () => {
       expect("error" in read && read.error.message).toContain(field);
       expect("error" in read && read.error.message).not.toContain("\n");
     }
-    expect(readJsonRpcValue({ jsonrpc: "2.0", id: 5, method: "tools/call" })).toMatchObject({ error: { code: -32602, id: 5, issues: [{ field: "params" }] } });
+    expect(readJsonRpcValue({ jsonrpc: "2.0", id: 5, method: "tools/call" })).toMatchObject({
+      error: { code: -32602, id: 5, issues: [{ field: "params" }] },
+    });
     const plain = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "reasoning_linear" } };
     expect(readJsonRpcValue(plain)).toEqual({ message: sdkParse(plain) });
   });
 });
-

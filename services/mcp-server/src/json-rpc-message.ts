@@ -27,7 +27,14 @@ export function readJsonRpcLine(line: string): { message: JSONRPCMessage } | { e
     value = JSON.parse(line);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { error: { code: ProtocolErrorCode.ParseError, message: `Parse error: not valid JSON (${reason})`, id: null, issues: [{ field: "(message)", message: `not valid JSON: ${reason}` }] } };
+    return {
+      error: {
+        code: ProtocolErrorCode.ParseError,
+        message: `Parse error: not valid JSON (${reason})`,
+        id: null,
+        issues: [{ field: "(message)", message: `not valid JSON: ${reason}` }],
+      },
+    };
   }
   return readJsonRpcValue(value);
 }
@@ -54,7 +61,8 @@ export function readJsonRpcValue(value: unknown): { message: JSONRPCMessage } | 
     try {
       return withToolCallChecked(parseJSONRPCMessage(value), id);
     } catch (error) {
-      const reason = (error as { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? "not a JSON-RPC 2.0 message";
+      const reason =
+        (error as { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? "not a JSON-RPC 2.0 message";
       problems.push({ field: "(message)", message: reason });
     }
   }
@@ -69,7 +77,8 @@ export function readJsonRpcValue(value: unknown): { message: JSONRPCMessage } | 
   };
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * A request or notification whose envelope passed `envelopeProblems` and
@@ -84,15 +93,27 @@ function isPlainRequestOrNotification(value: unknown): boolean {
   const id = value["id"];
   if ("id" in value && typeof id !== "string" && !Number.isSafeInteger(id)) return false;
   const params = value["params"];
-  return params === undefined ? !("params" in value) : isPlainObject(params) && !("_meta" in params) && !Object.hasOwn(params, "__proto__");
+  return params === undefined
+    ? !("params" in value)
+    : isPlainObject(params) && !("_meta" in params) && !Object.hasOwn(params, "__proto__");
 }
 
 /** A well-formed message, or the invalid-params error of a tools/call whose name or arguments have the wrong type. */
-function withToolCallChecked(message: JSONRPCMessage, id: string | number | null): { message: JSONRPCMessage } | { error: JsonRpcRefusal } {
+function withToolCallChecked(
+  message: JSONRPCMessage,
+  id: string | number | null,
+): { message: JSONRPCMessage } | { error: JsonRpcRefusal } {
   const problems = toolCallProblems(message as unknown as Record<string, unknown>);
   if (problems.length === 0) return { message };
   const summary = problems.map((problem) => `${problem.field}: ${problem.message}`).join("; ");
-  return { error: { code: ProtocolErrorCode.InvalidParams, message: `Invalid params for tools/call: ${summary}`, id, issues: problems } };
+  return {
+    error: {
+      code: ProtocolErrorCode.InvalidParams,
+      message: `Invalid params for tools/call: ${summary}`,
+      id,
+      issues: problems,
+    },
+  };
 }
 
 /**
@@ -104,11 +125,18 @@ function withToolCallChecked(message: JSONRPCMessage, id: string | number | null
 function toolCallProblems(value: Record<string, unknown>): Array<{ field: string; message: string }> {
   if (value["method"] !== "tools/call" || !("id" in value)) return [];
   const params = value["params"];
-  if (!isPlainObject(params)) return [{ field: "params", message: 'is required: { "name": "<tool>", "arguments": { ... } }' }];
+  if (!isPlainObject(params))
+    return [{ field: "params", message: 'is required: { "name": "<tool>", "arguments": { ... } }' }];
   const problems: Array<{ field: string; message: string }> = [];
-  if (typeof params["name"] !== "string") problems.push({ field: "name", message: "must be the tool's name (a string)" });
+  if (typeof params["name"] !== "string")
+    problems.push({ field: "name", message: "must be the tool's name (a string)" });
   if ("arguments" in params && !isPlainObject(params["arguments"])) {
-    const kind = params["arguments"] === null ? "null" : Array.isArray(params["arguments"]) ? "an array" : typeof params["arguments"];
+    const kind =
+      params["arguments"] === null
+        ? "null"
+        : Array.isArray(params["arguments"])
+          ? "an array"
+          : typeof params["arguments"];
     problems.push({ field: "arguments", message: `must be a JSON object (the tool's input), got ${kind}` });
   }
   return problems;
@@ -117,7 +145,12 @@ function toolCallProblems(value: Record<string, unknown>): Array<{ field: string
 /** What makes a parsed value not a JSON-RPC 2.0 request, notification or response, field by field. */
 function envelopeProblems(value: unknown): Array<{ field: string; message: string }> {
   if (!isPlainObject(value)) {
-    return [{ field: "(message)", message: Array.isArray(value) ? "must be one JSON object (batches are not supported)" : "must be a JSON object" }];
+    return [
+      {
+        field: "(message)",
+        message: Array.isArray(value) ? "must be one JSON object (batches are not supported)" : "must be a JSON object",
+      },
+    ];
   }
   const problems: Array<{ field: string; message: string }> = [];
   if (value["jsonrpc"] !== "2.0") problems.push({ field: "jsonrpc", message: 'must be "2.0"' });
@@ -125,17 +158,22 @@ function envelopeProblems(value: unknown): Array<{ field: string; message: strin
   const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
   if ("id" in value && !validId) problems.push({ field: "id", message: "must be a string or an integer" });
   const members = "method" in value ? ["jsonrpc", "id", "method", "params"] : ["jsonrpc", "id", "result", "error"];
-  for (const key of Object.keys(value)) if (!members.includes(key)) problems.push({ field: key, message: "is not a JSON-RPC 2.0 member; remove it" });
+  for (const key of Object.keys(value))
+    if (!members.includes(key)) problems.push({ field: key, message: "is not a JSON-RPC 2.0 member; remove it" });
   if ("method" in value) {
-    if (typeof value["method"] !== "string" || value["method"] === "") problems.push({ field: "method", message: "must be a non-empty string" });
-    if ("params" in value && !isPlainObject(value["params"])) problems.push({ field: "params", message: "must be an object when present" });
+    if (typeof value["method"] !== "string" || value["method"] === "")
+      problems.push({ field: "method", message: "must be a non-empty string" });
+    if ("params" in value && !isPlainObject(value["params"]))
+      problems.push({ field: "params", message: "must be an object when present" });
     return problems;
   }
   const hasResult = "result" in value;
   const hasError = "error" in value;
-  if (!hasResult && !hasError) return [...problems, { field: "method", message: "is required (or result / error for a response)" }];
+  if (!hasResult && !hasError)
+    return [...problems, { field: "method", message: "is required (or result / error for a response)" }];
   if (!("id" in value)) problems.push({ field: "id", message: "is required in a response" });
-  if (hasResult && hasError) problems.push({ field: "result", message: "a response carries result or error, not both" });
+  if (hasResult && hasError)
+    problems.push({ field: "result", message: "a response carries result or error, not both" });
   if (hasResult && !isPlainObject(value["result"])) problems.push({ field: "result", message: "must be an object" });
   if (hasError) {
     const error = value["error"];

@@ -45,7 +45,9 @@ export function modelsForCall(settings: ProviderSettings, client: ClientSampling
   if (settings.provider !== "none") return undefined;
   const mode = resolveKeylessMode(settings, { sampling: client.offered });
   if (mode === "sampling") {
-    return createModelRouterFromModel(createSamplingModel({ createMessage: (request, options) => client.request(request, options) }));
+    return createModelRouterFromModel(
+      createSamplingModel({ createMessage: (request, options) => client.request(request, options) }),
+    );
   }
   if (mode === "host") return hostModelRouter;
   return samplingUnavailable;

@@ -54,7 +54,8 @@ const script = new vm.Script(Module.wrap(source), { filename: bundle, ...(cached
 // Code compiled from a cache cannot run import() itself: the bundle's dynamic imports (provider
 // SDKs, DELIBERATE_MODULES) come here (see tsup.config.ts). Specifiers are absolute URLs or
 // packages, resolved from this folder, the bundle's own.
-(globalThis as { __deliberateImport?: (specifier: string) => Promise<unknown> }).__deliberateImport = (specifier) => import(specifier);
+(globalThis as { __deliberateImport?: (specifier: string) => Promise<unknown> }).__deliberateImport = (specifier) =>
+  import(specifier);
 if (cachedData === undefined || script.cachedDataRejected) {
   // At exit the cache holds every function compiled during the run, not only the top level.
   process.once("exit", () => writeCache(script.createCachedData()));
@@ -62,4 +63,11 @@ if (cachedData === undefined || script.cachedDataRejected) {
 const serverModule = new Module(bundle);
 serverModule.filename = bundle;
 const require = createRequire(bundle);
-(script.runInThisContext() as (...parameters: unknown[]) => void).call(serverModule.exports, serverModule.exports, require, serverModule, bundle, dirname(bundle));
+(script.runInThisContext() as (...parameters: unknown[]) => void).call(
+  serverModule.exports,
+  serverModule.exports,
+  require,
+  serverModule,
+  bundle,
+  dirname(bundle),
+);

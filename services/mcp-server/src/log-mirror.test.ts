@@ -49,7 +49,10 @@ describe("createLogMirror", () => {
       }),
     ]);
     expect(asking.notify.mock.calls.map(([notification]) => notification)).toEqual([
-      { method: "notifications/message", params: { level: "warning", logger: "deliberate", data: { level: "warn", message: "a warning" } } },
+      {
+        method: "notifications/message",
+        params: { level: "warning", logger: "deliberate", data: { level: "warn", message: "a warning" } },
+      },
     ]);
     expect(silent.notify).not.toHaveBeenCalled();
   });

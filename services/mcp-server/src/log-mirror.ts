@@ -1,11 +1,32 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
-import { LOG_LEVEL_META_KEY, type LoggingLevel, type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 
 /** The server's log levels as MCP logging levels. */
-const mcpLevels: Readonly<Record<string, LoggingLevel>> = { debug: "debug", info: "info", warn: "warning", error: "error" };
+const mcpLevels: Readonly<Record<string, LoggingLevel>> = {
+  debug: "debug",
+  info: "info",
+  warn: "warning",
+  error: "error",
+};
 /** MCP logging levels, least severe first. */
-const severity: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const severity: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 
 interface Listener {
   context: ServerContext;
@@ -50,24 +71,35 @@ export function createLogMirror(): LogMirror {
       }
       const level = mcpLevels[String(entry["level"])] ?? "info";
       if (severity.indexOf(level) < severity.indexOf(threshold)) return;
-      listener.context.mcpReq.notify({ method: "notifications/message", params: { level, logger: "deliberate", data: entry } }).catch(() => {});
+      listener.context.mcpReq
+        .notify({ method: "notifications/message", params: { level, logger: "deliberate", data: entry } })
+        .catch(() => {});
     },
     attach(server) {
       let requested: LoggingLevel | undefined;
       server.server.registerCapabilities({ logging: {} });
       // Replaces the SDK's handler: its default sends every line to a client that never asked.
       // Params read loosely, so an unknown level is invalid params naming the levels (the SDK's schema would make it an internal error).
-      server.server.setRequestHandler("logging/setLevel", { params: z.looseObject({}) }, (params: Record<string, unknown>) => {
-        const level = params["level"] as LoggingLevel;
-        if (!severity.includes(level)) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: level: use one of ${severity.join(", ")} (got ${JSON.stringify(level)})`);
-        }
-        requested = level;
-        asked = true;
-        return {};
-      });
+      server.server.setRequestHandler(
+        "logging/setLevel",
+        { params: z.looseObject({}) },
+        (params: Record<string, unknown>) => {
+          const level = params["level"] as LoggingLevel;
+          if (!severity.includes(level)) {
+            throw new ProtocolError(
+              ProtocolErrorCode.InvalidParams,
+              `Invalid params: level: use one of ${severity.join(", ")} (got ${JSON.stringify(level)})`,
+            );
+          }
+          requested = level;
+          asked = true;
+          return {};
+        },
+      );
       return (context, work) => {
-        const carried = (context.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
+        const carried = (context.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as
+          | LoggingLevel
+          | undefined;
         // A client that asked for no lines gets none: run the work outside the storage. On Node 20 its first
         // `run` installs a hook on every promise the process makes from then on (a few µs per tool call).
         if (carried === undefined && requested === undefined) return work();

@@ -23,7 +23,10 @@ async function main(): Promise<RunningService | undefined> {
   const modules = [...defaultModules(config), ...(await loadModules(config.modules))];
   // Unknown toolset names stop the start (exit 2), naming the ones there are.
   const composed = composeModules(modules);
-  const toolsetSource = { tools: [...composed.handlers.values()].map((handler) => handler.definition), toolsets: composed.toolsets };
+  const toolsetSource = {
+    tools: [...composed.handlers.values()].map((handler) => handler.definition),
+    toolsets: composed.toolsets,
+  };
   selectTools(toolsetSource, config.toolsets);
   // A client that launches the server with another Node than the one that installed it: one line with the fix.
   const driverProblem = config.database.dialect === "sqlite" ? sqliteDriverProblem() : undefined;
@@ -32,7 +35,8 @@ async function main(): Promise<RunningService | undefined> {
     process.exit(1);
   }
   // The snippet names this Node (process.execPath), checked above.
-  if (parsed.action === "print-config") return void printConfig({ client: parsed.client, config, scriptPath: commandPath(), toolsets: toolsetSource });
+  if (parsed.action === "print-config")
+    return void printConfig({ client: parsed.client, config, scriptPath: commandPath(), toolsets: toolsetSource });
   return serve(config, modules, commandPath());
 }
 

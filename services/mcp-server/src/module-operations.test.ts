@@ -14,8 +14,22 @@ let counted = 0;
 const counterModule = defineModule({
   name: "counter",
   operations: [
-    defineOperation({ name: "read", method: "get", path: "", summary: "The count", output: z.object({ count: z.number() }), handler: async () => ({ count: counted }) }),
-    defineOperation({ name: "digits", method: "get", path: "/digits", summary: "The count's digits", output: z.array(z.number()), handler: async () => [...String(counted)].map(Number) }),
+    defineOperation({
+      name: "read",
+      method: "get",
+      path: "",
+      summary: "The count",
+      output: z.object({ count: z.number() }),
+      handler: async () => ({ count: counted }),
+    }),
+    defineOperation({
+      name: "digits",
+      method: "get",
+      path: "/digits",
+      summary: "The count's digits",
+      output: z.array(z.number()),
+      handler: async () => [...String(counted)].map(Number),
+    }),
     defineOperation({
       name: "add",
       method: "post",
@@ -44,13 +58,21 @@ describe("module operations over MCP", () => {
   it("serves each as the custom request <module>/<operation>: the whole input as params, the answer as result", async () => {
     const { engine } = await engines.setup({});
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await createServer({ engine, logger: createLogger({ level: "error", sinks: [() => {}] }), connectionCaller: "stdio:test" }).connect(serverSide);
+    await createServer({
+      engine,
+      logger: createLogger({ level: "error", sinks: [() => {}] }),
+      connectionCaller: "stdio:test",
+    }).connect(serverSide);
     const client = testClient({ name: "test", version: "1.0.0" });
     await client.connect(clientSide);
     clients.push(client);
 
     expect(await client.request({ method: "counter/read", params: {} }, anyResult)).toEqual({ count: 0 });
-    expect(await client.request({ method: "counter/add", params: { step_name: "first", by: 2 } }, anyResult)).toEqual({ count: 2, step_name: "first", caller: "stdio:test" });
+    expect(await client.request({ method: "counter/add", params: { step_name: "first", by: 2 } }, anyResult)).toEqual({
+      count: 2,
+      step_name: "first",
+      caller: "stdio:test",
+    });
     expect(await client.request({ method: "counter/read" }, anyResult)).toEqual({ count: 2 });
     // A JSON-RPC result is an object: a list comes as { items }.
     expect(await client.request({ method: "counter/digits" }, anyResult)).toEqual({ items: [2] });

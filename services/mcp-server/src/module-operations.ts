@@ -27,21 +27,27 @@ export function registerModuleOperations(
 ): void {
   const during = options.during ?? ((_context, work) => work());
   for (const operation of options.engine.operations) {
-    server.server.setRequestHandler(operation.qualifiedName, { params: anyParams }, (params: Record<string, unknown>, context: ServerContext) =>
-      during(context, async () => {
-        const { _meta: _ignored, ...input } = params;
-        const caller = callerOf(server, context);
-        try {
-          const answer = await options.engine.runOperation(operation.qualifiedName, input, { signal: context.mcpReq.signal, ...(caller !== undefined ? { caller } : {}) });
-          return asResultObject(answer);
-        } catch (failure) {
-          const { error, unexpected } = toProtocolError(failure);
-          const fields = { operation: operation.qualifiedName, code: (error.data as { code: string }).code };
-          if (unexpected) options.logger.error("operation failed unexpectedly", { ...fields, error: failure });
-          else options.logger.info("operation failed", { ...fields, detail: error.message });
-          throw error;
-        }
-      }),
+    server.server.setRequestHandler(
+      operation.qualifiedName,
+      { params: anyParams },
+      (params: Record<string, unknown>, context: ServerContext) =>
+        during(context, async () => {
+          const { _meta: _ignored, ...input } = params;
+          const caller = callerOf(server, context);
+          try {
+            const answer = await options.engine.runOperation(operation.qualifiedName, input, {
+              signal: context.mcpReq.signal,
+              ...(caller !== undefined ? { caller } : {}),
+            });
+            return asResultObject(answer);
+          } catch (failure) {
+            const { error, unexpected } = toProtocolError(failure);
+            const fields = { operation: operation.qualifiedName, code: (error.data as { code: string }).code };
+            if (unexpected) options.logger.error("operation failed unexpectedly", { ...fields, error: failure });
+            else options.logger.info("operation failed", { ...fields, detail: error.message });
+            throw error;
+          }
+        }),
     );
   }
 }

@@ -19,7 +19,12 @@ const anyParams = z.looseObject({});
 export function toProtocolError(error: unknown): { error: ProtocolError; unexpected: boolean } {
   const deliberate = toDeliberateError(error);
   const body = deliberate.toJSON();
-  const code = body.code === "INVALID_INPUT" ? ProtocolErrorCode.InvalidParams : body.code === "INTERNAL" ? ProtocolErrorCode.InternalError : -32000;
+  const code =
+    body.code === "INVALID_INPUT"
+      ? ProtocolErrorCode.InvalidParams
+      : body.code === "INTERNAL"
+        ? ProtocolErrorCode.InternalError
+        : -32000;
   return { error: new ProtocolError(code, body.message, body), unexpected: body.code === "INTERNAL" };
 }
 
@@ -42,7 +47,12 @@ export function registerProtocolMethods(
 ): void {
   const during = options.during ?? ((_context, work) => work());
   for (const [method, tool] of options.methods) {
-    server.server.setRequestHandler(method, { params: anyParams }, (params: Record<string, unknown>, context: ServerContext) => during(context, () => callMethod(server, options, method, tool, params, context)));
+    server.server.setRequestHandler(
+      method,
+      { params: anyParams },
+      (params: Record<string, unknown>, context: ServerContext) =>
+        during(context, () => callMethod(server, options, method, tool, params, context)),
+    );
   }
 }
 
@@ -59,14 +69,20 @@ async function callMethod(
   const started = performance.now();
   const { options: invokeOptions, flush } = invokeOptionsFor(server, context, options.logger, options.providers);
   try {
-    const invoke = withUserElicitation(server, context, options.logger, (name, args, callOptions) => options.engine.invoke(name, args, callOptions));
+    const invoke = withUserElicitation(server, context, options.logger, (name, args, callOptions) =>
+      options.engine.invoke(name, args, callOptions),
+    );
     const output = await invoke(tool, input, invokeOptions);
     options.logger.debug("method call succeeded", { method, latencyMs: Math.round(performance.now() - started) });
     await flush();
     return output;
   } catch (failure) {
     const { error, unexpected } = toProtocolError(failure);
-    const fields = { method, code: (error.data as { code: string }).code, latencyMs: Math.round(performance.now() - started) };
+    const fields = {
+      method,
+      code: (error.data as { code: string }).code,
+      latencyMs: Math.round(performance.now() - started),
+    };
     if (unexpected) options.logger.error("method call failed unexpectedly", { ...fields, error: failure });
     else options.logger.info("method call failed", { ...fields, detail: error.message });
     await flush();

@@ -13,7 +13,10 @@ import type { Logger } from "./logger.ts";
  * notification sent so far, so none can arrive after the call's result (a
  * client drops progress for a request it has already finished).
  */
-function progressForwarder(context: ServerContext, logger: Logger): { progress?: (update: ProgressUpdate) => void; flush: () => Promise<void> } {
+function progressForwarder(
+  context: ServerContext,
+  logger: Logger,
+): { progress?: (update: ProgressUpdate) => void; flush: () => Promise<void> } {
   const progressToken = context.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return { flush: async () => {} };
   let last = Number.NEGATIVE_INFINITY;
@@ -58,10 +61,18 @@ export function invokeOptionsFor(
   const models = providers
     ? modelsForCall(providers, {
         offered: Boolean(server.server.getClientCapabilities()?.sampling) && context.mcpReq.envelope === undefined,
-        request: (request, options) => context.mcpReq.requestSampling(request, options.signal ? { signal: options.signal } : {}),
+        request: (request, options) =>
+          context.mcpReq.requestSampling(request, options.signal ? { signal: options.signal } : {}),
       })
     : undefined;
   const caller = callerOf(server, context);
-  return { options: { signal: context.mcpReq.signal, ...(progress ? { progress } : {}), ...(models ? { models } : {}), ...(caller !== undefined ? { caller } : {}) }, flush };
+  return {
+    options: {
+      signal: context.mcpReq.signal,
+      ...(progress ? { progress } : {}),
+      ...(models ? { models } : {}),
+      ...(caller !== undefined ? { caller } : {}),
+    },
+    flush,
+  };
 }
-

@@ -15,16 +15,31 @@ import { type RunningTransport, startStdioTransport } from "./stdio-transport.ts
  * Serves MCP with `config` over its transport (stdio, or Streamable HTTP with the session viewer when built): the
  * logger (secrets scrubbed, mirrored to clients), the runtime, the in-chat views; returns how to stop it.
  */
-export async function serve(config: ServerConfig, modules: DeliberateModule[], scriptPath: string): Promise<RunningService> {
+export async function serve(
+  config: ServerConfig,
+  modules: DeliberateModule[],
+  scriptPath: string,
+): Promise<RunningService> {
   const logMirror = createLogMirror();
   // Configured secrets are scrubbed from every line, on stderr and mirrored to clients alike.
-  const secrets = createSecretRegistry([config.providers.anthropic.apiKey, config.providers.openai.apiKey, config.transport.kind === "http" ? config.transport.token : undefined]);
-  const logger = createLogger({ level: config.logLevel, secrets, sinks: [(line) => void process.stderr.write(line), logMirror.sink] });
+  const secrets = createSecretRegistry([
+    config.providers.anthropic.apiKey,
+    config.providers.openai.apiKey,
+    config.transport.kind === "http" ? config.transport.token : undefined,
+  ]);
+  const logger = createLogger({
+    level: config.logLevel,
+    secrets,
+    sinks: [(line) => void process.stderr.write(line), logMirror.sink],
+  });
   // A database fault some path failed to catch is logged, not fatal (anything else still ends the process).
   survivingDatabaseFaults(process, (level, message, fields) => logger[level](message, fields));
   const runtime = await createRuntime({ settings: config, modules, logger, transport: config.transport.kind });
   const { engine, store } = runtime;
-  logger.info("database ready", { dialect: config.database.dialect, database: describeDatabaseTarget(config.database) });
+  logger.info("database ready", {
+    dialect: config.database.dialect,
+    database: describeDatabaseTarget(config.database),
+  });
   logProviderChoice(logger, config.providers);
   await runtime.start();
   let viewerUrl: string | undefined;
@@ -32,7 +47,10 @@ export async function serve(config: ServerConfig, modules: DeliberateModule[], s
   const connectionCaller = newConnectionCaller();
   // The in-chat views (MCP Apps), over stdio and HTTP alike; off, with a warning, when the viewer was not built.
   const appViews = loadAppViewDocuments();
-  if (appViews === undefined) logger.warn("In-chat views (MCP Apps) are off: the viewer's browser files are not built (pnpm --filter @deliberate/viewer build).");
+  if (appViews === undefined)
+    logger.warn(
+      "In-chat views (MCP Apps) are off: the viewer's browser files are not built (pnpm --filter @deliberate/viewer build).",
+    );
   const build = () =>
     createServer({
       engine,
@@ -62,16 +80,25 @@ export async function serve(config: ServerConfig, modules: DeliberateModule[], s
     // Served (and advertised) only when its browser files are there (dist/browser in a built or installed package).
     const viewer =
       findViewerAssetsDirectory() === undefined
-        ? void logger.warn("Session viewer not served: its browser files are missing (build with `pnpm --filter @deliberate/mcp-server... build`).")
+        ? void logger.warn(
+            "Session viewer not served: its browser files are missing (build with `pnpm --filter @deliberate/mcp-server... build`).",
+          )
         : createEngineViewer(engine, {
             ...(config.transport.token !== undefined ? { token: config.transport.token } : {}),
             onError: (error) => logger.error("viewer failed", { error }),
           });
-    const http = await startHttpTransport({ config: config.transport, createServer: build, logger, ...(viewer !== undefined ? { viewer } : {}), checkDatabase: () => checkDatabase(store.db) });
+    const http = await startHttpTransport({
+      config: config.transport,
+      createServer: build,
+      logger,
+      ...(viewer !== undefined ? { viewer } : {}),
+      checkDatabase: () => checkDatabase(store.db),
+    });
     viewerUrl = http.viewerUrl;
     if (viewerUrl) logger.info(`Session viewer: ${viewerUrl}`, { url: viewerUrl });
     transport = http;
-    for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath, url: http.url })) logger.info(line);
+    for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath, url: http.url }))
+      logger.info(line);
   } else {
     transport = startStdioTransport({
       createServer: build,
@@ -81,7 +108,13 @@ export async function serve(config: ServerConfig, modules: DeliberateModule[], s
         setTimeout(() => process.exit(1), 5000).unref();
         void stop("stdin closed").then(() => process.exit(0));
       },
-      fastPath: createToolCallFastPath({ engine, logger, caller: connectionCaller, toolsets: config.toolsets, stepAside: logMirror.listening }),
+      fastPath: createToolCallFastPath({
+        engine,
+        logger,
+        caller: connectionCaller,
+        toolsets: config.toolsets,
+        stepAside: logMirror.listening,
+      }),
     });
     for (const line of connectionHelp({ config, scriptPath, nodePath: process.execPath })) logger.info(line);
   }

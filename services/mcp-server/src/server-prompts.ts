@@ -5,7 +5,10 @@ import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextp
 
 /** Invalid params naming the argument (`data` is the same body a tool's INVALID_INPUT has). */
 function invalidArgument(field: string, message: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${field}: ${message}`, { code: "INVALID_INPUT", issues: [{ field, message }] });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${field}: ${message}`, {
+    code: "INVALID_INPUT",
+    issues: [{ field, message }],
+  });
 }
 
 /** The prompt's text: the one tool call to make, as JSON a host can send unchanged, and what to do with its result. */
@@ -25,32 +28,44 @@ export function promptText(prompt: ModulePrompt, call: Readonly<Record<string, u
 function checkedArguments(prompt: ModulePrompt, given: Record<string, unknown>): Record<string, string> {
   const known = new Set(prompt.arguments.map((argument) => argument.name));
   for (const [name, value] of Object.entries(given)) {
-    if (!known.has(name)) throw invalidArgument(name, `not an argument of prompt ${prompt.name}; it takes ${[...known].join(", ")}`);
+    if (!known.has(name))
+      throw invalidArgument(name, `not an argument of prompt ${prompt.name}; it takes ${[...known].join(", ")}`);
     if (typeof value !== "string") throw invalidArgument(name, "must be a string");
   }
   for (const argument of prompt.arguments) {
-    if (argument.required && !String(given[argument.name] ?? "").trim()) throw invalidArgument(argument.name, `required: ${argument.description}`);
+    if (argument.required && !String(given[argument.name] ?? "").trim())
+      throw invalidArgument(argument.name, `required: ${argument.description}`);
   }
   return given as Record<string, string>;
 }
 
 /** The prompt's tool call, checked against the tool's input schema so a host following it makes a valid call. */
-function toolCall(prompt: ModulePrompt, args: Record<string, string>, tool: ToolDefinition): Readonly<Record<string, unknown>> {
+function toolCall(
+  prompt: ModulePrompt,
+  args: Record<string, string>,
+  tool: ToolDefinition,
+): Readonly<Record<string, unknown>> {
   let call: Readonly<Record<string, unknown>>;
   try {
     call = prompt.call(args);
   } catch (error) {
     const body = toDeliberateError(error).toJSON();
     const issue = body.issues?.[0];
-    throw issue ? invalidArgument(issue.field, issue.message) : new ProtocolError(ProtocolErrorCode.InvalidParams, body.message, body);
+    throw issue
+      ? invalidArgument(issue.field, issue.message)
+      : new ProtocolError(ProtocolErrorCode.InvalidParams, body.message, body);
   }
   const parsed = tool.inputSchema.safeParse(call);
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: the arguments do not make a valid ${tool.name} call: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`, {
-      code: "INVALID_INPUT",
-      issues,
-    });
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid params: the arguments do not make a valid ${tool.name} call: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
+      {
+        code: "INVALID_INPUT",
+        issues,
+      },
+    );
   }
   return call;
 }
@@ -60,7 +75,11 @@ function toolCall(prompt: ModulePrompt, args: Record<string, string>, tool: Tool
  * those whose tool is served. Each renders to one user message naming the
  * tool and its arguments as JSON.
  */
-export function registerPrompts(server: McpServer, prompts: readonly ModulePrompt[], tools: readonly ToolDefinition[]): void {
+export function registerPrompts(
+  server: McpServer,
+  prompts: readonly ModulePrompt[],
+  tools: readonly ToolDefinition[],
+): void {
   const toolByName = new Map(tools.map((tool) => [tool.name, tool]));
   const served = prompts.filter((prompt) => toolByName.has(prompt.tool));
   if (served.length === 0) return;
@@ -71,12 +90,17 @@ export function registerPrompts(server: McpServer, prompts: readonly ModulePromp
       name: prompt.name,
       title: prompt.title,
       description: prompt.description,
-      arguments: prompt.arguments.map((argument) => ({ name: argument.name, description: argument.description, required: argument.required })),
+      arguments: prompt.arguments.map((argument) => ({
+        name: argument.name,
+        description: argument.description,
+        required: argument.required,
+      })),
     })),
   }));
   protocol.setRequestHandler("prompts/get", (request) => {
     const prompt = served.find((candidate) => candidate.name === request.params.name);
-    if (!prompt) throw invalidArgument("name", `no prompt named '${request.params.name}'; prompts/list shows the ones served`);
+    if (!prompt)
+      throw invalidArgument("name", `no prompt named '${request.params.name}'; prompts/list shows the ones served`);
     const args = checkedArguments(prompt, request.params.arguments ?? {});
     const call = toolCall(prompt, args, toolByName.get(prompt.tool) as ToolDefinition);
     return {

@@ -22,7 +22,15 @@ async function seedSession(sessionId: string, thoughts: number): Promise<void> {
   await store.transaction(async (repositories) => {
     await repositories.sessions.create({ id: sessionId, mode: "linear", now });
     for (let index = 0; index < thoughts; index += 1) {
-      await repositories.thoughts.append({ id: `${sessionId}-${index}`, session_id: sessionId, mode: "linear", content: `Step ${index}: "why" <and> | how\nmore`, confidence: index % 4 === 0 ? null : 0.75, metadata: index % 2 ? { step: index } : {}, created_at: now });
+      await repositories.thoughts.append({
+        id: `${sessionId}-${index}`,
+        session_id: sessionId,
+        mode: "linear",
+        content: `Step ${index}: "why" <and> | how\nmore`,
+        confidence: index % 4 === 0 ? null : 0.75,
+        metadata: index % 2 ? { step: index } : {},
+        created_at: now,
+      });
     }
   });
 }
@@ -34,7 +42,9 @@ beforeAll(async () => {
   await engine.invoke("reasoning_checkpoint", { operation: "create", session_id: "ses_long", name: "midway" });
   await seedSession("ses_empty", 0);
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await createServer({ engine, sessions: engine, logger: createLogger({ level: "error", sinks: [() => {}] }) }).connect(serverSide);
+  await createServer({ engine, sessions: engine, logger: createLogger({ level: "error", sinks: [() => {}] }) }).connect(
+    serverSide,
+  );
   client = testClient({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
 }, 120_000);
@@ -68,11 +78,15 @@ describe("whole-session export resources", () => {
     const text = textOf(await client.readResource({ uri: "deliberate://sessions/ses_empty/export.md" }));
     expect(text).toBe(exportSession(await engine.readSession("ses_empty"), "markdown", engine.sections));
     expect(text).toContain("## Thoughts\n\n(none)\n");
-    expect(JSON.parse(textOf(await client.readResource({ uri: "deliberate://sessions/ses_empty/export.json" })) as string)).toMatchObject({ thoughts: [] });
+    expect(
+      JSON.parse(textOf(await client.readResource({ uri: "deliberate://sessions/ses_empty/export.json" })) as string),
+    ).toMatchObject({ thoughts: [] });
   });
 
   it("the windowed resources still serve their window, read as the page alone", async () => {
-    const text = textOf(await client.readResource({ uri: "deliberate://sessions/ses_long/markdown?limit=100&offset=2300" })) as string;
+    const text = textOf(
+      await client.readResource({ uri: "deliberate://sessions/ses_long/markdown?limit=100&offset=2300" }),
+    ) as string;
     expect(text).toContain("<!-- ses_long-2300 -->");
     expect(text).toContain("<!-- ses_long-2344 -->");
     expect(text).not.toContain("<!-- ses_long-2299 -->");
@@ -80,15 +94,38 @@ describe("whole-session export resources", () => {
     // A window's thoughts keep their numbers in the session.
     expect(text).toContain("### 2301. linear");
     expect(text).not.toContain("### 1. linear");
-    const json = JSON.parse(textOf(await client.readResource({ uri: "deliberate://sessions/ses_long?limit=5&offset=10" })) as string);
-    expect(json.page).toEqual({ offset: 10, limit: 5, totals: { thoughts: 2345, branches: 0, checkpoints: 1 }, next_offset: 15 });
-    expect(json.thoughts.map((thought: { id: string }) => thought.id)).toEqual(["ses_long-10", "ses_long-11", "ses_long-12", "ses_long-13", "ses_long-14"]);
+    const json = JSON.parse(
+      textOf(await client.readResource({ uri: "deliberate://sessions/ses_long?limit=5&offset=10" })) as string,
+    );
+    expect(json.page).toEqual({
+      offset: 10,
+      limit: 5,
+      totals: { thoughts: 2345, branches: 0, checkpoints: 1 },
+      next_offset: 15,
+    });
+    expect(json.thoughts.map((thought: { id: string }) => thought.id)).toEqual([
+      "ses_long-10",
+      "ses_long-11",
+      "ses_long-12",
+      "ses_long-13",
+      "ses_long-14",
+    ]);
   });
 
   it("an unknown session is resource-not-found; a window on an export is invalid params naming uri", async () => {
-    await expect(client.readResource({ uri: "deliberate://sessions/ses_unknown/export.md" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Resource not found") });
-    await expect(client.readResource({ uri: "deliberate://sessions/ses_long/export.json?limit=10" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("uri: export.json is the whole session") });
-    await expect(client.readResource({ uri: "deliberate://sessions/ses_long/export.txt" })).rejects.toMatchObject({ message: expect.stringContaining("Resource not found") });
+    await expect(client.readResource({ uri: "deliberate://sessions/ses_unknown/export.md" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Resource not found"),
+    });
+    await expect(
+      client.readResource({ uri: "deliberate://sessions/ses_long/export.json?limit=10" }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("uri: export.json is the whole session"),
+    });
+    await expect(client.readResource({ uri: "deliberate://sessions/ses_long/export.txt" })).rejects.toMatchObject({
+      message: expect.stringContaining("Resource not found"),
+    });
   });
 
   it("lists the export templates after the windowed ones", async () => {

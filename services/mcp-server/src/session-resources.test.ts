@@ -12,7 +12,13 @@ const noTools: Engine = { tools: [], invoke: () => Promise.reject(new Error("no 
 
 function session(index: number): Session {
   const time = new Date(Date.UTC(2026, 10, 1, 0, 0, index)).toISOString();
-  return { id: `ses_${String(index).padStart(4, "0")}`, mode: "linear", active_branch_id: null, created_at: time, updated_at: time } as Session;
+  return {
+    id: `ses_${String(index).padStart(4, "0")}`,
+    mode: "linear",
+    active_branch_id: null,
+    created_at: time,
+    updated_at: time,
+  } as Session;
 }
 
 function thought(sessionId: string, index: number): Thought {
@@ -44,7 +50,12 @@ function createReader(count: number): SessionReader {
     },
     async openSessionExport(sessionId, options): Promise<SessionExportStream> {
       const record = await this.readSession(sessionId);
-      const text = exportSession(record, options.format, [], options.viewerUrl !== undefined ? { viewerUrl: options.viewerUrl } : {});
+      const text = exportSession(
+        record,
+        options.format,
+        [],
+        options.viewerUrl !== undefined ? { viewerUrl: options.viewerUrl } : {},
+      );
       return {
         session: record.session,
         format: options.format,
@@ -58,8 +69,16 @@ function createReader(count: number): SessionReader {
     async readSession(sessionId): Promise<SessionRecord> {
       if (sessionId === "ses_broken") throw new Error("SQLITE_CORRUPT at page 7 (secret internals)");
       const found = sessions.find((candidate) => candidate.id === sessionId);
-      if (!found) throw new DeliberateError({ code: "NOT_FOUND", message: `Session not found: ${sessionId}`, issues: [{ field: "session_id", message: "no such session" }] });
-      const thoughts = sessionId === "ses_0000" ? Array.from({ length: 5000 }, (_, index) => thought(sessionId, index)) : [thought(sessionId, 0)];
+      if (!found)
+        throw new DeliberateError({
+          code: "NOT_FOUND",
+          message: `Session not found: ${sessionId}`,
+          issues: [{ field: "session_id", message: "no such session" }],
+        });
+      const thoughts =
+        sessionId === "ses_0000"
+          ? Array.from({ length: 5000 }, (_, index) => thought(sessionId, index))
+          : [thought(sessionId, 0)];
       return { session: found, thoughts, branches: [], checkpoints: [] };
     },
   };
@@ -72,7 +91,11 @@ afterEach(async () => {
 
 async function connect(reader: SessionReader): Promise<Client> {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await createServer({ engine: noTools, sessions: reader, logger: createLogger({ level: "error", sinks: [() => {}] }) }).connect(serverSide);
+  await createServer({
+    engine: noTools,
+    sessions: reader,
+    logger: createLogger({ level: "error", sinks: [() => {}] }),
+  }).connect(serverSide);
   const client = testClient({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
   clients.push(client);
@@ -152,7 +175,12 @@ describe("session resources", () => {
       return reader.readSession(sessionId);
     };
     const client = await connect({ ...reader, readSession });
-    for (const uri of ["deliberate://sessions/%ZZ", "deliberate://sessions/%E0%A4%A/markdown", "deliberate://sessions/ses%00x", "deliberate://sessions/ses\u0000x/mermaid"]) {
+    for (const uri of [
+      "deliberate://sessions/%ZZ",
+      "deliberate://sessions/%E0%A4%A/markdown",
+      "deliberate://sessions/ses%00x",
+      "deliberate://sessions/ses\u0000x/mermaid",
+    ]) {
       const refused = await rejection(client.readResource({ uri }));
       expect(refused.code).toBe(-32602);
       expect(refused.message).toContain("session_id");
@@ -163,14 +191,28 @@ describe("session resources", () => {
 
   it("windows a large session's lists with ?limit&offset, 100 items by default", async () => {
     const client = await connect(createReader(1));
-    const read = async (uri: string) => (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string };
+    const read = async (uri: string) =>
+      (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string };
 
-    const first = JSON.parse((await read("deliberate://sessions/ses_0000")).text) as { thoughts: Thought[]; page: Record<string, unknown> };
+    const first = JSON.parse((await read("deliberate://sessions/ses_0000")).text) as {
+      thoughts: Thought[];
+      page: Record<string, unknown>;
+    };
     expect(first.thoughts).toHaveLength(100);
-    expect(first.page).toEqual({ offset: 0, limit: 100, totals: { thoughts: 5000, branches: 0, checkpoints: 0 }, next_offset: 100 });
+    expect(first.page).toEqual({
+      offset: 0,
+      limit: 100,
+      totals: { thoughts: 5000, branches: 0, checkpoints: 0 },
+      next_offset: 100,
+    });
 
-    const window = JSON.parse((await read("deliberate://sessions/ses_0000?limit=10&offset=100")).text) as { thoughts: Thought[]; page: Record<string, unknown> };
-    expect(window.thoughts.map((item) => item.id)).toEqual(Array.from({ length: 10 }, (_, index) => `th_${100 + index}`));
+    const window = JSON.parse((await read("deliberate://sessions/ses_0000?limit=10&offset=100")).text) as {
+      thoughts: Thought[];
+      page: Record<string, unknown>;
+    };
+    expect(window.thoughts.map((item) => item.id)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `th_${100 + index}`),
+    );
     expect(window.page).toMatchObject({ offset: 100, limit: 10, next_offset: 110 });
 
     const markdown = await read("deliberate://sessions/ses_0000/markdown?limit=5&offset=4995");

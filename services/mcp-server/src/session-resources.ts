@@ -1,5 +1,12 @@
 import { databaseRetryAfterSeconds, isTransientDatabaseFault } from "@deliberate/base";
-import { DeliberateError, nulCharacterMessage, type Session, type SessionPageQuery, sessionPageQuerySchema, toFieldIssues } from "@deliberate/contracts";
+import {
+  DeliberateError,
+  nulCharacterMessage,
+  type Session,
+  type SessionPageQuery,
+  sessionPageQuerySchema,
+  toFieldIssues,
+} from "@deliberate/contracts";
 import {
   exportSession,
   sessionExportMimeTypes,
@@ -11,7 +18,13 @@ import {
   type SessionSection,
   type StreamedExportFormat,
 } from "@deliberate/engine";
-import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource } from "@modelcontextprotocol/server";
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type Resource,
+} from "@modelcontextprotocol/server";
 import type { AppViewResources } from "./app-view-resources.ts";
 import type { Logger } from "./logger.ts";
 import { newErrorId } from "./tool-result.ts";
@@ -64,13 +77,20 @@ function decodeCursor(cursor: string | undefined): number {
   } catch {
     // falls through to the error below
   }
-  throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params: cursor: not a cursor this server returned; start again without one", { field: "cursor" });
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    "Invalid params: cursor: not a cursor this server returned; start again without one",
+    { field: "cursor" },
+  );
 }
 
 /** An invalid-params error naming `field`, with the same body as a tool's INVALID_INPUT (`data`). */
 function invalidParams(field: string, message: string): ProtocolError {
   const issues = [{ field, message }];
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${field}: ${message}`, { code: "INVALID_INPUT", issues });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${field}: ${message}`, {
+    code: "INVALID_INPUT",
+    issues,
+  });
 }
 
 /** The session id of a resource URI, decoded; bad percent-encoding or U+0000 is invalid params naming session_id. */
@@ -90,17 +110,29 @@ function windowOf(query: URLSearchParams): SessionPageQuery {
   const parsed = sessionPageQuerySchema.safeParse(Object.fromEntries(query));
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`, { issues });
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid params: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,
+      { issues },
+    );
   }
   return parsed.data;
 }
 
 /** A windowed session export, with a footer saying which slice it is when the session is larger. */
-function render(paged: SessionRecordPage, format: SessionExportFormat, sessions: SessionReader, viewerUrl: string | undefined): string {
+function render(
+  paged: SessionRecordPage,
+  format: SessionExportFormat,
+  sessions: SessionReader,
+  viewerUrl: string | undefined,
+): string {
   const { page, ...windowed } = paged;
   if (format === "json") return JSON.stringify(paged);
   const sessionId = paged.session.id;
-  const text = exportSession(windowed as SessionRecord, format, sessions.sections, { firstThoughtNumber: page.offset + 1, ...(viewerUrl !== undefined ? { viewerUrl: viewerPage(viewerUrl, sessionId) } : {}) });
+  const text = exportSession(windowed as SessionRecord, format, sessions.sections, {
+    firstThoughtNumber: page.offset + 1,
+    ...(viewerUrl !== undefined ? { viewerUrl: viewerPage(viewerUrl, sessionId) } : {}),
+  });
   const partial = page.next_offset !== null || page.offset > 0;
   if (!partial) return text;
   const thoughts = page.totals["thoughts"] ?? 0;
@@ -114,8 +146,16 @@ function render(paged: SessionRecordPage, format: SessionExportFormat, sessions:
 const viewerPage = (viewerUrl: string, sessionId: string) => `${viewerUrl}/sessions/${encodeURIComponent(sessionId)}`;
 
 /** A whole-session export, read a page of thoughts at a time and returned as one text (a resource read has no streaming). */
-async function exportText(sessions: SessionReader, sessionId: string, format: StreamedExportFormat, viewerUrl: string | undefined): Promise<string> {
-  const stream = await sessions.openSessionExport(sessionId, { format, ...(format === "markdown" && viewerUrl !== undefined ? { viewerUrl: viewerPage(viewerUrl, sessionId) } : {}) });
+async function exportText(
+  sessions: SessionReader,
+  sessionId: string,
+  format: StreamedExportFormat,
+  viewerUrl: string | undefined,
+): Promise<string> {
+  const stream = await sessions.openSessionExport(sessionId, {
+    format,
+    ...(format === "markdown" && viewerUrl !== undefined ? { viewerUrl: viewerPage(viewerUrl, sessionId) } : {}),
+  });
   const chunks: string[] = [];
   for await (const chunk of stream.chunks()) chunks.push(chunk);
   return chunks.join("");
@@ -133,34 +173,57 @@ function readFailure(error: unknown, uri: string, logger: Logger): Error {
   if (isTransientDatabaseFault(error)) {
     // The database is away for the moment: say so, and that the same read may pass shortly.
     logger.warn("session resource read refused: the database is unavailable", { uri, error_id: errorId, error });
-    return new ProtocolError(ProtocolErrorCode.InternalError, `The database is unavailable for the moment (error ${errorId}); retry after ${databaseRetryAfterSeconds} s.`, {
-      code: "STORAGE",
-      retryable: true,
-      retry_after_seconds: databaseRetryAfterSeconds,
-      error_id: errorId,
-    });
+    return new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `The database is unavailable for the moment (error ${errorId}); retry after ${databaseRetryAfterSeconds} s.`,
+      {
+        code: "STORAGE",
+        retryable: true,
+        retry_after_seconds: databaseRetryAfterSeconds,
+        error_id: errorId,
+      },
+    );
   }
   logger.error("session resource read failed", { uri, error_id: errorId, error });
-  return new ProtocolError(ProtocolErrorCode.InternalError, `The server failed to read the session (error ${errorId}); the details are in its log.`, { error_id: errorId });
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    `The server failed to read the session (error ${errorId}); the details are in its log.`,
+    { error_id: errorId },
+  );
 }
 
 /** The text of a session resource (`uri` already matched one of the session URI forms). */
-async function readSessionResource(uri: string, sessions: SessionReader, viewerUrl: string | undefined): Promise<{ uri: string; mimeType: string; text: string }> {
+async function readSessionResource(
+  uri: string,
+  sessions: SessionReader,
+  viewerUrl: string | undefined,
+): Promise<{ uri: string; mimeType: string; text: string }> {
   const whole = exportUri.exec(uri);
   if (whole) {
     const sessionId = sessionIdOf(whole[1] as string);
     if ((whole[3] ?? "") !== "") {
-      throw invalidParams("uri", `export.${whole[2]} is the whole session and takes no query; window a session with deliberate://sessions/{session_id}/markdown?limit=&offset= instead`);
+      throw invalidParams(
+        "uri",
+        `export.${whole[2]} is the whole session and takes no query; window a session with deliberate://sessions/{session_id}/markdown?limit=&offset= instead`,
+      );
     }
     const format: StreamedExportFormat = whole[2] === "md" ? "markdown" : "json";
-    return { uri, mimeType: sessionExportMimeTypes[format], text: await exportText(sessions, sessionId, format, viewerUrl) };
+    return {
+      uri,
+      mimeType: sessionExportMimeTypes[format],
+      text: await exportText(sessions, sessionId, format, viewerUrl),
+    };
   }
   const match = sessionUri.exec(uri) as RegExpExecArray;
   const sessionId = sessionIdOf(match[1] as string);
   const format = formats.find(({ suffix }) => suffix === (match[2] ?? "")) ?? (formats[0] as (typeof formats)[number]);
   const window = windowOf(new URLSearchParams(match[3] ?? ""));
   const paged = await sessions.readSessionPage(sessionId, window);
-  return { uri, mimeType: sessionExportMimeTypes[format.format], text: render(paged, format.format, sessions, viewerUrl) };
+  return {
+    uri,
+    mimeType: sessionExportMimeTypes[format.format],
+    text: render(paged, format.format, sessions, viewerUrl),
+  };
 }
 
 /**
@@ -176,7 +239,13 @@ async function readSessionResource(uri: string, sessions: SessionReader, viewerU
  * `viewerUrl`: the viewer's base URL when it is served (HTTP transport); Markdown exports link to it.
  * `views`: the in-chat views (MCP Apps `ui://` documents), listed first and read here too.
  */
-export function registerSessionResources(server: McpServer, sessions: SessionReader, logger: Logger, viewerUrl?: string, views?: AppViewResources): void {
+export function registerSessionResources(
+  server: McpServer,
+  sessions: SessionReader,
+  logger: Logger,
+  viewerUrl?: string,
+  views?: AppViewResources,
+): void {
   const protocol = server.server;
   protocol.registerCapabilities({ resources: { listChanged: false } });
 
@@ -214,7 +283,12 @@ export function registerSessionResources(server: McpServer, sessions: SessionRea
     );
     // The in-chat views' documents come first, on the first page.
     const viewResources = offset === 0 && views ? views.list() : [];
-    return { resources: [...viewResources, ...resources], ...(listed.length > offset + sessionsPerListPage ? { nextCursor: encodeCursor(offset + sessionsPerListPage) } : {}) };
+    return {
+      resources: [...viewResources, ...resources],
+      ...(listed.length > offset + sessionsPerListPage
+        ? { nextCursor: encodeCursor(offset + sessionsPerListPage) }
+        : {}),
+    };
   });
 
   protocol.setRequestHandler("resources/read", async (request) => {

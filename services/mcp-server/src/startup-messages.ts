@@ -18,10 +18,13 @@ export function logProviderChoice(logger: Logger, settings: ProviderSettings): v
     return;
   }
   if (settings.missing !== undefined) {
-    logger.warn(`Provider ${settings.provider} selected but ${settings.missing} is not set: model-backed tools return PROVIDER_NOT_CONFIGURED naming it.`, {
-      provider: settings.provider,
-      reason: settings.reason,
-    });
+    logger.warn(
+      `Provider ${settings.provider} selected but ${settings.missing} is not set: model-backed tools return PROVIDER_NOT_CONFIGURED naming it.`,
+      {
+        provider: settings.provider,
+        reason: settings.reason,
+      },
+    );
     return;
   }
   const connection = settings[settings.provider];
@@ -38,7 +41,12 @@ function quote(value: string): string {
 }
 
 /** How to connect a client, logged once the transport is up. */
-export function connectionHelp(options: { config: ServerConfig; scriptPath: string; nodePath: string; url?: string }): string[] {
+export function connectionHelp(options: {
+  config: ServerConfig;
+  scriptPath: string;
+  nodePath: string;
+  url?: string;
+}): string[] {
   const { config } = options;
   if (config.transport.kind === "http") {
     const header = config.transport.token !== undefined ? ` --header "Authorization: Bearer $MCP_HTTP_TOKEN"` : "";
@@ -55,7 +63,8 @@ export function connectionHelp(options: { config: ServerConfig; scriptPath: stri
 }
 
 /** Variables worth passing to the launched server: provider, model and behaviour settings. */
-const forwardedVariable = /^(ANTHROPIC_|OPENAI_|DELIBERATE_|HOST_COMPLETION_TTL_SECONDS$|REQUEST_TIMEOUT_MS$|MAX_RETRIES$|LOG_LEVEL$)/;
+const forwardedVariable =
+  /^(ANTHROPIC_|OPENAI_|DELIBERATE_|HOST_COMPLETION_TTL_SECONDS$|REQUEST_TIMEOUT_MS$|MAX_RETRIES$|LOG_LEVEL$)/;
 /** Settings of the test harness, not of the server: never forwarded. */
 const testVariable = /^DELIBERATE_TEST_/;
 /** Variables whose values are secrets: referenced or left as a placeholder, never printed. */
@@ -73,15 +82,33 @@ const credentialsInUrl = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
  * never printed: Claude Code's command reads them from the shell (`"$NAME"`),
  * Claude Desktop's JSON gets a `<NAME>` placeholder to replace.
  */
-export function clientConfigSnippet(options: { client: ConfigClient; config: ServerConfig; scriptPath: string; nodePath: string; env: Record<string, string | undefined> }): string {
+export function clientConfigSnippet(options: {
+  client: ConfigClient;
+  config: ServerConfig;
+  scriptPath: string;
+  nodePath: string;
+  env: Record<string, string | undefined>;
+}): string {
   const script = resolve(options.scriptPath);
   // A Postgres URL carries its password: passed on like a secret, never printed.
   const database = options.config.database;
-  const env: Array<[string, string, boolean]> = [database.dialect === "postgres" ? ["DATABASE_URL", database.url, true] : ["DATABASE_PATH", resolve(database.path), false]];
+  const env: Array<[string, string, boolean]> = [
+    database.dialect === "postgres"
+      ? ["DATABASE_URL", database.url, true]
+      : ["DATABASE_PATH", resolve(database.path), false],
+  ];
   // Every variable a composed default module declares is a setting of the server too (reported under `modules`).
-  const declared = new Set(Object.values(options.config.moduleSettings.report).flatMap((values) => Object.keys(values)));
+  const declared = new Set(
+    Object.values(options.config.moduleSettings.report).flatMap((values) => Object.keys(values)),
+  );
   for (const [name, value] of Object.entries(options.env).sort(([a], [b]) => a.localeCompare(b))) {
-    if (value === undefined || value.trim() === "" || !(forwardedVariable.test(name) || declared.has(name)) || testVariable.test(name)) continue;
+    if (
+      value === undefined ||
+      value.trim() === "" ||
+      !(forwardedVariable.test(name) || declared.has(name)) ||
+      testVariable.test(name)
+    )
+      continue;
     env.push([name, value, secretVariable.test(name) || credentialsInUrl.test(value)]);
   }
   if (options.client === "claude-code") {

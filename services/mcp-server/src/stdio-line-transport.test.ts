@@ -8,7 +8,13 @@ function open(stdout: Writable = new PassThrough()) {
   const stdin = new PassThrough();
   const events: string[] = [];
   const messages: JSONRPCMessage[] = [];
-  const transport = new StdioLineTransport({ stdin, stdout, logger: silentLogger, maxLineBytes: 1024, onClosed: () => events.push("onClosed") });
+  const transport = new StdioLineTransport({
+    stdin,
+    stdout,
+    logger: silentLogger,
+    maxLineBytes: 1024,
+    onClosed: () => events.push("onClosed"),
+  });
   transport.onclose = () => events.push("onclose");
   transport.onmessage = (message) => messages.push(message);
   return { stdin, stdout, transport, events, messages };

@@ -160,7 +160,13 @@ export class StdioLineTransport implements LineTransport {
   private refuse(error: JsonRpcRefusal): void {
     const logger = this.options.logger;
     logger.debug("stdio message refused", { code: error.code, id: error.id, detail: error.message });
-    const answer = { jsonrpc: "2.0", id: error.id, error: { code: error.code, message: error.message, data: { code: "INVALID_INPUT", issues: error.issues } } };
-    this.writeLine(`${JSON.stringify(answer)}\n`).catch((sendError: unknown) => logger.warn("could not answer a refused stdio message", { error: sendError }));
+    const answer = {
+      jsonrpc: "2.0",
+      id: error.id,
+      error: { code: error.code, message: error.message, data: { code: "INVALID_INPUT", issues: error.issues } },
+    };
+    this.writeLine(`${JSON.stringify(answer)}\n`).catch((sendError: unknown) =>
+      logger.warn("could not answer a refused stdio message", { error: sendError }),
+    );
   }
 }

@@ -8,7 +8,13 @@ import { silentLogger } from "./logger.ts";
 import { LazyAbort } from "./lazy-abort.ts";
 import { type RunningTransport, startStdioTransport } from "./stdio-transport.ts";
 
-const annotations = { title: "T", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const annotations = {
+  title: "T",
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 const echoTool = defineTool({
   name: "echo_things",
   description: "Echoes, fails or waits to be cancelled; no model.",
@@ -37,7 +43,12 @@ function fakeEngine() {
     async invoke(tool, rawArguments, options = {}) {
       calls.push({ tool, options });
       const input = parseInput(echoTool.inputSchema.partial({ mode: true }), rawArguments ?? {}, tool);
-      if (input.mode === "fail") throw new DeliberateError({ code: "CONFLICT", message: "No.", issues: [{ field: "text", message: "refused" }] });
+      if (input.mode === "fail")
+        throw new DeliberateError({
+          code: "CONFLICT",
+          message: "No.",
+          issues: [{ field: "text", message: "refused" }],
+        });
       if (input.mode === "wait") {
         await new Promise<void>((resolve) => options.signal?.addEventListener("abort", () => resolve()));
         aborted.push(input.text);
@@ -64,7 +75,14 @@ function serve(engine: Engine): Wire {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   running.push(
-    startStdioTransport({ createServer: () => createServer({ engine }), logger: silentLogger, onClosed: () => {}, fastPath: createToolCallFastPath({ engine }), stdin, stdout }),
+    startStdioTransport({
+      createServer: () => createServer({ engine }),
+      logger: silentLogger,
+      onClosed: () => {},
+      fastPath: createToolCallFastPath({ engine }),
+      stdin,
+      stdout,
+    }),
   );
   const received: Array<Record<string, unknown>> = [];
   const waiting = new Map<number, (message: Record<string, unknown>) => void>();
@@ -92,7 +110,11 @@ function serve(engine: Engine): Wire {
 }
 
 async function handshake(wire: Wire): Promise<void> {
-  wire.send({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+  wire.send({
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } },
+  });
   await wire.next(1);
   wire.send({ method: "notifications/initialized" });
 }
@@ -104,15 +126,26 @@ describe("stdio fast path", () => {
     await handshake(wire);
     wire.send({ id: 2, method: "tools/call", params: { name: "echo_things", arguments: { text: "hi" } } });
     // A progress token sends the same call through the SDK's tool handler.
-    wire.send({ id: 3, method: "tools/call", params: { name: "echo_things", arguments: { text: "hi" }, _meta: { progressToken: "p" } } });
+    wire.send({
+      id: 3,
+      method: "tools/call",
+      params: { name: "echo_things", arguments: { text: "hi" }, _meta: { progressToken: "p" } },
+    });
     const [fast, sdk] = [await wire.next(2), await wire.next(3)];
-    expect(fast["result"]).toEqual({ content: [{ type: "text", text: '{"text":"hi"}' }], structuredContent: { text: "hi" } });
+    expect(fast["result"]).toEqual({
+      content: [{ type: "text", text: '{"text":"hi"}' }],
+      structuredContent: { text: "hi" },
+    });
     expect(fast["result"]).toEqual(sdk["result"]);
     // The fast path passes no progress callback; the SDK's handler does.
     expect(calls.map((call) => call.options.progress === undefined)).toEqual([true, false]);
 
     wire.send({ id: 4, method: "tools/call", params: { name: "echo_things", arguments: { text: "x", mode: "fail" } } });
-    wire.send({ id: 5, method: "tools/call", params: { name: "echo_things", arguments: { text: "x", mode: "fail" }, _meta: { progressToken: "q" } } });
+    wire.send({
+      id: 5,
+      method: "tools/call",
+      params: { name: "echo_things", arguments: { text: "x", mode: "fail" }, _meta: { progressToken: "q" } },
+    });
     const [fastError, sdkError] = [await wire.next(4), await wire.next(5)];
     expect(fastError["result"]).toMatchObject({ isError: true });
     expect(fastError["result"]).toEqual(sdkError["result"]);
@@ -141,7 +174,11 @@ describe("stdio fast path", () => {
     const { engine, aborted } = fakeEngine();
     const wire = serve(engine);
     await handshake(wire);
-    wire.send({ id: 10, method: "tools/call", params: { name: "echo_things", arguments: { text: "slow", mode: "wait" } } });
+    wire.send({
+      id: 10,
+      method: "tools/call",
+      params: { name: "echo_things", arguments: { text: "slow", mode: "wait" } },
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     wire.send({ method: "notifications/cancelled", params: { requestId: 10, reason: "user" } });
     wire.send({ id: 11, method: "tools/call", params: { name: "echo_things", arguments: { text: "after" } } });

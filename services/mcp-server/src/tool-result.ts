@@ -40,7 +40,12 @@ export { newErrorId, privateErrorBody } from "@deliberate/runtime";
  * anything that is not a DeliberateError, answer a stable message with an
  * `error_id`; their details (`unexpected`) belong in the server log under that id.
  */
-export function toToolErrorResult(error: unknown): { result: CallToolResult; body: ToolErrorBody; unexpected: boolean; errorId?: string } {
+export function toToolErrorResult(error: unknown): {
+  result: CallToolResult;
+  body: ToolErrorBody;
+  unexpected: boolean;
+  errorId?: string;
+} {
   const { body, errorId } = toPublicError(error);
   const result: CallToolResult = { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
   return errorId === undefined ? { result, body, unexpected: false } : { result, body, unexpected: true, errorId };

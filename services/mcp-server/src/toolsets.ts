@@ -24,7 +24,10 @@ export interface ToolsetSource {
  *
  * @throws ConfigError naming DELIBERATE_TOOLSETS and the toolsets there are, for an unknown name.
  */
-export function selectTools(engine: ToolsetSource, requested: readonly string[] = defaultToolsets): ReadonlySet<string> {
+export function selectTools(
+  engine: ToolsetSource,
+  requested: readonly string[] = defaultToolsets,
+): ReadonlySet<string> {
   if (requested.includes(allToolsets)) return new Set(engine.tools.map((tool) => tool.name));
   const unknown = requested.filter((name) => !engine.toolsets.has(name));
   if (unknown.length > 0) {
@@ -41,5 +44,7 @@ export function selectTools(engine: ToolsetSource, requested: readonly string[] 
 
 /** One line per toolset with its tools, for `--print-config` and the README. */
 export function describeToolsets(engine: ToolsetSource): string[] {
-  return [...engine.toolsets].map(([name, tools]) => `${name}${defaultToolsets.includes(name) ? " (default)" : ""}: ${tools.join(", ")}`);
+  return [...engine.toolsets].map(
+    ([name, tools]) => `${name}${defaultToolsets.includes(name) ? " (default)" : ""}: ${tools.join(", ")}`,
+  );
 }

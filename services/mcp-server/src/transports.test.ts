@@ -15,7 +15,13 @@ const noteTool = defineTool({
   description: "Stores a note with metadata.",
   inputSchema: z.object({ note: z.string(), metadata: z.record(z.string(), z.unknown()).optional() }),
   outputSchema: z.object({ stored: z.boolean() }),
-  annotations: { title: "Take Note", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: "Take Note",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });
@@ -42,7 +48,12 @@ function noteCall(id: number, depth: number): string {
   return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"take_note","arguments":{"note":"n","metadata":${nestedJson(depth)}}}}`;
 }
 
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
 
 const running: RunningTransport[] = [];
 afterEach(async () => {
@@ -54,7 +65,11 @@ describe("stdio transport", () => {
   function start() {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const answers: Array<{ id: unknown; error?: { code: number; message: string; data?: { issues?: Array<{ field: string }> } }; result?: unknown }> = [];
+    const answers: Array<{
+      id: unknown;
+      error?: { code: number; message: string; data?: { issues?: Array<{ field: string }> } };
+      result?: unknown;
+    }> = [];
     let pending = "";
     stdout.setEncoding("utf8");
     stdout.on("data", (chunk: string) => {
@@ -63,7 +78,9 @@ describe("stdio transport", () => {
       pending = lines.pop() ?? "";
       for (const line of lines) answers.push(JSON.parse(line));
     });
-    running.push(startStdioTransport({ createServer: build, logger, onClosed: () => {}, stdin, stdout, maxLineBytes: 64 * 1024 }));
+    running.push(
+      startStdioTransport({ createServer: build, logger, onClosed: () => {}, stdin, stdout, maxLineBytes: 64 * 1024 }),
+    );
     const send = (line: string) => stdin.write(`${line}\n`);
     const answerTo = async (count: number) => {
       while (answers.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -88,7 +105,13 @@ describe("stdio transport", () => {
       [null, -32600],
       [9, -32600],
     ]);
-    expect(answers.map((answer) => answer.error?.data?.issues?.[0]?.field)).toEqual(["(message)", "jsonrpc", "method", "(message)", "params"]);
+    expect(answers.map((answer) => answer.error?.data?.issues?.[0]?.field)).toEqual([
+      "(message)",
+      "jsonrpc",
+      "method",
+      "(message)",
+      "params",
+    ]);
     expect(answers[1]?.error?.message).toContain('jsonrpc: must be "2.0"');
   });
 
@@ -134,7 +157,11 @@ describe("HTTP transport", () => {
   const post = (url: string, body: unknown) =>
     fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
 
@@ -142,7 +169,10 @@ describe("HTTP transport", () => {
     const { url } = await start();
     const response = await post(url, noteCall(5, 3000));
     expect(response.status).toBe(400);
-    const body = (await response.json()) as { id: unknown; error: { code: number; message: string; data: { issues: Array<{ field: string }> } } };
+    const body = (await response.json()) as {
+      id: unknown;
+      error: { code: number; message: string; data: { issues: Array<{ field: string }> } };
+    };
     expect(body.id).toBe(5);
     expect(body.error.code).toBe(-32600);
     expect(body.error.data.issues[0]?.field).toBe("params.arguments.metadata.a.a.a.a.a");
@@ -153,9 +183,23 @@ describe("HTTP transport", () => {
   });
 
   it("throttles repeated wrong tokens per client: 429 with Retry-After, even for the right token", async () => {
-    const transport = await startHttpTransport({ config: { ...config, token: "right-token" }, createServer: build, logger, authFailures: { limit: 3, windowMs: 60_000 } });
+    const transport = await startHttpTransport({
+      config: { ...config, token: "right-token" },
+      createServer: build,
+      logger,
+      authFailures: { limit: 3, windowMs: 60_000 },
+    });
     running.push(transport);
-    const attempt = (token: string) => fetch(transport.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    const attempt = (token: string) =>
+      fetch(transport.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
     const statuses: number[] = [];
     for (let index = 0; index < 5; index += 1) statuses.push((await attempt(`wrong-${index}`)).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
@@ -170,14 +214,28 @@ describe("HTTP transport", () => {
       served.push(new URL(request.url).pathname);
       return Response.json({ sessions: [] });
     };
-    const transport = await startHttpTransport({ config: { ...config, token: "right-token" }, createServer: build, logger, viewer, authFailures: { limit: 3, windowMs: 60_000 } });
+    const transport = await startHttpTransport({
+      config: { ...config, token: "right-token" },
+      createServer: build,
+      logger,
+      viewer,
+      authFailures: { limit: 3, windowMs: 60_000 },
+    });
     running.push(transport);
     const base = new URL(transport.url).origin;
     const data = (token: string) => fetch(`${base}/ui/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
     expect((await data("right-token")).status).toBe(200);
     const statuses: number[] = [];
     for (let index = 0; index < 2; index += 1) statuses.push((await data(`wrong-${index}`)).status);
-    const mcpAttempt = await fetch(transport.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer wrong-mcp" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    const mcpAttempt = await fetch(transport.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: "Bearer wrong-mcp",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
     statuses.push(mcpAttempt.status, (await data("wrong-3")).status, (await data("right-token")).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     // The page itself holds no data and needs no token; the refused data requests never reached the viewer.
@@ -207,7 +265,9 @@ describe("HTTP transport", () => {
       });
     const [headers, body] = await Promise.all([
       slow(["POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"]),
-      slow(["POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":"]),
+      slow([
+        'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"jsonrpc":',
+      ]),
     ]);
     expect(headers.closed).toBe(true);
     expect(body.closed).toBe(true);

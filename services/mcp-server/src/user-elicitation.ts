@@ -12,7 +12,9 @@ const maxQuestions = 8;
 function pendingQuestion(output: Record<string, unknown>): { question: string; sessionId: string } | undefined {
   const question = output["userInputRequest"];
   const sessionId = output["reasoningSessionId"];
-  return output["status"] === "pending_user_input" && typeof question === "string" && typeof sessionId === "string" ? { question, sessionId } : undefined;
+  return output["status"] === "pending_user_input" && typeof question === "string" && typeof sessionId === "string"
+    ? { question, sessionId }
+    : undefined;
 }
 
 /**
@@ -31,7 +33,8 @@ export function withUserElicitation(server: McpServer, context: ServerContext, l
   if (!formOffered || context.mcpReq.envelope !== undefined) return invoke;
   return async (name, rawArguments, options) => {
     let output = await invoke(name, rawArguments, options);
-    const base = rawArguments !== null && typeof rawArguments === "object" ? (rawArguments as Record<string, unknown>) : {};
+    const base =
+      rawArguments !== null && typeof rawArguments === "object" ? (rawArguments as Record<string, unknown>) : {};
     for (let asked = 0; asked < maxQuestions; asked += 1) {
       const pending = pendingQuestion(output);
       if (!pending) return output;
@@ -41,7 +44,11 @@ export function withUserElicitation(server: McpServer, context: ServerContext, l
           {
             mode: "form",
             message: pending.question,
-            requestedSchema: { type: "object", properties: { answer: { type: "string", title: "Your answer", description: pending.question } }, required: ["answer"] },
+            requestedSchema: {
+              type: "object",
+              properties: { answer: { type: "string", title: "Your answer", description: pending.question } },
+              required: ["answer"],
+            },
           },
           options.signal ? { signal: options.signal } : {},
         );
@@ -58,7 +65,10 @@ export function withUserElicitation(server: McpServer, context: ServerContext, l
       } catch (error) {
         // An answer the task refuses (e.g. too long) is the user's, not the caller's: the question goes back to the agent.
         if (!(DeliberateError.isInstance(error) && error.code === "INVALID_INPUT")) throw error;
-        logger.info("the user's answer was refused; the question goes back to the agent", { tool: name, detail: error.message });
+        logger.info("the user's answer was refused; the question goes back to the agent", {
+          tool: name,
+          detail: error.message,
+        });
         return output;
       }
     }

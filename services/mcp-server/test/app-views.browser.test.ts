@@ -32,25 +32,59 @@ let hostPage: Server;
 let hostUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: apt-get install -y chromium-headless-shell (.ci/run does this), or set CHROMIUM_PATH.`);
+  if (!existsSync(chromiumPath))
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: apt-get install -y chromium-headless-shell (.ci/run does this), or set CHROMIUM_PATH.`,
+    );
   fake = await createFakeModelServer({
     respond: (request) => {
-      if ((request.schemaName ?? "").startsWith("knowledge_graph_")) return { object: answerFor(request.schemaName ?? "", request.prompt) };
+      if ((request.schemaName ?? "").startsWith("knowledge_graph_"))
+        return { object: answerFor(request.schemaName ?? "", request.prompt) };
       if ((request.schemaName ?? "").startsWith("dialog_")) {
-        return { object: answerDialogPrompt({ schemaName: request.schemaName ?? "", system: request.system, user: request.prompt, jsonSchema: request.jsonSchema ?? {} }, {}) };
+        return {
+          object: answerDialogPrompt(
+            {
+              schemaName: request.schemaName ?? "",
+              system: request.system,
+              user: request.prompt,
+              jsonSchema: request.jsonSchema ?? {},
+            },
+            {},
+          ),
+        };
       }
       return respondStateful(request);
     },
   });
-  const bundle = await build({ entryPoints: [join(import.meta.dirname, "support", "view-host", "host-page.ts")], bundle: true, write: false, format: "iife", platform: "browser", logLevel: "warning" });
+  const bundle = await build({
+    entryPoints: [join(import.meta.dirname, "support", "view-host", "host-page.ts")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    logLevel: "warning",
+  });
   const script = (bundle.outputFiles[0]?.text ?? "").replaceAll("</", "<\\/");
   hostPage = createHttpServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test host</title><link rel="icon" href="data:,"></head><body><script>${script}</script></body></html>`);
+    response.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test host</title><link rel="icon" href="data:,"></head><body><script>${script}</script></body></html>`,
+    );
   });
   await new Promise<void>((resolve) => hostPage.listen(0, "127.0.0.1", resolve));
   hostUrl = `http://127.0.0.1:${(hostPage.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -78,7 +112,9 @@ async function openHost(client: Client): Promise<Host> {
   const requests: string[] = [];
   page.on("request", (request) => void requests.push(request.url()));
   await page.exposeFunction("hostCall", (method: string, params: Record<string, unknown>) =>
-    method === "resources/read" ? client.readResource(params as { uri: string }) : client.callTool(params as { name: string; arguments?: Record<string, unknown> }),
+    method === "resources/read"
+      ? client.readResource(params as { uri: string })
+      : client.callTool(params as { name: string; arguments?: Record<string, unknown> }),
   );
   await page.goto(hostUrl);
   const tools = (await client.listTools()).tools;
@@ -86,15 +122,24 @@ async function openHost(client: Client): Promise<Host> {
     page,
     requests,
     async show(tool, result) {
-      const meta = tools.find((candidate) => candidate.name === tool)?._meta as { ui?: { resourceUri?: string }; "ui/resourceUri"?: string } | undefined;
+      const meta = tools.find((candidate) => candidate.name === tool)?._meta as
+        | { ui?: { resourceUri?: string }; "ui/resourceUri"?: string }
+        | undefined;
       const uri = meta?.ui?.resourceUri;
       expect(uri, `${tool} links a view`).toMatch(/^ui:\/\/deliberate\/.+\.html$/);
       expect(meta?.["ui/resourceUri"]).toBe(uri);
       const read = await client.readResource({ uri: uri as string });
-      const content = read.contents[0] as { mimeType?: string; text?: string; _meta?: { ui?: { csp?: { connectDomains?: string[]; resourceDomains?: string[] } } } };
+      const content = read.contents[0] as {
+        mimeType?: string;
+        text?: string;
+        _meta?: { ui?: { csp?: { connectDomains?: string[]; resourceDomains?: string[] } } };
+      };
       expect(content.mimeType).toBe(mcpAppMimeType);
       expect(content._meta?.ui?.csp).toEqual({ connectDomains: [], resourceDomains: [] });
-      await page.evaluate(([html, toolResult]) => window.showView(html as string, toolResult), [content.text, result] as const);
+      await page.evaluate(([html, toolResult]) => window.showView(html as string, toolResult), [
+        content.text,
+        result,
+      ] as const);
       const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
       if (frame === undefined) throw new Error("the view's frame is missing");
       await frame.waitForSelector("body[data-state='ready'], body[data-state='error'], body[data-state='empty']");
@@ -147,7 +192,11 @@ describe.each(transports)("in-chat views over $name", (transport) => {
   let host: Host;
 
   beforeAll(async () => {
-    const env = { DATABASE_PATH: join(directory.path, `${transport.name.replaceAll(" ", "-")}.db`), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test" };
+    const env = {
+      DATABASE_PATH: join(directory.path, `${transport.name.replaceAll(" ", "-")}.db`),
+      OPENAI_BASE_URL: fake.openaiBaseURL,
+      OPENAI_API_KEY: "test",
+    };
     ({ client, close } = await transport.connect(env));
     host = await openHost(client);
   });
@@ -159,7 +208,13 @@ describe.each(transports)("in-chat views over $name", (transport) => {
   it("lists the views as MCP App resources, linked from their tools", async () => {
     const { resources } = await client.listResources();
     const views = resources.filter((resource) => resource.uri.startsWith("ui://"));
-    expect(views.map((view) => view.uri)).toEqual(expect.arrayContaining(["ui://deliberate/decision.html", "ui://deliberate/graph.html", "ui://deliberate/dialog.html"]));
+    expect(views.map((view) => view.uri)).toEqual(
+      expect.arrayContaining([
+        "ui://deliberate/decision.html",
+        "ui://deliberate/graph.html",
+        "ui://deliberate/dialog.html",
+      ]),
+    );
     expect(views.every((view) => view.mimeType === mcpAppMimeType)).toBe(true);
   });
 
@@ -168,8 +223,15 @@ describe.each(transports)("in-chat views over $name", (transport) => {
       type: "weighted",
       question: "Which database for the audit log?",
       options: ["Postgres", "SQLite", "DynamoDB"],
-      criteria: [{ name: "operability", weight: 2 }, { name: "cost", weight: 1, direction: "cost" }],
-      scores: [[8, 5], [9, 1], [6, 7]],
+      criteria: [
+        { name: "operability", weight: 2 },
+        { name: "cost", weight: 1, direction: "cost" },
+      ],
+      scores: [
+        [8, 5],
+        [9, 1],
+        [6, 7],
+      ],
     });
     const text = await host.show("reasoning_decision", result);
     expect(text).toContain("Which database for the audit log?");
@@ -180,9 +242,18 @@ describe.each(transports)("in-chat views over $name", (transport) => {
 
   it("draws the graph of thoughts' nodes from reasoning_graph's result", async () => {
     const init = await call(client, "reasoning_graph", { operation: "init", content: "Cut CI time in half." });
-    const { session_id: sessionId, node_id: rootId } = init.structuredContent as { session_id: string; node_id?: string; nodes?: Array<{ id: string }> };
+    const { session_id: sessionId, node_id: rootId } = init.structuredContent as {
+      session_id: string;
+      node_id?: string;
+      nodes?: Array<{ id: string }>;
+    };
     const root = rootId ?? (init.structuredContent as { nodes: Array<{ id: string }> }).nodes[0]?.id;
-    const generated = await call(client, "reasoning_graph", { operation: "generate", session_id: sessionId, node_id: root, k: 3 });
+    const generated = await call(client, "reasoning_graph", {
+      operation: "generate",
+      session_id: sessionId,
+      node_id: root,
+      k: 3,
+    });
     const text = await host.show("reasoning_graph", generated);
     expect(text).toContain("Cut CI time in half.");
     const children = (generated.structuredContent as { nodes?: Array<{ content: string }> }).nodes ?? [];
@@ -192,13 +263,18 @@ describe.each(transports)("in-chat views over $name", (transport) => {
   });
 
   it("draws a dialog session's quality trajectory and exchanges from its results", async () => {
-    const started = await call(client, "start_reasoning_session", { topic: "Should we adopt trunk-based development?", maxIterations: 2 });
+    const started = await call(client, "start_reasoning_session", {
+      topic: "Should we adopt trunk-based development?",
+      maxIterations: 2,
+    });
     const sessionId = (started.structuredContent as { session_id: string }).session_id;
     const exchange = await call(client, "run_reasoning_exchange", { session_id: sessionId });
     const text = await host.show("run_reasoning_exchange", exchange);
     expect(text).toContain("Should we adopt trunk-based development?");
     expect(text).toContain("Iteration 0");
-    const agents = ((exchange.structuredContent as { exchanges?: Array<{ agent?: string }> }).exchanges ?? []).map((item) => item.agent).filter((agent) => agent !== undefined);
+    const agents = ((exchange.structuredContent as { exchanges?: Array<{ agent?: string }> }).exchanges ?? [])
+      .map((item) => item.agent)
+      .filter((agent) => agent !== undefined);
     expect(agents.length).toBeGreaterThan(0);
     for (const agent of agents) expect(text).toContain(agent as string);
     expect(await host.page.frames()[1]?.locator(".quality-chart").count()).toBeGreaterThan(0);
@@ -214,22 +290,47 @@ describe.each(transports)("in-chat views over $name", (transport) => {
     const evidenceText = await host.show("reasoning_evidence", evidence);
     expect(evidenceText).toContain("The outage was caused by the cache");
     expect(evidenceText).toContain("Cache errors spiked at 10:02");
-    const causalModel = { variables: ["demand", "ads", "sales"], relationships: [{ cause: "demand", effect: "ads", strength: 1 }, { cause: "ads", effect: "sales", strength: 2 }] };
-    const counterfactual = await call(client, "reasoning_counterfactual", { scenario: "A shop", intervention: "More ads", causal_model: causalModel, intervention_target: { variable: "ads", change: 1 }, narrate: false });
+    const causalModel = {
+      variables: ["demand", "ads", "sales"],
+      relationships: [
+        { cause: "demand", effect: "ads", strength: 1 },
+        { cause: "ads", effect: "sales", strength: 2 },
+      ],
+    };
+    const counterfactual = await call(client, "reasoning_counterfactual", {
+      scenario: "A shop",
+      intervention: "More ads",
+      causal_model: causalModel,
+      intervention_target: { variable: "ads", change: 1 },
+      narrate: false,
+    });
     const text = await host.show("reasoning_counterfactual", counterfactual);
     const svgText = await host.page.frames()[1]?.locator("svg").first().textContent();
     for (const variable of causalModel.variables) expect(`${text}\n${svgText}`).toContain(variable);
   });
 
   it("draws a timeline's branches, the MCTS tree and the knowledge graph from their results", async () => {
-    const created = await call(client, "reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March." });
+    const created = await call(client, "reasoning_timeline", {
+      operation: "create",
+      content: "Kickoff.\n\nLaunch in March.",
+    });
     const timelineId = (created.structuredContent as { timeline_id: string }).timeline_id;
-    const branched = await call(client, "reasoning_timeline", { operation: "branch", timeline_id: timelineId, content: "Launch slips to May.", label: "slip" });
+    const branched = await call(client, "reasoning_timeline", {
+      operation: "branch",
+      timeline_id: timelineId,
+      content: "Launch slips to May.",
+      label: "slip",
+    });
     const timelineText = await host.show("reasoning_timeline", branched);
     const timelineSvg = await host.page.frames()[1]?.locator("svg").first().textContent();
     expect(`${timelineText}\n${timelineSvg}`).toContain("slip");
 
-    const explored = await call(client, "reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: 3, branching_factor: 2 });
+    const explored = await call(client, "reasoning_mcts", {
+      operation: "explore",
+      content: "Choose a caching strategy.",
+      iterations: 3,
+      branching_factor: 2,
+    });
     const mctsText = await host.show("reasoning_mcts", explored);
     const mctsSvg = await host.page.frames()[1]?.locator("svg").first().textContent();
     expect(`${mctsText}\n${mctsSvg}`).toContain("Choose a caching strategy.");
@@ -240,24 +341,41 @@ describe.each(transports)("in-chat views over $name", (transport) => {
       goalQuery: "Is Alice an ancestor of Dave?",
       contextData: { domainKnowledge: scenarioDomainKnowledge },
     });
-    const structured = deduced.structuredContent as { status: string; result?: { reasoningTrace?: { subgraph: { entities: Array<{ name: string }> } } } };
+    const structured = deduced.structuredContent as {
+      status: string;
+      result?: { reasoningTrace?: { subgraph: { entities: Array<{ name: string }> } } };
+    };
     expect(structured.status).toBe("completed");
     const kgText = await host.show("reasoning_execute_task", deduced);
     const kgSvg = await host.page.frames()[1]?.locator("svg").first().textContent();
-    for (const entity of structured.result?.reasoningTrace?.subgraph.entities ?? []) expect(`${kgText}\n${kgSvg}`).toContain(entity.name);
+    for (const entity of structured.result?.reasoningTrace?.subgraph.entities ?? [])
+      expect(`${kgText}\n${kgSvg}`).toContain(entity.name);
   });
 
-  it.runIf(transport.name === "stdio")("reads a session larger than one resource page (1,000 items) whole", async () => {
-    const decide = (question: string, sessionId?: string) =>
-      call(client, "reasoning_decision", { type: "weighted", question, options: ["A", "B"], criteria: [{ name: "c", weight: 1 }], scores: [[1], [2]], ...(sessionId ? { session_id: sessionId } : {}) });
-    const first = await decide("Decision 0");
-    const sessionId = (first.structuredContent as { session_id: string }).session_id;
-    for (let batch = 0; batch < 20; batch += 1) await Promise.all(Array.from({ length: 50 }, (_, index) => decide(`Decision ${batch * 50 + index + 1}`, sessionId)));
-    const last = await decide("Decision 1001", sessionId);
-    const text = await host.show("reasoning_decision", last);
-    expect(text).toContain("Decision 1001");
-    expect(await host.page.frames()[1]?.locator("article.decision").count()).toBe(1002);
-  });
+  it.runIf(transport.name === "stdio")(
+    "reads a session larger than one resource page (1,000 items) whole",
+    async () => {
+      const decide = (question: string, sessionId?: string) =>
+        call(client, "reasoning_decision", {
+          type: "weighted",
+          question,
+          options: ["A", "B"],
+          criteria: [{ name: "c", weight: 1 }],
+          scores: [[1], [2]],
+          ...(sessionId ? { session_id: sessionId } : {}),
+        });
+      const first = await decide("Decision 0");
+      const sessionId = (first.structuredContent as { session_id: string }).session_id;
+      for (let batch = 0; batch < 20; batch += 1)
+        await Promise.all(
+          Array.from({ length: 50 }, (_, index) => decide(`Decision ${batch * 50 + index + 1}`, sessionId)),
+        );
+      const last = await decide("Decision 1001", sessionId);
+      const text = await host.show("reasoning_decision", last);
+      expect(text).toContain("Decision 1001");
+      expect(await host.page.frames()[1]?.locator("article.decision").count()).toBe(1002);
+    },
+  );
 
   it("made no request off loopback", () => {
     expect(host.requests.length).toBeGreaterThan(0);

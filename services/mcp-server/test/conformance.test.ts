@@ -29,11 +29,23 @@ import { callEveryTool } from "./support/every-tool-call.ts";
 /** The scripted model: the shared scripted answers, by the schema name each mode sends. */
 function answer(options: GenerateOptions<unknown>, index: number): unknown {
   const prompt = options.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
-  const jsonSchema = options.schema ? (z.toJSONSchema(options.schema as z.ZodType, { unrepresentable: "any" }) as Record<string, unknown>) : undefined;
-  const request = { schemaName: options.schemaName, prompt: typeof prompt === "string" ? prompt : JSON.stringify(prompt), system: options.system, index, jsonSchema } as FakeModelRequest;
+  const jsonSchema = options.schema
+    ? (z.toJSONSchema(options.schema as z.ZodType, { unrepresentable: "any" }) as Record<string, unknown>)
+    : undefined;
+  const request = {
+    schemaName: options.schemaName,
+    prompt: typeof prompt === "string" ? prompt : JSON.stringify(prompt),
+    system: options.system,
+    index,
+    jsonSchema,
+  } as FakeModelRequest;
   const name = options.schemaName ?? "";
   if (scriptedAnswers[name]) return scriptedAnswers[name](request);
-  if (name.startsWith("dialog_")) return answerDialogPrompt({ schemaName: name, system: options.system, user: request.prompt, jsonSchema: jsonSchema ?? {} }, {});
+  if (name.startsWith("dialog_"))
+    return answerDialogPrompt(
+      { schemaName: name, system: options.system, user: request.prompt, jsonSchema: jsonSchema ?? {} },
+      {},
+    );
   for (const respond of [respondStateful, respondAnalysis]) {
     const reply = respond(request) as { object?: unknown; status?: number };
     if (reply.status === undefined && reply.object !== undefined) return reply.object;
@@ -42,7 +54,17 @@ function answer(options: GenerateOptions<unknown>, index: number): unknown {
 }
 
 /** Keywords JSON Schema drafts read differently (2019-09/2020-12 only, or changed meaning): a published schema must use none. */
-const draftSensitiveKeywords = ["prefixItems", "unevaluatedItems", "unevaluatedProperties", "dependentRequired", "dependentSchemas", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "additionalItems"];
+const draftSensitiveKeywords = [
+  "prefixItems",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "additionalItems",
+];
 
 function draftSensitivePaths(schema: unknown, path = "#"): string[] {
   if (Array.isArray(schema)) return schema.flatMap((item, index) => draftSensitivePaths(item, `${path}/${index}`));
@@ -52,7 +74,8 @@ function draftSensitivePaths(schema: unknown, path = "#"): string[] {
     if (draftSensitiveKeywords.includes(key)) found.push(`${path}/${key}`);
     // `items` as an array (draft-07 tuple) or a boolean (2020-12 "no more items") changes meaning between drafts.
     if (key === "items" && (Array.isArray(value) || typeof value === "boolean")) found.push(`${path}/items`);
-    if (key !== "properties" || (value !== null && typeof value === "object")) found.push(...draftSensitivePaths(value, `${path}/${key}`));
+    if (key !== "properties" || (value !== null && typeof value === "object"))
+      found.push(...draftSensitivePaths(value, `${path}/${key}`));
   }
   return found;
 }
@@ -97,7 +120,10 @@ describe("conformance: every tool and operation, answered directly, valid for th
       validators.set(name, checks);
     }
     for (const [index, validate] of checks.entries()) {
-      expect(validate(result.structuredContent), `${name} (${index === 0 ? "2020-12" : "draft-07"}): ${ajv.errorsText(validate.errors)}`).toBe(true);
+      expect(
+        validate(result.structuredContent),
+        `${name} (${index === 0 ? "2020-12" : "draft-07"}): ${ajv.errorsText(validate.errors)}`,
+      ).toBe(true);
     }
     const operation = args["operation"] ?? args["type"] ?? args["query"];
     covered.add(`${name}${typeof operation === "string" ? `:${operation}` : ""}`);
@@ -111,7 +137,15 @@ describe("conformance: every tool and operation, answered directly, valid for th
     ]);
     expect(found).toEqual([]);
     // Hosts hand input schemas to model APIs as tool definitions: an object root with no anyOf/oneOf/allOf there (the Messages API refuses those).
-    expect(tools.filter((tool) => tool.inputSchema.type !== "object" || ["anyOf", "oneOf", "allOf"].some((keyword) => keyword in tool.inputSchema)).map((tool) => tool.name)).toEqual([]);
+    expect(
+      tools
+        .filter(
+          (tool) =>
+            tool.inputSchema.type !== "object" ||
+            ["anyOf", "oneOf", "allOf"].some((keyword) => keyword in tool.inputSchema),
+        )
+        .map((tool) => tool.name),
+    ).toEqual([]);
     // Every published schema compiles under strict 2020-12 rules.
     for (const tool of tools) {
       expect(() => ajv.compile(tool.inputSchema), `${tool.name} input`).not.toThrow();
@@ -120,7 +154,10 @@ describe("conformance: every tool and operation, answered directly, valid for th
   });
 
   it("publishes the defaults of fields that also accept strings", () => {
-    const property = (tool: string, field: string) => (tools.find((candidate) => candidate.name === tool)?.inputSchema.properties?.[field] ?? {}) as { default?: unknown };
+    const property = (tool: string, field: string) =>
+      (tools.find((candidate) => candidate.name === tool)?.inputSchema.properties?.[field] ?? {}) as {
+        default?: unknown;
+      };
     expect(property("reasoning_tree", "num_branches").default).toBe(3);
     expect(property("reasoning_mcts", "iterations").default).toBe(10);
     expect(property("reasoning_mcts", "exploration_constant").default).toBe(Math.SQRT2);
@@ -148,16 +185,36 @@ describe("conformance: every tool and operation, answered directly, valid for th
           expect(check(value), `${name}: ${ajv.errorsText(check.errors)}`).toBe(true);
         }
       };
-      const first = await hostClient.callTool({ name: "reasoning_timeline", arguments: { operation: "create", content: "Kickoff." } });
+      const first = await hostClient.callTool({
+        name: "reasoning_timeline",
+        arguments: { operation: "create", content: "Kickoff." },
+      });
       const step = needsCompletionSchema.safeParse(first.structuredContent);
       // create asks no model: a direct result; branch asks one, so it suspends.
       expect(step.success).toBe(false);
       validate("reasoning_timeline", first.structuredContent);
-      const suspended = await hostClient.callTool({ name: "reasoning_timeline", arguments: { operation: "branch", timeline_id: (first.structuredContent as Structured)["timeline_id"] } });
+      const suspended = await hostClient.callTool({
+        name: "reasoning_timeline",
+        arguments: { operation: "branch", timeline_id: (first.structuredContent as Structured)["timeline_id"] },
+      });
       validate("reasoning_timeline", suspended.structuredContent);
       const pending = needsCompletionSchema.parse(suspended.structuredContent);
-      const answers = expandNeedsCompletion(pending).map((prompt) => ({ prompt_id: prompt.id, answer: answer({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], schemaName: prompt.name, maxTokens: 100 }, 0) }));
-      const resumed = await hostClient.callTool({ name: "reasoning_submit", arguments: { resume_token: pending.resume_token, answers } });
+      const answers = expandNeedsCompletion(pending).map((prompt) => ({
+        prompt_id: prompt.id,
+        answer: answer(
+          {
+            system: prompt.system,
+            messages: [{ role: "user", content: prompt.user }],
+            schemaName: prompt.name,
+            maxTokens: 100,
+          },
+          0,
+        ),
+      }));
+      const resumed = await hostClient.callTool({
+        name: "reasoning_submit",
+        arguments: { resume_token: pending.resume_token, answers },
+      });
       expect(resumed.isError, JSON.stringify(resumed.content)).toBeFalsy();
       validate("reasoning_submit", resumed.structuredContent);
       covered.add("reasoning_submit");

@@ -1,9 +1,21 @@
 import { join } from "node:path";
-import { type DialogPresetName, dialogPresetNameSchema, needsCompletionSchema, createHostContext, expandNeedsCompletion } from "@deliberate/contracts";
+import {
+  type DialogPresetName,
+  dialogPresetNameSchema,
+  needsCompletionSchema,
+  createHostContext,
+  expandNeedsCompletion,
+} from "@deliberate/contracts";
 import { answerDialogPrompt, type DialogPrompt, type DialogScript } from "@deliberate/dialog/testing";
 import { createFakeModelServer, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { expectOutput, expectToolError, startStdioServer, type StdioServer, temporaryDirectory } from "./support/server-process.ts";
+import {
+  expectOutput,
+  expectToolError,
+  startStdioServer,
+  type StdioServer,
+  temporaryDirectory,
+} from "./support/server-process.ts";
 
 // The dialog module's "Done means", through the built server and the SDK's real client:
 // every preset to threshold_met (reviewer scores rise), to max_iterations (they don't) and
@@ -28,7 +40,12 @@ function answer(prompt: DialogPrompt): Record<string, unknown> {
 beforeAll(async () => {
   fake = await createFakeModelServer({
     respond: (request) => {
-      const prompt = { schemaName: request.schemaName ?? "", system: request.system, user: request.prompt, jsonSchema: request.jsonSchema ?? {} };
+      const prompt = {
+        schemaName: request.schemaName ?? "",
+        system: request.system,
+        user: request.prompt,
+        jsonSchema: request.jsonSchema ?? {},
+      };
       // A slow topic lets a test cancel an exchange in flight.
       return { object: answer(prompt), ...(request.prompt.includes("# Topic\nslow") ? { delayMs: 1_500 } : {}) };
     },
@@ -43,7 +60,10 @@ afterAll(async () => {
   directory.remove();
 });
 
-async function start(env: Record<string, string>, clientOptions?: Parameters<typeof startStdioServer>[1]): Promise<StdioServer> {
+async function start(
+  env: Record<string, string>,
+  clientOptions?: Parameters<typeof startStdioServer>[1],
+): Promise<StdioServer> {
   const server = await startStdioServer(env, clientOptions);
   servers.push(server);
   return server;
@@ -64,7 +84,11 @@ function sharedServer(group: string, env: () => Record<string, string>): Promise
 }
 
 /** The server-side-model server the tests that need no settings or restart of their own share (each in its own sessions). */
-const serverSide = () => sharedServer("server", () => ({ DATABASE_PATH: join(directory.path, "server-presets.db"), ...fake.environment("openai") }));
+const serverSide = () =>
+  sharedServer("server", () => ({
+    DATABASE_PATH: join(directory.path, "server-presets.db"),
+    ...fake.environment("openai"),
+  }));
 
 type Structured = Record<string, unknown>;
 
@@ -72,7 +96,12 @@ type Structured = Record<string, unknown>;
  * Calls a tool and checks its result: a needs_completion step, or the tool's own output
  * (for reasoning_submit, the output of the exchange it resumed).
  */
-async function call(server: StdioServer, name: string, args: Record<string, unknown>, options?: Parameters<StdioServer["client"]["callTool"]>[1]): Promise<Structured> {
+async function call(
+  server: StdioServer,
+  name: string,
+  args: Record<string, unknown>,
+  options?: Parameters<StdioServer["client"]["callTool"]>[1],
+): Promise<Structured> {
   const result = await server.client.callTool({ name, arguments: args }, options);
   const structured = result.structuredContent as Structured | undefined;
   if (!result.isError && structured?.["status"] === "needs_completion") return needsCompletionSchema.parse(structured);
@@ -87,7 +116,10 @@ async function exchange(server: StdioServer, sessionId: string): Promise<{ resul
   while (result["status"] === "needs_completion") {
     const step = needsCompletionSchema.parse(result);
     rounds.push(step.prompts.length);
-    const answers = expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: answer({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }) }));
+    const answers = expandNeedsCompletion(step, known).map((prompt) => ({
+      prompt_id: prompt.id,
+      answer: answer({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }),
+    }));
     result = await call(server, "reasoning_submit", { resume_token: step.resume_token, answers });
   }
   return { result, rounds };
@@ -123,7 +155,11 @@ async function runEveryPath(server: StdioServer, mode: DialogPresetName) {
   expect(flatRun.statuses).toEqual(["in_progress", "in_progress", "max_iterations"]);
 
   // Room for two iterations like the first, not three: it stops after the second.
-  const budgeted = await start({ topic: `flat budget ${mode}`, maxIterations: 10, tokenBudget: Math.floor(flatRun.firstIterationTokens * 2.5) });
+  const budgeted = await start({
+    topic: `flat budget ${mode}`,
+    maxIterations: 10,
+    tokenBudget: Math.floor(flatRun.firstIterationTokens * 2.5),
+  });
   const budgetRun = await runToEnd(server, budgeted["session_id"] as string);
   expect(budgetRun.statuses).toEqual(["in_progress", "budget_exhausted"]);
   const status = await call(server, "get_session_status", { session_id: budgeted["session_id"] });
@@ -131,7 +167,11 @@ async function runEveryPath(server: StdioServer, mode: DialogPresetName) {
   expect(status["tokens_used"] as number).toBeLessThanOrEqual(Math.floor(flatRun.firstIterationTokens * 2.5));
 
   const result = await call(server, "get_reasoning_result", { session_id: rising["session_id"], format: "structured" });
-  expect(result).toMatchObject({ status: "completed", stop_reason: "threshold_met", quality_metrics: { iterations: 3, final_quality: expect.closeTo(0.85, 10) } });
+  expect(result).toMatchObject({
+    status: "completed",
+    stop_reason: "threshold_met",
+    quality_metrics: { iterations: 3, final_quality: expect.closeTo(0.85, 10) },
+  });
   return { rising: risingRun, flat: flatRun, budget: budgetRun };
 }
 
@@ -149,28 +189,59 @@ describe("dialog sessions with a server-side model", () => {
     expect((presets as Array<{ name: string }>).map((preset) => preset.name)).toEqual(dialogPresetNameSchema.options);
 
     const agents = [
-      { name: "advocate", role: "Microservices Advocate", systemPrompt: "You strongly advocate for microservices architecture.", temperature: 0.6 },
-      { name: "skeptic", role: "Monolith Defender", systemPrompt: "You advocate for starting with a well-structured monolith.", temperature: 0.6 },
-      { name: "synthesizer", role: "Decision Synthesizer", systemPrompt: "You synthesize a balanced recommendation.", temperature: "0.4" },
+      {
+        name: "advocate",
+        role: "Microservices Advocate",
+        systemPrompt: "You strongly advocate for microservices architecture.",
+        temperature: 0.6,
+      },
+      {
+        name: "skeptic",
+        role: "Monolith Defender",
+        systemPrompt: "You advocate for starting with a well-structured monolith.",
+        temperature: 0.6,
+      },
+      {
+        name: "synthesizer",
+        role: "Decision Synthesizer",
+        systemPrompt: "You synthesize a balanced recommendation.",
+        temperature: "0.4",
+      },
     ];
-    const started = await call(server, "start_reasoning_session", { topic: "rising: microservices or monolith?", mode: "debate", agents, maxIterations: 4 });
+    const started = await call(server, "start_reasoning_session", {
+      topic: "rising: microservices or monolith?",
+      mode: "debate",
+      agents,
+      maxIterations: 4,
+    });
     expect(started).toMatchObject({ status: "started", agents: ["advocate", "skeptic", "synthesizer"] });
     const sessionId = started["session_id"] as string;
     const progress: Array<{ progress: number; total?: number }> = [];
-    const first = await call(server, "run_reasoning_exchange", { session_id: sessionId }, { onprogress: (update) => void progress.push(update) });
-    expect((first["exchanges"] as Array<{ agent: string; act: string }>).map((turn) => `${turn.agent}:${turn.act}`)).toEqual([
-      "advocate:produce",
-      "skeptic:produce",
-      "synthesizer:merge",
-      "advocate:review",
-      "skeptic:review",
-    ]);
+    const first = await call(
+      server,
+      "run_reasoning_exchange",
+      { session_id: sessionId },
+      { onprogress: (update) => void progress.push(update) },
+    );
+    expect(
+      (first["exchanges"] as Array<{ agent: string; act: string }>).map((turn) => `${turn.agent}:${turn.act}`),
+    ).toEqual(["advocate:produce", "skeptic:produce", "synthesizer:merge", "advocate:review", "skeptic:review"]);
     expect(progress.map((update) => [update.progress, update.total])).toEqual([1, 2, 3, 4, 5].map((done) => [done, 5]));
     const rest = await runToEnd(server, sessionId);
     expect(rest.statuses).toEqual(["in_progress", "threshold_met"]);
     // One invocation row per exchange, with the session, its model calls and tokens.
-    const { invocations } = await call(server, "reasoning_metrics", { query: "invocations", tool_name: "run_reasoning_exchange", session_id: sessionId });
-    const rows = invocations as Array<{ model_calls: number; input_tokens: number; output_tokens: number; quality: number | null; success: boolean }>;
+    const { invocations } = await call(server, "reasoning_metrics", {
+      query: "invocations",
+      tool_name: "run_reasoning_exchange",
+      session_id: sessionId,
+    });
+    const rows = invocations as Array<{
+      model_calls: number;
+      input_tokens: number;
+      output_tokens: number;
+      quality: number | null;
+      success: boolean;
+    }>;
     expect(rows.map((row) => [row.success, row.model_calls])).toEqual([
       [true, 5],
       [true, 5],
@@ -182,7 +253,9 @@ describe("dialog sessions with a server-side model", () => {
     const markdown = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}/markdown` });
     const text = (markdown.contents[0] as { text: string }).text;
     expect(text).toContain("## Reasoning session");
-    expect(text).toMatch(/### Iteration 0[\s\S]*#### advocate writes[\s\S]*#### synthesizer merges[\s\S]*### Iteration 2/);
+    expect(text).toMatch(
+      /### Iteration 0[\s\S]*#### advocate writes[\s\S]*#### synthesizer merges[\s\S]*### Iteration 2/,
+    );
   });
 
   it("refuses bad input naming the field, and writes nothing", async () => {
@@ -192,11 +265,20 @@ describe("dialog sessions with a server-side model", () => {
     expect((await exchange(server, sessionId)).result["status"]).toBe("threshold_met");
     const before = await server.client.listResources();
     const finishedStatus = await call(server, "get_session_status", { session_id: sessionId });
-    const startsBefore = (await call(server, "reasoning_metrics", { query: "by_mode", mode_name: "start_reasoning_session" }))["mode_stats"] as { call_count: number };
+    const startsBefore = (
+      await call(server, "reasoning_metrics", { query: "by_mode", mode_name: "start_reasoning_session" })
+    )["mode_stats"] as { call_count: number };
 
-    const unknown = expectToolError(await server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: "ses_unknown" } }));
-    expect([unknown.code, unknown.issues]).toEqual(["NOT_FOUND", [{ field: "session_id", message: "no reasoning session with id 'ses_unknown'" }]]);
-    const finished = expectToolError(await server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: sessionId } }));
+    const unknown = expectToolError(
+      await server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: "ses_unknown" } }),
+    );
+    expect([unknown.code, unknown.issues]).toEqual([
+      "NOT_FOUND",
+      [{ field: "session_id", message: "no reasoning session with id 'ses_unknown'" }],
+    ]);
+    const finished = expectToolError(
+      await server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: sessionId } }),
+    );
     expect([finished.code, finished.issues?.[0]?.field]).toEqual(["CONFLICT", "session_id"]);
     const duplicate = expectToolError(
       await server.client.callTool({
@@ -211,10 +293,20 @@ describe("dialog sessions with a server-side model", () => {
       }),
     );
     expect([duplicate.code, duplicate.issues?.[0]?.field]).toEqual(["INVALID_INPUT", "agents.1.name"]);
-    const single = expectToolError(await server.client.callTool({ name: "start_reasoning_session", arguments: { topic: "t", agents: [{ name: "a", role: "r", systemPrompt: "p" }] } }));
+    const single = expectToolError(
+      await server.client.callTool({
+        name: "start_reasoning_session",
+        arguments: { topic: "t", agents: [{ name: "a", role: "r", systemPrompt: "p" }] },
+      }),
+    );
     expect([single.code, single.issues?.[0]?.field]).toEqual(["INVALID_INPUT", "agents"]);
     // Unknown keys are refused over MCP as over REST, naming the right spelling (the defaults would apply silently).
-    const misspelt = expectToolError(await server.client.callTool({ name: "start_reasoning_session", arguments: { topic: "t", max_iterations: 7, quality_threshold: 0.3 } }));
+    const misspelt = expectToolError(
+      await server.client.callTool({
+        name: "start_reasoning_session",
+        arguments: { topic: "t", max_iterations: 7, quality_threshold: 0.3 },
+      }),
+    );
     expect([misspelt.code, misspelt.issues]).toEqual([
       "INVALID_INPUT",
       [
@@ -251,7 +343,10 @@ describe("dialog sessions with a server-side model", () => {
     const server = await serverSide();
     const started = await call(server, "start_reasoning_session", { topic: "slow topic" });
     const controller = new AbortController();
-    const pending = server.client.callTool({ name: "run_reasoning_exchange", arguments: { session_id: started["session_id"] } }, { signal: controller.signal });
+    const pending = server.client.callTool(
+      { name: "run_reasoning_exchange", arguments: { session_id: started["session_id"] } },
+      { signal: controller.signal },
+    );
     // Cancel once the exchange is in flight (its model call reached the fake), however loaded the machine.
     const inFlight = () => fake.requests.some((request) => request.prompt.includes("# Topic\nslow"));
     for (const deadline = Date.now() + 60_000; !inFlight(); await new Promise((resolve) => setTimeout(resolve, 20))) {
@@ -263,34 +358,64 @@ describe("dialog sessions with a server-side model", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const status = await call(server, "get_session_status", { session_id: started["session_id"] });
     expect(status).toMatchObject({ status: "started", current_iteration: 0 });
-    const { invocations } = await call(server, "reasoning_metrics", { query: "invocations", tool_name: "run_reasoning_exchange", session_id: started["session_id"] });
-    expect((invocations as Array<{ success: boolean; error_code: string | null }>).map((row) => [row.success, row.error_code])).toEqual([[false, "CANCELLED"]]);
+    const { invocations } = await call(server, "reasoning_metrics", {
+      query: "invocations",
+      tool_name: "run_reasoning_exchange",
+      session_id: started["session_id"],
+    });
+    expect(
+      (invocations as Array<{ success: boolean; error_code: string | null }>).map((row) => [
+        row.success,
+        row.error_code,
+      ]),
+    ).toEqual([[false, "CANCELLED"]]);
   });
 });
 
 describe("dialog sessions with no key", () => {
-  it.each(dialogPresetNameSchema.options)("%s runs every path host-executed: one round per dependent step, independent turns together", async (mode) => {
-    const server = await sharedServer("host", () => ({ DATABASE_PATH: join(directory.path, "host-presets.db") }));
-    const runs = await runEveryPath(server, mode);
-    const perIteration = mode === "synthesis" ? [2, 1, 2] : [1, 1];
-    expect(runs.rising.rounds).toEqual([perIteration, perIteration, perIteration]);
-  });
+  it.each(dialogPresetNameSchema.options)(
+    "%s runs every path host-executed: one round per dependent step, independent turns together",
+    async (mode) => {
+      const server = await sharedServer("host", () => ({ DATABASE_PATH: join(directory.path, "host-presets.db") }));
+      const runs = await runEveryPath(server, mode);
+      const perIteration = mode === "synthesis" ? [2, 1, 2] : [1, 1];
+      expect(runs.rising.rounds).toEqual([perIteration, perIteration, perIteration]);
+    },
+  );
 
   it("runs a session on the client's model through MCP sampling", async () => {
     const sampled: string[] = [];
-    const server = await start({ DATABASE_PATH: join(directory.path, "sampling.db") }, { capabilities: { sampling: {} } });
+    const server = await start(
+      { DATABASE_PATH: join(directory.path, "sampling.db") },
+      { capabilities: { sampling: {} } },
+    );
     server.client.setRequestHandler("sampling/createMessage", async (request) => {
       const system = request.params.systemPrompt ?? "";
       const name = /\("([a-z_]+)"\):\n\n/.exec(system)?.[1] ?? "";
       const jsonSchema = JSON.parse(system.slice(system.lastIndexOf("\n\n") + 2)) as Record<string, unknown>;
-      const user = request.params.messages.map((message) => (message.content as { text?: string }).text ?? "").join("\n\n");
+      const user = request.params.messages
+        .map((message) => (message.content as { text?: string }).text ?? "")
+        .join("\n\n");
       sampled.push(name);
-      return { model: "client-model", role: "assistant" as const, content: { type: "text" as const, text: JSON.stringify(answer({ schemaName: name, system, user, jsonSchema })) } };
+      return {
+        model: "client-model",
+        role: "assistant" as const,
+        content: {
+          type: "text" as const,
+          text: JSON.stringify(answer({ schemaName: name, system, user, jsonSchema })),
+        },
+      };
     });
     const started = await call(server, "start_reasoning_session", { topic: "rising sampled", mode: "synthesis" });
     const run = await runToEnd(server, started["session_id"] as string);
     expect(run.statuses).toEqual(["in_progress", "in_progress", "threshold_met"]);
     expect(run.rounds).toEqual([[], [], []]);
-    expect(sampled.slice(0, 5).sort()).toEqual(["dialog_document", "dialog_document", "dialog_merge", "dialog_review", "dialog_review"]);
+    expect(sampled.slice(0, 5).sort()).toEqual([
+      "dialog_document",
+      "dialog_document",
+      "dialog_merge",
+      "dialog_review",
+      "dialog_review",
+    ]);
   });
 });

@@ -10,7 +10,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createServer } from "../src/create-server.ts";
 import { startHttpTransport } from "../src/http-transport.ts";
 import { createLogger } from "../src/logger.ts";
-import { generateBadMessages, type FuzzMessage, type JsonRpcAnswer, type ListedTool, namedField } from "./support/fuzz-messages.ts";
+import {
+  generateBadMessages,
+  type FuzzMessage,
+  type JsonRpcAnswer,
+  type ListedTool,
+  namedField,
+} from "./support/fuzz-messages.ts";
 import { builtServer, temporaryDirectory } from "./support/server-process.ts";
 import { createComposedEngine } from "./support/test-engine.ts";
 
@@ -27,7 +33,6 @@ const perSeedHttp = Number(process.env["FUZZ_MESSAGES"] ?? 1000);
 const directory = temporaryDirectory();
 let socketRetries = 0;
 afterAll(() => directory.remove());
-
 
 /** Checks one answer against its message: answered as the kind requires, naming a field. */
 function check(message: FuzzMessage, answer: JsonRpcAnswer | undefined, problems: string[]): void {
@@ -51,9 +56,12 @@ function check(message: FuzzMessage, answer: JsonRpcAnswer | undefined, problems
     "unknown-resource": [-32602],
   };
   const codes = expectedCodes[message.kind];
-  if (codes && !codes.includes(answer.error?.code ?? 0)) problems.push(`code ${answer.error?.code} (wanted ${codes.join("/")}): ${describe}`);
-  if (message.kind === "bad-arguments" && !answer.result?.content?.[0]?.text?.includes('"INVALID_INPUT"')) problems.push(`not INVALID_INPUT: ${describe}`);
-  if (namedField(answer) === undefined) problems.push(`names no field: ${describe} -> ${JSON.stringify(answer).slice(0, 300)}`);
+  if (codes && !codes.includes(answer.error?.code ?? 0))
+    problems.push(`code ${answer.error?.code} (wanted ${codes.join("/")}): ${describe}`);
+  if (message.kind === "bad-arguments" && !answer.result?.content?.[0]?.text?.includes('"INVALID_INPUT"'))
+    problems.push(`not INVALID_INPUT: ${describe}`);
+  if (namedField(answer) === undefined)
+    problems.push(`names no field: ${describe} -> ${JSON.stringify(answer).slice(0, 300)}`);
 }
 
 function report(surface: string, messages: FuzzMessage[], problems: string[], started: number): void {
@@ -68,9 +76,16 @@ function report(surface: string, messages: FuzzMessage[], problems: string[], st
 describe("fuzz: MCP over stdio", () => {
   it("answers every bad line, naming a field, without crashing or writing", { timeout: 300_000 }, async () => {
     const started = Date.now();
-    console.log(`[fuzz] MCP stdio: seeds ${fixedSeed} fixed, ${randomSeed} random (replay with FUZZ_SEED=${randomSeed})`);
+    console.log(
+      `[fuzz] MCP stdio: seeds ${fixedSeed} fixed, ${randomSeed} random (replay with FUZZ_SEED=${randomSeed})`,
+    );
     const databasePath = join(directory.path, "fuzz-stdio.db");
-    const env = await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "error", DATABASE_PATH: databasePath, DELIBERATE_TOOLSETS: "all" });
+    const env = await testServerEnvironment({
+      PATH: process.env["PATH"] ?? "",
+      LOG_LEVEL: "error",
+      DATABASE_PATH: databasePath,
+      DELIBERATE_TOOLSETS: "all",
+    });
     const child = spawn(process.execPath, [builtServer], { env, stdio: ["pipe", "pipe", "pipe"] });
     const answers: JsonRpcAnswer[] = [];
     /** Anything on stdout that is not a JSON-RPC line (stdout must carry nothing else). */
@@ -96,19 +111,29 @@ describe("fuzz: MCP over stdio", () => {
     });
     const until = async (count: number) => {
       const deadline = Date.now() + 60_000;
-      while (answers.length < count && Date.now() < deadline) await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, 200);
-      });
+      while (answers.length < count && Date.now() < deadline)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 200);
+        });
     };
     const write = (line: string) => child.stdin.write(`${line}\n`);
 
-    write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } } }));
+    write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } },
+      }),
+    );
     await until(1);
     write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
     await until(2);
-    const tools = ((answers.find((answer) => answer.id === 2)?.result as unknown as { tools: ListedTool[] }) ?? { tools: [] }).tools;
+    const tools = (
+      (answers.find((answer) => answer.id === 2)?.result as unknown as { tools: ListedTool[] }) ?? { tools: [] }
+    ).tools;
     expect(tools.length).toBeGreaterThan(10);
     answers.length = 0;
 
@@ -126,11 +151,14 @@ describe("fuzz: MCP over stdio", () => {
     const killer = setTimeout(() => child.kill("SIGKILL"), 20_000);
     const [exitCode] = (await once(child, "close")) as [number | null];
     clearTimeout(killer);
-    const byId = new Map(answers.filter((answer) => typeof answer.id === "number").map((answer) => [answer.id as number, answer]));
+    const byId = new Map(
+      answers.filter((answer) => typeof answer.id === "number").map((answer) => [answer.id as number, answer]),
+    );
     const anonymous = answers.filter((answer) => answer.id === null);
     const problems: string[] = [];
     let anonymousIndex = 0;
-    for (const message of messages) check(message, message.id === null ? anonymous[anonymousIndex++] : byId.get(message.id), problems);
+    for (const message of messages)
+      check(message, message.id === null ? anonymous[anonymousIndex++] : byId.get(message.id), problems);
     report("MCP stdio", messages, problems, started);
 
     expect(notJson).toEqual([]);
@@ -154,23 +182,40 @@ describe("fuzz: MCP over Streamable HTTP", () => {
     const { engine, store } = await createComposedEngine(hostModelRouter);
     const logger = createLogger({ level: "error", sinks: [() => {}] });
     const http = await startHttpTransport({
-      config: { kind: "http", host: "127.0.0.1", port: 0, token: undefined, allowedHosts: [], allowedOrigins: [], headersTimeoutMs: 10_000, bodyTimeoutMs: 30_000 },
+      config: {
+        kind: "http",
+        host: "127.0.0.1",
+        port: 0,
+        token: undefined,
+        allowedHosts: [],
+        allowedOrigins: [],
+        headersTimeoutMs: 10_000,
+        bodyTimeoutMs: 30_000,
+      },
       createServer: () => createServer({ engine, logger, sessions: engine }),
       logger,
     });
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    };
     // node:http with a keep-alive agent (16 sockets, as many as requests in flight): the fuzz is about the
     // server, and fetch's client side (web streams) cost more CPU than the server it was fuzzing.
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
     const send = (body: string) =>
       new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const outgoing = request(http.url, { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, agent }, (incoming) => {
-          let text = "";
-          incoming.setEncoding("utf8");
-          incoming.on("data", (chunk: string) => (text += chunk));
-          incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text }));
-          incoming.on("error", reject);
-        });
+        const outgoing = request(
+          http.url,
+          { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, agent },
+          (incoming) => {
+            let text = "";
+            incoming.setEncoding("utf8");
+            incoming.on("data", (chunk: string) => (text += chunk));
+            incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text }));
+            incoming.on("error", reject);
+          },
+        );
         outgoing.on("error", reject);
         outgoing.end(body);
       });
@@ -185,7 +230,12 @@ describe("fuzz: MCP over Streamable HTTP", () => {
         response = await send(body);
       }
       const { text } = response;
-      const json = text.startsWith("{") ? text : text.split("\n").find((line) => line.startsWith("data: "))?.slice(6);
+      const json = text.startsWith("{")
+        ? text
+        : text
+            .split("\n")
+            .find((line) => line.startsWith("data: "))
+            ?.slice(6);
       return { status: response.status, answer: json ? (JSON.parse(json) as JsonRpcAnswer) : undefined };
     };
     try {
@@ -194,7 +244,13 @@ describe("fuzz: MCP over Streamable HTTP", () => {
       expect(tools.length).toBeGreaterThan(10);
       const messages = [
         ...generateBadMessages({ seed: fixedSeed, count: perSeedHttp, firstId: 1000, tools, allowBatches: false }),
-        ...generateBadMessages({ seed: randomSeed, count: perSeedHttp, firstId: 1000 + perSeedHttp, tools, allowBatches: false }),
+        ...generateBadMessages({
+          seed: randomSeed,
+          count: perSeedHttp,
+          firstId: 1000 + perSeedHttp,
+          tools,
+          allowBatches: false,
+        }),
       ];
       const problems: string[] = [];
       // A few at a time, as concurrent clients would.
@@ -203,7 +259,8 @@ describe("fuzz: MCP over Streamable HTTP", () => {
         const responses = await Promise.all(batch.map((message) => post(message.text)));
         batch.forEach((message, offset) => {
           const response = responses[offset];
-          if (response && response.status >= 500) problems.push(`status ${response.status}: ${message.kind} ${message.text.slice(0, 120)}`);
+          if (response && response.status >= 500)
+            problems.push(`status ${response.status}: ${message.kind} ${message.text.slice(0, 120)}`);
           check(message, response?.answer, problems);
         });
       }

@@ -7,8 +7,20 @@ import { type Client, StreamableHTTPClientTransport } from "@modelcontextprotoco
 import { testClient } from "./support/test-client.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName } from "./support/fake-answers.ts";
-import { initializeBody, jsonHeaders, rawRequest, startHttpServer, type HttpServerProcess } from "./support/http-process.ts";
-import { builtServer, collectLines, coreDefinitions, expectOutput, temporaryDirectory } from "./support/server-process.ts";
+import {
+  initializeBody,
+  jsonHeaders,
+  rawRequest,
+  startHttpServer,
+  type HttpServerProcess,
+} from "./support/http-process.ts";
+import {
+  builtServer,
+  collectLines,
+  coreDefinitions,
+  expectOutput,
+  temporaryDirectory,
+} from "./support/server-process.ts";
 
 const directory = temporaryDirectory();
 const clients: Client[] = [];
@@ -83,7 +95,8 @@ describe("Streamable HTTP: slow clients, hosts and bodies", () => {
 
   it("cuts a body sent too slowly (408) within the body timeout, even from a client that ignores the FIN", async () => {
     const port = Number(server.url.port);
-    const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+    const head =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
     const [body, chunked] = await Promise.all([
       trickle(port, `${head}Content-Length: 100000\r\n\r\n{"jsonrpc":`),
       trickle(port, `${head}Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n`, "1\r\n \r\n"),
@@ -93,26 +106,66 @@ describe("Streamable HTTP: slow clients, hosts and bodies", () => {
   }, 30_000);
 
   it("reads Host case-insensitively and any spelling of the IPv6 loopback; answers /readyz", async () => {
-    for (const host of [`LOCALHOST:${server.url.port}`, `LocalHost:${server.url.port}`, `[0:0:0:0:0:0:0:1]:${server.url.port}`]) {
-      const answer = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host }, body: initializeBody });
+    for (const host of [
+      `LOCALHOST:${server.url.port}`,
+      `LocalHost:${server.url.port}`,
+      `[0:0:0:0:0:0:0:1]:${server.url.port}`,
+    ]) {
+      const answer = await rawRequest({
+        url: server.url,
+        method: "POST",
+        headers: { ...jsonHeaders, host },
+        body: initializeBody,
+      });
       expect([host, answer.status]).toEqual([host, 200]);
     }
-    const foreign = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `EVIL.example:${server.url.port}` }, body: initializeBody });
+    const foreign = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, host: `EVIL.example:${server.url.port}` },
+      body: initializeBody,
+    });
     expect(foreign.status).toBe(403);
     const readiness = await rawRequest({ url: new URL("/readyz", server.url), method: "GET" });
-    expect([readiness.status, JSON.parse(readiness.body)]).toEqual([200, { status: "ready", checks: { database: "ok" } }]);
+    expect([readiness.status, JSON.parse(readiness.body)]).toEqual([
+      200,
+      { status: "ready", checks: { database: "ok" } },
+    ]);
   });
 
   it("refuses a body in another charset than UTF-8 (415) and one past the 1 MiB limit (413), as the HTTP API does", async () => {
     for (const type of ["application/json; charset=utf-16", "application/json; charset=ISO-8859-1"]) {
-      const answer = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, "content-type": type }, body: initializeBody });
+      const answer = await rawRequest({
+        url: server.url,
+        method: "POST",
+        headers: { ...jsonHeaders, "content-type": type },
+        body: initializeBody,
+      });
       expect([type, answer.status]).toEqual([type, 415]);
-      expect(JSON.parse(answer.body)).toMatchObject({ error: { data: { code: "INVALID_INPUT", issues: [{ field: "(content-type)" }] } } });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        error: { data: { code: "INVALID_INPUT", issues: [{ field: "(content-type)" }] } },
+      });
     }
-    const utf8 = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, "content-type": "application/json; charset=UTF-8" }, body: initializeBody });
+    const utf8 = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, "content-type": "application/json; charset=UTF-8" },
+      body: initializeBody,
+    });
     expect(utf8.status).toBe(200);
-    const call = (content: string) => JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "reasoning_linear", arguments: { content } } });
-    const over = await rawRequest({ url: server.url, method: "POST", headers: jsonHeaders, body: call("x".repeat(1024 * 1024)) });
+    const call = (content: string) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "reasoning_linear", arguments: { content } },
+      });
+    const over = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: jsonHeaders,
+      body: call("x".repeat(1024 * 1024)),
+    });
     expect(over.status).toBe(413);
     expect(JSON.parse(over.body)).toMatchObject({ error: { message: expect.stringContaining("1048576") } });
   });
@@ -137,12 +190,21 @@ describe("Streamable HTTP", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
 
     const client = await connect(server.url);
-    const linear = expectOutput("reasoning_linear", await client.callTool({ name: "reasoning_linear", arguments: { content: "Viewed over HTTP" } }));
+    const linear = expectOutput(
+      "reasoning_linear",
+      await client.callTool({ name: "reasoning_linear", arguments: { content: "Viewed over HTTP" } }),
+    );
     const sessionId = linear["session_id"] as string;
-    const listed = (await (await fetch(new URL("/ui/api/sessions?limit=5", server.url))).json()) as { sessions: Array<{ id: string }> };
+    const listed = (await (await fetch(new URL("/ui/api/sessions?limit=5", server.url))).json()) as {
+      sessions: Array<{ id: string }>;
+    };
     expect(listed.sessions.map((session) => session.id)).toContain(sessionId);
 
-    const foreign = await rawRequest({ url: new URL(`/ui/api/sessions/${sessionId}`, server.url), method: "GET", headers: { host: "evil.example" } });
+    const foreign = await rawRequest({
+      url: new URL(`/ui/api/sessions/${sessionId}`, server.url),
+      method: "GET",
+      headers: { host: "evil.example" },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body).not.toContain("Viewed over HTTP");
 
@@ -162,11 +224,26 @@ describe("Streamable HTTP", () => {
   });
 
   it("refuses a foreign Host or Origin header with 403 (DNS-rebinding protection)", async () => {
-    const foreignHost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `evil.example.com:${server.url.port}` }, body: initializeBody });
+    const foreignHost = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, host: `evil.example.com:${server.url.port}` },
+      body: initializeBody,
+    });
     expect(foreignHost.status).toBe(403);
-    const foreignOrigin = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, origin: "https://evil.example.com" }, body: initializeBody });
+    const foreignOrigin = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, origin: "https://evil.example.com" },
+      body: initializeBody,
+    });
     expect(foreignOrigin.status).toBe(403);
-    const localhost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: `localhost:${server.url.port}`, origin: "http://localhost:3000" }, body: initializeBody });
+    const localhost = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, host: `localhost:${server.url.port}`, origin: "http://localhost:3000" },
+      body: initializeBody,
+    });
     expect(localhost.status).toBe(200);
   });
 
@@ -174,7 +251,9 @@ describe("Streamable HTTP", () => {
     for (const header of ["Mcp-Protocol-Version: 2025-06-18\u0000", "Authorization: Bearer a\u0000"]) {
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connectSocket(Number(server.url.port), "127.0.0.1", () =>
-          socket.end(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${initializeBody.length}\r\n\r\n${initializeBody}`),
+          socket.end(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${initializeBody.length}\r\n\r\n${initializeBody}`,
+          ),
         );
         let received = "";
         socket.on("data", (chunk) => {
@@ -187,7 +266,10 @@ describe("Streamable HTTP", () => {
       expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), header).toMatchObject({
         jsonrpc: "2.0",
         id: null,
-        error: { code: -32600, data: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] } },
+        error: {
+          code: -32600,
+          data: { code: "INVALID_INPUT", issues: [{ field: "(headers)", message: expect.stringContaining("U+0000") }] },
+        },
       });
     }
   });
@@ -196,13 +278,17 @@ describe("Streamable HTTP", () => {
   it("binds 127.0.0.1, answers /healthz, lists and calls tools for the SDK client, and stops on SIGTERM", async () => {
     expect(server.url.hostname).toBe("127.0.0.1");
     expect(server.url.pathname).toBe("/mcp");
-    expect(server.stderr.some((line) => line.includes(`claude mcp add --transport http deliberate ${server.url.href}`))).toBe(true);
+    expect(
+      server.stderr.some((line) => line.includes(`claude mcp add --transport http deliberate ${server.url.href}`)),
+    ).toBe(true);
 
     const health = await fetch(new URL("/healthz", server.url));
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: "ok" });
     // Idle keep-alive connections outlive the clients' own idle limits, so a client closes first.
-    expect((await rawRequest({ url: new URL("/healthz", server.url), method: "GET" })).headers["keep-alive"]).toBe("timeout=30");
+    expect((await rawRequest({ url: new URL("/healthz", server.url), method: "GET" })).headers["keep-alive"]).toBe(
+      "timeout=30",
+    );
 
     const client = await connect(server.url);
     const { tools } = await client.listTools();
@@ -211,7 +297,13 @@ describe("Streamable HTTP", () => {
     const progress: number[] = [];
     const divergent = expectOutput(
       "reasoning_divergent",
-      await client.callTool({ name: "reasoning_divergent", arguments: { content: "Halve the bill.", num_perspectives: "2" } }, { onprogress: (update) => (update.message?.startsWith("generating ") ? undefined : progress.push(update.progress)) }),
+      await client.callTool(
+        { name: "reasoning_divergent", arguments: { content: "Halve the bill.", num_perspectives: "2" } },
+        {
+          onprogress: (update) =>
+            update.message?.startsWith("generating ") ? undefined : progress.push(update.progress),
+        },
+      ),
     );
     expect(divergent["perspectives"]).toHaveLength(2);
     expect(progress).toEqual([1, 2, 3]);
@@ -219,7 +311,10 @@ describe("Streamable HTTP", () => {
     const sessionId = divergent["session_id"] as string;
     const checkpoint = expectOutput(
       "reasoning_checkpoint",
-      await client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "create", session_id: sessionId, name: "over http" } }),
+      await client.callTool({
+        name: "reasoning_checkpoint",
+        arguments: { operation: "create", session_id: sessionId, name: "over http" },
+      }),
     );
     expect(checkpoint["checkpoint_id"]).toEqual(expect.any(String));
 
@@ -231,7 +326,11 @@ describe("Streamable HTTP on 0.0.0.0 with a token and extra allowed hosts and or
   const token = "correct-horse-battery-staple";
   let server: HttpServerProcess;
   beforeAll(async () => {
-    server = await launch("http-token", ["--host", "0.0.0.0"], { MCP_HTTP_TOKEN: token, MCP_ALLOWED_HOSTS: "mcp.internal", MCP_ALLOWED_ORIGINS: "https://app.example.com" });
+    server = await launch("http-token", ["--host", "0.0.0.0"], {
+      MCP_HTTP_TOKEN: token,
+      MCP_ALLOWED_HOSTS: "mcp.internal",
+      MCP_ALLOWED_ORIGINS: "https://app.example.com",
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -246,14 +345,29 @@ describe("Streamable HTTP on 0.0.0.0 with a token and extra allowed hosts and or
     const allowed = await rawRequest({
       url: server.url,
       method: "POST",
-      headers: { ...jsonHeaders, host: "mcp.internal", origin: "https://app.example.com", authorization: `Bearer ${token}` },
+      headers: {
+        ...jsonHeaders,
+        host: "mcp.internal",
+        origin: "https://app.example.com",
+        authorization: `Bearer ${token}`,
+      },
       body: initializeBody,
     });
     expect(allowed.status).toBe(200);
     // Hosts and origins not named are still refused.
-    const foreignHost = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, host: "evil.example.com", authorization: `Bearer ${token}` }, body: initializeBody });
+    const foreignHost = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, host: "evil.example.com", authorization: `Bearer ${token}` },
+      body: initializeBody,
+    });
     expect(foreignHost.status).toBe(403);
-    const foreignOrigin = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, origin: "https://evil.example.com", authorization: `Bearer ${token}` }, body: initializeBody });
+    const foreignOrigin = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, origin: "https://evil.example.com", authorization: `Bearer ${token}` },
+      body: initializeBody,
+    });
     expect(foreignOrigin.status).toBe(403);
   });
 
@@ -261,7 +375,12 @@ describe("Streamable HTTP on 0.0.0.0 with a token and extra allowed hosts and or
     const missing = await rawRequest({ url: server.url, method: "POST", headers: jsonHeaders, body: initializeBody });
     expect(missing.status).toBe(401);
     expect(String(missing.headers["www-authenticate"])).toMatch(/^Bearer/);
-    const wrong = await rawRequest({ url: server.url, method: "POST", headers: { ...jsonHeaders, authorization: "Bearer wrong" }, body: initializeBody });
+    const wrong = await rawRequest({
+      url: server.url,
+      method: "POST",
+      headers: { ...jsonHeaders, authorization: "Bearer wrong" },
+      body: initializeBody,
+    });
     expect(wrong.status).toBe(401);
 
     const client = await connect(server.url, { authorization: `Bearer ${token}` });

@@ -1,10 +1,21 @@
 import { join } from "node:path";
-import { needsCompletionSchema, type PendingPrompt, createHostContext, expandNeedsCompletion } from "@deliberate/contracts";
+import {
+  needsCompletionSchema,
+  type PendingPrompt,
+  createHostContext,
+  expandNeedsCompletion,
+} from "@deliberate/contracts";
 import { createFakeModelServer, type FakeModelRequest, type FakeModelServer } from "@deliberate/providers/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { scriptedAnswers } from "./support/fake-answers.ts";
 import { respondAnalysis, respondStateful } from "./support/tool-answers.ts";
-import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+import {
+  expectOutput,
+  expectToolError,
+  startStdioServer,
+  temporaryDirectory,
+  type StdioServer,
+} from "./support/server-process.ts";
 
 // No API key anywhere: model-backed tools either sample the client's model or hand their prompts to the caller.
 
@@ -27,7 +38,11 @@ function answerFor(name: string, user: string, system: string, jsonSchema: Recor
 }
 
 beforeAll(async () => {
-  fake = await createFakeModelServer({ respond: (request) => ({ object: answerFor(request.schemaName ?? "", request.prompt, request.system, request.jsonSchema ?? {}) }) });
+  fake = await createFakeModelServer({
+    respond: (request) => ({
+      object: answerFor(request.schemaName ?? "", request.prompt, request.system, request.jsonSchema ?? {}),
+    }),
+  });
 });
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -48,7 +63,10 @@ function sharedHost(): Promise<StdioServer> {
   return shared;
 }
 
-async function start(env: Record<string, string>, clientOptions?: Parameters<typeof startStdioServer>[1]): Promise<StdioServer> {
+async function start(
+  env: Record<string, string>,
+  clientOptions?: Parameters<typeof startStdioServer>[1],
+): Promise<StdioServer> {
   const server = await startStdioServer(env, clientOptions);
   servers.push(server);
   return server;
@@ -65,7 +83,11 @@ async function call(server: StdioServer, name: string, args: Record<string, unkn
 }
 
 /** Acts as the calling agent: answers every needs_completion step until the tool's result arrives. */
-async function drive(server: StdioServer, name: string, args: Record<string, unknown>): Promise<{ result: Structured; rounds: number; prompts: PendingPrompt[] }> {
+async function drive(
+  server: StdioServer,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ result: Structured; rounds: number; prompts: PendingPrompt[] }> {
   let result = await call(server, name, args);
   let rounds = 0;
   const prompts: PendingPrompt[] = [];
@@ -75,7 +97,10 @@ async function drive(server: StdioServer, name: string, args: Record<string, unk
     rounds += 1;
     const full = expandNeedsCompletion(step, known);
     prompts.push(...full);
-    const answers = full.map((prompt) => ({ prompt_id: prompt.id, answer: answerFor(prompt.name, prompt.user, prompt.system, prompt.schema) }));
+    const answers = full.map((prompt) => ({
+      prompt_id: prompt.id,
+      answer: answerFor(prompt.name, prompt.user, prompt.system, prompt.schema),
+    }));
     result = await call(server, "reasoning_submit", { resume_token: step.resume_token, answers });
   }
   return { result, rounds, prompts };
@@ -88,7 +113,11 @@ function withoutIds(value: unknown): unknown {
   if (typeof value === "string") return value.replace(idPattern, "<id>").replace(timePattern, "<time>");
   if (Array.isArray(value)) return value.map(withoutIds);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "duration_ms" && key !== "latency_ms").map(([key, item]) => [key, withoutIds(item)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== "duration_ms" && key !== "latency_ms")
+        .map(([key, item]) => [key, withoutIds(item)]),
+    );
   }
   return value;
 }
@@ -100,12 +129,21 @@ async function runScenario(run: (name: string, args: Record<string, unknown>) =>
   const graph = await run("reasoning_graph", { operation: "init", content: "Cut CI time in half." });
   const graphSession = graph["session_id"] as string;
   const rootId = graph["node_id"] as string;
-  const generated = await run("reasoning_graph", { operation: "generate", session_id: graphSession, node_id: rootId, k: 2 });
+  const generated = await run("reasoning_graph", {
+    operation: "generate",
+    session_id: graphSession,
+    node_id: rootId,
+    k: 2,
+  });
   const childIds = (generated["nodes"] as Array<{ id: string }>).map((node) => node.id);
   const timeline = await run("reasoning_timeline", { operation: "create", content: "Kickoff.\n\nLaunch in March." });
   const timelineId = timeline["timeline_id"] as string;
   const mainBranch = timeline["branch_id"] as string;
-  const proposed = await run("reasoning_timeline", { operation: "branch", timeline_id: timelineId, parent_branch_id: mainBranch });
+  const proposed = await run("reasoning_timeline", {
+    operation: "branch",
+    timeline_id: timelineId,
+    parent_branch_id: mainBranch,
+  });
   const causal_model = {
     variables: ["demand", "ads", "sales"],
     relationships: [
@@ -122,32 +160,100 @@ async function runScenario(run: (name: string, args: Record<string, unknown>) =>
     finalized: await run("reasoning_graph", { operation: "finalize", session_id: graphSession }),
     timeline,
     proposed,
-    compared: await run("reasoning_timeline", { operation: "compare", timeline_id: timelineId, branch_ids: [mainBranch, proposed["branch_id"]] }),
-    merged: await run("reasoning_timeline", { operation: "merge", timeline_id: timelineId, source_branch_id: proposed["branch_id"], target_branch_id: mainBranch }),
-    mcts: await run("reasoning_mcts", { operation: "explore", content: "Choose a caching strategy.", iterations: 3, branching_factor: 2 }),
-    biases: await run("reasoning_detect", { type: "biases", content: "We already spent two years on this rewrite, so we cannot stop now. Our lead says it will work." }),
+    compared: await run("reasoning_timeline", {
+      operation: "compare",
+      timeline_id: timelineId,
+      branch_ids: [mainBranch, proposed["branch_id"]],
+    }),
+    merged: await run("reasoning_timeline", {
+      operation: "merge",
+      timeline_id: timelineId,
+      source_branch_id: proposed["branch_id"],
+      target_branch_id: mainBranch,
+    }),
+    mcts: await run("reasoning_mcts", {
+      operation: "explore",
+      content: "Choose a caching strategy.",
+      iterations: 3,
+      branching_factor: 2,
+    }),
+    biases: await run("reasoning_detect", {
+      type: "biases",
+      content: "We already spent two years on this rewrite, so we cannot stop now. Our lead says it will work.",
+    }),
     decision: await run("reasoning_decision", { question: "Which database?", options: ["Postgres", "SQLite"] }),
-    pairwise: await run("reasoning_decision", { type: "pairwise", question: "How to commute?", options: ["rail", "bus", "car"] }),
-    stakeholders: await run("reasoning_decision", { type: "perspectives", topic: "A new tram line", stakeholders: [{ name: "City council" }] }),
-    evidence: await run("reasoning_evidence", { type: "probabilistic", hypothesis: "The key leaked", evidence: [{ content: "Unknown logins", likelihood_if_true: 0.8, likelihood_if_false: 0.2 }, { content: "A rumour" }] }),
-    assessment: await run("reasoning_evidence", { claim: "The bridge is unsafe", evidence: [{ content: "Inspection report", source: "inspector", source_type: "primary", corroborated_by: [], chain_of_custody: "intact" }, { content: "Forum post", source: "forum" }] }),
-    counterfactual: await run("reasoning_counterfactual", { scenario: "A shop", intervention: "More ads", causal_model, intervention_target: { variable: "ads", change: 1 }, narrate: true }),
-    proposedModel: await run("reasoning_counterfactual", { scenario: "Remote work", intervention: "Two more remote days" }),
+    pairwise: await run("reasoning_decision", {
+      type: "pairwise",
+      question: "How to commute?",
+      options: ["rail", "bus", "car"],
+    }),
+    stakeholders: await run("reasoning_decision", {
+      type: "perspectives",
+      topic: "A new tram line",
+      stakeholders: [{ name: "City council" }],
+    }),
+    evidence: await run("reasoning_evidence", {
+      type: "probabilistic",
+      hypothesis: "The key leaked",
+      evidence: [
+        { content: "Unknown logins", likelihood_if_true: 0.8, likelihood_if_false: 0.2 },
+        { content: "A rumour" },
+      ],
+    }),
+    assessment: await run("reasoning_evidence", {
+      claim: "The bridge is unsafe",
+      evidence: [
+        {
+          content: "Inspection report",
+          source: "inspector",
+          source_type: "primary",
+          corroborated_by: [],
+          chain_of_custody: "intact",
+        },
+        { content: "Forum post", source: "forum" },
+      ],
+    }),
+    counterfactual: await run("reasoning_counterfactual", {
+      scenario: "A shop",
+      intervention: "More ads",
+      causal_model,
+      intervention_target: { variable: "ads", change: 1 },
+      narrate: true,
+    }),
+    proposedModel: await run("reasoning_counterfactual", {
+      scenario: "Remote work",
+      intervention: "Two more remote days",
+    }),
     preset: await run("reasoning_preset", {
       operation: "run",
       preset_id: "research-synthesis",
       inputs: {
         question: "How do teams adopt caching?",
         sources: [
-          { content: "Inspection report", source: "inspector", source_type: "primary", corroborated_by: [], chain_of_custody: "intact" },
+          {
+            content: "Inspection report",
+            source: "inspector",
+            source_type: "primary",
+            corroborated_by: [],
+            chain_of_custody: "intact",
+          },
           { content: "Forum post", source: "forum" },
         ],
       },
     }),
     linear,
     tree: await run("reasoning_tree", { operation: "create", content: "Options for storage", num_branches: 3 }),
-    divergent: await run("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 3, challenge_assumptions: true }),
-    reflection: await run("reasoning_reflection", { operation: "process", content: "Draft plan", max_iterations: 2, quality_threshold: 0.95 }),
+    divergent: await run("reasoning_divergent", {
+      content: "Rethink onboarding",
+      num_perspectives: 3,
+      challenge_assumptions: true,
+    }),
+    reflection: await run("reasoning_reflection", {
+      operation: "process",
+      content: "Draft plan",
+      max_iterations: 2,
+      quality_threshold: 0.95,
+    }),
     evaluation: await run("reasoning_reflection", { operation: "evaluate", session_id: sessionId }),
     auto: await run("reasoning_auto", { content: "What follows from the constraint?" }),
   };
@@ -164,17 +270,29 @@ describe("host-executed completions (no key, no sampling)", () => {
       for (const prompt of driven.prompts) expect(prompt.schema["type"]).toBe("object");
       return driven.result;
     });
-    expect(rounds).toMatchObject({ "reasoning_linear:": 1, "reasoning_tree:create": 1, "reasoning_divergent:": 2, "reasoning_reflection:process": 5, "reasoning_auto:": 2 });
+    expect(rounds).toMatchObject({
+      "reasoning_linear:": 1,
+      "reasoning_tree:create": 1,
+      "reasoning_divergent:": 2,
+      "reasoning_reflection:process": 5,
+      "reasoning_auto:": 2,
+    });
     // Reflection: a critique of the draft, then twice a revision and its critique (0.9 stays below 0.95).
     // MCTS suspends at every expansion and evaluation; graph generate asks its k continuations at once.
     expect(rounds["reasoning_mcts:explore"]).toBeGreaterThanOrEqual(3);
     expect(rounds["reasoning_graph:generate"]).toBe(1);
 
-    const serverSide = await start({ DATABASE_PATH: join(directory.path, "server-side.db"), ...fake.environment("openai") });
+    const serverSide = await start({
+      DATABASE_PATH: join(directory.path, "server-side.db"),
+      ...fake.environment("openai"),
+    });
     const expected = await runScenario((name, args) => call(serverSide, name, args));
     expect(withoutIds(hosted)).toEqual(withoutIds(expected));
     for (const [key, value] of Object.entries(hosted)) expect(value["status"], key).toBeUndefined();
-    expectOutput("reasoning_linear", { content: [{ type: "text", text: JSON.stringify(hosted.linear) }], structuredContent: hosted.linear });
+    expectOutput("reasoning_linear", {
+      content: [{ type: "text", text: JSON.stringify(hosted.linear) }],
+      structuredContent: hosted.linear,
+    });
   }, 120_000); // every model-backed tool over several rounds, plus a server-side run to compare
 
   it("lists needs_completion in model-backed tools' output schemas", async () => {
@@ -183,31 +301,63 @@ describe("host-executed completions (no key, no sampling)", () => {
     const linear = tools.find((tool) => tool.name === "reasoning_linear");
     expect(linear?.outputSchema?.["type"]).toBe("object");
     expect(JSON.stringify(linear?.outputSchema)).toContain("needs_completion");
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["reasoning_submit", "startChainOfThought", "submitThought", "listWorkflows", "startWorkflow"]));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining([
+        "reasoning_submit",
+        "startChainOfThought",
+        "submitThought",
+        "listWorkflows",
+        "startWorkflow",
+      ]),
+    );
   });
 });
 
 describe("sampling", () => {
   it("uses the client's model with no round trip to the agent", async () => {
     const sampled: string[] = [];
-    const server = await start({ DATABASE_PATH: join(directory.path, "sampling.db") }, { capabilities: { sampling: {} } });
+    const server = await start(
+      { DATABASE_PATH: join(directory.path, "sampling.db") },
+      { capabilities: { sampling: {} } },
+    );
     server.client.setRequestHandler("sampling/createMessage", async (request) => {
       const name = /\("([a-z_]+)"\)/.exec(request.params.systemPrompt ?? "")?.[1] ?? "";
       sampled.push(name);
-      const user = request.params.messages.map((message) => (message.content as { text?: string }).text ?? "").join("\n\n");
-      return { model: "client-model", role: "assistant" as const, content: { type: "text" as const, text: JSON.stringify(answerFor(name, user, request.params.systemPrompt ?? "")) } };
+      const user = request.params.messages
+        .map((message) => (message.content as { text?: string }).text ?? "")
+        .join("\n\n");
+      return {
+        model: "client-model",
+        role: "assistant" as const,
+        content: {
+          type: "text" as const,
+          text: JSON.stringify(answerFor(name, user, request.params.systemPrompt ?? "")),
+        },
+      };
     });
     const linear = await call(server, "reasoning_linear", { content: "Sampled thought" });
     expect(linear["status"]).toBeUndefined();
     expect(linear["confidence"]).toBe(0.8);
     const divergent = await call(server, "reasoning_divergent", { content: "Sampled ideas", num_perspectives: 2 });
     expect(divergent["synthesis"]).toBe("Combine the incentive and minimalist views.");
-    expect(sampled).toEqual(["linear_continuation", "divergent_perspective", "divergent_perspective", "divergent_synthesis"]);
+    expect(sampled).toEqual([
+      "linear_continuation",
+      "divergent_perspective",
+      "divergent_perspective",
+      "divergent_synthesis",
+    ]);
   });
 
   // One server for both settings: host first (so the TTL applies to its suspended calls) and a 1 s TTL.
   it("prefers host when DELIBERATE_KEYLESS_ORDER says so, and expires suspended calls after HOST_COMPLETION_TTL_SECONDS", async () => {
-    const server = await start({ DATABASE_PATH: join(directory.path, "order-ttl.db"), DELIBERATE_KEYLESS_ORDER: "host,sampling", HOST_COMPLETION_TTL_SECONDS: "1" }, { capabilities: { sampling: {} } });
+    const server = await start(
+      {
+        DATABASE_PATH: join(directory.path, "order-ttl.db"),
+        DELIBERATE_KEYLESS_ORDER: "host,sampling",
+        HOST_COMPLETION_TTL_SECONDS: "1",
+      },
+      { capabilities: { sampling: {} } },
+    );
     server.client.setRequestHandler("sampling/createMessage", async () => {
       throw new Error("sampling must not be used");
     });
@@ -217,7 +367,10 @@ describe("sampling", () => {
     const step = needsCompletionSchema.parse(await call(server, "reasoning_linear", { content: "Too slow" }));
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const expired = expectToolError(
-      await server.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: {} }] } }),
+      await server.client.callTool({
+        name: "reasoning_submit",
+        arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: {} }] },
+      }),
     );
     expect(expired.message).toContain("expired");
   });
@@ -230,29 +383,51 @@ describe("across a restart", () => {
     const before = await start({ DATABASE_PATH: databasePath });
     const step = needsCompletionSchema.parse(await call(before, "reasoning_linear", { content: "Survive a restart" }));
     const invalid = expectToolError(
-      await before.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer: { content: "x" } }] } }),
+      await before.client.callTool({
+        name: "reasoning_submit",
+        arguments: {
+          resume_token: step.resume_token,
+          answers: [{ prompt_id: step.prompts[0]?.id, answer: { content: "x" } }],
+        },
+      }),
     );
     expect(invalid.code).toBe("INVALID_INPUT");
-    expect(invalid.issues?.map((issue) => issue.field)).toEqual(expect.arrayContaining(["answers.0.answer.confidence"]));
+    expect(invalid.issues?.map((issue) => issue.field)).toEqual(
+      expect.arrayContaining(["answers.0.answer.confidence"]),
+    );
 
     // Guided workflows: two runs started before the restart.
     const auth = await call(before, "startChainOfThought", { problem: "Build auth system" });
     const other = await call(before, "startChainOfThought", { problem: "Plan a migration" });
     expect(auth["agent_instructions"]).toContain("Break down");
-    const analyse = await call(before, "submitThought", { state_id: auth["state_id"], thought: "1. Users 2. Tokens 3. Middleware" });
+    const analyse = await call(before, "submitThought", {
+      state_id: auth["state_id"],
+      thought: "1. Users 2. Tokens 3. Middleware",
+    });
     expect(analyse["agent_instructions"]).toContain("analyze");
     await call(before, "submitThought", { state_id: other["state_id"], thought: "1. Schema 2. Backfill" });
     await before.close();
 
     const after = await start({ DATABASE_PATH: databasePath });
     const prompt = step.prompts[0] as PendingPrompt;
-    const result = await call(after, "reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: JSON.stringify(answerFor(prompt.name, prompt.user, prompt.system)) }] });
+    const result = await call(after, "reasoning_submit", {
+      resume_token: step.resume_token,
+      answers: [{ prompt_id: prompt.id, answer: JSON.stringify(answerFor(prompt.name, prompt.user, prompt.system)) }],
+    });
     expect(result["content"]).toContain("the constraint rules out option B");
-    const gone = expectToolError(await after.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: {} }] } }));
+    const gone = expectToolError(
+      await after.client.callTool({
+        name: "reasoning_submit",
+        arguments: { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: {} }] },
+      }),
+    );
     expect(gone.code).toBe("NOT_FOUND");
 
     // The workflow runs continue on the new process.
-    const synthesise = await call(after, "submitThought", { state_id: auth["state_id"], thought: "Users need hashed passwords" });
+    const synthesise = await call(after, "submitThought", {
+      state_id: auth["state_id"],
+      thought: "Users need hashed passwords",
+    });
     expect(synthesise["agent_instructions"]).toContain("Synthesize");
     expect(synthesise["instruction"]).toContain("1. Users 2. Tokens 3. Middleware");
     expect(synthesise["instruction"]).not.toContain("Backfill");
@@ -261,19 +436,40 @@ describe("across a restart", () => {
     expect(JSON.stringify(done)).toContain('"status":"complete"');
 
     // The ticket's own test, as written: _meta.agentInstructions on every step, "complete":true at the end.
-    const ticket = await after.client.callTool({ name: "startChainOfThought", arguments: { problem: "How to implement JWT authentication?" } });
+    const ticket = await after.client.callTool({
+      name: "startChainOfThought",
+      arguments: { problem: "How to implement JWT authentication?" },
+    });
     expect((ticket._meta as { agentInstructions: string }).agentInstructions).toContain("Break down");
-    const { state_id } = JSON.parse((ticket.content as Array<{ text: string }>)[0]?.text ?? "{}") as { state_id: string };
-    const decomposition = await after.client.callTool({ name: "submitThought", arguments: { state_id, thought: "1. User model, 2. JWT generation, 3. Middleware" } });
+    const { state_id } = JSON.parse((ticket.content as Array<{ text: string }>)[0]?.text ?? "{}") as {
+      state_id: string;
+    };
+    const decomposition = await after.client.callTool({
+      name: "submitThought",
+      arguments: { state_id, thought: "1. User model, 2. JWT generation, 3. Middleware" },
+    });
     expect((decomposition._meta as { agentInstructions: string }).agentInstructions).toContain("analyze");
-    const analysis = await after.client.callTool({ name: "submitThought", arguments: { state_id, thought: "User model needs email and hashed password..." } });
+    const analysis = await after.client.callTool({
+      name: "submitThought",
+      arguments: { state_id, thought: "User model needs email and hashed password..." },
+    });
     expect((analysis._meta as { agentInstructions: string }).agentInstructions).toContain("Synthesize");
-    const final = await after.client.callTool({ name: "submitThought", arguments: { state_id, thought: "Complete JWT implementation plan..." } });
+    const final = await after.client.callTool({
+      name: "submitThought",
+      arguments: { state_id, thought: "Complete JWT implementation plan..." },
+    });
     expect((final.content as Array<{ text: string }>)[0]?.text).toContain('"complete":true');
 
-    const finished = expectToolError(await after.client.callTool({ name: "submitThought", arguments: { state_id: auth["state_id"], thought: "more" } }));
+    const finished = expectToolError(
+      await after.client.callTool({
+        name: "submitThought",
+        arguments: { state_id: auth["state_id"], thought: "more" },
+      }),
+    );
     expect(finished.code).toBe("CONFLICT");
-    const unknown = expectToolError(await after.client.callTool({ name: "submitThought", arguments: { state_id: "wf_nope", thought: "x" } }));
+    const unknown = expectToolError(
+      await after.client.callTool({ name: "submitThought", arguments: { state_id: "wf_nope", thought: "x" } }),
+    );
     expect(unknown.hint).toContain("start a new workflow");
   });
 });
@@ -285,7 +481,11 @@ describe("sessions as resources", () => {
     const sessionId = result["session_id"] as string;
     const { resources } = await server.client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(
-      expect.arrayContaining([`deliberate://sessions/${sessionId}`, `deliberate://sessions/${sessionId}/markdown`, `deliberate://sessions/${sessionId}/mermaid`]),
+      expect.arrayContaining([
+        `deliberate://sessions/${sessionId}`,
+        `deliberate://sessions/${sessionId}/markdown`,
+        `deliberate://sessions/${sessionId}/mermaid`,
+      ]),
     );
     const json = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}` });
     const record = JSON.parse((json.contents[0] as { text: string }).text) as { thoughts: Array<{ content: string }> };
@@ -295,6 +495,8 @@ describe("sessions as resources", () => {
     expect((markdown.contents[0] as { text: string }).text).toContain(`# Session ${sessionId}`);
     const mermaid = await server.client.readResource({ uri: `deliberate://sessions/${sessionId}/mermaid` });
     expect((mermaid.contents[0] as { text: string }).text).toContain("n1 --> n2");
-    await expect(server.client.readResource({ uri: "deliberate://sessions/ses_unknown" })).rejects.toThrow(/Resource not found: deliberate:\/\/sessions\/ses_unknown/);
+    await expect(server.client.readResource({ uri: "deliberate://sessions/ses_unknown" })).rejects.toThrow(
+      /Resource not found: deliberate:\/\/sessions\/ses_unknown/,
+    );
   });
 });

@@ -20,7 +20,10 @@ const cacheFile = () => readdirSync(folder).find((name) => name.endsWith(".cache
 describe("the launcher's code cache", () => {
   it("is written by the first start and taken, not rewritten, by the next", async () => {
     for (const file of ["main.js", "server.cjs"]) copyFileSync(join(dirname(builtServer), file), join(folder, file));
-    const start = () => run(process.execPath, [join(folder, "main.js"), "--print-config", "claude-code"], { env: { PATH: process.env["PATH"] ?? "" } });
+    const start = () =>
+      run(process.execPath, [join(folder, "main.js"), "--print-config", "claude-code"], {
+        env: { PATH: process.env["PATH"] ?? "" },
+      });
     await start();
     const written = cacheFile();
     expect(written).toBeDefined();

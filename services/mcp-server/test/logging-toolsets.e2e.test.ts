@@ -16,7 +16,11 @@ const secret = "sk-ant-test-0123456789abcdef";
 
 /** The model-facing size of tools/list: names, descriptions and input schemas, as JSON. */
 function modelFacingChars(tools: Array<{ name: string; description?: string; inputSchema: unknown }>): number {
-  return tools.reduce((sum, tool) => sum + JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }).length, 0);
+  return tools.reduce(
+    (sum, tool) =>
+      sum + JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }).length,
+    0,
+  );
 }
 
 describe("logging mirrored to the client, and toolsets", () => {
@@ -25,9 +29,19 @@ describe("logging mirrored to the client, and toolsets", () => {
   const stderrLines: string[] = [];
   const connect = async (options: { toolsets?: readonly string[]; mirror?: boolean } = {}) => {
     const mirror = createLogMirror();
-    const logger = createLogger({ level: "debug", secrets: createSecretRegistry([secret]), sinks: [(line) => void stderrLines.push(line), mirror.sink] });
+    const logger = createLogger({
+      level: "debug",
+      secrets: createSecretRegistry([secret]),
+      sinks: [(line) => void stderrLines.push(line), mirror.sink],
+    });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await createServer({ engine, logger, sessions: engine, ...(options.mirror === false ? {} : { logMirror: mirror }), ...(options.toolsets ? { toolsets: options.toolsets } : {}) }).connect(serverSide);
+    await createServer({
+      engine,
+      logger,
+      sessions: engine,
+      ...(options.mirror === false ? {} : { logMirror: mirror }),
+      ...(options.toolsets ? { toolsets: options.toolsets } : {}),
+    }).connect(serverSide);
     const client = testClient({ name: "logging", version: "1.0.0" });
     const messages: LoggingMessageNotification["params"][] = [];
     client.setNotificationHandler("notifications/message", (notification) => void messages.push(notification.params));
@@ -59,10 +73,17 @@ describe("logging mirrored to the client, and toolsets", () => {
     expect(stderrLines.join("")).not.toContain(secret);
     // "tool call succeeded" is a debug line: below the level the client set.
     await client.callTool({ name: "listWorkflows", arguments: {} });
-    expect(messages.some((message) => (message.data as { message?: string }).message === "tool call succeeded")).toBe(false);
+    expect(messages.some((message) => (message.data as { message?: string }).message === "tool call succeeded")).toBe(
+      false,
+    );
     await client.setLoggingLevel("debug");
     await client.callTool({ name: "listWorkflows", arguments: {} });
-    expect(messages.some((message) => message.level === "debug" && (message.data as { message?: string }).message === "tool call succeeded")).toBe(true);
+    expect(
+      messages.some(
+        (message) =>
+          message.level === "debug" && (message.data as { message?: string }).message === "tool call succeeded",
+      ),
+    ).toBe(true);
     await client.close();
   });
 
@@ -88,7 +109,10 @@ describe("logging mirrored to the client, and toolsets", () => {
 
   it("refuses an unknown level as invalid params, naming the levels", async () => {
     const { client } = await connect({ toolsets: ["all"] });
-    const error = (await client.setLoggingLevel("loud" as "info").catch((caught: unknown) => caught)) as { code?: number; message?: string };
+    const error = (await client.setLoggingLevel("loud" as "info").catch((caught: unknown) => caught)) as {
+      code?: number;
+      message?: string;
+    };
     expect(error.code, error.message).toBe(-32602);
     expect(error.message).toMatch(/level: use one of debug, info, notice, warning, error/);
     await client.close();
@@ -104,7 +128,9 @@ describe("logging mirrored to the client, and toolsets", () => {
     const { client } = await connect({ toolsets: ["knowledge-graph"] });
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(["reasoning_end_session", "reasoning_execute_task", "reasoning_submit"]);
-    await expect(client.callTool({ name: "reasoning_linear", arguments: { content: "x" } })).rejects.toThrow(/Tool reasoning_linear not found/);
+    await expect(client.callTool({ name: "reasoning_linear", arguments: { content: "x" } })).rejects.toThrow(
+      /Tool reasoning_linear not found/,
+    );
     // Prompts lead only to served tools.
     const prompts = await client.listPrompts().then(
       (listed) => listed.prompts,
@@ -116,21 +142,33 @@ describe("logging mirrored to the client, and toolsets", () => {
 
   it("the stdio fast path answers only served tools", async () => {
     const fastPath = createToolCallFastPath({ engine, toolsets: ["knowledge-graph"] });
-    const call = (name: string) => fastPath({ name, arguments: {}, cancellation: new AbortController() } as unknown as Parameters<typeof fastPath>[0]);
+    const call = (name: string) =>
+      fastPath({ name, arguments: {}, cancellation: new AbortController() } as unknown as Parameters<
+        typeof fastPath
+      >[0]);
     expect(call("listWorkflows")).toBeUndefined();
     const everything = createToolCallFastPath({ engine, toolsets: ["all"] });
-    expect(everything({ name: "listWorkflows", arguments: {}, cancellation: new AbortController() } as unknown as Parameters<typeof fastPath>[0])).toBeDefined();
+    expect(
+      everything({ name: "listWorkflows", arguments: {}, cancellation: new AbortController() } as unknown as Parameters<
+        typeof fastPath
+      >[0]),
+    ).toBeDefined();
     // Once a client asks for log lines, calls go through the server, which can send them.
     let listening = false;
     const polite = createToolCallFastPath({ engine, toolsets: ["all"], stepAside: () => listening });
-    const listWorkflows = () => polite({ name: "listWorkflows", arguments: {}, cancellation: new AbortController() } as unknown as Parameters<typeof fastPath>[0]);
+    const listWorkflows = () =>
+      polite({ name: "listWorkflows", arguments: {}, cancellation: new AbortController() } as unknown as Parameters<
+        typeof fastPath
+      >[0]);
     expect(listWorkflows()).toBeDefined();
     listening = true;
     expect(listWorkflows()).toBeUndefined();
   });
 
   it("refuses unknown toolset names, naming the variable and the toolsets there are", () => {
-    expect(() => selectTools(engine, ["core", "graphs"])).toThrow(/DELIBERATE_TOOLSETS names unknown toolset "graphs"\. Available: .*core.*analysis.*workflows.*dialog.*knowledge-graph.*all/);
+    expect(() => selectTools(engine, ["core", "graphs"])).toThrow(
+      /DELIBERATE_TOOLSETS names unknown toolset "graphs"\. Available: .*core.*analysis.*workflows.*dialog.*knowledge-graph.*all/,
+    );
     expect(selectTools(engine, ["all"]).size).toBe(engine.tools.length);
   });
 
@@ -147,7 +185,9 @@ describe("logging mirrored to the client, and toolsets", () => {
     const served = (await chosen.listTools()).tools;
     const size = modelFacingChars(served);
     // Budget 16,000 characters (about 4.6k tokens at the ~3.5 characters per token of this JSON); see the README.
-    console.info(`tools/list model-facing size: default (${defaultToolsets.join(",")}) ${served.length} tools, ${size} chars; all ${everything} chars`);
+    console.info(
+      `tools/list model-facing size: default (${defaultToolsets.join(",")}) ${served.length} tools, ${size} chars; all ${everything} chars`,
+    );
     expect(size).toBeLessThanOrEqual(16_000);
     expect(size).toBeLessThan(everything / 2);
     await all.close();

@@ -10,7 +10,17 @@ import { builtServer, startStdioServer, temporaryDirectory, type StdioServer } f
 // The test compiles it as a module package would ship: one ES module holding its own code and the workspace
 // sources it imports, importing its npm dependencies (zod, kysely) as packages. (Loading the TypeScript
 // sources through tsx in the server instead cost the spawn more than a second of CPU.)
-const notesSource = join(import.meta.dirname, "..", "..", "..", "packages", "engine", "test", "fixtures", "notes-module.ts");
+const notesSource = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "..",
+  "packages",
+  "engine",
+  "test",
+  "fixtures",
+  "notes-module.ts",
+);
 
 /** Bundles `entry` into `outfile`: workspace packages and relative files inlined, npm packages left as imports. */
 async function compileModule(entry: string, outfile: string): Promise<void> {
@@ -26,7 +36,9 @@ async function compileModule(entry: string, outfile: string): Promise<void> {
       {
         name: "npm-packages-external",
         setup(context) {
-          context.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith("@deliberate/") ? undefined : { path: args.path, external: true }));
+          context.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith("@deliberate/") ? undefined : { path: args.path, external: true },
+          );
         },
       },
     ],
@@ -42,7 +54,10 @@ describe("a new module plugged in with DELIBERATE_MODULES", () => {
   beforeAll(async () => {
     const notesModule = join(compiled, "notes-module.mjs");
     await compileModule(notesSource, notesModule);
-    server = await startStdioServer({ DATABASE_PATH: join(directory.path, "plugin.db"), DELIBERATE_MODULES: notesModule });
+    server = await startStdioServer({
+      DATABASE_PATH: join(directory.path, "plugin.db"),
+      DELIBERATE_MODULES: notesModule,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -62,7 +77,10 @@ describe("a new module plugged in with DELIBERATE_MODULES", () => {
 
     const step = needsCompletionSchema.parse(await call("notes_take", { topic: "caching" }));
     const answer = { note: "Invalidate on write.", confidence: 0.7 };
-    const result = await call("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer }] });
+    const result = await call("reasoning_submit", {
+      resume_token: step.resume_token,
+      answers: [{ prompt_id: step.prompts[0]?.id, answer }],
+    });
     expect(result).toMatchObject({ note: answer.note, confidence: 0.7 });
 
     const metrics = await call("reasoning_metrics", { query: "by_mode", mode_name: "notes_take" });

@@ -1,20 +1,35 @@
 import { join } from "node:path";
 import { reasoningTools, type ToolDefinition } from "@deliberate/contracts";
-import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, type FakeReply } from "@deliberate/providers/testing";
+import {
+  createFakeModelServer,
+  type FakeModelRequest,
+  type FakeModelServer,
+  type FakeReply,
+} from "@deliberate/providers/testing";
 import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
 import { testStorePlace } from "@deliberate/engine/testing";
 import { openStore } from "@deliberate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerBySchemaName } from "./support/fake-answers.ts";
-import { expectOutput, expectToolError, startStdioServer, temporaryDirectory, type StdioServer } from "./support/server-process.ts";
+import {
+  expectOutput,
+  expectToolError,
+  startStdioServer,
+  temporaryDirectory,
+  type StdioServer,
+} from "./support/server-process.ts";
 
 // reasoning_preset and reasoning_metrics end to end: the built server over
 // stdio, the real SDK client, the OpenAI-compatible provider pointed at the
 // loopback fake model server; a second server process on the same database
 // sees the runs and the metrics the first one recorded.
 
-const definitions = new Map<string, ToolDefinition>([reasoningTools.reasoning_preset, reasoningTools.reasoning_metrics].map((definition) => [definition.name, definition as ToolDefinition]));
-
+const definitions = new Map<string, ToolDefinition>(
+  [reasoningTools.reasoning_preset, reasoningTools.reasoning_metrics].map((definition) => [
+    definition.name,
+    definition as ToolDefinition,
+  ]),
+);
 
 const apiKey = "sk-e2e-secret-4242";
 
@@ -60,17 +75,36 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     directory.remove();
   });
 
-  const call = (name: string, args: Record<string, unknown>, options?: Parameters<StdioServer["client"]["callTool"]>[1]) =>
-    server.client.callTool({ name, arguments: args }, options);
+  const call = (
+    name: string,
+    args: Record<string, unknown>,
+    options?: Parameters<StdioServer["client"]["callTool"]>[1],
+  ) => server.client.callTool({ name, arguments: args }, options);
 
   it("lists both tools with true annotations", async () => {
     const { tools } = await server.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get("reasoning_preset")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
-    expect(byName.get("reasoning_metrics")?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(byName.get("reasoning_preset")?.inputSchema.properties).toMatchObject({ operation: { enum: ["list", "run"] }, inputs: { type: ["array", "null"] } });
-    expect(byName.get("reasoning_metrics")?.inputSchema.properties).toMatchObject({ query: { enum: ["summary", "by_mode", "invocations", "fallbacks", "config"] } });
-    for (const name of definitions.keys()) expect((byName.get(name)?.description ?? "").length).toBeLessThanOrEqual(1024);
+    expect(byName.get("reasoning_preset")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(byName.get("reasoning_metrics")?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get("reasoning_preset")?.inputSchema.properties).toMatchObject({
+      operation: { enum: ["list", "run"] },
+      inputs: { type: ["array", "null"] },
+    });
+    expect(byName.get("reasoning_metrics")?.inputSchema.properties).toMatchObject({
+      query: { enum: ["summary", "by_mode", "invocations", "fallbacks", "config"] },
+    });
+    for (const name of definitions.keys())
+      expect((byName.get(name)?.description ?? "").length).toBeLessThanOrEqual(1024);
   });
 
   it("reasoning_preset list: the built-in presets by category", async () => {
@@ -83,8 +117,13 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
       "research-synthesis",
     ]);
     expect(all["categories"]).toEqual(["code", "debugging", "decision", "research", "risk"]);
-    const code = expectOutput("reasoning_preset", await call("reasoning_preset", { operation: "list", category: "code" }));
-    expect(code["presets"]).toEqual([expect.objectContaining({ id: "code-review", required_inputs: ["code"], optional_inputs: ["context"] })]);
+    const code = expectOutput(
+      "reasoning_preset",
+      await call("reasoning_preset", { operation: "list", category: "code" }),
+    );
+    expect(code["presets"]).toEqual([
+      expect.objectContaining({ id: "code-review", required_inputs: ["code"], optional_inputs: ["context"] }),
+    ]);
   });
 
   it("reasoning_preset run: code-review runs its DAG with progress per step and one shared session", async () => {
@@ -92,20 +131,48 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     const before = fake.requests.length;
     const output = expectOutput(
       "reasoning_preset",
-      await call("reasoning_preset", { operation: "run", preset_id: "code-review", inputs: { code: "function add(a, b) { return a - b; }" } }, { onprogress: (update) => progress.push(update) }),
+      await call(
+        "reasoning_preset",
+        { operation: "run", preset_id: "code-review", inputs: { code: "function add(a, b) { return a - b; }" } },
+        { onprogress: (update) => progress.push(update) },
+      ),
     );
-    const execution = output["execution_result"] as { status: string; steps_completed: number; step_results: Array<{ step_id: string; result: { session_id: string } }>; final_output: Record<string, unknown> };
+    const execution = output["execution_result"] as {
+      status: string;
+      steps_completed: number;
+      step_results: Array<{ step_id: string; result: { session_id: string } }>;
+      final_output: Record<string, unknown>;
+    };
     expect(execution.status).toBe("completed");
     expect(execution.steps_completed).toBe(5);
     reviewSession = output["session_id"] as string;
     for (const step of execution.step_results) expect(step.result.session_id).toBe(reviewSession);
-    expect(execution.final_output).toMatchObject({ review: "Refined: the constraint rules out B, per the benchmark.", reasoning_issues: [] });
+    expect(execution.final_output).toMatchObject({
+      review: "Refined: the constraint rules out B, per the benchmark.",
+      reasoning_issues: [],
+    });
     const asked = fake.requests.slice(before).map((request) => request.schemaName);
     expect(asked[0]).toBe("linear_continuation");
     expect(asked.at(-1)).toBe("reflection_critique");
-    expect(new Set(asked)).toEqual(new Set(["linear_continuation", "divergent_perspective", "divergent_synthesis", "tree_branches", "detect_fallacies", "reflection_critique", "reflection_revision"]));
+    expect(new Set(asked)).toEqual(
+      new Set([
+        "linear_continuation",
+        "divergent_perspective",
+        "divergent_synthesis",
+        "tree_branches",
+        "detect_fallacies",
+        "reflection_critique",
+        "reflection_revision",
+      ]),
+    );
     // Progress only increases and ends at the step count.
-    expect(progress.every((update, index) => update.total === 5 && (index === 0 || update.progress > (progress[index - 1] as { progress: number }).progress))).toBe(true);
+    expect(
+      progress.every(
+        (update, index) =>
+          update.total === 5 &&
+          (index === 0 || update.progress > (progress[index - 1] as { progress: number }).progress),
+      ),
+    ).toBe(true);
     // The SDK client hands notifications to their handler a tick after it reads them, so the last ones can
     // lose the race with the response that follows them on the wire: assert what arrived, not that all did.
     expect(progress.length).toBeGreaterThan(0);
@@ -128,20 +195,32 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
       not_run: string[];
     };
     expect(execution.status).toBe("failed");
-    expect(execution.failed_step).toMatchObject({ step_id: "ranking", tool: "reasoning_decision", error: { code: "PROVIDER_BAD_REQUEST" } });
+    expect(execution.failed_step).toMatchObject({
+      step_id: "ranking",
+      tool: "reasoning_decision",
+      error: { code: "PROVIDER_BAD_REQUEST" },
+    });
     expect(execution.step_results.map((step) => step.step_id)).toEqual(["explore", "stakeholders"]);
     expect(execution.not_run).toEqual(["consequences", "bias_check", "record"]);
   });
 
   it("reasoning_preset: an unknown preset id or a missing input is a clear error", async () => {
     const unknown = expectToolError(await call("reasoning_preset", { operation: "run", preset_id: "code-reveiw" }));
-    expect(unknown).toMatchObject({ code: "NOT_FOUND", issues: [{ field: "preset_id" }], hint: expect.stringContaining("code-review") });
-    const missing = expectToolError(await call("reasoning_preset", { operation: "run", preset_id: "code-review", inputs: {} }));
+    expect(unknown).toMatchObject({
+      code: "NOT_FOUND",
+      issues: [{ field: "preset_id" }],
+      hint: expect.stringContaining("code-review"),
+    });
+    const missing = expectToolError(
+      await call("reasoning_preset", { operation: "run", preset_id: "code-review", inputs: {} }),
+    );
     expect(missing).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "inputs.code" }] });
   });
 
   it("reasoning_metrics: summary, by_mode, invocations, fallbacks and config from the recorded calls", async () => {
-    const summary = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "summary" }))["summary"] as {
+    const summary = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "summary" }))[
+      "summary"
+    ] as {
       total_calls: number;
       by_mode: Record<string, number>;
       success_rate: number;
@@ -150,24 +229,40 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     // but is recorded as the failure it is.
     expect(summary).toMatchObject({ total_calls: 4, by_mode: { reasoning_preset: 4 }, success_rate: 0.75 });
 
-    const byMode = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "by_mode", mode_name: "preset" }))["mode_stats"] as Record<string, unknown>;
+    const byMode = expectOutput(
+      "reasoning_metrics",
+      await call("reasoning_metrics", { query: "by_mode", mode_name: "preset" }),
+    )["mode_stats"] as Record<string, unknown>;
     expect(byMode).toMatchObject({ mode_name: "reasoning_preset", call_count: 4 });
-    for (const field of ["latency_p50_ms", "latency_p95_ms", "latency_p99_ms"]) expect(byMode[field]).toEqual(expect.any(Number));
-    expect((byMode["by_operation"] as Array<{ operation: string; call_count: number }>).map((entry) => [entry.operation, entry.call_count])).toEqual([
+    for (const field of ["latency_p50_ms", "latency_p95_ms", "latency_p99_ms"])
+      expect(byMode[field]).toEqual(expect.any(Number));
+    expect(
+      (byMode["by_operation"] as Array<{ operation: string; call_count: number }>).map((entry) => [
+        entry.operation,
+        entry.call_count,
+      ]),
+    ).toEqual([
       ["list", 2],
       ["run", 2],
     ]);
 
-    const invocations = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "invocations", session_id: reviewSession, limit: "5" }))["invocations"] as Array<{
+    const invocations = expectOutput(
+      "reasoning_metrics",
+      await call("reasoning_metrics", { query: "invocations", session_id: reviewSession, limit: "5" }),
+    )["invocations"] as Array<{
       tool_name: string;
       operation: string;
       success: boolean;
       model_calls: number;
     }>;
-    expect(invocations).toEqual([expect.objectContaining({ tool_name: "reasoning_preset", operation: "run", success: true })]);
+    expect(invocations).toEqual([
+      expect.objectContaining({ tool_name: "reasoning_preset", operation: "run", success: true }),
+    ]);
     expect(invocations[0]?.model_calls).toBeGreaterThanOrEqual(8);
 
-    const fallbacks = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "fallbacks" }))["fallbacks"] as {
+    const fallbacks = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "fallbacks" }))[
+      "fallbacks"
+    ] as {
       by_provider: Array<{ provider: string; call_count: number }>;
       by_error_code: unknown[];
     };
@@ -179,7 +274,9 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     expect(fallbacks.by_error_code).toEqual([expect.objectContaining({ error_code: "PROVIDER_BAD_REQUEST" })]);
 
     const configResult = await call("reasoning_metrics", { query: "config" });
-    const config = expectOutput("reasoning_metrics", configResult)["config"] as { engine: { concurrency: number; mode_settings: Record<string, unknown> } };
+    const config = expectOutput("reasoning_metrics", configResult)["config"] as {
+      engine: { concurrency: number; mode_settings: Record<string, unknown> };
+    };
     expect(config.engine.concurrency).toBeGreaterThanOrEqual(1);
     expect(Object.keys(config.engine.mode_settings)).toContain("linear");
     expect(JSON.stringify(configResult)).not.toContain(apiKey);
@@ -189,17 +286,33 @@ describe("stdio: reasoning_preset and reasoning_metrics, every operation", () =>
     const first = expectOutput("reasoning_metrics", await call("reasoning_metrics", { query: "summary" }));
     const second = await startStdioServer(env);
     try {
-      const seen = expectOutput("reasoning_metrics", await second.client.callTool({ name: "reasoning_metrics", arguments: { query: "summary" } }));
+      const seen = expectOutput(
+        "reasoning_metrics",
+        await second.client.callTool({ name: "reasoning_metrics", arguments: { query: "summary" } }),
+      );
       expect(seen).toEqual(first);
-      const listed = expectOutput("reasoning_metrics", await second.client.callTool({ name: "reasoning_metrics", arguments: { query: "invocations", tool_name: "reasoning_preset", limit: 2 } }));
-      expect((listed["invocations"] as Array<{ operation: string }>).map((invocation) => invocation.operation)).toEqual(["run", "run"]);
+      const listed = expectOutput(
+        "reasoning_metrics",
+        await second.client.callTool({
+          name: "reasoning_metrics",
+          arguments: { query: "invocations", tool_name: "reasoning_preset", limit: 2 },
+        }),
+      );
+      expect((listed["invocations"] as Array<{ operation: string }>).map((invocation) => invocation.operation)).toEqual(
+        ["run", "run"],
+      );
     } finally {
       await second.close();
     }
-    const store = await openStore<ReasoningRepositories>({ ...(await testStorePlace(databasePath)), modules: [reasoningModule] });
+    const store = await openStore<ReasoningRepositories>({
+      ...(await testStorePlace(databasePath)),
+      modules: [reasoningModule],
+    });
     try {
       const thoughts = await store.thoughts.listBySession(reviewSession);
-      expect(new Set(thoughts.map((thought) => thought.mode))).toEqual(new Set(["input", "linear", "divergent", "tree", "detect", "reflection"]));
+      expect(new Set(thoughts.map((thought) => thought.mode))).toEqual(
+        new Set(["input", "linear", "divergent", "tree", "detect", "reflection"]),
+      );
       // Metrics calls are recorded too, but no figure above counted them.
       expect((await store.invocations.list({ tool: "reasoning_metrics" })).length).toBeGreaterThanOrEqual(7);
     } finally {

@@ -16,8 +16,14 @@ let client: Client;
 
 beforeAll(async () => {
   // Default toolsets, as a new user runs it.
-  server = await startHttpServer(["--http", "--port", "0"], { DATABASE_PATH: join(directory.path, "scenarios.db"), DELIBERATE_TOOLSETS: "core" });
-  client = testClient({ name: "conformance-test-client", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
+  server = await startHttpServer(["--http", "--port", "0"], {
+    DATABASE_PATH: join(directory.path, "scenarios.db"),
+    DELIBERATE_TOOLSETS: "core",
+  });
+  client = testClient(
+    { name: "conformance-test-client", version: "1.0.0" },
+    { capabilities: { sampling: {}, elicitation: {} } },
+  );
   await client.connect(new StreamableHTTPClientTransport(server.url));
 });
 afterAll(async () => {
@@ -39,7 +45,10 @@ describe("conformance scenarios: prompts, completion, logging", () => {
   });
 
   it("prompts-get-simple / prompts-get-with-args: messages with role and content, arguments substituted", async () => {
-    const got = await client.getPrompt({ name: "weigh-evidence", arguments: { claim: "testValue1", evidence: "testValue2" } });
+    const got = await client.getPrompt({
+      name: "weigh-evidence",
+      arguments: { claim: "testValue1", evidence: "testValue2" },
+    });
     expect(got.messages.length).toBeGreaterThan(0);
     for (const message of got.messages) {
       expect(message.role).toBeTruthy();
@@ -56,7 +65,10 @@ describe("conformance scenarios: prompts, completion, logging", () => {
   });
 
   it("completion-complete: a completion with a values array", async () => {
-    const result = await client.complete({ ref: { type: "ref/prompt", name: "run-preset" }, argument: { name: "preset", value: "de" } });
+    const result = await client.complete({
+      ref: { type: "ref/prompt", name: "run-preset" },
+      argument: { name: "preset", value: "de" },
+    });
     expect(Array.isArray(result.completion.values)).toBe(true);
     expect(result.completion.values).toEqual(["debug-analysis"]);
   });
@@ -75,8 +87,15 @@ describe("logging over stdio, where model-free calls take the fast path", () => 
   const messages: Array<{ level: string; data: unknown }> = [];
 
   beforeAll(async () => {
-    stdio = await startStdioServer({ DATABASE_PATH: join(stdioDirectory.path, "logging.db"), LOG_LEVEL: "info", DELIBERATE_TOOLSETS: "core,workflows" });
-    stdio.client.setNotificationHandler("notifications/message", (notification) => void messages.push(notification.params));
+    stdio = await startStdioServer({
+      DATABASE_PATH: join(stdioDirectory.path, "logging.db"),
+      LOG_LEVEL: "info",
+      DELIBERATE_TOOLSETS: "core,workflows",
+    });
+    stdio.client.setNotificationHandler(
+      "notifications/message",
+      (notification) => void messages.push(notification.params),
+    );
   });
   afterAll(async () => {
     await stdio?.close();
@@ -89,7 +108,9 @@ describe("logging over stdio, where model-free calls take the fast path", () => 
     await stdio.client.setLoggingLevel("info");
     const failed = await stdio.client.callTool({ name: "startWorkflow", arguments: { workflow: "after-asking" } });
     expect(failed.isError).toBe(true);
-    expect(messages.map((message) => message.data)).toEqual([expect.objectContaining({ level: "info", message: "tool call failed", tool: "startWorkflow" })]);
+    expect(messages.map((message) => message.data)).toEqual([
+      expect.objectContaining({ level: "info", message: "tool call failed", tool: "startWorkflow" }),
+    ]);
     expect(JSON.stringify(messages)).toContain("after-asking");
     await stdio.client.setLoggingLevel("error");
     await stdio.client.callTool({ name: "startWorkflow", arguments: { workflow: "below-the-level" } });

@@ -5,7 +5,12 @@ import { testStorePlace } from "@deliberate/engine/testing";
 import { knowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { answerFor, scenarioDomainKnowledge, scenarioWeatherTool } from "@deliberate/knowledge-graph/testing";
 import { createModelRouter, parseProviderEnvironment } from "@deliberate/providers";
-import { createFakeModelServer, type FakeModelRequest, type FakeModelServer, type FakeReply } from "@deliberate/providers/testing";
+import {
+  createFakeModelServer,
+  type FakeModelRequest,
+  type FakeModelServer,
+  type FakeReply,
+} from "@deliberate/providers/testing";
 import { reasoningModule } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
 import type { Client } from "@modelcontextprotocol/client";
@@ -43,7 +48,13 @@ const configurations = [
 function answer(request: FakeModelRequest): FakeReply {
   const name = request.schemaName ?? "";
   if (scriptedAnswers[name]) return { object: scriptedAnswers[name](request) };
-  if (name.startsWith("dialog_")) return { object: answerDialogPrompt({ schemaName: name, system: request.system, user: request.prompt, jsonSchema: request.jsonSchema ?? {} }, {}) };
+  if (name.startsWith("dialog_"))
+    return {
+      object: answerDialogPrompt(
+        { schemaName: name, system: request.system, user: request.prompt, jsonSchema: request.jsonSchema ?? {} },
+        {},
+      ),
+    };
   if (name.startsWith("knowledge_graph_")) return { object: answerFor(name, request.prompt) };
   for (const respond of [respondStateful, respondAnalysis]) {
     const reply = respond(request) as { object?: unknown; status?: number };
@@ -60,7 +71,12 @@ function presetInputs(required: readonly string[]): Record<string, unknown> {
     options: ["monolith", "services"],
     code: "function add(a, b) { return a - b; }",
   };
-  return Object.fromEntries(required.map((name) => [name, values[name] ?? `The ${name} of a team moving its billing system to a new database.`]));
+  return Object.fromEntries(
+    required.map((name) => [
+      name,
+      values[name] ?? `The ${name} of a team moving its billing system to a new database.`,
+    ]),
+  );
 }
 
 describe.each(configurations)("real-API requests: $wire with $model", ({ wire, model }) => {
@@ -72,7 +88,11 @@ describe.each(configurations)("real-API requests: $wire with $model", ({ wire, m
 
   beforeAll(async () => {
     fake = await createFakeModelServer({ respond: answer });
-    const settings = parseProviderEnvironment({ ...fake.environment(wire), [wire === "anthropic" ? "ANTHROPIC_MODEL" : "OPENAI_MODEL"]: model, MAX_RETRIES: "0" });
+    const settings = parseProviderEnvironment({
+      ...fake.environment(wire),
+      [wire === "anthropic" ? "ANTHROPIC_MODEL" : "OPENAI_MODEL"]: model,
+      MAX_RETRIES: "0",
+    });
     const modules = [reasoningModule, dialogModule, knowledgeGraphModule];
     store = await openStore({ ...(await testStorePlace()), modules });
     const engine = createEngine({ store, modules, models: createModelRouter(settings) });
@@ -89,35 +109,65 @@ describe.each(configurations)("real-API requests: $wire with $model", ({ wire, m
 
   async function call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const result = await client.callTool({ name, arguments: args });
-    if (result.isError) failures.push(`${name} ${JSON.stringify(args).slice(0, 80)}: ${(result.content as Array<{ text?: string }>)[0]?.text ?? ""}`);
+    if (result.isError)
+      failures.push(
+        `${name} ${JSON.stringify(args).slice(0, 80)}: ${(result.content as Array<{ text?: string }>)[0]?.text ?? ""}`,
+      );
     return (result.structuredContent ?? {}) as Record<string, unknown>;
   }
 
-  it("every tool, operation, preset, dialog exchange and knowledge-graph reasoning type: no refusal, constrained output throughout", { timeout: 120_000 }, async () => {
+  it("every tool, operation, preset, dialog exchange and knowledge-graph reasoning type: no refusal, constrained output throughout", {
+    timeout: 120_000,
+  }, async () => {
     await callEveryTool(call);
 
     const listed = await call("reasoning_preset", { operation: "list" });
     const presets = listed["presets"] as Array<{ id: string; required_inputs: string[] }>;
     expect(presets.length).toBeGreaterThanOrEqual(5);
-    for (const preset of presets) await call("reasoning_preset", { operation: "run", preset_id: preset.id, inputs: presetInputs(preset.required_inputs) });
+    for (const preset of presets)
+      await call("reasoning_preset", {
+        operation: "run",
+        preset_id: preset.id,
+        inputs: presetInputs(preset.required_inputs),
+      });
 
     const knowledge = { domainKnowledge: scenarioDomainKnowledge };
     const tasks = [
-      ...["deductive", "inductive", "abductive"].map((reasoningType) => ({ reasoningType, goalQuery: "Is Alice an ancestor of Dave?", contextData: knowledge })),
-      { reasoningType: "planAndExecuteCoT", goalQuery: "Should the family picnic in Paris go ahead on Saturday?", contextData: { availableTools: [scenarioWeatherTool] } },
+      ...["deductive", "inductive", "abductive"].map((reasoningType) => ({
+        reasoningType,
+        goalQuery: "Is Alice an ancestor of Dave?",
+        contextData: knowledge,
+      })),
+      {
+        reasoningType: "planAndExecuteCoT",
+        goalQuery: "Should the family picnic in Paris go ahead on Saturday?",
+        contextData: { availableTools: [scenarioWeatherTool] },
+      },
     ];
     for (const [index, task] of tasks.entries()) {
-      await client.request({ method: "reasoning/executeTask", params: { taskId: `task-${index}`, ...task } }, anyResult).catch((error: unknown) => failures.push(`${task.reasoningType}: ${String(error)}`));
+      await client
+        .request({ method: "reasoning/executeTask", params: { taskId: `task-${index}`, ...task } }, anyResult)
+        .catch((error: unknown) => failures.push(`${task.reasoningType}: ${String(error)}`));
     }
     expect(failures).toEqual([]);
 
-    const refused = fake.requests.filter((request) => request.refused !== undefined).map((request) => `${request.schemaName}: ${request.refused}`);
+    const refused = fake.requests
+      .filter((request) => request.refused !== undefined)
+      .map((request) => `${request.schemaName}: ${request.refused}`);
     expect(refused).toEqual([]);
-    const unconstrained = fake.requests.filter((request) => !request.strict).map((request) => `${request.schemaName ?? "(plain text)"} (${request.structured})`);
+    const unconstrained = fake.requests
+      .filter((request) => !request.strict)
+      .map((request) => `${request.schemaName ?? "(plain text)"} (${request.structured})`);
     expect(unconstrained).toEqual([]);
     // Every mode family was asked: reasoning, presets (their steps), dialog and the knowledge graph.
     const names = new Set(fake.requests.map((request) => request.schemaName));
-    for (const expected of ["linear_continuation", "mcts_expand", "knowledge_graph_extraction", "knowledge_graph_hypotheses"]) expect(names).toContain(expected);
+    for (const expected of [
+      "linear_continuation",
+      "mcts_expand",
+      "knowledge_graph_extraction",
+      "knowledge_graph_hypotheses",
+    ])
+      expect(names).toContain(expected);
     expect([...names].some((name) => name?.startsWith("dialog_"))).toBe(true);
   });
 });

@@ -26,7 +26,10 @@ describe("the built MCP server runs the self-improvement loop", () => {
 
   beforeAll(async () => {
     server = await startStdioServer({ DATABASE_PATH: databasePath, DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: "200" });
-    store = await openStore<SelfImprovementRepositories>({ ...(await testStorePlace(databasePath)), modules: [module] });
+    store = await openStore<SelfImprovementRepositories>({
+      ...(await testStorePlace(databasePath)),
+      modules: [module],
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -35,9 +38,15 @@ describe("the built MCP server runs the self-improvement loop", () => {
   });
 
   it("cycles on its configured interval under the leader lease, learns each tool's modes, and releases the lease on exit", async () => {
-    const step = needsCompletionSchema.parse((await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Is 91 prime?" } })).structuredContent);
+    const step = needsCompletionSchema.parse(
+      (await server.client.callTool({ name: "reasoning_linear", arguments: { content: "Is 91 prime?" } }))
+        .structuredContent,
+    );
     const answer = { content: "91 = 7 x 13.", confidence: 0.9, next_step: "Conclude." };
-    const done = await server.client.callTool({ name: "reasoning_submit", arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer }] } });
+    const done = await server.client.callTool({
+      name: "reasoning_submit",
+      arguments: { resume_token: step.resume_token, answers: [{ prompt_id: step.prompts[0]?.id, answer }] },
+    });
     expect(done.isError).toBeFalsy();
 
     const control = module.control(store);
@@ -47,10 +56,16 @@ describe("the built MCP server runs the self-improvement loop", () => {
       return current.last_cycle !== null && modes.get("reasoning_linear") ? current : undefined;
     }, "a cycle that recorded reasoning_linear's mode");
     expect(status.leader).toMatchObject({ live: true });
-    expect(status.last_cycle).toMatchObject({ outcome: "blocked", reason: "no triggers: every tool is within its baseline" });
+    expect(status.last_cycle).toMatchObject({
+      outcome: "blocked",
+      reason: "no triggers: every tool is within its baseline",
+    });
     expect((await store.selfImprovement.toolModes.all()).get("reasoning_linear")).toEqual(["linear"]);
 
     await server.close();
-    await eventually(async () => ((await control.status()).leader === null ? true : undefined), "the lease to be released");
+    await eventually(
+      async () => ((await control.status()).leader === null ? true : undefined),
+      "the lease to be released",
+    );
   });
 });

@@ -9,7 +9,11 @@ const directory = temporaryDirectory();
 afterAll(() => directory.remove());
 
 /** Resolves once `lines` holds a line satisfying `predicate` (checked on every chunk; no timers). */
-function lineMatching(stream: NodeJS.ReadableStream, lines: string[], predicate: (line: string) => boolean): Promise<string> {
+function lineMatching(
+  stream: NodeJS.ReadableStream,
+  lines: string[],
+  predicate: (line: string) => boolean,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const check = () => {
       const found = lines.find(predicate);
@@ -41,19 +45,32 @@ function answers(id: number): (line: string) => boolean {
 describe("stdio hygiene", () => {
   it("writes nothing but JSON-RPC to stdout, logs JSON lines to stderr, and exits 0 when stdin closes", async () => {
     const child = spawn(process.execPath, [builtServer], {
-      env: await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "debug", DATABASE_PATH: join(directory.path, "hygiene.db") }),
+      env: await testServerEnvironment({
+        PATH: process.env["PATH"] ?? "",
+        LOG_LEVEL: "debug",
+        DATABASE_PATH: join(directory.path, "hygiene.db"),
+      }),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const stdout = collectLines(child.stdout);
     const stderr = collectLines(child.stderr);
-    const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    const send = (message: Record<string, unknown>) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
 
-    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
     await lineMatching(child.stdout, stdout, answers(1));
     send({ method: "notifications/initialized" });
     send({ id: 2, method: "tools/list" });
     send({ id: 3, method: "tools/call", params: { name: "reasoning_linear", arguments: { content: "" } } });
-    send({ id: 4, method: "tools/call", params: { name: "reasoning_linear", arguments: { content: "needs a model" } } });
+    send({
+      id: 4,
+      method: "tools/call",
+      params: { name: "reasoning_linear", arguments: { content: "needs a model" } },
+    });
     send({ id: 5, method: "tools/call", params: { name: "no_such_tool", arguments: {} } });
     // Calls run concurrently, so answers may come in any order: wait for each.
     for (const id of [2, 3, 4, 5]) await lineMatching(child.stdout, stdout, answers(id));
@@ -61,7 +78,9 @@ describe("stdio hygiene", () => {
     const [exitCode] = (await once(child, "close")) as [number | null];
 
     expect(exitCode).toBe(0);
-    const messages = stdout.map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; result?: Record<string, unknown>; error?: unknown });
+    const messages = stdout.map(
+      (line) => JSON.parse(line) as { jsonrpc: string; id?: number; result?: Record<string, unknown>; error?: unknown },
+    );
     expect(messages.every((message) => message.jsonrpc === "2.0")).toBe(true);
     messages.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
     expect(messages.map((message) => message.id)).toEqual([1, 2, 3, 4, 5]);
@@ -80,7 +99,11 @@ describe("stdio hygiene", () => {
 
   it("--print-config prints a pasteable snippet on stdout naming the absolute Node that runs it, and exits 0", async () => {
     const child = spawn(process.execPath, [builtServer, "--print-config", "claude-desktop"], {
-      env: { PATH: process.env["PATH"] ?? "", DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "sk-ant-not-printed" },
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        DATABASE_PATH: join(directory.path, "print.db"),
+        ANTHROPIC_API_KEY: "sk-ant-not-printed",
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -91,12 +114,21 @@ describe("stdio hygiene", () => {
     expect(exitCode).toBe(0);
     expect(stdout).not.toContain("sk-ant-not-printed");
     expect(JSON.parse(stdout)).toMatchObject({
-      mcpServers: { deliberate: { command: process.execPath, args: [builtServer], env: { DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "<ANTHROPIC_API_KEY>" } } },
+      mcpServers: {
+        deliberate: {
+          command: process.execPath,
+          args: [builtServer],
+          env: { DATABASE_PATH: join(directory.path, "print.db"), ANTHROPIC_API_KEY: "<ANTHROPIC_API_KEY>" },
+        },
+      },
     });
   });
 
   it("exits with code 2 and names the variable when the configuration is invalid", async () => {
-    const child = spawn(process.execPath, [builtServer], { env: { PATH: process.env["PATH"] ?? "", LOG_LEVEL: "loud" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [builtServer], {
+      env: { PATH: process.env["PATH"] ?? "", LOG_LEVEL: "loud" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const stdout = collectLines(child.stdout);
     const stderr = collectLines(child.stderr);
     const [exitCode] = (await once(child, "close")) as [number | null];
@@ -106,13 +138,18 @@ describe("stdio hygiene", () => {
   });
 
   it("refuses unknown toolsets at start (code 2), naming the variable and the toolsets there are", async () => {
-    const child = spawn(process.execPath, [builtServer], { env: { PATH: process.env["PATH"] ?? "", DELIBERATE_TOOLSETS: "core,graphs" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [builtServer], {
+      env: { PATH: process.env["PATH"] ?? "", DELIBERATE_TOOLSETS: "core,graphs" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const stdout = collectLines(child.stdout);
     const stderr = collectLines(child.stderr);
     const [exitCode] = (await once(child, "close")) as [number | null];
     expect(exitCode).toBe(2);
     expect(stdout).toEqual([]);
-    expect(stderr.join("\n")).toMatch(/DELIBERATE_TOOLSETS names unknown toolset "graphs"\. Available: core, analysis, workflows, dialog, knowledge-graph, all/);
+    expect(stderr.join("\n")).toMatch(
+      /DELIBERATE_TOOLSETS names unknown toolset "graphs"\. Available: core, analysis, workflows, dialog, knowledge-graph, all/,
+    );
   });
 
   it("--print-config lists the toolsets and passes DELIBERATE_TOOLSETS on", async () => {

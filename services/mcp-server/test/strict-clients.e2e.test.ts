@@ -44,7 +44,10 @@ describe("stdio: strict-mode clients (OpenAI Agents SDK)", () => {
 
   it("converts every listed tool to strict mode, with no fallback", () => {
     expect(tools.length).toBeGreaterThanOrEqual(27);
-    const converted = tools.map((tool) => ({ name: tool.name, functionTool: mcpToFunctionTool(tool as AgentsMcpTool, agentsServer, true) }));
+    const converted = tools.map((tool) => ({
+      name: tool.name,
+      functionTool: mcpToFunctionTool(tool as AgentsMcpTool, agentsServer, true),
+    }));
     expect(converted.filter((entry) => entry.functionTool.strict !== true).map((entry) => entry.name)).toEqual([]);
     for (const { name, functionTool } of converted) {
       expect(functionTool.parameters, name).toMatchObject({ type: "object", additionalProperties: false });
@@ -67,7 +70,10 @@ describe("stdio: strict-mode clients (OpenAI Agents SDK)", () => {
   it("takes a strict client's whole call: session_id null and the rest given", async () => {
     const result = await server.client.callTool({ name: "listWorkflows", arguments: {} });
     expect(result.isError).not.toBe(true);
-    const nulled = await server.client.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: null } });
+    const nulled = await server.client.callTool({
+      name: "reasoning_checkpoint",
+      arguments: { operation: "list", session_id: null },
+    });
     expect(outcomeOf(nulled)).toMatchObject({ code: "INVALID_INPUT", fields: ["session_id"] });
   });
 });

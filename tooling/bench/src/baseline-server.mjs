@@ -11,7 +11,11 @@ serveStdio(() => {
   const server = new McpServer({ name: "baseline", version: "1.0.0" });
   server.registerTool(
     "echo",
-    { description: "Returns its input.", inputSchema: z.object({ text: z.string() }), outputSchema: z.object({ text: z.string() }) },
+    {
+      description: "Returns its input.",
+      inputSchema: z.object({ text: z.string() }),
+      outputSchema: z.object({ text: z.string() }),
+    },
     async ({ text }) => ({ content: [{ type: "text", text: JSON.stringify({ text }) }], structuredContent: { text } }),
   );
   return server;

@@ -60,6 +60,8 @@ const started = performance.now();
 await run(calls);
 const elapsed = performance.now() - started;
 const used = process.cpuUsage(cpu);
-console.log(`${calls} calls, ${concurrency} concurrent: ${(calls / (elapsed / 1000)).toFixed(0)} calls/s, ${(((used.user + used.system) / calls)).toFixed(1)} µs CPU per call`);
+console.log(
+  `${calls} calls, ${concurrency} concurrent: ${(calls / (elapsed / 1000)).toFixed(0)} calls/s, ${((used.user + used.system) / calls).toFixed(1)} µs CPU per call`,
+);
 await store.close();
 rmSync(directory, { recursive: true, force: true });

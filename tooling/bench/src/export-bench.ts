@@ -7,7 +7,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { dialogModule } from "@deliberate/dialog";
-import { createEngine, type DeliberateEngine, type DeliberateModule, exportSession, type StreamedExportFormat } from "@deliberate/engine";
+import {
+  createEngine,
+  type DeliberateEngine,
+  type DeliberateModule,
+  exportSession,
+  type StreamedExportFormat,
+} from "@deliberate/engine";
 import { createModelRouterFromModel } from "@deliberate/providers";
 import { createScriptedModel } from "@deliberate/providers/testing";
 import { type ReasoningRepositories, reasoningModule } from "@deliberate/reasoning";
@@ -85,14 +91,21 @@ async function time(count: number, work: () => Promise<unknown> | unknown, warmu
 function bareReader(path: string) {
   const db = new Database(path, { readonly: true });
   const sessionById = db.prepare("select * from sessions where id = ?");
-  const thoughts = db.prepare("select id, session_id, branch_id, parent_id, mode, content, confidence, status, metadata, created_at from thoughts where session_id = ? order by position");
+  const thoughts = db.prepare(
+    "select id, session_id, branch_id, parent_id, mode, content, confidence, status, metadata, created_at from thoughts where session_id = ? order by position",
+  );
   const page = db.prepare("select * from thoughts where session_id = ? and position >= ? order by position limit ?");
   return {
     markdown(sessionId: string): string {
       const session = sessionById.get(sessionId) as { id: string; mode: string };
       let text = `# Session ${session.id}\n\n- Mode: ${session.mode}\n\n## Thoughts\n`;
       let number = 0;
-      for (const row of thoughts.all(sessionId) as Array<{ id: string; mode: string; content: string; confidence: number | null }>) {
+      for (const row of thoughts.all(sessionId) as Array<{
+        id: string;
+        mode: string;
+        content: string;
+        confidence: number | null;
+      }>) {
         number += 1;
         text += `\n### ${number}. ${row.mode}${row.confidence === null ? "" : `, confidence ${row.confidence}`}\n\n<!-- ${row.id} -->\n\n${row.content}\n`;
       }
@@ -112,7 +125,13 @@ async function startApi(databasePath: string): Promise<{ child: ChildProcess; ur
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [apiPath], {
-    env: { PATH: process.env["PATH"] ?? "", PORT: String(port), DATABASE_PATH: databasePath, LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "100000000" },
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      PORT: String(port),
+      DATABASE_PATH: databasePath,
+      LOG_LEVEL: "warn",
+      REASONING_API_RATE_LIMIT: "100000000",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const deadline = Date.now() + 30_000;
@@ -137,7 +156,12 @@ async function drain(url: string): Promise<number> {
   return bytes;
 }
 
-async function consume(engine: DeliberateEngine, sessionId: string, format: StreamedExportFormat, sample?: () => void): Promise<number> {
+async function consume(
+  engine: DeliberateEngine,
+  sessionId: string,
+  format: StreamedExportFormat,
+  sample?: () => void,
+): Promise<number> {
   const stream = await engine.openSessionExport(sessionId, { format });
   let length = 0;
   for await (const chunk of stream.chunks()) {
@@ -151,7 +175,9 @@ async function consume(engine: DeliberateEngine, sessionId: string, format: Stre
  * The most memory `work` holds at once: the live heap (after a full GC at each sample `work` takes,
  * so garbage not yet collected does not count) and the resident set, above their level before it.
  */
-async function memoryGrowth(work: (sample: () => void) => Promise<unknown>): Promise<{ heapMb: number; rssMb: number }> {
+async function memoryGrowth(
+  work: (sample: () => void) => Promise<unknown>,
+): Promise<{ heapMb: number; rssMb: number }> {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
   gc();
@@ -170,28 +196,77 @@ async function memoryGrowth(work: (sample: () => void) => Promise<unknown>): Pro
   return { heapMb: (heap - base.heapUsed) / megabyte, rssMb: (rss - base.rss) / megabyte };
 }
 
-async function exportFigures(engine: DeliberateEngine, bare: ReturnType<typeof bareReader>, api: string, mcp: Client): Promise<ExportFigure[]> {
+async function exportFigures(
+  engine: DeliberateEngine,
+  bare: ReturnType<typeof bareReader>,
+  api: string,
+  mcp: Client,
+): Promise<ExportFigure[]> {
   const figures: ExportFigure[] = [];
   const bareMarkdown = await time(runs, () => bare.markdown(small.id));
   const bareJson = await time(runs, () => bare.json(small.id));
-  figures.push({ name: "HTTP GET .../export?format=markdown, 10,000 thoughts", summary: await time(runs, () => drain(`${api}/v1/sessions/${small.id}/export?format=markdown`)), bare: bareMarkdown, goalMs: 50 });
-  figures.push({ name: "HTTP GET .../export?format=json, 10,000 thoughts", summary: await time(runs, () => drain(`${api}/v1/sessions/${small.id}/export?format=json`)), bare: bareJson, goalMs: 50 });
-  figures.push({ name: "engine stream, Markdown, 10,000 thoughts (in process)", summary: await time(runs, () => consume(engine, small.id, "markdown")), bare: bareMarkdown, goalMs: 50 });
-  figures.push({ name: "MCP resources/read export.md, 10,000 thoughts (stdio)", summary: await time(runs, () => mcp.readResource({ uri: `deliberate://sessions/${small.id}/export.md` })), bare: bareMarkdown, goalMs: 50 });
+  figures.push({
+    name: "HTTP GET .../export?format=markdown, 10,000 thoughts",
+    summary: await time(runs, () => drain(`${api}/v1/sessions/${small.id}/export?format=markdown`)),
+    bare: bareMarkdown,
+    goalMs: 50,
+  });
+  figures.push({
+    name: "HTTP GET .../export?format=json, 10,000 thoughts",
+    summary: await time(runs, () => drain(`${api}/v1/sessions/${small.id}/export?format=json`)),
+    bare: bareJson,
+    goalMs: 50,
+  });
+  figures.push({
+    name: "engine stream, Markdown, 10,000 thoughts (in process)",
+    summary: await time(runs, () => consume(engine, small.id, "markdown")),
+    bare: bareMarkdown,
+    goalMs: 50,
+  });
+  figures.push({
+    name: "MCP resources/read export.md, 10,000 thoughts (stdio)",
+    summary: await time(runs, () => mcp.readResource({ uri: `deliberate://sessions/${small.id}/export.md` })),
+    bare: bareMarkdown,
+    goalMs: 50,
+  });
   const windowed = async () => {
-    for (let offset = 0; offset < small.thoughts; offset += 1000) await mcp.readResource({ uri: `deliberate://sessions/${small.id}/markdown?limit=1000&offset=${offset}` });
+    for (let offset = 0; offset < small.thoughts; offset += 1000)
+      await mcp.readResource({ uri: `deliberate://sessions/${small.id}/markdown?limit=1000&offset=${offset}` });
   };
-  figures.push({ name: "MCP 10 windowed reads of 1,000 (the old way), 10,000", summary: await time(Math.min(runs, 10), windowed, 1), bare: bareMarkdown });
+  figures.push({
+    name: "MCP 10 windowed reads of 1,000 (the old way), 10,000",
+    summary: await time(Math.min(runs, 10), windowed, 1),
+    bare: bareMarkdown,
+  });
   return figures;
 }
 
-async function pageFigures(engine: DeliberateEngine, bare: ReturnType<typeof bareReader>, api: string): Promise<ExportFigure[]> {
+async function pageFigures(
+  engine: DeliberateEngine,
+  bare: ReturnType<typeof bareReader>,
+  api: string,
+): Promise<ExportFigure[]> {
   const window = { offset: 9900, limit: 100 };
   const barePage = await time(pageRuns, () => bare.page(large.id, window.offset, window.limit));
   return [
-    { name: "thoughts 9,900-10,000 of 100,000, engine.readThoughtPage", summary: await time(pageRuns, () => engine.readThoughtPage(large.id, window)), bare: barePage, goalMs: 5 },
-    { name: "thoughts 9,900-10,000 of 100,000, engine.readSessionPage", summary: await time(pageRuns, () => engine.readSessionPage(large.id, window)), bare: barePage, goalMs: 5 },
-    { name: "HTTP GET .../thoughts?offset=9900&limit=100 of 100,000", summary: await time(pageRuns, () => drain(`${api}/v1/sessions/${large.id}/thoughts?offset=9900&limit=100`)), bare: barePage, goalMs: 5 },
+    {
+      name: "thoughts 9,900-10,000 of 100,000, engine.readThoughtPage",
+      summary: await time(pageRuns, () => engine.readThoughtPage(large.id, window)),
+      bare: barePage,
+      goalMs: 5,
+    },
+    {
+      name: "thoughts 9,900-10,000 of 100,000, engine.readSessionPage",
+      summary: await time(pageRuns, () => engine.readSessionPage(large.id, window)),
+      bare: barePage,
+      goalMs: 5,
+    },
+    {
+      name: "HTTP GET .../thoughts?offset=9900&limit=100 of 100,000",
+      summary: await time(pageRuns, () => drain(`${api}/v1/sessions/${large.id}/thoughts?offset=9900&limit=100`)),
+      bare: barePage,
+      goalMs: 5,
+    },
   ];
 }
 
@@ -216,7 +291,9 @@ async function memoryFigures(engine: DeliberateEngine): Promise<MemoryFigure[]> 
 }
 
 export async function runExportBench(): Promise<ExportBenchReport> {
-  for (const path of [apiPath, mcpPath]) if (!existsSync(path)) throw new Error(`No built service at ${path}: run \`pnpm bench\` from the repository root (it builds first).`);
+  for (const path of [apiPath, mcpPath])
+    if (!existsSync(path))
+      throw new Error(`No built service at ${path}: run \`pnpm bench\` from the repository root (it builds first).`);
   const directory = mkdtempSync(join(tmpdir(), "deliberate-export-bench-"));
   const databasePath = join(directory, "export.db");
   const modules = [reasoningModule, dialogModule as DeliberateModule];
@@ -231,12 +308,25 @@ export async function runExportBench(): Promise<ExportBenchReport> {
     await sql`analyze`.execute(store.db);
     const started = await startApi(databasePath);
     api = started.child;
-    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [mcpPath], env: { PATH: process.env["PATH"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "warn" }, stderr: "ignore" }));
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [mcpPath],
+        env: { PATH: process.env["PATH"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "warn" },
+        stderr: "ignore",
+      }),
+    );
     // The streamed text is the whole export: checked once before timing.
     const expected = exportSession(await engine.readSession(small.id), "markdown", engine.sections);
     const served = await (await fetch(`${started.url}/v1/sessions/${small.id}/export`)).text();
-    if (served !== expected) throw new Error(`the HTTP export of ${small.id} differs from exportSession's text (${served.length} vs ${expected.length} characters)`);
-    const figures = [...(await exportFigures(engine, bare, started.url, mcp)), ...(await pageFigures(engine, bare, started.url))];
+    if (served !== expected)
+      throw new Error(
+        `the HTTP export of ${small.id} differs from exportSession's text (${served.length} vs ${expected.length} characters)`,
+      );
+    const figures = [
+      ...(await exportFigures(engine, bare, started.url, mcp)),
+      ...(await pageFigures(engine, bare, started.url)),
+    ];
     return { figures, memory: await memoryFigures(engine) };
   } finally {
     await mcp.close().catch(() => {});
@@ -258,11 +348,16 @@ export function formatExportBench(report: ExportBenchReport): string {
     ...report.figures.map(
       (figure) =>
         `  ${figure.name.padEnd(58)}${cell(figure.summary.p50)}${cell(figure.summary.p95)}${cell(figure.summary.p99)}${cell(figure.bare.p50).padStart(9)}${`${(figure.summary.p50 / figure.bare.p50).toFixed(1)}x`.padStart(8)}${
-          figure.goalMs === undefined ? "" : `${String(figure.goalMs).padStart(7)}  ${figure.summary.p50 <= figure.goalMs ? "met" : "MISSED"}`
+          figure.goalMs === undefined
+            ? ""
+            : `${String(figure.goalMs).padStart(7)}  ${figure.summary.p50 <= figure.goalMs ? "met" : "MISSED"}`
         }`,
     ),
     `  memory while exporting (growth over the level before, after a full GC; MB)`,
-    ...report.memory.map((figure) => `  ${`${figure.name}, ${figure.thoughts.toLocaleString("en")} thoughts`.padEnd(58)}  heap +${figure.heapMb.toFixed(1)}  rss +${figure.rssMb.toFixed(1)}`),
+    ...report.memory.map(
+      (figure) =>
+        `  ${`${figure.name}, ${figure.thoughts.toLocaleString("en")} thoughts`.padEnd(58)}  heap +${figure.heapMb.toFixed(1)}  rss +${figure.rssMb.toFixed(1)}`,
+    ),
   ].join("\n");
 }
 

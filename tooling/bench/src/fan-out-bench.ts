@@ -40,7 +40,12 @@ const fanOutPreset = definePreset({
   inputs: [{ name: "topic", description: "topic", required: true }],
   session_step: "root",
   steps: [
-    { id: "root", tool: "reasoning_linear", description: "root", arguments: { content: "{{input.topic}}", session_id: { $ref: "session_id" } } },
+    {
+      id: "root",
+      tool: "reasoning_linear",
+      description: "root",
+      arguments: { content: "{{input.topic}}", session_id: { $ref: "session_id" } },
+    },
     ...Array.from({ length: presetWidth }, (_, index) => ({
       id: `branch_${index}`,
       tool: "reasoning_linear",
@@ -62,7 +67,10 @@ const fanOutPreset = definePreset({
 const reasoningAnswers = (options: { schemaName?: string }, index: number): unknown => {
   switch (options.schemaName) {
     case "tree_branches":
-      return { branches: Array.from({ length: 4 }, (_, branch) => ({ content: `Path ${branch}`, score: 0.5 + branch / 10 })), recommendation: "Path 3" };
+      return {
+        branches: Array.from({ length: 4 }, (_, branch) => ({ content: `Path ${branch}`, score: 0.5 + branch / 10 })),
+        recommendation: "Path 3",
+      };
     case "divergent_perspective":
       return { viewpoint: `view ${index}`, content: `idea ${index}`, novelty_score: 0.5 };
     case "divergent_synthesis":
@@ -81,7 +89,9 @@ interface Case {
   calls: number;
   dependentCalls: number;
   /** Prepares what the measured call needs (unmeasured); returns the call. */
-  prepare: (invoke: (tool: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>) => Promise<() => Promise<unknown>>;
+  prepare: (
+    invoke: (tool: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  ) => Promise<() => Promise<unknown>>;
 }
 
 const reasoningCases: Case[] = [
@@ -95,7 +105,8 @@ const reasoningCases: Case[] = [
     name: "reasoning_divergent, 5 perspectives + synthesis",
     calls: 6,
     dependentCalls: 2,
-    prepare: async (invoke) => () => invoke("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 5 }),
+    prepare: async (invoke) => () =>
+      invoke("reasoning_divergent", { content: "Rethink onboarding", num_perspectives: 5 }),
   },
   {
     name: "reasoning_graph generate, k=5",
@@ -103,18 +114,33 @@ const reasoningCases: Case[] = [
     dependentCalls: 1,
     prepare: async (invoke) => {
       const init = await invoke("reasoning_graph", { operation: "init", content: "How do we cut build times?" });
-      return () => invoke("reasoning_graph", { operation: "generate", session_id: init["session_id"], node_id: init["node_id"], k: 5 });
+      return () =>
+        invoke("reasoning_graph", {
+          operation: "generate",
+          session_id: init["session_id"],
+          node_id: init["node_id"],
+          k: 5,
+        });
     },
   },
   {
     name: `reasoning_preset run, root -> ${presetWidth} independent steps -> join`,
     calls: presetWidth + 2,
     dependentCalls: 3,
-    prepare: async (invoke) => () => invoke("reasoning_preset", { operation: "run", preset_id: fanOutPreset.id, inputs: { topic: "Caching strategy" } }),
+    prepare: async (invoke) => () =>
+      invoke("reasoning_preset", {
+        operation: "run",
+        preset_id: fanOutPreset.id,
+        inputs: { topic: "Caching strategy" },
+      }),
   },
 ];
 
-async function measure(entry: Case, invoke: (tool: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>, modelCalls: () => number): Promise<FanOutResult> {
+async function measure(
+  entry: Case,
+  invoke: (tool: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  modelCalls: () => number,
+): Promise<FanOutResult> {
   const walls: number[] = [];
   for (let run = 0; run < runs + 1; run += 1) {
     const call = await entry.prepare(invoke);
@@ -122,21 +148,38 @@ async function measure(entry: Case, invoke: (tool: string, input: Record<string,
     const started = performance.now();
     await call();
     const elapsed = performance.now() - started;
-    if (modelCalls() - before !== entry.calls) throw new Error(`${entry.name}: expected ${entry.calls} model calls, got ${modelCalls() - before}`);
+    if (modelCalls() - before !== entry.calls)
+      throw new Error(`${entry.name}: expected ${entry.calls} model calls, got ${modelCalls() - before}`);
     if (run > 0) walls.push(elapsed); // run 0 warms up
   }
   const critical = entry.dependentCalls * latencyMs;
-  return { name: entry.name, calls: entry.calls, dependentCalls: entry.dependentCalls, wall: summarize(walls), ratio: summarize(walls.map((wall) => wall / critical)) };
+  return {
+    name: entry.name,
+    calls: entry.calls,
+    dependentCalls: entry.dependentCalls,
+    wall: summarize(walls),
+    ratio: summarize(walls.map((wall) => wall / critical)),
+  };
 }
 
 async function reasoningFanOut(): Promise<FanOutResult[]> {
   const modules = [createReasoningModule({ presets: [fanOutPreset] })];
   const store = await openStore<ReasoningRepositories>({ path: ":memory:", modules });
-  const model = createScriptedModel({ answer: reasoningAnswers as ScriptedModelScript extends { answer: infer A } ? A : never, latencyMs });
+  const model = createScriptedModel({
+    answer: reasoningAnswers as ScriptedModelScript extends { answer: infer A } ? A : never,
+    latencyMs,
+  });
   const engine = createEngine({ store, modules, models: createModelRouterFromModel(model) });
   const results: FanOutResult[] = [];
   try {
-    for (const entry of reasoningCases) results.push(await measure(entry, (tool, input) => engine.invoke(tool, input), () => model.calls.length));
+    for (const entry of reasoningCases)
+      results.push(
+        await measure(
+          entry,
+          (tool, input) => engine.invoke(tool, input),
+          () => model.calls.length,
+        ),
+      );
   } finally {
     await store.close();
   }
@@ -147,7 +190,11 @@ async function reasoningFanOut(): Promise<FanOutResult[]> {
 async function dialogFanOut(): Promise<FanOutResult> {
   const store = await openStore<DialogRepositories>({ path: ":memory:", modules: [dialogModule] });
   const model = createScriptedModel({ answer: scriptedDialogResponder({ reviewerScore: () => 0.5 }), latencyMs });
-  const engine = createEngine({ store, modules: [dialogModule as DeliberateModule], models: createModelRouterFromModel(model) });
+  const engine = createEngine({
+    store,
+    modules: [dialogModule as DeliberateModule],
+    models: createModelRouterFromModel(model),
+  });
   try {
     return await measure(
       {
@@ -155,7 +202,11 @@ async function dialogFanOut(): Promise<FanOutResult> {
         calls: 5,
         dependentCalls: 3,
         prepare: async (invoke) => {
-          const session = await invoke("start_reasoning_session", { topic: "Plan the launch of a budgeting app", mode: "synthesis", maxIterations: 5 });
+          const session = await invoke("start_reasoning_session", {
+            topic: "Plan the launch of a budgeting app",
+            mode: "synthesis",
+            maxIterations: 5,
+          });
           return () => invoke("run_reasoning_exchange", { session_id: session["session_id"] });
         },
       },
@@ -170,10 +221,16 @@ async function dialogFanOut(): Promise<FanOutResult> {
 /** The knowledge-graph module's self-consistency: facts, rules, then n answer samples together. */
 async function selfConsistencyFanOut(): Promise<FanOutResult> {
   const samples = 5;
-  const module = createKnowledgeGraphModule({ stateSecret: "bench", selfConsistencySamples: samples }) as DeliberateModule;
+  const module = createKnowledgeGraphModule({
+    stateSecret: "bench",
+    selfConsistencySamples: samples,
+  }) as DeliberateModule;
   const store = await openStore({ path: ":memory:", modules: [module] });
   // The module's scripted world (the family, its rules, the answer), by schema name and prompt.
-  const model = createScriptedModel({ answer: (options: GenerateOptions) => answerFor(options.schemaName ?? "", options.messages.at(-1)?.content ?? ""), latencyMs });
+  const model = createScriptedModel({
+    answer: (options: GenerateOptions) => answerFor(options.schemaName ?? "", options.messages.at(-1)?.content ?? ""),
+    latencyMs,
+  });
   const engine = createEngine({ store, modules: [module], models: createModelRouterFromModel(model) });
   try {
     return await measure(

@@ -85,7 +85,8 @@ const targets: Target[] = [
     goal: 0.5,
   },
   {
-    title: "(h3) POST /v1/tools/reasoning_decision, given weights and scores (no model; writes a session and a thought)",
+    title:
+      "(h3) POST /v1/tools/reasoning_decision, given weights and scores (no model; writes a session and a thought)",
     method: "POST",
     path: "/v1/tools/reasoning_decision",
     body: JSON.stringify({
@@ -118,7 +119,11 @@ const targets: Target[] = [
 
 /** Posts JSON to the running service and returns the parsed answer (throws on a non-2xx). */
 async function postJson(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const answer = (await response.json()) as Record<string, unknown>;
   if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(answer)}`);
   return answer;
@@ -164,10 +169,16 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the service on a chosen port and waits until /healthz answers. */
-async function startService(serverPath: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+async function startService(
+  serverPath: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [serverPath], { env: { ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [serverPath], {
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${serverPath} exited with ${child.exitCode} before listening`);
@@ -202,7 +213,12 @@ async function stopServer(child: ChildProcess): Promise<void> {
 const failureKinds = new Map<string, number>();
 
 /** One autocannon run; every response's latency is kept (autocannon's own histogram has no p95). */
-async function load(url: string, target: Target, connections: number, seconds: number): Promise<{ latencies: number[]; errors: number; seconds: number }> {
+async function load(
+  url: string,
+  target: Target,
+  connections: number,
+  seconds: number,
+): Promise<{ latencies: number[]; errors: number; seconds: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -240,13 +256,22 @@ function combine(runs: ReadonlyArray<{ latencies: number[]; errors: number; seco
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
   const seconds = runs.reduce((total, run) => total + run.seconds, 0);
   const at = (q: number) => (latencies.length > 0 ? quantile(latencies, q) : Number.NaN);
-  return { requests: latencies.length, errors: runs.reduce((total, run) => total + run.errors, 0), requestsPerSecond: latencies.length / seconds, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+  return {
+    requests: latencies.length,
+    errors: runs.reduce((total, run) => total + run.errors, 0),
+    requestsPerSecond: latencies.length / seconds,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+  };
 }
 
 /** Runs the comparison; throws if the service is not built. */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchReport> {
-  const serverPath = options.serverPath ?? fileURLToPath(new URL("../../../services/http-api/dist/main.js", import.meta.url));
-  if (!existsSync(serverPath)) throw new Error(`No built HTTP API at ${serverPath}: run \`pnpm --filter @deliberate/http-api build\` first.`);
+  const serverPath =
+    options.serverPath ?? fileURLToPath(new URL("../../../services/http-api/dist/main.js", import.meta.url));
+  if (!existsSync(serverPath))
+    throw new Error(`No built HTTP API at ${serverPath}: run \`pnpm --filter @deliberate/http-api build\` first.`);
   const connections = options.connections ?? 50;
   const seconds = options.seconds ?? 4;
   const warmupSeconds = options.warmupSeconds ?? 1;
@@ -255,17 +280,36 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
   const path = { PATH: process.env["PATH"] ?? "" };
   // The rate limiter would turn most of the load into 429s.
   const viaHono = options.viaHono ?? process.env["BENCH_HTTP_HONO"] === "1";
-  const deliberate = await startService(serverPath, { ...path, DATABASE_PATH: join(directory, "bench.db"), LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0" });
-  const hono = viaHono ? await startService(serverPath, { ...path, DATABASE_PATH: join(directory, "hono.db"), LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0", REASONING_API_FAST_PATH: "0" }) : undefined;
+  const deliberate = await startService(serverPath, {
+    ...path,
+    DATABASE_PATH: join(directory, "bench.db"),
+    LOG_LEVEL: "warn",
+    REASONING_API_RATE_LIMIT: "0",
+  });
+  const hono = viaHono
+    ? await startService(serverPath, {
+        ...path,
+        DATABASE_PATH: join(directory, "hono.db"),
+        LOG_LEVEL: "warn",
+        REASONING_API_RATE_LIMIT: "0",
+        REASONING_API_FAST_PATH: "0",
+      })
+    : undefined;
   const bare = await startBare(path);
   try {
     const readBody = await seedReadTarget(deliberate.url);
     const honoReadBody = hono ? await seedReadTarget(hono.url) : readBody;
     const bodyFor = (target: Target, server: "deliberate" | "viaHono" | "bare") =>
-      target.path === "/v1/tools/reasoning_checkpoint" ? { ...target, body: server === "viaHono" ? honoReadBody : readBody } : target;
+      target.path === "/v1/tools/reasoning_checkpoint"
+        ? { ...target, body: server === "viaHono" ? honoReadBody : readBody }
+        : target;
     type Runs = Array<Awaited<ReturnType<typeof load>>>;
     const runs = targets.map(() => ({ deliberate: [] as Runs, bare: [] as Runs, viaHono: [] as Runs }));
-    const servers = [["deliberate", deliberate], ...(hono ? [["viaHono", hono] as const] : []), ["bare", bare]] as const;
+    const servers = [
+      ["deliberate", deliberate],
+      ...(hono ? [["viaHono", hono] as const] : []),
+      ["bare", bare],
+    ] as const;
     for (let round = 0; round < rounds; round += 1) {
       for (const [index, target] of targets.entries()) {
         for (const [key, server] of servers) {
@@ -284,7 +328,11 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       })),
     };
   } finally {
-    await Promise.all([stopServer(deliberate.child), stopServer(bare.child), ...(hono ? [stopServer(hono.child)] : [])]);
+    await Promise.all([
+      stopServer(deliberate.child),
+      stopServer(bare.child),
+      ...(hono ? [stopServer(hono.child)] : []),
+    ]);
     rmSync(directory, { recursive: true, force: true });
   }
 }
@@ -295,7 +343,9 @@ const tailGoal = 3;
 /** The report as text: requests/s and latency percentiles per series, deliberate / bare ratios, goals (throughput and tail). */
 export function formatHttpBench(report: HttpBenchReport): string {
   const number = (value: number, digits = 0) => value.toFixed(digits).padStart(10);
-  const lines = [`(h) HTTP API vs a bare node:http JSON server, autocannon, ${report.connections} keep-alive connections (ratio = deliberate / bare)`];
+  const lines = [
+    `(h) HTTP API vs a bare node:http JSON server, autocannon, ${report.connections} keep-alive connections (ratio = deliberate / bare)`,
+  ];
   for (const [index, series] of report.series.entries()) {
     const goal = targets[index]?.goal;
     const ratio = series.deliberate.requestsPerSecond / series.bare.requestsPerSecond;
@@ -306,16 +356,25 @@ export function formatHttpBench(report: HttpBenchReport): string {
         const result = series[key];
         return result === undefined
           ? []
-          : [`  ${(key === "viaHono" ? "via Hono" : key).padEnd(13)}${number(result.requestsPerSecond)}${number(result.p50, 2)}${number(result.p95, 2)}${number(result.p99, 2)}${`${(result.p99 / result.p50).toFixed(2)}x`.padStart(10)}${number(result.errors)}`];
+          : [
+              `  ${(key === "viaHono" ? "via Hono" : key).padEnd(13)}${number(result.requestsPerSecond)}${number(result.p50, 2)}${number(result.p95, 2)}${number(result.p99, 2)}${`${(result.p99 / result.p50).toFixed(2)}x`.padStart(10)}${number(result.errors)}`,
+            ];
       }),
       `  ratio        ${`${ratio.toFixed(2)}x`.padStart(10)}${[series.deliberate.p50 / series.bare.p50, series.deliberate.p95 / series.bare.p95, series.deliberate.p99 / series.bare.p99].map((value) => `${value.toFixed(2)}x`.padStart(10)).join("")}`,
-      ...(series.viaHono ? [`  via Hono / bare: ${(series.viaHono.requestsPerSecond / series.bare.requestsPerSecond).toFixed(2)}x req/s (every request through Hono: the fast path's before)`] : []),
-      ...(goal !== undefined ? [`  goal req/s >= ${goal.toFixed(2)}x bare: ${ratio >= goal ? "met" : "MISSED"} (${ratio.toFixed(2)}x)`] : []),
+      ...(series.viaHono
+        ? [
+            `  via Hono / bare: ${(series.viaHono.requestsPerSecond / series.bare.requestsPerSecond).toFixed(2)}x req/s (every request through Hono: the fast path's before)`,
+          ]
+        : []),
+      ...(goal !== undefined
+        ? [`  goal req/s >= ${goal.toFixed(2)}x bare: ${ratio >= goal ? "met" : "MISSED"} (${ratio.toFixed(2)}x)`]
+        : []),
       // Issue 30's tail-latency goal: p99 under load at most 3x p50, for every figure.
       `  tail p99 <= ${tailGoal}x p50: ${series.deliberate.p99 <= tailGoal * series.deliberate.p50 ? "met" : "MISSED"} (${(series.deliberate.p99 / series.deliberate.p50).toFixed(2)}x; bare ${(series.bare.p99 / series.bare.p50).toFixed(2)}x)`,
     );
   }
-  if (failureKinds.size > 0) lines.push(`  failed requests: ${[...failureKinds].map(([kind, count]) => `${kind} x${count}`).join(", ")}`);
+  if (failureKinds.size > 0)
+    lines.push(`  failed requests: ${[...failureKinds].map(([kind, count]) => `${kind} x${count}`).join(", ")}`);
   return lines.join("\n");
 }
 

@@ -1,5 +1,10 @@
 import { pathToFileURL } from "node:url";
-import { createModelRouterFromModel, type GenerateOptions, type GenerateResult, type LanguageModel } from "@deliberate/providers";
+import {
+  createModelRouterFromModel,
+  type GenerateOptions,
+  type GenerateResult,
+  type LanguageModel,
+} from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { createEngine } from "@deliberate/engine";
 import { createReasoningModule, type PresetDefinition, type ReasoningRepositories } from "@deliberate/reasoning";
@@ -48,12 +53,20 @@ function timedModel(model: LanguageModel) {
   };
 }
 
-async function engineWith(script: ScriptedModelScript, options: { presets?: readonly PresetDefinition[]; concurrency?: number } = {}) {
+async function engineWith(
+  script: ScriptedModelScript,
+  options: { presets?: readonly PresetDefinition[]; concurrency?: number } = {},
+) {
   const modules = [createReasoningModule(options.presets ? { presets: options.presets } : {})];
   const store = await openStore<ReasoningRepositories>({ path: ":memory:", modules });
   const scripted = createScriptedModel(script);
   const timed = timedModel(scripted);
-  const engine = createEngine({ store, modules, models: createModelRouterFromModel(timed.model), ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}) });
+  const engine = createEngine({
+    store,
+    modules,
+    models: createModelRouterFromModel(timed.model),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+  });
   return { store, engine, scripted, timed };
 }
 
@@ -63,7 +76,9 @@ function row(label: string, summary: Summary): string {
 }
 
 function table(title: string, rows: string[]): string {
-  return [title, `  ${"".padEnd(26)}${"p50".padStart(10)}${"p95".padStart(10)}${"mean".padStart(10)}`, ...rows].join("\n");
+  return [title, `  ${"".padEnd(26)}${"p50".padStart(10)}${"p95".padStart(10)}${"mean".padStart(10)}`, ...rows].join(
+    "\n",
+  );
 }
 
 /** (c) reasoning_mcts explore with 100 iterations; the fake model answers at once. */
@@ -80,9 +95,15 @@ export async function benchMcts(): Promise<string> {
     );
     try {
       const started = performance.now();
-      const result = await engine.invoke("reasoning_mcts", { operation: "explore", content: "Plan the migration.", iterations: 100, simulation_depth: 5 });
+      const result = await engine.invoke("reasoning_mcts", {
+        operation: "explore",
+        content: "Plan the migration.",
+        iterations: 100,
+        simulation_depth: 5,
+      });
       const elapsed = performance.now() - started;
-      if (result["iterations_completed"] !== 100) throw new Error(`expected 100 iterations, got ${String(result["iterations_completed"])}`);
+      if (result["iterations_completed"] !== 100)
+        throw new Error(`expected 100 iterations, got ${String(result["iterations_completed"])}`);
       const busy = timed.takeBusy();
       if (run === 0) continue; // warm-up
       totals.push(elapsed);
@@ -93,16 +114,26 @@ export async function benchMcts(): Promise<string> {
       await store.close();
     }
   }
-  return table(`(c) reasoning_mcts explore, 100 iterations, instant fake model (${modelCalls} model calls per run, n=${mctsRuns}, ms)`, [
-    row("wall time", summarize(totals)),
-    row("outside the model", summarize(outside)),
-    row("per iteration, outside", summarize(perIteration)),
-  ]);
+  return table(
+    `(c) reasoning_mcts explore, 100 iterations, instant fake model (${modelCalls} model calls per run, n=${mctsRuns}, ms)`,
+    [
+      row("wall time", summarize(totals)),
+      row("outside the model", summarize(outside)),
+      row("per iteration, outside", summarize(perIteration)),
+    ],
+  );
 }
 
 /** A graph of `graphNodes` nodes: a tree of fan-out 4 with scores spread over [0, 1). */
-async function seedGraph(engine: Awaited<ReturnType<typeof engineWith>>["engine"], store: Store<ReasoningRepositories>): Promise<string> {
-  const init = await engine.invoke("reasoning_graph", { operation: "init", content: "Root question", config: { max_nodes: 100_000, max_depth: 100 } });
+async function seedGraph(
+  engine: Awaited<ReturnType<typeof engineWith>>["engine"],
+  store: Store<ReasoningRepositories>,
+): Promise<string> {
+  const init = await engine.invoke("reasoning_graph", {
+    operation: "init",
+    content: "Root question",
+    config: { max_nodes: 100_000, max_depth: 100 },
+  });
   const sessionId = init["session_id"] as string;
   const rootId = init["node_id"] as string;
   const now = new Date().toISOString();
@@ -116,8 +147,23 @@ async function seedGraph(engine: Awaited<ReturnType<typeof engineWith>>["engine"
     ids.push(id);
     depths.push((depths[parent] as number) + 1);
     const score = ((index * 7919) % 1000) / 1000;
-    nodes.push({ id, session_id: sessionId, parent_id: ids[parent] as string, kind: "continuation", content: `node ${index}`, depth: depths[index] as number, score, criteria: { relevance: score, validity: score, depth: score, novelty: score } });
-    edges.push({ id: `edge_${index}`, session_id: sessionId, from_node_id: ids[parent] as string, to_node_id: id, kind: "continuation" });
+    nodes.push({
+      id,
+      session_id: sessionId,
+      parent_id: ids[parent] as string,
+      kind: "continuation",
+      content: `node ${index}`,
+      depth: depths[index] as number,
+      score,
+      criteria: { relevance: score, validity: score, depth: score, novelty: score },
+    });
+    edges.push({
+      id: `edge_${index}`,
+      session_id: sessionId,
+      from_node_id: ids[parent] as string,
+      to_node_id: id,
+      kind: "continuation",
+    });
   }
   await store.transaction(async (repositories) => {
     await repositories.graphs.insertNodes(nodes, now);
@@ -156,11 +202,14 @@ export async function benchGraph(): Promise<string> {
       await store.close();
     }
   }
-  return table(`(d) reasoning_graph on ${graphNodes.toLocaleString("en")} nodes, no model calls (${pruned} pruned, n=${graphRuns}, ms)`, [
-    row("state", summarize(stateBefore)),
-    row("prune (threshold 0.3)", summarize(prune)),
-    row("state after prune", summarize(stateAfter)),
-  ]);
+  return table(
+    `(d) reasoning_graph on ${graphNodes.toLocaleString("en")} nodes, no model calls (${pruned} pruned, n=${graphRuns}, ms)`,
+    [
+      row("state", summarize(stateBefore)),
+      row("prune (threshold 0.3)", summarize(prune)),
+      row("state after prune", summarize(stateAfter)),
+    ],
+  );
 }
 
 /** Every issue-3 benchmark, as printable text. */

@@ -1,7 +1,14 @@
 import { pathToFileURL } from "node:url";
 import { createHostContext, expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
 import { dialogModule } from "@deliberate/dialog";
-import { createEngine, type DeliberateEngine, type DeliberateModule, type HostPromptForm, hostModelRouter, randomIds } from "@deliberate/engine";
+import {
+  createEngine,
+  type DeliberateEngine,
+  type DeliberateModule,
+  type HostPromptForm,
+  hostModelRouter,
+  randomIds,
+} from "@deliberate/engine";
 import { createKnowledgeGraphModule } from "@deliberate/knowledge-graph";
 import { reasoningModule } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
@@ -48,7 +55,11 @@ function addFigures(into: CallFigures, more: CallFigures): void {
 }
 
 /** One call driven to its end by the scripted host, which keeps one host context per call (as a real host must). */
-async function driveCall(engine: DeliberateEngine, tool: string, args: Record<string, unknown>): Promise<{ result: Record<string, unknown>; figures: CallFigures }> {
+async function driveCall(
+  engine: DeliberateEngine,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ result: Record<string, unknown>; figures: CallFigures }> {
   const figures = emptyFigures();
   const known = createHostContext();
   let result = await engine.invoke(tool, args);
@@ -59,7 +70,10 @@ async function driveCall(engine: DeliberateEngine, tool: string, args: Record<st
     figures.promptBytes += bytes(result);
     if (figures.rounds > 60) throw new Error(`${tool} did not finish within 60 rounds`);
     const prompts = expandNeedsCompletion(step, known);
-    const submission = { resume_token: step.resume_token, answers: prompts.map((prompt) => ({ prompt_id: prompt.id, answer: scriptedHostAnswer(prompt) })) };
+    const submission = {
+      resume_token: step.resume_token,
+      answers: prompts.map((prompt) => ({ prompt_id: prompt.id, answer: scriptedHostAnswer(prompt) })),
+    };
     figures.answerBytes += bytes(submission);
     result = await engine.invoke("reasoning_submit", submission);
     figures.calls += 1;
@@ -69,7 +83,11 @@ async function driveCall(engine: DeliberateEngine, tool: string, args: Record<st
 }
 
 async function withEngine<T>(form: HostPromptForm, work: (engine: DeliberateEngine) => Promise<T>): Promise<T> {
-  const modules = [reasoningModule, dialogModule, createKnowledgeGraphModule({ stateSecret: "bench" })] as DeliberateModule[];
+  const modules = [
+    reasoningModule,
+    dialogModule,
+    createKnowledgeGraphModule({ stateSecret: "bench" }),
+  ] as DeliberateModule[];
   const store: Store = await openStore({ path: ":memory:", modules });
   try {
     return await work(createEngine({ store, modules, models: hostModelRouter, ids: randomIds, hostPrompts: form }));
@@ -84,7 +102,9 @@ async function measureCase(testCase: KeylessCase, form: HostPromptForm): Promise
     const setup = testCase.setup ? await testCase.setup(run) : {};
     const args = typeof testCase.args === "function" ? testCase.args(setup) : testCase.args;
     const { result, figures } = await driveCall(engine, testCase.tool, args);
-    const failed = testCase.preset ? (result["execution_result"] as { status?: string } | undefined)?.status !== "completed" : false;
+    const failed = testCase.preset
+      ? (result["execution_result"] as { status?: string } | undefined)?.status !== "completed"
+      : false;
     if (failed) throw new Error(`${testCase.label} did not complete: ${JSON.stringify(result).slice(0, 400)}`);
     return figures;
   });
@@ -94,11 +114,15 @@ async function measureCase(testCase: KeylessCase, form: HostPromptForm): Promise
 async function measureDialog(form: HostPromptForm): Promise<CallFigures> {
   return withEngine(form, async (engine) => {
     const figures = emptyFigures();
-    const started = await engine.invoke("start_reasoning_session", { topic: "Should we move the services into one monorepo?" });
+    const started = await engine.invoke("start_reasoning_session", {
+      topic: "Should we move the services into one monorepo?",
+    });
     figures.calls += 1;
     figures.resultBytes += bytes(started);
     for (let exchange = 0; exchange < 20; exchange += 1) {
-      const { result, figures: call } = await driveCall(engine, "run_reasoning_exchange", { session_id: started["session_id"] });
+      const { result, figures: call } = await driveCall(engine, "run_reasoning_exchange", {
+        session_id: started["session_id"],
+      });
       addFigures(figures, call);
       if (result["status"] !== "in_progress") return figures;
     }
@@ -110,14 +134,27 @@ async function measureDialog(form: HostPromptForm): Promise<CallFigures> {
 export async function runKeylessEconomyBench(): Promise<EconomyRow[]> {
   const rows: EconomyRow[] = [];
   for (const testCase of [...toolCases, ...presetCases]) {
-    rows.push({ label: testCase.label, kind: testCase.preset ? "preset" : "tool", minimumRounds: testCase.minimumRounds, full: await measureCase(testCase, "full"), compact: await measureCase(testCase, "compact") });
+    rows.push({
+      label: testCase.label,
+      kind: testCase.preset ? "preset" : "tool",
+      minimumRounds: testCase.minimumRounds,
+      full: await measureCase(testCase, "full"),
+      compact: await measureCase(testCase, "compact"),
+    });
   }
   // Each exchange depends on the last: per iteration the producer, then the reviewer (default: 3 iterations).
-  rows.push({ label: "dialog default session", kind: "dialog", minimumRounds: 6, full: await measureDialog("full"), compact: await measureDialog("compact") });
+  rows.push({
+    label: "dialog default session",
+    kind: "dialog",
+    minimumRounds: 6,
+    full: await measureDialog("full"),
+    compact: await measureDialog("compact"),
+  });
   return rows;
 }
 
-const percent = (after: number, before: number) => (before === 0 ? "    -" : `${(((after - before) / before) * 100).toFixed(0)}%`.padStart(5));
+const percent = (after: number, before: number) =>
+  before === 0 ? "    -" : `${(((after - before) / before) * 100).toFixed(0)}%`.padStart(5);
 
 function formatRow(label: string, minimumRounds: number, full: CallFigures, compact: CallFigures): string {
   const rounds = `${compact.rounds}/${minimumRounds}`.padStart(7);
@@ -138,17 +175,21 @@ export function formatKeylessEconomyBench(rows: readonly EconomyRow[]): string {
     dialog: { full: emptyFigures(), compact: emptyFigures(), minimum: 0 },
   };
   for (const row of rows) {
-    if (row.full.rounds !== row.compact.rounds) throw new Error(`${row.label}: ${row.full.rounds} rounds in the full form but ${row.compact.rounds} compact`);
+    if (row.full.rounds !== row.compact.rounds)
+      throw new Error(`${row.label}: ${row.full.rounds} rounds in the full form but ${row.compact.rounds} compact`);
     lines.push(formatRow(row.label, row.minimumRounds, row.full, row.compact));
     addFigures(totals[row.kind].full, row.full);
     addFigures(totals[row.kind].compact, row.compact);
     totals[row.kind].minimum += row.minimumRounds;
   }
   lines.push("  totals");
-  for (const kind of ["tool", "preset", "dialog"] as const) lines.push(formatRow(`${kind}s`, totals[kind].minimum, totals[kind].full, totals[kind].compact));
+  for (const kind of ["tool", "preset", "dialog"] as const)
+    lines.push(formatRow(`${kind}s`, totals[kind].minimum, totals[kind].full, totals[kind].compact));
   const presets = totals.preset;
   const cut = 1 - presets.compact.promptBytes / presets.full.promptBytes;
-  const extra = rows.filter((row) => row.compact.rounds > row.minimumRounds).map((row) => `${row.label} ${row.compact.rounds}/${row.minimumRounds}`);
+  const extra = rows
+    .filter((row) => row.compact.rounds > row.minimumRounds)
+    .map((row) => `${row.label} ${row.compact.rounds}/${row.minimumRounds}`);
   lines.push(
     `  goal: the five presets' prompt bytes at least ${goal * 100}% below the full form: ${presets.full.promptBytes.toLocaleString("en-US")} -> ${presets.compact.promptBytes.toLocaleString("en-US")} B, ${(cut * 100).toFixed(1)}% less ${cut >= goal ? "(met)" : "(MISSED)"}`,
     `  rounds above the minimum: ${extra.length === 0 ? "none" : extra.join(", ")}`,

@@ -20,11 +20,19 @@ export function treeFacts(count: number, seed = 42): Fact[] {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     return state / 2 ** 32;
   };
-  return Array.from({ length: count }, (_, index) => ({ subject: `n${Math.floor(next() * (index + 1))}`, predicate: "parent_of", object: `n${index + 1}` }));
+  return Array.from({ length: count }, (_, index) => ({
+    subject: `n${Math.floor(next() * (index + 1))}`,
+    predicate: "parent_of",
+    object: `n${index + 1}`,
+  }));
 }
 
 export const familyRules: Rule[] = [
-  { name: "parent implies ancestor", body: [{ subject: "?x", predicate: "parent_of", object: "?y" }], head: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
+  {
+    name: "parent implies ancestor",
+    body: [{ subject: "?x", predicate: "parent_of", object: "?y" }],
+    head: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }],
+  },
   {
     name: "ancestry is transitive",
     body: [
@@ -33,7 +41,11 @@ export const familyRules: Rule[] = [
     ],
     head: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }],
   },
-  { name: "ancestors have descendants", body: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }], head: [{ subject: "?y", predicate: "descendant_of", object: "?x" }] },
+  {
+    name: "ancestors have descendants",
+    body: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }],
+    head: [{ subject: "?y", predicate: "descendant_of", object: "?x" }],
+  },
 ];
 
 /** The naive baseline: each round applies every rule to all known facts (hash-indexed) until a round adds nothing. */
@@ -59,7 +71,10 @@ export function naiveClosure(facts: readonly Fact[], rules: readonly Rule[]): nu
         }
         const atom = rule.body[index] as Rule["body"][number];
         const subject = isVariable(atom.subject) ? binding.get(atom.subject) : atom.subject;
-        const candidates = subject !== undefined ? (bySubject.get(`${atom.predicate}\u0000${subject}`) ?? []) : [...known.values()].filter((fact) => fact.predicate === atom.predicate);
+        const candidates =
+          subject !== undefined
+            ? (bySubject.get(`${atom.predicate}\u0000${subject}`) ?? [])
+            : [...known.values()].filter((fact) => fact.predicate === atom.predicate);
         for (const fact of candidates) {
           const next = new Map(binding);
           if (isVariable(atom.subject)) next.set(atom.subject, fact.subject);

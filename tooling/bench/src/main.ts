@@ -35,7 +35,11 @@ const wanted = (name: string) => only.size === 0 || only.has(name);
 /** The viewer's own bench, in its package (it builds its browser assets first); its output verbatim. */
 async function viewerBench(): Promise<string> {
   const root = fileURLToPath(new URL("../../../", import.meta.url));
-  const child = spawn("pnpm", ["--silent", "--filter", "@deliberate/viewer", "bench"], { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUNS: process.env["RUNS"] ?? "7" } });
+  const child = spawn("pnpm", ["--silent", "--filter", "@deliberate/viewer", "bench"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, RUNS: process.env["RUNS"] ?? "7" },
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));

@@ -21,7 +21,10 @@ import { freePort } from "@deliberate/replicas";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 // MEMORY_DIST names another build folder of each service (e.g. an older build copied to dist-base) to compare.
 const dist = process.env["MEMORY_DIST"] ?? "dist";
-const entries = { api: join(root, `services/http-api/${dist}/main.js`), mcp: join(root, `services/mcp-server/${dist}/main.js`) } as const;
+const entries = {
+  api: join(root, `services/http-api/${dist}/main.js`),
+  mcp: join(root, `services/mcp-server/${dist}/main.js`),
+} as const;
 type Service = keyof typeof entries;
 
 const probe = `
@@ -59,13 +62,17 @@ async function waitForLine(child: ChildProcess, lines: string[], pattern: RegExp
       lines.splice(lines.indexOf(found), 1);
       return found;
     }
-    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${lines.slice(-10).join("\n")}`);
+    if (child.exitCode !== null)
+      throw new Error(`the service exited (${child.exitCode}):\n${lines.slice(-10).join("\n")}`);
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${lines.slice(-10).join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
-async function start(service: Service, directory: string): Promise<{ child: ChildProcess; url: string; lines: string[] }> {
+async function start(
+  service: Service,
+  directory: string,
+): Promise<{ child: ChildProcess; url: string; lines: string[] }> {
   const probePath = join(directory, "probe.cjs");
   writeFileSync(probePath, probe);
   const port = await freePort();
@@ -78,7 +85,13 @@ async function start(service: Service, directory: string): Promise<{ child: Chil
     REASONING_API_RATE_LIMIT: "100000000",
     ...(service === "api" ? { PORT: String(port) } : {}),
   };
-  const args = ["--expose-gc", "--require", probePath, entries[service], ...(service === "mcp" ? ["--http", "--port", String(port)] : [])];
+  const args = [
+    "--expose-gc",
+    "--require",
+    probePath,
+    entries[service],
+    ...(service === "mcp" ? ["--http", "--port", String(port)] : []),
+  ];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   const lines: string[] = [];
   let pending = "";
@@ -92,9 +105,13 @@ async function start(service: Service, directory: string): Promise<{ child: Chil
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const healthy = await fetch(`${base}/healthz`).then((response) => response.ok, () => false);
+    const healthy = await fetch(`${base}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (healthy) break;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${service} did not start:\n${lines.join("\n")}`);
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`${service} did not start:\n${lines.join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { child, url: service === "mcp" ? `${base}/mcp` : base, lines };
@@ -105,13 +122,21 @@ function createPoster() {
   const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const payload = JSON.stringify(body);
-      const outgoing = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload), ...headers } }, (incoming) => {
-        let text = "";
-        incoming.setEncoding("utf8");
-        incoming.on("data", (chunk: string) => (text += chunk));
-        incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text }));
-        incoming.on("error", reject);
-      });
+      const outgoing = request(
+        url,
+        {
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload), ...headers },
+        },
+        (incoming) => {
+          let text = "";
+          incoming.setEncoding("utf8");
+          incoming.on("data", (chunk: string) => (text += chunk));
+          incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, text }));
+          incoming.on("error", reject);
+        },
+      );
       outgoing.on("error", reject);
       outgoing.end(payload);
     });
@@ -122,30 +147,65 @@ const mcpHeaders = { accept: "application/json, text/event-stream", "mcp-protoco
 
 /** One call of the load: `index` picks the kind. Resolves with the HTTP status (200/202 expected). */
 function loadFor(service: Service, url: string, post: ReturnType<typeof createPoster>["post"], sessions: string[]) {
-  const mcpCall = (id: number, name: string, args: Record<string, unknown>) => post(url, { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }, mcpHeaders);
+  const mcpCall = (id: number, name: string, args: Record<string, unknown>) =>
+    post(url, { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }, mcpHeaders);
   return async (index: number): Promise<number> => {
     const session = sessions[index % sessions.length] as string;
     if (service === "api") {
       const kind = index % 4;
-      if (kind < 2) return (await post(`${url}/agent_intent`, { goal_text: `search project for TODOs ${index}`, session_id: session })).status;
-      if (kind === 2) return (await post(`${url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: session, name: `cp ${index}` })).status;
+      if (kind < 2)
+        return (
+          await post(`${url}/agent_intent`, { goal_text: `search project for TODOs ${index}`, session_id: session })
+        ).status;
+      if (kind === 2)
+        return (
+          await post(`${url}/v1/tools/reasoning_checkpoint`, {
+            operation: "create",
+            session_id: session,
+            name: `cp ${index}`,
+          })
+        ).status;
       return (await post(`${url}/v1/tools/reasoning_checkpoint`, { operation: "list", session_id: session })).status;
     }
-    if (index % 2 === 0) return (await mcpCall(index, "reasoning_checkpoint", { operation: "create", session_id: session, name: `cp ${index}` })).status;
+    if (index % 2 === 0)
+      return (
+        await mcpCall(index, "reasoning_checkpoint", { operation: "create", session_id: session, name: `cp ${index}` })
+      ).status;
     return (await mcpCall(index, "reasoning_checkpoint", { operation: "list", session_id: session })).status;
   };
 }
 
-async function openSessions(service: Service, url: string, post: ReturnType<typeof createPoster>["post"]): Promise<string[]> {
+async function openSessions(
+  service: Service,
+  url: string,
+  post: ReturnType<typeof createPoster>["post"],
+): Promise<string[]> {
   const sessions: string[] = [];
   for (let index = 0; index < 20; index += 1) {
     const args = { operation: "create", content: `Session ${index} starts here.` };
     const answer =
       service === "api"
         ? await post(`${url}/v1/tools/reasoning_timeline`, args)
-        : await post(url, { jsonrpc: "2.0", id: index, method: "tools/call", params: { name: "reasoning_timeline", arguments: args } }, mcpHeaders);
-    const json = answer.text.startsWith("{") ? answer.text : (answer.text.split("\n").find((line) => line.startsWith("data: "))?.slice(6) ?? "{}");
-    const parsed = JSON.parse(json) as { session_id?: string; result?: { structuredContent?: { session_id?: string } } };
+        : await post(
+            url,
+            {
+              jsonrpc: "2.0",
+              id: index,
+              method: "tools/call",
+              params: { name: "reasoning_timeline", arguments: args },
+            },
+            mcpHeaders,
+          );
+    const json = answer.text.startsWith("{")
+      ? answer.text
+      : (answer.text
+          .split("\n")
+          .find((line) => line.startsWith("data: "))
+          ?.slice(6) ?? "{}");
+    const parsed = JSON.parse(json) as {
+      session_id?: string;
+      result?: { structuredContent?: { session_id?: string } };
+    };
     const id = parsed.session_id ?? parsed.result?.structuredContent?.session_id;
     if (id === undefined) throw new Error(`no session from ${service}: ${answer.status} ${answer.text.slice(0, 300)}`);
     sessions.push(id);
@@ -154,7 +214,10 @@ async function openSessions(service: Service, url: string, post: ReturnType<type
 }
 
 /** Runs `service` up to each of `marks` calls, sampling memory at each; returns the samples and calls per second. */
-export async function runMemoryBench(service: Service, marks: readonly number[]): Promise<{ samples: Sample[]; failures: number; seconds: number }> {
+export async function runMemoryBench(
+  service: Service,
+  marks: readonly number[],
+): Promise<{ samples: Sample[]; failures: number; seconds: number }> {
   const directory = mkdtempSync(join(tmpdir(), `deliberate-memory-${service}-`));
   const { child, url, lines } = await start(service, directory);
   const poster = createPoster();
@@ -212,5 +275,6 @@ export function formatMemoryBench(service: Service, result: Awaited<ReturnType<t
 if (import.meta.url === `file://${process.argv[1]}`) {
   const marks = (process.env["MEMORY_CALLS"] ?? "5000,20000,100000").split(",").map(Number);
   const services = (process.env["MEMORY_SERVICES"] ?? "api,mcp").split(",") as Service[];
-  for (const service of services) process.stdout.write(`${formatMemoryBench(service, await runMemoryBench(service, marks))}\n`);
+  for (const service of services)
+    process.stdout.write(`${formatMemoryBench(service, await runMemoryBench(service, marks))}\n`);
 }

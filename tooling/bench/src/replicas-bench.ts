@@ -47,18 +47,33 @@ const intentBody = JSON.stringify({ session_id: "s1", persona: {}, goal_text: "s
 function send(agent: Agent, url: URL, body: string): Promise<number> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const outgoing = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode !== undefined && response.statusCode < 300 ? performance.now() - started : -1));
-      response.on("error", () => resolve(-1));
-    });
+    const outgoing = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () =>
+          resolve(response.statusCode !== undefined && response.statusCode < 300 ? performance.now() - started : -1),
+        );
+        response.on("error", () => resolve(-1));
+      },
+    );
     outgoing.on("error", () => resolve(-1));
     outgoing.end(body);
   });
 }
 
 /** `connections` loops, each bound to one replica in turn, sending back to back for `durationMs`. */
-async function load(targets: readonly URL[], body: (index: number) => string, connections: number, durationMs: number): Promise<SeriesResult> {
+async function load(
+  targets: readonly URL[],
+  body: (index: number) => string,
+  connections: number,
+  durationMs: number,
+): Promise<SeriesResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
@@ -96,7 +111,13 @@ async function seed(target: { path: string } | { url: string }): Promise<void> {
       await store.transaction(async (repositories) => {
         await repositories.sessions.create({ id: `bench-${index}`, mode: "linear", now });
         for (let step = 0; step < 5; step += 1) {
-          await repositories.thoughts.append({ id: `bench-${index}-${step}`, session_id: `bench-${index}`, mode: "linear", content: `Step ${step} of session ${index}.`, created_at: now });
+          await repositories.thoughts.append({
+            id: `bench-${index}-${step}`,
+            session_id: `bench-${index}`,
+            mode: "linear",
+            content: `Step ${step} of session ${index}.`,
+            created_at: now,
+          });
         }
       });
     }
@@ -126,7 +147,8 @@ function combine(results: readonly SeriesResult[]): SeriesResult {
 async function measureRound(setup: Setup, options: Required<ReplicaBenchOptions>): Promise<void> {
   const intentTargets = setup.replicas.map((replica) => new URL(`${replica.url}/agent_intent`));
   const writeTargets = setup.replicas.map((replica) => new URL(`${replica.url}/v1/tools/reasoning_checkpoint`));
-  const writeBody = (index: number) => JSON.stringify({ operation: "create", session_id: `bench-${index % sessions}`, name: `bench ${index}` });
+  const writeBody = (index: number) =>
+    JSON.stringify({ operation: "create", session_id: `bench-${index % sessions}`, name: `bench ${index}` });
   await load(intentTargets, () => intentBody, options.connections, options.warmupMs);
   setup.intents.push(await load(intentTargets, () => intentBody, options.connections, options.durationMs));
   await load(writeTargets, writeBody, options.connections, options.warmupMs);
@@ -139,7 +161,12 @@ async function measureRound(setup: Setup, options: Required<ReplicaBenchOptions>
  * all alike; reports the median round. The services must be built.
  */
 export async function runReplicaBench(options: ReplicaBenchOptions = {}): Promise<ReplicaBenchRow[]> {
-  const settings = { connections: options.connections ?? 32, durationMs: options.durationMs ?? 3000, warmupMs: options.warmupMs ?? 500, rounds: options.rounds ?? 3 };
+  const settings = {
+    connections: options.connections ?? 32,
+    durationMs: options.durationMs ?? 3000,
+    warmupMs: options.warmupMs ?? 500,
+    rounds: options.rounds ?? 3,
+  };
   const base = { LOG_LEVEL: "warn", REASONING_API_RATE_LIMIT: "0", REASONING_QUEUE_WORKER: "0" };
   const directory = mkdtempSync(join(tmpdir(), "deliberate-replica-bench-"));
   const postgres = await startTestPostgres();
@@ -147,7 +174,12 @@ export async function runReplicaBench(options: ReplicaBenchOptions = {}): Promis
   try {
     const sqlitePath = join(directory, "bench.db");
     await seed({ path: sqlitePath });
-    setups.push({ name: "SQLite, 1 replica", replicas: [await startReplica({ kind: "api", env: { ...base, DATABASE_PATH: sqlitePath } })], intents: [], writes: [] });
+    setups.push({
+      name: "SQLite, 1 replica",
+      replicas: [await startReplica({ kind: "api", env: { ...base, DATABASE_PATH: sqlitePath } })],
+      intents: [],
+      writes: [],
+    });
     for (const count of [1, 2]) {
       const url = await postgres.createDatabase(`bench${count}`);
       const env = { ...base, DATABASE_URL: url };

@@ -28,7 +28,18 @@ export interface ScaleResult {
   summary: Summary;
 }
 
-const tools = ["reasoning_linear", "reasoning_tree", "reasoning_graph", "reasoning_mcts", "reasoning_decision", "reasoning_checkpoint", "reasoning_divergent", "reasoning_evidence", "run_reasoning_exchange", "agent_intent_decide"];
+const tools = [
+  "reasoning_linear",
+  "reasoning_tree",
+  "reasoning_graph",
+  "reasoning_mcts",
+  "reasoning_decision",
+  "reasoning_checkpoint",
+  "reasoning_divergent",
+  "reasoning_evidence",
+  "run_reasoning_exchange",
+  "agent_intent_decide",
+];
 const operations = ["create", "list", "generate", "score"];
 const errors = ["PROVIDER_TIMEOUT", "MODEL_OUTPUT_INVALID", "PROVIDER_RATE_LIMITED"];
 
@@ -54,31 +65,38 @@ export async function runScaleBench(): Promise<ScaleResult[]> {
     // A session of 10,000 thoughts, each following the previous one.
     const sessionId = "ses_scale_export";
     const now = new Date().toISOString();
-    if (!seeded) await store.transaction(async (repositories) => {
-      await repositories.sessions.create({ id: sessionId, mode: "linear", now });
-      for (let index = 0; index < thoughtCount; index += 1) {
-        await repositories.thoughts.append({
-          id: `th_${index}`,
-          session_id: sessionId,
-          parent_id: index === 0 ? null : `th_${index - 1}`,
-          mode: "linear",
-          content: `Step ${index}: weigh the cache hit rate against the invalidation cost for tier ${index % 7}.`,
-          confidence: 0.5 + (index % 5) / 10,
-          created_at: now,
-        });
-      }
-    });
+    if (!seeded)
+      await store.transaction(async (repositories) => {
+        await repositories.sessions.create({ id: sessionId, mode: "linear", now });
+        for (let index = 0; index < thoughtCount; index += 1) {
+          await repositories.thoughts.append({
+            id: `th_${index}`,
+            session_id: sessionId,
+            parent_id: index === 0 ? null : `th_${index - 1}`,
+            mode: "linear",
+            content: `Step ${index}: weigh the cache hit rate against the invalidation cost for tier ${index % 7}.`,
+            confidence: 0.5 + (index % 5) / 10,
+            created_at: now,
+          });
+        }
+      });
     for (const format of ["json", "markdown", "mermaid"] as const) {
       const times = await time(async () => {
         const record = await engine.readSession(sessionId);
-        if (record.thoughts.length !== thoughtCount) throw new Error(`expected ${thoughtCount} thoughts, read ${record.thoughts.length}`);
+        if (record.thoughts.length !== thoughtCount)
+          throw new Error(`expected ${thoughtCount} thoughts, read ${record.thoughts.length}`);
         exportSession(record, format, engine.sections);
       });
-      results.push({ name: `export ${thoughtCount.toLocaleString("en")} thoughts, ${format} (read + render)`, goalMs: 50, summary: summarize(times) });
+      results.push({
+        name: `export ${thoughtCount.toLocaleString("en")} thoughts, ${format} (read + render)`,
+        goalMs: 50,
+        summary: summarize(times),
+      });
     }
 
     // 1,000,000 invocation rows across tools, operations, providers and outcomes, made in SQL.
-    if (!seeded) await sql`
+    if (!seeded)
+      await sql`
       with recursive counter(n) as (select 0 union all select n + 1 from counter where n < ${invocationCount - 1})
       insert into invocations (id, tool, operation, session_id, provider, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, model_calls, latency_ms, success, error_code, error_message, quality, created_at)
       select 'inv_' || n,
@@ -103,9 +121,14 @@ export async function runScaleBench(): Promise<ScaleResult[]> {
     for (const query of ["summary", "by_mode", "fallbacks"] as const) {
       const times = await time(async () => {
         const result = await engine.invoke("reasoning_metrics", { query });
-        if (query === "summary" && (result["summary"] as { total_calls: number }).total_calls < invocationCount) throw new Error(`summary counted ${JSON.stringify(result["summary"])}`);
+        if (query === "summary" && (result["summary"] as { total_calls: number }).total_calls < invocationCount)
+          throw new Error(`summary counted ${JSON.stringify(result["summary"])}`);
       });
-      results.push({ name: `reasoning_metrics ${query} over ${invocationCount.toLocaleString("en")} invocation rows`, goalMs: 200, summary: summarize(times) });
+      results.push({
+        name: `reasoning_metrics ${query} over ${invocationCount.toLocaleString("en")} invocation rows`,
+        goalMs: 200,
+        summary: summarize(times),
+      });
     }
   } finally {
     await store.close();
@@ -119,7 +142,10 @@ export function formatScaleBench(results: readonly ScaleResult[]): string {
   return [
     `(s) scale, SQLite file, n=${runs} each (ms)`,
     `  ${"".padEnd(66)}${"p50".padStart(9)}${"p95".padStart(9)}${"p99".padStart(9)}${"goal".padStart(9)}`,
-    ...results.map((result) => `  ${result.name.padEnd(66)}${cell(result.summary.p50)}${cell(result.summary.p95)}${cell(result.summary.p99)}${cell(result.goalMs)}  ${result.summary.p50 <= result.goalMs ? "met" : "MISSED"}`),
+    ...results.map(
+      (result) =>
+        `  ${result.name.padEnd(66)}${cell(result.summary.p50)}${cell(result.summary.p95)}${cell(result.summary.p99)}${cell(result.goalMs)}  ${result.summary.p50 <= result.goalMs ? "met" : "MISSED"}`,
+    ),
   ].join("\n");
 }
 

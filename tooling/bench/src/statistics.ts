@@ -18,7 +18,13 @@ export function quantile(sorted: readonly number[], q: number): number {
 export function summarize(values: readonly number[]): Summary {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
-  return { count: sorted.length, p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), p99: quantile(sorted, 0.99), mean };
+  return {
+    count: sorted.length,
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    p99: quantile(sorted, 0.99),
+    mean,
+  };
 }
 
 /** Renders rows of `ours` vs `baseline` summaries with ratios. */
@@ -51,9 +57,15 @@ export type SeriesGoals = number | { p50?: number; p95?: number };
  */
 export function formatSeries(title: string, series: Series, goals?: SeriesGoals): string {
   const cell = (value: number) => value.toFixed(value < 10 ? 3 : 1).padStart(9);
-  const row = (label: string, summary: Summary) => `  ${label.padEnd(13)}${cell(summary.p50)}${cell(summary.p95)}${cell(summary.p99)}${cell(summary.mean)}`;
+  const row = (label: string, summary: Summary) =>
+    `  ${label.padEnd(13)}${cell(summary.p50)}${cell(summary.p95)}${cell(summary.p99)}${cell(summary.mean)}`;
   const ratio = (label: string, baseline: Summary) =>
-    `  ${label.padEnd(13)}${[series.deliberate.p50 / baseline.p50, series.deliberate.p95 / baseline.p95, series.deliberate.p99 / baseline.p99, series.deliberate.mean / baseline.mean]
+    `  ${label.padEnd(13)}${[
+      series.deliberate.p50 / baseline.p50,
+      series.deliberate.p95 / baseline.p95,
+      series.deliberate.p99 / baseline.p99,
+      series.deliberate.mean / baseline.mean,
+    ]
       .map((value) => `${value.toFixed(2)}x`.padStart(9))
       .join("")}`;
   const reference = series.peer ?? series.bare;
@@ -62,7 +74,9 @@ export function formatSeries(title: string, series: Series, goals?: SeriesGoals)
     const goal = wanted[quantile];
     if (goal === undefined) return [];
     const measured = series.deliberate[quantile] / reference[quantile];
-    return [`  goal ${quantile} <= ${goal.toFixed(2)}x ${series.peer ? "peer" : "bare"}: ${measured <= goal ? "met" : "MISSED"} (${measured.toFixed(2)}x)`];
+    return [
+      `  goal ${quantile} <= ${goal.toFixed(2)}x ${series.peer ? "peer" : "bare"}: ${measured <= goal ? "met" : "MISSED"} (${measured.toFixed(2)}x)`,
+    ];
   });
   return [
     `${title} (n=${series.deliberate.count} each, ms)`,

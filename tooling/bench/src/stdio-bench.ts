@@ -23,7 +23,12 @@ import { formatSeries, summarize, type Summary } from "./statistics.ts";
 const require = createRequire(import.meta.url);
 export const serverPath = fileURLToPath(new URL("../../../services/mcp-server/dist/main.js", import.meta.url));
 const bareServerPath = fileURLToPath(new URL("./baseline-server.mjs", import.meta.url));
-const peerServerPath = join(require.resolve("@modelcontextprotocol/server-sequential-thinking/package.json"), "..", "dist", "index.js");
+const peerServerPath = join(
+  require.resolve("@modelcontextprotocol/server-sequential-thinking/package.json"),
+  "..",
+  "dist",
+  "index.js",
+);
 
 export interface StdioBenchOptions {
   /** Folder for the databases. */
@@ -60,7 +65,10 @@ async function timed(work: () => Promise<void>): Promise<number> {
 
 /** A server driven with raw JSON-RPC lines (no SDK client): a request is one line out, its answer one line in. */
 interface LineClient {
-  request(method: string, params: Record<string, unknown>): Promise<{ result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: unknown }>;
+  request(
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<{ result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: unknown }>;
   close(): Promise<void>;
 }
 
@@ -91,20 +99,30 @@ async function lineClient(script: string, env: Record<string, string>): Promise<
       if (child.exitCode === null) await once(child, "exit");
     },
   };
-  await client.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } });
+  await client.request("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "0" },
+  });
   child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
   return client;
 }
 
 /** (a') The same three calls as raw lines, alternating one by one; returns each server's latencies. */
-async function lineCallSeries(options: { env: Record<string, string>; sessionId: string; calls: number; warmup: number }) {
+async function lineCallSeries(options: {
+  env: Record<string, string>;
+  sessionId: string;
+  calls: number;
+  warmup: number;
+}) {
   const ours = await lineClient(serverPath, options.env);
   const peer = await lineClient(peerServerPath, basePath);
   const bare = await lineClient(bareServerPath, basePath);
   const series = { deliberate: [] as number[], peer: [] as number[], bare: [] as number[] };
   const call = async (client: LineClient, name: string, args: Record<string, unknown>) => {
     const answer = await client.request("tools/call", { name, arguments: args });
-    if (answer.error !== undefined || answer.result?.isError) throw new Error(`${name} failed: ${JSON.stringify(answer)}`);
+    if (answer.error !== undefined || answer.result?.isError)
+      throw new Error(`${name} failed: ${JSON.stringify(answer)}`);
   };
   try {
     let thought = 0;
@@ -112,7 +130,12 @@ async function lineCallSeries(options: { env: Record<string, string>; sessionId:
       deliberate: () => call(ours, "reasoning_checkpoint", { operation: "list", session_id: options.sessionId }),
       peer: () => {
         thought += 1;
-        return call(peer, "sequentialthinking", { thought: `Step ${thought}: check the premise.`, thoughtNumber: thought, totalThoughts: thought + 1, nextThoughtNeeded: true });
+        return call(peer, "sequentialthinking", {
+          thought: `Step ${thought}: check the premise.`,
+          thoughtNumber: thought,
+          totalThoughts: thought + 1,
+          nextThoughtNeeded: true,
+        });
       },
       bare: () => call(bare, "echo", { text: "hello" }),
     };
@@ -129,11 +152,19 @@ async function lineCallSeries(options: { env: Record<string, string>; sessionId:
 }
 
 /** Milliseconds from spawn to the initialize response, and to the tools/list response after it. */
-async function coldStart(script: string, env: Record<string, string>): Promise<{ initialize: number; toolsList: number }> {
+async function coldStart(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ initialize: number; toolsList: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [script], { env, stdio: ["pipe", "pipe", "ignore"] });
   const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+  });
   const times = await new Promise<{ initialize: number; toolsList: number }>((resolve, reject) => {
     let buffered = "";
     let initialize = 0;
@@ -151,7 +182,8 @@ async function coldStart(script: string, env: Record<string, string>): Promise<{
           send({ jsonrpc: "2.0", method: "notifications/initialized" });
           send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
         } else if (message.id === 2) {
-          if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0) reject(new Error(`${script}: tools/list listed no tools`));
+          if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0)
+            reject(new Error(`${script}: tools/list listed no tools`));
           resolve({ initialize, toolsList: performance.now() - started });
         }
       }
@@ -165,14 +197,23 @@ async function coldStart(script: string, env: Record<string, string>): Promise<{
 
 /** Runs (a) and (b); throws when the server is not built. */
 export async function runStdioBench(options: StdioBenchOptions): Promise<StdioBenchReport> {
-  if (!existsSync(serverPath)) throw new Error(`No built server at ${serverPath}: run \`pnpm bench\` from the repository root (it builds first).`);
+  if (!existsSync(serverPath))
+    throw new Error(`No built server at ${serverPath}: run \`pnpm bench\` from the repository root (it builds first).`);
   const calls = options.calls ?? 600;
   const warmup = options.warmup ?? 100;
   const coldStarts = options.coldStarts ?? 15;
 
   // (a) A session with one checkpoint, made through the server itself with a scripted model.
-  const fake = await createFakeModelServer({ respond: { object: { content: "The next step.", confidence: 0.8, next_step: "Check it." } } });
-  const oursEnv = { ...basePath, LOG_LEVEL: "warn", DATABASE_PATH: join(options.directory, "stdio.db"), OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "bench" };
+  const fake = await createFakeModelServer({
+    respond: { object: { content: "The next step.", confidence: 0.8, next_step: "Check it." } },
+  });
+  const oursEnv = {
+    ...basePath,
+    LOG_LEVEL: "warn",
+    DATABASE_PATH: join(options.directory, "stdio.db"),
+    OPENAI_BASE_URL: fake.openaiBaseURL,
+    OPENAI_API_KEY: "bench",
+  };
   const ours = await connect(serverPath, oursEnv);
   const peer = await connect(peerServerPath, basePath);
   const bare = await connect(bareServerPath, basePath);
@@ -182,13 +223,31 @@ export async function runStdioBench(options: StdioBenchOptions): Promise<StdioBe
     const seeded = await ours.callTool({ name: "reasoning_linear", arguments: { content: "Seed the session." } });
     assertOk(seeded, "seeding");
     sessionId = (seeded.structuredContent as { session_id: string }).session_id;
-    assertOk(await ours.callTool({ name: "reasoning_checkpoint", arguments: { operation: "create", session_id: sessionId, name: "bench" } }), "checkpoint create");
+    assertOk(
+      await ours.callTool({
+        name: "reasoning_checkpoint",
+        arguments: { operation: "create", session_id: sessionId, name: "bench" },
+      }),
+      "checkpoint create",
+    );
     let thought = 0;
     const work = {
-      deliberate: async () => assertOk(await ours.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: sessionId } }), "checkpoint list"),
+      deliberate: async () =>
+        assertOk(
+          await ours.callTool({
+            name: "reasoning_checkpoint",
+            arguments: { operation: "list", session_id: sessionId },
+          }),
+          "checkpoint list",
+        ),
       peer: async () => {
         thought += 1;
-        const args = { thought: `Step ${thought}: check the premise.`, thoughtNumber: thought, totalThoughts: thought + 1, nextThoughtNeeded: true };
+        const args = {
+          thought: `Step ${thought}: check the premise.`,
+          thoughtNumber: thought,
+          totalThoughts: thought + 1,
+          nextThoughtNeeded: true,
+        };
         assertOk(await peer.callTool({ name: "sequentialthinking", arguments: args }), "sequentialthinking");
       },
       bare: async () => assertOk(await bare.callTool({ name: "echo", arguments: { text: "hello" } }), "echo"),
@@ -213,27 +272,47 @@ export async function runStdioBench(options: StdioBenchOptions): Promise<StdioBe
   // (b) The database is created and migrated once, outside the figures.
   const coldEnv = { ...basePath, LOG_LEVEL: "warn", DATABASE_PATH: join(options.directory, "cold.db") };
   await coldStart(serverPath, coldEnv);
-  const starts = { deliberate: [] as Array<{ initialize: number; toolsList: number }>, peer: [] as Array<{ initialize: number; toolsList: number }>, bare: [] as Array<{ initialize: number; toolsList: number }> };
+  const starts = {
+    deliberate: [] as Array<{ initialize: number; toolsList: number }>,
+    peer: [] as Array<{ initialize: number; toolsList: number }>,
+    bare: [] as Array<{ initialize: number; toolsList: number }>,
+  };
   for (let index = 0; index < coldStarts; index += 1) {
     starts.deliberate.push(await coldStart(serverPath, coldEnv));
     starts.peer.push(await coldStart(peerServerPath, basePath));
     starts.bare.push(await coldStart(bareServerPath, basePath));
   }
-  const of = (key: keyof typeof starts, field: "initialize" | "toolsList") => summarize(starts[key].map((start) => start[field]));
+  const of = (key: keyof typeof starts, field: "initialize" | "toolsList") =>
+    summarize(starts[key].map((start) => start[field]));
   return {
     calls: { deliberate: summarize(series.deliberate), peer: summarize(series.peer), bare: summarize(series.bare) },
     lineCalls,
-    initialize: { deliberate: of("deliberate", "initialize"), peer: of("peer", "initialize"), bare: of("bare", "initialize") },
-    toolsList: { deliberate: of("deliberate", "toolsList"), peer: of("peer", "toolsList"), bare: of("bare", "toolsList") },
+    initialize: {
+      deliberate: of("deliberate", "initialize"),
+      peer: of("peer", "initialize"),
+      bare: of("bare", "initialize"),
+    },
+    toolsList: {
+      deliberate: of("deliberate", "toolsList"),
+      peer: of("peer", "toolsList"),
+      bare: of("bare", "toolsList"),
+    },
   };
 }
 
 /** The report as text, with the goals' ratios. */
 export function formatStdioBench(report: StdioBenchReport): string {
   return [
-    formatSeries("(a) per call over stdio, SDK v2 client: reasoning_checkpoint list on a persisted session vs sequential-thinking's sequentialthinking vs a bare SDK echo; goal p50 <= 0.9x, p95 <= 1.2x peer", report.calls, { p50: 0.9, p95: 1.2 }),
+    formatSeries(
+      "(a) per call over stdio, SDK v2 client: reasoning_checkpoint list on a persisted session vs sequential-thinking's sequentialthinking vs a bare SDK echo; goal p50 <= 0.9x, p95 <= 1.2x peer",
+      report.calls,
+      { p50: 0.9, p95: 1.2 },
+    ),
     "",
-    formatSeries("(a') the same calls as raw JSON-RPC lines (each server's own round trip, no client library)", report.lineCalls),
+    formatSeries(
+      "(a') the same calls as raw JSON-RPC lines (each server's own round trip, no client library)",
+      report.lineCalls,
+    ),
     "",
     formatSeries("(b) cold start, spawn to initialize response; goal p50 <= 0.8x peer", report.initialize, 0.8),
     "",

@@ -48,9 +48,16 @@ async function configOverMcp(): Promise<Record<string, unknown>> {
 }
 
 async function configOverRest(): Promise<Record<string, unknown>> {
-  const response = await fetch(`${api.url}/v1/tools/reasoning_metrics`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "config" }) });
+  const response = await fetch(`${api.url}/v1/tools/reasoning_metrics`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "config" }),
+  });
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { config?: Record<string, unknown>; result?: { config: Record<string, unknown> } };
+  const body = (await response.json()) as {
+    config?: Record<string, unknown>;
+    result?: { config: Record<string, unknown> };
+  };
   return body.config ?? (body.result as { config: Record<string, unknown> }).config;
 }
 
@@ -58,12 +65,26 @@ describe("reasoning_metrics {query: config}", () => {
   it("reports the same settings over MCP and REST (only the transport differs)", async () => {
     const [overMcp, overRest] = await Promise.all([configOverMcp(), configOverRest()]);
     for (const config of [overMcp, overRest]) {
-      expect(Object.keys(config).sort()).toEqual(["database", "engine", "host_completion_ttl_seconds", "host_prompts", "log_level", "modules", "providers", "transport"]);
+      expect(Object.keys(config).sort()).toEqual([
+        "database",
+        "engine",
+        "host_completion_ttl_seconds",
+        "host_prompts",
+        "log_level",
+        "modules",
+        "providers",
+        "transport",
+      ]);
       expect(config).toMatchObject({
         log_level: "warn",
         host_completion_ttl_seconds: 120,
         providers: { provider: "anthropic" },
-        modules: { "self-improvement": { DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: 600_000, DELIBERATE_SELF_IMPROVEMENT_MODE: "auto" } },
+        modules: {
+          "self-improvement": {
+            DELIBERATE_SELF_IMPROVEMENT_CYCLE_MS: 600_000,
+            DELIBERATE_SELF_IMPROVEMENT_MODE: "auto",
+          },
+        },
       });
       expect(JSON.stringify(config)).not.toContain("sk-ant-drift-test-key-0123456789");
     }
@@ -76,7 +97,13 @@ describe("reasoning_metrics {query: config}", () => {
 });
 
 /** Any JSON result (a Standard Schema that accepts every value: the SDK's client asks for one). */
-const anyResult = { "~standard": { version: 1 as const, vendor: "drift", validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+const anyResult = {
+  "~standard": {
+    version: 1 as const,
+    vendor: "drift",
+    validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+  },
+};
 
 describe("module operations", () => {
   it("answer the same over REST (GET /v1/<module>/...) and MCP (the request <module>/<operation>)", async () => {
@@ -106,7 +133,12 @@ function statusWithHost(url: string, host: string, body?: string, origin?: strin
         port: target.port,
         path: target.pathname,
         method: body === undefined ? "GET" : "POST",
-        headers: { host, accept: "application/json, text/event-stream", "content-type": "application/json", ...(origin !== undefined ? { origin } : {}) },
+        headers: {
+          host,
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+          ...(origin !== undefined ? { origin } : {}),
+        },
       },
       (response) => {
         response.resume();
@@ -133,7 +165,13 @@ describe("the Host check (DNS-rebinding protection)", () => {
   it("takes every spelling of a loopback address as loopback in both services", async () => {
     for (const target of targets()) {
       const port = new URL(target.url).port;
-      for (const host of [`[0:0:0:0:0:0:0:1]:${port}`, `[::1]:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::ffff:127.0.0.1]:${port}`]) {
+      for (const host of [
+        `[0:0:0:0:0:0:0:1]:${port}`,
+        `[::1]:${port}`,
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `[::ffff:127.0.0.1]:${port}`,
+      ]) {
         expect(await statusWithHost(target.url, host, target.body), `${target.name} Host ${host}`).toBe(200);
       }
     }
@@ -150,7 +188,10 @@ describe("the Host check (DNS-rebinding protection)", () => {
 
 /** Runs a built service to its exit; resolves with its exit code and stderr. */
 async function runToExit(entry: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [entry], { env: { PATH: process.env["PATH"] ?? "", HOME: directory, ...env }, stdio: ["pipe", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [entry], {
+    env: { PATH: process.env["PATH"] ?? "", HOME: directory, ...env },
+    stdio: ["pipe", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => (stderr += chunk));
@@ -168,16 +209,24 @@ describe("the Origin check (browsers)", () => {
 
   it("takes a loopback page in any spelling and refuses a foreign one, in both services", async () => {
     const targets = [
-      { name: "deliberate-api", url: `${api.url}/v1/tools/reasoning_metrics`, body: JSON.stringify({ query: "config" }) },
+      {
+        name: "deliberate-api",
+        url: `${api.url}/v1/tools/reasoning_metrics`,
+        body: JSON.stringify({ query: "config" }),
+      },
       { name: "deliberate-mcp", url: mcp.url, body: initialize },
     ];
     for (const target of targets) {
       const host = `127.0.0.1:${new URL(target.url).port}`;
       for (const origin of ["http://localhost:3000", "http://[0:0:0:0:0:0:0:1]:3000", "http://[::ffff:127.0.0.1]"]) {
-        expect(await statusWithHost(target.url, host, target.body, origin), `${target.name} Origin ${origin}`).toBe(200);
+        expect(await statusWithHost(target.url, host, target.body, origin), `${target.name} Origin ${origin}`).toBe(
+          200,
+        );
       }
       for (const origin of ["https://evil.example", "http://10.0.0.1:3000"]) {
-        expect(await statusWithHost(target.url, host, target.body, origin), `${target.name} Origin ${origin}`).toBe(403);
+        expect(await statusWithHost(target.url, host, target.body, origin), `${target.name} Origin ${origin}`).toBe(
+          403,
+        );
       }
     }
   });
@@ -208,7 +257,10 @@ describe("bad settings at start", () => {
       ["deliberate-mcp", servicePaths.mcp],
       ["deliberate-api", servicePaths.api],
     ] as const) {
-      const { code, stderr } = await runToExit(entry, { LOG_LEVEL: "loud", DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes" });
+      const { code, stderr } = await runToExit(entry, {
+        LOG_LEVEL: "loud",
+        DELIBERATE_SELF_IMPROVEMENT_MODE: "sometimes",
+      });
       expect(code, `${name}: ${stderr}`).toBe(2);
       expect(stderr.trim().split("\n")).toHaveLength(1);
       expect(stderr).toContain("LOG_LEVEL");

@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 // root: this repository, or the folder given (the script's test runs it on fixtures).
 const args = process.argv.slice(2);
 const againstOrigin = args.includes("--against-origin");
-const root = args.find((arg) => !arg.startsWith("--")) ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const root =
+  args.find((arg) => !arg.startsWith("--")) ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const manifests = new Map();
 for (const group of ["packages", "services", "tooling"]) {
   for (const name of existsSync(join(root, group)) ? readdirSync(join(root, group)) : []) {
@@ -19,32 +20,55 @@ for (const group of ["packages", "services", "tooling"]) {
     if (existsSync(path)) manifests.set(`${group}/${name}`, JSON.parse(readFileSync(path, "utf8")));
   }
 }
-const privateNames = new Set([...manifests.values()].filter((manifest) => manifest.private === true).map((manifest) => manifest.name));
+const privateNames = new Set(
+  [...manifests.values()].filter((manifest) => manifest.private === true).map((manifest) => manifest.name),
+);
 
 /** `git@github.com:o/r.git`, `git+https://github.com/o/r.git` and `https://github.com/o/r` all become `github.com/o/r`. */
-const normalize = (url) => url.replace(/^git\+/, "").replace(/^git@([^:]+):/, "https://$1/").replace(/^https?:\/\//, "").replace(/\.git$/, "").toLowerCase();
+const normalize = (url) =>
+  url
+    .replace(/^git\+/, "")
+    .replace(/^git@([^:]+):/, "https://$1/")
+    .replace(/^https?:\/\//, "")
+    .replace(/\.git$/, "")
+    .toLowerCase();
 let origin;
-if (againstOrigin) try {
-  origin = execFileSync("git", ["remote", "get-url", "origin"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-} catch {
-  origin = undefined;
-}
+if (againstOrigin)
+  try {
+    origin = execFileSync("git", ["remote", "get-url", "origin"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    origin = undefined;
+  }
 
 const problems = [];
 for (const [folder, manifest] of manifests) {
   if (manifest.private === true) continue;
   const say = (message) => problems.push(`${folder}/package.json (${manifest.name}): ${message}`);
   for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
-    if (privateNames.has(dependency)) say(`dependencies lists the private workspace package ${dependency} (${range}): bundle it and move it to devDependencies.`);
+    if (privateNames.has(dependency))
+      say(
+        `dependencies lists the private workspace package ${dependency} (${range}): bundle it and move it to devDependencies.`,
+      );
   }
-  if (!Array.isArray(manifest.files) || manifest.files.length === 0) say(`files must list what the package ships, e.g. ["dist", "README.md"].`);
-  if (typeof manifest.engines?.node !== "string") say(`engines.node must name the Node versions it runs on, e.g. ">=20.19".`);
+  if (!Array.isArray(manifest.files) || manifest.files.length === 0)
+    say(`files must list what the package ships, e.g. ["dist", "README.md"].`);
+  if (typeof manifest.engines?.node !== "string")
+    say(`engines.node must name the Node versions it runs on, e.g. ">=20.19".`);
   if (typeof manifest.license !== "string") say(`license must be an SPDX identifier.`);
-  if (manifest.publishConfig?.access !== "public") say(`publishConfig.access must be "public" (a scoped package is private by default).`);
+  if (manifest.publishConfig?.access !== "public")
+    say(`publishConfig.access must be "public" (a scoped package is private by default).`);
   if (typeof manifest.repository?.url !== "string" || manifest.repository?.directory !== folder) {
-    say(`repository must be { "type": "git", "url": <this repository>, "directory": "${folder}" } (npm provenance links the package to it).`);
+    say(
+      `repository must be { "type": "git", "url": <this repository>, "directory": "${folder}" } (npm provenance links the package to it).`,
+    );
   } else if (origin !== undefined && normalize(manifest.repository.url) !== normalize(origin)) {
-    say(`repository.url is ${manifest.repository.url} but this clone's origin is ${origin}: provenance would not verify.`);
+    say(
+      `repository.url is ${manifest.repository.url} but this clone's origin is ${origin}: provenance would not verify.`,
+    );
   }
 }
 if (problems.length > 0) {

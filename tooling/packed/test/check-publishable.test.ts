@@ -41,9 +41,22 @@ describe("check-publishable", () => {
 
   it("names each problem of a public manifest, and skips private packages", async () => {
     const root = workspace({
-      "packages/base": { name: "@deliberate/base", private: true, dependencies: { "@deliberate/other": "workspace:*" } },
-      "services/mcp-server": { ...complete, dependencies: { "@deliberate/base": "workspace:*", zod: "^4" }, license: undefined, repository: { url: "x", directory: "services/elsewhere" } },
-      "services/http-api": { ...complete, name: "@deliberate/http-api", repository: { ...complete.repository, directory: "services/http-api" } },
+      "packages/base": {
+        name: "@deliberate/base",
+        private: true,
+        dependencies: { "@deliberate/other": "workspace:*" },
+      },
+      "services/mcp-server": {
+        ...complete,
+        dependencies: { "@deliberate/base": "workspace:*", zod: "^4" },
+        license: undefined,
+        repository: { url: "x", directory: "services/elsewhere" },
+      },
+      "services/http-api": {
+        ...complete,
+        name: "@deliberate/http-api",
+        repository: { ...complete.repository, directory: "services/http-api" },
+      },
     });
     const failed = await run(process.execPath, [script, root]).then(
       () => undefined,
@@ -52,7 +65,9 @@ describe("check-publishable", () => {
     expect(failed?.code).toBe(1);
     const lines = (failed?.stderr ?? "").trim().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toContain("services/mcp-server/package.json (@deliberate/mcp-server): dependencies lists the private workspace package @deliberate/base");
+    expect(lines[0]).toContain(
+      "services/mcp-server/package.json (@deliberate/mcp-server): dependencies lists the private workspace package @deliberate/base",
+    );
     expect(lines[1]).toContain("license must be an SPDX identifier");
     expect(lines[2]).toContain('"directory": "services/mcp-server"');
   });
@@ -66,7 +81,9 @@ describe("check-publishable --against-origin (pnpm release)", () => {
     await expect(run(process.execPath, [script, root])).resolves.toMatchObject({ stderr: "" });
     await expect(run(process.execPath, [script, "--against-origin", root])).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("repository.url is git+https://github.com/example/deliberate.git but this clone's origin is git@github.com:someone/else.git"),
+      stderr: expect.stringContaining(
+        "repository.url is git+https://github.com/example/deliberate.git but this clone's origin is git@github.com:someone/else.git",
+      ),
     });
     await run("git", ["remote", "set-url", "origin", "https://github.com/example/deliberate"], { cwd: root });
     await expect(run(process.execPath, [script, "--against-origin", root])).resolves.toMatchObject({ stderr: "" });

@@ -30,8 +30,18 @@ async function freePort(): Promise<number> {
 
 const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
 const services = [
-  { name: "http-api", portVariable: "PORT", token: { REASONING_API_TOKEN: "container-secret" }, ready: (entry: Record<string, unknown>) => entry["message"] === "deliberate-api listening" },
-  { name: "mcp-server", portVariable: "MCP_HTTP_PORT", token: { MCP_HTTP_TOKEN: "container-secret" }, ready: (entry: Record<string, unknown>) => String(entry["message"]).startsWith("MCP over Streamable HTTP at") },
+  {
+    name: "http-api",
+    portVariable: "PORT",
+    token: { REASONING_API_TOKEN: "container-secret" },
+    ready: (entry: Record<string, unknown>) => entry["message"] === "deliberate-api listening",
+  },
+  {
+    name: "mcp-server",
+    portVariable: "MCP_HTTP_PORT",
+    token: { MCP_HTTP_TOKEN: "container-secret" },
+    ready: (entry: Record<string, unknown>) => String(entry["message"]).startsWith("MCP over Streamable HTTP at"),
+  },
 ];
 
 describe.each(services)("services/$name/Dockerfile", (service) => {
@@ -44,16 +54,22 @@ describe.each(services)("services/$name/Dockerfile", (service) => {
     expect(stage.user).toBe("node");
     expect(stage.volumes).toEqual(["/data"]);
     expect(stage.env["DATABASE_PATH"]).toBe("/data/deliberate.db");
-    expect(stage.entrypoint.slice(0, 2)).toEqual(["node", `/app/node_modules/@deliberate/${service.name}/dist/main.js`]);
+    expect(stage.entrypoint.slice(0, 2)).toEqual([
+      "node",
+      `/app/node_modules/@deliberate/${service.name}/dist/main.js`,
+    ]);
     // The same variables as the README documents.
-    for (const name of Object.keys(stage.env).filter((variable) => variable !== "NODE_ENV")) expect(readme).toContain(`\`${name}\``);
+    for (const name of Object.keys(stage.env).filter((variable) => variable !== "NODE_ENV"))
+      expect(readme).toContain(`\`${name}\``);
   });
 
   it("its ENTRYPOINT and CMD, with its ENV, serve from the installed package, and its HEALTHCHECK passes (and fails once stopped)", async () => {
     const data = mkdtempSync(join(tmpdir(), `deliberate-container-${service.name}-`));
     folders.push(data);
     const port = String(await freePort());
-    const imageEnv = Object.fromEntries(Object.entries(stage.env).map(([name, value]) => [name, value.replace(/^\/data\b/, data)]));
+    const imageEnv = Object.fromEntries(
+      Object.entries(stage.env).map(([name, value]) => [name, value.replace(/^\/data\b/, data)]),
+    );
     const env = userEnvironment({ home: data, extra: { ...imageEnv, [service.portVariable]: port, ...service.token } });
     const toHost = (word: string) => word.replace(/^\/app\//, `${installFolder}/`);
     const [command = "", ...args] = [...stage.entrypoint, ...stage.cmd].map(toHost);
@@ -81,9 +97,15 @@ describe("services/http-api/compose.yaml", () => {
     expect(compose).toContain("dockerfile: services/http-api/Dockerfile");
     expect(compose).toMatch(/image: postgres:17/);
     // Both replicas share one database, as in the README's "Several replicas on Postgres".
-    expect(compose).toMatch(/DATABASE_URL: postgres:\/\/deliberate:\$\{POSTGRES_PASSWORD[^}]*\}@postgres:5432\/deliberate/);
-    const apiVariables = [...compose.matchAll(/^ {6}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1] ?? "").filter((name) => !name.startsWith("POSTGRES_"));
-    expect(apiVariables).toEqual(expect.arrayContaining(["DATABASE_URL", "REASONING_API_TOKEN", "REASONING_API_ALLOWED_HOSTS"]));
+    expect(compose).toMatch(
+      /DATABASE_URL: postgres:\/\/deliberate:\$\{POSTGRES_PASSWORD[^}]*\}@postgres:5432\/deliberate/,
+    );
+    const apiVariables = [...compose.matchAll(/^ {6}([A-Z][A-Z0-9_]+):/gm)]
+      .map((match) => match[1] ?? "")
+      .filter((name) => !name.startsWith("POSTGRES_"));
+    expect(apiVariables).toEqual(
+      expect.arrayContaining(["DATABASE_URL", "REASONING_API_TOKEN", "REASONING_API_ALLOWED_HOSTS"]),
+    );
     const apiReadme = readFileSync(join(repositoryRoot, "services", "http-api", "README.md"), "utf8");
     for (const name of apiVariables) expect(`${readme}\n${apiReadme}`).toContain(name);
   });

@@ -22,7 +22,13 @@ describe("deliberate-api from the packed tarball, started by the README's comman
     const [line] = commandLines(readmeBlock("http-api"));
     const [command, ...args] = words(line ?? "", env);
     expect([command, ...args]).toEqual(["npx", "-y", "@deliberate/http-api"]);
-    const started = await startLogged({ command: command ?? "", args, cwd: installFolder, env, ready: (entry) => entry["message"] === "deliberate-api listening" });
+    const started = await startLogged({
+      command: command ?? "",
+      args,
+      cwd: installFolder,
+      env,
+      ready: (entry) => entry["message"] === "deliberate-api listening",
+    });
     child = started.child;
     listening = started.entry;
     url = String(listening["url"]);
@@ -49,16 +55,27 @@ describe("deliberate-api from the packed tarball, started by the README's comman
     const decided = await fetch(`${url}/v1/tools/reasoning_decision`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "weighted", question: "Which database?", options: ["Postgres", "SQLite"], criteria: [{ name: "scale", weight: 1 }], scores: [[9], [3]] }),
+      body: JSON.stringify({
+        type: "weighted",
+        question: "Which database?",
+        options: ["Postgres", "SQLite"],
+        criteria: [{ name: "scale", weight: 1 }],
+        scores: [[9], [3]],
+      }),
     });
     expect(decided.status).toBe(200);
     const body = (await decided.json()) as { session_id?: string; result?: { session_id?: string } };
     const sessionId = body.session_id ?? body.result?.session_id;
     expect(sessionId).toBeTypeOf("string");
     if (!existsSync(chromiumPath)) {
-      throw new Error(`Chromium not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium-headless-shell chromium\` (.ci/run does this), or set CHROMIUM_PATH.`);
+      throw new Error(
+        `Chromium not found at ${chromiumPath}: install it with \`apt-get update && apt-get install -y chromium-headless-shell chromium\` (.ci/run does this), or set CHROMIUM_PATH.`,
+      );
     }
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+    const browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+    });
     try {
       const page = await browser.newPage();
       const problems: string[] = [];

@@ -41,7 +41,11 @@ describe("deliberate-mcp from the packed tarball, in a folder with no monorepo",
     const all = words(line ?? "", env);
     const launch = all.slice(all.indexOf("--") + 1);
     expect(launch.slice(0, 3)).toEqual(["npx", "-y", "@deliberate/mcp-server"]);
-    const variables = Object.fromEntries(all.flatMap((word, index) => (all[index - 1] === "-e" ? [word.split(/=(.*)/s).slice(0, 2) as [string, string]] : [])));
+    const variables = Object.fromEntries(
+      all.flatMap((word, index) =>
+        all[index - 1] === "-e" ? [word.split(/=(.*)/s).slice(0, 2) as [string, string]] : [],
+      ),
+    );
     expect(variables["DATABASE_PATH"]).toBe(join(userHome, ".local", "share", "deliberate", "deliberate.db"));
     const tools = await toolsOf(launch, { ...env, ...variables });
     // The default toolset (core); DELIBERATE_TOOLSETS=all lists the rest.
@@ -54,7 +58,11 @@ describe("deliberate-mcp from the packed tarball, in a folder with no monorepo",
     // A project inside the user's folder: npx finds the installed package up the tree (as it finds its own
     // cached copy after the first download), and the server runs with the project as its working directory.
     const elsewhere = mkdtempSync(join(installFolder, "project-"));
-    const entry = (JSON.parse(readmeBlock("claude-desktop")) as { mcpServers: { deliberate: { command: string; args: string[]; env?: Record<string, string> } } }).mcpServers.deliberate;
+    const entry = (
+      JSON.parse(readmeBlock("claude-desktop")) as {
+        mcpServers: { deliberate: { command: string; args: string[]; env?: Record<string, string> } };
+      }
+    ).mcpServers.deliberate;
     expect([entry.command, ...entry.args]).toEqual(["npx", "-y", "@deliberate/mcp-server"]);
     // The README's DATABASE_PATH is a macOS example: this run leaves it out to check the default instead.
     const env = userEnvironment({ home: userHome });
@@ -84,7 +92,13 @@ describe("deliberate-mcp --http from the packed tarball", () => {
     const [command, ...args] = words(line ?? "", env);
     expect([command, ...args]).toEqual(["npx", "-y", "@deliberate/mcp-server", "--http"]);
     // Port 0 instead of 8080: any free port (tests run side by side).
-    const { child, entry } = await startLogged({ command: command ?? "", args: [...args, "--port", "0"], cwd: installFolder, env, ready: (logged) => String(logged["message"]).startsWith("Session viewer: ") });
+    const { child, entry } = await startLogged({
+      command: command ?? "",
+      args: [...args, "--port", "0"],
+      cwd: installFolder,
+      env,
+      ready: (logged) => String(logged["message"]).startsWith("Session viewer: "),
+    });
     try {
       const viewer = String(entry["url"]);
       const base = viewer.replace(/\/ui$/, "");
@@ -111,10 +125,15 @@ describe("another Node", () => {
     // The README's command, with Node 22 first on PATH (npm and the bin's `#!/usr/bin/env node` run on it).
     const tools = await toolsOf(["npx", "-y", "@deliberate/mcp-server"], env, installFolder);
     expect(tools).toContain("reasoning_linear");
-    expect((await run("npx", ["-y", "@deliberate/mcp-server", "--print-config", "claude-code"], { cwd: installFolder, env })).stdout).toContain(` -- ${node22} `);
+    expect(
+      (await run("npx", ["-y", "@deliberate/mcp-server", "--print-config", "claude-code"], { cwd: installFolder, env }))
+        .stdout,
+    ).toContain(` -- ${node22} `);
     const main = join(installFolder, "node_modules", "@deliberate", "mcp-server", "dist", "main.js");
     const printed = await run(node22, [main, "--print-config", "claude-desktop"], { cwd: installFolder, env });
-    expect((JSON.parse(printed.stdout) as { mcpServers: { deliberate: { command: string } } }).mcpServers.deliberate.command).toBe(node22);
+    expect(
+      (JSON.parse(printed.stdout) as { mcpServers: { deliberate: { command: string } } }).mcpServers.deliberate.command,
+    ).toBe(node22);
   });
 
   it.runIf(hostOnNode20)(
@@ -140,9 +159,13 @@ describe("another Node", () => {
       expect(line).toContain("was built for Node 24 (NODE_MODULE_VERSION 137)");
       expect(line).toContain(`this is Node ${process.versions.node} (NODE_MODULE_VERSION ${process.versions.modules}`);
       // The same refusal for --print-config: it would name a Node that cannot run the server.
-      await expect(run(process.execPath, [main, "--print-config", "claude-code"], { cwd: folder, env })).rejects.toMatchObject({ code: 1 });
+      await expect(
+        run(process.execPath, [main, "--print-config", "claude-code"], { cwd: folder, env }),
+      ).rejects.toMatchObject({ code: 1 });
       const fix = /Fix: (.*?) — or launch/.exec(line)?.[1];
-      expect(fix).toMatch(new RegExp(`^cd ${folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} && PATH=.* npm rebuild better-sqlite3$`));
+      expect(fix).toMatch(
+        new RegExp(`^cd ${folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} && PATH=.* npm rebuild better-sqlite3$`),
+      );
       // The line's command as given (it puts this Node first on PATH itself).
       await run("sh", ["-c", fix ?? "false"], {
         env: userEnvironment({ home: userHome, extra: { npm_config_better_sqlite3_binary_host: mirror.url } }),

@@ -18,7 +18,13 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /** Runs the check with no headers configured or cached (an empty HOME and cache), probing `probes`. */
 function check(probes: string, extra: NodeJS.ProcessEnv = {}) {
-  const env: NodeJS.ProcessEnv = { PATH: process.env["PATH"], HOME: home, XDG_CACHE_HOME: join(home, "cache"), DELIBERATE_NATIVE_BUILD_PROBES: probes, ...extra };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env["PATH"],
+    HOME: home,
+    XDG_CACHE_HOME: join(home, "cache"),
+    DELIBERATE_NATIVE_BUILD_PROBES: probes,
+    ...extra,
+  };
   return run(process.execPath, [script], { env });
 }
 
@@ -32,7 +38,8 @@ describe("check-native-build (pnpm:devPreinstall)", () => {
     expect(lines[0]).toMatch(/npm_config_nodedir=\S+ pnpm install/);
     // This Node's own headers, when they sit next to it (Debian's /usr, an official build's folder).
     const nodeHome = dirname(dirname(process.execPath));
-    if (existsSync(join(nodeHome, "include", "node", "node.h"))) expect(lines[0]).toContain(`npm_config_nodedir=${nodeHome} pnpm install`);
+    if (existsSync(join(nodeHome, "include", "node", "node.h")))
+      expect(lines[0]).toContain(`npm_config_nodedir=${nodeHome} pnpm install`);
     else expect(lines[0]).toContain("npm_config_nodedir=<that folder> pnpm install");
   });
 

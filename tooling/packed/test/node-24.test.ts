@@ -23,7 +23,14 @@ afterAll(() => {
 describe("a user whose Node is 24: the tarballs installed and run on a Node 24 from npm", () => {
   it("is Node 24, and the driver the server loads there (better-sqlite3 13) works in the installed folder", async () => {
     expect((await run(node24, ["--version"])).stdout).toMatch(/^v24\./);
-    const { stdout } = await run(node24, ["-e", "const Database = require('better-sqlite3-napi'); console.log(new Database(':memory:').prepare('select 41 + 1 as n').get().n)"], { cwd: folder });
+    const { stdout } = await run(
+      node24,
+      [
+        "-e",
+        "const Database = require('better-sqlite3-napi'); console.log(new Database(':memory:').prepare('select 41 + 1 as n').get().n)",
+      ],
+      { cwd: folder },
+    );
     expect(stdout.trim()).toBe("42");
   });
 
@@ -45,7 +52,11 @@ describe("a user whose Node is 24: the tarballs installed and run on a Node 24 f
     ].join("\n");
     const outcome = await run(node24, ["-e", script], { cwd: folder }).then(
       (done) => ({ code: 0, stdout: done.stdout, stderr: done.stderr }),
-      (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({ code: error.code ?? error.signal, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
+      (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({
+        code: error.code ?? error.signal,
+        stdout: error.stdout ?? "",
+        stderr: error.stderr ?? "",
+      }),
     );
     const aborted = /Assertion failed: \(env\) != nullptr/.test(outcome.stderr);
     expect(
@@ -65,20 +76,31 @@ describe("a user whose Node is 24: the tarballs installed and run on a Node 24 f
     expect(launch.slice(0, 3)).toEqual(["npx", "-y", "@deliberate/mcp-server"]);
     const databasePath = join(userHome, ".local", "share", "deliberate", "deliberate.db");
     const [command, ...args] = launch;
-    const { client } = await connectStdio({ command: command ?? "", args, cwd: folder, env: { ...env, DATABASE_PATH: databasePath } });
+    const { client } = await connectStdio({
+      command: command ?? "",
+      args,
+      cwd: folder,
+      env: { ...env, DATABASE_PATH: databasePath },
+    });
     try {
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
       expect(tools).toEqual(expect.arrayContaining(["reasoning_linear", "reasoning_decision", "reasoning_preset"]));
       // A call that writes (keyless: the pending step and its resume token go into the SQLite file through the
       // Node 24 build of better-sqlite3) and answers with the prompts for the calling agent.
-      const result = await client.callTool({ name: "reasoning_linear", arguments: { content: "Is 7 prime? No divisor between 2 and its square root." } });
+      const result = await client.callTool({
+        name: "reasoning_linear",
+        arguments: { content: "Is 7 prime? No divisor between 2 and its square root." },
+      });
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       const [first] = result.content as Array<{ type: string; text: string }>;
       expect(JSON.parse(first?.text ?? "{}")).toMatchObject({ status: "needs_completion", tool: "reasoning_linear" });
       // More calls, then a pause: the garbage they leave is collected, by V8's own tasks too, and the server lives on
       // (with better-sqlite3 12 it aborted within seconds of starting).
       for (let index = 0; index < 40; index += 1) {
-        const more = await client.callTool({ name: "reasoning_linear", arguments: { content: `Step ${index}: 7 has no divisor but 1 and itself.` } });
+        const more = await client.callTool({
+          name: "reasoning_linear",
+          arguments: { content: `Step ${index}: 7 has no divisor but 1 and itself.` },
+        });
         expect(more.isError, JSON.stringify(more.content)).toBeFalsy();
       }
       await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -94,14 +116,22 @@ describe("a user whose Node is 24: the tarballs installed and run on a Node 24 f
     const [line] = commandLines(readmeBlock("print-config"));
     const [command, ...args] = words(line ?? "", env);
     const printed = await run(command ?? "", args, { cwd: folder, env });
-    expect(printed.stdout).toContain(` -- ${node24} ${join(folder, "node_modules", "@deliberate", "mcp-server", "dist", "main.js")}\n`);
+    expect(printed.stdout).toContain(
+      ` -- ${node24} ${join(folder, "node_modules", "@deliberate", "mcp-server", "dist", "main.js")}\n`,
+    );
   });
 
   it("deliberate-api on Node 24 serves /healthz", async () => {
     const env = userEnvironment({ home: home(), nodeBinary: node24, extra: { PORT: "0" } });
     const [line] = commandLines(readmeBlock("http-api"));
     const [command, ...args] = words(line ?? "", env);
-    const { child, entry } = await startLogged({ command: command ?? "", args, cwd: folder, env, ready: (logged) => logged["message"] === "deliberate-api listening" });
+    const { child, entry } = await startLogged({
+      command: command ?? "",
+      args,
+      cwd: folder,
+      env,
+      ready: (logged) => logged["message"] === "deliberate-api listening",
+    });
     try {
       const health = await fetch(`${String(entry["url"])}/healthz`);
       expect(health.status).toBe(200);

@@ -17,16 +17,25 @@ afterAll(() => {
 
 describe("an installed package without the viewer's files", () => {
   cpSync(installFolder, folder, { recursive: true, verbatimSymlinks: true });
-  for (const name of ["http-api", "mcp-server"]) rmSync(join(folder, "node_modules", "@deliberate", name, "dist", "browser"), { recursive: true });
+  for (const name of ["http-api", "mcp-server"])
+    rmSync(join(folder, "node_modules", "@deliberate", name, "dist", "browser"), { recursive: true });
   const main = (name: string) => join(folder, "node_modules", "@deliberate", name, "dist", "main.js");
 
   it("deliberate-api: no viewer URL in the start-up log, a warning naming the cause, /ui answers 404", async () => {
     expect(existsSync(join(folder, "node_modules", "@deliberate", "http-api", "dist", "browser"))).toBe(false);
     const env = userEnvironment({ home, extra: { PORT: "0" } });
-    const { child, entry, stderr } = await startLogged({ command: process.execPath, args: [main("http-api")], cwd: folder, env, ready: (logged) => logged["message"] === "deliberate-api listening" });
+    const { child, entry, stderr } = await startLogged({
+      command: process.execPath,
+      args: [main("http-api")],
+      cwd: folder,
+      env,
+      ready: (logged) => logged["message"] === "deliberate-api listening",
+    });
     try {
       expect(entry["viewer"]).toBeUndefined();
-      expect(stderr.some((line) => line.includes("Session viewer not served: its browser files are missing"))).toBe(true);
+      expect(stderr.some((line) => line.includes("Session viewer not served: its browser files are missing"))).toBe(
+        true,
+      );
       expect((await fetch(`${String(entry["url"])}/ui`)).status).toBe(404);
       expect((await fetch(`${String(entry["url"])}/healthz`)).status).toBe(200);
     } finally {
@@ -45,7 +54,9 @@ describe("an installed package without the viewer's files", () => {
     });
     try {
       expect(stderr.some((line) => line.includes("Session viewer: "))).toBe(false);
-      expect(stderr.some((line) => line.includes("Session viewer not served: its browser files are missing"))).toBe(true);
+      expect(stderr.some((line) => line.includes("Session viewer not served: its browser files are missing"))).toBe(
+        true,
+      );
       const url = String(/at (http:\/\/\S+)\/mcp/.exec(String(entry["message"]))?.[1]);
       expect((await fetch(`${url}/ui`)).status).toBe(404);
     } finally {

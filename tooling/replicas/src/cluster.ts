@@ -65,11 +65,18 @@ async function healthy(url: string): Promise<boolean> {
  */
 export async function startReplica(options: StartReplicaOptions): Promise<Replica> {
   const entry = options.entry ?? servicePaths[options.kind];
-  if (!existsSync(entry)) throw new Error(`No built service at ${entry}: run \`pnpm build\` (or pnpm --filter @deliberate/${options.kind === "api" ? "http-api" : "mcp-server"} build) first.`);
+  if (!existsSync(entry))
+    throw new Error(
+      `No built service at ${entry}: run \`pnpm build\` (or pnpm --filter @deliberate/${options.kind === "api" ? "http-api" : "mcp-server"} build) first.`,
+    );
   const port = await freePort();
   const args = options.kind === "mcp" ? [entry, "--http", "--port", String(port)] : [entry];
   // The MCP replica serves every toolset (its default, core, leaves out tools the scenarios call).
-  const env = { PATH: process.env["PATH"] ?? "", ...(options.kind === "api" ? { PORT: String(port) } : { DELIBERATE_TOOLSETS: "all" }), ...options.env };
+  const env = {
+    PATH: process.env["PATH"] ?? "",
+    ...(options.kind === "api" ? { PORT: String(port) } : { DELIBERATE_TOOLSETS: "all" }),
+    ...options.env,
+  };
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   const logs: string[] = [];
   const name = options.name ?? `${options.kind}-${child.pid}`;
@@ -85,7 +92,10 @@ export async function startReplica(options: StartReplicaOptions): Promise<Replic
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
   while (!(await healthy(`${base}/healthz`))) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening:\n${logs.slice(-20).join("\n")}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `${name} exited (${child.exitCode ?? child.signalCode}) before listening:\n${logs.slice(-20).join("\n")}`,
+      );
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`${name} did not answer ${base}/healthz within ${timeoutMs} ms:\n${logs.slice(-20).join("\n")}`);
@@ -137,7 +147,12 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     request.on("data", (chunk: string) => (body += chunk));
     request.on("end", () => {
       const jobId = String(request.headers["x-deliberate-job-id"] ?? "");
-      deliveries.push({ jobId, body, attempt: Number(request.headers["x-deliberate-delivery-attempt"] ?? 0), deliveryId: String(request.headers["idempotency-key"] ?? "") });
+      deliveries.push({
+        jobId,
+        body,
+        attempt: Number(request.headers["x-deliberate-delivery-attempt"] ?? 0),
+        deliveryId: String(request.headers["idempotency-key"] ?? ""),
+      });
       response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
     });
   });
@@ -149,7 +164,8 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     deliveries,
     byJob() {
       const grouped = new Map<string, Delivery[]>();
-      for (const delivery of deliveries) grouped.set(delivery.jobId, [...(grouped.get(delivery.jobId) ?? []), delivery]);
+      for (const delivery of deliveries)
+        grouped.set(delivery.jobId, [...(grouped.get(delivery.jobId) ?? []), delivery]);
       return grouped;
     },
     close: () =>
@@ -185,19 +201,31 @@ export function createJsonPoster(options: { maxSockets?: number } = {}): JsonPos
     post(url, body) {
       const payload = JSON.stringify(body);
       return new Promise<JsonAnswer>((resolve, reject) => {
-        const outgoing = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } }, (response) => {
-          let text = "";
-          response.setEncoding("utf8");
-          response.on("data", (chunk: string) => (text += chunk));
-          response.on("error", reject);
-          response.on("end", () => {
-            try {
-              resolve({ status: response.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text), headers: response.headers });
-            } catch (error) {
-              reject(error);
-            }
-          });
-        });
+        const outgoing = request(
+          url,
+          {
+            method: "POST",
+            agent,
+            headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+          },
+          (response) => {
+            let text = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk: string) => (text += chunk));
+            response.on("error", reject);
+            response.on("end", () => {
+              try {
+                resolve({
+                  status: response.statusCode ?? 0,
+                  body: text === "" ? undefined : JSON.parse(text),
+                  headers: response.headers,
+                });
+              } catch (error) {
+                reject(error);
+              }
+            });
+          },
+        );
         outgoing.on("error", reject);
         outgoing.end(payload);
       });
@@ -207,7 +235,11 @@ export function createJsonPoster(options: { maxSockets?: number } = {}): JsonPos
 }
 
 /** Runs `work` over `items` with at most `limit` at once; collects every outcome (never throws). */
-export async function forEachLimited<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
+export async function forEachLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<Array<PromiseSettledResult<R>>> {
   const results: Array<PromiseSettledResult<R>> = new Array(items.length);
   let next = 0;
   await Promise.all(

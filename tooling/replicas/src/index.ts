@@ -1,2 +1,18 @@
-export { createJsonPoster, forEachLimited, freePort, servicePaths, startCallbackReceiver, startReplica, waitFor } from "./cluster.ts";
-export type { CallbackReceiver, Delivery, JsonAnswer, JsonPoster, Replica, ReplicaKind, StartReplicaOptions } from "./cluster.ts";
+export {
+  createJsonPoster,
+  forEachLimited,
+  freePort,
+  servicePaths,
+  startCallbackReceiver,
+  startReplica,
+  waitFor,
+} from "./cluster.ts";
+export type {
+  CallbackReceiver,
+  Delivery,
+  JsonAnswer,
+  JsonPoster,
+  Replica,
+  ReplicaKind,
+  StartReplicaOptions,
+} from "./cluster.ts";

@@ -3,7 +3,14 @@ import { type RestartableTestPostgres, startEmbeddedPostgres } from "@deliberate
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CallbackReceiver, createJsonPoster, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
+import {
+  type CallbackReceiver,
+  createJsonPoster,
+  type Replica,
+  startCallbackReceiver,
+  startReplica,
+  waitFor,
+} from "../src/index.ts";
 
 // Postgres goes away for 5 s under load: two deliberate-api replicas (async intents, REST writes) and one
 // deliberate-mcp --http replica (writes over MCP) keep running, refuse calls retryably meanwhile (503 +
@@ -28,7 +35,11 @@ const poster = createJsonPoster({ maxSockets: 8 });
 beforeAll(async () => {
   [postgres, model, callbacks] = await Promise.all([
     startEmbeddedPostgres({ maxConnections: 100 }),
-    createFakeModelServer({ respond: (request) => ({ object: { content: `Continuation ${request.index}.`, confidence: 0.8, next_step: "Go on." } }) }),
+    createFakeModelServer({
+      respond: (request) => ({
+        object: { content: `Continuation ${request.index}.`, confidence: 0.8, next_step: "Go on." },
+      }),
+    }),
     startCallbackReceiver(),
   ]);
 });
@@ -112,13 +123,23 @@ describe("the database goes away under load", () => {
     const unexpected: string[] = [];
     const record = (surface: Outcome["surface"], sentIn: Phase, kind: string) => {
       outcomes.push({ surface, phase: sentIn, kind });
-      if (kind !== "ok" && kind !== "refused-retryably" && unexpected.length < 10) unexpected.push(`${surface} (${sentIn}): ${kind}`);
+      if (kind !== "ok" && kind !== "refused-retryably" && unexpected.length < 10)
+        unexpected.push(`${surface} (${sentIn}): ${kind}`);
     };
     // A REST refusal is retryable when it is 503 with Retry-After and `retryable: true` in the body.
-    const restKind = (answer: { status: number; body: unknown; headers: Record<string, unknown> }, okStatus: number) => {
+    const restKind = (
+      answer: { status: number; body: unknown; headers: Record<string, unknown> },
+      okStatus: number,
+    ) => {
       if (answer.status === okStatus) return "ok";
       const error = (answer.body as { error?: { code?: string; retryable?: boolean } } | undefined)?.error;
-      if (answer.status === 503 && error?.retryable === true && error.code === "STORAGE" && Number(answer.headers["retry-after"]) > 0) return "refused-retryably";
+      if (
+        answer.status === 503 &&
+        error?.retryable === true &&
+        error.code === "STORAGE" &&
+        Number(answer.headers["retry-after"]) > 0
+      )
+        return "refused-retryably";
       return `HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
     };
     const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -129,7 +150,11 @@ describe("the database goes away under load", () => {
         const sentIn = phase;
         const target = apis[(worker + index) % apis.length] as Replica;
         try {
-          const answer = await poster.post(`${target.url}/agent_intent_async`, { goal_text: `search project for TODOs ${worker}-${index}`, correlation_id: `o-${worker}-${index}`, callback_url: callbacks.url });
+          const answer = await poster.post(`${target.url}/agent_intent_async`, {
+            goal_text: `search project for TODOs ${worker}-${index}`,
+            correlation_id: `o-${worker}-${index}`,
+            callback_url: callbacks.url,
+          });
           const kind = restKind(answer, 202);
           if (kind === "ok") accepted.push((answer.body as { job_id: string }).job_id);
           record("intent", sentIn, kind);
@@ -144,7 +169,11 @@ describe("the database goes away under load", () => {
         const sentIn = phase;
         const target = apis[index % apis.length] as Replica;
         try {
-          const answer = await poster.post(`${target.url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: sessionId, name: `checkpoint ${index}` });
+          const answer = await poster.post(`${target.url}/v1/tools/reasoning_checkpoint`, {
+            operation: "create",
+            session_id: sessionId,
+            name: `checkpoint ${index}`,
+          });
           const kind = restKind(answer, 200);
           if (kind === "ok") checkpoints.push((answer.body as { checkpoint_id: string }).checkpoint_id);
           record("rest", sentIn, kind);
@@ -158,14 +187,23 @@ describe("the database goes away under load", () => {
       for (let index = 0; loading; index += 1) {
         const sentIn = phase;
         try {
-          const result = await client.callTool({ name: "reasoning_linear", arguments: { content: `Step ${index}.`, session_id: sessionId } });
+          const result = await client.callTool({
+            name: "reasoning_linear",
+            arguments: { content: `Step ${index}.`, session_id: sessionId },
+          });
           if (!result.isError) {
             thoughts.push((result.structuredContent as { thought_id: string }).thought_id);
             record("mcp", sentIn, "ok");
           } else {
             const text = (result.content as Array<{ text?: string }>)[0]?.text ?? "";
             const body = JSON.parse(text) as { code?: string; retryable?: boolean; retry_after_seconds?: number };
-            record("mcp", sentIn, body.code === "STORAGE" && body.retryable === true && (body.retry_after_seconds ?? 0) > 0 ? "refused-retryably" : `result ${text.slice(0, 300)}`);
+            record(
+              "mcp",
+              sentIn,
+              body.code === "STORAGE" && body.retryable === true && (body.retry_after_seconds ?? 0) > 0
+                ? "refused-retryably"
+                : `result ${text.slice(0, 300)}`,
+            );
           }
         } catch (error) {
           record("mcp", sentIn, `thrown: ${String(error).slice(0, 300)}`);
@@ -175,14 +213,26 @@ describe("the database goes away under load", () => {
     };
     const load = Promise.all([intentLoop(0), intentLoop(1), restLoop(), mcpLoop()]);
 
-    await waitFor(() => accepted.length >= 20 && checkpoints.length >= 10 && thoughts.length >= 5, 60_000, "load before the outage");
+    await waitFor(
+      () => accepted.length >= 20 && checkpoints.length >= 10 && thoughts.length >= 5,
+      60_000,
+      "load before the outage",
+    );
     await postgres.halt();
     phase = "down";
     const downSince = performance.now();
     // Liveness stays 200 (the process is fine), readiness says the database is away.
     for (const replica of started) {
-      const [live, readiness] = await Promise.all([fetch(`${baseOf(replica)}/healthz`), fetch(`${baseOf(replica)}/readyz`)]);
-      expect([replica.name, live.status, readiness.status, Number(readiness.headers.get("retry-after")) > 0]).toEqual([replica.name, 200, 503, true]);
+      const [live, readiness] = await Promise.all([
+        fetch(`${baseOf(replica)}/healthz`),
+        fetch(`${baseOf(replica)}/readyz`),
+      ]);
+      expect([replica.name, live.status, readiness.status, Number(readiness.headers.get("retry-after")) > 0]).toEqual([
+        replica.name,
+        200,
+        503,
+        true,
+      ]);
       expect(await readiness.json()).toEqual({ status: "unavailable", checks: { database: "unavailable" } });
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, outageMs - (performance.now() - downSince))));
@@ -198,13 +248,18 @@ describe("the database goes away under load", () => {
       }),
     );
     const callsBefore = outcomes.length;
-    await waitFor(() => outcomes.slice(callsBefore).filter((outcome) => outcome.kind === "ok").length >= 10, recoveryDeadlineMs, "calls to pass again");
+    await waitFor(
+      () => outcomes.slice(callsBefore).filter((outcome) => outcome.kind === "ok").length >= 10,
+      recoveryDeadlineMs,
+      "calls to pass again",
+    );
     const servingAgainMs = Math.round(performance.now() - back);
     loading = false;
     await load;
 
     // No replica exited.
-    for (const replica of started) expect(replica.child.exitCode, `${replica.name} exited: ${replica.logs.slice(-5).join("\n")}`).toBeNull();
+    for (const replica of started)
+      expect(replica.child.exitCode, `${replica.name} exited: ${replica.logs.slice(-5).join("\n")}`).toBeNull();
     expect(unexpected).toEqual([]);
     // Calls sent while the database was down were refused retryably, on every surface.
     for (const surface of ["intent", "rest", "mcp"] as const) {
@@ -213,28 +268,49 @@ describe("the database goes away under load", () => {
       expect(down.filter((outcome) => outcome.kind !== "refused-retryably")).toEqual([]);
     }
     expect(Math.max(...recovered, servingAgainMs)).toBeLessThanOrEqual(recoveryDeadlineMs);
-    for (const replica of [api1, api2]) expect(replica.logs.some((line) => line.includes("the queue resumed"))).toBe(true);
+    for (const replica of [api1, api2])
+      expect(replica.logs.some((line) => line.includes("the queue resumed"))).toBe(true);
 
     // Every accepted job finishes and is called back (those held when the database went away are taken back).
     await waitFor(() => accepted.every((id) => callbacks.byJob().has(id)), 60_000, "a callback for every accepted job");
-    const jobs = await query<{ id: string; status: string; callback_status: string }>(databaseUrl, "select id, status, callback_status from reasoning_queue");
+    const jobs = await query<{ id: string; status: string; callback_status: string }>(
+      databaseUrl,
+      "select id, status, callback_status from reasoning_queue",
+    );
     const byId = new Map(jobs.map((job) => [job.id, job]));
-    await waitFor(async () => (await query<{ n: string }>(databaseUrl, "select count(*) as n from reasoning_queue where callback_status = 'pending'"))[0]?.n === "0", 30_000, "deliveries to be recorded");
+    await waitFor(
+      async () =>
+        (
+          await query<{ n: string }>(
+            databaseUrl,
+            "select count(*) as n from reasoning_queue where callback_status = 'pending'",
+          )
+        )[0]?.n === "0",
+      30_000,
+      "deliveries to be recorded",
+    );
     for (const id of accepted) expect([byId.get(id)?.status], `job ${id}`).toEqual(["done"]);
     for (const id of accepted) {
       const deliveries = callbacks.byJob().get(id) ?? [];
       expect(JSON.parse(deliveries[0]?.body ?? "{}")).toMatchObject({ job_id: id, status: "ok" });
       // At least once: a callback sent again (its lease lapsed while the database was away) is the same
       // result under the same idempotency key.
-      expect(new Set(deliveries.map((delivery) => `${delivery.deliveryId} ${delivery.body}`)).size, `job ${id}`).toBe(1);
+      expect(new Set(deliveries.map((delivery) => `${delivery.deliveryId} ${delivery.body}`)).size, `job ${id}`).toBe(
+        1,
+      );
     }
     // Acknowledged writes are there.
-    const storedCheckpoints = new Set((await query<{ id: string }>(databaseUrl, "select id from checkpoints")).map((row) => row.id));
+    const storedCheckpoints = new Set(
+      (await query<{ id: string }>(databaseUrl, "select id from checkpoints")).map((row) => row.id),
+    );
     expect(checkpoints.filter((id) => !storedCheckpoints.has(id))).toEqual([]);
-    const storedThoughts = new Set((await query<{ id: string }>(databaseUrl, "select id from thoughts")).map((row) => row.id));
+    const storedThoughts = new Set(
+      (await query<{ id: string }>(databaseUrl, "select id from thoughts")).map((row) => row.id),
+    );
     expect(thoughts.filter((id) => !storedThoughts.has(id))).toEqual([]);
 
-    const count = (which: Phase, kind: string) => outcomes.filter((outcome) => outcome.phase === which && outcome.kind === kind).length;
+    const count = (which: Phase, kind: string) =>
+      outcomes.filter((outcome) => outcome.phase === which && outcome.kind === kind).length;
     process.stdout.write(
       `database outage: ${count("down", "refused-retryably")} calls refused retryably during ${outageMs} ms down, ${count("before", "ok") + count("after", "ok")} passed around it; ` +
         `ready again after ${recovered.join(" / ")} ms, calls passing after ${servingAgainMs} ms; ${accepted.length} jobs accepted, all called back (${callbacks.deliveries.length} deliveries)\n`,

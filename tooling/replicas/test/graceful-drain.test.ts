@@ -22,7 +22,8 @@ async function startHoldingReceiver() {
   const arrivals = new Map<string, number>();
   const held: ServerResponse[] = [];
   let holding = true;
-  const answer = (response: ServerResponse) => response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+  const answer = (response: ServerResponse) =>
+    response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
   const server = createServer((request, response) => {
     request.resume();
     request.on("end", () => {
@@ -68,7 +69,15 @@ let receiver: Awaited<ReturnType<typeof startHoldingReceiver>>;
 beforeAll(async () => {
   // Each decision takes 100 ms, so with two workers the queue is still full when the process is stopped.
   model = await createFakeModelServer({
-    respond: { object: { reasoning: "Search first.", tool_name: "context.fts_search", tool_args: { query: "TODO" }, final_text: "" }, delayMs: 100 },
+    respond: {
+      object: {
+        reasoning: "Search first.",
+        tool_name: "context.fts_search",
+        tool_args: { query: "TODO" },
+        final_text: "",
+      },
+      delayMs: 100,
+    },
   });
   receiver = await startHoldingReceiver();
 });
@@ -85,7 +94,9 @@ afterAll(async () => {
 
 /** The database both processes use: a SQLite file, or a Postgres database of its own. */
 async function database(dialect: "sqlite" | "postgres"): Promise<Record<string, string>> {
-  return dialect === "sqlite" ? { DATABASE_PATH: join(directory, "queue.db") } : { DATABASE_URL: await runPostgres().createDatabase("drain") };
+  return dialect === "sqlite"
+    ? { DATABASE_PATH: join(directory, "queue.db") }
+    : { DATABASE_URL: await runPostgres().createDatabase("drain") };
 }
 
 describe.each(["sqlite", "postgres"] as const)("a graceful restart of the API under load (%s)", (dialect) => {
@@ -111,11 +122,17 @@ describe.each(["sqlite", "postgres"] as const)("a graceful restart of the API un
     const accepted = await forEachLimited(
       Array.from({ length: jobs }, (_, index) => index),
       16,
-      (index) => poster.post(`${first.url}/agent_intent_async`, { goal_text: `search project for TODOs ${index}`, correlation_id: `drain-${index}`, callback_url: receiver.url }),
+      (index) =>
+        poster.post(`${first.url}/agent_intent_async`, {
+          goal_text: `search project for TODOs ${index}`,
+          correlation_id: `drain-${index}`,
+          callback_url: receiver.url,
+        }),
     );
     poster.close();
     const jobIds = accepted.map((result) => {
-      if (result.status !== "fulfilled" || result.value.status !== 202) throw new Error(`an intent was not accepted: ${JSON.stringify(result)}`);
+      if (result.status !== "fulfilled" || result.value.status !== 202)
+        throw new Error(`an intent was not accepted: ${JSON.stringify(result)}`);
       return (result.value.body as { job_id: string }).job_id;
     });
 
@@ -125,7 +142,11 @@ describe.each(["sqlite", "postgres"] as const)("a graceful restart of the API un
     // The receiver answers once the process says it is draining its deliveries in flight, or has exited without
     // doing so (the old shutdown aborted them, and the next process sent each again).
     const exited = () => first.child.exitCode !== null || first.child.signalCode !== null;
-    await waitFor(() => exited() || first.logs.some((line) => line.includes('"queue draining"')), 30_000, "the first process to drain or exit");
+    await waitFor(
+      () => exited() || first.logs.some((line) => line.includes('"queue draining"')),
+      30_000,
+      "the first process to drain or exit",
+    );
     const inFlightAtStop = receiver.held;
     receiver.release();
     expect(await stopped).toBe(0);
@@ -136,10 +157,26 @@ describe.each(["sqlite", "postgres"] as const)("a graceful restart of the API un
     processes.push(second);
     await waitFor(() => jobIds.every((id) => receiver.arrivals.has(id)), 240_000, `callbacks of all ${jobs} jobs`);
     // Delivered is final: once every job says so, no further callback can come.
-    const views = async () => Promise.all(jobIds.map(async (id) => (await (await fetch(`${second.url}/v1/jobs/${id}`)).json()) as { status: string; callback: { status: string; attempts: number } }));
-    await waitFor(async () => (await views()).every((view) => view.callback.status === "delivered"), 60_000, "every delivery to be recorded");
+    const views = async () =>
+      Promise.all(
+        jobIds.map(
+          async (id) =>
+            (await (await fetch(`${second.url}/v1/jobs/${id}`)).json()) as {
+              status: string;
+              callback: { status: string; attempts: number };
+            },
+        ),
+      );
+    await waitFor(
+      async () => (await views()).every((view) => view.callback.status === "delivered"),
+      60_000,
+      "every delivery to be recorded",
+    );
     const duplicates = [...receiver.arrivals.entries()].filter(([, count]) => count > 1);
-    expect(duplicates, `callbacks sent twice (${inFlightAtStop} in flight at SIGTERM, ${arrivedBeforeRestart} arrived before the restart)`).toEqual([]);
+    expect(
+      duplicates,
+      `callbacks sent twice (${inFlightAtStop} in flight at SIGTERM, ${arrivedBeforeRestart} arrived before the restart)`,
+    ).toEqual([]);
     expect(receiver.arrivals.size).toBe(jobs);
     expect((await views()).every((view) => view.status === "done" && view.callback.attempts === 1)).toBe(true);
     const drained = first.logs.find((line) => line.includes('"queue drained"'));

@@ -9,7 +9,15 @@ import type { TestPostgres } from "@deliberate/store/testing/postgres";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CallbackReceiver, createJsonPoster, forEachLimited, type Replica, startCallbackReceiver, startReplica, waitFor } from "../src/index.ts";
+import {
+  type CallbackReceiver,
+  createJsonPoster,
+  forEachLimited,
+  type Replica,
+  startCallbackReceiver,
+  startReplica,
+  waitFor,
+} from "../src/index.ts";
 import { runPostgres } from "./support/postgres.ts";
 
 // Two deliberate-api and two deliberate-mcp --http processes on one Postgres:
@@ -55,13 +63,27 @@ const poster = createJsonPoster({ maxSockets: 24 });
 // A failure shows pnpm's own output (its errors go to stdout).
 async function deploy(service: string, target: string): Promise<void> {
   const fromLockfile = ["--config.inject-workspace-packages=true", "--config.force-legacy-deploy=false"];
-  const { storeDir } = JSON.parse(readFileSync(join(workspace, "node_modules", ".modules.yaml"), "utf8")) as { storeDir: string };
-  const args = ["--filter", service, "deploy", "--prod", "--prefer-offline", `--store-dir=${storeDir}`, ...fromLockfile, target];
+  const { storeDir } = JSON.parse(readFileSync(join(workspace, "node_modules", ".modules.yaml"), "utf8")) as {
+    storeDir: string;
+  };
+  const args = [
+    "--filter",
+    service,
+    "deploy",
+    "--prod",
+    "--prefer-offline",
+    `--store-dir=${storeDir}`,
+    ...fromLockfile,
+    target,
+  ];
   try {
     await run("pnpm", args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: "1" } });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
-    throw new Error(`pnpm ${args.join(" ")} failed (better-sqlite3 builds again in the folder: set npm_config_nodedir when Node's headers cannot be downloaded):\n${failed.stderr ?? ""}\n${failed.stdout ?? ""}`, { cause: error });
+    throw new Error(
+      `pnpm ${args.join(" ")} failed (better-sqlite3 builds again in the folder: set npm_config_nodedir when Node's headers cannot be downloaded):\n${failed.stderr ?? ""}\n${failed.stdout ?? ""}`,
+      { cause: error },
+    );
   }
 }
 
@@ -69,7 +91,13 @@ beforeAll(async () => {
   [postgres, model, callbacks] = await Promise.all([
     runPostgres(),
     createFakeModelServer({
-      respond: (request) => ({ object: { content: `Continuation ${request.index}: the constraint rules out option B.`, confidence: 0.8, next_step: "Check option A." } }),
+      respond: (request) => ({
+        object: {
+          content: `Continuation ${request.index}: the constraint rules out option B.`,
+          confidence: 0.8,
+          next_step: "Check option A.",
+        },
+      }),
     }),
     startCallbackReceiver(),
     deploy("@deliberate/http-api", deployed.api),
@@ -102,7 +130,8 @@ describe("deployable services", () => {
     for (const folder of [deployed.api, deployed.mcp]) {
       expect(existsSync(join(folder, "dist", "main.js"))).toBe(true);
       // Its dependencies live inside the folder, not in the workspace.
-      for (const dependency of ["pg", "kysely", "better-sqlite3"]) expect(realpathSync(join(folder, "node_modules", dependency)).startsWith(realpathSync(folder))).toBe(true);
+      for (const dependency of ["pg", "kysely", "better-sqlite3"])
+        expect(realpathSync(join(folder, "node_modules", dependency)).startsWith(realpathSync(folder))).toBe(true);
     }
   });
 });
@@ -142,8 +171,13 @@ describe("several replicas on one Postgres", () => {
     ]);
     processes.push(...started);
     const [api1, api2, mcp1, mcp2] = started as [Replica, Replica, Replica, Replica];
-    const migrations = await query<{ owner: string; name: string }>(databaseUrl, "select owner, name from deliberate_migrations");
-    expect(migrations.map((row) => row.owner).sort()).toEqual(expect.arrayContaining(["agent-intent", "base", "reasoning"]));
+    const migrations = await query<{ owner: string; name: string }>(
+      databaseUrl,
+      "select owner, name from deliberate_migrations",
+    );
+    expect(migrations.map((row) => row.owner).sort()).toEqual(
+      expect.arrayContaining(["agent-intent", "base", "reasoning"]),
+    );
 
     phase("start");
     for (const replica of [mcp1, mcp2]) {
@@ -163,7 +197,10 @@ describe("several replicas on one Postgres", () => {
     const deployedClient = clients[0] as Client;
     const { tools } = await deployedClient.listTools();
     expect(tools.map((tool) => tool.name)).toContain("reasoning_checkpoint");
-    const refusedCall = await deployedClient.callTool({ name: "reasoning_checkpoint", arguments: { operation: "list", session_id: "missing" } });
+    const refusedCall = await deployedClient.callTool({
+      name: "reasoning_checkpoint",
+      arguments: { operation: "list", session_id: "missing" },
+    });
     expect(refusedCall.isError).toBe(true);
 
     // Intents: round-robin over the live API replicas; api-2 is SIGKILLed after `killAfter` submissions.
@@ -173,63 +210,93 @@ describe("several replicas on one Postgres", () => {
     const refusals = new Map<string, number>();
     // What the killed replica held when it died (its owner id is host:pid:random): only these may be redone.
     let killed: Promise<Set<string>> | undefined;
-    const intentLoad = forEachLimited(Array.from({ length: intents }, (_, index) => index), 24, async (index) => {
-      if (index === killAfter) {
-        live.splice(live.indexOf(api2), 1);
-        killed = api2.kill().then(async () => {
-          const held = await query<{ id: string }>(
-            databaseUrl,
-            "select id from reasoning_queue where owner like $1 and (status = 'processing' or callback_status = 'pending')",
-            [`%:${api2.child.pid}:%`],
-          );
-          return new Set(held.map((row) => row.id));
-        });
-      }
-      const target = live[index % live.length] as Replica;
-      try {
-        const answer = await poster.post(`${target.url}/agent_intent_async`, { goal_text: `search project for TODOs ${index}`, correlation_id: `c-${index}`, callback_url: callbacks.url });
-        const body = (answer.body ?? {}) as { job_id?: string; error?: { code?: string } };
-        if (answer.status === 202 && body.job_id) accepted.push(body.job_id);
-        else {
-          refused += 1;
-          refusals.set(`HTTP ${answer.status} ${body.error?.code ?? ""}`, (refusals.get(`HTTP ${answer.status} ${body.error?.code ?? ""}`) ?? 0) + 1);
+    const intentLoad = forEachLimited(
+      Array.from({ length: intents }, (_, index) => index),
+      24,
+      async (index) => {
+        if (index === killAfter) {
+          live.splice(live.indexOf(api2), 1);
+          killed = api2.kill().then(async () => {
+            const held = await query<{ id: string }>(
+              databaseUrl,
+              "select id from reasoning_queue where owner like $1 and (status = 'processing' or callback_status = 'pending')",
+              [`%:${api2.child.pid}:%`],
+            );
+            return new Set(held.map((row) => row.id));
+          });
         }
-      } catch (error) {
-        refused += 1; // the killed replica's connections: not acknowledged
-        const reason = `${target === api2 ? "api-2" : "api-1"}: ${(error as { code?: string }).code ?? String(error)}`;
-        refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
-      }
-    });
+        const target = live[index % live.length] as Replica;
+        try {
+          const answer = await poster.post(`${target.url}/agent_intent_async`, {
+            goal_text: `search project for TODOs ${index}`,
+            correlation_id: `c-${index}`,
+            callback_url: callbacks.url,
+          });
+          const body = (answer.body ?? {}) as { job_id?: string; error?: { code?: string } };
+          if (answer.status === 202 && body.job_id) accepted.push(body.job_id);
+          else {
+            refused += 1;
+            refusals.set(
+              `HTTP ${answer.status} ${body.error?.code ?? ""}`,
+              (refusals.get(`HTTP ${answer.status} ${body.error?.code ?? ""}`) ?? 0) + 1,
+            );
+          }
+        } catch (error) {
+          refused += 1; // the killed replica's connections: not acknowledged
+          const reason = `${target === api2 ? "api-2" : "api-1"}: ${(error as { code?: string }).code ?? String(error)}`;
+          refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+        }
+      },
+    );
 
     // Writes: 10 sessions, then appends spread over both MCP replicas, all sessions written at once.
     const sessionIds: string[] = [];
     for (let index = 0; index < sessions; index += 1) {
       const client = clients[index % clients.length] as Client;
-      const result = await client.callTool({ name: "reasoning_linear", arguments: { content: `Open session ${index}.` } });
+      const result = await client.callTool({
+        name: "reasoning_linear",
+        arguments: { content: `Open session ${index}.` },
+      });
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       sessionIds.push((result.structuredContent as { session_id: string }).session_id);
     }
     const acknowledged: Array<{ thought_id: string; session_id: string }> = [];
-    const writeOutcomes = await forEachLimited(Array.from({ length: mcpWrites - sessions }, (_, index) => index), 8, async (index) => {
-      const client = clients[index % clients.length] as Client;
-      const sessionId = sessionIds[index % sessions] as string;
-      const result = await client.callTool({ name: "reasoning_linear", arguments: { content: `Step ${index}.`, session_id: sessionId } });
-      if (result.isError) throw new Error(JSON.stringify(result.content));
-      acknowledged.push(result.structuredContent as { thought_id: string; session_id: string });
-    });
+    const writeOutcomes = await forEachLimited(
+      Array.from({ length: mcpWrites - sessions }, (_, index) => index),
+      8,
+      async (index) => {
+        const client = clients[index % clients.length] as Client;
+        const sessionId = sessionIds[index % sessions] as string;
+        const result = await client.callTool({
+          name: "reasoning_linear",
+          arguments: { content: `Step ${index}.`, session_id: sessionId },
+        });
+        if (result.isError) throw new Error(JSON.stringify(result.content));
+        acknowledged.push(result.structuredContent as { thought_id: string; session_id: string });
+      },
+    );
     const checkpoints: Array<{ checkpoint_id: string; session_id: string }> = [];
     let unacknowledgedCheckpoints = 0;
-    const checkpointLoad = forEachLimited(Array.from({ length: restWrites }, (_, index) => index), 8, async (index) => {
-      const target = live[index % live.length] as Replica;
-      try {
-        const answer = await poster.post(`${target.url}/v1/tools/reasoning_checkpoint`, { operation: "create", session_id: sessionIds[index % sessions], name: `checkpoint ${index}` });
-        const body = (answer.body ?? {}) as { checkpoint_id?: string; session_id: string };
-        if (answer.status === 200 && body.checkpoint_id) checkpoints.push({ checkpoint_id: body.checkpoint_id, session_id: body.session_id });
-        else unacknowledgedCheckpoints += 1;
-      } catch {
-        unacknowledgedCheckpoints += 1;
-      }
-    });
+    const checkpointLoad = forEachLimited(
+      Array.from({ length: restWrites }, (_, index) => index),
+      8,
+      async (index) => {
+        const target = live[index % live.length] as Replica;
+        try {
+          const answer = await poster.post(`${target.url}/v1/tools/reasoning_checkpoint`, {
+            operation: "create",
+            session_id: sessionIds[index % sessions],
+            name: `checkpoint ${index}`,
+          });
+          const body = (answer.body ?? {}) as { checkpoint_id?: string; session_id: string };
+          if (answer.status === 200 && body.checkpoint_id)
+            checkpoints.push({ checkpoint_id: body.checkpoint_id, session_id: body.session_id });
+          else unacknowledgedCheckpoints += 1;
+        } catch {
+          unacknowledgedCheckpoints += 1;
+        }
+      },
+    );
     await checkpointLoad;
     phase("writes");
     await intentLoad;
@@ -257,7 +324,10 @@ describe("several replicas on one Postgres", () => {
       expect(bodies.size, `job ${id} was called back with different results`).toBe(1);
       // Re-deliveries (by another replica too) carry the same idempotency key.
       const keys = new Set((delivered.get(id) ?? []).map((delivery) => delivery.deliveryId));
-      expect([...keys].every((key) => /^dlv_[0-9a-f]{24}$/.test(key)) && keys.size === 1, `job ${id} delivery ids ${[...keys].join(", ")}`).toBe(true);
+      expect(
+        [...keys].every((key) => /^dlv_[0-9a-f]{24}$/.test(key)) && keys.size === 1,
+        `job ${id} delivery ids ${[...keys].join(", ")}`,
+      ).toBe(true);
       const body = JSON.parse([...bodies][0] as string) as { job_id: string; status: string };
       expect(body).toMatchObject({ job_id: id, status: "ok" });
     }
@@ -265,10 +335,13 @@ describe("several replicas on one Postgres", () => {
     expect(duplicated.filter((id) => !heldByKilled.has(id))).toEqual([]);
 
     // The database afterwards.
-    const jobs = await query<{ id: string; status: string; callback_status: string; attempts: number; result: string | null }>(
-      databaseUrl,
-      "select id, status, callback_status, attempts, result::text as result from reasoning_queue",
-    );
+    const jobs = await query<{
+      id: string;
+      status: string;
+      callback_status: string;
+      attempts: number;
+      result: string | null;
+    }>(databaseUrl, "select id, status, callback_status, attempts, result::text as result from reasoning_queue");
     const byId = new Map(jobs.map((job) => [job.id, job]));
     for (const id of accepted) {
       const job = byId.get(id);
@@ -284,10 +357,13 @@ describe("several replicas on one Postgres", () => {
     );
     expect(completions).toEqual([]);
 
-    const thoughts = await query<{ id: string; session_id: string; position: number; parent_id: string | null; mode: string }>(
-      databaseUrl,
-      "select id, session_id, position, parent_id, mode from thoughts order by session_id, position",
-    );
+    const thoughts = await query<{
+      id: string;
+      session_id: string;
+      position: number;
+      parent_id: string | null;
+      mode: string;
+    }>(databaseUrl, "select id, session_id, position, parent_id, mode from thoughts order by session_id, position");
     const thoughtById = new Map(thoughts.map((thought) => [thought.id, thought]));
     for (const write of acknowledged) {
       const thought = thoughtById.get(write.thought_id);
@@ -298,18 +374,37 @@ describe("several replicas on one Postgres", () => {
       // Contiguous positions, and each call's two thoughts side by side (input, then its continuation).
       expect(own.map((thought) => thought.position)).toEqual(own.map((_, index) => index));
       for (let index = 0; index < own.length; index += 2) {
-        expect([own[index]?.mode, own[index + 1]?.mode, own[index + 1]?.parent_id]).toEqual(["input", "linear", own[index]?.id]);
+        expect([own[index]?.mode, own[index + 1]?.mode, own[index + 1]?.parent_id]).toEqual([
+          "input",
+          "linear",
+          own[index]?.id,
+        ]);
       }
     }
     expect(thoughts).toHaveLength(mcpWrites * 2);
-    const storedCheckpoints = await query<{ id: string; session_id: string }>(databaseUrl, "select id, session_id from checkpoints");
+    const storedCheckpoints = await query<{ id: string; session_id: string }>(
+      databaseUrl,
+      "select id, session_id from checkpoints",
+    );
     const checkpointSessions = new Map(storedCheckpoints.map((row) => [row.id, row.session_id]));
-    for (const checkpoint of checkpoints) expect(checkpointSessions.get(checkpoint.checkpoint_id), `acknowledged checkpoint ${checkpoint.checkpoint_id}`).toBe(checkpoint.session_id);
+    for (const checkpoint of checkpoints)
+      expect(
+        checkpointSessions.get(checkpoint.checkpoint_id),
+        `acknowledged checkpoint ${checkpoint.checkpoint_id}`,
+      ).toBe(checkpoint.session_id);
     expect(checkpoints.length + unacknowledgedCheckpoints).toBe(restWrites);
     expect(checkpoints.length).toBeGreaterThan(restWrites * 0.9);
-    const sequences = await query<{ key: string; next_position: number }>(databaseUrl, "select key, next_position from deliberate_sequences where scope = 'thoughts'");
-    expect(sequences.map((row) => row.next_position).sort()).toEqual(sessionIds.map((id) => thoughts.filter((thought) => thought.session_id === id).length).sort());
-    const invocations = await query<{ count: string }>(databaseUrl, "select count(*) as count from invocations where tool = 'reasoning_linear' and success");
+    const sequences = await query<{ key: string; next_position: number }>(
+      databaseUrl,
+      "select key, next_position from deliberate_sequences where scope = 'thoughts'",
+    );
+    expect(sequences.map((row) => row.next_position).sort()).toEqual(
+      sessionIds.map((id) => thoughts.filter((thought) => thought.session_id === id).length).sort(),
+    );
+    const invocations = await query<{ count: string }>(
+      databaseUrl,
+      "select count(*) as count from invocations where tool = 'reasoning_linear' and success",
+    );
     expect(Number(invocations[0]?.count)).toBe(mcpWrites);
 
     const takenOver = jobs.filter((job) => job.attempts > 1).length;

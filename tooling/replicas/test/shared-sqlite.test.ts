@@ -46,7 +46,11 @@ describe("two services on one SQLite file", () => {
     const mcpClient = client;
 
     const rest = async (tool: string, body: object): Promise<Record<string, unknown>> => {
-      const response = await fetch(`${api.url}/v1/tools/${tool}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const response = await fetch(`${api.url}/v1/tools/${tool}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`REST ${tool} ${response.status}: ${text.slice(0, 300)}`);
       return JSON.parse(text) as Record<string, unknown>;
@@ -72,10 +76,20 @@ describe("two services on one SQLite file", () => {
       for (let step = 0; Date.now() < deadline; step += 1) {
         try {
           if ((index + step) % 2 === 0) {
-            await call("reasoning_checkpoint", { operation: "create", session_id: sessionId, name: `${surface}-${index}-${step}` });
+            await call("reasoning_checkpoint", {
+              operation: "create",
+              session_id: sessionId,
+              name: `${surface}-${index}-${step}`,
+            });
             tally.checkpoints += 1;
           } else {
-            await call("reasoning_timeline", { operation: "branch", session_id: sessionId, timeline_id: timelineId, content: `Path ${surface}-${index}-${step}.`, label: `${surface}-${index}-${step}` });
+            await call("reasoning_timeline", {
+              operation: "branch",
+              session_id: sessionId,
+              timeline_id: timelineId,
+              content: `Path ${surface}-${index}-${step}.`,
+              label: `${surface}-${index}-${step}`,
+            });
             tally.branches += 1;
           }
         } catch (error) {
@@ -89,7 +103,9 @@ describe("two services on one SQLite file", () => {
     ]);
 
     const locked = tally.failures.filter((message) => /locked|busy/i.test(message)).length;
-    console.info(`shared SQLite file, ${durationMs} ms: ${tally.checkpoints} checkpoints and ${tally.branches} branches acknowledged, ${tally.failures.length} failed (${locked} "database is locked")`);
+    console.info(
+      `shared SQLite file, ${durationMs} ms: ${tally.checkpoints} checkpoints and ${tally.branches} branches acknowledged, ${tally.failures.length} failed (${locked} "database is locked")`,
+    );
     expect(tally.failures.slice(0, 3)).toEqual([]);
     expect(tally.checkpoints).toBeGreaterThan(0);
     expect(tally.branches).toBeGreaterThan(0);

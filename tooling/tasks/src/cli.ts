@@ -28,11 +28,21 @@ export interface CliArguments {
   engineDialect?: "sqlite" | "postgres";
 }
 
-const flags = { "--without-builds": "withoutBuilds", "--own-test-runs": "ownTestRuns", "--test-postgres": "testPostgres" } as const;
+const flags = {
+  "--without-builds": "withoutBuilds",
+  "--own-test-runs": "ownTestRuns",
+  "--test-postgres": "testPostgres",
+} as const;
 
 /** The command line, or the message saying what is wrong with it. */
 export function parseArguments(argv: readonly string[]): CliArguments | { error: string } {
-  const parsed: CliArguments = { scripts: [], filter: [], withoutBuilds: false, ownTestRuns: false, testPostgres: false };
+  const parsed: CliArguments = {
+    scripts: [],
+    filter: [],
+    withoutBuilds: false,
+    ownTestRuns: false,
+    testPostgres: false,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] as string;
     if (argument === "--filter" || argument === "--concurrency" || argument === "--engine-dialect") {
@@ -41,10 +51,12 @@ export function parseArguments(argv: readonly string[]): CliArguments | { error:
       index += 1;
       if (argument === "--filter") parsed.filter.push(value);
       else if (argument === "--engine-dialect") {
-        if (value !== "sqlite" && value !== "postgres") return { error: `--engine-dialect must be sqlite or postgres, got "${value}"` };
+        if (value !== "sqlite" && value !== "postgres")
+          return { error: `--engine-dialect must be sqlite or postgres, got "${value}"` };
         parsed.engineDialect = value;
       } else {
-        if (!/^[1-9][0-9]*$/.test(value)) return { error: `--concurrency must be a whole number of at least 1, got "${value}"` };
+        if (!/^[1-9][0-9]*$/.test(value))
+          return { error: `--concurrency must be a whole number of at least 1, got "${value}"` };
         parsed.concurrency = Number(value);
       }
     } else if (argument in flags) parsed[flags[argument as keyof typeof flags]] = true;
@@ -75,7 +87,11 @@ export interface CliContext {
   startPostgres?: StartPostgres;
 }
 
-const processContext = (): CliContext => ({ cwd: process.cwd(), write: (text) => void process.stdout.write(text), writeError: (text) => void process.stderr.write(text) });
+const processContext = (): CliContext => ({
+  cwd: process.cwd(),
+  write: (text) => void process.stdout.write(text),
+  writeError: (text) => void process.stderr.write(text),
+});
 
 /** The tasks' environment: the context's, with the engine's dialect when the command line names one. */
 function taskEnvironment(parsed: CliArguments, context: CliContext): NodeJS.ProcessEnv {
@@ -98,7 +114,12 @@ export async function main(argv: readonly string[], context: CliContext = proces
   const env = taskEnvironment(parsed, context);
   let tasks: ReturnType<typeof planTasks>;
   try {
-    const options = { tasks: parsed.scripts, filter: parsed.filter, withoutBuilds: parsed.withoutBuilds, ownTestRuns: parsed.ownTestRuns };
+    const options = {
+      tasks: parsed.scripts,
+      filter: parsed.filter,
+      withoutBuilds: parsed.withoutBuilds,
+      ownTestRuns: parsed.ownTestRuns,
+    };
     tasks = planTasks(readWorkspace(root), { ...options, engineDialect: env["DELIBERATE_TEST_ENGINE_DIALECT"] });
   } catch (error) {
     context.writeError(`tasks: ${(error as Error).message}\n`);
@@ -114,7 +135,13 @@ export async function main(argv: readonly string[], context: CliContext = proces
   for (const signal of signals) process.on(signal, onSignal);
   const started = performance.now();
   const run = async (taskEnv: NodeJS.ProcessEnv) => {
-    const results = await runTasks(tasks, { rootDirectory: root, concurrency: parsed.concurrency, signal: controller.signal, write: context.write, env: taskEnv });
+    const results = await runTasks(tasks, {
+      rootDirectory: root,
+      concurrency: parsed.concurrency,
+      signal: controller.signal,
+      write: context.write,
+      env: taskEnv,
+    });
     context.write(summarize(results, performance.now() - started));
     if (received) return 128 + constants.signals[received];
     return results.every((result) => result.status === "passed") ? 0 : 1;

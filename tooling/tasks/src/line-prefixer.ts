@@ -3,7 +3,10 @@
  * output of tasks running at once stays readable. A partial line waits for
  * its end (or `flush`).
  */
-export function linePrefixer(prefix: string, write: (text: string) => void): { push(chunk: string): void; flush(): void } {
+export function linePrefixer(
+  prefix: string,
+  write: (text: string) => void,
+): { push(chunk: string): void; flush(): void } {
   let carry = "";
   return {
     push(chunk) {

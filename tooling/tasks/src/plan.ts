@@ -33,20 +33,37 @@ const dependsOnField = (script: string) => `package.json "deliberate.tasks.${scr
 function rootDependency(byName: Map<string, WorkspacePackage>, script: string, dependency: string): WorkspacePackage {
   const match = /^(.+)#build$/.exec(dependency);
   const pkg = match ? byName.get(match[1] as string) : undefined;
-  if (!match) throw new Error(`${dependsOnField(script)}: ${script} depends on "${dependency}"; a root script can depend only on builds, as "<package>#build"`);
-  if (!pkg) throw new Error(`${dependsOnField(script)}: ${script} depends on "${dependency}": no such package in the workspace`);
-  if (!("build" in pkg.scripts)) throw new Error(`${dependsOnField(script)}: ${script} depends on "${dependency}": ${pkg.name} has no "build" script`);
+  if (!match)
+    throw new Error(
+      `${dependsOnField(script)}: ${script} depends on "${dependency}"; a root script can depend only on builds, as "<package>#build"`,
+    );
+  if (!pkg)
+    throw new Error(
+      `${dependsOnField(script)}: ${script} depends on "${dependency}": no such package in the workspace`,
+    );
+  if (!("build" in pkg.scripts))
+    throw new Error(
+      `${dependsOnField(script)}: ${script} depends on "${dependency}": ${pkg.name} has no "build" script`,
+    );
   return pkg;
 }
 
 /** The packages `--filter` names, plus those with a test run of their own under `ownTestRuns`; all when neither is given. */
-function selectedPackages(workspace: Workspace, byName: Map<string, WorkspacePackage>, options: PlanOptions): WorkspacePackage[] {
+function selectedPackages(
+  workspace: Workspace,
+  byName: Map<string, WorkspacePackage>,
+  options: PlanOptions,
+): WorkspacePackage[] {
   const named = (options.filter ?? []).map((name) => byName.get(name) as WorkspacePackage);
   if (!options.ownTestRuns) return named.length > 0 ? named : workspace.packages;
   const postgres = options.engineDialect === "postgres";
-  const ownRuns = workspace.packages.filter((pkg) => pkg.tests.testRun === "own" && (!postgres || pkg.tests.engineDialect));
+  const ownRuns = workspace.packages.filter(
+    (pkg) => pkg.tests.testRun === "own" && (!postgres || pkg.tests.engineDialect),
+  );
   if (ownRuns.length === 0) {
-    throw new Error(`--own-test-runs: no package has "deliberate": { "testRun": "own"${postgres ? ', "engineDialect": true' : ""} } in its package.json`);
+    throw new Error(
+      `--own-test-runs: no package has "deliberate": { "testRun": "own"${postgres ? ', "engineDialect": true' : ""} } in its package.json`,
+    );
   }
   return [...named, ...ownRuns.filter((pkg) => !named.includes(pkg))];
 }
@@ -67,22 +84,41 @@ const rootPrefix = "//#";
 export function planTasks(workspace: Workspace, options: PlanOptions): Task[] {
   const byName = new Map(workspace.packages.map((pkg) => [pkg.name, pkg]));
   for (const name of options.filter ?? []) {
-    if (!byName.has(name)) throw new Error(`--filter ${name}: no such package in the workspace (packages: ${[...byName.keys()].join(", ")})`);
+    if (!byName.has(name))
+      throw new Error(
+        `--filter ${name}: no such package in the workspace (packages: ${[...byName.keys()].join(", ")})`,
+      );
   }
-  if (options.tasks.length === 0) throw new Error("name at least one script to run (e.g. test, or //#typecheck for the root's)");
+  if (options.tasks.length === 0)
+    throw new Error("name at least one script to run (e.g. test, or //#typecheck for the root's)");
   const selected = selectedPackages(workspace, byName, options);
   const tasks = new Map<string, Task>();
   const add = (pkg: WorkspacePackage, script: string, dependsOn: string[]) => {
     const id = pkg === workspace.root ? `${rootPrefix}${script}` : taskId(pkg.name, script);
-    if (!tasks.has(id)) tasks.set(id, { id, packageName: pkg.name, script, command: pkg.scripts[script] as string, directory: pkg.directory, dependsOn });
+    if (!tasks.has(id))
+      tasks.set(id, {
+        id,
+        packageName: pkg.name,
+        script,
+        command: pkg.scripts[script] as string,
+        directory: pkg.directory,
+        dependsOn,
+      });
     return id;
   };
-  const buildOf = (pkg: WorkspacePackage | undefined) => (pkg && "build" in pkg.scripts && !options.withoutBuilds ? [add(pkg, "build", [])] : []);
+  const buildOf = (pkg: WorkspacePackage | undefined) =>
+    pkg && "build" in pkg.scripts && !options.withoutBuilds ? [add(pkg, "build", [])] : [];
   for (const script of options.tasks) {
     if (script.startsWith(rootPrefix)) {
       const name = script.slice(rootPrefix.length);
       if (!(name in workspace.root.scripts)) throw new Error(`${script}: the workspace root has no "${name}" script`);
-      add(workspace.root, name, (workspace.rootDependencies[name] ?? []).flatMap((dependency) => buildOf(rootDependency(byName, script, dependency))));
+      add(
+        workspace.root,
+        name,
+        (workspace.rootDependencies[name] ?? []).flatMap((dependency) =>
+          buildOf(rootDependency(byName, script, dependency)),
+        ),
+      );
       continue;
     }
     const having = selected.filter((pkg) => script in pkg.scripts);

@@ -32,14 +32,21 @@ export interface RunOptions {
  * that shell and all it waited for to fd 3 (its second line: children's user and system time). A script ended by
  * a signal ends this shell by the same signal, so the result still says which.
  */
-const measured = 'sh -c "$1" 3>&-; status=$?; times >&3; if [ "$status" -gt 128 ] && [ "$status" -lt 193 ]; then kill -s "$(kill -l "$status")" $$; fi; exit "$status"';
+const measured =
+  'sh -c "$1" 3>&-; status=$?; times >&3; if [ "$status" -gt 128 ] && [ "$status" -lt 193 ]; then kill -s "$(kill -l "$status")" $$; fi; exit "$status"';
 
 /** The children's CPU time from `times` output (`0m1.20s 0m0.30s` on its second line), in ms. */
 export function parseTimes(output: string): number | undefined {
   const children = output.trim().split("\n")[1];
   const match = children === undefined ? null : /^(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s$/.exec(children.trim());
   if (!match) return undefined;
-  const [, userMinutes, userSeconds, systemMinutes, systemSeconds] = match.map(Number) as [number, number, number, number, number];
+  const [, userMinutes, userSeconds, systemMinutes, systemSeconds] = match.map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return Math.round((userMinutes * 60 + userSeconds + systemMinutes * 60 + systemSeconds) * 1000);
 }
 
@@ -78,8 +85,17 @@ export function runTasks(tasks: readonly Task[], options: RunOptions): Promise<T
       const label = `${task.packageName}:${task.script}: `;
       const out = linePrefixer(label, write);
       const err = linePrefixer(label, write);
-      const PATH = [join(task.directory, "node_modules", ".bin"), join(options.rootDirectory, "node_modules", ".bin"), baseEnv["PATH"] ?? ""].join(delimiter);
-      const child = spawn("sh", ["-c", measured, "sh", task.command], { cwd: task.directory, env: { ...baseEnv, PATH }, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true });
+      const PATH = [
+        join(task.directory, "node_modules", ".bin"),
+        join(options.rootDirectory, "node_modules", ".bin"),
+        baseEnv["PATH"] ?? "",
+      ].join(delimiter);
+      const child = spawn("sh", ["-c", measured, "sh", task.command], {
+        cwd: task.directory,
+        env: { ...baseEnv, PATH },
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        detached: true,
+      });
       running.set(task.id, child);
       child.stdout?.setEncoding("utf8").on("data", (chunk: string) => out.push(chunk));
       child.stderr?.setEncoding("utf8").on("data", (chunk: string) => err.push(chunk));
@@ -98,9 +114,14 @@ export function runTasks(tasks: readonly Task[], options: RunOptions): Promise<T
         const durationMs = performance.now() - started;
         const cpuMs = parseTimes(times);
         const measuredCpu = cpuMs === undefined ? {} : { cpuMs };
-        if (code === 0 && !spawnError) results.set(task.id, { id: task.id, status: "passed", durationMs, ...measuredCpu });
+        if (code === 0 && !spawnError)
+          results.set(task.id, { id: task.id, status: "passed", durationMs, ...measuredCpu });
         else {
-          const reason = spawnError ? `could not start: ${spawnError.message}` : signal ? `ended by ${signal}` : `exit code ${code}`;
+          const reason = spawnError
+            ? `could not start: ${spawnError.message}`
+            : signal
+              ? `ended by ${signal}`
+              : `exit code ${code}`;
           results.set(task.id, { id: task.id, status: "failed", durationMs, ...measuredCpu, reason });
         }
         schedule();
@@ -110,7 +131,9 @@ export function runTasks(tasks: readonly Task[], options: RunOptions): Promise<T
     const schedule = () => {
       for (let index = 0; index < pending.length; ) {
         const task = pending[index] as Task;
-        const blocked = interrupted ? "interrupted" : task.dependsOn.find((id) => results.has(id) && results.get(id)?.status !== "passed");
+        const blocked = interrupted
+          ? "interrupted"
+          : task.dependsOn.find((id) => results.has(id) && results.get(id)?.status !== "passed");
         if (blocked) {
           pending.splice(index, 1);
           const reason = blocked === "interrupted" ? "not run: interrupted" : `not run: ${blocked} did not pass`;
@@ -128,7 +151,13 @@ export function runTasks(tasks: readonly Task[], options: RunOptions): Promise<T
       }
       // Nothing running and nothing startable: what is left waits on itself (a cycle) and never runs.
       if (running.size === 0) {
-        for (const task of pending.splice(0)) results.set(task.id, { id: task.id, status: "skipped", durationMs: 0, reason: "not run: its dependencies form a cycle" });
+        for (const task of pending.splice(0))
+          results.set(task.id, {
+            id: task.id,
+            status: "skipped",
+            durationMs: 0,
+            reason: "not run: its dependencies form a cycle",
+          });
       }
     };
     const interrupt = () => {

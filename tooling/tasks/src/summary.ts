@@ -15,12 +15,28 @@ export function formatDuration(ms: number): string {
  */
 export function summarize(results: readonly TaskResult[], wallMs: number): string {
   const width = Math.max(0, ...results.map((result) => result.id.length));
-  const cpu = (result: TaskResult) => (result.cpuMs === undefined ? "" : `  cpu ${formatDuration(result.cpuMs).padStart(8)}`);
+  const cpu = (result: TaskResult) =>
+    result.cpuMs === undefined ? "" : `  cpu ${formatDuration(result.cpuMs).padStart(8)}`;
   const lines = [...results]
     .sort((a, b) => b.durationMs - a.durationMs)
-    .map((result) => `  ${result.id.padEnd(width)}  ${result.status.padEnd(7)} ${formatDuration(result.durationMs).padStart(8)}${cpu(result)}${result.reason ? `  (${result.reason})` : ""}`);
+    .map(
+      (result) =>
+        `  ${result.id.padEnd(width)}  ${result.status.padEnd(7)} ${formatDuration(result.durationMs).padStart(8)}${cpu(result)}${result.reason ? `  (${result.reason})` : ""}`,
+    );
   const count = (status: TaskResult["status"]) => results.filter((result) => result.status === status).length;
-  const counts = [`${count("passed")} passed`, count("failed") > 0 ? `${count("failed")} failed` : "", count("skipped") > 0 ? `${count("skipped")} skipped` : ""].filter(Boolean);
+  const counts = [
+    `${count("passed")} passed`,
+    count("failed") > 0 ? `${count("failed")} failed` : "",
+    count("skipped") > 0 ? `${count("skipped")} skipped` : "",
+  ].filter(Boolean);
   const cpuTotal = results.reduce((sum, result) => sum + (result.cpuMs ?? 0), 0);
-  return ["", ...lines, "", ` Tasks: ${counts.join(", ")}, ${results.length} total`, ` Time:  ${formatDuration(wallMs)}`, ` CPU:   ${formatDuration(cpuTotal)}`, ""].join("\n");
+  return [
+    "",
+    ...lines,
+    "",
+    ` Tasks: ${counts.join(", ")}, ${results.length} total`,
+    ` Time:  ${formatDuration(wallMs)}`,
+    ` CPU:   ${formatDuration(cpuTotal)}`,
+    "",
+  ].join("\n");
 }

@@ -14,8 +14,14 @@ const startShared: StartPostgres = () => startEmbeddedPostgres({ maxConnections:
  * started when that variable is already set or `DELIBERATE_TEST_DIALECTS` leaves Postgres out (it throws for a
  * dialect it does not know). The server is stopped once `run` has settled, whatever its outcome.
  */
-export async function withTestPostgres<T>(env: NodeJS.ProcessEnv, run: (env: NodeJS.ProcessEnv) => Promise<T>, start: StartPostgres = startShared): Promise<T> {
-  const wanted = !env["DELIBERATE_TEST_DATABASE_URL"]?.trim() && selectedDialects(env["DELIBERATE_TEST_DIALECTS"]).includes("postgres");
+export async function withTestPostgres<T>(
+  env: NodeJS.ProcessEnv,
+  run: (env: NodeJS.ProcessEnv) => Promise<T>,
+  start: StartPostgres = startShared,
+): Promise<T> {
+  const wanted =
+    !env["DELIBERATE_TEST_DATABASE_URL"]?.trim() &&
+    selectedDialects(env["DELIBERATE_TEST_DIALECTS"]).includes("postgres");
   if (!wanted) return run(env);
   const server = await start();
   try {

@@ -29,7 +29,8 @@ interface Manifest {
   deliberate?: { tasks?: unknown };
 }
 
-const record = (value: unknown) => (value !== null && typeof value === "object" ? (value as Record<string, string>) : {});
+const record = (value: unknown) =>
+  value !== null && typeof value === "object" ? (value as Record<string, string>) : {};
 
 function readManifestFile(directory: string): Manifest {
   const path = join(directory, "package.json");
@@ -46,7 +47,9 @@ function toPackage(directory: string, manifest: Manifest): WorkspacePackage {
     name: typeof manifest.name === "string" ? manifest.name : directory,
     directory,
     scripts: record(manifest.scripts),
-    workspaceDependencies: Object.keys(dependencies).filter((name) => String(dependencies[name]).startsWith("workspace:")),
+    workspaceDependencies: Object.keys(dependencies).filter((name) =>
+      String(dependencies[name]).startsWith("workspace:"),
+    ),
     tests: testSettings(manifest, join(directory, "package.json")),
   };
 }
@@ -61,7 +64,8 @@ export function workspaceGlobs(yaml: string, where = "pnpm-workspace.yaml"): str
   }
   const packages = (document as { packages?: unknown } | null)?.packages;
   if (packages === undefined) return [];
-  if (!Array.isArray(packages) || packages.some((glob) => typeof glob !== "string")) throw new Error(`${where}: "packages" must be a list of folder globs such as "packages/*"`);
+  if (!Array.isArray(packages) || packages.some((glob) => typeof glob !== "string"))
+    throw new Error(`${where}: "packages" must be a list of folder globs such as "packages/*"`);
   return packages as string[];
 }
 
@@ -74,7 +78,8 @@ function foldersOf(rootDirectory: string, glob: string): string[] {
       .filter((entry) => entry.isDirectory() && existsSync(join(parent, entry.name, "package.json")))
       .map((entry) => join(parent, entry.name));
   }
-  if (!glob.includes("*")) return existsSync(join(rootDirectory, glob, "package.json")) ? [join(rootDirectory, glob)] : [];
+  if (!glob.includes("*"))
+    return existsSync(join(rootDirectory, glob, "package.json")) ? [join(rootDirectory, glob)] : [];
   throw new Error(`pnpm-workspace.yaml: the glob "${glob}" is not supported (only "dir/*" and plain folders)`);
 }
 
@@ -100,11 +105,15 @@ export function readWorkspace(rootDirectory: string): Workspace {
 export function rootTaskDependencies(manifest: Manifest, where = "package.json"): Record<string, string[]> {
   const tasks = manifest.deliberate?.tasks;
   if (tasks === undefined) return {};
-  if (tasks === null || typeof tasks !== "object" || Array.isArray(tasks)) throw new Error(`${where}: "deliberate.tasks" must be an object of root scripts, such as { "test:sources": { "dependsOn": ["<package>#build"] } }`);
+  if (tasks === null || typeof tasks !== "object" || Array.isArray(tasks))
+    throw new Error(
+      `${where}: "deliberate.tasks" must be an object of root scripts, such as { "test:sources": { "dependsOn": ["<package>#build"] } }`,
+    );
   const dependencies: Record<string, string[]> = {};
   for (const [script, task] of Object.entries(tasks as Record<string, unknown>)) {
     const dependsOn = (task as { dependsOn?: unknown } | null)?.dependsOn;
-    if (!Array.isArray(dependsOn) || dependsOn.some((entry) => typeof entry !== "string")) throw new Error(`${where}: "deliberate.tasks.${script}.dependsOn" must be a list of "<package>#build" names`);
+    if (!Array.isArray(dependsOn) || dependsOn.some((entry) => typeof entry !== "string"))
+      throw new Error(`${where}: "deliberate.tasks.${script}.dependsOn" must be a list of "<package>#build" names`);
     dependencies[script] = dependsOn as string[];
   }
   return dependencies;

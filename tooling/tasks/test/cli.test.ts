@@ -16,13 +16,24 @@ const fixture = fixtureWorkspace(
     lib: { name: "lib", scripts: { build: "echo building", test: "echo lib tested" } },
     app: { name: "app", scripts: { test: "echo app failing; exit 4" }, dependencies: { lib: "workspace:*" } },
     slow: { name: "slow", scripts: { hang: "sleep 30 & echo $! > ../../sleep.pid; echo waiting; wait" } },
-    api: { name: "api", scripts: { show: 'echo "api dialect=$DELIBERATE_TEST_ENGINE_DIALECT db=$DELIBERATE_TEST_DATABASE_URL"' }, deliberate: { testRun: "own", engineDialect: true } },
-    replicas: { name: "replicas", scripts: { show: 'echo "replicas db=$DELIBERATE_TEST_DATABASE_URL"' }, deliberate: { testRun: "own" } },
+    api: {
+      name: "api",
+      scripts: { show: 'echo "api dialect=$DELIBERATE_TEST_ENGINE_DIALECT db=$DELIBERATE_TEST_DATABASE_URL"' },
+      deliberate: { testRun: "own", engineDialect: true },
+    },
+    replicas: {
+      name: "replicas",
+      scripts: { show: 'echo "replicas db=$DELIBERATE_TEST_DATABASE_URL"' },
+      deliberate: { testRun: "own" },
+    },
   },
 );
 afterAll(() => fixture.remove());
 
-function start(args: string[], cwd = join(fixture.directory, "packages", "app")): { child: ChildProcess; output: () => string } {
+function start(
+  args: string[],
+  cwd = join(fixture.directory, "packages", "app"),
+): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ["--import", tsx, cli, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk));
@@ -30,7 +41,11 @@ function start(args: string[], cwd = join(fixture.directory, "packages", "app"))
   return { child, output: () => output };
 }
 
-async function exitOf(args: string[], cwd = join(fixture.directory, "packages", "app"), extra: Partial<CliContext> = {}): Promise<{ code: number | null; output: string }> {
+async function exitOf(
+  args: string[],
+  cwd = join(fixture.directory, "packages", "app"),
+  extra: Partial<CliContext> = {},
+): Promise<{ code: number | null; output: string }> {
   let output = "";
   const write = (text: string) => {
     output += text;
@@ -39,19 +54,45 @@ async function exitOf(args: string[], cwd = join(fixture.directory, "packages", 
   return { code, output };
 }
 
-const { DELIBERATE_TEST_DATABASE_URL: _server, DELIBERATE_TEST_ENGINE_DIALECT: _dialect, DELIBERATE_TEST_DIALECTS: _dialects, ...quietEnv } = process.env;
+const {
+  DELIBERATE_TEST_DATABASE_URL: _server,
+  DELIBERATE_TEST_ENGINE_DIALECT: _dialect,
+  DELIBERATE_TEST_DIALECTS: _dialects,
+  ...quietEnv
+} = process.env;
 
 describe("the tasks command", () => {
   it("reads its arguments, and says what is wrong with them", () => {
     const none = { withoutBuilds: false, ownTestRuns: false, testPostgres: false };
-    expect(parseArguments(["--filter", "a", "--concurrency", "3", "test", "//#typecheck"])).toEqual({ scripts: ["test", "//#typecheck"], filter: ["a"], concurrency: 3, ...none });
-    expect(parseArguments(["--without-builds", "test"])).toEqual({ scripts: ["test"], filter: [], ...none, withoutBuilds: true });
-    expect(parseArguments(["--test-postgres", "--own-test-runs", "--engine-dialect", "postgres", "test"])).toEqual({ scripts: ["test"], filter: [], ...none, ownTestRuns: true, testPostgres: true, engineDialect: "postgres" });
-    expect(parseArguments(["--engine-dialect", "mysql", "test"])).toEqual({ error: '--engine-dialect must be sqlite or postgres, got "mysql"' });
+    expect(parseArguments(["--filter", "a", "--concurrency", "3", "test", "//#typecheck"])).toEqual({
+      scripts: ["test", "//#typecheck"],
+      filter: ["a"],
+      concurrency: 3,
+      ...none,
+    });
+    expect(parseArguments(["--without-builds", "test"])).toEqual({
+      scripts: ["test"],
+      filter: [],
+      ...none,
+      withoutBuilds: true,
+    });
+    expect(parseArguments(["--test-postgres", "--own-test-runs", "--engine-dialect", "postgres", "test"])).toEqual({
+      scripts: ["test"],
+      filter: [],
+      ...none,
+      ownTestRuns: true,
+      testPostgres: true,
+      engineDialect: "postgres",
+    });
+    expect(parseArguments(["--engine-dialect", "mysql", "test"])).toEqual({
+      error: '--engine-dialect must be sqlite or postgres, got "mysql"',
+    });
     expect(parseArguments(["test", "--engine-dialect"])).toEqual({ error: "--engine-dialect needs a value" });
     expect(parseArguments([])).toEqual({ error: "name at least one script" });
     expect(parseArguments(["test", "--filter"])).toEqual({ error: "--filter needs a value" });
-    expect(parseArguments(["--concurrency", "0", "test"])).toEqual({ error: '--concurrency must be a whole number of at least 1, got "0"' });
+    expect(parseArguments(["--concurrency", "0", "test"])).toEqual({
+      error: '--concurrency must be a whole number of at least 1, got "0"',
+    });
     expect(parseArguments(["--concurrency", "2.5", "test"])).toMatchObject({ error: expect.stringContaining("2.5") });
     expect(parseArguments(["--force", "test"])).toEqual({ error: "unknown option --force" });
     expect(findWorkspaceRoot(join(fixture.directory, "packages", "lib"))).toBe(fixture.directory);
@@ -90,12 +131,19 @@ describe("the tasks command", () => {
       events.push("started");
       return { adminUrl: "postgres://shared@127.0.0.1:1/postgres", stop: async () => void events.push("stopped") };
     };
-    const sqlite = await exitOf(["--test-postgres", "--own-test-runs", "show"], undefined, { env: quietEnv, startPostgres });
+    const sqlite = await exitOf(["--test-postgres", "--own-test-runs", "show"], undefined, {
+      env: quietEnv,
+      startPostgres,
+    });
     expect(sqlite.code).toBe(0);
     expect(sqlite.output).toContain("api:show: api dialect= db=postgres://shared@127.0.0.1:1/postgres\n");
     expect(sqlite.output).toContain("replicas:show: replicas db=postgres://shared@127.0.0.1:1/postgres\n");
     expect(events).toEqual(["started", "stopped"]);
-    const postgres = await exitOf(["--test-postgres", "--engine-dialect", "postgres", "--own-test-runs", "show"], undefined, { env: quietEnv, startPostgres });
+    const postgres = await exitOf(
+      ["--test-postgres", "--engine-dialect", "postgres", "--own-test-runs", "show"],
+      undefined,
+      { env: quietEnv, startPostgres },
+    );
     expect(postgres.output).toContain("api:show: api dialect=postgres db=postgres://shared@127.0.0.1:1/postgres\n");
     expect(postgres.output).not.toContain("replicas:show");
     expect(postgres.output).toContain("Tasks: 1 passed, 1 total");
@@ -105,10 +153,16 @@ describe("the tasks command", () => {
     const refused = async () => {
       throw new Error("initdb failed");
     };
-    const given = await exitOf(["--test-postgres", "--own-test-runs", "show"], undefined, { env: { ...quietEnv, DELIBERATE_TEST_DATABASE_URL: "postgres://mine@127.0.0.1:2/postgres" }, startPostgres: refused });
+    const given = await exitOf(["--test-postgres", "--own-test-runs", "show"], undefined, {
+      env: { ...quietEnv, DELIBERATE_TEST_DATABASE_URL: "postgres://mine@127.0.0.1:2/postgres" },
+      startPostgres: refused,
+    });
     expect(given.code).toBe(0);
     expect(given.output).toContain("api:show: api dialect= db=postgres://mine@127.0.0.1:2/postgres\n");
-    const failed = await exitOf(["--test-postgres", "--own-test-runs", "show"], undefined, { env: quietEnv, startPostgres: refused });
+    const failed = await exitOf(["--test-postgres", "--own-test-runs", "show"], undefined, {
+      env: quietEnv,
+      startPostgres: refused,
+    });
     expect(failed).toEqual({ code: 1, output: "tasks: --test-postgres: initdb failed\n" });
   });
 
@@ -121,6 +175,8 @@ describe("the tasks command", () => {
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(130);
     expect(output()).toMatch(/slow#hang\s+failed .*ended by SIGTERM/);
-    expect(existsSync(`/proc/${sleeper}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${sleeper}/stat`, "utf8"))).toBe(false);
+    expect(existsSync(`/proc/${sleeper}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${sleeper}/stat`, "utf8"))).toBe(
+      false,
+    );
   });
 });

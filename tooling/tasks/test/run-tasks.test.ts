@@ -48,8 +48,15 @@ describe("runTasks", () => {
     const { directory, workspace } = workspaceOf(
       {},
       {
-        lib: { name: "lib", scripts: { build: "sleep 0.3 && touch built && printf 'bundled\\nno newline at the end'" } },
-        app: { name: "app", scripts: { build: "touch built", test: "test -f built && test -f ../lib/built && echo checked >&2" }, dependencies: { lib: "workspace:*" } },
+        lib: {
+          name: "lib",
+          scripts: { build: "sleep 0.3 && touch built && printf 'bundled\\nno newline at the end'" },
+        },
+        app: {
+          name: "app",
+          scripts: { build: "touch built", test: "test -f built && test -f ../lib/built && echo checked >&2" },
+          dependencies: { lib: "workspace:*" },
+        },
       },
     );
     const { results, output } = await run(directory, planTasks(workspace, { tasks: ["test"] }));
@@ -79,7 +86,10 @@ describe("runTasks", () => {
   it("measures each script's CPU time, its children's included, and sums it in the summary", async () => {
     // 400 ms of user CPU in a grandchild (sh, then node), counted by CPU use, not by the clock.
     const burn = `node -e "const until = process.cpuUsage().user + 400000; while (process.cpuUsage().user < until);"`;
-    const { directory, workspace } = workspaceOf({}, { busy: { name: "busy", scripts: { test: burn } }, idle: { name: "idle", scripts: { test: "exit 2" } } });
+    const { directory, workspace } = workspaceOf(
+      {},
+      { busy: { name: "busy", scripts: { test: burn } }, idle: { name: "idle", scripts: { test: "exit 2" } } },
+    );
     const { results } = await run(directory, planTasks(workspace, { tasks: ["test"] }));
     expect(results["busy#test"]?.cpuMs).toBeGreaterThanOrEqual(400);
     expect(results["idle#test"]).toMatchObject({ status: "failed", reason: "exit code 2", cpuMs: expect.any(Number) });
@@ -96,7 +106,10 @@ describe("runTasks", () => {
   });
 
   it("puts the package's node_modules/.bin first on PATH, then the root's", async () => {
-    const { directory, workspace } = workspaceOf({}, { app: { name: "app", scripts: { test: "greet" }, bin: { greet: "echo hello from the package bin" } } });
+    const { directory, workspace } = workspaceOf(
+      {},
+      { app: { name: "app", scripts: { test: "greet" }, bin: { greet: "echo hello from the package bin" } } },
+    );
     const { results, output } = await run(directory, planTasks(workspace, { tasks: ["test"] }));
     expect(results["app#test"]?.status).toBe("passed");
     expect(output).toContain("app:test: hello from the package bin\n");
@@ -105,7 +118,14 @@ describe("runTasks", () => {
   it("runs no more than `concurrency` scripts at once", async () => {
     // Each script fails if another holds the lock while it runs.
     const locked = "if [ -e ../../lock ]; then exit 9; fi; touch ../../lock; sleep 0.2; rm ../../lock";
-    const { directory, workspace } = workspaceOf({}, { a: { name: "a", scripts: { test: locked } }, b: { name: "b", scripts: { test: locked } }, c: { name: "c", scripts: { test: locked } } });
+    const { directory, workspace } = workspaceOf(
+      {},
+      {
+        a: { name: "a", scripts: { test: locked } },
+        b: { name: "b", scripts: { test: locked } },
+        c: { name: "c", scripts: { test: locked } },
+      },
+    );
     const { results } = await run(directory, planTasks(workspace, { tasks: ["test"] }), { concurrency: 1 });
     expect(Object.values(results).map((result) => result.status)).toEqual(["passed", "passed", "passed"]);
     const racing = await run(directory, planTasks(workspace, { tasks: ["test"] }));
@@ -116,14 +136,20 @@ describe("runTasks", () => {
     const { directory, workspace } = workspaceOf(
       {},
       {
-        slow: { name: "slow", scripts: { build: "sh -c 'sleep 30; touch ../../grandchild-survived' & echo $! > ../../grandchild.pid; wait" } },
+        slow: {
+          name: "slow",
+          scripts: {
+            build: "sh -c 'sleep 30; touch ../../grandchild-survived' & echo $! > ../../grandchild.pid; wait",
+          },
+        },
         app: { name: "app", scripts: { test: "touch ../../test-ran" }, dependencies: { slow: "workspace:*" } },
       },
     );
     const controller = new AbortController();
     const pidFile = join(directory, "grandchild.pid");
     const running = run(directory, planTasks(workspace, { tasks: ["test"] }), { signal: controller.signal });
-    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "")
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const grandchild = Number(readFileSync(pidFile, "utf8"));
     controller.abort();
     const { results } = await running;
@@ -135,8 +161,17 @@ describe("runTasks", () => {
   });
 
   it("refuses a dependency that is not among the tasks, and skips tasks waiting on each other", async () => {
-    const task = (id: string, dependsOn: string[]): Task => ({ id, packageName: id, script: "test", command: "true", directory: "/", dependsOn });
-    expect(() => runTasks([task("a", ["b"])], { rootDirectory: "/" })).toThrow("a depends on b, which is not among the tasks");
+    const task = (id: string, dependsOn: string[]): Task => ({
+      id,
+      packageName: id,
+      script: "test",
+      command: "true",
+      directory: "/",
+      dependsOn,
+    });
+    expect(() => runTasks([task("a", ["b"])], { rootDirectory: "/" })).toThrow(
+      "a depends on b, which is not among the tasks",
+    );
     const { results } = await run("/", [task("a", ["b"]), task("b", ["a"]), task("c", [])]);
     expect(results["a"]).toMatchObject({ status: "skipped", reason: "not run: its dependencies form a cycle" });
     expect(results["b"]?.status).toBe("skipped");

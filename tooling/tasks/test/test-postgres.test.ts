@@ -32,17 +32,21 @@ function recordingStart() {
 describe("withTestPostgres", () => {
   // Starts a real server of its own (initdb: 2.5 s on a quiet machine, 24 s and more under a second full test run):
   // 120 s. Not in a run that leaves Postgres out.
-  it.runIf(testDialects.includes("postgres"))("runs with one embedded Postgres announced in the environment, and stops it afterwards", async () => {
-    let url = "";
-    const result = await withTestPostgres({ ...withoutServer, DELIBERATE_TEST_DIALECTS: "postgres" }, async (env) => {
-      url = env["DELIBERATE_TEST_DATABASE_URL"] ?? "";
-      expect(url).toMatch(/^postgres(ql)?:\/\//);
-      expect(await listens(url)).toBe(true);
-      return 3;
-    });
-    expect(result).toBe(3);
-    expect(await listens(url)).toBe(false);
-  }, 120_000);
+  it.runIf(testDialects.includes("postgres"))(
+    "runs with one embedded Postgres announced in the environment, and stops it afterwards",
+    async () => {
+      let url = "";
+      const result = await withTestPostgres({ ...withoutServer, DELIBERATE_TEST_DIALECTS: "postgres" }, async (env) => {
+        url = env["DELIBERATE_TEST_DATABASE_URL"] ?? "";
+        expect(url).toMatch(/^postgres(ql)?:\/\//);
+        expect(await listens(url)).toBe(true);
+        return 3;
+      });
+      expect(result).toBe(3);
+      expect(await listens(url)).toBe(false);
+    },
+    120_000,
+  );
 
   it("stops the server when the run fails, and passes the failure on", async () => {
     const { events, start } = recordingStart();
@@ -62,14 +66,28 @@ describe("withTestPostgres", () => {
   it("starts nothing when a server is given or Postgres is left out", async () => {
     const { events, start } = recordingStart();
     const given = "postgres://someone@127.0.0.1:1/postgres";
-    expect(await withTestPostgres({ ...withoutServer, DELIBERATE_TEST_DATABASE_URL: given }, async (env) => env["DELIBERATE_TEST_DATABASE_URL"], start)).toBe(given);
-    expect(await withTestPostgres({ ...withoutServer, DELIBERATE_TEST_DIALECTS: "sqlite" }, async (env) => env["DELIBERATE_TEST_DATABASE_URL"], start)).toBeUndefined();
+    expect(
+      await withTestPostgres(
+        { ...withoutServer, DELIBERATE_TEST_DATABASE_URL: given },
+        async (env) => env["DELIBERATE_TEST_DATABASE_URL"],
+        start,
+      ),
+    ).toBe(given);
+    expect(
+      await withTestPostgres(
+        { ...withoutServer, DELIBERATE_TEST_DIALECTS: "sqlite" },
+        async (env) => env["DELIBERATE_TEST_DATABASE_URL"],
+        start,
+      ),
+    ).toBeUndefined();
     expect(events).toEqual([]);
   });
 
   it("refuses a dialect it does not know, naming the variable", async () => {
     const { events, start } = recordingStart();
-    await expect(withTestPostgres({ ...withoutServer, DELIBERATE_TEST_DIALECTS: "oracle" }, async () => 0, start)).rejects.toThrow("DELIBERATE_TEST_DIALECTS lists unknown dialects: oracle");
+    await expect(
+      withTestPostgres({ ...withoutServer, DELIBERATE_TEST_DIALECTS: "oracle" }, async () => 0, start),
+    ).rejects.toThrow("DELIBERATE_TEST_DIALECTS lists unknown dialects: oracle");
     expect(events).toEqual([]);
   });
 });

@@ -43,20 +43,31 @@ describe("the left-state check", () => {
     delete process.env["LEFT_STATE_KEPT"];
     delete process.env["LEFT_STATE_GONE"];
     before = undefined;
-    expect(changes).toEqual(["process.env.LEFT_STATE_KEPT changed", "process.env.LEFT_STATE_GONE deleted", "the working folder changed to / (process.chdir)", "process.exitCode set to 3"]);
+    expect(changes).toEqual([
+      "process.env.LEFT_STATE_KEPT changed",
+      "process.env.LEFT_STATE_GONE deleted",
+      "the working folder changed to / (process.chdir)",
+      "process.exitCode set to 3",
+    ]);
   });
 
   // The guard in a real run with the shared run's settings: the file that leaves state behind fails the run, by name,
   // and the other file of the same worker finds everything put back.
   it("fails the run naming the file that left state behind, and the next file starts clean", async () => {
     const { VITEST: _v, VITEST_POOL_ID: _p, VITEST_WORKER_ID: _w, VITEST_MODE: _m, NODE_ENV: _n, ...env } = process.env;
-    const failure = await promisify(execFile)(vitest, ["run", "--config", "vitest.config.js", "--reporter", "verbose"], { cwd: fixture, env: { ...env, NO_COLOR: "1" } }).then(
+    const failure = await promisify(execFile)(
+      vitest,
+      ["run", "--config", "vitest.config.js", "--reporter", "verbose"],
+      { cwd: fixture, env: { ...env, NO_COLOR: "1" } },
+    ).then(
       () => undefined,
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
     const output = `${failure?.stdout}${failure?.stderr}`;
-    expect(output).toMatch(/1-leaky\.test\.ts left global state changed: process\.env\.LEFT_STATE_FIXTURE set; the working folder changed to .*; globalThis\.setTimeout replaced/);
+    expect(output).toMatch(
+      /1-leaky\.test\.ts left global state changed: process\.env\.LEFT_STATE_FIXTURE set; the working folder changed to .*; globalThis\.setTimeout replaced/,
+    );
     expect(output).toMatch(/✓ .*2-clean\.test\.ts/);
     expect(output).toMatch(/Tests\s+2 passed/);
   }, 120_000);

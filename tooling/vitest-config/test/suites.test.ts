@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { forEngineDialect, groupConfig, leftStateGuard, ownRunPackages, separateRunPackages, sourcesGroup, testedPackages, testSettings } from "../suites.js";
+import {
+  forEngineDialect,
+  groupConfig,
+  leftStateGuard,
+  ownRunPackages,
+  separateRunPackages,
+  sourcesGroup,
+  testedPackages,
+  testSettings,
+} from "../suites.js";
 
 const workspaceRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -13,7 +22,10 @@ function fixtureRoot(packages: Record<string, unknown>): string {
   created.push(root);
   for (const [pkg, deliberate] of Object.entries(packages)) {
     mkdirSync(join(root, pkg), { recursive: true });
-    writeFileSync(join(root, pkg, "package.json"), JSON.stringify({ name: `@x/${pkg.split("/")[1]}`, ...(deliberate === undefined ? {} : { deliberate }) }));
+    writeFileSync(
+      join(root, pkg, "package.json"),
+      JSON.stringify({ name: `@x/${pkg.split("/")[1]}`, ...(deliberate === undefined ? {} : { deliberate }) }),
+    );
     writeFileSync(join(root, pkg, "vitest.config.ts"), "export default {};\n");
   }
   mkdirSync(join(root, "packages", "docs"), { recursive: true });
@@ -30,15 +42,33 @@ describe("the test groups", () => {
     const tested = testedPackages(workspaceRoot);
     const own = ownRunPackages(workspaceRoot);
     const separate = separateRunPackages(workspaceRoot);
-    expect(own).toEqual(["packages/self-improvement", "packages/viewer", "services/client", "services/mcp-server", "tooling/drift", "tooling/replicas"]);
+    expect(own).toEqual([
+      "packages/self-improvement",
+      "packages/viewer",
+      "services/client",
+      "services/mcp-server",
+      "tooling/drift",
+      "tooling/replicas",
+    ]);
     expect(separate).toEqual(["tooling/packed"]);
-    expect(tested).toEqual(expect.arrayContaining(["packages/engine", "services/http-api", "tooling/tasks", "tooling/vitest-config", ...own, ...separate]));
+    expect(tested).toEqual(
+      expect.arrayContaining([
+        "packages/engine",
+        "services/http-api",
+        "tooling/tasks",
+        "tooling/vitest-config",
+        ...own,
+        ...separate,
+      ]),
+    );
     const sources = sourcesGroup(workspaceRoot);
     expect([...sources, ...own, ...separate].sort()).toEqual([...tested].sort());
   });
 
   it("runs each separate package in CI: a root script names it, and .ci/run calls that script", () => {
-    const scripts = (JSON.parse(readFileSync(join(workspaceRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(workspaceRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
     const ci = readFileSync(join(workspaceRoot, ".ci", "run"), "utf8");
     for (const pkg of separateRunPackages(workspaceRoot)) {
       const { name } = JSON.parse(readFileSync(join(workspaceRoot, pkg, "package.json"), "utf8")) as { name: string };
@@ -56,7 +86,13 @@ describe("the test groups", () => {
       "tooling/replicas": { testRun: "own" },
       "tooling/packed": { testRun: "separate" },
     });
-    expect(testedPackages(root)).toEqual(["packages/engine", "packages/store", "services/api", "tooling/packed", "tooling/replicas"]);
+    expect(testedPackages(root)).toEqual([
+      "packages/engine",
+      "packages/store",
+      "services/api",
+      "tooling/packed",
+      "tooling/replicas",
+    ]);
     expect(ownRunPackages(root)).toEqual(["services/api", "tooling/replicas"]);
     expect(separateRunPackages(root)).toEqual(["tooling/packed"]);
     expect(sourcesGroup(root)).toEqual(["packages/engine", "packages/store"]);
@@ -67,18 +103,36 @@ describe("the test groups", () => {
 
   it("refuses settings it does not know, naming the file, the field and the values it takes", () => {
     expect(testSettings({})).toEqual({ testRun: "shared", engineDialect: false });
-    expect(() => testSettings({ deliberate: { testRun: "alone" } }, "p/package.json")).toThrow('p/package.json: "deliberate.testRun" must be "own", "separate" or "shared" (the default), got "alone"');
-    expect(() => testSettings({ deliberate: { engineDialect: "yes" } }, "p/package.json")).toThrow('p/package.json: "deliberate.engineDialect" must be true or false, got "yes"');
-    expect(() => testSettings({ deliberate: ["own"] }, "p/package.json")).toThrow('p/package.json: "deliberate" must be an object');
+    expect(() => testSettings({ deliberate: { testRun: "alone" } }, "p/package.json")).toThrow(
+      'p/package.json: "deliberate.testRun" must be "own", "separate" or "shared" (the default), got "alone"',
+    );
+    expect(() => testSettings({ deliberate: { engineDialect: "yes" } }, "p/package.json")).toThrow(
+      'p/package.json: "deliberate.engineDialect" must be true or false, got "yes"',
+    );
+    expect(() => testSettings({ deliberate: ["own"] }, "p/package.json")).toThrow(
+      'p/package.json: "deliberate" must be an object',
+    );
     const root = fixtureRoot({ "packages/engine": { testRun: 1 } });
-    expect(() => sourcesGroup(root)).toThrow(`${join(root, "packages/engine/package.json")}: "deliberate.testRun" must be "own", "separate" or "shared"`);
+    expect(() => sourcesGroup(root)).toThrow(
+      `${join(root, "packages/engine/package.json")}: "deliberate.testRun" must be "own", "separate" or "shared"`,
+    );
   });
 
   it("runs the packages' test files with the shared settings and the left-state guard, in one root", () => {
-    const config = groupConfig({ root: "/w", packages: ["packages/a", "tooling/b"], globalSetup: ["setup.ts"], maxWorkers: 3 });
+    const config = groupConfig({
+      root: "/w",
+      packages: ["packages/a", "tooling/b"],
+      globalSetup: ["setup.ts"],
+      maxWorkers: 3,
+    });
     expect(config.root).toBe("/w");
     expect(config.test).toMatchObject({
-      include: ["packages/a/src/**/*.test.ts", "packages/a/test/**/*.test.ts", "tooling/b/src/**/*.test.ts", "tooling/b/test/**/*.test.ts"],
+      include: [
+        "packages/a/src/**/*.test.ts",
+        "packages/a/test/**/*.test.ts",
+        "tooling/b/src/**/*.test.ts",
+        "tooling/b/test/**/*.test.ts",
+      ],
       globalSetup: ["setup.ts"],
       setupFiles: [leftStateGuard],
       maxWorkers: 3,
@@ -86,6 +140,8 @@ describe("the test groups", () => {
       pool: "forks",
       testTimeout: 30_000,
     });
-    expect(groupConfig({ root: "/w", packages: [], globalSetup: [], maxWorkers: 1, testTimeout: 5, hookTimeout: 6 }).test).toMatchObject({ testTimeout: 5, hookTimeout: 6 });
+    expect(
+      groupConfig({ root: "/w", packages: [], globalSetup: [], maxWorkers: 1, testTimeout: 5, hookTimeout: 6 }).test,
+    ).toMatchObject({ testTimeout: 5, hookTimeout: 6 });
   });
 });

@@ -3,16 +3,24 @@ import { z } from "zod";
 import { jsonObjectInput, jsonScalarSchema, recordInput } from "../published-form.ts";
 
 // Free-form objects, published as key/value pairs (strict clients cannot send open objects); the object form stays accepted.
-const looseObject = () => recordInput(z.unknown(), { keyName: "key", what: "key", publishedValue: jsonScalarSchema }).nullish();
+const looseObject = () =>
+  recordInput(z.unknown(), { keyName: "key", what: "key", publishedValue: jsonScalarSchema }).nullish();
 
 /** A tool the agent can call next: its name and the JSON Schema of its arguments. */
 export const offeredToolSchema = z
   .object({
-    name: z.string().trim().min(1, "name must not be empty").max(128).describe("Tool name exactly as the agent calls it"),
+    name: z
+      .string()
+      .trim()
+      .min(1, "name must not be empty")
+      .max(128)
+      .describe("Tool name exactly as the agent calls it"),
     description: z.string().max(4000).nullish().describe("What the tool does (shown to the model)"),
     input_schema: jsonObjectInput("input_schema")
       .nullish()
-      .describe("JSON Schema of the tool's arguments (an object schema); tool_args are validated against it. Omit for no arguments check."),
+      .describe(
+        "JSON Schema of the tool's arguments (an object schema); tool_args are validated against it. Omit for no arguments check.",
+      ),
   })
   .meta({ title: "OfferedTool" });
 export type OfferedToolInput = z.infer<typeof offeredToolSchema>;
@@ -21,8 +29,19 @@ export type OfferedToolInput = z.infer<typeof offeredToolSchema>;
 export const llmChoiceSchema = z
   .object({
     provider: z.enum(["anthropic", "openai"]).nullish().describe("Provider for this request; default the server's"),
-    model: z.string().trim().min(1).max(200).nullish().describe("Model id for this request; default the server's model for the auto mode"),
-    api_key: z.string().min(1).max(1000).nullish().describe("API key for this request only: never logged, stored or echoed"),
+    model: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .nullish()
+      .describe("Model id for this request; default the server's model for the auto mode"),
+    api_key: z
+      .string()
+      .min(1)
+      .max(1000)
+      .nullish()
+      .describe("API key for this request only: never logged, stored or echoed"),
   })
   .meta({ title: "LlmChoice" });
 
@@ -37,18 +56,34 @@ export const agentIntentRequestSchema = z
     llm: llmChoiceSchema.nullish(),
     repo_context: looseObject().describe("Repository context"),
     memory_state: looseObject().describe("The agent's memory"),
-    history: z.array(z.unknown()).max(1000).nullish().describe("Earlier steps, oldest first (tool calls with their results, messages); each entry counts as one step"),
+    history: z
+      .array(z.unknown())
+      .max(1000)
+      .nullish()
+      .describe("Earlier steps, oldest first (tool calls with their results, messages); each entry counts as one step"),
     goal_text: z.string().nullish().describe("What the agent is trying to achieve"),
-    forced_tool: z.string().trim().min(1).nullish().describe("Skip the decision: call this tool (arguments built from goal_text)"),
-    max_steps: looseInteger({ min: 1 }).nullish().describe("When the history holds this many steps, the run ends (finish with the reason)"),
+    forced_tool: z
+      .string()
+      .trim()
+      .min(1)
+      .nullish()
+      .describe("Skip the decision: call this tool (arguments built from goal_text)"),
+    max_steps: looseInteger({ min: 1 })
+      .nullish()
+      .describe("When the history holds this many steps, the run ends (finish with the reason)"),
     agent_state: looseObject().describe("Agent state, e.g. stuck flags"),
-    callback_url: z.string().nullish().describe("Where /agent_intent_async POSTs the result (ignored by /agent_intent)"),
+    callback_url: z
+      .string()
+      .nullish()
+      .describe("Where /agent_intent_async POSTs the result (ignored by /agent_intent)"),
     correlation_id: z.string().max(200).nullish().describe("Caller's id for this request; cancel async jobs by it"),
     tools: z
       .array(offeredToolSchema)
       .max(256)
       .nullish()
-      .describe("Tools the agent can call next. The decision is constrained to these (or finish). Default: context.fts_search {query}."),
+      .describe(
+        "Tools the agent can call next. The decision is constrained to these (or finish). Default: context.fts_search {query}.",
+      ),
   })
   .meta({ title: "AgentIntentRequest" });
 export type AgentIntentRequest = z.infer<typeof agentIntentRequestSchema>;
@@ -73,13 +108,20 @@ export const agentIntentResponseSchema = z
     duration_ms: z.number().int(),
     intent_id: z.string(),
     tool_name: z.string().nullable().describe("The tool to call next; null when finishing"),
-    tool_args: z.record(z.string(), z.unknown()).describe("Arguments for tool_name, valid against its input_schema; {} when finishing"),
+    tool_args: z
+      .record(z.string(), z.unknown())
+      .describe("Arguments for tool_name, valid against its input_schema; {} when finishing"),
     reasoning: z.string(),
     finish: z.boolean(),
     final_text: z.string().nullable().describe("The final answer or reason when finishing; null otherwise"),
     trace: z.array(traceEntrySchema),
-    decided_by: decidedBySchema.describe("What made the decision: the model, the heuristic (no model configured), forced_tool or max_steps"),
-    model: z.object({ provider: z.string(), model_id: z.string() }).optional().describe("The model that decided, when one did"),
+    decided_by: decidedBySchema.describe(
+      "What made the decision: the model, the heuristic (no model configured), forced_tool or max_steps",
+    ),
+    model: z
+      .object({ provider: z.string(), model_id: z.string() })
+      .optional()
+      .describe("The model that decided, when one did"),
   })
   .meta({ title: "AgentIntentResponse" });
 export type AgentIntentResponse = z.infer<typeof agentIntentResponseSchema>;

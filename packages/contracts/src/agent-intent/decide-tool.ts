@@ -3,11 +3,22 @@ import { defineTool } from "../tool-definition.ts";
 import { agentIntentRequestSchema, agentIntentResponseSchema } from "./agent-intent.ts";
 
 /** What the decision takes: the request without its per-call key and delivery fields (never stored with a suspended call). */
-export const agentIntentDecisionInputSchema = agentIntentRequestSchema.omit({ llm: true, callback_url: true }).meta({ title: "AgentIntentDecisionInput" });
+export const agentIntentDecisionInputSchema = agentIntentRequestSchema
+  .omit({ llm: true, callback_url: true })
+  .meta({ title: "AgentIntentDecisionInput" });
 
 /** The decision: the next tool and its arguments, or finish, and how it was made. */
 export const agentIntentDecisionSchema = agentIntentResponseSchema
-  .pick({ tool_name: true, tool_args: true, reasoning: true, finish: true, final_text: true, decided_by: true, model: true, trace: true })
+  .pick({
+    tool_name: true,
+    tool_args: true,
+    reasoning: true,
+    finish: true,
+    final_text: true,
+    decided_by: true,
+    model: true,
+    trace: true,
+  })
   .meta({ title: "AgentIntentDecision" });
 
 /**
@@ -24,7 +35,13 @@ export const agentIntentDecideTool = defineTool({
     "The same decision POST /agent_intent returns, without the per-request llm choice and the async callback.",
   inputSchema: agentIntentDecisionInputSchema,
   outputSchema: agentIntentDecisionSchema,
-  annotations: { title: "Agent next-action decision", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: "Agent next-action decision",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: true,
 });

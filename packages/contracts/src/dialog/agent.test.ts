@@ -5,7 +5,8 @@ import { agentListSchema, dialogLimits } from "./agent.ts";
 import { defaultDialogPlan, dialogPlanProblems } from "./plan.ts";
 import { startReasoningSessionInputSchema } from "./start-reasoning-session.ts";
 
-const issuesOf = (schema: z.ZodType, value: unknown) => (schema.safeParse(value).error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]);
+const issuesOf = (schema: z.ZodType, value: unknown) =>
+  (schema.safeParse(value).error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]);
 
 const nameArbitrary = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,20}$/);
 const agentArbitrary = (name: string) =>
@@ -46,37 +47,61 @@ describe("custom agents", () => {
 
   it("rejects fewer than 2 or more than 8 agents", () => {
     fc.assert(
-      fc.property(
-        fc.oneof(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 9, max: 14 })),
-        (count) => {
-          const agents = Array.from({ length: count }, (_, index) => ({ name: `agent${index}`, role: "r", systemPrompt: "p" }));
-          const issues = issuesOf(agentListSchema, agents);
-          expect(issues).toHaveLength(1);
-          expect(issues[0]?.[0]).toBe("");
-          expect(issues[0]?.[1]).toMatch(count < 2 ? /at least 2 agents/ : /at most 8 agents/);
-        },
-      ),
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 9, max: 14 })), (count) => {
+        const agents = Array.from({ length: count }, (_, index) => ({
+          name: `agent${index}`,
+          role: "r",
+          systemPrompt: "p",
+        }));
+        const issues = issuesOf(agentListSchema, agents);
+        expect(issues).toHaveLength(1);
+        expect(issues[0]?.[0]).toBe("");
+        expect(issues[0]?.[1]).toMatch(count < 2 ? /at least 2 agents/ : /at most 8 agents/);
+      }),
     );
   });
 
   it("bounds the system prompt, the role and the name, naming the field", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4000 }), fc.constantFrom("systemPrompt", "role", "name"), (extra, field) => {
-        const limit = field === "systemPrompt" ? dialogLimits.maxSystemPromptLength : field === "role" ? dialogLimits.maxRoleLength : dialogLimits.maxAgentNameLength;
-        const agents = [
-          { name: "a", role: "r", systemPrompt: "p" },
-          { name: "b", role: "r", systemPrompt: "p", [field]: `x${"y".repeat(limit + extra - 1)}` },
-        ];
-        expect(issuesOf(agentListSchema, agents)).toEqual([[`1.${field}`, expect.stringContaining(`at most ${limit} characters`)]]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 4000 }),
+        fc.constantFrom("systemPrompt", "role", "name"),
+        (extra, field) => {
+          const limit =
+            field === "systemPrompt"
+              ? dialogLimits.maxSystemPromptLength
+              : field === "role"
+                ? dialogLimits.maxRoleLength
+                : dialogLimits.maxAgentNameLength;
+          const agents = [
+            { name: "a", role: "r", systemPrompt: "p" },
+            { name: "b", role: "r", systemPrompt: "p", [field]: `x${"y".repeat(limit + extra - 1)}` },
+          ];
+          expect(issuesOf(agentListSchema, agents)).toEqual([
+            [`1.${field}`, expect.stringContaining(`at most ${limit} characters`)],
+          ]);
+        },
+      ),
     );
   });
 
   it("takes temperature and maxTokens as numbers or their strings, within bounds", () => {
     const base = { name: "a", role: "r", systemPrompt: "p" };
-    expect(agentListSchema.parse([{ ...base, temperature: "0.4", maxTokens: "500" }, { ...base, name: "b" }])[0]).toMatchObject({ temperature: 0.4, maxTokens: 500 });
-    expect(issuesOf(agentListSchema, [{ ...base, temperature: 3 }, { ...base, name: "b", maxTokens: 10 }]).map(([field]) => field)).toEqual(["0.temperature", "1.maxTokens"]);
-    expect(issuesOf(agentListSchema, [base, { ...base, name: "2nd" }])).toEqual([["1.name", expect.stringContaining("must start with a letter")]]);
+    expect(
+      agentListSchema.parse([
+        { ...base, temperature: "0.4", maxTokens: "500" },
+        { ...base, name: "b" },
+      ])[0],
+    ).toMatchObject({ temperature: 0.4, maxTokens: 500 });
+    expect(
+      issuesOf(agentListSchema, [
+        { ...base, temperature: 3 },
+        { ...base, name: "b", maxTokens: 10 },
+      ]).map(([field]) => field),
+    ).toEqual(["0.temperature", "1.maxTokens"]);
+    expect(issuesOf(agentListSchema, [base, { ...base, name: "2nd" }])).toEqual([
+      ["1.name", expect.stringContaining("must start with a letter")],
+    ]);
   });
 });
 
@@ -93,7 +118,11 @@ describe("plans", () => {
 
   it("names what is wrong with a plan", () => {
     const names = ["a", "b", "c"];
-    expect(dialogPlanProblems([[{ agent: "a", act: "review" }], [{ agent: "b", act: "review" }]], ["a", "b"]).map((problem) => problem.message)).toEqual([
+    expect(
+      dialogPlanProblems([[{ agent: "a", act: "review" }], [{ agent: "b", act: "review" }]], ["a", "b"]).map(
+        (problem) => problem.message,
+      ),
+    ).toEqual([
       "the first step must produce the document (act 'produce')",
       "step 0 reviews before any document exists",
       "step 1 reviews before any document exists",
@@ -110,10 +139,12 @@ describe("plans", () => {
         names,
       ),
     ).toEqual([{ path: [1], message: "step 1 reviews 2 documents; add a merge step before it" }]);
-    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }], [{ agent: "x", act: "review" }]], ["a", "b"])).toEqual([
-      { path: [1, 0, "agent"], message: "'x' is not an agent of this session; agents: a, b" },
-      { path: [], message: "agent 'b' never speaks; give it a turn or leave it out of agents" },
-    ]);
+    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }], [{ agent: "x", act: "review" }]], ["a", "b"])).toEqual(
+      [
+        { path: [1, 0, "agent"], message: "'x' is not an agent of this session; agents: a, b" },
+        { path: [], message: "agent 'b' never speaks; give it a turn or leave it out of agents" },
+      ],
+    );
     expect(dialogPlanProblems([[{ agent: "a", act: "produce" }], [{ agent: "b", act: "merge" }]], ["a", "b"])).toEqual([
       { path: [1], message: "the last step must review the document (act 'review'): its scores decide when to stop" },
     ]);
@@ -121,21 +152,66 @@ describe("plans", () => {
 
   it("refuses a reviewer of its own document: the author of the current document never reviews it", () => {
     // bob produces, alice refines it, alice would review her own refinement.
-    const plan = [[{ agent: "bob", act: "produce" as const }], [{ agent: "alice", act: "produce" as const }], [{ agent: "alice", act: "review" as const }]];
+    const plan = [
+      [{ agent: "bob", act: "produce" as const }],
+      [{ agent: "alice", act: "produce" as const }],
+      [{ agent: "alice", act: "review" as const }],
+    ];
     expect(dialogPlanProblems(plan, ["bob", "alice"])).toEqual([
       {
         path: [2, 0, "agent"],
-        message: "'alice' would review the document it wrote in step 1; a reviewer never reviews its own document: give this review to another agent ('bob'), or let another agent write step 1",
+        message:
+          "'alice' would review the document it wrote in step 1; a reviewer never reviews its own document: give this review to another agent ('bob'), or let another agent write step 1",
       },
     ]);
-    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }], [{ agent: "a", act: "review" }, { agent: "b", act: "review" }]], ["a", "b"]).map((problem) => problem.path)).toEqual([[1, 0, "agent"]]);
+    expect(
+      dialogPlanProblems(
+        [
+          [{ agent: "a", act: "produce" }],
+          [
+            { agent: "a", act: "review" },
+            { agent: "b", act: "review" },
+          ],
+        ],
+        ["a", "b"],
+      ).map((problem) => problem.path),
+    ).toEqual([[1, 0, "agent"]]);
     // A merger's document is the merger's: contributors may review it, the merger may not.
-    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }, { agent: "b", act: "produce" }], [{ agent: "c", act: "merge" }], [{ agent: "a", act: "review" }, { agent: "b", act: "review" }]], ["a", "b", "c"])).toEqual([]);
-    expect(dialogPlanProblems([[{ agent: "a", act: "produce" }], [{ agent: "b", act: "merge" }], [{ agent: "b", act: "review" }]], ["a", "b"]).map((problem) => problem.path)).toEqual([[2, 0, "agent"]]);
+    expect(
+      dialogPlanProblems(
+        [
+          [
+            { agent: "a", act: "produce" },
+            { agent: "b", act: "produce" },
+          ],
+          [{ agent: "c", act: "merge" }],
+          [
+            { agent: "a", act: "review" },
+            { agent: "b", act: "review" },
+          ],
+        ],
+        ["a", "b", "c"],
+      ),
+    ).toEqual([]);
+    expect(
+      dialogPlanProblems(
+        [[{ agent: "a", act: "produce" }], [{ agent: "b", act: "merge" }], [{ agent: "b", act: "review" }]],
+        ["a", "b"],
+      ).map((problem) => problem.path),
+    ).toEqual([[2, 0, "agent"]]);
     // Any plan that passes gives no reviewer the document it wrote.
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.record({ agent: fc.constantFrom("a", "b", "c"), act: fc.constantFrom("produce" as const, "merge" as const, "review" as const) }), { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 5 }),
+        fc.array(
+          fc.array(
+            fc.record({
+              agent: fc.constantFrom("a", "b", "c"),
+              act: fc.constantFrom("produce" as const, "merge" as const, "review" as const),
+            }),
+            { minLength: 1, maxLength: 3 },
+          ),
+          { minLength: 2, maxLength: 5 },
+        ),
         (candidate) => {
           if (dialogPlanProblems(candidate, ["a", "b", "c"]).length > 0) return;
           let authors = new Set<string>();
@@ -154,7 +230,9 @@ describe("plans", () => {
       ],
       turns: plan,
     });
-    expect(issues).toEqual([["turns.2.0.agent", expect.stringContaining("'alice' would review the document it wrote in step 1")]]);
+    expect(issues).toEqual([
+      ["turns.2.0.agent", expect.stringContaining("'alice' would review the document it wrote in step 1")],
+    ]);
   });
 
   it("validates turns against the custom agents in start_reasoning_session, naming the turn", () => {
@@ -162,13 +240,25 @@ describe("plans", () => {
       { name: "advocate", role: "r", systemPrompt: "p" },
       { name: "skeptic", role: "r", systemPrompt: "p" },
     ];
-    expect(issuesOf(startReasoningSessionInputSchema, { topic: "t", agents, turns: [[{ agent: "advocate", act: "produce" }], [{ agent: "judge", act: "review" }]] })).toEqual([
+    expect(
+      issuesOf(startReasoningSessionInputSchema, {
+        topic: "t",
+        agents,
+        turns: [[{ agent: "advocate", act: "produce" }], [{ agent: "judge", act: "review" }]],
+      }),
+    ).toEqual([
       ["turns.1.0.agent", "'judge' is not an agent of this session; agents: advocate, skeptic"],
       ["turns", "agent 'skeptic' never speaks; give it a turn or leave it out of agents"],
     ]);
-    expect(issuesOf(startReasoningSessionInputSchema, { topic: "t", turns: [] })).toEqual([["turns", "turns needs custom agents; a preset's agents speak in the preset's order"]]);
-    expect(issuesOf(startReasoningSessionInputSchema, { topic: "t", agents, turns: [[{ agent: "advocate", act: "produce" }]] })).toEqual([
-      ["turns", "a plan needs at least two steps (a document, then its review)"],
+    expect(issuesOf(startReasoningSessionInputSchema, { topic: "t", turns: [] })).toEqual([
+      ["turns", "turns needs custom agents; a preset's agents speak in the preset's order"],
     ]);
+    expect(
+      issuesOf(startReasoningSessionInputSchema, {
+        topic: "t",
+        agents,
+        turns: [[{ agent: "advocate", act: "produce" }]],
+      }),
+    ).toEqual([["turns", "a plan needs at least two steps (a document, then its review)"]]);
   });
 });

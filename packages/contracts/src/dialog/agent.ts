@@ -29,7 +29,13 @@ export const dialogLimits = {
 export const agentNamePattern = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** The five built-in presets; also the `mode` of a session (which rubric and instructions apply). */
-export const dialogPresetNameSchema = z.enum(["objective_refinement", "exploration", "debate", "synthesis", "code_review"]);
+export const dialogPresetNameSchema = z.enum([
+  "objective_refinement",
+  "exploration",
+  "debate",
+  "synthesis",
+  "code_review",
+]);
 export type DialogPresetName = z.infer<typeof dialogPresetNameSchema>;
 
 /**
@@ -59,7 +65,10 @@ export const agentConfigSchema = z.strictObject({
     .string()
     .trim()
     .min(1, "systemPrompt must not be empty")
-    .max(dialogLimits.maxSystemPromptLength, `systemPrompt must be at most ${dialogLimits.maxSystemPromptLength} characters`)
+    .max(
+      dialogLimits.maxSystemPromptLength,
+      `systemPrompt must be at most ${dialogLimits.maxSystemPromptLength} characters`,
+    )
     .describe("The agent's persona: its full system prompt"),
   model: z
     .string()
@@ -68,7 +77,9 @@ export const agentConfigSchema = z.strictObject({
     .max(dialogLimits.maxModelIdLength)
     .optional()
     .describe("Model id for this agent on the server's provider (default: the session default)"),
-  temperature: looseNumber(z.number().min(0).max(dialogLimits.maxTemperature)).optional().describe("Override temperature, 0..2"),
+  temperature: looseNumber(z.number().min(0).max(dialogLimits.maxTemperature))
+    .optional()
+    .describe("Override temperature, 0..2"),
   maxTokens: looseInteger({ min: dialogLimits.minAgentMaxTokens, max: dialogLimits.maxAgentMaxTokens })
     .optional()
     .describe(`Max response tokens, ${dialogLimits.minAgentMaxTokens}..${dialogLimits.maxAgentMaxTokens}`),
@@ -86,7 +97,11 @@ export const agentListSchema = z
       const key = agent.name.toLowerCase();
       const first = seen.get(key);
       if (first !== undefined) {
-        context.addIssue({ code: "custom", path: [index, "name"], message: `'${agent.name}' is already the name of agents.${first}; agent names must be unique` });
+        context.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          message: `'${agent.name}' is already the name of agents.${first}; agent names must be unique`,
+        });
       } else {
         seen.set(key, index);
       }

@@ -6,7 +6,12 @@ export const dialogSessionStatusSchema = z.enum(["started", "in_progress", "comp
 export type DialogSessionStatus = z.infer<typeof dialogSessionStatusSchema>;
 
 /** What an exchange decided (the spec's statuses, plus budget_exhausted). */
-export const dialogExchangeStatusSchema = z.enum(["in_progress", "threshold_met", "max_iterations", "budget_exhausted"]);
+export const dialogExchangeStatusSchema = z.enum([
+  "in_progress",
+  "threshold_met",
+  "max_iterations",
+  "budget_exhausted",
+]);
 export type DialogExchangeStatus = z.infer<typeof dialogExchangeStatusSchema>;
 
 /** Why a finished session stopped. */
@@ -31,24 +36,32 @@ export type DialogConsciousnessState = z.infer<typeof dialogConsciousnessStateSc
 /** One agent turn (the spec's Exchange, with where it sits and the agent's structured answer). */
 export const dialogExchangeSchema = z.object({
   agent: z.string(),
-  role: z.enum(["initiator", "responder"]).describe("initiator: the iteration's first step; responder: every later step"),
+  role: z
+    .enum(["initiator", "responder"])
+    .describe("initiator: the iteration's first step; responder: every later step"),
   content: z.string().describe("The document (produce, merge) or the review rendered as Markdown"),
   tokens: z.object({
     input: z.number().int(),
     output: z.number().int(),
-    estimated: z.boolean().describe("True when the provider reported no usage (host-executed) and the figures are characters / 4"),
+    estimated: z
+      .boolean()
+      .describe("True when the provider reported no usage (host-executed) and the figures are characters / 4"),
   }),
   timestamp: z.string().describe("ISO 8601; when the answer arrived"),
   consciousness_state: dialogConsciousnessStateSchema
     .optional()
-    .describe("analyzing (review, first analysis), synthesizing (refine, merge), breakthrough (a review that crossed the threshold or rose by 0.2)"),
+    .describe(
+      "analyzing (review, first analysis), synthesizing (refine, merge), breakthrough (a review that crossed the threshold or rose by 0.2)",
+    ),
   iteration: z.number().int(),
   step: z.number().int().describe("Step of the iteration's plan; turns of one step ran concurrently"),
   act: dialogActSchema,
   model: z.string().nullable().describe("The model that answered"),
   answer: z
     .record(z.string(), z.unknown())
-    .describe("The agent's structured answer, without the document text (that is content): self_assessment for produce and merge; scores and directives for review"),
+    .describe(
+      "The agent's structured answer, without the document text (that is content): self_assessment for produce and merge; scores and directives for review",
+    ),
 });
 export type DialogExchange = z.infer<typeof dialogExchangeSchema>;
 
@@ -69,11 +82,17 @@ export const dialogReviewScoreSchema = z.object({
 export const dialogIterationQualitySchema = z.object({
   iteration: z.number().int(),
   reviewer_score: z.number().min(0).max(1).describe("Mean of the final step's reviewer scores; what stopping uses"),
-  self_assessment: z.number().min(0).max(1).describe("The document author's grade of its own work (recorded, not used to stop)"),
+  self_assessment: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe("The document author's grade of its own work (recorded, not used to stop)"),
   criteria: z.record(z.string(), z.number().min(0).max(1)).describe("Mean score per criterion over the reviewers"),
   reviews: z.array(dialogReviewScoreSchema),
   tokens: z.number().int().describe("Tokens the iteration spent (summary included)"),
-  graded_by: dialogGradedBySchema.nullable().describe("Who gave the reviewer scores (see graded_by); null for iterations recorded before this was kept"),
+  graded_by: dialogGradedBySchema
+    .nullable()
+    .describe("Who gave the reviewer scores (see graded_by); null for iterations recorded before this was kept"),
 });
 export type DialogIterationQuality = z.infer<typeof dialogIterationQualitySchema>;
 

@@ -16,7 +16,14 @@ export const dialogTools = {
 /** The dialog module's five tools, in the order surfaces list them. */
 export const dialogToolDefinitions = Object.values(dialogTools);
 
-export { agentConfigSchema, agentListSchema, agentNamePattern, dialogActSchema, dialogLimits, dialogPresetNameSchema } from "./agent.ts";
+export {
+  agentConfigSchema,
+  agentListSchema,
+  agentNamePattern,
+  dialogActSchema,
+  dialogLimits,
+  dialogPresetNameSchema,
+} from "./agent.ts";
 export type { AgentConfig, DialogAct, DialogPresetName } from "./agent.ts";
 export { defaultDialogPlan, dialogPlanProblems, dialogPlanSchema, dialogTurnSchema } from "./plan.ts";
 export type { DialogPlan, DialogPlanProblem, DialogTurn } from "./plan.ts";
@@ -43,8 +50,16 @@ export type {
   DialogSessionStatus,
   DialogStopReason,
 } from "./exchange.ts";
-export { startReasoningSessionInputSchema, startReasoningSessionOutputSchema, startReasoningSessionTool } from "./start-reasoning-session.ts";
-export { runReasoningExchangeInputSchema, runReasoningExchangeOutputSchema, runReasoningExchangeTool } from "./run-reasoning-exchange.ts";
+export {
+  startReasoningSessionInputSchema,
+  startReasoningSessionOutputSchema,
+  startReasoningSessionTool,
+} from "./start-reasoning-session.ts";
+export {
+  runReasoningExchangeInputSchema,
+  runReasoningExchangeOutputSchema,
+  runReasoningExchangeTool,
+} from "./run-reasoning-exchange.ts";
 export {
   dialogResultFormatSchema,
   dialogStructuredResultSchema,
@@ -53,6 +68,15 @@ export {
   getReasoningResultTool,
 } from "./get-reasoning-result.ts";
 export type { DialogResultFormat } from "./get-reasoning-result.ts";
-export { dialogPresetSchema, listReasoningPresetsInputSchema, listReasoningPresetsOutputSchema, listReasoningPresetsTool } from "./list-reasoning-presets.ts";
+export {
+  dialogPresetSchema,
+  listReasoningPresetsInputSchema,
+  listReasoningPresetsOutputSchema,
+  listReasoningPresetsTool,
+} from "./list-reasoning-presets.ts";
 export type { DialogPresetSummary } from "./list-reasoning-presets.ts";
-export { getSessionStatusInputSchema, getSessionStatusOutputSchema, getSessionStatusTool } from "./get-session-status.ts";
+export {
+  getSessionStatusInputSchema,
+  getSessionStatusOutputSchema,
+  getSessionStatusTool,
+} from "./get-session-status.ts";

@@ -12,7 +12,9 @@ export const dialogPresetSchema = z.object({
   agents: z.array(agentConfigSchema),
   mode: dialogPresetNameSchema,
   recommended_for: z.array(z.string()),
-  turns: z.array(z.array(dialogTurnSchema)).describe("Who speaks when: steps in order, the turns of a step concurrently"),
+  turns: z
+    .array(z.array(dialogTurnSchema))
+    .describe("Who speaks when: steps in order, the turns of a step concurrently"),
   criteria: z.array(dialogCriterionSchema).describe("The reviewers' rubric"),
 });
 export type DialogPresetSummary = z.infer<typeof dialogPresetSchema>;
@@ -25,7 +27,13 @@ export const listReasoningPresetsTool = defineTool({
     "List the reasoning-session presets: objective_refinement (Dialog + Think), exploration (Dialog + Think), debate (Dialog + Critic), synthesis (Dialog + Think + Synthesizer) and code_review (Reviewer + Implementer). Each gives its agents with their system prompts (in speaking order: copied into start_reasoning_session they keep the preset's turns), mode, recommended uses, turns (who speaks when in an iteration: steps in order, turns of a step concurrently) and the rubric criteria its reviewers score, with weights. Pass a preset name as mode to start_reasoning_session. Read-only.",
   inputSchema: listReasoningPresetsInputSchema,
   outputSchema: listReasoningPresetsOutputSchema,
-  annotations: { title: "List Reasoning Presets", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: "List Reasoning Presets",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });

@@ -32,7 +32,10 @@ export interface DialogPlanProblem {
  * the current document is the agent of the last produce or merge step); the last step reviews (its
  * reviewers' scores are the iteration's quality); every agent speaks; at most 16 turns.
  */
-export function dialogPlanProblems(plan: readonly (readonly DialogTurn[])[], agentNames: readonly string[]): DialogPlanProblem[] {
+export function dialogPlanProblems(
+  plan: readonly (readonly DialogTurn[])[],
+  agentNames: readonly string[],
+): DialogPlanProblem[] {
   const problems: DialogPlanProblem[] = [];
   const known = new Set(agentNames);
   let turns = 0;
@@ -45,25 +48,49 @@ export function dialogPlanProblems(plan: readonly (readonly DialogTurn[])[], age
     step.forEach((turn, turnIndex) => {
       turns += 1;
       if (!known.has(turn.agent)) {
-        problems.push({ path: [stepIndex, turnIndex, "agent"], message: `'${turn.agent}' is not an agent of this session; agents: ${agentNames.join(", ")}` });
+        problems.push({
+          path: [stepIndex, turnIndex, "agent"],
+          message: `'${turn.agent}' is not an agent of this session; agents: ${agentNames.join(", ")}`,
+        });
       }
-      if (seen.has(turn.agent)) problems.push({ path: [stepIndex, turnIndex, "agent"], message: `'${turn.agent}' speaks twice in step ${stepIndex}; an agent speaks once per step` });
+      if (seen.has(turn.agent))
+        problems.push({
+          path: [stepIndex, turnIndex, "agent"],
+          message: `'${turn.agent}' speaks twice in step ${stepIndex}; an agent speaks once per step`,
+        });
       seen.add(turn.agent);
     });
     if (acts.size > 1) {
-      problems.push({ path: [stepIndex], message: `step ${stepIndex} mixes acts (${[...acts].join(", ")}); the turns of one step share one act` });
+      problems.push({
+        path: [stepIndex],
+        message: `step ${stepIndex} mixes acts (${[...acts].join(", ")}); the turns of one step share one act`,
+      });
       return;
     }
     const act = step[0]?.act;
-    if (stepIndex === 0 && act !== "produce") problems.push({ path: [stepIndex, 0, "act"], message: "the first step must produce the document (act 'produce')" });
-    if (act === "merge" && step.length !== 1) problems.push({ path: [stepIndex], message: `a merge step has exactly one turn; step ${stepIndex} has ${step.length}` });
+    if (stepIndex === 0 && act !== "produce")
+      problems.push({
+        path: [stepIndex, 0, "act"],
+        message: "the first step must produce the document (act 'produce')",
+      });
+    if (act === "merge" && step.length !== 1)
+      problems.push({
+        path: [stepIndex],
+        message: `a merge step has exactly one turn; step ${stepIndex} has ${step.length}`,
+      });
     if (act === "produce" && stepIndex > 0 && documents !== 1) {
-      problems.push({ path: [stepIndex], message: `step ${stepIndex} produces from ${documents} current documents; merge them first` });
+      problems.push({
+        path: [stepIndex],
+        message: `step ${stepIndex} produces from ${documents} current documents; merge them first`,
+      });
     }
     if (act === "review" && documents !== 1) {
       problems.push({
         path: [stepIndex],
-        message: documents === 0 ? `step ${stepIndex} reviews before any document exists` : `step ${stepIndex} reviews ${documents} documents; add a merge step before it`,
+        message:
+          documents === 0
+            ? `step ${stepIndex} reviews before any document exists`
+            : `step ${stepIndex} reviews ${documents} documents; add a merge step before it`,
       });
     }
     if (act === "review" && documents === 1) problems.push(...selfReviews(step, stepIndex, authors, agentNames));
@@ -73,23 +100,36 @@ export function dialogPlanProblems(plan: readonly (readonly DialogTurn[])[], age
   });
   const last = plan[plan.length - 1];
   if (last !== undefined && last[0]?.act !== "review") {
-    problems.push({ path: [plan.length - 1], message: "the last step must review the document (act 'review'): its scores decide when to stop" });
+    problems.push({
+      path: [plan.length - 1],
+      message: "the last step must review the document (act 'review'): its scores decide when to stop",
+    });
   }
   const speaking = new Set(plan.flatMap((step) => step.map((turn) => turn.agent)));
   for (const name of agentNames) {
-    if (!speaking.has(name)) problems.push({ path: [], message: `agent '${name}' never speaks; give it a turn or leave it out of agents` });
+    if (!speaking.has(name))
+      problems.push({ path: [], message: `agent '${name}' never speaks; give it a turn or leave it out of agents` });
   }
-  if (turns > dialogLimits.maxTurns) problems.push({ path: [], message: `a plan has at most ${dialogLimits.maxTurns} turns; this one has ${turns}` });
+  if (turns > dialogLimits.maxTurns)
+    problems.push({ path: [], message: `a plan has at most ${dialogLimits.maxTurns} turns; this one has ${turns}` });
   return problems;
 }
 
 /** A review turn by the author of the document it would review: an author never grades its own work. */
-function selfReviews(step: readonly DialogTurn[], stepIndex: number, authors: { names: Set<string>; step: number }, agentNames: readonly string[]): DialogPlanProblem[] {
+function selfReviews(
+  step: readonly DialogTurn[],
+  stepIndex: number,
+  authors: { names: Set<string>; step: number },
+  agentNames: readonly string[],
+): DialogPlanProblem[] {
   const problems: DialogPlanProblem[] = [];
   step.forEach((turn, turnIndex) => {
     if (!authors.names.has(turn.agent)) return;
     const others = agentNames.filter((name) => !authors.names.has(name));
-    const instead = others.length > 0 ? `give this review to another agent (${others.map((name) => `'${name}'`).join(" or ")})` : "give this review to an agent that did not write it";
+    const instead =
+      others.length > 0
+        ? `give this review to another agent (${others.map((name) => `'${name}'`).join(" or ")})`
+        : "give this review to an agent that did not write it";
     problems.push({
       path: [stepIndex, turnIndex, "agent"],
       message: `'${turn.agent}' would review the document it wrote in step ${authors.step}; a reviewer never reviews its own document: ${instead}, or let another agent write step ${authors.step}`,

@@ -1,18 +1,30 @@
 import { z } from "zod";
 import { looseInteger } from "../coerce.ts";
 import { defineTool } from "../tool-definition.ts";
-import { dialogDirectiveSchema, dialogExchangeSchema, dialogExchangeStatusSchema, dialogGradedBySchema, dialogIterationQualitySchema } from "./exchange.ts";
+import {
+  dialogDirectiveSchema,
+  dialogExchangeSchema,
+  dialogExchangeStatusSchema,
+  dialogGradedBySchema,
+  dialogIterationQualitySchema,
+} from "./exchange.ts";
 
 export const runReasoningExchangeInputSchema = z.strictObject({
   session_id: z.string().trim().min(1, "session_id must not be empty").describe("From start_reasoning_session"),
-  iteration: looseInteger({ min: 0 }).optional().describe("The iteration to run; must be the next one (auto-incremented if omitted)"),
+  iteration: looseInteger({ min: 0 })
+    .optional()
+    .describe("The iteration to run; must be the next one (auto-incremented if omitted)"),
 });
 
 export const runReasoningExchangeOutputSchema = z.object({
   session_id: z.string(),
   iteration: z.number().int(),
   exchanges: z.array(dialogExchangeSchema).describe("Every turn of this iteration, in plan order"),
-  quality_score: z.number().min(0).max(1).describe("The reviewers' rubric score of the iteration's document, combined in code"),
+  quality_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe("The reviewers' rubric score of the iteration's document, combined in code"),
   should_continue: z.boolean(),
   status: dialogExchangeStatusSchema,
   next_step: z.string(),
@@ -21,7 +33,9 @@ export const runReasoningExchangeOutputSchema = z.object({
   document_exchange: z
     .number()
     .int()
-    .describe("Index in exchanges of the turn that wrote the iteration's document (the one reviewed): its content is the document, carried once"),
+    .describe(
+      "Index in exchanges of the turn that wrote the iteration's document (the one reviewed): its content is the document, carried once",
+    ),
   graded_by: dialogGradedBySchema.describe(
     "Who scored the document: server_model (separate review calls), host or sampling (the calling client answered every agent's prompt, the review included, so the score is not an independent review)",
   ),
@@ -46,7 +60,9 @@ export const runReasoningExchangeOutputSchema = z.object({
       }),
     )
     .optional()
-    .describe("Present when a document was larger than the context budget: those prompts showed its start and end; the whole document is stored and returned"),
+    .describe(
+      "Present when a document was larger than the context budget: those prompts showed its start and end; the whole document is stored and returned",
+    ),
 });
 
 export const runReasoningExchangeTool = defineTool({
@@ -55,7 +71,13 @@ export const runReasoningExchangeTool = defineTool({
     "Run one iteration of a reasoning session. Iteration 0: the producer analyses the topic, the reviewer returns 2-3 directives; later: the producer writes the complete refined document, the reviewer reviews it (larger presets follow their plan). quality_score: the reviewers' rubric score (weighted in code); the author's self-assessment is recorded beside it. graded_by: server_model, or host/sampling (the calling client played every agent). The document appears once: exchanges[document_exchange].content. status: in_progress, threshold_met, max_iterations or budget_exhausted. Overflowing context is summarised. Errors: unknown session (NOT_FOUND), finished or expired session or wrong iteration (CONFLICT). No server model: needs_completion prompts (answer via reasoning_submit).",
   inputSchema: runReasoningExchangeInputSchema,
   outputSchema: runReasoningExchangeOutputSchema,
-  annotations: { title: "Run Reasoning Exchange", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Run Reasoning Exchange",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: [],
   usesModel: true,
 });

@@ -9,7 +9,11 @@ export const endSessionRequestSchema = z
   })
   .superRefine((request, context) => {
     if (request.reasoningSessionId == null && request.sessionState == null) {
-      context.addIssue({ code: "custom", path: ["reasoningSessionId"], message: "name the session: reasoningSessionId (or sessionState)" });
+      context.addIssue({
+        code: "custom",
+        path: ["reasoningSessionId"],
+        message: "name the session: reasoningSessionId (or sessionState)",
+      });
     }
   });
 export type EndSessionRequest = z.infer<typeof endSessionRequestSchema>;

@@ -17,9 +17,14 @@ const validRequest = fc.record(
     reasoningType: fc.constantFrom(...reasoningTypeSchema.options),
     goalQuery: text,
     reasoningSessionId: fc.option(sessionId, { nil: null }),
-    preferredCoTVariation: fc.option(fc.constantFrom(...cotVariationSchema.options, "chainOfVerification"), { nil: null }),
+    preferredCoTVariation: fc.option(fc.constantFrom(...cotVariationSchema.options, "chainOfVerification"), {
+      nil: null,
+    }),
     outputRequirements: fc.option(
-      fc.record({ format: fc.constantFrom("finalAnswerWithTrace", "detailedPlanWithPrompts"), maxSteps: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }) }),
+      fc.record({
+        format: fc.constantFrom("finalAnswerWithTrace", "detailedPlanWithPrompts"),
+        maxSteps: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }),
+      }),
       { nil: undefined },
     ),
   },
@@ -66,7 +71,10 @@ describe("executeTask request", () => {
         },
       ),
     );
-    expect(issuesOf({ taskId: "t", reasoningType: "deductive", goalQuery: "q", contextData: { domainKnowlege: "x" } })[0]?.field).toBe("contextData.domainKnowlege");
+    expect(
+      issuesOf({ taskId: "t", reasoningType: "deductive", goalQuery: "q", contextData: { domainKnowlege: "x" } })[0]
+        ?.field,
+    ).toBe("contextData.domainKnowlege");
   });
 
   it("refuses reasoning types outside the list, naming the field", () => {
@@ -74,7 +82,9 @@ describe("executeTask request", () => {
       fc.property(
         text.filter((value) => !(reasoningTypeSchema.options as readonly string[]).includes(value)),
         (type) => {
-          expect(issuesOf({ taskId: "t", reasoningType: type, goalQuery: "q" }).map((issue) => issue.field)).toEqual(["reasoningType"]);
+          expect(issuesOf({ taskId: "t", reasoningType: type, goalQuery: "q" }).map((issue) => issue.field)).toEqual([
+            "reasoningType",
+          ]);
         },
       ),
     );
@@ -82,26 +92,52 @@ describe("executeTask request", () => {
 
   it("requires a session for toolResults and userInput, and one kind of answer at a time", () => {
     const base = { taskId: "t", reasoningType: "planAndExecuteCoT", goalQuery: "q" };
-    expect(issuesOf({ ...base, toolResults: [{ toolCallId: "c1", result: 1 }] }).map((issue) => issue.field)).toEqual(["toolResults"]);
+    expect(issuesOf({ ...base, toolResults: [{ toolCallId: "c1", result: 1 }] }).map((issue) => issue.field)).toEqual([
+      "toolResults",
+    ]);
     expect(issuesOf({ ...base, userInput: "yes" }).map((issue) => issue.field)).toEqual(["userInput"]);
-    expect(issuesOf({ ...base, reasoningSessionId: "s", userInput: "yes", toolResults: [{ toolCallId: "c", result: 1 }] }).map((issue) => issue.field)).toEqual(["userInput"]);
-    expect(issuesOf({ ...base, reasoningSessionId: "s", toolResults: [{ toolCallId: "c" }] }).map((issue) => issue.field)).toEqual(["toolResults.0.result"]);
     expect(
-      issuesOf({ ...base, reasoningSessionId: "s", toolResults: [{ toolCallId: "c", result: 1 }, { toolCallId: "c", result: 2 }] }).map((issue) => issue.field),
+      issuesOf({
+        ...base,
+        reasoningSessionId: "s",
+        userInput: "yes",
+        toolResults: [{ toolCallId: "c", result: 1 }],
+      }).map((issue) => issue.field),
+    ).toEqual(["userInput"]);
+    expect(
+      issuesOf({ ...base, reasoningSessionId: "s", toolResults: [{ toolCallId: "c" }] }).map((issue) => issue.field),
+    ).toEqual(["toolResults.0.result"]);
+    expect(
+      issuesOf({
+        ...base,
+        reasoningSessionId: "s",
+        toolResults: [
+          { toolCallId: "c", result: 1 },
+          { toolCallId: "c", result: 2 },
+        ],
+      }).map((issue) => issue.field),
     ).toEqual(["toolResults.1.toolCallId"]);
-    expect(issuesOf({ ...base, reasoningSessionId: "s", toolResults: [{ toolCallId: "c", result: null }] })).toEqual([]);
+    expect(issuesOf({ ...base, reasoningSessionId: "s", toolResults: [{ toolCallId: "c", result: null }] })).toEqual(
+      [],
+    );
   });
 
   it("checks the host's tool schemas, as a list or keyed by name", () => {
     const base = { taskId: "t", reasoningType: "planAndExecuteCoT", goalQuery: "q" };
     const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-    expect(issuesOf({ ...base, contextData: { availableTools: [{ name: "weather", inputSchema: schema }] } })).toEqual([]);
+    expect(issuesOf({ ...base, contextData: { availableTools: [{ name: "weather", inputSchema: schema }] } })).toEqual(
+      [],
+    );
     expect(issuesOf({ ...base, contextData: { availableTools: { weather: { inputSchema: schema } } } })).toEqual([]);
     expect(
-      issuesOf({ ...base, contextData: { availableTools: [{ name: "a" }, { name: "a" }] } }).map((issue) => issue.field),
+      issuesOf({ ...base, contextData: { availableTools: [{ name: "a" }, { name: "a" }] } }).map(
+        (issue) => issue.field,
+      ),
     ).toEqual(["contextData.availableTools.1.name"]);
     expect(
-      issuesOf({ ...base, contextData: { availableTools: [{ name: "a", inputSchema: { type: "string" } }] } }).map((issue) => issue.field),
+      issuesOf({ ...base, contextData: { availableTools: [{ name: "a", inputSchema: { type: "string" } }] } }).map(
+        (issue) => issue.field,
+      ),
     ).toEqual(["contextData.availableTools.0.inputSchema.type"]);
   });
 
@@ -139,48 +175,92 @@ describe("executeTask request", () => {
       ...base,
       contextData: {
         availableTools: {
-          loop: { inputSchema: { type: "object", $defs: { a: { $ref: "#/$defs/a" } }, properties: { city: { $ref: "#/$defs/a" } } } },
+          loop: {
+            inputSchema: {
+              type: "object",
+              $defs: { a: { $ref: "#/$defs/a" } },
+              properties: { city: { $ref: "#/$defs/a" } },
+            },
+          },
           root: { inputSchema: { type: "object", allOf: [{ $ref: "#" }] } },
           // Recursion through properties describes a part of the value each time: fine.
-          tree: { inputSchema: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } } } },
+          tree: {
+            inputSchema: {
+              type: "object",
+              properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } },
+            },
+          },
         },
       },
     });
-    expect(refused.map((issue) => issue.field)).toEqual(["contextData.availableTools.loop.inputSchema.$defs.a.$ref", "contextData.availableTools.root.inputSchema.allOf.0.$ref"]);
+    expect(refused.map((issue) => issue.field)).toEqual([
+      "contextData.availableTools.loop.inputSchema.$defs.a.$ref",
+      "contextData.availableTools.root.inputSchema.allOf.0.$ref",
+    ]);
     expect(refused[0]?.message).toContain("never end");
   });
 
   it("refuses a tool schema whose $refs expand it exponentially, naming it", () => {
     const defs: Record<string, unknown> = { d40: { type: "string" } };
-    for (let level = 0; level < 40; level += 1) defs[`d${level}`] = { anyOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
+    for (let level = 0; level < 40; level += 1)
+      defs[`d${level}`] = { anyOf: [{ $ref: `#/$defs/d${level + 1}` }, { $ref: `#/$defs/d${level + 1}` }] };
     const issues = issuesOf({
       taskId: "t",
       reasoningType: "planAndExecuteCoT",
       goalQuery: "q",
-      contextData: { availableTools: [{ name: "bomb", inputSchema: { type: "object", $defs: defs, properties: { city: { $ref: "#/$defs/d0" } } } }] },
+      contextData: {
+        availableTools: [
+          { name: "bomb", inputSchema: { type: "object", $defs: defs, properties: { city: { $ref: "#/$defs/d0" } } } },
+        ],
+      },
     });
-    expect(issues).toEqual([{ field: "contextData.availableTools.0.inputSchema", message: expect.stringContaining("subschemas through its $refs") }]);
+    expect(issues).toEqual([
+      {
+        field: "contextData.availableTools.0.inputSchema",
+        message: expect.stringContaining("subschemas through its $refs"),
+      },
+    ]);
   });
 
   it("bounds maxSteps and desiredConfidenceLevel", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -100, max: 200 }), fc.double({ min: -2, max: 3, noNaN: true }), (maxSteps, level) => {
-        const issues = issuesOf({ taskId: "t", reasoningType: "deductive", goalQuery: "q", outputRequirements: { maxSteps, desiredConfidenceLevel: level } });
-        const fields = issues.map((issue) => issue.field);
-        expect(fields.includes("outputRequirements.maxSteps")).toBe(maxSteps < 1 || maxSteps > 50);
-        expect(fields.includes("outputRequirements.desiredConfidenceLevel")).toBe(level < 0 || level > 1);
-      }),
+      fc.property(
+        fc.integer({ min: -100, max: 200 }),
+        fc.double({ min: -2, max: 3, noNaN: true }),
+        (maxSteps, level) => {
+          const issues = issuesOf({
+            taskId: "t",
+            reasoningType: "deductive",
+            goalQuery: "q",
+            outputRequirements: { maxSteps, desiredConfidenceLevel: level },
+          });
+          const fields = issues.map((issue) => issue.field);
+          expect(fields.includes("outputRequirements.maxSteps")).toBe(maxSteps < 1 || maxSteps > 50);
+          expect(fields.includes("outputRequirements.desiredConfidenceLevel")).toBe(level < 0 || level > 1);
+        },
+      ),
     );
   });
 });
 
 describe("executeTask functional predicates", () => {
   it("takes up to 64 predicate names of 1 to 80 characters, naming the field that breaks a bound", () => {
-    const request = (functionalPredicates: unknown) => ({ taskId: "t", reasoningType: "deductive", goalQuery: "q", contextData: { functionalPredicates } });
+    const request = (functionalPredicates: unknown) => ({
+      taskId: "t",
+      reasoningType: "deductive",
+      goalQuery: "q",
+      contextData: { functionalPredicates },
+    });
     expect(issuesOf(request(["born_in", "Capital Of"]))).toEqual([]);
-    expect(issuesOf(request([""]))).toEqual([{ field: "contextData.functionalPredicates.0", message: "a functional predicate must not be empty" }]);
-    expect(issuesOf(request(["x".repeat(81)]))).toEqual([{ field: "contextData.functionalPredicates.0", message: "a functional predicate is at most 80 characters" }]);
-    expect(issuesOf(request(Array.from({ length: 65 }, (_, index) => `p${index}`)))).toEqual([{ field: "contextData.functionalPredicates", message: "at most 64 functionalPredicates" }]);
+    expect(issuesOf(request([""]))).toEqual([
+      { field: "contextData.functionalPredicates.0", message: "a functional predicate must not be empty" },
+    ]);
+    expect(issuesOf(request(["x".repeat(81)]))).toEqual([
+      { field: "contextData.functionalPredicates.0", message: "a functional predicate is at most 80 characters" },
+    ]);
+    expect(issuesOf(request(Array.from({ length: 65 }, (_, index) => `p${index}`)))).toEqual([
+      { field: "contextData.functionalPredicates", message: "at most 64 functionalPredicates" },
+    ]);
     expect(issuesOf(request("born_in")).map((issue) => issue.field)).toEqual(["contextData.functionalPredicates"]);
   });
 });
@@ -215,6 +295,10 @@ describe("tool definitions", () => {
       notices: [],
     };
     // A response from a server before retryable and sessionExpiresAt existed still parses, with their defaults.
-    expect(executeTaskResponseSchema.parse(response)).toEqual({ ...response, error: { ...response.error, retryable: false }, sessionExpiresAt: null });
+    expect(executeTaskResponseSchema.parse(response)).toEqual({
+      ...response,
+      error: { ...response.error, retryable: false },
+      sessionExpiresAt: null,
+    });
   });
 });

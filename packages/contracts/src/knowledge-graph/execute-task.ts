@@ -26,7 +26,10 @@ export const reasoningSessionIdSchema = z
   .string()
   .min(1, "reasoningSessionId must not be empty")
   .max(limits.sessionIdLength, `reasoningSessionId is at most ${limits.sessionIdLength} characters`)
-  .regex(sessionIdPattern, "reasoningSessionId is letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
+  .regex(
+    sessionIdPattern,
+    "reasoningSessionId is letters, digits, '.', '_', ':' or '-', starting with a letter or digit",
+  );
 
 function contextText(what: string) {
   return z
@@ -42,10 +45,17 @@ export const contextDataSchema = z.strictObject({
   availableTools: availableToolsSchema.nullish().describe("Tools the server may ask you to call"),
   currentPlanStep: contextText("currentPlanStep"),
   functionalPredicates: z
-    .array(z.string().min(1, "a functional predicate must not be empty").max(80, "a functional predicate is at most 80 characters"))
+    .array(
+      z
+        .string()
+        .min(1, "a functional predicate must not be empty")
+        .max(80, "a functional predicate is at most 80 characters"),
+    )
     .max(64, "at most 64 functionalPredicates")
     .nullish()
-    .describe("Relation types with at most one object per subject (e.g. born_in): a second object for one subject is a contradiction. Kept for the session"),
+    .describe(
+      "Relation types with at most one object per subject (e.g. born_in): a second object for one subject is a contradiction. Kept for the session",
+    ),
   hostProvidedPriorReasoningSummary: publishAs(
     z.union([contextText("hostProvidedPriorReasoningSummary"), z.record(z.string(), z.unknown())]),
     contextText("hostProvidedPriorReasoningSummary"),
@@ -96,7 +106,9 @@ export const executeTaskRequestSchema = z
       .describe("Your id for this call (echoed)"),
     reasoningSessionId: reasoningSessionIdSchema
       .nullish()
-      .describe("Continue this session's graph (by id alone only for the caller it is bound to, else send sessionState); new if unknown or omitted"),
+      .describe(
+        "Continue this session's graph (by id alone only for the caller it is bound to, else send sessionState); new if unknown or omitted",
+      ),
     reasoningType: reasoningTypeSchema,
     goalQuery: z
       .string()
@@ -130,18 +142,35 @@ export const executeTaskRequestSchema = z
   .superRefine((request, context) => {
     const hasSession = request.reasoningSessionId != null || request.sessionState != null;
     if (request.toolResults != null && !hasSession) {
-      context.addIssue({ code: "custom", path: ["toolResults"], message: "toolResults answer a pending session: send reasoningSessionId or sessionState with them" });
+      context.addIssue({
+        code: "custom",
+        path: ["toolResults"],
+        message: "toolResults answer a pending session: send reasoningSessionId or sessionState with them",
+      });
     }
     if (request.userInput != null && !hasSession) {
-      context.addIssue({ code: "custom", path: ["userInput"], message: "userInput answers a pending session: send reasoningSessionId or sessionState with it" });
+      context.addIssue({
+        code: "custom",
+        path: ["userInput"],
+        message: "userInput answers a pending session: send reasoningSessionId or sessionState with it",
+      });
     }
     if (request.toolResults != null && request.userInput != null) {
-      context.addIssue({ code: "custom", path: ["userInput"], message: "a session waits for either a tool result or user input, not both; send one" });
+      context.addIssue({
+        code: "custom",
+        path: ["userInput"],
+        message: "a session waits for either a tool result or user input, not both; send one",
+      });
     }
     if (request.toolResults != null) {
       const seen = new Set<string>();
       request.toolResults.forEach((result, index) => {
-        if (seen.has(result.toolCallId)) context.addIssue({ code: "custom", path: ["toolResults", index, "toolCallId"], message: `'${result.toolCallId}' is answered twice` });
+        if (seen.has(result.toolCallId))
+          context.addIssue({
+            code: "custom",
+            path: ["toolResults", index, "toolCallId"],
+            message: `'${result.toolCallId}' is answered twice`,
+          });
         seen.add(result.toolCallId);
       });
     }
@@ -166,7 +195,10 @@ export const executeTaskErrorSchema = z.object({
   reason: z.string().describe("Stable name of the code, e.g. EXTRACTION_EMPTY or PROVIDER_UNAVAILABLE"),
   message: z.string(),
   details: z.string().nullable(),
-  retryable: z.boolean().default(false).describe("True when the same call may succeed if sent again (a transient provider failure)"),
+  retryable: z
+    .boolean()
+    .default(false)
+    .describe("True when the same call may succeed if sent again (a transient provider failure)"),
 });
 export type ExecuteTaskError = z.infer<typeof executeTaskErrorSchema>;
 
@@ -202,7 +234,11 @@ export type Plan = z.infer<typeof planSchema>;
 /** One step of the reasoning trace. */
 export const traceStepSchema = z.object({
   index: z.number().int(),
-  kind: z.string().describe("seed, hostData, extract, resolve, induce, deduce, abduce, plan, toolCall, toolResult, askUser, userInput, selfAsk, thoughts, answer"),
+  kind: z
+    .string()
+    .describe(
+      "seed, hostData, extract, resolve, induce, deduce, abduce, plan, toolCall, toolResult, askUser, userInput, selfAsk, thoughts, answer",
+    ),
   summary: z.string(),
   addedEntities: z.array(z.string()),
   addedRelations: z.array(tripleSchema),
@@ -219,7 +255,9 @@ export const scoredHypothesisSchema = z.object({
   consistency: z.number(),
   score: z.number(),
   contradictions: z.array(tripleSchema),
-  refusedBy: z.array(tripleSchema).describe("Asserted or derived facts the hypothesis contradicts: such a hypothesis is refused (score 0)"),
+  refusedBy: z
+    .array(tripleSchema)
+    .describe("Asserted or derived facts the hypothesis contradicts: such a hypothesis is refused (score 0)"),
   selected: z.boolean(),
 });
 
@@ -231,7 +269,12 @@ export const confidenceReportSchema = z.object({
     verbalizedConfidence: z.number().nullable(),
     consistency: z.number().nullable(),
     graphSupport: z.number().nullable(),
-    basis: z.number().nullable().describe("How strongly the reasoning steps established the answer, checked in code (1 for a proof from asserted facts)"),
+    basis: z
+      .number()
+      .nullable()
+      .describe(
+        "How strongly the reasoning steps established the answer, checked in code (1 for a proof from asserted facts)",
+      ),
   }),
   basis: z
     .object({
@@ -243,7 +286,9 @@ export const confidenceReportSchema = z.object({
     .describe("What the reasoning steps established in code, when they established anything"),
   restsOn: epistemicStatusSchema
     .nullable()
-    .describe("The weakest status among the cited facts the graph supports and the basis: asserted, derived (a proof), hypothetical or derived_from_hypothesis"),
+    .describe(
+      "The weakest status among the cited facts the graph supports and the basis: asserted, derived (a proof), hypothetical or derived_from_hypothesis",
+    ),
   supportingFacts: z.array(tripleSchema),
   contradictedFacts: z.array(tripleSchema),
   unsupportedFacts: z.array(tripleSchema),
@@ -259,11 +304,22 @@ export const reasoningTraceSchema = z.object({
   steps: z.array(traceStepSchema),
   derivations: z.array(z.object({ triple: tripleSchema, derivation: derivationSchema })),
   pathValidation: z
-    .object({ from: z.string(), to: z.string(), predicates: z.array(z.string()).nullable(), valid: z.boolean(), path: z.array(tripleSchema), reason: z.string() })
+    .object({
+      from: z.string(),
+      to: z.string(),
+      predicates: z.array(z.string()).nullable(),
+      valid: z.boolean(),
+      path: z.array(tripleSchema),
+      reason: z.string(),
+    })
     .nullable(),
   hypotheses: z.array(scoredHypothesisSchema),
   selfConsistency: z
-    .object({ samples: z.number().int(), agreement: z.number(), clusters: z.array(z.object({ answer: z.string(), size: z.number().int() })) })
+    .object({
+      samples: z.number().int(),
+      agreement: z.number(),
+      clusters: z.array(z.object({ answer: z.string(), size: z.number().int() })),
+    })
     .nullable(),
   subQuestions: z.array(z.object({ question: z.string(), source: z.string(), answer: z.string().nullable() })),
   thoughts: z.array(z.object({ depth: z.number().int(), thought: z.string(), score: z.number(), kept: z.boolean() })),
@@ -281,7 +337,11 @@ export const reasoningTraceSchema = z.object({
         factsExamined: z.number().int().describe("Candidate facts tried against rule conditions"),
         ruleFirings: z.number().int().describe("Complete matches of a rule's conditions"),
         factsDerived: z.number().int(),
-        incremental: z.boolean().describe("True when chaining started from what changed since the graph was last closed under the same rules"),
+        incremental: z
+          .boolean()
+          .describe(
+            "True when chaining started from what changed since the graph was last closed under the same rules",
+          ),
       })
       .nullable()
       .describe("The work forward chaining did in this call: it follows what changed, not the size of the graph"),
@@ -296,7 +356,10 @@ export const executeTaskResultSchema = z.object({
   confidenceScore: z.number().min(0).max(1).nullable(),
   confidenceMethod: confidenceMethodSchema.nullable(),
   plan: planSchema.nullable(),
-  promptsToExecute: z.array(z.string()).nullable().describe("detailedPlanWithPrompts: one self-contained prompt per remaining step, for the host's model"),
+  promptsToExecute: z
+    .array(z.string())
+    .nullable()
+    .describe("detailedPlanWithPrompts: one self-contained prompt per remaining step, for the host's model"),
   promptDetails: z
     .array(pendingPromptSchema.extend({ step: z.number().int() }))
     .nullable()

@@ -45,10 +45,14 @@ export const knowledgeRelationSchema = z.object({
   object: z.string().describe("Object entity name"),
   confidence: z.number().min(0).max(1),
   validity: validitySchema,
-  status: epistemicStatusSchema.describe("What the fact rests on: asserted, derived (a proof from asserted facts), hypothetical, derived_from_hypothesis"),
+  status: epistemicStatusSchema.describe(
+    "What the fact rests on: asserted, derived (a proof from asserted facts), hypothetical, derived_from_hypothesis",
+  ),
   conflictsWith: z
     .array(tripleSchema)
-    .describe("Facts this one contradicts (p against not_p, or a second value of a functional predicate): the winner of a retracted fact, or the rivals of a contested one (believed by neither side)"),
+    .describe(
+      "Facts this one contradicts (p against not_p, or a second value of a functional predicate): the winner of a retracted fact, or the rivals of a contested one (believed by neither side)",
+    ),
   provenance: provenanceSchema,
   derivation: derivationSchema.nullable(),
 });

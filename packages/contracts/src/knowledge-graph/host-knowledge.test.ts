@@ -12,7 +12,11 @@ const term = fc.oneof(name, variable);
 
 function issuesOf(contextData: unknown): Array<{ field: string; message: string }> {
   try {
-    parseInput(executeTaskRequestSchema, { taskId: "t", reasoningType: "deductive", goalQuery: "Why?", contextData }, "reasoning/executeTask");
+    parseInput(
+      executeTaskRequestSchema,
+      { taskId: "t", reasoningType: "deductive", goalQuery: "Why?", contextData },
+      "reasoning/executeTask",
+    );
   } catch (error) {
     if (DeliberateError.isInstance(error)) return error.issues;
     throw error;
@@ -29,7 +33,10 @@ describe("facts and rules as data", () => {
     );
     fc.assert(
       fc.property(name, predicate, variable, fc.constantFrom("subject", "object"), (entity, relation, free, side) => {
-        const fact = side === "subject" ? { subject: free, predicate: relation, object: entity } : { subject: entity, predicate: relation, object: free };
+        const fact =
+          side === "subject"
+            ? { subject: free, predicate: relation, object: entity }
+            : { subject: entity, predicate: relation, object: free };
         expect(issuesOf({ facts: [fact] }).map((issue) => issue.field)).toEqual([`contextData.facts.0.${side}`]);
       }),
     );
@@ -38,13 +45,23 @@ describe("facts and rules as data", () => {
   it("accepts a rule exactly when every variable of its conclusions occurs in its conditions, naming each unbound one", () => {
     const atom = fc.record({ subject: term, predicate, object: term });
     fc.assert(
-      fc.property(fc.array(atom, { minLength: 1, maxLength: 4 }), fc.array(atom, { minLength: 1, maxLength: 3 }), (conditions, conclusions) => {
-        const bound = new Set(conditions.flatMap((item) => [item.subject, item.object]).filter((value) => value.startsWith("?")));
-        const expected = conclusions.flatMap((item, index) =>
-          (["subject", "object"] as const).filter((side) => item[side].startsWith("?") && !bound.has(item[side])).map((side) => `contextData.rules.0.conclusions.${index}.${side}`),
-        );
-        expect(issuesOf({ rules: [{ name: "r", conditions, conclusions }] }).map((issue) => issue.field)).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(atom, { minLength: 1, maxLength: 4 }),
+        fc.array(atom, { minLength: 1, maxLength: 3 }),
+        (conditions, conclusions) => {
+          const bound = new Set(
+            conditions.flatMap((item) => [item.subject, item.object]).filter((value) => value.startsWith("?")),
+          );
+          const expected = conclusions.flatMap((item, index) =>
+            (["subject", "object"] as const)
+              .filter((side) => item[side].startsWith("?") && !bound.has(item[side]))
+              .map((side) => `contextData.rules.0.conclusions.${index}.${side}`),
+          );
+          expect(issuesOf({ rules: [{ name: "r", conditions, conclusions }] }).map((issue) => issue.field)).toEqual(
+            expected,
+          );
+        },
+      ),
     );
   });
 
@@ -52,22 +69,40 @@ describe("facts and rules as data", () => {
     const atom = fc.record({ subject: term, predicate, object: term });
     const pair = fc.record({ left: term, right: term });
     fc.assert(
-      fc.property(fc.array(atom, { minLength: 1, maxLength: 4 }), fc.array(pair, { maxLength: 3 }), (conditions, different) => {
-        const bound = new Set(conditions.flatMap((item) => [item.subject, item.object]).filter((value) => value.startsWith("?")));
-        const conclusions = [{ subject: "A", predicate: "q", object: "B" }];
-        const expected = different.flatMap((item, index) => [
-          ...(["left", "right"] as const).filter((side) => item[side].startsWith("?") && !bound.has(item[side])).map((side) => `contextData.rules.0.different.${index}.${side}`),
-          ...(item.left.toLowerCase() === item.right.toLowerCase() ? [`contextData.rules.0.different.${index}`] : []),
-        ]);
-        expect(issuesOf({ rules: [{ name: "r", conditions, different, conclusions }] }).map((issue) => issue.field)).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(atom, { minLength: 1, maxLength: 4 }),
+        fc.array(pair, { maxLength: 3 }),
+        (conditions, different) => {
+          const bound = new Set(
+            conditions.flatMap((item) => [item.subject, item.object]).filter((value) => value.startsWith("?")),
+          );
+          const conclusions = [{ subject: "A", predicate: "q", object: "B" }];
+          const expected = different.flatMap((item, index) => [
+            ...(["left", "right"] as const)
+              .filter((side) => item[side].startsWith("?") && !bound.has(item[side]))
+              .map((side) => `contextData.rules.0.different.${index}.${side}`),
+            ...(item.left.toLowerCase() === item.right.toLowerCase() ? [`contextData.rules.0.different.${index}`] : []),
+          ]);
+          expect(
+            issuesOf({ rules: [{ name: "r", conditions, different, conclusions }] }).map((issue) => issue.field),
+          ).toEqual(expected);
+        },
+      ),
     );
   });
 
   it("bounds the number of facts and rules, naming the list", () => {
     const fact = { subject: "A", predicate: "p", object: "B" };
-    expect(issuesOf({ facts: Array.from({ length: hostKnowledgeLimits.facts + 1 }, () => fact) }).map((issue) => issue.field)).toEqual(["contextData.facts"]);
-    const rules = Array.from({ length: hostKnowledgeLimits.rules + 1 }, (_, index) => ({ name: `r${index}`, conditions: [fact], conclusions: [fact] }));
+    expect(
+      issuesOf({ facts: Array.from({ length: hostKnowledgeLimits.facts + 1 }, () => fact) }).map(
+        (issue) => issue.field,
+      ),
+    ).toEqual(["contextData.facts"]);
+    const rules = Array.from({ length: hostKnowledgeLimits.rules + 1 }, (_, index) => ({
+      name: `r${index}`,
+      conditions: [fact],
+      conclusions: [fact],
+    }));
     expect(issuesOf({ rules }).map((issue) => issue.field)).toEqual(["contextData.rules"]);
   });
 });

@@ -19,7 +19,10 @@ const predicateSchema = z
   .trim()
   .min(1, "predicate must not be empty")
   .max(80, "predicate is at most 80 characters")
-  .regex(predicatePattern, "predicate is a relation name such as parent_of: letters, digits, '_', '-' or spaces, starting with a letter");
+  .regex(
+    predicatePattern,
+    "predicate is a relation name such as parent_of: letters, digits, '_', '-' or spaces, starting with a letter",
+  );
 
 /** One fact the host asserts, by entity names (no variables). */
 export const hostFactSchema = z
@@ -30,7 +33,12 @@ export const hostFactSchema = z
   })
   .superRefine((fact, context) => {
     for (const side of ["subject", "object"] as const) {
-      if (fact[side].startsWith("?")) context.addIssue({ code: "custom", path: [side], message: `a fact names entities, not variables ('${fact[side]}'); variables belong in rules` });
+      if (fact[side].startsWith("?"))
+        context.addIssue({
+          code: "custom",
+          path: [side],
+          message: `a fact names entities, not variables ('${fact[side]}'); variables belong in rules`,
+        });
     }
   });
 export type HostFact = z.infer<typeof hostFactSchema>;
@@ -63,7 +71,9 @@ export const hostRuleSchema = z
       .array(ruleInequalitySchema)
       .max(hostKnowledgeLimits.atomsPerSide, `a rule has at most ${hostKnowledgeLimits.atomsPerSide} inequalities`)
       .optional()
-      .describe("Inequalities (left != right): terms that must name different entities, e.g. ?x and ?y of a sibling rule, so nobody is their own sibling"),
+      .describe(
+        "Inequalities (left != right): terms that must name different entities, e.g. ?x and ?y of a sibling rule, so nobody is their own sibling",
+      ),
     conclusions: z
       .array(ruleAtomSchema)
       .min(1, "a rule needs at least one conclusion")
@@ -71,23 +81,36 @@ export const hostRuleSchema = z
   })
   .superRefine((rule, context) => {
     const bound = new Set<string>();
-    for (const atom of rule.conditions) for (const term of [atom.subject, atom.object]) if (term.startsWith("?")) bound.add(term);
+    for (const atom of rule.conditions)
+      for (const term of [atom.subject, atom.object]) if (term.startsWith("?")) bound.add(term);
     (rule.different ?? []).forEach((pair, index) => {
       for (const side of ["left", "right"] as const) {
         const term = pair[side];
         if (term.startsWith("?") && !bound.has(term)) {
-          context.addIssue({ code: "custom", path: ["different", index, side], message: `variable ${term} does not occur in the conditions, so the inequality could never be checked; bind it in a condition` });
+          context.addIssue({
+            code: "custom",
+            path: ["different", index, side],
+            message: `variable ${term} does not occur in the conditions, so the inequality could never be checked; bind it in a condition`,
+          });
         }
       }
       if (pair.left.trim().toLowerCase() === pair.right.trim().toLowerCase()) {
-        context.addIssue({ code: "custom", path: ["different", index], message: `${pair.left} != ${pair.right} can never hold, so the rule would never fire; name two different terms` });
+        context.addIssue({
+          code: "custom",
+          path: ["different", index],
+          message: `${pair.left} != ${pair.right} can never hold, so the rule would never fire; name two different terms`,
+        });
       }
     });
     rule.conclusions.forEach((atom, index) => {
       for (const side of ["subject", "object"] as const) {
         const term = atom[side];
         if (term.startsWith("?") && !bound.has(term)) {
-          context.addIssue({ code: "custom", path: ["conclusions", index, side], message: `variable ${term} does not occur in the conditions, so the conclusion would not name an entity; bind it in a condition` });
+          context.addIssue({
+            code: "custom",
+            path: ["conclusions", index, side],
+            message: `variable ${term} does not occur in the conditions, so the conclusion would not name an entity; bind it in a condition`,
+          });
         }
       }
     });
@@ -108,8 +131,15 @@ export const hostRulesSchema = z
     const seen = new Map<string, number>();
     rules.forEach((rule, index) => {
       const earlier = seen.get(rule.name);
-      if (earlier !== undefined) context.addIssue({ code: "custom", path: [index, "name"], message: `'${rule.name}' is also the name of rules.${earlier}; give each rule its own name` });
+      if (earlier !== undefined)
+        context.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          message: `'${rule.name}' is also the name of rules.${earlier}; give each rule its own name`,
+        });
       else seen.set(rule.name, index);
     });
   })
-  .describe("Rules as data (conditions and conclusions over ?variables and entity names), kept with the session and applied in code");
+  .describe(
+    "Rules as data (conditions and conclusions over ?variables and entity names), kept with the session and applied in code",
+  );

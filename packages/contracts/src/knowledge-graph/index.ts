@@ -30,8 +30,20 @@ export {
   provenanceSchema,
   tripleSchema,
 } from "./graph-shapes.ts";
-export type { Derivation, KnowledgeEntity, KnowledgeRelation, KnowledgeSubgraph, Provenance, Triple } from "./graph-shapes.ts";
-export { availableToolSchema, availableToolsSchema, toolCallRequestSchema, toolResultSchema } from "./tool-interaction.ts";
+export type {
+  Derivation,
+  KnowledgeEntity,
+  KnowledgeRelation,
+  KnowledgeSubgraph,
+  Provenance,
+  Triple,
+} from "./graph-shapes.ts";
+export {
+  availableToolSchema,
+  availableToolsSchema,
+  toolCallRequestSchema,
+  toolResultSchema,
+} from "./tool-interaction.ts";
 export type { AvailableTool, ToolCallRequest, ToolResult } from "./tool-interaction.ts";
 export {
   confidenceReportSchema,
@@ -70,7 +82,15 @@ export type {
   TraceStep,
   UpdatedSessionState,
 } from "./execute-task.ts";
-export { hostFactSchema, hostFactsSchema, hostKnowledgeLimits, hostRuleSchema, hostRulesSchema, ruleAtomSchema, ruleInequalitySchema } from "./host-knowledge.ts";
+export {
+  hostFactSchema,
+  hostFactsSchema,
+  hostKnowledgeLimits,
+  hostRuleSchema,
+  hostRulesSchema,
+  ruleAtomSchema,
+  ruleInequalitySchema,
+} from "./host-knowledge.ts";
 export type { HostFact, HostRule, RuleAtom, RuleInequality } from "./host-knowledge.ts";
 export { endSessionRequestSchema, endSessionResponseSchema } from "./end-session.ts";
 export type { EndSessionRequest, EndSessionResponse } from "./end-session.ts";

@@ -13,7 +13,13 @@ export const outputFormatSchema = z.enum(["finalAnswerWithTrace", "detailedPlanW
 export type OutputFormat = z.infer<typeof outputFormatSchema>;
 
 /** Where a call ended. */
-export const executeTaskStatusSchema = z.enum(["completed", "failed", "pending_tool_call", "pending_user_input", "max_iterations_reached"]);
+export const executeTaskStatusSchema = z.enum([
+  "completed",
+  "failed",
+  "pending_tool_call",
+  "pending_user_input",
+  "max_iterations_reached",
+]);
 export type ExecuteTaskStatus = z.infer<typeof executeTaskStatusSchema>;
 
 /**
@@ -45,15 +51,33 @@ export const epistemicStatusSchema = z.enum(["asserted", "derived", "hypothetica
 export type EpistemicStatus = z.infer<typeof epistemicStatusSchema>;
 
 /** What produced a graph element (`host_data`: the facts and rules of `contextData.facts` / `contextData.rules`). */
-export const provenanceKindSchema = z.enum(["seed", "extraction", "tool_result", "user_input", "induction", "deduction", "abduction", "host_data"]);
+export const provenanceKindSchema = z.enum([
+  "seed",
+  "extraction",
+  "tool_result",
+  "user_input",
+  "induction",
+  "deduction",
+  "abduction",
+  "host_data",
+]);
 export type ProvenanceKind = z.infer<typeof provenanceKindSchema>;
 
 /** Lifecycle of a knowledge-graph session. */
-export const knowledgeGraphSessionStateSchema = z.enum(["active", "pending_tool_call", "pending_user_input", "ended", "expired"]);
+export const knowledgeGraphSessionStateSchema = z.enum([
+  "active",
+  "pending_tool_call",
+  "pending_user_input",
+  "ended",
+  "expired",
+]);
 export type KnowledgeGraphSessionState = z.infer<typeof knowledgeGraphSessionStateSchema>;
 
 /** The custom JSON-RPC methods the knowledge-graph module serves. */
-export const knowledgeGraphMethods = { executeTask: "reasoning/executeTask", endSession: "reasoning/endSession" } as const;
+export const knowledgeGraphMethods = {
+  executeTask: "reasoning/executeTask",
+  endSession: "reasoning/endSession",
+} as const;
 
 /** Bounds on requests, so one call cannot ask for unbounded work or send unbounded text. */
 export const knowledgeGraphRequestLimits = {

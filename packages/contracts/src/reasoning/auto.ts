@@ -3,7 +3,16 @@ import { nonEmptyText } from "../coerce.ts";
 import { defineTool } from "../tool-definition.ts";
 
 /** Modes auto can route to and run today. */
-export const autoModeSchema = z.enum(["linear", "tree", "divergent", "reflection", "graph", "timeline", "mcts", "counterfactual"]);
+export const autoModeSchema = z.enum([
+  "linear",
+  "tree",
+  "divergent",
+  "reflection",
+  "graph",
+  "timeline",
+  "mcts",
+  "counterfactual",
+]);
 
 export const autoInputSchema = z.object({
   content: nonEmptyText("content"),
@@ -24,7 +33,13 @@ export const autoTool = defineTool({
     "Automatically select best reasoning mode based on content analysis. Analyzes the input and routes to the optimal mode (linear, tree, divergent, reflection, graph, etc.) with explanation, then runs that mode and returns its result.",
   inputSchema: autoInputSchema,
   outputSchema: autoOutputSchema,
-  annotations: { title: "Auto Mode Selection", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Auto Mode Selection",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: [],
   usesModel: true,
 });

@@ -7,12 +7,19 @@ export const checkpointOperationSchema = z.enum(["create", "list", "restore"]);
 
 export const checkpointInputSchema = z
   .object({
-    operation: checkpointOperationSchema.describe("create=save state, list=show checkpoints, restore=return to checkpoint"),
+    operation: checkpointOperationSchema.describe(
+      "create=save state, list=show checkpoints, restore=return to checkpoint",
+    ),
     session_id: z.string().min(1, "session_id must not be empty"),
     checkpoint_id: z.string().min(1).optional().describe("For restore operation"),
     name: z.string().trim().min(1, "name must not be empty").optional().describe("Checkpoint name (for create)"),
     description: z.string().optional(),
-    new_direction: z.string().trim().min(1, "new_direction must not be empty").optional().describe("New approach after restore"),
+    new_direction: z
+      .string()
+      .trim()
+      .min(1, "new_direction must not be empty")
+      .optional()
+      .describe("New approach after restore"),
     ...listPageInput("For list"),
   })
   .superRefine(requireFields({ create: ["name"], restore: ["checkpoint_id"] }));
@@ -37,7 +44,10 @@ export const restoredStateSchema = z.object({
 export const checkpointOutputSchema = z.object({
   checkpoint_id: z.string().optional().describe("ID of created/restored checkpoint"),
   session_id: z.string(),
-  checkpoints: z.array(checkpointSummarySchema).optional().describe("List of checkpoints (for list operation), oldest first, one page of them"),
+  checkpoints: z
+    .array(checkpointSummarySchema)
+    .optional()
+    .describe("List of checkpoints (for list operation), oldest first, one page of them"),
   page: listPageSchema.optional().describe("For list: the page returned, the total and the next page's offset"),
   restored_state: restoredStateSchema.optional().describe("Session state after restore"),
 });
@@ -50,7 +60,13 @@ export const checkpointTool = defineTool({
   outputSchema: checkpointOutputSchema,
   // create adds a new checkpoint on every call, so the tool is not idempotent
   // (the design doc said it was); no model is called, so not open-world.
-  annotations: { title: "Checkpoint Management", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: "Checkpoint Management",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   operations: checkpointOperationSchema.options,
   usesModel: false,
 });

@@ -16,7 +16,9 @@ export const causalRelationshipInputSchema = z.object({
   effect: z.string().trim().min(1, "effect must not be empty"),
   strength: finiteNumber()
     .optional()
-    .describe("Linear coefficient: +1 in cause changes effect by strength (negative = inhibits); estimated by the model when omitted"),
+    .describe(
+      "Linear coefficient: +1 in cause changes effect by strength (negative = inhibits); estimated by the model when omitted",
+    ),
 });
 
 export const causalModelInputSchema = z.object({
@@ -52,20 +54,26 @@ export const counterfactualInputSchema = z
     intervention_target: interventionTargetSchema.optional(),
     observed: recordInput(finiteNumber(), { keyName: "variable", what: "observed variable" })
       .optional()
-      .describe("Factual values of variables in this scenario (counterfactual depth reports factual vs counterfactual values)"),
+      .describe(
+        "Factual values of variables in this scenario (counterfactual depth reports factual vs counterfactual values)",
+      ),
     narrate: looseBoolean()
       .optional()
       .describe("Ask the model for narrative and assumptions; default: only when the model is needed anyway"),
   })
   .superRefine((value, context) => {
-    const issue = (path: Array<string | number>, message: string) => context.addIssue({ code: "custom", path, message });
+    const issue = (path: Array<string | number>, message: string) =>
+      context.addIssue({ code: "custom", path, message });
     const target = value.intervention_target;
     if (target !== undefined) {
       if ((target.change === undefined) === (target.value === undefined)) {
         issue(["intervention_target"], "give exactly one of change (a shift) or value (a new level)");
       }
       if (target.value !== undefined && value.observed?.[target.variable] === undefined) {
-        issue(["observed", target.variable], `intervention_target.value needs the factual value observed.${target.variable} to know the shift; or give change instead`);
+        issue(
+          ["observed", target.variable],
+          `intervention_target.value needs the factual value observed.${target.variable} to know the shift; or give change instead`,
+        );
       }
       if (value.causal_model !== undefined && !value.causal_model.variables.includes(target.variable)) {
         issue(["intervention_target", "variable"], `'${target.variable}' is not one of causal_model.variables`);
@@ -73,11 +81,15 @@ export const counterfactualInputSchema = z
     }
     if (value.observed !== undefined && value.causal_model !== undefined) {
       for (const name of Object.keys(value.observed)) {
-        if (!value.causal_model.variables.includes(name)) issue(["observed", name], `'${name}' is not one of causal_model.variables`);
+        if (!value.causal_model.variables.includes(name))
+          issue(["observed", name], `'${name}' is not one of causal_model.variables`);
       }
     }
     if (value.causal_model === undefined && target !== undefined && target.value !== undefined) {
-      issue(["intervention_target", "value"], "without a causal_model give change (a shift), since the proposed model's variables are not known yet");
+      issue(
+        ["intervention_target", "value"],
+        "without a causal_model give change (a shift), since the proposed model's variables are not known yet",
+      );
     }
   });
 
@@ -112,7 +124,9 @@ export const counterfactualOutputSchema = z.object({
   analysis_depth: analysisDepthSchema,
   causal_model: z.object({
     variables: z.array(z.string()),
-    relationships: z.array(z.object({ cause: z.string(), effect: z.string(), strength: z.number(), estimated: z.boolean() })),
+    relationships: z.array(
+      z.object({ cause: z.string(), effect: z.string(), strength: z.number(), estimated: z.boolean() }),
+    ),
     source: z.enum(["caller", "model"]),
   }),
   intervention_target: z.object({
@@ -122,13 +136,20 @@ export const counterfactualOutputSchema = z.object({
     source: z.enum(["caller", "model"]),
   }),
   causal_chain: z.array(causalChainStepSchema),
-  paths: z.array(causalPathSchema).describe("Directed paths from the intervened variable; their contributions sum to each descendant's change"),
+  paths: z
+    .array(causalPathSchema)
+    .describe("Directed paths from the intervened variable; their contributions sum to each descendant's change"),
   paths_truncated: z.boolean(),
   effects: z.array(causalEffectSchema).describe("Variables that change, largest change first"),
   semantics: z.string().describe("How the numbers were computed at this depth"),
   counterfactual_outcome: z.string(),
   key_differences: z.array(z.string()),
-  confidence: z.number().min(0).max(1).optional().describe("The model's confidence in the narrative (absent when not narrated)"),
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("The model's confidence in the narrative (absent when not narrated)"),
   assumptions: z.array(z.string()),
   narrative_source: z.enum(["model", "computed"]),
 });
@@ -140,7 +161,13 @@ export const counterfactualTool = defineTool({
   inputSchema: counterfactualInputSchema,
   outputSchema: counterfactualOutputSchema,
   // Records the result as a thought, so neither read-only nor idempotent (the design doc said both).
-  annotations: { title: "Counterfactual Analysis", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Counterfactual Analysis",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: [],
   usesModel: true,
 });

@@ -23,7 +23,9 @@ export const decisionCriterionSchema = z.object({
   weight: looseNumber(z.number().min(0, "weight must be 0 or more"))
     .optional()
     .describe("Relative importance (any scale, normalised to sum 1); give every criterion a weight or none"),
-  direction: criterionDirectionSchema.optional().describe("benefit = more is better, cost = less is better (default benefit)"),
+  direction: criterionDirectionSchema
+    .optional()
+    .describe("benefit = more is better, cost = less is better (default benefit)"),
 });
 
 export const stakeholderInputSchema = z.object({
@@ -49,15 +51,22 @@ export const decisionInputSchema = z
   .object({
     type: decisionTypeSchema
       .default("weighted")
-      .describe("weighted=scored ranking, pairwise=direct comparison, topsis=ideal point, perspectives=stakeholder analysis"),
+      .describe(
+        "weighted=scored ranking, pairwise=direct comparison, topsis=ideal point, perspectives=stakeholder analysis",
+      ),
     question: z.string().trim().min(1).optional().describe("Decision question (for weighted/pairwise/topsis)"),
     topic: z.string().trim().min(1).optional().describe("Analysis topic (for perspectives)"),
-    options: z.array(z.string().trim().min(1, "an option must not be empty")).min(2, "give at least 2 options").optional(),
+    options: z
+      .array(z.string().trim().min(1, "an option must not be empty"))
+      .min(2, "give at least 2 options")
+      .optional(),
     criteria: z.array(decisionCriterionSchema).min(1, "give at least 1 criterion, or omit criteria").optional(),
     scores: z
       .array(z.array(finiteNumber()))
       .optional()
-      .describe("weighted/topsis: scores[i][j] = option i on criterion j (any finite numbers); with weights given, no model call"),
+      .describe(
+        "weighted/topsis: scores[i][j] = option i on criterion j (any finite numbers); with weights given, no model call",
+      ),
     normalization: z
       .enum(["min_max", "none"])
       .default("min_max")
@@ -65,61 +74,85 @@ export const decisionInputSchema = z
     pairwise_matrix: z
       .array(z.array(finiteNumber()))
       .optional()
-      .describe("pairwise: Saaty matrix over options, [i][j] = how much i beats j (1/9..9), reciprocal, 1 on the diagonal; no model call"),
+      .describe(
+        "pairwise: Saaty matrix over options, [i][j] = how much i beats j (1/9..9), reciprocal, 1 on the diagonal; no model call",
+      ),
     stakeholders: z.array(stakeholderInputSchema).min(1).optional(),
     session_id: z.string().min(1).optional(),
     context: z.string().optional(),
   })
-  .superRefine(requireTypeFields({ weighted: ["options"], pairwise: ["options"], topsis: ["options"], perspectives: ["topic"] }))
+  .superRefine(
+    requireTypeFields({ weighted: ["options"], pairwise: ["options"], topsis: ["options"], perspectives: ["topic"] }),
+  )
   .superRefine((value, context) => {
-    const issue = (path: Array<string | number>, message: string) => context.addIssue({ code: "custom", path, message });
+    const issue = (path: Array<string | number>, message: string) =>
+      context.addIssue({ code: "custom", path, message });
     const scored = value.type === "weighted" || value.type === "topsis";
     const options = value.options ?? [];
     const criteria = value.criteria ?? [];
 
     if (value.type !== "perspectives") {
       const limit = value.type === "pairwise" ? decisionLimits.pairwiseOptions : decisionLimits.options;
-      if (options.length > limit) issue(["options"], `at most ${limit} options for type '${value.type}', got ${options.length}`);
+      if (options.length > limit)
+        issue(["options"], `at most ${limit} options for type '${value.type}', got ${options.length}`);
     }
-    for (const { index, first } of duplicates(options)) issue(["options", index], `duplicates options.${first}; option names must be unique`);
-    if (criteria.length > decisionLimits.criteria) issue(["criteria"], `at most ${decisionLimits.criteria} criteria, got ${criteria.length}`);
+    for (const { index, first } of duplicates(options))
+      issue(["options", index], `duplicates options.${first}; option names must be unique`);
+    if (criteria.length > decisionLimits.criteria)
+      issue(["criteria"], `at most ${decisionLimits.criteria} criteria, got ${criteria.length}`);
     for (const { index, first } of duplicates(criteria.map((criterion) => criterion.name))) {
       issue(["criteria", index, "name"], `duplicates criteria.${first}.name; criterion names must be unique`);
     }
     const weighted = criteria.filter((criterion) => criterion.weight !== undefined).length;
     if (weighted > 0 && weighted < criteria.length) {
       const missing = criteria.findIndex((criterion) => criterion.weight === undefined);
-      issue(["criteria", missing, "weight"], "give every criterion a weight, or none (then the model judges their importance)");
+      issue(
+        ["criteria", missing, "weight"],
+        "give every criterion a weight, or none (then the model judges their importance)",
+      );
     } else if (weighted > 0 && criteria.every((criterion) => criterion.weight === 0)) {
       issue(["criteria"], "every weight is 0; give at least one criterion a positive weight");
     }
 
     if (value.scores !== undefined) {
       if (!scored) issue(["scores"], `scores is used by types 'weighted' and 'topsis', not '${value.type}'`);
-      else if (value.criteria === undefined) issue(["scores"], "scores needs criteria: each column of scores is one criterion, in the order of criteria");
+      else if (value.criteria === undefined)
+        issue(["scores"], "scores needs criteria: each column of scores is one criterion, in the order of criteria");
       else {
-        if (value.scores.length !== options.length) issue(["scores"], `needs one row per option (${options.length}), got ${value.scores.length}`);
+        if (value.scores.length !== options.length)
+          issue(["scores"], `needs one row per option (${options.length}), got ${value.scores.length}`);
         value.scores.forEach((row, index) => {
-          if (row.length !== criteria.length) issue(["scores", index], `needs one score per criterion (${criteria.length}), got ${row.length}`);
+          if (row.length !== criteria.length)
+            issue(["scores", index], `needs one score per criterion (${criteria.length}), got ${row.length}`);
         });
       }
     }
 
     if (value.pairwise_matrix !== undefined) {
-      if (value.type !== "pairwise") issue(["pairwise_matrix"], `pairwise_matrix is used by type 'pairwise', not '${value.type}'`);
+      if (value.type !== "pairwise")
+        issue(["pairwise_matrix"], `pairwise_matrix is used by type 'pairwise', not '${value.type}'`);
       else checkPairwiseMatrix(value.pairwise_matrix, options.length, issue);
     }
 
     if (value.stakeholders !== undefined) {
-      if (value.type !== "perspectives") issue(["stakeholders"], `stakeholders is used by type 'perspectives', not '${value.type}'`);
-      if (value.stakeholders.length > decisionLimits.stakeholders) issue(["stakeholders"], `at most ${decisionLimits.stakeholders} stakeholders`);
+      if (value.type !== "perspectives")
+        issue(["stakeholders"], `stakeholders is used by type 'perspectives', not '${value.type}'`);
+      if (value.stakeholders.length > decisionLimits.stakeholders)
+        issue(["stakeholders"], `at most ${decisionLimits.stakeholders} stakeholders`);
       for (const { index, first } of duplicates(value.stakeholders.map((stakeholder) => stakeholder.name))) {
-        issue(["stakeholders", index, "name"], `duplicates stakeholders.${first}.name; stakeholder names must be unique`);
+        issue(
+          ["stakeholders", index, "name"],
+          `duplicates stakeholders.${first}.name; stakeholder names must be unique`,
+        );
       }
     }
   });
 
-function checkPairwiseMatrix(matrix: number[][], size: number, issue: (path: Array<string | number>, message: string) => void): void {
+function checkPairwiseMatrix(
+  matrix: number[][],
+  size: number,
+  issue: (path: Array<string | number>, message: string) => void,
+): void {
   if (matrix.length !== size) {
     issue(["pairwise_matrix"], `needs one row per option (${size} x ${size}), got ${matrix.length} rows`);
     return;
@@ -139,11 +172,15 @@ function checkPairwiseMatrix(matrix: number[][], size: number, issue: (path: Arr
       const entry = matrix[i]?.[j] as number;
       const mirror = matrix[j]?.[i] as number;
       if (i === j) {
-        if (Math.abs(entry - 1) > pairwiseTolerance) issue(["pairwise_matrix", i, j], `is on the diagonal and must be 1, got ${entry}`);
+        if (Math.abs(entry - 1) > pairwiseTolerance)
+          issue(["pairwise_matrix", i, j], `is on the diagonal and must be 1, got ${entry}`);
       } else if (!(entry >= low && entry <= high)) {
         issue(["pairwise_matrix", i, j], `must be on Saaty's scale between 1/9 and 9, got ${entry}`);
       } else if (j < i && mirror >= low && mirror <= high && Math.abs(entry * mirror - 1) > pairwiseTolerance) {
-        issue(["pairwise_matrix", i, j], `must be the reciprocal of pairwise_matrix.${j}.${i} (1/${mirror} ≈ ${Number((1 / mirror).toPrecision(3))}), got ${entry}`);
+        issue(
+          ["pairwise_matrix", i, j],
+          `must be the reciprocal of pairwise_matrix.${j}.${i} (1/${mirror} ≈ ${Number((1 / mirror).toPrecision(3))}), got ${entry}`,
+        );
       }
     }
   }
@@ -189,7 +226,10 @@ export const decisionOutputSchema = z.object({
   criteria: z.array(decisionCriterionResultSchema).optional(),
   scores: z.array(z.array(z.number())).optional().describe("The option x criterion matrix used"),
   scores_source: z.enum(["caller", "model"]).optional(),
-  normalized_scores: z.array(z.array(z.number())).optional().describe("weighted: per-criterion scores after normalisation (higher is better)"),
+  normalized_scores: z
+    .array(z.array(z.number()))
+    .optional()
+    .describe("weighted: per-criterion scores after normalisation (higher is better)"),
   topsis: z
     .object({
       weighted_normalized: z.array(z.array(z.number())),
@@ -234,7 +274,13 @@ export const decisionTool = defineTool({
   inputSchema: decisionInputSchema,
   outputSchema: decisionOutputSchema,
   // Records the result as a thought, so neither read-only nor idempotent (the design doc said both).
-  annotations: { title: "Decision Analysis", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Decision Analysis",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: decisionTypeSchema.options,
   usesModel: true,
 });

@@ -86,7 +86,9 @@ export const detectInputSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("Session to record the result in; alone (no content/thought_id) analyses the session's recent thoughts"),
+      .describe(
+        "Session to record the result in; alone (no content/thought_id) analyses the session's recent thoughts",
+      ),
     check_types: z
       .array(z.preprocess(normalizeTypeName, z.string().min(1, "a check type must not be empty")))
       .min(1, "check_types must list at least one type; omit it to check every type")
@@ -100,25 +102,35 @@ export const detectInputSchema = z
       context.addIssue({
         code: "custom",
         path: ["content"],
-        message: "pass content (the text to analyse), thought_id (a recorded thought) or session_id (its recent thoughts)",
+        message:
+          "pass content (the text to analyse), thought_id (a recorded thought) or session_id (its recent thoughts)",
       });
     }
     if (value.content !== undefined && value.thought_id !== undefined) {
-      context.addIssue({ code: "custom", path: ["thought_id"], message: "pass either content or thought_id, not both" });
+      context.addIssue({
+        code: "custom",
+        path: ["thought_id"],
+        message: "pass either content or thought_id, not both",
+      });
     }
     if (value.type === "fallacies" && !value.check_formal && !value.check_informal) {
       context.addIssue({
         code: "custom",
         path: ["check_formal"],
-        message: "check_formal and check_informal are both false, so nothing would be checked; set at least one to true",
+        message:
+          "check_formal and check_informal are both false, so nothing would be checked; set at least one to true",
       });
     }
-    const valid: readonly string[] = value.type === "biases" ? biasTypes : [...formalFallacyTypes, ...informalFallacyTypes];
+    const valid: readonly string[] =
+      value.type === "biases" ? biasTypes : [...formalFallacyTypes, ...informalFallacyTypes];
     value.check_types?.forEach((type, index) => {
       const category = detectionCategoryOf(type);
       if (category === undefined || !valid.includes(type)) {
         const what = value.type === "biases" ? "bias" : "fallacy";
-        const wrongKind = category === undefined ? "" : ` ('${type}' is ${category === "cognitive" ? "a bias" : "a fallacy"}, but type is '${value.type}')`;
+        const wrongKind =
+          category === undefined
+            ? ""
+            : ` ('${type}' is ${category === "cognitive" ? "a bias" : "a fallacy"}, but type is '${value.type}')`;
         context.addIssue({
           code: "custom",
           path: ["check_types", index],
@@ -127,10 +139,18 @@ export const detectInputSchema = z
         return;
       }
       if (category === "formal" && !value.check_formal) {
-        context.addIssue({ code: "custom", path: ["check_types", index], message: `'${type}' is a formal fallacy but check_formal is false` });
+        context.addIssue({
+          code: "custom",
+          path: ["check_types", index],
+          message: `'${type}' is a formal fallacy but check_formal is false`,
+        });
       }
       if (category === "informal" && !value.check_informal) {
-        context.addIssue({ code: "custom", path: ["check_types", index], message: `'${type}' is an informal fallacy but check_informal is false` });
+        context.addIssue({
+          code: "custom",
+          path: ["check_types", index],
+          message: `'${type}' is an informal fallacy but check_informal is false`,
+        });
       }
     });
   });
@@ -168,7 +188,9 @@ export const detectOutputSchema = z.object({
     .number()
     .min(0)
     .max(1)
-    .describe("Π over detections of (1 − severity_weight × confidence); weights low 0.05, medium 0.15, high 0.3, critical 0.5"),
+    .describe(
+      "Π over detections of (1 − severity_weight × confidence); weights low 0.05, medium 0.15, high 0.3, critical 0.5",
+    ),
 });
 
 export const detectTool = defineTool({
@@ -178,7 +200,13 @@ export const detectTool = defineTool({
   inputSchema: detectInputSchema,
   outputSchema: detectOutputSchema,
   // Records the result as a thought, so neither read-only nor idempotent (the design doc said both).
-  annotations: { title: "Bias/Fallacy Detection", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Bias/Fallacy Detection",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: detectTypeSchema.options,
   usesModel: true,
 });

@@ -30,7 +30,13 @@ export const divergentTool = defineTool({
     "Creative reasoning generating novel perspectives. Challenges assumptions, synthesizes diverse viewpoints, and produces unconventional solutions with optional force_rebellion mode for maximum creativity.",
   inputSchema: divergentInputSchema,
   outputSchema: divergentOutputSchema,
-  annotations: { title: "Divergent Reasoning", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Divergent Reasoning",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: [],
   usesModel: true,
 });

@@ -17,7 +17,10 @@ export const evidenceLimits = { items: 50 } as const;
 
 export const evidenceItemSchema = z.object({
   content: z.string().trim().min(1, "evidence content must not be empty"),
-  source: z.string().optional().describe("Who or what the item comes from; items from one source do not corroborate each other"),
+  source: z
+    .string()
+    .optional()
+    .describe("Who or what the item comes from; items from one source do not corroborate each other"),
   source_type: sourceTypeSchema.optional(),
   likelihood_if_true: unitInterval().optional().describe("P(evidence | hypothesis true)"),
   likelihood_if_false: unitInterval().optional().describe("P(evidence | hypothesis false)"),
@@ -33,7 +36,9 @@ export const evidenceItemSchema = z.object({
 
 export const evidenceInputSchema = z
   .object({
-    type: evidenceTypeSchema.default("assess").describe("assess=evidence quality evaluation, probabilistic=Bayesian belief update"),
+    type: evidenceTypeSchema
+      .default("assess")
+      .describe("assess=evidence quality evaluation, probabilistic=Bayesian belief update"),
     claim: z.string().trim().min(1).optional().describe("For assess"),
     hypothesis: z.string().trim().min(1).optional().describe("For probabilistic"),
     prior: unitInterval().optional().describe("Prior probability P(H); estimated by the model when omitted"),
@@ -63,20 +68,33 @@ export const evidenceInputSchema = z
         context.addIssue({
           code: "custom",
           path: ["evidence", index, "likelihood_if_false"],
-          message: "likelihood_if_true and likelihood_if_false are both 0, so the evidence could not have been observed; give at least one a positive probability",
+          message:
+            "likelihood_if_true and likelihood_if_false are both 0, so the evidence could not have been observed; give at least one a positive probability",
         });
       }
       item.corroborated_by?.forEach((other, position) => {
         if (other >= count) {
-          context.addIssue({ code: "custom", path: ["evidence", index, "corroborated_by", position], message: `must be the index of another item (0..${count - 1}), got ${other}` });
+          context.addIssue({
+            code: "custom",
+            path: ["evidence", index, "corroborated_by", position],
+            message: `must be the index of another item (0..${count - 1}), got ${other}`,
+          });
         } else if (other === index) {
-          context.addIssue({ code: "custom", path: ["evidence", index, "corroborated_by", position], message: "is the item itself; an item cannot corroborate itself" });
+          context.addIssue({
+            code: "custom",
+            path: ["evidence", index, "corroborated_by", position],
+            message: "is the item itself; an item cannot corroborate itself",
+          });
         }
       });
     });
     const weights = value.credibility_weights;
     if (weights !== undefined && weights.source + weights.corroboration + weights.custody === 0) {
-      context.addIssue({ code: "custom", path: ["credibility_weights"], message: "every weight is 0; give at least one component a positive weight" });
+      context.addIssue({
+        code: "custom",
+        path: ["credibility_weights"],
+        message: "every weight is 0; give at least one component a positive weight",
+      });
     }
   });
 
@@ -91,7 +109,9 @@ export const evidenceAssessmentSchema = z.object({
   corroboration_score: z.number(),
   chain_of_custody: z.string(),
   custody_score: z.number(),
-  estimated: z.array(z.enum(["source_type", "corroborated_by", "chain_of_custody"])).describe("Inputs the model supplied for this item"),
+  estimated: z
+    .array(z.enum(["source_type", "corroborated_by", "chain_of_custody"]))
+    .describe("Inputs the model supplied for this item"),
   rationale: z.string().optional().describe("The model's reason for the inputs it supplied"),
 });
 
@@ -137,7 +157,13 @@ export const evidenceTool = defineTool({
   inputSchema: evidenceInputSchema,
   outputSchema: evidenceOutputSchema,
   // Records the result as a thought, so neither read-only nor idempotent (the design doc said both).
-  annotations: { title: "Evidence Assessment", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Evidence Assessment",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: evidenceTypeSchema.options,
   usesModel: true,
 });

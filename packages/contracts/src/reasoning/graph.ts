@@ -4,7 +4,16 @@ import { listPageInput, listPageSchema } from "../list-page.ts";
 import { defineTool } from "../tool-definition.ts";
 import { requireFields } from "./require-fields.ts";
 
-export const graphOperationSchema = z.enum(["init", "generate", "score", "aggregate", "refine", "prune", "finalize", "state"]);
+export const graphOperationSchema = z.enum([
+  "init",
+  "generate",
+  "score",
+  "aggregate",
+  "refine",
+  "prune",
+  "finalize",
+  "state",
+]);
 
 /** Defaults applied when neither the call nor the graph (set at init) says otherwise. */
 export const graphConfigDefaults = { max_nodes: 100, max_depth: 10, prune_threshold: 0.3 } as const;
@@ -17,8 +26,12 @@ export const graphConfigSchema = z
     max_nodes: looseInteger({ min: 1, max: graphConfigCeilings.max_nodes })
       .optional()
       .describe("Most active (unpruned) nodes the graph may hold; default 100. Pruning frees room."),
-    max_depth: looseInteger({ min: 1, max: graphConfigCeilings.max_depth }).optional().describe("Deepest level a node may sit at (the root is depth 0); default 10"),
-    prune_threshold: unitInterval().optional().describe("Threshold prune uses when `threshold` is not given; default 0.3"),
+    max_depth: looseInteger({ min: 1, max: graphConfigCeilings.max_depth })
+      .optional()
+      .describe("Deepest level a node may sit at (the root is depth 0); default 10"),
+    prune_threshold: unitInterval()
+      .optional()
+      .describe("Threshold prune uses when `threshold` is not given; default 0.3"),
   })
   .describe("Limits. Given at init they are stored with the graph; given later they apply to that call only.");
 
@@ -29,7 +42,12 @@ function distinct(field: string) {
     if (ids === undefined) return;
     const seen = new Set<string>();
     ids.forEach((id, index) => {
-      if (seen.has(id)) context.addIssue({ code: "custom", path: [field, index], message: `'${id}' is listed twice; list each node once` });
+      if (seen.has(id))
+        context.addIssue({
+          code: "custom",
+          path: [field, index],
+          message: `'${id}' is listed twice; list each node once`,
+        });
       seen.add(id);
     });
   };
@@ -40,10 +58,23 @@ export const graphInputSchema = z
     operation: graphOperationSchema.describe(
       "init=create graph, generate=expand nodes, score=evaluate, aggregate=merge, refine=improve, prune=remove weak, finalize=extract conclusions, state=show structure",
     ),
-    session_id: z.string().min(1, "session_id must not be empty").optional().describe("The graph's session; required except for init (omit it there to start a new session)"),
+    session_id: z
+      .string()
+      .min(1, "session_id must not be empty")
+      .optional()
+      .describe("The graph's session; required except for init (omit it there to start a new session)"),
     content: nonEmptyText("content").optional().describe("For init: the root thought"),
-    problem: z.string().trim().min(1, "problem must not be empty").optional().describe("Problem context (stored at init; given later it applies to that call)"),
-    node_id: z.string().min(1, "node_id must not be empty").optional().describe("Target node (generate: omit to expand every active leaf; score; refine)"),
+    problem: z
+      .string()
+      .trim()
+      .min(1, "problem must not be empty")
+      .optional()
+      .describe("Problem context (stored at init; given later it applies to that call)"),
+    node_id: z
+      .string()
+      .min(1, "node_id must not be empty")
+      .optional()
+      .describe("Target node (generate: omit to expand every active leaf; score; refine)"),
     node_ids: nodeIdList.optional().describe("For aggregate (two or more); for score, several nodes at once"),
     k: looseInteger({ min: 1, max: 10 }).default(3).describe("Continuations to generate per node"),
     threshold: unitInterval().optional().describe("Prune threshold; default config.prune_threshold (0.3)"),
@@ -67,13 +98,33 @@ export const graphInputSchema = z
     distinct("node_ids")(value.node_ids, context);
     distinct("terminal_node_ids")(value.terminal_node_ids, context);
     if (value.operation === "aggregate" && value.node_ids !== undefined && value.node_ids.length < 2) {
-      context.addIssue({ code: "custom", path: ["node_ids"], message: "aggregate needs at least two node_ids to merge" });
+      context.addIssue({
+        code: "custom",
+        path: ["node_ids"],
+        message: "aggregate needs at least two node_ids to merge",
+      });
     }
-    if (value.operation === "score" && value.node_id === undefined && (value.node_ids === undefined || value.node_ids.length === 0)) {
-      context.addIssue({ code: "custom", path: ["node_id"], message: "node_id (or node_ids) is required for operation 'score'" });
+    if (
+      value.operation === "score" &&
+      value.node_id === undefined &&
+      (value.node_ids === undefined || value.node_ids.length === 0)
+    ) {
+      context.addIssue({
+        code: "custom",
+        path: ["node_id"],
+        message: "node_id (or node_ids) is required for operation 'score'",
+      });
     }
-    if (value.operation === "finalize" && value.terminal_node_ids !== undefined && value.terminal_node_ids.length === 0) {
-      context.addIssue({ code: "custom", path: ["terminal_node_ids"], message: "list at least one node, or omit terminal_node_ids to finalize every active leaf" });
+    if (
+      value.operation === "finalize" &&
+      value.terminal_node_ids !== undefined &&
+      value.terminal_node_ids.length === 0
+    ) {
+      context.addIssue({
+        code: "custom",
+        path: ["terminal_node_ids"],
+        message: "list at least one node, or omit terminal_node_ids to finalize every active leaf",
+      });
     }
   });
 
@@ -84,7 +135,12 @@ export const graphNodeStatusSchema = z.enum(["active", "pruned"]);
 export const graphNodeSchema = z.object({
   id: z.string(),
   content: z.string(),
-  score: z.number().min(0).max(1).nullable().describe("Mean of relevance, validity, depth and novelty (0..1); null until scored"),
+  score: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe("Mean of relevance, validity, depth and novelty (0..1); null until scored"),
   depth: z.number().int().describe("Distance from the root (root = 0)"),
   parent_id: z.string().nullable().describe("The node this one was derived from (null for the root)"),
   kind: graphNodeKindSchema,
@@ -109,9 +165,14 @@ export const graphStateSchema = z.object({
 export const graphOutputSchema = z.object({
   session_id: z.string(),
   node_id: z.string().optional().describe("Created/modified node ID"),
-  nodes: z.array(graphNodeSchema).optional().describe("Generated/affected nodes (state: active nodes by depth, one page of them, 200 by default)"),
+  nodes: z
+    .array(graphNodeSchema)
+    .optional()
+    .describe("Generated/affected nodes (state: active nodes by depth, one page of them, 200 by default)"),
   edges: z.array(graphEdgeSchema).optional().describe("For state: edges among the listed nodes"),
-  page: listPageSchema.optional().describe("For state: the page of active nodes returned, their total and the next page's offset"),
+  page: listPageSchema
+    .optional()
+    .describe("For state: the page of active nodes returned, their total and the next page's offset"),
   aggregated_insight: z.string().optional().describe("For aggregate operation"),
   conclusions: z.array(z.string()).optional().describe("For finalize"),
   threshold: z.number().optional().describe("For prune: the threshold applied"),
@@ -124,7 +185,13 @@ export const graphTool = defineTool({
     "Graph-of-Thoughts reasoning with nodes and edges. Operations: INIT creates new graph with root node from content; GENERATE creates k diverse continuations from node_id (or active nodes); SCORE evaluates node quality on relevance/validity/depth/novelty; AGGREGATE merges multiple node_ids into unified insight; REFINE improves a node through self-critique; PRUNE removes nodes below score threshold; FINALIZE marks terminal nodes and extracts conclusions; STATE returns current graph structure with node counts (active nodes a page at a time: limit, offset). Scores are the mean of the four criteria, computed in code. config.max_nodes / max_depth are enforced (LIMIT_EXCEEDED); pruned nodes are kept but set aside.",
   inputSchema: graphInputSchema,
   outputSchema: graphOutputSchema,
-  annotations: { title: "Graph-of-Thoughts", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Graph-of-Thoughts",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: graphOperationSchema.options,
   usesModel: true,
 });

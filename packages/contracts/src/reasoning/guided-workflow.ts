@@ -3,7 +3,12 @@ import { nonEmptyText } from "../coerce.ts";
 import { recordInput } from "../published-form.ts";
 import { defineTool } from "../tool-definition.ts";
 
-const workflowAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+const workflowAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
 
 /** Where a guided workflow run stands: the next step to do, or completion with the whole chain. */
 export const workflowProgressSchema = z.object({
@@ -43,7 +48,7 @@ export const startWorkflowInputSchema = z.object({
   workflow: nonEmptyText("workflow").describe("Workflow name from listWorkflows, e.g. root_cause_analysis"),
   inputs: recordInput(z.string(), { keyName: "name", what: "input" })
     .default({})
-    .describe("The workflow's inputs by name, e.g. [{ \"name\": \"problem\", \"value\": \"...\" }]"),
+    .describe('The workflow\'s inputs by name, e.g. [{ "name": "problem", "value": "..." }]'),
 });
 
 export const startWorkflowTool = defineTool({
@@ -87,10 +92,17 @@ export const listWorkflowsOutputSchema = z.object({
 
 export const listWorkflowsTool = defineTool({
   name: "listWorkflows",
-  description: "List the guided workflows with their inputs and steps. Start one with startWorkflow (or startChainOfThought).",
+  description:
+    "List the guided workflows with their inputs and steps. Start one with startWorkflow (or startChainOfThought).",
   inputSchema: z.object({}),
   outputSchema: listWorkflowsOutputSchema,
-  annotations: { title: "List Workflows", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: "List Workflows",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });

@@ -35,7 +35,10 @@ function missingBlock(step: NeedsCompletion, prompt: CompactPendingPrompt, id: s
  * earlier steps of the call sent (kept in `known`, which this adds the step's
  * blocks to). Throws INVALID_INPUT naming a block that was never sent.
  */
-export function expandNeedsCompletion(step: NeedsCompletion, known: HostContext = createHostContext()): PendingPrompt[] {
+export function expandNeedsCompletion(
+  step: NeedsCompletion,
+  known: HostContext = createHostContext(),
+): PendingPrompt[] {
   for (const [id, text] of Object.entries(step.context ?? {})) known.context.set(id, text);
   for (const [id, schema] of Object.entries(step.schemas ?? {})) known.schemas.set(id, schema);
   return step.prompts.map((prompt) => {
@@ -47,6 +50,12 @@ export function expandNeedsCompletion(step: NeedsCompletion, known: HostContext 
     };
     const schema = known.schemas.get(prompt.schema_ref);
     if (schema === undefined) throw missingBlock(step, prompt, prompt.schema_ref);
-    return { id: prompt.id, name: prompt.name, system: text(prompt.system_ref), user: prompt.user_refs.map(text).join("\n\n"), schema };
+    return {
+      id: prompt.id,
+      name: prompt.name,
+      system: text(prompt.system_ref),
+      user: prompt.user_refs.map(text).join("\n\n"),
+      schema,
+    };
   });
 }

@@ -22,7 +22,13 @@ export const linearTool = defineTool({
     "Single-pass sequential reasoning. Process a thought and get a logical continuation with confidence scoring. Pass session_id to continue a session: its recent thoughts are given to the model as context.",
   inputSchema: linearInputSchema,
   outputSchema: linearOutputSchema,
-  annotations: { title: "Linear Reasoning", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Linear Reasoning",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: [],
   usesModel: true,
 });

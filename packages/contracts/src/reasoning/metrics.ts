@@ -18,14 +18,23 @@ const sinceSchema = z
 
 export const metricsInputSchema = z
   .object({
-    query: metricsQuerySchema.describe("summary=all stats, by_mode=mode stats, invocations=call history, fallbacks=provider and error breakdown, config=debug info"),
-    mode_name: z.string().trim().min(1).optional().describe("For by_mode: a tool (reasoning_tree) or mode (tree); omit for every tool"),
+    query: metricsQuerySchema.describe(
+      "summary=all stats, by_mode=mode stats, invocations=call history, fallbacks=provider and error breakdown, config=debug info",
+    ),
+    mode_name: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe("For by_mode: a tool (reasoning_tree) or mode (tree); omit for every tool"),
     tool_name: z.string().trim().min(1).optional().describe("Filter for invocations and fallbacks"),
     session_id: z.string().min(1).optional().describe("Filter for every query but config"),
     success_only: looseBoolean().optional().describe("For invocations: only successful calls"),
     success: looseBoolean().optional().describe("For invocations: true = only successes, false = only failures"),
     since: sinceSchema.optional().describe("Only calls at or after this ISO 8601 date/date-time"),
-    limit: looseInteger({ min: 1, max: 1000 }).default(100).describe("For invocations: newest first, at most this many"),
+    limit: looseInteger({ min: 1, max: 1000 })
+      .default(100)
+      .describe("For invocations: newest first, at most this many"),
   })
   .superRefine((value, context) => {
     if (value.success_only === true && value.success === false) {
@@ -37,8 +46,14 @@ export const metricsInputSchema = z
     }
   });
 
-const rate = z.number().min(0).max(1).nullable().describe("Share of calls that succeeded; null when there were no calls");
-const latency = (what: string) => z.number().nullable().describe(`${what} latency in ms; null when there were no calls`);
+const rate = z
+  .number()
+  .min(0)
+  .max(1)
+  .nullable()
+  .describe("Share of calls that succeeded; null when there were no calls");
+const latency = (what: string) =>
+  z.number().nullable().describe(`${what} latency in ms; null when there were no calls`);
 
 export const latencyStatsSchema = z.object({
   call_count: z.number().int(),
@@ -57,7 +72,9 @@ export const modeStatsSchema = latencyStatsSchema.extend({
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
   error_codes: z.record(z.string(), z.number().int()).describe("Failures by error code"),
-  by_operation: z.array(latencyStatsSchema.extend({ operation: z.string().nullable() })).describe("The same figures per operation"),
+  by_operation: z
+    .array(latencyStatsSchema.extend({ operation: z.string().nullable() }))
+    .describe("The same figures per operation"),
 });
 
 export const metricsInvocationSchema = z.object({
@@ -75,8 +92,14 @@ export const metricsInvocationSchema = z.object({
   rounds: z.number().int().describe("Host-executed rounds the call took to finish (1 when it ran in one go)"),
   input_tokens: z.number().int().describe("Every prompt token, cache reads and writes included"),
   output_tokens: z.number().int(),
-  cache_read_tokens: z.number().int().describe("Prompt tokens read from the provider's prompt cache (part of input_tokens)"),
-  cache_write_tokens: z.number().int().describe("Prompt tokens written to the provider's prompt cache (part of input_tokens)"),
+  cache_read_tokens: z
+    .number()
+    .int()
+    .describe("Prompt tokens read from the provider's prompt cache (part of input_tokens)"),
+  cache_write_tokens: z
+    .number()
+    .int()
+    .describe("Prompt tokens written to the provider's prompt cache (part of input_tokens)"),
   quality: z.number().nullable(),
   created_at: z.string().describe("ISO 8601 date-time"),
 });
@@ -86,7 +109,11 @@ export const metricsFallbacksSchema = z.object({
   by_provider: z
     .array(
       z.object({
-        provider: z.string().describe("Provider that answered, or 'none' when no model answered (no model needed, or the call failed before an answer)"),
+        provider: z
+          .string()
+          .describe(
+            "Provider that answered, or 'none' when no model answered (no model needed, or the call failed before an answer)",
+          ),
         call_count: z.number().int(),
         failure_count: z.number().int(),
         model_calls: z.number().int(),
@@ -126,7 +153,10 @@ export const metricsOutputSchema = z.object({
   modes: z.array(modeStatsSchema).optional().describe("For by_mode without mode_name: every tool with calls"),
   invocations: z.array(metricsInvocationSchema).optional().describe("For invocations query, newest first"),
   fallbacks: metricsFallbacksSchema.optional().describe("For fallbacks query"),
-  config: z.record(z.string(), z.unknown()).optional().describe("For config query: effective configuration, secrets redacted"),
+  config: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("For config query: effective configuration, secrets redacted"),
 });
 
 export const metricsTool = defineTool({
@@ -135,7 +165,13 @@ export const metricsTool = defineTool({
     "Observability, usage statistics, and debugging, computed from the recorded invocation rows. Queries: SUMMARY returns call counts, success rate, mean latency, tokens and calls per tool; BY_MODE returns per-tool (mode_name, or all) counts, success rate and p50/p95/p99 latency (nearest-rank), also per operation; INVOCATIONS returns call history newest first, filterable by tool_name, session_id, success/success_only and since, with limit; FALLBACKS breaks calls down by provider and failures by error code with recommendations; CONFIG returns the effective configuration with secrets redacted. Calls to reasoning_metrics are recorded but left out of every figure (list them with tool_name=reasoning_metrics), so asking does not change the answer.",
   inputSchema: metricsInputSchema,
   outputSchema: metricsOutputSchema,
-  annotations: { title: "Metrics & Observability", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: "Metrics & Observability",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   operations: metricsQuerySchema.options,
   usesModel: false,
 });

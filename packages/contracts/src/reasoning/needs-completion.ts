@@ -19,7 +19,10 @@ export const compactPendingPromptSchema = z.object({
   id: z.string().describe("Pass this back as prompt_id"),
   name: z.string().describe("What the answer is, e.g. linear_continuation"),
   system_ref: z.string().describe("Id of the context block that is this prompt's system text"),
-  user_refs: z.array(z.string()).min(1).describe("Ids of the context blocks that, joined with a blank line, are this prompt's user text"),
+  user_refs: z
+    .array(z.string())
+    .min(1)
+    .describe("Ids of the context blocks that, joined with a blank line, are this prompt's user text"),
   schema_ref: z.string().describe("Id of the entry of schemas: the JSON Schema the answer must match"),
 });
 export type CompactPendingPrompt = z.infer<typeof compactPendingPromptSchema>;
@@ -40,7 +43,9 @@ export const needsCompletionSchema = z.object({
   context: z
     .record(z.string(), z.string())
     .optional()
-    .describe("Text blocks by id, each sent once per call: the ones this step's prompts use that no earlier step of the call sent"),
+    .describe(
+      "Text blocks by id, each sent once per call: the ones this step's prompts use that no earlier step of the call sent",
+    ),
   schemas: z
     .record(z.string(), z.record(z.string(), z.unknown()))
     .optional()

@@ -9,7 +9,12 @@ export const presetOperationSchema = z.enum(["list", "run"]);
 export const presetInputSchema = z
   .object({
     operation: presetOperationSchema.describe("list=show available presets, run=execute preset workflow"),
-    preset_id: z.string().trim().min(1, "preset_id must not be empty").optional().describe("Preset to run (for run); see list"),
+    preset_id: z
+      .string()
+      .trim()
+      .min(1, "preset_id must not be empty")
+      .optional()
+      .describe("Preset to run (for run); see list"),
     category: z.string().trim().min(1, "category must not be empty").optional().describe("Filter for list"),
     inputs: recordInput(z.unknown(), { keyName: "name", what: "input", publishedValue: jsonScalarSchema })
       .default({})
@@ -39,7 +44,9 @@ export const presetSummarySchema = z.object({
   required_inputs: z.array(z.string()),
   optional_inputs: z.array(z.string()),
   inputs: z.array(presetInputDescriptionSchema).describe("Every input with what it is for"),
-  steps: z.array(presetStepSummarySchema).describe("The workflow: steps with no unfinished dependency run concurrently"),
+  steps: z
+    .array(presetStepSummarySchema)
+    .describe("The workflow: steps with no unfinished dependency run concurrently"),
 });
 
 /** One finished step: which tool ran and exactly what it returned. */
@@ -75,7 +82,10 @@ export const presetExecutionResultSchema = z.discriminatedUnion("status", [
     status: z.literal("failed"),
     ...executionCommon,
     failed_step: presetStepFailureSchema.describe("The (first) step that failed and why"),
-    also_failed: z.array(presetStepFailureSchema).optional().describe("Other steps running at the time that failed too"),
+    also_failed: z
+      .array(presetStepFailureSchema)
+      .optional()
+      .describe("Other steps running at the time that failed too"),
     not_run: z.array(z.string()).describe("Steps never started because the run stopped at the failure"),
   }),
 ]);
@@ -93,7 +103,13 @@ export const presetTool = defineTool({
     "Pre-defined multi-step reasoning workflows. Operations: LIST shows available presets (code-review, debug-analysis, architecture-decision, risk-assessment, research-synthesis, ...) with their inputs and steps, optionally filtered by category; RUN executes a preset_id workflow with the given inputs: each step calls another reasoning tool, steps whose dependencies are done run concurrently, earlier results feed later steps, and progress is reported per step. If a step fails, the run returns status 'failed' with the completed steps' outputs, the failing step and its error.",
   inputSchema: presetInputSchema,
   outputSchema: presetOutputSchema,
-  annotations: { title: "Workflow Presets", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Workflow Presets",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: presetOperationSchema.options,
   usesModel: true,
 });

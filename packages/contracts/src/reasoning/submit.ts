@@ -3,7 +3,10 @@ import { defineTool } from "../tool-definition.ts";
 
 export const submitInputSchema = z
   .object({
-    resume_token: z.string().min(1, "resume_token must not be empty").describe("The resume_token from a needs_completion result"),
+    resume_token: z
+      .string()
+      .min(1, "resume_token must not be empty")
+      .describe("The resume_token from a needs_completion result"),
     answers: z
       .array(
         z.object({
@@ -17,14 +20,25 @@ export const submitInputSchema = z
     resend: z
       .boolean()
       .optional()
-      .describe("true: answer nothing and get the current step again with every context block and schema its prompts use (for a host that lost an earlier step's blocks)"),
+      .describe(
+        "true: answer nothing and get the current step again with every context block and schema its prompts use (for a host that lost an earlier step's blocks)",
+      ),
   })
   .superRefine((input, context) => {
     if (input.resend === true && input.answers !== undefined) {
-      context.addIssue({ code: "custom", path: ["answers"], message: "send either answers or resend: true, not both (resend only repeats the step)" });
+      context.addIssue({
+        code: "custom",
+        path: ["answers"],
+        message: "send either answers or resend: true, not both (resend only repeats the step)",
+      });
     }
     if (input.resend !== true && input.answers === undefined) {
-      context.addIssue({ code: "custom", path: ["answers"], message: "answers is required: one { prompt_id, answer } per prompt of the step (or resend: true to get the step again)" });
+      context.addIssue({
+        code: "custom",
+        path: ["answers"],
+        message:
+          "answers is required: one { prompt_id, answer } per prompt of the step (or resend: true to get the step again)",
+      });
     }
   });
 
@@ -35,7 +49,13 @@ export const submitTool = defineTool({
   inputSchema: submitInputSchema,
   // The result is the suspended tool's own output (or the next step), so it is left open here.
   outputSchema: z.record(z.string(), z.unknown()),
-  annotations: { title: "Submit Completions", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: "Submit Completions",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });

@@ -8,8 +8,15 @@ export const treeOperationSchema = z.enum(["create", "focus", "list", "complete"
 
 export const treeInputSchema = z
   .object({
-    operation: treeOperationSchema.default("create").describe("create=start exploration, focus=select branch, list=show branches, complete=finish branch"),
-    content: z.string().trim().min(1, "content must not be empty").optional().describe("Content to explore (for create)"),
+    operation: treeOperationSchema
+      .default("create")
+      .describe("create=start exploration, focus=select branch, list=show branches, complete=finish branch"),
+    content: z
+      .string()
+      .trim()
+      .min(1, "content must not be empty")
+      .optional()
+      .describe("Content to explore (for create)"),
     session_id: z.string().min(1).optional(),
     branch_id: z.string().min(1).optional().describe("Branch ID (for focus/complete)"),
     num_branches: looseInteger({ min: 2, max: 4 }).default(3),
@@ -44,7 +51,13 @@ export const treeTool = defineTool({
     "Branching exploration with multiple reasoning paths. Operations: CREATE starts new exploration from content, returns root branch_id and 2-4 divergent branches; FOCUS selects a specific branch by branch_id for continued reasoning; LIST shows all branches in the session with their status and scores; COMPLETE marks a branch as finished (completed=true) or abandoned (completed=false).",
   inputSchema: treeInputSchema,
   outputSchema: treeOutputSchema,
-  annotations: { title: "Tree Reasoning", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Tree Reasoning",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   operations: treeOperationSchema.options,
   usesModel: true,
 });

@@ -8,7 +8,9 @@ describe("wrongValueFor", () => {
   it("gives every published field of every tool a value its own schema refuses, at that field", () => {
     let checked = 0;
     for (const tool of allToolDefinitions) {
-      const properties = publishedSchemas(tool).input["properties"] as Record<string, Record<string, unknown>> | undefined;
+      const properties = publishedSchemas(tool).input["properties"] as
+        | Record<string, Record<string, unknown>>
+        | undefined;
       for (const field of fieldsWithWrongValues(properties)) {
         for (let pick = 0; pick < 8; pick += 1) {
           const value = wrongValueFor(properties?.[field] ?? {}, pick);
@@ -24,7 +26,13 @@ describe("wrongValueFor", () => {
 
   it("reads enums, consts and nullable types, and has nothing for a schema that accepts anything", () => {
     const json = z.toJSONSchema(
-      z.object({ kind: z.enum(["a", "b"]), fixed: z.literal("x"), maybe: z.string().nullable(), free: z.unknown(), either: z.union([z.string(), z.number()]) }),
+      z.object({
+        kind: z.enum(["a", "b"]),
+        fixed: z.literal("x"),
+        maybe: z.string().nullable(),
+        free: z.unknown(),
+        either: z.union([z.string(), z.number()]),
+      }),
       { io: "input" },
     ) as { properties: Record<string, Record<string, unknown>> };
     expect(wrongValueFor(json.properties["kind"] ?? {}, 3)).toBe("not-one-of-the-options-3");
@@ -37,7 +45,17 @@ describe("wrongValueFor", () => {
 
 describe("brokenJson", () => {
   it("never parses, never is blank, and stays on one line", () => {
-    const texts = ["", " ", "12", '{"a":1}', "[1,\n2]", '"text"', "null", "\r\n", '{"jsonrpc":"2.0","id":1,"method":"tools/list"'];
+    const texts = [
+      "",
+      " ",
+      "12",
+      '{"a":1}',
+      "[1,\n2]",
+      '"text"',
+      "null",
+      "\r\n",
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list"',
+    ];
     for (const text of texts) {
       for (let pick = 0; pick < 12; pick += 1) {
         const broken = brokenJson(text, pick);

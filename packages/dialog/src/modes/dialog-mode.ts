@@ -4,7 +4,6 @@ import { z } from "zod";
 /** The dialog module's mode ids: one per act, plus the summariser for context overflow. */
 export type DialogModeId = "dialog_producer" | "dialog_merger" | "dialog_reviewer" | "dialog_summariser";
 
-
 /** A dialog mode: an engine mode whose id is one of the module's. */
 export type DialogModeDefinition<Input, Output> = ModeDefinition<Input, Output> & { mode: DialogModeId };
 

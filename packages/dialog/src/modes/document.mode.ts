@@ -2,21 +2,36 @@ import type { AgentConfig } from "@deliberate/contracts";
 import { z } from "zod";
 import type { DialogPreset } from "../presets/dialog-preset.ts";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
-import { renderDirectives, renderDocuments, renderSessionSections, rubricLines, sessionRole, shortenedDocumentTask, type TurnPromptInput } from "./prompt-sections.ts";
+import {
+  renderDirectives,
+  renderDocuments,
+  renderSessionSections,
+  rubricLines,
+  sessionRole,
+  shortenedDocumentTask,
+  type TurnPromptInput,
+} from "./prompt-sections.ts";
 import type { ModeDeclaration } from "@deliberate/engine";
 
 /** The `dialog_producer` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const producerModeDeclaration = { mode: "dialog_producer", settings: { temperature: 0.7, maxTokens: 4000 } } as const satisfies ModeDeclaration;
+export const producerModeDeclaration = {
+  mode: "dialog_producer",
+  settings: { temperature: 0.7, maxTokens: 4000 },
+} as const satisfies ModeDeclaration;
 /** The `dialog_merger` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const mergerModeDeclaration = { mode: "dialog_merger", settings: { temperature: 0.5, maxTokens: 4000 } } as const satisfies ModeDeclaration;
+export const mergerModeDeclaration = {
+  mode: "dialog_merger",
+  settings: { temperature: 0.5, maxTokens: 4000 },
+} as const satisfies ModeDeclaration;
 
 /** The longest document an agent may write (the prompts ask for under 8,000 characters). */
 export const maxDocumentCharacters = 12_000;
 
 /** What a producer or merger answers: the complete document and its author's own grade. */
 export const documentAnswerSchema = z.object({
-  document: text(maxDocumentCharacters)
-    .describe("The COMPLETE document in Markdown with clear sections: never a diff, a list of changes or an explanation of them"),
+  document: text(maxDocumentCharacters).describe(
+    "The COMPLETE document in Markdown with clear sections: never a diff, a list of changes or an explanation of them",
+  ),
   self_assessment: z
     .object({
       score: z.number().min(0).max(1).describe("Your own grade of this document against the rubric, 0..1"),
@@ -35,7 +50,10 @@ function documentRules(preset: DialogPreset): string {
 }
 
 /** The producer's turn: iteration 0 analyses the topic; later turns refine the document, incorporating every directive. */
-export function createProducerMode(agent: AgentConfig, preset: DialogPreset): DialogModeDefinition<TurnPromptInput, DocumentAnswer> {
+export function createProducerMode(
+  agent: AgentConfig,
+  preset: DialogPreset,
+): DialogModeDefinition<TurnPromptInput, DocumentAnswer> {
   return {
     ...producerModeDeclaration,
     name: "dialog_document",
@@ -50,12 +68,15 @@ export function createProducerMode(agent: AgentConfig, preset: DialogPreset): Di
         sections.push(renderDocuments(input.documents, "Current document"));
         if (input.directives.length > 0) {
           sections.push(`# Directives to incorporate (all of them)\n${renderDirectives(input.directives)}`);
-          task = "Write the COMPLETE refined document, incorporating ALL the directives above. Do not explain what you changed; produce the improved document itself.";
+          task =
+            "Write the COMPLETE refined document, incorporating ALL the directives above. Do not explain what you changed; produce the improved document itself.";
         } else {
           task = "Write the COMPLETE refined version of the document.";
         }
       }
-      sections.push(`# Your task (iteration ${input.iteration})\n${task}${shortenedDocumentTask(input.documents)}\n${preset.instructions.produce}`);
+      sections.push(
+        `# Your task (iteration ${input.iteration})\n${task}${shortenedDocumentTask(input.documents)}\n${preset.instructions.produce}`,
+      );
       return sections.join("\n\n");
     },
     output: documentAnswerSchema,
@@ -63,7 +84,10 @@ export function createProducerMode(agent: AgentConfig, preset: DialogPreset): Di
 }
 
 /** The merger's turn: one complete document from the current documents and any pending directives. */
-export function createMergerMode(agent: AgentConfig, preset: DialogPreset): DialogModeDefinition<TurnPromptInput, DocumentAnswer> {
+export function createMergerMode(
+  agent: AgentConfig,
+  preset: DialogPreset,
+): DialogModeDefinition<TurnPromptInput, DocumentAnswer> {
   return {
     ...mergerModeDeclaration,
     name: "dialog_merge",
@@ -71,9 +95,13 @@ export function createMergerMode(agent: AgentConfig, preset: DialogPreset): Dial
     system: [agent.systemPrompt, "---", sessionRole(agent), documentRules(preset)].join("\n\n"),
     prompt: (input) => {
       const sections = [renderSessionSections(input), renderDocuments(input.documents, "Document to merge")];
-      if (input.directives.length > 0) sections.push(`# Directives to incorporate (all of them)\n${renderDirectives(input.directives)}`);
-      const count = input.documents.length === 1 ? "the document above" : `the ${input.documents.length} documents above`;
-      sections.push(`# Your task (iteration ${input.iteration})\nMerge ${count} into one complete document.${shortenedDocumentTask(input.documents)}\n${preset.instructions.merge}`);
+      if (input.directives.length > 0)
+        sections.push(`# Directives to incorporate (all of them)\n${renderDirectives(input.directives)}`);
+      const count =
+        input.documents.length === 1 ? "the document above" : `the ${input.documents.length} documents above`;
+      sections.push(
+        `# Your task (iteration ${input.iteration})\nMerge ${count} into one complete document.${shortenedDocumentTask(input.documents)}\n${preset.instructions.merge}`,
+      );
       return sections.join("\n\n");
     },
     output: documentAnswerSchema,

@@ -9,16 +9,25 @@ import { createReviewerMode, reviewAnswerSchema } from "./review.mode.ts";
 import { createSummaryMode, summaryCharacterLimit } from "./summary.mode.ts";
 
 const ajv = new Ajv2020({ strict: false });
-const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>;
+const jsonSchemaOf = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>;
 
 /** Answers near the valid ones: every field possibly blank, too long, out of range, missing, extra or misnamed. */
 function reviewCandidates(criteria: readonly string[]) {
-  const textish = fc.oneof(fc.constant(""), fc.constant("   "), fc.string({ maxLength: 20 }), fc.string({ minLength: 395, maxLength: 410 }));
+  const textish = fc.oneof(
+    fc.constant(""),
+    fc.constant("   "),
+    fc.string({ maxLength: 20 }),
+    fc.string({ minLength: 395, maxLength: 410 }),
+  );
   const score = fc.oneof(fc.double({ min: -0.5, max: 1.5, noNaN: true }), fc.constant("0.5"), fc.constant(null));
   const names = fc.constantFrom(...criteria, "made_up");
   return fc.record(
     {
-      scores: fc.dictionary(names, fc.record({ score, rationale: textish }, { requiredKeys: ["score"] }), { minKeys: 0, maxKeys: criteria.length + 1 }),
+      scores: fc.dictionary(names, fc.record({ score, rationale: textish }, { requiredKeys: ["score"] }), {
+        minKeys: 0,
+        maxKeys: criteria.length + 1,
+      }),
       directives: fc.array(fc.record({ criterion: names, directive: textish }), { minLength: 0, maxLength: 4 }),
       note: fc.string(),
     },
@@ -44,12 +53,23 @@ describe("dialog modes", () => {
 
   it("the review schema lists every criterion as required, 2-3 directives, criteria as an enum, scores in 0..1", () => {
     const json = jsonSchemaOf(reviewAnswerSchema(debatePreset.criteria)) as {
-      properties: { scores: { required: string[]; additionalProperties: boolean; properties: Record<string, { properties: { score: Record<string, number> } }> }; directives: Record<string, unknown> };
+      properties: {
+        scores: {
+          required: string[];
+          additionalProperties: boolean;
+          properties: Record<string, { properties: { score: Record<string, number> } }>;
+        };
+        directives: Record<string, unknown>;
+      };
     };
     expect(json.properties.scores.required).toEqual(debatePreset.criteria.map((criterion) => criterion.name));
     expect(json.properties.scores.additionalProperties).toBe(false);
     expect(json.properties.scores.properties["evidence"]?.properties.score).toMatchObject({ minimum: 0, maximum: 1 });
-    expect(json.properties.directives).toMatchObject({ minItems: 2, maxItems: 3, items: { properties: { criterion: { enum: debatePreset.criteria.map((criterion) => criterion.name) } } } });
+    expect(json.properties.directives).toMatchObject({
+      minItems: 2,
+      maxItems: 3,
+      items: { properties: { criterion: { enum: debatePreset.criteria.map((criterion) => criterion.name) } } },
+    });
   });
 
   it("the document and summary schemas a model gets are at least as strict as their validators", () => {
@@ -59,7 +79,13 @@ describe("dialog modes", () => {
     const validateSummary = ajv.compile(jsonSchemaOf(summary));
     fc.assert(
       fc.property(
-        fc.record({ document: textish, self_assessment: fc.record({ score: fc.double({ min: -1, max: 2, noNaN: true }), rationale: textish }) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            document: textish,
+            self_assessment: fc.record({ score: fc.double({ min: -1, max: 2, noNaN: true }), rationale: textish }),
+          },
+          { requiredKeys: [] },
+        ),
         fc.record({ summary: fc.oneof(textish, fc.string({ minLength: 395, maxLength: 405 })) }, { requiredKeys: [] }),
         (document, candidateSummary) => {
           if (validateDocument(document)) expect(documentAnswerSchema.safeParse(document).success).toBe(true);
@@ -67,7 +93,10 @@ describe("dialog modes", () => {
         },
       ),
     );
-    expect(documentAnswerSchema.safeParse({ document: "  ", self_assessment: { score: 0.5, rationale: "r" } }).error?.issues[0]?.message).toBe("must not be blank");
+    expect(
+      documentAnswerSchema.safeParse({ document: "  ", self_assessment: { score: 0.5, rationale: "r" } }).error
+        ?.issues[0]?.message,
+    ).toBe("must not be blank");
   });
 
   it("prompts carry the persona, the rubric and the turn's material, and nothing that changes between replays", () => {
@@ -84,7 +113,15 @@ describe("dialog modes", () => {
     expect(producer.system.startsWith(agent.systemPrompt)).toBe(true);
     expect(producer.system).toContain("- objection_handling (35%)");
     const prompt = producer.prompt(input);
-    for (const part of ["# Topic\nAdopt microservices?", "# Context\nTeam of 6", "## Summary of iterations 0-0", "Monolith first.", "1. [evidence] Cite deployment data. (from critic)", "# Your task (iteration 2)", "incorporating ALL the directives"]) {
+    for (const part of [
+      "# Topic\nAdopt microservices?",
+      "# Context\nTeam of 6",
+      "## Summary of iterations 0-0",
+      "Monolith first.",
+      "1. [evidence] Cite deployment data. (from critic)",
+      "# Your task (iteration 2)",
+      "incorporating ALL the directives",
+    ]) {
       expect(prompt).toContain(part);
     }
     expect(producer.prompt(input)).toBe(prompt);
@@ -92,7 +129,10 @@ describe("dialog modes", () => {
     const review = createReviewerMode(agent, debatePreset).prompt(input);
     expect(review).toContain("# Document to review (iteration 1, by dialog)");
     expect(review).not.toContain("Cite deployment data.");
-    const merge = createMergerMode(agent, codeReviewPreset).prompt({ ...input, documents: [...input.documents, { author: "critic", iteration: 2, content: "other" }] });
+    const merge = createMergerMode(agent, codeReviewPreset).prompt({
+      ...input,
+      documents: [...input.documents, { author: "critic", iteration: 2, content: "other" }],
+    });
     expect(merge).toContain("Merge the 2 documents above into one complete document.");
   });
 

@@ -40,11 +40,17 @@ export interface TurnPromptInput {
 const actLabels: Record<DialogAct, string> = { produce: "document", merge: "merged document", review: "review" };
 
 export function rubricLines(criteria: readonly RubricCriterion[]): string {
-  return criteria.map((criterion) => `- ${criterion.name} (${Math.round(criterion.weight * 100)}%): ${criterion.description}`).join("\n");
+  return criteria
+    .map((criterion) => `- ${criterion.name} (${Math.round(criterion.weight * 100)}%): ${criterion.description}`)
+    .join("\n");
 }
 
 export function renderDirectives(directives: readonly DialogDirective[]): string {
-  return directives.map((directive, index) => `${index + 1}. [${directive.criterion}] ${directive.directive} (from ${directive.agent})`).join("\n");
+  return directives
+    .map(
+      (directive, index) => `${index + 1}. [${directive.criterion}] ${directive.directive} (from ${directive.agent})`,
+    )
+    .join("\n");
 }
 
 /** The sections every turn's prompt starts with: topic, context, earlier conversation. */
@@ -59,8 +65,10 @@ export function renderSessionSections(input: TurnPromptInput): string {
 export function renderEarlier(earlier: EarlierConversation): string {
   if (earlier.summary === null && earlier.turns.length === 0) return "";
   const parts = ["# Earlier in this session"];
-  if (earlier.summary !== null) parts.push(`## Summary of iterations 0-${earlier.summary.throughIteration}\n${earlier.summary.content}`);
-  for (const turn of earlier.turns) parts.push(`## Iteration ${turn.iteration}: ${turn.agent}'s ${actLabels[turn.act]}\n${turn.content}`);
+  if (earlier.summary !== null)
+    parts.push(`## Summary of iterations 0-${earlier.summary.throughIteration}\n${earlier.summary.content}`);
+  for (const turn of earlier.turns)
+    parts.push(`## Iteration ${turn.iteration}: ${turn.agent}'s ${actLabels[turn.act]}\n${turn.content}`);
   return parts.join("\n\n");
 }
 

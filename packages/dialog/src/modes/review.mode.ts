@@ -3,11 +3,20 @@ import { gradedByClient } from "../grading.ts";
 import { z } from "zod";
 import type { DialogPreset, RubricCriterion } from "../presets/dialog-preset.ts";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
-import { renderDocuments, renderSessionSections, rubricLines, sessionRole, type TurnPromptInput } from "./prompt-sections.ts";
+import {
+  renderDocuments,
+  renderSessionSections,
+  rubricLines,
+  sessionRole,
+  type TurnPromptInput,
+} from "./prompt-sections.ts";
 import type { ModeDeclaration } from "@deliberate/engine";
 
 /** The `dialog_reviewer` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const reviewerModeDeclaration = { mode: "dialog_reviewer", settings: { temperature: 0.3, maxTokens: 1500 } } as const satisfies ModeDeclaration;
+export const reviewerModeDeclaration = {
+  mode: "dialog_reviewer",
+  settings: { temperature: 0.3, maxTokens: 1500 },
+} as const satisfies ModeDeclaration;
 
 export const maxDirectiveCharacters = 400;
 
@@ -35,13 +44,16 @@ function buildReviewAnswerSchema(criteria: readonly RubricCriterion[]) {
     rationale: text(300).describe("One sentence: why this score"),
   });
   return z.object({
-    scores: z.object(Object.fromEntries(criteria.map((criterion) => [criterion.name, criterionScore.describe(criterion.description)]))),
+    scores: z.object(
+      Object.fromEntries(criteria.map((criterion) => [criterion.name, criterionScore.describe(criterion.description)])),
+    ),
     directives: z
       .array(
         z.object({
           criterion: z.enum(names).describe("The criterion this directive improves"),
-          directive: text(maxDirectiveCharacters)
-            .describe("A specific, actionable instruction: what to add, clarify or expand (not a question)"),
+          directive: text(maxDirectiveCharacters).describe(
+            "A specific, actionable instruction: what to add, clarify or expand (not a question)",
+          ),
         }),
       )
       .min(2)
@@ -72,7 +84,11 @@ function scoreAnchors(gradedBy: DialogGradedBy): string {
 }
 
 /** The reviewer's turn: rubric scores of the document and 2-3 directives for the next version; `gradedBy` says who answers it. */
-export function createReviewerMode(agent: AgentConfig, preset: DialogPreset, gradedBy: DialogGradedBy = "server_model"): DialogModeDefinition<TurnPromptInput, ReviewAnswer> {
+export function createReviewerMode(
+  agent: AgentConfig,
+  preset: DialogPreset,
+  gradedBy: DialogGradedBy = "server_model",
+): DialogModeDefinition<TurnPromptInput, ReviewAnswer> {
   return {
     ...reviewerModeDeclaration,
     name: "dialog_review",

@@ -4,7 +4,10 @@ import { renderEarlier, type EarlierConversation } from "./prompt-sections.ts";
 import type { ModeDeclaration } from "@deliberate/engine";
 
 /** The `dialog_summariser` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const summariserModeDeclaration = { mode: "dialog_summariser", settings: { temperature: 0.3, maxTokens: 2000 } } as const satisfies ModeDeclaration;
+export const summariserModeDeclaration = {
+  mode: "dialog_summariser",
+  settings: { temperature: 0.3, maxTokens: 2000 },
+} as const satisfies ModeDeclaration;
 
 export interface SummaryPromptInput {
   topic: string;

@@ -17,7 +17,8 @@ describe("built-in presets", () => {
     expect(agentsOf("synthesis")).toEqual(["think", "dialog", "synthesizer"]);
     expect(agentsOf("code_review")).toEqual(["implementer", "reviewer"]);
     // Copied as custom agents, a preset's agents get the default plan: it must be the preset's own.
-    for (const preset of builtinPresets) expect(defaultDialogPlan(preset.agents.map((agent) => agent.name))).toEqual(preset.turns);
+    for (const preset of builtinPresets)
+      expect(defaultDialogPlan(preset.agents.map((agent) => agent.name))).toEqual(preset.turns);
   });
 
   it("say who speaks when: synthesis writes two perspectives concurrently, merges after them, reviews the merge", () => {
@@ -29,7 +30,13 @@ describe("built-in presets", () => {
   });
 
   it("presetProblems names each defect, agents out of speaking order too", () => {
-    const swapped = definePreset({ ...synthesisPreset, agents: [...synthesisPreset.agents].reverse().slice(1).concat(synthesisPreset.agents[2] ?? []) });
+    const swapped = definePreset({
+      ...synthesisPreset,
+      agents: [...synthesisPreset.agents]
+        .reverse()
+        .slice(1)
+        .concat(synthesisPreset.agents[2] ?? []),
+    });
     expect(presetProblems(swapped)).toEqual([expect.stringContaining("synthesis: agents are not in speaking order")]);
     const broken = definePreset({
       ...synthesisPreset,

@@ -46,22 +46,35 @@ const criterionNamePattern = /^[a-z][a-z0-9_]*$/;
 export function presetProblems(preset: DialogPreset): string[] {
   const problems: string[] = [];
   const agents = agentListSchema.safeParse(preset.agents);
-  if (!agents.success) for (const issue of toFieldIssues(agents.error)) problems.push(`${preset.name}: agents.${issue.field}: ${issue.message}`);
-  for (const problem of dialogPlanProblems(preset.turns, preset.agents.map((agent) => agent.name))) {
-    problems.push(`${preset.name}: turns${problem.path.length > 0 ? `.${problem.path.join(".")}` : ""}: ${problem.message}`);
+  if (!agents.success)
+    for (const issue of toFieldIssues(agents.error))
+      problems.push(`${preset.name}: agents.${issue.field}: ${issue.message}`);
+  for (const problem of dialogPlanProblems(
+    preset.turns,
+    preset.agents.map((agent) => agent.name),
+  )) {
+    problems.push(
+      `${preset.name}: turns${problem.path.length > 0 ? `.${problem.path.join(".")}` : ""}: ${problem.message}`,
+    );
   }
   // Custom agents get the default plan: the preset's agents, copied as custom agents, must speak as the preset does.
   const copied = defaultDialogPlan(preset.agents.map((agent) => agent.name));
   if (JSON.stringify(copied) !== JSON.stringify(preset.turns)) {
-    problems.push(`${preset.name}: agents are not in speaking order; copied into start_reasoning_session they would get turns ${JSON.stringify(copied)}`);
+    problems.push(
+      `${preset.name}: agents are not in speaking order; copied into start_reasoning_session they would get turns ${JSON.stringify(copied)}`,
+    );
   }
   if (preset.criteria.length < 2) problems.push(`${preset.name}: a rubric needs at least two criteria`);
   const names = new Set<string>();
   for (const criterion of preset.criteria) {
-    if (!criterionNamePattern.test(criterion.name)) problems.push(`${preset.name}: criterion '${criterion.name}' must be snake_case`);
+    if (!criterionNamePattern.test(criterion.name))
+      problems.push(`${preset.name}: criterion '${criterion.name}' must be snake_case`);
     if (names.has(criterion.name)) problems.push(`${preset.name}: criterion '${criterion.name}' is listed twice`);
     names.add(criterion.name);
-    if (!(criterion.weight > 0 && criterion.weight <= 1)) problems.push(`${preset.name}: criterion '${criterion.name}' has weight ${criterion.weight}; weights are in (0, 1]`);
+    if (!(criterion.weight > 0 && criterion.weight <= 1))
+      problems.push(
+        `${preset.name}: criterion '${criterion.name}' has weight ${criterion.weight}; weights are in (0, 1]`,
+      );
   }
   const total = preset.criteria.reduce((sum, criterion) => sum + criterion.weight, 0);
   if (Math.abs(total - 1) > 1e-9) problems.push(`${preset.name}: the criteria weights sum to ${total}, not 1`);

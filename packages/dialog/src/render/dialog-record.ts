@@ -1,4 +1,9 @@
-import type { DialogExchangeRecord, DialogIterationRecord, DialogSession, DialogSummaryRecord } from "../store/repositories/dialog-session.repository.ts";
+import type {
+  DialogExchangeRecord,
+  DialogIterationRecord,
+  DialogSession,
+  DialogSummaryRecord,
+} from "../store/repositories/dialog-session.repository.ts";
 
 /** A dialog session with everything recorded in it (for results, exports, resources); `exchanges` may be one page of them. */
 export interface DialogSessionRecord {

@@ -9,7 +9,9 @@ afterEach(async () => {
 
 describe("the dialog session section", () => {
   it("puts the dialog record in the session record and a Markdown transcript and flowchart in the exports", async () => {
-    const testEngine = await createDialogTestEngine(scriptedDialogResponder({ reviewerScore: (turn) => (turn.iteration === 0 ? 0.5 : 0.9) }));
+    const testEngine = await createDialogTestEngine(
+      scriptedDialogResponder({ reviewerScore: (turn) => (turn.iteration === 0 ? 0.5 : 0.9) }),
+    );
     engines.push(testEngine);
     const { engine } = testEngine;
     const started = await engine.invoke("start_reasoning_session", { topic: "Combine the views", mode: "synthesis" });
@@ -19,13 +21,17 @@ describe("the dialog session section", () => {
 
     const record = await engine.readSession(sessionId);
     expect(record.session).toMatchObject({ id: sessionId, mode: "dialog" });
-    expect(record["dialog"]).toMatchObject({ session: { session_id: sessionId, status: "completed", stop_reason: "threshold_met" } });
+    expect(record["dialog"]).toMatchObject({
+      session: { session_id: sessionId, status: "completed", stop_reason: "threshold_met" },
+    });
 
     const markdown = exportSession(record, "markdown", engine.sections);
     expect(markdown).toContain("## Reasoning session");
     expect(markdown).toContain("**Topic:** Combine the views");
     expect(markdown).toContain("1. think produces + dialog produces (concurrently)");
-    expect(markdown).toMatch(/### Iteration 0[\s\S]*#### think writes \(initiator, analyzing\)[\s\S]*#### synthesizer merges \(responder, synthesizing\)[\s\S]*### Iteration 1/);
+    expect(markdown).toMatch(
+      /### Iteration 0[\s\S]*#### think writes \(initiator, analyzing\)[\s\S]*#### synthesizer merges \(responder, synthesizing\)[\s\S]*### Iteration 1/,
+    );
     expect(markdown).toContain("**Quality:** reviewers 0.90, self-assessment 0.90; status threshold_met.");
     expect(markdown).toContain("| 1 | 0.90 | 0.90 | 0.90 | 0.90 | 0.90 | 0.90 |");
 

@@ -4,7 +4,10 @@ import type { DialogSessionRecord } from "./dialog-record.ts";
 import { dialogTranscriptMarkdown } from "./transcript-markdown.ts";
 
 /** Reads a session's whole dialog record; undefined when the session is not a dialog session. */
-export async function readDialogSection(store: DialogRepositories, sessionId: string): Promise<DialogSessionRecord | undefined> {
+export async function readDialogSection(
+  store: DialogRepositories,
+  sessionId: string,
+): Promise<DialogSessionRecord | undefined> {
   const session = await store.dialogSessions.findSession(sessionId);
   if (!session) return undefined;
   const [iterations, exchanges, summaries] = await Promise.all([
@@ -35,7 +38,9 @@ export const dialogSessionSection: SessionSection<DialogRepositories> = {
         const current = turns.filter((turn) => turn.step === step);
         for (const turn of current) {
           const score = turn.act === "review" ? (/^Score: ([\d.]+)/.exec(turn.content)?.[1] ?? "") : "";
-          lines.push(`  ${node(turn.id)}["${mermaidLabel(`${iteration.iteration}: ${turn.agent} ${turn.act}s${score ? ` ${score}` : ""}`)}"]`);
+          lines.push(
+            `  ${node(turn.id)}["${mermaidLabel(`${iteration.iteration}: ${turn.agent} ${turn.act}s${score ? ` ${score}` : ""}`)}"]`,
+          );
           for (const before of previous) lines.push(`  ${node(before)} --> ${node(turn.id)}`);
         }
         previous = current.map((turn) => turn.id);

@@ -9,7 +9,9 @@ export function renderReview(answer: ReviewAnswer, score: number, preset: Dialog
     const judged = answer.scores[criterion.name] as { score: number; rationale: string };
     return `- ${criterion.name}: ${judged.score.toFixed(2)} (${judged.rationale})`;
   });
-  const directives = answer.directives.map((directive, index) => `${index + 1}. [${directive.criterion}] ${directive.directive}`);
+  const directives = answer.directives.map(
+    (directive, index) => `${index + 1}. [${directive.criterion}] ${directive.directive}`,
+  );
   return [`Score: ${score.toFixed(2)}`, ...criteria, "", "Directives:", ...directives].join("\n");
 }
 

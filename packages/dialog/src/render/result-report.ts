@@ -62,13 +62,19 @@ function gradingNote(gradedBy: DialogGradedBy | null): string {
 }
 
 /** The Markdown report: the returned document, then how it got there (quality per iteration, open directives). */
-export function markdownReport(record: DialogSessionRecord, stopReason: DialogStopReason | null, options: ResultRenderOptions): string {
+export function markdownReport(
+  record: DialogSessionRecord,
+  stopReason: DialogStopReason | null,
+  options: ResultRenderOptions,
+): string {
   const structured = structuredResult(record, stopReason);
   const best = structured.quality_trajectory.find((entry) => entry.iteration === structured.document_iteration);
   const last = structured.quality_trajectory[structured.quality_trajectory.length - 1];
   const status = stopReason ? `completed (${stopReason})` : "in progress";
   const returned =
-    best && last && best.iteration !== last.iteration ? ` · returned: iteration ${best.iteration}, the best-scoring (${best.reviewer_score.toFixed(2)}; last ${last.reviewer_score.toFixed(2)})` : "";
+    best && last && best.iteration !== last.iteration
+      ? ` · returned: iteration ${best.iteration}, the best-scoring (${best.reviewer_score.toFixed(2)}; last ${last.reviewer_score.toFixed(2)})`
+      : "";
   const lines = [
     `# ${record.session.topic}`,
     "",
@@ -76,17 +82,31 @@ export function markdownReport(record: DialogSessionRecord, stopReason: DialogSt
   ];
   const note = gradingNote(structured.graded_by);
   if (note !== "") lines.push("", note);
-  lines.push("", structured.document === "" ? "_No exchange has run yet._" : structured.document, "", "## Quality trajectory", "", trajectoryTable(record));
+  lines.push(
+    "",
+    structured.document === "" ? "_No exchange has run yet._" : structured.document,
+    "",
+    "## Quality trajectory",
+    "",
+    trajectoryTable(record),
+  );
   if (structured.open_directives.length > 0) {
     lines.push("", stopReason ? "## Directives not yet incorporated" : "## Directives for the next iteration", "");
-    structured.open_directives.forEach((directive, index) => lines.push(`${index + 1}. **[${directive.criterion}]** ${directive.directive} _(${directive.agent})_`));
+    structured.open_directives.forEach((directive, index) =>
+      lines.push(`${index + 1}. **[${directive.criterion}]** ${directive.directive} _(${directive.agent})_`),
+    );
   }
   if (options.transcript) lines.push("", "---", "", dialogTranscriptMarkdown(options.transcript));
   return `${lines.join("\n")}\n`;
 }
 
 /** The `result` string of get_reasoning_result in the requested format. */
-export function renderResult(record: DialogSessionRecord, stopReason: DialogStopReason | null, format: DialogResultFormat, options: ResultRenderOptions): string {
+export function renderResult(
+  record: DialogSessionRecord,
+  stopReason: DialogStopReason | null,
+  format: DialogResultFormat,
+  options: ResultRenderOptions,
+): string {
   if (format === "markdown") return markdownReport(record, stopReason, options);
   const structured = structuredResult(record, stopReason);
   if (format === "structured") return structured.document;

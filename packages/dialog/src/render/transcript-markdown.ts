@@ -38,17 +38,27 @@ export function dialogTranscriptMarkdown(record: DialogSessionRecord, options: {
     "",
     `${heading(1)} Agents`,
     "",
-    ...session.agents.map((agent) => `- **${agent.name}**: ${agent.role}${agent.model ? ` (model ${agent.model})` : ""}`),
+    ...session.agents.map(
+      (agent) => `- **${agent.name}**: ${agent.role}${agent.model ? ` (model ${agent.model})` : ""}`,
+    ),
     "",
     `${heading(1)} Turn plan`,
     "",
-    ...session.plan.map((step, index) => `${index + 1}. ${step.map((turn) => `${turn.agent} ${turn.act}s`).join(" + ")}${step.length > 1 ? " (concurrently)" : ""}`),
+    ...session.plan.map(
+      (step, index) =>
+        `${index + 1}. ${step.map((turn) => `${turn.agent} ${turn.act}s`).join(" + ")}${step.length > 1 ? " (concurrently)" : ""}`,
+    ),
   ];
   if (session.context) lines.push("", `${heading(1)} Context`, "", session.context);
   for (const iteration of record.iterations) {
     lines.push("", `${heading(1)} Iteration ${iteration.iteration}`, "");
     for (const summary of record.summaries.filter((candidate) => candidate.made_in_iteration === iteration.iteration)) {
-      lines.push(`${heading(2)} Summary of iterations 0-${summary.through_iteration} (used in later prompts instead of them)`, "", summary.content, "");
+      lines.push(
+        `${heading(2)} Summary of iterations 0-${summary.through_iteration} (used in later prompts instead of them)`,
+        "",
+        summary.content,
+        "",
+      );
     }
     for (const exchange of record.exchanges.filter((candidate) => candidate.iteration === iteration.iteration)) {
       lines.push(

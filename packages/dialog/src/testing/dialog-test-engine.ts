@@ -1,4 +1,11 @@
-import { type Clock, createEngine, createSequentialIds, type DeliberateEngine, type DeliberateModule, type EngineOptions } from "@deliberate/engine";
+import {
+  type Clock,
+  createEngine,
+  createSequentialIds,
+  type DeliberateEngine,
+  type DeliberateModule,
+  type EngineOptions,
+} from "@deliberate/engine";
 import { createModelRouterFromModel, type ModelRouter } from "@deliberate/providers";
 import { createScriptedModel, type ScriptedModel, type ScriptedModelScript } from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
@@ -40,7 +47,10 @@ export interface DialogTestEngineOptions {
 }
 
 /** An engine serving the dialog module over SQLite and the scripted model. Close `store` when done. */
-export async function createDialogTestEngine(script: ScriptedModelScript, options: DialogTestEngineOptions = {}): Promise<DialogTestEngine> {
+export async function createDialogTestEngine(
+  script: ScriptedModelScript,
+  options: DialogTestEngineOptions = {},
+): Promise<DialogTestEngine> {
   const module = createDialogModule(options.dialog);
   const store = await openStore<DialogRepositories>({ path: options.path ?? ":memory:", modules: [module] });
   const model = createScriptedModel(script);

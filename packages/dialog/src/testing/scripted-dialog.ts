@@ -28,7 +28,12 @@ export interface DialogPrompt {
   jsonSchema: Record<string, unknown>;
 }
 
-const actsBySchema: Record<string, ScriptedTurn["act"]> = { dialog_document: "produce", dialog_merge: "merge", dialog_review: "review", dialog_summary: "summarise" };
+const actsBySchema: Record<string, ScriptedTurn["act"]> = {
+  dialog_document: "produce",
+  dialog_merge: "merge",
+  dialog_review: "review",
+  dialog_summary: "summarise",
+};
 
 /** Reads the turn from a dialog prompt (the agent from the system prompt, the iteration from the task heading). */
 export function turnOfPrompt(prompt: DialogPrompt): ScriptedTurn {
@@ -42,21 +47,31 @@ export function turnOfPrompt(prompt: DialogPrompt): ScriptedTurn {
 /** A valid answer to any dialog prompt, following the script. */
 export function answerDialogPrompt(prompt: DialogPrompt, script: DialogScript = {}): Record<string, unknown> {
   const turn = turnOfPrompt(prompt);
-  if (turn.act === "summarise") return { summary: script.summary?.(prompt.user) ?? "Summary of the earlier iterations." };
+  if (turn.act === "summarise")
+    return { summary: script.summary?.(prompt.user) ?? "Summary of the earlier iterations." };
   if (turn.act === "review") {
-    const properties = (prompt.jsonSchema["properties"] as Record<string, { properties?: Record<string, unknown> }>)["scores"]?.properties ?? {};
+    const properties =
+      (prompt.jsonSchema["properties"] as Record<string, { properties?: Record<string, unknown> }>)["scores"]
+        ?.properties ?? {};
     const criteria = Object.keys(properties);
     const score = script.reviewerScore?.(turn) ?? 0.5;
     return {
       scores: Object.fromEntries(criteria.map((name) => [name, { score, rationale: `${name} judged at ${score}` }])),
       directives: [
-        { criterion: criteria[0], directive: `Iteration ${turn.iteration}: strengthen ${criteria[0]} (from ${turn.agent}).` },
-        { criterion: criteria[1] ?? criteria[0], directive: `Iteration ${turn.iteration}: expand ${criteria[1] ?? criteria[0]}.` },
+        {
+          criterion: criteria[0],
+          directive: `Iteration ${turn.iteration}: strengthen ${criteria[0]} (from ${turn.agent}).`,
+        },
+        {
+          criterion: criteria[1] ?? criteria[0],
+          directive: `Iteration ${turn.iteration}: expand ${criteria[1] ?? criteria[0]}.`,
+        },
       ],
     };
   }
   return {
-    document: script.document?.(turn) ?? `# Document\nWritten by ${turn.agent} (${turn.act}) in iteration ${turn.iteration}.`,
+    document:
+      script.document?.(turn) ?? `# Document\nWritten by ${turn.agent} (${turn.act}) in iteration ${turn.iteration}.`,
     self_assessment: { score: script.selfAssessment?.(turn) ?? 0.9, rationale: "I covered the rubric." },
   };
 }

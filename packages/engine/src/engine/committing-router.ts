@@ -22,7 +22,9 @@ export function committingBeforeModelCalls(router: ModelRouter, scope: CallScope
           });
           committing = commit;
         }
-        return committing === undefined ? model.generate(generateOptions) : committing.then(() => model.generate(generateOptions));
+        return committing === undefined
+          ? model.generate(generateOptions)
+          : committing.then(() => model.generate(generateOptions));
       },
     };
   };

@@ -83,7 +83,9 @@ export function createEngineCore(options: EngineOptions): EngineCore {
     modeIds: Object.keys(composition.modes),
     tools: [
       ...[...handlers.values()].map((handler) =>
-        handler.definition.usesModel ? { ...handler.definition, outputSchema: orNeedsCompletion(handler.definition.outputSchema) } : handler.definition,
+        handler.definition.usesModel
+          ? { ...handler.definition, outputSchema: orNeedsCompletion(handler.definition.outputSchema) }
+          : handler.definition,
       ),
       submitTool,
     ],

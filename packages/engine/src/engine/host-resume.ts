@@ -1,5 +1,11 @@
 import { DeliberateError } from "@deliberate/base";
-import { type NeedsCompletion, type PendingPrompt, parseInput, submitInputSchema, submitTool } from "@deliberate/contracts";
+import {
+  type NeedsCompletion,
+  type PendingPrompt,
+  parseInput,
+  submitInputSchema,
+  submitTool,
+} from "@deliberate/contracts";
 import type { SuspendedCall } from "@deliberate/store";
 import type { InvokeOptions } from "../engine-types.ts";
 import { compactStep, type SentBlocks } from "../host/compact-step.ts";
@@ -32,7 +38,12 @@ const nothingSent: SentBlocks = { texts: new Set(), schemas: new Set() };
  * The step the caller gets, in the engine's form: compact (each block once per call, `sent` being what
  * earlier steps of the call sent) or full.
  */
-function stepFor(core: EngineCore, call: { id: string; tool: string; expiresAt: string }, prompts: PendingPrompt[], sent: SentBlocks): NeedsCompletion {
+function stepFor(
+  core: EngineCore,
+  call: { id: string; tool: string; expiresAt: string },
+  prompts: PendingPrompt[],
+  sent: SentBlocks,
+): NeedsCompletion {
   const common = { status: "needs_completion" as const, resume_token: call.id, tool: call.tool };
   if (core.hostPrompts === "full") {
     return { ...common, prompts, instructions: hostInstructions(prompts.length, "full"), expires_at: call.expiresAt };
@@ -75,14 +86,20 @@ export async function suspend(
 }
 
 /** Merges a submission's answers into the suspended call's; INVALID_INPUT naming each unknown prompt id. */
-function mergeAnswers(call: SuspendedCall, submitted: ReadonlyArray<{ prompt_id: string; answer: unknown }>): Omit<Resumption, "call"> {
+function mergeAnswers(
+  call: SuspendedCall,
+  submitted: ReadonlyArray<{ prompt_id: string; answer: unknown }>,
+): Omit<Resumption, "call"> {
   const pendingIds = new Set(call.pending.map((prompt) => prompt.id));
   const answers = { ...call.answers };
   const answerFields: Record<string, string> = {};
   const unknown: Array<{ field: string; message: string }> = [];
   for (const [index, entry] of submitted.entries()) {
     if (!pendingIds.has(entry.prompt_id)) {
-      unknown.push({ field: `answers.${index}.prompt_id`, message: `'${entry.prompt_id}' is not a pending prompt; pending: ${[...pendingIds].join(", ")}` });
+      unknown.push({
+        field: `answers.${index}.prompt_id`,
+        message: `'${entry.prompt_id}' is not a pending prompt; pending: ${[...pendingIds].join(", ")}`,
+      });
       continue;
     }
     answers[entry.prompt_id] = entry.answer;
@@ -100,15 +117,25 @@ function mergeAnswers(call: SuspendedCall, submitted: ReadonlyArray<{ prompt_id:
 }
 
 /** reasoning_submit: merge the answers into the suspended call and replay it. */
-export async function resume(core: EngineCore, execute: ExecuteCall, rawArguments: unknown, invokeOptions: InvokeOptions): Promise<Record<string, unknown>> {
+export async function resume(
+  core: EngineCore,
+  execute: ExecuteCall,
+  rawArguments: unknown,
+  invokeOptions: InvokeOptions,
+): Promise<Record<string, unknown>> {
   const input = parseInput(submitInputSchema, rawArguments ?? {}, submitTool.name);
   const call = await core.store.suspendedCalls.get(input.resume_token, core.clock.now().toISOString());
   // The step again, every block in it: nothing is answered, replayed or claimed.
-  if (input.answers === undefined) return stepFor(core, { id: call.id, tool: call.tool, expiresAt: call.expires_at }, call.pending, nothingSent);
+  if (input.answers === undefined)
+    return stepFor(core, { id: call.id, tool: call.tool, expiresAt: call.expires_at }, call.pending, nothingSent);
   const { answers, answerFields } = mergeAnswers(call, input.answers);
   // Claim the call so a retried or duplicated submission cannot replay it a second time.
   const now = core.clock.now();
-  const claimed = await core.store.suspendedCalls.claim({ id: call.id, now: now.toISOString(), until: new Date(now.getTime() + claimLeaseMs).toISOString() });
+  const claimed = await core.store.suspendedCalls.claim({
+    id: call.id,
+    now: now.toISOString(),
+    until: new Date(now.getTime() + claimLeaseMs).toISOString(),
+  });
   if (!claimed) {
     throw new DeliberateError({
       code: "CONFLICT",

@@ -17,7 +17,8 @@ import { type FinishedInvocation, finishInvocation } from "./record-invocation.t
 
 function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   if (DeliberateError.isInstance(error)) return error;
-  if (signal.aborted) return new DeliberateError({ code: "CANCELLED", message: "The call was cancelled.", cause: error });
+  if (signal.aborted)
+    return new DeliberateError({ code: "CANCELLED", message: "The call was cancelled.", cause: error });
   if (isTransientDatabaseFault(error)) return databaseUnavailable(error);
   const message = error instanceof Error ? error.message : String(error);
   return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${message}`, cause: error });
@@ -37,8 +38,15 @@ function variantOf(input: unknown): string | null {
 }
 
 /** Runs one handler on (already parsed, or raw) input and checks its output against the tool's schema. */
-async function runHandler(handler: ToolHandler, rawArguments: unknown, context: ToolContext, parsed?: { input: unknown }): Promise<Record<string, unknown>> {
-  const input = parsed ? parsed.input : parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
+async function runHandler(
+  handler: ToolHandler,
+  rawArguments: unknown,
+  context: ToolContext,
+  parsed?: { input: unknown },
+): Promise<Record<string, unknown>> {
+  const input = parsed
+    ? parsed.input
+    : parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
   const output = await handler.handle(input as never, context);
   const checked = handler.definition.outputSchema.safeParse(output);
   if (!checked.success) {
@@ -60,7 +68,13 @@ interface CallEnvironment {
 }
 
 /** The context a handler (or a tool it calls through `ctx.callTool`) runs with. */
-function contextFor(core: EngineCore, call: CallEnvironment, progressTarget: (update: ProgressUpdate) => void, store: Store, ids: IdGenerator): ToolContext {
+function contextFor(
+  core: EngineCore,
+  call: CallEnvironment,
+  progressTarget: (update: ProgressUpdate) => void,
+  store: Store,
+  ids: IdGenerator,
+): ToolContext {
   const channel = createProgressChannel(progressTarget, core.generationProgressIntervalMs);
   const context: ToolContext = {
     store,
@@ -85,7 +99,13 @@ function contextFor(core: EngineCore, call: CallEnvironment, progressTarget: (up
         input,
         callOptions === undefined
           ? context
-          : contextFor(core, call, callOptions.progress ?? context.progress, callOptions.store ?? context.store, callOptions.ids ?? context.ids),
+          : contextFor(
+              core,
+              call,
+              callOptions.progress ?? context.progress,
+              callOptions.store ?? context.store,
+              callOptions.ids ?? context.ids,
+            ),
       ),
     configSnapshot: core.configSnapshot,
   };
@@ -96,7 +116,13 @@ function contextFor(core: EngineCore, call: CallEnvironment, progressTarget: (up
  * Runs one call to completion, failure, or (host-executed) its next suspension, and finishes the
  * invocation (one row, observers told) whichever way it ends, except a suspension.
  */
-export async function execute(core: EngineCore, toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions, resumption?: Resumption): Promise<Record<string, unknown>> {
+export async function execute(
+  core: EngineCore,
+  toolName: string,
+  rawArguments: unknown,
+  invokeOptions: InvokeOptions,
+  resumption?: Resumption,
+): Promise<Record<string, unknown>> {
   const handler = core.handlerFor(toolName);
   // Validate before anything else so bad input writes nothing at all (once: the handler gets this parse).
   const parsed = parseInput(handler.definition.inputSchema, rawArguments ?? {}, toolName);
@@ -112,7 +138,9 @@ export async function execute(core: EngineCore, toolName: string, rawArguments: 
   // Read when first needed: a caller may make its signal on demand (a model-free call never needs one).
   let callSignal: AbortSignal | undefined;
   let reportedFailure: { code: ErrorCode; message: string } | undefined;
-  const replay = hostExecuted ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} }) : undefined;
+  const replay = hostExecuted
+    ? createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} })
+    : undefined;
   const call: CallEnvironment = {
     models: replay ?? committingBeforeModelCalls(serverModels, scope),
     usage: createUsage(),
@@ -122,7 +150,13 @@ export async function execute(core: EngineCore, toolName: string, rawArguments: 
       reportedFailure ??= failure;
     },
   };
-  const context = contextFor(core, call, invokeOptions.progress ?? (() => {}), scope.store, callId !== undefined ? createReplayIds(callId) : core.ids);
+  const context = contextFor(
+    core,
+    call,
+    invokeOptions.progress ?? (() => {}),
+    scope.store,
+    callId !== undefined ? createReplayIds(callId) : core.ids,
+  );
   const raw = (rawArguments ?? {}) as Record<string, unknown>;
   const operation = variantOf(parsed);
   const finished = (): Omit<FinishedInvocation, "sessionId" | "latencyMs"> => ({
@@ -133,7 +167,11 @@ export async function execute(core: EngineCore, toolName: string, rawArguments: 
     startedAt: resumption?.call.created_at ?? startedAt.toISOString(),
   });
   // A host-executed call's latency runs from its first round to now, across every round.
-  const latency = () => Math.max(performance.now() - started, resumption ? core.clock.now().getTime() - Date.parse(resumption.call.created_at) : 0);
+  const latency = () =>
+    Math.max(
+      performance.now() - started,
+      resumption ? core.clock.now().getTime() - Date.parse(resumption.call.created_at) : 0,
+    );
   try {
     let output: Record<string, unknown>;
     try {
@@ -145,19 +183,35 @@ export async function execute(core: EngineCore, toolName: string, rawArguments: 
     }
     if (resumption) await core.store.suspendedCalls.delete(resumption.call.id);
     const failure = reportedFailure;
-    await finishInvocation(core, { ...finished(), sessionId: sessionOf(handler, raw, output), latencyMs: latency(), output, recording: handler.recording, ...(failure ? { failure } : {}) });
+    await finishInvocation(core, {
+      ...finished(),
+      sessionId: sessionOf(handler, raw, output),
+      latencyMs: latency(),
+      output,
+      recording: handler.recording,
+      ...(failure ? { failure } : {}),
+    });
     return output;
   } catch (error) {
     if (CompletionNeeded.isInstance(error)) {
       const sent = sentBlocksOf(replay?.answeredPrompts() ?? []);
-      return suspend(core, { id: callId ?? core.ids.next("rt"), startedAt, toolName, rawArguments }, error, { resumption, sent });
+      return suspend(core, { id: callId ?? core.ids.next("rt"), startedAt, toolName, rawArguments }, error, {
+        resumption,
+        sent,
+      });
     }
     const latencyMs = latency();
     if (isRejectedAnswer(error) && DeliberateError.isInstance(error)) {
       // The caller's submission is rejected (INVALID_INPUT, still resumable), but an answer that fails
       // its schema is a model-output failure of the host provider, and is recorded as one.
       const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
-      await finishInvocation(core, { ...finished(), usage: { ...call.usage, provider: "host", model: "host" }, sessionId: sessionOf(handler, raw), latencyMs, failure });
+      await finishInvocation(core, {
+        ...finished(),
+        usage: { ...call.usage, provider: "host", model: "host" },
+        sessionId: sessionOf(handler, raw),
+        latencyMs,
+        failure,
+      });
       throw error;
     }
     const failure = normalizeError(error, call.signalNow());
@@ -167,9 +221,19 @@ export async function execute(core: EngineCore, toolName: string, rawArguments: 
 }
 
 /** The engine's `invoke`: reasoning_submit resumes a suspended call; every other tool runs fresh. */
-export function invoke(core: EngineCore, toolName: string, rawArguments: unknown, invokeOptions: InvokeOptions = {}): Promise<Record<string, unknown>> {
+export function invoke(
+  core: EngineCore,
+  toolName: string,
+  rawArguments: unknown,
+  invokeOptions: InvokeOptions = {},
+): Promise<Record<string, unknown>> {
   if (toolName === submitTool.name) {
-    return resume(core, (name, args, options, resumption) => execute(core, name, args, options, resumption), rawArguments, invokeOptions);
+    return resume(
+      core,
+      (name, args, options, resumption) => execute(core, name, args, options, resumption),
+      rawArguments,
+      invokeOptions,
+    );
   }
   return execute(core, toolName, rawArguments, invokeOptions);
 }

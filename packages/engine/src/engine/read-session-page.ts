@@ -12,10 +12,17 @@ export type SessionRecordPage = SessionRecord & { page: SessionPage };
  * with the session's size from its count), so a page of a 100,000-thought session
  * costs what its items cost. Module sections are read whole and cut, as before.
  */
-export async function readSessionPage(core: EngineCore, sessionId: string, window: SessionPageQuery): Promise<SessionRecordPage> {
+export async function readSessionPage(
+  core: EngineCore,
+  sessionId: string,
+  window: SessionPageQuery,
+): Promise<SessionRecordPage> {
   const { store, composition } = core;
   const session = await store.sessions.get(sessionId);
-  const [thoughts, ...sections] = await Promise.all([store.thoughts.window(sessionId, window), ...composition.sections.map((section) => section.read(store, sessionId))]);
+  const [thoughts, ...sections] = await Promise.all([
+    store.thoughts.window(sessionId, window),
+    ...composition.sections.map((section) => section.read(store, sessionId)),
+  ]);
   const recorded: Record<string, unknown> = {};
   composition.sections.forEach((section, index) => {
     if (sections[index] !== undefined) recorded[section.name] = sections[index];
@@ -24,7 +31,12 @@ export async function readSessionPage(core: EngineCore, sessionId: string, windo
   const totals = { thoughts: thoughts.total, ...sectionsPage.totals };
   const end = window.offset + window.limit;
   const more = Object.values(totals).some((total) => total > end);
-  return { session, thoughts: thoughts.thoughts as Thought[], ...cut, page: { offset: window.offset, limit: window.limit, totals, next_offset: more ? end : null } };
+  return {
+    session,
+    thoughts: thoughts.thoughts as Thought[],
+    ...cut,
+    page: { offset: window.offset, limit: window.limit, totals, next_offset: more ? end : null },
+  };
 }
 
 /** One window of a session's thoughts alone (REST's /thoughts): the thoughts page and where it stands. */
@@ -35,9 +47,22 @@ export interface ThoughtRecordPage {
 }
 
 /** The thoughts `[offset, offset + limit)` of a session, read as the page alone; NOT_FOUND naming session_id when unknown. */
-export async function readThoughtPage(core: EngineCore, sessionId: string, window: SessionPageQuery): Promise<ThoughtRecordPage> {
+export async function readThoughtPage(
+  core: EngineCore,
+  sessionId: string,
+  window: SessionPageQuery,
+): Promise<ThoughtRecordPage> {
   const session = await core.store.sessions.get(sessionId);
   const { thoughts, total } = await core.store.thoughts.window(sessionId, window);
   const end = window.offset + window.limit;
-  return { session_id: session.id, thoughts: thoughts as Thought[], page: { offset: window.offset, limit: window.limit, totals: { thoughts: total }, next_offset: total > end ? end : null } };
+  return {
+    session_id: session.id,
+    thoughts: thoughts as Thought[],
+    page: {
+      offset: window.offset,
+      limit: window.limit,
+      totals: { thoughts: total },
+      next_offset: total > end ? end : null,
+    },
+  };
 }

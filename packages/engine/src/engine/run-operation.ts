@@ -20,14 +20,28 @@ const noInput = z.object({});
  * handler with the engine's store, clock and ids, and checks the answer against the output schema. The answer
  * is returned as the handler gave it (the check only refuses, it never reshapes).
  */
-export async function runOperation(core: EngineCore, qualifiedName: string, rawInput: unknown, options: RunOperationOptions = {}): Promise<unknown> {
+export async function runOperation(
+  core: EngineCore,
+  qualifiedName: string,
+  rawInput: unknown,
+  options: RunOperationOptions = {},
+): Promise<unknown> {
   const operation = core.composition.operations.get(qualifiedName);
   if (!operation) throw unknownOperation(qualifiedName, core.composition.operations);
   const input = parseInput(operation.input ?? noInput, rawInput ?? {}, options.inputName ?? qualifiedName);
-  const output = await operation.handler(input, { store: core.store, clock: core.clock, ids: core.ids, caller: options.caller ?? null, signal: options.signal });
+  const output = await operation.handler(input, {
+    store: core.store,
+    clock: core.clock,
+    ids: core.ids,
+    caller: options.caller ?? null,
+    signal: options.signal,
+  });
   const checked = operation.output.safeParse(output);
   if (!checked.success) {
-    throw new DeliberateError({ code: "INTERNAL", message: `${qualifiedName} produced output that does not match its schema: ${checked.error.message}` });
+    throw new DeliberateError({
+      code: "INTERNAL",
+      message: `${qualifiedName} produced output that does not match its schema: ${checked.error.message}`,
+    });
   }
   return output;
 }
@@ -37,6 +51,9 @@ function unknownOperation(name: string, operations: ReadonlyMap<string, Composed
     code: "NOT_FOUND",
     message: `Unknown operation: ${name}`,
     issues: [{ field: "operation", message: `no operation named '${name}'` }],
-    hint: operations.size > 0 ? `Available operations: ${[...operations.keys()].join(", ")}` : "The composed modules offer no operations.",
+    hint:
+      operations.size > 0
+        ? `Available operations: ${[...operations.keys()].join(", ")}`
+        : "The composed modules offer no operations.",
   });
 }

@@ -1,7 +1,13 @@
 import type { Session, Thought } from "@deliberate/contracts";
 import type { SessionSection } from "../define-module.ts";
 import type { EngineCore } from "../engine/core.ts";
-import { markdownHeaderLines, markdownNoThoughtLines, markdownSectionLines, markdownThoughtLines, sessionExportMimeTypes } from "./session-export.ts";
+import {
+  markdownHeaderLines,
+  markdownNoThoughtLines,
+  markdownSectionLines,
+  markdownThoughtLines,
+  sessionExportMimeTypes,
+} from "./session-export.ts";
 
 /** The formats a session streams in: the same text `exportSession` renders for them. */
 export const streamedExportFormats = ["markdown", "json"] as const;
@@ -51,16 +57,24 @@ interface ExportParts {
  * produced when the session is unknown. Memory stays that of one page of
  * thoughts (plus the module sections, read whole) whatever the session's size.
  */
-export async function openSessionExport(core: EngineCore, sessionId: string, options: SessionExportStreamOptions): Promise<SessionExportStream> {
+export async function openSessionExport(
+  core: EngineCore,
+  sessionId: string,
+  options: SessionExportStreamOptions,
+): Promise<SessionExportStream> {
   const { store, composition } = core;
   const session = await store.sessions.get(sessionId);
-  const [extent, ...read] = await Promise.all([store.thoughts.extent(sessionId), ...composition.sections.map((section) => section.read(store, sessionId))]);
+  const [extent, ...read] = await Promise.all([
+    store.thoughts.extent(sessionId),
+    ...composition.sections.map((section) => section.read(store, sessionId)),
+  ]);
   const sections: Record<string, unknown> = {};
   composition.sections.forEach((section, index) => {
     if (read[index] !== undefined) sections[section.name] = read[index];
   });
   const pageSize = options.pageSize ?? defaultExportPageSize;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a whole number >= 1 (got ${pageSize})`);
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+    throw new RangeError(`pageSize must be a whole number >= 1 (got ${pageSize})`);
   const parts: ExportParts = { session, sections, lastPosition: extent.lastPosition, pageSize };
   let started = false;
   return {
@@ -82,7 +96,11 @@ async function* thoughtPages(core: EngineCore, parts: ExportParts): AsyncGenerat
   if (through === null) return;
   let after: number | null = null;
   for (;;) {
-    const page = await core.store.thoughts.after(parts.session.id, { afterPosition: after, throughPosition: through, limit: parts.pageSize });
+    const page = await core.store.thoughts.after(parts.session.id, {
+      afterPosition: after,
+      throughPosition: through,
+      limit: parts.pageSize,
+    });
     if (page.lastPosition === null) return;
     yield page.thoughts;
     if (page.lastPosition >= through) return;
@@ -93,7 +111,11 @@ async function* thoughtPages(core: EngineCore, parts: ExportParts): AsyncGenerat
 // Each chunk below is its lines, each after a "\n": joined they give `lines.join("\n")` of the whole export.
 const joinedAfterNewlines = (lines: readonly string[]): string => (lines.length === 0 ? "" : `\n${lines.join("\n")}`);
 
-async function* markdownChunks(core: EngineCore, parts: ExportParts, viewerUrl: string | undefined): AsyncGenerator<string, void, undefined> {
+async function* markdownChunks(
+  core: EngineCore,
+  parts: ExportParts,
+  viewerUrl: string | undefined,
+): AsyncGenerator<string, void, undefined> {
   yield markdownHeaderLines(parts.session, viewerUrl !== undefined ? { viewerUrl } : {}).join("\n");
   let number = 0;
   for await (const thoughts of thoughtPages(core, parts)) {
@@ -104,14 +126,18 @@ async function* markdownChunks(core: EngineCore, parts: ExportParts, viewerUrl: 
     }
     yield chunk;
   }
-  const closing = [...(number === 0 ? markdownNoThoughtLines : []), ...markdownSectionLines(parts.sections, sectionsOf(core))];
+  const closing = [
+    ...(number === 0 ? markdownNoThoughtLines : []),
+    ...markdownSectionLines(parts.sections, sectionsOf(core)),
+  ];
   if (closing.length > 0) yield joinedAfterNewlines(closing);
 }
 
 const sectionsOf = (core: EngineCore): readonly SessionSection[] => core.composition.sections;
 
 /** `JSON.stringify(value, null, 2)` placed at `indent` (its inner lines shifted right). */
-const indented = (value: unknown, indent: string): string => JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
+const indented = (value: unknown, indent: string): string =>
+  JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
 
 /** `JSON.stringify(record, null, 2)` of `{ session, thoughts, ...sections }`, a page of thoughts at a time. */
 async function* jsonChunks(core: EngineCore, parts: ExportParts): AsyncGenerator<string, void, undefined> {

@@ -19,7 +19,12 @@ export interface SessionExportOptions {
 }
 
 /** Renders a session in one of the export formats. */
-export function exportSession(record: SessionRecord, format: SessionExportFormat, sections: readonly SessionSection[] = [], options: SessionExportOptions = {}): string {
+export function exportSession(
+  record: SessionRecord,
+  format: SessionExportFormat,
+  sections: readonly SessionSection[] = [],
+  options: SessionExportOptions = {},
+): string {
   switch (format) {
     case "json":
       return JSON.stringify(record, null, 2);
@@ -31,7 +36,11 @@ export function exportSession(record: SessionRecord, format: SessionExportFormat
 }
 
 /** A readable transcript: every thought in order (set-aside ones marked), then each module section. */
-export function sessionToMarkdown(record: SessionRecord, sections: readonly SessionSection[] = [], options: SessionExportOptions = {}): string {
+export function sessionToMarkdown(
+  record: SessionRecord,
+  sections: readonly SessionSection[] = [],
+  options: SessionExportOptions = {},
+): string {
   const { session, thoughts } = record;
   const lines = markdownHeaderLines(session, options);
   if (thoughts.length === 0) lines.push(...markdownNoThoughtLines);
@@ -67,11 +76,21 @@ export function markdownThoughtLines(thought: Thought, number: number): string[]
   const confidence = thought.confidence === null ? "" : `, confidence ${thought.confidence}`;
   const status = thought.status === "superseded" ? " — superseded by a checkpoint restore" : "";
   const branch = thought.branch_id ? `, branch ${thought.branch_id}` : "";
-  return [`### ${number}. ${thought.mode}${confidence}${branch}${status}`, "", `<!-- ${thought.id} -->`, "", thought.content, ""];
+  return [
+    `### ${number}. ${thought.mode}${confidence}${branch}${status}`,
+    "",
+    `<!-- ${thought.id} -->`,
+    "",
+    thought.content,
+    "",
+  ];
 }
 
 /** Each module section's Markdown that has any, after the thoughts. */
-export function markdownSectionLines(record: Readonly<Record<string, unknown>>, sections: readonly SessionSection[]): string[] {
+export function markdownSectionLines(
+  record: Readonly<Record<string, unknown>>,
+  sections: readonly SessionSection[],
+): string[] {
   const lines: string[] = [];
   for (const section of sections) {
     const data = record[section.name];
@@ -97,13 +116,16 @@ export function sessionToMermaid(record: SessionRecord, sections: readonly Sessi
     lines.push(`  ${node(thought.id)}["${mermaidLabel(`${thought.mode}: ${thought.content}`)}"]`);
   }
   for (const thought of record.thoughts) {
-    if (thought.parent_id && ids.has(thought.parent_id)) lines.push(`  ${node(thought.parent_id)} --> ${node(thought.id)}`);
+    if (thought.parent_id && ids.has(thought.parent_id))
+      lines.push(`  ${node(thought.parent_id)} --> ${node(thought.id)}`);
   }
   for (const section of sections) {
     const data = record[section.name];
     if (data !== undefined && section.mermaid) lines.push(...section.mermaid(data, node));
   }
-  const superseded = record.thoughts.filter((thought) => thought.status === "superseded").map((thought) => node(thought.id));
+  const superseded = record.thoughts
+    .filter((thought) => thought.status === "superseded")
+    .map((thought) => node(thought.id));
   if (superseded.length > 0) {
     lines.push("  classDef superseded stroke-dasharray: 5 5,opacity:0.6", `  class ${superseded.join(",")} superseded`);
   }
@@ -115,7 +137,9 @@ export function mermaidLabel(text: string): string {
   // Most labels need no rewriting: one scan decides (exports call this once per thought).
   const flat = needsFlattening.test(text) ? text.replace(/\s+/g, " ").trim() : text;
   const short = flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
-  return needsEscaping.test(short) ? short.replace(/"/g, "#quot;").replace(/[<>]/g, (character) => (character === "<" ? "#lt;" : "#gt;")) : short;
+  return needsEscaping.test(short)
+    ? short.replace(/"/g, "#quot;").replace(/[<>]/g, (character) => (character === "<" ? "#lt;" : "#gt;"))
+    : short;
 }
 
 /** Whitespace other than single inner spaces (line breaks, tabs, runs, leading or trailing). */

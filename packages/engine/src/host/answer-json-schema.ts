@@ -12,7 +12,10 @@ const cache = new WeakMap<z.ZodType, Record<string, unknown>>();
 export function answerJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const cached = cache.get(schema);
   if (cached) return cached;
-  const { $schema: _dialect, ...converted } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _dialect, ...converted } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   cache.set(schema, converted);
   return converted;
 }

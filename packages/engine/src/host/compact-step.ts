@@ -55,7 +55,9 @@ function createIdAssigner(prefix: string, contents: Iterable<string>) {
   return (content: string): { id: string; lengthened: boolean } => {
     const id = shortOf(content);
     const sharing = shortIds.get(id);
-    return sharing !== undefined && sharing.size > 1 ? { id: `${prefix}${digestOf(content)}`, lengthened: true } : { id, lengthened: false };
+    return sharing !== undefined && sharing.size > 1
+      ? { id: `${prefix}${digestOf(content)}`, lengthened: true }
+      : { id, lengthened: false };
   };
 }
 
@@ -82,7 +84,13 @@ export function compactStep(prompts: readonly PendingPrompt[], sent: SentBlocks)
     const { id: schemaRef, lengthened } = schemaId(schema);
     if (lengthened || !sent.schemas.has(schema)) schemas[schemaRef] = prompt.schema;
     const [system, ...user] = texts as [string, ...string[]];
-    return { id: prompt.id, name: prompt.name, system_ref: useText(system), user_refs: user.map(useText), schema_ref: schemaRef };
+    return {
+      id: prompt.id,
+      name: prompt.name,
+      system_ref: useText(system),
+      user_refs: user.map(useText),
+      schema_ref: schemaRef,
+    };
   });
   return { prompts: compacted, context, schemas };
 }

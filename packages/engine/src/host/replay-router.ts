@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
 import { containsNulCharacter, nulCharacterIssues, type PendingPrompt } from "@deliberate/contracts";
-import { emptyUsage, extractJson, type GenerateOptions, type GenerateResult, type LanguageModel, type ModelRouter } from "@deliberate/providers";
+import {
+  emptyUsage,
+  extractJson,
+  type GenerateOptions,
+  type GenerateResult,
+  type LanguageModel,
+  type ModelRouter,
+} from "@deliberate/providers";
 import { answerJsonSchema } from "./answer-json-schema.ts";
 import { CompletionNeeded } from "./completion-needed.ts";
 
@@ -97,7 +104,10 @@ export function createReplayRouter(options: ReplayRouterOptions): ReplayRouter {
       if (raw !== recorded.answer && containsNulCharacter(raw)) {
         throw invalidAnswer(
           field,
-          nulCharacterIssues(raw).map((issue) => ({ ...issue, field: issue.field === "(input)" ? field : `${field}.${issue.field}` })),
+          nulCharacterIssues(raw).map((issue) => ({
+            ...issue,
+            field: issue.field === "(input)" ? field : `${field}.${issue.field}`,
+          })),
         );
       }
       if (!schema) {
@@ -108,10 +118,19 @@ export function createReplayRouter(options: ReplayRouterOptions): ReplayRouter {
       if (!parsed.success) {
         throw invalidAnswer(
           field,
-          parsed.error.issues.map((issue) => ({ field: [field, ...issue.path.map(String)].join("."), message: issue.message })),
+          parsed.error.issues.map((issue) => ({
+            field: [field, ...issue.path.map(String)].join("."),
+            message: issue.message,
+          })),
         );
       }
-      return { object: parsed.data, text: JSON.stringify(parsed.data), usage: emptyUsage, finishReason: "stop", modelId: "host" };
+      return {
+        object: parsed.data,
+        text: JSON.stringify(parsed.data),
+        usage: emptyUsage,
+        finishReason: "stop",
+        modelId: "host",
+      };
     },
   };
   return { provider: "host", configured: true, forMode: (_mode: string) => model, answeredPrompts: () => answered };

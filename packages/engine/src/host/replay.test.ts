@@ -17,7 +17,11 @@ async function hostEngine() {
   stores.push(store);
   const clock = createTestClock();
   // Random ids, as in production: replays must not depend on them.
-  return { engine: createEngine({ store, modules: [probeModule], models: hostModelRouter, ids: randomIds, clock }), store, clock };
+  return {
+    engine: createEngine({ store, modules: [probeModule], models: hostModelRouter, ids: randomIds, clock }),
+    store,
+    clock,
+  };
 }
 
 const answerByName = (prompt: { name: string }) => ({ text: prompt.name.replace("probe_", "").toUpperCase() });
@@ -28,7 +32,10 @@ describe("host replay", () => {
     const { result, rounds } = await driveHostExecuted(engine, "probe_shift", {}, answerByName);
     // Round 1: A and C (independent); round 2: only B, which depends on A. C keeps its answer although
     // it is now asked third (after B) instead of second.
-    expect(rounds.map((prompts) => prompts.map((prompt) => prompt.name))).toEqual([["probe_a", "probe_c"], ["probe_b"]]);
+    expect(rounds.map((prompts) => prompts.map((prompt) => prompt.name))).toEqual([
+      ["probe_a", "probe_c"],
+      ["probe_b"],
+    ]);
     expect(result).toEqual({ texts: ["A+B", "C"] });
   });
 
@@ -43,9 +50,15 @@ describe("host replay", () => {
 
   it("identifies a prompt by everything asked, history messages included", async () => {
     const { engine } = await hostEngine();
-    const first = needsCompletionSchema.parse(await engine.invoke("probe_history", { history: ["earlier question", "earlier answer"] }));
-    const second = needsCompletionSchema.parse(await engine.invoke("probe_history", { history: ["earlier question", "another answer"] }));
-    const same = needsCompletionSchema.parse(await engine.invoke("probe_history", { history: ["earlier question", "earlier answer"] }));
+    const first = needsCompletionSchema.parse(
+      await engine.invoke("probe_history", { history: ["earlier question", "earlier answer"] }),
+    );
+    const second = needsCompletionSchema.parse(
+      await engine.invoke("probe_history", { history: ["earlier question", "another answer"] }),
+    );
+    const same = needsCompletionSchema.parse(
+      await engine.invoke("probe_history", { history: ["earlier question", "earlier answer"] }),
+    );
     expect(first.prompts[0]?.id).not.toBe(second.prompts[0]?.id);
     expect(first.prompts[0]?.id).toBe(same.prompts[0]?.id);
     expect(expandNeedsCompletion(first)[0]?.user).toBe("earlier question\n\nearlier answer\n\nPrompt a");
@@ -64,10 +77,22 @@ describe("host replay", () => {
     const { engine, store } = await hostEngine();
     const step = needsCompletionSchema.parse(await engine.invoke("probe_ids", {}));
     const prompt = step.prompts[0]!;
-    const rejected = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: { text: "" } }] }).catch((error: unknown) => error);
+    const rejected = await engine
+      .invoke("reasoning_submit", {
+        resume_token: step.resume_token,
+        answers: [{ prompt_id: prompt.id, answer: { text: "" } }],
+      })
+      .catch((error: unknown) => error);
     expect(rejected).toMatchObject({ code: "INVALID_INPUT" });
-    expect(await store.invocations.list({ tool: "probe_ids" })).toMatchObject([{ success: false, error_code: "MODEL_OUTPUT_INVALID", provider: "host", model_calls: 1, rounds: 2 }]);
-    const next = needsCompletionSchema.parse(await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer: { text: "fine" } }] }));
+    expect(await store.invocations.list({ tool: "probe_ids" })).toMatchObject([
+      { success: false, error_code: "MODEL_OUTPUT_INVALID", provider: "host", model_calls: 1, rounds: 2 },
+    ]);
+    const next = needsCompletionSchema.parse(
+      await engine.invoke("reasoning_submit", {
+        resume_token: step.resume_token,
+        answers: [{ prompt_id: prompt.id, answer: { text: "fine" } }],
+      }),
+    );
     expect(next.prompts[0]?.name).toBe("probe_b");
   });
 
@@ -75,13 +100,19 @@ describe("host replay", () => {
     const { engine, store } = await hostEngine();
     const step = needsCompletionSchema.parse(await engine.invoke("probe_ids", {}));
     const prompt = step.prompts[0]!;
-    const submit = (answer: unknown) => engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer }] }).catch((error: unknown) => error);
+    const submit = (answer: unknown) =>
+      engine
+        .invoke("reasoning_submit", { resume_token: step.resume_token, answers: [{ prompt_id: prompt.id, answer }] })
+        .catch((error: unknown) => error);
     const asObject = await submit({ text: "a\u0000b" });
     // The escape is decoded only when the text is read as JSON: the submission itself holds no U+0000.
     const asText = await submit('{"text": "a\\u0000b"}');
     const fenced = await submit('```json\n{"text": "a\\u0000b"}\n```');
     for (const rejected of [asObject, asText, fenced]) {
-      expect(rejected).toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "answers.0.answer.text", message: expect.stringContaining("U+0000") }] });
+      expect(rejected).toMatchObject({
+        code: "INVALID_INPUT",
+        issues: [{ field: "answers.0.answer.text", message: expect.stringContaining("U+0000") }],
+      });
     }
     expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
     const next = needsCompletionSchema.parse(await submit('{"text": "fine"}'));

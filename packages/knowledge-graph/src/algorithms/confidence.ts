@@ -13,7 +13,12 @@ export interface SupportCounts {
 }
 
 /** How much a supporting citation counts, by the status of the cited fact: a hypothesis counts half. */
-export const citationWeight: Record<EpistemicStatus, number> = { asserted: 1, derived: 1, hypothetical: 0.5, derived_from_hypothesis: 0.5 };
+export const citationWeight: Record<EpistemicStatus, number> = {
+  asserted: 1,
+  derived: 1,
+  hypothetical: 0.5,
+  derived_from_hypothesis: 0.5,
+};
 
 /**
  * Graph support of an answer: (s + 1) / (n + c + 2), with n the distinct cited
@@ -93,7 +98,8 @@ export function combineConfidence(components: ConfidenceComponents): CombinedCon
     { value: clamp(components.graphSupport), weight: confidenceWeights.graphSupport },
     { value: clamp(components.basis), weight: confidenceWeights.basis },
   ];
-  if (components.consistency != null) checked.push({ value: clamp(components.consistency), weight: confidenceWeights.consistency });
+  if (components.consistency != null)
+    checked.push({ value: clamp(components.consistency), weight: confidenceWeights.consistency });
   const totalWeight = checked.reduce((sum, part) => sum + part.weight, 0);
   const evidence = checked.reduce((sum, part) => sum + part.value * part.weight, 0) / totalWeight;
   const self = confidenceWeights.verbalizedConfidence;

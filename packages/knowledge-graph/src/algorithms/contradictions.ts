@@ -19,7 +19,8 @@ export function contradictionsOf(fact: Fact, lookup: FactLookup, functional: Rea
   const negation = { subject: fact.subject, predicate: negatePredicate(fact.predicate), object: fact.object };
   if (lookup.has(negation)) found.push(negation);
   if (functional.has(fact.predicate)) {
-    for (const other of lookup.withSubject(fact.predicate, fact.subject)) if (other.object !== fact.object) found.push(other);
+    for (const other of lookup.withSubject(fact.predicate, fact.subject))
+      if (other.object !== fact.object) found.push(other);
   }
   return found;
 }
@@ -32,7 +33,10 @@ export function findContradictions(facts: readonly Fact[], functional: ReadonlyS
     const key = `${fact.predicate}\u0000${fact.subject}`;
     (bySubject.get(key) ?? bySubject.set(key, []).get(key))?.push(fact);
   }
-  const lookup: FactLookup = { has: (fact) => keys.has(factKey(fact)), withSubject: (predicate, subject) => bySubject.get(`${predicate}\u0000${subject}`) ?? [] };
+  const lookup: FactLookup = {
+    has: (fact) => keys.has(factKey(fact)),
+    withSubject: (predicate, subject) => bySubject.get(`${predicate}\u0000${subject}`) ?? [],
+  };
   const pairs: Array<[Fact, Fact]> = [];
   const seen = new Set<string>();
   for (const fact of facts) {
@@ -47,7 +51,10 @@ export function findContradictions(facts: readonly Fact[], functional: ReadonlyS
 }
 
 /** Functional predicates as declared (any spelling), normalised the way relations are. */
-export function functionalPredicateSet(declared: Iterable<string>, normalize: (predicate: string) => string): Set<string> {
+export function functionalPredicateSet(
+  declared: Iterable<string>,
+  normalize: (predicate: string) => string,
+): Set<string> {
   const set = new Set<string>();
   for (const predicate of declared) {
     const normalized = normalize(predicate);

@@ -3,12 +3,29 @@ import { describe, expect, it } from "vitest";
 import { ambiguityBetween, type EntityRecord, findAmbiguousPairs, mergeByName } from "./entity-merge.ts";
 import { negatePredicate, normalizeEntityName, normalizePredicate } from "./names.ts";
 
-const nameParts = fc.constantFrom("Acme", "acme", "ACME", "Corp", "Café", "cafe", "the", "A", "Widget", "widgets", "Ltd.", "  ", "-", "!");
+const nameParts = fc.constantFrom(
+  "Acme",
+  "acme",
+  "ACME",
+  "Corp",
+  "Café",
+  "cafe",
+  "the",
+  "A",
+  "Widget",
+  "widgets",
+  "Ltd.",
+  "  ",
+  "-",
+  "!",
+);
 const name = fc.array(nameParts, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" "));
 const record = fc.record({
   name,
   type: fc.constantFrom("organization", "product", "concept", ""),
-  observations: fc.array(fc.constantFrom("founded 1990", "Founded 1990.", "makes widgets", "based in Lyon"), { maxLength: 3 }),
+  observations: fc.array(fc.constantFrom("founded 1990", "Founded 1990.", "makes widgets", "based in Lyon"), {
+    maxLength: 3,
+  }),
 });
 
 function shuffle<T>(items: readonly T[], seed: number): T[] {
@@ -58,7 +75,9 @@ describe("deterministic entity merge", () => {
         expect(new Set(reordered.keys())).toEqual(new Set(merged.keys()));
         for (const [key, entity] of merged) {
           const other = reordered.get(key);
-          expect(new Set(entity.observations.map(normalizeEntityName))).toEqual(new Set(other?.observations.map(normalizeEntityName)));
+          expect(new Set(entity.observations.map(normalizeEntityName))).toEqual(
+            new Set(other?.observations.map(normalizeEntityName)),
+          );
         }
       }),
     );
@@ -79,7 +98,9 @@ describe("deterministic entity merge", () => {
       { name: "ACME corp.", type: "organization", observations: ["Makes widgets.", "based in Lyon"] },
     ];
     const merged = mergeByName(records);
-    expect([...merged.values()]).toEqual([{ key: "acme corp", name: "Acme Corp", type: "organization", observations: ["makes widgets", "based in Lyon"] }]);
+    expect([...merged.values()]).toEqual([
+      { key: "acme corp", name: "Acme Corp", type: "organization", observations: ["makes widgets", "based in Lyon"] },
+    ]);
   });
 });
 
@@ -94,15 +115,23 @@ describe("ambiguous pairs", () => {
 
   it("are bounded, order-independent, and never merge a stored entity into a fresh one", () => {
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 10 }), fc.array(record, { maxLength: 10 }), fc.integer({ min: 0, max: 5 }), fc.integer(), (stored, fresh, limit, seed) => {
-        const storedEntities = [...mergeByName(stored).values()];
-        const storedKeys = new Set(storedEntities.map((entity) => entity.key));
-        const freshEntities = [...mergeByName(fresh).values()].filter((entity) => !storedKeys.has(entity.key));
-        const pairs = findAmbiguousPairs(freshEntities, storedEntities, limit);
-        expect(pairs.length).toBeLessThanOrEqual(limit);
-        for (const pair of pairs) expect(storedKeys.has(pair.merge)).toBe(false);
-        expect(findAmbiguousPairs(shuffle(freshEntities, seed), shuffle(storedEntities, seed + 1), limit)).toEqual(pairs);
-      }),
+      fc.property(
+        fc.array(record, { maxLength: 10 }),
+        fc.array(record, { maxLength: 10 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer(),
+        (stored, fresh, limit, seed) => {
+          const storedEntities = [...mergeByName(stored).values()];
+          const storedKeys = new Set(storedEntities.map((entity) => entity.key));
+          const freshEntities = [...mergeByName(fresh).values()].filter((entity) => !storedKeys.has(entity.key));
+          const pairs = findAmbiguousPairs(freshEntities, storedEntities, limit);
+          expect(pairs.length).toBeLessThanOrEqual(limit);
+          for (const pair of pairs) expect(storedKeys.has(pair.merge)).toBe(false);
+          expect(findAmbiguousPairs(shuffle(freshEntities, seed), shuffle(storedEntities, seed + 1), limit)).toEqual(
+            pairs,
+          );
+        },
+      ),
     );
   });
 });

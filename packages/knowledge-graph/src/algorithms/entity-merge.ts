@@ -41,8 +41,16 @@ function mergeObservations(into: readonly string[], from: readonly string[]): st
 
 /** Merges `incoming` into `current` (same key): observations united, a specific type replacing a generic one. */
 export function mergeEntity(current: MergedEntity, incoming: EntityRecord): MergedEntity {
-  const type = genericTypes.has(current.type.trim().toLowerCase()) && !genericTypes.has(incoming.type.trim().toLowerCase()) ? incoming.type : current.type;
-  return { key: current.key, name: current.name, type, observations: mergeObservations(current.observations, incoming.observations) };
+  const type =
+    genericTypes.has(current.type.trim().toLowerCase()) && !genericTypes.has(incoming.type.trim().toLowerCase())
+      ? incoming.type
+      : current.type;
+  return {
+    key: current.key,
+    name: current.name,
+    type,
+    observations: mergeObservations(current.observations, incoming.observations),
+  };
 }
 
 /**
@@ -51,14 +59,24 @@ export function mergeEntity(current: MergedEntity, incoming: EntityRecord): Merg
  * gives its display name. The set of keys and each key's observations do not
  * depend on the order of `records`.
  */
-export function mergeByName(records: readonly EntityRecord[], existing: ReadonlyMap<string, MergedEntity> = new Map()): Map<string, MergedEntity> {
+export function mergeByName(
+  records: readonly EntityRecord[],
+  existing: ReadonlyMap<string, MergedEntity> = new Map(),
+): Map<string, MergedEntity> {
   const merged = new Map(existing);
   for (const record of records) {
     const key = normalizeEntityName(record.name);
     const current = merged.get(key);
     merged.set(
       key,
-      current ? mergeEntity(current, record) : { key, name: record.name.trim(), type: record.type.trim() || "concept", observations: mergeObservations([], record.observations) },
+      current
+        ? mergeEntity(current, record)
+        : {
+            key,
+            name: record.name.trim(),
+            type: record.type.trim() || "concept",
+            observations: mergeObservations([], record.observations),
+          },
     );
   }
   return merged;
@@ -109,7 +127,11 @@ export function ambiguityBetween(a: string, b: string): { reason: AmbiguousPair[
     if (initials === short[0]) return { reason: "acronym", similarity: 0.9 };
   }
   const longSet = new Set(long.map(singular));
-  if (short.length < long.length && short.some((token) => token.length >= 3) && short.every((token) => longSet.has(singular(token)))) {
+  if (
+    short.length < long.length &&
+    short.some((token) => token.length >= 3) &&
+    short.every((token) => longSet.has(singular(token)))
+  ) {
     return { reason: "contained", similarity: short.length / long.length };
   }
   return null;
@@ -141,7 +163,9 @@ export function findAmbiguousPairs(
       const found = ambiguityBetween(first.key, second.key);
       if (!found) continue;
       // Keep the more specific name (more tokens), then the smaller key.
-      const firstKeeps = nameTokens(first.key).length > nameTokens(second.key).length || (nameTokens(first.key).length === nameTokens(second.key).length && first.key < second.key);
+      const firstKeeps =
+        nameTokens(first.key).length > nameTokens(second.key).length ||
+        (nameTokens(first.key).length === nameTokens(second.key).length && first.key < second.key);
       pairs.push({ keep: firstKeeps ? first.key : second.key, merge: firstKeeps ? second.key : first.key, ...found });
     }
   }

@@ -5,7 +5,12 @@ import type { EpistemicStatus, Validity } from "@deliberate/contracts";
  * which beats anything resting on a hypothesis; a hypothesis and a conclusion
  * drawn from one are equally weak.
  */
-export const statusStrength: Record<EpistemicStatus, number> = { asserted: 3, derived: 2, hypothetical: 1, derived_from_hypothesis: 1 };
+export const statusStrength: Record<EpistemicStatus, number> = {
+  asserted: 3,
+  derived: 2,
+  hypothetical: 1,
+  derived_from_hypothesis: 1,
+};
 
 /** True when the status rests on a hypothesis somewhere. */
 export function restsOnHypothesis(status: EpistemicStatus): boolean {
@@ -21,7 +26,12 @@ export function derivedStatus(premises: readonly EpistemicStatus[]): EpistemicSt
 export function weakestStatus(statuses: Iterable<EpistemicStatus>): EpistemicStatus | null {
   let weakest: EpistemicStatus | null = null;
   for (const status of statuses) {
-    if (weakest === null || statusStrength[status] < statusStrength[weakest] || (statusStrength[status] === statusStrength[weakest] && status === "derived_from_hypothesis")) weakest = status;
+    if (
+      weakest === null ||
+      statusStrength[status] < statusStrength[weakest] ||
+      (statusStrength[status] === statusStrength[weakest] && status === "derived_from_hypothesis")
+    )
+      weakest = status;
   }
   return weakest;
 }

@@ -74,20 +74,27 @@ export function ruleProblems(rule: Rule): string[] {
   if (rule.head.length === 0) problems.push(`rule '${rule.name}' has no conclusions`);
   const bound = new Set<string>();
   for (const atom of rule.body) {
-    if (isVariable(atom.predicate)) problems.push(`rule '${rule.name}': predicates are constants, not variables ('${atom.predicate}')`);
+    if (isVariable(atom.predicate))
+      problems.push(`rule '${rule.name}': predicates are constants, not variables ('${atom.predicate}')`);
     for (const term of [atom.subject, atom.object]) if (isVariable(term)) bound.add(term);
   }
   for (const atom of rule.head) {
-    if (isVariable(atom.predicate)) problems.push(`rule '${rule.name}': predicates are constants, not variables ('${atom.predicate}')`);
+    if (isVariable(atom.predicate))
+      problems.push(`rule '${rule.name}': predicates are constants, not variables ('${atom.predicate}')`);
     for (const term of [atom.subject, atom.object]) {
-      if (isVariable(term) && !bound.has(term)) problems.push(`rule '${rule.name}': conclusion variable ${term} does not occur in the conditions`);
+      if (isVariable(term) && !bound.has(term))
+        problems.push(`rule '${rule.name}': conclusion variable ${term} does not occur in the conditions`);
     }
   }
   for (const pair of rule.distinct ?? []) {
     for (const term of pair) {
-      if (isVariable(term) && !bound.has(term)) problems.push(`rule '${rule.name}': the inequality ${pair[0]} != ${pair[1]} uses ${term}, which does not occur in the conditions`);
+      if (isVariable(term) && !bound.has(term))
+        problems.push(
+          `rule '${rule.name}': the inequality ${pair[0]} != ${pair[1]} uses ${term}, which does not occur in the conditions`,
+        );
     }
-    if (pair[0] === pair[1]) problems.push(`rule '${rule.name}': the inequality ${pair[0]} != ${pair[1]} can never hold`);
+    if (pair[0] === pair[1])
+      problems.push(`rule '${rule.name}': the inequality ${pair[0]} != ${pair[1]} can never hold`);
   }
   return problems;
 }
@@ -154,10 +161,15 @@ function undo(binding: Binding, added: readonly string[]): null {
  * does not depend on the order of the facts or rules (below the cap).
  * Rules with problems (see `ruleProblems`) must be filtered out first.
  */
-export function forwardChain(facts: Iterable<Fact> | FactIndex, rules: readonly Rule[], options: ForwardChainOptions = {}): ForwardChainResult {
+export function forwardChain(
+  facts: Iterable<Fact> | FactIndex,
+  rules: readonly Rule[],
+  options: ForwardChainOptions = {},
+): ForwardChainResult {
   const maxDerived = options.maxDerived ?? Number.POSITIVE_INFINITY;
   // An index handed over with `extendInPlace` is used as is (no copy of a large graph); the deductions are added to it.
-  const known = facts instanceof FactIndex ? (options.extendInPlace ? facts : new FactIndex(facts.facts)) : new FactIndex(facts);
+  const known =
+    facts instanceof FactIndex ? (options.extendInPlace ? facts : new FactIndex(facts.facts)) : new FactIndex(facts);
   const deductions: Deduction[] = [];
   const work: ChainingWork = { examined: 0, firings: 0 };
   // Round one: rules the facts are closed under start from the changed facts only; the others from every fact.
@@ -187,7 +199,11 @@ export function forwardChain(facts: Iterable<Fact> | FactIndex, rules: readonly 
             if (rule.distinct?.some(([left, right]) => resolve(left, binding) === resolve(right, binding))) return;
             work.firings += 1;
             for (const atom of rule.head) {
-              const fact = { subject: resolve(atom.subject, binding) as string, predicate: atom.predicate, object: resolve(atom.object, binding) as string };
+              const fact = {
+                subject: resolve(atom.subject, binding) as string,
+                predicate: atom.predicate,
+                object: resolve(atom.object, binding) as string,
+              };
               if (known.has(fact) || fresh.has(fact)) continue;
               fresh.add(fact);
               deductions.push({ fact, rule: rule.name, premises: [...premises] });
@@ -201,7 +217,11 @@ export function forwardChain(facts: Iterable<Fact> | FactIndex, rules: readonly 
           const atomIndex = order[step] as number;
           const atom = rule.body[atomIndex] as Atom;
           const source = step === 0 ? pivotSource : known;
-          const candidates = source.match(atom.predicate, resolve(atom.subject, binding), resolve(atom.object, binding));
+          const candidates = source.match(
+            atom.predicate,
+            resolve(atom.subject, binding),
+            resolve(atom.object, binding),
+          );
           for (const fact of candidates) {
             work.examined += 1;
             const added = unify(atom, fact, binding);

@@ -87,7 +87,11 @@ class UnionFind {
  * a retracted fact, or another addition). A hypothesis that contradicts an
  * asserted or derived fact (`firm`) is refused: its score is 0.
  */
-export function scoreHypothesis(graph: ScoringGraph, observations: readonly Observation[], hypothesis: Hypothesis): HypothesisScore {
+export function scoreHypothesis(
+  graph: ScoringGraph,
+  observations: readonly Observation[],
+  hypothesis: Hypothesis,
+): HypothesisScore {
   const existing = new Set(graph.facts.map(factKey));
   const retracted = new Set((graph.retracted ?? []).map(factKey));
   const additions: Fact[] = [];
@@ -105,7 +109,10 @@ export function scoreHypothesis(graph: ScoringGraph, observations: readonly Obse
     const group = `${fact.predicate}\u0000${fact.subject}`;
     (bySubject.get(group) ?? bySubject.set(group, []).get(group))?.push(fact);
   }
-  const lookup = { has: (fact: Fact) => existing.has(factKey(fact)) || seenAdditions.has(factKey(fact)), withSubject: (predicate: string, subject: string) => bySubject.get(`${predicate}\u0000${subject}`) ?? [] };
+  const lookup = {
+    has: (fact: Fact) => existing.has(factKey(fact)) || seenAdditions.has(factKey(fact)),
+    withSubject: (predicate: string, subject: string) => bySubject.get(`${predicate}\u0000${subject}`) ?? [],
+  };
   const refusedBy: Fact[] = [];
   const contradictions = additions.filter((fact) => {
     const against = contradictionsOf(fact, lookup, functional);
@@ -159,16 +166,34 @@ export function scoreHypothesis(graph: ScoringGraph, observations: readonly Obse
   const score =
     additions.length === 0 || refusedBy.length > 0
       ? 0
-      : hypothesisWeights.coverage * coverage + hypothesisWeights.consistency * consistency + hypothesisWeights.simplicity * simplicity;
-  return { name: hypothesis.name, coverage, simplicity, consistency, score, newElements, contradictions, refusedBy, explained };
+      : hypothesisWeights.coverage * coverage +
+        hypothesisWeights.consistency * consistency +
+        hypothesisWeights.simplicity * simplicity;
+  return {
+    name: hypothesis.name,
+    coverage,
+    simplicity,
+    consistency,
+    score,
+    newElements,
+    contradictions,
+    refusedBy,
+    explained,
+  };
 }
 
 /**
  * Scores every hypothesis and orders them best first: higher score, then
  * fewer new elements, then name. The first is the one to select.
  */
-export function rankHypotheses(graph: ScoringGraph, observations: readonly Observation[], hypotheses: readonly Hypothesis[]): HypothesisScore[] {
+export function rankHypotheses(
+  graph: ScoringGraph,
+  observations: readonly Observation[],
+  hypotheses: readonly Hypothesis[],
+): HypothesisScore[] {
   return hypotheses
     .map((hypothesis) => scoreHypothesis(graph, observations, hypothesis))
-    .sort((a, b) => b.score - a.score || a.newElements - b.newElements || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort(
+      (a, b) => b.score - a.score || a.newElements - b.newElements || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
 }

@@ -35,7 +35,9 @@ const negationPrefix = "not_";
 
 /** The negation of a normalised predicate: `p` <-> `not_p`. */
 export function negatePredicate(predicate: string): string {
-  return predicate.startsWith(negationPrefix) ? predicate.slice(negationPrefix.length) : `${negationPrefix}${predicate}`;
+  return predicate.startsWith(negationPrefix)
+    ? predicate.slice(negationPrefix.length)
+    : `${negationPrefix}${predicate}`;
 }
 
 /** Tokens of a normalised name, for candidate blocking and similarity. */

@@ -4,7 +4,11 @@ import { validatePath } from "./path-search.ts";
 import type { Fact } from "./triples.ts";
 
 const nodes = ["a", "b", "c", "d", "e", "f"];
-const fact = fc.record({ subject: fc.constantFrom(...nodes), predicate: fc.constantFrom("p", "q"), object: fc.constantFrom(...nodes) });
+const fact = fc.record({
+  subject: fc.constantFrom(...nodes),
+  predicate: fc.constantFrom("p", "q"),
+  object: fc.constantFrom(...nodes),
+});
 
 /** Every walk of exactly `length` relations from `from`, by brute force. */
 function walks(facts: readonly Fact[], from: string, length: number): Fact[][] {
@@ -28,16 +32,23 @@ function isChain(path: readonly Fact[], from: string, to: string, facts: readonl
 describe("path validation", () => {
   it("returns a real shortest chain, or none exists within the bound", () => {
     fc.assert(
-      fc.property(fc.array(fact, { maxLength: 14 }), fc.constantFrom(...nodes), fc.constantFrom(...nodes), (facts, from, to) => {
-        fc.pre(from !== to);
-        const result = validatePath(facts, { from, to, maxDepth: 4 });
-        const shortest = [1, 2, 3, 4].find((length) => walks(facts, from, length).some((walk) => walk.at(-1)?.object === to));
-        expect(result.valid).toBe(shortest !== undefined);
-        if (result.valid) {
-          expect(isChain(result.path, from, to, facts)).toBe(true);
-          expect(result.path).toHaveLength(shortest as number);
-        }
-      }),
+      fc.property(
+        fc.array(fact, { maxLength: 14 }),
+        fc.constantFrom(...nodes),
+        fc.constantFrom(...nodes),
+        (facts, from, to) => {
+          fc.pre(from !== to);
+          const result = validatePath(facts, { from, to, maxDepth: 4 });
+          const shortest = [1, 2, 3, 4].find((length) =>
+            walks(facts, from, length).some((walk) => walk.at(-1)?.object === to),
+          );
+          expect(result.valid).toBe(shortest !== undefined);
+          if (result.valid) {
+            expect(isChain(result.path, from, to, facts)).toBe(true);
+            expect(result.path).toHaveLength(shortest as number);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -58,7 +69,11 @@ describe("path validation", () => {
             const backwards = wanted.startsWith("^");
             const name = backwards ? wanted.slice(1) : wanted;
             return facts.some(
-              (item) => item.predicate === name && (backwards ? item.object === at && reach(item.subject, index + 1) : item.subject === at && reach(item.object, index + 1)),
+              (item) =>
+                item.predicate === name &&
+                (backwards
+                  ? item.object === at && reach(item.subject, index + 1)
+                  : item.subject === at && reach(item.object, index + 1)),
             );
           };
           expect(result.valid).toBe(reach(from, 0));
@@ -85,7 +100,11 @@ describe("path validation", () => {
   });
 
   it("explains a missing path", () => {
-    const result = validatePath([{ subject: "a", predicate: "p", object: "b" }], { from: "b", to: "a", predicates: ["p"] });
+    const result = validatePath([{ subject: "a", predicate: "p", object: "b" }], {
+      from: "b",
+      to: "a",
+      predicates: ["p"],
+    });
     expect(result).toEqual({ valid: false, path: [], reason: "no walk from b to a follows p in the graph" });
   });
 });

@@ -48,7 +48,8 @@ export function validatePath(facts: Iterable<Fact> | FactIndex, query: PathQuery
       ? { valid: true, path: [], reason: "an empty path joins a node to itself" }
       : { valid: false, path: [], reason: "an empty relation sequence cannot join two different nodes" };
   }
-  if (!sequence && query.from === query.to) return { valid: true, path: [], reason: `${query.from} is the node itself` };
+  if (!sequence && query.from === query.to)
+    return { valid: true, path: [], reason: `${query.from} is the node itself` };
 
   const steps: Step[] = [{ node: query.from, via: null, previous: -1, position: 0 }];
   const seen = new Set<string>([sequence ? `${query.from}\u0000${0}` : query.from]);
@@ -61,7 +62,8 @@ export function validatePath(facts: Iterable<Fact> | FactIndex, query: PathQuery
       const backwards = wanted.startsWith("^");
       const predicate = backwards ? wanted.slice(1) : wanted;
       const candidates = (backwards ? incoming : outgoing).get(step.node) ?? [];
-      for (const fact of candidates) if (fact.predicate === predicate) moves.push({ fact, next: backwards ? fact.subject : fact.object });
+      for (const fact of candidates)
+        if (fact.predicate === predicate) moves.push({ fact, next: backwards ? fact.subject : fact.object });
     } else {
       for (const fact of outgoing.get(step.node) ?? []) moves.push({ fact, next: fact.object });
     }
@@ -73,7 +75,8 @@ export function validatePath(facts: Iterable<Fact> | FactIndex, query: PathQuery
       seen.add(key);
       steps.push({ node: move.next, via: move.fact, previous: cursor, position });
       const arrived = move.next === query.to && (!sequence || position === sequence.length);
-      if (arrived) return { valid: true, path: walkBack(steps, steps.length - 1), reason: describeFound(query, position) };
+      if (arrived)
+        return { valid: true, path: walkBack(steps, steps.length - 1), reason: describeFound(query, position) };
     }
   }
   return { valid: false, path: [], reason: describeMissing(query, length) };
@@ -81,7 +84,8 @@ export function validatePath(facts: Iterable<Fact> | FactIndex, query: PathQuery
 
 function walkBack(steps: readonly Step[], last: number): Fact[] {
   const path: Fact[] = [];
-  for (let cursor = last; cursor > 0; cursor = (steps[cursor] as Step).previous) path.push((steps[cursor] as Step).via as Fact);
+  for (let cursor = last; cursor > 0; cursor = (steps[cursor] as Step).previous)
+    path.push((steps[cursor] as Step).via as Fact);
   return path.reverse();
 }
 

@@ -11,7 +11,9 @@ describe("self-consistency agreement", () => {
         const { agreement, clusters, chosen } = measureAgreement(answers);
         expect(agreement).toBeGreaterThanOrEqual(1 / answers.length);
         expect(agreement).toBeLessThanOrEqual(1);
-        expect(clusters.flatMap((cluster) => cluster.members).sort((a, b) => a - b)).toEqual(answers.map((_, index) => index));
+        expect(clusters.flatMap((cluster) => cluster.members).sort((a, b) => a - b)).toEqual(
+          answers.map((_, index) => index),
+        );
         expect(clusters[0]?.members).toContain(chosen);
       }),
     );
@@ -22,7 +24,8 @@ describe("self-consistency agreement", () => {
   it("does not depend on the order of the samples", () => {
     fc.assert(
       fc.property(fc.array(answer, { minLength: 1, maxLength: 8 }), (answers) => {
-        const sizes = (list: readonly string[]) => measureAgreement(list).clusters.map((cluster) => cluster.members.length);
+        const sizes = (list: readonly string[]) =>
+          measureAgreement(list).clusters.map((cluster) => cluster.members.length);
         expect(sizes([...answers].reverse())).toEqual(sizes(answers));
         expect(measureAgreement([...answers].reverse()).agreement).toBe(measureAgreement(answers).agreement);
       }),

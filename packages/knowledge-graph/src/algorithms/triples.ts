@@ -20,7 +20,10 @@ export function negationOf(fact: Fact): Fact {
 /** Facts indexed by predicate, subject and object, for joins and lookups. */
 export class FactIndex {
   private readonly keys = new Set<string>();
-  private readonly byPredicate = new Map<string, { all: Fact[]; bySubject: Map<string, Fact[]>; byObject: Map<string, Fact[]> }>();
+  private readonly byPredicate = new Map<
+    string,
+    { all: Fact[]; bySubject: Map<string, Fact[]>; byObject: Map<string, Fact[]> }
+  >();
   readonly facts: Fact[] = [];
 
   constructor(facts: Iterable<Fact> = []) {

@@ -1,7 +1,12 @@
 import type { KnowledgeSubgraph } from "@deliberate/contracts";
 
 function label(text: string): string {
-  return text.replace(/["\n\r]/g, " ").replace(/[<>]/g, "").trim() || " ";
+  return (
+    text
+      .replace(/["\n\r]/g, " ")
+      .replace(/[<>]/g, "")
+      .trim() || " "
+  );
 }
 
 /**

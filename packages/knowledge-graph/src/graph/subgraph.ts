@@ -3,7 +3,12 @@ import { nameTokens, normalizeEntityName } from "../algorithms/names.ts";
 import type { GraphEntity, GraphRelation, WorkingGraph } from "./working-graph.ts";
 
 /** How much of the graph a prompt shows at most, however large the graph grows. */
-export const promptGraphLimits = { entities: 40, relations: 80, observationsPerEntity: 3, observationLength: 200 } as const;
+export const promptGraphLimits = {
+  entities: 40,
+  relations: 80,
+  observationsPerEntity: 3,
+  observationLength: 200,
+} as const;
 
 export interface Focus {
   /** Text the selection should be relevant to (the goal, a plan step's purpose). */
@@ -40,7 +45,11 @@ export function selectSubgraph(graph: WorkingGraph, focus: Focus): SelectedSubgr
   }
   const ranked = graph.entities().map((entity, position) => {
     const overlap = nameTokens(entity.key).filter((token) => queryTokens.has(token)).length;
-    const score = (include.has(entity.key) ? 1000 : 0) + overlap * 10 + (entity.fresh ? 5 : 0) + Math.min(degree.get(entity.key) ?? 0, 10) * 0.1;
+    const score =
+      (include.has(entity.key) ? 1000 : 0) +
+      overlap * 10 +
+      (entity.fresh ? 5 : 0) +
+      Math.min(degree.get(entity.key) ?? 0, 10) * 0.1;
     return { entity, position, score };
   });
   ranked.sort((a, b) => b.score - a.score || a.position - b.position);
@@ -55,7 +64,12 @@ export function selectSubgraph(graph: WorkingGraph, focus: Focus): SelectedSubgr
     .slice(0, maxRelations)
     .sort((a, b) => a.position - b.position)
     .map((item) => item.relation);
-  return { entities: chosen.map((item) => item.entity), relations, totalEntities: graph.entityCount, totalRelations: graph.relationCount };
+  return {
+    entities: chosen.map((item) => item.entity),
+    relations,
+    totalEntities: graph.entityCount,
+    totalRelations: graph.relationCount,
+  };
 }
 
 function clip(text: string, length: number): string {
@@ -67,13 +81,17 @@ export function renderSubgraph(graph: WorkingGraph, subgraph: SelectedSubgraph):
   if (subgraph.entities.length === 0) return "(the graph is empty)";
   const lines = [`Entities (${subgraph.entities.length} of ${subgraph.totalEntities}):`];
   for (const entity of subgraph.entities) {
-    const observations = entity.observations.slice(0, promptGraphLimits.observationsPerEntity).map((text) => clip(text, promptGraphLimits.observationLength));
+    const observations = entity.observations
+      .slice(0, promptGraphLimits.observationsPerEntity)
+      .map((text) => clip(text, promptGraphLimits.observationLength));
     lines.push(`- ${entity.name} [${entity.type}]${observations.length > 0 ? `: ${observations.join("; ")}` : ""}`);
   }
   lines.push(`Relations (${subgraph.relations.length} of ${subgraph.totalRelations}):`);
   if (subgraph.relations.length === 0) lines.push("- (none among these entities)");
   for (const relation of subgraph.relations) {
-    lines.push(`- ${graph.nameOf(relation.subject)} --${relation.predicate}--> ${graph.nameOf(relation.object)} (${relation.status}${relation.validity === "retracted" ? ", retracted" : relation.conflicts.length > 0 ? ", contested" : ""}, ${relation.confidence.toFixed(2)})`);
+    lines.push(
+      `- ${graph.nameOf(relation.subject)} --${relation.predicate}--> ${graph.nameOf(relation.object)} (${relation.status}${relation.validity === "retracted" ? ", retracted" : relation.conflicts.length > 0 ? ", contested" : ""}, ${relation.confidence.toFixed(2)})`,
+    );
   }
   return lines.join("\n");
 }
@@ -108,9 +126,15 @@ export function toWireRelation(graph: WorkingGraph, relation: GraphRelation, id:
 }
 
 /** A subgraph on the wire; elements must have ids (i.e. be stored). */
-export function toWireSubgraph(graph: WorkingGraph, entities: readonly GraphEntity[], relations: readonly GraphRelation[]): KnowledgeSubgraph {
+export function toWireSubgraph(
+  graph: WorkingGraph,
+  entities: readonly GraphEntity[],
+  relations: readonly GraphRelation[],
+): KnowledgeSubgraph {
   return {
     entities: entities.map((entity) => toWireEntity(entity, entity.id ?? entity.key)),
-    relations: relations.map((relation) => toWireRelation(graph, relation, relation.id ?? `${relation.subject}|${relation.predicate}|${relation.object}`)),
+    relations: relations.map((relation) =>
+      toWireRelation(graph, relation, relation.id ?? `${relation.subject}|${relation.predicate}|${relation.object}`),
+    ),
   };
 }

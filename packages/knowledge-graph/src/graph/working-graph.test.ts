@@ -16,8 +16,10 @@ function people(...names: string[]): WorkingGraph {
 
 function graphOf(size: number): WorkingGraph {
   const graph = new WorkingGraph();
-  for (let index = 0; index < size; index += 1) graph.upsertEntity({ name: `Entity ${index}`, type: "concept", observations: [`fact ${index}`] }, asserted);
-  for (let index = 1; index < size; index += 1) graph.upsertRelation({ subject: `entity ${index - 1}`, predicate: "next", object: `entity ${index}` }, asserted);
+  for (let index = 0; index < size; index += 1)
+    graph.upsertEntity({ name: `Entity ${index}`, type: "concept", observations: [`fact ${index}`] }, asserted);
+  for (let index = 1; index < size; index += 1)
+    graph.upsertRelation({ subject: `entity ${index - 1}`, predicate: "next", object: `entity ${index}` }, asserted);
   return graph;
 }
 
@@ -27,30 +29,74 @@ describe("working graph", () => {
     graph.upsertEntity({ name: "A", type: "concept", observations: [] }, asserted);
     graph.upsertEntity({ name: "B", type: "concept", observations: [] }, asserted);
     const fact = { subject: "a", predicate: "Causes", object: "b" };
-    expect(graph.upsertRelation(fact, { confidence: 0.4, validity: "hypothesized", provenance: { ...provenance, kind: "abduction" } })).toEqual({ created: true, changed: false, refusedBy: null });
-    expect(graph.upsertRelation(fact, { confidence: 0.3, validity: "hypothesized", provenance })).toEqual({ created: false, changed: false, refusedBy: null });
-    expect(graph.upsertRelation(fact, { confidence: 0.8, validity: "asserted", provenance: { ...provenance, kind: "tool_result" } })).toEqual({ created: false, changed: true, refusedBy: null });
+    expect(
+      graph.upsertRelation(fact, {
+        confidence: 0.4,
+        validity: "hypothesized",
+        provenance: { ...provenance, kind: "abduction" },
+      }),
+    ).toEqual({ created: true, changed: false, refusedBy: null });
+    expect(graph.upsertRelation(fact, { confidence: 0.3, validity: "hypothesized", provenance })).toEqual({
+      created: false,
+      changed: false,
+      refusedBy: null,
+    });
+    expect(
+      graph.upsertRelation(fact, {
+        confidence: 0.8,
+        validity: "asserted",
+        provenance: { ...provenance, kind: "tool_result" },
+      }),
+    ).toEqual({ created: false, changed: true, refusedBy: null });
     expect(graph.relations()).toHaveLength(1);
-    expect(graph.relations()[0]).toMatchObject({ predicate: "causes", validity: "asserted", confidence: 0.8, provenance: { kind: "tool_result" } });
+    expect(graph.relations()[0]).toMatchObject({
+      predicate: "causes",
+      validity: "asserted",
+      confidence: 0.8,
+      provenance: { kind: "tool_result" },
+    });
     // A weaker source neither demotes an asserted fact nor raises its confidence.
-    expect(graph.upsertRelation(fact, { confidence: 1, validity: "hypothesized", provenance })).toEqual({ created: false, changed: false, refusedBy: null });
+    expect(graph.upsertRelation(fact, { confidence: 1, validity: "hypothesized", provenance })).toEqual({
+      created: false,
+      changed: false,
+      refusedBy: null,
+    });
     expect(graph.relations()[0]).toMatchObject({ validity: "asserted", status: "asserted", confidence: 0.8 });
-    expect(graph.upsertRelation(fact, { confidence: 0.95, validity: "asserted", provenance })).toEqual({ created: false, changed: true, refusedBy: null });
-    expect(() => graph.upsertRelation({ subject: "a", predicate: "p", object: "nobody" }, asserted)).toThrow(/does not have/);
+    expect(graph.upsertRelation(fact, { confidence: 0.95, validity: "asserted", provenance })).toEqual({
+      created: false,
+      changed: true,
+      refusedBy: null,
+    });
+    expect(() => graph.upsertRelation({ subject: "a", predicate: "p", object: "nobody" }, asserted)).toThrow(
+      /does not have/,
+    );
   });
 
   it("retracts a hypothesis that an asserted fact contradicts, keeping it for provenance", () => {
     const graph = new WorkingGraph();
     graph.upsertEntity({ name: "Dave", type: "person", observations: [] }, asserted);
     graph.upsertEntity({ name: "Paris", type: "place", observations: [] }, asserted);
-    graph.upsertRelation({ subject: "dave", predicate: "lives_in", object: "paris" }, { confidence: 0.6, validity: "hypothesized", provenance });
-    graph.upsertRelation({ subject: "dave", predicate: "not_lives_in", object: "paris" }, { ...asserted, provenance: { ...provenance, kind: "user_input" } });
+    graph.upsertRelation(
+      { subject: "dave", predicate: "lives_in", object: "paris" },
+      { confidence: 0.6, validity: "hypothesized", provenance },
+    );
+    graph.upsertRelation(
+      { subject: "dave", predicate: "not_lives_in", object: "paris" },
+      { ...asserted, provenance: { ...provenance, kind: "user_input" } },
+    );
     expect(graph.relation({ subject: "dave", predicate: "lives_in", object: "paris" })?.validity).toBe("retracted");
     expect(graph.believedFacts().facts.map((fact) => fact.predicate)).toEqual(["not_lives_in"]);
     expect(graph.retractedFacts()).toHaveLength(1);
-    expect(graph.relation({ subject: "dave", predicate: "lives_in", object: "paris" })?.conflicts).toEqual([{ subject: "dave", predicate: "not_lives_in", object: "paris" }]);
+    expect(graph.relation({ subject: "dave", predicate: "lives_in", object: "paris" })?.conflicts).toEqual([
+      { subject: "dave", predicate: "not_lives_in", object: "paris" },
+    ]);
     expect(graph.drainConflicts()).toEqual([
-      { outcome: "retracted", fact: { subject: "dave", predicate: "not_lives_in", object: "paris" }, status: "asserted", against: [{ fact: { subject: "dave", predicate: "lives_in", object: "paris" }, status: "hypothetical" }] },
+      {
+        outcome: "retracted",
+        fact: { subject: "dave", predicate: "not_lives_in", object: "paris" },
+        status: "asserted",
+        against: [{ fact: { subject: "dave", predicate: "lives_in", object: "paris" }, status: "hypothetical" }],
+      },
     ]);
   });
 
@@ -58,10 +104,19 @@ describe("working graph", () => {
     const graph = people("Dave", "Paris", "Lyon");
     graph.declareFunctional(["lives_in"]);
     graph.upsertRelation({ subject: "dave", predicate: "lives_in", object: "paris" }, asserted);
-    const outcome = graph.upsertRelation({ subject: "dave", predicate: "lives_in", object: "lyon" }, { confidence: 0.9, validity: "hypothesized", provenance });
-    expect(outcome).toEqual({ created: false, changed: false, refusedBy: [{ subject: "dave", predicate: "lives_in", object: "paris" }] });
+    const outcome = graph.upsertRelation(
+      { subject: "dave", predicate: "lives_in", object: "lyon" },
+      { confidence: 0.9, validity: "hypothesized", provenance },
+    );
+    expect(outcome).toEqual({
+      created: false,
+      changed: false,
+      refusedBy: [{ subject: "dave", predicate: "lives_in", object: "paris" }],
+    });
     expect(graph.relation({ subject: "dave", predicate: "lives_in", object: "lyon" })).toBeUndefined();
-    expect(graph.drainConflicts()).toMatchObject([{ outcome: "refused", status: "hypothetical", against: [{ status: "asserted" }] }]);
+    expect(graph.drainConflicts()).toMatchObject([
+      { outcome: "refused", status: "hypothetical", against: [{ status: "asserted" }] },
+    ]);
   });
 
   it("flags two equally strong contradicting facts and believes neither", () => {
@@ -80,8 +135,17 @@ describe("working graph", () => {
     const hypothesis = { subject: "dave", predicate: "lives_in", object: "paris" };
     graph.upsertRelation(hypothesis, { confidence: 0.6, validity: "hypothesized", status: "hypothetical", provenance });
     graph.upsertRelation({ subject: "paris", predicate: "in", object: "france" }, asserted);
-    const derivation = { rule: "lives in what contains", premises: [{ subject: "Dave", predicate: "lives_in", object: "Paris" }, { subject: "Paris", predicate: "in", object: "France" }] };
-    graph.upsertRelation({ subject: "dave", predicate: "lives_in", object: "france" }, { confidence: 0.6, validity: "hypothesized", status: "derived_from_hypothesis", provenance, derivation });
+    const derivation = {
+      rule: "lives in what contains",
+      premises: [
+        { subject: "Dave", predicate: "lives_in", object: "Paris" },
+        { subject: "Paris", predicate: "in", object: "France" },
+      ],
+    };
+    graph.upsertRelation(
+      { subject: "dave", predicate: "lives_in", object: "france" },
+      { confidence: 0.6, validity: "hypothesized", status: "derived_from_hypothesis", provenance, derivation },
+    );
     const conclusion = { subject: "dave", predicate: "lives_in", object: "france" };
     expect(graph.relation(conclusion)).toMatchObject({ status: "derived_from_hypothesis", validity: "hypothesized" });
     // The user confirms the hypothesis: the conclusion becomes a proof.
@@ -95,12 +159,21 @@ describe("working graph", () => {
 
   it("keeps every believed conclusion at the weakest status of its believed premises, whatever arrives later", () => {
     // Base facts n0 p n1 ... ; conclusions n_i q n_j derived from two earlier facts; then statuses change or negations arrive.
-    const step = fc.record({ kind: fc.constantFrom("base", "derive", "confirm", "negate"), a: fc.nat(5), b: fc.nat(5), status: fc.constantFrom("asserted", "hypothetical") as fc.Arbitrary<"asserted" | "hypothetical"> });
+    const step = fc.record({
+      kind: fc.constantFrom("base", "derive", "confirm", "negate"),
+      a: fc.nat(5),
+      b: fc.nat(5),
+      status: fc.constantFrom("asserted", "hypothetical") as fc.Arbitrary<"asserted" | "hypothetical">,
+    });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
         const graph = people("N0", "N1", "N2", "N3", "N4", "N5");
         const facts: Array<{ subject: string; predicate: string; object: string }> = [];
-        const display = (fact: { subject: string; predicate: string; object: string }) => ({ subject: fact.subject.toUpperCase(), predicate: fact.predicate, object: fact.object.toUpperCase() });
+        const display = (fact: { subject: string; predicate: string; object: string }) => ({
+          subject: fact.subject.toUpperCase(),
+          predicate: fact.predicate,
+          object: fact.object.toUpperCase(),
+        });
         for (const item of steps) {
           if (item.kind === "base") {
             const fact = { subject: `n${item.a}`, predicate: "p", object: `n${item.b}` };
@@ -112,22 +185,46 @@ describe("working graph", () => {
             const premises = [graph.relation(first), graph.relation(second)];
             if (premises.some((premise) => !premise || !WorkingGraph.believes(premise))) continue;
             const fact = { subject: first.subject, predicate: "q", object: second.object };
-            const status = premises.some((premise) => premise?.status === "hypothetical" || premise?.status === "derived_from_hypothesis") ? "derived_from_hypothesis" : "derived";
-            graph.upsertRelation(fact, { confidence: 1, validity: "derived", status, provenance, derivation: { rule: "r", premises: [display(first), display(second)] } });
+            const status = premises.some(
+              (premise) => premise?.status === "hypothetical" || premise?.status === "derived_from_hypothesis",
+            )
+              ? "derived_from_hypothesis"
+              : "derived";
+            graph.upsertRelation(fact, {
+              confidence: 1,
+              validity: "derived",
+              status,
+              provenance,
+              derivation: { rule: "r", premises: [display(first), display(second)] },
+            });
             facts.push(fact);
           } else if (item.kind === "confirm" && facts.length > 0) {
             const fact = facts[item.a % facts.length] as (typeof facts)[number];
-            if (fact.predicate === "p") graph.upsertRelation(fact, { confidence: 1, validity: "asserted", status: "asserted", provenance });
+            if (fact.predicate === "p")
+              graph.upsertRelation(fact, { confidence: 1, validity: "asserted", status: "asserted", provenance });
           } else if (item.kind === "negate" && facts.length > 0) {
             const fact = facts[item.a % facts.length] as (typeof facts)[number];
-            graph.upsertRelation({ ...fact, predicate: `not_${fact.predicate}` }, { confidence: 1, validity: "asserted", status: item.status, provenance });
+            graph.upsertRelation(
+              { ...fact, predicate: `not_${fact.predicate}` },
+              { confidence: 1, validity: "asserted", status: item.status, provenance },
+            );
           }
         }
         for (const relation of graph.relations()) {
           if (relation.derivation === null || !WorkingGraph.believes(relation)) continue;
-          const premises = relation.derivation.premises.map((triple) => graph.relation({ subject: triple.subject.toLowerCase(), predicate: triple.predicate, object: triple.object.toLowerCase() }));
+          const premises = relation.derivation.premises.map((triple) =>
+            graph.relation({
+              subject: triple.subject.toLowerCase(),
+              predicate: triple.predicate,
+              object: triple.object.toLowerCase(),
+            }),
+          );
           for (const premise of premises) expect(premise && WorkingGraph.believes(premise)).toBe(true);
-          const weakest = premises.some((premise) => premise?.status === "hypothetical" || premise?.status === "derived_from_hypothesis") ? "derived_from_hypothesis" : "derived";
+          const weakest = premises.some(
+            (premise) => premise?.status === "hypothetical" || premise?.status === "derived_from_hypothesis",
+          )
+            ? "derived_from_hypothesis"
+            : "derived";
           expect(relation.status).toBe(weakest);
           expect(relation.validity).toBe(weakest === "derived" ? "derived" : "hypothesized");
         }
@@ -151,8 +248,14 @@ describe("working graph", () => {
         if (functionalFirst) graph.declareFunctional(["f"]);
         for (const item of arrivals) {
           const fact = { subject: item.subject, predicate: item.predicate, object: item.object };
-          const outcome = graph.upsertRelation(fact, { confidence: 0.5, validity: "asserted", status: item.status, provenance });
-          for (const winner of outcome.refusedBy ?? []) expect(strength[graph.relation(winner)?.status ?? "hypothetical"]).toBeGreaterThan(strength[item.status]);
+          const outcome = graph.upsertRelation(fact, {
+            confidence: 0.5,
+            validity: "asserted",
+            status: item.status,
+            provenance,
+          });
+          for (const winner of outcome.refusedBy ?? [])
+            expect(strength[graph.relation(winner)?.status ?? "hypothetical"]).toBeGreaterThan(strength[item.status]);
         }
         if (!functionalFirst) graph.declareFunctional(["f"]);
         expect(findContradictions(graph.believedFacts().facts, new Set(["f"]))).toEqual([]);
@@ -162,7 +265,8 @@ describe("working graph", () => {
           expect(relation.conflicts.length).toBeGreaterThan(0);
           for (const rival of relation.conflicts) {
             const other = graph.relation(rival);
-            if (relation.validity === "retracted") expect(strength[other?.status ?? "asserted"]).toBeGreaterThan(strength[relation.status]);
+            if (relation.validity === "retracted")
+              expect(strength[other?.status ?? "asserted"]).toBeGreaterThan(strength[relation.status]);
             else expect(strength[other?.status ?? "asserted"]).toBe(strength[relation.status]);
           }
         }
@@ -173,7 +277,8 @@ describe("working graph", () => {
 
   it("merges a fresh entity into another, moving its relations, and reports growth", () => {
     const graph = new WorkingGraph();
-    for (const name of ["Acme Corp", "Acme", "Lyon"]) graph.upsertEntity({ name, type: "organization", observations: [name] }, asserted);
+    for (const name of ["Acme Corp", "Acme", "Lyon"])
+      graph.upsertEntity({ name, type: "organization", observations: [name] }, asserted);
     graph.upsertRelation({ subject: "acme", predicate: "located_in", object: "lyon" }, asserted);
     graph.upsertRelation({ subject: "acme corp", predicate: "located_in", object: "lyon" }, asserted);
     expect(graph.growth).toBe(5);

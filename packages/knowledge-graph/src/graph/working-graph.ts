@@ -101,7 +101,11 @@ export class WorkingGraph {
   private closure = new ClosureTracker(null);
 
   /** Loads stored elements; relations whose endpoints are missing are skipped. */
-  static fromStored(entities: readonly StoredEntity[], relations: readonly StoredRelation[], state: { closure?: ClosureRecord | null; functionalPredicates?: readonly string[] } = {}): WorkingGraph {
+  static fromStored(
+    entities: readonly StoredEntity[],
+    relations: readonly StoredRelation[],
+    state: { closure?: ClosureRecord | null; functionalPredicates?: readonly string[] } = {},
+  ): WorkingGraph {
     const graph = new WorkingGraph();
     graph.closure = new ClosureTracker(state.closure ?? null);
     for (const predicate of state.functionalPredicates ?? []) graph.functional.add(predicate);
@@ -163,7 +167,6 @@ export class WorkingGraph {
   get growth(): number {
     return this.created;
   }
-
 
   get entityCount(): number {
     return this.entityMap.size;
@@ -231,10 +234,14 @@ export class WorkingGraph {
    * arrived: the weaker is retracted, equally strong ones are contested.
    */
   declareFunctional(predicates: Iterable<string>): void {
-    const added = [...predicates].filter((predicate) => !predicate.startsWith("not_") && !this.functional.has(predicate));
+    const added = [...predicates].filter(
+      (predicate) => !predicate.startsWith("not_") && !this.functional.has(predicate),
+    );
     if (added.length === 0) return;
     for (const predicate of added) this.functional.add(predicate);
-    const candidates = this.relations().filter((relation) => WorkingGraph.believes(relation) && added.includes(relation.predicate));
+    const candidates = this.relations().filter(
+      (relation) => WorkingGraph.believes(relation) && added.includes(relation.predicate),
+    );
     for (const [first, second] of findContradictions(candidates, new Set(added))) {
       const a = this.relationMap.get(factKey(first)) as GraphRelation;
       const b = this.relationMap.get(factKey(second)) as GraphRelation;
@@ -243,10 +250,20 @@ export class WorkingGraph {
       const [strong, weak] = statusStrength[a.status] >= statusStrength[b.status] ? [a, b] : [b, a];
       if (statusStrength[strong.status] > statusStrength[weak.status]) {
         this.retract(weak, strong);
-        this.conflictEvents.push({ outcome: "retracted", fact: factOf(strong), status: strong.status, against: [{ fact: factOf(weak), status: weak.status }] });
+        this.conflictEvents.push({
+          outcome: "retracted",
+          fact: factOf(strong),
+          status: strong.status,
+          against: [{ fact: factOf(weak), status: weak.status }],
+        });
       } else {
         this.contest(strong, weak);
-        this.conflictEvents.push({ outcome: "contested", fact: factOf(strong), status: strong.status, against: [{ fact: factOf(weak), status: weak.status }] });
+        this.conflictEvents.push({
+          outcome: "contested",
+          fact: factOf(strong),
+          status: strong.status,
+          against: [{ fact: factOf(weak), status: weak.status }],
+        });
       }
     }
     this.maintain();
@@ -295,7 +312,9 @@ export class WorkingGraph {
         id: null,
         name: record.name.trim(),
         type: record.type.trim() || "concept",
-        observations: [...mergeEntity({ key, name: record.name, type: record.type, observations: [] }, record).observations],
+        observations: [
+          ...mergeEntity({ key, name: record.name, type: record.type, observations: [] }, record).observations,
+        ],
         confidence: clampConfidence(meta.confidence),
         validity: meta.validity,
         provenance: meta.provenance,
@@ -314,7 +333,9 @@ export class WorkingGraph {
       observations: [...merged.observations],
       validity: stronger ? meta.validity : current.validity,
       provenance: stronger ? meta.provenance : current.provenance,
-      confidence: stronger ? clampConfidence(meta.confidence) : Math.max(current.confidence, clampConfidence(meta.confidence)),
+      confidence: stronger
+        ? clampConfidence(meta.confidence)
+        : Math.max(current.confidence, clampConfidence(meta.confidence)),
     };
     const differs =
       next.type !== current.type ||
@@ -337,7 +358,9 @@ export class WorkingGraph {
   upsertRelation(fact: Fact, meta: ElementMeta): RelationUpsert {
     const normalized = { subject: fact.subject, predicate: normalizePredicate(fact.predicate), object: fact.object };
     if (!this.entityMap.has(normalized.subject) || !this.entityMap.has(normalized.object)) {
-      throw new Error(`relation ${normalized.subject} ${normalized.predicate} ${normalized.object} names an entity the graph does not have`);
+      throw new Error(
+        `relation ${normalized.subject} ${normalized.predicate} ${normalized.object} names an entity the graph does not have`,
+      );
     }
     const key = factKey(normalized);
     const current = this.relationMap.get(key);
@@ -345,14 +368,20 @@ export class WorkingGraph {
     const confidence = clampConfidence(meta.confidence);
     if (current && current.validity !== "retracted" && statusStrength[current.status] >= statusStrength[status]) {
       // Already believed at least as strongly: only a higher confidence is news.
-      if (confidence <= current.confidence || statusStrength[current.status] > statusStrength[status]) return { created: false, changed: false, refusedBy: null };
+      if (confidence <= current.confidence || statusStrength[current.status] > statusStrength[status])
+        return { created: false, changed: false, refusedBy: null };
       this.setRelation(key, { ...current, confidence, changed: !current.fresh });
       return { created: false, changed: true, refusedBy: null };
     }
     const rivals = meta.validity === "retracted" ? [] : this.rivalsOf(normalized);
     const stronger = rivals.filter((rival) => statusStrength[rival.status] > statusStrength[status]);
     if (stronger.length > 0) {
-      this.conflictEvents.push({ outcome: "refused", fact: normalized, status, against: stronger.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
+      this.conflictEvents.push({
+        outcome: "refused",
+        fact: normalized,
+        status,
+        against: stronger.map((rival) => ({ fact: factOf(rival), status: rival.status })),
+      });
       return { created: false, changed: false, refusedBy: stronger.map(factOf) };
     }
     const weaker = rivals.filter((rival) => statusStrength[rival.status] < statusStrength[status]);
@@ -385,8 +414,20 @@ export class WorkingGraph {
     if (next.derivation !== null) this.registerDependent(key, next);
     for (const rival of weaker) this.retract(rival, next);
     for (const rival of equal) this.contest(rival, next);
-    if (weaker.length > 0) this.conflictEvents.push({ outcome: "retracted", fact: normalized, status, against: weaker.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
-    if (equal.length > 0) this.conflictEvents.push({ outcome: "contested", fact: normalized, status, against: equal.map((rival) => ({ fact: factOf(rival), status: rival.status })) });
+    if (weaker.length > 0)
+      this.conflictEvents.push({
+        outcome: "retracted",
+        fact: normalized,
+        status,
+        against: weaker.map((rival) => ({ fact: factOf(rival), status: rival.status })),
+      });
+    if (equal.length > 0)
+      this.conflictEvents.push({
+        outcome: "contested",
+        fact: normalized,
+        status,
+        against: equal.map((rival) => ({ fact: factOf(rival), status: rival.status })),
+      });
     if (this.changedPremises.size > 0) this.maintain();
     return { created: !current, changed: current !== undefined, refusedBy: null };
   }
@@ -399,9 +440,13 @@ export class WorkingGraph {
         return relation !== undefined && relation.validity !== "retracted";
       },
       withSubject: (predicate: string, subject: string) =>
-        [...(this.bySubject.get(`${predicate}\u0000${subject}`) ?? [])].map((key) => this.relationMap.get(key) as GraphRelation).filter((relation) => relation.validity !== "retracted"),
+        [...(this.bySubject.get(`${predicate}\u0000${subject}`) ?? [])]
+          .map((key) => this.relationMap.get(key) as GraphRelation)
+          .filter((relation) => relation.validity !== "retracted"),
     };
-    return contradictionsOf(fact, lookup, this.functional).map((rival) => this.relationMap.get(factKey(rival)) as GraphRelation);
+    return contradictionsOf(fact, lookup, this.functional).map(
+      (rival) => this.relationMap.get(factKey(rival)) as GraphRelation,
+    );
   }
 
   private setRelation(key: string, relation: GraphRelation): void {
@@ -413,7 +458,12 @@ export class WorkingGraph {
   private retract(loser: GraphRelation, winner: Fact | null): void {
     const key = factKey(loser);
     for (const rival of loser.conflicts) this.dropConflict(factKey(rival), key);
-    this.setRelation(key, { ...loser, validity: "retracted", conflicts: winner ? [factOf(winner)] : [], changed: !loser.fresh });
+    this.setRelation(key, {
+      ...loser,
+      validity: "retracted",
+      conflicts: winner ? [factOf(winner)] : [],
+      changed: !loser.fresh,
+    });
     this.closure.invalidate();
     this.changedPremises.add(key);
   }
@@ -421,7 +471,11 @@ export class WorkingGraph {
   /** `held` and `arriving` contradict with equal strength: `held` names it too, and stops being believed. */
   private contest(held: GraphRelation, arriving: Fact): void {
     const current = this.relationMap.get(factKey(held)) as GraphRelation;
-    this.setRelation(factKey(held), { ...current, conflicts: [...current.conflicts, factOf(arriving)], changed: !current.fresh });
+    this.setRelation(factKey(held), {
+      ...current,
+      conflicts: [...current.conflicts, factOf(arriving)],
+      changed: !current.fresh,
+    });
     this.closure.invalidate();
     this.changedPremises.add(factKey(held));
   }
@@ -470,7 +524,8 @@ export class WorkingGraph {
   private dependentIndex(): Map<string, Set<string>> {
     if (this.dependents === null) {
       this.dependents = new Map();
-      for (const [key, relation] of this.relationMap) if (relation.derivation !== null) this.registerDependent(key, relation);
+      for (const [key, relation] of this.relationMap)
+        if (relation.derivation !== null) this.registerDependent(key, relation);
     }
     return this.dependents;
   }
@@ -494,7 +549,12 @@ export class WorkingGraph {
     if (!kept || !merged || keep === merge) return;
     if (!merged.fresh) throw new Error(`stored entity ${merge} cannot be merged away`);
     const combined = mergeEntity(kept, merged);
-    this.entityMap.set(keep, { ...kept, type: combined.type, observations: [...combined.observations], changed: kept.changed || (!kept.fresh && combined.observations.length !== kept.observations.length) });
+    this.entityMap.set(keep, {
+      ...kept,
+      type: combined.type,
+      observations: [...combined.observations],
+      changed: kept.changed || (!kept.fresh && combined.observations.length !== kept.observations.length),
+    });
     this.entityMap.delete(merge);
     this.created -= 1;
     for (const [key, relation] of [...this.relationMap]) {
@@ -505,7 +565,11 @@ export class WorkingGraph {
       // Relations moved: the closure's count of covered relations no longer matches their order.
       this.closure.removed(key);
       if (relation.fresh && relation.derivation === null) this.created -= 1;
-      const moved = { subject: relation.subject === merge ? keep : relation.subject, predicate: relation.predicate, object: relation.object === merge ? keep : relation.object };
+      const moved = {
+        subject: relation.subject === merge ? keep : relation.subject,
+        predicate: relation.predicate,
+        object: relation.object === merge ? keep : relation.object,
+      };
       this.upsertRelation(moved, relation);
     }
   }
@@ -535,7 +599,12 @@ export class WorkingGraph {
   }
 
   /** What to write: fresh elements to insert, stored ones that changed. */
-  diff(): { newEntities: GraphEntity[]; changedEntities: GraphEntity[]; newRelations: GraphRelation[]; changedRelations: GraphRelation[] } {
+  diff(): {
+    newEntities: GraphEntity[];
+    changedEntities: GraphEntity[];
+    newRelations: GraphRelation[];
+    changedRelations: GraphRelation[];
+  } {
     const entities = this.entities();
     const relations = this.relations();
     return {
@@ -561,5 +630,9 @@ function premiseKeysOf(relation: GraphRelation): string[] {
 
 /** A stored triple (display names) as a fact over entity keys. */
 function factOfTriple(triple: Triple): Fact {
-  return { subject: normalizeEntityName(triple.subject), predicate: triple.predicate, object: normalizeEntityName(triple.object) };
+  return {
+    subject: normalizeEntityName(triple.subject),
+    predicate: triple.predicate,
+    object: normalizeEntityName(triple.object),
+  };
 }

@@ -3,7 +3,10 @@ import { defineMode, type ModeDefinition, type ModeDeclaration } from "@delibera
 import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 /** The `knowledge_graph_abduce` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const abductionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_abduce", settings: { temperature: 0.6, maxTokens: 3000 } };
+export const abductionModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_abduce",
+  settings: { temperature: 0.6, maxTokens: 3000 },
+};
 
 export interface AbductionInput {
   goal: string;
@@ -33,7 +36,6 @@ export interface AbductionAnswer {
   }>;
 }
 
-
 /**
  * Abductive reasoning (spec §1.2.4 C): the model names what needs explaining
  * and proposes 2 or 3 hypotheses as graph additions; code scores them on
@@ -46,8 +48,16 @@ export interface AbductionAnswer {
  */
 export function createAbductionMode(names: readonly string[]): ModeDefinition<AbductionInput, AbductionAnswer> {
   const name = entityNameSchema(names);
-  const end = z.string().min(1).max(120).describe("A graph entity's name exactly as listed, or the name of a new entity this hypothesis introduces");
-  const type = z.string().min(1).max(60).describe("The entity's type (person, place, event, concept, ...); it matters only for a new entity");
+  const end = z
+    .string()
+    .min(1)
+    .max(120)
+    .describe("A graph entity's name exactly as listed, or the name of a new entity this hypothesis introduces");
+  const type = z
+    .string()
+    .min(1)
+    .max(60)
+    .describe("The entity's type (person, place, event, concept, ...); it matters only for a new entity");
   return defineMode<AbductionInput, AbductionAnswer>({
     ...abductionModeDeclaration,
     name: "knowledge_graph_hypotheses",
@@ -64,7 +74,12 @@ export function createAbductionMode(names: readonly string[]): ModeDefinition<Ab
       ].join("\n"),
     output: z.object({
       observations: z
-        .array(z.object({ description: z.string().min(1).max(300), entities: z.array(name).min(1).max(3).describe("Graph entities the observation is about") }))
+        .array(
+          z.object({
+            description: z.string().min(1).max(300),
+            entities: z.array(name).min(1).max(3).describe("Graph entities the observation is about"),
+          }),
+        )
         .min(1)
         .max(5),
       hypotheses: z
@@ -73,7 +88,15 @@ export function createAbductionMode(names: readonly string[]): ModeDefinition<Ab
             name: z.string().min(1).max(80),
             explanation: z.string().min(1).max(800).describe("How the additions would account for the observations"),
             additions: z
-              .array(z.object({ subject: end, subjectType: type, predicate: predicateAnswerSchema, object: end, objectType: type }))
+              .array(
+                z.object({
+                  subject: end,
+                  subjectType: type,
+                  predicate: predicateAnswerSchema,
+                  object: end,
+                  objectType: type,
+                }),
+              )
               .min(1)
               .max(6)
               .describe("New relations"),

@@ -21,7 +21,16 @@ import { createThoughtsMode } from "./thoughts.mode.ts";
 const names = ["Alice", "Bob", "Carol", "Dave", "Paris"];
 const tools = [
   scenarioWeatherTool,
-  { name: "search", description: "Web search", inputSchema: { type: "object", properties: { query: { type: "string", minLength: 1 }, limit: { type: "integer", minimum: 1, maximum: 10 } }, required: ["query"], additionalProperties: false } },
+  {
+    name: "search",
+    description: "Web search",
+    inputSchema: {
+      type: "object",
+      properties: { query: { type: "string", minLength: 1 }, limit: { type: "integer", minimum: 1, maximum: 10 } },
+      required: ["query"],
+      additionalProperties: false,
+    },
+  },
 ];
 
 const cases: Array<{ label: string; mode: ModeDefinition<never, unknown> }> = [
@@ -52,7 +61,8 @@ describe("knowledge-graph answer schemas are as strict as their validators", () 
   });
 
   it("prints the acceptance rates when asked", () => {
-    if (process.env["PRINT_SCHEMA_ACCEPTANCE"]) console.info(rates.map(([label, rate]) => `${label}: ${rate}`).join("\n"));
+    if (process.env["PRINT_SCHEMA_ACCEPTANCE"])
+      console.info(rates.map(([label, rate]) => `${label}: ${rate}`).join("\n"));
     expect(rates).toHaveLength(cases.length);
   });
 });

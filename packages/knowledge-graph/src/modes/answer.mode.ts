@@ -3,9 +3,15 @@ import { defineMode, type ModeDefinition, type ModeDeclaration } from "@delibera
 import { confidenceAnswerSchema, tripleAnswerSchema } from "./schema-parts.ts";
 
 /** The `knowledge_graph_answer` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const answerModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_answer", settings: { temperature: 0.3, maxTokens: 2000 } };
+export const answerModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_answer",
+  settings: { temperature: 0.3, maxTokens: 2000 },
+};
 /** The `knowledge_graph_sample` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const sampleModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_sample", settings: { temperature: 0.8, maxTokens: 2000 } };
+export const sampleModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_sample",
+  settings: { temperature: 0.8, maxTokens: 2000 },
+};
 
 export interface AnswerInput {
   goal: string;

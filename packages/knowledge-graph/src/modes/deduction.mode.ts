@@ -3,7 +3,10 @@ import { defineMode, type ModeDefinition, type ModeDeclaration } from "@delibera
 import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 /** The `knowledge_graph_deduce` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const deductionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_deduce", settings: { temperature: 0.1, maxTokens: 2500 } };
+export const deductionModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_deduce",
+  settings: { temperature: 0.1, maxTokens: 2500 },
+};
 
 export interface DeductionInput {
   goal: string;
@@ -20,15 +23,26 @@ export interface RuleAtomAnswer {
 }
 
 export interface DeductionAnswer {
-  rules: Array<{ name: string; statement: string; conditions: RuleAtomAnswer[]; different: Array<{ left: string; right: string }>; conclusions: RuleAtomAnswer[] }>;
-  query: { kind: "path"; from: string; to: string; predicates: string[] | null } | { kind: "triple"; subject: string; predicate: string; object: string } | { kind: "none" };
+  rules: Array<{
+    name: string;
+    statement: string;
+    conditions: RuleAtomAnswer[];
+    different: Array<{ left: string; right: string }>;
+    conclusions: RuleAtomAnswer[];
+  }>;
+  query:
+    | { kind: "path"; from: string; to: string; predicates: string[] | null }
+    | { kind: "triple"; subject: string; predicate: string; object: string }
+    | { kind: "none" };
 }
 
 const term = z
   .string()
   .min(1)
   .max(120)
-  .describe("A variable (?x, ?y, ...) or an entity name exactly as in the graph (a new name is allowed in conclusions)");
+  .describe(
+    "A variable (?x, ?y, ...) or an entity name exactly as in the graph (a new name is allowed in conclusions)",
+  );
 
 const atom = z.object({ subject: term, predicate: predicateAnswerSchema, object: term });
 
@@ -66,7 +80,9 @@ export function createDeductionMode(names: readonly string[]): ModeDefinition<De
             different: z
               .array(z.object({ left: term, right: term }))
               .max(3)
-              .describe("Inequalities (left != right): pairs of condition variables that must name different entities, e.g. ?x and ?y for siblings; [] when none"),
+              .describe(
+                "Inequalities (left != right): pairs of condition variables that must name different entities, e.g. ?x and ?y for siblings; [] when none",
+              ),
             conclusions: z.array(atom).min(1).max(2),
           }),
         )
@@ -77,9 +93,18 @@ export function createDeductionMode(names: readonly string[]): ModeDefinition<De
           kind: z.literal("path"),
           from: name,
           to: name,
-          predicates: z.array(z.string().min(1).max(61)).max(6).nullable().describe("Relation types in order (^type walks one backwards), or null for any path"),
+          predicates: z
+            .array(z.string().min(1).max(61))
+            .max(6)
+            .nullable()
+            .describe("Relation types in order (^type walks one backwards), or null for any path"),
         }),
-        z.object({ kind: z.literal("triple"), subject: z.string().min(1).max(120), predicate: predicateAnswerSchema, object: z.string().min(1).max(120) }),
+        z.object({
+          kind: z.literal("triple"),
+          subject: z.string().min(1).max(120),
+          predicate: predicateAnswerSchema,
+          object: z.string().min(1).max(120),
+        }),
         z.object({ kind: z.literal("none") }),
       ]),
     }),

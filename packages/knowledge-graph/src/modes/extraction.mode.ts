@@ -3,7 +3,10 @@ import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 import { confidenceAnswerSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 /** The `knowledge_graph_extract` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const extractionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_extract", settings: { temperature: 0.2, maxTokens: 3000 } };
+export const extractionModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_extract",
+  settings: { temperature: 0.2, maxTokens: 3000 },
+};
 
 /** Bounds of one extraction, so one answer cannot flood the graph. */
 export const extractionLimits = { entities: 30, relations: 40, observations: 5 } as const;
@@ -21,9 +24,16 @@ export const extractionAnswerSchema = z.object({
   entities: z
     .array(
       z.object({
-        name: z.string().min(1).max(120).describe("The entity's name; reuse a known entity's name exactly when it is the same thing"),
+        name: z
+          .string()
+          .min(1)
+          .max(120)
+          .describe("The entity's name; reuse a known entity's name exactly when it is the same thing"),
         type: z.string().min(1).max(60).describe("person, organization, place, event, concept, quantity, ..."),
-        observations: z.array(z.string().min(1).max(300)).max(extractionLimits.observations).describe("Short facts the text states about it"),
+        observations: z
+          .array(z.string().min(1).max(300))
+          .max(extractionLimits.observations)
+          .describe("Short facts the text states about it"),
       }),
     )
     .max(extractionLimits.entities),

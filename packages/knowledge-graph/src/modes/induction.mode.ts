@@ -3,7 +3,10 @@ import { defineMode, type ModeDefinition, type ModeDeclaration } from "@delibera
 import { confidenceAnswerSchema, entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
 
 /** The `knowledge_graph_induce` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const inductionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_induce", settings: { temperature: 0.5, maxTokens: 2500 } };
+export const inductionModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_induce",
+  settings: { temperature: 0.5, maxTokens: 2500 },
+};
 
 export interface InductionInput {
   goal: string;
@@ -58,9 +61,15 @@ export function createInductionMode(names: readonly string[]): ModeDefinition<In
               type: z.string().min(1).max(60),
               definition: z.string().min(1).max(500),
             }),
-            memberRelation: predicateAnswerSchema.describe("How each member relates to the abstraction, e.g. instance_of"),
+            memberRelation: predicateAnswerSchema.describe(
+              "How each member relates to the abstraction, e.g. instance_of",
+            ),
             confidence: confidenceAnswerSchema,
-            reasoning: z.string().min(1).max(1000).describe("Step by step, how the generalisation follows from the graph"),
+            reasoning: z
+              .string()
+              .min(1)
+              .max(1000)
+              .describe("Step by step, how the generalisation follows from the graph"),
           }),
         )
         .min(1)

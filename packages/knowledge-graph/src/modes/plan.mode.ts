@@ -3,7 +3,10 @@ import { defineMode, type ModeDefinition, type ModeDeclaration } from "@delibera
 import { describeTools, type HostTool, toolCallAnswerSchemas } from "./schema-parts.ts";
 
 /** The `knowledge_graph_plan` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const planModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_plan", settings: { temperature: 0.3, maxTokens: 2500 } };
+export const planModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_plan",
+  settings: { temperature: 0.3, maxTokens: 2500 },
+};
 
 export interface PlanInput {
   goal: string;
@@ -28,12 +31,20 @@ export interface PlanAnswer {
  * abduce), calls of the host's tools (arguments constrained by each tool's
  * schema) or a question for the user, at most `maxPlanDepth` steps.
  */
-export function createPlanMode(tools: readonly HostTool[], maxPlanDepth: number, allowUserInput: boolean): ModeDefinition<PlanInput, PlanAnswer> {
+export function createPlanMode(
+  tools: readonly HostTool[],
+  maxPlanDepth: number,
+  allowUserInput: boolean,
+): ModeDefinition<PlanInput, PlanAnswer> {
   const purpose = z.string().min(1).max(300).describe("What the step establishes for the goal");
   const alternatives: z.ZodType[] = [z.object({ kind: z.enum(["induce", "deduce", "abduce"]), purpose })];
   alternatives.push(...toolCallAnswerSchemas(tools, { kind: z.literal("toolCall"), purpose }));
-  if (allowUserInput) alternatives.push(z.object({ kind: z.literal("askUser"), purpose, question: z.string().min(1).max(500) }));
-  const step = alternatives.length === 1 ? (alternatives[0] as z.ZodType) : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  if (allowUserInput)
+    alternatives.push(z.object({ kind: z.literal("askUser"), purpose, question: z.string().min(1).max(500) }));
+  const step =
+    alternatives.length === 1
+      ? (alternatives[0] as z.ZodType)
+      : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   return defineMode<PlanInput, PlanAnswer>({
     ...planModeDeclaration,
     name: "knowledge_graph_plan",

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `knowledge_graph_resolve` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const resolutionModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_resolve", settings: { temperature: 0, maxTokens: 1200 } };
+export const resolutionModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_resolve",
+  settings: { temperature: 0, maxTokens: 1200 },
+};
 
 export interface ResolutionPair {
   keep: { name: string; type: string; observations: readonly string[] };
@@ -41,7 +44,9 @@ export function createResolutionMode(pairCount: number): ModeDefinition<Resoluti
     reason: z.string().min(1).max(300),
   });
   const output = z.object({
-    decisions: z.strictObject(Object.fromEntries(Array.from({ length: pairCount }, (_, index) => [pairKey(index), decision]))).describe("One decision per pair, under the pair's id"),
+    decisions: z
+      .strictObject(Object.fromEntries(Array.from({ length: pairCount }, (_, index) => [pairKey(index), decision])))
+      .describe("One decision per pair, under the pair's id"),
   }) as unknown as z.ZodType<ResolutionAnswer>;
   return defineMode<ResolutionInput, ResolutionAnswer>({
     ...resolutionModeDeclaration,
@@ -50,7 +55,14 @@ export function createResolutionMode(pairCount: number): ModeDefinition<Resoluti
     system:
       "You decide whether two entity names in a knowledge graph refer to the same real-world thing. Judge from the names, types and observations given. Answer same=true only when they are clearly the same thing (a plural, an acronym, a spelling variant, a shorter form of the same name); when in doubt, answer false. Decide every pair under its id.",
     prompt: (input) =>
-      [`Goal of the session: ${input.goal}`, "", "Pairs:", ...input.pairs.map((pair, index) => `${pairKey(index)}: ${describe(pair.keep)}  <->  ${describe(pair.merge)}  (${pair.reason})`)].join("\n"),
+      [
+        `Goal of the session: ${input.goal}`,
+        "",
+        "Pairs:",
+        ...input.pairs.map(
+          (pair, index) => `${pairKey(index)}: ${describe(pair.keep)}  <->  ${describe(pair.merge)}  (${pair.reason})`,
+        ),
+      ].join("\n"),
     output,
   });
 }

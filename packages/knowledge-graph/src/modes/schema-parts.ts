@@ -20,7 +20,11 @@ export function entityNameSchema(names: readonly string[], description = "An ent
 
 /** A fact citing graph entities by name. */
 export function tripleAnswerSchema(names: readonly string[]) {
-  return z.object({ subject: entityNameSchema(names), predicate: predicateAnswerSchema, object: entityNameSchema(names) });
+  return z.object({
+    subject: entityNameSchema(names),
+    predicate: predicateAnswerSchema,
+    object: entityNameSchema(names),
+  });
 }
 
 /** A verbalized confidence. */
@@ -34,9 +38,20 @@ export interface HostTool {
 }
 
 /** The host's tools from the request, as a list. */
-export function hostToolsOf(availableTools: AvailableTool[] | Record<string, { description?: string | null | undefined; inputSchema?: Record<string, unknown> | null | undefined }> | null | undefined): HostTool[] {
+export function hostToolsOf(
+  availableTools:
+    | AvailableTool[]
+    | Record<
+        string,
+        { description?: string | null | undefined; inputSchema?: Record<string, unknown> | null | undefined }
+      >
+    | null
+    | undefined,
+): HostTool[] {
   if (availableTools == null) return [];
-  const list = Array.isArray(availableTools) ? availableTools : Object.entries(availableTools).map(([name, tool]) => ({ name, ...tool }));
+  const list = Array.isArray(availableTools)
+    ? availableTools
+    : Object.entries(availableTools).map(([name, tool]) => ({ name, ...tool }));
   return list.map((tool) => ({
     name: tool.name,
     description: tool.description ?? "",
@@ -46,7 +61,9 @@ export function hostToolsOf(availableTools: AvailableTool[] | Record<string, { d
 
 /** The schema of one tool's arguments, from its JSON Schema. */
 export function toolArgumentsSchema(tool: HostTool): z.ZodType<Record<string, unknown>> {
-  return z.fromJSONSchema(tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Record<string, unknown>>;
+  return z.fromJSONSchema(tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<
+    Record<string, unknown>
+  >;
 }
 
 /**
@@ -67,5 +84,10 @@ export function toolCallAnswerSchemas(tools: readonly HostTool[], extra: Record<
 /** Tools listed for a prompt. */
 export function describeTools(tools: readonly HostTool[]): string {
   if (tools.length === 0) return "(none)";
-  return tools.map((tool) => `- ${tool.name}: ${tool.description || "(no description)"}\n  arguments: ${JSON.stringify(tool.inputSchema)}`).join("\n");
+  return tools
+    .map(
+      (tool) =>
+        `- ${tool.name}: ${tool.description || "(no description)"}\n  arguments: ${JSON.stringify(tool.inputSchema)}`,
+    )
+    .join("\n");
 }

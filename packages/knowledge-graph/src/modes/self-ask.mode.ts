@@ -3,7 +3,10 @@ import { defineMode, type ModeDefinition, type ModeDeclaration } from "@delibera
 import { describeTools, type HostTool, toolCallAnswerSchemas } from "./schema-parts.ts";
 
 /** The `knowledge_graph_self_ask` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const selfAskModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_self_ask", settings: { temperature: 0.3, maxTokens: 2000 } };
+export const selfAskModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_self_ask",
+  settings: { temperature: 0.3, maxTokens: 2000 },
+};
 
 export interface SelfAskInput {
   goal: string;
@@ -23,12 +26,18 @@ export interface SelfAskAnswer {
 }
 
 /** Self-ask: the follow-up questions the goal needs, each answered from the graph, by a host tool, or by the user. */
-export function createSelfAskMode(tools: readonly HostTool[], allowUserInput: boolean): ModeDefinition<SelfAskInput, SelfAskAnswer> {
+export function createSelfAskMode(
+  tools: readonly HostTool[],
+  allowUserInput: boolean,
+): ModeDefinition<SelfAskInput, SelfAskAnswer> {
   const question = z.string().min(1).max(300);
   const alternatives: z.ZodType[] = [z.object({ source: z.literal("graph"), question })];
   alternatives.push(...toolCallAnswerSchemas(tools, { source: z.literal("tool"), question }));
   if (allowUserInput) alternatives.push(z.object({ source: z.literal("user"), question }));
-  const subQuestion = alternatives.length === 1 ? (alternatives[0] as z.ZodType) : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  const subQuestion =
+    alternatives.length === 1
+      ? (alternatives[0] as z.ZodType)
+      : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   return defineMode<SelfAskInput, SelfAskAnswer>({
     ...selfAskModeDeclaration,
     name: "knowledge_graph_self_ask",

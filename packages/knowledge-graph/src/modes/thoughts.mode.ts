@@ -3,7 +3,10 @@ import { defineMode, type ModeDefinition, type ModeDeclaration } from "@delibera
 import { tripleAnswerSchema } from "./schema-parts.ts";
 
 /** The `knowledge_graph_thoughts` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
-export const thoughtsModeDeclaration: ModeDeclaration = { mode: "knowledge_graph_thoughts", settings: { temperature: 0.7, maxTokens: 2500 } };
+export const thoughtsModeDeclaration: ModeDeclaration = {
+  mode: "knowledge_graph_thoughts",
+  settings: { temperature: 0.7, maxTokens: 2500 },
+};
 
 export interface ThoughtsInput {
   goal: string;
@@ -15,11 +18,18 @@ export interface ThoughtsInput {
 }
 
 export interface ThoughtsAnswer {
-  thoughts: Array<{ thought: string; supportingFacts: Array<{ subject: string; predicate: string; object: string }>; promise: number }>;
+  thoughts: Array<{
+    thought: string;
+    supportingFacts: Array<{ subject: string; predicate: string; object: string }>;
+    promise: number;
+  }>;
 }
 
 /** Tree of thoughts: `breadth` alternative next thoughts from the current path, each rated; code scores and keeps the best. */
-export function createThoughtsMode(names: readonly string[], breadth: number): ModeDefinition<ThoughtsInput, ThoughtsAnswer> {
+export function createThoughtsMode(
+  names: readonly string[],
+  breadth: number,
+): ModeDefinition<ThoughtsInput, ThoughtsAnswer> {
   return defineMode<ThoughtsInput, ThoughtsAnswer>({
     ...thoughtsModeDeclaration,
     name: "knowledge_graph_thoughts",
@@ -36,7 +46,9 @@ export function createThoughtsMode(names: readonly string[], breadth: number): M
         "Findings of the reasoning steps:",
         input.findings || "(none)",
         "",
-        input.path.length === 0 ? "No thoughts chosen yet." : `Thoughts chosen so far:\n${input.path.map((thought, index) => `${index + 1}. ${thought}`).join("\n")}`,
+        input.path.length === 0
+          ? "No thoughts chosen yet."
+          : `Thoughts chosen so far:\n${input.path.map((thought, index) => `${index + 1}. ${thought}`).join("\n")}`,
         "",
         `Propose exactly ${input.breadth} next thoughts.`,
       ].join("\n"),

@@ -28,21 +28,53 @@ export async function abduce(run: ReasoningRun, purpose: string, step: string): 
     run.record("abduce", "Abduction needs observations; the graph is empty.", graph.mark());
     return;
   }
-  const answer = await run.ask(createAbductionMode(focus.names), { goal: run.input.goal, purpose, graph: focus.text, names: focus.names });
-  const observations = answer.observations.map((observation) => ({ entities: observation.entities.map(normalizeEntityName) }));
+  const answer = await run.ask(createAbductionMode(focus.names), {
+    goal: run.input.goal,
+    purpose,
+    graph: focus.text,
+    names: focus.names,
+  });
+  const observations = answer.observations.map((observation) => ({
+    entities: observation.entities.map(normalizeEntityName),
+  }));
   const hypotheses = answer.hypotheses.map((hypothesis) => inGraphKeys(graph, hypothesis));
-  const firm = new Set(graph.relations().filter((relation) => WorkingGraph.believes(relation) && !restsOnHypothesis(relation.status)).map(factKey));
-  const ranked = rankHypotheses({ facts: graph.believedFacts().facts, retracted: graph.retractedFacts(), firm, functional: graph.functionalPredicates() }, observations, hypotheses);
+  const firm = new Set(
+    graph
+      .relations()
+      .filter((relation) => WorkingGraph.believes(relation) && !restsOnHypothesis(relation.status))
+      .map(factKey),
+  );
+  const ranked = rankHypotheses(
+    {
+      facts: graph.believedFacts().facts,
+      retracted: graph.retractedFacts(),
+      firm,
+      functional: graph.functionalPredicates(),
+    },
+    observations,
+    hypotheses,
+  );
   const best = ranked[0];
   const mark = graph.mark();
   const chosen = hypotheses.find((hypothesis) => hypothesis.name === best?.name);
   if (best && chosen && best.score > 0) {
     adoptHypothesis(run, best, chosen, step);
-    run.establish({ kind: "abduction", score: round(0.6 * best.score), restsOn: "hypothetical", description: `Selected hypothesis '${best.name}' (score ${round(best.score)}), consistent with the asserted and derived facts` });
+    run.establish({
+      kind: "abduction",
+      score: round(0.6 * best.score),
+      restsOn: "hypothetical",
+      description: `Selected hypothesis '${best.name}' (score ${round(best.score)}), consistent with the asserted and derived facts`,
+    });
   } else {
-    run.establish({ kind: "abduction", score: 0.1, restsOn: null, description: "No hypothesis was consistent with the graph and explained anything" });
+    run.establish({
+      kind: "abduction",
+      score: 0.1,
+      restsOn: null,
+      description: "No hypothesis was consistent with the graph and explained anything",
+    });
   }
-  for (const observation of observations) for (const key of observation.entities) if (graph.entity(key)) run.found.relevantEntities.add(key);
+  for (const observation of observations)
+    for (const key of observation.entities) if (graph.entity(key)) run.found.relevantEntities.add(key);
   run.found.hypotheses.push(...ranked.map((score) => reportHypothesis(run, score, score === best, answer, hypotheses)));
   const justification =
     best && best.score > 0
@@ -51,9 +83,13 @@ export async function abduce(run: ReasoningRun, purpose: string, step: string): 
           .map((other) => `'${other.name}' scored ${round(other.score)}`)
           .join(", ")}.`
       : "No hypothesis added anything consistent to the graph.";
-  run.findings.push(`Abduction: observations: ${answer.observations.map((observation) => observation.description).join("; ")}.`, `Abduction: ${justification}`);
+  run.findings.push(
+    `Abduction: observations: ${answer.observations.map((observation) => observation.description).join("; ")}.`,
+    `Abduction: ${justification}`,
+  );
   const chosenSource = answer.hypotheses.find((hypothesis) => hypothesis.name === best?.name);
-  if (chosenSource && best && best.score > 0) run.findings.push(`Selected hypothesis '${best.name}': ${chosenSource.explanation}`);
+  if (chosenSource && best && best.score > 0)
+    run.findings.push(`Selected hypothesis '${best.name}': ${chosenSource.explanation}`);
   run.record("abduce", justification, mark);
 }
 
@@ -82,7 +118,9 @@ function adoptHypothesis(run: ReasoningRun, best: HypothesisScore, chosen: Graph
     run.growthCapped("adding the selected hypothesis");
     return;
   }
-  for (const [key, entity] of chosen.declared) if (!graph.entity(key)) graph.upsertEntity({ ...entity, observations: [] }, { confidence, validity: "hypothesized", provenance });
+  for (const [key, entity] of chosen.declared)
+    if (!graph.entity(key))
+      graph.upsertEntity({ ...entity, observations: [] }, { confidence, validity: "hypothesized", provenance });
   for (const addition of chosen.additions) {
     for (const key of [addition.subject, addition.object]) run.found.relevantEntities.add(key);
     graph.upsertRelation(addition, { confidence, validity: "hypothesized", status: "hypothetical", provenance });
@@ -102,20 +140,33 @@ function reportHypothesis(
   if (score.refusedBy.length > 0) {
     run.notices.push({
       field: null,
-      message: `Hypothesis '${score.name}' was refused: it contradicts ${score.refusedBy.map((fact) => { const shown = graph.tripleOf(fact); return `'${shown.subject} ${shown.predicate} ${shown.object}' (${graph.relation(fact)?.status ?? "asserted"})`; }).join(", ")}.`,
+      message: `Hypothesis '${score.name}' was refused: it contradicts ${score.refusedBy
+        .map((fact) => {
+          const shown = graph.tripleOf(fact);
+          return `'${shown.subject} ${shown.predicate} ${shown.object}' (${graph.relation(fact)?.status ?? "asserted"})`;
+        })
+        .join(", ")}.`,
     });
   }
   const additions = hypotheses.find((hypothesis) => hypothesis.name === score.name)?.additions ?? [];
   return {
     name: score.name,
     explanation: source?.explanation ?? "",
-    additions: additions.map((fact) => ({ subject: graph.nameOf(fact.subject), predicate: fact.predicate, object: graph.nameOf(fact.object) })),
+    additions: additions.map((fact) => ({
+      subject: graph.nameOf(fact.subject),
+      predicate: fact.predicate,
+      object: graph.nameOf(fact.object),
+    })),
     newElements: score.newElements,
     coverage: round(score.coverage),
     simplicity: round(score.simplicity),
     consistency: round(score.consistency),
     score: round(score.score),
-    contradictions: score.contradictions.map((fact) => ({ subject: graph.nameOf(fact.subject), predicate: fact.predicate, object: graph.nameOf(fact.object) })),
+    contradictions: score.contradictions.map((fact) => ({
+      subject: graph.nameOf(fact.subject),
+      predicate: fact.predicate,
+      object: graph.nameOf(fact.object),
+    })),
     refusedBy: score.refusedBy.map((fact) => graph.tripleOf(fact)),
     selected: selected && score.score > 0,
   };

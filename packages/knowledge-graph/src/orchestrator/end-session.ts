@@ -10,7 +10,11 @@ import { requireBoundCaller } from "./session-binding.ts";
  * closed session reports how it closed (idempotent). A session idle past the
  * timeout is reported (and recorded) as expired.
  */
-export async function endSession(request: EndSessionRequest, context: KnowledgeGraphContext, options: KnowledgeGraphOptions): Promise<EndSessionResponse> {
+export async function endSession(
+  request: EndSessionRequest,
+  context: KnowledgeGraphContext,
+  options: KnowledgeGraphOptions,
+): Promise<EndSessionResponse> {
   const { sessionId, revision } = await sessionIdOf(request, context, options);
   const repository = context.store.knowledgeGraph;
   const session = sessionId === null ? undefined : await repository.findSession(sessionId);
@@ -18,7 +22,12 @@ export async function endSession(request: EndSessionRequest, context: KnowledgeG
     throw new DeliberateError({
       code: "NOT_FOUND",
       message: `No knowledge-graph session ${sessionId ?? ""}`.trim(),
-      issues: [{ field: request.reasoningSessionId != null ? "reasoningSessionId" : "sessionState", message: "unknown session" }],
+      issues: [
+        {
+          field: request.reasoningSessionId != null ? "reasoningSessionId" : "sessionState",
+          message: "unknown session",
+        },
+      ],
       hint: "Pass the reasoningSessionId of a reasoning/executeTask response, with its updatedSessionState as sessionState.",
     });
   }
@@ -27,7 +36,13 @@ export async function endSession(request: EndSessionRequest, context: KnowledgeG
   const now = context.clock.now().toISOString();
   const counts = await repository.countGraph(sessionId);
   if (session.state === "ended" || session.state === "expired") {
-    return { reasoningSessionId: sessionId, status: session.state, alreadyClosed: true, endedAt: session.closedAt ?? session.updatedAt, ...counts };
+    return {
+      reasoningSessionId: sessionId,
+      status: session.state,
+      alreadyClosed: true,
+      endedAt: session.closedAt ?? session.updatedAt,
+      ...counts,
+    };
   }
   const idleSince = expiresAt(session, options);
   if (idleSince <= now) {

@@ -18,7 +18,10 @@ function settleInterrupted(task: Task, error: unknown): Stage {
   if (modelFailure) return { stage: "settled", outcome: { kind: "failed", error: modelFailure } };
   if (!(error instanceof BudgetExhausted)) throw error;
   const maxStepsGiven = task.request.outputRequirements?.maxSteps != null;
-  task.run.notices.push({ field: maxStepsGiven ? "outputRequirements.maxSteps" : null, message: `Stopped: ${error.reason}. The graph keeps what was found so far; call again to continue.` });
+  task.run.notices.push({
+    field: maxStepsGiven ? "outputRequirements.maxSteps" : null,
+    message: `Stopped: ${error.reason}. The graph keeps what was found so far; call again to continue.`,
+  });
   for (const step of task.planSteps ?? []) if (step.status === "pending") step.status = "not_reached";
   return { stage: "settled", outcome: { kind: "exhausted" } };
 }
@@ -52,7 +55,11 @@ async function advance(task: Task, current: Exclude<Stage, { stage: "done" }>): 
  *
  * The stages (`stages/*`): gather → reason → settled → committed → done.
  */
-export async function executeTask(request: ExecuteTaskRequest, context: KnowledgeGraphContext, options: KnowledgeGraphOptions): Promise<ExecuteTaskResponse> {
+export async function executeTask(
+  request: ExecuteTaskRequest,
+  context: KnowledgeGraphContext,
+  options: KnowledgeGraphOptions,
+): Promise<ExecuteTaskResponse> {
   const task = await startTask(request, context, options);
   let stage: Stage = { stage: "gather" };
   while (stage.stage !== "done") stage = await advance(task, stage);

@@ -33,12 +33,21 @@ function asMerged(entity: { key: string; name: string; type: string; observation
  */
 export async function extractInto(run: ReasoningRun, request: ExtractionRequest): Promise<ExtractionOutcome> {
   const { graph } = run;
-  const text = request.text.length > extractionTextLimit ? `${request.text.slice(0, extractionTextLimit)}\n[cut]` : request.text;
+  const text =
+    request.text.length > extractionTextLimit ? `${request.text.slice(0, extractionTextLimit)}\n[cut]` : request.text;
   if (request.text.length > extractionTextLimit) {
-    run.notices.push({ field: null, message: `The ${request.source} was cut to ${extractionTextLimit.toLocaleString("en")} characters for extraction.` });
+    run.notices.push({
+      field: null,
+      message: `The ${request.source} was cut to ${extractionTextLimit.toLocaleString("en")} characters for extraction.`,
+    });
   }
   const known = run.focus(`${run.input.goal} ${text.slice(0, 2000)}`);
-  const answer: ExtractionAnswer = await run.ask(extractionMode, { source: request.source, goal: run.input.goal, text, known: known.text });
+  const answer: ExtractionAnswer = await run.ask(extractionMode, {
+    source: request.source,
+    goal: run.input.goal,
+    text,
+    known: known.text,
+  });
 
   const mark = graph.mark();
   const existing = new Set(graph.entities().map((entity) => entity.key));
@@ -55,14 +64,31 @@ export async function extractInto(run: ReasoningRun, request: ExtractionRequest)
     entities += 1;
   }
   for (const relation of answer.relations) {
-    const needed = [relation.subject, relation.object].filter((name) => !graph.entityNamed(name)).length + (graph.relation({ subject: normalizeEntityName(relation.subject), predicate: normalizePredicate(relation.predicate), object: normalizeEntityName(relation.object) }) ? 0 : 1);
+    const needed =
+      [relation.subject, relation.object].filter((name) => !graph.entityNamed(name)).length +
+      (graph.relation({
+        subject: normalizeEntityName(relation.subject),
+        predicate: normalizePredicate(relation.predicate),
+        object: normalizeEntityName(relation.object),
+      })
+        ? 0
+        : 1);
     if (needed > run.remainingGrowth()) {
       run.growthCapped(`extracting from the ${request.source}`);
       break;
     }
-    const subject = graph.upsertEntity({ name: relation.subject, type: "concept", observations: [] }, { confidence: 1, validity, provenance }).key;
-    const object = graph.upsertEntity({ name: relation.object, type: "concept", observations: [] }, { confidence: 1, validity, provenance }).key;
-    graph.upsertRelation({ subject, predicate: relation.predicate, object }, { confidence: relation.confidence, validity, provenance });
+    const subject = graph.upsertEntity(
+      { name: relation.subject, type: "concept", observations: [] },
+      { confidence: 1, validity, provenance },
+    ).key;
+    const object = graph.upsertEntity(
+      { name: relation.object, type: "concept", observations: [] },
+      { confidence: 1, validity, provenance },
+    ).key;
+    graph.upsertRelation(
+      { subject, predicate: relation.predicate, object },
+      { confidence: relation.confidence, validity, provenance },
+    );
     relations += 1;
   }
 
@@ -92,7 +118,13 @@ export async function extractInto(run: ReasoningRun, request: ExtractionRequest)
   }
   const added = graph.addedSince(mark);
   run.record(
-    request.kind === "seed" ? "seed" : request.kind === "tool_result" ? "toolResult" : request.kind === "user_input" ? "userInput" : "extract",
+    request.kind === "seed"
+      ? "seed"
+      : request.kind === "tool_result"
+        ? "toolResult"
+        : request.kind === "user_input"
+          ? "userInput"
+          : "extract",
     `Extracted ${answer.entities.length} entities and ${answer.relations.length} relations from the ${request.source}` +
       `${pairs.length > 0 ? `; ${pairs.length} ambiguous name pair(s) put to the model, ${merged} merged` : ""}` +
       `; the graph gained ${added.entities.length} entities and ${added.relations.length} relations.`,

@@ -18,7 +18,12 @@ export function rulesInForce(stored: readonly HostRule[], given: readonly HostRu
  */
 export function needsExtraction(context: ContextData | null | undefined): boolean {
   if (!context?.facts || context.facts.length === 0) return true;
-  return Boolean(context.domainKnowledge || context.historicalConversation || context.currentPlanStep || context.hostProvidedPriorReasoningSummary != null);
+  return Boolean(
+    context.domainKnowledge ||
+      context.historicalConversation ||
+      context.currentPlanStep ||
+      context.hostProvidedPriorReasoningSummary != null,
+  );
 }
 
 function toRule(rule: HostRule, displayNames: Map<string, string>): Rule {
@@ -28,9 +33,18 @@ function toRule(rule: HostRule, displayNames: Map<string, string>): Rule {
     if (!displayNames.has(key)) displayNames.set(key, value.trim());
     return key;
   };
-  const atom = (item: HostRule["conditions"][number]) => ({ subject: term(item.subject), predicate: normalizePredicate(item.predicate), object: term(item.object) });
+  const atom = (item: HostRule["conditions"][number]) => ({
+    subject: term(item.subject),
+    predicate: normalizePredicate(item.predicate),
+    object: term(item.object),
+  });
   const distinct = (rule.different ?? []).map((pair) => [term(pair.left), term(pair.right)] as const);
-  return { name: rule.name, body: rule.conditions.map(atom), head: rule.conclusions.map(atom), ...(distinct.length > 0 ? { distinct } : {}) };
+  return {
+    name: rule.name,
+    body: rule.conditions.map(atom),
+    head: rule.conclusions.map(atom),
+    ...(distinct.length > 0 ? { distinct } : {}),
+  };
 }
 
 /**
@@ -61,7 +75,11 @@ function usableRules(run: ReasoningRun, rules: readonly HostRule[], displayNames
   for (const given of rules) {
     const rule = toRule(given, displayNames);
     const problems = ruleProblems(rule);
-    if (problems.length > 0) run.notices.push({ field: "contextData.rules", message: `Rule '${given.name}' was not applied: ${problems.join("; ")}.` });
+    if (problems.length > 0)
+      run.notices.push({
+        field: "contextData.rules",
+        message: `Rule '${given.name}' was not applied: ${problems.join("; ")}.`,
+      });
     else usable.push(rule);
   }
   return usable;
@@ -101,29 +119,48 @@ function applyRules(run: ReasoningRun, rules: readonly HostRule[], step: string)
       return { derived, refused };
     }
     const provenance = { kind: "deduction" as const, taskId: run.input.taskId, step, reference: deduction.rule };
-    for (const key of newEntities) graph.upsertEntity({ name: displayNames.get(key) ?? key, type: "concept", observations: [] }, { confidence: 1, validity: "derived", provenance });
+    for (const key of newEntities)
+      graph.upsertEntity(
+        { name: displayNames.get(key) ?? key, type: "concept", observations: [] },
+        { confidence: 1, validity: "derived", provenance },
+      );
     const confidence = Math.min(...(held as GraphRelation[]).map((premise) => premise.confidence));
     const triples: Triple[] = deduction.premises.map((premise) => graph.tripleOf(premise));
     const derivation = { rule: deduction.rule, premises: triples };
-    if (graph.upsertRelation(deduction.fact, { confidence, validity: "derived", status: "derived", provenance, derivation }).refusedBy) {
+    if (
+      graph.upsertRelation(deduction.fact, {
+        confidence,
+        validity: "derived",
+        status: "derived",
+        provenance,
+        derivation,
+      }).refusedBy
+    ) {
       refused += 1;
       continue;
     }
     run.found.derivations.push({ triple: graph.tripleOf(deduction.fact), derivation });
     derived += 1;
   }
-  if (!result.fixpoint) run.growthCapped(`applying the host's rules (${run.options.maxDerivedFacts} deduced relations per call)`);
+  if (!result.fixpoint)
+    run.growthCapped(`applying the host's rules (${run.options.maxDerivedFacts} deduced relations per call)`);
   return { derived, refused };
 }
 
 /** Takes in the host's facts and applies the rules in force; records one trace step when there was anything. */
-export function absorbHostKnowledge(run: ReasoningRun, input: { facts: readonly HostFact[]; rules: readonly HostRule[] }): void {
+export function absorbHostKnowledge(
+  run: ReasoningRun,
+  input: { facts: readonly HostFact[]; rules: readonly HostRule[] },
+): void {
   if (input.facts.length === 0 && input.rules.length === 0) return;
   const mark = run.graph.mark();
   const step = "host data";
   const refusedFacts = assertFacts(run, input.facts, step);
   const { derived, refused } = applyRules(run, input.rules, step);
-  const refusals = refusedFacts + refused > 0 ? ` ${refusedFacts + refused} fact(s) were refused as contradicted by stronger ones (see the notices).` : "";
+  const refusals =
+    refusedFacts + refused > 0
+      ? ` ${refusedFacts + refused} fact(s) were refused as contradicted by stronger ones (see the notices).`
+      : "";
   const summary = `The host gave ${input.facts.length} fact(s) as data (asserted) and ${input.rules.length} rule(s) are in force; ${derived} fact(s) were derived from them in code.${refusals}`;
   run.findings.push(`Host data: ${summary}`);
   run.record("hostData", summary, mark);

@@ -26,7 +26,12 @@ export async function induce(run: ReasoningRun, purpose: string, step: string): 
     run.findings.push("Induction: the graph has too few entities for a pattern.");
     return;
   }
-  const answer = await run.ask(createInductionMode(focus.names), { goal: run.input.goal, purpose, graph: focus.text, names: focus.names });
+  const answer = await run.ask(createInductionMode(focus.names), {
+    goal: run.input.goal,
+    purpose,
+    graph: focus.text,
+    names: focus.names,
+  });
   const mark = graph.mark();
   const believed = graph.believedFacts();
   const summaries: string[] = [];
@@ -40,7 +45,8 @@ export async function induce(run: ReasoningRun, purpose: string, step: string): 
     if (pattern.sharedRelation) {
       const predicate = normalizePredicate(pattern.sharedRelation.predicate);
       const object = normalizeEntityName(pattern.sharedRelation.object);
-      support = members.filter((member) => believed.has({ subject: member, predicate, object })).length / members.length;
+      support =
+        members.filter((member) => believed.has({ subject: member, predicate, object })).length / members.length;
       sharedText = `${predicate} ${graph.nameOf(object)}`;
     } else {
       const counts = new Map<string, number>();
@@ -65,13 +71,25 @@ export async function induce(run: ReasoningRun, purpose: string, step: string): 
     }
     const confidence = round(pattern.confidence * support);
     strongest = Math.max(strongest, support);
-    const provenance = { kind: "induction" as const, taskId: run.input.taskId, step, reference: pattern.abstraction.name };
+    const provenance = {
+      kind: "induction" as const,
+      taskId: run.input.taskId,
+      step,
+      reference: pattern.abstraction.name,
+    };
     const abstraction = graph.upsertEntity(
-      { name: pattern.abstraction.name, type: pattern.abstraction.type, observations: [pattern.abstraction.definition, `Pattern: ${pattern.description}`] },
+      {
+        name: pattern.abstraction.name,
+        type: pattern.abstraction.type,
+        observations: [pattern.abstraction.definition, `Pattern: ${pattern.description}`],
+      },
       { confidence, validity: "hypothesized", provenance },
     ).key;
     for (const member of members) {
-      graph.upsertRelation({ subject: member, predicate: pattern.memberRelation, object: abstraction }, { confidence, validity: "hypothesized", status: "hypothetical", provenance });
+      graph.upsertRelation(
+        { subject: member, predicate: pattern.memberRelation, object: abstraction },
+        { confidence, validity: "hypothesized", status: "hypothetical", provenance },
+      );
       run.found.relevantEntities.add(member);
     }
     run.found.relevantEntities.add(abstraction);
@@ -80,7 +98,13 @@ export async function induce(run: ReasoningRun, purpose: string, step: string): 
     );
   }
   run.findings.push(...summaries.map((summary) => `Induction: ${summary}.`));
-  if (summaries.length > 0) run.establish({ kind: "induction", score: round(0.5 * strongest), restsOn: "hypothetical", description: `Induced ${summaries.length} pattern(s) from the graph; the best support in the graph is ${round(strongest)}` });
+  if (summaries.length > 0)
+    run.establish({
+      kind: "induction",
+      score: round(0.5 * strongest),
+      restsOn: "hypothetical",
+      description: `Induced ${summaries.length} pattern(s) from the graph; the best support in the graph is ${round(strongest)}`,
+    });
   run.record("induce", summaries.length > 0 ? summaries.join("; ") : "No pattern had two members in the graph.", mark);
 }
 
@@ -91,9 +115,18 @@ function ruleFromAnswer(rule: DeductionAnswer["rules"][number], displayNames: Ma
     if (!displayNames.has(key)) displayNames.set(key, value.trim());
     return key;
   };
-  const atom = (item: { subject: string; predicate: string; object: string }) => ({ subject: term(item.subject), predicate: normalizePredicate(item.predicate), object: term(item.object) });
+  const atom = (item: { subject: string; predicate: string; object: string }) => ({
+    subject: term(item.subject),
+    predicate: normalizePredicate(item.predicate),
+    object: term(item.object),
+  });
   const distinct = rule.different.map((pair) => [term(pair.left), term(pair.right)] as const);
-  return { name: rule.name, body: rule.conditions.map(atom), head: rule.conclusions.map(atom), ...(distinct.length > 0 ? { distinct } : {}) };
+  return {
+    name: rule.name,
+    body: rule.conditions.map(atom),
+    head: rule.conclusions.map(atom),
+    ...(distinct.length > 0 ? { distinct } : {}),
+  };
 }
 
 /** How a status reads in an answer's findings. */
@@ -107,7 +140,8 @@ function describeStatus(status: EpistemicStatus): string {
 /** The basis a settled query gives the answer: a proof, a derivation from a hypothesis, or nothing that follows. */
 function queryBasis(holds: boolean, restsOn: EpistemicStatus | null, description: string): AnswerBasis {
   if (!holds) return { kind: "not_derivable", score: 0.3, restsOn: null, description };
-  if (restsOn !== null && restsOnHypothesis(restsOn)) return { kind: "derived_from_hypothesis", score: 0.5, restsOn, description };
+  if (restsOn !== null && restsOnHypothesis(restsOn))
+    return { kind: "derived_from_hypothesis", score: 0.5, restsOn, description };
   return { kind: "proof", score: 1, restsOn: restsOn ?? "derived", description };
 }
 
@@ -118,13 +152,27 @@ function queryBasis(holds: boolean, restsOn: EpistemicStatus | null, description
  * stronger fact contradicts is refused (and reported); so is one whose premise
  * was refused. Records the work done for the trace.
  */
-function applyRules(run: ReasoningRun, rules: readonly Rule[], displayNames: ReadonlyMap<string, string>, step: string) {
+function applyRules(
+  run: ReasoningRun,
+  rules: readonly Rule[],
+  displayNames: ReadonlyMap<string, string>,
+  step: string,
+) {
   const { graph } = run;
   const incremental = graph.closureInput();
   // Chaining extends the graph's own index of believed facts (no copy); it is rebuilt from the graph afterwards.
-  const result = forwardChain(graph.believedFacts(), rules, { maxDerived: run.options.maxDerivedFacts, extendInPlace: true, ...(incremental ? { incremental } : {}) });
+  const result = forwardChain(graph.believedFacts(), rules, {
+    maxDerived: run.options.maxDerivedFacts,
+    extendInPlace: true,
+    ...(incremental ? { incremental } : {}),
+  });
   graph.forgetBelievedIndex();
-  const provenanceFor = (rule: string) => ({ kind: "deduction" as const, taskId: run.input.taskId, step, reference: rule });
+  const provenanceFor = (rule: string) => ({
+    kind: "deduction" as const,
+    taskId: run.input.taskId,
+    step,
+    reference: rule,
+  });
   let added = 0;
   let refused = 0;
   for (const deduction of result.deductions) {
@@ -141,15 +189,28 @@ function applyRules(run: ReasoningRun, rules: readonly Rule[], displayNames: Rea
     }
     const status = derivedStatus(believedPremises.map((premise) => premise.status));
     const validity = validityOfStatus(status);
-    for (const key of newEntities) graph.upsertEntity({ name: displayNames.get(key) ?? key, type: "concept", observations: [] }, { confidence: 1, validity, provenance: provenanceFor(deduction.rule) });
+    for (const key of newEntities)
+      graph.upsertEntity(
+        { name: displayNames.get(key) ?? key, type: "concept", observations: [] },
+        { confidence: 1, validity, provenance: provenanceFor(deduction.rule) },
+      );
     const premiseTriples: Triple[] = deduction.premises.map((premise) => graph.tripleOf(premise));
     const confidence = Math.min(...believedPremises.map((premise) => premise.confidence));
-    const outcome = graph.upsertRelation(deduction.fact, { confidence, validity, status, provenance: provenanceFor(deduction.rule), derivation: { rule: deduction.rule, premises: premiseTriples } });
+    const outcome = graph.upsertRelation(deduction.fact, {
+      confidence,
+      validity,
+      status,
+      provenance: provenanceFor(deduction.rule),
+      derivation: { rule: deduction.rule, premises: premiseTriples },
+    });
     if (outcome.refusedBy) {
       refused += 1;
       continue;
     }
-    run.found.derivations.push({ triple: graph.tripleOf(deduction.fact), derivation: { rule: deduction.rule, premises: premiseTriples } });
+    run.found.derivations.push({
+      triple: graph.tripleOf(deduction.fact),
+      derivation: { rule: deduction.rule, premises: premiseTriples },
+    });
     for (const key of [deduction.fact.subject, deduction.fact.object]) run.found.relevantEntities.add(key);
     added += 1;
   }
@@ -160,9 +221,15 @@ function applyRules(run: ReasoningRun, rules: readonly Rule[], displayNames: Rea
     factsExamined: (previous?.factsExamined ?? 0) + result.work.examined,
     ruleFirings: (previous?.ruleFirings ?? 0) + result.work.firings,
     factsDerived: (previous?.factsDerived ?? 0) + added,
-    incremental: (previous?.incremental ?? true) && incremental !== null && rules.every((rule) => incremental.closedUnder.has(ruleKey(rule))),
+    incremental:
+      (previous?.incremental ?? true) &&
+      incremental !== null &&
+      rules.every((rule) => incremental.closedUnder.has(ruleKey(rule))),
   };
-  if (refused > 0) run.findings.push(`Deduction: ${refused} deduced fact(s) were refused because a stronger fact contradicts them or their premises.`);
+  if (refused > 0)
+    run.findings.push(
+      `Deduction: ${refused} deduced fact(s) were refused because a stronger fact contradicts them or their premises.`,
+    );
   return { added, result };
 }
 
@@ -175,7 +242,13 @@ function applyRules(run: ReasoningRun, rules: readonly Rule[], displayNames: Rea
 export async function deduce(run: ReasoningRun, purpose: string, step: string): Promise<void> {
   const { graph } = run;
   const focus = run.focus(`${run.input.goal} ${purpose}`);
-  const answer = await run.ask(createDeductionMode(focus.names), { goal: run.input.goal, purpose, graph: focus.text, premises: run.input.premises, names: focus.names });
+  const answer = await run.ask(createDeductionMode(focus.names), {
+    goal: run.input.goal,
+    purpose,
+    graph: focus.text,
+    premises: run.input.premises,
+    names: focus.names,
+  });
   const mark = graph.mark();
   const rules: Rule[] = [];
   const displayNames = new Map<string, string>();
@@ -190,8 +263,15 @@ export async function deduce(run: ReasoningRun, purpose: string, step: string): 
   }
   const statements = new Map(answer.rules.map((rule) => [rule.name, rule.statement]));
   const { added, result } = applyRules(run, rules, displayNames, step);
-  const lines = run.found.derivations.slice(-added).map((item) => `${item.triple.subject} ${item.triple.predicate} ${item.triple.object} (by '${item.derivation.rule}' from ${item.derivation.premises.map((premise) => `${premise.subject} ${premise.predicate} ${premise.object}`).join(" and ")})`);
-  run.findings.push(`Deduction: ${rules.length} rule(s) applied to a fixpoint in ${result.rounds} round(s); ${added} new fact(s) follow.`);
+  const lines = run.found.derivations
+    .slice(-added)
+    .map(
+      (item) =>
+        `${item.triple.subject} ${item.triple.predicate} ${item.triple.object} (by '${item.derivation.rule}' from ${item.derivation.premises.map((premise) => `${premise.subject} ${premise.predicate} ${premise.object}`).join(" and ")})`,
+    );
+  run.findings.push(
+    `Deduction: ${rules.length} rule(s) applied to a fixpoint in ${result.rounds} round(s); ${added} new fact(s) follow.`,
+  );
   for (const rule of rules) run.findings.push(`Rule '${rule.name}': ${statements.get(rule.name) ?? ""}`);
   run.findings.push(...lines.slice(0, 25).map((line) => `Deduced: ${line}.`));
 
@@ -201,7 +281,10 @@ export async function deduce(run: ReasoningRun, purpose: string, step: string): 
   if (query.kind === "path") {
     const from = normalizeEntityName(query.from);
     const to = normalizeEntityName(query.to);
-    const predicates = query.predicates?.map((predicate) => (predicate.startsWith("^") ? `^${normalizePredicate(predicate.slice(1))}` : normalizePredicate(predicate))) ?? undefined;
+    const predicates =
+      query.predicates?.map((predicate) =>
+        predicate.startsWith("^") ? `^${normalizePredicate(predicate.slice(1))}` : normalizePredicate(predicate),
+      ) ?? undefined;
     const validation = validatePath(graph.believedFacts(), { from, to, predicates });
     run.found.pathValidation = {
       from: graph.nameOf(from),
@@ -219,7 +302,11 @@ export async function deduce(run: ReasoningRun, purpose: string, step: string): 
     querySummary = `Path check: ${run.found.pathValidation.reason}${validation.valid ? `: ${run.found.pathValidation.path.map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).join(", ")}; it rests on ${describeStatus(restsOn ?? "asserted")}` : ""}.`;
     run.establish(queryBasis(validation.valid, restsOn, querySummary));
   } else if (query.kind === "triple") {
-    const fact = { subject: normalizeEntityName(query.subject), predicate: normalizePredicate(query.predicate), object: normalizeEntityName(query.object) };
+    const fact = {
+      subject: normalizeEntityName(query.subject),
+      predicate: normalizePredicate(query.predicate),
+      object: normalizeEntityName(query.object),
+    };
     const holds = graph.believedFacts().has(fact);
     const status = graph.relation(fact)?.status ?? "asserted";
     querySummary = `Query ${graph.nameOf(fact.subject)} ${fact.predicate} ${graph.nameOf(fact.object)}: ${holds ? `holds (${status}: ${describeStatus(status)})` : "does not follow from the graph and the rules"}.`;
@@ -228,5 +315,9 @@ export async function deduce(run: ReasoningRun, purpose: string, step: string): 
     if (graph.entity(fact.object)) run.found.relevantEntities.add(fact.object);
   }
   if (querySummary) run.findings.push(querySummary);
-  run.record("deduce", `${rules.length} rule(s) applied by forward chaining (${result.rounds} round(s), ${result.fixpoint ? "fixpoint reached" : "stopped at the growth limit"}); ${added} triple(s) deduced. ${querySummary}`.trim(), mark);
+  run.record(
+    "deduce",
+    `${rules.length} rule(s) applied by forward chaining (${result.rounds} round(s), ${result.fixpoint ? "fixpoint reached" : "stopped at the growth limit"}); ${added} triple(s) deduced. ${querySummary}`.trim(),
+    mark,
+  );
 }

@@ -7,7 +7,10 @@ type Environment = Readonly<Record<string, string | undefined>>;
 
 const atLeastOne = z
   .string()
-  .refine((text) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) >= 1, "must be a whole number of at least 1")
+  .refine(
+    (text) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) >= 1,
+    "must be a whole number of at least 1",
+  )
   .transform(Number)
   .optional();
 
@@ -21,18 +24,48 @@ const defaults = defaultKnowledgeGraphOptions;
 export const knowledgeGraphEnvironment = defineModuleEnvironment<Partial<KnowledgeGraphOptions>>({
   module: "knowledge-graph",
   variables: [
-    { name: "KNOWLEDGE_GRAPH_IDLE_TIMEOUT_SECONDS", description: "seconds a session may stay idle before it expires", default: defaults.idleTimeoutMs / 1000, schema: atLeastOne },
-    { name: "KNOWLEDGE_GRAPH_MAX_SESSIONS", description: "active sessions at once", default: defaults.maxActiveSessions, schema: atLeastOne },
+    {
+      name: "KNOWLEDGE_GRAPH_IDLE_TIMEOUT_SECONDS",
+      description: "seconds a session may stay idle before it expires",
+      default: defaults.idleTimeoutMs / 1000,
+      schema: atLeastOne,
+    },
+    {
+      name: "KNOWLEDGE_GRAPH_MAX_SESSIONS",
+      description: "active sessions at once",
+      default: defaults.maxActiveSessions,
+      schema: atLeastOne,
+    },
     {
       name: "KNOWLEDGE_GRAPH_STATE_SECRET",
       description: "the key signing a session's state (default: a key kept in the database)",
       secret: true,
       schema: z.string().min(16, "must be at least 16 characters").optional(),
     },
-    { name: "KNOWLEDGE_GRAPH_MAX_MODEL_CALLS", description: "model calls per task at most", default: defaults.maxModelCalls, schema: atLeastOne },
-    { name: "KNOWLEDGE_GRAPH_MAX_ITERATIONS", description: "reasoning iterations per task at most", default: defaults.maxIterations, schema: atLeastOne },
-    { name: "KNOWLEDGE_GRAPH_MAX_GRAPH_GROWTH", description: "new graph elements one model call may propose", default: defaults.maxGraphGrowth, schema: atLeastOne },
-    { name: "KNOWLEDGE_GRAPH_MAX_DERIVED_FACTS", description: "facts the rules may derive per session", default: defaults.maxDerivedFacts, schema: atLeastOne },
+    {
+      name: "KNOWLEDGE_GRAPH_MAX_MODEL_CALLS",
+      description: "model calls per task at most",
+      default: defaults.maxModelCalls,
+      schema: atLeastOne,
+    },
+    {
+      name: "KNOWLEDGE_GRAPH_MAX_ITERATIONS",
+      description: "reasoning iterations per task at most",
+      default: defaults.maxIterations,
+      schema: atLeastOne,
+    },
+    {
+      name: "KNOWLEDGE_GRAPH_MAX_GRAPH_GROWTH",
+      description: "new graph elements one model call may propose",
+      default: defaults.maxGraphGrowth,
+      schema: atLeastOne,
+    },
+    {
+      name: "KNOWLEDGE_GRAPH_MAX_DERIVED_FACTS",
+      description: "facts the rules may derive per session",
+      default: defaults.maxDerivedFacts,
+      schema: atLeastOne,
+    },
   ],
   toOptions(values) {
     const number = (name: string) => values[name] as number | undefined;

@@ -6,7 +6,10 @@ import { type PendingWork, pendingWorkSchema } from "./pending.ts";
 export function readPending(session: StoredSession): PendingWork | null {
   const parsed = session.pending === null ? null : pendingWorkSchema.safeParse(session.pending);
   if (parsed && !parsed.success) {
-    throw new DeliberateError({ code: "STORAGE", message: `The pending state of session ${session.sessionId} is unreadable: ${parsed.error.message}` });
+    throw new DeliberateError({
+      code: "STORAGE",
+      message: `The pending state of session ${session.sessionId} is unreadable: ${parsed.error.message}`,
+    });
   }
   return parsed?.data ?? null;
 }
@@ -40,7 +43,12 @@ export function checkAnswersMatchPending(
       });
     }
     if (request.userInput != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${sessionId} waits for a tool result, not user input`, issues: [{ field: "userInput", message: "not expected now" }], hint: "Send toolResults instead." });
+      throw new DeliberateError({
+        code: "INVALID_INPUT",
+        message: `Session ${sessionId} waits for a tool result, not user input`,
+        issues: [{ field: "userInput", message: "not expected now" }],
+        hint: "Send toolResults instead.",
+      });
     }
   } else if (pending?.kind === "user") {
     if (request.userInput == null) {
@@ -52,14 +60,29 @@ export function checkAnswersMatchPending(
       });
     }
     if (request.toolResults != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${sessionId} waits for user input, not a tool result`, issues: [{ field: "toolResults", message: "not expected now" }], hint: "Send userInput instead." });
+      throw new DeliberateError({
+        code: "INVALID_INPUT",
+        message: `Session ${sessionId} waits for user input, not a tool result`,
+        issues: [{ field: "toolResults", message: "not expected now" }],
+        hint: "Send userInput instead.",
+      });
     }
   } else {
     if (request.toolResults != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${sessionId} is not waiting for a tool result`, issues: [{ field: "toolResults", message: "no tool call is pending" }], hint: "Omit toolResults." });
+      throw new DeliberateError({
+        code: "INVALID_INPUT",
+        message: `Session ${sessionId} is not waiting for a tool result`,
+        issues: [{ field: "toolResults", message: "no tool call is pending" }],
+        hint: "Omit toolResults.",
+      });
     }
     if (request.userInput != null) {
-      throw new DeliberateError({ code: "INVALID_INPUT", message: `Session ${sessionId} is not waiting for user input`, issues: [{ field: "userInput", message: "no question is pending" }], hint: "Omit userInput." });
+      throw new DeliberateError({
+        code: "INVALID_INPUT",
+        message: `Session ${sessionId} is not waiting for user input`,
+        issues: [{ field: "userInput", message: "no question is pending" }],
+        hint: "Omit userInput.",
+      });
     }
   }
 }

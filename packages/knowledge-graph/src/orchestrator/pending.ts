@@ -30,7 +30,11 @@ export const resumePointSchema = z.object({
   format: outputFormatSchema,
   stage: z.discriminatedUnion("stage", [
     z.object({ stage: z.literal("plan"), steps: z.array(storedPlanStepSchema), next: z.number().int() }),
-    z.object({ stage: z.literal("selfAsk"), subQuestions: z.array(storedSubQuestionSchema), waiting: z.number().int() }),
+    z.object({
+      stage: z.literal("selfAsk"),
+      subQuestions: z.array(storedSubQuestionSchema),
+      waiting: z.number().int(),
+    }),
   ]),
   findings: z.array(z.string()),
   trace: z.array(traceStepSchema),

@@ -1,4 +1,12 @@
-import type { ConfidenceReport, Derivation, EpistemicStatus, Notice, ReasoningTrace, TraceStep, Triple } from "@deliberate/contracts";
+import type {
+  ConfidenceReport,
+  Derivation,
+  EpistemicStatus,
+  Notice,
+  ReasoningTrace,
+  TraceStep,
+  Triple,
+} from "@deliberate/contracts";
 import { type ModeDefinition, runMode, type ToolContext } from "@deliberate/engine";
 import { selectSubgraph, renderSubgraph, type SelectedSubgraph } from "../graph/subgraph.ts";
 import type { Fact } from "../algorithms/triples.ts";
@@ -105,7 +113,8 @@ export class ReasoningRun {
   async ask<Input, Output>(mode: ModeDefinition<Input, Output>, input: Input): Promise<Output> {
     // A spent growth budget stops the call before its next model call (the graph would be incomplete).
     if (this.exhausted !== null) throw new BudgetExhausted(this.exhausted);
-    if (this.modelCalls >= this.options.maxModelCalls) throw this.exhaust(`${this.options.maxModelCalls} model calls per call`);
+    if (this.modelCalls >= this.options.maxModelCalls)
+      throw this.exhaust(`${this.options.maxModelCalls} model calls per call`);
     this.modelCalls += 1;
     return runMode(this.context, mode, input);
   }
@@ -150,19 +159,30 @@ export class ReasoningRun {
   /** The bounded part of the graph a prompt shows, as text, with the names the answer may cite. */
   focus(query: string, include: readonly string[] = []): { subgraph: SelectedSubgraph; text: string; names: string[] } {
     const subgraph = selectSubgraph(this.graph, { query, include });
-    return { subgraph, text: renderSubgraph(this.graph, subgraph), names: subgraph.entities.map((entity) => entity.name) };
+    return {
+      subgraph,
+      text: renderSubgraph(this.graph, subgraph),
+      names: subgraph.entities.map((entity) => entity.name),
+    };
   }
 
   /** Records a trace step with what the graph gained since `mark`, and reports the contradictions the step met. */
   record(kind: string, summary: string, mark: number): void {
     const added = this.graph.addedSince(mark);
-    this.trace.push({ index: this.trace.length, kind, summary, addedEntities: added.entities, addedRelations: added.relations });
+    this.trace.push({
+      index: this.trace.length,
+      kind,
+      summary,
+      addedEntities: added.entities,
+      addedRelations: added.relations,
+    });
     this.reportConflicts();
   }
 
   /** Each contradiction met since the last report becomes a notice naming both sides and how code settled it. */
   reportConflicts(): void {
-    const shown = (fact: Fact, status: string) => `'${this.graph.nameOf(fact.subject)} ${fact.predicate} ${this.graph.nameOf(fact.object)}' (${status})`;
+    const shown = (fact: Fact, status: string) =>
+      `'${this.graph.nameOf(fact.subject)} ${fact.predicate} ${this.graph.nameOf(fact.object)}' (${status})`;
     for (const event of this.graph.drainConflicts()) {
       const against = event.against.map((item) => shown(item.fact, item.status)).join(", ");
       const verdict =
@@ -171,7 +191,10 @@ export class ReasoningRun {
           : event.outcome === "retracted"
             ? "replaced the weaker, now retracted,"
             : "is contested: neither it nor the equally strong contradicting fact is believed until one is confirmed:";
-      this.notices.push({ field: null, message: `Contradiction: ${shown(event.fact, event.status)} ${verdict} ${against}.` });
+      this.notices.push({
+        field: null,
+        message: `Contradiction: ${shown(event.fact, event.status)} ${verdict} ${against}.`,
+      });
     }
   }
 

@@ -11,7 +11,10 @@ import { requireBoundCaller } from "./session-binding.ts";
 export const stateSecretName = "session_state";
 
 /** The key states are verified with: configured, else the one kept in the database (none yet: no state can be valid). */
-export async function stateSecretFor(context: KnowledgeGraphContext, options: KnowledgeGraphOptions): Promise<string | undefined> {
+export async function stateSecretFor(
+  context: KnowledgeGraphContext,
+  options: KnowledgeGraphOptions,
+): Promise<string | undefined> {
   return options.stateSecret ?? (await context.store.knowledgeGraph.findSecret(stateSecretName));
 }
 
@@ -54,7 +57,8 @@ export function expiresAt(session: StoredSession, options: KnowledgeGraphOptions
 
 /** Refuses a session that can no longer be continued. */
 function closedError(session: StoredSession, field: string, options: KnowledgeGraphOptions): DeliberateError {
-  const when = session.state === "ended" || session.state === "expired" ? session.closedAt : expiresAt(session, options);
+  const when =
+    session.state === "ended" || session.state === "expired" ? session.closedAt : expiresAt(session, options);
   const what = session.state === "ended" ? "was ended" : "expired after being idle";
   return new DeliberateError({
     code: "NOT_FOUND",
@@ -136,9 +140,19 @@ async function refuseNewSessionRequest(
     });
   }
   if (request.toolResults != null) {
-    throw new DeliberateError({ code: "INVALID_INPUT", message: "toolResults answer a pending session, and this request starts a new one", issues: [{ field: "toolResults", message: "no session waits for a tool result" }], hint: "Send toolResults with the reasoningSessionId of the session that asked for the tool call." });
+    throw new DeliberateError({
+      code: "INVALID_INPUT",
+      message: "toolResults answer a pending session, and this request starts a new one",
+      issues: [{ field: "toolResults", message: "no session waits for a tool result" }],
+      hint: "Send toolResults with the reasoningSessionId of the session that asked for the tool call.",
+    });
   }
   if (request.userInput != null) {
-    throw new DeliberateError({ code: "INVALID_INPUT", message: "userInput answers a pending session, and this request starts a new one", issues: [{ field: "userInput", message: "no session waits for user input" }], hint: "Send userInput with the reasoningSessionId of the session that asked for it." });
+    throw new DeliberateError({
+      code: "INVALID_INPUT",
+      message: "userInput answers a pending session, and this request starts a new one",
+      issues: [{ field: "userInput", message: "no session waits for user input" }],
+      hint: "Send userInput with the reasoningSessionId of the session that asked for it.",
+    });
   }
 }

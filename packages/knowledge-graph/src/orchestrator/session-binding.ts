@@ -9,7 +9,11 @@ import type { KnowledgeGraphContext } from "./reasoning-run.ts";
  * call from an anonymous caller, needs the state. The refusal is the same
  * whoever holds the session, so it tells nothing about another caller's session.
  */
-export async function requireBoundCaller(context: KnowledgeGraphContext, sessionId: string, action: "continue" | "end"): Promise<void> {
+export async function requireBoundCaller(
+  context: KnowledgeGraphContext,
+  sessionId: string,
+  action: "continue" | "end",
+): Promise<void> {
   const owner = await context.store.knowledgeGraphOwners.ownerOf(sessionId);
   if (owner !== null && context.caller !== null && owner === context.caller) return;
   throw new DeliberateError({
@@ -24,7 +28,12 @@ export async function requireBoundCaller(context: KnowledgeGraphContext, session
 }
 
 /** Binds a session the caller just created to it (anonymous callers bind nothing). */
-export async function bindToCaller(context: KnowledgeGraphContext, repositories: Pick<KnowledgeGraphContext["store"], "knowledgeGraphOwners">, sessionId: string, now: string): Promise<void> {
+export async function bindToCaller(
+  context: KnowledgeGraphContext,
+  repositories: Pick<KnowledgeGraphContext["store"], "knowledgeGraphOwners">,
+  sessionId: string,
+  now: string,
+): Promise<void> {
   if (context.caller === null) return;
   await repositories.knowledgeGraphOwners.bind({ sessionId, owner: context.caller, now });
 }

@@ -7,8 +7,15 @@ import { createSessionOwnersRepository } from "./repositories/session-owners.rep
 
 /** Binds the knowledge-graph module's repositories to a handle (the database or an open transaction). */
 export function createKnowledgeGraphRepositories(db: Kysely<Database>) {
-  return { knowledgeGraph: createKnowledgeGraphRepository(db), knowledgeGraphOwners: createSessionOwnersRepository(db), knowledgeGraphRules: createHostRulesRepository(db) };
+  return {
+    knowledgeGraph: createKnowledgeGraphRepository(db),
+    knowledgeGraphOwners: createSessionOwnersRepository(db),
+    knowledgeGraphRules: createHostRulesRepository(db),
+  };
 }
 
 /** The knowledge-graph module's part of the store, spread into its module: its migrations and its repositories. */
-export const knowledgeGraphStore = { migrations: knowledgeGraphMigrations, repositories: createKnowledgeGraphRepositories };
+export const knowledgeGraphStore = {
+  migrations: knowledgeGraphMigrations,
+  repositories: createKnowledgeGraphRepositories,
+};

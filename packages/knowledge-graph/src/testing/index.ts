@@ -1,1 +1,9 @@
-export { answerFor, scenarioAnswer, scenarioDeducedTriples, scenarioDomainKnowledge, scenarioRules, scenarioWeatherTool, scenarioWorld } from "./scenario.ts";
+export {
+  answerFor,
+  scenarioAnswer,
+  scenarioDeducedTriples,
+  scenarioDomainKnowledge,
+  scenarioRules,
+  scenarioWeatherTool,
+  scenarioWorld,
+} from "./scenario.ts";

@@ -12,7 +12,12 @@
 export const scenarioWeatherTool = {
   name: "weather",
   description: "Current weather of a city",
-  inputSchema: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { city: { type: "string", minLength: 2 } },
+    required: ["city"],
+    additionalProperties: false,
+  },
 } as const;
 
 /** Premises for deductive requests. */
@@ -22,7 +27,13 @@ export const scenarioDomainKnowledge =
 /** The three rules of the deductive chain, as the rules prompt's answer. */
 export const scenarioRules = {
   rules: [
-    { name: "parent implies ancestor", statement: "A parent is an ancestor.", conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }], different: [], conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }] },
+    {
+      name: "parent implies ancestor",
+      statement: "A parent is an ancestor.",
+      conditions: [{ subject: "?x", predicate: "parent_of", object: "?y" }],
+      different: [],
+      conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }],
+    },
     {
       name: "ancestry is transitive",
       statement: "An ancestor of an ancestor is an ancestor.",
@@ -33,7 +44,13 @@ export const scenarioRules = {
       different: [],
       conclusions: [{ subject: "?x", predicate: "ancestor_of", object: "?z" }],
     },
-    { name: "ancestors have descendants", statement: "Whoever has an ancestor descends from them.", conditions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }], different: [], conclusions: [{ subject: "?y", predicate: "descendant_of", object: "?x" }] },
+    {
+      name: "ancestors have descendants",
+      statement: "Whoever has an ancestor descends from them.",
+      conditions: [{ subject: "?x", predicate: "ancestor_of", object: "?y" }],
+      different: [],
+      conclusions: [{ subject: "?y", predicate: "descendant_of", object: "?x" }],
+    },
   ],
   query: { kind: "path", from: "Alice", to: "Dave", predicates: ["ancestor_of"] },
 };
@@ -83,10 +100,16 @@ export function answerFor(schemaName: string, prompt: string): unknown {
   switch (schemaName) {
     case "knowledge_graph_extraction":
       if (prompt.includes("Source: result of the tool")) {
-        return { entities: [{ name: "Rain", type: "weather", observations: ["80% chance on Saturday"] }], relations: [{ subject: "Paris", predicate: "expects", object: "Rain", confidence: 0.8 }] };
+        return {
+          entities: [{ name: "Rain", type: "weather", observations: ["80% chance on Saturday"] }],
+          relations: [{ subject: "Paris", predicate: "expects", object: "Rain", confidence: 0.8 }],
+        };
       }
       if (prompt.includes("Source: user's answer")) {
-        return { entities: [{ name: "Umbrella", type: "object", observations: [] }], relations: [{ subject: "Picnic", predicate: "has", object: "Umbrella", confidence: 1 }] };
+        return {
+          entities: [{ name: "Umbrella", type: "object", observations: [] }],
+          relations: [{ subject: "Picnic", predicate: "has", object: "Umbrella", confidence: 1 }],
+        };
       }
       if (prompt.includes("Source: new goal")) return { entities: [], relations: [] };
       if (prompt.includes("Nothing to see")) return { entities: [], relations: [] };
@@ -100,7 +123,11 @@ export function answerFor(schemaName: string, prompt: string): unknown {
             description: "Alice, Bob and Carol all live in Paris",
             members: ["Alice", "Bob", "Carol"],
             sharedRelation: { predicate: "lives_in", object: "Paris" },
-            abstraction: { name: "Parisian family members", type: "group", definition: "Family members who live in Paris" },
+            abstraction: {
+              name: "Parisian family members",
+              type: "group",
+              definition: "Family members who live in Paris",
+            },
             memberRelation: "member_of",
             confidence: 0.8,
             reasoning: "Three of the four share lives_in Paris.",
@@ -111,18 +138,31 @@ export function answerFor(schemaName: string, prompt: string): unknown {
       return {
         observations: [{ description: "Where Dave lives is unknown, unlike his family", entities: ["Dave"] }],
         hypotheses: [
-          { name: "Dave lives in Paris too", explanation: "Like his parent and grandparents.", additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" }] },
+          {
+            name: "Dave lives in Paris too",
+            explanation: "Like his parent and grandparents.",
+            additions: [
+              { subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Paris", objectType: "place" },
+            ],
+          },
           {
             name: "Dave moved to Lyon",
             explanation: "He left for work.",
-            additions: [{ subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" }],
+            additions: [
+              { subject: "Dave", subjectType: "person", predicate: "lives_in", object: "Lyon", objectType: "place" },
+            ],
           },
         ],
       };
     case "knowledge_graph_plan":
       return {
         steps: [
-          { kind: "toolCall", purpose: "Get Saturday's weather", toolName: "weather", toolArguments: { city: "Paris" } },
+          {
+            kind: "toolCall",
+            purpose: "Get Saturday's weather",
+            toolName: "weather",
+            toolArguments: { city: "Paris" },
+          },
           { kind: "askUser", purpose: "Know the group's gear", question: "Does the group have umbrellas?" },
           { kind: "deduce", purpose: "Decide whether the picnic can go ahead" },
         ],

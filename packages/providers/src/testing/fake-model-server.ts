@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Usage } from "../language-model.ts";
-import type { FakeModelRequest, FakeReply, FakeRespond, FakeResponder, FakeStreamOptions, FakeWire } from "./fake-model-request.ts";
+import type {
+  FakeModelRequest,
+  FakeReply,
+  FakeRespond,
+  FakeResponder,
+  FakeStreamOptions,
+  FakeWire,
+} from "./fake-model-request.ts";
 import { FakePromptCache, fakeTokens, maximumFakeCacheBreakpoints } from "./fake-prompt-cache.ts";
 import { FakeScriptError, toResponder } from "./fake-respond.ts";
 import { anthropicWire, openaiWire, type SseEvent, type StreamedAnswer, type WireFormat } from "./fake-wire-formats.ts";
@@ -85,7 +92,8 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
 
   const server = createServer((incoming, outgoing) => {
     handle(incoming, outgoing).catch((error: unknown) => {
-      if (!outgoing.headersSent) sendJson(outgoing, 500, { error: { message: String(error) } }, { "x-should-retry": "false" });
+      if (!outgoing.headersSent)
+        sendJson(outgoing, 500, { error: { message: String(error) } }, { "x-should-retry": "false" });
       else outgoing.destroy();
     });
   });
@@ -98,17 +106,24 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
     }
     const format = incoming.method === "POST" ? wireFor(path) : undefined;
     if (!format) {
-      sendJson(outgoing, 404, { error: { type: "not_found_error", message: `The fake model server has no ${incoming.method} ${path}.` } });
+      sendJson(outgoing, 404, {
+        error: { type: "not_found_error", message: `The fake model server has no ${incoming.method} ${path}.` },
+      });
       return;
     }
     const rawBody = await readBody(incoming);
     let body: Record<string, unknown>;
     try {
       const parsed: unknown = JSON.parse(rawBody);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("the body is not a JSON object");
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        throw new Error("the body is not a JSON object");
       body = parsed as Record<string, unknown>;
     } catch (error) {
-      sendJson(outgoing, 400, format.error(400, `Invalid JSON body: ${error instanceof Error ? error.message : String(error)}`));
+      sendJson(
+        outgoing,
+        400,
+        format.error(400, `Invalid JSON body: ${error instanceof Error ? error.message : String(error)}`),
+      );
       return;
     }
     const { cachePrompt, ...normalized } = format.normalize(body);
@@ -163,7 +178,9 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
       return;
     }
     if ("status" in reply) {
-      const headers: Record<string, string> = { "x-should-retry": reply.status === 429 || reply.status >= 500 ? "true" : "false" };
+      const headers: Record<string, string> = {
+        "x-should-retry": reply.status === 429 || reply.status >= 500 ? "true" : "false",
+      };
       if (reply.retryAfterSeconds !== undefined) headers["retry-after"] = String(reply.retryAfterSeconds);
       if (reply.retryAfterMs !== undefined) headers["retry-after-ms"] = String(reply.retryAfterMs);
       const message = reply.message ?? defaultErrorMessage(reply.status);
@@ -174,23 +191,43 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
       "object" in reply
         ? { kind: "object" as const, value: reply.object }
         : { kind: "text" as const, text: "text" in reply ? reply.text : "" };
-    const answerText = answer.kind === "object" ? JSON.stringify(answer.value) ?? "" : answer.text;
+    const answerText = answer.kind === "object" ? (JSON.stringify(answer.value) ?? "") : answer.text;
     const measured = cache.measure(`${request.wire}\u0000${request.model}`, cachePrompt);
     const thinkingTokens = request.thinking === "enabled" || request.thinking === "adaptive" ? 12 : 0;
-    const usage: Usage = { ...measured, outputTokens: fakeTokens(answerText) + thinkingTokens, ...("usage" in reply ? reply.usage : {}) };
+    const usage: Usage = {
+      ...measured,
+      outputTokens: fakeTokens(answerText) + thinkingTokens,
+      ...("usage" in reply ? reply.usage : {}),
+    };
     const finishReason = "finishReason" in reply && reply.finishReason === "length" ? "length" : "stop";
     const success = { request, answer, usage, finishReason, id } as const;
     if (request.stream) {
       const streaming: FakeStreamOptions = "object" in reply || "text" in reply ? reply : {};
-      await sendStream(outgoing, format, format.stream(success, streaming.chunkCharacters ?? defaultChunkCharacters), streaming, id);
+      await sendStream(
+        outgoing,
+        format,
+        format.stream(success, streaming.chunkCharacters ?? defaultChunkCharacters),
+        streaming,
+        id,
+      );
       return;
     }
     sendJson(outgoing, 200, format.success(success), { "request-id": `req_fake_${id}` });
   }
 
   /** Writes a streamed answer as SSE: opening, deltas (paced by streamDelayMs), the gate, closing; or an error event midway. */
-  async function sendStream(outgoing: ServerResponse, format: WireFormat, streamed: StreamedAnswer, reply: FakeStreamOptions, id: number): Promise<void> {
-    outgoing.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_fake_${id}` });
+  async function sendStream(
+    outgoing: ServerResponse,
+    format: WireFormat,
+    streamed: StreamedAnswer,
+    reply: FakeStreamOptions,
+    id: number,
+  ): Promise<void> {
+    outgoing.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "request-id": `req_fake_${id}`,
+    });
     const write = (event: SseEvent) => {
       const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
       outgoing.write(`${event.event !== undefined ? `event: ${event.event}\n` : ""}data: ${data}\n\n`);
@@ -203,7 +240,10 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
       write(event);
       if (reply.streamError && index === firstDeltaIndex(streamed.body)) {
         const error = reply.streamError;
-        write({ event: format.streamErrorEvent, data: format.error(error.status, error.message ?? defaultErrorMessage(error.status)) });
+        write({
+          event: format.streamErrorEvent,
+          data: format.error(error.status, error.message ?? defaultErrorMessage(error.status)),
+        });
         outgoing.end();
         return;
       }
@@ -279,9 +319,17 @@ export async function createFakeModelServer(options: FakeModelServerOptions = {}
     },
     environment(wire): Record<string, string> {
       if (wire === "anthropic") {
-        return { DELIBERATE_PROVIDER: "anthropic", ANTHROPIC_API_KEY: options.apiKey ?? fakeApiKey, ANTHROPIC_BASE_URL: url };
+        return {
+          DELIBERATE_PROVIDER: "anthropic",
+          ANTHROPIC_API_KEY: options.apiKey ?? fakeApiKey,
+          ANTHROPIC_BASE_URL: url,
+        };
       }
-      return { DELIBERATE_PROVIDER: "openai", OPENAI_API_KEY: options.apiKey ?? fakeApiKey, OPENAI_BASE_URL: `${url}/v1` };
+      return {
+        DELIBERATE_PROVIDER: "openai",
+        OPENAI_API_KEY: options.apiKey ?? fakeApiKey,
+        OPENAI_BASE_URL: `${url}/v1`,
+      };
     },
     close() {
       for (const controller of [...pending]) controller.abort();
@@ -342,7 +390,8 @@ function redactedHeaders(incoming: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
-    headers[name] = name === "authorization" || name === "x-api-key" ? "[redacted]" : Array.isArray(value) ? value.join(", ") : value;
+    headers[name] =
+      name === "authorization" || name === "x-api-key" ? "[redacted]" : Array.isArray(value) ? value.join(", ") : value;
   }
   return headers;
 }
@@ -367,12 +416,26 @@ function readBody(incoming: IncomingMessage): Promise<string> {
 
 function sendJson(outgoing: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  outgoing.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  outgoing.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   outgoing.end(text);
 }
 
 function modelList(): unknown {
   const created = Math.floor(Date.now() / 1000);
-  const data = [{ id: "fake-model", object: "model", type: "model", display_name: "Fake model", created, created_at: new Date(created * 1000).toISOString(), owned_by: "deliberate" }];
+  const data = [
+    {
+      id: "fake-model",
+      object: "model",
+      type: "model",
+      display_name: "Fake model",
+      created,
+      created_at: new Date(created * 1000).toISOString(),
+      owned_by: "deliberate",
+    },
+  ];
   return { object: "list", data, has_more: false, first_id: "fake-model", last_id: "fake-model" };
 }

@@ -58,7 +58,9 @@ export class FakePromptCache {
 
   /** Measures one answered request and records what it writes. */
   measure(model: string, prompt: FakeCachePrompt): FakeCacheOutcome {
-    return prompt.kind === "breakpoints" ? this.#breakpoints(model, prompt.segments) : this.#prefix(model, prompt.parts);
+    return prompt.kind === "breakpoints"
+      ? this.#breakpoints(model, prompt.segments)
+      : this.#prefix(model, prompt.parts);
   }
 
   clear(): void {
@@ -94,7 +96,8 @@ export class FakePromptCache {
     const last = breakpoints.at(-1);
     if (last !== undefined) {
       const lastTokens = prefixTokens[last] ?? 0;
-      if (lastTokens >= this.#minimumTokens && lastTokens > cacheReadTokens) cacheWriteTokens = lastTokens - cacheReadTokens;
+      if (lastTokens >= this.#minimumTokens && lastTokens > cacheReadTokens)
+        cacheWriteTokens = lastTokens - cacheReadTokens;
     }
     return { inputTokens: total, cacheReadTokens, cacheWriteTokens };
   }
@@ -107,7 +110,11 @@ export class FakePromptCache {
     const cached = Math.min(inputTokens, Math.floor(common / 4));
     earlier.splice(sortedIndex(earlier, prompt), 0, prompt);
     this.#prompts.set(model, earlier);
-    return { inputTokens, cacheReadTokens: cached >= Math.max(1, this.#minimumTokens) ? cached : 0, cacheWriteTokens: 0 };
+    return {
+      inputTokens,
+      cacheReadTokens: cached >= Math.max(1, this.#minimumTokens) ? cached : 0,
+      cacheWriteTokens: 0,
+    };
   }
 }
 

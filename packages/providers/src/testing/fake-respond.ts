@@ -13,7 +13,8 @@ export function toResponder(respond: FakeRespond): FakeResponder {
     const total = queue.length;
     return () => {
       const next = queue.shift();
-      if (next === undefined) throw new FakeScriptError(`The fake model server ran out of scripted replies (it was given ${total}).`);
+      if (next === undefined)
+        throw new FakeScriptError(`The fake model server ran out of scripted replies (it was given ${total}).`);
       return next;
     };
   }

@@ -8,7 +8,8 @@
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Anthropic: a tool's `input_schema` must be an object schema with no composition at its top level. */
 export function anthropicToolSchemaProblem(schema: unknown): string | undefined {
@@ -30,7 +31,27 @@ const anthropicRefused: Record<string, readonly string[]> = {
 };
 
 /** Keywords OpenAI's strict mode does not permit anywhere. */
-const openaiRefused = ["default", "minLength", "maxLength", "uniqueItems", "patternProperties", "propertyNames", "minProperties", "maxProperties", "oneOf", "allOf", "not", "if", "then", "else", "contains", "prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedProperties"];
+const openaiRefused = [
+  "default",
+  "minLength",
+  "maxLength",
+  "uniqueItems",
+  "patternProperties",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "oneOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "prefixItems",
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedProperties",
+];
 
 interface Walk {
   root: Json;
@@ -59,8 +80,10 @@ export function anthropicStrictSchemaProblem(schema: unknown): string | undefine
   const walk: Walk = { root: schema, optional: 0, unions: 0, properties: 0, resolving: [] };
   const problem = anthropicNode(schema, walk);
   if (problem) return problem;
-  if (walk.optional > 24) return `Schema contains too many optional parameters (${walk.optional}), which would make grammar compilation inefficient. Reduce the number of optional parameters in your tool schemas (limit: 24).`;
-  if (walk.unions > 16) return `Schema contains too many parameters with union types (${walk.unions} parameters with type arrays or anyOf). This would cause exponential compilation cost. Reduce the number of nullable or union-typed parameters (limit: 16).`;
+  if (walk.optional > 24)
+    return `Schema contains too many optional parameters (${walk.optional}), which would make grammar compilation inefficient. Reduce the number of optional parameters in your tool schemas (limit: 24).`;
+  if (walk.unions > 16)
+    return `Schema contains too many parameters with union types (${walk.unions} parameters with type arrays or anyOf). This would cause exponential compilation cost. Reduce the number of nullable or union-typed parameters (limit: 16).`;
   return undefined;
 }
 
@@ -104,9 +127,11 @@ function anthropicNode(node: unknown, walk: Walk): string | undefined {
     return `Unsupported regex pattern: ${node["pattern"]} (lookaround, backreferences and word boundaries are not supported)`;
   }
   const properties = node["properties"];
-  const isObjectType = type === "object" || (Array.isArray(type) && type.includes("object")) || properties !== undefined;
+  const isObjectType =
+    type === "object" || (Array.isArray(type) && type.includes("object")) || properties !== undefined;
   if (isObjectType) {
-    if (node["additionalProperties"] !== false) return "For 'object' type, 'additionalProperties' must be explicitly set to false";
+    if (node["additionalProperties"] !== false)
+      return "For 'object' type, 'additionalProperties' must be explicitly set to false";
     const required = new Set((node["required"] as string[] | undefined) ?? []);
     for (const [key, value] of Object.entries(isObject(properties) ? properties : {})) {
       if (!required.has(key)) walk.optional += 1;
@@ -127,12 +152,15 @@ function anthropicNode(node: unknown, walk: Walk): string | undefined {
  */
 export function openaiStrictSchemaProblem(schema: unknown): string | undefined {
   if (!isObject(schema)) return "schema must be a JSON Schema object";
-  if (schema["type"] !== "object") return `schema must be a JSON Schema of 'type: "object"', got 'type: "${String(schema["type"] ?? "undefined")}"'.`;
-  if (schema["anyOf"] !== undefined) return "In context=(), 'anyOf' is not permitted at the root; the root must be an object.";
+  if (schema["type"] !== "object")
+    return `schema must be a JSON Schema of 'type: "object"', got 'type: "${String(schema["type"] ?? "undefined")}"'.`;
+  if (schema["anyOf"] !== undefined)
+    return "In context=(), 'anyOf' is not permitted at the root; the root must be an object.";
   const walk: Walk = { root: schema, optional: 0, unions: 0, properties: 0, resolving: [] };
   const problem = openaiNode(schema, [], 0, walk);
   if (problem) return problem;
-  if (walk.properties > 5000) return `A schema may have up to 5000 properties in total; this one has ${walk.properties}.`;
+  if (walk.properties > 5000)
+    return `A schema may have up to 5000 properties in total; this one has ${walk.properties}.`;
   return undefined;
 }
 
@@ -169,11 +197,13 @@ function openaiNode(node: unknown, path: readonly string[], depth: number, walk:
   }
   const types = Array.isArray(node["type"]) ? node["type"] : [node["type"]];
   if (types.includes("object")) {
-    if (node["additionalProperties"] !== false) return `${context(path)}, 'additionalProperties' is required to be supplied and to be false.`;
+    if (node["additionalProperties"] !== false)
+      return `${context(path)}, 'additionalProperties' is required to be supplied and to be false.`;
     const properties = isObject(node["properties"]) ? node["properties"] : {};
     const required = new Set((node["required"] as string[] | undefined) ?? []);
     for (const key of Object.keys(properties)) {
-      if (!required.has(key)) return `${context(path)}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${key}'.`;
+      if (!required.has(key))
+        return `${context(path)}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${key}'.`;
     }
     for (const [key, value] of Object.entries(properties)) {
       walk.properties += 1;

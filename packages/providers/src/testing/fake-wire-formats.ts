@@ -4,7 +4,10 @@ import { countBreakpoints, type FakeCachePrompt } from "./fake-prompt-cache.ts";
 import { anthropicRefusal, type FakeRefusal, openaiRefusal } from "./fake-request-rules.ts";
 
 /** The wire-specific part of a request, before the server adds path, attempt, index and headers. */
-export type NormalizedBody = Omit<FakeModelRequest, "wire" | "path" | "attempt" | "index" | "headers" | "body" | "refused"> & {
+export type NormalizedBody = Omit<
+  FakeModelRequest,
+  "wire" | "path" | "attempt" | "index" | "headers" | "body" | "refused"
+> & {
   /** The prompt as the fake prompt cache measures it. */
   cachePrompt: FakeCachePrompt;
 };
@@ -65,7 +68,8 @@ const fakeThinking = "(fake model server) Working out the answer.";
 
 type Json = Record<string, unknown>;
 
-const asRecord = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const asRecord = (value: unknown): Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {};
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const asString = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 const asNumber = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
@@ -116,7 +120,10 @@ export const anthropicWire: WireFormat = {
   normalize(body) {
     const systemValue = body["system"];
     const systemBlocks = Array.isArray(systemValue) ? systemValue.map(asRecord) : [];
-    const system = typeof systemValue === "string" ? systemValue : systemBlocks.map((block) => asString(block["text"]) ?? "").join("\n");
+    const system =
+      typeof systemValue === "string"
+        ? systemValue
+        : systemBlocks.map((block) => asString(block["text"]) ?? "").join("\n");
     const messages: FakeModelMessage[] = asArray(body["messages"]).map((raw) => {
       const message = asRecord(raw);
       return { role: message["role"] === "assistant" ? "assistant" : "user", content: contentText(message["content"]) };
@@ -124,7 +131,8 @@ export const anthropicWire: WireFormat = {
     const tools = asArray(body["tools"]).map(asRecord);
     const toolChoice = asRecord(body["tool_choice"]);
     const forcedName = toolChoice["type"] === "tool" ? asString(toolChoice["name"]) : undefined;
-    const offered = toolChoice["type"] === "none" ? undefined : tools.find((tool) => tool["name"] === forcedName) ?? tools[0];
+    const offered =
+      toolChoice["type"] === "none" ? undefined : (tools.find((tool) => tool["name"] === forcedName) ?? tools[0]);
     const thinking = asRecord(body["thinking"]);
     const outputConfig = asRecord(body["output_config"]);
     const format = asRecord(outputConfig["format"]);
@@ -137,7 +145,13 @@ export const anthropicWire: WireFormat = {
       prompt: lastUserText(messages),
       schemaName: formatted ? jsonObjectNamePattern.exec(system)?.[1] : asString(offered?.["name"]),
       jsonSchema: formatted ? asRecord(format["schema"]) : offered ? asRecord(offered["input_schema"]) : undefined,
-      structured: formatted ? "json_schema" : offered ? (forcedName !== undefined || toolChoice["type"] === "any" ? "tool" : "tool-auto") : "none",
+      structured: formatted
+        ? "json_schema"
+        : offered
+          ? forcedName !== undefined || toolChoice["type"] === "any"
+            ? "tool"
+            : "tool-auto"
+          : "none",
       strict: formatted || offered?.["strict"] === true,
       thinking: asString(thinking["type"]),
       thinkingBudget: thinking["type"] === "enabled" ? asNumber(thinking["budget_tokens"]) : undefined,
@@ -193,10 +207,16 @@ export const anthropicWire: WireFormat = {
     ];
     const body: SseEvent[] = [];
     blocks.forEach((block, index) => {
-      body.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: block.start } });
+      body.push({
+        event: "content_block_start",
+        data: { type: "content_block_start", index, content_block: block.start },
+      });
       for (const piece of chunkText(block.streamed, chunkCharacters)) {
         if (piece.length === 0 && block.deltaType !== "input_json_delta") continue;
-        body.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: block.delta(piece) } });
+        body.push({
+          event: "content_block_delta",
+          data: { type: "content_block_delta", index, delta: block.delta(piece) },
+        });
       }
       if (block.signature !== undefined) {
         body.push({
@@ -243,7 +263,10 @@ interface AnthropicBlock {
   signature?: string;
 }
 
-function anthropicContent({ request, answer, finishReason, id }: SuccessInput): { blocks: AnthropicBlock[]; stopReason: string } {
+function anthropicContent({ request, answer, finishReason, id }: SuccessInput): {
+  blocks: AnthropicBlock[];
+  stopReason: string;
+} {
   const blocks: AnthropicBlock[] = [];
   if (request.thinking === "enabled" || request.thinking === "adaptive") {
     const signature = `fake-signature-${id}`;
@@ -256,7 +279,10 @@ function anthropicContent({ request, answer, finishReason, id }: SuccessInput): 
       signature,
     });
   }
-  const asTool = answer.kind === "object" && request.schemaName !== undefined && (request.structured === "tool" || request.structured === "tool-auto");
+  const asTool =
+    answer.kind === "object" &&
+    request.schemaName !== undefined &&
+    (request.structured === "tool" || request.structured === "tool-auto");
   if (asTool) {
     const toolId = `toolu_fake_${id}`;
     const value = answer.kind === "object" ? answer.value : undefined;
@@ -309,14 +335,17 @@ function anthropicCachePrompt(body: Json, tools: Json[]): FakeCachePrompt {
   if (format["schema"] !== undefined) segments.push({ text: JSON.stringify(format["schema"]), breakpoint: false });
   const systemValue = body["system"];
   if (typeof systemValue === "string") segments.push({ text: systemValue, breakpoint: false });
-  else for (const block of asArray(systemValue).map(asRecord)) segments.push({ text: asString(block["text"]) ?? "", breakpoint: marked(block) });
+  else
+    for (const block of asArray(systemValue).map(asRecord))
+      segments.push({ text: asString(block["text"]) ?? "", breakpoint: marked(block) });
   for (const raw of asArray(body["messages"])) {
     const content = asRecord(raw)["content"];
     if (typeof content === "string") {
       segments.push({ text: content, breakpoint: false });
       continue;
     }
-    for (const block of asArray(content).map(asRecord)) segments.push({ text: contentText([block]), breakpoint: marked(block) });
+    for (const block of asArray(content).map(asRecord))
+      segments.push({ text: contentText([block]), breakpoint: marked(block) });
   }
   return { kind: "breakpoints", segments };
 }
@@ -335,11 +364,18 @@ export const openaiWire: WireFormat = {
       .join("\n\n");
     const messages: FakeModelMessage[] = all
       .filter((message) => message["role"] === "user" || message["role"] === "assistant")
-      .map((message) => ({ role: message["role"] === "assistant" ? "assistant" : "user", content: contentText(message["content"]) }));
+      .map((message) => ({
+        role: message["role"] === "assistant" ? "assistant" : "user",
+        content: contentText(message["content"]),
+      }));
     const responseFormat = asRecord(body["response_format"]);
     const jsonSchema = asRecord(responseFormat["json_schema"]);
     const structured =
-      responseFormat["type"] === "json_schema" ? "json_schema" : responseFormat["type"] === "json_object" ? "json_object" : "none";
+      responseFormat["type"] === "json_schema"
+        ? "json_schema"
+        : responseFormat["type"] === "json_object"
+          ? "json_object"
+          : "none";
     return {
       model: asString(body["model"]) ?? "",
       system,
@@ -379,7 +415,14 @@ export const openaiWire: WireFormat = {
       created: Math.floor(Date.now() / 1000),
       model: request.model,
       system_fingerprint: "fp_fake",
-      choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: finishReason, logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content, refusal: null },
+          finish_reason: finishReason,
+          logprobs: null,
+        },
+      ],
       usage: openaiUsage(usage),
     };
   },
@@ -399,7 +442,11 @@ export const openaiWire: WireFormat = {
         ...extra,
       },
     });
-    const opening = [chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }])];
+    const opening = [
+      chunk([
+        { index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null },
+      ]),
+    ];
     const body = chunkText(content, chunkCharacters)
       .filter((piece) => piece.length > 0)
       .map((piece) => chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));

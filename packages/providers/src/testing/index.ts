@@ -1,5 +1,11 @@
 export { createScriptedModel } from "./scripted-model.ts";
-export type { ScriptedCall, ScriptedModel, ScriptedModelOptions, ScriptedModelScript, ScriptedResponder } from "./scripted-model.ts";
+export type {
+  ScriptedCall,
+  ScriptedModel,
+  ScriptedModelOptions,
+  ScriptedModelScript,
+  ScriptedResponder,
+} from "./scripted-model.ts";
 export { createFakeModelServer } from "./fake-model-server.ts";
 export type { FakeModelServer, FakeModelServerOptions } from "./fake-model-server.ts";
 export { respondBySchemaName } from "./fake-respond.ts";

@@ -80,7 +80,11 @@ describe("createScriptedModel", () => {
 
   it("returns text for calls without a schema", async () => {
     const model = createScriptedModel({ answer: "plain words" });
-    const result = await model.generate({ system: "", messages: [{ role: "user", content: "Say it." }], maxTokens: 10 });
+    const result = await model.generate({
+      system: "",
+      messages: [{ role: "user", content: "Say it." }],
+      maxTokens: 10,
+    });
     expect(result).toMatchObject({ text: "plain words", object: undefined });
   });
 
@@ -99,7 +103,10 @@ describe("createScriptedModel", () => {
   it("reports each answer to onProgress as one delta and its completion, the repair round as attempt 1", async () => {
     const model = createScriptedModel([{ answer: 1.5 }, { answer: 2 }]);
     const events: Array<{ attempt: number; done: boolean; outputTokens: number }> = [];
-    const result = await model.generate({ ...ask, onProgress: ({ attempt, done, outputTokens }) => events.push({ attempt, done, outputTokens }) });
+    const result = await model.generate({
+      ...ask,
+      onProgress: ({ attempt, done, outputTokens }) => events.push({ attempt, done, outputTokens }),
+    });
     expect(events.map(({ attempt, done }) => [attempt, done])).toEqual([
       [0, false],
       [0, true],

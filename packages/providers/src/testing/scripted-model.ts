@@ -63,7 +63,11 @@ export interface ScriptedModel extends LanguageModel {
  */
 export function createScriptedModel(script: ScriptedModelScript): ScriptedModel {
   const options: ScriptedModelOptions =
-    typeof script === "function" ? { answer: script } : Array.isArray(script) ? { answers: script } : (script as ScriptedModelOptions);
+    typeof script === "function"
+      ? { answer: script }
+      : Array.isArray(script)
+        ? { answers: script }
+        : (script as ScriptedModelOptions);
   const queue = options.answers ? [...options.answers] : undefined;
   const provider = options.provider ?? "scripted";
   const defaultModelId = options.modelId ?? "scripted-model";
@@ -93,9 +97,12 @@ export function createScriptedModel(script: ScriptedModelScript): ScriptedModel 
     } else if ("answer" in options) {
       value = options.answer;
     } else {
-      throw new DeliberateError({ code: "INTERNAL", message: "The scripted model was given no answer, answers or responder." });
+      throw new DeliberateError({
+        code: "INTERNAL",
+        message: "The scripted model was given no answer, answers or responder.",
+      });
     }
-    const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+    const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
     const usage = estimateUsage(call, text, options.usage);
     progress.start(repair ? 1 : 0);
     progress.delta("answer", text);
@@ -108,10 +115,14 @@ export function createScriptedModel(script: ScriptedModelScript): ScriptedModel 
     const progress = createProgressTracker(call.onProgress);
     if (!call.schema) {
       const { value, usage, modelId } = await answer(untyped, false, progress);
-      const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+      const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
       return { object: undefined as T, text, usage, finishReason: "stop", modelId };
     }
-    const format = describeAnswerFormat({ schema: call.schema, schemaName: call.schemaName, schemaDescription: call.schemaDescription });
+    const format = describeAnswerFormat({
+      schema: call.schema,
+      schemaName: call.schemaName,
+      schemaDescription: call.schemaDescription,
+    });
     return generateWithRepair<T, undefined>({
       schema: call.schema,
       format,
@@ -126,7 +137,7 @@ export function createScriptedModel(script: ScriptedModelScript): ScriptedModel 
           : call.messages;
         const { value, usage, modelId } = await answer({ ...untyped, messages }, repair !== undefined, progress);
         const candidate: JsonCandidate = typeof value === "string" ? extractJson(value) : { ok: true, value };
-        const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+        const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
         return { candidate, text, usage, finishReason: "stop", modelId, turn: undefined };
       },
     });

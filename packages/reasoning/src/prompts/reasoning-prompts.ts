@@ -10,7 +10,9 @@ function listArgument(args: Readonly<Record<string, string>>, name: string, leas
     throw new DeliberateError({
       code: "INVALID_INPUT",
       message: `${name} needs at least ${least} items`,
-      issues: [{ field: name, message: `give at least ${least}, one per line or comma-separated (got ${items.length})` }],
+      issues: [
+        { field: name, message: `give at least ${least}, one per line or comma-separated (got ${items.length})` },
+      ],
     });
   }
   return items;
@@ -25,12 +27,17 @@ function optional(args: Readonly<Record<string, string>>, name: string, key = na
 const decide: ModulePrompt = {
   name: "decide",
   title: "Decide between options",
-  description: "Rank options against criteria: each option is scored per criterion, and the weighted ranking is computed in code.",
+  description:
+    "Rank options against criteria: each option is scored per criterion, and the weighted ranking is computed in code.",
   tool: "reasoning_decision",
   arguments: [
     { name: "question", description: "The decision, as a question", required: true },
     { name: "options", description: "The options, one per line or comma-separated (at least 2)", required: true },
-    { name: "criteria", description: "Criteria to judge by, comma-separated (default: the model proposes them)", required: false },
+    {
+      name: "criteria",
+      description: "Criteria to judge by, comma-separated (default: the model proposes them)",
+      required: false,
+    },
   ],
   call: (args) => ({
     type: "weighted",
@@ -44,13 +51,18 @@ const decide: ModulePrompt = {
 const weighEvidence: ModulePrompt = {
   name: "weigh-evidence",
   title: "Weigh evidence for a claim",
-  description: "Assess how well evidence supports a claim: each item's credibility, corroboration and the overall support.",
+  description:
+    "Assess how well evidence supports a claim: each item's credibility, corroboration and the overall support.",
   tool: "reasoning_evidence",
   arguments: [
     { name: "claim", description: "The claim to test", required: true },
     { name: "evidence", description: "The evidence, one item per line (at least 1)", required: true },
   ],
-  call: (args) => ({ type: "assess", claim: args["claim"]?.trim(), evidence: listArgument(args, "evidence", 1).map((content) => ({ content })) }),
+  call: (args) => ({
+    type: "assess",
+    claim: args["claim"]?.trim(),
+    evidence: listArgument(args, "evidence", 1).map((content) => ({ content })),
+  }),
   followUp: "Say how strongly the evidence supports the claim, which items carry it and which are weak.",
 };
 
@@ -60,7 +72,12 @@ const guidedWorkflow: ModulePrompt = {
   description: "Start a guided workflow; you then answer one step at a time with submitThought.",
   tool: "startWorkflow",
   arguments: [
-    { name: "workflow", description: "The workflow", required: true, values: workflowDefinitions.map((workflow) => workflow.name) },
+    {
+      name: "workflow",
+      description: "The workflow",
+      required: true,
+      values: workflowDefinitions.map((workflow) => workflow.name),
+    },
     { name: "input", description: "The problem, decision or goal the workflow works on", required: true },
   ],
   call: (args) => {
@@ -70,7 +87,12 @@ const guidedWorkflow: ModulePrompt = {
       throw new DeliberateError({
         code: "INVALID_INPUT",
         message: `Unknown workflow: ${name}`,
-        issues: [{ field: "workflow", message: `use one of ${workflowDefinitions.map((candidate) => candidate.name).join(", ")}` }],
+        issues: [
+          {
+            field: "workflow",
+            message: `use one of ${workflowDefinitions.map((candidate) => candidate.name).join(", ")}`,
+          },
+        ],
       });
     }
     const first = workflow.inputs.find((input) => input.required) ?? workflow.inputs[0];
@@ -80,13 +102,21 @@ const guidedWorkflow: ModulePrompt = {
 };
 
 /** A prompt that runs one preset with its inputs as the prompt's arguments. */
-function presetPrompt(preset: PresetDefinition, name = `preset-${preset.id}`, title = `Preset: ${preset.name}`): ModulePrompt {
+function presetPrompt(
+  preset: PresetDefinition,
+  name = `preset-${preset.id}`,
+  title = `Preset: ${preset.name}`,
+): ModulePrompt {
   return {
     name,
     title,
     description: preset.description,
     tool: "reasoning_preset",
-    arguments: preset.inputs.map((input) => ({ name: input.name, description: input.description, required: input.required })),
+    arguments: preset.inputs.map((input) => ({
+      name: input.name,
+      description: input.description,
+      required: input.required,
+    })),
     call: (args) => ({
       operation: "run",
       preset_id: preset.id,
@@ -102,20 +132,31 @@ function runPreset(presets: readonly PresetDefinition[]): ModulePrompt {
   return {
     name: "run-preset",
     title: "Run a preset workflow",
-    description: "Run a preset: a chain of reasoning tools for a common task (debugging, risk, architecture, code review, research).",
+    description:
+      "Run a preset: a chain of reasoning tools for a common task (debugging, risk, architecture, code review, research).",
     tool: "reasoning_preset",
     arguments: [
       { name: "preset", description: "The preset's id", required: true, values: presets.map((preset) => preset.id) },
-      { name: "input", description: "What the preset works on (its first input: the problem, plan, decision, code or question)", required: true },
+      {
+        name: "input",
+        description: "What the preset works on (its first input: the problem, plan, decision, code or question)",
+        required: true,
+      },
       { name: "context", description: "Background: constraints, logs, what is in place", required: false },
     ],
     call: (args) => {
       const id = args["preset"]?.trim() ?? "";
       const preset = byId.get(id);
-      if (!preset) throw new DeliberateError({ code: "INVALID_INPUT", message: `Unknown preset: ${id}`, issues: [{ field: "preset", message: `use one of ${[...byId.keys()].join(", ")}` }] });
+      if (!preset)
+        throw new DeliberateError({
+          code: "INVALID_INPUT",
+          message: `Unknown preset: ${id}`,
+          issues: [{ field: "preset", message: `use one of ${[...byId.keys()].join(", ")}` }],
+        });
       const [main] = preset.inputs;
       const inputs: Record<string, string> = main ? { [main.name]: args["input"]?.trim() ?? "" } : {};
-      if (args["context"]?.trim() && preset.inputs.some((input) => input.name === "context")) inputs["context"] = args["context"].trim();
+      if (args["context"]?.trim() && preset.inputs.some((input) => input.name === "context"))
+        inputs["context"] = args["context"].trim();
       return { operation: "run", preset_id: preset.id, inputs };
     },
     followUp: "Summarise the preset's conclusion and the steps' key findings.",

@@ -29,4 +29,7 @@ export type ReasoningRepositories = ReturnType<typeof createReasoningRepositorie
 export type ReasoningStoreRepositories = Repositories<ReasoningRepositories>;
 
 /** The reasoning module's part of the store, spread into its module: its migrations and its repositories. */
-export const reasoningStore = { migrations: reasoningMigrations, repositories: createReasoningRepositories } satisfies Omit<StoreContribution<ReasoningRepositories>, "name">;
+export const reasoningStore = {
+  migrations: reasoningMigrations,
+  repositories: createReasoningRepositories,
+} satisfies Omit<StoreContribution<ReasoningRepositories>, "name">;

@@ -8,7 +8,12 @@ import { detectHandler } from "./detect/detect.handler.ts";
 import { evidenceHandler } from "./evidence/evidence.handler.ts";
 import { divergentHandler } from "./divergent/divergent.handler.ts";
 import { graphHandler } from "./graph/graph.handler.ts";
-import { listWorkflowsHandler, startChainOfThoughtHandler, startWorkflowHandler, submitThoughtHandler } from "./guided-workflow/guided-workflow.handler.ts";
+import {
+  listWorkflowsHandler,
+  startChainOfThoughtHandler,
+  startWorkflowHandler,
+  submitThoughtHandler,
+} from "./guided-workflow/guided-workflow.handler.ts";
 import { mctsHandler } from "./mcts/mcts.handler.ts";
 import { timelineHandler } from "./timeline/timeline.handler.ts";
 import { linearHandler } from "./linear/linear.handler.ts";

@@ -70,6 +70,18 @@ export function describeErrorCodes(baseline: Baseline): string {
 }
 
 /** Lessons that rule out moving `label` in `direction` again (regressed, no effect, rejected, undone by an operator). */
-export function ruledOutBy(lessons: readonly Lesson[], scope: string, setting: AdjustableSetting, direction: Direction): Lesson | undefined {
-  return lessons.find((lesson) => lesson.scope === scope && lesson.setting === setting && lesson.direction === direction && lesson.verdict !== "improved" && lesson.verdict !== "inconclusive");
+export function ruledOutBy(
+  lessons: readonly Lesson[],
+  scope: string,
+  setting: AdjustableSetting,
+  direction: Direction,
+): Lesson | undefined {
+  return lessons.find(
+    (lesson) =>
+      lesson.scope === scope &&
+      lesson.setting === setting &&
+      lesson.direction === direction &&
+      lesson.verdict !== "improved" &&
+      lesson.verdict !== "inconclusive",
+  );
 }

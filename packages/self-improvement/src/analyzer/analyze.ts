@@ -34,19 +34,35 @@ export interface Analysis {
 export async function analyze(input: AnalysisInput, options: AnalyzeOptions): Promise<Analysis> {
   const { use } = input.config.analyzer;
   if (use === "model" && !options.serverModel) {
-    throw new DeliberateError({ code: "PROVIDER_NOT_CONFIGURED", message: "analyzer.use is 'model' but the service has no server-side model (set a provider, or use 'auto' or 'rules')." });
+    throw new DeliberateError({
+      code: "PROVIDER_NOT_CONFIGURED",
+      message:
+        "analyzer.use is 'model' but the service has no server-side model (set a provider, or use 'auto' or 'rules').",
+    });
   }
   if (use === "rules" || !options.serverModel || input.targets.length === 0) {
-    const because = use === "rules" ? "the analyzer is set to rules" : !options.serverModel ? "no server-side model is configured" : "no setting of the tool's modes is adjustable";
+    const because =
+      use === "rules"
+        ? "the analyzer is set to rules"
+        : !options.serverModel
+          ? "no server-side model is configured"
+          : "no setting of the tool's modes is adjustable";
     return { draft: diagnoseByRules({ ...input, rulesBecause: because }), modelFailure: null };
   }
   let draft: DiagnosisDraft;
   try {
-    draft = await diagnoseWithModel(input, { models: options.models, settings: options.settings, ...(options.signal ? { signal: options.signal } : {}) });
+    draft = await diagnoseWithModel(input, {
+      models: options.models,
+      settings: options.settings,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (error) {
     if (use === "model" || options.signal?.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    return { draft: diagnoseByRules({ ...input, rulesBecause: `the model analyzer failed: ${message}` }), modelFailure: message };
+    return {
+      draft: diagnoseByRules({ ...input, rulesBecause: `the model analyzer failed: ${message}` }),
+      modelFailure: message,
+    };
   }
   const proposal = draft.action;
   if (proposal.kind === "adjust") {

@@ -4,13 +4,22 @@ import { z } from "zod";
 import { stepValue } from "../allowlist.ts";
 import { describeMetric, metricValue } from "../metrics.ts";
 import { metricNames } from "../types.ts";
-import { type AnalysisInput, type DiagnosisDraft, describeErrorCodes, describeTrigger, ruledOutBy } from "./analysis-input.ts";
+import {
+  type AnalysisInput,
+  type DiagnosisDraft,
+  describeErrorCodes,
+  describeTrigger,
+  ruledOutBy,
+} from "./analysis-input.ts";
 
 /** The mode id of the analyzer's model call (its settings and model id are configurable like any mode's). */
 export const diagnosisModeId = "self_improvement";
 
 /** The diagnosis mode and its default settings, declared on its definition (the module registers it). */
-export const diagnosisModeDeclaration: ModeDeclaration = { mode: diagnosisModeId, settings: { temperature: 0.2, maxTokens: 1500, timeoutMs: 60_000 } };
+export const diagnosisModeDeclaration: ModeDeclaration = {
+  mode: diagnosisModeId,
+  settings: { temperature: 0.2, maxTokens: 1500, timeoutMs: 60_000 },
+};
 
 const system = [
   "You are the analyzer of a reasoning service's self-improvement loop.",
@@ -63,7 +72,10 @@ function renderPrompt(input: AnalysisInput): string {
     `Modes the tool asks: ${input.modes.join(", ") || "(unknown)"}.`,
     "",
     "Settings you may change (target: current value; allowed range; step; most steps per change):",
-    ...input.targets.map((target) => `- ${target.label}: ${target.current}; ${target.entry.min}..${target.entry.max}; step ${target.entry.step}; at most ${target.entry.maxSteps} steps`),
+    ...input.targets.map(
+      (target) =>
+        `- ${target.label}: ${target.current}; ${target.entry.min}..${target.entry.max}; step ${target.entry.step}; at most ${target.entry.maxSteps} steps`,
+    ),
     "",
     input.lessons.length > 0 ? "Lessons from earlier changes (newest first):" : "No lessons recorded yet.",
     ...input.lessons.slice(0, input.config.analyzer.maxLessons).map((lesson) => `- [${lesson.verdict}] ${lesson.text}`),
@@ -79,7 +91,10 @@ function renderPrompt(input: AnalysisInput): string {
  * here from the allowlist's step and is not clamped: the executor's allowlist
  * refuses a change that leaves the bounds.
  */
-export async function diagnoseWithModel(input: AnalysisInput, options: { models: ModelRouter; settings: ModeSettings; signal?: AbortSignal }): Promise<DiagnosisDraft> {
+export async function diagnoseWithModel(
+  input: AnalysisInput,
+  options: { models: ModelRouter; settings: ModeSettings; signal?: AbortSignal },
+): Promise<DiagnosisDraft> {
   const [first, ...rest] = input.targets.map((target) => target.label);
   if (first === undefined) throw new Error("diagnoseWithModel needs at least one target");
   const maxSteps = Math.max(...input.targets.map((target) => target.entry.maxSteps));
@@ -102,7 +117,11 @@ export async function diagnoseWithModel(input: AnalysisInput, options: { models:
     return {
       description,
       suspected_cause: answer.suspected_cause,
-      action: { kind: "none", reason: answer.action.reason, revisit_after: new Date(input.now.getTime() + input.config.analyzer.noActionRevisitMs).toISOString() },
+      action: {
+        kind: "none",
+        reason: answer.action.reason,
+        revisit_after: new Date(input.now.getTime() + input.config.analyzer.noActionRevisitMs).toISOString(),
+      },
       rationale: answer.rationale,
       analyzer: "model",
       rule: null,

@@ -1,6 +1,12 @@
 import { stepsWithinBounds, stepValue } from "../allowlist.ts";
 import { type AdjustableSetting, type Direction, engineScope, type MetricName, targetLabel } from "../types.ts";
-import { type AnalysisInput, type DiagnosisDraft, describeErrorCodes, describeTrigger, ruledOutBy } from "./analysis-input.ts";
+import {
+  type AnalysisInput,
+  type DiagnosisDraft,
+  describeErrorCodes,
+  describeTrigger,
+  ruledOutBy,
+} from "./analysis-input.ts";
 
 /** One documented rule: when it applies, what it moves, and why. */
 export interface Rule {
@@ -20,7 +26,9 @@ export interface Rule {
 function dominantError(input: AnalysisInput): string | undefined {
   const { window } = input.baseline;
   const [code, count] = Object.entries(window.error_codes).sort(([, a], [, b]) => b - a)[0] ?? [];
-  return code !== undefined && count !== undefined && window.failures > 0 && count * 2 >= window.failures ? code : undefined;
+  return code !== undefined && count !== undefined && window.failures > 0 && count * 2 >= window.failures
+    ? code
+    : undefined;
 }
 
 /**
@@ -37,18 +45,23 @@ export const rules: readonly Rule[] = [
     scope: "modes",
     setting: "timeoutMs",
     direction: "increase",
-    cause: "Model calls time out before the provider answers: the mode's timeout is shorter than the provider's current latency.",
+    cause:
+      "Model calls time out before the provider answers: the mode's timeout is shorter than the provider's current latency.",
     rationale: "Most failures are PROVIDER_TIMEOUT; a longer timeout lets answers that are slow but coming arrive.",
   },
   {
     id: "cut-off-raise-max-tokens",
     metrics: ["error_rate", "repair_rate"],
-    applies: (input) => dominantError(input) === "MODEL_OUTPUT_INVALID" && input.baseline.window.cut_off * 2 >= Math.max(1, Math.round(input.baseline.window.repair_rate * input.baseline.window.samples)),
+    applies: (input) =>
+      dominantError(input) === "MODEL_OUTPUT_INVALID" &&
+      input.baseline.window.cut_off * 2 >=
+        Math.max(1, Math.round(input.baseline.window.repair_rate * input.baseline.window.samples)),
     scope: "modes",
     setting: "maxTokens",
     direction: "increase",
     cause: "Structured answers are cut off at the token limit, so they fail validation even after the repair round.",
-    rationale: "Most failures are MODEL_OUTPUT_INVALID with the answer cut off at max tokens; a higher limit lets the answer finish.",
+    rationale:
+      "Most failures are MODEL_OUTPUT_INVALID with the answer cut off at max tokens; a higher limit lets the answer finish.",
   },
   {
     id: "invalid-output-lower-temperature",
@@ -58,7 +71,8 @@ export const rules: readonly Rule[] = [
     setting: "temperature",
     direction: "decrease",
     cause: "The model's answers often fail the answer schema even after the repair round.",
-    rationale: "Most failures are MODEL_OUTPUT_INVALID (not cut off); a lower temperature makes answers follow the schema more closely.",
+    rationale:
+      "Most failures are MODEL_OUTPUT_INVALID (not cut off); a lower temperature makes answers follow the schema more closely.",
   },
   {
     id: "rate-limited-lower-concurrency",
@@ -68,7 +82,8 @@ export const rules: readonly Rule[] = [
     setting: "concurrency",
     direction: "decrease",
     cause: "The provider rate-limits the service: too many model calls are in flight at once.",
-    rationale: "Most failures are PROVIDER_RATE_LIMITED; fewer concurrent model calls per tool call stay under the limit.",
+    rationale:
+      "Most failures are PROVIDER_RATE_LIMITED; fewer concurrent model calls per tool call stay under the limit.",
   },
   {
     id: "parallel-calls-raise-concurrency",
@@ -78,7 +93,8 @@ export const rules: readonly Rule[] = [
     setting: "concurrency",
     direction: "increase",
     cause: "Calls of this tool make several model calls each, and they wait for one another.",
-    rationale: "The tool averages more than 1.5 model calls per call; running more of its independent calls at once shortens the critical path.",
+    rationale:
+      "The tool averages more than 1.5 model calls per call; running more of its independent calls at once shortens the critical path.",
   },
   {
     id: "slow-thinking-lower-budget",
@@ -131,7 +147,9 @@ export function diagnoseByRules(input: AnalysisInput): DiagnosisDraft {
       const label = targetLabel(scope, rule.setting);
       const target = input.targets.find((option) => option.scope === scope && option.setting === rule.setting);
       if (!target) {
-        skipped.push(`${rule.id}: ${label} is not adjustable (not allowlisted${rule.setting === "thinkingBudget" ? ", or the mode runs without extended thinking" : ""}, or another action on it is being measured)`);
+        skipped.push(
+          `${rule.id}: ${label} is not adjustable (not allowlisted${rule.setting === "thinkingBudget" ? ", or the mode runs without extended thinking" : ""}, or another action on it is being measured)`,
+        );
         continue;
       }
       const lesson = ruledOutBy(input.lessons, scope, rule.setting, rule.direction);
@@ -139,9 +157,16 @@ export function diagnoseByRules(input: AnalysisInput): DiagnosisDraft {
         skipped.push(`${rule.id}: a lesson rules out moving ${label} that way (${lesson.verdict}: ${lesson.text})`);
         continue;
       }
-      const steps = stepsWithinBounds(target.entry, target.current, rule.direction, trigger.severity === "critical" ? 2 : 1);
+      const steps = stepsWithinBounds(
+        target.entry,
+        target.current,
+        rule.direction,
+        trigger.severity === "critical" ? 2 : 1,
+      );
       if (steps === 0) {
-        skipped.push(`${rule.id}: ${label} is already at its ${rule.direction === "increase" ? "maximum" : "minimum"} (${target.current})`);
+        skipped.push(
+          `${rule.id}: ${label} is already at its ${rule.direction === "increase" ? "maximum" : "minimum"} (${target.current})`,
+        );
         continue;
       }
       const to = stepValue(target.entry, target.current, rule.direction, steps);
@@ -172,7 +197,11 @@ export function diagnoseByRules(input: AnalysisInput): DiagnosisDraft {
   return {
     description,
     suspected_cause: null,
-    action: { kind: "none", reason, revisit_after: new Date(input.now.getTime() + config.analyzer.noActionRevisitMs).toISOString() },
+    action: {
+      kind: "none",
+      reason,
+      revisit_after: new Date(input.now.getTime() + config.analyzer.noActionRevisitMs).toISOString(),
+    },
     rationale: reason,
     analyzer: "rules",
     rule: "no-rule",

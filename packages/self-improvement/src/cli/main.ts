@@ -46,7 +46,9 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`deliberate self-improve: --database needs a path\n\n${selfImproveUsage}\n`);
         return 2;
       }
-      target = /^postgres(ql)?:\/\//i.test(value) ? { dialect: "postgres", url: value } : { dialect: "sqlite", path: value };
+      target = /^postgres(ql)?:\/\//i.test(value)
+        ? { dialect: "postgres", url: value }
+        : { dialect: "sqlite", path: value };
       index += 1;
     } else commandArguments.push(argument);
   }

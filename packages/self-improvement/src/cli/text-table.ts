@@ -1,6 +1,8 @@
 /** A plain-text table: a header row, a rule, then the rows; columns padded to their widest cell. */
 export function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))

@@ -1,9 +1,18 @@
 import { createEngine, createTaskRunner, type DeliberateEngine, type TaskRunner } from "@deliberate/engine";
 import { createModelRouterFromModel, createOpenAIModel } from "@deliberate/providers";
-import { createFakeModelServer, type FakeModelServer, type FakeRespond, respondBySchemaName } from "@deliberate/providers/testing";
+import {
+  createFakeModelServer,
+  type FakeModelServer,
+  type FakeRespond,
+  respondBySchemaName,
+} from "@deliberate/providers/testing";
 import { openStore, type Store } from "@deliberate/store";
 import { testStorePlace } from "@deliberate/engine/testing";
-import { createSelfImprovementModule, type SelfImprovementModule, type SelfImprovementModuleOptions } from "../../src/module.ts";
+import {
+  createSelfImprovementModule,
+  type SelfImprovementModule,
+  type SelfImprovementModuleOptions,
+} from "../../src/module.ts";
 import type { SelfImprovementRepositories } from "../../src/store/repositories/self-improvement.repository.ts";
 import { probeModule } from "../fixtures/probe-module.ts";
 
@@ -25,7 +34,11 @@ export const fastLoop: SelfImprovementModuleOptions = {
   defaultTimeoutMs: 300,
   monitor: { windowSize: 10, minSamples: 8, floors: { latencyMs: 50 } },
   analyzer: { use: "rules" },
-  executor: { cooldownMs: 0, maxActionsPerHour: 50, allowlist: { timeoutMs: { min: 100, max: 5_000, step: 1_000, maxSteps: 2 } } },
+  executor: {
+    cooldownMs: 0,
+    maxActionsPerHour: 50,
+    allowlist: { timeoutMs: { min: 100, max: 5_000, step: 1_000, maxSteps: 2 } },
+  },
   learner: { minSamples: 8 },
 };
 
@@ -62,7 +75,10 @@ export async function createHarness(input: {
   holder?: string;
 }): Promise<Harness> {
   const server = await createFakeModelServer({
-    respond: respondBySchemaName({ probe_answer: input.probe ?? probeAnswer, ...(input.diagnosis ? { self_improvement_diagnosis: input.diagnosis } : {}) }),
+    respond: respondBySchemaName({
+      probe_answer: input.probe ?? probeAnswer,
+      ...(input.diagnosis ? { self_improvement_diagnosis: input.diagnosis } : {}),
+    }),
   });
   // Real calls: a healthy call must never reach the timeout on a busy machine, so 1 s, and 2 s steps.
   const options: SelfImprovementModuleOptions = {
@@ -71,16 +87,30 @@ export async function createHarness(input: {
     ...input.options,
     monitor: { ...fastLoop.monitor, ...input.options?.monitor },
     analyzer: { ...fastLoop.analyzer, ...input.options?.analyzer },
-    executor: { ...fastLoop.executor, allowlist: { timeoutMs: { min: 100, max: 9_000, step: 2_000, maxSteps: 2 } }, ...input.options?.executor },
+    executor: {
+      ...fastLoop.executor,
+      allowlist: { timeoutMs: { min: 100, max: 9_000, step: 2_000, maxSteps: 2 } },
+      ...input.options?.executor,
+    },
     learner: { ...fastLoop.learner, ...input.options?.learner },
     holder: input.holder ?? "test-holder",
   };
   // The provider's own timeout is the one a mode without timeoutMs runs with: the module must know it.
-  const model = createOpenAIModel({ baseURL: server.openaiBaseURL, apiKey: "test", modelId: "fake-model", timeoutMs: options.defaultTimeoutMs ?? 1_000, maxRetries: 0 });
+  const model = createOpenAIModel({
+    baseURL: server.openaiBaseURL,
+    apiKey: "test",
+    modelId: "fake-model",
+    timeoutMs: options.defaultTimeoutMs ?? 1_000,
+    maxRetries: 0,
+  });
   const module = createSelfImprovementModule(options);
   const modules = [probeModule, module];
   // With DELIBERATE_TEST_ENGINE_DIALECT=postgres a fresh schema, or the same one for the same path (restarts, replicas).
-  const store = await openStore<SelfImprovementRepositories>({ ...(await testStorePlace(input.path)), modules, poolSize: 4 });
+  const store = await openStore<SelfImprovementRepositories>({
+    ...(await testStorePlace(input.path)),
+    modules,
+    poolSize: 4,
+  });
   const clock = input.clock ?? createManualClock();
   const engine = createEngine({ store, modules, models: createModelRouterFromModel(model), clock });
   const runner = createTaskRunner({ engine, clock });
@@ -95,7 +125,8 @@ export async function createHarness(input: {
     async call(count, order = "at once") {
       const ask = (index: number) => engine.invoke("probe_ask", { question: `question ${index}` });
       const results: PromiseSettledResult<unknown>[] = [];
-      if (order === "at once") results.push(...(await Promise.allSettled(Array.from({ length: count }, (_, index) => ask(index)))));
+      if (order === "at once")
+        results.push(...(await Promise.allSettled(Array.from({ length: count }, (_, index) => ask(index)))));
       else for (let index = 0; index < count; index += 1) results.push(...(await Promise.allSettled([ask(index)])));
       // Each batch gets its own instant (a second later), so windows split cleanly.
       clock.advance(1_000);

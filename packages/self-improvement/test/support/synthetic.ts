@@ -1,8 +1,18 @@
-import { createEngine, createTaskRunner, type DeliberateEngine, hostModelRouter, type TaskRunner } from "@deliberate/engine";
+import {
+  createEngine,
+  createTaskRunner,
+  type DeliberateEngine,
+  hostModelRouter,
+  type TaskRunner,
+} from "@deliberate/engine";
 import type { ModelRouter } from "@deliberate/providers";
 import { openStore, type Store } from "@deliberate/store";
 import { testStorePlace } from "@deliberate/engine/testing";
-import { createSelfImprovementModule, type SelfImprovementModule, type SelfImprovementModuleOptions } from "../../src/module.ts";
+import {
+  createSelfImprovementModule,
+  type SelfImprovementModule,
+  type SelfImprovementModuleOptions,
+} from "../../src/module.ts";
 import type { SelfImprovementRepositories } from "../../src/store/repositories/self-improvement.repository.ts";
 import { probeModule } from "../fixtures/probe-module.ts";
 import { createManualClock, fastLoop } from "./harness.ts";
@@ -37,7 +47,15 @@ let sequence = 0;
  * model (host-executed), fed invocation rows written directly: the monitor,
  * analyzer, executor and learner see exactly the figures a test chose.
  */
-export async function createSyntheticHarness(input: { options?: SelfImprovementModuleOptions; path?: string; holder?: string; models?: ModelRouter; clock?: ReturnType<typeof createManualClock> } = {}): Promise<SyntheticHarness> {
+export async function createSyntheticHarness(
+  input: {
+    options?: SelfImprovementModuleOptions;
+    path?: string;
+    holder?: string;
+    models?: ModelRouter;
+    clock?: ReturnType<typeof createManualClock>;
+  } = {},
+): Promise<SyntheticHarness> {
   const options: SelfImprovementModuleOptions = {
     ...fastLoop,
     ...input.options,
@@ -50,7 +68,11 @@ export async function createSyntheticHarness(input: { options?: SelfImprovementM
   const module = createSelfImprovementModule(options);
   const modules = [probeModule, module];
   // With DELIBERATE_TEST_ENGINE_DIALECT=postgres a fresh schema, or the same one for the same path (restarts, replicas).
-  const store = await openStore<SelfImprovementRepositories>({ ...(await testStorePlace(input.path)), modules, poolSize: 4 });
+  const store = await openStore<SelfImprovementRepositories>({
+    ...(await testStorePlace(input.path)),
+    modules,
+    poolSize: 4,
+  });
   const clock = input.clock ?? createManualClock();
   const engine = createEngine({ store, modules, models: input.models ?? hostModelRouter, clock });
   const runner = createTaskRunner({ engine, clock });

@@ -40,7 +40,11 @@ export const invocationRollups: Migration = {
       .addPrimaryKeyConstraint("invocation_latency_buckets_pk", ["tool", "operation", "bucket"])
       .execute();
     await rebuildInvocationRollups(db as Kysely<Database>);
-    await db.schema.createIndex("invocations_tool_operation_latency").on("invocations").columns(["tool", "operation", "latency_ms"]).execute();
+    await db.schema
+      .createIndex("invocations_tool_operation_latency")
+      .on("invocations")
+      .columns(["tool", "operation", "latency_ms"])
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex("invocations_tool_operation_latency").execute();

@@ -16,7 +16,9 @@ export const invocationStartedAt: Migration = {
     if (dialectOf(db) === "postgres") {
       await sql`update invocations set started_at = created_at - latency_ms * interval '1 millisecond'`.execute(db);
     } else {
-      await sql`update invocations set started_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-' || (latency_ms / 1000.0) || ' seconds')`.execute(db);
+      await sql`update invocations set started_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-' || (latency_ms / 1000.0) || ' seconds')`.execute(
+        db,
+      );
     }
   },
   async down(db: Kysely<unknown>): Promise<void> {

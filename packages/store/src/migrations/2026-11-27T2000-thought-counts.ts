@@ -16,7 +16,9 @@ export const thoughtCounts: Migration = {
       .addColumn("session_id", "text", (column) => column.primaryKey().references("sessions.id").onDelete("cascade"))
       .addColumn("thought_count", "integer", (column) => column.notNull())
       .execute();
-    await sql`insert into thought_counts (session_id, thought_count) select session_id, count(*) from thoughts group by session_id`.execute(db);
+    await sql`insert into thought_counts (session_id, thought_count) select session_id, count(*) from thoughts group by session_id`.execute(
+      db,
+    );
     if (dialectOf(db) === "postgres") {
       // `set search_path from current`: the function finds the table in the schema it was made in,
       // whichever search path the writing connection has.
@@ -31,7 +33,9 @@ export const thoughtCounts: Migration = {
           update thought_counts set thought_count = thought_count - 1 where session_id = old.session_id;
           return old;
         end $$`.execute(db);
-      await sql`create trigger thoughts_counted after insert or delete on thoughts for each row execute function deliberate_count_thoughts()`.execute(db);
+      await sql`create trigger thoughts_counted after insert or delete on thoughts for each row execute function deliberate_count_thoughts()`.execute(
+        db,
+      );
       return;
     }
     await sql`

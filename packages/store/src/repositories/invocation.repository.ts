@@ -56,7 +56,13 @@ function toInvocation(row: InvocationRow): InvocationRecord {
 
 /** The rollup key of a row: '' stands for "none" so the key matches on every dialect. */
 function rollupKey(input: NewInvocation) {
-  return { tool: input.tool, operation: input.operation ?? "", provider: input.provider ?? "", success: input.success ? 1 : 0, error_code: input.error_code ?? "" };
+  return {
+    tool: input.tool,
+    operation: input.operation ?? "",
+    provider: input.provider ?? "",
+    success: input.success ? 1 : 0,
+    error_code: input.error_code ?? "",
+  };
 }
 
 const invocationColumns = [
@@ -82,7 +88,11 @@ const invocationColumns = [
 ] as const;
 
 // The three statements a batch runs, each compiled once per dialect and row count (see preparedInsert).
-const insertInvocations = preparedInsert(invocationColumns, (db: DatabaseExecutor, rows) => db.insertInto("invocations").values(rows as never), 50);
+const insertInvocations = preparedInsert(
+  invocationColumns,
+  (db: DatabaseExecutor, rows) => db.insertInto("invocations").values(rows as never),
+  50,
+);
 
 const insertLatencyBuckets = preparedInsert(
   ["tool", "operation", "bucket", "calls", "min_latency_ms"] as const,
@@ -106,7 +116,18 @@ const insertLatencyBuckets = preparedInsert(
 );
 
 const insertRollups = preparedInsert(
-  ["tool", "operation", "provider", "success", "error_code", "calls", "latency_ms_total", "model_calls", "input_tokens", "output_tokens"] as const,
+  [
+    "tool",
+    "operation",
+    "provider",
+    "success",
+    "error_code",
+    "calls",
+    "latency_ms_total",
+    "model_calls",
+    "input_tokens",
+    "output_tokens",
+  ] as const,
   (db: DatabaseExecutor, rows) =>
     db
       .insertInto("invocation_rollups")
@@ -126,7 +147,9 @@ const insertRollups = preparedInsert(
 /** A row's start when the writer gave none: its finish less its latency. */
 function startOf(input: NewInvocation): string {
   const finished = Date.parse(input.created_at);
-  return Number.isFinite(finished) ? new Date(finished - Math.max(0, Math.round(input.latency_ms))).toISOString() : input.created_at;
+  return Number.isFinite(finished)
+    ? new Date(finished - Math.max(0, Math.round(input.latency_ms))).toISOString()
+    : input.created_at;
 }
 
 /** Inserts the rows and adds them to their groups' totals, in one transaction (the caller's, when in one). */
@@ -138,13 +161,25 @@ async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvoc
   // `rounds` left out is the column's default, 1.
   await insertInvocations(
     db,
-    inputs.map((input) => ({ ...input, success: input.success ? 1 : 0, rounds: input.rounds ?? 1, started_at: input.started_at ?? startOf(input) })),
+    inputs.map((input) => ({
+      ...input,
+      success: input.success ? 1 : 0,
+      rounds: input.rounds ?? 1,
+      started_at: input.started_at ?? startOf(input),
+    })),
   );
   const groups = new Map<string, InvocationRollupRow>();
   for (const input of inputs) {
     const key = rollupKey(input);
     const id = JSON.stringify(key);
-    const group = groups.get(id) ?? { ...key, calls: 0, latency_ms_total: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 };
+    const group = groups.get(id) ?? {
+      ...key,
+      calls: 0,
+      latency_ms_total: 0,
+      model_calls: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+    };
     group.calls = Number(group.calls) + 1;
     group.latency_ms_total += input.latency_ms;
     group.model_calls = Number(group.model_calls) + input.model_calls;
@@ -152,11 +187,20 @@ async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvoc
     group.output_tokens = Number(group.output_tokens) + input.output_tokens;
     groups.set(id, group);
   }
-  const buckets = new Map<string, { tool: string; operation: string; bucket: number; calls: number; min_latency_ms: number }>();
+  const buckets = new Map<
+    string,
+    { tool: string; operation: string; bucket: number; calls: number; min_latency_ms: number }
+  >();
   for (const input of inputs) {
     const bucket = latencyBucket(input.latency_ms);
     const id = JSON.stringify([input.tool, input.operation ?? "", bucket]);
-    const entry = buckets.get(id) ?? { tool: input.tool, operation: input.operation ?? "", bucket, calls: 0, min_latency_ms: input.latency_ms };
+    const entry = buckets.get(id) ?? {
+      tool: input.tool,
+      operation: input.operation ?? "",
+      bucket,
+      calls: 0,
+      min_latency_ms: input.latency_ms,
+    };
     entry.calls += 1;
     entry.min_latency_ms = Math.min(entry.min_latency_ms, input.latency_ms);
     buckets.set(id, entry);
@@ -183,20 +227,42 @@ async function bucketsHolding(
     .selectFrom("invocation_latency_buckets")
     .where("tool", "=", tool)
     .$if(operation !== undefined, (query) => query.where("operation", "=", operation ?? ""))
-    .select((eb) => ["bucket", eb.fn.min("min_latency_ms").as("min_latency_ms"), eb.fn.sum<number>("calls").as("calls")])
+    .select((eb) => [
+      "bucket",
+      eb.fn.min("min_latency_ms").as("min_latency_ms"),
+      eb.fn.sum<number>("calls").as("calls"),
+    ])
     .groupBy("bucket");
-  const running = db
-    .selectFrom(merged.as("merged"))
-    .select((eb) => ["bucket", "min_latency_ms", "calls", eb.fn.sum<number>("calls").over((over) => over.orderBy("bucket")).as("through")]);
+  const running = db.selectFrom(merged.as("merged")).select((eb) => [
+    "bucket",
+    "min_latency_ms",
+    "calls",
+    eb.fn
+      .sum<number>("calls")
+      .over((over) => over.orderBy("bucket"))
+      .as("through"),
+  ]);
   const rows = await db
     .selectFrom(running.as("running"))
     .select(["bucket", "min_latency_ms", "calls", "through"])
-    .where((eb) => eb.or(ranks.map((rank) => eb.and([eb("through", ">=", rank), eb(eb("through", "-", eb.ref("calls")), "<", rank)]))))
+    .where((eb) =>
+      eb.or(
+        ranks.map((rank) => eb.and([eb("through", ">=", rank), eb(eb("through", "-", eb.ref("calls")), "<", rank)])),
+      ),
+    )
     .orderBy("through")
     .execute();
   return ranks.map((rank) => {
-    const row = rows.find((candidate) => Number(candidate.through) >= rank && Number(candidate.through) - Number(candidate.calls) < rank);
-    return row === undefined ? undefined : { bucket: Number(row.bucket), minLatencyMs: Number(row.min_latency_ms), callsBelow: Number(row.through) - Number(row.calls) };
+    const row = rows.find(
+      (candidate) => Number(candidate.through) >= rank && Number(candidate.through) - Number(candidate.calls) < rank,
+    );
+    return row === undefined
+      ? undefined
+      : {
+          bucket: Number(row.bucket),
+          minLatencyMs: Number(row.min_latency_ms),
+          callsBelow: Number(row.through) - Number(row.calls),
+        };
   });
 }
 
@@ -232,8 +298,13 @@ export function createInvocationRepository(db: DatabaseExecutor) {
       if (filter.sessionId !== undefined) query = query.where("session_id", "=", filter.sessionId);
       if (filter.success !== undefined) query = query.where("success", "=", filter.success ? 1 : 0);
       if (filter.since !== undefined) query = query.where("created_at", ">=", filter.since);
-      if (filter.excludeTools !== undefined && filter.excludeTools.length > 0) query = query.where("tool", "not in", [...filter.excludeTools]);
-      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit ?? 1000).execute();
+      if (filter.excludeTools !== undefined && filter.excludeTools.length > 0)
+        query = query.where("tool", "not in", [...filter.excludeTools]);
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit ?? 1000)
+        .execute();
       return rows.map(toInvocation);
     },
 
@@ -248,7 +319,9 @@ export function createInvocationRepository(db: DatabaseExecutor) {
           .selectFrom("invocation_rollups")
           .selectAll()
           .$if(filter.tool !== undefined, (query) => query.where("tool", "=", filter.tool as string))
-          .$if((filter.excludeTools?.length ?? 0) > 0, (query) => query.where("tool", "not in", [...(filter.excludeTools ?? [])]))
+          .$if((filter.excludeTools?.length ?? 0) > 0, (query) =>
+            query.where("tool", "not in", [...(filter.excludeTools ?? [])]),
+          )
           .orderBy("tool")
           .execute();
         return rollups.map((row) => ({
@@ -281,7 +354,9 @@ export function createInvocationRepository(db: DatabaseExecutor) {
         .$if(filter.tool !== undefined, (query) => query.where("tool", "=", filter.tool as string))
         .$if(filter.sessionId !== undefined, (query) => query.where("session_id", "=", filter.sessionId as string))
         .$if(filter.since !== undefined, (query) => query.where("created_at", ">=", filter.since as string))
-        .$if((filter.excludeTools?.length ?? 0) > 0, (query) => query.where("tool", "not in", [...(filter.excludeTools ?? [])]))
+        .$if((filter.excludeTools?.length ?? 0) > 0, (query) =>
+          query.where("tool", "not in", [...(filter.excludeTools ?? [])]),
+        )
         .groupBy(["tool", "operation", "provider", "success", "error_code"])
         .orderBy("tool")
         .execute();
@@ -310,16 +385,27 @@ export function createInvocationRepository(db: DatabaseExecutor) {
      * are stepped over; otherwise the matching rows are read in latency order
      * up to the rank.
      */
-    async latencyAtRanks(filter: InvocationAggregateFilter & { tool: string; operation?: string | null }, ranks: readonly number[]): Promise<Array<number | null>> {
+    async latencyAtRanks(
+      filter: InvocationAggregateFilter & { tool: string; operation?: string | null },
+      ranks: readonly number[],
+    ): Promise<Array<number | null>> {
       const wanted = ranks.map((rank) => Math.max(1, rank));
       const byOperation = (query: SelectInvocations) =>
-        filter.operation === undefined ? query : filter.operation === null ? query.where("operation", "is", null) : query.where("operation", "=", filter.operation);
+        filter.operation === undefined
+          ? query
+          : filter.operation === null
+            ? query.where("operation", "is", null)
+            : query.where("operation", "=", filter.operation);
       if (filter.sessionId !== undefined || filter.since !== undefined) {
         // Filtered: the matching rows in latency order, up to the rank.
         return Promise.all(
           wanted.map(async (rank) => {
-            const row = await byOperation(db.selectFrom("invocations").select("latency_ms").where("tool", "=", filter.tool))
-              .$if(filter.sessionId !== undefined, (query) => query.where("session_id", "=", filter.sessionId as string))
+            const row = await byOperation(
+              db.selectFrom("invocations").select("latency_ms").where("tool", "=", filter.tool),
+            )
+              .$if(filter.sessionId !== undefined, (query) =>
+                query.where("session_id", "=", filter.sessionId as string),
+              )
               .$if(filter.since !== undefined, (query) => query.where("created_at", ">=", filter.since as string))
               .orderBy("latency_ms")
               .limit(1)
@@ -337,7 +423,9 @@ export function createInvocationRepository(db: DatabaseExecutor) {
           const within = rank - 1 - bucket.callsBelow;
           if (filter.operation !== undefined) {
             // One operation: its rows from the bucket's smallest latency on, read from (tool, operation, latency_ms).
-            const row = await byOperation(db.selectFrom("invocations").select("latency_ms").where("tool", "=", filter.tool))
+            const row = await byOperation(
+              db.selectFrom("invocations").select("latency_ms").where("tool", "=", filter.tool),
+            )
               .where("latency_ms", ">=", bucket.minLatencyMs)
               .orderBy("latency_ms")
               .limit(1)
@@ -360,7 +448,11 @@ export function createInvocationRepository(db: DatabaseExecutor) {
                   .selectFrom("invocations")
                   .select("latency_ms")
                   .where("tool", "=", filter.tool)
-                  .$call((query) => (part.operation === "" ? query.where("operation", "is", null) : query.where("operation", "=", part.operation)))
+                  .$call((query) =>
+                    part.operation === ""
+                      ? query.where("operation", "is", null)
+                      : query.where("operation", "=", part.operation),
+                  )
                   .where("latency_ms", ">=", Number(part.min_latency_ms))
                   .orderBy("latency_ms")
                   .limit(Number(part.calls))
@@ -377,14 +469,18 @@ export function createInvocationRepository(db: DatabaseExecutor) {
     },
 
     /** Every matching call's latency, ascending (for percentiles). */
-    async latencies(filter: InvocationAggregateFilter = {}): Promise<Array<{ tool: string; operation: string | null; latency_ms: number }>> {
+    async latencies(
+      filter: InvocationAggregateFilter = {},
+    ): Promise<Array<{ tool: string; operation: string | null; latency_ms: number }>> {
       return db
         .selectFrom("invocations")
         .select(["tool", "operation", "latency_ms"])
         .$if(filter.tool !== undefined, (query) => query.where("tool", "=", filter.tool as string))
         .$if(filter.sessionId !== undefined, (query) => query.where("session_id", "=", filter.sessionId as string))
         .$if(filter.since !== undefined, (query) => query.where("created_at", ">=", filter.since as string))
-        .$if((filter.excludeTools?.length ?? 0) > 0, (query) => query.where("tool", "not in", [...(filter.excludeTools ?? [])]))
+        .$if((filter.excludeTools?.length ?? 0) > 0, (query) =>
+          query.where("tool", "not in", [...(filter.excludeTools ?? [])]),
+        )
         .orderBy("latency_ms")
         .execute();
     },

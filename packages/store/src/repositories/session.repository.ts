@@ -11,7 +11,9 @@ function toSession(row: SessionRow): Session {
 }
 
 /** Read on nearly every call (compiled once). */
-const sessionById = preparedQuery((db: DatabaseExecutor, id: string) => db.selectFrom("sessions").selectAll().where("id", "=", id));
+const sessionById = preparedQuery((db: DatabaseExecutor, id: string) =>
+  db.selectFrom("sessions").selectAll().where("id", "=", id),
+);
 
 /** Sessions: the unit of continuity across tool calls. */
 export function createSessionRepository(db: DatabaseExecutor) {
@@ -19,15 +21,27 @@ export function createSessionRepository(db: DatabaseExecutor) {
   const direct = directSqliteOf(db);
   return {
     async create(input: { id: string; mode: string; now: string }): Promise<Session> {
-      const row: SessionRow = { id: input.id, mode: input.mode, active_branch_id: null, created_at: input.now, updated_at: input.now };
+      const row: SessionRow = {
+        id: input.id,
+        mode: input.mode,
+        active_branch_id: null,
+        created_at: input.now,
+        updated_at: input.now,
+      };
       if (direct !== undefined) {
-        direct.run("insert into sessions (id, mode, active_branch_id, created_at, updated_at) values (?, ?, null, ?, ?)", [row.id, row.mode, row.created_at, row.updated_at]);
+        direct.run(
+          "insert into sessions (id, mode, active_branch_id, created_at, updated_at) values (?, ?, null, ?, ?)",
+          [row.id, row.mode, row.created_at, row.updated_at],
+        );
       } else await db.insertInto("sessions").values(row).execute();
       return toSession(row);
     },
 
     async find(id: string): Promise<Session | undefined> {
-      const [row] = direct !== undefined ? direct.all<SessionRow>("select * from sessions where id = ?", [id]) : await sessionById(db, id);
+      const [row] =
+        direct !== undefined
+          ? direct.all<SessionRow>("select * from sessions where id = ?", [id])
+          : await sessionById(db, id);
       return row ? toSession(row) : undefined;
     },
 
@@ -46,17 +60,32 @@ export function createSessionRepository(db: DatabaseExecutor) {
     },
 
     async setActiveBranch(input: { id: string; branchId: string | null; now: string }): Promise<void> {
-      if (direct !== undefined) return direct.run("update sessions set active_branch_id = ?, updated_at = ? where id = ?", [input.branchId, input.now, input.id]);
-      await db.updateTable("sessions").set({ active_branch_id: input.branchId, updated_at: input.now }).where("id", "=", input.id).execute();
+      if (direct !== undefined)
+        return direct.run("update sessions set active_branch_id = ?, updated_at = ? where id = ?", [
+          input.branchId,
+          input.now,
+          input.id,
+        ]);
+      await db
+        .updateTable("sessions")
+        .set({ active_branch_id: input.branchId, updated_at: input.now })
+        .where("id", "=", input.id)
+        .execute();
     },
 
     async touch(input: { id: string; now: string }): Promise<void> {
-      if (direct !== undefined) return direct.run("update sessions set updated_at = ? where id = ?", [input.now, input.id]);
+      if (direct !== undefined)
+        return direct.run("update sessions set updated_at = ? where id = ?", [input.now, input.id]);
       await db.updateTable("sessions").set({ updated_at: input.now }).where("id", "=", input.id).execute();
     },
 
     async list(input: { limit: number }): Promise<Session[]> {
-      const rows = await db.selectFrom("sessions").selectAll().orderBy("updated_at", "desc").limit(input.limit).execute();
+      const rows = await db
+        .selectFrom("sessions")
+        .selectAll()
+        .orderBy("updated_at", "desc")
+        .limit(input.limit)
+        .execute();
       return rows.map(toSession);
     },
 
@@ -65,18 +94,32 @@ export function createSessionRepository(db: DatabaseExecutor) {
      * mode; `tool`, sessions with an invocation of that tool; `search`, a
      * case-insensitive substring of the id, the mode or a thought's content.
      */
-    async search(input: { limit: number; offset: number; kind?: string; tool?: string; search?: string }): Promise<Session[]> {
+    async search(input: {
+      limit: number;
+      offset: number;
+      kind?: string;
+      tool?: string;
+      search?: string;
+    }): Promise<Session[]> {
       let query = db.selectFrom("sessions").selectAll("sessions");
       if (input.kind !== undefined) query = query.where("sessions.mode", "=", input.kind);
       if (input.tool !== undefined) {
         const tool = input.tool;
         query = query.where(({ exists, selectFrom }) =>
-          exists(selectFrom("invocations").select("invocations.id").whereRef("invocations.session_id", "=", "sessions.id").where("invocations.tool", "=", tool)),
+          exists(
+            selectFrom("invocations")
+              .select("invocations.id")
+              .whereRef("invocations.session_id", "=", "sessions.id")
+              .where("invocations.tool", "=", tool),
+          ),
         );
       }
       if (input.search !== undefined && input.search.trim() !== "") {
         // Escape LIKE wildcards so the text is matched literally, on SQLite and Postgres alike.
-        const pattern = `%${input.search.trim().toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+        const pattern = `%${input.search
+          .trim()
+          .toLowerCase()
+          .replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
         query = query.where(({ or, eb, exists, selectFrom, fn }) =>
           or([
             eb(fn("lower", ["sessions.id"]), "like", sql<string>`${pattern} escape '\\'`),
@@ -85,12 +128,19 @@ export function createSessionRepository(db: DatabaseExecutor) {
               selectFrom("thoughts")
                 .select("thoughts.id")
                 .whereRef("thoughts.session_id", "=", "sessions.id")
-                .where((inner) => inner(inner.fn("lower", ["thoughts.content"]), "like", sql<string>`${pattern} escape '\\'`)),
+                .where((inner) =>
+                  inner(inner.fn("lower", ["thoughts.content"]), "like", sql<string>`${pattern} escape '\\'`),
+                ),
             ),
           ]),
         );
       }
-      const rows = await query.orderBy("sessions.updated_at", "desc").orderBy("sessions.id").limit(input.limit).offset(input.offset).execute();
+      const rows = await query
+        .orderBy("sessions.updated_at", "desc")
+        .orderBy("sessions.id")
+        .limit(input.limit)
+        .offset(input.offset)
+        .execute();
       return rows.map(toSession);
     },
   };

@@ -73,7 +73,9 @@ export function createSuspendedCallRepository(db: DatabaseExecutor) {
         .updateTable("suspended_calls")
         .set({ claimed_until: input.until })
         .where("id", "=", input.id)
-        .where((expression) => expression.or([expression("claimed_until", "is", null), expression("claimed_until", "<=", input.now)]))
+        .where((expression) =>
+          expression.or([expression("claimed_until", "is", null), expression("claimed_until", "<=", input.now)]),
+        )
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -44,7 +44,19 @@ interface RowRange {
   skip: number;
 }
 
-type ThoughtArray = [string, string, string | null, string | null, string, string, number | null, string, string, string, number];
+type ThoughtArray = [
+  string,
+  string,
+  string | null,
+  string | null,
+  string,
+  string,
+  number | null,
+  string,
+  string,
+  string,
+  number,
+];
 
 /**
  * Rows `position` in [from, through], in order, `skip` skipped, at most `limit`.
@@ -58,18 +70,20 @@ async function readRange(db: DatabaseExecutor, sessionId: string, range: RowRang
       from (select * from thoughts where session_id = ${sessionId} and position >= ${range.from} and position <= ${range.through}
             order by position limit ${range.limit} offset ${range.skip})`.execute(db);
     const rows = JSON.parse(result.rows[0]?.rows ?? "[]") as ThoughtArray[];
-    const thoughts = rows.map(([id, session_id, branch_id, parent_id, mode, content, confidence, status, metadata, created_at]) => ({
-      id,
-      session_id,
-      branch_id,
-      parent_id,
-      mode,
-      content,
-      confidence,
-      status: status === "superseded" ? ("superseded" as const) : ("active" as const),
-      metadata: metadata === "{}" ? {} : parseJsonObject(metadata, `thought ${id}`),
-      created_at,
-    }));
+    const thoughts = rows.map(
+      ([id, session_id, branch_id, parent_id, mode, content, confidence, status, metadata, created_at]) => ({
+        id,
+        session_id,
+        branch_id,
+        parent_id,
+        mode,
+        content,
+        confidence,
+        status: status === "superseded" ? ("superseded" as const) : ("active" as const),
+        metadata: metadata === "{}" ? {} : parseJsonObject(metadata, `thought ${id}`),
+        created_at,
+      }),
+    );
     return { thoughts, lastPosition: rows.at(-1)?.[10] ?? null };
   }
   const rows = await db
@@ -98,11 +112,16 @@ export function createThoughtPages(db: DatabaseExecutor) {
         select (select thought_count from thought_counts where session_id = ${sessionId}) as total,
                (select max(position) from thoughts where session_id = ${sessionId}) as last_position`.execute(db);
       const row = result.rows[0];
-      const lastPosition = row?.last_position === null || row?.last_position === undefined ? null : Number(row.last_position);
+      const lastPosition =
+        row?.last_position === null || row?.last_position === undefined ? null : Number(row.last_position);
       let total = row?.total === null || row?.total === undefined ? 0 : Number(row.total);
       if (lastPosition !== null && total === 0) {
         // Rows without their count (written past the triggers): counted the slow way rather than reported empty.
-        const counted = await db.selectFrom("thoughts").select((expression) => expression.fn.countAll().as("count")).where("session_id", "=", sessionId).executeTakeFirstOrThrow();
+        const counted = await db
+          .selectFrom("thoughts")
+          .select((expression) => expression.fn.countAll().as("count"))
+          .where("session_id", "=", sessionId)
+          .executeTakeFirstOrThrow();
         total = Number(counted.count);
       }
       return { total, lastPosition };
@@ -118,7 +137,12 @@ export function createThoughtPages(db: DatabaseExecutor) {
       if (lastPosition === null || window.offset >= total || window.limit <= 0) return { thoughts: [], total };
       const dense = lastPosition === total - 1;
       const range = dense
-        ? { from: window.offset, through: Math.min(window.offset + window.limit - 1, lastPosition), limit: window.limit, skip: 0 }
+        ? {
+            from: window.offset,
+            through: Math.min(window.offset + window.limit - 1, lastPosition),
+            limit: window.limit,
+            skip: 0,
+          }
         : { from: 0, through: lastPosition, limit: window.limit, skip: window.offset };
       const { thoughts } = await readRange(db, sessionId, range);
       return { thoughts, total };

@@ -18,25 +18,37 @@ import { toThought } from "./thought-row.ts";
 async function listAsJson(db: DatabaseExecutor, sessionId: string, activeOnly: boolean): Promise<Thought[]> {
   const result = await sql<{ rows: string | null }>`
     select json_group_array(json_array(id, session_id, branch_id, parent_id, mode, content, confidence, status, metadata, created_at)) as rows
-    from (select * from thoughts where session_id = ${sessionId} ${activeOnly ? sql`and status = 'active'` : sql``} order by position)`.execute(db);
-  const rows = JSON.parse(result.rows[0]?.rows ?? "[]") as Array<[string, string, string | null, string | null, string, string, number | null, string, string, string]>;
-  return rows.map(([id, session_id, branch_id, parent_id, mode, content, confidence, status, metadata, created_at]) => ({
-    id,
-    session_id,
-    branch_id,
-    parent_id,
-    mode,
-    content,
-    confidence,
-    status: status === "superseded" ? "superseded" : "active",
-    metadata: metadata === "{}" ? {} : parseJsonObject(metadata, `thought ${id}`),
-    created_at,
-  }));
+    from (select * from thoughts where session_id = ${sessionId} ${activeOnly ? sql`and status = 'active'` : sql``} order by position)`.execute(
+    db,
+  );
+  const rows = JSON.parse(result.rows[0]?.rows ?? "[]") as Array<
+    [string, string, string | null, string | null, string, string, number | null, string, string, string]
+  >;
+  return rows.map(
+    ([id, session_id, branch_id, parent_id, mode, content, confidence, status, metadata, created_at]) => ({
+      id,
+      session_id,
+      branch_id,
+      parent_id,
+      mode,
+      content,
+      confidence,
+      status: status === "superseded" ? "superseded" : "active",
+      metadata: metadata === "{}" ? {} : parseJsonObject(metadata, `thought ${id}`),
+      created_at,
+    }),
+  );
 }
 
 /** The nullable columns of an appended thought with their defaults. */
 function appendedRow(input: NewThought) {
-  return { branch_id: input.branch_id ?? null, parent_id: input.parent_id ?? null, mode: input.mode, content: input.content, confidence: input.confidence ?? null };
+  return {
+    branch_id: input.branch_id ?? null,
+    parent_id: input.parent_id ?? null,
+    mode: input.mode,
+    content: input.content,
+    confidence: input.confidence ?? null,
+  };
 }
 
 export interface NewThought {
@@ -51,7 +63,13 @@ export interface NewThought {
   created_at: string;
 }
 
-const thoughtSequence = (sessionId: string) => ({ scope: "thoughts", key: sessionId, table: "thoughts", keyColumn: "session_id", positionColumn: "position" });
+const thoughtSequence = (sessionId: string) => ({
+  scope: "thoughts",
+  key: sessionId,
+  table: "thoughts",
+  keyColumn: "session_id",
+  positionColumn: "position",
+});
 
 /** The thought a caller appended, as a read would return it (its metadata is what was stored: `metadata`, parsed). */
 function appended(input: NewThought, metadata: string): Thought {
@@ -84,11 +102,24 @@ function appended(input: NewThought, metadata: string): Thought {
 
 /** The columns of an appended thought after its position, in insert order. */
 function appendValues(input: NewThought, metadata: string): unknown[] {
-  return [input.branch_id ?? null, input.parent_id ?? null, input.mode, input.content, input.confidence ?? null, metadata, input.created_at];
+  return [
+    input.branch_id ?? null,
+    input.parent_id ?? null,
+    input.mode,
+    input.content,
+    input.confidence ?? null,
+    metadata,
+    input.created_at,
+  ];
 }
 
 /** SQLite, in a transaction: the position reserved and the row inserted, two prepared statements run synchronously. */
-async function appendDirect(db: DatabaseExecutor, direct: DirectSqlite, input: NewThought, metadata: string): Promise<void> {
+async function appendDirect(
+  db: DatabaseExecutor,
+  direct: DirectSqlite,
+  input: NewThought,
+  metadata: string,
+): Promise<void> {
   const position = await reservePositions(db, thoughtSequence(input.session_id));
   direct.run(
     "insert into thoughts (id, session_id, position, branch_id, parent_id, mode, content, confidence, status, metadata, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)",
@@ -131,14 +162,25 @@ export function createThoughtRepository(db: DatabaseExecutor) {
       else if (postgres) await appendInOneStatement(db, input, metadata);
       else {
         const position = await reservePositions(db, thoughtSequence(input.session_id));
-        const row: ThoughtRow = { id: input.id, session_id: input.session_id, position, ...appendedRow(input), status: "active", metadata, created_at: input.created_at };
+        const row: ThoughtRow = {
+          id: input.id,
+          session_id: input.session_id,
+          position,
+          ...appendedRow(input),
+          status: "active",
+          metadata,
+          created_at: input.created_at,
+        };
         await db.insertInto("thoughts").values(row).execute();
       }
       return appended(input, metadata);
     },
 
     async find(id: string): Promise<Thought | undefined> {
-      const row = direct !== undefined ? direct.get<ThoughtRow>("select * from thoughts where id = ?", [id]) : await db.selectFrom("thoughts").selectAll().where("id", "=", id).executeTakeFirst();
+      const row =
+        direct !== undefined
+          ? direct.get<ThoughtRow>("select * from thoughts where id = ?", [id])
+          : await db.selectFrom("thoughts").selectAll().where("id", "=", id).executeTakeFirst();
       return row ? toThought(row) : undefined;
     },
 
@@ -157,7 +199,8 @@ export function createThoughtRepository(db: DatabaseExecutor) {
 
     /** Every thought of a session in order, including superseded ones unless `activeOnly`. */
     async listBySession(sessionId: string, options: { activeOnly?: boolean } = {}): Promise<Thought[]> {
-      if (db.getExecutor().adapter instanceof SqliteAdapter) return listAsJson(db, sessionId, options.activeOnly === true);
+      if (db.getExecutor().adapter instanceof SqliteAdapter)
+        return listAsJson(db, sessionId, options.activeOnly === true);
       let query = db.selectFrom("thoughts").selectAll().where("session_id", "=", sessionId);
       if (options.activeOnly) query = query.where("status", "=", "active");
       const rows = await query.orderBy("position", "asc").execute();
@@ -167,7 +210,10 @@ export function createThoughtRepository(db: DatabaseExecutor) {
     /** The newest `limit` active thoughts, oldest first (the context fed to the next prompt). */
     async recent(sessionId: string, limit: number): Promise<Thought[]> {
       if (direct !== undefined) {
-        const rows = direct.all<ThoughtRow>("select * from thoughts where session_id = ? and status = 'active' order by position desc limit ?", [sessionId, limit]);
+        const rows = direct.all<ThoughtRow>(
+          "select * from thoughts where session_id = ? and status = 'active' order by position desc limit ?",
+          [sessionId, limit],
+        );
         return rows.reverse().map(toThought);
       }
       const rows = await db
@@ -183,10 +229,15 @@ export function createThoughtRepository(db: DatabaseExecutor) {
 
     async count(sessionId: string, options: { activeOnly?: boolean } = {}): Promise<number> {
       if (direct !== undefined) {
-        const text = options.activeOnly ? "select count(*) as count from thoughts where session_id = ? and status = 'active'" : "select count(*) as count from thoughts where session_id = ?";
+        const text = options.activeOnly
+          ? "select count(*) as count from thoughts where session_id = ? and status = 'active'"
+          : "select count(*) as count from thoughts where session_id = ?";
         return Number(direct.get<{ count: number }>(text, [sessionId])?.count ?? 0);
       }
-      let query = db.selectFrom("thoughts").select((expression) => expression.fn.countAll().as("count")).where("session_id", "=", sessionId);
+      let query = db
+        .selectFrom("thoughts")
+        .select((expression) => expression.fn.countAll().as("count"))
+        .where("session_id", "=", sessionId);
       if (options.activeOnly) query = query.where("status", "=", "active");
       const row = await query.executeTakeFirstOrThrow();
       return Number(row.count);
@@ -194,7 +245,11 @@ export function createThoughtRepository(db: DatabaseExecutor) {
 
     /** Sets aside (never deletes) active thoughts not in `keepIds`; returns how many. */
     async supersedeExcept(sessionId: string, keepIds: readonly string[]): Promise<number> {
-      let query = db.updateTable("thoughts").set({ status: "superseded" }).where("session_id", "=", sessionId).where("status", "=", "active");
+      let query = db
+        .updateTable("thoughts")
+        .set({ status: "superseded" })
+        .where("session_id", "=", sessionId)
+        .where("status", "=", "active");
       if (keepIds.length > 0) query = query.where("id", "not in", keepIds);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);

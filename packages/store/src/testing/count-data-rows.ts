@@ -16,8 +16,16 @@ export async function countDataRows(store: { db: unknown; dialect?: string }): P
   const skipped = sql.join(bookkeepingTables.map((name) => sql.lit(name)));
   const tables =
     store.dialect === "postgres"
-      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' and table_name not like '%migrations' and table_name not in (${skipped}) order by table_name`.execute(db)
-      : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' and name not in (${skipped}) order by name`.execute(db);
+      ? await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%' and table_name not like '%migrations' and table_name not in (${skipped}) order by table_name`.execute(
+          db,
+        )
+      : await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name not like '%migrations' and name not in (${skipped}) order by name`.execute(
+          db,
+        );
   const counts: Record<string, number> = {};
   for (const { name } of tables.rows) {
     const row = await sql<{ count: number | string }>`select count(*) as count from ${sql.table(name)}`.execute(db);

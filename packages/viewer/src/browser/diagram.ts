@@ -51,25 +51,49 @@ function nodeHeight(node: DiagramNode): number {
   return 14 + lineHeight * (1 + (node.lines?.length ?? 0));
 }
 
-function dagreLayout(nodes: readonly DiagramNode[], edges: readonly DiagramEdge[], width: number, direction: "TB" | "LR"): Layout {
+function dagreLayout(
+  nodes: readonly DiagramNode[],
+  edges: readonly DiagramEdge[],
+  width: number,
+  direction: "TB" | "LR",
+): Layout {
   const graph = new graphlib.Graph({ multigraph: true });
   graph.setGraph({ rankdir: direction, nodesep: 24, ranksep: 44, edgesep: 12, marginx: 12, marginy: 12 });
   graph.setDefaultEdgeLabel(() => ({}));
   for (const node of nodes) graph.setNode(node.id, { width, height: nodeHeight(node) });
   edges.forEach((edge, index) => {
     const labelled = edge.label !== undefined && edge.label !== "";
-    graph.setEdge(edge.from, edge.to, labelled ? { label: edge.label, width: Math.min(160, edge.label!.length * characterWidth + 8), height: 16, labelpos: "c" } : {}, `e${index}`);
+    graph.setEdge(
+      edge.from,
+      edge.to,
+      labelled
+        ? {
+            label: edge.label,
+            width: Math.min(160, edge.label!.length * characterWidth + 8),
+            height: 16,
+            labelpos: "c",
+          }
+        : {},
+      `e${index}`,
+    );
   });
   layout(graph);
   const size = graph.graph() as { width?: number; height?: number };
   return {
     width: Math.ceil(size.width ?? 100),
     height: Math.ceil(size.height ?? 100),
-    nodes: new Map(nodes.map((node) => [node.id, graph.node(node.id) as { x: number; y: number; width: number; height: number }])),
+    nodes: new Map(
+      nodes.map((node) => [node.id, graph.node(node.id) as { x: number; y: number; width: number; height: number }]),
+    ),
     edges: edges.map((edge, index) => {
-      const laid = graph.edge(edge.from, edge.to, `e${index}`) as { points?: Point[]; x?: number; y?: number } | undefined;
+      const laid = graph.edge(edge.from, edge.to, `e${index}`) as
+        | { points?: Point[]; x?: number; y?: number }
+        | undefined;
       if (!laid?.points || laid.points.length === 0) return undefined;
-      return { points: laid.points, ...(laid.x !== undefined && laid.y !== undefined ? { label: { x: laid.x, y: laid.y } } : {}) };
+      return {
+        points: laid.points,
+        ...(laid.x !== undefined && laid.y !== undefined ? { label: { x: laid.x, y: laid.y } } : {}),
+      };
     }),
   };
 }
@@ -80,12 +104,18 @@ function dagreLayout(nodes: readonly DiagramNode[], edges: readonly DiagramEdge[
  * consecutive slots and a parent is centred over its children. Other edges
  * are drawn over the tree. Deterministic, like dagre.
  */
-function tidyLayout(nodes: readonly DiagramNode[], edges: readonly DiagramEdge[], width: number, direction: "TB" | "LR"): Layout {
+function tidyLayout(
+  nodes: readonly DiagramNode[],
+  edges: readonly DiagramEdge[],
+  width: number,
+  direction: "TB" | "LR",
+): Layout {
   const order = new Map(nodes.map((node, index) => [node.id, index]));
   const parentOf = new Map<string, string>();
   for (const edge of edges) {
     if (parentOf.has(edge.to)) continue;
-    if ((order.get(edge.from) ?? Number.POSITIVE_INFINITY) < (order.get(edge.to) ?? -1)) parentOf.set(edge.to, edge.from);
+    if ((order.get(edge.from) ?? Number.POSITIVE_INFINITY) < (order.get(edge.to) ?? -1))
+      parentOf.set(edge.to, edge.from);
   }
   const children = new Map<string, string[]>();
   const roots: string[] = [];
@@ -95,9 +125,11 @@ function tidyLayout(nodes: readonly DiagramNode[], edges: readonly DiagramEdge[]
     else children.set(parent, [...(children.get(parent) ?? []), node.id]);
   }
   const depth = new Map<string, number>();
-  for (const node of nodes) depth.set(node.id, parentOf.has(node.id) ? (depth.get(parentOf.get(node.id)!) ?? 0) + 1 : 0);
+  for (const node of nodes)
+    depth.set(node.id, parentOf.has(node.id) ? (depth.get(parentOf.get(node.id)!) ?? 0) + 1 : 0);
   const rankHeight = new Map<number, number>();
-  for (const node of nodes) rankHeight.set(depth.get(node.id)!, Math.max(rankHeight.get(depth.get(node.id)!) ?? 0, nodeHeight(node)));
+  for (const node of nodes)
+    rankHeight.set(depth.get(node.id)!, Math.max(rankHeight.get(depth.get(node.id)!) ?? 0, nodeHeight(node)));
   const heights = new Map(nodes.map((node) => [node.id, nodeHeight(node)]));
   // Breadth along a rank (x for TB, y for LR) and the gap between ranks.
   const vertical = direction === "TB";
@@ -146,7 +178,15 @@ function tidyLayout(nodes: readonly DiagramNode[], edges: readonly DiagramEdge[]
       const to = laid.get(edge.to)!;
       const start = vertical ? { x: from.x, y: from.y + from.height / 2 } : { x: from.x + from.width / 2, y: from.y };
       const end = vertical ? { x: to.x, y: to.y - to.height / 2 } : { x: to.x - to.width / 2, y: to.y };
-      const middle = vertical ? [{ x: start.x, y: (start.y + end.y) / 2 }, { x: end.x, y: (start.y + end.y) / 2 }] : [{ x: (start.x + end.x) / 2, y: start.y }, { x: (start.x + end.x) / 2, y: end.y }];
+      const middle = vertical
+        ? [
+            { x: start.x, y: (start.y + end.y) / 2 },
+            { x: end.x, y: (start.y + end.y) / 2 },
+          ]
+        : [
+            { x: (start.x + end.x) / 2, y: start.y },
+            { x: (start.x + end.x) / 2, y: end.y },
+          ];
       return { points: [start, ...middle, end], label: { x: (start.x + end.x) / 2, y: (start.y + end.y) / 2 } };
     }),
   };
@@ -164,7 +204,10 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
   const known = new Set(options.nodes.map((node) => node.id));
   const edges = options.edges.filter((edge) => known.has(edge.from) && known.has(edge.to));
   const direction = options.direction ?? "TB";
-  const laidOut = options.nodes.length <= dagreNodeLimit ? dagreLayout(options.nodes, edges, width, direction) : tidyLayout(options.nodes, edges, width, direction);
+  const laidOut =
+    options.nodes.length <= dagreNodeLimit
+      ? dagreLayout(options.nodes, edges, width, direction)
+      : tidyLayout(options.nodes, edges, width, direction);
   const totalWidth = laidOut.width;
   const totalHeight = laidOut.height;
   diagramCount += 1;
@@ -190,7 +233,20 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
     s(
       "defs",
       {},
-      s("marker", { id: markerId, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" }, s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" })),
+      s(
+        "marker",
+        {
+          id: markerId,
+          viewBox: "0 0 10 10",
+          refX: 9,
+          refY: 5,
+          markerWidth: 9,
+          markerHeight: 9,
+          markerUnits: "userSpaceOnUse",
+          orient: "auto-start-reverse",
+        },
+        s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow-head" }),
+      ),
     ),
   );
   const edgeLayer = s("g", { class: "edges" });
@@ -199,10 +255,31 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
   edges.forEach((edge, index) => {
     const route = laidOut.edges[index];
     if (!route) return;
-    const d = route.points.map((point, position) => `${position === 0 ? "M" : "L"}${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(" ");
-    edgeLayer.append(s("path", { d, class: `edge ${edge.className ?? ""}`.trim(), "data-from": edge.from, "data-to": edge.to, "marker-end": `url(#${markerId})` }));
+    const d = route.points
+      .map((point, position) => `${position === 0 ? "M" : "L"}${point.x.toFixed(1)},${point.y.toFixed(1)}`)
+      .join(" ");
+    edgeLayer.append(
+      s("path", {
+        d,
+        class: `edge ${edge.className ?? ""}`.trim(),
+        "data-from": edge.from,
+        "data-to": edge.to,
+        "marker-end": `url(#${markerId})`,
+      }),
+    );
     if (edge.label && route.label) {
-      labelLayer.append(s("text", { x: route.label.x.toFixed(1), y: (route.label.y + 4).toFixed(1), class: `edge-label ${edge.className ?? ""}`.trim(), "text-anchor": "middle" }, truncate(edge.label, 26)));
+      labelLayer.append(
+        s(
+          "text",
+          {
+            x: route.label.x.toFixed(1),
+            y: (route.label.y + 4).toFixed(1),
+            class: `edge-label ${edge.className ?? ""}`.trim(),
+            "text-anchor": "middle",
+          },
+          truncate(edge.label, 26),
+        ),
+      );
     }
   });
   svg.append(edgeLayer, labelLayer);
@@ -211,12 +288,17 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
     const laid = laidOut.nodes.get(node.id)!;
     const left = laid.x - laid.width / 2;
     const top = laid.y - laid.height / 2;
-    const group = s("g", { class: `node ${node.className ?? ""}`.trim(), "data-node-id": node.id, transform: `translate(${left.toFixed(1)},${top.toFixed(1)})` });
+    const group = s("g", {
+      class: `node ${node.className ?? ""}`.trim(),
+      "data-node-id": node.id,
+      transform: `translate(${left.toFixed(1)},${top.toFixed(1)})`,
+    });
     group.append(s("title", {}, node.description));
     group.append(s("rect", { width: laid.width, height: laid.height, rx: 6, ry: 6 }));
     const text = s("text", { x: 8, y: 4 + lineHeight, class: "node-text" });
     text.append(s("tspan", { x: 8, class: "node-title" }, truncate(node.title, maxCharacters)));
-    for (const line of node.lines ?? []) text.append(s("tspan", { x: 8, dy: lineHeight, class: "node-line" }, truncate(line, maxCharacters)));
+    for (const line of node.lines ?? [])
+      text.append(s("tspan", { x: 8, dy: lineHeight, class: "node-line" }, truncate(line, maxCharacters)));
     group.append(text);
     nodeLayer.append(group);
   }
@@ -226,7 +308,11 @@ export function drawDiagram(options: DiagramOptions): SVGSVGElement {
 
 /** A scrollable frame for a diagram, with a legend. */
 export function diagramFrame(svg: SVGSVGElement, legend: ReadonlyArray<readonly [string, string]> = []): HTMLElement {
-  const scroller = h("div", { class: "diagram-scroll", tabindex: 0, role: "region", "aria-label": svg.getAttribute("aria-label") ?? "diagram" }, svg);
+  const scroller = h(
+    "div",
+    { class: "diagram-scroll", tabindex: 0, role: "region", "aria-label": svg.getAttribute("aria-label") ?? "diagram" },
+    svg,
+  );
   // Once on the page, a diagram wider or taller than its frame opens centred on its root.
   requestAnimationFrame(() => {
     const x = Number(svg.dataset["focusX"] ?? 0);
@@ -242,7 +328,14 @@ export function diagramFrame(svg: SVGSVGElement, legend: ReadonlyArray<readonly 
       ? h(
           "figcaption",
           { class: "legend" },
-          legend.map(([className, label]) => h("span", { class: "legend-item" }, h("span", { class: `swatch ${className}`, "aria-hidden": "true" }), label)),
+          legend.map(([className, label]) =>
+            h(
+              "span",
+              { class: "legend-item" },
+              h("span", { class: `swatch ${className}`, "aria-hidden": "true" }),
+              label,
+            ),
+          ),
         )
       : null,
   );
@@ -252,7 +345,14 @@ export function diagramFrame(svg: SVGSVGElement, legend: ReadonlyArray<readonly 
  * The node cap: how many items of `total` to show, with "show more" and "show
  * all" buttons that raise the count kept in the view's state.
  */
-export function nodeCap(options: { total: number; state: Map<string, unknown>; key: string; step: number; noun: string; rerender: () => void }): { shown: number; control: Child } {
+export function nodeCap(options: {
+  total: number;
+  state: Map<string, unknown>;
+  key: string;
+  step: number;
+  noun: string;
+  rerender: () => void;
+}): { shown: number; control: Child } {
   const stored = options.state.get(options.key);
   const shown = Math.min(options.total, typeof stored === "number" ? stored : options.step);
   if (shown >= options.total) return { shown, control: null };
@@ -260,7 +360,11 @@ export function nodeCap(options: { total: number; state: Map<string, unknown>; k
   const control = h(
     "div",
     { class: "cap", role: "group", "aria-label": `${options.noun} shown` },
-    h("span", { class: "cap-text" }, `Showing ${shown.toLocaleString("en")} of ${options.total.toLocaleString("en")} ${options.noun}.`),
+    h(
+      "span",
+      { class: "cap-text" },
+      `Showing ${shown.toLocaleString("en")} of ${options.total.toLocaleString("en")} ${options.noun}.`,
+    ),
     h(
       "button",
       {

@@ -32,7 +32,11 @@ function apply(element: Element, attributes: Attributes | undefined): void {
 }
 
 /** An HTML element with attributes and children (strings become text nodes). */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes?: Attributes, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes?: Attributes,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   apply(element, attributes);
   append(element, children);
@@ -40,7 +44,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes?: At
 }
 
 /** An SVG element with attributes and children. */
-export function s<K extends keyof SVGElementTagNameMap>(tag: K, attributes?: Attributes, ...children: Child[]): SVGElementTagNameMap[K] {
+export function s<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes?: Attributes,
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const element = document.createElementNS(svgNamespace, tag);
   apply(element, attributes);
   append(element, children);

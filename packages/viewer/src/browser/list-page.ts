@@ -19,14 +19,29 @@ interface SessionPage {
 function readFilters(): { kind: string; tool: string; search: string; offset: number } {
   const params = new URLSearchParams(location.search);
   const offset = Number(params.get("offset") ?? "0");
-  return { kind: params.get("kind") ?? "", tool: params.get("tool") ?? "", search: params.get("search") ?? "", offset: Number.isInteger(offset) && offset >= 0 ? offset : 0 };
+  return {
+    kind: params.get("kind") ?? "",
+    tool: params.get("tool") ?? "",
+    search: params.get("search") ?? "",
+    offset: Number.isInteger(offset) && offset >= 0 ? offset : 0,
+  };
 }
 
-function filterField(name: "kind" | "tool", label: string, value: string, options: readonly string[] | undefined): HTMLElement {
+function filterField(
+  name: "kind" | "tool",
+  label: string,
+  value: string,
+  options: readonly string[] | undefined,
+): HTMLElement {
   const id = `filter-${name}`;
   const control =
     options && options.length > 0
-      ? h("select", { id, name }, h("option", { value: "" }, "Any"), options.map((option) => h("option", { value: option, selected: option === value }, option)))
+      ? h(
+          "select",
+          { id, name },
+          h("option", { value: "" }, "Any"),
+          options.map((option) => h("option", { value: option, selected: option === value }, option)),
+        )
       : h("input", { id, name, type: "text", value, placeholder: "Any" });
   return h("div", { class: "field" }, h("label", { for: id }, label), control);
 }
@@ -46,7 +61,12 @@ export async function renderListPage(config: ViewerConfig, main: HTMLElement): P
     { class: "filters", role: "search", "aria-label": "Filter sessions", method: "get", action: config.base },
     filterField("kind", "Kind", filters.kind, config.filterOptions.kinds),
     filterField("tool", "Tool", filters.tool, config.filterOptions.tools),
-    h("div", { class: "field" }, h("label", { for: "filter-search" }, "Search"), h("input", { id: "filter-search", name: "search", type: "search", value: filters.search })),
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "filter-search" }, "Search"),
+      h("input", { id: "filter-search", name: "search", type: "search", value: filters.search }),
+    ),
     h("button", { type: "submit" }, "Filter"),
   );
   form.addEventListener("submit", (event) => {
@@ -82,12 +102,27 @@ export async function renderListPage(config: ViewerConfig, main: HTMLElement): P
     h("h1", {}, "Sessions"),
     form,
     page.sessions.length === 0
-      ? h("p", { class: "empty" }, filters.kind || filters.tool || filters.search ? "No session matches these filters." : "No sessions yet.")
+      ? h(
+          "p",
+          { class: "empty" },
+          filters.kind || filters.tool || filters.search ? "No session matches these filters." : "No sessions yet.",
+        )
       : h(
           "table",
           { class: "sessions" },
           h("caption", {}, `Sessions ${page.offset + 1}–${page.offset + page.sessions.length}, newest first`),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Session"), h("th", { scope: "col" }, "Kind"), h("th", { scope: "col" }, "Updated"), h("th", { scope: "col" }, "Created"))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, "Session"),
+              h("th", { scope: "col" }, "Kind"),
+              h("th", { scope: "col" }, "Updated"),
+              h("th", { scope: "col" }, "Created"),
+            ),
+          ),
           h("tbody", {}, rows),
         ),
     h(

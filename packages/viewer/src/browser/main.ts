@@ -8,7 +8,12 @@ import { renderAccount, showTokenForm } from "./token-form.ts";
 function readConfig(): ViewerConfig {
   const element = document.getElementById("viewer-config");
   const parsed = JSON.parse(element?.textContent ?? "{}") as Partial<ViewerConfig>;
-  return { base: parsed.base ?? "/ui", tokenRequired: parsed.tokenRequired ?? false, filterOptions: parsed.filterOptions ?? {}, pageSize: parsed.pageSize ?? 25 };
+  return {
+    base: parsed.base ?? "/ui",
+    tokenRequired: parsed.tokenRequired ?? false,
+    filterOptions: parsed.filterOptions ?? {},
+    pageSize: parsed.pageSize ?? 25,
+  };
 }
 
 async function start(): Promise<void> {
@@ -19,7 +24,10 @@ async function start(): Promise<void> {
   const load = async (): Promise<void> => {
     document.body.dataset["state"] = "loading";
     try {
-      if (match) await renderSessionPage(config, main, decodeURIComponent(match[1] as string), (problem) => showTokenForm(main, problem, () => void load()));
+      if (match)
+        await renderSessionPage(config, main, decodeURIComponent(match[1] as string), (problem) =>
+          showTokenForm(main, problem, () => void load()),
+        );
       else {
         await renderListPage(config, main);
         document.body.dataset["state"] = "ready";
@@ -31,7 +39,12 @@ async function start(): Promise<void> {
         return;
       }
       const message = error instanceof RequestFailed || error instanceof Error ? error.message : String(error);
-      replaceChildren(main, h("h1", {}, error instanceof RequestFailed && error.status === 404 ? "Not found" : "Something went wrong"), h("p", { class: "error", role: "alert" }, message), h("p", {}, h("a", { href: config.base }, "All sessions")));
+      replaceChildren(
+        main,
+        h("h1", {}, error instanceof RequestFailed && error.status === 404 ? "Not found" : "Something went wrong"),
+        h("p", { class: "error", role: "alert" }, message),
+        h("p", {}, h("a", { href: config.base }, "All sessions")),
+      );
       document.body.dataset["state"] = "error";
     }
   };

@@ -1,7 +1,9 @@
 import type { Child } from "./dom.ts";
 
 /** A session as the page receives it: `session` plus one property per section. */
-export type SessionData = Record<string, unknown> & { session: { id: string; mode: string; active_branch_id?: string | null; created_at: string; updated_at: string } };
+export type SessionData = Record<string, unknown> & {
+  session: { id: string; mode: string; active_branch_id?: string | null; created_at: string; updated_at: string };
+};
 
 export interface InvocationData {
   id: string;

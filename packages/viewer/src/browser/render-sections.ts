@@ -27,12 +27,20 @@ function stateOf(name: string): Map<string, unknown> {
  * views named in `only` (an MCP App view draws one kind of result). Shared by
  * the session page and the in-chat views, so one drawing serves both.
  */
-export function renderSections(payload: { record: SessionData; invocations: readonly InvocationData[] }, only?: ReadonlySet<string>): HTMLElement[] {
+export function renderSections(
+  payload: { record: SessionData; invocations: readonly InvocationData[] },
+  only?: ReadonlySet<string>,
+): HTMLElement[] {
   const { record, invocations } = payload;
   const sections: HTMLElement[] = [];
   const draw = (name: string, title: string, render: (context: ViewContext) => Child) => {
     const headingId = `heading-${name}`;
-    const section = h("section", { class: `section section-${name}`, id: `section-${name}`, "aria-labelledby": headingId, "data-section": name });
+    const section = h("section", {
+      class: `section section-${name}`,
+      id: `section-${name}`,
+      "aria-labelledby": headingId,
+      "data-section": name,
+    });
     const fill = () => {
       const context: ViewContext = { record, invocations, state: stateOf(name), rerender: fill };
       const body = render(context);
@@ -57,7 +65,16 @@ export function renderSections(payload: { record: SessionData; invocations: read
         return view.render(data, context);
       } catch (error) {
         // A view that cannot draw its data must not take the page down: show the data instead.
-        return h("div", {}, h("p", { class: "error" }, `This section could not be drawn (${error instanceof Error ? error.message : String(error)}); its data follows.`), renderJsonSection(data));
+        return h(
+          "div",
+          {},
+          h(
+            "p",
+            { class: "error" },
+            `This section could not be drawn (${error instanceof Error ? error.message : String(error)}); its data follows.`,
+          ),
+          renderJsonSection(data),
+        );
       }
     });
   }
@@ -70,4 +87,3 @@ export function renderSections(payload: { record: SessionData; invocations: read
   }
   return sections;
 }
-

@@ -20,7 +20,8 @@ const pageLimit = 1000;
 /** The list a page total names: `thoughts` or `graph.nodes` in the record, `invocations` beside it. */
 function listNamed(payload: SessionPayload, name: string): unknown {
   const [outer, inner] = name.split(".") as [string, string | undefined];
-  const holder: Record<string, unknown> = outer === "invocations" ? { invocations: payload.invocations } : payload.record;
+  const holder: Record<string, unknown> =
+    outer === "invocations" ? { invocations: payload.invocations } : payload.record;
   const value = holder[outer];
   if (inner === undefined) return value;
   return isRecord(value) ? value[inner] : undefined;
@@ -51,7 +52,8 @@ async function loadSession(config: ViewerConfig, sessionId: string): Promise<Ses
       appendPage(first, page);
       next = page.page.next_offset;
     }
-    if (consistent || attempt >= 2) return { record: first.record, invocations: first.invocations, version: first.version };
+    if (consistent || attempt >= 2)
+      return { record: first.record, invocations: first.invocations, version: first.version };
   }
 }
 
@@ -75,11 +77,20 @@ function header(payload: SessionPayload, config: ViewerConfig): HTMLElement {
       h("div", {}, h("dt", {}, "Kind"), h("dd", {}, h("span", { class: "badge" }, session.mode))),
       h("div", {}, h("dt", {}, "Created"), h("dd", {}, formatTime(session.created_at))),
       h("div", {}, h("dt", {}, "Updated"), h("dd", { "data-field": "updated" }, formatTime(session.updated_at))),
-      h("div", {}, h("dt", {}, "Thoughts"), h("dd", { "data-field": "thought-count" }, String(countOf(payload.record, "thoughts")))),
+      h(
+        "div",
+        {},
+        h("dt", {}, "Thoughts"),
+        h("dd", { "data-field": "thought-count" }, String(countOf(payload.record, "thoughts"))),
+      ),
       graphNodes > 0 ? h("div", {}, h("dt", {}, "Graph nodes"), h("dd", {}, graphNodes.toLocaleString("en"))) : null,
       h("div", {}, h("dt", {}, "Invocations"), h("dd", {}, String(payload.invocations.length))),
     ),
-    h("p", { id: "live-status", class: "live-status", role: "status", "aria-live": "polite" }, "Connecting to live updates…"),
+    h(
+      "p",
+      { id: "live-status", class: "live-status", role: "status", "aria-live": "polite" },
+      "Connecting to live updates…",
+    ),
   );
 }
 
@@ -91,7 +102,9 @@ function navigation(sections: readonly HTMLElement[]): HTMLElement | null {
     h(
       "ul",
       {},
-      sections.map((section) => h("li", {}, h("a", { href: `#${section.id}` }, section.querySelector("h2")?.textContent ?? section.id))),
+      sections.map((section) =>
+        h("li", {}, h("a", { href: `#${section.id}` }, section.querySelector("h2")?.textContent ?? section.id)),
+      ),
     ),
   );
 }
@@ -111,7 +124,12 @@ function draw(main: HTMLElement, payload: SessionPayload, config: ViewerConfig):
  * The session page: draws the session, then follows its live stream and
  * redraws on every change (reconnecting with a growing delay).
  */
-export async function renderSessionPage(config: ViewerConfig, main: HTMLElement, sessionId: string, onTokenNeeded: (problem: TokenNeeded) => void): Promise<void> {
+export async function renderSessionPage(
+  config: ViewerConfig,
+  main: HTMLElement,
+  sessionId: string,
+  onTokenNeeded: (problem: TokenNeeded) => void,
+): Promise<void> {
   resetSectionStates();
   const payload = await loadSession(config, sessionId);
   performance.mark("viewer-data");
@@ -147,15 +165,17 @@ export async function renderSessionPage(config: ViewerConfig, main: HTMLElement,
               // The event names the new version; the session itself is read again, in pages.
               const announced = (JSON.parse(event.data) as { version: string }).version;
               if (announced === version) return;
-              refresh = refresh.then(async () => {
-                const next = await loadSession(config, sessionId);
-                version = next.version;
-                draw(main, next, config);
-                status(`Live: updated ${formatTime(next.record.session.updated_at)}.`, "live");
-              }).catch((error: unknown) => {
-                if (error instanceof TokenNeeded) onTokenNeeded(error);
-                else status("The session could not be read; retrying.", "error");
-              });
+              refresh = refresh
+                .then(async () => {
+                  const next = await loadSession(config, sessionId);
+                  version = next.version;
+                  draw(main, next, config);
+                  status(`Live: updated ${formatTime(next.record.session.updated_at)}.`, "live");
+                })
+                .catch((error: unknown) => {
+                  if (error instanceof TokenNeeded) onTokenNeeded(error);
+                  else status("The session could not be read; retrying.", "error");
+                });
             } else if (event.event === "failure") {
               status("The session could not be read; retrying.", "error");
             }

@@ -7,7 +7,14 @@ import { h, replaceChildren } from "./dom.ts";
  * is entered.
  */
 export function showTokenForm(main: HTMLElement, problem: TokenNeeded, retry: () => void): void {
-  const input = h("input", { id: "token-input", name: "token", type: "password", autocomplete: "current-password", required: true, spellcheck: "false" });
+  const input = h("input", {
+    id: "token-input",
+    name: "token",
+    type: "password",
+    autocomplete: "current-password",
+    required: true,
+    spellcheck: "false",
+  });
   const form = h(
     "form",
     {
@@ -23,8 +30,14 @@ export function showTokenForm(main: HTMLElement, problem: TokenNeeded, retry: ()
       },
     },
     h("h1", { id: "token-heading" }, "Bearer token needed"),
-    h("p", {}, "This service protects its sessions with a bearer token. Enter it to view them; it is kept for this tab only and sent in the Authorization header."),
-    problem.refused ? h("p", { class: "error", role: "alert" }, "The token was refused. Check it and try again.") : null,
+    h(
+      "p",
+      {},
+      "This service protects its sessions with a bearer token. Enter it to view them; it is kept for this tab only and sent in the Authorization header.",
+    ),
+    problem.refused
+      ? h("p", { class: "error", role: "alert" }, "The token was refused. Check it and try again.")
+      : null,
     h("label", { for: "token-input" }, "Token"),
     input,
     h("button", { type: "submit" }, "View sessions"),

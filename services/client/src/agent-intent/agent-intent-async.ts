@@ -22,7 +22,11 @@ export interface AsyncIntentDeps {
  * `POST /agent_intent_async`: the accepted job's handle, or (with an outbox, when the API is unavailable) a
  * queued one. With `onResult` the handle is followed to its end and the result reported.
  */
-export async function sendAgentIntentAsync(deps: AsyncIntentDeps, request: AgentIntentRequestInput & { callback_url: string }, callOptions: AgentIntentAsyncOptions): Promise<AsyncIntent> {
+export async function sendAgentIntentAsync(
+  deps: AsyncIntentDeps,
+  request: AgentIntentRequestInput & { callback_url: string },
+  callOptions: AgentIntentAsyncOptions,
+): Promise<AsyncIntent> {
   const checked = validateWith(agentIntentRequestSchema, request, "agent_intent_async");
   if (!request.callback_url) {
     throw new DeliberateClientError({
@@ -43,17 +47,33 @@ export async function sendAgentIntentAsync(deps: AsyncIntentDeps, request: Agent
     handle = acceptedHandle(deps.jobs, accepted, offered);
   } catch (error) {
     if (!outbox || !isApiUnavailable(error) || callOptions.signal?.aborted) throw error;
-    handle = await queueIntent(deps.jobs, { drain: outbox.drain, outbox: outbox.store, retryMs: outbox.retryMs }, body as OutboxEntry["request"], error as DeliberateClientError, offered);
+    handle = await queueIntent(
+      deps.jobs,
+      { drain: outbox.drain, outbox: outbox.store, retryMs: outbox.retryMs },
+      body as OutboxEntry["request"],
+      error as DeliberateClientError,
+      offered,
+    );
   }
   if (callOptions.onResult) reportResult(handle, callOptions.onResult, callOptions.wait);
   return handle;
 }
 
 /** Follows the handle to its end and calls `onResult` with the decision or the error. */
-function reportResult(handle: AsyncIntent, onResult: NonNullable<AgentIntentAsyncOptions["onResult"]>, wait: AgentIntentAsyncOptions["wait"]): void {
+function reportResult(
+  handle: AsyncIntent,
+  onResult: NonNullable<AgentIntentAsyncOptions["onResult"]>,
+  wait: AgentIntentAsyncOptions["wait"],
+): void {
   const about = () => ({ job_id: handle.job_id, correlation_id: handle.correlation_id });
   handle.wait(wait).then(
     async (result) => onResult(result, handle.status === "queued" ? await handle.delivered() : about()),
-    (error: unknown) => onResult(DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: String(error), cause: error }), about()),
+    (error: unknown) =>
+      onResult(
+        DeliberateClientError.isInstance(error)
+          ? error
+          : new DeliberateClientError({ code: "INTERNAL", message: String(error), cause: error }),
+        about(),
+      ),
   );
 }

@@ -33,7 +33,16 @@ beforeAll(async () => {
     request.on("end", () => {
       const parsed = body === "" ? {} : (JSON.parse(body) as Record<string, unknown>);
       if (mode === "refuse") {
-        response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "INVALID_INPUT", message: "goal_text is too long", issues: [{ field: "goal_text", message: "too long" }], retryable: false } }));
+        response.writeHead(400, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            error: {
+              code: "INVALID_INPUT",
+              message: "goal_text is too long",
+              issues: [{ field: "goal_text", message: "too long" }],
+              retryable: false,
+            },
+          }),
+        );
         return;
       }
       if (request.url === "/agent_intent_async") {
@@ -41,10 +50,24 @@ beforeAll(async () => {
         const key = String(parsed["correlation_id"]);
         const jobId = jobs.get(key) ?? `job-${jobs.size + 1}`;
         jobs.set(key, jobId);
-        response.writeHead(202, { "content-type": "application/json" }).end(JSON.stringify({ status: "accepted", job_id: jobId, correlation_id: parsed["correlation_id"] ?? null }));
+        response
+          .writeHead(202, { "content-type": "application/json" })
+          .end(JSON.stringify({ status: "accepted", job_id: jobId, correlation_id: parsed["correlation_id"] ?? null }));
         return;
       }
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok", duration_ms: 1, intent_id: "i-1", reasoning: "r", finish: false, final_text: null, trace: [], decided_by: "model", ...decision }));
+      response.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          status: "ok",
+          duration_ms: 1,
+          intent_id: "i-1",
+          reasoning: "r",
+          finish: false,
+          final_text: null,
+          trace: [],
+          decided_by: "model",
+          ...decision,
+        }),
+      );
     });
   });
   server.on("connection", (socket) => {
@@ -78,7 +101,10 @@ describe("tool validation is on by default", () => {
     const intents = createAgentIntentClient({ baseUrl, env: {}, retries: 0 });
     decision = { tool_name: "shell.exec", tool_args: { command: "rm -rf /" } };
     const notOffered = await failureOf(intents.agentIntent({ goal_text: "Find auth logic" }));
-    expect(notOffered).toMatchObject({ code: "INTENT_VALIDATION", issues: [{ field: "tool_name", message: "'shell.exec' was not offered" }] });
+    expect(notOffered).toMatchObject({
+      code: "INTENT_VALIDATION",
+      issues: [{ field: "tool_name", message: "'shell.exec' was not offered" }],
+    });
     decision = { tool_name: "context.fts_search", tool_args: {} };
     const badArguments = await failureOf(intents.agentIntent({ goal_text: "Find auth logic" }));
     expect(badArguments.issues.map((issue) => issue.field)).toEqual(["tool_args.query"]);
@@ -86,11 +112,16 @@ describe("tool validation is on by default", () => {
     expect((await intents.agentIntent({ goal_text: "Find auth logic" })).tool_name).toBe("context.fts_search");
     // A forced tool is what the service takes by name when no tools are listed.
     decision = { tool_name: "fs.read_file", tool_args: {}, decided_by: "forced_tool" };
-    expect((await intents.agentIntent({ goal_text: "Makefile", forced_tool: "fs.read_file" })).tool_name).toBe("fs.read_file");
+    expect((await intents.agentIntent({ goal_text: "Makefile", forced_tool: "fs.read_file" })).tool_name).toBe(
+      "fs.read_file",
+    );
     // Off only when asked.
     decision = { tool_name: "shell.exec", tool_args: {} };
     expect((await intents.agentIntent({ goal_text: "x" }, { validateTools: false })).tool_name).toBe("shell.exec");
-    expect((await createAgentIntentClient({ baseUrl, env: {}, validateTools: false }).agentIntent({ goal_text: "x" })).tool_name).toBe("shell.exec");
+    expect(
+      (await createAgentIntentClient({ baseUrl, env: {}, validateTools: false }).agentIntent({ goal_text: "x" }))
+        .tool_name,
+    ).toBe("shell.exec");
   });
 });
 
@@ -98,7 +129,9 @@ describe("the queue fallback (outbox)", () => {
   it("without an outbox, an API that is down is the caller's error", async () => {
     mode = "down";
     const intents = createAgentIntentClient({ baseUrl, env: {}, retries: 0 });
-    expect((await failureOf(intents.agentIntentAsync({ goal_text: "x", callback_url: "http://127.0.0.1:1/cb" }))).code).toBe("CONNECTION_FAILED");
+    expect(
+      (await failureOf(intents.agentIntentAsync({ goal_text: "x", callback_url: "http://127.0.0.1:1/cb" }))).code,
+    ).toBe("CONNECTION_FAILED");
     expect(intents.outbox).toBeNull();
   });
 
@@ -106,9 +139,26 @@ describe("the queue fallback (outbox)", () => {
     mode = "down";
     const outbox = createMemoryOutbox();
     const delivered: string[] = [];
-    const intents = createAgentIntentClient({ baseUrl, env: {}, retries: 0, outbox, outboxRetryMs: 20, outboxMaxRetryMs: 50, onOutboxDelivered: (entry) => delivered.push(entry.id) });
-    const queued = await intents.agentIntentAsync({ goal_text: "List Makefile targets", callback_url: "http://127.0.0.1:1/cb", correlation_id: "run-1" });
-    expect(queued).toMatchObject({ status: "queued", job_id: null, correlation_id: "run-1", reason: { code: "CONNECTION_FAILED" } });
+    const intents = createAgentIntentClient({
+      baseUrl,
+      env: {},
+      retries: 0,
+      outbox,
+      outboxRetryMs: 20,
+      outboxMaxRetryMs: 50,
+      onOutboxDelivered: (entry) => delivered.push(entry.id),
+    });
+    const queued = await intents.agentIntentAsync({
+      goal_text: "List Makefile targets",
+      callback_url: "http://127.0.0.1:1/cb",
+      correlation_id: "run-1",
+    });
+    expect(queued).toMatchObject({
+      status: "queued",
+      job_id: null,
+      correlation_id: "run-1",
+      reason: { code: "CONNECTION_FAILED" },
+    });
     const anonymous = await intents.agentIntentAsync({ goal_text: "Second", callback_url: "http://127.0.0.1:1/cb" });
     // With an outbox every intent gets a correlation id: the service's idempotency key.
     expect(anonymous.correlation_id).toMatch(/^outbox-/);
@@ -122,7 +172,10 @@ describe("the queue fallback (outbox)", () => {
     await expect.poll(() => delivered.length, { timeout: 20_000 }).toBe(2);
     expect(await intents.outbox?.pending()).toEqual([]);
     expect(posts.filter((post) => post["correlation_id"] === "run-1")).toHaveLength(1);
-    expect(posts.find((post) => post["correlation_id"] === "run-1")).toMatchObject({ goal_text: "List Makefile targets", callback_url: "http://127.0.0.1:1/cb" });
+    expect(posts.find((post) => post["correlation_id"] === "run-1")).toMatchObject({
+      goal_text: "List Makefile targets",
+      callback_url: "http://127.0.0.1:1/cb",
+    });
     intents.outbox?.close();
   });
 
@@ -130,12 +183,25 @@ describe("the queue fallback (outbox)", () => {
     mode = "down";
     const outbox = createMemoryOutbox();
     const rejected: Array<[OutboxEntry, string]> = [];
-    const intents = createAgentIntentClient({ baseUrl, env: {}, retries: 0, outbox, outboxRetryMs: 20, onOutboxRejected: (entry, error) => rejected.push([entry, error.code]) });
-    const queued = await intents.agentIntentAsync({ goal_text: "x", callback_url: "http://127.0.0.1:1/cb", correlation_id: "bad-1" });
+    const intents = createAgentIntentClient({
+      baseUrl,
+      env: {},
+      retries: 0,
+      outbox,
+      outboxRetryMs: 20,
+      onOutboxRejected: (entry, error) => rejected.push([entry, error.code]),
+    });
+    const queued = await intents.agentIntentAsync({
+      goal_text: "x",
+      callback_url: "http://127.0.0.1:1/cb",
+      correlation_id: "bad-1",
+    });
     mode = "refuse";
     if (queued.status !== "queued") throw new Error("expected queued");
     expect((await failureOf(queued.delivered())).code).toBe("INVALID_INPUT");
-    expect(rejected.map(([entry, code]) => [entry.id, entry.state, code])).toEqual([["bad-1", "rejected", "INVALID_INPUT"]]);
+    expect(rejected.map(([entry, code]) => [entry.id, entry.state, code])).toEqual([
+      ["bad-1", "rejected", "INVALID_INPUT"],
+    ]);
     expect(await outbox.get("bad-1")).toMatchObject({ state: "rejected", lastError: { code: "INVALID_INPUT" } });
     mode = "up";
     expect(await intents.outbox?.flush()).toEqual({ delivered: 0, rejected: 0, remaining: 0 });
@@ -147,7 +213,11 @@ describe("the queue fallback (outbox)", () => {
     mode = "down";
     const outbox = createMemoryOutbox();
     const intents = createAgentIntentClient({ baseUrl, env: {}, retries: 0, outbox, outboxRetryMs: 60_000 });
-    const queued = await intents.agentIntentAsync({ goal_text: "x", callback_url: "http://127.0.0.1:1/cb", correlation_id: "gone-1" });
+    const queued = await intents.agentIntentAsync({
+      goal_text: "x",
+      callback_url: "http://127.0.0.1:1/cb",
+      correlation_id: "gone-1",
+    });
     expect(await queued.cancel()).toEqual({ ok: true, canceled: [] });
     expect(await outbox.list()).toEqual([]);
     intents.outbox?.close();
@@ -157,15 +227,32 @@ describe("the queue fallback (outbox)", () => {
     const directory = mkdtempSync(join(tmpdir(), "deliberate-outbox-"));
     try {
       mode = "down";
-      const before = createAgentIntentClient({ baseUrl, env: {}, retries: 0, outbox: createFileOutbox({ directory }), outboxRetryMs: 60_000 });
-      for (const id of ["a-1", "a-2", "a-3"]) await before.agentIntentAsync({ goal_text: `goal ${id}`, callback_url: "http://127.0.0.1:1/cb", correlation_id: id });
+      const before = createAgentIntentClient({
+        baseUrl,
+        env: {},
+        retries: 0,
+        outbox: createFileOutbox({ directory }),
+        outboxRetryMs: 60_000,
+      });
+      for (const id of ["a-1", "a-2", "a-3"])
+        await before.agentIntentAsync({
+          goal_text: `goal ${id}`,
+          callback_url: "http://127.0.0.1:1/cb",
+          correlation_id: id,
+        });
       // The old process is gone (its timer stopped, its memory lost); the files are complete JSON.
       before.outbox?.close();
       expect(readdirSync(directory).filter((file) => file.endsWith(".json"))).toHaveLength(3);
       expect(readdirSync(directory).filter((file) => file.endsWith(".tmp"))).toEqual([]);
       mode = "up";
       const delivered: string[] = [];
-      const after = createAgentIntentClient({ baseUrl, env: {}, retries: 0, outbox: createFileOutbox({ directory }), onOutboxDelivered: (entry) => delivered.push(entry.id) });
+      const after = createAgentIntentClient({
+        baseUrl,
+        env: {},
+        retries: 0,
+        outbox: createFileOutbox({ directory }),
+        onOutboxDelivered: (entry) => delivered.push(entry.id),
+      });
       await expect.poll(() => delivered.length, { timeout: 20_000 }).toBe(3);
       expect([...delivered].sort()).toEqual(["a-1", "a-2", "a-3"]);
       expect(posts.map((post) => post["correlation_id"]).sort()).toEqual(["a-1", "a-2", "a-3"]);
@@ -183,7 +270,11 @@ describe("the queue fallback (outbox)", () => {
       const entry: OutboxEntry = {
         id: "c-1",
         kind: "agent_intent_async",
-        request: { goal_text: "x", callback_url: "http://127.0.0.1:1/cb", correlation_id: "c-1" } as OutboxEntry["request"],
+        request: {
+          goal_text: "x",
+          callback_url: "http://127.0.0.1:1/cb",
+          correlation_id: "c-1",
+        } as OutboxEntry["request"],
         queuedAt: new Date().toISOString(),
         attempts: 1,
         state: "queued",

@@ -20,7 +20,16 @@ import { type HttpConnection, type HttpConnectionOptions, resolveHttpConnection 
 import { sendAgentIntentAsync } from "./agent-intent-async.ts";
 import { createIntentOutbox, intentOutboxView } from "./intent-outbox.ts";
 import { createIntentTransport } from "./intent-transport.ts";
-import type { AcceptedIntent, AgentIntentAsyncOptions, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions } from "./intent-types.ts";
+import type {
+  AcceptedIntent,
+  AgentIntentAsyncOptions,
+  AgentIntentCallOptions,
+  AgentIntentRequestInput,
+  AsyncIntent,
+  IntentHandle,
+  QueuedIntent,
+  WaitOptions,
+} from "./intent-types.ts";
 import { hostTools, offeredToolsFor } from "./intent-handles.ts";
 import { createJobOperations } from "./job-operations.ts";
 import type { OutboxEntry, OutboxStore } from "./outbox.ts";
@@ -68,15 +77,24 @@ export interface AgentIntentClient {
   /** `POST /agent_intent`: the next action, checked against the offered tools. Retried on transient failures. */
   agentIntent(request: AgentIntentRequestInput, options?: AgentIntentCallOptions): Promise<AgentIntentResponse>;
   /** `POST /agent_intent_async` (requires `callback_url`): the job; follow it with `wait()`, or `onResult`. */
-  agentIntentAsync(request: AgentIntentRequestInput & { callback_url: string }, options?: AgentIntentAsyncOptions): Promise<AsyncIntent>;
+  agentIntentAsync(
+    request: AgentIntentRequestInput & { callback_url: string },
+    options?: AgentIntentAsyncOptions,
+  ): Promise<AsyncIntent>;
   /** `GET /v1/jobs/{job_id}`. */
   job(jobId: string, options?: AgentIntentCallOptions): Promise<JobView>;
   /** Polls a job until it finishes; resolves with its decision (checked), or rejects with its error. */
   waitForJob(jobId: string, options?: WaitOptions & { offered?: readonly HostTool[] }): Promise<AgentIntentResponse>;
   /** `POST /agent_intent_cancel`: by correlation id (a string or `{ correlation_id }`) or `{ job_id }`. */
-  cancel(target: string | { correlation_id?: string; job_id?: string }, options?: AgentIntentCallOptions): Promise<CancelResponse>;
+  cancel(
+    target: string | { correlation_id?: string; job_id?: string },
+    options?: AgentIntentCallOptions,
+  ): Promise<CancelResponse>;
   /** `POST /workflow_intent`: the next node of a guided workflow. */
-  workflowIntent(request: WorkflowIntentRequestInput, options?: AgentIntentCallOptions): Promise<WorkflowIntentResponse>;
+  workflowIntent(
+    request: WorkflowIntentRequestInput,
+    options?: AgentIntentCallOptions,
+  ): Promise<WorkflowIntentResponse>;
   /** `GET /v1/workflows`. */
   workflows(options?: AgentIntentCallOptions): Promise<WorkflowSummary[]>;
   /** `GET /healthz`: `{ status: "ok" }`, or a rejection (CONNECTION_FAILED, TIMEOUT, ...). */
@@ -90,10 +108,18 @@ export interface AgentIntentClient {
   } | null;
 }
 
-export type { AcceptedIntent, AgentIntentAsyncOptions, AgentIntentCallOptions, AgentIntentRequestInput, AsyncIntent, IntentHandle, QueuedIntent, WaitOptions };
+export type {
+  AcceptedIntent,
+  AgentIntentAsyncOptions,
+  AgentIntentCallOptions,
+  AgentIntentRequestInput,
+  AsyncIntent,
+  IntentHandle,
+  QueuedIntent,
+  WaitOptions,
+};
 
 const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) });
-
 
 /**
  * Creates the agent-intent client. Settings come from the options, else
@@ -120,7 +146,9 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
     validateByDefault,
     defaultTools,
   });
-  const outbox = drain ? { drain, store: options.outbox as OutboxStore, retryMs: options.outboxRetryMs ?? 1_000 } : null;
+  const outbox = drain
+    ? { drain, store: options.outbox as OutboxStore, retryMs: options.outboxRetryMs ?? 1_000 }
+    : null;
   return {
     connection,
     outbox: outbox ? intentOutboxView(outbox.drain, outbox.store) : null,
@@ -131,7 +159,8 @@ export function createAgentIntentClient(options: AgentIntentClientOptions = {}):
       if (callOptions.validateTools ?? validateByDefault) validateIntent(result, offeredFor(request));
       return result;
     },
-    agentIntentAsync: (request, callOptions = {}) => sendAgentIntentAsync({ transport, jobs, outbox, validateByDefault, offeredFor }, request, callOptions),
+    agentIntentAsync: (request, callOptions = {}) =>
+      sendAgentIntentAsync({ transport, jobs, outbox, validateByDefault, offeredFor }, request, callOptions),
     job: jobs.job,
     waitForJob: jobs.waitForJob,
     cancel: jobs.cancel,

@@ -1,8 +1,21 @@
-import { type AgentIntentResponse, agentIntentResponseSchema, type CancelResponse, defaultOfferedTools, type JobAccepted, type JobView } from "@deliberate/contracts";
+import {
+  type AgentIntentResponse,
+  agentIntentResponseSchema,
+  type CancelResponse,
+  defaultOfferedTools,
+  type JobAccepted,
+  type JobView,
+} from "@deliberate/contracts";
 import { type ClientErrorCode, DeliberateClientError } from "../errors.ts";
 import { sleep } from "../signals.ts";
 import { checkResponse } from "../validation.ts";
-import type { AcceptedIntent, AgentIntentCallOptions, AgentIntentRequestInput, QueuedIntent, WaitOptions } from "./intent-types.ts";
+import type {
+  AcceptedIntent,
+  AgentIntentCallOptions,
+  AgentIntentRequestInput,
+  QueuedIntent,
+  WaitOptions,
+} from "./intent-types.ts";
 import type { OutboxDrain } from "./outbox-drain.ts";
 import { isApiUnavailable, type OutboxEntry, type OutboxStore } from "./outbox.ts";
 import { type HostTool, validateIntent } from "./tool-validation.ts";
@@ -11,7 +24,10 @@ import { type HostTool, validateIntent } from "./tool-validation.ts";
 export interface JobOperations {
   waitForJob(jobId: string, options?: WaitOptions & { offered?: readonly HostTool[] }): Promise<AgentIntentResponse>;
   job(jobId: string, options?: AgentIntentCallOptions): Promise<JobView>;
-  cancel(target: string | { correlation_id?: string; job_id?: string }, options?: AgentIntentCallOptions): Promise<CancelResponse>;
+  cancel(
+    target: string | { correlation_id?: string; job_id?: string },
+    options?: AgentIntentCallOptions,
+  ): Promise<CancelResponse>;
 }
 
 /** A correlation id for an intent queued without one (the service's idempotency key). */
@@ -26,11 +42,15 @@ export function hostTools(tools: ReadonlyArray<string | HostTool> | undefined): 
 }
 
 /** A tool's input schema as an object: it may be given as JSON text, the form strict-mode clients send (the service parses it the same way). */
-function inputSchemaObject(schema: string | Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+function inputSchemaObject(
+  schema: string | Record<string, unknown> | null | undefined,
+): Record<string, unknown> | null {
   if (typeof schema !== "string") return schema ?? null;
   try {
     const parsed: unknown = JSON.parse(schema);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
   } catch {
     return null; // not JSON: the service refuses the request, naming the field
   }
@@ -41,7 +61,8 @@ function inputSchemaObject(schema: string | Record<string, unknown> | null | und
  * request with no tools (plus a forced tool, which the service then takes by name).
  */
 export function offeredToolsFor(request: AgentIntentRequestInput, hostOffered: HostTool[] | undefined): HostTool[] {
-  if (request.tools) return request.tools.map((tool) => ({ name: tool.name, input_schema: inputSchemaObject(tool.input_schema) }));
+  if (request.tools)
+    return request.tools.map((tool) => ({ name: tool.name, input_schema: inputSchemaObject(tool.input_schema) }));
   if (hostOffered) return hostOffered;
   const forced = request.forced_tool?.trim();
   const served = defaultOfferedTools.map((tool) => ({ name: tool.name, input_schema: tool.input_schema ?? null }));
@@ -75,20 +96,34 @@ export async function pollJob(input: {
         retryable: view.error?.retryable ?? false,
       });
     }
-    if (view.status === "canceled") throw new DeliberateClientError({ code: "CANCELLED", message: `Job ${jobId} was canceled.` });
+    if (view.status === "canceled")
+      throw new DeliberateClientError({ code: "CANCELLED", message: `Job ${jobId} was canceled.` });
     if (Date.now() + input.intervalMs > deadline) {
-      throw new DeliberateClientError({ code: "TIMEOUT", message: `Job ${jobId} was still ${view.status} after ${input.timeoutMs} ms.`, retryable: true, hint: "Wait longer, or cancel it." });
+      throw new DeliberateClientError({
+        code: "TIMEOUT",
+        message: `Job ${jobId} was still ${view.status} after ${input.timeoutMs} ms.`,
+        retryable: true,
+        hint: "Wait longer, or cancel it.",
+      });
     }
     try {
       await sleep(input.intervalMs, input.signal);
     } catch (reason) {
-      throw new DeliberateClientError({ code: "ABORTED", message: `Waiting for job ${jobId} was aborted.`, cause: reason });
+      throw new DeliberateClientError({
+        code: "ABORTED",
+        message: `Waiting for job ${jobId} was aborted.`,
+        cause: reason,
+      });
     }
   }
 }
 
 /** The handle of an intent the service accepted. */
-export function acceptedHandle(operations: JobOperations, accepted: JobAccepted, offered: HostTool[] | undefined): AcceptedIntent {
+export function acceptedHandle(
+  operations: JobOperations,
+  accepted: JobAccepted,
+  offered: HostTool[] | undefined,
+): AcceptedIntent {
   return {
     ...accepted,
     wait: (waitOptions) => operations.waitForJob(accepted.job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
@@ -123,7 +158,8 @@ export async function queueIntent(
     correlation_id: entry.id,
     reason: { code: error.code, message: error.message },
     delivered,
-    wait: async (waitOptions) => operations.waitForJob((await delivered()).job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
+    wait: async (waitOptions) =>
+      operations.waitForJob((await delivered()).job_id, { ...waitOptions, ...(offered ? { offered } : {}) }),
     job: async (jobOptions) => operations.job((await delivered()).job_id, jobOptions),
     cancel: async (cancelOptions) => {
       const waiting = await queue.outbox.get(entry.id);

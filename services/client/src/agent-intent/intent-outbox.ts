@@ -30,7 +30,16 @@ export function createIntentOutbox(options: IntentOutboxOptions, connection: Htt
     store: options.outbox,
     // One attempt each time: the outbox's own backoff spaces the retries.
     send: async (entry) => {
-      const response = await sendHttpRequest({ ...connection, retries: 0 }, { method: "POST", path: "/agent_intent_async", body: entry.request, idempotent: false, what: "POST /agent_intent_async" });
+      const response = await sendHttpRequest(
+        { ...connection, retries: 0 },
+        {
+          method: "POST",
+          path: "/agent_intent_async",
+          body: entry.request,
+          idempotent: false,
+          what: "POST /agent_intent_async",
+        },
+      );
       return checkResponse(jobAcceptedSchema, response.body, "POST /agent_intent_async");
     },
     retryMs: options.outboxRetryMs ?? 1_000,

@@ -56,7 +56,10 @@ export interface AgentIntentAsyncOptions extends AgentIntentCallOptions {
    * Called with the decision once the job finishes (the client polls for it),
    * or with the error; the server also POSTs the result to `callback_url`.
    */
-  onResult?: (result: AgentIntentResponse | DeliberateClientError, job: { job_id: string | null; correlation_id: string | null }) => void;
+  onResult?: (
+    result: AgentIntentResponse | DeliberateClientError,
+    job: { job_id: string | null; correlation_id: string | null },
+  ) => void;
   /** Polling settings for `onResult`. */
   wait?: WaitOptions;
 }

@@ -17,7 +17,8 @@ export interface JobDefaults {
 
 /** `GET /v1/jobs/{id}`, polling it to the end, and `POST /agent_intent_cancel`. */
 export function createJobOperations(transport: IntentTransport, defaults: JobDefaults): JobOperations {
-  const job: JobOperations["job"] = (jobId, callOptions) => transport.get(`/v1/jobs/${encodeURIComponent(jobId)}`, jobViewSchema, callOptions);
+  const job: JobOperations["job"] = (jobId, callOptions) =>
+    transport.get(`/v1/jobs/${encodeURIComponent(jobId)}`, jobViewSchema, callOptions);
   return {
     job,
     waitForJob(jobId, waitOptions = {}) {
@@ -34,7 +35,11 @@ export function createJobOperations(transport: IntentTransport, defaults: JobDef
       const body = typeof target === "string" ? { correlation_id: target } : target;
       validateWith(cancelRequestSchema, body, "agent_intent_cancel");
       if (!body.correlation_id && !body.job_id) {
-        throw new DeliberateClientError({ code: "INVALID_INPUT", message: "Name what to cancel: correlation_id or job_id.", issues: [{ field: "correlation_id", message: "send correlation_id or job_id" }] });
+        throw new DeliberateClientError({
+          code: "INVALID_INPUT",
+          message: "Name what to cancel: correlation_id or job_id.",
+          issues: [{ field: "correlation_id", message: "send correlation_id or job_id" }],
+        });
       }
       return transport.post("/agent_intent_cancel", body, cancelResponseSchema, true, callOptions);
     },

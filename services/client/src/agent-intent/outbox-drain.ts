@@ -29,14 +29,25 @@ export interface OutboxDrain {
 }
 
 function toError(error: unknown): DeliberateClientError {
-  return DeliberateClientError.isInstance(error) ? error : new DeliberateClientError({ code: "INTERNAL", message: error instanceof Error ? error.message : String(error), cause: error });
+  return DeliberateClientError.isInstance(error)
+    ? error
+    : new DeliberateClientError({
+        code: "INTERNAL",
+        message: error instanceof Error ? error.message : String(error),
+        cause: error,
+      });
 }
 
 /**
  * One delivery attempt: delivered (deleted from the store), unavailable (kept, the next attempt backed off), or
  * rejected by the API (kept as `rejected`, reported, never sent again).
  */
-async function deliverEntry(options: OutboxDrainOptions, entry: OutboxEntry, settle: (id: string, outcome: OutboxOutcome) => void, now: () => number): Promise<"delivered" | "rejected" | "unavailable"> {
+async function deliverEntry(
+  options: OutboxDrainOptions,
+  entry: OutboxEntry,
+  settle: (id: string, outcome: OutboxOutcome) => void,
+  now: () => number,
+): Promise<"delivered" | "rejected" | "unavailable"> {
   try {
     const accepted = await options.send(entry);
     await options.store.delete(entry.id);
@@ -110,7 +121,9 @@ export function createOutboxDrain(options: OutboxDrainOptions): OutboxDrain {
       } else counts[result] += 1;
     }
     if (counts.remaining > 0) {
-      const due = (await options.store.list()).filter((entry) => entry.state === "queued").map((entry) => Date.parse(entry.nextAttemptAt));
+      const due = (await options.store.list())
+        .filter((entry) => entry.state === "queued")
+        .map((entry) => Date.parse(entry.nextAttemptAt));
       schedule(due.length > 0 ? Math.max(now(), Math.min(...due)) : now() + options.retryMs);
     }
     return counts;

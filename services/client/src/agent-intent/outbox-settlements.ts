@@ -15,7 +15,10 @@ export interface OutboxSettlements {
 
 /** Keeps the most recent 1,000 outcomes, for a waiter that asks after the fact. */
 export function createOutboxSettlements(store: OutboxStore): OutboxSettlements {
-  const waiters = new Map<string, Array<{ resolve: (accepted: JobAccepted) => void; reject: (error: DeliberateClientError) => void }>>();
+  const waiters = new Map<
+    string,
+    Array<{ resolve: (accepted: JobAccepted) => void; reject: (error: DeliberateClientError) => void }>
+  >();
   const settled = new Map<string, OutboxOutcome>();
 
   const settle = (id: string, outcome: OutboxOutcome) => {
@@ -43,7 +46,13 @@ export function createOutboxSettlements(store: OutboxStore): OutboxSettlements {
         waiters.set(id, list);
         // Already settled by an earlier process, or refused: say so now.
         void store.get(id).then((entry) => {
-          if (entry?.state === "rejected") settle(id, { error: new DeliberateClientError({ code: (entry.lastError?.code ?? "INTERNAL") as never, message: entry.lastError?.message ?? "rejected" }) });
+          if (entry?.state === "rejected")
+            settle(id, {
+              error: new DeliberateClientError({
+                code: (entry.lastError?.code ?? "INTERNAL") as never,
+                message: entry.lastError?.message ?? "rejected",
+              }),
+            });
         });
       });
     },

@@ -48,7 +48,9 @@ export function createMemoryOutbox(): OutboxStore {
       return text === undefined ? undefined : (JSON.parse(text) as OutboxEntry);
     },
     async list() {
-      return [...entries.values()].map((text) => JSON.parse(text) as OutboxEntry).sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
+      return [...entries.values()]
+        .map((text) => JSON.parse(text) as OutboxEntry)
+        .sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
     },
     async delete(id) {
       entries.delete(id);
@@ -56,7 +58,12 @@ export function createMemoryOutbox(): OutboxStore {
   };
 }
 
-const unavailableCodes: ReadonlySet<ClientErrorCode> = new Set<ClientErrorCode>(["CONNECTION_FAILED", "TIMEOUT", "RATE_LIMITED", "REQUEST_TIMEOUT"]);
+const unavailableCodes: ReadonlySet<ClientErrorCode> = new Set<ClientErrorCode>([
+  "CONNECTION_FAILED",
+  "TIMEOUT",
+  "RATE_LIMITED",
+  "REQUEST_TIMEOUT",
+]);
 
 /**
  * Whether a failed send means "the API is not taking requests now" (kept and retried) rather than "the API refused

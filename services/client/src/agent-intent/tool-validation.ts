@@ -29,7 +29,10 @@ function validatorFor(schema: Record<string, unknown>): z.ZodType | Error {
  * offered tool's JSON Schema, are INTENT_VALIDATION errors naming the problem.
  * A finish, or a decision with no tool list to check against, passes.
  */
-export function validateIntent(response: Pick<AgentIntentResponse, "tool_name" | "tool_args" | "finish">, offered: readonly HostTool[] | undefined): void {
+export function validateIntent(
+  response: Pick<AgentIntentResponse, "tool_name" | "tool_args" | "finish">,
+  offered: readonly HostTool[] | undefined,
+): void {
   if (response.finish || response.tool_name === null || offered === undefined) return;
   const tool = offered.find((candidate) => candidate.name === response.tool_name);
   if (!tool) {
@@ -51,7 +54,10 @@ export function validateIntent(response: Pick<AgentIntentResponse, "tool_name" |
   }
   const checked = validator.safeParse(response.tool_args);
   if (!checked.success) {
-    const issues = toFieldIssues(checked.error).map((issue) => ({ field: issue.field === "(input)" ? "tool_args" : `tool_args.${issue.field}`, message: issue.message }));
+    const issues = toFieldIssues(checked.error).map((issue) => ({
+      field: issue.field === "(input)" ? "tool_args" : `tool_args.${issue.field}`,
+      message: issue.message,
+    }));
     throw new DeliberateClientError({
       code: "INTENT_VALIDATION",
       message: `The arguments for '${tool.name}' fail its input_schema: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}`,

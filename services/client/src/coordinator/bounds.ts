@@ -49,7 +49,11 @@ export const defaultTimings = {
   endSessionTimeoutMs: 2_000,
 } as const satisfies Required<CoordinatorTimingOptions>;
 
-function milliseconds(options: CoordinatorTimingOptions, name: keyof CoordinatorTimingOptions, minimum: number): number {
+function milliseconds(
+  options: CoordinatorTimingOptions,
+  name: keyof CoordinatorTimingOptions,
+  minimum: number,
+): number {
   const value = options[name] ?? defaultTimings[name];
   if (!Number.isInteger(value) || value < minimum) {
     throw new DeliberateClientError({
@@ -71,6 +75,9 @@ export function resolveBounds(options: CoordinatorTimingOptions): CoordinatorBou
   const turnMs = milliseconds(options, "timeoutMs", 1);
   const endSessionMs = milliseconds(options, "endSessionTimeoutMs", 1);
   const stalledCall = livenessIntervalMs > 0 ? Math.min(callMs, livenessIntervalMs + healthCheckMs) : callMs;
-  const unresponsiveFallbackMs = Math.min(turnMs, Math.max(healthCheckMs, healthCheckMs + capabilitiesMs + stalledCall));
+  const unresponsiveFallbackMs = Math.min(
+    turnMs,
+    Math.max(healthCheckMs, healthCheckMs + capabilitiesMs + stalledCall),
+  );
   return { healthCheckMs, capabilitiesMs, livenessIntervalMs, callMs, turnMs, endSessionMs, unresponsiveFallbackMs };
 }

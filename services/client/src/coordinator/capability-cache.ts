@@ -47,7 +47,11 @@ export function createCapabilityCache(options: CapabilityCacheOptions) {
   const now = options.now ?? Date.now;
   const defaultTtl = options.ttlMs ?? 10 * 60_000;
   return {
-    async get(transport: Transport, operations: ReasoningOperations, getOptions: CallOptions & { refresh?: boolean } = {}): Promise<CachedCapability> {
+    async get(
+      transport: Transport,
+      operations: ReasoningOperations,
+      getOptions: CallOptions & { refresh?: boolean } = {},
+    ): Promise<CachedCapability> {
       const { refresh, ...callOptions } = getOptions;
       const protocolVersion = transport.protocolVersion() ?? "unknown";
       const key = capabilityKey(transport.endpoint, protocolVersion);
@@ -67,7 +71,8 @@ export function createCapabilityCache(options: CapabilityCacheOptions) {
         expiresAt: fetchedAt + ttlMs,
         ttlSource: hinted === null ? "default" : "server",
       };
-      if (ttlMs > 0) await options.store.set(capabilityKey(transport.endpoint, entry.protocolVersion), entry, { ttlMs });
+      if (ttlMs > 0)
+        await options.store.set(capabilityKey(transport.endpoint, entry.protocolVersion), entry, { ttlMs });
       return entry;
     },
     async invalidate(transport: Transport): Promise<void> {

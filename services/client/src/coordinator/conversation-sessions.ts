@@ -22,7 +22,11 @@ const keptKey = (conversationId: string) => `deliberate:kept-session:${conversat
 
 function isKeptSession(value: unknown): value is KeptSession {
   const record = value as Partial<KeptSession> | undefined;
-  return typeof record?.reasoningSessionId === "string" && typeof record.expiresAt === "number" && typeof record.sessionState?.token === "string";
+  return (
+    typeof record?.reasoningSessionId === "string" &&
+    typeof record.expiresAt === "number" &&
+    typeof record.sessionState?.token === "string"
+  );
 }
 
 /**
@@ -31,7 +35,11 @@ function isKeptSession(value: unknown): value is KeptSession {
  * the host ends the conversation, the idle window passes, or the server's
  * own idle expiry (`sessionExpiresAt`) comes first.
  */
-export function createConversationSessions(options: { store: ReasoningStateStore; now: () => number; keep: KeepSessionOptions }) {
+export function createConversationSessions(options: {
+  store: ReasoningStateStore;
+  now: () => number;
+  keep: KeepSessionOptions;
+}) {
   const idleMs = options.keep.idleMs ?? 20 * 60_000;
   return {
     idleMs,
@@ -42,10 +50,17 @@ export function createConversationSessions(options: { store: ReasoningStateStore
       return value.expiresAt > options.now() ? { live: value } : { expired: value };
     },
     /** Keeps a session open for the conversation's next turn. */
-    async keep(conversationId: string, session: Omit<KeptSession, "expiresAt">, serverExpiresAt: string | null): Promise<void> {
+    async keep(
+      conversationId: string,
+      session: Omit<KeptSession, "expiresAt">,
+      serverExpiresAt: string | null,
+    ): Promise<void> {
       const server = serverExpiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(serverExpiresAt);
       // A margin before the server's expiry, so a turn never arrives just as the server closes the session.
-      const expiresAt = Math.min(options.now() + idleMs, Number.isFinite(server) ? server - 5_000 : Number.POSITIVE_INFINITY);
+      const expiresAt = Math.min(
+        options.now() + idleMs,
+        Number.isFinite(server) ? server - 5_000 : Number.POSITIVE_INFINITY,
+      );
       // Kept in the store a while past its expiry, so the next turn still finds it and ends it on the server.
       await options.store.set(keptKey(conversationId), { ...session, expiresAt }, { ttlMs: idleMs * 2 });
     },

@@ -58,7 +58,11 @@ export function createCoordinatorContext(options: ReasoningCoordinatorOptions): 
     maxRefinementCycles: options.maxRefinementCycles ?? 2,
     maxToolCalls: options.maxToolCalls ?? 8,
     healthTtlMs: options.healthTtlMs ?? 30_000,
-    capabilities: createCapabilityCache({ store, ...(options.capabilityTtlMs !== undefined ? { ttlMs: options.capabilityTtlMs } : {}), now }),
+    capabilities: createCapabilityCache({
+      store,
+      ...(options.capabilityTtlMs !== undefined ? { ttlMs: options.capabilityTtlMs } : {}),
+      now,
+    }),
     offeredTools: options.executeTool ? (options.availableTools ?? []) : [],
     conversations: keep ? createConversationSessions({ store, now, keep }) : null,
     emit: (event) => {

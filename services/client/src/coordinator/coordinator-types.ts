@@ -1,4 +1,12 @@
-import type { AvailableTool, CoTVariation, ExecuteTaskResponse, ReasoningTrace, ReasoningType, ToolCallRequest, UpdatedSessionState } from "@deliberate/contracts";
+import type {
+  AvailableTool,
+  CoTVariation,
+  ExecuteTaskResponse,
+  ReasoningTrace,
+  ReasoningType,
+  ToolCallRequest,
+  UpdatedSessionState,
+} from "@deliberate/contracts";
 import type { DeliberateClient } from "../client.ts";
 import type { ReasoningVia } from "../reasoning-operations.ts";
 import type { CoordinatorBounds, CoordinatorTimingOptions } from "./bounds.ts";
@@ -35,7 +43,11 @@ export interface CoordinatorRequest {
 }
 
 /** The host's standard processing (its own model call): the baseline, the tiered first attempt and the fallback. */
-export type StandardProcessor = (request: { query: string; history?: string; signal?: AbortSignal }) => Promise<StandardAnswer>;
+export type StandardProcessor = (request: {
+  query: string;
+  history?: string;
+  signal?: AbortSignal;
+}) => Promise<StandardAnswer>;
 
 /**
  * Judges the answer to the user's question (§1.3.3 Q&A refinement): enough, or one precise follow-up question.
@@ -51,10 +63,18 @@ export type CritiqueFunction = (input: {
   /** The follow-up questions asked so far and what each found. */
   findings: readonly FollowUpFinding[];
   signal: AbortSignal;
-}) => Promise<{ sufficient: true } | { followUp: string } | null | undefined> | { sufficient: true } | { followUp: string } | null | undefined;
+}) =>
+  | Promise<{ sufficient: true } | { followUp: string } | null | undefined>
+  | { sufficient: true }
+  | { followUp: string }
+  | null
+  | undefined;
 
 /** Runs a tool the server asked for (status `pending_tool_call`); a throw is sent back as a failed tool result. */
-export type ToolExecutor = (request: ToolCallRequest, context: { reasoningSessionId: string; signal: AbortSignal }) => Promise<unknown> | unknown;
+export type ToolExecutor = (
+  request: ToolCallRequest,
+  context: { reasoningSessionId: string; signal: AbortSignal },
+) => Promise<unknown> | unknown;
 
 /**
  * The coordinator's options. Timing (`CoordinatorTimingOptions`): every phase has a deadline (health check,
@@ -150,7 +170,13 @@ export type CoordinatorOutcome =
       failure?: ReasoningFailure;
       notice?: string;
     }
-  | { kind: "needs_user_input"; question: string; text: string; reasoningSessionId: string; decision: InvocationDecision }
+  | {
+      kind: "needs_user_input";
+      question: string;
+      text: string;
+      reasoningSessionId: string;
+      decision: InvocationDecision;
+    }
   | { kind: "unavailable"; text: string; decision: InvocationDecision; failure?: ReasoningFailure };
 
 /** The coordinator's record of one reasoning session (§1.3.4), in the state store while the query is being handled. */

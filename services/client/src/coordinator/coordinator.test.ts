@@ -15,7 +15,10 @@ import { fallbackMatrix } from "./fallback.ts";
 type Params = Record<string, unknown>;
 type Reply = ExecuteTaskResponse | Error | "hang" | unknown;
 
-function scriptedServer(script: (params: Params, call: number) => Reply, advertised: Record<string, unknown> = { reasoning: capability() }) {
+function scriptedServer(
+  script: (params: Params, call: number) => Reply,
+  advertised: Record<string, unknown> = { reasoning: capability() },
+) {
   const executed: Params[] = [];
   const ended: Params[] = [];
   const via: string[] = [];
@@ -27,7 +30,11 @@ function scriptedServer(script: (params: Params, call: number) => Reply, adverti
     const reply = script(params, executed.length);
     if (reply instanceof Error) return Promise.reject(reply);
     if (reply === "hang") {
-      return new Promise((_resolve, reject) => options.signal?.addEventListener("abort", () => reject(new DeliberateClientError({ code: "ABORTED", message: "aborted" }))));
+      return new Promise((_resolve, reject) =>
+        options.signal?.addEventListener("abort", () =>
+          reject(new DeliberateClientError({ code: "ABORTED", message: "aborted" })),
+        ),
+      );
     }
     return Promise.resolve(reply);
   };
@@ -38,17 +45,38 @@ function scriptedServer(script: (params: Params, call: number) => Reply, adverti
       via.push(`tool:${name}`);
       if (name === "reasoning_execute_task") return answer(input as Params, options);
       ended.push(input as Params);
-      return { reasoningSessionId: (input as Params)["reasoningSessionId"], status: "ended", alreadyClosed: false, endedAt: "2026-11-22T12:00:00.000Z", entities: 1, relations: 1 };
+      return {
+        reasoningSessionId: (input as Params)["reasoningSessionId"],
+        status: "ended",
+        alreadyClosed: false,
+        endedAt: "2026-11-22T12:00:00.000Z",
+        entities: 1,
+        relations: 1,
+      };
     },
     async callMethod(method, params, options = {}) {
       via.push(`method:${method}`);
       if (method === "reasoning/executeTask") return answer(params, options);
       ended.push(params);
-      return { reasoningSessionId: params["reasoningSessionId"], status: "ended", alreadyClosed: false, endedAt: "2026-11-22T12:00:00.000Z", entities: 1, relations: 1 };
+      return {
+        reasoningSessionId: params["reasoningSessionId"],
+        status: "ended",
+        alreadyClosed: false,
+        endedAt: "2026-11-22T12:00:00.000Z",
+        entities: 1,
+        relations: 1,
+      };
     },
     async describe(): Promise<ServerDescription> {
       describes += 1;
-      return { surface: "mcp", endpoint: "memory://reasoning", protocolVersion: "2025-11-25", server: { name: "scripted", version: "1" }, capabilities: advertised, ttlMs: null };
+      return {
+        surface: "mcp",
+        endpoint: "memory://reasoning",
+        protocolVersion: "2025-11-25",
+        server: { name: "scripted", version: "1" },
+        capabilities: advertised,
+        ttlMs: null,
+      };
     },
     async ping() {
       pings += 1;
@@ -71,9 +99,13 @@ function scriptedServer(script: (params: Params, call: number) => Reply, adverti
 }
 
 const standardAnswer = { text: "Standard answer.", confidence: 0.9 };
-const strongQuery = "Deduce the consequences of this: given that Alice is Bob's parent and Bob is Carol's parent, what must be true of Alice and Carol?";
+const strongQuery =
+  "Deduce the consequences of this: given that Alice is Bob's parent and Bob is Carol's parent, what must be true of Alice and Carol?";
 
-function coordinatorFor(server: ReturnType<typeof scriptedServer>, overrides: Partial<ReasoningCoordinatorOptions> = {}) {
+function coordinatorFor(
+  server: ReturnType<typeof scriptedServer>,
+  overrides: Partial<ReasoningCoordinatorOptions> = {},
+) {
   const events: CoordinatorEvent[] = [];
   const standardCalls: string[] = [];
   let ids = 0;
@@ -105,7 +137,11 @@ describe("gates and routes", () => {
     const server = scriptedServer(() => responses.completed("x", "no"));
     const { coordinator } = coordinatorFor(server, { enabled: false });
     const outcome = await coordinator.handle({ query: strongQuery });
-    expect(outcome).toMatchObject({ kind: "answer", source: "standard", decision: { gate: { passed: false, gate: "disabled" } } });
+    expect(outcome).toMatchObject({
+      kind: "answer",
+      source: "standard",
+      decision: { gate: { passed: false, gate: "disabled" } },
+    });
     expect(server.executed).toEqual([]);
   });
 
@@ -123,11 +159,22 @@ describe("gates and routes", () => {
 
   it("needs the reasoning capability and a supported type (capability gate)", async () => {
     const none = scriptedServer(() => responses.completed("x", "no"), {});
-    expect(await coordinatorFor(none).coordinator.handle({ query: strongQuery })).toMatchObject({ source: "standard", decision: { gate: { gate: "capability" } } });
-    const empty = scriptedServer(() => responses.completed("x", "no"), { reasoning: capability({ supportedReasoningTypes: [] }) });
-    expect(await coordinatorFor(empty).coordinator.handle({ query: strongQuery })).toMatchObject({ source: "standard", decision: { gate: { gate: "capability" }, selection: { rule: "none" } } });
+    expect(await coordinatorFor(none).coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "standard",
+      decision: { gate: { gate: "capability" } },
+    });
+    const empty = scriptedServer(() => responses.completed("x", "no"), {
+      reasoning: capability({ supportedReasoningTypes: [] }),
+    });
+    expect(await coordinatorFor(empty).coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "standard",
+      decision: { gate: { gate: "capability" }, selection: { rule: "none" } },
+    });
     const garbled = scriptedServer(() => responses.completed("x", "no"), { reasoning: { version: 1 } });
-    expect(await coordinatorFor(garbled).coordinator.handle({ query: strongQuery })).toMatchObject({ source: "standard", decision: { gate: { gate: "capability" } } });
+    expect(await coordinatorFor(garbled).coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "standard",
+      decision: { gate: { gate: "capability" } },
+    });
   });
 
   it("tries the standard approach first in the tiered band, escalating only a weak answer", async () => {
@@ -135,11 +182,19 @@ describe("gates and routes", () => {
     const query = "The build broke yesterday. What could be the cause?";
     const confident = coordinatorFor(server);
     expect(confident.coordinator.policy.thresholds.escalate).toBe(0);
-    expect(await confident.coordinator.handle({ query, intent: "chit_chat" })).toMatchObject({ source: "standard", decision: { route: "tiered" } });
+    expect(await confident.coordinator.handle({ query, intent: "chit_chat" })).toMatchObject({
+      source: "standard",
+      decision: { route: "tiered" },
+    });
     expect(server.executed).toEqual([]);
     const refusing = coordinatorFor(server, { standard: async () => ({ text: "I cannot answer that." }) });
     const escalated = await refusing.coordinator.handle({ query });
-    expect(escalated).toMatchObject({ kind: "answer", source: "reasoning", answer: "Reasoned answer.", decision: { route: "tiered" } });
+    expect(escalated).toMatchObject({
+      kind: "answer",
+      source: "reasoning",
+      answer: "Reasoned answer.",
+      decision: { route: "tiered" },
+    });
     expect(server.executed[0]).toMatchObject({ reasoningType: "abductive", goalQuery: query });
   });
 
@@ -156,12 +211,24 @@ describe("gates and routes", () => {
 
 describe("status handling", () => {
   it("completed: presents the answer with its work, ends the session, reports events", async () => {
-    const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Alice is Dave's ancestor.", 0.86, trace()));
+    const server = scriptedServer((params) =>
+      responses.completed(params["taskId"] as string, "Alice is Dave's ancestor.", 0.86, trace()),
+    );
     const { coordinator, events, standardCalls } = coordinatorFor(server, { domainKnowledge: undefined } as never);
-    const outcome = await coordinator.handle({ query: strongQuery, history: "User: hi", domainKnowledge: "Alice is Bob's parent." });
+    const outcome = await coordinator.handle({
+      query: strongQuery,
+      history: "User: hi",
+      domainKnowledge: "Alice is Bob's parent.",
+    });
     if (outcome.kind !== "answer" || outcome.source !== "reasoning") throw new Error(`unexpected ${outcome.kind}`);
     // The server's session id is adopted (here it names the session "s-1").
-    expect(outcome).toMatchObject({ text: "Alice is Dave's ancestor.", band: "high", confidence: 0.86, reasoningSessionId: "s-1", refinementCycles: 0 });
+    expect(outcome).toMatchObject({
+      text: "Alice is Dave's ancestor.",
+      band: "high",
+      confidence: 0.86,
+      reasoningSessionId: "s-1",
+      refinementCycles: 0,
+    });
     expect(outcome.summary.keyInformation).toEqual(["Supported by: Alice ancestor of Dave"]);
     expect(standardCalls).toEqual([]);
     expect(server.executed[0]).toMatchObject({
@@ -174,10 +241,17 @@ describe("status handling", () => {
     });
     expect(server.ended).toEqual([{ reasoningSessionId: "s-1", sessionState: { token: "state-1" } }]);
     expect(server.via).toEqual(["method:reasoning/executeTask", "method:reasoning/endSession"]);
-    expect(events.filter((event) => event.type !== "phase").map((event) => event.type)).toEqual(["decided", "invoked", "progress", "completed"]);
+    expect(events.filter((event) => event.type !== "phase").map((event) => event.type)).toEqual([
+      "decided",
+      "invoked",
+      "progress",
+      "completed",
+    ]);
     expect(events.at(-1)).toMatchObject({ type: "completed", outcome: "reasoning", band: "high", failure: null });
     // Every phase reports the deadline it had: the documented defaults.
-    const phases = events.flatMap((event) => (event.type === "phase" && event.status === "started" ? [[event.phase, event.deadlineMs]] : []));
+    const phases = events.flatMap((event) =>
+      event.type === "phase" && event.status === "started" ? [[event.phase, event.deadlineMs]] : [],
+    );
     expect(phases).toEqual([
       ["health_check", 2_000],
       ["capabilities", 2_000],
@@ -190,8 +264,16 @@ describe("status handling", () => {
   it("completed: refines with the host's critique, keeps the original question, and synthesises the final answer to it", async () => {
     const server = scriptedServer((params, call) => {
       const goal = params["goalQuery"] as string;
-      const answer = goal === strongQuery ? (call === 1 ? "Answer to the question." : "Synthesised answer to the question.") : `About ${goal}`;
-      return { ...responses.completed(params["taskId"] as string, answer, 0.8), updatedSessionState: { token: `state-${call}` } };
+      const answer =
+        goal === strongQuery
+          ? call === 1
+            ? "Answer to the question."
+            : "Synthesised answer to the question."
+          : `About ${goal}`;
+      return {
+        ...responses.completed(params["taskId"] as string, answer, 0.8),
+        updatedSessionState: { token: `state-${call}` },
+      };
     });
     const critiques: Array<{ cycle: number; answer: string; findings: number }> = [];
     const { coordinator, events } = coordinatorFor(server, {
@@ -207,14 +289,21 @@ describe("status handling", () => {
       { cycle: 0, answer: "Answer to the question.", findings: 0 },
       { cycle: 1, answer: "Answer to the question.", findings: 1 },
     ]);
-    expect(server.executed.map((call) => call["goalQuery"])).toEqual([strongQuery, "Follow-up 1?", "Follow-up 2?", strongQuery]);
+    expect(server.executed.map((call) => call["goalQuery"])).toEqual([
+      strongQuery,
+      "Follow-up 1?",
+      "Follow-up 2?",
+      strongQuery,
+    ]);
     expect(server.executed[1]).toMatchObject({
       taskId: "task-2",
       reasoningSessionId: "s-1",
       sessionState: { token: "state-1" },
       contextData: { historicalConversation: `User: earlier\nUser: ${strongQuery}` },
     });
-    const summary = (call: number) => (server.executed[call]?.["contextData"] as { hostProvidedPriorReasoningSummary?: string } | undefined)?.hostProvidedPriorReasoningSummary ?? "";
+    const summary = (call: number) =>
+      (server.executed[call]?.["contextData"] as { hostProvidedPriorReasoningSummary?: string } | undefined)
+        ?.hostProvidedPriorReasoningSummary ?? "";
     expect(summary(1)).toContain(`Original question (the one to answer): ${strongQuery}`);
     expect(summary(1)).toContain("Answer so far: Answer to the question.");
     expect(summary(2)).toContain("- Follow-up 1? -> About Follow-up 1?");
@@ -231,8 +320,13 @@ describe("status handling", () => {
         { question: "Follow-up 2?", answer: "About Follow-up 2?", confidence: 0.8 },
       ],
     });
-    expect(outcome.kind === "answer" && outcome.source === "reasoning" && outcome.summary.refinements).toEqual(["Follow-up 1?", "Follow-up 2?"]);
-    expect(outcome.kind === "answer" && outcome.source === "reasoning" && outcome.summary.keyInformation).toContain('Follow-up "Follow-up 1?": About Follow-up 1?');
+    expect(outcome.kind === "answer" && outcome.source === "reasoning" && outcome.summary.refinements).toEqual([
+      "Follow-up 1?",
+      "Follow-up 2?",
+    ]);
+    expect(outcome.kind === "answer" && outcome.source === "reasoning" && outcome.summary.keyInformation).toContain(
+      'Follow-up "Follow-up 1?": About Follow-up 1?',
+    );
     expect(events.filter((event) => event.type === "progress" && event.stage === "refinement")).toHaveLength(2);
     expect(events.filter((event) => event.type === "progress" && event.stage === "synthesis")).toHaveLength(1);
     expect(server.ended).toHaveLength(1);
@@ -241,21 +335,45 @@ describe("status handling", () => {
   it("completed: a failed synthesis keeps the answer to the original question, never a follow-up's", async () => {
     const server = scriptedServer((params, call) => {
       if (call === 3) return new DeliberateClientError({ code: "CONNECTION_FAILED", message: "gone" });
-      return responses.completed(params["taskId"] as string, call === 1 ? "Answer to the question." : "Answer to the follow-up.", 0.9);
+      return responses.completed(
+        params["taskId"] as string,
+        call === 1 ? "Answer to the question." : "Answer to the follow-up.",
+        0.9,
+      );
     });
-    const outcome = await coordinatorFor(server, { critique: ({ cycle }) => (cycle === 0 ? { followUp: "More?" } : { sufficient: true }) }).coordinator.handle({ query: strongQuery });
-    expect(outcome).toMatchObject({ source: "reasoning", answer: "Answer to the question.", refinementFailure: { kind: "connection" }, followUps: [{ question: "More?", answer: "Answer to the follow-up." }] });
+    const outcome = await coordinatorFor(server, {
+      critique: ({ cycle }) => (cycle === 0 ? { followUp: "More?" } : { sufficient: true }),
+    }).coordinator.handle({ query: strongQuery });
+    expect(outcome).toMatchObject({
+      source: "reasoning",
+      answer: "Answer to the question.",
+      refinementFailure: { kind: "connection" },
+      followUps: [{ question: "More?", answer: "Answer to the follow-up." }],
+    });
   });
 
   it("completed: stops refining when the critique is satisfied; a failing follow-up keeps the answer in hand", async () => {
     const satisfied = scriptedServer((params) => responses.completed(params["taskId"] as string, "Fine answer."));
     const stop = coordinatorFor(satisfied, { critique: () => ({ sufficient: true }) });
-    expect(await stop.coordinator.handle({ query: strongQuery })).toMatchObject({ answer: "Fine answer.", refinementCycles: 0 });
+    expect(await stop.coordinator.handle({ query: strongQuery })).toMatchObject({
+      answer: "Fine answer.",
+      refinementCycles: 0,
+    });
     expect(satisfied.executed).toHaveLength(1);
 
-    const flaky = scriptedServer((params, call) => (call === 1 ? responses.completed(params["taskId"] as string, "First answer.") : new DeliberateClientError({ code: "CONNECTION_FAILED", message: "gone" })));
-    const kept = await coordinatorFor(flaky, { critique: () => ({ followUp: "More?" }) }).coordinator.handle({ query: strongQuery });
-    expect(kept).toMatchObject({ source: "reasoning", answer: "First answer.", refinementFailure: { kind: "connection" } });
+    const flaky = scriptedServer((params, call) =>
+      call === 1
+        ? responses.completed(params["taskId"] as string, "First answer.")
+        : new DeliberateClientError({ code: "CONNECTION_FAILED", message: "gone" }),
+    );
+    const kept = await coordinatorFor(flaky, { critique: () => ({ followUp: "More?" }) }).coordinator.handle({
+      query: strongQuery,
+    });
+    expect(kept).toMatchObject({
+      source: "reasoning",
+      answer: "First answer.",
+      refinementFailure: { kind: "connection" },
+    });
     expect(flaky.ended).toHaveLength(1);
   });
 
@@ -268,7 +386,13 @@ describe("status handling", () => {
     });
     const ran: unknown[] = [];
     const { coordinator, events } = coordinatorFor(server, {
-      availableTools: [{ name: "weather", description: "Weather of a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } }],
+      availableTools: [
+        {
+          name: "weather",
+          description: "Weather of a city",
+          inputSchema: { type: "object", properties: { city: { type: "string" } } },
+        },
+      ],
       executeTool: (request) => {
         ran.push(request.toolArguments);
         if (request.toolArguments["city"] === "Lyon") throw new Error("weather service down");
@@ -279,33 +403,67 @@ describe("status handling", () => {
     expect(outcome).toMatchObject({ source: "reasoning", answer: "Go, with umbrellas." });
     expect(ran).toEqual([{ city: "Paris" }, { city: "Lyon" }]);
     expect(server.executed[0]).toMatchObject({ contextData: { availableTools: [{ name: "weather" }] } });
-    expect(server.executed[1]).toMatchObject({ toolResults: [{ toolCallId: "call-1", result: { forecast: "rain" } }], sessionState: { token: "state-1" } });
-    expect(server.executed[2]).toMatchObject({ toolResults: [{ toolCallId: "call-2", result: "weather service down", isError: true }] });
-    expect(server.executed[3]).toMatchObject({ toolResults: [{ toolCallId: "call-3", isError: true, result: expect.stringContaining("was not offered") }] });
+    expect(server.executed[1]).toMatchObject({
+      toolResults: [{ toolCallId: "call-1", result: { forecast: "rain" } }],
+      sessionState: { token: "state-1" },
+    });
+    expect(server.executed[2]).toMatchObject({
+      toolResults: [{ toolCallId: "call-2", result: "weather service down", isError: true }],
+    });
+    expect(server.executed[3]).toMatchObject({
+      toolResults: [{ toolCallId: "call-3", isError: true, result: expect.stringContaining("was not offered") }],
+    });
     expect(events.filter((event) => event.type === "progress" && event.stage === "tool_call")).toHaveLength(3);
   });
 
   it("pending_tool_call: with no executor, or past the tool-call limit, falls back", async () => {
     const asking = scriptedServer((params) => responses.toolCall(params["taskId"] as string, "weather", {}));
-    expect(await coordinatorFor(asking).coordinator.handle({ query: strongQuery })).toMatchObject({ source: "standard", failure: { kind: "failed" }, notice: fallbackMatrix.failed.userMessage });
+    expect(await coordinatorFor(asking).coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "standard",
+      failure: { kind: "failed" },
+      notice: fallbackMatrix.failed.userMessage,
+    });
     const endless = scriptedServer((params) => responses.toolCall(params["taskId"] as string, "weather", {}));
-    const limited = coordinatorFor(endless, { availableTools: [{ name: "weather" }], executeTool: () => "sunny", maxToolCalls: 2 });
-    expect(await limited.coordinator.handle({ query: strongQuery })).toMatchObject({ source: "standard", failure: { kind: "max_iterations" } });
+    const limited = coordinatorFor(endless, {
+      availableTools: [{ name: "weather" }],
+      executeTool: () => "sunny",
+      maxToolCalls: 2,
+    });
+    expect(await limited.coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "standard",
+      failure: { kind: "max_iterations" },
+    });
     expect(endless.executed).toHaveLength(3);
     expect(endless.ended).toHaveLength(1);
   });
 
   it("pending_user_input: returns a resumable question, keeps the session open, and resumes with the answer", async () => {
-    const server = scriptedServer((params, call) => (call === 1 ? responses.userInput(params["taskId"] as string, "Do they have umbrellas?") : responses.completed(params["taskId"] as string, "Go.")));
+    const server = scriptedServer((params, call) =>
+      call === 1
+        ? responses.userInput(params["taskId"] as string, "Do they have umbrellas?")
+        : responses.completed(params["taskId"] as string, "Go."),
+    );
     const { coordinator } = coordinatorFor(server);
     const question = await coordinator.handle({ query: strongQuery });
-    expect(question).toMatchObject({ kind: "needs_user_input", question: "Do they have umbrellas?", text: "To help me reason more effectively about this, could you please tell me: Do they have umbrellas?", reasoningSessionId: "s-1" });
+    expect(question).toMatchObject({
+      kind: "needs_user_input",
+      question: "Do they have umbrellas?",
+      text: "To help me reason more effectively about this, could you please tell me: Do they have umbrellas?",
+      reasoningSessionId: "s-1",
+    });
     expect(server.ended).toEqual([]);
     const answered = await coordinator.resume({ reasoningSessionId: "s-1", userInput: "Yes." });
     expect(answered).toMatchObject({ source: "reasoning", answer: "Go." });
-    expect(server.executed[1]).toMatchObject({ reasoningSessionId: "s-1", userInput: "Yes.", sessionState: { token: "state-1" }, goalQuery: strongQuery });
+    expect(server.executed[1]).toMatchObject({
+      reasoningSessionId: "s-1",
+      userInput: "Yes.",
+      sessionState: { token: "state-1" },
+      goalQuery: strongQuery,
+    });
     expect(server.ended).toHaveLength(1);
-    const again = await coordinator.resume({ reasoningSessionId: "s-1", userInput: "Yes." }).catch((error: unknown) => error);
+    const again = await coordinator
+      .resume({ reasoningSessionId: "s-1", userInput: "Yes." })
+      .catch((error: unknown) => error);
     expect(again).toMatchObject({ code: "NOT_FOUND" });
   });
 
@@ -322,15 +480,28 @@ describe("status handling", () => {
   it("failed: the standard approach with the user-facing message, and endSession attempted", async () => {
     const server = scriptedServer((params) => responses.failed(params["taskId"] as string));
     const outcome = await coordinatorFor(server).coordinator.handle({ query: strongQuery });
-    expect(outcome).toMatchObject({ source: "standard", text: "Standard answer.", failure: { kind: "failed", code: "EXTRACTION_EMPTY", log: "error" }, notice: fallbackMatrix.failed.userMessage });
+    expect(outcome).toMatchObject({
+      source: "standard",
+      text: "Standard answer.",
+      failure: { kind: "failed", code: "EXTRACTION_EMPTY", log: "error" },
+      notice: fallbackMatrix.failed.userMessage,
+    });
     expect(server.ended).toEqual([{ reasoningSessionId: "task-1" }]);
   });
 
   it("max_iterations_reached: the partial answer when there is one, else the standard approach", async () => {
     const partial = scriptedServer((params) => responses.maxIterations(params["taskId"] as string, "Probably yes."));
-    expect(await coordinatorFor(partial).coordinator.handle({ query: strongQuery })).toMatchObject({ source: "reasoning", answer: "Probably yes.", failure: { kind: "max_iterations" }, notice: fallbackMatrix.max_iterations.userMessage });
+    expect(await coordinatorFor(partial).coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "reasoning",
+      answer: "Probably yes.",
+      failure: { kind: "max_iterations" },
+      notice: fallbackMatrix.max_iterations.userMessage,
+    });
     const empty = scriptedServer((params) => responses.maxIterations(params["taskId"] as string, null));
-    expect(await coordinatorFor(empty).coordinator.handle({ query: strongQuery })).toMatchObject({ source: "standard", failure: { kind: "max_iterations" } });
+    expect(await coordinatorFor(empty).coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "standard",
+      failure: { kind: "max_iterations" },
+    });
     expect(partial.ended).toHaveLength(1);
     expect(empty.ended).toHaveLength(1);
   });
@@ -338,8 +509,15 @@ describe("status handling", () => {
   it("low confidence: the answer with a disclaimer (and the standard answer to compare, when asked)", async () => {
     const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Maybe Lyon.", 0.3));
     const plain = await coordinatorFor(server).coordinator.handle({ query: strongQuery });
-    expect(plain).toMatchObject({ source: "reasoning", band: "low", failure: { kind: "low_confidence" }, text: expect.stringMatching(/^My confidence in this is low/) });
-    const compared = await coordinatorFor(server, { policy: { compareLowConfidenceWithStandard: true } }).coordinator.handle({ query: strongQuery });
+    expect(plain).toMatchObject({
+      source: "reasoning",
+      band: "low",
+      failure: { kind: "low_confidence" },
+      text: expect.stringMatching(/^My confidence in this is low/),
+    });
+    const compared = await coordinatorFor(server, {
+      policy: { compareLowConfidenceWithStandard: true },
+    }).coordinator.handle({ query: strongQuery });
     expect(compared).toMatchObject({ comparison: standardAnswer });
   });
 
@@ -353,17 +531,43 @@ describe("status handling", () => {
       },
     });
     // The score as the server computed it (here in the trace only): low, with the checks that did not hold shown.
-    const fromTrace = scriptedServer((params) => responses.completed(params["taskId"] as string, "Alice is in Paris.", null, contradicted));
+    const fromTrace = scriptedServer((params) =>
+      responses.completed(params["taskId"] as string, "Alice is in Paris.", null, contradicted),
+    );
     const low = await coordinatorFor(fromTrace).coordinator.handle({ query: strongQuery });
-    expect(low).toMatchObject({ source: "reasoning", confidence: 0.2, band: "insufficient", failure: { kind: "low_confidence" }, notice: fallbackMatrix.low_confidence.userMessage });
+    expect(low).toMatchObject({
+      source: "reasoning",
+      confidence: 0.2,
+      band: "insufficient",
+      failure: { kind: "low_confidence" },
+      notice: fallbackMatrix.low_confidence.userMessage,
+    });
     expect(low.kind === "answer" && low.source === "reasoning" && low.summary.keyInformation).toEqual(
-      expect.arrayContaining(["Contradicted by the graph: Alice lives in Paris", "Not found in the graph: Bob owns Umbrella"]),
+      expect.arrayContaining([
+        "Contradicted by the graph: Alice lives in Paris",
+        "Not found in the graph: Bob owns Umbrella",
+      ]),
     );
     // A desired confidence level the server says was not met is the low-confidence row too, hedged one band lower.
-    const missed = trace({ confidence: { ...(trace().confidence as NonNullable<ReturnType<typeof trace>["confidence"]>), score: 0.85, desiredConfidenceLevel: 0.95, targetMet: false } });
-    const short = scriptedServer((params) => responses.completed(params["taskId"] as string, "Probably.", 0.85, missed));
-    const hedged = await coordinatorFor(short, { desiredConfidenceLevel: 0.95 }).coordinator.handle({ query: strongQuery });
-    expect(hedged).toMatchObject({ band: "high", failure: { kind: "low_confidence", detail: expect.stringContaining("desired level 0.95") }, text: expect.stringMatching(/^My current thinking suggests/) });
+    const missed = trace({
+      confidence: {
+        ...(trace().confidence as NonNullable<ReturnType<typeof trace>["confidence"]>),
+        score: 0.85,
+        desiredConfidenceLevel: 0.95,
+        targetMet: false,
+      },
+    });
+    const short = scriptedServer((params) =>
+      responses.completed(params["taskId"] as string, "Probably.", 0.85, missed),
+    );
+    const hedged = await coordinatorFor(short, { desiredConfidenceLevel: 0.95 }).coordinator.handle({
+      query: strongQuery,
+    });
+    expect(hedged).toMatchObject({
+      band: "high",
+      failure: { kind: "low_confidence", detail: expect.stringContaining("desired level 0.95") },
+      text: expect.stringMatching(/^My current thinking suggests/),
+    });
     expect(short.executed[0]).toMatchObject({ outputRequirements: { desiredConfidenceLevel: 0.95 } });
   });
 
@@ -371,45 +575,75 @@ describe("status handling", () => {
     const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Reasoned."));
     const { coordinator } = coordinatorFor(server);
     const outcome = await coordinator.handle({ query: "Tell me about our Q3 numbers." });
-    expect(outcome).toMatchObject({ source: "standard", decision: { route: "tiered", gate: { passed: "not_checked" } } });
+    expect(outcome).toMatchObject({
+      source: "standard",
+      decision: { route: "tiered", gate: { passed: "not_checked" } },
+    });
     expect([server.pings(), server.describes(), server.executed.length]).toEqual([0, 0, 0]);
   });
 
   it("tiered: a refusal escalates whatever the score (standard first, escalate on refusal)", async () => {
     const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Reasoned."));
-    const { coordinator } = coordinatorFor(server, { standard: async () => ({ text: "I'm sorry, I can't help with that." }) });
+    const { coordinator } = coordinatorFor(server, {
+      standard: async () => ({ text: "I'm sorry, I can't help with that." }),
+    });
     const outcome = await coordinator.handle({ query: "Tell me about our Q3 numbers." });
     expect(outcome.decision.analysis.score).toBe(0);
-    expect(outcome).toMatchObject({ source: "reasoning", answer: "Reasoned.", decision: { route: "tiered", gate: { passed: true } } });
+    expect(outcome).toMatchObject({
+      source: "reasoning",
+      answer: "Reasoned.",
+      decision: { route: "tiered", gate: { passed: true } },
+    });
   });
 
   it("timeouts: the standard approach, endSession attempted", async () => {
     const server = scriptedServer(() => "hang");
     const outcome = await coordinatorFor(server, { timeoutMs: 100 }).coordinator.handle({ query: strongQuery });
-    expect(outcome).toMatchObject({ source: "standard", failure: { kind: "timeout" }, notice: fallbackMatrix.timeout.userMessage });
+    expect(outcome).toMatchObject({
+      source: "standard",
+      failure: { kind: "timeout" },
+      notice: fallbackMatrix.timeout.userMessage,
+    });
     expect(server.ended).toHaveLength(1);
   });
 
   it("malformed answers: the standard approach", async () => {
     const garbage = scriptedServer(() => ({ status: "done", answer: 42 }));
-    expect(await coordinatorFor(garbage).coordinator.handle({ query: strongQuery })).toMatchObject({ source: "standard", failure: { kind: "malformed", code: "MALFORMED_RESPONSE" } });
+    expect(await coordinatorFor(garbage).coordinator.handle({ query: strongQuery })).toMatchObject({
+      source: "standard",
+      failure: { kind: "malformed", code: "MALFORMED_RESPONSE" },
+    });
     const someoneElses = scriptedServer(() => responses.completed("another-task", "Yes."));
-    expect(await coordinatorFor(someoneElses).coordinator.handle({ query: strongQuery })).toMatchObject({ failure: { kind: "malformed" } });
+    expect(await coordinatorFor(someoneElses).coordinator.handle({ query: strongQuery })).toMatchObject({
+      failure: { kind: "malformed" },
+    });
     const noAnswer = scriptedServer((params) => responses.completed(params["taskId"] as string, ""));
-    expect(await coordinatorFor(noAnswer).coordinator.handle({ query: strongQuery })).toMatchObject({ failure: { kind: "malformed" } });
+    expect(await coordinatorFor(noAnswer).coordinator.handle({ query: strongQuery })).toMatchObject({
+      failure: { kind: "malformed" },
+    });
   });
 
   it("connection and request errors: their rows; everything failing: unavailable", async () => {
     const down = scriptedServer(() => new DeliberateClientError({ code: "CONNECTION_FAILED", message: "refused" }));
-    expect(await coordinatorFor(down).coordinator.handle({ query: strongQuery })).toMatchObject({ failure: { kind: "connection" }, notice: fallbackMatrix.connection.userMessage });
-    const refused = scriptedServer(() => new DeliberateClientError({ code: "LIMIT_EXCEEDED", message: "too many sessions" }));
-    expect(await coordinatorFor(refused).coordinator.handle({ query: strongQuery })).toMatchObject({ failure: { kind: "request" } });
+    expect(await coordinatorFor(down).coordinator.handle({ query: strongQuery })).toMatchObject({
+      failure: { kind: "connection" },
+      notice: fallbackMatrix.connection.userMessage,
+    });
+    const refused = scriptedServer(
+      () => new DeliberateClientError({ code: "LIMIT_EXCEEDED", message: "too many sessions" }),
+    );
+    expect(await coordinatorFor(refused).coordinator.handle({ query: strongQuery })).toMatchObject({
+      failure: { kind: "request" },
+    });
     const nothing = coordinatorFor(down, {
       standard: async () => {
         throw new Error("standard model down too");
       },
     });
-    expect(await nothing.coordinator.handle({ query: strongQuery })).toMatchObject({ kind: "unavailable", failure: { kind: "connection" } });
+    expect(await nothing.coordinator.handle({ query: strongQuery })).toMatchObject({
+      kind: "unavailable",
+      failure: { kind: "connection" },
+    });
   });
 
   it("the host's abort rejects (no fallback)", async () => {
@@ -423,18 +657,24 @@ describe("status handling", () => {
 
 describe("transport of the operations and session coherence", () => {
   it("uses the tools when the server advertises tools but not the methods", async () => {
-    const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Yes."), { reasoning: capability({ methods: [] }) });
+    const server = scriptedServer((params) => responses.completed(params["taskId"] as string, "Yes."), {
+      reasoning: capability({ methods: [] }),
+    });
     await coordinatorFor(server).coordinator.handle({ query: strongQuery });
     expect(server.via).toEqual(["tool:reasoning_execute_task", "tool:reasoning_end_session"]);
   });
 
   it("re-engages reasoning for a follow-up to a reasoning turn, with the previous answer as the prior summary", async () => {
-    const server = scriptedServer((params) => responses.completed(params["taskId"] as string, `About: ${params["goalQuery"] as string}`));
+    const server = scriptedServer((params) =>
+      responses.completed(params["taskId"] as string, `About: ${params["goalQuery"] as string}`),
+    );
     const { coordinator } = coordinatorFor(server, { policy: { thresholds: { direct: 0.3 } } });
     await coordinator.handle({ query: strongQuery, conversationId: "c-1" });
     const followUp = await coordinator.handle({ query: "And why is that?", conversationId: "c-1" });
     expect(followUp.decision.analysis.reasons.map((reason) => reason.signal)).toContain("follow_up");
-    expect(server.executed[1]).toMatchObject({ contextData: { hostProvidedPriorReasoningSummary: `About: ${strongQuery}` } });
+    expect(server.executed[1]).toMatchObject({
+      contextData: { hostProvidedPriorReasoningSummary: `About: ${strongQuery}` },
+    });
   });
 });
 
@@ -444,11 +684,16 @@ describe("sessions kept across a conversation's turns (keepSessionAcrossTurns)",
     return scriptedServer((params, call) => {
       const scripted = override(params, call);
       if (scripted !== undefined) return scripted;
-      return { ...responses.completed(params["taskId"] as string, "Yes."), reasoningSessionId: params["reasoningSessionId"], updatedSessionState: { token: `state-${call}` } };
+      return {
+        ...responses.completed(params["taskId"] as string, "Yes."),
+        reasoningSessionId: params["reasoningSessionId"],
+        updatedSessionState: { token: `state-${call}` },
+      };
     });
   }
   const reasoningIdOf = (outcome: Awaited<ReturnType<ReturnType<typeof createReasoningCoordinator>["handle"]>>) => {
-    if (outcome.kind !== "answer" || outcome.source !== "reasoning") throw new Error(`expected a reasoning answer, got ${outcome.kind}`);
+    if (outcome.kind !== "answer" || outcome.source !== "reasoning")
+      throw new Error(`expected a reasoning answer, got ${outcome.kind}`);
     return outcome.reasoningSessionId;
   };
 
@@ -481,7 +726,9 @@ describe("sessions kept across a conversation's turns (keepSessionAcrossTurns)",
   });
 
   it("a kept session the server closed meanwhile (NOT_FOUND): the turn starts a new session and is answered", async () => {
-    const server = sessionServer((_params, call) => (call === 2 ? new DeliberateClientError({ code: "NOT_FOUND", message: "no such session" }) : undefined));
+    const server = sessionServer((_params, call) =>
+      call === 2 ? new DeliberateClientError({ code: "NOT_FOUND", message: "no such session" }) : undefined,
+    );
     const { coordinator, events } = coordinatorFor(server, { keepSessionAcrossTurns: {} });
     const first = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
     const second = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
@@ -494,10 +741,15 @@ describe("sessions kept across a conversation's turns (keepSessionAcrossTurns)",
   });
 
   it("a turn that falls back ends the kept session, and the next turn starts afresh", async () => {
-    const server = sessionServer((params, call) => (call === 2 ? responses.failed(params["taskId"] as string) : undefined));
+    const server = sessionServer((params, call) =>
+      call === 2 ? responses.failed(params["taskId"] as string) : undefined,
+    );
     const { coordinator } = coordinatorFor(server, { keepSessionAcrossTurns: true });
     const first = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
-    expect(await coordinator.handle({ query: strongQuery, conversationId: "c" })).toMatchObject({ source: "standard", failure: { kind: "failed" } });
+    expect(await coordinator.handle({ query: strongQuery, conversationId: "c" })).toMatchObject({
+      source: "standard",
+      failure: { kind: "failed" },
+    });
     expect(server.ended).toEqual([{ reasoningSessionId: first, sessionState: { token: "state-1" } }]);
     expect(reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }))).not.toBe(first);
     expect(server.executed[2]).not.toHaveProperty("sessionState");
@@ -516,14 +768,22 @@ describe("sessions kept across a conversation's turns (keepSessionAcrossTurns)",
 
   it("abandoning an older session of the conversation leaves the kept one kept", async () => {
     const server = sessionServer((params, call) =>
-      call === 1 ? { ...responses.userInput(params["taskId"] as string, "Which city?"), reasoningSessionId: params["reasoningSessionId"], updatedSessionState: { token: "state-1" } } : undefined,
+      call === 1
+        ? {
+            ...responses.userInput(params["taskId"] as string, "Which city?"),
+            reasoningSessionId: params["reasoningSessionId"],
+            updatedSessionState: { token: "state-1" },
+          }
+        : undefined,
     );
     const { coordinator } = coordinatorFor(server, { keepSessionAcrossTurns: true });
     const waiting = await coordinator.handle({ query: strongQuery, conversationId: "c" });
     if (waiting.kind !== "needs_user_input") throw new Error(`expected a question, got ${waiting.kind}`);
     const kept = reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }));
     await coordinator.abandon(waiting.reasoningSessionId);
-    expect(server.ended).toEqual([{ reasoningSessionId: waiting.reasoningSessionId, sessionState: { token: "state-1" } }]);
+    expect(server.ended).toEqual([
+      { reasoningSessionId: waiting.reasoningSessionId, sessionState: { token: "state-1" } },
+    ]);
     expect(reasoningIdOf(await coordinator.handle({ query: strongQuery, conversationId: "c" }))).toBe(kept);
   });
 });

@@ -37,7 +37,8 @@ export function createReasoningCoordinator(options: ReasoningCoordinatorOptions)
     policy: context.policy,
     bounds: context.bounds,
     decide: (request) => decide(context, request),
-    capabilities: (capabilityOptions) => context.capabilities.get(context.client.transport, context.client.reasoning, capabilityOptions),
+    capabilities: (capabilityOptions) =>
+      context.capabilities.get(context.client.transport, context.client.reasoning, capabilityOptions),
     handle: (request) => handle(context, request),
     resume: (input) => resumeSession(context, input),
     abandon: (reasoningSessionId) => abandonSession(context, reasoningSessionId),

@@ -18,17 +18,30 @@ export function endOnServer(c: CoordinatorContext, session: ServerSession, detai
   return bounded(c, "end_session", c.bounds.endSessionMs, undefined, (signal) =>
     c.client.reasoning.endSession(
       // With its signed state: a server ends a session by its id alone only for the caller the session is bound to.
-      { reasoningSessionId: session.reasoningSessionId, ...(session.sessionState !== null ? { sessionState: session.sessionState } : {}) },
+      {
+        reasoningSessionId: session.reasoningSessionId,
+        ...(session.sessionState !== null ? { sessionState: session.sessionState } : {}),
+      },
       { via: session.via.endSession, timeoutMs: c.bounds.endSessionMs, signal },
     ),
   ).then(
     () => c.emit({ type: "progress", reasoningSessionId: session.reasoningSessionId, stage: "end_session", detail }),
-    (error: unknown) => c.emit({ type: "progress", reasoningSessionId: session.reasoningSessionId, stage: "end_session_failed", detail: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      c.emit({
+        type: "progress",
+        reasoningSessionId: session.reasoningSessionId,
+        stage: "end_session_failed",
+        detail: error instanceof Error ? error.message : String(error),
+      }),
   );
 }
 
 /** The conversation stops keeping `reasoningSessionId` (when it is the one kept): it was ended. */
-export async function forgetKept(c: CoordinatorContext, conversationId: string | undefined, reasoningSessionId: string): Promise<void> {
+export async function forgetKept(
+  c: CoordinatorContext,
+  conversationId: string | undefined,
+  reasoningSessionId: string,
+): Promise<void> {
   if (!c.conversations || conversationId === undefined) return;
   const found = await c.conversations.find(conversationId);
   const kept = found && ("live" in found ? found.live : found.expired);
@@ -36,11 +49,22 @@ export async function forgetKept(c: CoordinatorContext, conversationId: string |
 }
 
 /** Ends the session on the server (best effort). With `background`, the caller does not wait (a server that stopped answering must not delay the fallback). */
-export async function endSession(c: CoordinatorContext, record: ReasoningSessionRecord, background = false): Promise<void> {
+export async function endSession(
+  c: CoordinatorContext,
+  record: ReasoningSessionRecord,
+  background = false,
+): Promise<void> {
   if (record.status === "SESSION_ENDED") return;
   record.status = "SESSION_ENDED";
-  const ending = endOnServer(c, { reasoningSessionId: record.reasoningSessionId, sessionState: record.latestSessionState, via: record.via }, "the session was ended");
-  const forgotten = Promise.all([c.store.delete(sessionKey(record.reasoningSessionId)), forgetKept(c, record.request.conversationId, record.reasoningSessionId)]);
+  const ending = endOnServer(
+    c,
+    { reasoningSessionId: record.reasoningSessionId, sessionState: record.latestSessionState, via: record.via },
+    "the session was ended",
+  );
+  const forgotten = Promise.all([
+    c.store.delete(sessionKey(record.reasoningSessionId)),
+    forgetKept(c, record.request.conversationId, record.reasoningSessionId),
+  ]);
   if (background) {
     forgotten.catch(() => {});
     return;

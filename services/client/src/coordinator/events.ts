@@ -22,13 +22,25 @@ export type ProgressStage =
 /** Events for the host UI and logs. Listener errors are swallowed: they never change an outcome. */
 export type CoordinatorEvent =
   | { type: "decided"; route: Route; score: number; reasoningType: ReasoningType | null; reasons: string[] }
-  | { type: "invoked"; reasoningSessionId: string; reasoningType: ReasoningType; route: Route; serverName: string | null }
+  | {
+      type: "invoked";
+      reasoningSessionId: string;
+      reasoningType: ReasoningType;
+      route: Route;
+      serverName: string | null;
+    }
   | { type: "progress"; reasoningSessionId: string; stage: ProgressStage; detail: string; cycle?: number }
   /**
    * A phase with a deadline of its own started or ended: `deadlineMs` is the bound it had (the configured one), so a
    * host (or a test) can see that a hung server was given up by a bound, and which.
    */
-  | { type: "phase"; phase: CoordinatorPhase; status: "started" | "ok" | "timed_out" | "failed"; deadlineMs: number; detail?: string }
+  | {
+      type: "phase";
+      phase: CoordinatorPhase;
+      status: "started" | "ok" | "timed_out" | "failed";
+      deadlineMs: number;
+      detail?: string;
+    }
   | {
       type: "completed";
       outcome: "reasoning" | "standard" | "needs_user_input" | "unavailable";

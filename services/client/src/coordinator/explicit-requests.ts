@@ -49,15 +49,22 @@ export const explicitRequestPatterns: WeightedPattern[] = [
   // "The consequences of", "what would happen if", "the causal chain".
   {
     name: "consequences",
-    pattern: /\b(?:consequences|implications|knock-on effects|second-order effects) of\b|\bwhat (?:would|will|might|could) happen if\b|\bcausal (?:chain|link|mechanism)\b|\bchain of (?:events|causes)\b/i,
+    pattern:
+      /\b(?:consequences|implications|knock-on effects|second-order effects) of\b|\bwhat (?:would|will|might|could) happen if\b|\bcausal (?:chain|link|mechanism)\b|\bchain of (?:events|causes)\b/i,
     weight: 0.65,
   },
   // "The underlying pattern", "generalize from", "what do these have in common", "predict the next".
   {
     name: "pattern",
-    pattern: /\b(?:underlying|common|hidden) pattern\b|\bgenerali[sz]e\b|\bwhat (?:pattern|trend|rule)s? (?:do|does|can|is|are|explains?)\b|\bwhat do (?:these|they|those|all)(?: \w+){0,2} have in common\b|\bpredict the next\b|\bfind (?:the|a) (?:pattern|rule)\b/i,
+    pattern:
+      /\b(?:underlying|common|hidden) pattern\b|\bgenerali[sz]e\b|\bwhat (?:pattern|trend|rule)s? (?:do|does|can|is|are|explains?)\b|\bwhat do (?:these|they|those|all)(?: \w+){0,2} have in common\b|\bpredict the next\b|\bfind (?:the|a) (?:pattern|rule)\b/i,
     weight: 0.65,
   },
   // "Reason through", "think step by step about", "work through this puzzle".
-  { name: "reason through", pattern: /\breason (?:through|about|out)\b|\bthink (?:through|it through|step by step)\b|\b(?:solve|work through) (?:this|the|a) (?:\w+ )?(?:puzzle|riddle|logic problem)\b/i, weight: 0.65 },
+  {
+    name: "reason through",
+    pattern:
+      /\breason (?:through|about|out)\b|\bthink (?:through|it through|step by step)\b|\b(?:solve|work through) (?:this|the|a) (?:\w+ )?(?:puzzle|riddle|logic problem)\b/i,
+    weight: 0.65,
+  },
 ];

@@ -15,8 +15,16 @@ export class Fallback extends Error {
 }
 
 /** The failure record of an error thrown inside a reasoning interaction. */
-export function failureFrom(error: unknown, fallbackWhere?: { phase: CoordinatorPhase; deadlineMs: number }): ReasoningFailure {
+export function failureFrom(
+  error: unknown,
+  fallbackWhere?: { phase: CoordinatorPhase; deadlineMs: number },
+): ReasoningFailure {
   if (error instanceof Fallback) return failureOf(error.kind, error.detail, error.code, error.where ?? fallbackWhere);
   const kind = classifyFailure(error);
-  return failureOf(kind, error instanceof Error ? error.message : String(error), isClientError(error) ? error.code : undefined, kind === "timeout" ? fallbackWhere : undefined);
+  return failureOf(
+    kind,
+    error instanceof Error ? error.message : String(error),
+    isClientError(error) ? error.code : undefined,
+    kind === "timeout" ? fallbackWhere : undefined,
+  );
 }

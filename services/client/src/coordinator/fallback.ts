@@ -6,7 +6,17 @@ import type { CoordinatorPhase } from "./bounds.ts";
  * failed. `max_iterations` and `low_confidence` are statuses, not errors,
  * but have their own rows.
  */
-export const failureKinds = ["connection", "handshake", "capability", "request", "timeout", "failed", "max_iterations", "malformed", "low_confidence"] as const;
+export const failureKinds = [
+  "connection",
+  "handshake",
+  "capability",
+  "request",
+  "timeout",
+  "failed",
+  "max_iterations",
+  "malformed",
+  "low_confidence",
+] as const;
 export type FailureKind = (typeof failureKinds)[number];
 
 /** What the host does for one kind of failure (§1.5.2). */
@@ -29,19 +39,52 @@ export interface FallbackRule {
  * lost connection, where the server's idle expiry is the backstop).
  */
 export const fallbackMatrix: Readonly<Record<FailureKind, FallbackRule>> = {
-  connection: { action: "standard", userMessage: "I couldn't connect to the advanced reasoning module, so I'm using my standard approach.", log: "error" },
-  handshake: { action: "standard", userMessage: "The advanced reasoning module isn't responding as expected, so I'm using my standard approach.", log: "error" },
-  capability: { action: "standard", userMessage: "Advanced reasoning isn't available for this request, so I'm using my standard approach.", log: "info" },
-  request: { action: "standard", userMessage: "I couldn't start the advanced analysis for this request, so I'm using my standard approach.", log: "warn" },
-  timeout: { action: "standard", userMessage: "The advanced reasoning module took too long, so I'm trying my standard approach.", log: "warn" },
-  failed: { action: "standard", userMessage: "I ran into an issue during the advanced analysis, so I'm using my standard approach.", log: "error" },
-  max_iterations: {
-    action: "partial_or_standard",
-    userMessage: "I analyzed this extensively but couldn't reach a final conclusion within my operational limits. Could we simplify the question or focus on one aspect?",
+  connection: {
+    action: "standard",
+    userMessage: "I couldn't connect to the advanced reasoning module, so I'm using my standard approach.",
+    log: "error",
+  },
+  handshake: {
+    action: "standard",
+    userMessage: "The advanced reasoning module isn't responding as expected, so I'm using my standard approach.",
+    log: "error",
+  },
+  capability: {
+    action: "standard",
+    userMessage: "Advanced reasoning isn't available for this request, so I'm using my standard approach.",
+    log: "info",
+  },
+  request: {
+    action: "standard",
+    userMessage: "I couldn't start the advanced analysis for this request, so I'm using my standard approach.",
     log: "warn",
   },
-  malformed: { action: "standard", userMessage: "Something went wrong with the advanced analysis, so I'm using my standard approach.", log: "error" },
-  low_confidence: { action: "answer_with_disclaimer", userMessage: "My confidence in this analysis is low, so please treat it with care.", log: "info" },
+  timeout: {
+    action: "standard",
+    userMessage: "The advanced reasoning module took too long, so I'm trying my standard approach.",
+    log: "warn",
+  },
+  failed: {
+    action: "standard",
+    userMessage: "I ran into an issue during the advanced analysis, so I'm using my standard approach.",
+    log: "error",
+  },
+  max_iterations: {
+    action: "partial_or_standard",
+    userMessage:
+      "I analyzed this extensively but couldn't reach a final conclusion within my operational limits. Could we simplify the question or focus on one aspect?",
+    log: "warn",
+  },
+  malformed: {
+    action: "standard",
+    userMessage: "Something went wrong with the advanced analysis, so I'm using my standard approach.",
+    log: "error",
+  },
+  low_confidence: {
+    action: "answer_with_disclaimer",
+    userMessage: "My confidence in this analysis is low, so please treat it with care.",
+    log: "info",
+  },
 };
 
 /**
@@ -101,7 +144,19 @@ export interface ReasoningFailure {
 }
 
 /** The outcome's failure record for `kind`. */
-export function failureOf(kind: FailureKind, detail: string, code?: string, where?: { phase: CoordinatorPhase; deadlineMs: number }): ReasoningFailure {
+export function failureOf(
+  kind: FailureKind,
+  detail: string,
+  code?: string,
+  where?: { phase: CoordinatorPhase; deadlineMs: number },
+): ReasoningFailure {
   const rule = fallbackMatrix[kind];
-  return { kind, userMessage: rule.userMessage, detail, ...(code !== undefined ? { code } : {}), log: rule.log, ...(where ? { phase: where.phase, deadlineMs: where.deadlineMs } : {}) };
+  return {
+    kind,
+    userMessage: rule.userMessage,
+    detail,
+    ...(code !== undefined ? { code } : {}),
+    log: rule.log,
+    ...(where ? { phase: where.phase, deadlineMs: where.deadlineMs } : {}),
+  };
 }

@@ -2,7 +2,20 @@ import type { CoordinatorPolicy, WeightedPattern } from "./policy.ts";
 
 /** One reason the score moved: which signal, what it saw, how much it added. */
 export interface ScoreReason {
-  signal: "explicit_request" | "keyword" | "weak_keyword" | "multiple_questions" | "counterfactual" | "dependent_sub_questions" | "deep_explanation" | "entity_density" | "length" | "intent" | "task_type" | "follow_up" | "small_talk";
+  signal:
+    | "explicit_request"
+    | "keyword"
+    | "weak_keyword"
+    | "multiple_questions"
+    | "counterfactual"
+    | "dependent_sub_questions"
+    | "deep_explanation"
+    | "entity_density"
+    | "length"
+    | "intent"
+    | "task_type"
+    | "follow_up"
+    | "small_talk";
   detail: string;
   weight: number;
 }
@@ -49,7 +62,10 @@ export function entityTokens(query: string): string[] {
   for (const match of query.matchAll(quoted)) add((match[1] ?? match[2]) as string);
   const withoutQuotes = query.replace(quoted, " ");
   for (const sentence of withoutQuotes.split(/[.!?\n]+/)) {
-    const tokens = sentence.trim().split(/\s+/).filter((token) => token !== "");
+    const tokens = sentence
+      .trim()
+      .split(/\s+/)
+      .filter((token) => token !== "");
     tokens.forEach((raw, index) => {
       const token = raw.replace(/['\u2019]s\b/giu, "").replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
       if (token === "") return;
@@ -60,7 +76,12 @@ export function entityTokens(query: string): string[] {
   return [...found.values()];
 }
 
-function sumCapped(patterns: readonly WeightedPattern[], query: string, cap: number, signal: ScoreReason["signal"]): ScoreReason[] {
+function sumCapped(
+  patterns: readonly WeightedPattern[],
+  query: string,
+  cap: number,
+  signal: ScoreReason["signal"],
+): ScoreReason[] {
   const reasons: ScoreReason[] = [];
   let total = 0;
   for (const candidate of patterns) {
@@ -88,10 +109,24 @@ export function analyzeQuery(query: string, context: QueryContext, policy: Coord
   const words = text === "" ? 0 : text.split(/\s+/).length;
   const entities = entityTokens(text);
   if (context.taskType !== undefined && policy.alwaysReasonTaskTypes.includes(context.taskType)) {
-    return { score: 1, reasons: [{ signal: "task_type", detail: `task type "${context.taskType}" always uses reasoning`, weight: 1 }], words, entities, forced: true, smallTalk: false };
+    return {
+      score: 1,
+      reasons: [{ signal: "task_type", detail: `task type "${context.taskType}" always uses reasoning`, weight: 1 }],
+      words,
+      entities,
+      forced: true,
+      smallTalk: false,
+    };
   }
   if (text === "" || policy.smallTalk.test(text)) {
-    return { score: 0, reasons: [{ signal: "small_talk", detail: text === "" ? "empty query" : "small talk only", weight: 0 }], words, entities, forced: false, smallTalk: true };
+    return {
+      score: 0,
+      reasons: [{ signal: "small_talk", detail: text === "" ? "empty query" : "small talk only", weight: 0 }],
+      words,
+      entities,
+      forced: false,
+      smallTalk: true,
+    };
   }
   const reasons: ScoreReason[] = [
     ...sumCapped(policy.explicitRequests, text, policy.explicitRequestWeight, "explicit_request"),
@@ -99,27 +134,55 @@ export function analyzeQuery(query: string, context: QueryContext, policy: Coord
     ...sumCapped(policy.weakKeywords, text, policy.weakKeywordCap, "weak_keyword"),
   ];
   const questions = (text.match(/\?/g) ?? []).length;
-  if (questions >= 2) reasons.push({ signal: "multiple_questions", detail: `${questions} questions`, weight: policy.structure.multipleQuestions });
+  if (questions >= 2)
+    reasons.push({
+      signal: "multiple_questions",
+      detail: `${questions} questions`,
+      weight: policy.structure.multipleQuestions,
+    });
   for (const [signal, candidate] of [
     ["counterfactual", policy.structure.counterfactual],
     ["dependent_sub_questions", policy.structure.dependentSubQuestions],
     ["deep_explanation", policy.structure.deepExplanation],
   ] as const) {
-    if (candidate.pattern.test(text)) reasons.push({ signal, detail: `matched "${candidate.name}"`, weight: candidate.weight });
+    if (candidate.pattern.test(text))
+      reasons.push({ signal, detail: `matched "${candidate.name}"`, weight: candidate.weight });
   }
   const density = words === 0 ? 0 : entities.length / words;
   if (entities.length >= policy.entities.many && density >= policy.entities.density) {
-    reasons.push({ signal: "entity_density", detail: `${entities.length} entities in ${words} words`, weight: policy.entities.manyWeight });
+    reasons.push({
+      signal: "entity_density",
+      detail: `${entities.length} entities in ${words} words`,
+      weight: policy.entities.manyWeight,
+    });
   } else if (entities.length >= policy.entities.minimum && density >= policy.entities.density) {
-    reasons.push({ signal: "entity_density", detail: `${entities.length} entities in ${words} words`, weight: policy.entities.weight });
+    reasons.push({
+      signal: "entity_density",
+      detail: `${entities.length} entities in ${words} words`,
+      weight: policy.entities.weight,
+    });
   }
-  if (words >= policy.length.words) reasons.push({ signal: "length", detail: `${words} words`, weight: policy.length.weight });
+  if (words >= policy.length.words)
+    reasons.push({ signal: "length", detail: `${words} words`, weight: policy.length.weight });
   if (context.intent !== undefined && policy.complexIntents.includes(context.intent)) {
-    reasons.push({ signal: "intent", detail: `intent "${context.intent}" favours reasoning`, weight: policy.intentWeight });
+    reasons.push({
+      signal: "intent",
+      detail: `intent "${context.intent}" favours reasoning`,
+      weight: policy.intentWeight,
+    });
   }
   if (context.previousTurnUsedReasoning && words <= policy.followUpMaxWords && policy.followUpPattern.test(text)) {
-    reasons.push({ signal: "follow_up", detail: "a follow-up to a turn that used reasoning", weight: policy.followUpWeight });
+    reasons.push({
+      signal: "follow_up",
+      detail: "a follow-up to a turn that used reasoning",
+      weight: policy.followUpWeight,
+    });
   }
-  const score = round(Math.min(1, reasons.reduce((sum, reason) => sum + reason.weight, 0)));
+  const score = round(
+    Math.min(
+      1,
+      reasons.reduce((sum, reason) => sum + reason.weight, 0),
+    ),
+  );
   return { score, reasons, words, entities, forced: false, smallTalk: false };
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DeliberateClientError } from "../errors.ts";
-import { classifyFailure, type FailureKind, failureKinds, failureOf, fallbackAction, fallbackMatrix } from "./fallback.ts";
+import {
+  classifyFailure,
+  type FailureKind,
+  failureKinds,
+  failureOf,
+  fallbackAction,
+  fallbackMatrix,
+} from "./fallback.ts";
 import { analyzeQuery, entityTokens, type QueryContext, type ScoreReason } from "./heuristics.ts";
 import { defaultPolicy, resolvePolicy } from "./policy.ts";
 import { decideRoute, type StandardAnswer, shouldEscalate } from "./routing.ts";
@@ -27,7 +34,12 @@ describe("heuristics: every signal", () => {
     ["Prove it.", {}, ["keyword"], 0.3],
     ["Diagnose the leak.", {}, ["keyword"], 0.3],
     // Strong keywords stop adding at the cap (0.6), however many match.
-    ["Hypothesize the root cause, deduce the consequences of it, and plan a fix.", {}, ["keyword", "keyword", "weak_keyword"], 0.7],
+    [
+      "Hypothesize the root cause, deduce the consequences of it, and plan a fix.",
+      {},
+      ["keyword", "keyword", "weak_keyword"],
+      0.7,
+    ],
     ["Why?", {}, ["weak_keyword"], 0.1],
     // Weak keywords cap at 0.2.
     ["Why explain the cause and compare strategy?", {}, ["weak_keyword", "weak_keyword"], 0.2],
@@ -47,7 +59,11 @@ describe("heuristics: every signal", () => {
   ];
   it.each(table)("%j %j", (query, context, signals, score) => {
     const analysis = analyzeQuery(query, context, signalsPolicy);
-    expect(analysis.reasons.map((reason) => reason.signal).filter((signal) => signal !== "small_talk" || signals.includes("small_talk"))).toEqual(signals);
+    expect(
+      analysis.reasons
+        .map((reason) => reason.signal)
+        .filter((signal) => signal !== "small_talk" || signals.includes("small_talk")),
+    ).toEqual(signals);
     expect(analysis.score).toBe(score);
     for (const reason of analysis.reasons) expect(reason.detail.length).toBeGreaterThan(0);
   });
@@ -76,8 +92,16 @@ describe("heuristics: every signal", () => {
     expect(decideRoute(analysis, defaultPolicy).route).toBe("direct");
   });
 
-  it.each(["Why not?", "Which plan tier am I on?", "What's the plan for lunch?", "Open the compare view.", "Should I bring an umbrella?"])("%j is not an explicit request", (query) => {
-    expect(analyzeQuery(query, {}, defaultPolicy).reasons.map((reason) => reason.signal)).not.toContain("explicit_request");
+  it.each([
+    "Why not?",
+    "Which plan tier am I on?",
+    "What's the plan for lunch?",
+    "Open the compare view.",
+    "Should I bring an umbrella?",
+  ])("%j is not an explicit request", (query) => {
+    expect(analyzeQuery(query, {}, defaultPolicy).reasons.map((reason) => reason.signal)).not.toContain(
+      "explicit_request",
+    );
   });
 
   it("forces 1 for a task type the host always routes to reasoning", () => {
@@ -87,21 +111,34 @@ describe("heuristics: every signal", () => {
   });
 
   it("is deterministic and clamped to [0, 1]", () => {
-    const query = "Hypothesize why Alice, Bob, Carol, Dave, Erin and Frank left Globex in 2019? What if they had not? Walk me through it, given that pay rose.";
+    const query =
+      "Hypothesize why Alice, Bob, Carol, Dave, Erin and Frank left Globex in 2019? What if they had not? Walk me through it, given that pay rose.";
     const first = analyzeQuery(query, { intent: "causal_explanation" }, defaultPolicy);
     expect(analyzeQuery(query, { intent: "causal_explanation" }, defaultPolicy)).toEqual(first);
     expect(first.score).toBe(1);
   });
 
   it("counts entities: capitalised words past the first of a sentence, numbers, quoted phrases", () => {
-    expect(entityTokens('Compare "Project Atlas" with Borealis. Then ask Carol about 42 units')).toEqual(["Project Atlas", "Borealis", "Carol", "42"]);
+    expect(entityTokens('Compare "Project Atlas" with Borealis. Then ask Carol about 42 units')).toEqual([
+      "Project Atlas",
+      "Borealis",
+      "Carol",
+      "42",
+    ]);
     expect(entityTokens("The cat sat. I think so")).toEqual([]);
     expect(entityTokens("Is Alice Bob's parent and Bob Carol's?")).toEqual(["Alice", "Bob", "Carol"]);
   });
 });
 
 describe("routing and escalation", () => {
-  const analysis = (score: number, forced = false, smallTalk = false) => ({ score, reasons: [], words: 5, entities: [], forced, smallTalk });
+  const analysis = (score: number, forced = false, smallTalk = false) => ({
+    score,
+    reasons: [],
+    words: 5,
+    entities: [],
+    forced,
+    smallTalk,
+  });
   it.each([
     [0.9, "direct"],
     [0.65, "direct"],
@@ -129,10 +166,15 @@ describe("routing and escalation", () => {
     ["a confident answer stands", { text: "Paris.", confidence: 0.9 }, false, null],
     ["an answer with no confidence stands", { text: "Paris." }, false, null],
     ["an empty answer escalates", { text: "  " }, true, "empty"],
-    ["\"I cannot answer that\" is a refusal", { text: "I cannot answer that." }, true, "refusal"],
-    ["\"I'm unable to determine\" is a refusal", { text: "I'm unable to determine the cause." }, true, "refusal"],
-    ["\"I don't have enough information\" is a refusal", { text: "Sorry, I don't have enough information." }, true, "refusal"],
-    ["\"As an AI I cannot\" is a refusal", { text: "As an AI language model, I cannot know that." }, true, "refusal"],
+    ['"I cannot answer that" is a refusal', { text: "I cannot answer that." }, true, "refusal"],
+    ['"I\'m unable to determine" is a refusal', { text: "I'm unable to determine the cause." }, true, "refusal"],
+    [
+      '"I don\'t have enough information" is a refusal',
+      { text: "Sorry, I don't have enough information." },
+      true,
+      "refusal",
+    ],
+    ['"As an AI I cannot" is a refusal', { text: "As an AI language model, I cannot know that." }, true, "refusal"],
     ["a refusal the host flagged", { text: "Let me not.", refused: true }, true, "refusal"],
     ["low standard confidence escalates", { text: "Maybe Lyon.", confidence: 0.3 }, true, "low_confidence"],
     ["confidence at the threshold stands", { text: "Lyon.", confidence: 0.5 }, false, null],
@@ -143,26 +185,125 @@ describe("routing and escalation", () => {
 
   it("escalates on a known failure pattern of the host", () => {
     const policy = resolvePolicy({ knownFailurePatterns: [/^Error: context window/] });
-    expect(shouldEscalate({ text: "Error: context window exceeded" }, policy)).toMatchObject({ escalate: true, reason: "known_failure" });
+    expect(shouldEscalate({ text: "Error: context window exceeded" }, policy)).toMatchObject({
+      escalate: true,
+      reason: "known_failure",
+    });
   });
 });
 
 describe("type selection: every rule, in order", () => {
   const table: Array<[string, string, string | undefined, number, string[], string | null, SelectionRule]> = [
-    ["keyword -> abductive", "Why did the deploy fail? What could be the cause?", undefined, 0.5, all, "abductive", "keyword"],
-    ["keyword -> deductive", "If all A are B and x is A, then what must be true? Deduce it.", undefined, 0.5, all, "deductive", "keyword"],
-    ["keyword -> inductive", "What is the pattern in these examples? Generalize it.", undefined, 0.5, all, "inductive", "keyword"],
-    ["keyword -> planAndExecuteCoT", "Plan the steps to migrate the database.", undefined, 0.5, all, "planAndExecuteCoT", "keyword"],
-    ["a keyword tie suggests nothing: default", "Given these, what pattern holds?", undefined, 0.3, ["inductive", "deductive", "planAndExecuteCoT"], "planAndExecuteCoT", "default"],
-    ["intent fills in for no keyword", "Tell me about the outage.", "causal_explanation", 0.5, all, "abductive", "intent"],
+    [
+      "keyword -> abductive",
+      "Why did the deploy fail? What could be the cause?",
+      undefined,
+      0.5,
+      all,
+      "abductive",
+      "keyword",
+    ],
+    [
+      "keyword -> deductive",
+      "If all A are B and x is A, then what must be true? Deduce it.",
+      undefined,
+      0.5,
+      all,
+      "deductive",
+      "keyword",
+    ],
+    [
+      "keyword -> inductive",
+      "What is the pattern in these examples? Generalize it.",
+      undefined,
+      0.5,
+      all,
+      "inductive",
+      "keyword",
+    ],
+    [
+      "keyword -> planAndExecuteCoT",
+      "Plan the steps to migrate the database.",
+      undefined,
+      0.5,
+      all,
+      "planAndExecuteCoT",
+      "keyword",
+    ],
+    [
+      "a keyword tie suggests nothing: default",
+      "Given these, what pattern holds?",
+      undefined,
+      0.3,
+      ["inductive", "deductive", "planAndExecuteCoT"],
+      "planAndExecuteCoT",
+      "default",
+    ],
+    [
+      "intent fills in for no keyword",
+      "Tell me about the outage.",
+      "causal_explanation",
+      0.5,
+      all,
+      "abductive",
+      "intent",
+    ],
     ["intent confirms a keyword", "Why did it fail?", "causal_explanation", 0.5, all, "abductive", "keyword"],
-    ["intent refines a single-keyword suggestion", "Plan around the outage.", "logical_inference", 0.5, all, "deductive", "intent"],
-    ["intent does not override two keywords", "Plan the steps to fix it.", "logical_inference", 0.5, all, "planAndExecuteCoT", "keyword"],
-    ["high complexity with no type favours the default", "Tell me everything about Alice, Bob and Carol.", undefined, 0.9, ["abductive", "planAndExecuteCoT"], "planAndExecuteCoT", "complexity"],
-    ["unsupported suggestion -> default type", "Why did the deploy fail?", undefined, 0.5, ["deductive", "planAndExecuteCoT"], "planAndExecuteCoT", "default"],
+    [
+      "intent refines a single-keyword suggestion",
+      "Plan around the outage.",
+      "logical_inference",
+      0.5,
+      all,
+      "deductive",
+      "intent",
+    ],
+    [
+      "intent does not override two keywords",
+      "Plan the steps to fix it.",
+      "logical_inference",
+      0.5,
+      all,
+      "planAndExecuteCoT",
+      "keyword",
+    ],
+    [
+      "high complexity with no type favours the default",
+      "Tell me everything about Alice, Bob and Carol.",
+      undefined,
+      0.9,
+      ["abductive", "planAndExecuteCoT"],
+      "planAndExecuteCoT",
+      "complexity",
+    ],
+    [
+      "unsupported suggestion -> default type",
+      "Why did the deploy fail?",
+      undefined,
+      0.5,
+      ["deductive", "planAndExecuteCoT"],
+      "planAndExecuteCoT",
+      "default",
+    ],
     ["no suggestion -> default type", "Tell me about it.", undefined, 0.3, all, "planAndExecuteCoT", "default"],
-    ["no default either -> first supported", "Why did the deploy fail?", undefined, 0.5, ["inductive", "deductive"], "inductive", "first_supported"],
-    ["unknown types are ignored", "Tell me about it.", undefined, 0.3, ["lateral", "deductive"], "deductive", "first_supported"],
+    [
+      "no default either -> first supported",
+      "Why did the deploy fail?",
+      undefined,
+      0.5,
+      ["inductive", "deductive"],
+      "inductive",
+      "first_supported",
+    ],
+    [
+      "unknown types are ignored",
+      "Tell me about it.",
+      undefined,
+      0.3,
+      ["lateral", "deductive"],
+      "deductive",
+      "first_supported",
+    ],
     ["nothing supported -> none", "Why did the deploy fail?", undefined, 0.5, [], null, "none"],
     ["only unknown types -> none", "Tell me about it.", undefined, 0.3, ["lateral"], null, "none"],
   ];
@@ -174,14 +315,24 @@ describe("type selection: every rule, in order", () => {
   });
 
   it("uses the host's own mappings", () => {
-    const policy = resolvePolicy({ keywordTypes: { ...defaultPolicy.keywordTypes, inductive: [/\bcohort\b/i] }, intentTypes: { forecasting: "inductive" } });
-    expect(selectReasoningType({ query: "Compare this cohort.", score: 0.3, supported: all }, policy)).toMatchObject({ type: "inductive", rule: "keyword" });
-    expect(selectReasoningType({ query: "Next quarter?", intent: "forecasting", score: 0.3, supported: all }, policy)).toMatchObject({ type: "inductive", rule: "intent" });
+    const policy = resolvePolicy({
+      keywordTypes: { ...defaultPolicy.keywordTypes, inductive: [/\bcohort\b/i] },
+      intentTypes: { forecasting: "inductive" },
+    });
+    expect(selectReasoningType({ query: "Compare this cohort.", score: 0.3, supported: all }, policy)).toMatchObject({
+      type: "inductive",
+      rule: "keyword",
+    });
+    expect(
+      selectReasoningType({ query: "Next quarter?", intent: "forecasting", score: 0.3, supported: all }, policy),
+    ).toMatchObject({ type: "inductive", rule: "intent" });
   });
 });
 
 describe("the fallback matrix (§1.5.2)", () => {
-  const rows: Array<[FailureKind, string, "present_answer_in_hand" | "standard", "present_answer_in_hand" | "standard"]> = [
+  const rows: Array<
+    [FailureKind, string, "present_answer_in_hand" | "standard", "present_answer_in_hand" | "standard"]
+  > = [
     ["connection", "standard", "standard", "standard"],
     ["handshake", "standard", "standard", "standard"],
     ["capability", "standard", "standard", "standard"],
@@ -199,7 +350,13 @@ describe("the fallback matrix (§1.5.2)", () => {
     expect(fallbackAction(kind, false)).toBe(withoutAnswer);
     expect(rule.userMessage).toMatch(/^[A-Z].*[.?]$/);
     expect(rule.userMessage).not.toMatch(/error|exception|status|json/i);
-    expect(failureOf(kind, "detail", "CODE")).toEqual({ kind, userMessage: rule.userMessage, detail: "detail", code: "CODE", log: rule.log });
+    expect(failureOf(kind, "detail", "CODE")).toEqual({
+      kind,
+      userMessage: rule.userMessage,
+      detail: "detail",
+      code: "CODE",
+      log: rule.log,
+    });
   });
 
   it("has a row for every kind", () => {

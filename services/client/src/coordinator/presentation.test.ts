@@ -26,7 +26,9 @@ describe("confidence bands and hedged text", () => {
     expect(defaultHedges.low("X.")).toMatch(/^My confidence in this is low, but one possibility is: X\./);
     expect(defaultHedges.insufficient("X.")).toMatch(/^I couldn't reach a confident conclusion/);
     expect(defaultHedges.unknown("X.")).toContain("X.");
-    expect(userInputPrompt("Do they have umbrellas?")).toBe("To help me reason more effectively about this, could you please tell me: Do they have umbrellas?");
+    expect(userInputPrompt("Do they have umbrellas?")).toBe(
+      "To help me reason more effectively about this, could you please tell me: Do they have umbrellas?",
+    );
   });
 });
 
@@ -37,15 +39,38 @@ describe("show my work", () => {
       steps: [
         { index: 0, kind: "seed", summary: "Seeded the graph", addedEntities: [], addedRelations: [] },
         { index: 1, kind: "toolCall", summary: "Asked the host to run weather", addedEntities: [], addedRelations: [] },
-        { index: 2, kind: "toolResult", summary: "weather: rain expected in Paris", addedEntities: [], addedRelations: [] },
-        { index: 3, kind: "deduce", summary: "Applied 1 rule: the picnic is at risk from rain", addedEntities: [], addedRelations: [] },
+        {
+          index: 2,
+          kind: "toolResult",
+          summary: "weather: rain expected in Paris",
+          addedEntities: [],
+          addedRelations: [],
+        },
+        {
+          index: 3,
+          kind: "deduce",
+          summary: "Applied 1 rule: the picnic is at risk from rain",
+          addedEntities: [],
+          addedRelations: [],
+        },
         { index: 4, kind: "answer", summary: "Answered", addedEntities: [], addedRelations: [] },
       ],
     });
-    const summary = summarizeWork({ response: responses.completed("t", "Go, with umbrellas.", 0.86, withSteps), reasoningType: "planAndExecuteCoT", refinements: ["Is rain certain?"], bands: defaultPolicy.bands });
-    expect(summary.approach).toBe("Deductive analysis: applying rules to the known facts, with several independent answers compared for agreement");
+    const summary = summarizeWork({
+      response: responses.completed("t", "Go, with umbrellas.", 0.86, withSteps),
+      reasoningType: "planAndExecuteCoT",
+      refinements: ["Is rain certain?"],
+      bands: defaultPolicy.bands,
+    });
+    expect(summary.approach).toBe(
+      "Deductive analysis: applying rules to the known facts, with several independent answers compared for agreement",
+    );
     expect(summary.keyInformation).toEqual(["Supported by: Alice ancestor of Dave", "weather: rain expected in Paris"]);
-    expect(summary.mainSteps).toEqual(["Asked the host to run weather", "weather: rain expected in Paris", "Applied 1 rule: the picnic is at risk from rain"]);
+    expect(summary.mainSteps).toEqual([
+      "Asked the host to run weather",
+      "weather: rain expected in Paris",
+      "Applied 1 rule: the picnic is at risk from rain",
+    ]);
     expect(summary.confidence).toEqual({ band: "high", label: "High", score: 0.86 });
     expect(summary.refinements).toEqual(["Is rain certain?"]);
     expect(summary.markdown).toContain("**Confidence in this analysis:** High (86%)");
@@ -53,8 +78,17 @@ describe("show my work", () => {
   });
 
   it("works from a response without a trace", () => {
-    const summary = summarizeWork({ response: responses.completed("t", "Maybe.", null, null), reasoningType: "abductive", bands: defaultPolicy.bands });
-    expect(summary).toMatchObject({ approach: "Hypothesis generation: finding the most plausible explanation", keyInformation: [], mainSteps: [], confidence: { band: "unknown", label: "Unknown" } });
+    const summary = summarizeWork({
+      response: responses.completed("t", "Maybe.", null, null),
+      reasoningType: "abductive",
+      bands: defaultPolicy.bands,
+    });
+    expect(summary).toMatchObject({
+      approach: "Hypothesis generation: finding the most plausible explanation",
+      keyInformation: [],
+      mainSteps: [],
+      confidence: { band: "unknown", label: "Unknown" },
+    });
   });
 });
 
@@ -75,7 +109,11 @@ describe("state store and capability cache", () => {
     expect(await store.get("x")).toBeUndefined();
   });
 
-  function describing(descriptions: Array<Partial<ServerDescription>>): { transport: Transport; fetches: () => number; version: { value: string } } {
+  function describing(descriptions: Array<Partial<ServerDescription>>): {
+    transport: Transport;
+    fetches: () => number;
+    version: { value: string };
+  } {
     let fetches = 0;
     const version = { value: "v1" };
     const transport = {
@@ -87,8 +125,18 @@ describe("state store and capability cache", () => {
       async capabilities() {
         const description = descriptions[Math.min(fetches, descriptions.length - 1)] ?? {};
         fetches += 1;
-        const full: ServerDescription = { surface: "http", endpoint: "http://server", protocolVersion: version.value, server: null, capabilities: {}, ttlMs: null, ...description };
-        return full.capabilities["reasoning"] ? { capability: capability(full.capabilities["reasoning"] as object), description: full } : null;
+        const full: ServerDescription = {
+          surface: "http",
+          endpoint: "http://server",
+          protocolVersion: version.value,
+          server: null,
+          capabilities: {},
+          ttlMs: null,
+          ...description,
+        };
+        return full.capabilities["reasoning"]
+          ? { capability: capability(full.capabilities["reasoning"] as object), description: full }
+          : null;
       },
     };
     return { transport: Object.assign(transport, { operations }), fetches: () => fetches, version };
@@ -98,10 +146,18 @@ describe("state store and capability cache", () => {
     let clock = 0;
     const store = createMemoryStateStore({ now: () => clock });
     const cache = createCapabilityCache({ store, ttlMs: 1_000, now: () => clock });
-    const server = describing([{ capabilities: { reasoning: { serverName: "a" } }, ttlMs: 5_000 }, { capabilities: { reasoning: { serverName: "b" } }, ttlMs: null }]);
+    const server = describing([
+      { capabilities: { reasoning: { serverName: "a" } }, ttlMs: 5_000 },
+      { capabilities: { reasoning: { serverName: "b" } }, ttlMs: null },
+    ]);
     const operations = (server.transport as unknown as { operations: Parameters<typeof cache.get>[1] }).operations;
     const first = await cache.get(server.transport, operations);
-    expect(first).toMatchObject({ capability: { serverName: "a" }, ttlSource: "server", expiresAt: 5_000, protocolVersion: "v1" });
+    expect(first).toMatchObject({
+      capability: { serverName: "a" },
+      ttlSource: "server",
+      expiresAt: 5_000,
+      protocolVersion: "v1",
+    });
     clock = 4_999;
     expect((await cache.get(server.transport, operations)).capability?.serverName).toBe("a");
     expect(server.fetches()).toBe(1);
@@ -134,7 +190,10 @@ describe("state store and capability cache", () => {
 
   it("ignores a stored entry that no longer parses (a host store shared across versions)", async () => {
     const store = createMemoryStateStore();
-    await store.set("deliberate:capabilities:http://server|v1", { capability: { serverName: 3 }, expiresAt: Number.MAX_SAFE_INTEGER });
+    await store.set("deliberate:capabilities:http://server|v1", {
+      capability: { serverName: 3 },
+      expiresAt: Number.MAX_SAFE_INTEGER,
+    });
     const cache = createCapabilityCache({ store });
     const server = describing([{ capabilities: { reasoning: {} } }]);
     const operations = (server.transport as unknown as { operations: Parameters<typeof cache.get>[1] }).operations;

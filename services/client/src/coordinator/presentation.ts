@@ -32,7 +32,8 @@ export function lowConfidenceReason(response: ExecuteTaskResponse, threshold: nu
   const score = serverConfidence(response);
   if (score !== null && score < threshold) return `the server's confidence ${score} is below ${threshold}`;
   const report = response.result?.reasoningTrace?.confidence;
-  if (report?.targetMet === false) return `the server's confidence ${report.score} is below the desired level ${report.desiredConfidenceLevel}`;
+  if (report?.targetMet === false)
+    return `the server's confidence ${report.score} is below the desired level ${report.desiredConfidenceLevel}`;
   return null;
 }
 
@@ -43,12 +44,19 @@ export const defaultHedges: HedgeTemplates = {
   high: (answer) => answer,
   moderate: (answer) => `My current thinking suggests the following, though I'm not fully certain: ${answer}`,
   low: (answer) => `My confidence in this is low, but one possibility is: ${answer} You may want to verify this.`,
-  insufficient: (answer) => `I couldn't reach a confident conclusion. The best I have is: ${answer} Please verify it before relying on it.`,
+  insufficient: (answer) =>
+    `I couldn't reach a confident conclusion. The best I have is: ${answer} Please verify it before relying on it.`,
   unknown: (answer) => `${answer} (I couldn't assess how confident I am in this.)`,
 };
 
 /** The user-facing label of a band. */
-export const bandLabels: Record<ConfidenceBand, string> = { high: "High", moderate: "Moderate", low: "Low", insufficient: "Very low", unknown: "Unknown" };
+export const bandLabels: Record<ConfidenceBand, string> = {
+  high: "High",
+  moderate: "Moderate",
+  low: "Low",
+  insufficient: "Very low",
+  unknown: "Unknown",
+};
 
 /** "Show my work": a human-readable summary of the trace (§1.4.5), no raw JSON. */
 export interface WorkSummary {
@@ -101,16 +109,24 @@ export function summarizeWork(input: {
   const keyInformation: string[] = [];
   for (const fact of trace?.confidence?.supportingFacts ?? []) keyInformation.push(`Supported by: ${tripleText(fact)}`);
   // Citations the server's checks did not bear out count against the answer: say so.
-  for (const fact of trace?.confidence?.contradictedFacts ?? []) keyInformation.push(`Contradicted by the graph: ${tripleText(fact)}`);
-  for (const fact of trace?.confidence?.unsupportedFacts ?? []) keyInformation.push(`Not found in the graph: ${tripleText(fact)}`);
+  for (const fact of trace?.confidence?.contradictedFacts ?? [])
+    keyInformation.push(`Contradicted by the graph: ${tripleText(fact)}`);
+  for (const fact of trace?.confidence?.unsupportedFacts ?? [])
+    keyInformation.push(`Not found in the graph: ${tripleText(fact)}`);
   for (const step of trace?.steps ?? []) {
     if (step.kind === "toolResult" || step.kind === "userInput") keyInformation.push(step.summary);
   }
   for (const finding of input.findings ?? []) keyInformation.push(`Follow-up "${finding.question}": ${finding.answer}`);
   const selected = trace?.hypotheses.find((hypothesis) => hypothesis.selected);
-  const mainSteps = (trace?.steps ?? []).filter((step) => step.kind !== "seed" && step.kind !== "answer").map((step) => step.summary);
-  if (selected && !mainSteps.some((step) => step.includes(selected.name))) mainSteps.push(`Selected the hypothesis "${selected.name}": ${selected.explanation}`);
-  if (trace && trace.derivations.length > 0) mainSteps.push(`Derived ${trace.derivations.length} fact${trace.derivations.length === 1 ? "" : "s"} from the rules`);
+  const mainSteps = (trace?.steps ?? [])
+    .filter((step) => step.kind !== "seed" && step.kind !== "answer")
+    .map((step) => step.summary);
+  if (selected && !mainSteps.some((step) => step.includes(selected.name)))
+    mainSteps.push(`Selected the hypothesis "${selected.name}": ${selected.explanation}`);
+  if (trace && trace.derivations.length > 0)
+    mainSteps.push(
+      `Derived ${trace.derivations.length} fact${trace.derivations.length === 1 ? "" : "s"} from the rules`,
+    );
   const score = serverConfidence(input.response);
   const band = confidenceBand(score, input.bands);
   const confidence = { band, label: bandLabels[band], score };
@@ -120,12 +136,23 @@ export function summarizeWork(input: {
   const lines = [
     `**Reasoning approach:** ${approach}`,
     ...(keyShown.length > 0 ? ["", "**Key information considered:**", ...keyShown.map((item) => `- ${item}`)] : []),
-    ...(stepsShown.length > 0 ? ["", "**Main steps:**", ...stepsShown.map((item, index) => `${index + 1}. ${item}`)] : []),
-    ...(refinements.length > 0 ? ["", "**Follow-up questions explored:**", ...refinements.map((item) => `- ${item}`)] : []),
+    ...(stepsShown.length > 0
+      ? ["", "**Main steps:**", ...stepsShown.map((item, index) => `${index + 1}. ${item}`)]
+      : []),
+    ...(refinements.length > 0
+      ? ["", "**Follow-up questions explored:**", ...refinements.map((item) => `- ${item}`)]
+      : []),
     "",
     `**Confidence in this analysis:** ${confidence.label}${score !== null ? ` (${Math.round(score * 100)}%)` : ""}`,
   ];
-  return { approach, keyInformation: keyShown, mainSteps: stepsShown, refinements, confidence, markdown: lines.join("\n") };
+  return {
+    approach,
+    keyInformation: keyShown,
+    mainSteps: stepsShown,
+    refinements,
+    confidence,
+    markdown: lines.join("\n"),
+  };
 }
 
 /** The text of a `pending_user_input` question for the user (§1.4.5). */

@@ -10,7 +10,12 @@ export interface FollowUpFinding {
  * hand, and what each follow-up found. Follow-ups are asked in service of the original question, so the server
  * always sees it; the closing synthesis call (goal: the original question) answers it from all of this.
  */
-export function refinementSummary(input: { query: string; answer: string; findings: readonly FollowUpFinding[]; synthesis: boolean }): string {
+export function refinementSummary(input: {
+  query: string;
+  answer: string;
+  findings: readonly FollowUpFinding[];
+  synthesis: boolean;
+}): string {
   const lines = [`Original question (the one to answer): ${input.query}`, `Answer so far: ${input.answer}`];
   if (input.findings.length > 0) {
     lines.push("Follow-up findings:");

@@ -49,7 +49,9 @@ describe("the routing policy on the labelled set", () => {
   it("sends explicit reasoning requests to reasoning and keeps chat standard: precision >= 0.9, recall >= 0.9", () => {
     const result = measure(routingLabelledSet);
     // The figures, for the README and the report (vitest prints them with --reporter=verbose).
-    console.info(`routing on ${routingLabelledSet.length} labelled queries: precision ${result.precision.toFixed(3)}, recall ${result.recall.toFixed(3)}\n${result.misrouted.join("\n")}`);
+    console.info(
+      `routing on ${routingLabelledSet.length} labelled queries: precision ${result.precision.toFixed(3)}, recall ${result.recall.toFixed(3)}\n${result.misrouted.join("\n")}`,
+    );
     expect(result.precision).toBeGreaterThanOrEqual(0.9);
     expect(result.recall).toBeGreaterThanOrEqual(0.9);
   });
@@ -57,14 +59,22 @@ describe("the routing policy on the labelled set", () => {
   it("the README's example reaches reasoning, as an abductive question", () => {
     const analysis = analyzeQuery("Why did last night's deploy fail?", {}, defaultPolicy);
     expect(decideRoute(analysis, defaultPolicy).route).toBe("direct");
-    expect(selectReasoningType({ query: "Why did last night's deploy fail?", score: analysis.score, supported: all }, defaultPolicy).type).toBe("abductive");
+    expect(
+      selectReasoningType(
+        { query: "Why did last night's deploy fail?", score: analysis.score, supported: all },
+        defaultPolicy,
+      ).type,
+    ).toBe("abductive");
   });
 
   it("picks the labelled reasoning type for most reasoning queries (>= 0.8)", () => {
     const typed = routingLabelledSet.filter((entry) => entry.reason && entry.type);
     const right = typed.filter((entry) => {
       const analysis = analyzeQuery(entry.query, {}, defaultPolicy);
-      return selectReasoningType({ query: entry.query, score: analysis.score, supported: all }, defaultPolicy).type === entry.type;
+      return (
+        selectReasoningType({ query: entry.query, score: analysis.score, supported: all }, defaultPolicy).type ===
+        entry.type
+      );
     });
     expect(right.length / typed.length).toBeGreaterThanOrEqual(0.8);
   });
@@ -85,8 +95,32 @@ describe("the routing policy on the labelled set", () => {
 
 describe("the policy on any text", () => {
   it("scores in [0, 1], deterministically; routes direct exactly at the threshold; standard only for small talk", () => {
-    const words = fc.constantFrom("why", "did", "the", "deploy", "fail", "plan", "a", "compare", "vs", "thanks", "Alice", "Bob", "?", "decide", "whether", "or", "should", "we", "ok", "hi");
-    const query = fc.oneof(fc.string({ maxLength: 200 }), fc.array(words, { maxLength: 30 }).map((parts) => parts.join(" ")));
+    const words = fc.constantFrom(
+      "why",
+      "did",
+      "the",
+      "deploy",
+      "fail",
+      "plan",
+      "a",
+      "compare",
+      "vs",
+      "thanks",
+      "Alice",
+      "Bob",
+      "?",
+      "decide",
+      "whether",
+      "or",
+      "should",
+      "we",
+      "ok",
+      "hi",
+    );
+    const query = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.array(words, { maxLength: 30 }).map((parts) => parts.join(" ")),
+    );
     fc.assert(
       fc.property(query, (text) => {
         const analysis = analyzeQuery(text, {}, defaultPolicy);

@@ -10,7 +10,13 @@ export type Route = "standard" | "tiered" | "direct";
  */
 export type GateResult =
   | { passed: true }
-  | { passed: false; gate: "disabled" | "unhealthy" | "capability"; detail: string; phase?: "health_check" | "capabilities"; deadlineMs?: number }
+  | {
+      passed: false;
+      gate: "disabled" | "unhealthy" | "capability";
+      detail: string;
+      phase?: "health_check" | "capabilities";
+      deadlineMs?: number;
+    }
   | { passed: "not_checked"; detail: string };
 
 export interface RouteDecision {
@@ -31,10 +37,14 @@ export function decideRoute(analysis: QueryAnalysis, policy: CoordinatorPolicy):
   const { direct, escalate } = policy.thresholds;
   if (analysis.forced) return { route: "direct", reason: "the task type always uses reasoning" };
   if (analysis.smallTalk) return { route: "standard", reason: "small talk: standard processing" };
-  if (analysis.score >= direct && policy.allowDirect) return { route: "direct", reason: `strong signal: score ${analysis.score} >= ${direct}` };
+  if (analysis.score >= direct && policy.allowDirect)
+    return { route: "direct", reason: `strong signal: score ${analysis.score} >= ${direct}` };
   if (analysis.score >= escalate) {
     return policy.tiered
-      ? { route: "tiered", reason: `score ${analysis.score} >= ${escalate}: standard first, escalating on a weak answer` }
+      ? {
+          route: "tiered",
+          reason: `score ${analysis.score} >= ${escalate}: standard first, escalating on a weak answer`,
+        }
       : { route: "direct", reason: `score ${analysis.score} >= ${escalate} and tiered escalation is off` };
   }
   return { route: "standard", reason: `score ${analysis.score} < ${escalate}: standard processing` };
@@ -52,16 +62,24 @@ export interface StandardAnswer {
 export type EscalationReason = "refusal" | "low_confidence" | "empty" | "known_failure";
 
 /** Whether a standard answer is weak enough to escalate (§1.3.1 escalation criteria), and why. */
-export function shouldEscalate(answer: StandardAnswer, policy: CoordinatorPolicy): { escalate: boolean; reason: EscalationReason | null; detail: string } {
+export function shouldEscalate(
+  answer: StandardAnswer,
+  policy: CoordinatorPolicy,
+): { escalate: boolean; reason: EscalationReason | null; detail: string } {
   const text = answer.text.trim();
   if (text === "") return { escalate: true, reason: "empty", detail: "the standard answer is empty" };
   if (answer.refused || policy.refusalPatterns.some((pattern) => pattern.test(text))) {
     return { escalate: true, reason: "refusal", detail: "the standard answer is a refusal" };
   }
   if (typeof answer.confidence === "number" && answer.confidence < policy.thresholds.standardLowConfidence) {
-    return { escalate: true, reason: "low_confidence", detail: `standard confidence ${answer.confidence} < ${policy.thresholds.standardLowConfidence}` };
+    return {
+      escalate: true,
+      reason: "low_confidence",
+      detail: `standard confidence ${answer.confidence} < ${policy.thresholds.standardLowConfidence}`,
+    };
   }
   const known = policy.knownFailurePatterns.find((pattern) => pattern.test(text));
-  if (known) return { escalate: true, reason: "known_failure", detail: `matches a known failure pattern (${known.source})` };
+  if (known)
+    return { escalate: true, reason: "known_failure", detail: `matches a known failure pattern (${known.source})` };
   return { escalate: false, reason: null, detail: "the standard answer stands" };
 }

@@ -19,7 +19,9 @@ export interface MemoryStateStoreOptions {
 }
 
 /** The in-memory store (the default): per process, bounded, entries expire by their TTL. */
-export function createMemoryStateStore(options: MemoryStateStoreOptions = {}): ReasoningStateStore & { size(): number } {
+export function createMemoryStateStore(
+  options: MemoryStateStoreOptions = {},
+): ReasoningStateStore & { size(): number } {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, { value: string; expiresAt: number | null }>();
@@ -36,7 +38,10 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions = {}): R
     async set(key, value, setOptions) {
       entries.delete(key);
       // Stored as JSON so what a caller later mutates is not what the store holds (as with any real store).
-      entries.set(key, { value: JSON.stringify(value), expiresAt: setOptions?.ttlMs !== undefined ? now() + setOptions.ttlMs : null });
+      entries.set(key, {
+        value: JSON.stringify(value),
+        expiresAt: setOptions?.ttlMs !== undefined ? now() + setOptions.ttlMs : null,
+      });
       while (entries.size > maxEntries) {
         const oldest = entries.keys().next().value;
         if (oldest === undefined) break;

@@ -27,7 +27,8 @@ export interface TypeSelectionInput {
 /** Matches per reasoning type, for step 1. */
 export function keywordMatches(query: string, policy: CoordinatorPolicy): Record<ReasoningType, number> {
   const counts = {} as Record<ReasoningType, number>;
-  for (const type of reasoningTypeSchema.options) counts[type] = (policy.keywordTypes[type] ?? []).filter((pattern) => pattern.test(query)).length;
+  for (const type of reasoningTypeSchema.options)
+    counts[type] = (policy.keywordTypes[type] ?? []).filter((pattern) => pattern.test(query)).length;
   return counts;
 }
 
@@ -44,7 +45,9 @@ export function keywordMatches(query: string, policy: CoordinatorPolicy): Record
  */
 export function selectReasoningType(input: TypeSelectionInput, policy: CoordinatorPolicy): TypeSelection {
   const reasons: string[] = [];
-  const supported = input.supported.filter((type): type is ReasoningType => reasoningTypeSchema.safeParse(type).success);
+  const supported = input.supported.filter(
+    (type): type is ReasoningType => reasoningTypeSchema.safeParse(type).success,
+  );
   const counts = keywordMatches(input.query, policy);
   const best = Math.max(...Object.values(counts));
   const leaders = (Object.keys(counts) as ReasoningType[]).filter((type) => counts[type] === best && best > 0);

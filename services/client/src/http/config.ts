@@ -38,7 +38,14 @@ export interface HttpConnection {
 }
 
 /** The spec's defaults (agent-intent-api.md, the Ruby client's environment). */
-export const httpDefaults = { baseUrl: "http://127.0.0.1:9000", timeoutMs: 5_000, retries: 2, version: "v1", backoffMs: 250, maxRetryDelayMs: 30_000 } as const;
+export const httpDefaults = {
+  baseUrl: "http://127.0.0.1:9000",
+  timeoutMs: 5_000,
+  retries: 2,
+  version: "v1",
+  backoffMs: 250,
+  maxRetryDelayMs: 30_000,
+} as const;
 
 /** `process.env` when the runtime has one (Node, Bun, Deno with permissions); nothing in browsers and edge runtimes. */
 export function runtimeEnvironment(): Record<string, string | undefined> {
@@ -58,7 +65,8 @@ function configurationError(variable: string, message: string): DeliberateClient
 function wholeNumber(value: number | string | undefined, variable: string, minimum: number): number | undefined {
   if (value === undefined || value === "") return undefined;
   const number = typeof value === "number" ? value : Number(value.trim());
-  if (!Number.isInteger(number) || number < minimum) throw configurationError(variable, `must be a whole number >= ${minimum}, not '${value}'`);
+  if (!Number.isInteger(number) || number < minimum)
+    throw configurationError(variable, `must be a whole number >= ${minimum}, not '${value}'`);
   return number;
 }
 
@@ -67,7 +75,10 @@ function wholeNumber(value: number | string | undefined, variable: string, minim
  * `_TOKEN`, `_TIMEOUT_MS`, `_RETRIES`, `_VERSION`, then `defaults`. A bad value
  * is a CONFIGURATION error naming the setting.
  */
-export function resolveHttpConnection(options: HttpConnectionOptions = {}, defaults: { timeoutMs?: number } = {}): HttpConnection {
+export function resolveHttpConnection(
+  options: HttpConnectionOptions = {},
+  defaults: { timeoutMs?: number } = {},
+): HttpConnection {
   const env = options.env ?? runtimeEnvironment();
   const read = (name: string) => {
     const value = env[name]?.trim();
@@ -78,10 +89,16 @@ export function resolveHttpConnection(options: HttpConnectionOptions = {}, defau
   try {
     parsed = new URL(baseUrl);
   } catch {
-    throw configurationError(options.baseUrl !== undefined ? "baseUrl" : "REASONING_API_URL", `must be an http(s) URL, not '${baseUrl}'`);
+    throw configurationError(
+      options.baseUrl !== undefined ? "baseUrl" : "REASONING_API_URL",
+      `must be an http(s) URL, not '${baseUrl}'`,
+    );
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw configurationError(options.baseUrl !== undefined ? "baseUrl" : "REASONING_API_URL", `must be an http(s) URL, not '${baseUrl}'`);
+    throw configurationError(
+      options.baseUrl !== undefined ? "baseUrl" : "REASONING_API_URL",
+      `must be an http(s) URL, not '${baseUrl}'`,
+    );
   }
   const fetchImplementation = options.fetch ?? globalThis.fetch;
   if (typeof fetchImplementation !== "function") {
@@ -95,7 +112,10 @@ export function resolveHttpConnection(options: HttpConnectionOptions = {}, defau
       wholeNumber(read("REASONING_API_TIMEOUT_MS"), "REASONING_API_TIMEOUT_MS", 1) ??
       defaults.timeoutMs ??
       httpDefaults.timeoutMs,
-    retries: wholeNumber(options.retries, "retries", 0) ?? wholeNumber(read("REASONING_API_RETRIES"), "REASONING_API_RETRIES", 0) ?? httpDefaults.retries,
+    retries:
+      wholeNumber(options.retries, "retries", 0) ??
+      wholeNumber(read("REASONING_API_RETRIES"), "REASONING_API_RETRIES", 0) ??
+      httpDefaults.retries,
     version: options.version ?? read("REASONING_API_VERSION") ?? httpDefaults.version,
     backoffMs: wholeNumber(options.backoffMs, "backoffMs", 0) ?? httpDefaults.backoffMs,
     maxRetryDelayMs: wholeNumber(options.maxRetryDelayMs, "maxRetryDelayMs", 0) ?? httpDefaults.maxRetryDelayMs,

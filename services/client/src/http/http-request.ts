@@ -46,20 +46,33 @@ interface ErrorEnvelope {
 }
 
 /** The client error for an error response: the server's code, message, issues and hint when its body is the error body. */
-export function errorFromResponse(status: number, body: unknown, headers: Headers | null, what: string): DeliberateClientError {
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  headers: Headers | null,
+  what: string,
+): DeliberateClientError {
   const envelope = (typeof body === "object" && body !== null ? body : {}) as ErrorEnvelope;
   const detail = envelope.error;
-  const requestId = typeof envelope.request_id === "string" ? envelope.request_id : (headers?.get("x-request-id") ?? undefined);
+  const requestId =
+    typeof envelope.request_id === "string" ? envelope.request_id : (headers?.get("x-request-id") ?? undefined);
   const retryAfter = headers?.get("retry-after") ?? null;
   if (detail && typeof detail.code === "string" && typeof detail.message === "string") {
     const issues = Array.isArray(detail.issues)
-      ? detail.issues.filter((issue): issue is { field: string; message: string } => typeof issue?.field === "string" && typeof issue?.message === "string")
+      ? detail.issues.filter(
+          (issue): issue is { field: string; message: string } =>
+            typeof issue?.field === "string" && typeof issue?.message === "string",
+        )
       : [];
     return new DeliberateClientError({
       code: detail.code as ClientErrorCode,
       message: detail.message,
       issues,
-      ...(typeof detail.hint === "string" ? { hint: detail.hint } : retryAfter ? { hint: `Retry after ${retryAfter} s.` } : {}),
+      ...(typeof detail.hint === "string"
+        ? { hint: detail.hint }
+        : retryAfter
+          ? { hint: `Retry after ${retryAfter} s.` }
+          : {}),
       retryable: detail.retryable === true || status === 429,
       status,
       ...(requestId !== undefined ? { requestId } : {}),
@@ -79,7 +92,12 @@ function parseJson(text: string, what: string, status: number): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: `${what} answered ${status} with a body that is not JSON: ${text.slice(0, 200)}`, status, cause: error });
+    throw new DeliberateClientError({
+      code: "MALFORMED_RESPONSE",
+      message: `${what} answered ${status} with a body that is not JSON: ${text.slice(0, 200)}`,
+      status,
+      cause: error,
+    });
   }
 }
 
@@ -87,9 +105,17 @@ function parseJson(text: string, what: string, status: number): unknown {
  * Reads a `text/event-stream` of `progress` events and one `result` or
  * `error` event (the services' tool routes with `Accept: text/event-stream`).
  */
-async function readEventStream(response: Response, what: string, onProgress: ((update: ProgressUpdate) => void) | undefined): Promise<unknown> {
+async function readEventStream(
+  response: Response,
+  what: string,
+  onProgress: ((update: ProgressUpdate) => void) | undefined,
+): Promise<unknown> {
   const reader = response.body?.getReader();
-  if (!reader) throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: `${what} answered an event stream with no body.` });
+  if (!reader)
+    throw new DeliberateClientError({
+      code: "MALFORMED_RESPONSE",
+      message: `${what} answered an event stream with no body.`,
+    });
   const decoder = new TextDecoder();
   let buffer = "";
   const handle = (block: string): { done: true; value: unknown } | undefined => {
@@ -125,13 +151,17 @@ async function readEventStream(response: Response, what: string, onProgress: ((u
   }
   const outcome = buffer.trim() === "" ? undefined : handle(buffer);
   if (outcome) return outcome.value;
-  throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: `${what}: the event stream ended without a result.` });
+  throw new DeliberateClientError({
+    code: "MALFORMED_RESPONSE",
+    message: `${what}: the event stream ended without a result.`,
+  });
 }
 
 function networkFailure(error: unknown): { refused: boolean; detail: string } {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const code = typeof cause?.code === "string" ? cause.code : undefined;
-  const detail = typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error);
+  const detail =
+    typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error);
   return { refused: code === "ECONNREFUSED", detail };
 }
 
@@ -142,26 +172,54 @@ function networkFailure(error: unknown): { refused: boolean; detail: string } {
  * rejects with a `DeliberateClientError` (the server's code for its error
  * answers; TIMEOUT, ABORTED, CONNECTION_FAILED, MALFORMED_RESPONSE otherwise).
  */
-export async function sendHttpRequest(connection: HttpConnection, request: HttpRequest, options: CallOptions = {}): Promise<HttpResponse> {
+export async function sendHttpRequest(
+  connection: HttpConnection,
+  request: HttpRequest,
+  options: CallOptions = {},
+): Promise<HttpResponse> {
   const timeoutMs = options.timeoutMs ?? connection.timeoutMs;
-  const headers: Record<string, string> = { accept: options.onProgress ? "text/event-stream, application/json" : "application/json", "accept-version": connection.version, ...connection.headers };
+  const headers: Record<string, string> = {
+    accept: options.onProgress ? "text/event-stream, application/json" : "application/json",
+    "accept-version": connection.version,
+    ...connection.headers,
+  };
   if (connection.token) headers["authorization"] = `Bearer ${connection.token}`;
   if (request.body !== undefined) headers["content-type"] = "application/json";
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   const url = `${connection.baseUrl}${request.path}`;
 
   for (let attempt = 0; ; attempt += 1) {
-    if (options.signal?.aborted) throw new DeliberateClientError({ code: "ABORTED", message: `${request.what} was aborted.`, cause: options.signal.reason });
+    if (options.signal?.aborted)
+      throw new DeliberateClientError({
+        code: "ABORTED",
+        message: `${request.what} was aborted.`,
+        cause: options.signal.reason,
+      });
     const timer = timeoutSignal(timeoutMs);
     const combined = anySignal([options.signal, timer.signal]);
     let failure: FailureKind;
     let error: DeliberateClientError;
     try {
-      const response = await connection.fetch(url, { method: request.method, headers, ...(body !== undefined ? { body } : {}), signal: combined.signal });
+      const response = await connection.fetch(url, {
+        method: request.method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        signal: combined.signal,
+      });
       const isStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-      if (response.ok && isStream) return { status: response.status, headers: response.headers, body: await readEventStream(response, request.what, options.onProgress) };
+      if (response.ok && isStream)
+        return {
+          status: response.status,
+          headers: response.headers,
+          body: await readEventStream(response, request.what, options.onProgress),
+        };
       const text = await response.text();
-      if (response.ok) return { status: response.status, headers: response.headers, body: text === "" ? null : parseJson(text, request.what, response.status) };
+      if (response.ok)
+        return {
+          status: response.status,
+          headers: response.headers,
+          body: text === "" ? null : parseJson(text, request.what, response.status),
+        };
       let parsed: unknown = text;
       try {
         parsed = JSON.parse(text);
@@ -174,9 +232,20 @@ export async function sendHttpRequest(connection: HttpConnection, request: HttpR
       if (DeliberateClientError.isInstance(thrown)) {
         if (!timer.timedOut()) throw thrown;
       }
-      if (options.signal?.aborted) throw new DeliberateClientError({ code: "ABORTED", message: `${request.what} was aborted.`, cause: options.signal.reason });
+      if (options.signal?.aborted)
+        throw new DeliberateClientError({
+          code: "ABORTED",
+          message: `${request.what} was aborted.`,
+          cause: options.signal.reason,
+        });
       if (timer.timedOut()) {
-        error = new DeliberateClientError({ code: "TIMEOUT", message: `${request.what} did not answer within ${timeoutMs} ms.`, retryable: true, hint: "Raise the timeout (timeoutMs or REASONING_API_TIMEOUT_MS) or ask for less.", cause: thrown });
+        error = new DeliberateClientError({
+          code: "TIMEOUT",
+          message: `${request.what} did not answer within ${timeoutMs} ms.`,
+          retryable: true,
+          hint: "Raise the timeout (timeoutMs or REASONING_API_TIMEOUT_MS) or ask for less.",
+          cause: thrown,
+        });
         failure = { kind: "timeout" };
       } else if (isAbortError(thrown)) {
         throw new DeliberateClientError({ code: "ABORTED", message: `${request.what} was aborted.`, cause: thrown });
@@ -209,7 +278,11 @@ export async function sendHttpRequest(connection: HttpConnection, request: HttpR
     try {
       await sleep(decision.delayMs, options.signal);
     } catch (reason) {
-      throw new DeliberateClientError({ code: "ABORTED", message: `${request.what} was aborted while waiting to retry.`, cause: reason });
+      throw new DeliberateClientError({
+        code: "ABORTED",
+        message: `${request.what} was aborted while waiting to retry.`,
+        cause: reason,
+      });
     }
   }
 }

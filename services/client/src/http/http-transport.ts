@@ -16,9 +16,14 @@ export const httpToolTimeoutMs = 120_000;
 export function cacheLifetimeMs(headers: Headers, now: number): number | null {
   const control = headers.get("cache-control");
   if (control) {
-    const directives = control.toLowerCase().split(",").map((directive) => directive.trim());
+    const directives = control
+      .toLowerCase()
+      .split(",")
+      .map((directive) => directive.trim());
     if (directives.includes("no-store") || directives.includes("no-cache")) return 0;
-    const maxAge = directives.map((directive) => /^(?:s-)?max-age=(\d+)$/.exec(directive)?.[1]).find((value) => value !== undefined);
+    const maxAge = directives
+      .map((directive) => /^(?:s-)?max-age=(\d+)$/.exec(directive)?.[1])
+      .find((value) => value !== undefined);
     if (maxAge !== undefined) return Number(maxAge) * 1000;
   }
   const expires = headers.get("expires");
@@ -40,7 +45,9 @@ export function httpConnectionOf(transport: Transport): HttpConnection | undefin
  * does (Node 20+, browsers, edge runtimes). Tool calls default to a 120 s
  * timeout (`timeoutMs` or `REASONING_API_TIMEOUT_MS` override it).
  */
-export function createHttpTransport(options: HttpTransportOptions = {}): Transport & { readonly connection: HttpConnection } {
+export function createHttpTransport(
+  options: HttpTransportOptions = {},
+): Transport & { readonly connection: HttpConnection } {
   const connection = resolveHttpConnection(options, { timeoutMs: httpToolTimeoutMs });
   return {
     surface: "http",
@@ -48,21 +55,36 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
     connection,
     async callTool(name: string, input: unknown, callOptions: TransportCallOptions = {}) {
       const path = `/v1/tools/${encodeURIComponent(name)}`;
-      const response = await sendHttpRequest(connection, { method: "POST", path, body: input ?? {}, idempotent: callOptions.idempotent ?? false, what: `POST ${path}` }, callOptions);
+      const response = await sendHttpRequest(
+        connection,
+        { method: "POST", path, body: input ?? {}, idempotent: callOptions.idempotent ?? false, what: `POST ${path}` },
+        callOptions,
+      );
       return response.body;
     },
     async callMethod(method: string, params: Record<string, unknown>, callOptions: TransportCallOptions = {}) {
       const path = `/v1/methods/${method.split("/").map(encodeURIComponent).join("/")}`;
-      const response = await sendHttpRequest(connection, { method: "POST", path, body: params, idempotent: callOptions.idempotent ?? false, what: `POST ${path}` }, callOptions);
+      const response = await sendHttpRequest(
+        connection,
+        { method: "POST", path, body: params, idempotent: callOptions.idempotent ?? false, what: `POST ${path}` },
+        callOptions,
+      );
       return response.body;
     },
     async describe(callOptions: CallOptions = {}): Promise<ServerDescription> {
       let capabilities: Record<string, unknown> = {};
       let ttlMs: number | null = null;
       try {
-        const response = await sendHttpRequest(connection, { method: "GET", path: "/v1/capabilities", idempotent: true, what: "GET /v1/capabilities" }, callOptions);
+        const response = await sendHttpRequest(
+          connection,
+          { method: "GET", path: "/v1/capabilities", idempotent: true, what: "GET /v1/capabilities" },
+          callOptions,
+        );
         if (typeof response.body !== "object" || response.body === null || Array.isArray(response.body)) {
-          throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: "GET /v1/capabilities did not answer an object of capability objects." });
+          throw new DeliberateClientError({
+            code: "MALFORMED_RESPONSE",
+            message: "GET /v1/capabilities did not answer an object of capability objects.",
+          });
         }
         capabilities = response.body as Record<string, unknown>;
         ttlMs = cacheLifetimeMs(response.headers, Date.now());
@@ -70,10 +92,21 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
         // A service composing no module with capabilities has no such route: it advertises nothing.
         if (!(DeliberateClientError.isInstance(error) && error.code === "NOT_FOUND")) throw error;
       }
-      return { surface: "http", endpoint: connection.baseUrl, protocolVersion: connection.version, server: null, capabilities, ttlMs };
+      return {
+        surface: "http",
+        endpoint: connection.baseUrl,
+        protocolVersion: connection.version,
+        server: null,
+        capabilities,
+        ttlMs,
+      };
     },
     async ping(callOptions: CallOptions = {}) {
-      await sendHttpRequest(connection, { method: "GET", path: "/healthz", idempotent: true, what: "GET /healthz" }, callOptions);
+      await sendHttpRequest(
+        connection,
+        { method: "GET", path: "/healthz", idempotent: true, what: "GET /healthz" },
+        callOptions,
+      );
     },
     protocolVersion: () => connection.version,
     async close() {},

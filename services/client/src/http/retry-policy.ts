@@ -12,7 +12,10 @@
  *   date), else exponential backoff with jitter; a server asking for longer
  *   than `maxRetryDelayMs` is not retried (the error says when to come back).
  */
-export type FailureKind = { kind: "status"; status: number; retryAfter: string | null } | { kind: "timeout" } | { kind: "network"; refused: boolean };
+export type FailureKind =
+  | { kind: "status"; status: number; retryAfter: string | null }
+  | { kind: "timeout" }
+  | { kind: "network"; refused: boolean };
 
 export interface RetryDecisionInput {
   failure: FailureKind;
@@ -67,12 +70,22 @@ export function decideRetry(input: RetryDecisionInput): RetryDecision {
     reason = `timeout${input.idempotent ? "" : " on a call that is not idempotent"}`;
   } else {
     safe = failure.refused || input.idempotent;
-    reason = failure.refused ? "connection refused" : `connection failed${input.idempotent ? "" : " on a call that is not idempotent"}`;
+    reason = failure.refused
+      ? "connection refused"
+      : `connection failed${input.idempotent ? "" : " on a call that is not idempotent"}`;
   }
   if (!safe) return { retry: false, reason };
   if (retryAfter !== null) {
-    if (retryAfter > input.maxRetryDelayMs) return { retry: false, reason: `Retry-After ${Math.ceil(retryAfter / 1000)} s is longer than the ${input.maxRetryDelayMs} ms allowed` };
+    if (retryAfter > input.maxRetryDelayMs)
+      return {
+        retry: false,
+        reason: `Retry-After ${Math.ceil(retryAfter / 1000)} s is longer than the ${input.maxRetryDelayMs} ms allowed`,
+      };
     return { retry: true, delayMs: retryAfter, reason: `${reason}; Retry-After ${retryAfter} ms` };
   }
-  return { retry: true, delayMs: Math.min(input.maxRetryDelayMs, backoffDelay(input.backoffMs, input.attempt, input.random)), reason };
+  return {
+    retry: true,
+    delayMs: Math.min(input.maxRetryDelayMs, backoffDelay(input.backoffMs, input.attempt, input.random)),
+    reason,
+  };
 }

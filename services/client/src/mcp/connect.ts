@@ -1,4 +1,9 @@
-import { Client, type ClientOptions, type Transport as SdkTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type ClientOptions,
+  type Transport as SdkTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { DeliberateClientError } from "../errors.ts";
 import { anySignal, timeoutSignal } from "../signals.ts";
 import type { Transport } from "../transport.ts";
@@ -58,7 +63,10 @@ export async function connectMcp(options: McpConnectOptions): Promise<Transport 
     const url = new URL(options.url);
     endpoint = url.href;
     const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
-    sdkTransport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    sdkTransport = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   } else {
     endpoint = [options.command, ...(options.args ?? [])].join(" ");
     const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
@@ -90,5 +98,9 @@ export async function connectMcp(options: McpConnectOptions): Promise<Transport 
     timer.clear();
     combined.dispose();
   }
-  return createMcpTransport({ client, endpoint, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  return createMcpTransport({
+    client,
+    endpoint,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  });
 }

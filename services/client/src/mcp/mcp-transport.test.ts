@@ -5,7 +5,13 @@ import { fromMcpError, outputOfToolResult } from "./mcp-transport.ts";
 
 // How MCP failures become client errors (the end-to-end tests meet the common ones for real).
 
-const body = { code: "NOT_FOUND", message: "Unknown session ses_1", issues: [{ field: "session_id", message: "no such session" }], hint: "List sessions.", retryable: false };
+const body = {
+  code: "NOT_FOUND",
+  message: "Unknown session ses_1",
+  issues: [{ field: "session_id", message: "no such session" }],
+  hint: "List sessions.",
+  retryable: false,
+};
 
 describe("fromMcpError", () => {
   it.each([
@@ -16,9 +22,21 @@ describe("fromMcpError", () => {
     ["the SDK's request timeout", new SdkError(SdkErrorCode.RequestTimeout, "timed out"), "TIMEOUT"],
     ["a closed connection", new SdkError(SdkErrorCode.ConnectionClosed, "closed"), "CONNECTION_FAILED"],
     ["not connected", new SdkError(SdkErrorCode.NotConnected, "no"), "CONNECTION_FAILED"],
-    ["a result the SDK could not validate", new SdkError(SdkErrorCode.InvalidResult, "bad result"), "MALFORMED_RESPONSE"],
-    ["HTTP 401 from the endpoint", new SdkHttpError(SdkErrorCode.SendFailed, "Unauthorized", { status: 401 }), "UNAUTHORIZED"],
-    ["HTTP 502 from the endpoint", new SdkHttpError(SdkErrorCode.SendFailed, "Bad gateway", { status: 502 }), "CONNECTION_FAILED"],
+    [
+      "a result the SDK could not validate",
+      new SdkError(SdkErrorCode.InvalidResult, "bad result"),
+      "MALFORMED_RESPONSE",
+    ],
+    [
+      "HTTP 401 from the endpoint",
+      new SdkHttpError(SdkErrorCode.SendFailed, "Unauthorized", { status: 401 }),
+      "UNAUTHORIZED",
+    ],
+    [
+      "HTTP 502 from the endpoint",
+      new SdkHttpError(SdkErrorCode.SendFailed, "Bad gateway", { status: 502 }),
+      "CONNECTION_FAILED",
+    ],
     ["anything else", new TypeError("fetch failed"), "CONNECTION_FAILED"],
   ])("%s", (_what, error, code) => {
     const mapped = fromMcpError(error, "reasoning/executeTask", 1_000, undefined);
@@ -27,16 +45,24 @@ describe("fromMcpError", () => {
   });
 
   it("keeps the body's issues and hint, and says the call was aborted when the caller aborted", () => {
-    expect(fromMcpError(new ProtocolError(-32000, "x", body), "m", 1, undefined).toJSON()).toMatchObject({ code: "NOT_FOUND", issues: body.issues, hint: "List sessions." });
+    expect(fromMcpError(new ProtocolError(-32000, "x", body), "m", 1, undefined).toJSON()).toMatchObject({
+      code: "NOT_FOUND",
+      issues: body.issues,
+      hint: "List sessions.",
+    });
     const controller = new AbortController();
     controller.abort();
-    expect(fromMcpError(new SdkError(SdkErrorCode.RequestTimeout, "t"), "m", 1, controller.signal).code).toBe("ABORTED");
+    expect(fromMcpError(new SdkError(SdkErrorCode.RequestTimeout, "t"), "m", 1, controller.signal).code).toBe(
+      "ABORTED",
+    );
   });
 });
 
 describe("outputOfToolResult", () => {
   it("returns structuredContent, or the JSON of the text", () => {
-    expect(outputOfToolResult({ content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } }, "t")).toEqual({ a: 1 });
+    expect(
+      outputOfToolResult({ content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } }, "t"),
+    ).toEqual({ a: 1 });
     expect(outputOfToolResult({ content: [{ type: "text", text: '{"b":2}' }] }, "t")).toEqual({ b: 2 });
   });
 

@@ -36,18 +36,31 @@ function fromErrorBody(body: ErrorBodyLike, what: string): DeliberateClientError
 }
 
 /** The client error for anything the SDK throws: our error body when the server sent one, else by the SDK's code. */
-export function fromMcpError(error: unknown, what: string, timeoutMs: number, signal: AbortSignal | undefined): DeliberateClientError {
+export function fromMcpError(
+  error: unknown,
+  what: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): DeliberateClientError {
   if (DeliberateClientError.isInstance(error)) return error;
-  if (signal?.aborted) return new DeliberateClientError({ code: "ABORTED", message: `${what} was aborted.`, cause: error });
+  if (signal?.aborted)
+    return new DeliberateClientError({ code: "ABORTED", message: `${what} was aborted.`, cause: error });
   if (ProtocolError.isInstance(error)) {
     const body = errorBodySchema.safeParse(error.data);
     if (body.success) return fromErrorBody(body.data, what);
-    const byCode: Record<number, ClientErrorCode> = { [-32601]: "CAPABILITY_MISSING", [-32602]: "INVALID_INPUT", [-32603]: "INTERNAL", [-32001]: "TIMEOUT" };
+    const byCode: Record<number, ClientErrorCode> = {
+      [-32601]: "CAPABILITY_MISSING",
+      [-32602]: "INVALID_INPUT",
+      [-32603]: "INTERNAL",
+      [-32001]: "TIMEOUT",
+    };
     const code = byCode[error.code] ?? "MALFORMED_RESPONSE";
     return new DeliberateClientError({
       code,
       message: `${what}: ${error.message}`,
-      ...(code === "CAPABILITY_MISSING" ? { hint: "The server does not serve this method; check its capabilities." } : {}),
+      ...(code === "CAPABILITY_MISSING"
+        ? { hint: "The server does not serve this method; check its capabilities." }
+        : {}),
       retryable: code === "TIMEOUT",
       cause: error,
     });
@@ -55,7 +68,13 @@ export function fromMcpError(error: unknown, what: string, timeoutMs: number, si
   if (SdkHttpError.isInstance(error)) {
     const status = error.status;
     const code: ClientErrorCode = status === 401 || status === 403 ? "UNAUTHORIZED" : "CONNECTION_FAILED";
-    return new DeliberateClientError({ code, message: `${what}: the MCP endpoint answered ${status} (${error.message}).`, status, retryable: status >= 500 || status === 429, cause: error });
+    return new DeliberateClientError({
+      code,
+      message: `${what}: the MCP endpoint answered ${status} (${error.message}).`,
+      status,
+      retryable: status >= 500 || status === 429,
+      cause: error,
+    });
   }
   if (SdkError.isInstance(error)) {
     const byCode: Partial<Record<string, ClientErrorCode>> = {
@@ -69,17 +88,33 @@ export function fromMcpError(error: unknown, what: string, timeoutMs: number, si
     };
     const code = byCode[error.code] ?? "CONNECTION_FAILED";
     const message = code === "TIMEOUT" ? `${what} did not answer within ${timeoutMs} ms.` : `${what}: ${error.message}`;
-    return new DeliberateClientError({ code, message, retryable: code === "TIMEOUT" || code === "CONNECTION_FAILED", cause: error });
+    return new DeliberateClientError({
+      code,
+      message,
+      retryable: code === "TIMEOUT" || code === "CONNECTION_FAILED",
+      cause: error,
+    });
   }
-  if (isAbortError(error)) return new DeliberateClientError({ code: "ABORTED", message: `${what} was aborted.`, cause: error });
+  if (isAbortError(error))
+    return new DeliberateClientError({ code: "ABORTED", message: `${what} was aborted.`, cause: error });
   const detail = error instanceof Error ? error.message : String(error);
-  return new DeliberateClientError({ code: "CONNECTION_FAILED", message: `${what} failed: ${detail}`, retryable: true, cause: error });
+  return new DeliberateClientError({
+    code: "CONNECTION_FAILED",
+    message: `${what} failed: ${detail}`,
+    retryable: true,
+    cause: error,
+  });
 }
 
 /** The output of a tool result: its structuredContent, else the JSON of its text; an error result is thrown with its code. */
-export function outputOfToolResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }, what: string): unknown {
+export function outputOfToolResult(
+  result: { isError?: boolean; content?: unknown; structuredContent?: unknown },
+  what: string,
+): unknown {
   const blocks = Array.isArray(result.content) ? (result.content as Array<{ type?: unknown; text?: unknown }>) : [];
-  const text = blocks.find((block) => block.type === "text" && typeof block.text === "string")?.text as string | undefined;
+  const text = blocks.find((block) => block.type === "text" && typeof block.text === "string")?.text as
+    | string
+    | undefined;
   if (result.isError) {
     let parsed: unknown;
     try {
@@ -92,11 +127,19 @@ export function outputOfToolResult(result: { isError?: boolean; content?: unknow
     throw new DeliberateClientError({ code: "INTERNAL", message: `${what} failed: ${text ?? "no detail"}` });
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
-  if (text === undefined) throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: `${what} returned neither structuredContent nor text.` });
+  if (text === undefined)
+    throw new DeliberateClientError({
+      code: "MALFORMED_RESPONSE",
+      message: `${what} returned neither structuredContent nor text.`,
+    });
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new DeliberateClientError({ code: "MALFORMED_RESPONSE", message: `${what} returned text that is not JSON: ${text.slice(0, 200)}`, cause: error });
+    throw new DeliberateClientError({
+      code: "MALFORMED_RESPONSE",
+      message: `${what} returned text that is not JSON: ${text.slice(0, 200)}`,
+      cause: error,
+    });
   }
 }
 
@@ -131,8 +174,14 @@ export function createMcpTransport(options: McpTransportOptions): Transport & { 
     async callTool(name: string, input: unknown, callOptions: TransportCallOptions = {}) {
       const what = `tools/call ${name}`;
       try {
-        const result = await client.callTool({ name, arguments: (input ?? {}) as Record<string, unknown> }, requestOptions(callOptions));
-        return outputOfToolResult(result as { isError?: boolean; content?: unknown; structuredContent?: unknown }, name);
+        const result = await client.callTool(
+          { name, arguments: (input ?? {}) as Record<string, unknown> },
+          requestOptions(callOptions),
+        );
+        return outputOfToolResult(
+          result as { isError?: boolean; content?: unknown; structuredContent?: unknown },
+          name,
+        );
       } catch (error) {
         throw fromMcpError(error, what, callOptions.timeoutMs ?? defaultTimeout, callOptions.signal);
       }
@@ -146,7 +195,11 @@ export function createMcpTransport(options: McpTransportOptions): Transport & { 
     },
     async describe(): Promise<ServerDescription> {
       const version = client.getNegotiatedProtocolVersion();
-      if (version === undefined) throw new DeliberateClientError({ code: "HANDSHAKE_FAILED", message: `${endpoint}: the MCP client is not connected (no protocol version was negotiated).` });
+      if (version === undefined)
+        throw new DeliberateClientError({
+          code: "HANDSHAKE_FAILED",
+          message: `${endpoint}: the MCP client is not connected (no protocol version was negotiated).`,
+        });
       const server = client.getServerVersion();
       const experimental = (client.getServerCapabilities()?.experimental ?? {}) as Record<string, unknown>;
       return {

@@ -13,7 +13,11 @@ function entryFor(id: string, queuedAt: string): OutboxEntry {
   return {
     id,
     kind: "agent_intent_async",
-    request: { goal_text: `goal of ${id}`, callback_url: "http://127.0.0.1:1/cb", correlation_id: id } as OutboxEntry["request"],
+    request: {
+      goal_text: `goal of ${id}`,
+      callback_url: "http://127.0.0.1:1/cb",
+      correlation_id: id,
+    } as OutboxEntry["request"],
     queuedAt,
     attempts: 1,
     state: "queued",
@@ -26,16 +30,21 @@ describe("the file outbox", () => {
   it("keeps any correlation id (slashes, dots, unicode, 200 characters) under a safe file name, and gives it back", async () => {
     let round = 0;
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 200, unit: "grapheme" }), { minLength: 1, maxLength: 5 }), async (ids) => {
-        const store = createFileOutbox({ directory: join(directory, `round-${round++}`) });
-        const entries = ids.map((id, index) => entryFor(id, new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString()));
-        for (const entry of entries) await store.put(entry);
-        expect(await store.list()).toEqual(entries);
-        for (const entry of entries) expect(await store.get(entry.id)).toEqual(entry);
-        for (const file of readdirSync(store.directory)) expect(file).toMatch(/^[0-9a-f]{64}\.json$/);
-        for (const entry of entries) await store.delete(entry.id);
-        expect(await store.list()).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 200, unit: "grapheme" }), { minLength: 1, maxLength: 5 }),
+        async (ids) => {
+          const store = createFileOutbox({ directory: join(directory, `round-${round++}`) });
+          const entries = ids.map((id, index) =>
+            entryFor(id, new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString()),
+          );
+          for (const entry of entries) await store.put(entry);
+          expect(await store.list()).toEqual(entries);
+          for (const entry of entries) expect(await store.get(entry.id)).toEqual(entry);
+          for (const file of readdirSync(store.directory)) expect(file).toMatch(/^[0-9a-f]{64}\.json$/);
+          for (const entry of entries) await store.delete(entry.id);
+          expect(await store.list()).toEqual([]);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -46,6 +55,8 @@ describe("the file outbox", () => {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(store.directory, `${"0".repeat(64)}.json`), JSON.stringify({ hello: "world" }));
     expect((await store.list()).map((entry) => entry.id)).toEqual(["x"]);
-    expect(readdirSync(store.directory).filter((file) => file.endsWith(".corrupt"))).toEqual([`${"0".repeat(64)}.json.corrupt`]);
+    expect(readdirSync(store.directory).filter((file) => file.endsWith(".corrupt"))).toEqual([
+      `${"0".repeat(64)}.json.corrupt`,
+    ]);
   });
 });

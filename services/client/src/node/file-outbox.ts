@@ -77,7 +77,11 @@ export function createFileOutbox(options: FileOutboxOptions): OutboxStore & { re
         await rename(temporary, target);
       } catch (error) {
         await unlink(temporary).catch(() => {});
-        throw new DeliberateClientError({ code: "INTERNAL", message: `The outbox could not store ${entry.id} in ${directory}: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+        throw new DeliberateClientError({
+          code: "INTERNAL",
+          message: `The outbox could not store ${entry.id} in ${directory}: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
+        });
       }
       await syncDirectory(directory);
     },

@@ -18,5 +18,9 @@ export default function setup(): void {
   buildWhenStale({ packageRoot: workspacePackage("@deliberate/mcp-server"), output: join("dist", "main.js") });
   buildWhenStale({ packageRoot: workspacePackage("@deliberate/http-api"), output: join("dist", "main.js") });
   // The services are the client's dev dependencies (so the root `pnpm test` builds them first), not part of its bundle.
-  buildWhenStale({ packageRoot: clientRoot, output: join("dist", "index.d.ts"), bundles: (name) => name === "@deliberate/contracts" });
+  buildWhenStale({
+    packageRoot: clientRoot,
+    output: join("dist", "index.d.ts"),
+    bundles: (name) => name === "@deliberate/contracts",
+  });
 }

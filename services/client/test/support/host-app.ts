@@ -14,9 +14,16 @@ export const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 // The host's compiler: TypeScript 7 (the native one, a devDependency under the alias typescript-native).
 export const tsc = join(require.resolve("typescript-native/package.json").replace(/package\.json$/, ""), "bin", "tsc");
-const mcpSdkVersion = (JSON.parse(readFileSync(join(clientRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies["@modelcontextprotocol/client"];
+const mcpSdkVersion = (
+  JSON.parse(readFileSync(join(clientRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }
+).peerDependencies["@modelcontextprotocol/client"];
 // The workspace's pnpm settings (npm_config_nodedir for better-sqlite3) are not npm's: leave them out.
-const npmEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+const npmEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+};
 delete npmEnv["npm_config_nodedir"];
 
 /** The host program: every part of the package, over REST, MCP stdio and MCP Streamable HTTP. */
@@ -240,12 +247,22 @@ async function npm(project: string, args: string[]): Promise<void> {
 export async function prepareHostApp(project: string): Promise<void> {
   // pnpm packs what `pnpm publish` (and changesets in this pnpm workspace) publishes: workspace: ranges
   // replaced by versions, publishConfig applied.
-  const packed = await run("pnpm", ["pack", "--json", "--pack-destination", project], { cwd: clientRoot, env: npmEnv, timeout: 120_000 });
+  const packed = await run("pnpm", ["pack", "--json", "--pack-destination", project], {
+    cwd: clientRoot,
+    env: npmEnv,
+    timeout: 120_000,
+  });
   const tarball = JSON.parse(packed.stdout) as { filename?: string; files?: Array<{ path: string }> };
   if (!tarball.filename || !tarball.files) throw new Error(`pnpm pack said: ${packed.stdout}`);
   writeFileSync(join(project, "files.json"), JSON.stringify(tarball.files.map((file) => file.path)));
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "host-app", private: true, type: "module" }));
-  await npm(project, ["install", "--no-package-lock", tarball.filename, `@modelcontextprotocol/client@${mcpSdkVersion}`, "@types/node@^20.19.0"]);
+  await npm(project, [
+    "install",
+    "--no-package-lock",
+    tarball.filename,
+    `@modelcontextprotocol/client@${mcpSdkVersion}`,
+    "@types/node@^20.19.0",
+  ]);
   skipCheckingThirdPartyDeclarations(join(project, "node_modules"));
   mkdirSync(join(project, "src"));
   writeFileSync(join(project, "src", "host.ts"), hostProgram);
@@ -254,7 +271,18 @@ export async function prepareHostApp(project: string): Promise<void> {
   writeFileSync(
     join(project, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noUncheckedIndexedAccess: true, outDir: "out", rootDir: "src", types: ["node"], skipLibCheck: false, skipDefaultLibCheck: true },
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        outDir: "out",
+        rootDir: "src",
+        types: ["node"],
+        skipLibCheck: false,
+        skipDefaultLibCheck: true,
+      },
       include: ["src"],
     }),
   );

@@ -25,15 +25,21 @@ export function exampleFor(schema: JsonSchema, root: JsonSchema = schema, path =
       return exampleFor(usable as JsonSchema, root, path);
     }
   }
-  const type = Array.isArray(resolved["type"]) ? (resolved["type"] as string[]).find((candidate) => candidate !== "null") : resolved["type"];
+  const type = Array.isArray(resolved["type"])
+    ? (resolved["type"] as string[]).find((candidate) => candidate !== "null")
+    : resolved["type"];
   switch (type) {
     case "object": {
       const properties = (resolved["properties"] ?? {}) as Record<string, JsonSchema>;
-      return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, exampleFor(property, root, `${path}.${name}`)]));
+      return Object.fromEntries(
+        Object.entries(properties).map(([name, property]) => [name, exampleFor(property, root, `${path}.${name}`)]),
+      );
     }
     case "array": {
       const count = Math.max(1, Number(resolved["minItems"] ?? 1));
-      return Array.from({ length: count }, (_, index) => exampleFor((resolved["items"] ?? {}) as JsonSchema, root, `${path}.${index}`));
+      return Array.from({ length: count }, (_, index) =>
+        exampleFor((resolved["items"] ?? {}) as JsonSchema, root, `${path}.${index}`),
+      );
     }
     case "string": {
       const minimum = Number(resolved["minLength"] ?? 1);
@@ -44,7 +50,8 @@ export function exampleFor(schema: JsonSchema, root: JsonSchema = schema, path =
     case "number": {
       const minimum = typeof resolved["minimum"] === "number" ? resolved["minimum"] : undefined;
       const maximum = typeof resolved["maximum"] === "number" ? resolved["maximum"] : undefined;
-      if (minimum !== undefined && maximum !== undefined) return type === "integer" ? Math.ceil((minimum + maximum) / 2) : (minimum + maximum) / 2;
+      if (minimum !== undefined && maximum !== undefined)
+        return type === "integer" ? Math.ceil((minimum + maximum) / 2) : (minimum + maximum) / 2;
       return minimum ?? (maximum !== undefined ? Math.min(0, maximum) : 1);
     }
     case "boolean":
@@ -62,7 +69,9 @@ export type ScriptedAnswer = unknown | ((prompt: PendingPrompt) => unknown);
  * A `complete` answering by prompt name from `script` (a value, or a
  * function of the prompt), else with the schema's example. Records every prompt it answered.
  */
-export function scriptedHost(script: Record<string, ScriptedAnswer> = {}): CompleteFunction & { prompts: PendingPrompt[] } {
+export function scriptedHost(
+  script: Record<string, ScriptedAnswer> = {},
+): CompleteFunction & { prompts: PendingPrompt[] } {
   const prompts: PendingPrompt[] = [];
   const complete = (prompt: PendingPrompt) => {
     prompts.push(prompt);
@@ -77,5 +86,9 @@ export function scriptedHost(script: Record<string, ScriptedAnswer> = {}): Compl
 
 /** Answers of the reasoning module's prompts used in the tests. */
 export const reasoningAnswers: Record<string, ScriptedAnswer> = {
-  linear_continuation: { content: "The constraint rules out option B.", confidence: 0.8, next_step: "Check option A against the budget." },
+  linear_continuation: {
+    content: "The constraint rules out option B.",
+    confidence: 0.8,
+    next_step: "Check option A against the budget.",
+  },
 };

@@ -31,38 +31,84 @@ export function trace(overrides: Partial<ReasoningTrace> = {}): ReasoningTrace {
       targetMet: null,
     },
     subgraph: { entities: [], relations: [] },
-    budget: { iterations: 1, maxIterations: 10, modelCalls: 3, maxModelCalls: 40, graphGrowth: 12, maxGraphGrowth: 200, chaining: null },
+    budget: {
+      iterations: 1,
+      maxIterations: 10,
+      modelCalls: 3,
+      maxModelCalls: 40,
+      graphGrowth: 12,
+      maxGraphGrowth: 200,
+      chaining: null,
+    },
     ...overrides,
   };
 }
 
-const base = { reasoningSessionId: "s-1", result: null, toolCallRequest: null, userInputRequest: null, error: null, updatedSessionState: { token: "state-1" }, sessionExpiresAt: null, notices: [] };
+const base = {
+  reasoningSessionId: "s-1",
+  result: null,
+  toolCallRequest: null,
+  userInputRequest: null,
+  error: null,
+  updatedSessionState: { token: "state-1" },
+  sessionExpiresAt: null,
+  notices: [],
+};
 
 function result(answer: string | null, confidence: number | null, withTrace: ReasoningTrace | null) {
-  return { reasonedAnswer: answer, reasoningTrace: withTrace, confidenceScore: confidence, confidenceMethod: confidence === null ? null : ("combined" as const), plan: null, promptsToExecute: null, promptDetails: null };
+  return {
+    reasonedAnswer: answer,
+    reasoningTrace: withTrace,
+    confidenceScore: confidence,
+    confidenceMethod: confidence === null ? null : ("combined" as const),
+    plan: null,
+    promptsToExecute: null,
+    promptDetails: null,
+  };
 }
 
 export const responses = {
-  completed: (taskId: string, answer: string, confidence: number | null = 0.9, withTrace: ReasoningTrace | null = null): ExecuteTaskResponse => ({
+  completed: (
+    taskId: string,
+    answer: string,
+    confidence: number | null = 0.9,
+    withTrace: ReasoningTrace | null = null,
+  ): ExecuteTaskResponse => ({
     ...base,
     taskId,
     status: "completed",
     result: result(answer, confidence, withTrace),
   }),
-  toolCall: (taskId: string, toolName: string, toolArguments: Record<string, unknown>, toolCallId = "call-1"): ExecuteTaskResponse => ({
+  toolCall: (
+    taskId: string,
+    toolName: string,
+    toolArguments: Record<string, unknown>,
+    toolCallId = "call-1",
+  ): ExecuteTaskResponse => ({
     ...base,
     taskId,
     status: "pending_tool_call",
     toolCallRequest: { toolName, toolArguments, toolCallId },
   }),
-  userInput: (taskId: string, question: string): ExecuteTaskResponse => ({ ...base, taskId, status: "pending_user_input", userInputRequest: question }),
+  userInput: (taskId: string, question: string): ExecuteTaskResponse => ({
+    ...base,
+    taskId,
+    status: "pending_user_input",
+    userInputRequest: question,
+  }),
   failed: (taskId: string): ExecuteTaskResponse => ({
     ...base,
     taskId,
     reasoningSessionId: null,
     updatedSessionState: null,
     status: "failed",
-    error: { code: 4220, reason: "EXTRACTION_EMPTY", message: "Nothing to reason about was found.", details: null, retryable: false },
+    error: {
+      code: 4220,
+      reason: "EXTRACTION_EMPTY",
+      message: "Nothing to reason about was found.",
+      details: null,
+      retryable: false,
+    },
   }),
   maxIterations: (taskId: string, partial: string | null): ExecuteTaskResponse => ({
     ...base,
@@ -78,12 +124,24 @@ export function capability(overrides: Partial<ReasoningCapability> = {}): Reason
     serverName: "deliberate-test",
     supportedReasoningTypes: ["inductive", "deductive", "abductive", "planAndExecuteCoT"],
     supportedCoTVariations: ["standardCoT", "selfConsistency", "selfAsk", "treeOfThoughts_basic"],
-    supportedPlanExecutionFeatures: { maxPlanDepth: 5, allowsToolIntegrationViaHost: true, allowsUserInputViaHost: true },
+    supportedPlanExecutionFeatures: {
+      maxPlanDepth: 5,
+      allowsToolIntegrationViaHost: true,
+      allowsUserInputViaHost: true,
+    },
     confidenceScoring: { supportedMethods: ["combined"], defaultMethod: "combined", returnsScore: true, formula: "f" },
     outputFormatsSupported: ["finalAnswerWithTrace", "detailedPlanWithPrompts"],
     methods: ["reasoning/executeTask", "reasoning/endSession"],
     tools: ["reasoning_execute_task", "reasoning_end_session"],
-    limits: { maxIterations: 10, maxModelCalls: 40, maxGraphGrowth: 200, maxActiveSessions: 100, idleTimeoutMs: 1_800_000, selfConsistencySamples: 3, treeOfThoughts: { breadth: 2, depth: 2 } },
+    limits: {
+      maxIterations: 10,
+      maxModelCalls: 40,
+      maxGraphGrowth: 200,
+      maxActiveSessions: 100,
+      idleTimeoutMs: 1_800_000,
+      selfConsistencySamples: 3,
+      treeOfThoughts: { breadth: 2, depth: 2 },
+    },
     ...overrides,
   };
 }

@@ -36,9 +36,19 @@ export function collectLines(stream: Readable | null | undefined): string[] {
  * SQLite at `databasePath`, or with `DELIBERATE_TEST_ENGINE_DIALECT=postgres`
  * a `DATABASE_URL` to the server's own place on the run's Postgres.
  */
-export function serverEnvironment(databasePath: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+export function serverEnvironment(
+  databasePath: string,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   // DELIBERATE_TOOLSETS=all: the MCP server lists every tool (its default, core, leaves out ones the tests call).
-  return testServerEnvironment({ PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", DATABASE_PATH: databasePath, LOG_LEVEL: "info", DELIBERATE_TOOLSETS: "all", ...extra });
+  return testServerEnvironment({
+    PATH: process.env["PATH"] ?? "",
+    HOME: process.env["HOME"] ?? "",
+    DATABASE_PATH: databasePath,
+    LOG_LEVEL: "info",
+    DELIBERATE_TOOLSETS: "all",
+    ...extra,
+  });
 }
 
 /**
@@ -66,7 +76,12 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-async function spawnService(main: string, args: string[], env: Record<string, string>, findUrl: (logs: string[]) => string | undefined): Promise<ServiceProcess> {
+async function spawnService(
+  main: string,
+  args: string[],
+  env: Record<string, string>,
+  findUrl: (logs: string[]) => string | undefined,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [main, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   const logs = collectLines(child.stderr);
   collectLines(child.stdout);
@@ -79,7 +94,8 @@ async function spawnService(main: string, args: string[], env: Record<string, st
       resolve(found);
     };
     const onData = () => setImmediate(look);
-    const onExit = (code: number | null) => reject(new Error(`${main} exited (${code}) before listening:\n${logs.join("\n")}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`${main} exited (${code}) before listening:\n${logs.join("\n")}`));
     child.stderr?.on("data", onData);
     child.on("exit", onExit);
   });
@@ -101,7 +117,14 @@ async function spawnService(main: string, args: string[], env: Record<string, st
 
 /** Spawns `deliberate-api` on a free loopback port and waits for the line announcing its URL. */
 export async function startApi(databasePath: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  const env = await serverEnvironment(databasePath, { PORT: "0", HOST: "127.0.0.1", REASONING_QUEUE_POLL_MS: "20", REASONING_CALLBACK_ALLOWLIST: "127.0.0.1", REASONING_SHUTDOWN_GRACE_MS: "1000", ...extra });
+  const env = await serverEnvironment(databasePath, {
+    PORT: "0",
+    HOST: "127.0.0.1",
+    REASONING_QUEUE_POLL_MS: "20",
+    REASONING_CALLBACK_ALLOWLIST: "127.0.0.1",
+    REASONING_SHUTDOWN_GRACE_MS: "1000",
+    ...extra,
+  });
   return spawnService(apiServerMain, [], env, (logs) => {
     for (const line of logs) {
       if (!line.includes("deliberate-api listening")) continue;
@@ -114,12 +137,17 @@ export async function startApi(databasePath: string, extra: Record<string, strin
 
 /** Spawns `deliberate-mcp --http` on a free loopback port and waits for its endpoint. */
 export async function startMcpHttp(databasePath: string, extra: Record<string, string> = {}): Promise<ServiceProcess> {
-  return spawnService(mcpServerMain, ["--http", "--port", "0"], await serverEnvironment(databasePath, extra), (logs) => {
-    if (!logs.some((line) => line.includes("Connect Claude Code"))) return undefined;
-    for (const line of logs) {
-      const match = /MCP over Streamable HTTP at (\S+)/.exec(line);
-      if (match?.[1]) return match[1];
-    }
-    return undefined;
-  });
+  return spawnService(
+    mcpServerMain,
+    ["--http", "--port", "0"],
+    await serverEnvironment(databasePath, extra),
+    (logs) => {
+      if (!logs.some((line) => line.includes("Connect Claude Code"))) return undefined;
+      for (const line of logs) {
+        const match = /MCP over Streamable HTTP at (\S+)/.exec(line);
+        if (match?.[1]) return match[1];
+      }
+      return undefined;
+    },
+  );
 }

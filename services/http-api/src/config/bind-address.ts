@@ -20,8 +20,13 @@ export function readBindAddress(reader: EnvReader): BindAddress {
   const rawHost = reader.text(hostVariable) ?? defaultHost;
   const host = rawHost.startsWith("[") && rawHost.endsWith("]") ? rawHost.slice(1, -1) : rawHost;
   if (isIP(host) === 0 && !/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/.test(host)) {
-    reader.problem(`${hostVariable} must be an IP address or host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${rawHost}")`, [hostVariable]);
+    reader.problem(`${hostVariable} must be an IP address or host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${rawHost}")`, [
+      hostVariable,
+    ]);
   }
-  const port = reader.integer(reader.text("PORT") !== undefined ? "PORT" : "UVICORN_PORT", defaultPort, { min: 0, max: 65_535 });
+  const port = reader.integer(reader.text("PORT") !== undefined ? "PORT" : "UVICORN_PORT", defaultPort, {
+    min: 0,
+    max: 65_535,
+  });
   return { host, port };
 }

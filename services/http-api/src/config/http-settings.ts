@@ -64,7 +64,9 @@ export function readApiAuth(reader: EnvReader, host: string): ApiAuth {
     );
   }
   if (apiToken !== undefined && apiToken.length < 16) {
-    reader.problem("REASONING_API_TOKEN must be at least 16 characters (use a long random secret)", ["REASONING_API_TOKEN"]);
+    reader.problem("REASONING_API_TOKEN must be at least 16 characters (use a long random secret)", [
+      "REASONING_API_TOKEN",
+    ]);
   }
   return { apiToken, allowNoAuth };
 }
@@ -73,7 +75,10 @@ export function readApiAuth(reader: EnvReader, host: string): ApiAuth {
  * The request-hygiene settings (`REASONING_API_*`, `REASONING_TRUST_PROXY`). `host` is the bind address (a named one
  * is accepted as Host), `database` picks the default rate-limit store (shared on Postgres).
  */
-export function readHttpSettings(reader: EnvReader, { host, auth, database }: { host: string; auth: ApiAuth; database: DatabaseTarget }): HttpSettings {
+export function readHttpSettings(
+  reader: EnvReader,
+  { host, auth, database }: { host: string; auth: ApiAuth; database: DatabaseTarget },
+): HttpSettings {
   const { integer, flag } = reader;
   const rateLimitStore = readRateLimitStore(reader, database);
   const allowedHosts = readHostList(reader, "REASONING_API_ALLOWED_HOSTS");
@@ -84,12 +89,16 @@ export function readHttpSettings(reader: EnvReader, { host, auth, database }: { 
     );
   }
   // Clients that reach a named (non-wildcard) bind address send it as Host.
-  if (!isLoopbackHost(host) && host !== "0.0.0.0" && host !== "::") allowedHosts.push(isIP(host) === 6 ? `[${host}]` : host.toLowerCase());
+  if (!isLoopbackHost(host) && host !== "0.0.0.0" && host !== "::")
+    allowedHosts.push(isIP(host) === 6 ? `[${host}]` : host.toLowerCase());
   const allowedOrigins = readHostList(reader, "REASONING_API_ALLOWED_ORIGINS").filter((item) => item !== "*");
   const headersTimeoutMs = integer("REASONING_API_HEADERS_TIMEOUT_MS", 10_000, { min: 100, max: 3_600_000 });
   const bodyTimeoutMs = integer("REASONING_API_BODY_TIMEOUT_MS", 30_000, { min: 100, max: 3_600_000 });
   if (headersTimeoutMs > bodyTimeoutMs) {
-    reader.problem("REASONING_API_HEADERS_TIMEOUT_MS must not exceed REASONING_API_BODY_TIMEOUT_MS (the body timeout covers the headers too)", ["REASONING_API_HEADERS_TIMEOUT_MS"]);
+    reader.problem(
+      "REASONING_API_HEADERS_TIMEOUT_MS must not exceed REASONING_API_BODY_TIMEOUT_MS (the body timeout covers the headers too)",
+      ["REASONING_API_HEADERS_TIMEOUT_MS"],
+    );
   }
   return {
     apiToken: auth.apiToken,
@@ -114,18 +123,24 @@ function readRateLimitStore(reader: EnvReader, database: DatabaseTarget): HttpSe
   const value = reader.text("REASONING_API_RATE_LIMIT_STORE")?.toLowerCase();
   if (value === "memory" || value === "database") return value;
   if (value !== undefined) {
-    reader.problem(`REASONING_API_RATE_LIMIT_STORE must be memory or database (got "${value}")`, ["REASONING_API_RATE_LIMIT_STORE"]);
+    reader.problem(`REASONING_API_RATE_LIMIT_STORE must be memory or database (got "${value}")`, [
+      "REASONING_API_RATE_LIMIT_STORE",
+    ]);
   }
   return database.dialect === "postgres" ? "database" : "memory";
 }
 
 /** A comma-separated list of host names or origins, as lower-cased host names; `*` is kept as is. */
 function readHostList(reader: EnvReader, name: string): string[] {
-  const items = (reader.text(name) ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
+  const items = (reader.text(name) ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
   const parsed: string[] = [];
   for (const item of items) {
     const value = item === "*" ? "*" : hostnameOf(item);
-    if (value === undefined) reader.problem(`${name} must be comma-separated host names such as api.example.com (got "${item}")`, [name]);
+    if (value === undefined)
+      reader.problem(`${name} must be comma-separated host names such as api.example.com (got "${item}")`, [name]);
     else parsed.push(value);
   }
   return parsed;

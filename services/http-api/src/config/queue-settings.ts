@@ -37,7 +37,6 @@ export interface CallbackSettings {
   secret: string | undefined;
 }
 
-
 /** The queue and its worker pool (`REASONING_QUEUE_*`). */
 export function readQueueSettings({ integer, flag }: EnvReader): QueueSettings {
   return {
@@ -63,7 +62,10 @@ export function readCallbackAllowlist(reader: EnvReader): string[] {
     .map((item) => (item.startsWith("[") && item.endsWith("]") ? item.slice(1, -1) : item));
   for (const item of allowlist) {
     if (isIP(item) === 0 && !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(item)) {
-      reader.problem(`REASONING_CALLBACK_ALLOWLIST entries must be host names or IP addresses without scheme or port (got "${item}")`, ["REASONING_CALLBACK_ALLOWLIST"]);
+      reader.problem(
+        `REASONING_CALLBACK_ALLOWLIST entries must be host names or IP addresses without scheme or port (got "${item}")`,
+        ["REASONING_CALLBACK_ALLOWLIST"],
+      );
     }
   }
   return allowlist;

@@ -3,7 +3,13 @@ import { reasoningModes, reasoningModule } from "@deliberate/reasoning";
 import { openStore, type Store } from "@deliberate/store";
 import { afterEach } from "vitest";
 import { agentIntentModule } from "../agent-intent-module.ts";
-import { createModelRouterFromModel, emptyUsage, parseProviderEnvironment, type GenerateOptions, type LanguageModel } from "@deliberate/providers";
+import {
+  createModelRouterFromModel,
+  emptyUsage,
+  parseProviderEnvironment,
+  type GenerateOptions,
+  type LanguageModel,
+} from "@deliberate/providers";
 import { describe, expect, it } from "vitest";
 import { createSecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
@@ -18,7 +24,13 @@ function unvalidatedModel(answer: unknown, calls: Array<GenerateOptions<unknown>
     modelId: "stub-1",
     async generate<T>(options: GenerateOptions<T>) {
       calls.push(options as GenerateOptions<unknown>);
-      return { object: answer as T, text: JSON.stringify(answer), usage: emptyUsage, finishReason: "stop" as const, modelId: "stub-1" };
+      return {
+        object: answer as T,
+        text: JSON.stringify(answer),
+        usage: emptyUsage,
+        finishReason: "stop" as const,
+        modelId: "stub-1",
+      };
     },
   };
 }
@@ -49,27 +61,62 @@ async function decider(model: LanguageModel) {
   });
 }
 
-const tools = [{ name: "fs.read_file", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }];
+const tools = [
+  {
+    name: "fs.read_file",
+    input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+];
 const signal = new AbortController().signal;
 
 describe("the intent decision", () => {
   it("checks the model's answer in code even when the provider did not", async () => {
-    const invented = await decider(unvalidatedModel({ reasoning: "r", tool_name: "shell.exec", tool_args: {}, final_text: "" }));
-    await expect(invented.decide({ goal_text: "x", tools }, { signal })).rejects.toMatchObject({ code: "MODEL_OUTPUT_INVALID", issues: [{ field: "tool_name" }] });
-    const badArgs = await decider(unvalidatedModel({ reasoning: "r", tool_name: "fs.read_file", tool_args: { path: 7 }, final_text: "" }));
-    await expect(badArgs.decide({ goal_text: "x", tools }, { signal })).rejects.toMatchObject({ code: "MODEL_OUTPUT_INVALID", issues: [{ field: "tool_args.path" }] });
+    const invented = await decider(
+      unvalidatedModel({ reasoning: "r", tool_name: "shell.exec", tool_args: {}, final_text: "" }),
+    );
+    await expect(invented.decide({ goal_text: "x", tools }, { signal })).rejects.toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+      issues: [{ field: "tool_name" }],
+    });
+    const badArgs = await decider(
+      unvalidatedModel({ reasoning: "r", tool_name: "fs.read_file", tool_args: { path: 7 }, final_text: "" }),
+    );
+    await expect(badArgs.decide({ goal_text: "x", tools }, { signal })).rejects.toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+      issues: [{ field: "tool_args.path" }],
+    });
   });
 
   it("asks with the auto mode's settings and an answer schema that enforces the tools", async () => {
     const calls: Array<GenerateOptions<unknown>> = [];
-    const ok = await decider(unvalidatedModel({ reasoning: "r", tool_name: "fs.read_file", tool_args: { path: "a.ts" }, final_text: "" }, calls));
+    const ok = await decider(
+      unvalidatedModel(
+        { reasoning: "r", tool_name: "fs.read_file", tool_args: { path: "a.ts" }, final_text: "" },
+        calls,
+      ),
+    );
     const response = await ok.decide({ goal_text: "read a.ts", tools }, { signal });
-    expect(response).toMatchObject({ tool_name: "fs.read_file", tool_args: { path: "a.ts" }, decided_by: "model", model: { provider: "stub", model_id: "stub-1" } });
+    expect(response).toMatchObject({
+      tool_name: "fs.read_file",
+      tool_args: { path: "a.ts" },
+      decided_by: "model",
+      model: { provider: "stub", model_id: "stub-1" },
+    });
     const call = calls[0];
-    expect(call).toMatchObject({ schemaName: "agent_next_action", temperature: autoSettings.temperature, maxTokens: autoSettings.maxTokens });
-    expect(call?.schema?.safeParse({ reasoning: "r", tool_name: "fs.read_file", tool_args: {}, final_text: "" }).success).toBe(false);
-    expect(call?.schema?.safeParse({ reasoning: "r", tool_name: "nope", tool_args: {}, final_text: "" }).success).toBe(false);
-    expect(call?.schema?.safeParse({ reasoning: "r", tool_name: "finish", tool_args: {}, final_text: "done" }).success).toBe(true);
+    expect(call).toMatchObject({
+      schemaName: "agent_next_action",
+      temperature: autoSettings.temperature,
+      maxTokens: autoSettings.maxTokens,
+    });
+    expect(
+      call?.schema?.safeParse({ reasoning: "r", tool_name: "fs.read_file", tool_args: {}, final_text: "" }).success,
+    ).toBe(false);
+    expect(call?.schema?.safeParse({ reasoning: "r", tool_name: "nope", tool_args: {}, final_text: "" }).success).toBe(
+      false,
+    );
+    expect(
+      call?.schema?.safeParse({ reasoning: "r", tool_name: "finish", tool_args: {}, final_text: "done" }).success,
+    ).toBe(true);
   });
 
   it("scrubs a request's key from error messages", async () => {
@@ -89,9 +136,10 @@ describe("the intent decision", () => {
       telemetry,
       createRouter: () => createModelRouterFromModel(leaky),
     });
-    const error = await failing.decide({ goal_text: "x", llm: { provider: "openai", api_key: key } }, { signal }).catch((caught: unknown) => caught);
+    const error = await failing
+      .decide({ goal_text: "x", llm: { provider: "openai", api_key: key } }, { signal })
+      .catch((caught: unknown) => caught);
     expect(String((error as Error).message)).not.toContain(key);
     expect((error as Error).message).toContain("[redacted]");
   });
 });
-

@@ -7,7 +7,12 @@ import {
   DeliberateError,
 } from "@deliberate/contracts";
 import type { Clock, Engine, IdGenerator } from "@deliberate/engine";
-import { createModelRouter, type ModelRouter, parseProviderEnvironment, type ProviderSettings } from "@deliberate/providers";
+import {
+  createModelRouter,
+  type ModelRouter,
+  parseProviderEnvironment,
+  type ProviderSettings,
+} from "@deliberate/providers";
 import type { SecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
 import { modelsForRequest, type RouterFactory } from "./request-models.ts";
@@ -59,7 +64,9 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
     const { llm: _llm, callback_url: _callback, ...input } = request;
     // Decisions that need no model (max_steps reached, forced_tool) never look at the request's llm choice.
     const maxSteps = request.max_steps ?? undefined;
-    const needsNoModel = (request.forced_tool ?? undefined) !== undefined || (maxSteps !== undefined && (request.history?.length ?? 0) >= maxSteps);
+    const needsNoModel =
+      (request.forced_tool ?? undefined) !== undefined ||
+      (maxSteps !== undefined && (request.history?.length ?? 0) >= maxSteps);
     if (needsNoModel) return run(input, unavailableRouter("not needed for this decision"), decideOptions);
     const models = modelsForRequest({
       llm: request.llm,
@@ -67,10 +74,18 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
       serverRouter: options.serverModels,
       ...(options.createRouter ? { createRouter: options.createRouter } : {}),
     });
-    return run(input, models.unavailable === undefined ? models.router : unavailableRouter(models.unavailable), decideOptions);
+    return run(
+      input,
+      models.unavailable === undefined ? models.router : unavailableRouter(models.unavailable),
+      decideOptions,
+    );
   }
 
-  async function run(input: Record<string, unknown>, models: ModelRouter, decideOptions: DecideOptions): Promise<AgentIntentDecision> {
+  async function run(
+    input: Record<string, unknown>,
+    models: ModelRouter,
+    decideOptions: DecideOptions,
+  ): Promise<AgentIntentDecision> {
     // The signal is read only when the call asks for it (it may be made on demand, see createRequestSignals).
     const output = await options.engine.invoke(agentIntentDecideTool.name, input, {
       get signal() {
@@ -80,7 +95,8 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
     });
     // The engine returns the tool's output already parsed with this very schema (its output schema); only
     // another kind of answer (a host-executed call's needs_completion step) is checked again, and refused.
-    if (agentIntentDecideTool.outputSchema === agentIntentDecisionSchema && output["status"] !== "needs_completion") return output as AgentIntentDecision;
+    if (agentIntentDecideTool.outputSchema === agentIntentDecisionSchema && output["status"] !== "needs_completion")
+      return output as AgentIntentDecision;
     return agentIntentDecisionSchema.parse(output);
   }
 
@@ -135,7 +151,10 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
 function scrubbed(error: unknown, secrets: SecretRegistry, signal: AbortSignal): DeliberateError {
   if (!DeliberateError.isInstance(error)) {
     if (signal.aborted) return new DeliberateError({ code: "CANCELLED", message: "The decision was cancelled." });
-    return new DeliberateError({ code: "INTERNAL", message: `Internal error: ${secrets.scrub(error instanceof Error ? error.message : String(error))}` });
+    return new DeliberateError({
+      code: "INTERNAL",
+      message: `Internal error: ${secrets.scrub(error instanceof Error ? error.message : String(error))}`,
+    });
   }
   return new DeliberateError({
     code: error.code,
@@ -145,4 +164,3 @@ function scrubbed(error: unknown, secrets: SecretRegistry, signal: AbortSignal):
     retryable: error.retryable,
   });
 }
-

@@ -1,4 +1,10 @@
-import { type AgentIntentDecision, type AgentIntentDecisionInput, agentIntentDecideTool, DeliberateError, type TraceEntry } from "@deliberate/contracts";
+import {
+  type AgentIntentDecision,
+  type AgentIntentDecisionInput,
+  agentIntentDecideTool,
+  DeliberateError,
+  type TraceEntry,
+} from "@deliberate/contracts";
 import { defineHandler, runMode, type ToolContext } from "@deliberate/engine";
 import { invalidField } from "../errors.ts";
 import { argumentsFromGoal, decideByHeuristic } from "./heuristic.ts";
@@ -7,7 +13,12 @@ import { checkToolArguments, compileOfferedTools, finishChoice, type OfferedTool
 
 type DecisionInput = AgentIntentDecisionInput;
 
-async function decideWithModel(input: DecisionInput, tools: readonly OfferedTool[], context: ToolContext, trace: TraceEntry[]): Promise<AgentIntentDecision> {
+async function decideWithModel(
+  input: DecisionInput,
+  tools: readonly OfferedTool[],
+  context: ToolContext,
+  trace: TraceEntry[],
+): Promise<AgentIntentDecision> {
   const mode = createIntentMode(tools);
   const started = performance.now();
   const answer = await runMode(context, mode, input);
@@ -32,7 +43,9 @@ async function decideWithModel(input: DecisionInput, tools: readonly OfferedTool
   }
   // The schema already enforces this; check again so nothing unchecked can ever be passed on.
   const tool = tools.find((candidate) => candidate.name === answer.tool_name);
-  const issues = tool ? checkToolArguments(tool, answer.tool_args) : [{ field: "tool_name", message: `'${answer.tool_name}' is not one of the offered tools` }];
+  const issues = tool
+    ? checkToolArguments(tool, answer.tool_args)
+    : [{ field: "tool_name", message: `'${answer.tool_name}' is not one of the offered tools` }];
   if (issues.length > 0) {
     throw new DeliberateError({
       code: "MODEL_OUTPUT_INVALID",
@@ -64,7 +77,10 @@ async function decideWithModel(input: DecisionInput, tools: readonly OfferedTool
 async function decide(input: DecisionInput, context: ToolContext): Promise<AgentIntentDecision> {
   const trace: TraceEntry[] = [];
   const tools = compileOfferedTools(input.tools);
-  trace.push({ step: "tools", detail: `${input.tools ? "offered" : "default"}: ${tools.map((tool) => tool.name).join(", ") || "(none)"}` });
+  trace.push({
+    step: "tools",
+    detail: `${input.tools ? "offered" : "default"}: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`,
+  });
   const history = input.history ?? [];
   const goal = input.goal_text ?? "";
 
@@ -72,26 +88,59 @@ async function decide(input: DecisionInput, context: ToolContext): Promise<Agent
   if (maxSteps !== undefined && history.length >= maxSteps) {
     const reason = `Stopped: the run reached max_steps (${history.length} step(s) taken, limit ${maxSteps}).`;
     trace.push({ step: "max_steps", detail: reason });
-    return { tool_name: null, tool_args: {}, reasoning: reason, finish: true, final_text: reason, decided_by: "max_steps", trace };
+    return {
+      tool_name: null,
+      tool_args: {},
+      reasoning: reason,
+      finish: true,
+      final_text: reason,
+      decided_by: "max_steps",
+      trace,
+    };
   }
 
   const forced = input.forced_tool ?? undefined;
   if (forced !== undefined) {
     const offered = tools.find((tool) => tool.name === forced);
     if (!offered && input.tools) {
-      throw invalidField("forced_tool", `'${forced}' is not one of the offered tools`, `Offer it in tools, or force one of: ${tools.map((tool) => tool.name).join(", ")}.`);
+      throw invalidField(
+        "forced_tool",
+        `'${forced}' is not one of the offered tools`,
+        `Offer it in tools, or force one of: ${tools.map((tool) => tool.name).join(", ")}.`,
+      );
     }
-    const tool: OfferedTool = offered ?? { name: forced, description: "", inputSchema: undefined, validator: undefined };
+    const tool: OfferedTool = offered ?? {
+      name: forced,
+      description: "",
+      inputSchema: undefined,
+      validator: undefined,
+    };
     const built = argumentsFromGoal(tool, goal);
-    if (!built.ok) throw invalidField("forced_tool", built.problem, "Force a tool whose required arguments can be filled from goal_text, or let the decision run.");
+    if (!built.ok)
+      throw invalidField(
+        "forced_tool",
+        built.problem,
+        "Force a tool whose required arguments can be filled from goal_text, or let the decision run.",
+      );
     trace.push({ step: "forced_tool", detail: `forced_tool ${forced}: no decision made` });
-    return { tool_name: forced, tool_args: built.args, reasoning: `forced_tool: ${forced} was requested.`, finish: false, final_text: null, decided_by: "forced_tool", trace };
+    return {
+      tool_name: forced,
+      tool_args: built.args,
+      reasoning: `forced_tool: ${forced} was requested.`,
+      finish: false,
+      final_text: null,
+      decided_by: "forced_tool",
+      trace,
+    };
   }
 
   if (context.models.configured) return decideWithModel(input, tools, context, trace);
 
   const heuristic = decideByHeuristic({ goal, history, tools });
-  trace.push({ step: "heuristic", detail: `${heuristic.rule} (no model: ${context.models.unavailableReason ?? "no model provider is configured"})` });
+  trace.push({
+    step: "heuristic",
+    detail: `${heuristic.rule} (no model: ${context.models.unavailableReason ?? "no model provider is configured"})`,
+  });
   return {
     tool_name: heuristic.toolName,
     tool_args: heuristic.toolArgs,

@@ -7,7 +7,12 @@ export interface HeuristicDecision {
   toolArgs: Record<string, unknown>;
   reasoning: string;
   finalText: string | null;
-  rule: "information_seeking" | "history_answered" | "no_search_tool" | "not_information_seeking" | "arguments_unfillable";
+  rule:
+    | "information_seeking"
+    | "history_answered"
+    | "no_search_tool"
+    | "not_information_seeking"
+    | "arguments_unfillable";
 }
 
 // Goals that ask to find, list or explain something, rather than to do it.
@@ -23,7 +28,9 @@ export function isInformationSeeking(goal: string): boolean {
 
 /** The offered tool to search with: `context.fts_search` when offered, else the first whose name says search. */
 export function findSearchTool(tools: readonly OfferedTool[]): OfferedTool | undefined {
-  return tools.find((tool) => tool.name === "context.fts_search") ?? tools.find((tool) => searchToolName.test(tool.name));
+  return (
+    tools.find((tool) => tool.name === "context.fts_search") ?? tools.find((tool) => searchToolName.test(tool.name))
+  );
 }
 
 /**
@@ -32,7 +39,10 @@ export function findSearchTool(tools: readonly OfferedTool[]): OfferedTool | und
  * string), and other required properties take their schema default. The
  * result is checked against the tool's schema.
  */
-export function argumentsFromGoal(tool: OfferedTool, goal: string): { ok: true; args: Record<string, unknown> } | { ok: false; problem: string } {
+export function argumentsFromGoal(
+  tool: OfferedTool,
+  goal: string,
+): { ok: true; args: Record<string, unknown> } | { ok: false; problem: string } {
   const schema = tool.inputSchema;
   const properties = (schema?.["properties"] ?? {}) as Record<string, Record<string, unknown>>;
   const required = Array.isArray(schema?.["required"]) ? (schema["required"] as string[]) : [];
@@ -56,7 +66,10 @@ export function argumentsFromGoal(tool: OfferedTool, goal: string): { ok: true; 
   }
   const issues = checkToolArguments(tool, args);
   if (issues.length > 0) {
-    return { ok: false, problem: `arguments for ${tool.name} cannot be built from the goal alone (${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")})` };
+    return {
+      ok: false,
+      problem: `arguments for ${tool.name} cannot be built from the goal alone (${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")})`,
+    };
   }
   return { ok: true, args };
 }
@@ -67,7 +80,11 @@ export function argumentsFromGoal(tool: OfferedTool, goal: string): { ok: true; 
  * unless the history already holds a search (then the run finishes, answering
  * from its results); anything else finishes.
  */
-export function decideByHeuristic(input: { goal: string; history: readonly unknown[]; tools: readonly OfferedTool[] }): HeuristicDecision {
+export function decideByHeuristic(input: {
+  goal: string;
+  history: readonly unknown[];
+  tools: readonly OfferedTool[];
+}): HeuristicDecision {
   const goal = input.goal.trim();
   const finish = (rule: HeuristicDecision["rule"], reasoning: string, finalText: string): HeuristicDecision => ({
     toolName: null,
@@ -91,9 +108,10 @@ export function decideByHeuristic(input: { goal: string; history: readonly unkno
       `No search tool is available to answer: ${goal}`,
     );
   }
-  const searches = pastToolCalls(input.history, input.tools.map((tool) => tool.name)).filter(
-    (call) => call.toolName === search.name || searchToolName.test(call.toolName),
-  );
+  const searches = pastToolCalls(
+    input.history,
+    input.tools.map((tool) => tool.name),
+  ).filter((call) => call.toolName === search.name || searchToolName.test(call.toolName));
   if (searches.length > 0) {
     const results = searches.map((call) => call.result).filter((result): result is string => result !== undefined);
     return finish(
@@ -106,7 +124,11 @@ export function decideByHeuristic(input: { goal: string; history: readonly unkno
   }
   const built = argumentsFromGoal(search, goal);
   if (!built.ok) {
-    return finish("arguments_unfillable", `Heuristic (no model configured): ${built.problem}.`, `Cannot search for: ${goal}`);
+    return finish(
+      "arguments_unfillable",
+      `Heuristic (no model configured): ${built.problem}.`,
+      `Cannot search for: ${goal}`,
+    );
   }
   return {
     toolName: search.name,

@@ -10,7 +10,22 @@ const toolNameKeys = ["tool_name", "tool", "name"] as const;
 const argumentKeys = ["tool_args", "args", "arguments", "input"] as const;
 const resultKeys = ["result", "results", "output", "observation", "response", "content"] as const;
 /** Step kinds the spec runtime records besides tool calls (`action: "finish"`, ...): not tool calls. */
-const otherStepKinds = new Set(["finish", "final", "answer", "reason", "reasoning", "think", "thought", "message", "respond", "response", "error", "stop", "stuck", "plan"]);
+const otherStepKinds = new Set([
+  "finish",
+  "final",
+  "answer",
+  "reason",
+  "reasoning",
+  "think",
+  "thought",
+  "message",
+  "respond",
+  "response",
+  "error",
+  "stop",
+  "stuck",
+  "plan",
+]);
 /** Step kinds that mean "a tool was called". */
 const toolStepKinds = new Set(["tool", "tool_call", "tool_use", "call", "function_call"]);
 
@@ -33,7 +48,9 @@ function asText(value: unknown): string | undefined {
   if (Array.isArray(value) && value.length === 0) return undefined;
   if (isRecord(value) && Object.keys(value).length === 0) return undefined;
   if (isRecord(value) && Array.isArray(value["content"])) {
-    const texts = (value["content"] as unknown[]).map((part) => (isRecord(part) && typeof part["text"] === "string" ? part["text"] : undefined)).filter((text): text is string => text !== undefined && text.trim() !== "");
+    const texts = (value["content"] as unknown[])
+      .map((part) => (isRecord(part) && typeof part["text"] === "string" ? part["text"] : undefined))
+      .filter((text): text is string => text !== undefined && text.trim() !== "");
     if (texts.length > 0) return texts.join("\n");
   }
   return JSON.stringify(value);
@@ -58,15 +75,22 @@ function resultOf(...records: Record<string, unknown>[]): string | undefined {
 function toolCallOf(record: Record<string, unknown>): PastToolCall | undefined {
   const inner = isRecord(record["action"]) ? record["action"] : undefined;
   const step = inner ?? record;
-  const kindValue = inner ? (inner["action"] ?? inner["type"] ?? inner["kind"]) : (record["action"] ?? record["type"] ?? record["kind"]);
+  const kindValue = inner
+    ? (inner["action"] ?? inner["type"] ?? inner["kind"])
+    : (record["action"] ?? record["type"] ?? record["kind"]);
   const kind = typeof kindValue === "string" ? kindValue.trim().toLowerCase() : undefined;
   if (kind !== undefined && otherStepKinds.has(kind)) return undefined;
   let toolName = firstString(step, toolNameKeys);
   // An older flat shape names the tool under `action` itself.
-  if (toolName === undefined && !inner && kind !== undefined && !toolStepKinds.has(kind)) toolName = firstString(record, ["action"]);
+  if (toolName === undefined && !inner && kind !== undefined && !toolStepKinds.has(kind))
+    toolName = firstString(record, ["action"]);
   if (toolName === undefined) return undefined;
   const argsKey = argumentKeys.find((key) => key in step);
-  return { toolName, args: argsKey ? step[argsKey] : undefined, result: inner ? resultOf(record, inner) : resultOf(record) };
+  return {
+    toolName,
+    args: argsKey ? step[argsKey] : undefined,
+    result: inner ? resultOf(record, inner) : resultOf(record),
+  };
 }
 
 /**

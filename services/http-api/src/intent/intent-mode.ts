@@ -18,13 +18,21 @@ const sectionCharacters = 6000;
 const schemaCharacters = 4000;
 
 /** A JSON Schema without its dialect, its local `$defs` renamed into `prefix` (so several can share one root). */
-function embeddable(schema: Record<string, unknown>, prefix: string): { schema: Record<string, unknown>; defs: Record<string, unknown> } {
+function embeddable(
+  schema: Record<string, unknown>,
+  prefix: string,
+): { schema: Record<string, unknown>; defs: Record<string, unknown> } {
   const { $schema: _dialect, $id: _id, $defs, ...rest } = schema;
   if ($defs === undefined || typeof $defs !== "object" || $defs === null) return { schema: rest, defs: {} };
   const rename = (text: string) => text.replaceAll('"#/$defs/', `"#/$defs/${prefix}`);
   return {
     schema: JSON.parse(rename(JSON.stringify(rest))) as Record<string, unknown>,
-    defs: Object.fromEntries(Object.entries($defs as Record<string, unknown>).map(([name, definition]) => [`${prefix}${name}`, JSON.parse(rename(JSON.stringify(definition)))])),
+    defs: Object.fromEntries(
+      Object.entries($defs as Record<string, unknown>).map(([name, definition]) => [
+        `${prefix}${name}`,
+        JSON.parse(rename(JSON.stringify(definition))),
+      ]),
+    ),
   };
 }
 
@@ -39,13 +47,27 @@ function branchesFor(tools: readonly OfferedTool[]): Record<string, unknown> {
   let defs: Record<string, unknown> = {};
   const branches = tools.map((tool, index) => {
     const args = tool.validator
-      ? embeddable(z.toJSONSchema(tool.validator, { io: "input", unrepresentable: "any" }) as Record<string, unknown>, `tool${index}_`)
+      ? embeddable(
+          z.toJSONSchema(tool.validator, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+          `tool${index}_`,
+        )
       : { schema: { type: "object" }, defs: {} };
     defs = { ...defs, ...args.defs };
-    return { type: "object", properties: { tool_name: { const: tool.name }, tool_args: args.schema }, required: ["tool_name", "tool_args"] };
+    return {
+      type: "object",
+      properties: { tool_name: { const: tool.name }, tool_args: args.schema },
+      required: ["tool_name", "tool_args"],
+    };
   });
   // Finishing takes no arguments: `{}` exactly (a closed empty object, which strict decoding can follow).
-  branches.push({ type: "object", properties: { tool_name: { const: finishChoice }, tool_args: { type: "object", properties: {}, additionalProperties: false } }, required: ["tool_name", "tool_args"] });
+  branches.push({
+    type: "object",
+    properties: {
+      tool_name: { const: finishChoice },
+      tool_args: { type: "object", properties: {}, additionalProperties: false },
+    },
+    required: ["tool_name", "tool_args"],
+  });
   return { anyOf: branches, ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
 }
 
@@ -61,15 +83,25 @@ export function intentAnswerSchema(tools: readonly OfferedTool[]): z.ZodType<Int
   return z
     .object({
       reasoning: z.string().min(1).describe("One or two sentences: why this is the right next action"),
-      tool_name: z.enum(names).describe(`The tool to call next, or "${finishChoice}" when the goal is reached or no tool can help`),
-      tool_args: z.record(z.string(), z.unknown()).describe("Arguments for tool_name, matching its input schema; {} when finishing"),
-      final_text: z.string().describe(`When tool_name is "${finishChoice}": the final answer for the user; otherwise ""`),
+      tool_name: z
+        .enum(names)
+        .describe(`The tool to call next, or "${finishChoice}" when the goal is reached or no tool can help`),
+      tool_args: z
+        .record(z.string(), z.unknown())
+        .describe("Arguments for tool_name, matching its input schema; {} when finishing"),
+      final_text: z
+        .string()
+        .describe(`When tool_name is "${finishChoice}": the final answer for the user; otherwise ""`),
     })
     .superRefine((answer, context) => {
       const tool = byName.get(answer.tool_name);
       if (!tool) return;
       for (const issue of checkToolArguments(tool, answer.tool_args)) {
-        context.addIssue({ code: "custom", path: issue.field.split(".").filter((part) => part !== ""), message: issue.message });
+        context.addIssue({
+          code: "custom",
+          path: issue.field.split(".").filter((part) => part !== ""),
+          message: issue.message,
+        });
       }
     })
     .meta(branchesFor(tools));
@@ -87,7 +119,10 @@ function renderHistory(history: readonly unknown[]): string {
   if (history.length === 0) return "## History\n(no steps yet)\n\n";
   const shown = history.slice(-historyEntries);
   const skipped = history.length - shown.length;
-  const lines = shown.map((entry, index) => `${skipped + index + 1}. ${clip(typeof entry === "string" ? entry : JSON.stringify(entry), entryCharacters)}`);
+  const lines = shown.map(
+    (entry, index) =>
+      `${skipped + index + 1}. ${clip(typeof entry === "string" ? entry : JSON.stringify(entry), entryCharacters)}`,
+  );
   return `## History (${history.length} step(s), oldest first${skipped > 0 ? `; the first ${skipped} omitted` : ""})\n${lines.join("\n")}\n\n`;
 }
 

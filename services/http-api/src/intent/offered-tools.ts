@@ -1,4 +1,11 @@
-import { DeliberateError, defaultOfferedTools, endlessRefs, type FieldIssue, schemaExpansion, unsafePatterns } from "@deliberate/contracts";
+import {
+  DeliberateError,
+  defaultOfferedTools,
+  endlessRefs,
+  type FieldIssue,
+  schemaExpansion,
+  unsafePatterns,
+} from "@deliberate/contracts";
 import { z } from "zod";
 import type { OfferedToolInput } from "@deliberate/contracts";
 import "./pattern-safety.ts";
@@ -55,7 +62,10 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
   given.forEach((tool, index) => {
     const field = `tools.${index}`;
     if (tool.name === finishChoice) {
-      issues.push({ field: `${field}.name`, message: `'${finishChoice}' is reserved for ending the run; rename the tool` });
+      issues.push({
+        field: `${field}.name`,
+        message: `'${finishChoice}' is reserved for ending the run; rename the tool`,
+      });
       return;
     }
     if (seen.has(tool.name)) {
@@ -68,13 +78,21 @@ function compile(given: readonly OfferedToolInput[]): OfferedTool[] {
     if (schema !== undefined) {
       const type = schema["type"];
       if (type !== undefined && type !== "object") {
-        issues.push({ field: `${field}.input_schema`, message: `must describe an object (type "object"), got type ${JSON.stringify(type)}` });
+        issues.push({
+          field: `${field}.input_schema`,
+          message: `must describe an object (type "object"), got type ${JSON.stringify(type)}`,
+        });
         return;
       }
       const unsafe = [...unsafePatterns(schema), ...endlessRefs(schema)];
       if (unsafe.length === 0) unsafe.push(...schemaExpansion(schema));
       if (unsafe.length > 0) {
-        issues.push(...unsafe.map((issue) => ({ field: [`${field}.input_schema`, ...issue.path].join("."), message: issue.message })));
+        issues.push(
+          ...unsafe.map((issue) => ({
+            field: [`${field}.input_schema`, ...issue.path].join("."),
+            message: issue.message,
+          })),
+        );
         return;
       }
       try {

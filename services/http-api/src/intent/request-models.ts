@@ -31,14 +31,26 @@ export function modelsForRequest(options: {
   const model = llm?.model ?? undefined;
   const apiKey = llm?.api_key ?? undefined;
   if (provider === undefined && model === undefined && apiKey === undefined) {
-    return { router: options.serverRouter, fromRequest: false, unavailable: options.serverRouter.configured ? undefined : describeMissing(options.settings) };
+    return {
+      router: options.serverRouter,
+      fromRequest: false,
+      unavailable: options.serverRouter.configured ? undefined : describeMissing(options.settings),
+    };
   }
   const chosen = provider ?? (options.settings.provider === "none" ? undefined : options.settings.provider);
   if (chosen === undefined) {
     if (apiKey !== undefined) {
-      throw invalidField("llm.provider", "required with llm.api_key when the server has no provider configured", "Send llm.provider (anthropic or openai) with the key.");
+      throw invalidField(
+        "llm.provider",
+        "required with llm.api_key when the server has no provider configured",
+        "Send llm.provider (anthropic or openai) with the key.",
+      );
     }
-    return { router: options.serverRouter, fromRequest: false, unavailable: `llm.model was given but no provider is configured (${describeMissing(options.settings)})` };
+    return {
+      router: options.serverRouter,
+      fromRequest: false,
+      unavailable: `llm.model was given but no provider is configured (${describeMissing(options.settings)})`,
+    };
   }
   const connection = options.settings[chosen];
   const settings: ProviderSettings = {
@@ -52,7 +64,11 @@ export function modelsForRequest(options: {
   const usable = (apiKey ?? connection.apiKey ?? connection.baseURL) !== undefined;
   if (!usable) {
     const variable = chosen === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY (or OPENAI_BASE_URL)";
-    return { router: options.serverRouter, fromRequest: true, unavailable: `llm.provider is ${chosen} but no key was given (llm.api_key) or configured (${variable})` };
+    return {
+      router: options.serverRouter,
+      fromRequest: true,
+      unavailable: `llm.provider is ${chosen} but no key was given (llm.api_key) or configured (${variable})`,
+    };
   }
   return { router: (options.createRouter ?? createModelRouter)(settings), fromRequest: true, unavailable: undefined };
 }

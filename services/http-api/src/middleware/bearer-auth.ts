@@ -33,7 +33,11 @@ export interface BearerCheck {
  */
 export function createBearerCheck(options: BearerAuthOptions): BearerCheck {
   const expected = options.token === undefined ? undefined : digest(options.token);
-  const failures = createRateLimiter({ limit: options.failureLimit, windowMs: options.failureWindowMs, ...(options.now ? { now: options.now } : {}) });
+  const failures = createRateLimiter({
+    limit: options.failureLimit,
+    windowMs: options.failureWindowMs,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const throttled = (resetMs: number) => {
     const seconds = Math.max(1, Math.ceil(resetMs / 1000));
     return new HttpError({
@@ -44,7 +48,8 @@ export function createBearerCheck(options: BearerAuthOptions): BearerCheck {
       retryable: true,
     });
   };
-  const tokenOf = (header: string | undefined) => (header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header));
+  const tokenOf = (header: string | undefined) =>
+    header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return {
     isOpen: (path) => expected === undefined || options.isPublic(path),
     check(header, client) {
@@ -60,7 +65,10 @@ export function createBearerCheck(options: BearerAuthOptions): BearerCheck {
         return fail(
           new HttpError({
             code: "UNAUTHORIZED",
-            message: header === undefined ? "Missing Authorization header." : "The Authorization header is not a bearer token.",
+            message:
+              header === undefined
+                ? "Missing Authorization header."
+                : "The Authorization header is not a bearer token.",
             hint: "Send Authorization: Bearer <REASONING_API_TOKEN>.",
             headers: { "WWW-Authenticate": realm },
           }),

@@ -33,7 +33,9 @@ export interface OriginGuardOptions {
 /** How many distinct Host values the check remembers its verdict on (forgotten all at once when full). */
 const rememberedHosts = 64;
 
-export function createHostOriginCheck(options: OriginGuardOptions): (host: string | undefined, origin: string | undefined) => HttpError | undefined {
+export function createHostOriginCheck(
+  options: OriginGuardOptions,
+): (host: string | undefined, origin: string | undefined) => HttpError | undefined {
   const anyHost = options.allowedHosts.includes("*");
   const hosts = new Set(options.allowedHosts);
   const origins = new Set(options.allowedOrigins);

@@ -23,7 +23,8 @@ export function createRateLimiter(options: { limit: number; windowMs: number; no
       const time = now();
       if (time - lastSweep > options.windowMs) {
         lastSweep = time;
-        for (const [candidate, window] of windows) if (time - window.start >= options.windowMs) windows.delete(candidate);
+        for (const [candidate, window] of windows)
+          if (time - window.start >= options.windowMs) windows.delete(candidate);
       }
       let window = windows.get(key);
       if (!window || time - window.start >= options.windowMs) {
@@ -32,15 +33,26 @@ export function createRateLimiter(options: { limit: number; windowMs: number; no
       }
       window.count += 1;
       const resetMs = Math.max(0, window.start + options.windowMs - time);
-      return { allowed: window.count <= options.limit, limit: options.limit, remaining: Math.max(0, options.limit - window.count), resetMs };
+      return {
+        allowed: window.count <= options.limit,
+        limit: options.limit,
+        remaining: Math.max(0, options.limit - window.count),
+        resetMs,
+      };
     },
     /** The verdict for `key` without counting a hit: is it already over the limit? */
     peek(key: string): RateDecision {
       const time = now();
       const window = windows.get(key);
-      if (!window || time - window.start >= options.windowMs) return { allowed: true, limit: options.limit, remaining: options.limit, resetMs: 0 };
+      if (!window || time - window.start >= options.windowMs)
+        return { allowed: true, limit: options.limit, remaining: options.limit, resetMs: 0 };
       const resetMs = Math.max(0, window.start + options.windowMs - time);
-      return { allowed: window.count < options.limit, limit: options.limit, remaining: Math.max(0, options.limit - window.count), resetMs };
+      return {
+        allowed: window.count < options.limit,
+        limit: options.limit,
+        remaining: Math.max(0, options.limit - window.count),
+        resetMs,
+      };
     },
   };
 }
@@ -51,7 +63,9 @@ export function createRateLimiter(options: { limit: number; windowMs: number; no
  * the client and could be forged to dodge the limit.
  */
 export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  return clientAddressOf(trustProxy ? c.req.header("x-forwarded-for") : undefined, () => (c.env?.incoming ? (getConnInfo(c).remote.address ?? "unknown") : "local"));
+  return clientAddressOf(trustProxy ? c.req.header("x-forwarded-for") : undefined, () =>
+    c.env?.incoming ? (getConnInfo(c).remote.address ?? "unknown") : "local",
+  );
 }
 
 /** {@link clientAddress} from the X-Forwarded-For value (pass undefined unless the proxy is trusted) and the peer. */
@@ -135,7 +149,10 @@ export interface RateVerdict {
  * Retry-After when over the limit: `applies(path)`, then `count(client)` counts one request
  * (undefined when the store failed: the request is let through).
  */
-export function createRateLimitCheck(options: RateLimitOptions): { applies(path: string): boolean; count(client: string): Promise<RateVerdict | undefined> } {
+export function createRateLimitCheck(options: RateLimitOptions): {
+  applies(path: string): boolean;
+  count(client: string): Promise<RateVerdict | undefined>;
+} {
   const store = options.store ?? memoryRateLimitStore();
   const now = options.now ?? Date.now;
   const windowSeconds = Math.ceil(options.windowMs / 1000);

@@ -62,7 +62,8 @@ describe("request signals (made on demand)", () => {
     answered.done();
     now = 31;
     // The shared timer fires about 30 ms later (generously waited for: a busy machine delays timers).
-    for (const deadline = Date.now() + 10_000; !read.timedOut() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const deadline = Date.now() + 10_000; !read.timedOut() && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(early.aborted).toBe(true);
     expect(read.timedOut()).toBe(true);
     expect(unread.timedOut()).toBe(true);

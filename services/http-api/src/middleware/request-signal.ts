@@ -63,7 +63,12 @@ export function createRequestSignals(options: { timeoutMs: number; now?: () => n
   return {
     /** Opens the signal of one request; `response` (under node) aborts it when the client goes away first. */
     open(response: ServerResponse | undefined): RequestSignal {
-      const entry: Entry = { controller: undefined, reason: undefined, deadline: now() + options.timeoutMs, timedOut: false };
+      const entry: Entry = {
+        controller: undefined,
+        reason: undefined,
+        deadline: now() + options.timeoutMs,
+        timedOut: false,
+      };
       open.add(entry);
       if (timer === undefined) arm();
       response?.once("close", () => {

@@ -36,8 +36,17 @@ export function loadDocsAssets(): Map<string, DocsAsset> {
   const directory = dirname(packageJson);
   swaggerVersion = (JSON.parse(readFileSync(packageJson, "utf8")) as { version: string }).version;
   return new Map<string, DocsAsset>([
-    ["swagger-ui-bundle.js", { contentType: "text/javascript; charset=utf-8", body: readFileSync(join(directory, "swagger-ui-bundle.js"), "utf8") }],
-    ["swagger-ui.css", { contentType: "text/css; charset=utf-8", body: readFileSync(join(directory, "swagger-ui.css"), "utf8") }],
+    [
+      "swagger-ui-bundle.js",
+      {
+        contentType: "text/javascript; charset=utf-8",
+        body: readFileSync(join(directory, "swagger-ui-bundle.js"), "utf8"),
+      },
+    ],
+    [
+      "swagger-ui.css",
+      { contentType: "text/css; charset=utf-8", body: readFileSync(join(directory, "swagger-ui.css"), "utf8") },
+    ],
     ["init.js", { contentType: "text/javascript; charset=utf-8", body: initScript }],
   ]);
 }
@@ -49,7 +58,10 @@ export function loadDocsAssets(): Map<string, DocsAsset> {
  */
 export function renderDocsPage(document: Record<string, unknown>): string {
   const info = document["info"] as { title: string; version: string; description: string };
-  const paths = document["paths"] as Record<string, Record<string, { summary?: string; description?: string; tags?: string[] }>>;
+  const paths = document["paths"] as Record<
+    string,
+    Record<string, { summary?: string; description?: string; tags?: string[] }>
+  >;
   const rows = Object.entries(paths)
     .flatMap(([path, methods]) =>
       Object.entries(methods).map(

@@ -46,7 +46,8 @@ function componentsOf(named: NamedSchema, io: "input" | "output"): Record<string
     for (const [key, item] of Object.entries(value)) {
       if (key === "$ref" && typeof item === "string") {
         if (item === "#") copy[key] = `#/components/schemas/${named.name}`;
-        else if (item.startsWith("#/$defs/")) copy[key] = `#/components/schemas/${prefix}${item.slice("#/$defs/".length)}`;
+        else if (item.startsWith("#/$defs/"))
+          copy[key] = `#/components/schemas/${prefix}${item.slice("#/$defs/".length)}`;
         else copy[key] = item;
       } else copy[key] = rewrite(item);
     }
@@ -72,10 +73,19 @@ function openApiPath(path: string): { path: string; parameters: string[] } {
 /** An operation's query parameters, one per field of its `query` object. */
 function queryParameters(operation: Operation): JsonObject[] {
   if (!operation.query) return [];
-  const json = toJsonSchema(operation.query, "input") as { properties?: Record<string, JsonObject>; required?: string[] };
+  const json = toJsonSchema(operation.query, "input") as {
+    properties?: Record<string, JsonObject>;
+    required?: string[];
+  };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...schema } = property;
-    return { name, in: "query", required: (json.required ?? []).includes(name), schema, ...(typeof description === "string" ? { description } : {}) };
+    return {
+      name,
+      in: "query",
+      required: (json.required ?? []).includes(name),
+      schema,
+      ...(typeof description === "string" ? { description } : {}),
+    };
   });
 }
 
@@ -147,7 +157,10 @@ function operationEntry(operation: Operation, parameters: readonly string[], par
  * error status the operation can answer with the shared ErrorResponse body: its own, 401 when it needs the token,
  * 400/413/415 when it takes a body, 403 unless any Host is accepted, and always 429 and 500.
  */
-function operationResponses(operation: Operation, { info, register, errorRef }: DocumentParts): Record<string, JsonObject> {
+function operationResponses(
+  operation: Operation,
+  { info, register, errorRef }: DocumentParts,
+): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {};
   const success = operation.response;
   const contentType = success.contentType ?? "application/json";
@@ -158,15 +171,30 @@ function operationResponses(operation: Operation, { info, register, errorRef }: 
       : { [contentType]: { schema: { type: "string" } } };
   if (operation.streams) {
     successContent["text/event-stream"] = {
-      schema: { type: "string", description: "Events: `progress` ({progress, total?, message?}), then `result` (the JSON body above) or `error` (ErrorResponse)." },
+      schema: {
+        type: "string",
+        description:
+          "Events: `progress` ({progress, total?, message?}), then `result` (the JSON body above) or `error` (ErrorResponse).",
+      },
     };
   }
-  responses[String(success.status ?? 200)] = { description: success.description, ...(Object.keys(successContent).length > 0 ? { content: successContent } : {}) };
-  const errors = new Set<number>([...(operation.errors ?? []), ...(operation.public ? [] : info.bearerAuth ? [401] : []), 429, 500]);
+  responses[String(success.status ?? 200)] = {
+    description: success.description,
+    ...(Object.keys(successContent).length > 0 ? { content: successContent } : {}),
+  };
+  const errors = new Set<number>([
+    ...(operation.errors ?? []),
+    ...(operation.public ? [] : info.bearerAuth ? [401] : []),
+    429,
+    500,
+  ]);
   if (operation.request) errors.add(400).add(413).add(415);
   if (!operation.anyHost) errors.add(403);
   for (const status of [...errors].sort((a, b) => a - b)) {
-    responses[String(status)] = { description: errorStatusDescriptions[status] ?? "Error", content: { "application/json": { schema: errorRef } } };
+    responses[String(status)] = {
+      description: errorStatusDescriptions[status] ?? "Error",
+      content: { "application/json": { schema: errorRef } },
+    };
   }
   return responses;
 }
@@ -195,7 +223,12 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
       version: info.version,
       description: info.description,
     },
-    servers: [{ url: info.serverUrl ?? "/", description: info.serverUrl ? "This service" : "The server that served this document" }],
+    servers: [
+      {
+        url: info.serverUrl ?? "/",
+        description: info.serverUrl ? "This service" : "The server that served this document",
+      },
+    ],
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     tags: [
       { name: "intents", description: "Agent next-action decisions (spec: agent-intent-api)" },
@@ -217,7 +250,9 @@ export function buildOpenApiDocument(info: OpenApiInfo, operations: readonly Ope
           description: "API version; v1 is the only (and default) version.",
         },
       },
-      ...(info.bearerAuth ? { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "REASONING_API_TOKEN" } } } : {}),
+      ...(info.bearerAuth
+        ? { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "REASONING_API_TOKEN" } } }
+        : {}),
     },
     ...(info.bearerAuth ? { security: [{ bearerAuth: [] }] } : {}),
   };

@@ -6,7 +6,11 @@ import { type CheckedRequest, newRequestState, type RequestCheck, runChecks } fr
 
 /** The error answer of the app (`app.onError` and a refused check alike): status, headers and the JSON error body. */
 export function honoErrorResponse(c: Context<AppEnv>, checks: HttpChecks, error: unknown): Response {
-  const { status, headers, body } = checks.errorAnswer(error, { requestId: c.get("requestId"), path: c.req.path, timedOut: c.get("timedOut")?.() ?? false });
+  const { status, headers, body } = checks.errorAnswer(error, {
+    requestId: c.get("requestId"),
+    path: c.req.path,
+    timedOut: c.get("timedOut")?.() ?? false,
+  });
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return c.json(body, status as 400);
 }
@@ -56,6 +60,12 @@ export function checksMiddleware(checks: HttpChecks, list: readonly RequestCheck
         if (!c.get("streaming")) signal?.done();
       }
     }
-    checks.logRequest({ method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started), request_id: state.requestId });
+    checks.logRequest({
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round(performance.now() - started),
+      request_id: state.requestId,
+    });
   };
 }

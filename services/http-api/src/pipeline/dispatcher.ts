@@ -2,9 +2,22 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { HttpChecks } from "../http-checks.ts";
 import { clientAddressOf } from "../middleware/rate-limit.ts";
 import { readIncomingText } from "../routes/read-json.ts";
-import { answerOf, type JsonOperation, neverAborted, type OperationRequest, wantsEventStream } from "./json-operation.ts";
+import {
+  answerOf,
+  type JsonOperation,
+  neverAborted,
+  type OperationRequest,
+  wantsEventStream,
+} from "./json-operation.ts";
 import type { OperationTable } from "./operation-table.ts";
-import { type CheckedRequest, newRequestState, type RequestCheck, type RequestState, runChecks, setHeaders } from "./request-checks.ts";
+import {
+  type CheckedRequest,
+  newRequestState,
+  type RequestCheck,
+  type RequestState,
+  runChecks,
+  setHeaders,
+} from "./request-checks.ts";
 
 export interface DispatcherOptions {
   table: OperationTable;
@@ -16,7 +29,8 @@ export interface DispatcherOptions {
 }
 
 /** A header's value (only set-cookie is ever a list, and repeated headers never get here). */
-const one = (value: string | string[] | undefined): string | undefined => (typeof value === "string" ? value : undefined);
+const one = (value: string | string[] | undefined): string | undefined =>
+  typeof value === "string" ? value : undefined;
 
 /** How many distinct Host values the verdicts remember (cleared when full). */
 const hostCacheSize = 64;
@@ -87,7 +101,11 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
       setHeaders(headers, answered.headers);
       body = JSON.stringify(answered.body);
     } catch (error) {
-      const failure = checks.errorAnswer(error, { requestId: state.requestId, path, timedOut: state.signal?.timedOut() ?? false });
+      const failure = checks.errorAnswer(error, {
+        requestId: state.requestId,
+        path,
+        timedOut: state.signal?.timedOut() ?? false,
+      });
       status = failure.status;
       setHeaders(headers, failure.headers);
       body = JSON.stringify(failure.body);
@@ -99,7 +117,13 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
     response.writeHead(status, headers);
     response.end(body);
     if (!request.complete) drainUnread(request);
-    checks.logRequest({ method: request.method as string, path, status, duration_ms: Math.round(performance.now() - started), request_id: state.requestId });
+    checks.logRequest({
+      method: request.method as string,
+      path,
+      status,
+      duration_ms: Math.round(performance.now() - started),
+      request_id: state.requestId,
+    });
   }
 
   return (request, response) => {

@@ -38,10 +38,17 @@ function tableWithOperations() {
 describe("the operation table", () => {
   it("derives the Hono route, the OpenAPI list and the direct lookup from one record", async () => {
     const { table, app } = tableWithOperations();
-    expect(table.operations.map((operation) => `${operation.method} ${operation.path}`)).toEqual(["post /echo", "get /items/:item_id"]);
+    expect(table.operations.map((operation) => `${operation.method} ${operation.path}`)).toEqual([
+      "post /echo",
+      "get /items/:item_id",
+    ]);
     // The record the dispatcher answers directly is the one described in the document.
     expect(table.find("POST", "/echo")).toBe(table.operations[0]);
-    const response = await app.request("/echo", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) });
+    const response = await app.request("/echo", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "hi" }),
+    });
     expect([response.status, await response.json()]).toEqual([200, { text: "HI" }]);
   });
 
@@ -56,13 +63,21 @@ describe("the operation table", () => {
   it("answers a JsonAnswer with its status and headers, and reads path parameters through Hono", async () => {
     const { app } = tableWithOperations();
     const response = await app.request("/items/abc");
-    expect([response.status, response.headers.get("cache-control"), await response.json()]).toEqual([203, "no-store", { id: "abc" }]);
+    expect([response.status, response.headers.get("cache-control"), await response.json()]).toEqual([
+      203,
+      "no-store",
+      { id: "abc" },
+    ]);
   });
 
   it("refuses a body that is not JSON before the handler runs (415), and a path id holding U+0000 (400)", async () => {
     const { app } = tableWithOperations();
     app.onError((error, c) => c.json({ message: error.message }, 400));
-    const refused = await app.request("/echo", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
+    const refused = await app.request("/echo", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "{}",
+    });
     expect(((await refused.json()) as { message: string }).message).toContain("application/json");
     const nul = await app.request("/items/a%00b");
     expect(((await nul.json()) as { message: string }).message).toContain("item_id");

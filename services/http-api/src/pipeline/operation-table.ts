@@ -3,7 +3,13 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import type { Operation } from "./operation.ts";
 import { readBodyText } from "../routes/read-json.ts";
-import { answerOf, type JsonOperation, neverAborted, type OperationRequest, wantsEventStream } from "./json-operation.ts";
+import {
+  answerOf,
+  type JsonOperation,
+  neverAborted,
+  type OperationRequest,
+  wantsEventStream,
+} from "./json-operation.ts";
 
 export type OperationHandler = (c: Context<AppEnv>) => Response | Promise<Response>;
 

@@ -87,7 +87,12 @@ export function requestChecks(checks: HttpChecks): readonly RequestCheck[] {
 }
 
 /** Runs the checks in order; synchronous until a check waits (then the rest run after it). */
-export function runChecks(list: readonly RequestCheck[], request: CheckedRequest, state: RequestState, from = 0): Promise<void> | undefined {
+export function runChecks(
+  list: readonly RequestCheck[],
+  request: CheckedRequest,
+  state: RequestState,
+  from = 0,
+): Promise<void> | undefined {
   for (let index = from; index < list.length; index += 1) {
     const pending = (list[index] as RequestCheck)(request, state);
     if (pending !== undefined) return pending.then(() => runChecks(list, request, state, index + 1));

@@ -47,16 +47,31 @@ export function createAgentIntentJobs(options: AgentIntentJobsOptions): AgentInt
       const correlationId = request.correlation_id ?? undefined;
       const jobId = request.job_id ?? undefined;
       if (correlationId === undefined && jobId === undefined) {
-        throw invalidField("correlation_id", "is required (or job_id)", "Send the correlation_id given when the job was submitted.");
+        throw invalidField(
+          "correlation_id",
+          "is required (or job_id)",
+          "Send the correlation_id given when the job was submitted.",
+        );
       }
-      const canceled = await options.store.jobs.cancel({ ...(correlationId !== undefined ? { correlationId } : {}), ...(jobId !== undefined ? { id: jobId } : {}), now: iso() });
+      const canceled = await options.store.jobs.cancel({
+        ...(correlationId !== undefined ? { correlationId } : {}),
+        ...(jobId !== undefined ? { id: jobId } : {}),
+        now: iso(),
+      });
       for (const id of canceled) {
         forget(id);
         options.telemetry.record({ event: "job.canceled", job_id: id, correlation_id: correlationId });
       }
       if (canceled.length === 0) {
         const which = correlationId !== undefined ? `correlation_id ${correlationId}` : `job_id ${jobId}`;
-        return { canceled, response: { ok: false, canceled, error: `No queued or processing job with ${which} (it may have finished already).` } };
+        return {
+          canceled,
+          response: {
+            ok: false,
+            canceled,
+            error: `No queued or processing job with ${which} (it may have finished already).`,
+          },
+        };
       }
       return { canceled, response: { ok: true, canceled } };
     },

@@ -11,13 +11,20 @@ function spelling(options: { zone: boolean }) {
       pads: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 8, maxLength: 8 }),
       upper: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
       dotted: fc.boolean(),
-      zone: options.zone ? fc.option(fc.constantFrom("%eth0", "%1", "%lo"), { nil: undefined }) : fc.constant(undefined),
+      zone: options.zone
+        ? fc.option(fc.constantFrom("%eth0", "%1", "%lo"), { nil: undefined })
+        : fc.constant(undefined),
     })
     .map((choice) => (bytes: Uint8Array) => {
-      const groups = Array.from({ length: 8 }, (_, index) => ((bytes[index * 2] as number) << 8) | (bytes[index * 2 + 1] as number));
+      const groups = Array.from(
+        { length: 8 },
+        (_, index) => ((bytes[index * 2] as number) << 8) | (bytes[index * 2 + 1] as number),
+      );
       const last = choice.dotted ? 6 : 8;
       const texts = groups.slice(0, last).map((group, index) => {
-        const hex = group.toString(16).padStart(Math.min(4, group.toString(16).length + (choice.pads[index] as number)), "0");
+        const hex = group
+          .toString(16)
+          .padStart(Math.min(4, group.toString(16).length + (choice.pads[index] as number)), "0");
         return choice.upper[index] ? hex.toUpperCase() : hex;
       });
       // Zero runs that may be compressed (within the hex groups).
@@ -44,7 +51,9 @@ const internalIPv4 = fc.oneof(
   byteArrays(3).map((rest) => Uint8Array.of(10, ...rest)),
   byteArrays(2).map((rest) => Uint8Array.of(192, 168, ...rest)),
   byteArrays(2).map((rest) => Uint8Array.of(169, 254, ...rest)),
-  fc.tuple(fc.integer({ min: 16, max: 31 }), byteArrays(2)).map(([second, rest]) => Uint8Array.of(172, second, ...rest)),
+  fc
+    .tuple(fc.integer({ min: 16, max: 31 }), byteArrays(2))
+    .map(([second, rest]) => Uint8Array.of(172, second, ...rest)),
   byteArrays(3).map((rest) => Uint8Array.of(0, ...rest)),
 );
 const mapped = (v4: Uint8Array) => Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4);
@@ -54,8 +63,31 @@ const translated = (v4: Uint8Array) => Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0xf
 describe("callback guard", () => {
   it("classifies internal and public addresses", () => {
     const internal = [
-      "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255",
-      "::1", "::", "fe80::1", "fd12:3456::1", "fc00::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "64:ff9b::a9fe:a9fe", "2001:db8::1", "::7f00:1", "::a9fe:a9fe", "64:ff9b:1::a00:1",
+      "127.0.0.1",
+      "127.8.9.10",
+      "10.0.0.1",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "224.0.0.1",
+      "255.255.255.255",
+      "::1",
+      "::",
+      "fe80::1",
+      "fd12:3456::1",
+      "fc00::1",
+      "ff02::1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::a9fe:a9fe",
+      "2001:db8::1",
+      "::7f00:1",
+      "::a9fe:a9fe",
+      "64:ff9b:1::a00:1",
     ];
     const external = ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"];
     for (const address of internal) expect(isInternalAddress(address), address).toBe(true);
@@ -70,13 +102,25 @@ describe("callback guard", () => {
         { address: "fd00::5", family: 6 },
       ],
     });
-    await expect(guard.check("https://rebind.example/cb")).rejects.toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "callback_url" }] });
+    await expect(guard.check("https://rebind.example/cb")).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      issues: [{ field: "callback_url" }],
+    });
   });
 
   it("lets allowlisted hosts through and pins the resolved addresses", async () => {
-    const guard = createCallbackGuard({ allowlist: ["127.0.0.1", "hooks.local"], lookup: async () => [{ address: "10.9.8.7", family: 4 }] });
-    await expect(guard.check("http://127.0.0.1:8080/x")).resolves.toMatchObject({ allowlisted: true, addresses: [{ address: "127.0.0.1", family: 4 }] });
-    await expect(guard.check("http://hooks.local/x")).resolves.toMatchObject({ allowlisted: true, addresses: [{ address: "10.9.8.7" }] });
+    const guard = createCallbackGuard({
+      allowlist: ["127.0.0.1", "hooks.local"],
+      lookup: async () => [{ address: "10.9.8.7", family: 4 }],
+    });
+    await expect(guard.check("http://127.0.0.1:8080/x")).resolves.toMatchObject({
+      allowlisted: true,
+      addresses: [{ address: "127.0.0.1", family: 4 }],
+    });
+    await expect(guard.check("http://hooks.local/x")).resolves.toMatchObject({
+      allowlisted: true,
+      addresses: [{ address: "10.9.8.7" }],
+    });
     await expect(guard.check("http://[::1]:8080/x")).rejects.toThrow(/internal address/);
   });
 
@@ -118,7 +162,11 @@ describe("callback guard", () => {
   });
 
   it("refuses IPv6 outside global unicast (2000::/3) in any spelling", () => {
-    const nonGlobal = byteArrays(16).filter((bytes) => ((bytes[0] as number) & 0xe0) !== 0x20 && !(bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b));
+    const nonGlobal = byteArrays(16).filter(
+      (bytes) =>
+        ((bytes[0] as number) & 0xe0) !== 0x20 &&
+        !(bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b),
+    );
     fc.assert(
       fc.property(nonGlobal, spelling({ zone: true }), (bytes, spell) => {
         const isMapped = bytes.subarray(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
@@ -129,24 +177,53 @@ describe("callback guard", () => {
   });
 
   it("refuses callback URLs whose host is an internal IPv4 address in any IPv6 form, under every allowlist setting", async () => {
-    const guards = [[], ["127.0.0.1"], ["localhost", "hooks.example"], ["10.0.0.1", "192.168.1.1"]].map((allowlist) => createCallbackGuard({ allowlist, lookup: async () => [] }));
+    const guards = [[], ["127.0.0.1"], ["localhost", "hooks.example"], ["10.0.0.1", "192.168.1.1"]].map((allowlist) =>
+      createCallbackGuard({ allowlist, lookup: async () => [] }),
+    );
     await fc.assert(
-      fc.asyncProperty(internalIPv4, fc.constantFrom(mapped, compatible, translated), spelling({ zone: false }), async (v4, form, spell) => {
-        const url = `http://[${spell(form(v4))}]:8080/callback`;
-        for (const guard of guards) await expect(guard.check(url), url).rejects.toMatchObject({ code: "INVALID_INPUT", issues: [{ field: "callback_url" }] });
-      }),
+      fc.asyncProperty(
+        internalIPv4,
+        fc.constantFrom(mapped, compatible, translated),
+        spelling({ zone: false }),
+        async (v4, form, spell) => {
+          const url = `http://[${spell(form(v4))}]:8080/callback`;
+          for (const guard of guards)
+            await expect(guard.check(url), url).rejects.toMatchObject({
+              code: "INVALID_INPUT",
+              issues: [{ field: "callback_url" }],
+            });
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("refuses the forms the issue named, and allowlists an address in any spelling", async () => {
     const guard = createCallbackGuard({ allowlist: ["127.0.0.1"], lookup: async () => [] });
-    for (const host of ["[::ffff:0:127.0.0.1]", "[::ffff:127.0.0.1]", "[0:0:0:0:0:ffff:7f00:1]", "[::127.0.0.1]", "[0000:0000:0000:0000:0000:0000:0000:0001]", "[::FFFF:7F00:1]", "[0:0:0:0:0:0:0:1]"]) {
+    for (const host of [
+      "[::ffff:0:127.0.0.1]",
+      "[::ffff:127.0.0.1]",
+      "[0:0:0:0:0:ffff:7f00:1]",
+      "[::127.0.0.1]",
+      "[0000:0000:0000:0000:0000:0000:0000:0001]",
+      "[::FFFF:7F00:1]",
+      "[0:0:0:0:0:0:0:1]",
+    ]) {
       await expect(guard.check(`http://${host}/cb`), host).rejects.toThrow(/internal address/);
     }
-    for (const address of ["fe80::1%eth0", "FE80::1%25eth0", "::ffff:0:7f00:1", "64:ff9b::7f00:1", "0:0:0:0:0:ffff:169.254.169.254"]) expect(isInternalAddress(address), address).toBe(true);
+    for (const address of [
+      "fe80::1%eth0",
+      "FE80::1%25eth0",
+      "::ffff:0:7f00:1",
+      "64:ff9b::7f00:1",
+      "0:0:0:0:0:ffff:169.254.169.254",
+    ])
+      expect(isInternalAddress(address), address).toBe(true);
     expect(isInternalAddress("64:ff9b::808:808")).toBe(false);
     const loopbackAllowed = createCallbackGuard({ allowlist: ["0:0:0:0:0:0:0:1"], lookup: async () => [] });
-    await expect(loopbackAllowed.check("http://[::1]:9000/cb")).resolves.toMatchObject({ allowlisted: true, addresses: [{ address: "::1", family: 6 }] });
+    await expect(loopbackAllowed.check("http://[::1]:9000/cb")).resolves.toMatchObject({
+      allowlisted: true,
+      addresses: [{ address: "::1", family: 6 }],
+    });
   });
 });

@@ -109,7 +109,8 @@ function canonicalHost(host: string): string {
 export function createCallbackGuard(options: { allowlist: readonly string[]; lookup?: HostLookup }): CallbackGuard {
   const allowlist = new Set(options.allowlist.map(canonicalHost));
   const lookup = options.lookup ?? defaultLookup;
-  const hint = "Use a public http(s) URL, or add the host to REASONING_CALLBACK_ALLOWLIST if an internal receiver is intended.";
+  const hint =
+    "Use a public http(s) URL, or add the host to REASONING_CALLBACK_ALLOWLIST if an internal receiver is intended.";
   return {
     async check(rawUrl, field = "callback_url") {
       let url: URL;
@@ -118,9 +119,14 @@ export function createCallbackGuard(options: { allowlist: readonly string[]; loo
       } catch {
         throw invalidField(field, "must be an absolute http(s) URL", hint);
       }
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw invalidField(field, `scheme ${url.protocol} is not allowed; use http or https`, hint);
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        throw invalidField(field, `scheme ${url.protocol} is not allowed; use http or https`, hint);
       if (url.username !== "" || url.password !== "") {
-        throw invalidField(field, "must not carry credentials (they would be stored)", "Verify callbacks with REASONING_CALLBACK_SECRET signatures instead.");
+        throw invalidField(
+          field,
+          "must not carry credentials (they would be stored)",
+          "Verify callbacks with REASONING_CALLBACK_SECRET signatures instead.",
+        );
       }
       // An address literal is decided on its canonical form (the URL parser leaves some IPv6 spellings as written).
       const hostname = canonicalHost(url.hostname);
@@ -133,7 +139,11 @@ export function createCallbackGuard(options: { allowlist: readonly string[]; loo
         try {
           addresses = await lookup(hostname);
         } catch (error) {
-          throw invalidField(field, `host ${hostname} cannot be resolved (${error instanceof Error ? error.message : String(error)})`, hint);
+          throw invalidField(
+            field,
+            `host ${hostname} cannot be resolved (${error instanceof Error ? error.message : String(error)})`,
+            hint,
+          );
         }
         if (addresses.length === 0) throw invalidField(field, `host ${hostname} has no addresses`, hint);
       }

@@ -40,11 +40,17 @@ export function deliverCallback(options: DeliverOptions): Promise<DeliveryAttemp
   };
   if (options.secret) {
     headers["x-deliberate-timestamp"] = timestamp;
-    headers["x-deliberate-signature"] = `sha256=${createHmac("sha256", options.secret).update(`${timestamp}.${options.body}`).digest("hex")}`;
+    headers["x-deliberate-signature"] =
+      `sha256=${createHmac("sha256", options.secret).update(`${timestamp}.${options.body}`).digest("hex")}`;
   }
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    const all = typeof lookupOptions === "object" && lookupOptions !== null && (lookupOptions as { all?: boolean }).all === true;
-    if (all) (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, target.addresses);
+    const all =
+      typeof lookupOptions === "object" && lookupOptions !== null && (lookupOptions as { all?: boolean }).all === true;
+    if (all)
+      (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(
+        null,
+        target.addresses,
+      );
     else {
       const first = target.addresses[0] as { address: string; family: number };
       callback(null, first.address, first.family);
@@ -60,22 +66,31 @@ export function deliverCallback(options: DeliverOptions): Promise<DeliveryAttemp
       options.signal.removeEventListener("abort", onAbort);
       resolve(attempt);
     };
-    const request = send(target.url, { method: "POST", headers, lookup: pinned, timeout: options.timeoutMs }, (response: IncomingMessage) => {
-      let received = 0;
-      response.on("data", (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > maximumResponseBytes) response.destroy();
-      });
-      const done = () => {
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) return finish({ ok: true, status });
-        const retryable = status === 408 || status === 429 || status >= 500;
-        finish({ ok: false, retryable, error: `the receiver answered ${status}`, retryAfterMs: retryAfter(response.headers["retry-after"]) });
-      };
-      response.on("end", done);
-      response.on("close", done);
-      response.on("error", done);
-    });
+    const request = send(
+      target.url,
+      { method: "POST", headers, lookup: pinned, timeout: options.timeoutMs },
+      (response: IncomingMessage) => {
+        let received = 0;
+        response.on("data", (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > maximumResponseBytes) response.destroy();
+        });
+        const done = () => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) return finish({ ok: true, status });
+          const retryable = status === 408 || status === 429 || status >= 500;
+          finish({
+            ok: false,
+            retryable,
+            error: `the receiver answered ${status}`,
+            retryAfterMs: retryAfter(response.headers["retry-after"]),
+          });
+        };
+        response.on("end", done);
+        response.on("close", done);
+        response.on("error", done);
+      },
+    );
     const timer = setTimeout(() => {
       request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);

@@ -37,7 +37,8 @@ function parseIPv6(text: string): Uint8Array | undefined {
   const missing = 8 - leftGroups.length - rightGroups.length;
   if (right === undefined ? missing !== 0 : missing < 1) return undefined;
   const all = [...leftGroups, ...Array<number>(right === undefined ? 0 : missing).fill(0), ...rightGroups];
-  if (all.length !== 8 || all.some((group) => !Number.isInteger(group) || group < 0 || group > 0xffff)) return undefined;
+  if (all.length !== 8 || all.some((group) => !Number.isInteger(group) || group < 0 || group > 0xffff))
+    return undefined;
   const bytes = new Uint8Array(16);
   all.forEach((group, index) => {
     bytes[index * 2] = group >> 8;
@@ -62,7 +63,10 @@ export function formatIPv4(bytes: Uint8Array): string {
 
 /** Canonical IPv6 text (RFC 5952: lower case, the longest run of zero groups compressed) of sixteen bytes. */
 export function formatIPv6(bytes: Uint8Array): string {
-  const groups = Array.from({ length: 8 }, (_, index) => ((bytes[index * 2] as number) << 8) | (bytes[index * 2 + 1] as number));
+  const groups = Array.from(
+    { length: 8 },
+    (_, index) => ((bytes[index * 2] as number) << 8) | (bytes[index * 2 + 1] as number),
+  );
   let bestStart = -1;
   let bestLength = 1;
   for (let start = 0; start < 8; ) {

@@ -37,7 +37,10 @@ export interface ServiceQueue {
  */
 export function createServiceQueue(options: ServiceQueueOptions): ServiceQueue {
   const { config, store, owner, clock, logger, telemetry } = options;
-  const guard = createCallbackGuard({ allowlist: config.callbacks.allowlist, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  const guard = createCallbackGuard({
+    allowlist: config.callbacks.allowlist,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
   // The pool is created after the jobs it runs; an enqueue wakes it once it exists.
   let pool: WorkerPool | undefined;
   const jobs = createAgentIntentJobs({

@@ -20,35 +20,38 @@ export function healthRoutes(table: OperationTable, options: HealthRouteOptions)
   const app = new Hono<AppEnv>();
   for (const path of ["/healthz", "/health"]) {
     table.serve(app, {
-        method: "get",
-        path,
-        operationId: path === "/healthz" ? "healthz" : "health",
-        summary: path === "/healthz" ? "Liveness" : "Liveness (alias of /healthz)",
-        tags: ["service"],
-        public: true,
-        anyHost: true,
-        response: { description: "The service is up", body: { name: "Health", schema: healthSchema } },
-        answer: () => ({ status: "ok" as const }),
-    });
-  }
-  table.serve(app, {
       method: "get",
-      path: "/readyz",
-      operationId: "readyz",
-      summary: "Readiness: 200 when the database answers, 503 (with Retry-After) while it does not",
+      path,
+      operationId: path === "/healthz" ? "healthz" : "health",
+      summary: path === "/healthz" ? "Liveness" : "Liveness (alias of /healthz)",
       tags: ["service"],
       public: true,
       anyHost: true,
-      response: { description: "The service can serve calls (503 with the same body while its database is unavailable)", body: { name: "Readiness", schema: readinessSchema } },
-      answer: async () => {
-        try {
-          await options.checkDatabase();
-          return { status: "ready", checks: { database: "ok" } } satisfies Readiness;
-        } catch {
-          const unavailable: Readiness = { status: "unavailable", checks: { database: "unavailable" } };
-          return new JsonAnswer(unavailable, 503, { "Retry-After": String(databaseRetryAfterSeconds) });
-        }
-      },
+      response: { description: "The service is up", body: { name: "Health", schema: healthSchema } },
+      answer: () => ({ status: "ok" as const }),
+    });
+  }
+  table.serve(app, {
+    method: "get",
+    path: "/readyz",
+    operationId: "readyz",
+    summary: "Readiness: 200 when the database answers, 503 (with Retry-After) while it does not",
+    tags: ["service"],
+    public: true,
+    anyHost: true,
+    response: {
+      description: "The service can serve calls (503 with the same body while its database is unavailable)",
+      body: { name: "Readiness", schema: readinessSchema },
+    },
+    answer: async () => {
+      try {
+        await options.checkDatabase();
+        return { status: "ready", checks: { database: "ok" } } satisfies Readiness;
+      } catch {
+        const unavailable: Readiness = { status: "unavailable", checks: { database: "unavailable" } };
+        return new JsonAnswer(unavailable, 503, { "Retry-After": String(databaseRetryAfterSeconds) });
+      }
+    },
   });
   return app;
 }

@@ -15,20 +15,29 @@ function titleOf(schema: z.ZodType): string | undefined {
 }
 
 /** The request's part of an operation's input: every field but the path's (the query of a get, the body of a post). */
-function requestPart(operation: ComposedOperation): { schema: z.ZodObject; name: string; optional: boolean } | undefined {
+function requestPart(
+  operation: ComposedOperation,
+): { schema: z.ZodObject; name: string; optional: boolean } | undefined {
   const input = operation.input;
   if (!input) return undefined;
   const fields = Object.keys(input.shape).filter((field) => !operation.pathParameters.includes(field));
   if (fields.length === 0) return undefined;
   const schema = input.pick(Object.fromEntries(fields.map((field) => [field, true])) as never) as z.ZodObject;
-  return { schema, name: titleOf(input) ?? `${pascalCase(operation.operationId)}Request`, optional: schema.safeParse({}).success };
+  return {
+    schema,
+    name: titleOf(input) ?? `${pascalCase(operation.operationId)}Request`,
+    optional: schema.safeParse({}).success,
+  };
 }
 
 /**
  * A post's JSON body: required (415 unless JSON, INVALID_INPUT when empty or malformed) unless every field is
  * optional, when an empty body counts as `{}`. A body that is not an object is refused naming the body.
  */
-async function readOperationBody(c: Context<AppEnv>, part: { schema: z.ZodObject; optional: boolean }): Promise<Record<string, unknown>> {
+async function readOperationBody(
+  c: Context<AppEnv>,
+  part: { schema: z.ZodObject; optional: boolean },
+): Promise<Record<string, unknown>> {
   let value: unknown;
   if (part.optional) {
     const text = await readBodyText(c);
@@ -48,7 +57,11 @@ async function readOperationBody(c: Context<AppEnv>, part: { schema: z.ZodObject
  * documents it from the operation's schemas): path parameters and the query (get) or JSON body (post) make its
  * input, which the engine validates (INVALID_INPUT naming the field, as `query` or `body`); the answer is its JSON.
  */
-export function addModuleOperation(app: Hono<AppEnv>, catalog: OperationCatalog, options: { engine: DeliberateEngine; operation: ComposedOperation; caller?: string }): void {
+export function addModuleOperation(
+  app: Hono<AppEnv>,
+  catalog: OperationCatalog,
+  options: { engine: DeliberateEngine; operation: ComposedOperation; caller?: string },
+): void {
   const { engine, operation } = options;
   const part = requestPart(operation);
   const fields = operation.input?.shape ?? {};
@@ -71,7 +84,13 @@ export function addModuleOperation(app: Hono<AppEnv>, catalog: OperationCatalog,
       ...(part && operation.method === "get" ? { query: part.schema } : {}),
       ...(part && operation.method === "post" ? { request: { name: part.name, schema: part.schema } } : {}),
       ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
-      response: { description: operation.summary, body: { name: titleOf(operation.output) ?? `${pascalCase(operation.operationId)}Response`, schema: operation.output } },
+      response: {
+        description: operation.summary,
+        body: {
+          name: titleOf(operation.output) ?? `${pascalCase(operation.operationId)}Response`,
+          schema: operation.output,
+        },
+      },
       errors: [...new Set([400, 401, ...statuses])],
     },
     async (c) => {

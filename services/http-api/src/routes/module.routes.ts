@@ -22,7 +22,10 @@ export const capabilityCacheControl = "private, max-age=300";
  * the method's tool through the engine exactly like `POST /v1/tools/{tool}`, and every module operation at
  * `<method> /v1/{module}{path}` (e.g. GET /v1/self-improvement/history; see `addModuleOperation`).
  */
-export function moduleRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; caller?: string }): Hono<AppEnv> {
+export function moduleRoutes(
+  catalog: OperationCatalog,
+  options: { engine: DeliberateEngine; caller?: string },
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { engine } = options;
   const capabilities = engine.capabilities;
@@ -35,7 +38,10 @@ export function moduleRoutes(catalog: OperationCatalog, options: { engine: Delib
       operationId: "listCapabilities",
       summary: "Every capability object the composed modules publish, by key",
       tags: ["modules"],
-      response: { description: "Capability objects by key", body: { name: "Capabilities", schema: z.record(z.string(), z.unknown()) } },
+      response: {
+        description: "Capability objects by key",
+        body: { name: "Capabilities", schema: z.record(z.string(), z.unknown()) },
+      },
     },
     (c) => {
       c.header("Cache-Control", capabilityCacheControl);
@@ -51,7 +57,10 @@ export function moduleRoutes(catalog: OperationCatalog, options: { engine: Delib
         operationId: `capabilities_${key}`,
         summary: `The ${key} capability object`,
         tags: ["modules"],
-        response: { description: `What the ${key} capability supports`, body: { name: `${pascalCase(key)}Capability`, schema: z.record(z.string(), z.unknown()) } },
+        response: {
+          description: `What the ${key} capability supports`,
+          body: { name: `${pascalCase(key)}Capability`, schema: z.record(z.string(), z.unknown()) },
+        },
       },
       (c) => {
         c.header("Cache-Control", capabilityCacheControl);
@@ -77,10 +86,21 @@ export function moduleRoutes(catalog: OperationCatalog, options: { engine: Delib
         response: { description: `${method} result`, body: { name: `${name}Result`, schema: tool.outputSchema } },
         errors: [404, 409, 422, ...(tool.usesModel ? [499, 502, 503, 504] : [])],
       },
-      async (c) => c.json(await engine.invoke(tool.name, await readJsonBody(c), { signal: c.get("signal"), ...(options.caller !== undefined ? { caller: options.caller } : {}) })),
+      async (c) =>
+        c.json(
+          await engine.invoke(tool.name, await readJsonBody(c), {
+            signal: c.get("signal"),
+            ...(options.caller !== undefined ? { caller: options.caller } : {}),
+          }),
+        ),
     );
   }
 
-  for (const operation of engine.operations) addModuleOperation(app, catalog, { engine, operation, ...(options.caller !== undefined ? { caller: options.caller } : {}) });
+  for (const operation of engine.operations)
+    addModuleOperation(app, catalog, {
+      engine,
+      operation,
+      ...(options.caller !== undefined ? { caller: options.caller } : {}),
+    });
   return app;
 }

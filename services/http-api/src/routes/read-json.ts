@@ -1,5 +1,12 @@
 import type { IncomingMessage } from "node:http";
-import { DeliberateError, jsonDepthField, jsonDepthViolation, maxJsonDepth, parseInput, unsupportedCharset } from "@deliberate/contracts";
+import {
+  DeliberateError,
+  jsonDepthField,
+  jsonDepthViolation,
+  maxJsonDepth,
+  parseInput,
+  unsupportedCharset,
+} from "@deliberate/contracts";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
@@ -50,7 +57,9 @@ export function readIncomingText(incoming: IncomingMessage, maxBytes: number): P
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
+      resolve(
+        chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8"),
+      );
     };
     const onError = (error: Error) => {
       cleanup();

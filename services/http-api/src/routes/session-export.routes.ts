@@ -11,13 +11,17 @@ const exportQuerySchema = z.object({
   format: z
     .enum(streamedExportFormats)
     .default("markdown")
-    .describe("markdown (the transcript: every thought in order, then each module's section) or json (the session record: session, thoughts, sections)"),
+    .describe(
+      "markdown (the transcript: every thought in order, then each module's section) or json (the session record: session, thoughts, sections)",
+    ),
 });
 
 const fileSuffix = { markdown: "md", json: "json" } as const;
 
 /** What became of one streamed export, for the log. */
-type Outcome = { outcome: "complete" | "cancelled"; bytes: number } | { outcome: "failed"; bytes: number; error: unknown };
+type Outcome =
+  | { outcome: "complete" | "cancelled"; bytes: number }
+  | { outcome: "failed"; bytes: number; error: unknown };
 
 /**
  * The export as a byte stream that reads the next page only when the consumer
@@ -62,7 +66,8 @@ function exportBody(stream: SessionExportStream, report: (outcome: Outcome) => v
 }
 
 /** A filename for Content-Disposition: the session id with anything outside [A-Za-z0-9._-] replaced. */
-const fileName = (sessionId: string, suffix: string) => `${sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120) || "session"}.${suffix}`;
+const fileName = (sessionId: string, suffix: string) =>
+  `${sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120) || "session"}.${suffix}`;
 
 /**
  * GET /v1/sessions/{id}/export: the whole session in one response, streamed a
@@ -70,7 +75,10 @@ const fileName = (sessionId: string, suffix: string) => `${sessionId.replace(/[^
  * size). Auth, rate limit and errors as the other session routes: 404 for an
  * unknown session, 400 for a format outside the allowed values.
  */
-export function sessionExportRoutes(catalog: OperationCatalog, options: { engine: DeliberateEngine; logger: Logger }): Hono<AppEnv> {
+export function sessionExportRoutes(
+  catalog: OperationCatalog,
+  options: { engine: DeliberateEngine; logger: Logger },
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   catalog.add(
     app,
@@ -85,20 +93,40 @@ export function sessionExportRoutes(catalog: OperationCatalog, options: { engine
       tags: ["sessions"],
       parameters: { session_id: "A session_id returned by a tool" },
       query: exportQuerySchema,
-      response: { description: "The export (Markdown; with format=json, the session record as JSON)", contentType: "text/markdown" },
+      response: {
+        description: "The export (Markdown; with format=json, the session record as JSON)",
+        contentType: "text/markdown",
+      },
       errors: [400, 404],
     },
     async (c) => {
       const query = c.req.query();
-      const { format } = parseInput(exportQuerySchema, query["format"] !== undefined ? { format: query["format"] } : {}, "query");
+      const { format } = parseInput(
+        exportQuerySchema,
+        query["format"] !== undefined ? { format: query["format"] } : {},
+        "query",
+      );
       const sessionId = c.req.param("session_id") ?? "";
       const stream = await options.engine.openSessionExport(sessionId, { format });
       const requestId = c.get("requestId");
       const started = performance.now();
       const body = exportBody(stream, (ended) => {
-        const fields = { session_id: sessionId, format, thoughts: stream.thoughtCount, bytes: ended.bytes, duration_ms: Math.round(performance.now() - started), request_id: requestId };
-        if (ended.outcome === "failed") options.logger.error("session export failed part-way; the transfer was cut", { ...fields, error_id: newErrorId(), error: ended.error });
-        else if (ended.outcome === "cancelled") options.logger.info("session export stopped: the client went away", fields);
+        const fields = {
+          session_id: sessionId,
+          format,
+          thoughts: stream.thoughtCount,
+          bytes: ended.bytes,
+          duration_ms: Math.round(performance.now() - started),
+          request_id: requestId,
+        };
+        if (ended.outcome === "failed")
+          options.logger.error("session export failed part-way; the transfer was cut", {
+            ...fields,
+            error_id: newErrorId(),
+            error: ended.error,
+          });
+        else if (ended.outcome === "cancelled")
+          options.logger.info("session export stopped: the client went away", fields);
         else options.logger.debug("session export streamed", fields);
       });
       return c.body(body, 200, {

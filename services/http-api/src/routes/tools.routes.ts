@@ -40,7 +40,10 @@ const toolSummarySchema = z
 
 // The JSON Schema of a zod schema, converted once per schema object for the process: the tools' input schemas are
 // shared by every service in it, and the conversion is most of what listing the tools costs.
-const converted = { input: new WeakMap<z.ZodType, Record<string, unknown>>(), output: new WeakMap<z.ZodType, Record<string, unknown>>() };
+const converted = {
+  input: new WeakMap<z.ZodType, Record<string, unknown>>(),
+  output: new WeakMap<z.ZodType, Record<string, unknown>>(),
+};
 function publishedJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   let json = converted[io].get(schema);
   if (!json) {
@@ -84,7 +87,10 @@ export function toolInput(toolName: string, input: unknown): Record<string, unkn
  * The body is the tool's input; the answer its output, or, with
  * `Accept: text/event-stream`, progress events then the result.
  */
-export function toolRoutes(table: OperationTable, options: { engine: DeliberateEngine; logger: Logger; caller?: string }): Hono<AppEnv> {
+export function toolRoutes(
+  table: OperationTable,
+  options: { engine: DeliberateEngine; logger: Logger; caller?: string },
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { engine } = options;
   // Built on the first GET /v1/tools, not at start: converting every tool's schemas was most of a service's start.
@@ -96,7 +102,10 @@ export function toolRoutes(table: OperationTable, options: { engine: DeliberateE
     operationId: "listTools",
     summary: "Every tool with its input and output JSON Schema",
     tags: ["tools"],
-    response: { description: "The tool registry", body: { name: "ToolList", schema: z.object({ tools: z.array(toolSummarySchema) }) } },
+    response: {
+      description: "The tool registry",
+      body: { name: "ToolList", schema: z.object({ tools: z.array(toolSummarySchema) }) },
+    },
     answer: () => {
       summaries ??= engine.tools.map(summarize);
       return { tools: summaries };
@@ -129,13 +138,20 @@ export function toolRoutes(table: OperationTable, options: { engine: DeliberateE
       stream: (input, request, c) => {
         c.set("streaming", true);
         return streamSSE(c, async (stream) => {
-          const progress = (update: ProgressUpdate) => void stream.writeSSE({ event: "progress", data: JSON.stringify(update) });
+          const progress = (update: ProgressUpdate) =>
+            void stream.writeSSE({ event: "progress", data: JSON.stringify(update) });
           try {
             const output = await engine.invoke(tool.name, input, { signal: request.signal, progress, ...caller });
             await stream.writeSSE({ event: "result", data: JSON.stringify(output) });
           } catch (error) {
             const { body, unexpected } = toErrorResponse(error, request.requestId);
-            if (unexpected) options.logger.error("request failed unexpectedly", { error_id: unexpected.errorId, error, request_id: request.requestId, path: c.req.path });
+            if (unexpected)
+              options.logger.error("request failed unexpectedly", {
+                error_id: unexpected.errorId,
+                error,
+                request_id: request.requestId,
+                path: c.req.path,
+              });
             await stream.writeSSE({ event: "error", data: JSON.stringify(body) });
           }
         });

@@ -9,10 +9,17 @@ import type { ApiTables } from "./tables.ts";
 /** Binds the API's repositories to a handle. */
 export function createApiRepositories(db: Kysely<Database>) {
   const executor = db.withTables<ApiTables>();
-  return { jobs: createJobRepository(executor), reasoningLogs: createReasoningLogRepository(executor), rateLimits: createRateLimitRepository(executor) };
+  return {
+    jobs: createJobRepository(executor),
+    reasoningLogs: createReasoningLogRepository(executor),
+    rateLimits: createRateLimitRepository(executor),
+  };
 }
 
 export type ApiRepositories = ReturnType<typeof createApiRepositories>;
 
 /** The HTTP API's part of the store, spread into its module: its migrations and its repositories. */
-export const apiStore = { migrations: apiMigrations, repositories: createApiRepositories } satisfies Omit<StoreContribution<ApiRepositories>, "name">;
+export const apiStore = { migrations: apiMigrations, repositories: createApiRepositories } satisfies Omit<
+  StoreContribution<ApiRepositories>,
+  "name"
+>;

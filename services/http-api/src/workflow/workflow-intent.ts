@@ -1,6 +1,13 @@
 import { DeliberateError } from "@deliberate/base";
 import type { IdGenerator } from "@deliberate/engine";
-import { advanceWorkflow, findWorkflowStep, getWorkflow, startWorkflow, type WorkflowDefinition, type WorkflowStepPrompt } from "@deliberate/reasoning";
+import {
+  advanceWorkflow,
+  findWorkflowStep,
+  getWorkflow,
+  startWorkflow,
+  type WorkflowDefinition,
+  type WorkflowStepPrompt,
+} from "@deliberate/reasoning";
 import type { z } from "zod";
 import type { Telemetry } from "../telemetry.ts";
 import type { WorkflowIntentRequest, WorkflowIntentResponse, workflowSummarySchema } from "./workflow-intent.schema.ts";
@@ -22,7 +29,10 @@ function textRecord(values: Record<string, unknown> | null | undefined): Record<
 }
 
 /** Answers keyed by save_as; an answer sent under the step id is accepted too. */
-function answersOf(definition: WorkflowDefinition, outputs: Record<string, unknown> | null | undefined): Record<string, string> {
+function answersOf(
+  definition: WorkflowDefinition,
+  outputs: Record<string, unknown> | null | undefined,
+): Record<string, string> {
   const given = textRecord(outputs);
   const answers: Record<string, string> = { ...given };
   for (const step of definition.steps) {
@@ -38,12 +48,19 @@ function answersOf(definition: WorkflowDefinition, outputs: Record<string, unkno
  * complete (or continue) a run this service never saw, so it is refused,
  * naming each missing answer.
  */
-function checkEarlierAnswers(definition: WorkflowDefinition, current: string, answers: Readonly<Record<string, string>>): void {
+function checkEarlierAnswers(
+  definition: WorkflowDefinition,
+  current: string,
+  answers: Readonly<Record<string, string>>,
+): void {
   const index = definition.steps.findIndex((step) => step.id === current);
   if (index <= 0) return; // the first step, or an unknown one (advanceWorkflow names it)
   const missing = definition.steps.slice(0, index).filter((step) => (answers[step.saveAs] ?? "").trim() === "");
   if (missing.length === 0) return;
-  const issues = missing.map((step) => ({ field: `outputs.${step.saveAs}`, message: `the answer to earlier step '${step.id}' (${step.expecting}) is missing` }));
+  const issues = missing.map((step) => ({
+    field: `outputs.${step.saveAs}`,
+    message: `the answer to earlier step '${step.id}' (${step.expecting}) is missing`,
+  }));
   throw new DeliberateError({
     code: "INVALID_INPUT",
     message: `Cannot advance ${definition.name} past '${current}': ${issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ")}. The run's earlier answers were not given.`,
@@ -60,7 +77,13 @@ export function summarizeWorkflow(definition: WorkflowDefinition): z.infer<typeo
     title: definition.title,
     description: definition.description,
     inputs: definition.inputs.map((input) => ({ ...input })),
-    steps: definition.steps.map((step) => ({ id: step.id, title: step.title, expecting: step.expecting, save_as: step.saveAs, completes: step.completes === true })),
+    steps: definition.steps.map((step) => ({
+      id: step.id,
+      title: step.title,
+      expecting: step.expecting,
+      save_as: step.saveAs,
+      completes: step.completes === true,
+    })),
   };
 }
 
@@ -79,7 +102,14 @@ export function decideWorkflowIntent(
   const inputs = textRecord(request.params);
   const current = request.current_node?.trim() || undefined;
   const intentId = context.ids.next("intent");
-  const base = { status: "ok" as const, intent_id: intentId, tool_name: null, tool_args: {}, workflow: definition.name, total_steps: definition.steps.length };
+  const base = {
+    status: "ok" as const,
+    intent_id: intentId,
+    tool_name: null,
+    tool_args: {},
+    workflow: definition.name,
+    total_steps: definition.steps.length,
+  };
 
   let response: WorkflowIntentResponse;
   if (current === undefined) {
@@ -122,7 +152,19 @@ export function decideWorkflowIntent(
     }
   }
   // Spec fields first, in the spec's order, then the additions.
-  const { status, duration_ms: _unset, intent_id, next_node, action_type, tool_name, tool_args, reasoning, finish, trace, ...additions } = response;
+  const {
+    status,
+    duration_ms: _unset,
+    intent_id,
+    next_node,
+    action_type,
+    tool_name,
+    tool_args,
+    reasoning,
+    finish,
+    trace,
+    ...additions
+  } = response;
   response = {
     status,
     duration_ms: Math.round(performance.now() - started),
@@ -141,7 +183,13 @@ export function decideWorkflowIntent(
     request_id: context.requestId,
     intent_id: intentId,
     duration_ms: response.duration_ms,
-    data: { run_id: request.run_id, workflow: definition.name, current_node: current ?? null, next_node: response.next_node, finish: response.finish },
+    data: {
+      run_id: request.run_id,
+      workflow: definition.name,
+      current_node: current ?? null,
+      next_node: response.next_node,
+      finish: response.finish,
+    },
   });
   return response;
 }

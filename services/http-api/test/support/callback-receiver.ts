@@ -10,7 +10,9 @@ export interface ReceivedCallback {
 }
 
 /** A loopback HTTP server that records callbacks; `respond` picks the status (default 200). */
-export async function startCallbackReceiver(respond: (callback: ReceivedCallback, index: number) => number = () => 200) {
+export async function startCallbackReceiver(
+  respond: (callback: ReceivedCallback, index: number) => number = () => 200,
+) {
   const received: ReceivedCallback[] = [];
   let attempts = 0;
   const server = createServer((request, response) => {

@@ -97,7 +97,11 @@ export async function getJson(url: string, headers: Record<string, string> = {})
  * Polls `check` until it returns a value (not undefined) or the time runs out. Deadlines are generous (30 s by
  * default): they only bound a wait for something that should happen, and a loaded machine can take seconds.
  */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 30_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -14,7 +14,10 @@ export const scriptedAnswers: Record<string, (request: FakeModelRequest) => unkn
   tree_branches: (request) => {
     const count = Number(/exactly (\d+) distinct paths/.exec(request.prompt)?.[1] ?? 3);
     return {
-      branches: Array.from({ length: count }, (_, index) => ({ content: `Path ${index + 1}: approach ${index + 1}`, score: 0.9 - index * 0.2 })),
+      branches: Array.from({ length: count }, (_, index) => ({
+        content: `Path ${index + 1}: approach ${index + 1}`,
+        score: 0.9 - index * 0.2,
+      })),
       recommendation: "Start with path 1.",
     };
   },
@@ -23,7 +26,10 @@ export const scriptedAnswers: Record<string, (request: FakeModelRequest) => unkn
     content: `From this lens (request ${request.index}) the problem is about incentives.`,
     novelty_score: 0.7,
   }),
-  divergent_synthesis: () => ({ challenged_assumptions: ["Budget is fixed"], synthesis: "Combine the incentive and minimalist views." }),
+  divergent_synthesis: () => ({
+    challenged_assumptions: ["Budget is fixed"],
+    synthesis: "Combine the incentive and minimalist views.",
+  }),
   // A first draft scores 0.55 on every rubric criterion, its revision 0.9.
   reflection_critique: (request) => {
     const level = request.prompt.includes("Refined:") ? 0.9 : 0.55;
@@ -34,7 +40,10 @@ export const scriptedAnswers: Record<string, (request: FakeModelRequest) => unkn
       recommendations: ["cite the benchmark"],
     };
   },
-  reflection_revision: () => ({ refined_content: "Refined: the constraint rules out B, per the benchmark.", changes: ["cited the benchmark"] }),
+  reflection_revision: () => ({
+    refined_content: "Refined: the constraint rules out B, per the benchmark.",
+    changes: ["cited the benchmark"],
+  }),
   reflection_session_evaluation: () => ({
     quality_score: 0.75,
     coherence_score: 0.8,

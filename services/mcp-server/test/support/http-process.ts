@@ -19,7 +19,12 @@ export interface HttpServerProcess {
  */
 export async function startHttpServer(args: string[], env: Record<string, string>): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [builtServer, ...args], {
-    env: await testServerEnvironment({ PATH: process.env["PATH"] ?? "", LOG_LEVEL: "info", DELIBERATE_TOOLSETS: "all", ...env }),
+    env: await testServerEnvironment({
+      PATH: process.env["PATH"] ?? "",
+      LOG_LEVEL: "info",
+      DELIBERATE_TOOLSETS: "all",
+      ...env,
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stderr = collectLines(child.stderr);
@@ -38,7 +43,8 @@ export async function startHttpServer(args: string[], env: Record<string, string
       }
     };
     const onData = () => setImmediate(look);
-    const onExit = (code: number | null) => reject(new Error(`server exited (${code}) before listening:\n${stderr.join("\n")}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`server exited (${code}) before listening:\n${stderr.join("\n")}`));
     child.stderr?.on("data", onData);
     child.on("exit", onExit);
   });
@@ -64,7 +70,13 @@ export function rawRequest(options: {
 }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      { host: options.url.hostname, port: options.url.port, path: options.url.pathname, method: options.method, headers: options.headers ?? {} },
+      {
+        host: options.url.hostname,
+        port: options.url.port,
+        path: options.url.pathname,
+        method: options.method,
+        headers: options.headers ?? {},
+      },
       (incoming) => {
         let body = "";
         incoming.setEncoding("utf8");

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { allToolDefinitions, errorBodySchema, reasoningTools, type ErrorBody, type ToolDefinition } from "@deliberate/contracts";
+import {
+  allToolDefinitions,
+  errorBodySchema,
+  reasoningTools,
+  type ErrorBody,
+  type ToolDefinition,
+} from "@deliberate/contracts";
 import type { Client } from "@modelcontextprotocol/client";
 import { testClient } from "./test-client.ts";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -50,7 +56,12 @@ export async function startStdioServer(
   clientOptions?: ConstructorParameters<typeof Client>[1],
   nodeArguments: readonly string[] = [],
 ): Promise<StdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArguments, builtServer], env: await testServerEnvironment({ LOG_LEVEL: "debug", DELIBERATE_TOOLSETS: "all", ...env }), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...nodeArguments, builtServer],
+    env: await testServerEnvironment({ LOG_LEVEL: "debug", DELIBERATE_TOOLSETS: "all", ...env }),
+    stderr: "pipe",
+  });
   const stderr = collectLines(transport.stderr as Readable | null);
   const client = testClient({ name: "deliberate-e2e", version: "1.0.0" }, clientOptions);
   try {
@@ -63,10 +74,20 @@ export async function startStdioServer(
 
 /** The core definitions by tool name (their unwidened output schemas: a real result, never a host step). */
 export const coreDefinitions = new Map<string, ToolDefinition>(
-  [reasoningTools.reasoning_linear, reasoningTools.reasoning_tree, reasoningTools.reasoning_divergent, reasoningTools.reasoning_reflection, reasoningTools.reasoning_checkpoint, reasoningTools.reasoning_auto].map((definition) => [definition.name, definition as ToolDefinition]));
+  [
+    reasoningTools.reasoning_linear,
+    reasoningTools.reasoning_tree,
+    reasoningTools.reasoning_divergent,
+    reasoningTools.reasoning_reflection,
+    reasoningTools.reasoning_checkpoint,
+    reasoningTools.reasoning_auto,
+  ].map((definition) => [definition.name, definition as ToolDefinition]),
+);
 
 /** Every definition by tool name, for checking any tool's result. */
-const allDefinitions = new Map<string, ToolDefinition>(allToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]));
+const allDefinitions = new Map<string, ToolDefinition>(
+  allToolDefinitions.map((definition) => [definition.name, definition as ToolDefinition]),
+);
 
 function textContent(result: { content?: unknown }): string {
   const content = result.content as Array<{ type: string; text?: string }>;
@@ -79,7 +100,10 @@ function textContent(result: { content?: unknown }): string {
  * Asserts a successful result: not an error, structuredContent valid against
  * the tool's zod output schema, and the text content the same JSON.
  */
-export function expectOutput(tool: string, result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): Record<string, unknown> {
+export function expectOutput(
+  tool: string,
+  result: { isError?: boolean; content?: unknown; structuredContent?: unknown },
+): Record<string, unknown> {
   const text = textContent(result);
   expect(result.isError, `${tool} failed: ${text}`).toBeFalsy();
   const definition = allDefinitions.get(tool);

@@ -15,10 +15,21 @@ function oneReadTransport(): Transport {
     async send(message: JSONRPCMessage) {
       if (!("id" in message) || !("method" in message)) return;
       const { id, method } = message;
-      const deliver = (messages: JSONRPCMessage[]) => setTimeout(() => messages.forEach((each) => transport.onmessage?.(each)));
+      const deliver = (messages: JSONRPCMessage[]) =>
+        setTimeout(() => messages.forEach((each) => transport.onmessage?.(each)));
       if (method === "initialize") {
         const protocolVersion = (message.params as { protocolVersion: string }).protocolVersion;
-        deliver([{ jsonrpc: "2.0", id, result: { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "one-read", version: "1.0.0" } } }]);
+        deliver([
+          {
+            jsonrpc: "2.0",
+            id,
+            result: {
+              protocolVersion,
+              capabilities: { tools: {} },
+              serverInfo: { name: "one-read", version: "1.0.0" },
+            },
+          },
+        ]);
       } else if (method === "tools/call") {
         const progressToken = (message.params as { _meta: { progressToken: string | number } })._meta.progressToken;
         deliver([
@@ -37,7 +48,10 @@ describe("testClient", () => {
     const client = testClient({ name: "test", version: "1.0.0" });
     await client.connect(oneReadTransport());
     const progress: number[] = [];
-    const result = await client.callTool({ name: "anything", arguments: {} }, { onprogress: (update) => void progress.push(update.progress) });
+    const result = await client.callTool(
+      { name: "anything", arguments: {} },
+      { onprogress: (update) => void progress.push(update.progress) },
+    );
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
     expect(progress).toEqual([1, 2]);
     await client.close();

@@ -1,4 +1,10 @@
-import { Client, type JSONRPCResponse, type JsonSchemaType, type JsonSchemaValidator, type jsonSchemaValidator } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type JSONRPCResponse,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+} from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 
 /**
@@ -37,6 +43,9 @@ class WireOrderClient extends Client {
 }
 
 /** A real SDK client (as `new Client(info, options)`) that validates tool results with the shared validator. */
-export function testClient(info: ConstructorParameters<typeof Client>[0], options?: ConstructorParameters<typeof Client>[1]): Client {
+export function testClient(
+  info: ConstructorParameters<typeof Client>[0],
+  options?: ConstructorParameters<typeof Client>[1],
+): Client {
   return new WireOrderClient(info, { jsonSchemaValidator: sharedSchemaValidator, ...options });
 }

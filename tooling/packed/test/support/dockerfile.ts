@@ -34,7 +34,8 @@ export function readFinalStage(path: string): FinalStage {
   const json = (argument: string) => JSON.parse(argument) as string[];
   const env: Record<string, string> = {};
   for (const instruction of final.filter((candidate) => candidate.keyword === "ENV")) {
-    for (const match of instruction.argument.matchAll(/(\w+)=("[^"]*"|\S+)/g)) env[match[1] ?? ""] = (match[2] ?? "").replace(/^"|"$/g, "");
+    for (const match of instruction.argument.matchAll(/(\w+)=("[^"]*"|\S+)/g))
+      env[match[1] ?? ""] = (match[2] ?? "").replace(/^"|"$/g, "");
   }
   const last = (keyword: string) => final.filter((candidate) => candidate.keyword === keyword).at(-1)?.argument;
   const healthcheck = last("HEALTHCHECK") ?? "";
@@ -45,7 +46,9 @@ export function readFinalStage(path: string): FinalStage {
     cmd: json(last("CMD") ?? "[]"),
     healthcheck: json(healthcheck.slice(healthcheck.indexOf("CMD ") + 4) || "[]"),
     user: last("USER"),
-    volumes: final.filter((candidate) => candidate.keyword === "VOLUME").flatMap((candidate) => json(candidate.argument)),
+    volumes: final
+      .filter((candidate) => candidate.keyword === "VOLUME")
+      .flatMap((candidate) => json(candidate.argument)),
     runs: all.filter((instruction) => instruction.keyword === "RUN").map((instruction) => instruction.argument),
   };
 }

@@ -32,7 +32,10 @@ const published = ["@deliberate/mcp-server", "@deliberate/http-api"];
 
 /** `pnpm pack`: what `pnpm publish` (and changesets) would publish, workspace ranges and publishConfig applied. */
 async function pack(name: string, destination: string): Promise<string> {
-  const packed = await run("pnpm", ["pack", "--json", "--pack-destination", destination], { cwd: workspacePackage(name), timeout: 120_000 });
+  const packed = await run("pnpm", ["pack", "--json", "--pack-destination", destination], {
+    cwd: workspacePackage(name),
+    timeout: 120_000,
+  });
   const tarball = JSON.parse(packed.stdout) as { filename?: string };
   if (!tarball.filename) throw new Error(`pnpm pack ${name} said: ${packed.stdout}`);
   return tarball.filename;
@@ -52,9 +55,18 @@ function userFolder(root: string, name: string): string {
  * that Node's own headers (what node-gyp would download from nodejs.org, out of reach here); the compiled binary
  * then joins the mirror, so later runs download it.
  */
-async function installWith(node: string, folder: string, tarballs: string[], mirror: { url: string; folder: string }): Promise<void> {
+async function installWith(
+  node: string,
+  folder: string,
+  tarballs: string[],
+  mirror: { url: string; folder: string },
+): Promise<void> {
   const nodeHome = dirname(dirname(node));
-  const env = npmEnvironment({ PATH: [dirname(node), process.env["PATH"] ?? ""].join(delimiter), npm_config_better_sqlite3_binary_host: mirror.url, npm_config_nodedir: nodeHome });
+  const env = npmEnvironment({
+    PATH: [dirname(node), process.env["PATH"] ?? ""].join(delimiter),
+    npm_config_better_sqlite3_binary_host: mirror.url,
+    npm_config_nodedir: nodeHome,
+  });
   await npm(folder, ["install", "--no-package-lock", ...tarballs], env);
   const abi = (await run(node, ["-p", "process.versions.modules"])).stdout.trim();
   await offerBuild(mirror.folder, join(folder, "node_modules", "better-sqlite3"), abi);
@@ -67,7 +79,8 @@ async function installWith(node: string, folder: string, tarballs: string[], mir
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // The packed artefacts are the built ones: build whatever is missing or stale (the root `pnpm test` builds first).
-  for (const name of published) buildWhenStale({ packageRoot: workspacePackage(name), output: join("dist", "main.js") });
+  for (const name of published)
+    buildWhenStale({ packageRoot: workspacePackage(name), output: join("dist", "main.js") });
   const cache = join(repositoryRoot, "node_modules", ".cache", "deliberate-packed");
   // Both downloads start now (cached after the first run) and go on while the tarballs are packed.
   const node22 = nodeFromNpm(22, cache);
@@ -83,8 +96,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const installFolder = userFolder(root, "user");
   const installFolderNode24 = userFolder(root, "user-node-24");
   await Promise.all([
-    npm(installFolder, ["install", "--no-package-lock", ...Object.values(tarballs)], npmEnvironment({ npm_config_better_sqlite3_binary_host: mirror.url })),
-    node24.then((node) => installWith(node, installFolderNode24, Object.values(tarballs), { url: mirror.url, folder: mirrorFolder })),
+    npm(
+      installFolder,
+      ["install", "--no-package-lock", ...Object.values(tarballs)],
+      npmEnvironment({ npm_config_better_sqlite3_binary_host: mirror.url }),
+    ),
+    node24.then((node) =>
+      installWith(node, installFolderNode24, Object.values(tarballs), { url: mirror.url, folder: mirrorFolder }),
+    ),
   ]);
   project.provide("installFolder", installFolder);
   project.provide("installFolderNode24", installFolderNode24);

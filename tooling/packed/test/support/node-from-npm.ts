@@ -23,7 +23,8 @@ export async function nodeFromNpm(major: number, cacheFolder: string): Promise<s
     if (!tarball) throw new Error(`npm pack ${platformPackage}@${major} said: ${packed.stdout}`);
     mkdirSync(join(staging, "node"));
     await run("tar", ["xzf", join(staging, tarball.filename), "-C", join(staging, "node"), "--strip-components=1"]);
-    if (!readdirSync(join(staging, "node", "bin")).includes("node")) throw new Error(`${platformPackage}@${major} has no bin/node`);
+    if (!readdirSync(join(staging, "node", "bin")).includes("node"))
+      throw new Error(`${platformPackage}@${major} has no bin/node`);
     rmSync(home, { recursive: true, force: true });
     renameSync(join(staging, "node"), home);
     return binary;

@@ -18,11 +18,22 @@ export function npmEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
     if (/^(PNPM_|INIT_CWD$|VITEST|TURBO_|NODE_PATH$|NODE_OPTIONS$)/.test(name)) continue;
     env[name] = value;
   }
-  return { ...env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false", SCARF_ANALYTICS: "false", ...extra };
+  return {
+    ...env,
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+    SCARF_ANALYTICS: "false",
+    ...extra,
+  };
 }
 
 /** Runs npm (one retry: the registry is the only network this needs). */
-export async function npm(cwd: string, args: string[], env: NodeJS.ProcessEnv = npmEnvironment()): Promise<{ stdout: string; stderr: string }> {
+export async function npm(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = npmEnvironment(),
+): Promise<{ stdout: string; stderr: string }> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await run("npm", args, { cwd, env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });

@@ -27,9 +27,14 @@ export async function offerBuild(folder: string, packageFolder: string, abi: str
  * run compiled (offerBuild). Anything else answers 404 and is compiled from source, as on a user's machine
  * without a prebuilt binary: the first run in CI compiles for Node 22.
  */
-export async function startPrebuildMirror(folder: string, repositoryRoot: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startPrebuildMirror(
+  folder: string,
+  repositoryRoot: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
   mkdirSync(folder, { recursive: true });
-  const workspaceCopy = dirname(createRequire(join(repositoryRoot, "packages", "store", "package.json")).resolve("better-sqlite3/package.json"));
+  const workspaceCopy = dirname(
+    createRequire(join(repositoryRoot, "packages", "store", "package.json")).resolve("better-sqlite3/package.json"),
+  );
   await offerBuild(folder, workspaceCopy, process.versions.modules);
   const server = createServer((request, response) => {
     const name = (request.url ?? "").split("/").pop() ?? "";

@@ -26,7 +26,14 @@ export function words(line: string, env: Record<string, string>): string[] {
   const result: string[] = [];
   for (const match of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
     const word = match[1] ?? match[2] ?? (match[3] ?? "").replaceAll('"', "");
-    result.push(match[2] !== undefined ? word : word.replace(/\$(\w+)|\$\{(\w+)\}/g, (_, a: string | undefined, b: string | undefined) => env[a ?? b ?? ""] ?? ""));
+    result.push(
+      match[2] !== undefined
+        ? word
+        : word.replace(
+            /\$(\w+)|\$\{(\w+)\}/g,
+            (_, a: string | undefined, b: string | undefined) => env[a ?? b ?? ""] ?? "",
+          ),
+    );
   }
   return result;
 }

@@ -27,9 +27,18 @@ export function collectLines(stream: Readable | null | undefined): string[] {
  * lands under it, in ~/.local/share/deliberate), no XDG_DATA_HOME, `node` = `nodeBinary` first on PATH,
  * and npm's download cache the real one (npx needs no download here: the folder has the package).
  */
-export function userEnvironment(options: { home: string; nodeBinary?: string; extra?: NodeJS.ProcessEnv }): Record<string, string> {
+export function userEnvironment(options: {
+  home: string;
+  nodeBinary?: string;
+  extra?: NodeJS.ProcessEnv;
+}): Record<string, string> {
   const path = [dirname(options.nodeBinary ?? process.execPath), process.env["PATH"] ?? ""].join(delimiter);
-  const env = npmEnvironment({ HOME: options.home, PATH: path, npm_config_cache: process.env["npm_config_cache"] ?? join(homedir(), ".npm"), ...options.extra });
+  const env = npmEnvironment({
+    HOME: options.home,
+    PATH: path,
+    npm_config_cache: process.env["npm_config_cache"] ?? join(homedir(), ".npm"),
+    ...options.extra,
+  });
   delete env["XDG_DATA_HOME"];
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
@@ -39,14 +48,28 @@ export function freshHome(): string {
 }
 
 /** An MCP client connected over stdio to `command args` (run in `cwd`), as Claude Code or Claude Desktop launches it. */
-export async function connectStdio(options: { command: string; args: string[]; cwd: string; env: Record<string, string> }): Promise<{ client: Client; stderr: string[] }> {
-  const transport = new StdioClientTransport({ command: options.command, args: options.args, cwd: options.cwd, env: options.env, stderr: "pipe" });
+export async function connectStdio(options: {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}): Promise<{ client: Client; stderr: string[] }> {
+  const transport = new StdioClientTransport({
+    command: options.command,
+    args: options.args,
+    cwd: options.cwd,
+    env: options.env,
+    stderr: "pipe",
+  });
   const stderr = collectLines(transport.stderr as Readable | null);
   const client = new Client({ name: "packed-test", version: "1.0.0" });
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new Error(`${options.command} ${options.args.join(" ")} did not start: ${String(error)}\n${stderr.join("\n")}`, { cause: error });
+    throw new Error(
+      `${options.command} ${options.args.join(" ")} did not start: ${String(error)}\n${stderr.join("\n")}`,
+      { cause: error },
+    );
   }
   return { client, stderr };
 }
@@ -63,7 +86,12 @@ export async function startLogged(options: {
   env: Record<string, string>;
   ready: (entry: Record<string, unknown>) => boolean;
 }): Promise<{ child: ChildProcess; entry: Record<string, unknown>; stderr: string[] }> {
-  const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   const stderr = collectLines(child.stderr);
   collectLines(child.stdout);
   const entry = await new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -78,7 +106,13 @@ export async function startLogged(options: {
       }
     };
     child.stderr?.on("data", () => setImmediate(check));
-    child.once("exit", (code) => reject(new Error(`${options.command} ${options.args.join(" ")} exited (${code}) before it was ready:\n${stderr.join("\n")}`)));
+    child.once("exit", (code) =>
+      reject(
+        new Error(
+          `${options.command} ${options.args.join(" ")} exited (${code}) before it was ready:\n${stderr.join("\n")}`,
+        ),
+      ),
+    );
   });
   return { child, entry, stderr };
 }

@@ -21,10 +21,24 @@ export interface FixtureRoot {
 }
 
 /** A throwaway pnpm workspace: the root's scripts and settings, and packages under packages/<folder>. */
-export function fixtureWorkspace(root: FixtureRoot, packages: Record<string, FixturePackage & { name: string }>): { directory: string; remove(): void } {
+export function fixtureWorkspace(
+  root: FixtureRoot,
+  packages: Record<string, FixturePackage & { name: string }>,
+): { directory: string; remove(): void } {
   const directory = mkdtempSync(join(tmpdir(), "deliberate-tasks-"));
-  writeFileSync(join(directory, "pnpm-workspace.yaml"), root.workspaceYaml ?? 'packages:\n  - "packages/*"\n# a comment\nonlyBuiltDependencies:\n  - esbuild\n');
-  writeFileSync(join(directory, "package.json"), JSON.stringify({ name: "fixture-root", private: true, scripts: root.scripts ?? {}, ...(root.deliberate === undefined ? {} : { deliberate: root.deliberate }) }));
+  writeFileSync(
+    join(directory, "pnpm-workspace.yaml"),
+    root.workspaceYaml ?? 'packages:\n  - "packages/*"\n# a comment\nonlyBuiltDependencies:\n  - esbuild\n',
+  );
+  writeFileSync(
+    join(directory, "package.json"),
+    JSON.stringify({
+      name: "fixture-root",
+      private: true,
+      scripts: root.scripts ?? {},
+      ...(root.deliberate === undefined ? {} : { deliberate: root.deliberate }),
+    }),
+  );
   for (const [folder, pkg] of Object.entries(packages)) {
     const packageDirectory = join(directory, "packages", folder);
     mkdirSync(packageDirectory, { recursive: true });

@@ -35,7 +35,9 @@ export const dialogTables: Migration = {
 
     await db.schema
       .createTable("dialog_agents")
-      .addColumn("session_id", "text", (column) => column.notNull().references("dialog_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.notNull().references("dialog_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("position", "integer", (column) => column.notNull())
       .addColumn("name", "text", (column) => column.notNull())
       .addColumn("role", "text", (column) => column.notNull())
@@ -50,7 +52,9 @@ export const dialogTables: Migration = {
     await db.schema
       .createTable("dialog_exchanges")
       .addColumn("id", "text", (column) => column.primaryKey())
-      .addColumn("session_id", "text", (column) => column.notNull().references("dialog_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.notNull().references("dialog_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("iteration", "integer", (column) => column.notNull())
       .addColumn("position", "integer", (column) => column.notNull())
       .addColumn("step", "integer", (column) => column.notNull())
@@ -70,7 +74,9 @@ export const dialogTables: Migration = {
 
     await db.schema
       .createTable("dialog_iterations")
-      .addColumn("session_id", "text", (column) => column.notNull().references("dialog_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.notNull().references("dialog_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("iteration", "integer", (column) => column.notNull())
       .addColumn("document", "text", (column) => column.notNull())
       .addColumn("reviewer_score", "double precision", (column) => column.notNull())
@@ -86,7 +92,9 @@ export const dialogTables: Migration = {
 
     await db.schema
       .createTable("dialog_summaries")
-      .addColumn("session_id", "text", (column) => column.notNull().references("dialog_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.notNull().references("dialog_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("through_iteration", "integer", (column) => column.notNull())
       .addColumn("made_in_iteration", "integer", (column) => column.notNull())
       .addColumn("content", "text", (column) => column.notNull())
@@ -100,7 +108,13 @@ export const dialogTables: Migration = {
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
-    for (const table of ["dialog_summaries", "dialog_iterations", "dialog_exchanges", "dialog_agents", "dialog_sessions"]) {
+    for (const table of [
+      "dialog_summaries",
+      "dialog_iterations",
+      "dialog_exchanges",
+      "dialog_agents",
+      "dialog_sessions",
+    ]) {
       await db.schema.dropTable(table).ifExists().execute();
     }
   },

@@ -82,7 +82,9 @@ async function createBoth(id: string) {
 }
 
 async function countRows(table: string, sessionId: string): Promise<number> {
-  const row = await sql<{ count: number }>`select count(*) as count from ${sql.table(table)} where session_id = ${sessionId}`.execute(store.db);
+  const row = await sql<{
+    count: number;
+  }>`select count(*) as count from ${sql.table(table)} where session_id = ${sessionId}`.execute(store.db);
   return Number(row.rows[0]?.count);
 }
 
@@ -98,24 +100,54 @@ describe.each(testDialects)("dialog session repository on %s", (dialect) => {
   it("stores a session with its agents in order, overrides included", async () => {
     await createBoth("s1");
     const session = await repository.getSession("s1");
-    expect(session).toMatchObject({ status: "started", completed_iterations: 0, current_quality: null, tokens_used: 0, token_budget: 5000, error: null });
+    expect(session).toMatchObject({
+      status: "started",
+      completed_iterations: 0,
+      current_quality: null,
+      tokens_used: 0,
+      token_budget: 5000,
+      error: null,
+    });
     expect(session.agents).toEqual(newSession("s1").agents);
     expect(session.plan).toEqual(newSession("s1").plan);
     expect(await repository.findSession("missing")).toBeUndefined();
     const error = await repository.getSession("missing").catch((caught: unknown) => caught);
     expect(DeliberateError.isInstance(error) && error.code).toBe("NOT_FOUND");
-    expect((error as DeliberateError).issues).toEqual([{ field: "session_id", message: "no reasoning session with id 'missing'" }]);
+    expect((error as DeliberateError).issues).toEqual([
+      { field: "session_id", message: "no reasoning session with id 'missing'" },
+    ]);
   });
 
   it("records an exchange (turns, iteration, summary, session state) and keeps sessions apart", async () => {
     await createBoth("s1");
     await createBoth("s2");
     const write = exchangeWrite("s1", 0);
-    write.summary = { session_id: "s1", through_iteration: 0, made_in_iteration: 2, content: "sum", tokens: { input: 3, output: 2, estimated: true }, model: null, created_at: now };
+    write.summary = {
+      session_id: "s1",
+      through_iteration: 0,
+      made_in_iteration: 2,
+      content: "sum",
+      tokens: { input: 3, output: 2, estimated: true },
+      model: null,
+      created_at: now,
+    };
     await store.transaction(async (repositories) => repositories.dialogSessions.recordExchange(write));
     await repository.recordExchange(exchangeWrite("s2", 0));
-    expect(await repository.getSession("s1")).toMatchObject({ status: "in_progress", completed_iterations: 1, current_quality: 0.6, tokens_used: 30 });
-    expect((await repository.listExchanges("s1")).map((exchange) => [exchange.agent, exchange.role, exchange.act, exchange.content, exchange.tokens])).toEqual([
+    expect(await repository.getSession("s1")).toMatchObject({
+      status: "in_progress",
+      completed_iterations: 1,
+      current_quality: 0.6,
+      tokens_used: 30,
+    });
+    expect(
+      (await repository.listExchanges("s1")).map((exchange) => [
+        exchange.agent,
+        exchange.role,
+        exchange.act,
+        exchange.content,
+        exchange.tokens,
+      ]),
+    ).toEqual([
       ["dialog", "initiator", "produce", "dialog at 0", { input: 10, output: 5, estimated: false }],
       ["critic", "responder", "review", "critic at 0", { input: 10, output: 5, estimated: false }],
     ]);
@@ -139,8 +171,16 @@ describe.each(testDialects)("dialog session repository on %s", (dialect) => {
 
   it("marks a failed exchange, and the next recorded one clears it", async () => {
     await createBoth("s1");
-    await repository.markError({ sessionId: "s1", error: "MODEL_OUTPUT_INVALID: bad", now: "2026-11-23T10:05:00.000Z" });
-    expect(await repository.getSession("s1")).toMatchObject({ status: "error", error: "MODEL_OUTPUT_INVALID: bad", updated_at: "2026-11-23T10:05:00.000Z" });
+    await repository.markError({
+      sessionId: "s1",
+      error: "MODEL_OUTPUT_INVALID: bad",
+      now: "2026-11-23T10:05:00.000Z",
+    });
+    expect(await repository.getSession("s1")).toMatchObject({
+      status: "error",
+      error: "MODEL_OUTPUT_INVALID: bad",
+      updated_at: "2026-11-23T10:05:00.000Z",
+    });
     await repository.recordExchange(exchangeWrite("s1", 0));
     expect(await repository.getSession("s1")).toMatchObject({ status: "in_progress", error: null });
   });
@@ -151,16 +191,32 @@ describe.each(testDialects)("dialog session repository on %s", (dialect) => {
     expect(await repository.getSession("s1")).toMatchObject({ status: "error", tokens_used: 1200, stop_reason: null });
     await repository.addTokens({ sessionId: "s1", tokens: 300 });
     expect(await repository.getSession("s1")).toMatchObject({ status: "error", tokens_used: 1500 });
-    await repository.markError({ sessionId: "s1", error: "MODEL_OUTPUT_INVALID: bad again", now, tokensSpent: 3600, budgetExhausted: true });
-    expect(await repository.getSession("s1")).toMatchObject({ status: "completed", stop_reason: "budget_exhausted", tokens_used: 5100, error: "MODEL_OUTPUT_INVALID: bad again" });
+    await repository.markError({
+      sessionId: "s1",
+      error: "MODEL_OUTPUT_INVALID: bad again",
+      now,
+      tokensSpent: 3600,
+      budgetExhausted: true,
+    });
+    expect(await repository.getSession("s1")).toMatchObject({
+      status: "completed",
+      stop_reason: "budget_exhausted",
+      tokens_used: 5100,
+      error: "MODEL_OUTPUT_INVALID: bad again",
+    });
   });
 
   it("pages exchanges in iteration and plan order, counts them and names who spoke", async () => {
     await createBoth("s1");
-    for (let iteration = 0; iteration < 3; iteration += 1) await repository.recordExchange(exchangeWrite("s1", iteration));
+    for (let iteration = 0; iteration < 3; iteration += 1)
+      await repository.recordExchange(exchangeWrite("s1", iteration));
     expect(await repository.countExchanges("s1")).toBe(6);
     expect(await repository.countExchanges("s2")).toBe(0);
-    expect((await repository.listExchanges("s1", { offset: 1, limit: 3 })).map((exchange) => `${exchange.iteration}:${exchange.position}`)).toEqual(["0:1", "1:0", "1:1"]);
+    expect(
+      (await repository.listExchanges("s1", { offset: 1, limit: 3 })).map(
+        (exchange) => `${exchange.iteration}:${exchange.position}`,
+      ),
+    ).toEqual(["0:1", "1:0", "1:1"]);
     expect(await repository.listExchanges("s1", { offset: 6, limit: 3 })).toEqual([]);
     expect((await repository.listSpeakers("s1")).sort()).toEqual(["critic", "dialog"]);
   });
@@ -169,7 +225,8 @@ describe.each(testDialects)("dialog session repository on %s", (dialect) => {
     await createBoth("s1");
     await repository.recordExchange(exchangeWrite("s1", 0));
     await store.db.deleteFrom("sessions").where("id", "=", "s1").execute();
-    for (const table of ["dialog_sessions", "dialog_agents", "dialog_exchanges", "dialog_iterations"]) expect(await countRows(table, "s1")).toBe(0);
+    for (const table of ["dialog_sessions", "dialog_agents", "dialog_exchanges", "dialog_iterations"])
+      expect(await countRows(table, "s1")).toBe(0);
   });
 
   it("lists sessions by last activity", async () => {

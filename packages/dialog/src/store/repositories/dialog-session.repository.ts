@@ -110,7 +110,10 @@ export interface DialogSummaryRecord {
   created_at: string;
 }
 
-export type NewDialogSession = Omit<DialogSession, "status" | "stop_reason" | "completed_iterations" | "current_quality" | "tokens_used" | "error" | "updated_at">;
+export type NewDialogSession = Omit<
+  DialogSession,
+  "status" | "stop_reason" | "completed_iterations" | "current_quality" | "tokens_used" | "error" | "updated_at"
+>;
 
 /** What one finished exchange writes, in one transaction. */
 export interface DialogExchangeWrite {
@@ -171,7 +174,8 @@ function toExchange(row: DialogExchangeRow): DialogExchangeRecord {
   };
 }
 
-const roundedScores = (scores: Record<string, number>) => Object.fromEntries(Object.entries(scores).map(([name, score]) => [name, roundScore(score)]));
+const roundedScores = (scores: Record<string, number>) =>
+  Object.fromEntries(Object.entries(scores).map(([name, score]) => [name, roundScore(score)]));
 
 // Scores are rounded on read too: rows written before scores were rounded read the same as new ones.
 function toIteration(row: DialogIterationRow): DialogIterationRecord {
@@ -181,7 +185,11 @@ function toIteration(row: DialogIterationRow): DialogIterationRecord {
     reviewer_score: roundScore(row.reviewer_score),
     self_assessment: roundScore(row.self_assessment),
     criteria: roundedScores(parseJsonColumn<Record<string, number>>(row.criteria, where)),
-    reviews: parseJsonColumn<DialogReviewScore[]>(row.reviews, where).map((review) => ({ ...review, score: roundScore(review.score), criteria: roundedScores(review.criteria) })),
+    reviews: parseJsonColumn<DialogReviewScore[]>(row.reviews, where).map((review) => ({
+      ...review,
+      score: roundScore(review.score),
+      criteria: roundedScores(review.criteria),
+    })),
     directives: parseJsonColumn<DialogDirective[]>(row.directives, where),
     graded_by: row.graded_by as DialogGradedBy | null,
   };
@@ -205,9 +213,18 @@ function toSummary(row: DialogSummaryRow): DialogSummaryRecord {
  */
 export function createDialogSessionRepository(db: Kysely<DialogDatabase>) {
   async function findSession(sessionId: string): Promise<DialogSession | undefined> {
-    const row = await db.selectFrom("dialog_sessions").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
+    const row = await db
+      .selectFrom("dialog_sessions")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .executeTakeFirst();
     if (!row) return undefined;
-    const agents = await db.selectFrom("dialog_agents").selectAll().where("session_id", "=", sessionId).orderBy("position", "asc").execute();
+    const agents = await db
+      .selectFrom("dialog_agents")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy("position", "asc")
+      .execute();
     return toSession(row, agents.map(toAgent));
   }
 
@@ -272,33 +289,60 @@ export function createDialogSessionRepository(db: Kysely<DialogDatabase>) {
     },
 
     /** The session's exchanges in iteration and plan order: all of them, or the window `[offset, offset + limit)`. */
-    async listExchanges(sessionId: string, window?: { offset: number; limit: number }): Promise<DialogExchangeRecord[]> {
-      let query = db.selectFrom("dialog_exchanges").selectAll().where("session_id", "=", sessionId).orderBy("iteration", "asc").orderBy("position", "asc");
+    async listExchanges(
+      sessionId: string,
+      window?: { offset: number; limit: number },
+    ): Promise<DialogExchangeRecord[]> {
+      let query = db
+        .selectFrom("dialog_exchanges")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("iteration", "asc")
+        .orderBy("position", "asc");
       if (window) query = query.limit(window.limit).offset(window.offset);
       return (await query.execute()).map(toExchange);
     },
 
     /** The agents that took a turn in the session (any order). */
     async listSpeakers(sessionId: string): Promise<string[]> {
-      const rows = await db.selectFrom("dialog_exchanges").select("agent").distinct().where("session_id", "=", sessionId).execute();
+      const rows = await db
+        .selectFrom("dialog_exchanges")
+        .select("agent")
+        .distinct()
+        .where("session_id", "=", sessionId)
+        .execute();
       return rows.map((row) => row.agent);
     },
 
     /** How many exchanges the session has recorded. */
     async countExchanges(sessionId: string): Promise<number> {
-      const row = await db.selectFrom("dialog_exchanges").select((expression) => expression.fn.countAll<number | string | bigint>().as("count")).where("session_id", "=", sessionId).executeTakeFirst();
+      const row = await db
+        .selectFrom("dialog_exchanges")
+        .select((expression) => expression.fn.countAll<number | string | bigint>().as("count"))
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
       return Number(row?.count ?? 0);
     },
 
     /** Every iteration's outcome, in order. */
     async listIterations(sessionId: string): Promise<DialogIterationRecord[]> {
-      const rows = await db.selectFrom("dialog_iterations").selectAll().where("session_id", "=", sessionId).orderBy("iteration", "asc").execute();
+      const rows = await db
+        .selectFrom("dialog_iterations")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("iteration", "asc")
+        .execute();
       return rows.map(toIteration);
     },
 
     /** Every summary made, oldest first. */
     async listSummaries(sessionId: string): Promise<DialogSummaryRecord[]> {
-      const rows = await db.selectFrom("dialog_summaries").selectAll().where("session_id", "=", sessionId).orderBy("through_iteration", "asc").execute();
+      const rows = await db
+        .selectFrom("dialog_summaries")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("through_iteration", "asc")
+        .execute();
       return rows.map(toSummary);
     },
 
@@ -395,7 +439,13 @@ export function createDialogSessionRepository(db: Kysely<DialogDatabase>) {
      * budget): status error, so the next exchange retries it; or, when `budgetExhausted`,
      * completed with stop_reason budget_exhausted.
      */
-    async markError(input: { sessionId: string; error: string; now: string; tokensSpent?: number; budgetExhausted?: boolean }): Promise<void> {
+    async markError(input: {
+      sessionId: string;
+      error: string;
+      now: string;
+      tokensSpent?: number;
+      budgetExhausted?: boolean;
+    }): Promise<void> {
       await db
         .updateTable("dialog_sessions")
         .set({
@@ -420,7 +470,12 @@ export function createDialogSessionRepository(db: Kysely<DialogDatabase>) {
 
     /** The most recently active sessions, newest first. */
     async listSessions(input: { limit: number }): Promise<DialogSession[]> {
-      const rows = await db.selectFrom("dialog_sessions").select("session_id").orderBy("updated_at", "desc").limit(input.limit).execute();
+      const rows = await db
+        .selectFrom("dialog_sessions")
+        .select("session_id")
+        .orderBy("updated_at", "desc")
+        .limit(input.limit)
+        .execute();
       const sessions = await Promise.all(rows.map((row) => findSession(row.session_id)));
       return sessions.filter((session): session is DialogSession => session !== undefined);
     },

@@ -50,7 +50,12 @@ export async function getReasoningResult(input: ResultInput, context: DialogTool
     ...(input.include_full_exchange
       ? {
           full_exchange: page.map(toExchangeOutput),
-          page: { offset: window.offset, limit: window.limit, totals: { exchanges: exchangeCount }, next_offset: exchangeCount > end ? end : null },
+          page: {
+            offset: window.offset,
+            limit: window.limit,
+            totals: { exchanges: exchangeCount },
+            next_offset: exchangeCount > end ? end : null,
+          },
         }
       : {}),
     format: input.format,

@@ -3,10 +3,16 @@ import type { DialogToolContext } from "../../dialog-context.ts";
 import { nextStepFor, sessionStanding } from "../../session-state.ts";
 
 /** Where a session stands, with expiry and the wall-time budget applied, and who graded its last iteration. Read-only. */
-export async function getSessionStatus(input: ToolInput<typeof getSessionStatusTool>, context: DialogToolContext): Promise<ToolOutput<typeof getSessionStatusTool>> {
+export async function getSessionStatus(
+  input: ToolInput<typeof getSessionStatusTool>,
+  context: DialogToolContext,
+): Promise<ToolOutput<typeof getSessionStatusTool>> {
   const store = context.store.dialogSessions;
   const session = await store.getSession(input.session_id);
-  const [iterations, exchangeCount] = await Promise.all([store.listIterations(session.session_id), store.countExchanges(session.session_id)]);
+  const [iterations, exchangeCount] = await Promise.all([
+    store.listIterations(session.session_id),
+    store.countExchanges(session.session_id),
+  ]);
   const standing = sessionStanding(session, context.clock.now());
   return {
     session_id: session.session_id,

@@ -58,7 +58,12 @@ export async function fitStepToContext(request: StepFitRequest): Promise<StepFit
     Math.max(...request.modes.map((mode) => estimateTokens(mode.system) + estimateTokens(mode.prompt(candidate))));
   let summary = request.summary;
   let earlier = input.earlier;
-  const fitted = (documents: CurrentDocument[], shortened: ShortenedDocument[]): StepFit => ({ earlier, summary, documents, shortened });
+  const fitted = (documents: CurrentDocument[], shortened: ShortenedDocument[]): StepFit => ({
+    earlier,
+    summary,
+    documents,
+    shortened,
+  });
   if (largestPrompt(input) <= budget) return fitted(input.documents, []);
 
   if (summary === undefined && earlier.turns.length > 0) {
@@ -71,13 +76,28 @@ export async function fitStepToContext(request: StepFitRequest): Promise<StepFit
   let cut = (largestPrompt({ ...input, earlier }) - budget) * 4 + 400 * input.documents.length;
   for (let attempt = 0; attempt < 8 && totalCharacters > 0; attempt += 1) {
     const keepRatio = Math.max(0, (totalCharacters - cut) / totalCharacters);
-    const documents = input.documents.map((document) => shortenDocument(document, Math.floor(document.content.length * keepRatio)));
-    if (documents.some((document) => document.shortened !== undefined && document.shortened.shownCharacters < minimumShownCharacters)) break;
+    const documents = input.documents.map((document) =>
+      shortenDocument(document, Math.floor(document.content.length * keepRatio)),
+    );
+    if (
+      documents.some(
+        (document) => document.shortened !== undefined && document.shortened.shownCharacters < minimumShownCharacters,
+      )
+    )
+      break;
     const needed = largestPrompt({ ...input, earlier, documents });
     if (needed <= budget) {
       const shortened = documents.flatMap((document) =>
         document.shortened
-          ? [{ step: request.stepIndex, author: document.author, iteration: document.iteration, shown_characters: document.shortened.shownCharacters, total_characters: document.shortened.totalCharacters }]
+          ? [
+              {
+                step: request.stepIndex,
+                author: document.author,
+                iteration: document.iteration,
+                shown_characters: document.shortened.shownCharacters,
+                total_characters: document.shortened.totalCharacters,
+              },
+            ]
           : [],
       );
       return fitted(documents, shortened);

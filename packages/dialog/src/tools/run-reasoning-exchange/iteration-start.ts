@@ -1,6 +1,11 @@
 import type { CurrentDocument, EarlierConversation } from "../../modes/prompt-sections.ts";
 import { bestIteration } from "../../render/best-iteration.ts";
-import type { DialogDirective, DialogIterationRecord, DialogSession, DialogSessionRepository } from "../../store/repositories/dialog-session.repository.ts";
+import type {
+  DialogDirective,
+  DialogIterationRecord,
+  DialogSession,
+  DialogSessionRepository,
+} from "../../store/repositories/dialog-session.repository.ts";
 
 /** What an iteration starts from: the conversation before it, the document to refine and its directives. */
 export interface IterationStart {
@@ -19,7 +24,10 @@ export interface IterationStart {
  * iterations it covers; the previous iteration appears as the current document and its
  * directives, not as history.
  */
-export async function loadIterationStart(store: DialogSessionRepository, session: DialogSession): Promise<IterationStart> {
+export async function loadIterationStart(
+  store: DialogSessionRepository,
+  session: DialogSession,
+): Promise<IterationStart> {
   const iteration = session.completed_iterations;
   const [iterations, exchanges, summaries] = await Promise.all([
     store.listIterations(session.session_id),
@@ -30,15 +38,24 @@ export async function loadIterationStart(store: DialogSessionRepository, session
   const latestSummary = summaries[summaries.length - 1];
   const summarisedThrough = latestSummary?.through_iteration ?? -1;
   const earlier: EarlierConversation = {
-    summary: latestSummary ? { throughIteration: latestSummary.through_iteration, content: latestSummary.content } : null,
+    summary: latestSummary
+      ? { throughIteration: latestSummary.through_iteration, content: latestSummary.content }
+      : null,
     turns: exchanges
       .filter((exchange) => exchange.iteration > summarisedThrough && exchange.iteration <= iteration - 2)
-      .map((exchange) => ({ iteration: exchange.iteration, agent: exchange.agent, act: exchange.act, content: exchange.content })),
+      .map((exchange) => ({
+        iteration: exchange.iteration,
+        agent: exchange.agent,
+        act: exchange.act,
+        content: exchange.content,
+      })),
   };
   const best = bestIteration(iterations);
   const bestEarlier = best ? { iteration: best.iteration, score: best.reviewer_score } : undefined;
   if (!previous) return { iteration, previous, earlier, documents: [], directives: [], bestEarlier };
-  const author = [...exchanges].reverse().find((exchange) => exchange.iteration === iteration - 1 && exchange.act !== "review");
+  const author = [...exchanges]
+    .reverse()
+    .find((exchange) => exchange.iteration === iteration - 1 && exchange.act !== "review");
   return {
     iteration,
     previous,

@@ -9,7 +9,12 @@ import { combineReviews } from "../../rubric.ts";
 import { roundScore } from "../../score.ts";
 import { assertCanRunExchange, nextStepFor } from "../../session-state.ts";
 import { decideStopping, type StoppingDecision } from "../../stopping.ts";
-import type { DialogExchangeRecord, DialogIterationRecord, DialogSession, DialogTokens } from "../../store/repositories/dialog-session.repository.ts";
+import type {
+  DialogExchangeRecord,
+  DialogIterationRecord,
+  DialogSession,
+  DialogTokens,
+} from "../../store/repositories/dialog-session.repository.ts";
 import { toExchangeOutput } from "../../render/exchange-output.ts";
 import { type IterationStart, loadIterationStart } from "./iteration-start.ts";
 import { type IterationProgress, runStep } from "./run-step.ts";
@@ -42,7 +47,12 @@ function assertNextIteration(session: DialogSession, requestedIteration: number 
  * nothing here: a host answer that fails its schema is refused and answered again in the same
  * call, whose replay counts every answer once when it succeeds.
  */
-async function chargeFailedExchange(context: DialogToolContext, session: DialogSession, error: unknown, progress: IterationProgress): Promise<void> {
+async function chargeFailedExchange(
+  context: DialogToolContext,
+  session: DialogSession,
+  error: unknown,
+  progress: IterationProgress,
+): Promise<void> {
   if (!DeliberateError.isInstance(error)) return;
   const tally: SpendTally = progress.gradedBy === "host" ? { tokens: 0 } : progress.tally;
   const sessionFailure = !notSessionFailures.has(error.code);
@@ -51,7 +61,13 @@ async function chargeFailedExchange(context: DialogToolContext, session: DialogS
   const now = context.clock.now().toISOString();
   const message = `${error.code}: ${error.message}${budgetExhausted ? ` The session has now spent ${session.tokens_used + tally.tokens} tokens of its ${session.token_budget}-token budget, so it is complete (budget_exhausted).` : ""}`;
   if (sessionFailure || budgetExhausted) {
-    await context.store.dialogSessions.markError({ sessionId: session.session_id, error: message, now, tokensSpent: tally.tokens, budgetExhausted });
+    await context.store.dialogSessions.markError({
+      sessionId: session.session_id,
+      error: message,
+      now,
+      tokensSpent: tally.tokens,
+      budgetExhausted,
+    });
   } else {
     await context.store.dialogSessions.addTokens({ sessionId: session.session_id, tokens: tally.tokens });
   }
@@ -64,19 +80,28 @@ function judgeIteration(progress: IterationProgress, started: Date, finished: Da
     preset.criteria,
     progress.finalReviews.map((result) => ({
       agent: result.turn.agent,
-      criteria: Object.fromEntries(Object.entries((result.answer.object as ReviewAnswer).scores).map(([name, judged]) => [name, judged.score])),
+      criteria: Object.fromEntries(
+        Object.entries((result.answer.object as ReviewAnswer).scores).map(([name, judged]) => [name, judged.score]),
+      ),
     })),
   );
   const finalDocument = progress.documents[0] as CurrentDocument;
   const author = progress.documentAnswers.find((entry) => entry.agent === finalDocument.author);
   const selfAssessment = roundScore(author?.answer.self_assessment.score ?? 0);
-  const turnTokens = progress.results.reduce((total, result) => total + sumTokens(result.answer.tokens), 0) + (progress.summary ? sumTokens(progress.summary.tokens) : 0);
+  const turnTokens =
+    progress.results.reduce((total, result) => total + sumTokens(result.answer.tokens), 0) +
+    (progress.summary ? sumTokens(progress.summary.tokens) : 0);
   // Failed answers of this exchange (a repair round that still failed is not a turn) count too: the tally has every token.
   const iterationTokens = Math.max(turnTokens, progress.tally.tokens);
   const tokensUsed = session.tokens_used + iterationTokens;
   const elapsedSeconds = Math.round(finished.getTime() - new Date(session.created_at).getTime()) / 1000;
   const decision = decideStopping(
-    { maxIterations: session.max_iterations, qualityThreshold: session.quality_threshold, tokenBudget: session.token_budget, wallTimeBudgetSeconds: session.wall_time_budget_seconds },
+    {
+      maxIterations: session.max_iterations,
+      qualityThreshold: session.quality_threshold,
+      tokenBudget: session.token_budget,
+      wallTimeBudgetSeconds: session.wall_time_budget_seconds,
+    },
     {
       completedIterations: iteration + 1,
       reviewerScore: quality.score,
@@ -91,7 +116,12 @@ function judgeIteration(progress: IterationProgress, started: Date, finished: Da
 type IterationJudgement = ReturnType<typeof judgeIteration>;
 
 /** Writes the iteration in one transaction (CONFLICT if another exchange of the session finished meanwhile). */
-async function recordIteration(context: DialogToolContext, progress: IterationProgress, judgement: IterationJudgement, now: string): Promise<DialogExchangeRecord[]> {
+async function recordIteration(
+  context: DialogToolContext,
+  progress: IterationProgress,
+  judgement: IterationJudgement,
+  now: string,
+): Promise<DialogExchangeRecord[]> {
   const { session, iteration } = progress;
   const { quality, decision } = judgement;
   const records: DialogExchangeRecord[] = progress.results.map((result, position) => ({
@@ -124,12 +154,19 @@ async function recordIteration(context: DialogToolContext, progress: IterationPr
     graded_by: progress.gradedBy,
     created_at: now,
   };
-  const stopReason = decision.shouldContinue ? null : (decision.status as Exclude<typeof decision.status, "in_progress">);
+  const stopReason = decision.shouldContinue
+    ? null
+    : (decision.status as Exclude<typeof decision.status, "in_progress">);
   await context.store.transaction(async (repositories) => {
     await repositories.dialogSessions.recordExchange({
       session_id: session.session_id,
       expected_completed_iterations: iteration,
-      session: { status: decision.shouldContinue ? "in_progress" : "completed", stop_reason: stopReason, current_quality: quality.score, tokens_used: judgement.tokensUsed },
+      session: {
+        status: decision.shouldContinue ? "in_progress" : "completed",
+        stop_reason: stopReason,
+        current_quality: quality.score,
+        tokens_used: judgement.tokensUsed,
+      },
       exchanges: records,
       iteration: iterationRecord,
       ...(progress.summary ? { summary: progress.summary } : {}),
@@ -141,12 +178,25 @@ async function recordIteration(context: DialogToolContext, progress: IterationPr
 }
 
 /** What the caller should do next; a stop names the document the result returns and who graded it. */
-function nextStepAfter(progress: IterationProgress, start: IterationStart, decision: StoppingDecision, score: number): string {
+function nextStepAfter(
+  progress: IterationProgress,
+  start: IterationStart,
+  decision: StoppingDecision,
+  score: number,
+): string {
   const sessionId = progress.session.session_id;
   if (decision.shouldContinue) return nextStepFor(sessionId, "in_progress", progress.iteration + 1, false);
-  const best = start.bestEarlier !== undefined && start.bestEarlier.score > score ? start.bestEarlier : { iteration: progress.iteration, score };
-  const returned = best.iteration === progress.iteration ? "this iteration's document" : `the best-scoring document, iteration ${best.iteration}'s (${best.score.toFixed(2)})`;
-  const graded = gradedByClient(progress.gradedBy) ? ` The scores were given by the calling client (graded_by ${progress.gradedBy}), which also wrote the document: not an independent review.` : "";
+  const best =
+    start.bestEarlier !== undefined && start.bestEarlier.score > score
+      ? start.bestEarlier
+      : { iteration: progress.iteration, score };
+  const returned =
+    best.iteration === progress.iteration
+      ? "this iteration's document"
+      : `the best-scoring document, iteration ${best.iteration}'s (${best.score.toFixed(2)})`;
+  const graded = gradedByClient(progress.gradedBy)
+    ? ` The scores were given by the calling client (graded_by ${progress.gradedBy}), which also wrote the document: not an independent review.`
+    : "";
   return `Stopped: ${decision.reason}.${graded} Call get_reasoning_result with session_id ${sessionId} for ${returned}.`;
 }
 
@@ -156,7 +206,11 @@ function nextStepAfter(progress: IterationProgress, start: IterationStart, decis
  * writing the turns, the iteration's quality and the session's new state. A failed model
  * call marks the session `error` with what it spent, and rethrows.
  */
-export async function runExchange(context: DialogToolContext, session: DialogSession, requestedIteration: number | undefined): Promise<ExchangeOutput> {
+export async function runExchange(
+  context: DialogToolContext,
+  session: DialogSession,
+  requestedIteration: number | undefined,
+): Promise<ExchangeOutput> {
   const started = context.clock.now();
   assertCanRunExchange(session, started);
   assertNextIteration(session, requestedIteration);
@@ -215,7 +269,14 @@ export async function runExchange(context: DialogToolContext, session: DialogSes
       elapsed_seconds: judgement.elapsedSeconds,
       wall_time_budget_seconds: session.wall_time_budget_seconds,
     },
-    ...(progress.summary ? { summary: { through_iteration: progress.summary.through_iteration, tokens: sumTokens(progress.summary.tokens) } } : {}),
+    ...(progress.summary
+      ? {
+          summary: {
+            through_iteration: progress.summary.through_iteration,
+            tokens: sumTokens(progress.summary.tokens),
+          },
+        }
+      : {}),
     ...(progress.shortened.length > 0 ? { shortened_documents: progress.shortened } : {}),
   };
 }

@@ -1,7 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHostContext, DeliberateError, type DialogPresetName, dialogPresetNameSchema, expandNeedsCompletion, needsCompletionSchema } from "@deliberate/contracts";
+import {
+  createHostContext,
+  DeliberateError,
+  type DialogPresetName,
+  dialogPresetNameSchema,
+  expandNeedsCompletion,
+  needsCompletionSchema,
+} from "@deliberate/contracts";
 import { hostModelRouter, randomIds } from "@deliberate/engine";
 import type { GenerateOptions } from "@deliberate/providers";
 import type { Store } from "@deliberate/store";
@@ -22,8 +29,12 @@ afterEach(async () => {
   await Promise.all(engines.splice(0).map((testEngine) => testEngine.store.close().catch(() => undefined)));
 });
 
-async function setup(script: DialogScript | Parameters<typeof createDialogTestEngine>[0], options: Parameters<typeof createDialogTestEngine>[1] = {}) {
-  const responder = typeof script === "function" || Array.isArray(script) ? script : scriptedDialogResponder(script as DialogScript);
+async function setup(
+  script: DialogScript | Parameters<typeof createDialogTestEngine>[0],
+  options: Parameters<typeof createDialogTestEngine>[1] = {},
+) {
+  const responder =
+    typeof script === "function" || Array.isArray(script) ? script : scriptedDialogResponder(script as DialogScript);
   const testEngine = await createDialogTestEngine(responder as Parameters<typeof createDialogTestEngine>[0], options);
   engines.push(testEngine);
   return testEngine;
@@ -60,7 +71,15 @@ async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
 
 async function rowCounts(store: Store): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of ["sessions", "invocations", "dialog_sessions", "dialog_agents", "dialog_exchanges", "dialog_iterations", "dialog_summaries"]) {
+  for (const table of [
+    "sessions",
+    "invocations",
+    "dialog_sessions",
+    "dialog_agents",
+    "dialog_exchanges",
+    "dialog_iterations",
+    "dialog_summaries",
+  ]) {
     const result = await sql<{ count: number }>`select count(*) as count from ${sql.table(table)}`.execute(store.db);
     counts[table] = Number(result.rows[0]?.count);
   }
@@ -70,20 +89,35 @@ async function rowCounts(store: Store): Promise<Record<string, number>> {
 const rising: DialogScript = { reviewerScore: (turn) => 0.45 + 0.2 * turn.iteration };
 
 describe("run_reasoning_exchange with a server model", () => {
-  it.each(dialogPresetNameSchema.options)("%s runs to threshold_met as the reviewers' scores rise", async (mode: DialogPresetName) => {
-    const { engine, store } = await setup(rising);
-    const started = await engine.invoke("start_reasoning_session", { topic: "Plan the launch of a budgeting app", mode, maxIterations: 5, qualityThreshold: 0.8 });
-    const outputs = await runToEnd(engine, started["session_id"] as string);
-    expect(outputs.map((output) => output.status)).toEqual(["in_progress", "in_progress", "threshold_met"]);
-    expect(outputs.map((output) => output.quality_score)).toEqual([0.45, 0.65, 0.85].map((score) => expect.closeTo(score, 10)));
-    // The author's own grade is recorded beside the reviewers' score, and did not decide anything.
-    expect(outputs.map((output) => output.quality.self_assessment)).toEqual([0.9, 0.9, 0.9]);
-    expect(outputs[2]?.next_step).toContain("get_reasoning_result");
-    const status = await engine.invoke("get_session_status", { session_id: started["session_id"] });
-    expect(status).toMatchObject({ status: "completed", stop_reason: "threshold_met", current_iteration: 3, current_quality: expect.closeTo(0.85, 10) });
-    const rows = await store.invocations.list({ tool: "run_reasoning_exchange" } as never);
-    expect(rows.filter((row) => row.tool === "run_reasoning_exchange")).toHaveLength(3);
-  });
+  it.each(dialogPresetNameSchema.options)(
+    "%s runs to threshold_met as the reviewers' scores rise",
+    async (mode: DialogPresetName) => {
+      const { engine, store } = await setup(rising);
+      const started = await engine.invoke("start_reasoning_session", {
+        topic: "Plan the launch of a budgeting app",
+        mode,
+        maxIterations: 5,
+        qualityThreshold: 0.8,
+      });
+      const outputs = await runToEnd(engine, started["session_id"] as string);
+      expect(outputs.map((output) => output.status)).toEqual(["in_progress", "in_progress", "threshold_met"]);
+      expect(outputs.map((output) => output.quality_score)).toEqual(
+        [0.45, 0.65, 0.85].map((score) => expect.closeTo(score, 10)),
+      );
+      // The author's own grade is recorded beside the reviewers' score, and did not decide anything.
+      expect(outputs.map((output) => output.quality.self_assessment)).toEqual([0.9, 0.9, 0.9]);
+      expect(outputs[2]?.next_step).toContain("get_reasoning_result");
+      const status = await engine.invoke("get_session_status", { session_id: started["session_id"] });
+      expect(status).toMatchObject({
+        status: "completed",
+        stop_reason: "threshold_met",
+        current_iteration: 3,
+        current_quality: expect.closeTo(0.85, 10),
+      });
+      const rows = await store.invocations.list({ tool: "run_reasoning_exchange" } as never);
+      expect(rows.filter((row) => row.tool === "run_reasoning_exchange")).toHaveLength(3);
+    },
+  );
 
   it("stops at max_iterations when the scores do not rise, however well the author grades itself", async () => {
     const { engine } = await setup({ reviewerScore: () => 0.5, selfAssessment: () => 1 });
@@ -102,7 +136,11 @@ describe("run_reasoning_exchange with a server model", () => {
     const probe = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 10 });
     const first = (await engine.invoke("run_reasoning_exchange", { session_id: probe["session_id"] })) as Output;
     const perIteration = first.quality.tokens;
-    const started = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 10, tokenBudget: Math.round(perIteration * 3.5) });
+    const started = await engine.invoke("start_reasoning_session", {
+      topic: "t",
+      maxIterations: 10,
+      tokenBudget: Math.round(perIteration * 3.5),
+    });
     const outputs = await runToEnd(engine, started["session_id"] as string);
     expect(outputs.map((output) => output.status)).toEqual(["in_progress", "in_progress", "budget_exhausted"]);
     const last = outputs[2] as Output;
@@ -122,19 +160,32 @@ describe("run_reasoning_exchange with a server model", () => {
       },
       { clock },
     );
-    const started = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 10, wallTimeBudgetSeconds: 50 });
+    const started = await engine.invoke("start_reasoning_session", {
+      topic: "t",
+      maxIterations: 10,
+      wallTimeBudgetSeconds: 50,
+    });
     const outputs = await runToEnd(engine, started["session_id"] as string);
     expect(outputs.map((output) => output.status)).toEqual(["in_progress", "budget_exhausted"]);
 
-    const other = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 10, wallTimeBudgetSeconds: 45 });
-    expect(((await engine.invoke("run_reasoning_exchange", { session_id: other["session_id"] })) as Output).status).toBe("in_progress");
+    const other = await engine.invoke("start_reasoning_session", {
+      topic: "t",
+      maxIterations: 10,
+      wallTimeBudgetSeconds: 45,
+    });
+    expect(
+      ((await engine.invoke("run_reasoning_exchange", { session_id: other["session_id"] })) as Output).status,
+    ).toBe("in_progress");
     (clock as TestClock).advance(30_000);
     const before = await rowCounts(store);
     const error = await errorOf(engine.invoke("run_reasoning_exchange", { session_id: other["session_id"] }));
     expect(error.code).toBe("CONFLICT");
     expect(error.message).toContain("used up its wall-time budget of 45 s (50 s since it started)");
     expect(await rowCounts(store)).toEqual(before);
-    expect(await engine.invoke("get_session_status", { session_id: other["session_id"] })).toMatchObject({ status: "completed", stop_reason: "budget_exhausted" });
+    expect(await engine.invoke("get_session_status", { session_id: other["session_id"] })).toMatchObject({
+      status: "completed",
+      stop_reason: "budget_exhausted",
+    });
   });
 
   it("runs a custom-agent debate: advocate and skeptic write concurrently, the synthesizer merges, both review", async () => {
@@ -149,11 +200,30 @@ describe("run_reasoning_exchange with a server model", () => {
       return responder(options, index);
     });
     const agents = [
-      { name: "advocate", role: "Microservices Advocate", systemPrompt: "You strongly advocate for microservices.", temperature: 0.6 },
-      { name: "skeptic", role: "Monolith Defender", systemPrompt: "You advocate starting with a well-structured monolith.", temperature: 0.6 },
-      { name: "synthesizer", role: "Decision Synthesizer", systemPrompt: "You synthesize a balanced recommendation.", temperature: 0.4 },
+      {
+        name: "advocate",
+        role: "Microservices Advocate",
+        systemPrompt: "You strongly advocate for microservices.",
+        temperature: 0.6,
+      },
+      {
+        name: "skeptic",
+        role: "Monolith Defender",
+        systemPrompt: "You advocate starting with a well-structured monolith.",
+        temperature: 0.6,
+      },
+      {
+        name: "synthesizer",
+        role: "Decision Synthesizer",
+        systemPrompt: "You synthesize a balanced recommendation.",
+        temperature: 0.4,
+      },
     ];
-    const started = await engine.invoke("start_reasoning_session", { topic: "Microservices or monolith?", mode: "debate", agents });
+    const started = await engine.invoke("start_reasoning_session", {
+      topic: "Microservices or monolith?",
+      mode: "debate",
+      agents,
+    });
     expect(started["turns"]).toEqual([
       [
         { agent: "advocate", act: "produce" },
@@ -167,7 +237,9 @@ describe("run_reasoning_exchange with a server model", () => {
     ]);
     const outputs = await runToEnd(engine, started["session_id"] as string);
     expect(outputs.map((output) => output.status)).toEqual(["in_progress", "threshold_met"]);
-    expect(outputs[0]?.exchanges.map((exchange) => `${exchange["agent"]}:${exchange["act"]}:${exchange["role"]}`)).toEqual([
+    expect(
+      outputs[0]?.exchanges.map((exchange) => `${exchange["agent"]}:${exchange["act"]}:${exchange["role"]}`),
+    ).toEqual([
       "advocate:produce:initiator",
       "skeptic:produce:initiator",
       "synthesizer:merge:responder",
@@ -184,7 +256,9 @@ describe("run_reasoning_exchange with a server model", () => {
     expect(review?.messages[0]?.content).toContain("# Document to review (iteration 0, by synthesizer)");
     // Iteration 1: each side refines the merged document with every directive of both reviews.
     const refine = model.calls.filter((call) => call.schemaName === "dialog_document")[2];
-    expect(refine?.messages[0]?.content).toMatch(/strengthen claim_clarity \(from advocate\)[\s\S]*strengthen claim_clarity \(from skeptic\)/);
+    expect(refine?.messages[0]?.content).toMatch(
+      /strengthen claim_clarity \(from advocate\)[\s\S]*strengthen claim_clarity \(from skeptic\)/,
+    );
   });
 
   it("follows explicit turns: the synthesizer merges after the critic, and the critic reviews the merge", async () => {
@@ -194,20 +268,39 @@ describe("run_reasoning_exchange with a server model", () => {
       { name: "critic", role: "Critic", systemPrompt: "You object." },
       { name: "synthesizer", role: "Synthesizer", systemPrompt: "You merge." },
     ];
-    const turns = [[{ agent: "author", act: "produce" }], [{ agent: "critic", act: "review" }], [{ agent: "synthesizer", act: "merge" }], [{ agent: "critic", act: "review" }]];
+    const turns = [
+      [{ agent: "author", act: "produce" }],
+      [{ agent: "critic", act: "review" }],
+      [{ agent: "synthesizer", act: "merge" }],
+      [{ agent: "critic", act: "review" }],
+    ];
     const started = await engine.invoke("start_reasoning_session", { topic: "t", mode: "debate", agents, turns });
     const [output] = await runToEnd(engine, started["session_id"] as string);
-    expect(output?.exchanges.map((exchange) => `${exchange["agent"]}:${exchange["act"]}`)).toEqual(["author:produce", "critic:review", "synthesizer:merge", "critic:review"]);
+    expect(output?.exchanges.map((exchange) => `${exchange["agent"]}:${exchange["act"]}`)).toEqual([
+      "author:produce",
+      "critic:review",
+      "synthesizer:merge",
+      "critic:review",
+    ]);
     const merge = model.calls.find((call) => call.schemaName === "dialog_merge")?.messages[0]?.content ?? "";
     expect(merge).toContain("# Directives to incorporate (all of them)");
     expect(merge).toContain("Merge the document above into one complete document.");
-    expect(output?.exchanges[output["document_exchange"] as number]?.["content"]).toContain("Written by synthesizer (merge)");
+    expect(output?.exchanges[output["document_exchange"] as number]?.["content"]).toContain(
+      "Written by synthesizer (merge)",
+    );
   });
 
   it("passes each agent's model, temperature and maxTokens to its calls", async () => {
     const { engine, model } = await setup({ reviewerScore: () => 0.9 });
     const agents = [
-      { name: "writer", role: "Writer", systemPrompt: "You write.", model: "big-model", temperature: 0.1, maxTokens: 321 },
+      {
+        name: "writer",
+        role: "Writer",
+        systemPrompt: "You write.",
+        model: "big-model",
+        temperature: 0.1,
+        maxTokens: 321,
+      },
       { name: "judge", role: "Judge", systemPrompt: "You judge." },
     ];
     const started = await engine.invoke("start_reasoning_session", { topic: "t", agents });
@@ -223,7 +316,11 @@ describe("run_reasoning_exchange with a server model", () => {
     const { engine } = await setup({ reviewerScore: () => 0.5 });
     const started = await engine.invoke("start_reasoning_session", { topic: "t", mode: "synthesis" });
     const updates: Array<{ progress: number; total?: number; message?: string }> = [];
-    await engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] }, { progress: (update) => updates.push(update) });
+    await engine.invoke(
+      "run_reasoning_exchange",
+      { session_id: started["session_id"] },
+      { progress: (update) => updates.push(update) },
+    );
     expect(updates.map((update) => [update.progress, update.total])).toEqual([
       [1, 5],
       [2, 5],
@@ -240,7 +337,8 @@ describe("run_reasoning_exchange with a server model", () => {
     const { engine, store } = await setup((options: GenerateOptions<unknown>, index: number) => {
       const answer = responder(options, index) as Record<string, unknown>;
       // One directive only: invalid, and the repair round repeats it.
-      if (broken && options.schemaName === "dialog_review") return { ...answer, directives: (answer["directives"] as unknown[]).slice(0, 1) };
+      if (broken && options.schemaName === "dialog_review")
+        return { ...answer, directives: (answer["directives"] as unknown[]).slice(0, 1) };
       return answer;
     });
     const started = await engine.invoke("start_reasoning_session", { topic: "t" });
@@ -256,7 +354,9 @@ describe("run_reasoning_exchange with a server model", () => {
     broken = false;
     const retried = (await engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] })) as Output;
     expect([retried.iteration, retried.status]).toEqual([0, "in_progress"]);
-    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).not.toHaveProperty("error");
+    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).not.toHaveProperty(
+      "error",
+    );
   });
 
   it("cancellation stops the exchange and leaves the session as it was", async () => {
@@ -266,12 +366,18 @@ describe("run_reasoning_exchange with a server model", () => {
     const { engine, store } = testEngine;
     const started = await engine.invoke("start_reasoning_session", { topic: "t" });
     const before = await rowCounts(store);
-    const pending = engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] }, { signal: controller.signal });
+    const pending = engine.invoke(
+      "run_reasoning_exchange",
+      { session_id: started["session_id"] },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 50);
     expect((await errorOf(pending)).code).toBe("CANCELLED");
     const after = await rowCounts(store);
     expect({ ...after, invocations: before["invocations"] }).toEqual(before);
-    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).toMatchObject({ status: "started" });
+    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).toMatchObject({
+      status: "started",
+    });
   });
 });
 
@@ -283,7 +389,10 @@ describe("bad input writes nothing", () => {
     const before = await rowCounts(store);
 
     const unknown = await errorOf(engine.invoke("run_reasoning_exchange", { session_id: "ses_missing" }));
-    expect([unknown.code, unknown.issues]).toEqual(["NOT_FOUND", [{ field: "session_id", message: "no reasoning session with id 'ses_missing'" }]]);
+    expect([unknown.code, unknown.issues]).toEqual([
+      "NOT_FOUND",
+      [{ field: "session_id", message: "no reasoning session with id 'ses_missing'" }],
+    ]);
     const finished = await errorOf(engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] }));
     expect([finished.code, finished.issues[0]?.field]).toEqual(["CONFLICT", "session_id"]);
     expect(finished.message).toContain("is finished (threshold_met) after 1 iteration(s)");
@@ -292,13 +401,26 @@ describe("bad input writes nothing", () => {
       { name: "A", role: "r", systemPrompt: "p" },
     ];
     const invalid = await errorOf(engine.invoke("start_reasoning_session", { topic: "t", agents }));
-    expect([invalid.code, invalid.issues]).toEqual(["INVALID_INPUT", [{ field: "agents.1.name", message: "'A' is already the name of agents.0; agent names must be unique" }]]);
-    const tooMany = await errorOf(engine.invoke("start_reasoning_session", { topic: "t", agents: Array.from({ length: 9 }, (_, index) => ({ name: `a${index}`, role: "r", systemPrompt: "p" })) }));
+    expect([invalid.code, invalid.issues]).toEqual([
+      "INVALID_INPUT",
+      [{ field: "agents.1.name", message: "'A' is already the name of agents.0; agent names must be unique" }],
+    ]);
+    const tooMany = await errorOf(
+      engine.invoke("start_reasoning_session", {
+        topic: "t",
+        agents: Array.from({ length: 9 }, (_, index) => ({ name: `a${index}`, role: "r", systemPrompt: "p" })),
+      }),
+    );
     expect(tooMany.issues).toEqual([{ field: "agents", message: "agents takes at most 8 agents" }]);
     const other = await engine.invoke("start_reasoning_session", { topic: "t" });
     const afterStart = await rowCounts(store);
-    const wrongIteration = await errorOf(engine.invoke("run_reasoning_exchange", { session_id: other["session_id"], iteration: 2 }));
-    expect([wrongIteration.code, wrongIteration.issues]).toEqual(["CONFLICT", [{ field: "iteration", message: "the next iteration is 0" }]]);
+    const wrongIteration = await errorOf(
+      engine.invoke("run_reasoning_exchange", { session_id: other["session_id"], iteration: 2 }),
+    );
+    expect([wrongIteration.code, wrongIteration.issues]).toEqual([
+      "CONFLICT",
+      [{ field: "iteration", message: "the next iteration is 0" }],
+    ]);
     expect(await rowCounts(store)).toEqual(afterStart);
     expect(afterStart["dialog_sessions"]).toBe((before["dialog_sessions"] as number) + 1);
     expect(afterStart["dialog_exchanges"]).toBe(before["dialog_exchanges"]);
@@ -307,7 +429,9 @@ describe("bad input writes nothing", () => {
   it("a context that leaves no room in the context budget is refused at the start", async () => {
     const { engine, store } = await setup({});
     const before = await rowCounts(store);
-    const error = await errorOf(engine.invoke("start_reasoning_session", { topic: "t", context: "x".repeat(8_000), contextBudgetTokens: 2_000 }));
+    const error = await errorOf(
+      engine.invoke("start_reasoning_session", { topic: "t", context: "x".repeat(8_000), contextBudgetTokens: 2_000 }),
+    );
     expect([error.code, error.issues[0]?.field]).toEqual(["INVALID_INPUT", "context"]);
     expect(await rowCounts(store)).toEqual(before);
   });
@@ -325,7 +449,11 @@ describe("sessions over time", () => {
     expect(error.code).toBe("CONFLICT");
     expect(error.message).toContain("expired: no activity for more than 5 minute(s)");
     // Expiry is reported as a status of its own, by the status and by the result.
-    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).toMatchObject({ status: "expired", expired: true, current_iteration: 2 });
+    expect(await engine.invoke("get_session_status", { session_id: started["session_id"] })).toMatchObject({
+      status: "expired",
+      expired: true,
+      current_iteration: 2,
+    });
     const result = await engine.invoke("get_reasoning_result", { session_id: started["session_id"] });
     expect(result).toMatchObject({ status: "expired", quality_metrics: { iterations: 2 } });
     expect(result["next_step"]).toContain("expired");
@@ -336,7 +464,9 @@ describe("sessions over time", () => {
     const started = await engine.invoke("start_reasoning_session", { topic: "t" });
     expect(started["expires_at"]).toBe("2026-11-23T10:01:00.000Z");
     clock.advance(61_000);
-    expect((await errorOf(engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] }))).message).toContain("expired");
+    expect(
+      (await errorOf(engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] }))).message,
+    ).toContain("expired");
   });
 
   it("a restart in the middle of a session, then another exchange, continues it", async () => {
@@ -346,11 +476,16 @@ describe("sessions over time", () => {
       // Real ids: a restarted service must not reuse the ids of the rows already written.
       const first = await setup(rising, { path, engine: { ids: randomIds } });
       const started = await first.engine.invoke("start_reasoning_session", { topic: "Restartable", maxIterations: 4 });
-      const before = (await first.engine.invoke("run_reasoning_exchange", { session_id: started["session_id"] })) as Output;
+      const before = (await first.engine.invoke("run_reasoning_exchange", {
+        session_id: started["session_id"],
+      })) as Output;
       await first.store.close();
 
       const second = await setup(rising, { path, engine: { ids: randomIds } });
-      const after = (await second.engine.invoke("run_reasoning_exchange", { session_id: started["session_id"], iteration: 1 })) as Output;
+      const after = (await second.engine.invoke("run_reasoning_exchange", {
+        session_id: started["session_id"],
+        iteration: 1,
+      })) as Output;
       expect([before.iteration, after.iteration]).toEqual([0, 1]);
       const prompt = second.model.calls[0]?.messages[0]?.content ?? "";
       expect(prompt).toContain("Written by think (produce) in iteration 0.");
@@ -363,23 +498,43 @@ describe("sessions over time", () => {
   });
 
   it("summarises early iterations when the prompts would overflow the context budget; the raw turns stay stored", async () => {
-    const longDocument = (turn: { agent: string; iteration: number; act: string }) => `# Document\nWritten by ${turn.agent} (${turn.act}) in iteration ${turn.iteration}.\n${"Detail. ".repeat(180)}`;
-    const { engine, model, store } = await setup({ reviewerScore: () => 0.5, document: longDocument, summary: () => "Iterations so far: the document grew; clarity was asked for." });
-    const started = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 5, contextBudgetTokens: 1_200 });
+    const longDocument = (turn: { agent: string; iteration: number; act: string }) =>
+      `# Document\nWritten by ${turn.agent} (${turn.act}) in iteration ${turn.iteration}.\n${"Detail. ".repeat(180)}`;
+    const { engine, model, store } = await setup({
+      reviewerScore: () => 0.5,
+      document: longDocument,
+      summary: () => "Iterations so far: the document grew; clarity was asked for.",
+    });
+    const started = await engine.invoke("start_reasoning_session", {
+      topic: "t",
+      maxIterations: 5,
+      contextBudgetTokens: 1_200,
+    });
     const outputs = await runToEnd(engine, started["session_id"] as string);
     // Iteration 1 fits; from iteration 2 on, each exchange folds the iteration before last into the summary.
-    expect(outputs.map((output) => (output["summary"] as { through_iteration: number } | undefined)?.through_iteration)).toEqual([undefined, undefined, 0, 1, 2]);
+    expect(
+      outputs.map((output) => (output["summary"] as { through_iteration: number } | undefined)?.through_iteration),
+    ).toEqual([undefined, undefined, 0, 1, 2]);
     const summaryCalls = model.calls.filter((call) => call.schemaName === "dialog_summary");
     expect(summaryCalls).toHaveLength(3);
     expect(summaryCalls[0]?.messages[0]?.content).toContain("Written by think (produce) in iteration 0.");
-    expect(summaryCalls[1]?.messages[0]?.content).toMatch(/## Summary of iterations 0-0[\s\S]*Written by think \(produce\) in iteration 1\./);
+    expect(summaryCalls[1]?.messages[0]?.content).toMatch(
+      /## Summary of iterations 0-0[\s\S]*Written by think \(produce\) in iteration 1\./,
+    );
     // The first prompt of iteration 2 uses the summary instead of iteration 0's turns.
-    const iterationTwo = model.calls.find((call) => call.schemaName === "dialog_document" && (call.messages[0]?.content ?? "").includes("# Your task (iteration 2)"));
+    const iterationTwo = model.calls.find(
+      (call) =>
+        call.schemaName === "dialog_document" &&
+        (call.messages[0]?.content ?? "").includes("# Your task (iteration 2)"),
+    );
     expect(iterationTwo?.messages[0]?.content).toContain("## Summary of iterations 0-0\nIterations so far");
     expect(iterationTwo?.messages[0]?.content).not.toContain("in iteration 0.");
     const exchanges = await sql<{ count: number }>`select count(*) as count from dialog_exchanges`.execute(store.db);
     expect(Number(exchanges.rows[0]?.count)).toBe(10);
-    const result = await engine.invoke("get_reasoning_result", { session_id: started["session_id"], include_full_exchange: true });
+    const result = await engine.invoke("get_reasoning_result", {
+      session_id: started["session_id"],
+      include_full_exchange: true,
+    });
     expect(result["full_exchange"]).toHaveLength(10);
     expect(result["result"]).toContain("### Summary of iterations 0-0 (used in later prompts instead of them)");
     // Summaries are counted in the session's tokens.
@@ -398,37 +553,52 @@ describe("host-executed (no key)", () => {
       rounds.push(step.prompts.length);
       const answers = expandNeedsCompletion(step, known).map((prompt) => ({
         prompt_id: prompt.id,
-        answer: answerDialogPrompt({ schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema }, script),
+        answer: answerDialogPrompt(
+          { schemaName: prompt.name, system: prompt.system, user: prompt.user, jsonSchema: prompt.schema },
+          script,
+        ),
       }));
       result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers });
     }
     return { result: result as Output, rounds };
   }
 
-  it.each(dialogPresetNameSchema.options)("%s runs to threshold_met through needs_completion rounds: one per dependent step", async (mode: DialogPresetName) => {
-    const { engine, store } = await setup([], { router: hostModelRouter });
-    const started = await engine.invoke("start_reasoning_session", { topic: "t", mode, maxIterations: 5 });
-    const statuses: string[] = [];
-    for (let iteration = 0; iteration < 3; iteration += 1) {
-      const { result, rounds } = await drive(engine, started["session_id"] as string, rising);
-      expect(rounds).toEqual(mode === "synthesis" ? [2, 1, 2] : [1, 1]);
-      expect(result.exchanges.every((exchange) => (exchange["tokens"] as { estimated: boolean }).estimated)).toBe(true);
-      statuses.push(result.status);
-    }
-    expect(statuses).toEqual(["in_progress", "in_progress", "threshold_met"]);
-    const tokens = (await engine.invoke("get_session_status", { session_id: started["session_id"] }))["tokens_used"] as number;
-    expect(tokens).toBeGreaterThan(0);
-    const counts = await rowCounts(store);
-    expect(counts["dialog_iterations"]).toBe(3);
-  });
+  it.each(dialogPresetNameSchema.options)(
+    "%s runs to threshold_met through needs_completion rounds: one per dependent step",
+    async (mode: DialogPresetName) => {
+      const { engine, store } = await setup([], { router: hostModelRouter });
+      const started = await engine.invoke("start_reasoning_session", { topic: "t", mode, maxIterations: 5 });
+      const statuses: string[] = [];
+      for (let iteration = 0; iteration < 3; iteration += 1) {
+        const { result, rounds } = await drive(engine, started["session_id"] as string, rising);
+        expect(rounds).toEqual(mode === "synthesis" ? [2, 1, 2] : [1, 1]);
+        expect(result.exchanges.every((exchange) => (exchange["tokens"] as { estimated: boolean }).estimated)).toBe(
+          true,
+        );
+        statuses.push(result.status);
+      }
+      expect(statuses).toEqual(["in_progress", "in_progress", "threshold_met"]);
+      const tokens = (await engine.invoke("get_session_status", { session_id: started["session_id"] }))[
+        "tokens_used"
+      ] as number;
+      expect(tokens).toBeGreaterThan(0);
+      const counts = await rowCounts(store);
+      expect(counts["dialog_iterations"]).toBe(3);
+    },
+  );
 
   it("stops on a token budget with estimated tokens, and to max_iterations, without a key", async () => {
     const { engine } = await setup([], { router: hostModelRouter });
     const started = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 2 });
     const statuses = [];
-    for (let iteration = 0; iteration < 2; iteration += 1) statuses.push((await drive(engine, started["session_id"] as string, { reviewerScore: () => 0.5 })).result.status);
+    for (let iteration = 0; iteration < 2; iteration += 1)
+      statuses.push((await drive(engine, started["session_id"] as string, { reviewerScore: () => 0.5 })).result.status);
     expect(statuses).toEqual(["in_progress", "max_iterations"]);
-    const budgeted = await engine.invoke("start_reasoning_session", { topic: "t", maxIterations: 10, tokenBudget: 1_000 });
+    const budgeted = await engine.invoke("start_reasoning_session", {
+      topic: "t",
+      maxIterations: 10,
+      tokenBudget: 1_000,
+    });
     const { result } = await drive(engine, budgeted["session_id"] as string, { reviewerScore: () => 0.5 });
     expect(result.status).toBe("budget_exhausted");
   });

@@ -1,5 +1,16 @@
-import { DeliberateError, defaultDialogPlan, type startReasoningSessionTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
-import { type DialogModuleOptions, type DialogToolContext, defaultContextBudgetTokens, defaultIdleTimeoutMinutes } from "../../dialog-context.ts";
+import {
+  DeliberateError,
+  defaultDialogPlan,
+  type startReasoningSessionTool,
+  type ToolInput,
+  type ToolOutput,
+} from "@deliberate/contracts";
+import {
+  type DialogModuleOptions,
+  type DialogToolContext,
+  defaultContextBudgetTokens,
+  defaultIdleTimeoutMinutes,
+} from "../../dialog-context.ts";
 import { createProducerMode } from "../../modes/document.mode.ts";
 import { presetByName } from "../../presets/builtin-presets.ts";
 import { nextStepFor } from "../../session-state.ts";
@@ -13,7 +24,11 @@ type StartOutput = ToolOutput<typeof startReasoningSessionTool>;
  * agents. No model call. Refuses, writing nothing, a topic and context whose first prompt
  * would not fit the context budget.
  */
-export async function startReasoningSession(input: StartInput, context: DialogToolContext, options: DialogModuleOptions = {}): Promise<StartOutput> {
+export async function startReasoningSession(
+  input: StartInput,
+  context: DialogToolContext,
+  options: DialogModuleOptions = {},
+): Promise<StartOutput> {
   const preset = presetByName(input.mode);
   const agents = input.agents ?? [...preset.agents];
   const plan = input.turns ?? (input.agents ? defaultDialogPlan(agents.map((agent) => agent.name)) : preset.turns);
@@ -25,7 +40,14 @@ export async function startReasoningSession(input: StartInput, context: DialogTo
     ...(plan[0] ?? []).map((turn) => {
       const agent = agents.find((candidate) => candidate.name === turn.agent) ?? agents[0];
       const mode = createProducerMode(agent as (typeof agents)[number], preset);
-      const prompt = mode.prompt({ topic: input.topic, context: input.context ?? null, iteration: 0, earlier: { summary: null, turns: [] }, documents: [], directives: [] });
+      const prompt = mode.prompt({
+        topic: input.topic,
+        context: input.context ?? null,
+        iteration: 0,
+        earlier: { summary: null, turns: [] },
+        documents: [],
+        directives: [],
+      });
       return estimateTokens(mode.system) + estimateTokens(prompt);
     }),
   );
@@ -35,7 +57,9 @@ export async function startReasoningSession(input: StartInput, context: DialogTo
     throw new DeliberateError({
       code: "INVALID_INPUT",
       message: `The first prompt needs about ${firstPrompt} tokens, more than three quarters of the ${contextBudgetTokens}-token context budget, which leaves no room for the document. Nothing was written.`,
-      issues: [{ field, message: `about ${firstPrompt} tokens before any document; the budget is ${contextBudgetTokens}` }],
+      issues: [
+        { field, message: `about ${firstPrompt} tokens before any document; the budget is ${contextBudgetTokens}` },
+      ],
       hint: "Shorten context or the agents' system prompts, or raise contextBudgetTokens.",
     });
   }

@@ -14,7 +14,8 @@ function seedText(request: ExecuteTaskRequest): string {
   if (context?.domainKnowledge) parts.push(`Domain knowledge:\n${context.domainKnowledge}`);
   if (context?.currentPlanStep) parts.push(`Current plan step: ${context.currentPlanStep}`);
   if (summary != null) parts.push(`Prior reasoning summary:\n${textOf(summary)}`);
-  if (context?.historicalConversation) parts.push(`Conversation (most recent part):\n${context.historicalConversation.slice(-6000)}`);
+  if (context?.historicalConversation)
+    parts.push(`Conversation (most recent part):\n${context.historicalConversation.slice(-6000)}`);
   return parts.join("\n\n");
 }
 
@@ -39,14 +40,28 @@ async function absorbAnswer(task: Task, work: PendingWork): Promise<void> {
       run.findings.push(`Tool ${work.toolName} failed: ${clip(text, 500)}`);
       run.record("toolResult", `The host reports that ${work.toolName} failed: ${clip(text, 300)}`, task.graph.mark());
     } else {
-      run.findings.push(`Tool ${work.toolName}(${clip(JSON.stringify(work.toolArguments), 200)}) returned: ${clip(text, 500)}`);
-      await extractInto(run, { source: `result of the tool ${work.toolName}`, text, kind: "tool_result", step: `tool ${work.toolName}`, reference: work.toolCallId });
+      run.findings.push(
+        `Tool ${work.toolName}(${clip(JSON.stringify(work.toolArguments), 200)}) returned: ${clip(text, 500)}`,
+      );
+      await extractInto(run, {
+        source: `result of the tool ${work.toolName}`,
+        text,
+        kind: "tool_result",
+        step: `tool ${work.toolName}`,
+        reference: work.toolCallId,
+      });
     }
     settle(work.resume, result?.isError ? `(the tool failed: ${clip(text, 300)})` : clip(text, 500));
   } else {
     const answer = request.userInput ?? "";
     run.findings.push(`The user answered "${work.question}": ${clip(answer, 500)}`);
-    await extractInto(run, { source: "user's answer", text: `Question: ${work.question}\nAnswer: ${answer}`, kind: "user_input", step: "user input", reference: null });
+    await extractInto(run, {
+      source: "user's answer",
+      text: `Question: ${work.question}\nAnswer: ${answer}`,
+      kind: "user_input",
+      step: "user input",
+      reference: null,
+    });
     settle(work.resume, clip(answer, 500));
   }
 }
@@ -54,7 +69,13 @@ async function absorbAnswer(task: Task, work: PendingWork): Promise<void> {
 /** A new session's seed: extracted from the goal and context; EXTRACTION_EMPTY when nothing came of it. */
 async function seed(task: Task): Promise<Stage> {
   const extracted = needsExtraction(task.request.contextData)
-    ? await extractInto(task.run, { source: "goal and context", text: seedText(task.request), kind: "seed", step: "seed", reference: null })
+    ? await extractInto(task.run, {
+        source: "goal and context",
+        text: seedText(task.request),
+        kind: "seed",
+        step: "seed",
+        reference: null,
+      })
     : { entities: 0, relations: 0 };
   absorbHost(task);
   if (task.graph.entityCount > 0) return { stage: "reason" };
@@ -65,7 +86,8 @@ async function seed(task: Task): Promise<Stage> {
       error: {
         code: executeTaskFailures.EXTRACTION_EMPTY,
         reason: "EXTRACTION_EMPTY",
-        message: "No entities or relations could be extracted from goalQuery and contextData, so there is no graph to reason over",
+        message:
+          "No entities or relations could be extracted from goalQuery and contextData, so there is no graph to reason over",
         details: `The extraction returned ${extracted.entities} entities and ${extracted.relations} relations. Give the goal concrete subjects, or add facts in contextData.domainKnowledge or contextData.facts.`,
         retryable: false,
       },
@@ -80,7 +102,11 @@ async function enrich(task: Task): Promise<void> {
   const summary = request.contextData?.hostProvidedPriorReasoningSummary;
   await extractInto(task.run, {
     source: "new goal",
-    text: [`Goal: ${request.goalQuery}`, request.contextData?.domainKnowledge ? `Domain knowledge:\n${request.contextData.domainKnowledge}` : "", summary != null ? `Prior reasoning summary:\n${textOf(summary)}` : ""]
+    text: [
+      `Goal: ${request.goalQuery}`,
+      request.contextData?.domainKnowledge ? `Domain knowledge:\n${request.contextData.domainKnowledge}` : "",
+      summary != null ? `Prior reasoning summary:\n${textOf(summary)}` : "",
+    ]
       .filter(Boolean)
       .join("\n\n"),
     kind: "extraction",

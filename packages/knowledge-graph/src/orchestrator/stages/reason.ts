@@ -13,7 +13,12 @@ import type { Outcome, Task } from "./task.ts";
 
 const planKinds = { inductive: "induce", deductive: "deduce", abductive: "abduce" } as const;
 
-async function runOperation(run: ReasoningRun, kind: "induce" | "deduce" | "abduce", purpose: string, step: string): Promise<void> {
+async function runOperation(
+  run: ReasoningRun,
+  kind: "induce" | "deduce" | "abduce",
+  purpose: string,
+  step: string,
+): Promise<void> {
   if (kind === "induce") await induce(run, purpose, step);
   else if (kind === "deduce") await deduce(run, purpose, step);
   else await abduce(run, purpose, step);
@@ -39,7 +44,11 @@ async function makePlan(run: ReasoningRun, currentPlanStep: string | null): Prom
     question: step.kind === "askUser" ? step.question : null,
     status: "pending",
   }));
-  run.record("plan", `Plan of ${steps.length} step(s): ${steps.map((step, index) => `${index + 1}. ${step.kind}: ${step.purpose}`).join(" ")}`, run.graph.mark());
+  run.record(
+    "plan",
+    `Plan of ${steps.length} step(s): ${steps.map((step, index) => `${index + 1}. ${step.kind}: ${step.purpose}`).join(" ")}`,
+    run.graph.mark(),
+  );
   return steps;
 }
 
@@ -47,7 +56,13 @@ function resumePoint(task: Task, stage: ResumePoint["stage"]): ResumePoint {
   const { run } = task;
   const relevant = new Set(run.found.relevantEntities);
   for (const entity of run.graph.entities()) if (entity.fresh) relevant.add(entity.key);
-  return { ...task.base, stage, findings: run.findings.slice(-40), trace: run.trace.slice(-50), relevant: [...relevant].slice(0, 200) };
+  return {
+    ...task.base,
+    stage,
+    findings: run.findings.slice(-40),
+    trace: run.trace.slice(-50),
+    relevant: [...relevant].slice(0, 200),
+  };
 }
 
 /** A step's prompt exactly as the server would send it (and as needs_completion shows it). */
@@ -72,11 +87,18 @@ function planPrompts(run: ReasoningRun, steps: readonly StoredPlanStep[]): Array
     const focus = run.focus(`${run.input.goal} ${step.purpose}`);
     const base = { goal: run.input.goal, purpose: step.purpose, graph: focus.text, names: focus.names };
     if (step.kind === "induce") prompts.push(promptOf(createInductionMode(focus.names), base, index));
-    if (step.kind === "deduce") prompts.push(promptOf(createDeductionMode(focus.names), { ...base, premises: run.input.premises }, index));
+    if (step.kind === "deduce")
+      prompts.push(promptOf(createDeductionMode(focus.names), { ...base, premises: run.input.premises }, index));
     if (step.kind === "abduce") prompts.push(promptOf(createAbductionMode(focus.names), base, index));
   });
   const focus = run.focus(run.input.goal);
-  prompts.push(promptOf(createAnswerMode(focus.names), { goal: run.input.goal, graph: focus.text, findings: run.findingsText(), sample: null }, steps.length));
+  prompts.push(
+    promptOf(
+      createAnswerMode(focus.names),
+      { goal: run.input.goal, graph: focus.text, findings: run.findingsText(), sample: null },
+      steps.length,
+    ),
+  );
   return prompts;
 }
 
@@ -86,7 +108,16 @@ async function planWithPrompts(task: Task): Promise<Outcome> {
   const steps =
     reasoningType === "planAndExecuteCoT"
       ? await makePlan(run, task.request.contextData?.currentPlanStep ?? null)
-      : [{ kind: planKinds[reasoningType], purpose: task.goal, toolName: null, toolArguments: null, question: null, status: "pending" as const }];
+      : [
+          {
+            kind: planKinds[reasoningType],
+            purpose: task.goal,
+            toolName: null,
+            toolArguments: null,
+            question: null,
+            status: "pending" as const,
+          },
+        ];
   task.planSteps = steps;
   return { kind: "planned", prompts: planPrompts(run, steps) };
 }
@@ -104,8 +135,17 @@ async function executePlan(task: Task): Promise<Outcome | null> {
       step.status = "waiting";
       const stage = { stage: "plan" as const, steps, next: index + 1 };
       if (step.kind === "toolCall") {
-        run.record("toolCall", `Plan step ${index + 1}: asked the host to call ${step.toolName} (${step.purpose}).`, task.graph.mark());
-        return { kind: "waitTool", toolName: step.toolName as string, toolArguments: step.toolArguments ?? {}, resume: resumePoint(task, stage) };
+        run.record(
+          "toolCall",
+          `Plan step ${index + 1}: asked the host to call ${step.toolName} (${step.purpose}).`,
+          task.graph.mark(),
+        );
+        return {
+          kind: "waitTool",
+          toolName: step.toolName as string,
+          toolArguments: step.toolArguments ?? {},
+          resume: resumePoint(task, stage),
+        };
       }
       run.record("askUser", `Plan step ${index + 1}: asked the user: ${step.question}`, task.graph.mark());
       return { kind: "waitUser", question: step.question as string, resume: resumePoint(task, stage) };
@@ -119,14 +159,24 @@ async function executePlan(task: Task): Promise<Outcome | null> {
 /** The answer under the CoT variation; self-ask may wait for a tool result or the user first. */
 async function answer(task: Task): Promise<Outcome> {
   const { run, resume } = task;
-  const resumeQuestions: StoredSubQuestion[] | null = resume?.stage.stage === "selfAsk" ? resume.stage.subQuestions : null;
+  const resumeQuestions: StoredSubQuestion[] | null =
+    resume?.stage.stage === "selfAsk" ? resume.stage.subQuestions : null;
   const answered = await answerGoal(run, task.cot.used, task.desired, resumeQuestions);
   if (answered.kind === "answered") return answered;
   const question = answered.subQuestions[answered.waiting] as StoredSubQuestion;
   const stage = { stage: "selfAsk" as const, subQuestions: answered.subQuestions, waiting: answered.waiting };
   if (question.source === "tool") {
-    run.record("toolCall", `Self-ask: asked the host to call ${question.toolName} for "${question.question}".`, task.graph.mark());
-    return { kind: "waitTool", toolName: question.toolName as string, toolArguments: question.toolArguments ?? {}, resume: resumePoint(task, stage) };
+    run.record(
+      "toolCall",
+      `Self-ask: asked the host to call ${question.toolName} for "${question.question}".`,
+      task.graph.mark(),
+    );
+    return {
+      kind: "waitTool",
+      toolName: question.toolName as string,
+      toolArguments: question.toolArguments ?? {},
+      resume: resumePoint(task, stage),
+    };
   }
   run.record("askUser", `Self-ask: asked the user: ${question.question}`, task.graph.mark());
   return { kind: "waitUser", question: question.question, resume: resumePoint(task, stage) };

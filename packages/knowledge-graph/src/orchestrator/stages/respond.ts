@@ -13,7 +13,15 @@ function wirePlan(goal: string, maxPlanDepth: number, steps: readonly StoredPlan
   return {
     goal,
     maxPlanDepth,
-    steps: steps.map((step, index) => ({ index, kind: step.kind, purpose: step.purpose, status: step.status, toolName: step.toolName, toolArguments: step.toolArguments, question: step.question })),
+    steps: steps.map((step, index) => ({
+      index,
+      kind: step.kind,
+      purpose: step.purpose,
+      status: step.status,
+      toolName: step.toolName,
+      toolArguments: step.toolArguments,
+      question: step.question,
+    })),
   };
 }
 
@@ -29,7 +37,10 @@ function relevantSubgraph(run: ReasoningRun) {
       keys.add(relation.object);
     }
   }
-  const entities = graph.entities().filter((entity) => keys.has(entity.key)).slice(0, traceSubgraphLimits.entities);
+  const entities = graph
+    .entities()
+    .filter((entity) => keys.has(entity.key))
+    .slice(0, traceSubgraphLimits.entities);
   const shown = new Set(entities.map((entity) => entity.key));
   const relations = graph
     .relations()
@@ -66,7 +77,11 @@ function traceOf(task: Task, outcome: Outcome): ReasoningTrace {
 }
 
 /** Stage 4: the response of a committed call, with a freshly signed session state. */
-export function respond(task: Task, outcome: Exclude<Outcome, { kind: "failed" }>, committed: Committed): ExecuteTaskResponse {
+export function respond(
+  task: Task,
+  outcome: Exclude<Outcome, { kind: "failed" }>,
+  committed: Committed,
+): ExecuteTaskResponse {
   const { sessionId, toolCallId, committedAt } = committed;
   const report = outcome.kind === "answered" ? outcome.report : null;
   const plan = task.planSteps ? wirePlan(task.goal, task.options.maxPlanDepth, task.planSteps) : null;
@@ -75,17 +90,31 @@ export function respond(task: Task, outcome: Exclude<Outcome, { kind: "failed" }
     taskId: task.taskId,
     reasoningSessionId: sessionId,
     status:
-      outcome.kind === "waitTool" ? "pending_tool_call" : outcome.kind === "waitUser" ? "pending_user_input" : outcome.kind === "exhausted" ? "max_iterations_reached" : "completed",
+      outcome.kind === "waitTool"
+        ? "pending_tool_call"
+        : outcome.kind === "waitUser"
+          ? "pending_user_input"
+          : outcome.kind === "exhausted"
+            ? "max_iterations_reached"
+            : "completed",
     result: {
       reasonedAnswer: outcome.kind === "answered" ? outcome.answer : null,
       reasoningTrace: traceOf(task, outcome),
       confidenceScore: report?.score ?? null,
       confidenceMethod: report?.method ?? null,
       plan,
-      promptsToExecute: prompts ? prompts.map((prompt) => `${prompt.system}\n\n${prompt.user}\n\nAnswer with one JSON object matching this JSON Schema:\n${JSON.stringify(prompt.schema)}`) : null,
+      promptsToExecute: prompts
+        ? prompts.map(
+            (prompt) =>
+              `${prompt.system}\n\n${prompt.user}\n\nAnswer with one JSON object matching this JSON Schema:\n${JSON.stringify(prompt.schema)}`,
+          )
+        : null,
       promptDetails: prompts,
     },
-    toolCallRequest: outcome.kind === "waitTool" ? { toolName: outcome.toolName, toolArguments: outcome.toolArguments, toolCallId: toolCallId as string } : null,
+    toolCallRequest:
+      outcome.kind === "waitTool"
+        ? { toolName: outcome.toolName, toolArguments: outcome.toolArguments, toolCallId: toolCallId as string }
+        : null,
     userInputRequest: outcome.kind === "waitUser" ? outcome.question : null,
     error: null,
     updatedSessionState: signSessionState({ sessionId, revision: committed.expectedRevision + 1 }, committed.secret),
@@ -99,10 +128,16 @@ export function respond(task: Task, outcome: Exclude<Outcome, { kind: "failed" }
  * stays at its revision (so its state is returned again and the call can be
  * retried). The invocation row records the failure.
  */
-export async function failedResponse(task: Task, outcome: Extract<Outcome, { kind: "failed" }>): Promise<ExecuteTaskResponse> {
+export async function failedResponse(
+  task: Task,
+  outcome: Extract<Outcome, { kind: "failed" }>,
+): Promise<ExecuteTaskResponse> {
   const { context, options, access, request } = task;
   if (outcome.error.reason !== "EXTRACTION_EMPTY") {
-    context.reportFailure({ code: outcome.error.reason as Parameters<KnowledgeGraphContext["reportFailure"]>[0]["code"], message: outcome.error.message });
+    context.reportFailure({
+      code: outcome.error.reason as Parameters<KnowledgeGraphContext["reportFailure"]>[0]["code"],
+      message: outcome.error.message,
+    });
   }
   const session = access.kind === "existing" ? access.session : null;
   const secret = session ? await stateSecretFor(context, options) : undefined;
@@ -114,7 +149,10 @@ export async function failedResponse(task: Task, outcome: Extract<Outcome, { kin
     toolCallRequest: null,
     userInputRequest: null,
     error: outcome.error,
-    updatedSessionState: session && secret !== undefined ? signSessionState({ sessionId: session.sessionId, revision: session.revision }, secret) : null,
+    updatedSessionState:
+      session && secret !== undefined
+        ? signSessionState({ sessionId: session.sessionId, revision: session.revision }, secret)
+        : null,
     sessionExpiresAt: session ? expiresAt(session, options) : null,
     notices: task.run.notices,
   };

@@ -4,7 +4,10 @@ import type { KnowledgeGraphContext } from "../reasoning-run.ts";
 import { expiresAt } from "../session-access.ts";
 
 /** LIMIT_EXCEEDED for a new session when the cap is reached, saying when a place frees at the latest. */
-export function overCapError(options: KnowledgeGraphOptions, oldest: Parameters<typeof expiresAt>[0] | undefined): DeliberateError {
+export function overCapError(
+  options: KnowledgeGraphOptions,
+  oldest: Parameters<typeof expiresAt>[0] | undefined,
+): DeliberateError {
   return new DeliberateError({
     code: "LIMIT_EXCEEDED",
     message: `${options.maxActiveSessions} reasoning sessions are active, the most this server keeps; a new session cannot start`,
@@ -16,7 +19,11 @@ export function overCapError(options: KnowledgeGraphOptions, oldest: Parameters<
 }
 
 /** Refuses a new session when the cap is reached (checked again when the session is written). */
-export async function refuseOverCap(context: KnowledgeGraphContext, options: KnowledgeGraphOptions, idleCutoff: string): Promise<void> {
+export async function refuseOverCap(
+  context: KnowledgeGraphContext,
+  options: KnowledgeGraphOptions,
+  idleCutoff: string,
+): Promise<void> {
   const repository = context.store.knowledgeGraph;
   if ((await repository.countLiveSessions({ idleCutoff })) >= options.maxActiveSessions) {
     throw overCapError(options, await repository.leastRecentlyActiveSession({ idleCutoff }));

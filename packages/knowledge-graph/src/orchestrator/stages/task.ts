@@ -73,11 +73,17 @@ export interface Task {
 }
 
 /** The CoT variation requested, or standardCoT with a notice naming the supported ones. */
-function chooseVariation(requested: string | null, notices: Array<{ field: string | null; message: string }>): CoTVariation {
+function chooseVariation(
+  requested: string | null,
+  notices: Array<{ field: string | null; message: string }>,
+): CoTVariation {
   if (requested === null) return "standardCoT";
   const parsed = cotVariationSchema.safeParse(requested);
   if (parsed.success) return parsed.data;
-  notices.push({ field: "preferredCoTVariation", message: `'${requested}' is not supported (supported: ${cotVariationSchema.options.join(", ")}); standardCoT was used.` });
+  notices.push({
+    field: "preferredCoTVariation",
+    message: `'${requested}' is not supported (supported: ${cotVariationSchema.options.join(", ")}); standardCoT was used.`,
+  });
   return "standardCoT";
 }
 
@@ -85,7 +91,11 @@ function chooseVariation(requested: string | null, notices: Array<{ field: strin
  * Resolves (or admits) the session, loads its graph into memory and sets up the run: a resumed
  * session continues with the goal, reasoning type, variation and format of the task it waits on.
  */
-export async function startTask(request: ExecuteTaskRequest, context: KnowledgeGraphContext, options: KnowledgeGraphOptions): Promise<Task> {
+export async function startTask(
+  request: ExecuteTaskRequest,
+  context: KnowledgeGraphContext,
+  options: KnowledgeGraphOptions,
+): Promise<Task> {
   const now = context.clock.now();
   const access = await accessSession(request, context, options, now);
   const idleCutoff = new Date(now.getTime() - options.idleTimeoutMs).toISOString();
@@ -101,17 +111,25 @@ export async function startTask(request: ExecuteTaskRequest, context: KnowledgeG
   const format: OutputFormat = resume?.format ?? request.outputRequirements?.format ?? "finalAnswerWithTrace";
   const goal = resume?.goal ?? request.goalQuery;
   if (resume && (request.reasoningType !== resume.reasoningType || request.goalQuery !== resume.goal)) {
-    notices.push({ field: "goalQuery", message: `The session was waiting on task ${resume.taskId}; it continued with that task's goal and reasoning type.` });
+    notices.push({
+      field: "goalQuery",
+      message: `The session was waiting on task ${resume.taskId}; it continued with that task's goal and reasoning type.`,
+    });
   }
   const taskId = request.taskId;
   const sessionId = access.kind === "existing" ? access.session.sessionId : null;
-  const hostRules = rulesInForce(sessionId !== null ? await context.store.knowledgeGraphRules.list(sessionId) : [], request.contextData?.rules);
+  const hostRules = rulesInForce(
+    sessionId !== null ? await context.store.knowledgeGraphRules.list(sessionId) : [],
+    request.contextData?.rules,
+  );
   const graph = await loadWorkingGraph(context.store.knowledgeGraph, sessionId, request);
   const run = new ReasoningRun(context, graph, {
     taskId,
     goal,
     tools: hostToolsOf(request.contextData?.availableTools),
-    premises: [request.contextData?.domainKnowledge ?? "", request.goalQuery].filter((text) => text.length > 0).join("\n"),
+    premises: [request.contextData?.domainKnowledge ?? "", request.goalQuery]
+      .filter((text) => text.length > 0)
+      .join("\n"),
     maxSteps: request.outputRequirements?.maxSteps ?? null,
     options,
     priorTrace: resume?.trace ?? [],

@@ -21,12 +21,18 @@ export const knowledgeGraphTables: Migration = {
       .addColumn("last_active_at", types.timestamp, (column) => column.notNull())
       .addColumn("closed_at", types.timestamp)
       .execute();
-    await db.schema.createIndex("knowledge_graph_sessions_state_activity").on("knowledge_graph_sessions").columns(["state", "last_active_at"]).execute();
+    await db.schema
+      .createIndex("knowledge_graph_sessions_state_activity")
+      .on("knowledge_graph_sessions")
+      .columns(["state", "last_active_at"])
+      .execute();
 
     await db.schema
       .createTable("knowledge_graph_entities")
       .addColumn("id", "text", (column) => column.primaryKey())
-      .addColumn("session_id", "text", (column) => column.notNull().references("knowledge_graph_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.notNull().references("knowledge_graph_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("position", "integer", (column) => column.notNull())
       .addColumn("name", "text", (column) => column.notNull())
       .addColumn("normalized_name", "text", (column) => column.notNull())
@@ -46,11 +52,17 @@ export const knowledgeGraphTables: Migration = {
     await db.schema
       .createTable("knowledge_graph_relations")
       .addColumn("id", "text", (column) => column.primaryKey())
-      .addColumn("session_id", "text", (column) => column.notNull().references("knowledge_graph_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.notNull().references("knowledge_graph_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("position", "integer", (column) => column.notNull())
-      .addColumn("subject_id", "text", (column) => column.notNull().references("knowledge_graph_entities.id").onDelete("cascade"))
+      .addColumn("subject_id", "text", (column) =>
+        column.notNull().references("knowledge_graph_entities.id").onDelete("cascade"),
+      )
       .addColumn("predicate", "text", (column) => column.notNull())
-      .addColumn("object_id", "text", (column) => column.notNull().references("knowledge_graph_entities.id").onDelete("cascade"))
+      .addColumn("object_id", "text", (column) =>
+        column.notNull().references("knowledge_graph_entities.id").onDelete("cascade"),
+      )
       .addColumn("confidence", "double precision", (column) => column.notNull())
       .addColumn("validity", "text", (column) => column.notNull())
       .addColumn("provenance_kind", "text", (column) => column.notNull())
@@ -60,9 +72,18 @@ export const knowledgeGraphTables: Migration = {
       .addColumn("derivation", types.json)
       .addColumn("created_at", types.timestamp, (column) => column.notNull())
       .addColumn("updated_at", types.timestamp, (column) => column.notNull())
-      .addUniqueConstraint("knowledge_graph_relations_session_triple", ["session_id", "subject_id", "predicate", "object_id"])
+      .addUniqueConstraint("knowledge_graph_relations_session_triple", [
+        "session_id",
+        "subject_id",
+        "predicate",
+        "object_id",
+      ])
       .execute();
-    await db.schema.createIndex("knowledge_graph_relations_object").on("knowledge_graph_relations").column("object_id").execute();
+    await db.schema
+      .createIndex("knowledge_graph_relations_object")
+      .on("knowledge_graph_relations")
+      .column("object_id")
+      .execute();
 
     // The key session states are signed with, made on first use so every replica sharing the database shares it.
     await db.schema

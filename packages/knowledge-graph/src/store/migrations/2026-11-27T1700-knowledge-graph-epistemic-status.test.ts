@@ -5,28 +5,72 @@ import { openStore, type Store, type StoreContribution } from "@deliberate/store
 import { testDialects, useTestStores } from "@deliberate/store/testing";
 import type { Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { createKnowledgeGraphRepository, type KnowledgeGraphRepository } from "../repositories/knowledge-graph.repository.ts";
+import {
+  createKnowledgeGraphRepository,
+  type KnowledgeGraphRepository,
+} from "../repositories/knowledge-graph.repository.ts";
 import { knowledgeGraphMigrations } from "./index.ts";
 
 const tables = knowledgeGraphMigrations["2026-11-24T1000-knowledge-graph-tables"];
-const before: StoreContribution = { name: "knowledge-graph", migrations: { "2026-11-24T1000-knowledge-graph-tables": tables as NonNullable<typeof tables> }, repositories: () => ({}) };
-const after: StoreContribution = { name: "knowledge-graph", migrations: knowledgeGraphMigrations, repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db) }) };
+const before: StoreContribution = {
+  name: "knowledge-graph",
+  migrations: { "2026-11-24T1000-knowledge-graph-tables": tables as NonNullable<typeof tables> },
+  repositories: () => ({}),
+};
+const after: StoreContribution = {
+  name: "knowledge-graph",
+  migrations: knowledgeGraphMigrations,
+  repositories: (db) => ({ knowledgeGraph: createKnowledgeGraphRepository(db) }),
+};
 
 const now = "2026-01-01T00:00:00.000Z";
-const provenance = { provenance_kind: "seed", provenance_task_id: "t", provenance_step: null, provenance_reference: null };
+const provenance = {
+  provenance_kind: "seed",
+  provenance_task_id: "t",
+  provenance_step: null,
+  provenance_reference: null,
+};
 
 /** A graph written by the shipped schema: an asserted, a derived, a hypothesized and a hypothesized-with-derivation relation. */
 async function writeOldGraph(store: Store): Promise<void> {
   const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-  await db.insertInto("sessions").values({ id: "s1", mode: "knowledge_graph", active_branch_id: null, created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto("sessions")
+    .values({ id: "s1", mode: "knowledge_graph", active_branch_id: null, created_at: now, updated_at: now })
+    .execute();
   await db
     .insertInto("knowledge_graph_sessions")
-    .values({ session_id: "s1", first_task_id: "t", goal_query: "q", state: "active", revision: 1, pending: null, calls: 1, created_at: now, updated_at: now, last_active_at: now, closed_at: null })
+    .values({
+      session_id: "s1",
+      first_task_id: "t",
+      goal_query: "q",
+      state: "active",
+      revision: 1,
+      pending: null,
+      calls: 1,
+      created_at: now,
+      updated_at: now,
+      last_active_at: now,
+      closed_at: null,
+    })
     .execute();
   for (const [index, name] of ["a", "b"].entries()) {
     await db
       .insertInto("knowledge_graph_entities")
-      .values({ id: `e-${name}`, session_id: "s1", position: index, name, normalized_name: name, type: "concept", observations: "[]", confidence: 1, validity: "asserted", ...provenance, created_at: now, updated_at: now })
+      .values({
+        id: `e-${name}`,
+        session_id: "s1",
+        position: index,
+        name,
+        normalized_name: name,
+        type: "concept",
+        observations: "[]",
+        confidence: 1,
+        validity: "asserted",
+        ...provenance,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
   }
   const derivation = JSON.stringify({ rule: "r", premises: [{ subject: "a", predicate: "p", object: "b" }] });
@@ -39,7 +83,17 @@ async function writeOldGraph(store: Store): Promise<void> {
   for (const [index, row] of rows.entries()) {
     await db
       .insertInto("knowledge_graph_relations")
-      .values({ ...row, session_id: "s1", position: index, subject_id: "e-a", object_id: "e-b", confidence: 1, ...provenance, created_at: now, updated_at: now })
+      .values({
+        ...row,
+        session_id: "s1",
+        position: index,
+        subject_id: "e-a",
+        object_id: "e-b",
+        confidence: 1,
+        ...provenance,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
   }
 }

@@ -7,13 +7,17 @@ export const sessionBindingTables: Migration = {
     const types = columnTypes(db);
     await db.schema
       .createTable("knowledge_graph_session_owners")
-      .addColumn("session_id", "text", (column) => column.primaryKey().references("knowledge_graph_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.primaryKey().references("knowledge_graph_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("owner", "text", (column) => column.notNull())
       .addColumn("created_at", types.timestamp, (column) => column.notNull())
       .execute();
     await db.schema
       .createTable("knowledge_graph_rules")
-      .addColumn("session_id", "text", (column) => column.notNull().references("knowledge_graph_sessions.session_id").onDelete("cascade"))
+      .addColumn("session_id", "text", (column) =>
+        column.notNull().references("knowledge_graph_sessions.session_id").onDelete("cascade"),
+      )
       .addColumn("name", "text", (column) => column.notNull())
       .addColumn("rule", types.json, (column) => column.notNull())
       .addColumn("created_at", types.timestamp, (column) => column.notNull())

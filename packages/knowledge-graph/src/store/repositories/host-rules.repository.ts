@@ -13,20 +13,37 @@ export function createHostRulesRepository(database: Kysely<Database>) {
         const text = JSON.stringify(rule);
         await db
           .insertInto("knowledge_graph_rules")
-          .values({ session_id: input.sessionId, name: rule.name, rule: text, created_at: input.now, updated_at: input.now })
-          .onConflict((conflict) => conflict.columns(["session_id", "name"]).doUpdateSet({ rule: text, updated_at: input.now }))
+          .values({
+            session_id: input.sessionId,
+            name: rule.name,
+            rule: text,
+            created_at: input.now,
+            updated_at: input.now,
+          })
+          .onConflict((conflict) =>
+            conflict.columns(["session_id", "name"]).doUpdateSet({ rule: text, updated_at: input.now }),
+          )
           .execute();
       }
     },
 
     /** A session's rules, in the order they were first given. */
     async list(sessionId: string): Promise<HostRule[]> {
-      const rows = await db.selectFrom("knowledge_graph_rules").select(["name", "rule"]).where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("name", "asc").execute();
+      const rows = await db
+        .selectFrom("knowledge_graph_rules")
+        .select(["name", "rule"])
+        .where("session_id", "=", sessionId)
+        .orderBy("created_at", "asc")
+        .orderBy("name", "asc")
+        .execute();
       return rows.map((row) => {
         try {
           return JSON.parse(row.rule) as HostRule;
         } catch {
-          throw new DeliberateError({ code: "STORAGE", message: `Corrupt JSON in knowledge_graph_rules.rule of session ${sessionId}, rule ${row.name}` });
+          throw new DeliberateError({
+            code: "STORAGE",
+            message: `Corrupt JSON in knowledge_graph_rules.rule of session ${sessionId}, rule ${row.name}`,
+          });
         }
       });
     },

@@ -1,4 +1,11 @@
-import { type EpistemicStatus, epistemicStatusSchema, type KnowledgeGraphSessionState, type Provenance, type Triple, type Validity } from "@deliberate/contracts";
+import {
+  type EpistemicStatus,
+  epistemicStatusSchema,
+  type KnowledgeGraphSessionState,
+  type Provenance,
+  type Triple,
+  type Validity,
+} from "@deliberate/contracts";
 import { statusOfValidity } from "../../algorithms/epistemic-status.ts";
 import { type Database, parseJsonColumn, reservePositions } from "@deliberate/store";
 import type { Kysely } from "kysely";
@@ -69,7 +76,11 @@ export type NewEntity = Omit<StoredEntity, "position">;
 export type NewRelation = Omit<StoredRelation, "position">;
 
 /** The states in which a session can still be continued. */
-export const liveSessionStates: readonly KnowledgeGraphSessionState[] = ["active", "pending_tool_call", "pending_user_input"];
+export const liveSessionStates: readonly KnowledgeGraphSessionState[] = [
+  "active",
+  "pending_tool_call",
+  "pending_user_input",
+];
 
 /** Rows are inserted this many at a time, under every dialect's bound-parameter limit. */
 const insertBatch = 100;
@@ -81,7 +92,10 @@ function toSession(row: KnowledgeGraphSessionRow): StoredSession {
     goalQuery: row.goal_query,
     state: row.state as KnowledgeGraphSessionState,
     revision: Number(row.revision),
-    pending: row.pending === null ? null : parseJsonColumn(row.pending, `knowledge_graph_sessions.pending of ${row.session_id}`),
+    pending:
+      row.pending === null
+        ? null
+        : parseJsonColumn(row.pending, `knowledge_graph_sessions.pending of ${row.session_id}`),
     calls: Number(row.calls),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -90,7 +104,12 @@ function toSession(row: KnowledgeGraphSessionRow): StoredSession {
   };
 }
 
-function provenanceOf(row: { provenance_kind: string; provenance_task_id: string; provenance_step: string | null; provenance_reference: string | null }): Provenance {
+function provenanceOf(row: {
+  provenance_kind: string;
+  provenance_task_id: string;
+  provenance_step: string | null;
+  provenance_reference: string | null;
+}): Provenance {
   return {
     kind: row.provenance_kind as Provenance["kind"],
     taskId: row.provenance_task_id,
@@ -136,11 +155,23 @@ function toRelation(row: KnowledgeGraphRelationRow): StoredRelation {
     objectId: row.object_id,
     confidence: Number(row.confidence),
     validity: row.validity as Validity,
-    status: row.status !== null && statuses.has(row.status) ? (row.status as EpistemicStatus) : statusOfValidity(row.validity as Validity, row.derivation !== null),
+    status:
+      row.status !== null && statuses.has(row.status)
+        ? (row.status as EpistemicStatus)
+        : statusOfValidity(row.validity as Validity, row.derivation !== null),
     // Most relations conflict with nothing: skip parsing the common empty list (graphs load whole, every call).
-    conflictsWith: row.conflicts_with === "[]" || row.conflicts_with == null ? [] : (parseJsonColumn(row.conflicts_with, `knowledge_graph_relations.conflicts_with of ${row.id}`) as Triple[]),
+    conflictsWith:
+      row.conflicts_with === "[]" || row.conflicts_with == null
+        ? []
+        : (parseJsonColumn(row.conflicts_with, `knowledge_graph_relations.conflicts_with of ${row.id}`) as Triple[]),
     provenance: provenanceOf(row),
-    derivation: row.derivation === null ? null : (parseJsonColumn(row.derivation, `knowledge_graph_relations.derivation of ${row.id}`) as StoredRelation["derivation"]),
+    derivation:
+      row.derivation === null
+        ? null
+        : (parseJsonColumn(
+            row.derivation,
+            `knowledge_graph_relations.derivation of ${row.id}`,
+          ) as StoredRelation["derivation"]),
   };
 }
 
@@ -153,14 +184,26 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
   const db = database as unknown as Kysely<KnowledgeGraphDatabase>;
 
   /** Reserves `count` positions atomically (no max+1 race between replicas appending to one session). */
-  function nextPositions(table: "knowledge_graph_entities" | "knowledge_graph_relations", sessionId: string, count: number): Promise<number> {
-    return reservePositions(database, { scope: table, key: sessionId, table, keyColumn: "session_id", positionColumn: "position" }, count);
+  function nextPositions(
+    table: "knowledge_graph_entities" | "knowledge_graph_relations",
+    sessionId: string,
+    count: number,
+  ): Promise<number> {
+    return reservePositions(
+      database,
+      { scope: table, key: sessionId, table, keyColumn: "session_id", positionColumn: "position" },
+      count,
+    );
   }
 
   return {
     /** A named secret, if it was made. */
     async findSecret(name: string): Promise<string | undefined> {
-      const row = await db.selectFrom("knowledge_graph_secrets").select("value").where("name", "=", name).executeTakeFirst();
+      const row = await db
+        .selectFrom("knowledge_graph_secrets")
+        .select("value")
+        .where("name", "=", name)
+        .executeTakeFirst();
       return row?.value;
     },
 
@@ -171,7 +214,11 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
         .values({ name: input.name, value: input.value, created_at: input.now })
         .onConflict((conflict) => conflict.column("name").doNothing())
         .execute();
-      const row = await db.selectFrom("knowledge_graph_secrets").select("value").where("name", "=", input.name).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("knowledge_graph_secrets")
+        .select("value")
+        .where("name", "=", input.name)
+        .executeTakeFirstOrThrow();
       return row.value;
     },
 
@@ -182,8 +229,22 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     },
 
     /** Registers a new session (the shared row, mode `knowledge_graph`, and the module's row) at revision 0. */
-    async createSession(input: { sessionId: string; taskId: string; goalQuery: string; now: string }): Promise<StoredSession> {
-      await db.insertInto("sessions").values({ id: input.sessionId, mode: "knowledge_graph", active_branch_id: null, created_at: input.now, updated_at: input.now }).execute();
+    async createSession(input: {
+      sessionId: string;
+      taskId: string;
+      goalQuery: string;
+      now: string;
+    }): Promise<StoredSession> {
+      await db
+        .insertInto("sessions")
+        .values({
+          id: input.sessionId,
+          mode: "knowledge_graph",
+          active_branch_id: null,
+          created_at: input.now,
+          updated_at: input.now,
+        })
+        .execute();
       const row: KnowledgeGraphSessionRow = {
         session_id: input.sessionId,
         first_task_id: input.taskId,
@@ -204,7 +265,11 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     },
 
     async findSession(sessionId: string): Promise<StoredSession | undefined> {
-      const row = await db.selectFrom("knowledge_graph_sessions").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
+      const row = await db
+        .selectFrom("knowledge_graph_sessions")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
       return row ? toSession(row) : undefined;
     },
 
@@ -212,7 +277,13 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
      * Moves a session to its next revision if it is still at `expectedRevision`
      * (optimistic concurrency); false when another call changed it first.
      */
-    async advanceSession(input: { sessionId: string; expectedRevision: number; state: KnowledgeGraphSessionState; pending: unknown; now: string }): Promise<boolean> {
+    async advanceSession(input: {
+      sessionId: string;
+      expectedRevision: number;
+      state: KnowledgeGraphSessionState;
+      pending: unknown;
+      now: string;
+    }): Promise<boolean> {
       const result = await db
         .updateTable("knowledge_graph_sessions")
         .set((eb) => ({
@@ -268,10 +339,21 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     },
 
     /** Ends or expires a session (it keeps its graph, read-only). */
-    async closeSession(input: { sessionId: string; state: "ended" | "expired"; closedAt: string; now: string }): Promise<void> {
+    async closeSession(input: {
+      sessionId: string;
+      state: "ended" | "expired";
+      closedAt: string;
+      now: string;
+    }): Promise<void> {
       await db
         .updateTable("knowledge_graph_sessions")
-        .set((eb) => ({ state: input.state, pending: null, closed_at: input.closedAt, updated_at: input.now, revision: eb("revision", "+", 1) }))
+        .set((eb) => ({
+          state: input.state,
+          pending: null,
+          closed_at: input.closedAt,
+          updated_at: input.now,
+          revision: eb("revision", "+", 1),
+        }))
         .where("session_id", "=", input.sessionId)
         .execute();
       await db.updateTable("sessions").set({ updated_at: input.now }).where("id", "=", input.sessionId).execute();
@@ -279,22 +361,46 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
 
     /** The most recently updated sessions, newest first. */
     async listSessions(input: { limit: number }): Promise<StoredSession[]> {
-      const rows = await db.selectFrom("knowledge_graph_sessions").selectAll().orderBy("updated_at", "desc").orderBy("session_id", "asc").limit(input.limit).execute();
+      const rows = await db
+        .selectFrom("knowledge_graph_sessions")
+        .selectAll()
+        .orderBy("updated_at", "desc")
+        .orderBy("session_id", "asc")
+        .limit(input.limit)
+        .execute();
       return rows.map(toSession);
     },
 
     /** A session's whole graph, in insertion order. */
     async loadGraph(sessionId: string): Promise<{ entities: StoredEntity[]; relations: StoredRelation[] }> {
-      const entities = await db.selectFrom("knowledge_graph_entities").selectAll().where("session_id", "=", sessionId).orderBy("position", "asc").execute();
-      const relations = await db.selectFrom("knowledge_graph_relations").selectAll().where("session_id", "=", sessionId).orderBy("position", "asc").execute();
+      const entities = await db
+        .selectFrom("knowledge_graph_entities")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("position", "asc")
+        .execute();
+      const relations = await db
+        .selectFrom("knowledge_graph_relations")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("position", "asc")
+        .execute();
       return { entities: entities.map(toEntity), relations: relations.map(toRelation) };
     },
 
     /** The session's functional predicates and closure record (empty for an unknown session). */
     async loadReasoningState(sessionId: string): Promise<ReasoningState> {
-      const row = await db.selectFrom("knowledge_graph_sessions").select(["functional_predicates", "closure"]).where("session_id", "=", sessionId).executeTakeFirst();
-      const functional = row?.functional_predicates ? parseJsonColumn(row.functional_predicates, `knowledge_graph_sessions.functional_predicates of ${sessionId}`) : [];
-      const closure = row?.closure ? (parseJsonColumn(row.closure, `knowledge_graph_sessions.closure of ${sessionId}`) as ClosureRecord) : null;
+      const row = await db
+        .selectFrom("knowledge_graph_sessions")
+        .select(["functional_predicates", "closure"])
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
+      const functional = row?.functional_predicates
+        ? parseJsonColumn(row.functional_predicates, `knowledge_graph_sessions.functional_predicates of ${sessionId}`)
+        : [];
+      const closure = row?.closure
+        ? (parseJsonColumn(row.closure, `knowledge_graph_sessions.closure of ${sessionId}`) as ClosureRecord)
+        : null;
       return { functionalPredicates: Array.isArray(functional) ? functional.map(String) : [], closure };
     },
 
@@ -302,14 +408,25 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     async saveReasoningState(sessionId: string, state: ReasoningState): Promise<void> {
       await db
         .updateTable("knowledge_graph_sessions")
-        .set({ functional_predicates: JSON.stringify(state.functionalPredicates), closure: state.closure === null ? null : JSON.stringify(state.closure) })
+        .set({
+          functional_predicates: JSON.stringify(state.functionalPredicates),
+          closure: state.closure === null ? null : JSON.stringify(state.closure),
+        })
         .where("session_id", "=", sessionId)
         .execute();
     },
 
     async countGraph(sessionId: string): Promise<{ entities: number; relations: number }> {
-      const entities = await db.selectFrom("knowledge_graph_entities").select((eb) => eb.fn.countAll<number>().as("count")).where("session_id", "=", sessionId).executeTakeFirst();
-      const relations = await db.selectFrom("knowledge_graph_relations").select((eb) => eb.fn.countAll<number>().as("count")).where("session_id", "=", sessionId).executeTakeFirst();
+      const entities = await db
+        .selectFrom("knowledge_graph_entities")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
+      const relations = await db
+        .selectFrom("knowledge_graph_relations")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
       return { entities: Number(entities?.count ?? 0), relations: Number(relations?.count ?? 0) };
     },
 
@@ -337,7 +454,10 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     },
 
     /** Rewrites what a merge or a confirmation changes on a stored entity. */
-    async updateEntity(entity: Pick<StoredEntity, "id" | "type" | "observations" | "confidence" | "validity" | "provenance">, now: string): Promise<void> {
+    async updateEntity(
+      entity: Pick<StoredEntity, "id" | "type" | "observations" | "confidence" | "validity" | "provenance">,
+      now: string,
+    ): Promise<void> {
       await db
         .updateTable("knowledge_graph_entities")
         .set({
@@ -378,7 +498,13 @@ export function createKnowledgeGraphRepository(database: Kysely<Database>) {
     },
 
     /** Rewrites what a confirmation or retraction changes on a stored relation. */
-    async updateRelation(relation: Pick<StoredRelation, "id" | "confidence" | "validity" | "status" | "conflictsWith" | "provenance" | "derivation">, now: string): Promise<void> {
+    async updateRelation(
+      relation: Pick<
+        StoredRelation,
+        "id" | "confidence" | "validity" | "status" | "conflictsWith" | "provenance" | "derivation"
+      >,
+      now: string,
+    ): Promise<void> {
       await db
         .updateTable("knowledge_graph_relations")
         .set({

@@ -31,7 +31,10 @@ export const branchCheckpointTables: Migration = {
       .addColumn("snapshot", types.json, (column) => column.notNull())
       .addColumn("created_at", types.timestamp, (column) => column.notNull())
       .execute();
-    await db.schema.createIndex("checkpoints_session").on("checkpoints").columns(["session_id", "created_at"]).execute();
-
+    await db.schema
+      .createIndex("checkpoints_session")
+      .on("checkpoints")
+      .columns(["session_id", "created_at"])
+      .execute();
   },
 };

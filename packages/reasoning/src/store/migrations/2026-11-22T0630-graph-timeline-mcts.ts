@@ -37,7 +37,11 @@ export const graphTimelineMctsTables: Migration = {
       .addColumn("updated_at", types.timestamp, (column) => column.notNull())
       .addUniqueConstraint("graph_nodes_session_position", ["session_id", "position"])
       .execute();
-    await db.schema.createIndex("graph_nodes_session_status").on("graph_nodes").columns(["session_id", "status"]).execute();
+    await db.schema
+      .createIndex("graph_nodes_session_status")
+      .on("graph_nodes")
+      .columns(["session_id", "status"])
+      .execute();
 
     await db.schema
       .createTable("graph_edges")
@@ -91,7 +95,11 @@ export const graphTimelineMctsTables: Migration = {
       .addColumn("conflicts", types.json, (column) => column.notNull().defaultTo("[]"))
       .addColumn("created_at", types.timestamp, (column) => column.notNull())
       .execute();
-    await db.schema.createIndex("timeline_merges_timeline").on("timeline_merges").columns(["timeline_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("timeline_merges_timeline")
+      .on("timeline_merges")
+      .columns(["timeline_id", "created_at"])
+      .execute();
 
     await db.schema
       .createTable("mcts_nodes")

@@ -30,8 +30,21 @@ function toBranch(row: BranchRow): Branch {
 /** Branches of tree exploration. */
 export function createBranchRepository(db: DatabaseExecutor) {
   return {
-    async insert(input: { id: string; session_id: string; parent_branch_id: string | null; content: string; score: number; now: string }): Promise<Branch> {
-      const position = await reservePositions(db, { scope: "branches", key: input.session_id, table: "branches", keyColumn: "session_id", positionColumn: "position" });
+    async insert(input: {
+      id: string;
+      session_id: string;
+      parent_branch_id: string | null;
+      content: string;
+      score: number;
+      now: string;
+    }): Promise<Branch> {
+      const position = await reservePositions(db, {
+        scope: "branches",
+        key: input.session_id,
+        table: "branches",
+        keyColumn: "session_id",
+        positionColumn: "position",
+      });
       const row: BranchRow = {
         id: input.id,
         session_id: input.session_id,
@@ -54,7 +67,12 @@ export function createBranchRepository(db: DatabaseExecutor) {
 
     /** A branch of the given session, or NOT_FOUND naming branch_id. */
     async getInSession(sessionId: string, id: string): Promise<Branch> {
-      const row = await db.selectFrom("branches").selectAll().where("id", "=", id).where("session_id", "=", sessionId).executeTakeFirst();
+      const row = await db
+        .selectFrom("branches")
+        .selectAll()
+        .where("id", "=", id)
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
       if (!row) {
         throw new DeliberateError({
           code: "NOT_FOUND",
@@ -67,12 +85,21 @@ export function createBranchRepository(db: DatabaseExecutor) {
     },
 
     async listBySession(sessionId: string): Promise<Branch[]> {
-      const rows = await db.selectFrom("branches").selectAll().where("session_id", "=", sessionId).orderBy("position", "asc").execute();
+      const rows = await db
+        .selectFrom("branches")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("position", "asc")
+        .execute();
       return rows.map(toBranch);
     },
 
     async setStatus(input: { id: string; status: BranchStatus; now: string }): Promise<void> {
-      await db.updateTable("branches").set({ status: input.status, updated_at: input.now }).where("id", "=", input.id).execute();
+      await db
+        .updateTable("branches")
+        .set({ status: input.status, updated_at: input.now })
+        .where("id", "=", input.id)
+        .execute();
     },
   };
 }

@@ -19,7 +19,12 @@ function toCheckpoint(row: CheckpointRow): Checkpoint {
 
 /** A session's checkpoints, oldest first (compiled once: listed on every `list`). */
 const checkpointsOfSession = preparedQuery((db: DatabaseExecutor, sessionId: string) =>
-  db.selectFrom("checkpoints").selectAll().where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("id", "asc"),
+  db
+    .selectFrom("checkpoints")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc"),
 );
 
 /** A checkpoint without its snapshot (what `list` shows). */
@@ -30,19 +35,32 @@ export type CheckpointSummary = Omit<Checkpoint, "snapshot" | "session_id">;
  * session's index), and whether the session exists, in one statement (compiled once): no row when there is no such session (or the page starts past the end),
  * one row without a checkpoint when it has none.
  */
-const checkpointSummariesOfSession = preparedQuery((db: DatabaseExecutor, sessionId: string, limit: number, offset: number) =>
-  db
-    .selectFrom("sessions")
-    .leftJoin("checkpoints", "checkpoints.session_id", "sessions.id")
-    .select(["checkpoints.id", "checkpoints.name", "checkpoints.description", "checkpoints.thought_count", "checkpoints.created_at"])
-    // A scalar count, not `count(...) over ()`: the window function made SQLite materialise and re-scan the
-    // joined rows, 4x the statement's cost (70 against 17 µs for a session with one checkpoint).
-    .select((eb) => eb.selectFrom("checkpoints as counted").select(eb.fn.countAll<number>().as("count")).whereRef("counted.session_id", "=", "sessions.id").as("total"))
-    .where("sessions.id", "=", sessionId)
-    .orderBy("checkpoints.created_at", "asc")
-    .orderBy("checkpoints.id", "asc")
-    .limit(limit)
-    .offset(offset),
+const checkpointSummariesOfSession = preparedQuery(
+  (db: DatabaseExecutor, sessionId: string, limit: number, offset: number) =>
+    db
+      .selectFrom("sessions")
+      .leftJoin("checkpoints", "checkpoints.session_id", "sessions.id")
+      .select([
+        "checkpoints.id",
+        "checkpoints.name",
+        "checkpoints.description",
+        "checkpoints.thought_count",
+        "checkpoints.created_at",
+      ])
+      // A scalar count, not `count(...) over ()`: the window function made SQLite materialise and re-scan the
+      // joined rows, 4x the statement's cost (70 against 17 µs for a session with one checkpoint).
+      .select((eb) =>
+        eb
+          .selectFrom("checkpoints as counted")
+          .select(eb.fn.countAll<number>().as("count"))
+          .whereRef("counted.session_id", "=", "sessions.id")
+          .as("total"),
+      )
+      .where("sessions.id", "=", sessionId)
+      .orderBy("checkpoints.created_at", "asc")
+      .orderBy("checkpoints.id", "asc")
+      .limit(limit)
+      .offset(offset),
 );
 
 /** Saved session states for backtracking. */
@@ -63,7 +81,12 @@ export function createCheckpointRepository(db: DatabaseExecutor) {
     },
 
     async getInSession(sessionId: string, id: string): Promise<Checkpoint> {
-      const row = await db.selectFrom("checkpoints").selectAll().where("id", "=", id).where("session_id", "=", sessionId).executeTakeFirst();
+      const row = await db
+        .selectFrom("checkpoints")
+        .selectAll()
+        .where("id", "=", id)
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
       if (!row) {
         throw new DeliberateError({
           code: "NOT_FOUND",
@@ -84,7 +107,10 @@ export function createCheckpointRepository(db: DatabaseExecutor) {
      * A page of a session's checkpoints without their snapshots, oldest first, and how many it has in all;
      * undefined when there is no such session.
      */
-    async listSummaries(sessionId: string, window: { limit: number; offset: number }): Promise<{ summaries: CheckpointSummary[]; total: number } | undefined> {
+    async listSummaries(
+      sessionId: string,
+      window: { limit: number; offset: number },
+    ): Promise<{ summaries: CheckpointSummary[]; total: number } | undefined> {
       const rows = await checkpointSummariesOfSession(db, sessionId, window.limit, window.offset);
       if (rows.length === 0) {
         // No such session, or a page past the end: tell them apart.
@@ -100,7 +126,13 @@ export function createCheckpointRepository(db: DatabaseExecutor) {
       const summaries: CheckpointSummary[] = [];
       for (const row of rows) {
         if (row.id === null) continue;
-        summaries.push({ id: row.id, name: row.name as string, description: row.description, thought_count: Number(row.thought_count), created_at: row.created_at as string });
+        summaries.push({
+          id: row.id,
+          name: row.name as string,
+          description: row.description,
+          thought_count: Number(row.thought_count),
+          created_at: row.created_at as string,
+        });
       }
       return { summaries, total: Number(rows[0]?.total ?? 0) };
     },

@@ -88,7 +88,10 @@ function toNode(row: GraphNodeRow): GraphNode {
     content: row.content,
     depth: row.depth,
     score: row.score,
-    criteria: row.criteria === null ? null : (parseJsonObject(row.criteria, `graph node ${row.id} criteria`) as Record<string, number>),
+    criteria:
+      row.criteria === null
+        ? null
+        : (parseJsonObject(row.criteria, `graph node ${row.id} criteria`) as Record<string, number>),
     status: row.status === "pruned" ? "pruned" : "active",
     is_terminal: row.is_terminal === 1,
     metadata: parseJsonObject(row.metadata, `graph node ${row.id}`),
@@ -155,8 +158,19 @@ export function createGraphRepository(db: DatabaseExecutor) {
     async insertNodes(nodes: readonly NewGraphNode[], now: string): Promise<GraphNode[]> {
       if (nodes.length === 0) return [];
       const sessionId = (nodes[0] as NewGraphNode).session_id;
-      if (nodes.some((node) => node.session_id !== sessionId)) throw new Error("insertNodes: all nodes must belong to one session");
-      let position = await reservePositions(db, { scope: "graph_nodes", key: sessionId, table: "graph_nodes", keyColumn: "session_id", positionColumn: "position" }, nodes.length);
+      if (nodes.some((node) => node.session_id !== sessionId))
+        throw new Error("insertNodes: all nodes must belong to one session");
+      let position = await reservePositions(
+        db,
+        {
+          scope: "graph_nodes",
+          key: sessionId,
+          table: "graph_nodes",
+          keyColumn: "session_id",
+          positionColumn: "position",
+        },
+        nodes.length,
+      );
       const rows: GraphNodeRow[] = nodes.map((node) => ({
         id: node.id,
         session_id: node.session_id,
@@ -184,7 +198,12 @@ export function createGraphRepository(db: DatabaseExecutor) {
 
     /** One node of the session, or NOT_FOUND naming `field` (default `node_id`). */
     async getNode(sessionId: string, id: string, field = "node_id"): Promise<GraphNode> {
-      const row = await db.selectFrom("graph_nodes").selectAll().where("id", "=", id).where("session_id", "=", sessionId).executeTakeFirst();
+      const row = await db
+        .selectFrom("graph_nodes")
+        .selectAll()
+        .where("id", "=", id)
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
       if (!row) throw nodeNotFound(sessionId, id, field);
       return toNode(row);
     },
@@ -193,7 +212,12 @@ export function createGraphRepository(db: DatabaseExecutor) {
     async getNodes(sessionId: string, ids: readonly string[], field: string): Promise<GraphNode[]> {
       const found = new Map<string, GraphNode>();
       for (const slice of chunks(ids, rowsPerStatement)) {
-        const rows = await db.selectFrom("graph_nodes").selectAll().where("session_id", "=", sessionId).where("id", "in", slice).execute();
+        const rows = await db
+          .selectFrom("graph_nodes")
+          .selectAll()
+          .where("session_id", "=", sessionId)
+          .where("id", "in", slice)
+          .execute();
         for (const row of rows) found.set(row.id, toNode(row));
       }
       return ids.map((id, index) => {
@@ -204,7 +228,10 @@ export function createGraphRepository(db: DatabaseExecutor) {
     },
 
     /** Nodes of the session in insertion order; `status` filters, `limit` bounds. */
-    async listNodes(sessionId: string, options: { status?: GraphNodeStatus; limit?: number; offset?: number; orderBy?: "position" | "depth" } = {}): Promise<GraphNode[]> {
+    async listNodes(
+      sessionId: string,
+      options: { status?: GraphNodeStatus; limit?: number; offset?: number; orderBy?: "position" | "depth" } = {},
+    ): Promise<GraphNode[]> {
       let query = db.selectFrom("graph_nodes").selectAll().where("session_id", "=", sessionId);
       if (options.status !== undefined) query = query.where("status", "=", options.status);
       if (options.orderBy === "depth") query = query.orderBy("depth", "asc");
@@ -217,7 +244,13 @@ export function createGraphRepository(db: DatabaseExecutor) {
 
     /** Edges of the session; with `nodeIds`, only those whose two ends are among them. */
     async listEdges(sessionId: string, options: { nodeIds?: readonly string[] } = {}): Promise<GraphEdge[]> {
-      const rows = await db.selectFrom("graph_edges").selectAll().where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("id", "asc").execute();
+      const rows = await db
+        .selectFrom("graph_edges")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("created_at", "asc")
+        .orderBy("id", "asc")
+        .execute();
       const edges = rows.map(toEdge);
       if (options.nodeIds === undefined) return edges;
       const keep = new Set(options.nodeIds);
@@ -260,7 +293,10 @@ export function createGraphRepository(db: DatabaseExecutor) {
       return Number(row.count);
     },
 
-    async setScores(updates: ReadonlyArray<{ id: string; score: number; criteria: Record<string, number> }>, now: string): Promise<void> {
+    async setScores(
+      updates: ReadonlyArray<{ id: string; score: number; criteria: Record<string, number> }>,
+      now: string,
+    ): Promise<void> {
       for (const update of updates) {
         await db
           .updateTable("graph_nodes")
@@ -289,7 +325,9 @@ export function createGraphRepository(db: DatabaseExecutor) {
           sql<number>`count(*)`.as("total"),
           sql<number>`coalesce(sum(case when status = 'active' then 1 else 0 end), 0)`.as("active"),
           sql<number>`coalesce(sum(case when status = 'pruned' then 1 else 0 end), 0)`.as("pruned"),
-          sql<number>`coalesce(sum(case when status = 'active' and is_terminal = ${1} then 1 else 0 end), 0)`.as("terminal"),
+          sql<number>`coalesce(sum(case when status = 'active' and is_terminal = ${1} then 1 else 0 end), 0)`.as(
+            "terminal",
+          ),
           sql<number>`coalesce(sum(case when status = 'active' and score is null then 1 else 0 end), 0)`.as("unscored"),
           sql<number>`coalesce(max(case when status = 'active' then depth end), 0)`.as("max_depth"),
         ])
@@ -307,7 +345,8 @@ export function createGraphRepository(db: DatabaseExecutor) {
         .execute();
       const edges: Record<GraphEdgeKind, number> = { continuation: 0, aggregation: 0, refinement: 0 };
       for (const row of edgeRows) {
-        if (row.kind === "continuation" || row.kind === "aggregation" || row.kind === "refinement") edges[row.kind] = Number(row.count);
+        if (row.kind === "continuation" || row.kind === "aggregation" || row.kind === "refinement")
+          edges[row.kind] = Number(row.count);
       }
       return {
         total_nodes: Number(counts.total),

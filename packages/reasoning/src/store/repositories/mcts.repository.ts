@@ -50,7 +50,17 @@ export function createMctsRepository(db: DatabaseExecutor) {
     /** Appends nodes in order after the session's existing ones. Call inside a transaction. */
     async insertNodes(sessionId: string, nodes: readonly NewMctsNode[], now: string): Promise<void> {
       if (nodes.length === 0) return;
-      let position = await reservePositions(db, { scope: "mcts_nodes", key: sessionId, table: "mcts_nodes", keyColumn: "session_id", positionColumn: "position" }, nodes.length);
+      let position = await reservePositions(
+        db,
+        {
+          scope: "mcts_nodes",
+          key: sessionId,
+          table: "mcts_nodes",
+          keyColumn: "session_id",
+          positionColumn: "position",
+        },
+        nodes.length,
+      );
       const rows: MctsNodeRow[] = nodes.map((node) => {
         if (node.session_id !== sessionId) throw new Error("insertNodes: all nodes must belong to the given session");
         return {
@@ -83,7 +93,12 @@ export function createMctsRepository(db: DatabaseExecutor) {
 
     /** A node of the session, or NOT_FOUND naming node_id. */
     async getNode(sessionId: string, id: string): Promise<MctsNode> {
-      const row = await db.selectFrom("mcts_nodes").selectAll().where("id", "=", id).where("session_id", "=", sessionId).executeTakeFirst();
+      const row = await db
+        .selectFrom("mcts_nodes")
+        .selectAll()
+        .where("id", "=", id)
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
       if (!row) {
         throw new DeliberateError({
           code: "NOT_FOUND",
@@ -97,12 +112,22 @@ export function createMctsRepository(db: DatabaseExecutor) {
 
     /** Every node of one search tree, in insertion order (parents before children). */
     async listTree(rootId: string): Promise<MctsNode[]> {
-      const rows = await db.selectFrom("mcts_nodes").selectAll().where("root_id", "=", rootId).orderBy("position", "asc").execute();
+      const rows = await db
+        .selectFrom("mcts_nodes")
+        .selectAll()
+        .where("root_id", "=", rootId)
+        .orderBy("position", "asc")
+        .execute();
       return rows.map(toNode);
     },
 
     async listBySession(sessionId: string): Promise<MctsNode[]> {
-      const rows = await db.selectFrom("mcts_nodes").selectAll().where("session_id", "=", sessionId).orderBy("position", "asc").execute();
+      const rows = await db
+        .selectFrom("mcts_nodes")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("position", "asc")
+        .execute();
       return rows.map(toNode);
     },
   };

@@ -55,17 +55,31 @@ function toTimeline(row: TimelineRow): Timeline {
 }
 
 function toBranch(row: TimelineBranchRow): TimelineBranch {
-  return { ...row, status: row.status === "merged" ? "merged" : "active", metadata: parseJsonObject(row.metadata, `timeline branch ${row.id}`) };
+  return {
+    ...row,
+    status: row.status === "merged" ? "merged" : "active",
+    metadata: parseJsonObject(row.metadata, `timeline branch ${row.id}`),
+  };
 }
 
 function toMerge(row: TimelineMergeRow): TimelineMerge {
-  return { ...row, strategy: row.strategy as TimelineMergeStrategy, conflicts: parseJsonColumn<TimelineMergeConflict[]>(row.conflicts, `timeline merge ${row.id} conflicts`) };
+  return {
+    ...row,
+    strategy: row.strategy as TimelineMergeStrategy,
+    conflicts: parseJsonColumn<TimelineMergeConflict[]>(row.conflicts, `timeline merge ${row.id} conflicts`),
+  };
 }
 
 /** Timelines: parallel paths (branches) that can be compared and merged. */
 export function createTimelineRepository(db: DatabaseExecutor) {
   return {
-    async createTimeline(input: { id: string; session_id: string; current_branch_id: string; metadata: Record<string, unknown>; now: string }): Promise<Timeline> {
+    async createTimeline(input: {
+      id: string;
+      session_id: string;
+      current_branch_id: string;
+      metadata: Record<string, unknown>;
+      now: string;
+    }): Promise<Timeline> {
       const row: TimelineRow = {
         id: input.id,
         session_id: input.session_id,
@@ -93,12 +107,22 @@ export function createTimelineRepository(db: DatabaseExecutor) {
     },
 
     async listBySession(sessionId: string): Promise<Timeline[]> {
-      const rows = await db.selectFrom("timelines").selectAll().where("session_id", "=", sessionId).orderBy("created_at", "asc").orderBy("id", "asc").execute();
+      const rows = await db
+        .selectFrom("timelines")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .orderBy("created_at", "asc")
+        .orderBy("id", "asc")
+        .execute();
       return rows.map(toTimeline);
     },
 
     async setCurrentBranch(input: { id: string; branchId: string; now: string }): Promise<void> {
-      await db.updateTable("timelines").set({ current_branch_id: input.branchId, updated_at: input.now }).where("id", "=", input.id).execute();
+      await db
+        .updateTable("timelines")
+        .set({ current_branch_id: input.branchId, updated_at: input.now })
+        .where("id", "=", input.id)
+        .execute();
     },
 
     /** Appends a branch after the timeline's existing ones. */
@@ -137,7 +161,12 @@ export function createTimelineRepository(db: DatabaseExecutor) {
 
     /** A branch of the timeline, or NOT_FOUND naming `field`. */
     async getBranch(timelineId: string, id: string, field: string): Promise<TimelineBranch> {
-      const row = await db.selectFrom("timeline_branches").selectAll().where("id", "=", id).where("timeline_id", "=", timelineId).executeTakeFirst();
+      const row = await db
+        .selectFrom("timeline_branches")
+        .selectAll()
+        .where("id", "=", id)
+        .where("timeline_id", "=", timelineId)
+        .executeTakeFirst();
       if (!row) {
         throw new DeliberateError({
           code: "NOT_FOUND",
@@ -151,16 +180,29 @@ export function createTimelineRepository(db: DatabaseExecutor) {
 
     /** Every branch of the timeline in creation order. */
     async listBranches(timelineId: string): Promise<TimelineBranch[]> {
-      const rows = await db.selectFrom("timeline_branches").selectAll().where("timeline_id", "=", timelineId).orderBy("position", "asc").execute();
+      const rows = await db
+        .selectFrom("timeline_branches")
+        .selectAll()
+        .where("timeline_id", "=", timelineId)
+        .orderBy("position", "asc")
+        .execute();
       return rows.map(toBranch);
     },
 
     async setBranchContent(input: { id: string; content: string; now: string }): Promise<void> {
-      await db.updateTable("timeline_branches").set({ content: input.content, updated_at: input.now }).where("id", "=", input.id).execute();
+      await db
+        .updateTable("timeline_branches")
+        .set({ content: input.content, updated_at: input.now })
+        .where("id", "=", input.id)
+        .execute();
     },
 
     async markMerged(input: { id: string; intoId: string; now: string }): Promise<void> {
-      await db.updateTable("timeline_branches").set({ status: "merged", merged_into_id: input.intoId, updated_at: input.now }).where("id", "=", input.id).execute();
+      await db
+        .updateTable("timeline_branches")
+        .set({ status: "merged", merged_into_id: input.intoId, updated_at: input.now })
+        .where("id", "=", input.id)
+        .execute();
     },
 
     async recordMerge(input: Omit<TimelineMerge, "created_at"> & { now: string }): Promise<TimelineMerge> {
@@ -180,7 +222,13 @@ export function createTimelineRepository(db: DatabaseExecutor) {
     },
 
     async listMerges(timelineId: string): Promise<TimelineMerge[]> {
-      const rows = await db.selectFrom("timeline_merges").selectAll().where("timeline_id", "=", timelineId).orderBy("created_at", "asc").orderBy("id", "asc").execute();
+      const rows = await db
+        .selectFrom("timeline_merges")
+        .selectAll()
+        .where("timeline_id", "=", timelineId)
+        .orderBy("created_at", "asc")
+        .orderBy("id", "asc")
+        .execute();
       return rows.map(toMerge);
     },
   };

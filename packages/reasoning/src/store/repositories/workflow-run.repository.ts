@@ -51,7 +51,13 @@ export function createWorkflowRunRepository(db: DatabaseExecutor) {
      * Saves an answer and moves the run on, only if it is still at `fromStep`
      * (so two concurrent submissions cannot both advance it). Returns false when it was not.
      */
-    async advance(input: { id: string; fromStep: string; toStep: string | null; answers: Record<string, string>; now: string }): Promise<boolean> {
+    async advance(input: {
+      id: string;
+      fromStep: string;
+      toStep: string | null;
+      answers: Record<string, string>;
+      now: string;
+    }): Promise<boolean> {
       const result = await db
         .updateTable("workflow_runs")
         .set({

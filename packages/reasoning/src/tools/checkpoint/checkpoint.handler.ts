@@ -12,7 +12,10 @@ export const snapshotSchema = z.object({
   branch_statuses: z.record(z.string(), z.enum(["active", "completed", "abandoned"])),
 });
 
-async function create(input: { session_id: string; name: string; description?: string }, context: ReasoningContext): Promise<CheckpointOutput> {
+async function create(
+  input: { session_id: string; name: string; description?: string },
+  context: ReasoningContext,
+): Promise<CheckpointOutput> {
   const checkpointId = context.ids.next("cp");
   const now = nowIso(context);
   const checkpoint = await context.store.transaction(async (repositories) => {
@@ -37,7 +40,10 @@ async function create(input: { session_id: string; name: string; description?: s
   return { checkpoint_id: checkpoint.id, session_id: input.session_id };
 }
 
-async function list(input: { session_id: string; limit?: number; offset?: number }, context: ReasoningContext): Promise<CheckpointOutput> {
+async function list(
+  input: { session_id: string; limit?: number; offset?: number },
+  context: ReasoningContext,
+): Promise<CheckpointOutput> {
   const sessionId = input.session_id;
   const window = listWindow(input);
   // One page and the total in one read; no session is the sessions repository's NOT_FOUND.
@@ -62,7 +68,10 @@ async function list(input: { session_id: string; limit?: number; offset?: number
  * marked superseded), branch statuses and focus are restored, all in one
  * transaction. A new direction is recorded as the first thought after it.
  */
-async function restore(input: { session_id: string; checkpoint_id: string; new_direction?: string }, context: ReasoningContext): Promise<CheckpointOutput> {
+async function restore(
+  input: { session_id: string; checkpoint_id: string; new_direction?: string },
+  context: ReasoningContext,
+): Promise<CheckpointOutput> {
   const now = nowIso(context);
   const directionId = input.new_direction !== undefined ? context.ids.next("th") : undefined;
   return context.store.transaction(async (repositories) => {
@@ -112,12 +121,23 @@ async function restore(input: { session_id: string; checkpoint_id: string; new_d
 export const checkpointHandler = defineHandler(checkpointTool, async (input, context) => {
   switch (input.operation) {
     case "create":
-      return create({ session_id: input.session_id, name: input.name as string, ...(input.description !== undefined ? { description: input.description } : {}) }, context);
+      return create(
+        {
+          session_id: input.session_id,
+          name: input.name as string,
+          ...(input.description !== undefined ? { description: input.description } : {}),
+        },
+        context,
+      );
     case "list":
       return list(input, context);
     case "restore":
       return restore(
-        { session_id: input.session_id, checkpoint_id: input.checkpoint_id as string, ...(input.new_direction !== undefined ? { new_direction: input.new_direction } : {}) },
+        {
+          session_id: input.session_id,
+          checkpoint_id: input.checkpoint_id as string,
+          ...(input.new_direction !== undefined ? { new_direction: input.new_direction } : {}),
+        },
         context,
       );
   }

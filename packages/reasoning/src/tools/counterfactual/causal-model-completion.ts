@@ -2,7 +2,13 @@ import type { CausalModel } from "@deliberate/algorithms";
 import type { counterfactualTool, ToolInput } from "@deliberate/contracts";
 import { type RunModeOptions, runMode } from "@deliberate/engine";
 import type { ReasoningContext } from "../../define-handler.ts";
-import { createCausalLinksMode, createCausalMappingMode, createCausalVariablesMode, linksPossible, type MappingAnswer } from "./counterfactual.mode.ts";
+import {
+  createCausalLinksMode,
+  createCausalMappingMode,
+  createCausalVariablesMode,
+  linksPossible,
+  type MappingAnswer,
+} from "./counterfactual.mode.ts";
 
 type CounterfactualInput = ToolInput<typeof counterfactualTool>;
 
@@ -33,29 +39,47 @@ export interface CompletionCall {
  * the lower-level variables (a DAG over the listed variables by construction).
  * The links step is skipped when every variable is on one level.
  */
-export async function proposeCausalModel(context: ReasoningContext, call: CompletionCall): Promise<CompletedCausalModel> {
+export async function proposeCausalModel(
+  context: ReasoningContext,
+  call: CompletionCall,
+): Promise<CompletedCausalModel> {
   const { input } = call;
   const callerTarget = input.intervention_target;
   const needs = {
     scenario: input.scenario,
     intervention: call.intervention,
     depth: input.analysis_depth,
-    target: callerTarget === undefined ? undefined : { variable: callerTarget.variable, change: callerTarget.change as number },
+    target:
+      callerTarget === undefined
+        ? undefined
+        : { variable: callerTarget.variable, change: callerTarget.change as number },
     observed: Object.keys(input.observed ?? {}),
   };
   const proposal = await runMode(context, createCausalVariablesMode(needs), needs, call.messages);
   context.progress({ progress: 1, total: call.steps, message: "causal variables proposed" });
   const linkNeeds = { scenario: input.scenario, intervention: call.intervention, variables: proposal.variables };
-  const links = linksPossible(proposal.variables) ? await runMode(context, createCausalLinksMode(linkNeeds), linkNeeds, call.messages) : undefined;
-  context.progress({ progress: 2, total: call.steps, message: links === undefined ? "no links to ask for: every variable is on one level" : "causal links proposed" });
+  const links = linksPossible(proposal.variables)
+    ? await runMode(context, createCausalLinksMode(linkNeeds), linkNeeds, call.messages)
+    : undefined;
+  context.progress({
+    progress: 2,
+    total: call.steps,
+    message: links === undefined ? "no links to ask for: every variable is on one level" : "causal links proposed",
+  });
   const relationships = links?.relationships ?? [];
   return {
     model: { variables: proposal.variables.map((variable) => variable.name), relationships },
     modelSource: "model",
     estimatedStrengths: new Set(relationships.map((_, index) => index)),
     ...(callerTarget !== undefined
-      ? { target: { variable: callerTarget.variable, change: callerTarget.change as number }, targetSource: "caller" as const }
-      : { target: proposal.intervention_target as { variable: string; change: number }, targetSource: "model" as const }),
+      ? {
+          target: { variable: callerTarget.variable, change: callerTarget.change as number },
+          targetSource: "caller" as const,
+        }
+      : {
+          target: proposal.intervention_target as { variable: string; change: number },
+          targetSource: "model" as const,
+        }),
     rationale: links === undefined ? proposal.rationale : `${proposal.rationale} ${links.rationale}`.trim(),
   };
 }
@@ -72,7 +96,9 @@ export async function completeCallerModel(
 ): Promise<CompletedCausalModel> {
   const { input } = call;
   const callerTarget = input.intervention_target;
-  const missingStrengths = given.relationships.flatMap((relationship, index) => (relationship.strength === undefined ? [index] : []));
+  const missingStrengths = given.relationships.flatMap((relationship, index) =>
+    relationship.strength === undefined ? [index] : [],
+  );
   let mapping: MappingAnswer | undefined;
   if (missingStrengths.length > 0 || callerTarget === undefined) {
     const needs = {
@@ -91,7 +117,8 @@ export async function completeCallerModel(
     callerTarget !== undefined
       ? {
           variable: callerTarget.variable,
-          change: callerTarget.change ?? (callerTarget.value as number) - (input.observed?.[callerTarget.variable] as number),
+          change:
+            callerTarget.change ?? (callerTarget.value as number) - (input.observed?.[callerTarget.variable] as number),
           ...(callerTarget.value !== undefined ? { value: callerTarget.value } : {}),
         }
       : (mapping?.intervention_target as { variable: string; change: number });

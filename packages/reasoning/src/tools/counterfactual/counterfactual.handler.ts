@@ -1,5 +1,14 @@
 import { type AnalysisDepth, counterfactualTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
-import { type CausalEdge, type CausalGraph, type CausalModel, computeAssociation, computeCounterfactual, computeIntervention, type InterventionResult, validateCausalModel } from "@deliberate/algorithms";
+import {
+  type CausalEdge,
+  type CausalGraph,
+  type CausalModel,
+  computeAssociation,
+  computeCounterfactual,
+  computeIntervention,
+  type InterventionResult,
+  validateCausalModel,
+} from "@deliberate/algorithms";
 import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { completeCallerModel, proposeCausalModel } from "./causal-model-completion.ts";
@@ -91,13 +100,20 @@ interface Setup {
 /** Rung 1: what observing the change goes together with (Cov/Var in the linear model), split into causal and other shares. */
 function associationRung(setup: Setup): Computation {
   const { graph, x, delta, descendants, ancestors, intervention, paths, shift, target, model } = setup;
-  const association = computeAssociation({ causal_model: model, observation: { variable: target.variable, change: delta } });
+  const association = computeAssociation({
+    causal_model: model,
+    observation: { variable: target.variable, change: delta },
+  });
   const change = association.effects.map((effect) => effect.change);
   const effects = orderEffects(
     association.effects
       .map((effect, v) => ({ effect, v }))
       .filter(({ effect, v }) => v === x || !isZero(effect.change, delta))
-      .map(({ effect, v }) => ({ variable: effect.variable, change: effect.change, relation: relationOf(v, x, descendants, ancestors) })),
+      .map(({ effect, v }) => ({
+        variable: effect.variable,
+        change: effect.change,
+        relation: relationOf(v, x, descendants, ancestors),
+      })),
     graph.variables,
   );
   const chain: ChainStep[] = [];
@@ -150,7 +166,12 @@ function effectsFrom(setup: Setup, extra: (variable: string) => Partial<Effect>)
     intervention.effects
       .map((effect, v) => ({ effect, v }))
       .filter(({ effect, v }) => v === x || !isZero(effect.change, delta))
-      .map(({ effect, v }) => ({ variable: effect.variable, change: effect.change, relation: relationOf(v, x, descendants, ancestors), ...extra(effect.variable) })),
+      .map(({ effect, v }) => ({
+        variable: effect.variable,
+        change: effect.change,
+        relation: relationOf(v, x, descendants, ancestors),
+        ...extra(effect.variable),
+      })),
     graph.variables,
   );
 }
@@ -184,11 +205,17 @@ function interventionRung(setup: Setup): Computation {
 function fullCounterfactualRung(setup: Setup, observed: Readonly<Record<string, number>>): Computation {
   const { delta, intervention, paths, target, model } = setup;
   const value = target.value ?? (observed[target.variable] as number) + delta;
-  const counterfactual = computeCounterfactual({ causal_model: model, observed, intervention: { variable: target.variable, value } });
+  const counterfactual = computeCounterfactual({
+    causal_model: model,
+    observed,
+    intervention: { variable: target.variable, value },
+  });
   const values = new Map(counterfactual.values.map((entry) => [entry.variable, entry]));
   const effects = effectsFrom(setup, (variable) => {
     const entry = values.get(variable);
-    return entry === undefined ? {} : { factual: entry.observed, counterfactual: entry.counterfactual, change: entry.change };
+    return entry === undefined
+      ? {}
+      : { factual: entry.observed, counterfactual: entry.counterfactual, change: entry.change };
   });
   const moved = effects.filter((effect) => effect.relation !== "intervened");
   return {
@@ -206,7 +233,10 @@ function fullCounterfactualRung(setup: Setup, observed: Readonly<Record<string, 
       (moved.length === 0
         ? "nothing else in this scenario would have been different."
         : `${moved.map((effect) => `${effect.variable} would have been ${format(effect.counterfactual as number)} instead of ${format(effect.factual as number)}`).join(", ")}.`),
-    differences: moved.map((effect) => `${effect.variable}: ${format(effect.factual as number)} -> ${format(effect.counterfactual as number)} (${signed(effect.change)})`),
+    differences: moved.map(
+      (effect) =>
+        `${effect.variable}: ${format(effect.factual as number)} -> ${format(effect.counterfactual as number)} (${signed(effect.change)})`,
+    ),
   };
 }
 
@@ -261,8 +291,15 @@ function compute(
   const delta = target.change;
   const descendants = reachable(graph, x, "children");
   const ancestors = reachable(graph, x, "parents");
-  const intervention = computeIntervention({ causal_model: model, intervention: { variable: target.variable, change: delta } });
-  const paths = intervention.paths.map(({ variables, product, contribution }) => ({ variables, product, contribution }));
+  const intervention = computeIntervention({
+    causal_model: model,
+    intervention: { variable: target.variable, change: delta },
+  });
+  const paths = intervention.paths.map(({ variables, product, contribution }) => ({
+    variables,
+    product,
+    contribution,
+  }));
   const shift = `${target.variable} ${signed(delta)}`;
 
   const setup: Setup = { model, graph, target, x, delta, descendants, ancestors, intervention, paths, shift };
@@ -273,10 +310,16 @@ function compute(
   return complete ? fullCounterfactualRung(setup, observed) : partialCounterfactualRung(setup, observed);
 }
 
-function renderForPrompt(model: CausalModel, target: { variable: string; change: number }, computation: Computation): string {
+function renderForPrompt(
+  model: CausalModel,
+  target: { variable: string; change: number },
+  computation: Computation,
+): string {
   return [
     "Causal model (linear; strength = change in effect per unit change in cause):",
-    ...model.relationships.map((relationship) => `- ${relationship.cause} -> ${relationship.effect}: ${relationship.strength}`),
+    ...model.relationships.map(
+      (relationship) => `- ${relationship.cause} -> ${relationship.effect}: ${relationship.strength}`,
+    ),
     `Intervention: ${target.variable} ${signed(target.change)}`,
     `How it was computed: ${computation.semantics}`,
     "Computed result:",
@@ -285,73 +328,97 @@ function renderForPrompt(model: CausalModel, target: { variable: string; change:
   ].join("\n");
 }
 
-export const counterfactualHandler = defineHandler(counterfactualTool, async (input: CounterfactualInput, context: ReasoningContext) => {
-  const history = await loadSessionHistory(context, input.session_id);
-  const messages = { history: historyMessages(history) };
-  // Without an intervention the scenario states the what-if (e.g. when reasoning_auto routes a question here).
-  const interventionText = input.intervention ?? "the what-if change stated in the scenario";
-  const given = input.causal_model;
-  // A caller's model is checked (structure and cycles) before any model call; missing strengths do not affect that check.
-  if (given !== undefined) {
-    validateCausalModel({ variables: given.variables, relationships: given.relationships.map((relationship) => ({ ...relationship, strength: relationship.strength ?? 1 })) });
-  }
+export const counterfactualHandler = defineHandler(
+  counterfactualTool,
+  async (input: CounterfactualInput, context: ReasoningContext) => {
+    const history = await loadSessionHistory(context, input.session_id);
+    const messages = { history: historyMessages(history) };
+    // Without an intervention the scenario states the what-if (e.g. when reasoning_auto routes a question here).
+    const interventionText = input.intervention ?? "the what-if change stated in the scenario";
+    const given = input.causal_model;
+    // A caller's model is checked (structure and cycles) before any model call; missing strengths do not affect that check.
+    if (given !== undefined) {
+      validateCausalModel({
+        variables: given.variables,
+        relationships: given.relationships.map((relationship) => ({
+          ...relationship,
+          strength: relationship.strength ?? 1,
+        })),
+      });
+    }
 
-  const observed = input.observed;
-  // Model steps, known up front so progress can say "1 of 3": proposing the variables and then their links (or
-  // completing the caller's model), then the narrative.
-  const completes = given === undefined || input.intervention_target === undefined || given.relationships.some((relationship) => relationship.strength === undefined);
-  const narrates = input.narrate ?? completes;
-  const steps = (given === undefined ? 2 : Number(completes)) + Number(narrates);
-  const call = { input, intervention: interventionText, messages, steps };
-  const completed = given === undefined ? await proposeCausalModel(context, call) : await completeCallerModel(context, call, given);
-  const { model, modelSource, estimatedStrengths, target, targetSource, rationale: modelRationale } = completed;
+    const observed = input.observed;
+    // Model steps, known up front so progress can say "1 of 3": proposing the variables and then their links (or
+    // completing the caller's model), then the narrative.
+    const completes =
+      given === undefined ||
+      input.intervention_target === undefined ||
+      given.relationships.some((relationship) => relationship.strength === undefined);
+    const narrates = input.narrate ?? completes;
+    const steps = (given === undefined ? 2 : Number(completes)) + Number(narrates);
+    const call = { input, intervention: interventionText, messages, steps };
+    const completed =
+      given === undefined ? await proposeCausalModel(context, call) : await completeCallerModel(context, call, given);
+    const { model, modelSource, estimatedStrengths, target, targetSource, rationale: modelRationale } = completed;
 
-  const computation = compute(input.analysis_depth, model, target, observed);
+    const computation = compute(input.analysis_depth, model, target, observed);
 
-  let narrative: NarrativeAnswer | undefined;
-  if (narrates) {
-    narrative = await runMode(
-      context,
-      narrativeMode,
-      { scenario: input.scenario, intervention: interventionText, depth: input.analysis_depth, computed: renderForPrompt(model, target, computation) },
-      messages,
-    );
-    context.progress({ progress: steps, total: steps, message: "narrative written" });
-  }
+    let narrative: NarrativeAnswer | undefined;
+    if (narrates) {
+      narrative = await runMode(
+        context,
+        narrativeMode,
+        {
+          scenario: input.scenario,
+          intervention: interventionText,
+          depth: input.analysis_depth,
+          computed: renderForPrompt(model, target, computation),
+        },
+        messages,
+      );
+      context.progress({ progress: steps, total: steps, message: "narrative written" });
+    }
 
-  const assumptions = [...computation.assumptions, ...(narrative?.assumptions ?? [])];
-  if (modelRationale !== undefined) {
-    const parts = [modelSource === "model" ? "the causal model" : estimatedStrengths.size > 0 ? "the missing strengths" : "", targetSource === "model" ? "the intervention's variable and size" : ""].filter(
-      (part) => part !== "",
-    );
-    assumptions.push(`The model judged ${parts.join(" and ")}: ${modelRationale}`);
-  }
-  const result = {
-    original_scenario: input.scenario,
-    intervention_applied: input.intervention ?? `${target.variable} ${signed(target.change)}`,
-    analysis_depth: input.analysis_depth,
-    causal_model: {
-      variables: [...model.variables],
-      relationships: model.relationships.map((relationship, index) => ({ ...relationship, estimated: estimatedStrengths.has(index) })),
-      source: modelSource,
-    },
-    intervention_target: { ...target, source: targetSource },
-    causal_chain: computation.causal_chain,
-    paths: computation.paths,
-    paths_truncated: computation.paths_truncated,
-    effects: computation.effects,
-    semantics: computation.semantics,
-    counterfactual_outcome: narrative?.counterfactual_outcome ?? computation.outcome,
-    key_differences: narrative?.key_differences ?? (computation.differences.length > 0 ? computation.differences : ["No other variable changes."]),
-    ...(narrative !== undefined ? { confidence: narrative.confidence } : {}),
-    assumptions,
-    narrative_source: narrative === undefined ? ("computed" as const) : ("model" as const),
-  };
-  const thoughtId = await recordAnalysis(context, history, {
-    mode: "counterfactual",
-    content: result.counterfactual_outcome,
-    confidence: narrative?.confidence ?? null,
-    metadata: { observed: observed ?? null, ...result },
-  });
-  return { session_id: history.sessionId, thought_id: thoughtId, ...result };
-});
+    const assumptions = [...computation.assumptions, ...(narrative?.assumptions ?? [])];
+    if (modelRationale !== undefined) {
+      const parts = [
+        modelSource === "model" ? "the causal model" : estimatedStrengths.size > 0 ? "the missing strengths" : "",
+        targetSource === "model" ? "the intervention's variable and size" : "",
+      ].filter((part) => part !== "");
+      assumptions.push(`The model judged ${parts.join(" and ")}: ${modelRationale}`);
+    }
+    const result = {
+      original_scenario: input.scenario,
+      intervention_applied: input.intervention ?? `${target.variable} ${signed(target.change)}`,
+      analysis_depth: input.analysis_depth,
+      causal_model: {
+        variables: [...model.variables],
+        relationships: model.relationships.map((relationship, index) => ({
+          ...relationship,
+          estimated: estimatedStrengths.has(index),
+        })),
+        source: modelSource,
+      },
+      intervention_target: { ...target, source: targetSource },
+      causal_chain: computation.causal_chain,
+      paths: computation.paths,
+      paths_truncated: computation.paths_truncated,
+      effects: computation.effects,
+      semantics: computation.semantics,
+      counterfactual_outcome: narrative?.counterfactual_outcome ?? computation.outcome,
+      key_differences:
+        narrative?.key_differences ??
+        (computation.differences.length > 0 ? computation.differences : ["No other variable changes."]),
+      ...(narrative !== undefined ? { confidence: narrative.confidence } : {}),
+      assumptions,
+      narrative_source: narrative === undefined ? ("computed" as const) : ("model" as const),
+    };
+    const thoughtId = await recordAnalysis(context, history, {
+      mode: "counterfactual",
+      content: result.counterfactual_outcome,
+      confidence: narrative?.confidence ?? null,
+      metadata: { observed: observed ?? null, ...result },
+    });
+    return { session_id: history.sessionId, thought_id: thoughtId, ...result };
+  },
+);

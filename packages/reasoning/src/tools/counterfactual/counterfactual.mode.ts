@@ -3,7 +3,10 @@ import { z } from "zod";
 import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `counterfactual` mode and its default model settings, declared on every `counterfactual` definition (the engine layers configuration and runtime overrides on top). */
-export const counterfactualModeDeclaration: ModeDeclaration = { mode: "counterfactual", settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 16384, stream: true } };
+export const counterfactualModeDeclaration: ModeDeclaration = {
+  mode: "counterfactual",
+  settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 16384, stream: true },
+};
 
 /** Size of a causal model the model may propose. */
 export const proposedCausalModelLimits = { minVariables: 2, maxVariables: 12 } as const;
@@ -20,7 +23,12 @@ const strengthSchema = () =>
 /** A variable name: not blank, no surrounding spaces (so names match exactly). */
 const variableName = () => z.string().regex(/^\S(?:.*\S)?$/, "must be a name without surrounding spaces");
 
-const changeSchema = () => z.number().min(-judgedCausalBounds.change).max(judgedCausalBounds.change).describe("How much the intervention shifts the variable, in its units");
+const changeSchema = () =>
+  z
+    .number()
+    .min(-judgedCausalBounds.change)
+    .max(judgedCausalBounds.change)
+    .describe("How much the intervention shifts the variable, in its units");
 
 export const depthGuidance: Readonly<Record<AnalysisDepth, string>> = {
   association:
@@ -39,7 +47,9 @@ const levelSchema = () =>
   z
     .number()
     .int()
-    .describe("Causal level: 0 when no other variable of the model causes it; otherwise higher than the level of every variable that directly causes it");
+    .describe(
+      "Causal level: 0 when no other variable of the model causes it; otherwise higher than the level of every variable that directly causes it",
+    );
 
 export interface VariablesNeeds {
   scenario: string;
@@ -92,7 +102,13 @@ export function createCausalVariablesMode(needs: VariablesNeeds): ModeDefinition
       ...(needs.target === undefined
         ? {
             intervention_target: z
-              .object({ variable: variableName().describe("The variable the intervention sets (it becomes one of the model's variables)"), level: levelSchema(), change: changeSchema() })
+              .object({
+                variable: variableName().describe(
+                  "The variable the intervention sets (it becomes one of the model's variables)",
+                ),
+                level: levelSchema(),
+                change: changeSchema(),
+              })
               .describe("Which variable the intervention sets, its causal level, and by how much"),
           }
         : {}),
@@ -100,7 +116,9 @@ export function createCausalVariablesMode(needs: VariablesNeeds): ModeDefinition
         .array(z.object({ name: variableName().describe("Short, measurable variable name"), level: levelSchema() }))
         .min(Math.max(0, proposedCausalModelLimits.minVariables - declared))
         .max(Math.max(0, proposedCausalModelLimits.maxVariables - declared))
-        .describe("The model's other variables (causes, mediators, outcomes, common causes), each once with its causal level"),
+        .describe(
+          "The model's other variables (causes, mediators, outcomes, common causes), each once with its causal level",
+        ),
       rationale: z.string().describe("Why these variables, and why their levels"),
     })
     .transform((raw): VariablesAnswer => {
@@ -112,7 +130,9 @@ export function createCausalVariablesMode(needs: VariablesNeeds): ModeDefinition
       };
       const listed: LevelledVariable[] = [
         ...given.map((name) => ({ name, level: answer.given_variables?.[name]?.level as number })),
-        ...(answer.intervention_target ? [{ name: answer.intervention_target.variable, level: answer.intervention_target.level }] : []),
+        ...(answer.intervention_target
+          ? [{ name: answer.intervention_target.variable, level: answer.intervention_target.level }]
+          : []),
         ...answer.other_variables.map((variable) => ({ name: variable.name, level: variable.level })),
       ];
       // A name listed twice is one variable: the first declaration (the caller's, then the target) keeps its level.
@@ -121,14 +141,22 @@ export function createCausalVariablesMode(needs: VariablesNeeds): ModeDefinition
       return {
         // Array.prototype.sort is stable: within a level, the declaration order stays.
         variables: [...byName.values()].sort((left, right) => left.level - right.level),
-        ...(answer.intervention_target ? { intervention_target: { variable: answer.intervention_target.variable, change: answer.intervention_target.change } } : {}),
+        ...(answer.intervention_target
+          ? {
+              intervention_target: {
+                variable: answer.intervention_target.variable,
+                change: answer.intervention_target.change,
+              },
+            }
+          : {}),
         rationale: answer.rationale,
       };
     });
   return defineMode({
     ...counterfactualModeDeclaration,
     name: "counterfactual_variables",
-    description: "The variables of a linear causal model for the scenario, each with its causal level, and the variable the intervention sets.",
+    description:
+      "The variables of a linear causal model for the scenario, each with its causal level, and the variable the intervention sets.",
     system: [
       "You build causal models for another AI agent's what-if analysis, in two steps; the arithmetic (propagating the intervention) is done in code on your model.",
       "This step: choose a small set of measurable variables (2 to 12), including common causes of modelled variables so confounding is explicit, and give each a causal level: 0 when nothing in the model causes it, otherwise higher than every variable that directly causes it. Variables can only be caused by variables at lower levels, so there are no feedback loops; the next step asks for the links.",
@@ -140,7 +168,9 @@ export function createCausalVariablesMode(needs: VariablesNeeds): ModeDefinition
         `Intervention (what if): ${input.intervention}`,
         `Analysis: ${depthGuidance[input.depth].split(":")[0]}.`,
         input.target ? `The intervention sets '${input.target.variable}' (change ${input.target.change}).` : "",
-        given.length > 0 ? `The model includes these variables, named exactly so: ${given.join(", ")}; give their levels under given_variables.` : "",
+        given.length > 0
+          ? `The model includes these variables, named exactly so: ${given.join(", ")}; give their levels under given_variables.`
+          : "",
       ]
         .filter((line) => line !== "")
         .join("\n"),
@@ -175,7 +205,8 @@ export function linksPossible(variables: readonly LevelledVariable[]): boolean {
  */
 export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNeeds, LinksAnswer> {
   const effects = needs.variables.filter((effect) => needs.variables.some((cause) => cause.level < effect.level));
-  const causesOf = (effect: LevelledVariable) => needs.variables.filter((cause) => cause.level < effect.level).map((cause) => cause.name);
+  const causesOf = (effect: LevelledVariable) =>
+    needs.variables.filter((cause) => cause.level < effect.level).map((cause) => cause.name);
   const output = z
     .object({
       // Closed objects: a cause that is not at a lower level is refused (and repaired), never silently dropped.
@@ -186,7 +217,9 @@ export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNe
               effect.name,
               z
                 .strictObject(Object.fromEntries(causesOf(effect).map((cause) => [cause, strengthSchema()])))
-                .describe(`The strength of each lower-level variable's direct effect on ${effect.name}; 0 where it has none`),
+                .describe(
+                  `The strength of each lower-level variable's direct effect on ${effect.name}; 0 where it has none`,
+                ),
             ]),
           ),
         )
@@ -207,7 +240,8 @@ export function createCausalLinksMode(needs: LinksNeeds): ModeDefinition<LinksNe
   return defineMode({
     ...counterfactualModeDeclaration,
     name: "counterfactual_links",
-    description: "The direct cause -> effect links, with linear strengths, between the levelled variables of a causal model.",
+    description:
+      "The direct cause -> effect links, with linear strengths, between the levelled variables of a causal model.",
     system: [
       "You build causal models for another AI agent's what-if analysis, in two steps; the arithmetic (propagating the intervention) is done in code on your model.",
       "This step: the variables and their causal levels are fixed. For each variable, give the direct effect on it of every variable at a lower level as a linear strength = how much the effect changes per unit change of the cause, all else fixed (negative when the cause lowers the effect; 0 when it has no direct effect).",
@@ -265,9 +299,20 @@ export function createCausalMappingMode(needs: MappingNeeds): ModeDefinition<Map
       rationale: z.string(),
     })
     .transform((raw): MappingAnswer => {
-      const answer = raw as { strengths?: Record<string, number>; intervention_target?: { variable: string; change: number }; rationale: string };
+      const answer = raw as {
+        strengths?: Record<string, number>;
+        intervention_target?: { variable: string; change: number };
+        rationale: string;
+      };
       return {
-        ...(answer.strengths !== undefined ? { strengths: needs.missingStrengths.map((index) => ({ relationship: index, strength: answer.strengths?.[String(index)] as number })) } : {}),
+        ...(answer.strengths !== undefined
+          ? {
+              strengths: needs.missingStrengths.map((index) => ({
+                relationship: index,
+                strength: answer.strengths?.[String(index)] as number,
+              })),
+            }
+          : {}),
         ...(answer.intervention_target !== undefined ? { intervention_target: answer.intervention_target } : {}),
         rationale: answer.rationale,
       };
@@ -286,8 +331,13 @@ export function createCausalMappingMode(needs: MappingNeeds): ModeDefinition<Map
         `Intervention (what if): ${input.intervention}`,
         `Variables: ${input.variables.join(", ")}`,
         "Relationships:",
-        ...input.relationships.map((relationship, index) => `[${index}] ${relationship.cause} -> ${relationship.effect}: strength ${relationship.strength ?? "?"}`),
-        input.missingStrengths.length > 0 ? `Give the strengths of relationships ${input.missingStrengths.join(", ")}.` : "",
+        ...input.relationships.map(
+          (relationship, index) =>
+            `[${index}] ${relationship.cause} -> ${relationship.effect}: strength ${relationship.strength ?? "?"}`,
+        ),
+        input.missingStrengths.length > 0
+          ? `Give the strengths of relationships ${input.missingStrengths.join(", ")}.`
+          : "",
         input.needTarget ? "Say which variable the intervention sets and by how much (in its units)." : "",
       ]
         .filter((line) => line !== "")
@@ -321,7 +371,13 @@ export const narrativeMode = defineMode({
     "Write the outcome in plain language, list the key differences (largest first, with their numbers), list the assumptions a reader should question (beyond linearity), and rate your confidence 0..1 that the conclusion holds in reality given the model's simplifications.",
   ].join("\n"),
   prompt: (input: NarrativeNeeds) =>
-    [`Scenario: ${input.scenario}`, `Intervention (what if): ${input.intervention}`, depthGuidance[input.depth], "", input.computed]
+    [
+      `Scenario: ${input.scenario}`,
+      `Intervention (what if): ${input.intervention}`,
+      depthGuidance[input.depth],
+      "",
+      input.computed,
+    ]
       .filter((line, index) => line !== "" || index === 3)
       .join("\n"),
   output: z.object({

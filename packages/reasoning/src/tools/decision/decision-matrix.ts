@@ -12,7 +12,13 @@ export interface DecisionMatrix {
   type: "weighted" | "topsis";
   options: string[];
   /** In the caller's order (or the model's, when it proposed them). */
-  criteria: Array<{ name: string; weight: number; direction: CriterionDirection; weight_source: ValueSource; direction_source: ValueSource }>;
+  criteria: Array<{
+    name: string;
+    weight: number;
+    direction: CriterionDirection;
+    weight_source: ValueSource;
+    direction_source: ValueSource;
+  }>;
   /** `scores[option][criterion]`. */
   scores: number[][];
   /** The model's notes on its judgements, when it was asked. */
@@ -23,14 +29,21 @@ export interface DecisionMatrix {
  * Completes the caller's matrix of a weighted or TOPSIS decision: what the caller left out (criteria,
  * importance, directions, scores) is asked of the model in one call; what the caller gave is kept.
  */
-export async function judgeDecisionMatrix(input: ToolInput<typeof decisionTool>, context: ReasoningContext, history: SessionHistory): Promise<DecisionMatrix> {
+export async function judgeDecisionMatrix(
+  input: ToolInput<typeof decisionTool>,
+  context: ReasoningContext,
+  history: SessionHistory,
+): Promise<DecisionMatrix> {
   const type = input.type as "weighted" | "topsis";
   const options = input.options as string[];
   const given = input.criteria;
   const needImportance = given === undefined || given.every((criterion) => criterion.weight === undefined);
   const needScores = input.scores === undefined;
   const callModel = given === undefined || needImportance || needScores;
-  const needDirection = callModel && given !== undefined ? given.filter((criterion) => criterion.direction === undefined).map((criterion) => criterion.name) : [];
+  const needDirection =
+    callModel && given !== undefined
+      ? given.filter((criterion) => criterion.direction === undefined).map((criterion) => criterion.name)
+      : [];
 
   let answer: ScoringAnswer | undefined;
   if (callModel) {
@@ -48,7 +61,9 @@ export async function judgeDecisionMatrix(input: ToolInput<typeof decisionTool>,
   }
 
   // Criteria in the caller's order (or the model's, when it proposed them).
-  const names = given?.map((criterion) => criterion.name) ?? (answer as ScoringAnswer).criteria.map((criterion) => criterion.name.trim());
+  const names =
+    given?.map((criterion) => criterion.name) ??
+    (answer as ScoringAnswer).criteria.map((criterion) => criterion.name.trim());
   const judged = new Map((answer?.criteria ?? []).map((criterion) => [criterion.name.trim().toLowerCase(), criterion]));
   const criteria = names.map((name, index) => {
     const caller = given?.[index];
@@ -56,8 +71,15 @@ export async function judgeDecisionMatrix(input: ToolInput<typeof decisionTool>,
     const weight = caller?.weight ?? model?.importance;
     const direction: CriterionDirection = caller?.direction ?? model?.direction ?? "benefit";
     const weightSource: ValueSource = caller?.weight !== undefined ? "caller" : "model";
-    const directionSource: ValueSource = caller?.direction !== undefined ? "caller" : model?.direction !== undefined ? "model" : "default";
-    return { name, weight: weight as number, direction, weight_source: weightSource, direction_source: directionSource };
+    const directionSource: ValueSource =
+      caller?.direction !== undefined ? "caller" : model?.direction !== undefined ? "model" : "default";
+    return {
+      name,
+      weight: weight as number,
+      direction,
+      weight_source: weightSource,
+      direction_source: directionSource,
+    };
   });
   const scores =
     input.scores ??

@@ -8,8 +8,19 @@ const noModel = () => {
 
 async function rows(store: Awaited<ReturnType<typeof setup>>["store"]) {
   const count = async (table: "sessions" | "thoughts" | "invocations") =>
-    Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-  return { sessions: await count("sessions"), thoughts: await count("thoughts"), invocations: await count("invocations") };
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    sessions: await count("sessions"),
+    thoughts: await count("thoughts"),
+    invocations: await count("invocations"),
+  };
 }
 
 describe("reasoning_decision with scores near the largest double", () => {
@@ -19,8 +30,14 @@ describe("reasoning_decision with scores near the largest double", () => {
       type: "weighted",
       question: "Which?",
       options: ["A", "B"],
-      criteria: [{ name: "x", weight: 1 }, { name: "y", weight: 1 }],
-      scores: [[1e308, 2], [-1e308, 4]],
+      criteria: [
+        { name: "x", weight: 1 },
+        { name: "y", weight: 1 },
+      ],
+      scores: [
+        [1e308, 2],
+        [-1e308, 4],
+      ],
     })) as { rankings: Array<{ score: number }> };
     expect(output.rankings.every((ranked) => Number.isFinite(ranked.score))).toBe(true);
     expect(await rows(store)).toEqual({ sessions: 1, thoughts: 1, invocations: 1 });

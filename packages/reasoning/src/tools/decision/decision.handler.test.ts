@@ -56,7 +56,12 @@ describe("reasoning_decision: weighted", () => {
 
     const [thought] = await store.thoughts.listBySession(output.session_id);
     expect(thought).toMatchObject({ id: output.thought_id, mode: "decision", content: output.recommendation });
-    expect(thought?.metadata).toMatchObject({ type: "weighted", rankings: output.rankings, criteria: output.criteria, input: { question: "Which vendor?" } });
+    expect(thought?.metadata).toMatchObject({
+      type: "weighted",
+      rankings: output.rankings,
+      criteria: output.criteria,
+      input: { question: "Which vendor?" },
+    });
     const [invocation] = await store.invocations.list({ tool: "reasoning_decision" });
     expect(invocation).toMatchObject({ success: true, model_calls: 0 });
   });
@@ -84,7 +89,9 @@ describe("reasoning_decision: weighted", () => {
     });
     expect(output.rankings?.map((ranked) => ranked.score)).toEqual(expected.rankings.map((ranked) => ranked.score));
     expect(output.rankings?.map((ranked) => ranked.option)).toEqual(["Postgres", "SQLite"]);
-    expect(output.criteria?.map((criterion) => [criterion.weight, criterion.weight_source, criterion.direction_source])).toEqual([
+    expect(
+      output.criteria?.map((criterion) => [criterion.weight, criterion.weight_source, criterion.direction_source]),
+    ).toEqual([
       [1 / 3, "model", "model"],
       [2 / 3, "model", "model"],
     ]);
@@ -138,10 +145,22 @@ describe("reasoning_decision: weighted", () => {
     });
     const schema = model.calls[0]?.schema;
     // Importance is not asked for: the caller gave weights.
-    expect(schema?.safeParse({ ...answer, criteria: { speed: { ...answer.criteria.speed, importance: 5 }, risk: answer.criteria.risk } }).success).toBe(true);
+    expect(
+      schema?.safeParse({
+        ...answer,
+        criteria: { speed: { ...answer.criteria.speed, importance: 5 }, risk: answer.criteria.risk },
+      }).success,
+    ).toBe(true);
     // The direction is required exactly for the criterion the caller left it out of.
-    expect(schema?.safeParse({ ...answer, criteria: { speed: answer.criteria.speed, risk: { scores: answer.criteria.risk.scores } } }).success).toBe(false);
-    const published = answerJsonSchema(schema as z.ZodType) as { properties: { criteria: { required: string[]; properties: Record<string, { required: string[] }> } } };
+    expect(
+      schema?.safeParse({
+        ...answer,
+        criteria: { speed: answer.criteria.speed, risk: { scores: answer.criteria.risk.scores } },
+      }).success,
+    ).toBe(false);
+    const published = answerJsonSchema(schema as z.ZodType) as {
+      properties: { criteria: { required: string[]; properties: Record<string, { required: string[] }> } };
+    };
     expect(published.properties.criteria.required).toEqual(["speed", "risk"]);
     expect(published.properties.criteria.properties["risk"]?.required).toEqual(["direction", "scores"]);
     expect(published.properties.criteria.properties["speed"]?.required).toEqual(["scores"]);
@@ -149,13 +168,35 @@ describe("reasoning_decision: weighted", () => {
       ["benefit", "caller"],
       ["cost", "model"],
     ]);
-    const expected = topsis({ options: ["X", "Y"], criteria: [{ name: "speed", weight: 0.5 }, { name: "risk", weight: 0.5, direction: "cost" }], scores: [[8, 7], [5, 2]] });
+    const expected = topsis({
+      options: ["X", "Y"],
+      criteria: [
+        { name: "speed", weight: 0.5 },
+        { name: "risk", weight: 0.5, direction: "cost" },
+      ],
+      scores: [
+        [8, 7],
+        [5, 2],
+      ],
+    });
     expect(output.rankings?.map((ranked) => ranked.score)).toEqual(expected.rankings.map((ranked) => ranked.score));
   });
 
   it("repairs a scoring answer that leaves an option unscored", async () => {
-    const incomplete = { criteria: { fit: { importance: 5, direction: "benefit", scores: { A: 5 } }, cost: { importance: 5, direction: "cost", scores: { A: 1, B: 2 } } }, notes: "" };
-    const complete = { criteria: { fit: { importance: 5, direction: "benefit", scores: { A: 5, B: 7 } }, cost: incomplete.criteria.cost }, notes: "" };
+    const incomplete = {
+      criteria: {
+        fit: { importance: 5, direction: "benefit", scores: { A: 5 } },
+        cost: { importance: 5, direction: "cost", scores: { A: 1, B: 2 } },
+      },
+      notes: "",
+    };
+    const complete = {
+      criteria: {
+        fit: { importance: 5, direction: "benefit", scores: { A: 5, B: 7 } },
+        cost: incomplete.criteria.cost,
+      },
+      notes: "",
+    };
     const { engine, model } = await setup([incomplete, complete]);
     const output = await decide(engine, { options: ["A", "B"] });
     expect(model.calls.map((call) => call.repair)).toEqual([false, true]);
@@ -179,7 +220,9 @@ describe("reasoning_decision: weighted", () => {
       ["third", 3, false],
     ]);
     expect(output.recommendation).toMatch(/^No single winner: "first" and "second" tie/);
-    expect(output.warnings).toEqual(['"first", "second" tie on total 1; they are ranked 1-2 by input order, not by merit.']);
+    expect(output.warnings).toEqual([
+      '"first", "second" tie on total 1; they are ranked 1-2 by input order, not by merit.',
+    ]);
   });
 });
 
@@ -215,7 +258,10 @@ describe("reasoning_decision: topsis", () => {
       .record({ options: fc.integer({ min: 2, max: 5 }), criteria: fc.integer({ min: 1, max: 4 }) })
       .chain(({ options, criteria }) =>
         fc.record({
-          scores: fc.array(fc.array(fc.integer({ min: 0, max: 100 }), { minLength: criteria, maxLength: criteria }), { minLength: options, maxLength: options }),
+          scores: fc.array(fc.array(fc.integer({ min: 0, max: 100 }), { minLength: criteria, maxLength: criteria }), {
+            minLength: options,
+            maxLength: options,
+          }),
           weights: fc.array(fc.integer({ min: 1, max: 10 }), { minLength: criteria, maxLength: criteria }),
           costs: fc.array(fc.boolean(), { minLength: criteria, maxLength: criteria }),
         }),
@@ -223,17 +269,23 @@ describe("reasoning_decision: topsis", () => {
     await fc.assert(
       fc.asyncProperty(matrices, async ({ scores, weights, costs }) => {
         const options = scores.map((_, index) => `option ${index}`);
-        const criteria = weights.map((weight, index) => ({ name: `c${index}`, weight, direction: costs[index] ? "cost" : "benefit" }) as const);
+        const criteria = weights.map(
+          (weight, index) => ({ name: `c${index}`, weight, direction: costs[index] ? "cost" : "benefit" }) as const,
+        );
         // Option "dominant": at least as good as every option on every criterion, strictly better on the first.
         const best = criteria.map((criterion, column) => {
           const values = scores.map((row) => row[column] as number);
-          return criterion.direction === "cost" ? Math.min(...values) - (column === 0 ? 1 : 0) : Math.max(...values) + (column === 0 ? 1 : 0);
+          return criterion.direction === "cost"
+            ? Math.min(...values) - (column === 0 ? 1 : 0)
+            : Math.max(...values) + (column === 0 ? 1 : 0);
         });
         const allOptions = [...options, "dominant"];
         const allScores = [...scores, best];
         const output = await decide(engine, { type: "topsis", options: allOptions, criteria, scores: allScores });
         const expected = topsis({ options: allOptions, criteria, scores: allScores });
-        expect(output.rankings?.map(({ option, score }) => ({ option, score }))).toEqual(expected.rankings.map(({ option, score }) => ({ option, score })));
+        expect(output.rankings?.map(({ option, score }) => ({ option, score }))).toEqual(
+          expected.rankings.map(({ option, score }) => ({ option, score })),
+        );
         for (const ranked of output.rankings ?? []) {
           expect(ranked.score).toBeGreaterThanOrEqual(0);
           expect(ranked.score).toBeLessThanOrEqual(1);
@@ -282,7 +334,9 @@ describe("reasoning_decision: pairwise", () => {
         expect(output.pairwise?.consistency_ratio).toBe(expected.consistency_ratio);
         expect(Math.abs(output.pairwise?.consistency_ratio ?? 1)).toBeLessThan(1e-9);
         const total = weights.reduce((sum, weight) => sum + weight, 0);
-        output.pairwise?.priorities.forEach((priority, index) => expect(priority).toBeCloseTo((weights[index] as number) / total, 9));
+        output.pairwise?.priorities.forEach((priority, index) =>
+          expect(priority).toBeCloseTo((weights[index] as number) / total, 9),
+        );
         expect(output.warnings.some((warning) => warning.includes("Consistency ratio"))).toBe(false);
       }),
       { numRuns: 40 },
@@ -302,7 +356,9 @@ describe("reasoning_decision: pairwise", () => {
     });
     expect(output.pairwise?.consistent).toBe(false);
     expect(output.pairwise?.consistency_ratio).toBeGreaterThan(0.1);
-    expect(output.warnings[0]).toMatch(/^Consistency ratio \d\.\d{3} exceeds 0\.1: .*Revisit "(rock|paper|scissors)" vs "(rock|paper|scissors)"/);
+    expect(output.warnings[0]).toMatch(
+      /^Consistency ratio \d\.\d{3} exceeds 0\.1: .*Revisit "(rock|paper|scissors)" vs "(rock|paper|scissors)"/,
+    );
   });
 
   it("builds the reciprocal matrix from the model's Saaty judgements", async () => {
@@ -315,14 +371,23 @@ describe("reasoning_decision: pairwise", () => {
       notes: "B is clearly better.",
     };
     const { engine, model } = await setup(bySchemaName({ decision_pairwise: answer }));
-    const output = await decide(engine, { type: "pairwise", question: "Pick one", options: ["A", "B", "C"], criteria: [{ name: "speed", weight: 1 }] });
+    const output = await decide(engine, {
+      type: "pairwise",
+      question: "Pick one",
+      options: ["A", "B", "C"],
+      criteria: [{ name: "speed", weight: 1 }],
+    });
     expect(output.pairwise?.matrix).toEqual([
       [1, 1 / 3, 1],
       [3, 1, 3],
       [1, 1 / 3, 1],
     ]);
     expect(output.pairwise?.matrix_source).toBe("model");
-    expect(output.pairwise?.priorities).toEqual([expect.closeTo(0.2, 12), expect.closeTo(0.6, 12), expect.closeTo(0.2, 12)]);
+    expect(output.pairwise?.priorities).toEqual([
+      expect.closeTo(0.2, 12),
+      expect.closeTo(0.6, 12),
+      expect.closeTo(0.2, 12),
+    ]);
     expect(output.rankings?.map((ranked) => [ranked.option, ranked.tied])).toEqual([
       ["B", false],
       ["A", true],
@@ -335,13 +400,29 @@ describe("reasoning_decision: pairwise", () => {
   });
 
   it("sends a judgement outside its pair back to the model", async () => {
-    const wrong = { judgements: { "1": { preferred: "C", intensity: 5 }, "2": { preferred: "A", intensity: 2 }, "3": { preferred: "B", intensity: 2 } }, notes: "" };
-    const right = { judgements: { "1": { preferred: "A", intensity: 5 }, "2": { preferred: "A", intensity: 2 }, "3": { preferred: "B", intensity: 2 } }, notes: "" };
+    const wrong = {
+      judgements: {
+        "1": { preferred: "C", intensity: 5 },
+        "2": { preferred: "A", intensity: 2 },
+        "3": { preferred: "B", intensity: 2 },
+      },
+      notes: "",
+    };
+    const right = {
+      judgements: {
+        "1": { preferred: "A", intensity: 5 },
+        "2": { preferred: "A", intensity: 2 },
+        "3": { preferred: "B", intensity: 2 },
+      },
+      notes: "",
+    };
     const { engine, model } = await setup([wrong, right]);
     const output = await decide(engine, { type: "pairwise", options: ["A", "B", "C"] });
     // Each pair's preferred option is an enum of its two options, in the schema the model sees.
     expect(model.calls[1]?.messages.at(-1)?.content).toContain("judgements.1.preferred");
-    const published = answerJsonSchema(model.calls[0]?.schema as z.ZodType) as { properties: { judgements: { properties: Record<string, { properties: { preferred: { enum: string[] } } }> } } };
+    const published = answerJsonSchema(model.calls[0]?.schema as z.ZodType) as {
+      properties: { judgements: { properties: Record<string, { properties: { preferred: { enum: string[] } } }> } };
+    };
     expect(published.properties.judgements.properties["1"]?.properties.preferred.enum).toEqual(["A", "B"]);
     expect(published.properties.judgements.properties["3"]?.properties.preferred.enum).toEqual(["B", "C"]);
     expect(output.pairwise?.matrix[0]?.[1]).toBe(5);
@@ -384,9 +465,13 @@ describe("reasoning_decision: perspectives", () => {
     });
     expect(output.conflicts).toEqual(answer.conflicts);
     expect(output.alignments).toEqual(answer.alignments);
-    expect(output.recommendation).toBe("Manage Engineering, Finance closely (key players); keep Regulator satisfied; keep Customers informed.");
+    expect(output.recommendation).toBe(
+      "Manage Engineering, Finance closely (key players); keep Regulator satisfied; keep Customers informed.",
+    );
     expect(model.calls).toHaveLength(1);
-    expect(model.calls[0]?.messages[0]?.content).toContain("Give power_level and interest_level (both) for: Regulator.");
+    expect(model.calls[0]?.messages[0]?.content).toContain(
+      "Give power_level and interest_level (both) for: Regulator.",
+    );
   });
 
   it("lets the model identify stakeholders when none are given", async () => {
@@ -401,7 +486,12 @@ describe("reasoning_decision: perspectives", () => {
     };
     const { engine } = await setup(bySchemaName({ decision_stakeholders: answer }));
     const output = await decide(engine, { type: "perspectives", topic: "Layoffs" });
-    expect(output.stakeholder_map).toEqual({ key_players: ["Board"], keep_satisfied: [], keep_informed: ["Staff"], minimal_effort: ["Press"] });
+    expect(output.stakeholder_map).toEqual({
+      key_players: ["Board"],
+      keep_satisfied: [],
+      keep_informed: ["Staff"],
+      minimal_effort: ["Press"],
+    });
     expect(output.stakeholders?.every((stakeholder) => stakeholder.source === "model")).toBe(true);
   });
 });
@@ -433,20 +523,103 @@ describe("reasoning_decision: input errors", () => {
       [{ type: "weighted" }, "options", /options is required for type 'weighted'/],
       [{ type: "perspectives" }, "topic", /required/],
       [{ options: ["A", "a"] }, "options.1", /duplicates options.0/],
-      [{ options: ["A", "B"], criteria: [{ name: "x", weight: 1 }, { name: "y" }] }, "criteria.1.weight", /every criterion a weight, or none/],
+      [
+        { options: ["A", "B"], criteria: [{ name: "x", weight: 1 }, { name: "y" }] },
+        "criteria.1.weight",
+        /every criterion a weight, or none/,
+      ],
       [{ options: ["A", "B"], criteria: [{ name: "x", weight: 0 }] }, "criteria", /every weight is 0/],
-      [{ options: ["A", "B"], criteria: [{ name: "x", weight: 1 }], scores: [[1], [2, 3]] }, "scores.1", /one score per criterion \(1\), got 2/],
-      [{ options: ["A", "B"], criteria: [{ name: "x", weight: 1 }], scores: [[1]] }, "scores", /one row per option \(2\), got 1/],
+      [
+        { options: ["A", "B"], criteria: [{ name: "x", weight: 1 }], scores: [[1], [2, 3]] },
+        "scores.1",
+        /one score per criterion \(1\), got 2/,
+      ],
+      [
+        { options: ["A", "B"], criteria: [{ name: "x", weight: 1 }], scores: [[1]] },
+        "scores",
+        /one row per option \(2\), got 1/,
+      ],
       [{ options: ["A", "B"], scores: [[1], [2]] }, "scores", /scores needs criteria/],
-      [{ type: "pairwise", options: ["A", "B"], scores: [[1], [2]] }, "scores", /used by types 'weighted' and 'topsis'/],
-      [{ type: "pairwise", options: ["A", "B"], pairwise_matrix: [[1, 3], [3, 1]] }, "pairwise_matrix.1.0", /reciprocal of pairwise_matrix.0.1/],
-      [{ type: "pairwise", options: ["A", "B"], pairwise_matrix: [[1, 12], [1 / 12, 1]] }, "pairwise_matrix.0.1", /Saaty's scale/],
-      [{ type: "pairwise", options: ["A", "B"], pairwise_matrix: [[2, 1], [1, 1]] }, "pairwise_matrix.0.0", /diagonal/],
-      [{ type: "pairwise", options: ["A", "B", "C"], pairwise_matrix: [[1, 1], [1, 1]] }, "pairwise_matrix", /3 x 3/],
-      [{ type: "weighted", options: ["A", "B"], pairwise_matrix: [[1, 1], [1, 1]] }, "pairwise_matrix", /used by type 'pairwise'/],
-      [{ type: "perspectives", topic: "t", stakeholders: [{ name: "X", power_level: 2 }] }, "stakeholders.0.power_level", /./],
-      [{ type: "weighted", options: ["A", "B"], stakeholders: [{ name: "X" }] }, "stakeholders", /used by type 'perspectives'/],
-      [{ type: "pairwise", options: Array.from({ length: 16 }, (_, index) => `o${index}`) }, "options", /at most 15 options/],
+      [
+        { type: "pairwise", options: ["A", "B"], scores: [[1], [2]] },
+        "scores",
+        /used by types 'weighted' and 'topsis'/,
+      ],
+      [
+        {
+          type: "pairwise",
+          options: ["A", "B"],
+          pairwise_matrix: [
+            [1, 3],
+            [3, 1],
+          ],
+        },
+        "pairwise_matrix.1.0",
+        /reciprocal of pairwise_matrix.0.1/,
+      ],
+      [
+        {
+          type: "pairwise",
+          options: ["A", "B"],
+          pairwise_matrix: [
+            [1, 12],
+            [1 / 12, 1],
+          ],
+        },
+        "pairwise_matrix.0.1",
+        /Saaty's scale/,
+      ],
+      [
+        {
+          type: "pairwise",
+          options: ["A", "B"],
+          pairwise_matrix: [
+            [2, 1],
+            [1, 1],
+          ],
+        },
+        "pairwise_matrix.0.0",
+        /diagonal/,
+      ],
+      [
+        {
+          type: "pairwise",
+          options: ["A", "B", "C"],
+          pairwise_matrix: [
+            [1, 1],
+            [1, 1],
+          ],
+        },
+        "pairwise_matrix",
+        /3 x 3/,
+      ],
+      [
+        {
+          type: "weighted",
+          options: ["A", "B"],
+          pairwise_matrix: [
+            [1, 1],
+            [1, 1],
+          ],
+        },
+        "pairwise_matrix",
+        /used by type 'pairwise'/,
+      ],
+      [
+        { type: "perspectives", topic: "t", stakeholders: [{ name: "X", power_level: 2 }] },
+        "stakeholders.0.power_level",
+        /./,
+      ],
+      [
+        { type: "weighted", options: ["A", "B"], stakeholders: [{ name: "X" }] },
+        "stakeholders",
+        /used by type 'perspectives'/,
+      ],
+      [
+        { type: "pairwise", options: Array.from({ length: 16 }, (_, index) => `o${index}`) },
+        "options",
+        /at most 15 options/,
+      ],
     ];
     for (const [input, field, message] of cases) {
       const error = await errorOf(engine.invoke("reasoning_decision", input));

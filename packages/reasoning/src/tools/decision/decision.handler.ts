@@ -1,5 +1,14 @@
 import { decisionTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
-import { analyzePairwiseJudgements, analyzePairwiseMatrix, consistencyRatioThreshold, type PairwiseAnalysis, type RankedOption, rankOptions, topsis, weightedSum } from "@deliberate/algorithms";
+import {
+  analyzePairwiseJudgements,
+  analyzePairwiseMatrix,
+  consistencyRatioThreshold,
+  type PairwiseAnalysis,
+  type RankedOption,
+  rankOptions,
+  topsis,
+  weightedSum,
+} from "@deliberate/algorithms";
 import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { createPairwiseMode, createStakeholderMode } from "./decision.mode.ts";
@@ -25,7 +34,11 @@ function tieWarnings(rankings: readonly RankedOption[], what: string): string[] 
   for (const ranked of rankings) {
     if (!ranked.tied) continue;
     const last = groups.at(-1);
-    if (last !== undefined && (last.at(-1) as RankedOption).rank === ranked.rank - 1 && Number((last[0] as RankedOption).score.toPrecision(12)) === Number(ranked.score.toPrecision(12))) {
+    if (
+      last !== undefined &&
+      (last.at(-1) as RankedOption).rank === ranked.rank - 1 &&
+      Number((last[0] as RankedOption).score.toPrecision(12)) === Number(ranked.score.toPrecision(12))
+    ) {
       last.push(ranked);
     } else groups.push([ranked]);
   }
@@ -42,19 +55,33 @@ function recommend(rankings: readonly RankedOption[], what: string): string {
     const runnerUp = rankings[1];
     return `Choose ${JSON.stringify(best.option)} (${what} ${format(best.score)}${runnerUp ? `; next: ${JSON.stringify(runnerUp.option)} at ${format(runnerUp.score)}` : ""}).`;
   }
-  const tied = rankings.filter((ranked) => ranked.tied && Number(ranked.score.toPrecision(12)) === Number(best.score.toPrecision(12)));
+  const tied = rankings.filter(
+    (ranked) => ranked.tied && Number(ranked.score.toPrecision(12)) === Number(best.score.toPrecision(12)),
+  );
   return `No single winner: ${tied.map((ranked) => JSON.stringify(ranked.option)).join(" and ")} tie at ${what} ${format(best.score)}. Add a criterion or revisit the judgements to separate them.`;
 }
 
-async function scoredDecision(input: DecisionInput, context: ReasoningContext, history: SessionHistory): Promise<DecisionResult> {
+async function scoredDecision(
+  input: DecisionInput,
+  context: ReasoningContext,
+  history: SessionHistory,
+): Promise<DecisionResult> {
   const { type, options, criteria, scores, notes } = await judgeDecisionMatrix(input, context, history);
-  const matrix = { options, criteria: criteria.map(({ name, weight, direction }) => ({ name, weight, direction })), scores };
+  const matrix = {
+    options,
+    criteria: criteria.map(({ name, weight, direction }) => ({ name, weight, direction })),
+    scores,
+  };
   const warnings: string[] = [];
   let result: DecisionResult;
   if (type === "weighted") {
     const computed = weightedSum({ ...matrix, normalization: input.normalization });
     warnings.push(...tieWarnings(computed.rankings, "total"));
-    const weightsText = criteria.map((criterion, index) => `${criterion.name} ${format(computed.weights[index] as number)} (${criterion.direction})`).join(", ");
+    const weightsText = criteria
+      .map(
+        (criterion, index) => `${criterion.name} ${format(computed.weights[index] as number)} (${criterion.direction})`,
+      )
+      .join(", ");
     result = {
       type,
       recommendation: recommend(computed.rankings, "weighted total"),
@@ -74,7 +101,11 @@ async function scoredDecision(input: DecisionInput, context: ReasoningContext, h
   } else {
     const computed = topsis(matrix);
     warnings.push(...tieWarnings(computed.rankings, "closeness"));
-    const weightsText = criteria.map((criterion, index) => `${criterion.name} ${format(computed.weights[index] as number)} (${criterion.direction})`).join(", ");
+    const weightsText = criteria
+      .map(
+        (criterion, index) => `${criterion.name} ${format(computed.weights[index] as number)} (${criterion.direction})`,
+      )
+      .join(", ");
     result = {
       type,
       recommendation: recommend(computed.rankings, "closeness"),
@@ -108,7 +139,11 @@ function pairwiseWarning(analysis: PairwiseAnalysis, options: readonly string[])
   );
 }
 
-async function pairwiseDecision(input: DecisionInput, context: ReasoningContext, history: SessionHistory): Promise<DecisionResult> {
+async function pairwiseDecision(
+  input: DecisionInput,
+  context: ReasoningContext,
+  history: SessionHistory,
+): Promise<DecisionResult> {
   const options = input.options as string[];
   let analysis: PairwiseAnalysis & { matrix: number[][] };
   let rankings: RankedOption[];
@@ -117,7 +152,10 @@ async function pairwiseDecision(input: DecisionInput, context: ReasoningContext,
   if (input.pairwise_matrix !== undefined) {
     analysis = { ...analyzePairwiseMatrix({ matrix: input.pairwise_matrix }), matrix: input.pairwise_matrix };
     rankings = rankOptions(options, analysis.priorities);
-    if (input.criteria !== undefined) warnings.push("criteria were not used: a supplied pairwise_matrix already is the overall comparison of the options.");
+    if (input.criteria !== undefined)
+      warnings.push(
+        "criteria were not used: a supplied pairwise_matrix already is the overall comparison of the options.",
+      );
   } else {
     const pairs: Array<readonly [number, number]> = [];
     for (let i = 0; i < options.length; i += 1) for (let j = i + 1; j < options.length; j += 1) pairs.push([i, j]);
@@ -128,7 +166,11 @@ async function pairwiseDecision(input: DecisionInput, context: ReasoningContext,
       const [a, b] = pairs[judgement.pair - 1] as readonly [number, number];
       const aName = options[a] as string;
       const bName = options[b] as string;
-      return { a: aName, b: bName, value: judgement.preferred === aName ? judgement.intensity : 1 / judgement.intensity };
+      return {
+        a: aName,
+        b: bName,
+        value: judgement.preferred === aName ? judgement.intensity : 1 / judgement.intensity,
+      };
     });
     const computed = analyzePairwiseJudgements({ items: options, judgements });
     analysis = computed;
@@ -162,9 +204,15 @@ async function pairwiseDecision(input: DecisionInput, context: ReasoningContext,
   };
 }
 
-async function perspectivesDecision(input: DecisionInput, context: ReasoningContext, history: SessionHistory): Promise<DecisionResult> {
+async function perspectivesDecision(
+  input: DecisionInput,
+  context: ReasoningContext,
+  history: SessionHistory,
+): Promise<DecisionResult> {
   const given = input.stakeholders;
-  const missingLevels = (given ?? []).filter((stakeholder) => stakeholder.power_level === undefined || stakeholder.interest_level === undefined).map((stakeholder) => stakeholder.name);
+  const missingLevels = (given ?? [])
+    .filter((stakeholder) => stakeholder.power_level === undefined || stakeholder.interest_level === undefined)
+    .map((stakeholder) => stakeholder.name);
   // Conflicts and alignments are qualitative judgements, so this type always asks the model.
   const needs = {
     topic: input.topic as string,

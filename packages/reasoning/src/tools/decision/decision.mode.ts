@@ -3,7 +3,10 @@ import { z } from "zod";
 import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `decision` mode and its default model settings, declared on every `decision` definition (the engine layers configuration and runtime overrides on top). */
-export const decisionModeDeclaration: ModeDeclaration = { mode: "decision", settings: { temperature: 0.6, maxTokens: 4000, thinkingBudget: 8192, stream: true } };
+export const decisionModeDeclaration: ModeDeclaration = {
+  mode: "decision",
+  settings: { temperature: 0.6, maxTokens: 4000, thinkingBudget: 8192, stream: true },
+};
 
 /** Criteria the model proposes when the caller gives none. */
 export const proposedCriteriaLimits = { min: 2, max: 8 } as const;
@@ -37,7 +40,9 @@ export interface ScoringNeeds {
   context: string | undefined;
   options: readonly string[];
   /** The caller's criteria, or undefined when the model proposes them. */
-  criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
+  criteria:
+    | ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }>
+    | undefined;
   needImportance: boolean;
   needScores: boolean;
   /** Names of caller criteria whose direction the model judges (all proposed criteria get one). */
@@ -78,10 +83,16 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
   const level = z.number().min(scoreScale.min).max(scoreScale.max);
   const criterionItem = (name: string | undefined) =>
     z.object({
-      ...(needs.needImportance ? { importance: z.number().int().min(1).max(9).describe("Importance 1 (minor) .. 9 (dominant)") } : {}),
+      ...(needs.needImportance
+        ? { importance: z.number().int().min(1).max(9).describe("Importance 1 (minor) .. 9 (dominant)") }
+        : {}),
       ...(name === undefined || needs.needDirection.includes(name)
         ? { direction: criterionDirectionSchema.describe("benefit = more is better, cost = less is better") }
-        : { direction: criterionDirectionSchema.optional().describe("benefit = more is better, cost = less is better (given: leave out)") }),
+        : {
+            direction: criterionDirectionSchema
+              .optional()
+              .describe("benefit = more is better, cost = less is better (given: leave out)"),
+          }),
       ...(needs.needScores
         ? {
             scores: keyed(needs.options, () => level).describe(
@@ -97,7 +108,11 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
           .superRefine((record, context) => {
             const count = Object.keys(record).length;
             if (count < proposedCriteriaLimits.min || count > proposedCriteriaLimits.max) {
-              addIssue(context, [], `propose between ${proposedCriteriaLimits.min} and ${proposedCriteriaLimits.max} criteria, got ${count}`);
+              addIssue(
+                context,
+                [],
+                `propose between ${proposedCriteriaLimits.min} and ${proposedCriteriaLimits.max} criteria, got ${count}`,
+              );
             }
           })
           .meta({ minProperties: proposedCriteriaLimits.min, maxProperties: proposedCriteriaLimits.max })
@@ -113,14 +128,21 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
     })
     .transform(
       (answer): ScoringAnswer => ({
-        criteria: distinctNames(Object.entries(answer.criteria as Record<string, { importance?: number; direction?: CriterionDirection; scores?: Record<string, number> }>)).map(
-          ([name, criterion]) => ({
-            name: name.trim(),
-            ...(criterion.importance !== undefined ? { importance: criterion.importance } : {}),
-            ...(criterion.direction !== undefined ? { direction: criterion.direction } : {}),
-            ...(criterion.scores !== undefined ? { scores: needs.options.map((option) => ({ option, score: criterion.scores?.[option] as number })) } : {}),
-          }),
-        ),
+        criteria: distinctNames(
+          Object.entries(
+            answer.criteria as Record<
+              string,
+              { importance?: number; direction?: CriterionDirection; scores?: Record<string, number> }
+            >,
+          ),
+        ).map(([name, criterion]) => ({
+          name: name.trim(),
+          ...(criterion.importance !== undefined ? { importance: criterion.importance } : {}),
+          ...(criterion.direction !== undefined ? { direction: criterion.direction } : {}),
+          ...(criterion.scores !== undefined
+            ? { scores: needs.options.map((option) => ({ option, score: criterion.scores?.[option] as number })) }
+            : {}),
+        })),
         notes: answer.notes,
       }),
     );
@@ -131,8 +153,12 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
       `Propose ${proposedCriteriaLimits.min}-${proposedCriteriaLimits.max} distinct, non-overlapping criteria that matter for this decision, each with its direction (benefit = more is better, cost = less is better).`,
     );
   }
-  if (needs.needImportance) asks.push("Rate each criterion's importance from 1 (minor) to 9 (dominant); weights are derived from these in code.");
-  if (given !== undefined && needs.needDirection.length > 0) asks.push(`Give the direction of: ${needs.needDirection.join(", ")}.`);
+  if (needs.needImportance)
+    asks.push(
+      "Rate each criterion's importance from 1 (minor) to 9 (dominant); weights are derived from these in code.",
+    );
+  if (given !== undefined && needs.needDirection.length > 0)
+    asks.push(`Give the direction of: ${needs.needDirection.join(", ")}.`);
   if (needs.needScores) {
     asks.push(
       "For every criterion, give every option a level from 0 to 10: how much of that criterion the option has. For a cost criterion a high level means more cost (worse); the direction is applied in code, so do not invert it yourself.",
@@ -156,7 +182,10 @@ export function createScoringMode(needs: ScoringNeeds): ModeDefinition<ScoringNe
         input.criteria === undefined
           ? ""
           : `Criteria: ${input.criteria
-              .map((criterion) => `${JSON.stringify(criterion.name)}${criterion.direction ? ` (${criterion.direction})` : ""}${criterion.weight !== undefined ? ` weight ${criterion.weight}` : ""}`)
+              .map(
+                (criterion) =>
+                  `${JSON.stringify(criterion.name)}${criterion.direction ? ` (${criterion.direction})` : ""}${criterion.weight !== undefined ? ` weight ${criterion.weight}` : ""}`,
+              )
               .join(", ")}`,
         "",
         ...asks,
@@ -172,7 +201,9 @@ export interface PairwiseNeeds {
   question: string | undefined;
   context: string | undefined;
   options: readonly string[];
-  criteria: ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }> | undefined;
+  criteria:
+    | ReadonlyArray<{ name: string; weight?: number | undefined; direction?: CriterionDirection | undefined }>
+    | undefined;
   /** Every unordered pair of option indexes, i < j, in row order. */
   pairs: ReadonlyArray<readonly [number, number]>;
 }
@@ -200,7 +231,9 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
         (key) => {
           const [a, b] = needs.pairs[Number(key) - 1] as readonly [number, number];
           return z.object({
-            preferred: z.enum([needs.options[a] as string, needs.options[b] as string]).describe("The option of the pair that is preferred (either one when equal)"),
+            preferred: z
+              .enum([needs.options[a] as string, needs.options[b] as string])
+              .describe("The option of the pair that is preferred (either one when equal)"),
             intensity: z.number().int().min(1).max(9).describe(saatyScale),
           });
         },
@@ -210,7 +243,9 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
     .transform(
       (answer): PairwiseAnswer => ({
         judgements: needs.pairs.map((_, index) => {
-          const judgement = (answer.judgements as Record<string, { preferred: string; intensity: number }>)[String(index + 1)] as { preferred: string; intensity: number };
+          const judgement = (answer.judgements as Record<string, { preferred: string; intensity: number }>)[
+            String(index + 1)
+          ] as { preferred: string; intensity: number };
           return { pair: index + 1, preferred: judgement.preferred, intensity: judgement.intensity };
         }),
         notes: answer.notes,
@@ -232,10 +267,15 @@ export function createPairwiseMode(needs: PairwiseNeeds): ModeDefinition<Pairwis
         input.criteria === undefined
           ? ""
           : `Judge overall preference, weighing these criteria: ${input.criteria
-              .map((criterion) => `${criterion.name}${criterion.weight !== undefined ? ` (weight ${criterion.weight})` : ""}${criterion.direction === "cost" ? " (less is better)" : ""}`)
+              .map(
+                (criterion) =>
+                  `${criterion.name}${criterion.weight !== undefined ? ` (weight ${criterion.weight})` : ""}${criterion.direction === "cost" ? " (less is better)" : ""}`,
+              )
               .join(", ")}`,
         "Pairs:",
-        ...input.pairs.map(([a, b], index) => `${index + 1}. ${JSON.stringify(input.options[a])} vs ${JSON.stringify(input.options[b])}`),
+        ...input.pairs.map(
+          ([a, b], index) => `${index + 1}. ${JSON.stringify(input.options[a])} vs ${JSON.stringify(input.options[b])}`,
+        ),
       ]
         .filter((line) => line !== "")
         .join("\n"),
@@ -249,7 +289,14 @@ export interface StakeholderNeeds {
   context: string | undefined;
   options: readonly string[] | undefined;
   /** The caller's stakeholders, or undefined when the model identifies them. */
-  stakeholders: ReadonlyArray<{ name: string; role?: string | undefined; power_level?: number | undefined; interest_level?: number | undefined }> | undefined;
+  stakeholders:
+    | ReadonlyArray<{
+        name: string;
+        role?: string | undefined;
+        power_level?: number | undefined;
+        interest_level?: number | undefined;
+      }>
+    | undefined;
   /** Caller stakeholders missing a power or interest level. */
   missingLevels: readonly string[];
 }
@@ -283,7 +330,11 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
             .superRefine((record, context) => {
               const names = Object.keys(record);
               if (names.length < proposedStakeholderLimits.min || names.length > proposedStakeholderLimits.max) {
-                addIssue(context, [], `identify between ${proposedStakeholderLimits.min} and ${proposedStakeholderLimits.max} stakeholders, got ${names.length}`);
+                addIssue(
+                  context,
+                  [],
+                  `identify between ${proposedStakeholderLimits.min} and ${proposedStakeholderLimits.max} stakeholders, got ${names.length}`,
+                );
               }
             })
             .meta({ minProperties: proposedStakeholderLimits.min, maxProperties: proposedStakeholderLimits.max })
@@ -291,7 +342,11 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
         }
       : {}),
     ...(needs.missingLevels.length > 0
-      ? { levels: keyed(needs.missingLevels, () => z.object(levels())).describe("Power and interest of each listed stakeholder, keyed by name") }
+      ? {
+          levels: keyed(needs.missingLevels, () => z.object(levels())).describe(
+            "Power and interest of each listed stakeholder, keyed by name",
+          ),
+        }
       : {}),
     conflicts: z.array(z.string()).describe("Conflicts of interest between named stakeholders"),
     alignments: z.array(z.string()).describe("Shared interests between named stakeholders"),
@@ -304,8 +359,22 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
       alignments: string[];
     };
     return {
-      ...(answer.stakeholders !== undefined ? { stakeholders: distinctNames(Object.entries(answer.stakeholders)).map(([name, stakeholder]) => ({ name: name.trim(), ...stakeholder })) } : {}),
-      ...(answer.levels !== undefined ? { levels: needs.missingLevels.map((name) => ({ name, ...(answer.levels?.[name] as { power_level: number; interest_level: number }) })) } : {}),
+      ...(answer.stakeholders !== undefined
+        ? {
+            stakeholders: distinctNames(Object.entries(answer.stakeholders)).map(([name, stakeholder]) => ({
+              name: name.trim(),
+              ...stakeholder,
+            })),
+          }
+        : {}),
+      ...(answer.levels !== undefined
+        ? {
+            levels: needs.missingLevels.map((name) => ({
+              name,
+              ...(answer.levels?.[name] as { power_level: number; interest_level: number }),
+            })),
+          }
+        : {}),
       conflicts: answer.conflicts,
       alignments: answer.alignments,
     };
@@ -332,7 +401,9 @@ export function createStakeholderMode(needs: StakeholderNeeds): ModeDefinition<S
                   `- ${stakeholder.name}${stakeholder.role ? ` (${stakeholder.role})` : ""}: power ${stakeholder.power_level ?? "?"}, interest ${stakeholder.interest_level ?? "?"}`,
               )
               .join("\n")}`,
-        input.missingLevels.length > 0 ? `Give power_level and interest_level (both) for: ${input.missingLevels.join(", ")}.` : "",
+        input.missingLevels.length > 0
+          ? `Give power_level and interest_level (both) for: ${input.missingLevels.join(", ")}.`
+          : "",
         "List the conflicts and alignments between the stakeholders.",
       ]
         .filter((line) => line !== "")

@@ -34,7 +34,9 @@ export function mapStakeholders(stakeholders: readonly StakeholderLevels[]): Sta
   const order = stakeholders.map((stakeholder, index) => ({ stakeholder, index }));
   order.sort(
     (left, right) =>
-      right.stakeholder.power_level + right.stakeholder.interest_level - (left.stakeholder.power_level + left.stakeholder.interest_level) ||
+      right.stakeholder.power_level +
+        right.stakeholder.interest_level -
+        (left.stakeholder.power_level + left.stakeholder.interest_level) ||
       right.stakeholder.power_level - left.stakeholder.power_level ||
       left.index - right.index,
   );

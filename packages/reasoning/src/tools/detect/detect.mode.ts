@@ -3,7 +3,10 @@ import { z } from "zod";
 import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `detect` mode and its default model settings, declared on every `detect` definition (the engine layers configuration and runtime overrides on top). */
-export const detectModeDeclaration: ModeDeclaration = { mode: "detect", settings: { temperature: 0.5, maxTokens: 3000 } };
+export const detectModeDeclaration: ModeDeclaration = {
+  mode: "detect",
+  settings: { temperature: 0.5, maxTokens: 3000 },
+};
 
 /** What each bias or fallacy id means, for the prompt (categories come from contracts). */
 export const detectCatalogue: Readonly<Record<string, string>> = {
@@ -70,7 +73,10 @@ export interface DetectAnswer {
  * The detect mode for one call: the answer's `type` is constrained to the
  * types being checked, so `check_types` narrows what the model may report.
  */
-export function createDetectMode(type: DetectType, types: readonly string[]): ModeDefinition<DetectPromptInput, DetectAnswer> {
+export function createDetectMode(
+  type: DetectType,
+  types: readonly string[],
+): ModeDefinition<DetectPromptInput, DetectAnswer> {
   const typeSchema = z.enum(types as [string, ...string[]]);
   const what = type === "biases" ? "cognitive biases" : "logical fallacies";
   return defineMode({

@@ -30,7 +30,10 @@ describe("locateQuote", () => {
     expect(text.slice(result.match.start, result.match.end)).toBe("either we ship on Friday, or the company");
 
     const reversed = locateQuote(text, "the company ... either we ship");
-    expect(reversed).toEqual({ found: false, reason: '"either we ship" does not occur after the previous quoted fragment' });
+    expect(reversed).toEqual({
+      found: false,
+      reason: '"either we ship" does not occur after the previous quoted fragment',
+    });
   });
 
   it("rejects paraphrases and quotes too short to check", () => {
@@ -44,21 +47,26 @@ describe("locateQuote", () => {
   it("finds every substring of a text (property)", () => {
     const alphabet = fc.constantFrom(..."ab cD.\n“”—'".split(""));
     fc.assert(
-      fc.property(fc.array(alphabet, { minLength: 1, maxLength: 80 }), fc.nat(), fc.nat(), (characters, first, second) => {
-        const source = characters.join("");
-        const from = first % source.length;
-        const to = from + 1 + (second % (source.length - from));
-        const quote = source.slice(from, to);
-        const nonSpace = quote.replace(/\s/g, "").replace(/^["'“”]+|["'“”]+$/g, "").length;
-        fc.pre(nonSpace >= 6 && !/\.\.\./.test(quote));
-        const result = locateQuote(source, quote);
-        expect(result.found).toBe(true);
-        if (result.found) {
-          // The reported span says the same thing as the quote once presentation is normalised.
-          expect(locateQuote(result.match.text, quote).found).toBe(true);
-          expect(source.slice(result.match.start, result.match.end)).toBe(result.match.text);
-        }
-      }),
+      fc.property(
+        fc.array(alphabet, { minLength: 1, maxLength: 80 }),
+        fc.nat(),
+        fc.nat(),
+        (characters, first, second) => {
+          const source = characters.join("");
+          const from = first % source.length;
+          const to = from + 1 + (second % (source.length - from));
+          const quote = source.slice(from, to);
+          const nonSpace = quote.replace(/\s/g, "").replace(/^["'“”]+|["'“”]+$/g, "").length;
+          fc.pre(nonSpace >= 6 && !/\.\.\./.test(quote));
+          const result = locateQuote(source, quote);
+          expect(result.found).toBe(true);
+          if (result.found) {
+            // The reported span says the same thing as the quote once presentation is normalised.
+            expect(locateQuote(result.match.text, quote).found).toBe(true);
+            expect(source.slice(result.match.start, result.match.end)).toBe(result.match.text);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -97,7 +97,10 @@ export function locateQuote(text: string, quote: string): QuoteLookup {
   const fragments = fragmentsOf(quote);
   const characters = fragments.reduce((total, fragment) => total + fragment.replaceAll(" ", "").length, 0);
   if (characters < minimumQuoteCharacters) {
-    return { found: false, reason: `the quoted evidence is too short to check (fewer than ${minimumQuoteCharacters} characters)` };
+    return {
+      found: false,
+      reason: `the quoted evidence is too short to check (fewer than ${minimumQuoteCharacters} characters)`,
+    };
   }
   const source = normalize(text);
   const parts: string[] = [];
@@ -110,7 +113,10 @@ export function locateQuote(text: string, quote: string): QuoteLookup {
       const shown = fragment.length > 60 ? `${fragment.slice(0, 60)}…` : fragment;
       return {
         found: false,
-        reason: from === 0 ? `"${shown}" does not occur in the analysed text` : `"${shown}" does not occur after the previous quoted fragment`,
+        reason:
+          from === 0
+            ? `"${shown}" does not occur in the analysed text`
+            : `"${shown}" does not occur after the previous quoted fragment`,
       };
     }
     const originalStart = source.origin[at] as number;

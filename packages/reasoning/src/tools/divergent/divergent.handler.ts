@@ -15,7 +15,12 @@ export const divergentHandler = defineHandler(divergentTool, async (input, conte
   let done = 0;
   const messages = historyMessages(history);
   const perspectives = await mapConcurrent(lenses, context.concurrency, async (lens) => {
-    const perspective = await runMode(context, perspectiveMode, { content: input.content, lens, rebellious: input.force_rebellion }, { history: messages });
+    const perspective = await runMode(
+      context,
+      perspectiveMode,
+      { content: input.content, lens, rebellious: input.force_rebellion },
+      { history: messages },
+    );
     done += 1;
     context.progress({ progress: done, total, message: `perspective ${done} of ${lenses.length}` });
     return perspective;
@@ -23,7 +28,11 @@ export const divergentHandler = defineHandler(divergentTool, async (input, conte
   const synthesis = await runMode(
     context,
     synthesisMode,
-    { content: input.content, perspectives, challengeAssumptions: input.challenge_assumptions || input.force_rebellion },
+    {
+      content: input.content,
+      perspectives,
+      challengeAssumptions: input.challenge_assumptions || input.force_rebellion,
+    },
     { history: messages },
   );
   context.progress({ progress: total, total, message: "synthesis" });

@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `divergent` mode and its default model settings, declared on every `divergent` definition (the engine layers configuration and runtime overrides on top). */
-export const divergentModeDeclaration: ModeDeclaration = { mode: "divergent", settings: { temperature: 0.9, maxTokens: 3000, thinkingBudget: 4096, stream: true } };
+export const divergentModeDeclaration: ModeDeclaration = {
+  mode: "divergent",
+  settings: { temperature: 0.9, maxTokens: 3000, thinkingBudget: 4096, stream: true },
+};
 
 /** Lenses handed out to concurrent perspective calls so they do not converge on one view. */
 export const perspectiveLenses = [
@@ -41,7 +44,9 @@ export const perspectiveMode = defineMode({
 });
 
 export const synthesisAnswerSchema = z.object({
-  challenged_assumptions: z.array(z.string()).describe("Assumptions in the problem that the perspectives call into question (empty if not asked)"),
+  challenged_assumptions: z
+    .array(z.string())
+    .describe("Assumptions in the problem that the perspectives call into question (empty if not asked)"),
   synthesis: z.string().min(1).describe("A unified insight that combines the strongest parts of the perspectives"),
 });
 
@@ -53,11 +58,19 @@ export const synthesisMode = defineMode({
     "You synthesise several perspectives on a problem into one insight for another AI agent.",
     "Keep what is strongest in each, resolve tensions explicitly, and say what to do. When asked, list the assumptions of the original framing that the perspectives undermine.",
   ].join("\n"),
-  prompt: (input: { content: string; perspectives: Array<{ viewpoint: string; content: string }>; challengeAssumptions: boolean }) =>
+  prompt: (input: {
+    content: string;
+    perspectives: Array<{ viewpoint: string; content: string }>;
+    challengeAssumptions: boolean;
+  }) =>
     [
       `Problem:\n${input.content}\n\nPerspectives:`,
-      ...input.perspectives.map((perspective, index) => `${index + 1}. ${perspective.viewpoint}: ${perspective.content}`),
-      input.challengeAssumptions ? "\nList the challenged assumptions." : "\nReturn an empty list of challenged assumptions.",
+      ...input.perspectives.map(
+        (perspective, index) => `${index + 1}. ${perspective.viewpoint}: ${perspective.content}`,
+      ),
+      input.challengeAssumptions
+        ? "\nList the challenged assumptions."
+        : "\nReturn an empty list of challenged assumptions.",
     ].join("\n"),
   output: synthesisAnswerSchema,
 });

@@ -1,8 +1,20 @@
 import { evidenceTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
-import { assessCredibility, bayesianUpdate, chainOfCustodyScores, conditionalIndependenceAssumption, type CredibilityEvidence, sourceTierScores } from "@deliberate/algorithms";
+import {
+  assessCredibility,
+  bayesianUpdate,
+  chainOfCustodyScores,
+  conditionalIndependenceAssumption,
+  type CredibilityEvidence,
+  sourceTierScores,
+} from "@deliberate/algorithms";
 import { runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
-import { type AssessmentAnswer, createAssessmentMode, createLikelihoodMode, type LikelihoodAnswer } from "./evidence.mode.ts";
+import {
+  type AssessmentAnswer,
+  createAssessmentMode,
+  createLikelihoodMode,
+  type LikelihoodAnswer,
+} from "./evidence.mode.ts";
 import { recordAnalysis } from "../../record-analysis.ts";
 import { historyMessages, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
 
@@ -29,8 +41,14 @@ export function intervalMeaning(delta: number): string {
   );
 }
 
-async function probabilistic(input: EvidenceInput, context: ReasoningContext, history: SessionHistory): Promise<EvidenceResult> {
-  const missing = input.evidence.flatMap((item, index) => (item.likelihood_if_true === undefined || item.likelihood_if_false === undefined ? [index] : []));
+async function probabilistic(
+  input: EvidenceInput,
+  context: ReasoningContext,
+  history: SessionHistory,
+): Promise<EvidenceResult> {
+  const missing = input.evidence.flatMap((item, index) =>
+    item.likelihood_if_true === undefined || item.likelihood_if_false === undefined ? [index] : [],
+  );
   let answer: LikelihoodAnswer | undefined;
   if (input.prior === undefined || missing.length > 0) {
     const needs = {
@@ -67,8 +85,14 @@ async function probabilistic(input: EvidenceInput, context: ReasoningContext, hi
   });
   const estimatedCount = steps.filter((step) => step.estimated).length;
   const assumptions = [conditionalIndependenceAssumption];
-  if (estimatedCount > 0) assumptions.push(`${estimatedCount} item${estimatedCount === 1 ? "'s" : "s'"} likelihoods were estimated by the model (marked estimated: true); supply them to remove that judgement.`);
-  if (input.prior === undefined) assumptions.push(`The prior ${format(prior)} was estimated by the model as a base rate: ${answer?.prior?.rationale ?? ""}`.trim());
+  if (estimatedCount > 0)
+    assumptions.push(
+      `${estimatedCount} item${estimatedCount === 1 ? "'s" : "s'"} likelihoods were estimated by the model (marked estimated: true); supply them to remove that judgement.`,
+    );
+  if (input.prior === undefined)
+    assumptions.push(
+      `The prior ${format(prior)} was estimated by the model as a base rate: ${answer?.prior?.rationale ?? ""}`.trim(),
+    );
   const interval = result.sensitivity_interval;
   const ratio = result.likelihood_ratio;
   const ratioText = Number.isFinite(ratio)
@@ -82,7 +106,12 @@ async function probabilistic(input: EvidenceInput, context: ReasoningContext, hi
     likelihood_ratio: finiteOrNull(ratio),
     log10_likelihood_ratio: finiteOrNull(result.log10_likelihood_ratio),
     entropy: result.entropy,
-    confidence_interval: { lower: interval.lower, upper: interval.upper, delta: interval.delta, meaning: intervalMeaning(interval.delta) },
+    confidence_interval: {
+      lower: interval.lower,
+      upper: interval.upper,
+      delta: interval.delta,
+      meaning: intervalMeaning(interval.delta),
+    },
     steps,
     assumptions,
     synthesis:
@@ -92,9 +121,15 @@ async function probabilistic(input: EvidenceInput, context: ReasoningContext, hi
   };
 }
 
-async function assess(input: EvidenceInput, context: ReasoningContext, history: SessionHistory): Promise<EvidenceResult> {
+async function assess(
+  input: EvidenceInput,
+  context: ReasoningContext,
+  history: SessionHistory,
+): Promise<EvidenceResult> {
   const missing = input.evidence.flatMap((item, index) =>
-    item.source_type === undefined || item.corroborated_by === undefined || item.chain_of_custody === undefined ? [index] : [],
+    item.source_type === undefined || item.corroborated_by === undefined || item.chain_of_custody === undefined
+      ? [index]
+      : [],
   );
   let answer: AssessmentAnswer | undefined;
   if (missing.length > 0) {
@@ -120,7 +155,10 @@ async function assess(input: EvidenceInput, context: ReasoningContext, history: 
       chain_of_custody: item.chain_of_custody ?? judgement?.chain_of_custody ?? "unknown",
     };
   });
-  const result = assessCredibility({ evidence, ...(input.credibility_weights !== undefined ? { weights: input.credibility_weights } : {}) });
+  const result = assessCredibility({
+    evidence,
+    ...(input.credibility_weights !== undefined ? { weights: input.credibility_weights } : {}),
+  });
   const weights = result.weights;
   const formula =
     `credibility = ${format(weights.source)}·source tier + ${format(weights.corroboration)}·corroboration + ${format(weights.custody)}·chain of custody; ` +
@@ -143,7 +181,9 @@ async function assess(input: EvidenceInput, context: ReasoningContext, history: 
       ...(item.fields.length > 0 && item.judgement !== undefined ? { rationale: item.judgement.rationale } : {}),
     };
   });
-  const ordered = [...assessments].sort((left, right) => right.credibility_score - left.credibility_score || left.index - right.index);
+  const ordered = [...assessments].sort(
+    (left, right) => right.credibility_score - left.credibility_score || left.index - right.index,
+  );
   const strongest = ordered[0] as (typeof assessments)[number];
   const weakest = ordered.at(-1) as (typeof assessments)[number];
   const estimatedItems = assessments.filter((assessment) => assessment.estimated.length > 0).length;
@@ -158,13 +198,18 @@ async function assess(input: EvidenceInput, context: ReasoningContext, history: 
       (assessments.length > 1
         ? `Strongest: item ${strongest.index} (${strongest.source_tier}, ${format(strongest.credibility_score)}); weakest: item ${weakest.index} (${weakest.source_tier}, ${format(weakest.credibility_score)}). `
         : "") +
-      (estimatedItems > 0 ? `${estimatedItems} item${estimatedItems === 1 ? " has" : "s have"} inputs judged by the model (see estimated).` : "Every input was given by the caller."),
+      (estimatedItems > 0
+        ? `${estimatedItems} item${estimatedItems === 1 ? " has" : "s have"} inputs judged by the model (see estimated).`
+        : "Every input was given by the caller."),
   };
 }
 
 export const evidenceHandler = defineHandler(evidenceTool, async (input, context) => {
   const history = await loadSessionHistory(context, input.session_id);
-  const result = input.type === "probabilistic" ? await probabilistic(input, context, history) : await assess(input, context, history);
+  const result =
+    input.type === "probabilistic"
+      ? await probabilistic(input, context, history)
+      : await assess(input, context, history);
   const thoughtId = await recordAnalysis(context, history, {
     mode: "evidence",
     content: result.synthesis,

@@ -1,9 +1,17 @@
-import { chainOfCustodySchema, type EvidenceChainOfCustody, type EvidenceSourceType, sourceTypeSchema } from "@deliberate/contracts";
+import {
+  chainOfCustodySchema,
+  type EvidenceChainOfCustody,
+  type EvidenceSourceType,
+  sourceTypeSchema,
+} from "@deliberate/contracts";
 import { z } from "zod";
 import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `evidence` mode and its default model settings, declared on every `evidence` definition (the engine layers configuration and runtime overrides on top). */
-export const evidenceModeDeclaration: ModeDeclaration = { mode: "evidence", settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 8192, stream: true } };
+export const evidenceModeDeclaration: ModeDeclaration = {
+  mode: "evidence",
+  settings: { temperature: 0.6, maxTokens: 3000, thinkingBudget: 8192, stream: true },
+};
 
 /**
  * Bounds of a model-estimated probability: an estimate is never certainty
@@ -51,7 +59,12 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
   const output = z
     .object({
       ...(needs.prior === undefined
-        ? { prior: z.object({ value: probability().describe("P(H) before any of the evidence: the base rate"), rationale: z.string() }) }
+        ? {
+            prior: z.object({
+              value: probability().describe("P(H) before any of the evidence: the base rate"),
+              rationale: z.string(),
+            }),
+          }
         : {}),
       items: perItem(needs.items, () =>
         z.object({
@@ -62,10 +75,16 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
       ).describe("One entry per item asked for, keyed by the item's index"),
     })
     .transform((answer): LikelihoodAnswer => {
-      const items = answer.items as Record<string, { likelihood_if_true: number; likelihood_if_false: number; rationale: string }>;
+      const items = answer.items as Record<
+        string,
+        { likelihood_if_true: number; likelihood_if_false: number; rationale: string }
+      >;
       return {
         ...(answer.prior !== undefined ? { prior: answer.prior as { value: number; rationale: string } } : {}),
-        items: needs.items.map((index) => ({ index, ...(items[String(index)] as { likelihood_if_true: number; likelihood_if_false: number; rationale: string }) })),
+        items: needs.items.map((index) => ({
+          index,
+          ...(items[String(index)] as { likelihood_if_true: number; likelihood_if_false: number; rationale: string }),
+        })),
       };
     });
   return defineMode({
@@ -81,7 +100,9 @@ export function createLikelihoodMode(needs: LikelihoodNeeds): ModeDefinition<Lik
       [
         `Hypothesis H: ${input.hypothesis}`,
         input.context ? `Context: ${input.context}` : "",
-        input.prior === undefined ? "Estimate the prior P(H) (the base rate before this evidence)." : `Prior P(H) = ${input.prior} (given).`,
+        input.prior === undefined
+          ? "Estimate the prior P(H) (the base rate before this evidence)."
+          : `Prior P(H) = ${input.prior} (given).`,
         "Evidence:",
         ...input.evidence.map((item, index) => {
           const given = [
@@ -120,7 +141,9 @@ export interface AssessmentAnswer {
 function otherIndexes(count: number, index: number): z.ZodType<number[]> {
   const others = Array.from({ length: count }, (_, other) => other).filter((other) => other !== index);
   if (others.length === 0) return z.array(z.number().int()).max(0).describe("Empty: there is no other item");
-  return z.array(z.literal(others as [number, ...number[]])).describe("Indexes of OTHER items that independently support this one (empty if none)");
+  return z
+    .array(z.literal(others as [number, ...number[]]))
+    .describe("Indexes of OTHER items that independently support this one (empty if none)");
 }
 
 /**
@@ -135,7 +158,9 @@ export function createAssessmentMode(needs: AssessmentNeeds): ModeDefinition<Ass
     .object({
       items: perItem(needs.items, (index) =>
         z.object({
-          source_type: sourceTypeSchema.describe("primary = first-hand record; expert = testimony of a relevant expert; secondary = report of primary sources; tertiary = compilation; anecdotal = hearsay or single personal account"),
+          source_type: sourceTypeSchema.describe(
+            "primary = first-hand record; expert = testimony of a relevant expert; secondary = report of primary sources; tertiary = compilation; anecdotal = hearsay or single personal account",
+          ),
           corroborated_by: otherIndexes(count, index),
           chain_of_custody: chainOfCustodySchema.describe("How well the provenance from origin to here is documented"),
           rationale: z.string(),
@@ -144,7 +169,12 @@ export function createAssessmentMode(needs: AssessmentNeeds): ModeDefinition<Ass
     })
     .transform((answer): AssessmentAnswer => {
       const items = answer.items as Record<string, Omit<AssessmentAnswer["items"][number], "index">>;
-      return { items: needs.items.map((index) => ({ index, ...(items[String(index)] as Omit<AssessmentAnswer["items"][number], "index">) })) };
+      return {
+        items: needs.items.map((index) => ({
+          index,
+          ...(items[String(index)] as Omit<AssessmentAnswer["items"][number], "index">),
+        })),
+      };
     });
   return defineMode({
     ...evidenceModeDeclaration,

@@ -56,7 +56,11 @@ export function conflict(field: string, message: string, hint: string): Delibera
 /** CONFLICT when the node was pruned (pruned nodes cannot be extended). */
 export function requireActive(node: GraphNode, field: string): void {
   if (node.status === "pruned") {
-    throw conflict(field, `node '${node.id}' was pruned; pruned nodes are kept for the record but cannot be extended`, "Pick an active node (reasoning_graph 'state' lists them).");
+    throw conflict(
+      field,
+      `node '${node.id}' was pruned; pruned nodes are kept for the record but cannot be extended`,
+      "Pick an active node (reasoning_graph 'state' lists them).",
+    );
   }
 }
 
@@ -105,4 +109,3 @@ export async function stateOf(repositories: Pick<Repositories, "graphs">, graph:
   const stats = await repositories.graphs.stats(graph.session_id);
   return { ...stats, root_node_id: graph.root_node_id, limits };
 }
-

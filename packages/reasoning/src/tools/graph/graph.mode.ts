@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `graph` mode and its default model settings, declared on every `graph` definition (the engine layers configuration and runtime overrides on top). */
-export const graphModeDeclaration: ModeDeclaration = { mode: "graph", settings: { temperature: 0.7, maxTokens: 2500, thinkingBudget: 4096, stream: true } };
+export const graphModeDeclaration: ModeDeclaration = {
+  mode: "graph",
+  settings: { temperature: 0.7, maxTokens: 2500, thinkingBudget: 4096, stream: true },
+};
 
 /**
  * The four judgements a node is scored on; the node's score is their mean,
@@ -73,13 +76,19 @@ export const graphScoreMode = defineMode({
   ...graphModeDeclaration,
   name: "graph_score",
   description: "Criteria scores for one thought of a graph of thoughts.",
-  system: ["You evaluate one thought in a graph of thoughts written by another AI agent, in the context of the path that led to it.", scoringRubric].join("\n"),
+  system: [
+    "You evaluate one thought in a graph of thoughts written by another AI agent, in the context of the path that led to it.",
+    scoringRubric,
+  ].join("\n"),
   prompt: (input: { path: string; content: string }) => `${input.path}\n\nThought to evaluate:\n${input.content}`,
   output: scoreAnswerSchema,
 });
 
 export const aggregateAnswerSchema = z.object({
-  insight: z.string().min(1).describe("One unified thought that combines what is strongest in the given thoughts and resolves their tensions"),
+  insight: z
+    .string()
+    .min(1)
+    .describe("One unified thought that combines what is strongest in the given thoughts and resolves their tensions"),
   criteria: graphCriteriaSchema,
 });
 
@@ -121,7 +130,10 @@ export const graphRefineMode = defineMode({
 });
 
 export const finalizeAnswerSchema = z.object({
-  conclusions: z.array(z.string().min(1)).min(1).describe("The conclusions the reasoning supports, most important first"),
+  conclusions: z
+    .array(z.string().min(1))
+    .min(1)
+    .describe("The conclusions the reasoning supports, most important first"),
 });
 
 export const graphFinalizeMode = defineMode({
@@ -133,6 +145,9 @@ export const graphFinalizeMode = defineMode({
     "State the conclusions the reasoning actually supports, most important first; each one self-contained and specific. Do not invent support the paths do not give.",
   ].join("\n"),
   prompt: (input: { problem: string | null; paths: readonly string[] }) =>
-    [input.problem ? `Problem: ${input.problem}\n` : "", ...input.paths.map((path, index) => `Terminal thought ${index + 1}:\n${path}\n`)].join("\n"),
+    [
+      input.problem ? `Problem: ${input.problem}\n` : "",
+      ...input.paths.map((path, index) => `Terminal thought ${index + 1}:\n${path}\n`),
+    ].join("\n"),
   output: finalizeAnswerSchema,
 });

@@ -5,7 +5,8 @@ export const chainOfThoughtWorkflow = defineWorkflow({
   name: "chain_of_thought",
   version: "1.0",
   title: "Chain of thought",
-  description: "Multi-step reasoning with full model capacity per step: decompose the problem, analyse the first sub-task, synthesise a complete solution.",
+  description:
+    "Multi-step reasoning with full model capacity per step: decompose the problem, analyse the first sub-task, synthesise a complete solution.",
   inputs: [{ name: "problem", description: "The problem to reason through", required: true }],
   steps: [
     {

@@ -34,7 +34,12 @@ function stepProgress(stateId: string, definition: WorkflowDefinition, step: Wor
   };
 }
 
-async function start(definition: WorkflowDefinition, inputs: Record<string, string>, context: ReasoningContext, inputField: string): Promise<WorkflowProgress> {
+async function start(
+  definition: WorkflowDefinition,
+  inputs: Record<string, string>,
+  context: ReasoningContext,
+  inputField: string,
+): Promise<WorkflowProgress> {
   const first = startWorkflow(definition, inputs, { inputs: inputField });
   const stateId = context.ids.next("wf");
   const now = nowIso(context);
@@ -77,7 +82,8 @@ export const submitThoughtHandler = defineHandler(submitThoughtTool, async (inpu
     });
   }
   const step = definition.steps.find((candidate) => candidate.id === run.current_step);
-  if (!step) throw new DeliberateError({ code: "INTERNAL", message: `Run ${run.id} is at unknown step ${run.current_step}` });
+  if (!step)
+    throw new DeliberateError({ code: "INTERNAL", message: `Run ${run.id} is at unknown step ${run.current_step}` });
   const answers = { ...run.answers, [step.saveAs]: input.thought };
   const transition = advanceWorkflow(definition, { currentStep: step.id, inputs: run.inputs, answers });
   const now = nowIso(context);

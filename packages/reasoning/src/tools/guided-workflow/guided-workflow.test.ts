@@ -12,7 +12,10 @@ async function setup() {
   return testEngine;
 }
 async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (!DeliberateError.isInstance(error)) throw new Error(`expected a DeliberateError, got ${String(error)}`);
   return error;
 }
@@ -20,19 +23,31 @@ async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
 describe("guided workflows", () => {
   it("runs the chain-of-thought scenario from start to completion with no model call", async () => {
     const { engine, model } = await setup();
-    const start = workflowProgressSchema.parse(await engine.invoke("startChainOfThought", { problem: "Build auth system" }));
+    const start = workflowProgressSchema.parse(
+      await engine.invoke("startChainOfThought", { problem: "Build auth system" }),
+    );
     expect(start).toMatchObject({ status: "in_progress", step: "decompose", step_number: 1, total_steps: 3 });
     expect(start.agent_instructions).toContain("Break down");
     expect(start.instruction).toContain("Build auth system");
 
-    const analysis = workflowProgressSchema.parse(await engine.invoke("submitThought", { state_id: start.state_id, thought: "1. Users 2. Tokens 3. Middleware" }));
+    const analysis = workflowProgressSchema.parse(
+      await engine.invoke("submitThought", { state_id: start.state_id, thought: "1. Users 2. Tokens 3. Middleware" }),
+    );
     expect(analysis.step).toBe("analyze");
     expect(analysis.instruction).toContain("1. Users 2. Tokens 3. Middleware");
-    const synthesis = workflowProgressSchema.parse(await engine.invoke("submitThought", { state_id: start.state_id, thought: "Users need hashed passwords" }));
+    const synthesis = workflowProgressSchema.parse(
+      await engine.invoke("submitThought", { state_id: start.state_id, thought: "Users need hashed passwords" }),
+    );
     expect(synthesis.agent_instructions).toContain("Synthesize");
-    const done = workflowProgressSchema.parse(await engine.invoke("submitThought", { state_id: start.state_id, thought: "JWT plan" }));
+    const done = workflowProgressSchema.parse(
+      await engine.invoke("submitThought", { state_id: start.state_id, thought: "JWT plan" }),
+    );
     expect(done).toMatchObject({ status: "complete", summary: { steps_completed: 3 } });
-    expect(done.reasoning_chain).toEqual({ decomposition: "1. Users 2. Tokens 3. Middleware", analysis: "Users need hashed passwords", synthesis: "JWT plan" });
+    expect(done.reasoning_chain).toEqual({
+      decomposition: "1. Users 2. Tokens 3. Middleware",
+      analysis: "Users need hashed passwords",
+      synthesis: "JWT plan",
+    });
     expect(model.calls).toHaveLength(0);
   });
 
@@ -56,8 +71,13 @@ describe("guided workflows", () => {
     const { engine } = await setup();
     const listed = await engine.invoke("listWorkflows", {});
     const names = (listed.workflows as Array<{ name: string }>).map((workflow) => workflow.name);
-    expect(names).toEqual(expect.arrayContaining(["chain_of_thought", "root_cause_analysis", "decision_making", "plan_and_execute"]));
-    const started = await engine.invoke("startWorkflow", { workflow: "decision_making", inputs: { decision: "Postgres or SQLite?" } });
+    expect(names).toEqual(
+      expect.arrayContaining(["chain_of_thought", "root_cause_analysis", "decision_making", "plan_and_execute"]),
+    );
+    const started = await engine.invoke("startWorkflow", {
+      workflow: "decision_making",
+      inputs: { decision: "Postgres or SQLite?" },
+    });
     expect(started.instruction).toContain("Postgres or SQLite?");
     const missing = await errorOf(engine.invoke("startWorkflow", { workflow: "decision_making" }));
     expect(missing.issues[0]?.field).toBe("inputs.decision");
@@ -80,6 +100,10 @@ describe("guided workflows", () => {
     const finished = await errorOf(engine.invoke("submitThought", { state_id: start.state_id, thought: "d" }));
     expect(finished.code).toBe("CONFLICT");
     expect(finished.hint).toContain("Start a new run");
-    expect((await store.workflowRuns.get(start.state_id as string)).answers).toEqual({ decomposition: "a", analysis: "b", synthesis: "c" });
+    expect((await store.workflowRuns.get(start.state_id as string)).answers).toEqual({
+      decomposition: "a",
+      analysis: "b",
+      synthesis: "c",
+    });
   });
 });

@@ -77,10 +77,13 @@ export function defineWorkflow(definition: WorkflowDefinition): WorkflowDefiniti
     if (stepIds.has(step.id)) problems.push(`step id '${step.id}' is used twice`);
     stepIds.add(step.id);
     for (const name of placeholdersOf(step.instruction)) {
-      if (!known.has(name)) problems.push(`step '${step.id}' uses {${name}}, which is neither an input nor saved by an earlier step`);
+      if (!known.has(name))
+        problems.push(`step '${step.id}' uses {${name}}, which is neither an input nor saved by an earlier step`);
     }
-    if (!identifierPattern.test(step.saveAs)) problems.push(`step '${step.id}' saves as '${step.saveAs}', which is not snake_case`);
-    if (known.has(step.saveAs)) problems.push(`step '${step.id}' saves as '${step.saveAs}', which is already an input or an earlier answer`);
+    if (!identifierPattern.test(step.saveAs))
+      problems.push(`step '${step.id}' saves as '${step.saveAs}', which is not snake_case`);
+    if (known.has(step.saveAs))
+      problems.push(`step '${step.id}' saves as '${step.saveAs}', which is already an input or an earlier answer`);
     known.add(step.saveAs);
     const last = index === definition.steps.length - 1;
     if (step.completes && !last) problems.push(`step '${step.id}' completes the workflow but is not the last step`);

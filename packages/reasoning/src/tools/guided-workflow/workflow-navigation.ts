@@ -40,7 +40,10 @@ export function findWorkflowStep(definition: WorkflowDefinition, stepId: string)
 }
 
 /** Fills `{name}` placeholders; returns the names that had no value (left as written). */
-export function renderInstruction(template: string, values: Readonly<Record<string, string>>): { text: string; missing: string[] } {
+export function renderInstruction(
+  template: string,
+  values: Readonly<Record<string, string>>,
+): { text: string; missing: string[] } {
   const missing = placeholdersOf(template).filter((name) => values[name] === undefined);
   const text = template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (whole, name: string) => values[name] ?? whole);
   return { text, missing };
@@ -58,8 +61,12 @@ export function startWorkflow(
   const names = { ...defaultFields, ...fields };
   const issues: FieldIssue[] = definition.inputs
     .filter((input) => input.required && !isFilled(inputs[input.name]))
-    .map((input) => ({ field: `${names.inputs}.${input.name}`, message: `required to start ${definition.name}: ${input.description}` }));
-  if (issues.length > 0) throw invalid(definition, issues, `Pass ${issues.map((issue) => issue.field).join(", ")} to start the workflow.`);
+    .map((input) => ({
+      field: `${names.inputs}.${input.name}`,
+      message: `required to start ${definition.name}: ${input.description}`,
+    }));
+  if (issues.length > 0)
+    throw invalid(definition, issues, `Pass ${issues.map((issue) => issue.field).join(", ")} to start the workflow.`);
   return promptFor(definition, 0, { ...inputs }, names);
 }
 
@@ -87,7 +94,12 @@ export function advanceWorkflow(
   if (!isFilled(state.answers[current.saveAs])) {
     throw invalid(
       definition,
-      [{ field: `${names.answers}.${current.saveAs}`, message: `the answer to step '${current.id}' (${current.expecting}) is missing` }],
+      [
+        {
+          field: `${names.answers}.${current.saveAs}`,
+          message: `the answer to step '${current.id}' (${current.expecting}) is missing`,
+        },
+      ],
       `Send your ${current.expecting} as ${names.answers}.${current.saveAs}.`,
     );
   }
@@ -98,7 +110,12 @@ export function advanceWorkflow(
   return { complete: false, next: promptFor(definition, index + 1, { ...state.inputs, ...saved }, names) };
 }
 
-function promptFor(definition: WorkflowDefinition, index: number, values: Record<string, string>, names: WorkflowFieldNames): WorkflowStepPrompt {
+function promptFor(
+  definition: WorkflowDefinition,
+  index: number,
+  values: Record<string, string>,
+  names: WorkflowFieldNames,
+): WorkflowStepPrompt {
   const step = definition.steps[index] as WorkflowStep;
   const { text, missing } = renderInstruction(step.instruction, values);
   if (missing.length > 0) {
@@ -107,7 +124,11 @@ function promptFor(definition: WorkflowDefinition, index: number, values: Record
       field: `${inputNames.has(name) ? names.inputs : names.answers}.${name}`,
       message: `needed by step '${step.id}'`,
     }));
-    throw invalid(definition, issues, `Send every input and every answer saved so far (${issues.map((issue) => issue.field).join(", ")}).`);
+    throw invalid(
+      definition,
+      issues,
+      `Send every input and every answer saved so far (${issues.map((issue) => issue.field).join(", ")}).`,
+    );
   }
   return {
     stepId: step.id,
@@ -121,7 +142,11 @@ function promptFor(definition: WorkflowDefinition, index: number, values: Record
   };
 }
 
-function savedAnswers(definition: WorkflowDefinition, throughIndex: number, answers: Readonly<Record<string, string>>): Record<string, string> {
+function savedAnswers(
+  definition: WorkflowDefinition,
+  throughIndex: number,
+  answers: Readonly<Record<string, string>>,
+): Record<string, string> {
   const saved: Record<string, string> = {};
   for (const step of definition.steps.slice(0, throughIndex + 1)) {
     const answer = answers[step.saveAs];

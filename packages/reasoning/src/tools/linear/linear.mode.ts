@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `linear` mode and its default model settings, declared on every `linear` definition (the engine layers configuration and runtime overrides on top). */
-export const linearModeDeclaration: ModeDeclaration = { mode: "linear", settings: { temperature: 0.7, maxTokens: 2000 } };
+export const linearModeDeclaration: ModeDeclaration = {
+  mode: "linear",
+  settings: { temperature: 0.7, maxTokens: 2000 },
+};
 
 export const linearAnswerSchema = z.object({
   content: z.string().min(1).describe("The next step of reasoning that logically continues the thought"),
@@ -23,7 +26,9 @@ export const linearMode = defineMode({
     [
       input.branchFocus ? `The session is focused on this branch of exploration: ${input.branchFocus}\n\n` : "",
       `Thought to continue:\n${input.content}`,
-      input.callerConfidence !== undefined ? `\n\nThe caller's own confidence in this thought: ${input.callerConfidence}` : "",
+      input.callerConfidence !== undefined
+        ? `\n\nThe caller's own confidence in this thought: ${input.callerConfidence}`
+        : "",
     ].join(""),
   output: linearAnswerSchema,
 });

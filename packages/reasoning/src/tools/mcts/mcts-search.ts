@@ -40,7 +40,13 @@ export interface MctsSearchOptions {
   branching_factor: number;
   model: MctsSearchModel;
   newId: () => string;
-  onIteration?: (event: { iteration: number; iterations: number; node_id: string; value: number; expanded: boolean }) => void;
+  onIteration?: (event: {
+    iteration: number;
+    iterations: number;
+    node_id: string;
+    value: number;
+    expanded: boolean;
+  }) => void;
 }
 
 export interface MctsSearchResult {
@@ -94,7 +100,8 @@ export async function runMctsSearch(options: MctsSearchOptions): Promise<MctsSea
     if (found === undefined) throw new Error(`mcts search: no facts for node ${id}`);
     return found;
   };
-  const expandable = (node: MctsNode) => !factsOf(node.id).terminal && node.depth - start.depth < options.simulation_depth;
+  const expandable = (node: MctsNode) =>
+    !factsOf(node.id).terminal && node.depth - start.depth < options.simulation_depth;
 
   for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
     const { node_id: leafId } = selectMctsLeaf(view, { exploration_constant: options.exploration_constant });
@@ -104,9 +111,15 @@ export async function runMctsSearch(options: MctsSearchOptions): Promise<MctsSea
     if (target.visits === 0 && target.id !== start.id) {
       value = await evaluate(target);
     } else if (expandable(target)) {
-      const steps = (await options.model.expand(searchPath(tree, target.id), options.branching_factor)).slice(0, options.branching_factor);
+      const steps = (await options.model.expand(searchPath(tree, target.id), options.branching_factor)).slice(
+        0,
+        options.branching_factor,
+      );
       modelCalls += 1;
-      const children = expandMctsNode(tree, { parent_id: target.id, children: steps.map((content) => ({ id: options.newId(), content })) });
+      const children = expandMctsNode(tree, {
+        parent_id: target.id,
+        children: steps.map((content) => ({ id: options.newId(), content })),
+      });
       for (const child of children) {
         facts.set(child.id, { evaluation: null, terminal: false });
         created.push(child.id);
@@ -117,7 +130,10 @@ export async function runMctsSearch(options: MctsSearchOptions): Promise<MctsSea
     } else {
       const stored = factsOf(target.id).evaluation;
       if (stored === null) {
-        throw new DeliberateError({ code: "INTERNAL", message: `MCTS reached node ${target.id}, which can neither be expanded nor has an evaluation.` });
+        throw new DeliberateError({
+          code: "INTERNAL",
+          message: `MCTS reached node ${target.id}, which can neither be expanded nor has an evaluation.`,
+        });
       }
       value = stored;
     }
@@ -133,5 +149,10 @@ export async function runMctsSearch(options: MctsSearchOptions): Promise<MctsSea
   }
 
   const path = bestMctsPath(view, { exploration_constant: options.exploration_constant });
-  return { best_path: path.slice(1), created_ids: created, iterations_completed: options.iterations, model_calls: modelCalls };
+  return {
+    best_path: path.slice(1),
+    created_ids: created,
+    iterations_completed: options.iterations,
+    model_calls: modelCalls,
+  };
 }

@@ -1,7 +1,11 @@
 import { createMctsTree, type MctsTree, mctsTreeFromNodes } from "@deliberate/algorithms";
 import { DeliberateError, type mctsTool, type ToolInput } from "@deliberate/contracts";
 import type { ReasoningContext } from "../../define-handler.ts";
-import type { MctsNode as StoredMctsNode, MctsNodeUpdate, NewMctsNode } from "../../store/repositories/mcts.repository.ts";
+import type {
+  MctsNode as StoredMctsNode,
+  MctsNodeUpdate,
+  NewMctsNode,
+} from "../../store/repositories/mcts.repository.ts";
 import type { MctsNodeFacts } from "./mcts-search.ts";
 
 // Between the stored search tree and the in-memory one the search runs on: loading, and what to write back.
@@ -16,7 +20,11 @@ export interface SearchStart {
 }
 
 /** Loads the tree `node_id` belongs to (CONFLICT when that node is terminal), or starts one from `content`. */
-export async function loadSearchStart(input: ToolInput<typeof mctsTool>, context: ReasoningContext, sessionId: string): Promise<SearchStart> {
+export async function loadSearchStart(
+  input: ToolInput<typeof mctsTool>,
+  context: ReasoningContext,
+  sessionId: string,
+): Promise<SearchStart> {
   const facts = new Map<string, MctsNodeFacts>();
   if (input.node_id === undefined) {
     const startId = context.ids.next("mn");
@@ -38,12 +46,21 @@ export async function loadSearchStart(input: ToolInput<typeof mctsTool>, context
 }
 
 /** The statistics the search added to stored nodes (only nodes it changed). */
-export function changedNodes(stored: readonly StoredMctsNode[], tree: MctsTree, facts: ReadonlyMap<string, MctsNodeFacts>): MctsNodeUpdate[] {
+export function changedNodes(
+  stored: readonly StoredMctsNode[],
+  tree: MctsTree,
+  facts: ReadonlyMap<string, MctsNodeFacts>,
+): MctsNodeUpdate[] {
   return stored
     .filter((node) => {
       const current = tree.nodes[node.id];
       const fact = facts.get(node.id);
-      return current !== undefined && (current.visits !== node.visits || current.total_value !== node.total_value || fact?.terminal !== node.is_terminal);
+      return (
+        current !== undefined &&
+        (current.visits !== node.visits ||
+          current.total_value !== node.total_value ||
+          fact?.terminal !== node.is_terminal)
+      );
     })
     .map((node) => {
       const current = tree.nodes[node.id] as NonNullable<(typeof tree.nodes)[string]>;
@@ -59,7 +76,13 @@ export function changedNodes(stored: readonly StoredMctsNode[], tree: MctsTree, 
 }
 
 /** A node the search created, as stored. */
-export function toNewNode(tree: MctsTree, facts: ReadonlyMap<string, MctsNodeFacts>, id: string, sessionId: string, rootId: string): NewMctsNode {
+export function toNewNode(
+  tree: MctsTree,
+  facts: ReadonlyMap<string, MctsNodeFacts>,
+  id: string,
+  sessionId: string,
+  rootId: string,
+): NewMctsNode {
   const node = tree.nodes[id] as NonNullable<MctsTree["nodes"][string]>;
   const fact = facts.get(id) as MctsNodeFacts;
   return {

@@ -79,7 +79,12 @@ async function explore(input: MctsInput, context: ReasoningContext): Promise<Mct
       mode: "mcts",
       content: bestPath.map((step, index) => `${index + 1}. ${step.content}`).join("\n"),
       confidence: last?.mean_value ?? null,
-      metadata: { root_node_id: rootId, start_node_id: startId, best_path: bestPath.map((step) => step.node_id), iterations: result.iterations_completed },
+      metadata: {
+        root_node_id: rootId,
+        start_node_id: startId,
+        best_path: bestPath.map((step) => step.node_id),
+        iterations: result.iterations_completed,
+      },
       created_at: now,
     });
   });
@@ -118,7 +123,10 @@ export interface BacktrackDecision {
  * was at or above it. The target is the most recent such step (the last known
  * good state, losing the least work). Pure: same history, same decision.
  */
-export function decideBacktrack(history: readonly QualityPoint[], options: { threshold: number; lookbackDepth: number }): BacktrackDecision {
+export function decideBacktrack(
+  history: readonly QualityPoint[],
+  options: { threshold: number; lookbackDepth: number },
+): BacktrackDecision {
   const window = history.slice(-(options.lookbackDepth + 1));
   const current = window.at(-1);
   if (current === undefined || window.length < 2) {
@@ -130,7 +138,12 @@ export function decideBacktrack(history: readonly QualityPoint[], options: { thr
     };
   }
   if (current.quality >= options.threshold) {
-    return { should_backtrack: false, reason: `Current quality ${current.quality} (step ${current.step}) is at or above the threshold ${options.threshold}.`, current, window };
+    return {
+      should_backtrack: false,
+      reason: `Current quality ${current.quality} (step ${current.step}) is at or above the threshold ${options.threshold}.`,
+      current,
+      window,
+    };
   }
   const earlier = window.slice(0, -1);
   const target = [...earlier].reverse().find((point) => point.quality >= options.threshold);
@@ -169,7 +182,10 @@ async function autoBacktrack(input: MctsInput, context: ReasoningContext): Promi
   const history: QualityPoint[] = thoughts.flatMap((thought, index) =>
     thought.confidence === null ? [] : [{ step: index + 1, thought_id: thought.id, quality: thought.confidence }],
   );
-  const decision = decideBacktrack(history, { threshold: input.quality_threshold, lookbackDepth: input.lookback_depth });
+  const decision = decideBacktrack(history, {
+    threshold: input.quality_threshold,
+    lookbackDepth: input.lookback_depth,
+  });
   const suggestion = {
     should_backtrack: decision.should_backtrack,
     reason: decision.reason,
@@ -178,7 +194,8 @@ async function autoBacktrack(input: MctsInput, context: ReasoningContext): Promi
     ...(decision.current ? { current_quality: decision.current.quality } : {}),
   };
   const base = { session_id: sessionId, backtrack_suggestion: suggestion, quality_history: decision.window };
-  if (!decision.should_backtrack || !input.auto_execute || decision.target === undefined) return { ...base, executed: false };
+  if (!decision.should_backtrack || !input.auto_execute || decision.target === undefined)
+    return { ...base, executed: false };
 
   const target = decision.target;
   const checkpointId = context.ids.next("cp");

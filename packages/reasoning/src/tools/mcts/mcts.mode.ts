@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `mcts` mode and its default model settings, declared on every `mcts` definition (the engine layers configuration and runtime overrides on top). */
-export const mctsModeDeclaration: ModeDeclaration = { mode: "mcts", settings: { temperature: 0.7, maxTokens: 2500, thinkingBudget: 16384, stream: true } };
+export const mctsModeDeclaration: ModeDeclaration = {
+  mode: "mcts",
+  settings: { temperature: 0.7, maxTokens: 2500, thinkingBudget: 16384, stream: true },
+};
 
 /** Renders a search path (problem first) for a prompt. */
 export function formatSearchPath(steps: readonly string[], charactersPerStep = 1000): string {
@@ -30,13 +33,20 @@ export const mctsExpansionMode = defineMode({
     "You propose moves for a Monte Carlo tree search over reasoning, for another AI agent.",
     "Given a problem and the steps taken so far, propose distinct candidate next steps. Each must be a concrete move (a claim, a calculation, a decision, a test) that differs in substance from the others, not a rewording.",
   ].join("\n"),
-  prompt: (input: { path: string; count: number }) => `${input.path}\n\nPropose exactly ${input.count} distinct candidate next step(s).`,
+  prompt: (input: { path: string; count: number }) =>
+    `${input.path}\n\nPropose exactly ${input.count} distinct candidate next step(s).`,
   output: mctsExpansionAnswerSchema,
 });
 
 export const mctsEvaluationAnswerSchema = z.object({
-  value: z.number().min(0).max(1).describe("How likely this line of reasoning is to lead to a correct, useful solution, 0..1"),
-  reaches_conclusion: z.boolean().describe("True when the last step already is a complete answer (the line need not be extended)"),
+  value: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe("How likely this line of reasoning is to lead to a correct, useful solution, 0..1"),
+  reaches_conclusion: z
+    .boolean()
+    .describe("True when the last step already is a complete answer (the line need not be extended)"),
   rationale: z.string().min(1).describe("One or two sentences"),
 });
 

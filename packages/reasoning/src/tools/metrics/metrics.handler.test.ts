@@ -57,10 +57,20 @@ async function seed(store: Store): Promise<void> {
   }
   await store.invocations.record(row({ session_id: "ses_a", latency_ms: 200, created_at: "2026-11-21T10:00:00.000Z" }));
   await store.invocations.record(
-    row({ session_id: "ses_a", latency_ms: 300.4, created_at: "2026-11-22T09:00:00.000Z", quality: 0.8, rounds: 3, cache_read_tokens: 6, cache_write_tokens: 2 }),
+    row({
+      session_id: "ses_a",
+      latency_ms: 300.4,
+      created_at: "2026-11-22T09:00:00.000Z",
+      quality: 0.8,
+      rounds: 3,
+      cache_read_tokens: 6,
+      cache_write_tokens: 2,
+    }),
   );
   await store.invocations.record(row({ provider: "host", model: "host", latency_ms: 400 }));
-  await store.invocations.record(row({ success: false, error_code: "MODEL_OUTPUT_INVALID", error_message: "bad answer", latency_ms: 500 }));
+  await store.invocations.record(
+    row({ success: false, error_code: "MODEL_OUTPUT_INVALID", error_message: "bad answer", latency_ms: 500 }),
+  );
 }
 
 async function metrics(engine: TestEngine["engine"], args: Record<string, unknown>) {
@@ -69,7 +79,12 @@ async function metrics(engine: TestEngine["engine"], args: Record<string, unknow
 
 describe("reasoning_metrics", () => {
   it("is read-only, closed-world and never calls a model", async () => {
-    expect(metricsTool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(metricsTool.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(metricsTool.usesModel).toBe(false);
     const { engine, model, store } = await setup([]);
     await seed(store);
@@ -134,8 +149,22 @@ describe("reasoning_metrics", () => {
     });
     // create: 1, 3, ..., 99 -> p50 = 49, p95 = 95, p99 = 99; list: 2, 4, ..., 100 -> 50, 96, 100.
     expect(mode_stats?.by_operation).toEqual([
-      expect.objectContaining({ operation: "create", call_count: 50, failure_count: 3, latency_p50_ms: 49, latency_p95_ms: 95, latency_p99_ms: 99 }),
-      expect.objectContaining({ operation: "list", call_count: 50, failure_count: 2, latency_p50_ms: 50, latency_p95_ms: 96, latency_p99_ms: 100 }),
+      expect.objectContaining({
+        operation: "create",
+        call_count: 50,
+        failure_count: 3,
+        latency_p50_ms: 49,
+        latency_p95_ms: 95,
+        latency_p99_ms: 99,
+      }),
+      expect.objectContaining({
+        operation: "list",
+        call_count: 50,
+        failure_count: 2,
+        latency_p50_ms: 50,
+        latency_p95_ms: 96,
+        latency_p99_ms: 100,
+      }),
     ]);
 
     const same = await metrics(engine, { query: "by_mode", mode_name: "reasoning_tree" });
@@ -150,10 +179,20 @@ describe("reasoning_metrics", () => {
       ["reasoning_tree", 100],
       ["reasoning_linear", 4],
     ]);
-    expect(modes?.[1]).toMatchObject({ latency_p50_ms: 300.4, latency_p99_ms: 500, error_codes: { MODEL_OUTPUT_INVALID: 1 } });
+    expect(modes?.[1]).toMatchObject({
+      latency_p50_ms: 300.4,
+      latency_p99_ms: 500,
+      error_codes: { MODEL_OUTPUT_INVALID: 1 },
+    });
 
     const { mode_stats } = await metrics(engine, { query: "by_mode", mode_name: "mcts" });
-    expect(mode_stats).toMatchObject({ mode_name: "reasoning_mcts", call_count: 0, success_rate: null, latency_p50_ms: null, by_operation: [] });
+    expect(mode_stats).toMatchObject({
+      mode_name: "reasoning_mcts",
+      call_count: 0,
+      success_rate: null,
+      latency_p50_ms: null,
+      by_operation: [],
+    });
   });
 
   it("by_mode: an unknown mode or tool is NOT_FOUND naming the field, not a row of zeros", async () => {
@@ -161,7 +200,9 @@ describe("reasoning_metrics", () => {
     const unknownMode = await errorOf(engine.invoke("reasoning_metrics", { query: "by_mode", mode_name: "treee" }));
     expect(unknownMode.code).toBe("NOT_FOUND");
     expect(unknownMode.issues[0]?.field).toBe("mode_name");
-    const unknownTool = await errorOf(engine.invoke("reasoning_metrics", { query: "by_mode", tool_name: "reasoning_nope" }));
+    const unknownTool = await errorOf(
+      engine.invoke("reasoning_metrics", { query: "by_mode", tool_name: "reasoning_nope" }),
+    );
     expect(unknownTool.issues[0]?.field).toBe("tool_name");
   });
 
@@ -174,14 +215,27 @@ describe("reasoning_metrics", () => {
       "2026-11-21T10:00:00.000Z",
       "2026-11-20T10:00:00.000Z",
     ]);
-    expect(all.invocations?.[0]).toMatchObject({ tool_name: "reasoning_linear", session_id: "ses_a", latency_ms: 300, quality: 0.8, success: true });
+    expect(all.invocations?.[0]).toMatchObject({
+      tool_name: "reasoning_linear",
+      session_id: "ses_a",
+      latency_ms: 300,
+      quality: 0.8,
+      success: true,
+    });
     // What the row recorded is what the query returns: host rounds and prompt-cache tokens included.
-    expect(all.invocations?.[0]).toMatchObject({ rounds: 3, input_tokens: 10, cache_read_tokens: 6, cache_write_tokens: 2 });
+    expect(all.invocations?.[0]).toMatchObject({
+      rounds: 3,
+      input_tokens: 10,
+      cache_read_tokens: 6,
+      cache_write_tokens: 2,
+    });
     expect(all.invocations?.[1]).toMatchObject({ rounds: 1, cache_read_tokens: 0, cache_write_tokens: 0 });
 
     const failures = await metrics(engine, { query: "invocations", success: "false", tool_name: "reasoning_tree" });
     expect(failures.invocations).toHaveLength(5);
-    expect(failures.invocations?.every((invocation) => !invocation.success && invocation.error_code !== null)).toBe(true);
+    expect(failures.invocations?.every((invocation) => !invocation.success && invocation.error_code !== null)).toBe(
+      true,
+    );
 
     const successes = await metrics(engine, { query: "invocations", success_only: true, session_id: "ses_a" });
     expect(successes.invocations?.map((invocation) => invocation.latency_ms)).toEqual([300, 200]);
@@ -199,7 +253,14 @@ describe("reasoning_metrics", () => {
     const { fallbacks } = await metrics(engine, { query: "fallbacks" });
     expect(fallbacks?.total_calls).toBe(104);
     expect(fallbacks?.by_provider).toEqual([
-      { provider: "anthropic", call_count: 98, failure_count: 1, model_calls: 98, input_tokens: 980, output_tokens: 490 },
+      {
+        provider: "anthropic",
+        call_count: 98,
+        failure_count: 1,
+        model_calls: 98,
+        input_tokens: 980,
+        output_tokens: 490,
+      },
       { provider: "none", call_count: 5, failure_count: 5, model_calls: 0, input_tokens: 0, output_tokens: 0 },
       { provider: "host", call_count: 1, failure_count: 0, model_calls: 1, input_tokens: 10, output_tokens: 5 },
     ]);
@@ -223,7 +284,10 @@ describe("reasoning_metrics", () => {
     const { engine } = await setup([], {
       concurrency: 3,
       configSnapshot: {
-        providers: { provider: "anthropic", anthropic: { apiKey: "(set)", baseURL: "https://user:hunter2@gateway.example/v1" } },
+        providers: {
+          provider: "anthropic",
+          anthropic: { apiKey: "(set)", baseURL: "https://user:hunter2@gateway.example/v1" },
+        },
         openai: { api_key: "sk-live-123" },
         http: { bearerToken: "tok-456", port: 8080 },
         database: { path: "./data/deliberate.db" },
@@ -242,14 +306,20 @@ describe("reasoning_metrics", () => {
   });
 
   it("records its own calls but leaves them out of every figure", async () => {
-    const { engine, store } = await setup(bySchemaName({ linear_continuation: { content: "next", confidence: 0.6, next_step: "more" } }));
+    const { engine, store } = await setup(
+      bySchemaName({ linear_continuation: { content: "next", confidence: 0.6, next_step: "more" } }),
+    );
     await engine.invoke("reasoning_linear", { content: "A thought" });
     const first = await metrics(engine, { query: "summary" });
     const second = await metrics(engine, { query: "summary" });
     expect(second).toEqual(first);
     expect(first.summary).toMatchObject({ total_calls: 1, by_mode: { reasoning_linear: 1 } });
-    expect((await metrics(engine, { query: "by_mode" })).modes?.map((mode) => mode.mode_name)).toEqual(["reasoning_linear"]);
-    expect((await metrics(engine, { query: "invocations" })).invocations?.map((invocation) => invocation.tool_name)).toEqual(["reasoning_linear"]);
+    expect((await metrics(engine, { query: "by_mode" })).modes?.map((mode) => mode.mode_name)).toEqual([
+      "reasoning_linear",
+    ]);
+    expect(
+      (await metrics(engine, { query: "invocations" })).invocations?.map((invocation) => invocation.tool_name),
+    ).toEqual(["reasoning_linear"]);
     expect((await metrics(engine, { query: "fallbacks" })).fallbacks?.total_calls).toBe(1);
 
     // Asked for by name, they are there: recorded like any call.
@@ -262,10 +332,19 @@ describe("reasoning_metrics", () => {
     const { engine, store } = await setup([]);
     const since = await errorOf(engine.invoke("reasoning_metrics", { query: "invocations", since: "yesterday" }));
     expect(since.code).toBe("INVALID_INPUT");
-    expect(since.issues).toEqual([{ field: "since", message: "since must be an ISO 8601 date or date-time, e.g. 2026-11-22 or 2026-11-22T05:00:00Z" }]);
+    expect(since.issues).toEqual([
+      {
+        field: "since",
+        message: "since must be an ISO 8601 date or date-time, e.g. 2026-11-22 or 2026-11-22T05:00:00Z",
+      },
+    ]);
 
-    const contradiction = await errorOf(engine.invoke("reasoning_metrics", { query: "invocations", success_only: true, success: false }));
-    expect(contradiction.issues).toEqual([{ field: "success", message: "success=false contradicts success_only=true: drop one of them" }]);
+    const contradiction = await errorOf(
+      engine.invoke("reasoning_metrics", { query: "invocations", success_only: true, success: false }),
+    );
+    expect(contradiction.issues).toEqual([
+      { field: "success", message: "success=false contradicts success_only=true: drop one of them" },
+    ]);
 
     const limit = await errorOf(engine.invoke("reasoning_metrics", { query: "invocations", limit: 0 }));
     expect(limit.issues.map((issue) => issue.field)).toEqual(["limit"]);
@@ -285,6 +364,12 @@ describe("redactConfig", () => {
         clientSecret: { nested: "x" },
         token: null,
       }),
-    ).toEqual({ apiKey: "(not set)", maxTokens: 2000, list: [{ password: "(redacted)" }, "http://host/"], clientSecret: "(redacted)", token: null });
+    ).toEqual({
+      apiKey: "(not set)",
+      maxTokens: 2000,
+      list: [{ password: "(redacted)" }, "http://host/"],
+      clientSecret: "(redacted)",
+      token: null,
+    });
   });
 });

@@ -66,7 +66,11 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   return groups;
 }
 
-function countBy<T>(items: readonly T[], key: (item: T) => string | null, weight: (item: T) => number): Record<string, number> {
+function countBy<T>(
+  items: readonly T[],
+  key: (item: T) => string | null,
+  weight: (item: T) => number,
+): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const item of items) {
     const name = key(item);
@@ -110,26 +114,44 @@ async function summary(filter: InvocationAggregateFilter, context: ReasoningCont
       model_calls: totals.modelCalls,
       input_tokens: totals.inputTokens,
       output_tokens: totals.outputTokens,
-      by_mode: countBy(rows, (row) => row.tool, (row) => row.calls),
+      by_mode: countBy(
+        rows,
+        (row) => row.tool,
+        (row) => row.calls,
+      ),
     },
   };
 }
 
-async function byMode(modeName: { value: string; field: string } | undefined, filter: { sessionId?: string; since?: string }, context: ReasoningContext): Promise<MetricsOutput> {
+async function byMode(
+  modeName: { value: string; field: string } | undefined,
+  filter: { sessionId?: string; since?: string },
+  context: ReasoningContext,
+): Promise<MetricsOutput> {
   const tool = modeName === undefined ? undefined : toolNameOf(modeName.value, context, modeName.field);
   const filters = scope({ ...filter, ...(tool !== undefined ? { tool } : {}) });
   const rows = await context.store.invocations.aggregate(filters);
   const rowsByTool = groupBy(rows, (row) => row.tool);
-  const rankFilter = { ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}), ...(filter.since !== undefined ? { since: filter.since } : {}) };
+  const rankFilter = {
+    ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
+    ...(filter.since !== undefined ? { since: filter.since } : {}),
+  };
 
   // Percentiles by rank from the calls' latency index: no row is read beyond the ranks asked for.
   const statsFor = async (name: string) => {
     const toolRows = rowsByTool.get(name) ?? [];
     const totals = total(toolRows);
-    const operations = [...groupBy(toolRows, (row) => row.operation).entries()].sort(([a], [b]) => (a ?? "").localeCompare(b ?? ""));
+    const operations = [...groupBy(toolRows, (row) => row.operation).entries()].sort(([a], [b]) =>
+      (a ?? "").localeCompare(b ?? ""),
+    );
     const [toolRanks, ...operationRanks] = await Promise.all([
       context.store.invocations.latencyAtRanks({ ...rankFilter, tool: name }, nearestRanks(totals.calls)),
-      ...operations.map(([operation, operationRows]) => context.store.invocations.latencyAtRanks({ ...rankFilter, tool: name, operation }, nearestRanks(total(operationRows).calls))),
+      ...operations.map(([operation, operationRows]) =>
+        context.store.invocations.latencyAtRanks(
+          { ...rankFilter, tool: name, operation },
+          nearestRanks(total(operationRows).calls),
+        ),
+      ),
     ]);
     return {
       mode_name: name,
@@ -137,7 +159,11 @@ async function byMode(modeName: { value: string; field: string } | undefined, fi
       model_calls: totals.modelCalls,
       input_tokens: totals.inputTokens,
       output_tokens: totals.outputTokens,
-      error_codes: countBy(toolRows, (row) => (row.success ? null : (row.error_code ?? "UNKNOWN")), (row) => row.calls),
+      error_codes: countBy(
+        toolRows,
+        (row) => (row.success ? null : (row.error_code ?? "UNKNOWN")),
+        (row) => row.calls,
+      ),
       by_operation: operations.map(([operation, operationRows], index) => ({
         operation,
         ...latencyStats(operationRows, operationRanks[index] ?? []),
@@ -146,7 +172,9 @@ async function byMode(modeName: { value: string; field: string } | undefined, fi
   };
 
   if (tool !== undefined) return { mode_stats: await statsFor(tool) };
-  const modes = (await Promise.all([...rowsByTool.keys()].map(statsFor))).sort((a, b) => b.call_count - a.call_count || a.mode_name.localeCompare(b.mode_name));
+  const modes = (await Promise.all([...rowsByTool.keys()].map(statsFor))).sort(
+    (a, b) => b.call_count - a.call_count || a.mode_name.localeCompare(b.mode_name),
+  );
   return { modes };
 }
 
@@ -154,7 +182,11 @@ async function invocations(
   filter: { tool?: string; sessionId?: string; since?: string; success?: boolean; limit: number },
   context: ReasoningContext,
 ): Promise<MetricsOutput> {
-  const rows = await context.store.invocations.list({ ...scope(filter), ...(filter.success !== undefined ? { success: filter.success } : {}), limit: filter.limit });
+  const rows = await context.store.invocations.list({
+    ...scope(filter),
+    ...(filter.success !== undefined ? { success: filter.success } : {}),
+    limit: filter.limit,
+  });
   return {
     invocations: rows.map((row) => ({
       id: row.id,
@@ -187,17 +219,25 @@ function percent(count: number, of: number): string {
 const adviceByCode: Record<string, string> = {
   PROVIDER_RATE_LIMITED: "were rate limited: lower the engine's concurrency or raise the provider's rate limit",
   PROVIDER_TIMEOUT: "timed out: raise the timeout of the modes concerned or use a faster model for {tools}",
-  PROVIDER_UNAVAILABLE: "found the provider unavailable even after retries: check the provider's status or point at another endpoint",
+  PROVIDER_UNAVAILABLE:
+    "found the provider unavailable even after retries: check the provider's status or point at another endpoint",
   PROVIDER_AUTH: "were refused by the provider: check the API key",
-  PROVIDER_NOT_CONFIGURED: "had no model configured: configure a provider, or let the calling agent answer (host-executed)",
-  PROVIDER_BAD_REQUEST: "were rejected by the provider as bad requests: check the model ids and per-mode settings (max tokens, thinking budget)",
-  MODEL_OUTPUT_INVALID: "got model answers that failed validation even after a repair round: use a model with structured-output support for {tools}",
+  PROVIDER_NOT_CONFIGURED:
+    "had no model configured: configure a provider, or let the calling agent answer (host-executed)",
+  PROVIDER_BAD_REQUEST:
+    "were rejected by the provider as bad requests: check the model ids and per-mode settings (max tokens, thinking budget)",
+  MODEL_OUTPUT_INVALID:
+    "got model answers that failed validation even after a repair round: use a model with structured-output support for {tools}",
   LIMIT_EXCEEDED: "hit a configured limit in {tools}: raise the limit or split the work",
   STORAGE: "failed in storage: check the database (disk space, locks); see error_message via query 'invocations'",
-  INTERNAL: "failed with an internal error in {tools}: a defect; see error_message via query 'invocations' and report it",
+  INTERNAL:
+    "failed with an internal error in {tools}: a defect; see error_message via query 'invocations' and report it",
 };
 
-async function fallbacks(filter: { tool?: string; sessionId?: string; since?: string }, context: ReasoningContext): Promise<MetricsOutput> {
+async function fallbacks(
+  filter: { tool?: string; sessionId?: string; since?: string },
+  context: ReasoningContext,
+): Promise<MetricsOutput> {
   const rows = await context.store.invocations.aggregate(scope(filter));
   const totals = total(rows);
 
@@ -219,7 +259,12 @@ async function fallbacks(filter: { tool?: string; sessionId?: string; since?: st
   const byErrorCode = [...groupBy(failed, (row) => row.error_code ?? "UNKNOWN").entries()]
     .map(([code, codeRows]) => {
       const count = codeRows.reduce((sum, row) => sum + row.calls, 0);
-      return { error_code: code, count, share: totals.calls > 0 ? count / totals.calls : 0, tools: [...new Set(codeRows.map((row) => row.tool))].sort() };
+      return {
+        error_code: code,
+        count,
+        share: totals.calls > 0 ? count / totals.calls : 0,
+        tools: [...new Set(codeRows.map((row) => row.tool))].sort(),
+      };
     })
     .sort((a, b) => b.count - a.count || a.error_code.localeCompare(b.error_code));
 
@@ -227,7 +272,9 @@ async function fallbacks(filter: { tool?: string; sessionId?: string; since?: st
   for (const entry of byErrorCode) {
     const advice = adviceByCode[entry.error_code];
     if (advice === undefined) continue;
-    recommendations.push(`${entry.count} of ${totals.calls} calls (${percent(entry.count, totals.calls)}) ${advice.replace("{tools}", entry.tools.join(", "))}.`);
+    recommendations.push(
+      `${entry.count} of ${totals.calls} calls (${percent(entry.count, totals.calls)}) ${advice.replace("{tools}", entry.tools.join(", "))}.`,
+    );
   }
   const hostExecuted = byProvider.find((entry) => entry.provider === "host");
   if (hostExecuted !== undefined) {
@@ -238,11 +285,23 @@ async function fallbacks(filter: { tool?: string; sessionId?: string; since?: st
   if (totals.calls === 0) recommendations.push("No calls recorded for this filter yet.");
   else if (failed.length === 0) recommendations.push("No failures recorded for this filter: nothing to change.");
 
-  return { fallbacks: { total_calls: totals.calls, by_provider: byProvider, by_error_code: byErrorCode, recommendations } };
+  return {
+    fallbacks: { total_calls: totals.calls, by_provider: byProvider, by_error_code: byErrorCode, recommendations },
+  };
 }
 
 /** Key names (lowercased, without _ and -) whose values are secrets. */
-const secretKeySuffixes = ["apikey", "secret", "password", "passphrase", "token", "authorization", "credential", "credentials", "privatekey"];
+const secretKeySuffixes = [
+  "apikey",
+  "secret",
+  "password",
+  "passphrase",
+  "token",
+  "authorization",
+  "credential",
+  "credentials",
+  "privatekey",
+];
 const redactionMarks = new Set(["(set)", "(not set)", "(redacted)"]);
 
 function isSecretKey(key: string): boolean {
@@ -285,7 +344,15 @@ export function redactConfig(value: unknown): unknown {
 
 function config(context: ReasoningContext): MetricsOutput {
   const snapshot = redactConfig(context.configSnapshot ?? {}) as Record<string, unknown>;
-  return { config: { ...snapshot, engine: { concurrency: context.concurrency, mode_settings: Object.fromEntries(context.modes.map((mode) => [mode, context.settings(mode)])) } } };
+  return {
+    config: {
+      ...snapshot,
+      engine: {
+        concurrency: context.concurrency,
+        mode_settings: Object.fromEntries(context.modes.map((mode) => [mode, context.settings(mode)])),
+      },
+    },
+  };
 }
 
 /**
@@ -294,20 +361,30 @@ function config(context: ReasoningContext): MetricsOutput {
  * leaves out unless the query names reasoning_metrics.
  */
 export const metricsHandler = defineHandler(metricsTool, async (input, context) => {
-  const common = { ...(input.session_id !== undefined ? { sessionId: input.session_id } : {}), ...(input.since !== undefined ? { since: input.since } : {}) };
+  const common = {
+    ...(input.session_id !== undefined ? { sessionId: input.session_id } : {}),
+    ...(input.since !== undefined ? { since: input.since } : {}),
+  };
   const tool = input.tool_name !== undefined ? { tool: input.tool_name } : {};
   switch (input.query) {
     case "summary":
       return summary(common, context);
     case "by_mode":
       return byMode(
-        input.mode_name !== undefined ? { value: input.mode_name, field: "mode_name" } : input.tool_name !== undefined ? { value: input.tool_name, field: "tool_name" } : undefined,
+        input.mode_name !== undefined
+          ? { value: input.mode_name, field: "mode_name" }
+          : input.tool_name !== undefined
+            ? { value: input.tool_name, field: "tool_name" }
+            : undefined,
         common,
         context,
       );
     case "invocations": {
       const success = input.success_only === true ? true : input.success;
-      return invocations({ ...common, ...tool, ...(success !== undefined ? { success } : {}), limit: input.limit }, context);
+      return invocations(
+        { ...common, ...tool, ...(success !== undefined ? { success } : {}), limit: input.limit },
+        context,
+      );
     }
     case "fallbacks":
       return fallbacks({ ...common, ...tool }, context);

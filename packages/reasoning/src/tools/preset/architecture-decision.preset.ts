@@ -14,8 +14,17 @@ export const architectureDecisionPreset = definePreset({
   inputs: [
     { name: "question", description: "The decision to make", required: true },
     { name: "options", description: "The candidate options (a list of at least two names)", required: true },
-    { name: "criteria", description: "Criteria as [{ name, weight?, direction? }]; omit to let the model choose them", required: false },
-    { name: "context", description: "Constraints, scale, team, current system", required: false, default: "None given." },
+    {
+      name: "criteria",
+      description: "Criteria as [{ name, weight?, direction? }]; omit to let the model choose them",
+      required: false,
+    },
+    {
+      name: "context",
+      description: "Constraints, scale, team, current system",
+      required: false,
+      default: "None given.",
+    },
   ],
   session_step: "explore",
   steps: [

@@ -7,15 +7,25 @@ import { bySchemaName, createTestEngine, type TestEngine } from "../../test-supp
 
 // A first draft is below the threshold (0.8), its revision above.
 const critique = (_index: number, call: { messages: ReadonlyArray<{ content: string }> }) => ({
-  scores: !call.messages.at(-1)?.content.includes("The refined result.") ? { logic: 0.6, evidence: 0.6, completeness: 0.6, clarity: 0.6 } : { logic: 0.9, evidence: 0.9, completeness: 0.9, clarity: 0.9 },
+  scores: !call.messages.at(-1)?.content.includes("The refined result.")
+    ? { logic: 0.6, evidence: 0.6, completeness: 0.6, clarity: 0.6 }
+    : { logic: 0.9, evidence: 0.9, completeness: 0.9, clarity: 0.9 },
   strengths: ["clear"],
   weaknesses: ["thin on evidence"],
   recommendations: ["add a benchmark"],
 });
 
 const common = {
-  linear_continuation: { content: "The code parses a config file and must never throw on bad input.", confidence: 0.8, next_step: "review" },
-  divergent_perspective: (index: number) => ({ viewpoint: `angle ${index}`, content: `finding ${index}`, novelty_score: 0.4 }),
+  linear_continuation: {
+    content: "The code parses a config file and must never throw on bad input.",
+    confidence: 0.8,
+    next_step: "review",
+  },
+  divergent_perspective: (index: number) => ({
+    viewpoint: `angle ${index}`,
+    content: `finding ${index}`,
+    novelty_score: 0.4,
+  }),
   divergent_synthesis: { challenged_assumptions: ["input is trusted"], synthesis: "Validate input before parsing." },
   tree_branches: {
     branches: [
@@ -41,20 +51,36 @@ async function run(answers: Record<string, unknown>, presetId: string, inputs: R
   engines.push(testEngine);
   const updates: ProgressUpdate[] = [];
   const output = presetOutputSchema.parse(
-    await testEngine.engine.invoke("reasoning_preset", { operation: "run", preset_id: presetId, inputs }, { progress: (update) => updates.push(update) }),
+    await testEngine.engine.invoke(
+      "reasoning_preset",
+      { operation: "run", preset_id: presetId, inputs },
+      { progress: (update) => updates.push(update) },
+    ),
   );
   return { ...testEngine, output, updates };
 }
 
 describe("built-in presets", () => {
   it("code-review runs every step and assembles the review", async () => {
-    const { output, updates, store } = await run(common, "code-review", { code: "function parse(text) { return JSON.parse(text); }" });
+    const { output, updates, store } = await run(common, "code-review", {
+      code: "function parse(text) { return JSON.parse(text); }",
+    });
     const execution = output.execution_result;
     if (execution?.status !== "completed") throw new Error(`expected completed, got ${JSON.stringify(execution)}`);
-    expect(execution.step_results.map((step) => step.step_id)).toEqual(["understand", "angles", "failure_modes", "reasoning_check", "review"]);
+    expect(execution.step_results.map((step) => step.step_id)).toEqual([
+      "understand",
+      "angles",
+      "failure_modes",
+      "reasoning_check",
+      "review",
+    ]);
     expect(execution.final_output).toMatchObject({
       contract: common.linear_continuation.content,
-      failure_modes: ["Malformed file crashes the parser", "Huge file exhausts memory", "Concurrent writers corrupt it"],
+      failure_modes: [
+        "Malformed file crashes the parser",
+        "Huge file exhausts memory",
+        "Concurrent writers corrupt it",
+      ],
       reasoning_issues: [],
       review: "The refined result.",
       recommendations: ["add a benchmark"],
@@ -63,7 +89,9 @@ describe("built-in presets", () => {
     expect(updates.at(-1)).toMatchObject({ progress: 5, total: 5 });
     // Every step recorded its work in the one session.
     const thoughts = await store.thoughts.listBySession(output.session_id as string);
-    expect(new Set(thoughts.map((thought) => thought.mode))).toEqual(new Set(["input", "linear", "divergent", "tree", "detect", "reflection"]));
+    expect(new Set(thoughts.map((thought) => thought.mode))).toEqual(
+      new Set(["input", "linear", "divergent", "tree", "detect", "reflection"]),
+    );
   });
 
   it("architecture-decision ranks the given options by the given criteria and traces the consequences", async () => {
@@ -93,7 +121,13 @@ describe("built-in presets", () => {
         ],
         rationale: "A simpler architecture needs less operations work.",
       },
-      counterfactual_links: { causes: { ops_load: { architecture_complexity: 0.8 }, delivery_speed: { architecture_complexity: 0, ops_load: -0.5 } }, rationale: "Ops work slows delivery." },
+      counterfactual_links: {
+        causes: {
+          ops_load: { architecture_complexity: 0.8 },
+          delivery_speed: { architecture_complexity: 0, ops_load: -0.5 },
+        },
+        rationale: "Ops work slows delivery.",
+      },
       counterfactual_narrative: {
         counterfactual_outcome: "With the monolith, ops load falls and delivery speeds up.",
         key_differences: ["less on-call"],
@@ -134,14 +168,36 @@ describe("built-in presets", () => {
         other_variables: [{ name: "crash_rate", level: 1 }],
         rationale: "Validation prevents the crash.",
       },
-      counterfactual_links: { causes: { crash_rate: { input_validation: -0.9 } }, rationale: "Most crashes are malformed input." },
-      counterfactual_narrative: { counterfactual_outcome: "Crashes stop.", key_differences: ["no crash"], assumptions: ["single cause"], confidence: 0.7 },
+      counterfactual_links: {
+        causes: { crash_rate: { input_validation: -0.9 } },
+        rationale: "Most crashes are malformed input.",
+      },
+      counterfactual_narrative: {
+        counterfactual_outcome: "Crashes stop.",
+        key_differences: ["no crash"],
+        assumptions: ["single cause"],
+        confidence: 0.7,
+      },
     };
-    const { output } = await run(answers, "debug-analysis", { problem: "The service crashes on startup since Tuesday.", context: "Config was changed on Tuesday." });
+    const { output } = await run(answers, "debug-analysis", {
+      problem: "The service crashes on startup since Tuesday.",
+      context: "Config was changed on Tuesday.",
+    });
     const execution = output.execution_result;
     if (execution?.status !== "completed") throw new Error(`expected completed, got ${JSON.stringify(execution)}`);
-    expect(execution.step_results.map((step) => step.step_id)).toEqual(["facts", "hypotheses", "bias_check", "investigation", "fix_impact", "conclusion"]);
-    expect(execution.final_output).toMatchObject({ fix_impact: "Crashes stop.", conclusion: "The refined result.", next_steps: ["add a benchmark"] });
+    expect(execution.step_results.map((step) => step.step_id)).toEqual([
+      "facts",
+      "hypotheses",
+      "bias_check",
+      "investigation",
+      "fix_impact",
+      "conclusion",
+    ]);
+    expect(execution.final_output).toMatchObject({
+      fix_impact: "Crashes stop.",
+      conclusion: "The refined result.",
+      next_steps: ["add a benchmark"],
+    });
     expect((execution.final_output["investigation"] as string[]).length).toBeGreaterThan(0);
   });
 
@@ -154,15 +210,28 @@ describe("built-in presets", () => {
         other_variables: [{ name: "incident_rate", level: 1 }],
         rationale: "Mitigation lowers incidents.",
       },
-      counterfactual_links: { causes: { incident_rate: { mitigation: -0.5 } }, rationale: "Half the incidents are avoided." },
-      counterfactual_narrative: { counterfactual_outcome: "Fewer incidents.", key_differences: ["fewer pages"], assumptions: ["linear"], confidence: 0.5 },
+      counterfactual_links: {
+        causes: { incident_rate: { mitigation: -0.5 } },
+        rationale: "Half the incidents are avoided.",
+      },
+      counterfactual_narrative: {
+        counterfactual_outcome: "Fewer incidents.",
+        key_differences: ["fewer pages"],
+        assumptions: ["linear"],
+        confidence: 0.5,
+      },
     };
     const { output } = await run(answers, "risk-assessment", { subject: "Migrating the database over a weekend" });
     const execution = output.execution_result;
     if (execution?.status !== "completed") throw new Error(`expected completed, got ${JSON.stringify(execution)}`);
-    expect(execution.final_output).toMatchObject({ mitigation_effect: "Fewer incidents.", assessment: "The refined result." });
+    expect(execution.final_output).toMatchObject({
+      mitigation_effect: "Fewer incidents.",
+      assessment: "The refined result.",
+    });
     expect(execution.final_output["timeline_id"]).toEqual(expect.any(String));
-    const worstCase = execution.step_results.find((step) => step.step_id === "worst_case")?.result as { timeline_id: string };
+    const worstCase = execution.step_results.find((step) => step.step_id === "worst_case")?.result as {
+      timeline_id: string;
+    };
     expect(worstCase.timeline_id).toBe(execution.final_output["timeline_id"]);
   });
 
@@ -178,13 +247,28 @@ describe("built-in presets", () => {
     const { output } = await run(answers, "research-synthesis", {
       question: "Does caching halve latency?",
       sources: [
-        { content: "Benchmark shows 48% lower p50.", source: "lab", source_type: "primary", corroborated_by: [1], chain_of_custody: "intact" },
-        { content: "Vendor blog claims 50%.", source: "vendor", source_type: "secondary", corroborated_by: [0], chain_of_custody: "partial" },
+        {
+          content: "Benchmark shows 48% lower p50.",
+          source: "lab",
+          source_type: "primary",
+          corroborated_by: [1],
+          chain_of_custody: "intact",
+        },
+        {
+          content: "Vendor blog claims 50%.",
+          source: "vendor",
+          source_type: "secondary",
+          corroborated_by: [0],
+          chain_of_custody: "partial",
+        },
       ],
     });
     const execution = output.execution_result;
     if (execution?.status !== "completed") throw new Error(`expected completed, got ${JSON.stringify(execution)}`);
-    expect(execution.final_output).toMatchObject({ conclusions: ["Caching halves latency."], answer: "The refined result." });
+    expect(execution.final_output).toMatchObject({
+      conclusions: ["Caching halves latency."],
+      answer: "The refined result.",
+    });
     expect(execution.final_output["overall_credibility"]).toEqual(expect.any(Number));
     expect((execution.final_output["source_assessments"] as unknown[]).length).toBe(2);
   });

@@ -13,7 +13,12 @@ export const codeReviewPreset = definePreset({
   category: "code",
   inputs: [
     { name: "code", description: "The code (or diff) to review", required: true },
-    { name: "context", description: "What the change is for, constraints, the PR description", required: false, default: "No further context given." },
+    {
+      name: "context",
+      description: "What the change is for, constraints, the PR description",
+      required: false,
+      default: "No further context given.",
+    },
   ],
   session_step: "understand",
   steps: [
@@ -47,7 +52,8 @@ export const codeReviewPreset = definePreset({
       depends_on: ["understand"],
       arguments: {
         operation: "create",
-        content: "Distinct ways this code can fail in production (inputs, concurrency, resources, dependencies):\n```\n{{input.code}}\n```",
+        content:
+          "Distinct ways this code can fail in production (inputs, concurrency, resources, dependencies):\n```\n{{input.code}}\n```",
         num_branches: 3,
         session_id: { $ref: "session_id" },
       },

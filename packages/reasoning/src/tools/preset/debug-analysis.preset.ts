@@ -13,7 +13,12 @@ export const debugAnalysisPreset = definePreset({
   category: "debugging",
   inputs: [
     { name: "problem", description: "The symptom: what happens and what should happen instead", required: true },
-    { name: "context", description: "Logs, code, recent changes, environment", required: false, default: "None given." },
+    {
+      name: "context",
+      description: "Logs, code, recent changes, environment",
+      required: false,
+      default: "None given.",
+    },
   ],
   session_step: "facts",
   steps: [
@@ -22,7 +27,8 @@ export const debugAnalysisPreset = definePreset({
       tool: "reasoning_linear",
       description: "Established facts and what they rule out",
       arguments: {
-        content: "Bug report:\n{{input.problem}}\n\nEvidence at hand (logs, code, recent changes):\n{{input.context}}\n\nState the established facts and what they rule out.",
+        content:
+          "Bug report:\n{{input.problem}}\n\nEvidence at hand (logs, code, recent changes):\n{{input.context}}\n\nState the established facts and what they rule out.",
         session_id: { $ref: "session_id" },
       },
     },
@@ -33,7 +39,8 @@ export const debugAnalysisPreset = definePreset({
       depends_on: ["facts"],
       arguments: {
         operation: "create",
-        content: "Candidate root causes for this bug, each with the test that would confirm or refute it:\n{{input.problem}}\n\nFacts: {{steps.facts.content}}",
+        content:
+          "Candidate root causes for this bug, each with the test that would confirm or refute it:\n{{input.problem}}\n\nFacts: {{steps.facts.content}}",
         num_branches: 4,
         session_id: { $ref: "session_id" },
       },
@@ -56,7 +63,8 @@ export const debugAnalysisPreset = definePreset({
       depends_on: ["hypotheses"],
       arguments: {
         operation: "explore",
-        content: "Find the root cause of: {{input.problem}}\n\nFacts: {{steps.facts.content}}\n\nHypotheses:\n{{steps.hypotheses.branches}}",
+        content:
+          "Find the root cause of: {{input.problem}}\n\nFacts: {{steps.facts.content}}\n\nHypotheses:\n{{steps.hypotheses.branches}}",
         iterations: 6,
         simulation_depth: 3,
         session_id: { $ref: "session_id" },
@@ -69,7 +77,8 @@ export const debugAnalysisPreset = definePreset({
       depends_on: ["investigation"],
       arguments: {
         scenario: "{{input.problem}}\n\nFacts: {{steps.facts.content}}",
-        intervention: "Fix the cause found by the most promising line of investigation: {{steps.investigation.best_path.0.content}}",
+        intervention:
+          "Fix the cause found by the most promising line of investigation: {{steps.investigation.best_path.0.content}}",
         analysis_depth: "intervention",
         session_id: { $ref: "session_id" },
       },

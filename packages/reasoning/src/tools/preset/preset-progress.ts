@@ -17,7 +17,10 @@ export interface PresetProgress {
  * Progress as the sum of the steps' fractions done (total = steps): each step keeps its highest fraction, and only
  * a higher sum is reported, since progress notifications must increase.
  */
-export function createPresetProgress(context: Pick<ReasoningContext, "progress">, steps: readonly PresetStep[]): PresetProgress {
+export function createPresetProgress(
+  context: Pick<ReasoningContext, "progress">,
+  steps: readonly PresetStep[],
+): PresetProgress {
   const fractions = new Map<string, number>(steps.map((step) => [step.id, 0]));
   let reported = 0;
   const report = (stepId: string, fraction: number, message: string): void => {

@@ -47,14 +47,18 @@ export function collectReferences(template: ArgumentTemplate, location: string):
   if (isReference(template)) {
     return [{ text: template.$ref, location, ...(template.pluck !== undefined ? { pluck: template.pluck } : {}) }];
   }
-  if (Array.isArray(template)) return template.flatMap((item: ArgumentTemplate, index: number) => collectReferences(item, `${location}.${index}`));
-  return Object.entries(template).flatMap(([key, value]) => collectReferences(value as ArgumentTemplate, `${location}.${key}`));
+  if (Array.isArray(template))
+    return template.flatMap((item: ArgumentTemplate, index: number) => collectReferences(item, `${location}.${index}`));
+  return Object.entries(template).flatMap(([key, value]) =>
+    collectReferences(value as ArgumentTemplate, `${location}.${key}`),
+  );
 }
 
 /** Keys beginning with `$` other than a reference's own (typo protection for `$ref`). */
 export function strayDollarKeys(template: ArgumentTemplate, location: string): string[] {
   if (template === null || typeof template !== "object") return [];
-  if (Array.isArray(template)) return template.flatMap((item: ArgumentTemplate, index: number) => strayDollarKeys(item, `${location}.${index}`));
+  if (Array.isArray(template))
+    return template.flatMap((item: ArgumentTemplate, index: number) => strayDollarKeys(item, `${location}.${index}`));
   if (isReference(template)) {
     return Object.keys(template)
       .filter((key) => key !== "$ref" && key !== "pluck")
@@ -122,7 +126,14 @@ function inline(value: unknown): string {
   if (typeof value === "string") return value;
   if (typeof value === "number") return formatNumber(value);
   if (typeof value === "boolean") return value ? "yes" : "no";
-  if (Array.isArray(value)) return value.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? item_(item as Record<string, unknown>) : inline(item))).join("; ");
+  if (Array.isArray(value))
+    return value
+      .map((item) =>
+        typeof item === "object" && item !== null && !Array.isArray(item)
+          ? item_(item as Record<string, unknown>)
+          : inline(item),
+      )
+      .join("; ");
   return visibleEntries(value as Record<string, unknown>)
     .map(([key, item]) => `${words(key)} ${inline(item)}`)
     .join(", ");
@@ -131,20 +142,30 @@ function inline(value: unknown): string {
 /** One item of a list of records: "head: body (number fields) — other text fields". */
 function item_(record: Readonly<Record<string, unknown>>): string {
   const entries = visibleEntries(record);
-  const text = (key: string) => (typeof record[key] === "string" && !isHiddenKey(key) ? (record[key] as string) : undefined);
+  const text = (key: string) =>
+    typeof record[key] === "string" && !isHiddenKey(key) ? (record[key] as string) : undefined;
   const head = headKeys.find((key) => text(key) !== undefined);
   const body = head === undefined ? undefined : bodyKeys.find((key) => key !== head && text(key) !== undefined);
   const used = new Set<string>([head, body].filter((key): key is NonNullable<typeof key> => key !== undefined));
-  const scalars = entries.filter(([key, value]) => !used.has(key) && (typeof value === "number" || typeof value === "boolean"));
-  const others = entries.filter(([key, value]) => !used.has(key) && typeof value !== "number" && typeof value !== "boolean");
-  const lead = [head !== undefined ? text(head) : undefined, body !== undefined ? text(body) : undefined].filter((part) => part !== undefined && part !== "").join(": ");
-  const numbers = scalars.length > 0 ? `(${scalars.map(([key, value]) => `${words(key)} ${inline(value)}`).join(", ")})` : "";
+  const scalars = entries.filter(
+    ([key, value]) => !used.has(key) && (typeof value === "number" || typeof value === "boolean"),
+  );
+  const others = entries.filter(
+    ([key, value]) => !used.has(key) && typeof value !== "number" && typeof value !== "boolean",
+  );
+  const lead = [head !== undefined ? text(head) : undefined, body !== undefined ? text(body) : undefined]
+    .filter((part) => part !== undefined && part !== "")
+    .join(": ");
+  const numbers =
+    scalars.length > 0 ? `(${scalars.map(([key, value]) => `${words(key)} ${inline(value)}`).join(", ")})` : "";
   const rest = others
     .map(([key, value]) => [key, inline(value)] as const)
     .filter(([, value]) => value !== "")
     .map(([key, value]) => `${words(key)}: ${value}`)
     .join("; ");
-  return [lead, numbers, rest === "" ? "" : lead === "" && numbers === "" ? rest : `— ${rest}`].filter((part) => part !== "").join(" ");
+  return [lead, numbers, rest === "" ? "" : lead === "" && numbers === "" ? rest : `— ${rest}`]
+    .filter((part) => part !== "")
+    .join(" ");
 }
 
 /**
@@ -161,7 +182,11 @@ export function renderValue(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return inline(value);
   if (Array.isArray(value)) {
     return value
-      .map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? item_(item as Record<string, unknown>) : inline(item)))
+      .map((item) =>
+        typeof item === "object" && item !== null && !Array.isArray(item)
+          ? item_(item as Record<string, unknown>)
+          : inline(item),
+      )
       .filter((line) => line !== "")
       .map((line) => `- ${line}`)
       .join("\n");
@@ -180,7 +205,8 @@ function pluck(value: unknown, field: string): unknown {
 
 /** Resolves a template against the scope (see ArgumentTemplate for the rules). */
 export function resolveTemplate(template: ArgumentTemplate, scope: TemplateScope): unknown {
-  if (typeof template === "string") return template.replace(placeholder, (_match, reference: string) => renderValue(lookup(reference.trim(), scope)));
+  if (typeof template === "string")
+    return template.replace(placeholder, (_match, reference: string) => renderValue(lookup(reference.trim(), scope)));
   if (template === null || typeof template !== "object") return template;
   if (isReference(template)) {
     const value = lookup(template.$ref, scope);

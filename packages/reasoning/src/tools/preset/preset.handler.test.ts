@@ -1,4 +1,14 @@
-import { createHostContext, DeliberateError, expandNeedsCompletion, linearTool, needsCompletionSchema, presetOutputSchema, presetTool, reasoningTools, type ToolDefinition } from "@deliberate/contracts";
+import {
+  createHostContext,
+  DeliberateError,
+  expandNeedsCompletion,
+  linearTool,
+  needsCompletionSchema,
+  presetOutputSchema,
+  presetTool,
+  reasoningTools,
+  type ToolDefinition,
+} from "@deliberate/contracts";
 import type { GenerateOptions } from "@deliberate/providers";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ProgressUpdate, hostModelRouter } from "@deliberate/engine";
@@ -22,16 +32,42 @@ const fanOut = definePreset({
   ],
   session_step: "root",
   steps: [
-    { id: "root", tool: "reasoning_linear", description: "frame", arguments: { content: "ROOT {{input.topic}} ({{input.angle}})", session_id: { $ref: "session_id" } } },
-    { id: "a", tool: "reasoning_linear", description: "a", depends_on: ["root"], arguments: { content: "STEP-a after [{{steps.root.content}}]", session_id: { $ref: "session_id" } } },
-    { id: "b", tool: "reasoning_linear", description: "b", depends_on: ["root"], arguments: { content: "STEP-b after [{{steps.root.content}}]", session_id: { $ref: "session_id" } } },
-    { id: "c", tool: "reasoning_linear", description: "c", depends_on: ["root"], arguments: { content: "STEP-c after [{{steps.root.content}}]", session_id: { $ref: "session_id" } } },
+    {
+      id: "root",
+      tool: "reasoning_linear",
+      description: "frame",
+      arguments: { content: "ROOT {{input.topic}} ({{input.angle}})", session_id: { $ref: "session_id" } },
+    },
+    {
+      id: "a",
+      tool: "reasoning_linear",
+      description: "a",
+      depends_on: ["root"],
+      arguments: { content: "STEP-a after [{{steps.root.content}}]", session_id: { $ref: "session_id" } },
+    },
+    {
+      id: "b",
+      tool: "reasoning_linear",
+      description: "b",
+      depends_on: ["root"],
+      arguments: { content: "STEP-b after [{{steps.root.content}}]", session_id: { $ref: "session_id" } },
+    },
+    {
+      id: "c",
+      tool: "reasoning_linear",
+      description: "c",
+      depends_on: ["root"],
+      arguments: { content: "STEP-c after [{{steps.root.content}}]", session_id: { $ref: "session_id" } },
+    },
     {
       id: "join",
       tool: "reasoning_linear",
       description: "join",
       depends_on: ["a", "b", "c"],
-      arguments: { content: "JOIN [{{steps.a.content}}] [{{steps.b.content}}] [{{steps.c.content}}]", session_id: { $ref: "session_id" } },
+      arguments: {
+        content: "JOIN [{{steps.a.content}}] [{{steps.b.content}}] [{{steps.c.content}}]",
+        session_id: { $ref: "session_id" },
+      },
     },
   ],
   output: {
@@ -51,8 +87,20 @@ const twoRoots = definePreset({
   steps: [
     { id: "x", tool: "reasoning_linear", description: "slow", arguments: { content: "STEP-x" } },
     { id: "y", tool: "reasoning_linear", description: "fast", arguments: { content: "STEP-y" } },
-    { id: "z", tool: "reasoning_linear", description: "after y", depends_on: ["y"], arguments: { content: "STEP-z after [{{steps.y.content}}]" } },
-    { id: "w", tool: "reasoning_linear", description: "after x and z", depends_on: ["x", "z"], arguments: { content: "STEP-w" } },
+    {
+      id: "z",
+      tool: "reasoning_linear",
+      description: "after y",
+      depends_on: ["y"],
+      arguments: { content: "STEP-z after [{{steps.y.content}}]" },
+    },
+    {
+      id: "w",
+      tool: "reasoning_linear",
+      description: "after x and z",
+      depends_on: ["x", "z"],
+      arguments: { content: "STEP-w" },
+    },
   ],
   output: { last: { $ref: "steps.w.content" } },
 });
@@ -66,23 +114,41 @@ const mixed = definePreset({
   inputs: [{ name: "topic", description: "topic", required: true }],
   session_step: "root",
   steps: [
-    { id: "root", tool: "reasoning_linear", description: "frame", arguments: { content: "ROOT {{input.topic}}", session_id: { $ref: "session_id" } } },
+    {
+      id: "root",
+      tool: "reasoning_linear",
+      description: "frame",
+      arguments: { content: "ROOT {{input.topic}}", session_id: { $ref: "session_id" } },
+    },
     {
       id: "views",
       tool: "reasoning_divergent",
       description: "views",
       depends_on: ["root"],
-      arguments: { content: "Views on {{steps.root.content}}", num_perspectives: 3, session_id: { $ref: "session_id" } },
+      arguments: {
+        content: "Views on {{steps.root.content}}",
+        num_perspectives: 3,
+        session_id: { $ref: "session_id" },
+      },
     },
     {
       id: "critique",
       tool: "reasoning_reflection",
       description: "critique",
       depends_on: ["root"],
-      arguments: { operation: "process", content: "Critique {{steps.root.content}}", max_iterations: 1, session_id: { $ref: "session_id" } },
+      arguments: {
+        operation: "process",
+        content: "Critique {{steps.root.content}}",
+        max_iterations: 1,
+        session_id: { $ref: "session_id" },
+      },
     },
   ],
-  output: { synthesis: { $ref: "steps.views.synthesis" }, viewpoints: { $ref: "steps.views.perspectives", pluck: "viewpoint" }, quality: { $ref: "steps.critique.quality_score" } },
+  output: {
+    synthesis: { $ref: "steps.views.synthesis" },
+    viewpoints: { $ref: "steps.views.perspectives", pluck: "viewpoint" },
+    quality: { $ref: "steps.critique.quality_score" },
+  },
 });
 
 const testPresets: readonly PresetDefinition[] = [fanOut, twoRoots, mixed];
@@ -108,7 +174,9 @@ const mixedAnswers = bySchemaName({
   divergent_perspective: (index: number) => ({ viewpoint: `view ${index}`, content: "a view", novelty_score: 0.5 }),
   divergent_synthesis: { challenged_assumptions: [], synthesis: "together" },
   reflection_critique: (_index: number, call: { messages: ReadonlyArray<{ content: string }> }) => ({
-    scores: !call.messages.at(-1)?.content.includes("better") ? { logic: 0.7, evidence: 0.7, completeness: 0.7, clarity: 0.7 } : { logic: 0.85, evidence: 0.85, completeness: 0.85, clarity: 0.85 },
+    scores: !call.messages.at(-1)?.content.includes("better")
+      ? { logic: 0.7, evidence: 0.7, completeness: 0.7, clarity: 0.7 }
+      : { logic: 0.85, evidence: 0.85, completeness: 0.85, clarity: 0.85 },
     strengths: ["s"],
     weaknesses: ["w"],
     recommendations: ["r"],
@@ -151,7 +219,10 @@ function createInFlightCounter(expected: number) {
 const engines: TestEngine<ReasoningRepositories>[] = [];
 async function setup(...args: Parameters<typeof createTestEngine>) {
   const [script, options] = args;
-  const testEngine = await createTestEngine(script, { modules: [createReasoningModule({ presets: testPresets })], ...options });
+  const testEngine = await createTestEngine(script, {
+    modules: [createReasoningModule({ presets: testPresets })],
+    ...options,
+  });
   engines.push(testEngine);
   return testEngine;
 }
@@ -170,8 +241,14 @@ async function errorOf(promise: Promise<unknown>): Promise<DeliberateError> {
 
 type Execution = NonNullable<ReturnType<typeof presetOutputSchema.parse>["execution_result"]>;
 
-async function runPreset(engine: TestEngine["engine"], args: Record<string, unknown>, progress?: (update: ProgressUpdate) => void) {
-  const output = presetOutputSchema.parse(await engine.invoke("reasoning_preset", { operation: "run", ...args }, progress ? { progress } : {}));
+async function runPreset(
+  engine: TestEngine["engine"],
+  args: Record<string, unknown>,
+  progress?: (update: ProgressUpdate) => void,
+) {
+  const output = presetOutputSchema.parse(
+    await engine.invoke("reasoning_preset", { operation: "run", ...args }, progress ? { progress } : {}),
+  );
   return { output, execution: output.execution_result as Execution };
 }
 
@@ -185,9 +262,13 @@ describe("reasoning_preset list", () => {
     expect(fan).toMatchObject({ category: "testing", required_inputs: ["topic"], optional_inputs: ["angle"] });
     expect(fan?.steps.find((step) => step.id === "join")?.depends_on).toEqual(["a", "b", "c"]);
 
-    const filtered = presetOutputSchema.parse(await engine.invoke("reasoning_preset", { operation: "list", category: "OTHER" }));
+    const filtered = presetOutputSchema.parse(
+      await engine.invoke("reasoning_preset", { operation: "list", category: "OTHER" }),
+    );
     expect(filtered.presets?.map((preset) => preset.id)).toEqual(["mixed"]);
-    const none = presetOutputSchema.parse(await engine.invoke("reasoning_preset", { operation: "list", category: "nothing-here" }));
+    const none = presetOutputSchema.parse(
+      await engine.invoke("reasoning_preset", { operation: "list", category: "nothing-here" }),
+    );
     expect(none.presets).toEqual([]);
     expect(model.calls).toHaveLength(0);
   });
@@ -197,10 +278,18 @@ describe("reasoning_preset list", () => {
     engines.push(testEngine);
     const output = presetOutputSchema.parse(await testEngine.engine.invoke("reasoning_preset", { operation: "list" }));
     const registered = new Set(testEngine.engine.tools.map((tool) => tool.name));
-    const expected = builtinPresets.filter((preset) => preset.steps.every((step) => registered.has(step.tool))).map((preset) => preset.id);
+    const expected = builtinPresets
+      .filter((preset) => preset.steps.every((step) => registered.has(step.tool)))
+      .map((preset) => preset.id);
     expect(output.presets?.map((preset) => preset.id)).toEqual(expected);
     // Today the engine registers every tool the built-ins use.
-    expect(expected).toEqual(["code-review", "debug-analysis", "architecture-decision", "risk-assessment", "research-synthesis"]);
+    expect(expected).toEqual([
+      "code-review",
+      "debug-analysis",
+      "architecture-decision",
+      "risk-assessment",
+      "research-synthesis",
+    ]);
     expect(output.categories).toEqual(["code", "debugging", "decision", "research", "risk"]);
   });
 });
@@ -208,7 +297,9 @@ describe("reasoning_preset list", () => {
 describe("reasoning_preset run", () => {
   it("runs independent steps concurrently, feeds results forward and shares one session", async () => {
     const counter = createInFlightCounter(3);
-    const { engine, model, store } = await setup((options) => counter.around(() => linearAnswer(options)), { concurrency: 4 });
+    const { engine, model, store } = await setup((options) => counter.around(() => linearAnswer(options)), {
+      concurrency: 4,
+    });
     const { output, execution } = await runPreset(engine, { preset_id: "fan-out", inputs: { topic: "caching" } });
 
     expect(counter.max).toBe(3); // a, b and c were in flight together
@@ -228,7 +319,8 @@ describe("reasoning_preset run", () => {
     // Every step wrote to the session the root started; the preset reports it.
     const sessionId = (execution.step_results[0]?.result as { session_id: string } | undefined)?.session_id ?? "";
     expect(output.session_id).toBe(sessionId);
-    for (const step of execution.step_results) expect((step.result as { session_id: string }).session_id).toBe(sessionId);
+    for (const step of execution.step_results)
+      expect((step.result as { session_id: string }).session_id).toBe(sessionId);
     expect(await store.thoughts.listBySession(sessionId)).toHaveLength(10); // input + answer per step
     expect(await store.sessions.list({ limit: 10 })).toHaveLength(1);
 
@@ -256,7 +348,11 @@ describe("reasoning_preset run", () => {
     const { engine } = await setup(async (options) => {
       const step = stepOf(options);
       if (step === "STEP-z") zAsked();
-      if (step === "STEP-x") releasedBy = await Promise.race([zSeen, new Promise<string>((resolve) => setTimeout(() => resolve("fallback"), 2000))]);
+      if (step === "STEP-x")
+        releasedBy = await Promise.race([
+          zSeen,
+          new Promise<string>((resolve) => setTimeout(() => resolve("fallback"), 2000)),
+        ]);
       return linearAnswer(options);
     });
     const { execution } = await runPreset(engine, { preset_id: "two-roots" });
@@ -293,7 +389,9 @@ describe("reasoning_preset run", () => {
     expect(execution.steps_completed).toBe(3);
     expect(execution.not_run).toEqual(["join"]);
     expect("final_output" in execution).toBe(false);
-    expect(output.session_id).toBe((execution.step_results[0]?.result as { session_id: string } | undefined)?.session_id);
+    expect(output.session_id).toBe(
+      (execution.step_results[0]?.result as { session_id: string } | undefined)?.session_id,
+    );
     // The completed steps' writes stay: they are real results.
     expect(await store.thoughts.listBySession(output.session_id as string)).toHaveLength(6);
     // The invocation is a failure with the step's error, though its partial result is returned.
@@ -311,7 +409,13 @@ describe("reasoning_preset run", () => {
       inputs: [{ name: "topic", description: "topic", required: true }],
       steps: [
         { id: "first", tool: "reasoning_linear", description: "ok", arguments: { content: "{{input.topic}}" } },
-        { id: "second", tool: "reasoning_linear", description: "empty", depends_on: ["first"], arguments: { content: "{{steps.first.next_step_missing}}" } },
+        {
+          id: "second",
+          tool: "reasoning_linear",
+          description: "empty",
+          depends_on: ["first"],
+          arguments: { content: "{{steps.first.next_step_missing}}" },
+        },
       ],
       output: {},
     });
@@ -329,9 +433,16 @@ describe("reasoning_preset run", () => {
   it("sends increasing progress, with a message per finished step and each step's own progress folded in", async () => {
     const { engine } = await setup(mixedAnswers);
     const updates: ProgressUpdate[] = [];
-    const { execution } = await runPreset(engine, { preset_id: "mixed", inputs: { topic: "caching" } }, (update) => updates.push(update));
+    const { execution } = await runPreset(engine, { preset_id: "mixed", inputs: { topic: "caching" } }, (update) =>
+      updates.push(update),
+    );
     expect(execution.status).toBe("completed");
-    if (execution.status === "completed") expect(execution.final_output).toEqual({ synthesis: "together", viewpoints: ["view 1", "view 2", "view 3"], quality: 0.85 });
+    if (execution.status === "completed")
+      expect(execution.final_output).toEqual({
+        synthesis: "together",
+        viewpoints: ["view 1", "view 2", "view 3"],
+        quality: 0.85,
+      });
 
     for (const update of updates) expect(update.total).toBe(3);
     for (let index = 1; index < updates.length; index += 1) {
@@ -352,15 +463,24 @@ describe("reasoning_preset run", () => {
   it("continues the caller's session when session_id is given", async () => {
     const { engine, store } = await setup(linearAnswer);
     const started = await engine.invoke("reasoning_linear", { content: "Earlier thought" });
-    const { output, execution } = await runPreset(engine, { preset_id: "fan-out", inputs: { topic: "t" }, session_id: started.session_id });
+    const { output, execution } = await runPreset(engine, {
+      preset_id: "fan-out",
+      inputs: { topic: "t" },
+      session_id: started.session_id,
+    });
     expect(output.session_id).toBe(started.session_id);
-    for (const step of execution.step_results) expect((step.result as { session_id: string }).session_id).toBe(started.session_id);
+    for (const step of execution.step_results)
+      expect((step.result as { session_id: string }).session_id).toBe(started.session_id);
     expect(await store.sessions.list({ limit: 10 })).toHaveLength(1);
   });
 
   it("host-executed: gathers the prompts of concurrent steps per round and leaves no duplicate writes", async () => {
     const { engine, store } = await setup([], { router: hostModelRouter });
-    let result = await engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "caching" } });
+    let result = await engine.invoke("reasoning_preset", {
+      operation: "run",
+      preset_id: "fan-out",
+      inputs: { topic: "caching" },
+    });
     const promptsPerRound: number[] = [];
     const known = createHostContext();
     while (result["status"] === "needs_completion") {
@@ -368,7 +488,10 @@ describe("reasoning_preset run", () => {
       promptsPerRound.push(step.prompts.length);
       // Nothing is written while the run is suspended.
       expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
-      const answers = expandNeedsCompletion(step, known).map((prompt) => ({ prompt_id: prompt.id, answer: { content: `answer to ${prompt.user.split("\n").at(-1)}`, confidence: 0.5, next_step: "n" } }));
+      const answers = expandNeedsCompletion(step, known).map((prompt) => ({
+        prompt_id: prompt.id,
+        answer: { content: `answer to ${prompt.user.split("\n").at(-1)}`, confidence: 0.5, next_step: "n" },
+      }));
       result = await engine.invoke("reasoning_submit", { resume_token: step.resume_token, answers });
     }
     expect(promptsPerRound).toEqual([1, 3, 1]); // root; a, b and c together; join
@@ -398,12 +521,16 @@ describe("reasoning_preset run", () => {
 
   it("rejects missing and unknown inputs naming inputs.<name>, before any model call", async () => {
     const { engine, model, store } = await setup(linearAnswer);
-    const missing = await errorOf(engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "  " } }));
+    const missing = await errorOf(
+      engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "  " } }),
+    );
     expect(missing.code).toBe("INVALID_INPUT");
     expect(missing.issues).toEqual([{ field: "inputs.topic", message: "is required: What to think about" }]);
     expect(missing.hint).toContain("required inputs: topic; optional: angle");
 
-    const unknown = await errorOf(engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "t", angel: "x" } }));
+    const unknown = await errorOf(
+      engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "t", angel: "x" } }),
+    );
     expect(unknown.issues).toEqual([{ field: "inputs.angel", message: "preset 'fan-out' has no input 'angel'" }]);
     expect(model.calls).toHaveLength(0);
     expect(await store.sessions.list({ limit: 10 })).toHaveLength(0);
@@ -411,7 +538,14 @@ describe("reasoning_preset run", () => {
 
   it("rejects an unknown session before running anything", async () => {
     const { engine, model } = await setup(linearAnswer);
-    const error = await errorOf(engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "t" }, session_id: "ses_nope" }));
+    const error = await errorOf(
+      engine.invoke("reasoning_preset", {
+        operation: "run",
+        preset_id: "fan-out",
+        inputs: { topic: "t" },
+        session_id: "ses_nope",
+      }),
+    );
     expect(error.code).toBe("NOT_FOUND");
     expect(model.calls).toHaveLength(0);
   });
@@ -422,17 +556,27 @@ describe("reasoning_preset run", () => {
       if (stepOf(options) === "STEP-a") controller.abort();
       return linearAnswer(options);
     });
-    const error = await errorOf(engine.invoke("reasoning_preset", { operation: "run", preset_id: "fan-out", inputs: { topic: "t" } }, { signal: controller.signal }));
+    const error = await errorOf(
+      engine.invoke(
+        "reasoning_preset",
+        { operation: "run", preset_id: "fan-out", inputs: { topic: "t" } },
+        { signal: controller.signal },
+      ),
+    );
     expect(error.code).toBe("CANCELLED");
   });
 
   it("refuses to run a preset whose tools the engine does not register", async () => {
     const handler = createPresetHandler({ tools: Object.values(reasoningTools) as ToolDefinition[], presets: [mixed] });
     // An engine serving only linear and preset: the preset is refused before anything else is reached.
-    const context = { tools: new Map([linearTool, presetTool].map((definition) => [definition.name, definition])) } as unknown as ReasoningContext;
+    const context = {
+      tools: new Map([linearTool, presetTool].map((definition) => [definition.name, definition])),
+    } as unknown as ReasoningContext;
     const listed = await handler.handle({ operation: "list", inputs: {} }, context);
     expect(listed.presets).toEqual([]);
-    const error = await errorOf(handler.handle({ operation: "run", preset_id: "mixed", inputs: { topic: "t" } }, context));
+    const error = await errorOf(
+      handler.handle({ operation: "run", preset_id: "mixed", inputs: { topic: "t" } }, context),
+    );
     expect(error.code).toBe("NOT_FOUND");
     expect(error.message).toContain("reasoning_divergent, reasoning_reflection");
   });

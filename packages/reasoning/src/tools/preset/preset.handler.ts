@@ -1,4 +1,10 @@
-import { DeliberateError, presetTool, type FieldIssue, type ToolDefinition, type ToolOutput } from "@deliberate/contracts";
+import {
+  DeliberateError,
+  presetTool,
+  type FieldIssue,
+  type ToolDefinition,
+  type ToolOutput,
+} from "@deliberate/contracts";
 import { joinTransaction } from "@deliberate/store";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { builtinPresets } from "./builtin-presets.ts";
@@ -23,8 +29,17 @@ function summarize(preset: PresetDefinition) {
     category: preset.category,
     required_inputs: preset.inputs.filter((input) => input.required).map((input) => input.name),
     optional_inputs: preset.inputs.filter((input) => !input.required).map((input) => input.name),
-    inputs: preset.inputs.map((input) => ({ name: input.name, description: input.description, required: input.required })),
-    steps: preset.steps.map((step) => ({ id: step.id, tool: step.tool, description: step.description, depends_on: [...(step.depends_on ?? [])] })),
+    inputs: preset.inputs.map((input) => ({
+      name: input.name,
+      description: input.description,
+      required: input.required,
+    })),
+    steps: preset.steps.map((step) => ({
+      id: step.id,
+      tool: step.tool,
+      description: step.description,
+      depends_on: [...(step.depends_on ?? [])],
+    })),
   };
 }
 
@@ -33,7 +48,8 @@ function resolveInputs(preset: PresetDefinition, given: Readonly<Record<string, 
   const issues: FieldIssue[] = [];
   const declared = new Set(preset.inputs.map((input) => input.name));
   for (const name of Object.keys(given)) {
-    if (!declared.has(name)) issues.push({ field: `inputs.${name}`, message: `preset '${preset.id}' has no input '${name}'` });
+    if (!declared.has(name))
+      issues.push({ field: `inputs.${name}`, message: `preset '${preset.id}' has no input '${name}'` });
   }
   const resolved: Record<string, unknown> = {};
   for (const input of preset.inputs) {
@@ -41,10 +57,15 @@ function resolveInputs(preset: PresetDefinition, given: Readonly<Record<string, 
     const missing = value === undefined || value === null || (typeof value === "string" && value.trim() === "");
     if (!missing) resolved[input.name] = value;
     else if (input.default !== undefined) resolved[input.name] = input.default;
-    else if (input.required) issues.push({ field: `inputs.${input.name}`, message: `is required: ${input.description}` });
+    else if (input.required)
+      issues.push({ field: `inputs.${input.name}`, message: `is required: ${input.description}` });
   }
   if (issues.length > 0) {
-    const describe = (required: boolean) => preset.inputs.filter((input) => input.required === required).map((input) => input.name).join(", ") || "none";
+    const describe = (required: boolean) =>
+      preset.inputs
+        .filter((input) => input.required === required)
+        .map((input) => input.name)
+        .join(", ") || "none";
     throw new DeliberateError({
       code: "INVALID_INPUT",
       message: `Invalid inputs for preset ${preset.id}: ${issues.map((issue) => `${issue.field} ${issue.message}`).join("; ")}`,
@@ -63,9 +84,16 @@ function resolveInputs(preset: PresetDefinition, given: Readonly<Record<string, 
  * rolls back and the final round commits. Model calls there are recorded
  * answers (never a provider call), so no transaction waits on a model.
  */
-function execute(context: ReasoningContext, preset: PresetDefinition, inputs: Record<string, unknown>, sessionId: string | undefined) {
+function execute(
+  context: ReasoningContext,
+  preset: PresetDefinition,
+  inputs: Record<string, unknown>,
+  sessionId: string | undefined,
+) {
   if (context.models.provider !== "host") return runPreset(context, preset, inputs, sessionId);
-  return context.store.transaction((repositories) => runPreset(context, preset, inputs, sessionId, joinTransaction(repositories)));
+  return context.store.transaction((repositories) =>
+    runPreset(context, preset, inputs, sessionId, joinTransaction(repositories)),
+  );
 }
 
 /**
@@ -79,7 +107,8 @@ export function createPresetHandler(options: PresetHandlerOptions) {
   const presets = options.presets ?? builtinPresets;
   validatePresets(presets, { knownTools: new Set(definitions.keys()), definitions });
   const byId = new Map(presets.map((preset) => [preset.id, preset]));
-  const availableIn = (context: ReasoningContext) => presets.filter((preset) => preset.steps.every((step) => context.tools.has(step.tool)));
+  const availableIn = (context: ReasoningContext) =>
+    presets.filter((preset) => preset.steps.every((step) => context.tools.has(step.tool)));
 
   function find(presetId: string, context: ReasoningContext): PresetDefinition {
     const available = availableIn(context);
@@ -109,12 +138,17 @@ export function createPresetHandler(options: PresetHandlerOptions) {
     const available = availableIn(context);
     const wanted = category?.toLowerCase();
     return {
-      presets: available.filter((preset) => wanted === undefined || preset.category.toLowerCase() === wanted).map(summarize),
+      presets: available
+        .filter((preset) => wanted === undefined || preset.category.toLowerCase() === wanted)
+        .map(summarize),
       categories: [...new Set(available.map((preset) => preset.category))].sort(),
     };
   }
 
-  async function run(input: { preset_id: string; inputs: Record<string, unknown>; session_id?: string }, context: ReasoningContext): Promise<PresetOutput> {
+  async function run(
+    input: { preset_id: string; inputs: Record<string, unknown>; session_id?: string },
+    context: ReasoningContext,
+  ): Promise<PresetOutput> {
     const preset = find(input.preset_id, context);
     const inputs = resolveInputs(preset, input.inputs);
     // An unknown session fails here, before any step writes anything.
@@ -123,7 +157,10 @@ export function createPresetHandler(options: PresetHandlerOptions) {
     if (execution.status === "failed") {
       // The partial result is returned, but the invocation is a failure with the step's error.
       const failed = execution.failed_step;
-      context.reportFailure({ code: failed.error.code, message: `Step ${failed.step_id} (${failed.tool}) failed: ${failed.error.message}` });
+      context.reportFailure({
+        code: failed.error.code,
+        message: `Step ${failed.step_id} (${failed.tool}) failed: ${failed.error.message}`,
+      });
     }
     return { execution_result: execution, ...(session_id !== undefined ? { session_id } : {}) };
   }
@@ -133,7 +170,14 @@ export function createPresetHandler(options: PresetHandlerOptions) {
       case "list":
         return list(input.category, context);
       case "run":
-        return run({ preset_id: input.preset_id as string, inputs: input.inputs, ...(input.session_id !== undefined ? { session_id: input.session_id } : {}) }, context);
+        return run(
+          {
+            preset_id: input.preset_id as string,
+            inputs: input.inputs,
+            ...(input.session_id !== undefined ? { session_id: input.session_id } : {}),
+          },
+          context,
+        );
     }
   });
 }

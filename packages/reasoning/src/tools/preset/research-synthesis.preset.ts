@@ -15,7 +15,8 @@ export const researchSynthesisPreset = definePreset({
     { name: "question", description: "The research question", required: true },
     {
       name: "sources",
-      description: "The evidence as [{ content, source?, source_type? }] (source_type: primary, secondary, tertiary, expert, anecdotal)",
+      description:
+        "The evidence as [{ content, source?, source_type? }] (source_type: primary, secondary, tertiary, expert, anecdotal)",
       required: true,
     },
   ],

@@ -13,7 +13,12 @@ export const riskAssessmentPreset = definePreset({
   category: "risk",
   inputs: [
     { name: "subject", description: "The plan, system or decision to assess", required: true },
-    { name: "context", description: "Constraints, timeline, what is already in place", required: false, default: "None given." },
+    {
+      name: "context",
+      description: "Constraints, timeline, what is already in place",
+      required: false,
+      default: "None given.",
+    },
   ],
   session_step: "frame",
   steps: [
@@ -22,7 +27,8 @@ export const riskAssessmentPreset = definePreset({
       tool: "reasoning_linear",
       description: "Scope, assets at stake, assumptions",
       arguments: {
-        content: "Assess the risks of: {{input.subject}}\n\nContext: {{input.context}}\n\nState the scope, what is at stake and the assumptions the plan relies on.",
+        content:
+          "Assess the risks of: {{input.subject}}\n\nContext: {{input.context}}\n\nState the scope, what is at stake and the assumptions the plan relies on.",
         session_id: { $ref: "session_id" },
       },
     },
@@ -32,7 +38,8 @@ export const riskAssessmentPreset = definePreset({
       description: "What could go wrong",
       depends_on: ["frame"],
       arguments: {
-        content: "What could go wrong with: {{input.subject}}\n\nFrame: {{steps.frame.content}}\n\nCover technical, operational, people and external risks; rate likelihood and impact.",
+        content:
+          "What could go wrong with: {{input.subject}}\n\nFrame: {{steps.frame.content}}\n\nCover technical, operational, people and external risks; rate likelihood and impact.",
         num_perspectives: 5,
         challenge_assumptions: true,
         session_id: { $ref: "session_id" },
@@ -56,7 +63,8 @@ export const riskAssessmentPreset = definePreset({
       depends_on: ["risks"],
       arguments: {
         operation: "create",
-        content: "How {{input.subject}} unfolds, step by step, if the identified risks materialise:\n{{steps.risks.synthesis}}",
+        content:
+          "How {{input.subject}} unfolds, step by step, if the identified risks materialise:\n{{steps.risks.synthesis}}",
         label: "risks materialise",
         session_id: { $ref: "session_id" },
       },

@@ -92,7 +92,11 @@ export async function runPreset(
         // Each step draws its ids from its own scope: replays of a host-executed run give every step
         // the same ids however the concurrent steps interleave.
         const ids = context.ids.scope?.(step.id) ?? context.ids;
-        return context.callTool(step.tool, args, { progress: progress.forStep(step), ids, ...(store !== undefined ? { store } : {}) });
+        return context.callTool(step.tool, args, {
+          progress: progress.forStep(step),
+          ids,
+          ...(store !== undefined ? { store } : {}),
+        });
       })()
         .then(
           (result) => {
@@ -116,7 +120,8 @@ export async function runPreset(
     launchReady();
   }
 
-  if (context.signal.aborted) throw new DeliberateError({ code: "CANCELLED", message: `The run of preset ${preset.id} was cancelled.` });
+  if (context.signal.aborted)
+    throw new DeliberateError({ code: "CANCELLED", message: `The run of preset ${preset.id} was cancelled.` });
   if (rejectedAnswers.length > 0) throw rejectedAnswers[0];
   return presetOutcome({ preset, results, started, failures, suspensions, sessionId: sessionId(), finalScope: scope });
 }
@@ -139,12 +144,33 @@ function presetOutcome(ended: {
   const steps = preset.steps;
   const stepResults = steps
     .filter((step) => results.has(step.id))
-    .map((step) => ({ step_id: step.id, tool: step.tool, depends_on: [...(step.depends_on ?? [])], result: results.get(step.id) as Record<string, unknown> }));
-  const common = { preset_id: preset.id, steps_completed: results.size, total_steps: steps.length, step_results: stepResults, session_id: ended.sessionId };
+    .map((step) => ({
+      step_id: step.id,
+      tool: step.tool,
+      depends_on: [...(step.depends_on ?? [])],
+      result: results.get(step.id) as Record<string, unknown>,
+    }));
+  const common = {
+    preset_id: preset.id,
+    steps_completed: results.size,
+    total_steps: steps.length,
+    step_results: stepResults,
+    session_id: ended.sessionId,
+  };
   const [failed, ...alsoFailed] = ended.failures;
   if (failed !== undefined) {
-    return { ...common, status: "failed", failed_step: failed, ...(alsoFailed.length > 0 ? { also_failed: alsoFailed } : {}), not_run: steps.filter((step) => !started.has(step.id)).map((step) => step.id) };
+    return {
+      ...common,
+      status: "failed",
+      failed_step: failed,
+      ...(alsoFailed.length > 0 ? { also_failed: alsoFailed } : {}),
+      not_run: steps.filter((step) => !started.has(step.id)).map((step) => step.id),
+    };
   }
   if (ended.suspensions.length > 0) throw CompletionNeeded.merge(ended.suspensions);
-  return { ...common, status: "completed", final_output: resolveTemplate(preset.output, ended.finalScope()) as Record<string, unknown> };
+  return {
+    ...common,
+    status: "completed",
+    final_output: resolveTemplate(preset.output, ended.finalScope()) as Record<string, unknown>,
+  };
 }

@@ -6,10 +6,7 @@ import { resolveTemplate } from "./preset-template.ts";
 import { presetProblems, validatePresets } from "./validate-presets.ts";
 
 const allDefinitions: ReadonlyMap<string, ToolDefinition> = new Map(
-  allToolDefinitions.map((definition) => [
-    definition.name,
-    definition as unknown as ToolDefinition,
-  ]),
+  allToolDefinitions.map((definition) => [definition.name, definition as unknown as ToolDefinition]),
 );
 const options = { knownTools: new Set(allDefinitions.keys()), definitions: allDefinitions };
 
@@ -41,7 +38,13 @@ describe("built-in presets", () => {
   });
 
   it("cover the five required workflows, each with steps that can run concurrently", () => {
-    expect(builtinPresets.map((preset) => preset.id)).toEqual(["code-review", "debug-analysis", "architecture-decision", "risk-assessment", "research-synthesis"]);
+    expect(builtinPresets.map((preset) => preset.id)).toEqual([
+      "code-review",
+      "debug-analysis",
+      "architecture-decision",
+      "risk-assessment",
+      "research-synthesis",
+    ]);
     for (const preset of builtinPresets) {
       // Some two steps share their dependencies exactly: both become ready together.
       const signatures = preset.steps.map((candidate) => [...(candidate.depends_on ?? [])].sort().join(","));
@@ -53,7 +56,9 @@ describe("built-in presets", () => {
 describe("presetProblems", () => {
   it("finds a cycle and names it in execution order", () => {
     const problems = presetProblems(presetWith([step("a", ["c"]), step("b", ["a"]), step("c", ["b"])]), options);
-    expect(problems).toEqual([expect.stringMatching(/has a dependency cycle: (a -> b -> c -> a|b -> c -> a -> b|c -> a -> b -> c)$/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/has a dependency cycle: (a -> b -> c -> a|b -> c -> a -> b|c -> a -> b -> c)$/),
+    ]);
   });
 
   it("finds unknown tools, forbidden tools, unknown and self dependencies", () => {
@@ -80,7 +85,11 @@ describe("presetProblems", () => {
 
   it("checks argument names against the tool's inputs", () => {
     const problems = presetProblems(presetWith([step("a", [], { contnet: "x" })]), options);
-    expect(problems).toEqual([expect.stringContaining("step 'a': reasoning_linear has no input 'contnet' (its inputs: content, session_id, confidence")]);
+    expect(problems).toEqual([
+      expect.stringContaining(
+        "step 'a': reasoning_linear has no input 'contnet' (its inputs: content, session_id, confidence",
+      ),
+    ]);
   });
 
   it("checks references: declared inputs, dependencies only, and the session step", () => {
@@ -111,7 +120,10 @@ describe("presetProblems", () => {
   });
 
   it("accepts references to transitive dependencies", () => {
-    const problems = presetProblems(presetWith([step("a"), step("b", ["a"]), step("c", ["b"], { content: "{{steps.a.content}}" })]), options);
+    const problems = presetProblems(
+      presetWith([step("a"), step("b", ["a"]), step("c", ["b"], { content: "{{steps.a.content}}" })]),
+      options,
+    );
     expect(problems).toEqual([]);
   });
 
@@ -123,7 +135,9 @@ describe("presetProblems", () => {
         "preset 'Not Kebab' step 'Bad-Id': id must be snake_case (letters, digits, _), starting with a letter",
       ]),
     );
-    expect(() => validatePresets([presetWith([step("a")]), presetWith([step("a")])], options)).toThrow("preset 'sample' is defined twice");
+    expect(() => validatePresets([presetWith([step("a")]), presetWith([step("a")])], options)).toThrow(
+      "preset 'sample' is defined twice",
+    );
   });
 });
 
@@ -131,7 +145,17 @@ describe("resolveTemplate", () => {
   const scope = {
     inputs: { topic: "caching", options: ["edge", "service"] },
     results: new Map<string, Record<string, unknown>>([
-      ["tree", { branches: [{ id: "br_1", content: "A" }, { id: "br_2", content: "B" }], score: 0.5, session_id: "ses_1" }],
+      [
+        "tree",
+        {
+          branches: [
+            { id: "br_1", content: "A" },
+            { id: "br_2", content: "B" },
+          ],
+          score: 0.5,
+          session_id: "ses_1",
+        },
+      ],
     ]),
     sessionId: "ses_9",
   };

@@ -97,7 +97,8 @@ export function presetProblems(preset: PresetDefinition, options: PresetValidati
   if (preset.steps.length === 0) problems.push(where("has no steps"));
   const stepIds = new Set<string>();
   for (const step of preset.steps) {
-    if (!stepIdPattern.test(step.id)) problems.push(where(`step '${step.id}': id must be snake_case (letters, digits, _), starting with a letter`));
+    if (!stepIdPattern.test(step.id))
+      problems.push(where(`step '${step.id}': id must be snake_case (letters, digits, _), starting with a letter`));
     if (stepIds.has(step.id)) problems.push(where(`declares step '${step.id}' twice`));
     stepIds.add(step.id);
   }
@@ -111,14 +112,19 @@ export function presetProblems(preset: PresetDefinition, options: PresetValidati
     const dependencies = dependenciesOf(step);
     for (const dependency of dependencies) {
       if (dependency === step.id) problems.push(where(`step '${step.id}' depends on itself`));
-      else if (!stepIds.has(dependency)) problems.push(where(`step '${step.id}' depends on unknown step '${dependency}'`));
+      else if (!stepIds.has(dependency))
+        problems.push(where(`step '${step.id}' depends on unknown step '${dependency}'`));
     }
-    if (new Set(dependencies).size !== dependencies.length) problems.push(where(`step '${step.id}' lists a dependency twice`));
+    if (new Set(dependencies).size !== dependencies.length)
+      problems.push(where(`step '${step.id}' lists a dependency twice`));
     const definition = options.definitions?.get(step.tool);
     const fields = definition ? inputFieldsOf(definition) : undefined;
     if (fields) {
       for (const key of Object.keys(step.arguments)) {
-        if (!fields.includes(key)) problems.push(where(`step '${step.id}': ${step.tool} has no input '${key}' (its inputs: ${fields.join(", ")})`));
+        if (!fields.includes(key))
+          problems.push(
+            where(`step '${step.id}': ${step.tool} has no input '${key}' (its inputs: ${fields.join(", ")})`),
+          );
       }
     }
   }
@@ -135,26 +141,36 @@ export function presetProblems(preset: PresetDefinition, options: PresetValidati
 
   const ancestors = ancestorsOf(preset.steps);
   const checkTemplate = (template: PresetStep["arguments"], location: string, stepId: string | undefined) => {
-    for (const stray of strayDollarKeys(template, location)) problems.push(where(`${stray}: unknown key (did you mean $ref?)`));
+    for (const stray of strayDollarKeys(template, location))
+      problems.push(where(`${stray}: unknown key (did you mean $ref?)`));
     for (const found of collectReferences(template, location)) {
       const parsed = parseReference(found.text);
       if ("error" in parsed) {
         problems.push(where(`${found.location}: ${parsed.error}`));
         continue;
       }
-      if (found.pluck !== undefined && found.pluck.trim() === "") problems.push(where(`${found.location}: pluck must name a field`));
+      if (found.pluck !== undefined && found.pluck.trim() === "")
+        problems.push(where(`${found.location}: pluck must name a field`));
       if (parsed.kind === "input" && !inputNames.has(parsed.name)) {
         problems.push(where(`${found.location}: refers to undeclared input '${parsed.name}'`));
       }
       if (parsed.kind === "step") {
-        if (!stepIds.has(parsed.name)) problems.push(where(`${found.location}: refers to unknown step '${parsed.name}'`));
+        if (!stepIds.has(parsed.name))
+          problems.push(where(`${found.location}: refers to unknown step '${parsed.name}'`));
         else if (stepId !== undefined && !ancestors.get(stepId)?.has(parsed.name)) {
           problems.push(where(`${found.location}: uses the result of step '${parsed.name}' but does not depend on it`));
         }
       }
-      if (parsed.kind === "session" && stepId !== undefined && preset.session_step !== undefined && stepId !== preset.session_step) {
+      if (
+        parsed.kind === "session" &&
+        stepId !== undefined &&
+        preset.session_step !== undefined &&
+        stepId !== preset.session_step
+      ) {
         if (!ancestors.get(stepId)?.has(preset.session_step)) {
-          problems.push(where(`${found.location}: uses session_id but does not depend on session step '${preset.session_step}'`));
+          problems.push(
+            where(`${found.location}: uses session_id but does not depend on session step '${preset.session_step}'`),
+          );
         }
       }
     }

@@ -2,15 +2,25 @@ import { DeliberateError, reflectionTool, type ToolOutput } from "@deliberate/co
 import { nowIso, runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 import { type CritiqueAnswer, critiqueMode, evaluationMode, revisionMode, rubricQuality } from "./reflection.mode.ts";
-import { ensureSession, formatHistory, historyMessages, loadSessionHistory, type SessionHistory } from "../../session-history.ts";
+import {
+  ensureSession,
+  formatHistory,
+  historyMessages,
+  loadSessionHistory,
+  type SessionHistory,
+} from "../../session-history.ts";
 
 type ReflectionOutput = ToolOutput<typeof reflectionTool>;
 
 /** Most thoughts an evaluation reads; older ones are summarised by count. */
 const evaluationWindow = 40;
 
-async function subjectOf(input: { content?: string; thought_id?: string; session_id?: string }, context: ReasoningContext) {
-  if (input.thought_id === undefined) return { content: input.content as string, sessionId: input.session_id, parentId: null };
+async function subjectOf(
+  input: { content?: string; thought_id?: string; session_id?: string },
+  context: ReasoningContext,
+) {
+  if (input.thought_id === undefined)
+    return { content: input.content as string, sessionId: input.session_id, parentId: null };
   const thought = await context.store.thoughts.get(input.thought_id);
   if (input.session_id !== undefined && input.session_id !== thought.session_id) {
     throw new DeliberateError({
@@ -34,7 +44,13 @@ async function subjectOf(input: { content?: string; thought_id?: string; session
  * critique of the final draft.
  */
 async function process(
-  input: { content?: string; thought_id?: string; session_id?: string; max_iterations: number; quality_threshold: number },
+  input: {
+    content?: string;
+    thought_id?: string;
+    session_id?: string;
+    max_iterations: number;
+    quality_threshold: number;
+  },
   context: ReasoningContext,
 ): Promise<ReflectionOutput> {
   const subject = await subjectOf(input, context);
@@ -63,7 +79,8 @@ async function process(
     scores.push(quality);
     step(`draft ${revisions + 1} critiqued: quality ${quality}`);
   }
-  if (calls < total) context.progress({ progress: total, total, message: `done: quality ${quality} after ${revisions} revision(s)` });
+  if (calls < total)
+    context.progress({ progress: total, total, message: `done: quality ${quality} after ${revisions} revision(s)` });
 
   const thoughtId = context.ids.next("th");
   const now = nowIso(context);
@@ -77,7 +94,12 @@ async function process(
       mode: "reflection",
       content: draft,
       confidence: quality,
-      metadata: { original: subject.content, iterations: revisions, quality_by_iteration: scores, rubric_scores: critique.scores },
+      metadata: {
+        original: subject.content,
+        iterations: revisions,
+        quality_by_iteration: scores,
+        rubric_scores: critique.scores,
+      },
       created_at: now,
     });
   });

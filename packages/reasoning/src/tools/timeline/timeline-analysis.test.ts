@@ -54,22 +54,28 @@ describe("interleave", () => {
 
   it("falls back to lines, then sentences", () => {
     expect(interleave("t1\nt2", "s1")).toBe("t1\ns1\nt2");
-    expect(interleave("Rates rise. Demand falls.", "Rates hold! Demand falls.")).toBe("Rates rise. Rates hold! Demand falls.");
+    expect(interleave("Rates rise. Demand falls.", "Rates hold! Demand falls.")).toBe(
+      "Rates rise. Rates hold! Demand falls.",
+    );
   });
 
   it("keeps every distinct paragraph of both branches exactly once, each branch in its own order when they share none", () => {
     const segment = fc.stringMatching(/^[a-z]{1,6}$/);
     fc.assert(
-      fc.property(fc.uniqueArray(segment, { minLength: 2, maxLength: 6 }), fc.uniqueArray(segment, { maxLength: 6 }), (target, source) => {
-        // Two or more target paragraphs make paragraphs the unit.
-        const merged = interleave(target.join("\n\n"), source.join("\n\n")).split("\n\n");
-        expect(merged).toHaveLength(new Set([...target, ...source]).size);
-        expect(new Set(merged)).toEqual(new Set([...target, ...source]));
-        if (target.every((part) => !source.includes(part))) {
-          expect(merged.filter((part) => target.includes(part))).toEqual(target);
-          expect(merged.filter((part) => source.includes(part))).toEqual(source);
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(segment, { minLength: 2, maxLength: 6 }),
+        fc.uniqueArray(segment, { maxLength: 6 }),
+        (target, source) => {
+          // Two or more target paragraphs make paragraphs the unit.
+          const merged = interleave(target.join("\n\n"), source.join("\n\n")).split("\n\n");
+          expect(merged).toHaveLength(new Set([...target, ...source]).size);
+          expect(new Set(merged)).toEqual(new Set([...target, ...source]));
+          if (target.every((part) => !source.includes(part))) {
+            expect(merged.filter((part) => target.includes(part))).toEqual(target);
+            expect(merged.filter((part) => source.includes(part))).toEqual(source);
+          }
+        },
+      ),
     );
   });
 });

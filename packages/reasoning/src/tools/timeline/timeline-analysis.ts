@@ -39,7 +39,10 @@ export function forkPoint(a: string, b: string, byId: ReadonlyMap<string, Timeli
   let shared = 0;
   while (shared < chainA.length && shared < chainB.length && chainA[shared] === chainB[shared]) shared += 1;
   if (shared === 0) return undefined;
-  return { fork_branch_id: chainA[shared - 1] as string, steps_since_fork: [chainA.length - shared, chainB.length - shared] };
+  return {
+    fork_branch_id: chainA[shared - 1] as string,
+    steps_since_fork: [chainA.length - shared, chainB.length - shared],
+  };
 }
 
 /** Lower-cased words (letters and digits, any script). */
@@ -67,7 +70,11 @@ const separators: Record<Granularity, string> = { paragraph: "\n\n", line: "\n",
 function split(text: string, granularity: Granularity): string[] {
   const trimmed = text.trim();
   const parts =
-    granularity === "paragraph" ? trimmed.split(/\n\s*\n/) : granularity === "line" ? trimmed.split(/\n/) : trimmed.split(/(?<=[.!?])\s+/);
+    granularity === "paragraph"
+      ? trimmed.split(/\n\s*\n/)
+      : granularity === "line"
+        ? trimmed.split(/\n/)
+        : trimmed.split(/(?<=[.!?])\s+/);
   return parts.map((part) => part.trim()).filter((part) => part.length > 0);
 }
 

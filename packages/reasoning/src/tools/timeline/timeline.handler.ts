@@ -1,4 +1,11 @@
-import { DeliberateError, listPage, listWindow, timelineTool, type ToolInput, type ToolOutput } from "@deliberate/contracts";
+import {
+  DeliberateError,
+  listPage,
+  listWindow,
+  timelineTool,
+  type ToolInput,
+  type ToolOutput,
+} from "@deliberate/contracts";
 import type { Timeline, TimelineBranch, TimelineMergeConflict } from "../../store/repositories/timeline.repository.ts";
 import { nowIso, runMode } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
@@ -45,8 +52,21 @@ async function create(input: TimelineInput, context: ReasoningContext): Promise<
   const main = await context.store.transaction(async (repositories) => {
     if (existing === undefined) await repositories.sessions.create({ id: sessionId, mode: "timeline", now });
     else await repositories.sessions.touch({ id: sessionId, now });
-    await repositories.timelines.createTimeline({ id: timelineId, session_id: sessionId, current_branch_id: branchId, metadata: input.metadata ?? {}, now });
-    return repositories.timelines.insertBranch({ id: branchId, timeline_id: timelineId, parent_branch_id: null, label: input.label ?? "main", content: input.content as string, now });
+    await repositories.timelines.createTimeline({
+      id: timelineId,
+      session_id: sessionId,
+      current_branch_id: branchId,
+      metadata: input.metadata ?? {},
+      now,
+    });
+    return repositories.timelines.insertBranch({
+      id: branchId,
+      timeline_id: timelineId,
+      parent_branch_id: null,
+      label: input.label ?? "main",
+      content: input.content as string,
+      now,
+    });
   });
   return { timeline_id: timelineId, session_id: sessionId, branch_id: main.id, ...pagedBranches([main], input) };
 }
@@ -61,17 +81,29 @@ async function branch(input: TimelineInput, context: ReasoningContext): Promise<
   const timeline = await loadTimeline(input, context);
   const branches = await context.store.timelines.listBranches(timeline.id);
   const root = branches.find((item) => item.parent_branch_id === null);
-  const parent = await context.store.timelines.getBranch(timeline.id, input.parent_branch_id ?? root?.id ?? timeline.current_branch_id, "parent_branch_id");
+  const parent = await context.store.timelines.getBranch(
+    timeline.id,
+    input.parent_branch_id ?? root?.id ?? timeline.current_branch_id,
+    "parent_branch_id",
+  );
   let label = input.label;
   let content = input.content;
   if (content === undefined) {
     const byId = new Map(branches.map((item) => [item.id, item]));
     const lineage = ancestry(parent.id, byId)
       .map((id) => byId.get(id) as TimelineBranch)
-      .map((item, index) => `${index === 0 ? "Start" : "Then"} (${item.label}): ${item.content.slice(0, charactersPerLineageStep)}`)
+      .map(
+        (item, index) =>
+          `${index === 0 ? "Start" : "Then"} (${item.label}): ${item.content.slice(0, charactersPerLineageStep)}`,
+      )
       .join("\n");
-    const siblings = branches.filter((item) => item.parent_branch_id === parent.id).map((item) => `${item.label}: ${item.content.slice(0, 200)}`);
-    const answer = await runMode(context, timelineBranchMode, { lineage: `Timeline so far (fork point last):\n${lineage}`, existing: siblings });
+    const siblings = branches
+      .filter((item) => item.parent_branch_id === parent.id)
+      .map((item) => `${item.label}: ${item.content.slice(0, 200)}`);
+    const answer = await runMode(context, timelineBranchMode, {
+      lineage: `Timeline so far (fork point last):\n${lineage}`,
+      existing: siblings,
+    });
     content = answer.content;
     label ??= answer.label;
   }
@@ -92,7 +124,12 @@ async function branch(input: TimelineInput, context: ReasoningContext): Promise<
     await repositories.sessions.touch({ id: timeline.session_id, now });
     return inserted;
   });
-  return { timeline_id: timeline.id, session_id: timeline.session_id, branch_id: created.id, ...pagedBranches([...branches, created], input) };
+  return {
+    timeline_id: timeline.id,
+    session_id: timeline.session_id,
+    branch_id: created.id,
+    ...pagedBranches([...branches, created], input),
+  };
 }
 
 /**
@@ -106,7 +143,8 @@ async function compare(input: TimelineInput, context: ReasoningContext): Promise
   let selected: TimelineBranch[];
   if (input.branch_ids !== undefined) {
     selected = [];
-    for (const [index, id] of input.branch_ids.entries()) selected.push(await context.store.timelines.getBranch(timeline.id, id, `branch_ids.${index}`));
+    for (const [index, id] of input.branch_ids.entries())
+      selected.push(await context.store.timelines.getBranch(timeline.id, id, `branch_ids.${index}`));
   } else {
     selected = all.filter((item) => item.status === "active");
     if (selected.length < 2) {
@@ -126,7 +164,11 @@ async function compare(input: TimelineInput, context: ReasoningContext): Promise
       const b = selected[right] as TimelineBranch;
       // Branches of one timeline always share its first branch.
       const fork = forkPoint(a.id, b.id, byId) as NonNullable<ReturnType<typeof forkPoint>>;
-      pairs.push({ branch_ids: [a.id, b.id] as [string, string], ...fork, content_overlap: wordOverlap(a.content, b.content) });
+      pairs.push({
+        branch_ids: [a.id, b.id] as [string, string],
+        ...fork,
+        content_overlap: wordOverlap(a.content, b.content),
+      });
     }
   }
   const labelOf = (id: string) => (byId.get(id) as TimelineBranch).label;
@@ -135,7 +177,10 @@ async function compare(input: TimelineInput, context: ReasoningContext): Promise
       `"${labelOf(pair.branch_ids[0])}" and "${labelOf(pair.branch_ids[1])}" fork at "${labelOf(pair.fork_branch_id)}" (${pair.steps_since_fork[0]} and ${pair.steps_since_fork[1]} branch step(s) after it); their contents share ${Math.round(pair.content_overlap * 100)}% of their words.`,
   );
   const mode = createTimelineCompareMode(selected.map((item) => item.id));
-  const answer = await runMode(context, mode, { branches: selected.map((item) => ({ id: item.id, label: item.label, content: item.content })), facts });
+  const answer = await runMode(context, mode, {
+    branches: selected.map((item) => ({ id: item.id, label: item.label, content: item.content })),
+    facts,
+  });
 
   const byBranch = selected.map((item) => {
     const judged = answer.assessments[item.id] as { quality: number; assessment: string };
@@ -164,8 +209,16 @@ async function compare(input: TimelineInput, context: ReasoningContext): Promise
  */
 async function merge(input: TimelineInput, context: ReasoningContext): Promise<TimelineOutput> {
   const timeline = await loadTimeline(input, context);
-  const source = await context.store.timelines.getBranch(timeline.id, input.source_branch_id as string, "source_branch_id");
-  const target = await context.store.timelines.getBranch(timeline.id, input.target_branch_id as string, "target_branch_id");
+  const source = await context.store.timelines.getBranch(
+    timeline.id,
+    input.source_branch_id as string,
+    "source_branch_id",
+  );
+  const target = await context.store.timelines.getBranch(
+    timeline.id,
+    input.target_branch_id as string,
+    "target_branch_id",
+  );
   for (const [field, item] of [
     ["source_branch_id", source],
     ["target_branch_id", target],
@@ -221,7 +274,12 @@ async function merge(input: TimelineInput, context: ReasoningContext): Promise<T
       parent_id: previous.at(-1)?.id ?? null,
       mode: "timeline",
       content: mergedContent,
-      metadata: { timeline_id: timeline.id, source_branch_id: source.id, target_branch_id: target.id, merge_strategy: strategy },
+      metadata: {
+        timeline_id: timeline.id,
+        source_branch_id: source.id,
+        target_branch_id: target.id,
+        merge_strategy: strategy,
+      },
       created_at: now,
     });
     await repositories.sessions.touch({ id: timeline.session_id, now });
@@ -239,9 +297,15 @@ async function merge(input: TimelineInput, context: ReasoningContext): Promise<T
 }
 
 /** One page of a timeline's branches (`limit`, `offset`), with the page: a timeline's branches grow without bound. */
-function pagedBranches(all: readonly TimelineBranch[], input: { limit?: number | undefined; offset?: number | undefined }): Pick<TimelineOutput, "branches" | "page"> {
+function pagedBranches(
+  all: readonly TimelineBranch[],
+  input: { limit?: number | undefined; offset?: number | undefined },
+): Pick<TimelineOutput, "branches" | "page"> {
   const window = listWindow(input);
-  return { branches: all.slice(window.offset, window.offset + window.limit).map(toOutputBranch), page: listPage(window, all.length) };
+  return {
+    branches: all.slice(window.offset, window.offset + window.limit).map(toOutputBranch),
+    page: listPage(window, all.length),
+  };
 }
 
 export const timelineHandler = defineHandler(timelineTool, async (input, context) => {

@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `timeline` mode and its default model settings, declared on every `timeline` definition (the engine layers configuration and runtime overrides on top). */
-export const timelineModeDeclaration: ModeDeclaration = { mode: "timeline", settings: { temperature: 0.7, maxTokens: 2500 } };
+export const timelineModeDeclaration: ModeDeclaration = {
+  mode: "timeline",
+  settings: { temperature: 0.7, maxTokens: 2500 },
+};
 
 export const timelineBranchAnswerSchema = z.object({
   label: z.string().min(1).max(80).describe("A short name for the alternative path"),
@@ -21,7 +24,9 @@ export const timelineBranchMode = defineMode({
   prompt: (input: { lineage: string; existing: readonly string[] }) =>
     [
       input.lineage,
-      input.existing.length > 0 ? `\nBranches that already fork from this point (do not repeat them):\n${input.existing.map((label) => `- ${label}`).join("\n")}` : "",
+      input.existing.length > 0
+        ? `\nBranches that already fork from this point (do not repeat them):\n${input.existing.map((label) => `- ${label}`).join("\n")}`
+        : "",
     ].join("\n"),
   output: timelineBranchAnswerSchema,
 });
@@ -70,9 +75,12 @@ export function createTimelineCompareMode(branchIds: readonly string[]) {
 export type ModelMergeStrategy = "synthesize" | "prefer_source" | "prefer_target";
 
 const mergeInstructions: Record<ModelMergeStrategy, string> = {
-  synthesize: "Integrate both into one coherent account; where they conflict, resolve the conflict on the merits and say which side (or both) you kept.",
-  prefer_source: "Keep everything that does not conflict from both; where they conflict, the SOURCE branch's version wins.",
-  prefer_target: "Keep everything that does not conflict from both; where they conflict, the TARGET branch's version wins.",
+  synthesize:
+    "Integrate both into one coherent account; where they conflict, resolve the conflict on the merits and say which side (or both) you kept.",
+  prefer_source:
+    "Keep everything that does not conflict from both; where they conflict, the SOURCE branch's version wins.",
+  prefer_target:
+    "Keep everything that does not conflict from both; where they conflict, the TARGET branch's version wins.",
 };
 
 /** What a conflict may resolve to under each strategy; the schema enforces the preference. */
@@ -103,7 +111,11 @@ export function createTimelineMergeMode(strategy: ModelMergeStrategy) {
     ...timelineModeDeclaration,
     name: `timeline_merge_${strategy}`,
     description: "Two timeline branches merged into one, with the conflicts it resolved.",
-    system: ["You merge two branches of a timeline (source into target) for another AI agent.", mergeInstructions[strategy], "List every conflict you resolved."].join("\n"),
+    system: [
+      "You merge two branches of a timeline (source into target) for another AI agent.",
+      mergeInstructions[strategy],
+      "List every conflict you resolved.",
+    ].join("\n"),
     prompt: (input: { source: TimelineCompareBranch; target: TimelineCompareBranch }) =>
       `SOURCE branch "${input.source.label}":\n${input.source.content}\n\nTARGET branch "${input.target.label}":\n${input.target.content}`,
     output: timelineMergeAnswerSchema(strategy),

@@ -21,9 +21,17 @@ function recommend(branches: readonly Branch[]): string | undefined {
   return best ? `Explore branch ${best.id} next (score ${best.score}): ${best.content.slice(0, 160)}` : undefined;
 }
 
-async function create(input: { content: string; session_id?: string; num_branches: number }, context: ReasoningContext): Promise<TreeOutput> {
+async function create(
+  input: { content: string; session_id?: string; num_branches: number },
+  context: ReasoningContext,
+): Promise<TreeOutput> {
   const history = await loadSessionHistory(context, input.session_id);
-  const answer = await runMode(context, treeMode, { content: input.content, count: input.num_branches }, { history: historyMessages(history) });
+  const answer = await runMode(
+    context,
+    treeMode,
+    { content: input.content, count: input.num_branches },
+    { history: historyMessages(history) },
+  );
   // The model may return fewer paths than asked (never fewer than two); extra ones are dropped.
   const paths = answer.branches.slice(0, input.num_branches);
 
@@ -33,7 +41,14 @@ async function create(input: { content: string; session_id?: string; num_branche
   const thoughtIds = [context.ids.next("th"), ...paths.map(() => context.ids.next("th"))];
   const children = await context.store.transaction(async (repositories) => {
     await ensureSession(repositories, history, "tree", now);
-    await repositories.branches.insert({ id: rootId, session_id: history.sessionId, parent_branch_id: null, content: input.content, score: 1, now });
+    await repositories.branches.insert({
+      id: rootId,
+      session_id: history.sessionId,
+      parent_branch_id: null,
+      content: input.content,
+      score: 1,
+      now,
+    });
     const root = await repositories.thoughts.append({
       id: thoughtIds[0] as string,
       session_id: history.sessionId,
@@ -46,7 +61,16 @@ async function create(input: { content: string; session_id?: string; num_branche
     const inserted: Branch[] = [];
     for (const [index, path] of paths.entries()) {
       const branchId = childIds[index] as string;
-      inserted.push(await repositories.branches.insert({ id: branchId, session_id: history.sessionId, parent_branch_id: rootId, content: path.content, score: path.score, now }));
+      inserted.push(
+        await repositories.branches.insert({
+          id: branchId,
+          session_id: history.sessionId,
+          parent_branch_id: rootId,
+          content: path.content,
+          score: path.score,
+          now,
+        }),
+      );
       await repositories.thoughts.append({
         id: thoughtIds[index + 1] as string,
         session_id: history.sessionId,
@@ -62,7 +86,12 @@ async function create(input: { content: string; session_id?: string; num_branche
     return inserted;
   });
 
-  return { session_id: history.sessionId, branch_id: rootId, branches: children.map(toOutputBranch), recommendation: answer.recommendation };
+  return {
+    session_id: history.sessionId,
+    branch_id: rootId,
+    branches: children.map(toOutputBranch),
+    recommendation: answer.recommendation,
+  };
 }
 
 async function list(sessionId: string, context: ReasoningContext): Promise<TreeOutput> {
@@ -97,7 +126,12 @@ async function focus(sessionId: string, branchId: string, context: ReasoningCont
   };
 }
 
-async function complete(sessionId: string, branchId: string, completed: boolean, context: ReasoningContext): Promise<TreeOutput> {
+async function complete(
+  sessionId: string,
+  branchId: string,
+  completed: boolean,
+  context: ReasoningContext,
+): Promise<TreeOutput> {
   const status = completed ? "completed" : "abandoned";
   const now = nowIso(context);
   await context.store.transaction(async (repositories) => {
@@ -119,13 +153,25 @@ async function complete(sessionId: string, branchId: string, completed: boolean,
   });
   const branches = await context.store.branches.listBySession(sessionId);
   const recommendation = recommend(branches);
-  return { session_id: sessionId, branch_id: branchId, branches: branches.map(toOutputBranch), ...(recommendation ? { recommendation } : {}) };
+  return {
+    session_id: sessionId,
+    branch_id: branchId,
+    branches: branches.map(toOutputBranch),
+    ...(recommendation ? { recommendation } : {}),
+  };
 }
 
 export const treeHandler = defineHandler(treeTool, async (input, context) => {
   switch (input.operation) {
     case "create":
-      return create({ content: input.content as string, num_branches: input.num_branches, ...(input.session_id ? { session_id: input.session_id } : {}) }, context);
+      return create(
+        {
+          content: input.content as string,
+          num_branches: input.num_branches,
+          ...(input.session_id ? { session_id: input.session_id } : {}),
+        },
+        context,
+      );
     case "list":
       return list(input.session_id as string, context);
     case "focus":

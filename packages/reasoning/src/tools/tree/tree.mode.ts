@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 
 /** The `tree` mode and its default model settings, declared on every `tree` definition (the engine layers configuration and runtime overrides on top). */
-export const treeModeDeclaration: ModeDeclaration = { mode: "tree", settings: { temperature: 0.8, maxTokens: 3000, stream: true } };
+export const treeModeDeclaration: ModeDeclaration = {
+  mode: "tree",
+  settings: { temperature: 0.8, maxTokens: 3000, stream: true },
+};
 
 export const treeAnswerSchema = z.object({
   branches: z

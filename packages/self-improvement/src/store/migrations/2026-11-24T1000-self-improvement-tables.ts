@@ -27,8 +27,16 @@ export const selfImprovementTables: Migration = {
       .addColumn("status_reason", "text")
       .addColumn("action_id", "text")
       .execute();
-    await db.schema.createIndex("self_improvement_diagnoses_status").on("self_improvement_diagnoses").columns(["status", "created_at"]).execute();
-    await db.schema.createIndex("self_improvement_diagnoses_created").on("self_improvement_diagnoses").column("created_at").execute();
+    await db.schema
+      .createIndex("self_improvement_diagnoses_status")
+      .on("self_improvement_diagnoses")
+      .columns(["status", "created_at"])
+      .execute();
+    await db.schema
+      .createIndex("self_improvement_diagnoses_created")
+      .on("self_improvement_diagnoses")
+      .column("created_at")
+      .execute();
 
     await db.schema
       .createTable("self_improvement_actions")
@@ -56,8 +64,16 @@ export const selfImprovementTables: Migration = {
       .addColumn("pre_metrics_json", types.json, (column) => column.notNull())
       .addColumn("post_metrics_json", types.json)
       .execute();
-    await db.schema.createIndex("self_improvement_actions_status").on("self_improvement_actions").columns(["status", "applied_at"]).execute();
-    await db.schema.createIndex("self_improvement_actions_applied").on("self_improvement_actions").column("applied_at").execute();
+    await db.schema
+      .createIndex("self_improvement_actions_status")
+      .on("self_improvement_actions")
+      .columns(["status", "applied_at"])
+      .execute();
+    await db.schema
+      .createIndex("self_improvement_actions_applied")
+      .on("self_improvement_actions")
+      .column("applied_at")
+      .execute();
 
     await db.schema
       .createTable("self_improvement_learnings")
@@ -75,7 +91,11 @@ export const selfImprovementTables: Migration = {
       .addColumn("breakdown_json", types.json, (column) => column.notNull())
       .addColumn("lessons_json", types.json, (column) => column.notNull())
       .execute();
-    await db.schema.createIndex("self_improvement_learnings_created").on("self_improvement_learnings").column("created_at").execute();
+    await db.schema
+      .createIndex("self_improvement_learnings_created")
+      .on("self_improvement_learnings")
+      .column("created_at")
+      .execute();
 
     await db.schema
       .createTable("self_improvement_overrides")
@@ -114,7 +134,11 @@ export const selfImprovementTables: Migration = {
       .addColumn("action_id", "text")
       .addColumn("details_json", types.json, (column) => column.notNull())
       .execute();
-    await db.schema.createIndex("self_improvement_cycles_started").on("self_improvement_cycles").column("started_at").execute();
+    await db.schema
+      .createIndex("self_improvement_cycles_started")
+      .on("self_improvement_cycles")
+      .column("started_at")
+      .execute();
 
     await db.schema
       .createTable("self_improvement_tool_modes")

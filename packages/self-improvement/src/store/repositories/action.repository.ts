@@ -30,7 +30,10 @@ function toAction(row: ActionRow): ActionRecord {
     reward: row.reward === null ? null : Number(row.reward),
     confidence: row.confidence === null ? null : Number(row.confidence),
     pre_metrics: parseJsonColumn<MetricsSnapshot>(row.pre_metrics_json, `action ${row.id} pre_metrics`),
-    post_metrics: row.post_metrics_json === null ? null : parseJsonColumn<MetricsSnapshot>(row.post_metrics_json, `action ${row.id} post_metrics`),
+    post_metrics:
+      row.post_metrics_json === null
+        ? null
+        : parseJsonColumn<MetricsSnapshot>(row.post_metrics_json, `action ${row.id} post_metrics`),
   };
 }
 
@@ -69,17 +72,40 @@ export function createActionRepository(db: DatabaseExecutor) {
     },
     async get(id: string): Promise<ActionRecord> {
       const row = await db.selectFrom("self_improvement_actions").selectAll().where("id", "=", id).executeTakeFirst();
-      if (!row) throw notFound("action", "action_id", id, "List actions with `deliberate self-improve history` or GET /v1/self-improvement/history.");
+      if (!row)
+        throw notFound(
+          "action",
+          "action_id",
+          id,
+          "List actions with `deliberate self-improve history` or GET /v1/self-improvement/history.",
+        );
       return toAction(row);
     },
     async update(
       id: string,
-      update: Partial<Pick<ActionRecord, "status" | "status_reason" | "evaluated_at" | "rolled_back_at" | "rolled_back_by" | "reward" | "confidence" | "post_metrics">>,
+      update: Partial<
+        Pick<
+          ActionRecord,
+          | "status"
+          | "status_reason"
+          | "evaluated_at"
+          | "rolled_back_at"
+          | "rolled_back_by"
+          | "reward"
+          | "confidence"
+          | "post_metrics"
+        >
+      >,
     ): Promise<void> {
       const { post_metrics, ...rest } = update;
       await db
         .updateTable("self_improvement_actions")
-        .set({ ...rest, ...(post_metrics !== undefined ? { post_metrics_json: post_metrics === null ? null : JSON.stringify(post_metrics) } : {}) })
+        .set({
+          ...rest,
+          ...(post_metrics !== undefined
+            ? { post_metrics_json: post_metrics === null ? null : JSON.stringify(post_metrics) }
+            : {}),
+        })
         .where("id", "=", id)
         .execute();
     },
@@ -88,7 +114,11 @@ export function createActionRepository(db: DatabaseExecutor) {
       let query = db.selectFrom("self_improvement_actions").selectAll();
       if (filter.status !== undefined) query = query.where("status", "=", filter.status);
       if (filter.since !== undefined) query = query.where("applied_at", ">=", filter.since);
-      const rows = await query.orderBy("applied_at", "desc").orderBy("id", "desc").limit(filter.limit ?? 100).execute();
+      const rows = await query
+        .orderBy("applied_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit ?? 100)
+        .execute();
       return rows.map(toAction);
     },
     async countAppliedSince(since: string): Promise<number> {

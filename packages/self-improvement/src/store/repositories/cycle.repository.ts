@@ -38,12 +38,24 @@ export function createCycleRepository(db: DatabaseExecutor) {
     },
     /** Newest first. */
     async list(limit = 20): Promise<CycleRecord[]> {
-      const rows = await db.selectFrom("self_improvement_cycles").selectAll().orderBy("started_at", "desc").orderBy("id", "desc").limit(limit).execute();
+      const rows = await db
+        .selectFrom("self_improvement_cycles")
+        .selectAll()
+        .orderBy("started_at", "desc")
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute();
       return rows.map(toCycle);
     },
     /** Keeps the newest `keep` cycles. */
     async prune(keep: number): Promise<void> {
-      const cutoff = await db.selectFrom("self_improvement_cycles").select("started_at").orderBy("started_at", "desc").offset(keep).limit(1).executeTakeFirst();
+      const cutoff = await db
+        .selectFrom("self_improvement_cycles")
+        .select("started_at")
+        .orderBy("started_at", "desc")
+        .offset(keep)
+        .limit(1)
+        .executeTakeFirst();
       if (cutoff) await db.deleteFrom("self_improvement_cycles").where("started_at", "<=", cutoff.started_at).execute();
     },
   };

@@ -57,13 +57,27 @@ export function createDiagnosisRepository(db: DatabaseExecutor) {
     },
     async get(id: string): Promise<DiagnosisRecord> {
       const row = await db.selectFrom("self_improvement_diagnoses").selectAll().where("id", "=", id).executeTakeFirst();
-      if (!row) throw notFound("diagnosis", "diagnosis_id", id, "List diagnoses with `deliberate self-improve diagnostics` or GET /v1/self-improvement/diagnostics.");
+      if (!row)
+        throw notFound(
+          "diagnosis",
+          "diagnosis_id",
+          id,
+          "List diagnoses with `deliberate self-improve diagnostics` or GET /v1/self-improvement/diagnostics.",
+        );
       return toDiagnosis(row);
     },
-    async setStatus(id: string, update: { status: DiagnosisStatus; status_reason: string | null; updated_at: string; action_id?: string }): Promise<void> {
+    async setStatus(
+      id: string,
+      update: { status: DiagnosisStatus; status_reason: string | null; updated_at: string; action_id?: string },
+    ): Promise<void> {
       await db
         .updateTable("self_improvement_diagnoses")
-        .set({ status: update.status, status_reason: update.status_reason, updated_at: update.updated_at, ...(update.action_id !== undefined ? { action_id: update.action_id } : {}) })
+        .set({
+          status: update.status,
+          status_reason: update.status_reason,
+          updated_at: update.updated_at,
+          ...(update.action_id !== undefined ? { action_id: update.action_id } : {}),
+        })
         .where("id", "=", id)
         .execute();
     },
@@ -72,7 +86,11 @@ export function createDiagnosisRepository(db: DatabaseExecutor) {
       let query = db.selectFrom("self_improvement_diagnoses").selectAll();
       if (filter.status !== undefined) query = query.where("status", "=", filter.status);
       if (filter.since !== undefined) query = query.where("created_at", ">=", filter.since);
-      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit ?? 100).execute();
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit ?? 100)
+        .execute();
       return rows.map(toDiagnosis);
     },
     async count(status: DiagnosisStatus): Promise<number> {

@@ -30,7 +30,18 @@ export function createInvocationSampleRepository(db: DatabaseExecutor) {
   const selectSamples = () =>
     db
       .selectFrom("invocations")
-      .select(["id", "tool", "operation", "success", "error_code", "error_message", "latency_ms", "quality", "model_calls", "created_at"])
+      .select([
+        "id",
+        "tool",
+        "operation",
+        "success",
+        "error_code",
+        "error_message",
+        "latency_ms",
+        "quality",
+        "model_calls",
+        "created_at",
+      ])
       .select(startedAt.as("started_at"));
   return {
     /**
@@ -40,7 +51,8 @@ export function createInvocationSampleRepository(db: DatabaseExecutor) {
     async since(input: { since: string; limit: number; tools?: readonly string[] }): Promise<InvocationSample[]> {
       // A call that started at `since` finished no earlier: the (tool, created_at) index narrows, the start decides.
       let query = selectSamples().where("created_at", ">=", input.since).where(startedAt, ">=", input.since);
-      if (input.tools !== undefined) query = query.where("tool", "in", input.tools.length > 0 ? [...input.tools] : [""]);
+      if (input.tools !== undefined)
+        query = query.where("tool", "in", input.tools.length > 0 ? [...input.tools] : [""]);
       const rows = await query.orderBy(startedAt, "desc").orderBy("id", "desc").limit(input.limit).execute();
       return rows.reverse().map(toSample);
     },
@@ -49,7 +61,13 @@ export function createInvocationSampleRepository(db: DatabaseExecutor) {
      * before `to`, or the first `limit` from `from` (`take`). A call is attributed to
      * the settings in force when it started, not when it finished.
      */
-    async between(input: { tools: readonly string[]; from: string; to?: string; limit: number; take: "first" | "last" }): Promise<InvocationSample[]> {
+    async between(input: {
+      tools: readonly string[];
+      from: string;
+      to?: string;
+      limit: number;
+      take: "first" | "last";
+    }): Promise<InvocationSample[]> {
       let query = selectSamples()
         .where("tool", "in", input.tools.length > 0 ? [...input.tools] : [""])
         .where("created_at", ">=", input.from)

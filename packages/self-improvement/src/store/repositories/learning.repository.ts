@@ -49,11 +49,20 @@ export function createLearningRepository(db: DatabaseExecutor) {
     async list(filter: { since?: string; limit?: number } = {}): Promise<LearningRecord[]> {
       let query = db.selectFrom("self_improvement_learnings").selectAll();
       if (filter.since !== undefined) query = query.where("created_at", ">=", filter.since);
-      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit ?? 100).execute();
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit ?? 100)
+        .execute();
       return rows.map(toLearning);
     },
     async forAction(actionId: string): Promise<LearningRecord | undefined> {
-      const row = await db.selectFrom("self_improvement_learnings").selectAll().where("action_id", "=", actionId).orderBy("created_at", "desc").executeTakeFirst();
+      const row = await db
+        .selectFrom("self_improvement_learnings")
+        .selectAll()
+        .where("action_id", "=", actionId)
+        .orderBy("created_at", "desc")
+        .executeTakeFirst();
       return row ? toLearning(row) : undefined;
     },
   };

@@ -5,7 +5,11 @@ import type { DatabaseExecutor } from "../tables.ts";
 export function createStateRepository(db: DatabaseExecutor) {
   return {
     async get<T>(key: string): Promise<T | undefined> {
-      const row = await db.selectFrom("self_improvement_state").select("value_json").where("key", "=", key).executeTakeFirst();
+      const row = await db
+        .selectFrom("self_improvement_state")
+        .select("value_json")
+        .where("key", "=", key)
+        .executeTakeFirst();
       return row ? parseJsonColumn<T>(row.value_json, `state ${key}`) : undefined;
     },
     async put(key: string, value: unknown, now: string): Promise<void> {

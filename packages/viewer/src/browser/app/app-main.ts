@@ -39,7 +39,9 @@ const maxPages = 50;
 type SessionPage = SessionData & { page?: { totals: Record<string, number>; next_offset: number | null } };
 
 async function readPage(sessionId: string, offset: number): Promise<SessionPage> {
-  const read = await app.readServerResource({ uri: `deliberate://sessions/${encodeURIComponent(sessionId)}?limit=${pageLimit}&offset=${offset}` });
+  const read = await app.readServerResource({
+    uri: `deliberate://sessions/${encodeURIComponent(sessionId)}?limit=${pageLimit}&offset=${offset}`,
+  });
   const content = read.contents[0];
   return JSON.parse(content !== undefined && "text" in content ? content.text : "{}") as SessionPage;
 }
@@ -74,13 +76,27 @@ async function draw(structured: unknown): Promise<void> {
   const record = await readSession(sessionId);
   resetSectionStates();
   const sections = renderSections({ record, invocations: [] }, views);
-  if (sections.length === 0) return show("empty", h("p", { class: "muted" }, `Nothing to draw yet for session ${sessionId}.`));
+  if (sections.length === 0)
+    return show("empty", h("p", { class: "muted" }, `Nothing to draw yet for session ${sessionId}.`));
   show("ready", sections);
 }
 
 app.ontoolresult = (result) => {
-  if (result.isError) return show("error", h("p", { class: "error", role: "alert" }, "The call failed; its message is in the conversation."));
-  draw(result.structuredContent).catch((error: unknown) => show("error", h("p", { class: "error", role: "alert" }, `The session could not be drawn: ${error instanceof Error ? error.message : String(error)}`)));
+  if (result.isError)
+    return show(
+      "error",
+      h("p", { class: "error", role: "alert" }, "The call failed; its message is in the conversation."),
+    );
+  draw(result.structuredContent).catch((error: unknown) =>
+    show(
+      "error",
+      h(
+        "p",
+        { class: "error", role: "alert" },
+        `The session could not be drawn: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    ),
+  );
 };
 
 void app.connect();

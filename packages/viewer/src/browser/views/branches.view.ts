@@ -22,7 +22,9 @@ registerView(
           className: `status-${status}${id === focused ? " is-focus" : ""}`,
         };
       }),
-      edges: branches.filter((branch) => branch["parent_branch_id"]).map((branch) => ({ from: asString(branch["parent_branch_id"]), to: asString(branch["id"]) })),
+      edges: branches
+        .filter((branch) => branch["parent_branch_id"])
+        .map((branch) => ({ from: asString(branch["parent_branch_id"]), to: asString(branch["id"]) })),
     });
     return h(
       "div",

@@ -6,7 +6,11 @@ registerView(
   "checkpoints",
   (data, context) => {
     const checkpoints = asArray(data).filter(isRecord);
-    const total = Math.max(1, asArray(context.record["thoughts"]).length, ...checkpoints.map((checkpoint) => asNumber(checkpoint["thought_count"]) ?? 0));
+    const total = Math.max(
+      1,
+      asArray(context.record["thoughts"]).length,
+      ...checkpoints.map((checkpoint) => asNumber(checkpoint["thought_count"]) ?? 0),
+    );
     const track = h("div", { class: "checkpoint-track", "aria-hidden": "true" });
     for (const checkpoint of checkpoints) {
       const marker = h("span", { class: "checkpoint-marker" });
@@ -26,7 +30,11 @@ registerView(
             { class: "checkpoint card", "data-checkpoint-id": asString(checkpoint["id"]) },
             h("h3", {}, asString(checkpoint["name"])),
             checkpoint["description"] ? h("p", {}, asString(checkpoint["description"])) : null,
-            h("p", { class: "muted" }, `after ${asNumber(checkpoint["thought_count"]) ?? 0} of ${total} thoughts · ${formatTime(checkpoint["created_at"])}`),
+            h(
+              "p",
+              { class: "muted" },
+              `after ${asNumber(checkpoint["thought_count"]) ?? 0} of ${total} thoughts · ${formatTime(checkpoint["created_at"])}`,
+            ),
           ),
         ),
       ),

@@ -33,10 +33,20 @@ registerView(
               const relation = asString(effect?.["relation"], "unaffected");
               const before = asNumber(observed[variable]);
               const lines = [
-                relation === "intervened" ? `do(${variable} ${formatChange(change ?? 0)})` : change !== undefined ? `change ${formatChange(change)}` : "unchanged",
+                relation === "intervened"
+                  ? `do(${variable} ${formatChange(change ?? 0)})`
+                  : change !== undefined
+                    ? `change ${formatChange(change)}`
+                    : "unchanged",
                 before !== undefined ? `${formatNumber(before)} → ${formatNumber(before + (change ?? 0))}` : relation,
               ];
-              return { id: variable, title: variable, lines, description: `${variable}: ${lines.join(", ")}`, className: `relation-${relation}` };
+              return {
+                id: variable,
+                title: variable,
+                lines,
+                description: `${variable}: ${lines.join(", ")}`,
+                className: `relation-${relation}`,
+              };
             }),
             edges: relationships.map((relationship) => ({
               from: asString(relationship["cause"]),
@@ -49,7 +59,13 @@ registerView(
             "article",
             { class: "counterfactual", "data-thought-id": asString(thought["id"]) },
             h("p", {}, h("strong", {}, "Scenario: "), asString(metadata["original_scenario"])),
-            h("p", {}, h("strong", {}, "Intervention: "), asString(metadata["intervention_applied"]), ` (${asString(metadata["analysis_depth"], "intervention")})`),
+            h(
+              "p",
+              {},
+              h("strong", {}, "Intervention: "),
+              asString(metadata["intervention_applied"]),
+              ` (${asString(metadata["analysis_depth"], "intervention")})`,
+            ),
             diagramFrame(svg, [
               ["relation-intervened", "intervened"],
               ["relation-descendant", "changes (descendant)"],

@@ -3,7 +3,9 @@ import { asArray, asNumber, asString, formatNumber, h, isRecord } from "../dom.t
 import { registerView, thoughtsOfMode } from "../registry.ts";
 
 function matrix(metadata: Record<string, unknown>): HTMLElement | null {
-  const options = asArray(isRecord(metadata["input"]) ? metadata["input"]["options"] : undefined).map((option) => asString(option));
+  const options = asArray(isRecord(metadata["input"]) ? metadata["input"]["options"] : undefined).map((option) =>
+    asString(option),
+  );
   const criteria = asArray(metadata["criteria"]).filter(isRecord);
   const scores = asArray(metadata["scores"]);
   if (options.length === 0 || criteria.length === 0 || scores.length !== options.length) return null;
@@ -19,7 +21,16 @@ function matrix(metadata: Record<string, unknown>): HTMLElement | null {
         {},
         h("th", { scope: "col" }, "Option"),
         criteria.map((criterion) =>
-          h("th", { scope: "col" }, asString(criterion["name"]), h("span", { class: "muted" }, ` (w ${formatNumber(criterion["weight"])}${criterion["direction"] === "cost" ? ", cost" : ""})`)),
+          h(
+            "th",
+            { scope: "col" },
+            asString(criterion["name"]),
+            h(
+              "span",
+              { class: "muted" },
+              ` (w ${formatNumber(criterion["weight"])}${criterion["direction"] === "cost" ? ", cost" : ""})`,
+            ),
+          ),
         ),
       ),
     ),

@@ -29,10 +29,18 @@ registerView(
                     h(
                       "li",
                       { class: `card severity-${asString(detection["severity"])}` },
-                      h("h3", {}, asString(detection["type"]), " ", h("span", { class: "badge" }, asString(detection["severity"]))),
+                      h(
+                        "h3",
+                        {},
+                        asString(detection["type"]),
+                        " ",
+                        h("span", { class: "badge" }, asString(detection["severity"])),
+                      ),
                       h("blockquote", {}, asString(detection["evidence"])),
                       h("p", {}, asString(detection["explanation"])),
-                      detection["remediation"] ? h("p", { class: "muted" }, "Remedy: ", asString(detection["remediation"])) : null,
+                      detection["remediation"]
+                        ? h("p", { class: "muted" }, "Remedy: ", asString(detection["remediation"]))
+                        : null,
                     ),
                   ),
                 ),

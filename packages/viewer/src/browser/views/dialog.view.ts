@@ -35,7 +35,9 @@ registerView(
       transcripts(data).map((dialog) => {
         const iterations = asArray(dialog["iterations"]).filter(isRecord);
         const exchanges = asArray(dialog["exchanges"]).filter(isRecord);
-        const rounds = [...new Set(exchanges.map((exchange) => asNumber(exchange["iteration"]) ?? 0))].sort((a, b) => a - b);
+        const rounds = [...new Set(exchanges.map((exchange) => asNumber(exchange["iteration"]) ?? 0))].sort(
+          (a, b) => a - b,
+        );
         const threshold = asNumber(dialog["quality_threshold"]);
         return h(
           "article",
@@ -43,13 +45,25 @@ registerView(
           h("h3", {}, asString(dialog["topic"], "Dialog")),
           facts([
             ["Status", asString(dialog["status"])],
-            ["Agents", asArray(dialog["agents"]).filter(isRecord).map((agent) => `${asString(agent["name"])}${agent["role"] ? ` (${asString(agent["role"])})` : ""}`).join(", ") || undefined],
-            ["Iterations", `${iterations.length}${dialog["max_iterations"] !== undefined && dialog["max_iterations"] !== null ? ` of at most ${asString(dialog["max_iterations"])}` : ""}`],
+            [
+              "Agents",
+              asArray(dialog["agents"])
+                .filter(isRecord)
+                .map((agent) => `${asString(agent["name"])}${agent["role"] ? ` (${asString(agent["role"])})` : ""}`)
+                .join(", ") || undefined,
+            ],
+            [
+              "Iterations",
+              `${iterations.length}${dialog["max_iterations"] !== undefined && dialog["max_iterations"] !== null ? ` of at most ${asString(dialog["max_iterations"])}` : ""}`,
+            ],
             ["Quality threshold", threshold !== undefined ? formatNumber(threshold) : undefined],
           ]),
           iterations.length > 0
             ? lineChart({
-                points: iterations.map((iteration) => ({ label: `iteration ${asNumber(iteration["iteration"]) ?? 0}`, value: asNumber(iteration["quality"]) ?? null })),
+                points: iterations.map((iteration) => ({
+                  label: `iteration ${asNumber(iteration["iteration"]) ?? 0}`,
+                  value: asNumber(iteration["quality"]) ?? null,
+                })),
                 threshold: threshold ?? null,
                 label: `Quality trajectory over ${iterations.length} iterations`,
                 className: "quality-chart",
@@ -69,15 +83,28 @@ registerView(
                     const quality = asNumber(exchange["quality"]);
                     return h(
                       "li",
-                      { class: `exchange agent-${asString(exchange["agent"]).replace(/[^a-z0-9_-]/gi, "")}`, "data-agent": asString(exchange["agent"]) },
+                      {
+                        class: `exchange agent-${asString(exchange["agent"]).replace(/[^a-z0-9_-]/gi, "")}`,
+                        "data-agent": asString(exchange["agent"]),
+                      },
                       h(
                         "div",
                         { class: "thought-meta" },
                         h("strong", {}, asString(exchange["agent"])),
                         exchange["role"] ? h("span", { class: "muted" }, asString(exchange["role"])) : null,
-                        quality !== undefined ? h("span", { class: "badge" }, `quality ${formatNumber(quality)}`) : null,
-                        exchange["input_tokens"] !== undefined ? h("span", { class: "muted" }, `${asString(exchange["input_tokens"])} in / ${asString(exchange["output_tokens"])} out tokens`) : null,
-                        exchange["created_at"] ? h("time", { class: "muted" }, formatTime(exchange["created_at"])) : null,
+                        quality !== undefined
+                          ? h("span", { class: "badge" }, `quality ${formatNumber(quality)}`)
+                          : null,
+                        exchange["input_tokens"] !== undefined
+                          ? h(
+                              "span",
+                              { class: "muted" },
+                              `${asString(exchange["input_tokens"])} in / ${asString(exchange["output_tokens"])} out tokens`,
+                            )
+                          : null,
+                        exchange["created_at"]
+                          ? h("time", { class: "muted" }, formatTime(exchange["created_at"]))
+                          : null,
                       ),
                       h("p", { class: "content" }, asString(exchange["content"])),
                     );
@@ -85,7 +112,14 @@ registerView(
               ),
             ),
           ),
-          dialog["result"] ? h("div", { class: "synthesis" }, h("h4", {}, "Result"), h("p", { class: "content" }, asString(dialog["result"]))) : null,
+          dialog["result"]
+            ? h(
+                "div",
+                { class: "synthesis" },
+                h("h4", {}, "Result"),
+                h("p", { class: "content" }, asString(dialog["result"])),
+              )
+            : null,
         );
       }),
     ),

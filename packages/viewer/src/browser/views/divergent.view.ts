@@ -28,12 +28,35 @@ registerView(
                     { class: "perspective card" },
                     h("h3", {}, asString(perspective["viewpoint"], "Perspective")),
                     h("p", { class: "content" }, asString(perspective["content"])),
-                    novelty !== undefined ? h("div", { class: "confidence" }, h("span", {}, `novelty ${formatNumber(novelty)}`), bar(novelty, "bar-novelty")) : null,
+                    novelty !== undefined
+                      ? h(
+                          "div",
+                          { class: "confidence" },
+                          h("span", {}, `novelty ${formatNumber(novelty)}`),
+                          bar(novelty, "bar-novelty"),
+                        )
+                      : null,
                   );
                 }),
             ),
-            assumptions.length > 0 ? h("div", {}, h("h3", {}, "Challenged assumptions"), h("ul", { class: "assumptions" }, assumptions.map((item) => h("li", {}, item)))) : null,
-            h("div", { class: "synthesis" }, h("h3", {}, "Synthesis"), h("p", { class: "content" }, asString(thought["content"]))),
+            assumptions.length > 0
+              ? h(
+                  "div",
+                  {},
+                  h("h3", {}, "Challenged assumptions"),
+                  h(
+                    "ul",
+                    { class: "assumptions" },
+                    assumptions.map((item) => h("li", {}, item)),
+                  ),
+                )
+              : null,
+            h(
+              "div",
+              { class: "synthesis" },
+              h("h3", {}, "Synthesis"),
+              h("p", { class: "content" }, asString(thought["content"])),
+            ),
           );
         }),
     ),

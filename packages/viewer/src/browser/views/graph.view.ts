@@ -17,7 +17,14 @@ registerView(
       .filter(isRecord)
       .sort((a, b) => (asNumber(a["position"]) ?? 0) - (asNumber(b["position"]) ?? 0));
     const edges = asArray(data["edges"]).filter(isRecord);
-    const { shown, control } = nodeCap({ total: nodes.length, state: context.state, key: "shown", step: 250, noun: "nodes", rerender: context.rerender });
+    const { shown, control } = nodeCap({
+      total: nodes.length,
+      state: context.state,
+      key: "shown",
+      step: 250,
+      noun: "nodes",
+      rerender: context.rerender,
+    });
     const visible = nodes.slice(0, shown);
     const pruned = nodes.filter((node) => node["status"] === "pruned").length;
     const terminal = nodes.filter((node) => node["is_terminal"] === true).length;
@@ -31,12 +38,19 @@ registerView(
         return {
           id: asString(node["id"]),
           title: asString(node["content"]),
-          lines: [`${score === undefined ? "unscored" : `score ${formatNumber(score)}`} · ${status}${terminalNode ? " · terminal" : ""}`, kind],
+          lines: [
+            `${score === undefined ? "unscored" : `score ${formatNumber(score)}`} · ${status}${terminalNode ? " · terminal" : ""}`,
+            kind,
+          ],
           description: `${asString(node["content"])} (${kind}, ${score === undefined ? "unscored" : `score ${formatNumber(score)}`}, ${status}${terminalNode ? ", terminal" : ""})`,
           className: `kind-${kind} status-${status}${terminalNode ? " is-terminal" : ""}`,
         };
       }),
-      edges: edges.map((edge) => ({ from: asString(edge["from_node_id"]), to: asString(edge["to_node_id"]), className: `edge-${asString(edge["kind"], "continuation")}` })),
+      edges: edges.map((edge) => ({
+        from: asString(edge["from_node_id"]),
+        to: asString(edge["to_node_id"]),
+        className: `edge-${asString(edge["kind"], "continuation")}`,
+      })),
     });
     return h(
       "div",
@@ -45,7 +59,12 @@ registerView(
         ["Problem", asString(graph["problem"]) || undefined],
         ["Nodes", `${nodes.length} (${pruned} pruned, ${terminal} terminal)`],
         ["Edges", String(edges.length)],
-        ["Limits", graph["max_nodes"] !== undefined ? `${asString(graph["max_nodes"])} nodes, depth ${asString(graph["max_depth"])}, prune below ${formatNumber(graph["prune_threshold"])}` : undefined],
+        [
+          "Limits",
+          graph["max_nodes"] !== undefined
+            ? `${asString(graph["max_nodes"])} nodes, depth ${asString(graph["max_depth"])}, prune below ${formatNumber(graph["prune_threshold"])}`
+            : undefined,
+        ],
       ]),
       control,
       diagramFrame(svg, [

@@ -19,7 +19,13 @@ registerView(
         h(
           "thead",
           {},
-          h("tr", {}, ["Time", "Tool", "Model", "Latency (ms)", "Tokens in", "Tokens out", "Model calls", "Result"].map((label) => h("th", { scope: "col" }, label))),
+          h(
+            "tr",
+            {},
+            ["Time", "Tool", "Model", "Latency (ms)", "Tokens in", "Tokens out", "Model calls", "Result"].map((label) =>
+              h("th", { scope: "col" }, label),
+            ),
+          ),
         ),
         h(
           "tbody",
@@ -33,7 +39,12 @@ registerView(
               h("td", {}, formatTime(row.created_at)),
               h("td", {}, row.tool, row.operation ? h("span", { class: "muted" }, ` ${row.operation}`) : null),
               h("td", {}, row.model ?? "—", row.provider ? h("span", { class: "muted" }, ` (${row.provider})`) : null),
-              h("td", { class: "number" }, formatNumber(row.latency_ms, 1), h("span", { class: "bar bar-latency", "aria-hidden": "true" }, fill)),
+              h(
+                "td",
+                { class: "number" },
+                formatNumber(row.latency_ms, 1),
+                h("span", { class: "bar bar-latency", "aria-hidden": "true" }, fill),
+              ),
               h("td", { class: "number" }, String(row.input_tokens)),
               h("td", { class: "number" }, String(row.output_tokens)),
               h("td", { class: "number" }, String(row.model_calls)),
@@ -48,7 +59,14 @@ registerView(
             "tr",
             {},
             h("th", { scope: "row", colspan: 3 }, "Total"),
-            h("td", { class: "number" }, formatNumber(sum((row) => row.latency_ms), 1)),
+            h(
+              "td",
+              { class: "number" },
+              formatNumber(
+                sum((row) => row.latency_ms),
+                1,
+              ),
+            ),
             h("td", { class: "number" }, String(sum((row) => row.input_tokens))),
             h("td", { class: "number" }, String(sum((row) => row.output_tokens))),
             h("td", { class: "number" }, String(sum((row) => row.model_calls))),

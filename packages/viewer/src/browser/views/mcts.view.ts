@@ -21,8 +21,17 @@ registerView(
     if (nodes.length === 0) return null;
     const byId = new Map(nodes.map((node) => [asString(node["id"]), node]));
     const latest = thoughtsOfMode(context.record, "mcts").at(-1);
-    const bestPath = new Set(asArray(isRecord(latest?.["metadata"]) ? latest["metadata"]["best_path"] : undefined).map((id) => asString(id)));
-    const { shown, control } = nodeCap({ total: nodes.length, state: context.state, key: "shown", step: 250, noun: "nodes", rerender: context.rerender });
+    const bestPath = new Set(
+      asArray(isRecord(latest?.["metadata"]) ? latest["metadata"]["best_path"] : undefined).map((id) => asString(id)),
+    );
+    const { shown, control } = nodeCap({
+      total: nodes.length,
+      state: context.state,
+      key: "shown",
+      step: 250,
+      noun: "nodes",
+      rerender: context.rerender,
+    });
     const visible = nodes.slice(0, shown);
     const svg = drawDiagram({
       label: `Search tree: ${shown} of ${nodes.length} nodes shown`,
@@ -43,12 +52,22 @@ registerView(
           className: `${bestPath.has(id) ? "is-best" : ""}${terminal ? " is-terminal" : ""}`.trim(),
         };
       }),
-      edges: visible.filter((node) => node["parent_id"]).map((node) => ({ from: asString(node["parent_id"]), to: asString(node["id"]), className: bestPath.has(asString(node["id"])) ? "edge-best" : "" })),
+      edges: visible
+        .filter((node) => node["parent_id"])
+        .map((node) => ({
+          from: asString(node["parent_id"]),
+          to: asString(node["id"]),
+          className: bestPath.has(asString(node["id"])) ? "edge-best" : "",
+        })),
     });
     return h(
       "div",
       {},
-      h("p", { class: "muted" }, `N = visits, Q = mean value, UCB1 = Q + c·√(ln N_parent / N) with c = √2 (the tool's default; the stored tree does not record the constant a search used).`),
+      h(
+        "p",
+        { class: "muted" },
+        `N = visits, Q = mean value, UCB1 = Q + c·√(ln N_parent / N) with c = √2 (the tool's default; the stored tree does not record the constant a search used).`,
+      ),
       control,
       diagramFrame(svg, [
         ["is-best", "best path"],

@@ -17,7 +17,12 @@ registerView(
           return h(
             "article",
             { class: "reflection", "data-thought-id": asString(thought["id"]) },
-            scores.length > 0 ? lineChart({ points: scores.map((value, index) => ({ label: `iteration ${index + 1}`, value })), label: "Quality per reflection iteration" }) : null,
+            scores.length > 0
+              ? lineChart({
+                  points: scores.map((value, index) => ({ label: `iteration ${index + 1}`, value })),
+                  label: "Quality per reflection iteration",
+                })
+              : null,
             h("p", { class: "content" }, asString(thought["content"])),
           );
         }),

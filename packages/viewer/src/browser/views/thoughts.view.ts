@@ -7,7 +7,14 @@ registerView(
   "thoughts",
   (data, context) => {
     const thoughts = asArray(data).filter(isRecord);
-    const { shown, control } = nodeCap({ total: thoughts.length, state: context.state, key: "shown", step: 200, noun: "thoughts", rerender: context.rerender });
+    const { shown, control } = nodeCap({
+      total: thoughts.length,
+      state: context.state,
+      key: "shown",
+      step: 200,
+      noun: "thoughts",
+      rerender: context.rerender,
+    });
     return h(
       "div",
       {},
@@ -19,7 +26,10 @@ registerView(
           const superseded = thought["status"] === "superseded";
           return h(
             "li",
-            { class: `thought mode-${asString(thought["mode"])}${superseded ? " is-superseded" : ""}`, "data-thought-id": asString(thought["id"]) },
+            {
+              class: `thought mode-${asString(thought["mode"])}${superseded ? " is-superseded" : ""}`,
+              "data-thought-id": asString(thought["id"]),
+            },
             h(
               "div",
               { class: "thought-meta" },
@@ -27,11 +37,20 @@ registerView(
               h("span", { class: "badge" }, asString(thought["mode"], "thought")),
               superseded ? h("span", { class: "badge badge-muted" }, "superseded") : null,
               thought["branch_id"] ? h("span", { class: "muted" }, `branch ${asString(thought["branch_id"])}`) : null,
-              h("time", { class: "muted", datetime: asString(thought["created_at"]) }, formatTime(thought["created_at"])),
+              h(
+                "time",
+                { class: "muted", datetime: asString(thought["created_at"]) },
+                formatTime(thought["created_at"]),
+              ),
             ),
             h("p", { class: "content" }, asString(thought["content"])),
             confidence !== undefined
-              ? h("div", { class: "confidence" }, h("span", { class: "confidence-label" }, `confidence ${formatNumber(confidence)}`), bar(confidence, "bar-confidence"))
+              ? h(
+                  "div",
+                  { class: "confidence" },
+                  h("span", { class: "confidence-label" }, `confidence ${formatNumber(confidence)}`),
+                  bar(confidence, "bar-confidence"),
+                )
               : null,
           );
         }),

@@ -22,7 +22,11 @@ registerView(
         }
         const current = asString(timeline["current_branch_id"]);
         const strategyOf = (source: string, target: string) =>
-          asString(merges.find((merge) => merge["source_branch_id"] === source && merge["target_branch_id"] === target)?.["merge_strategy"]);
+          asString(
+            merges.find((merge) => merge["source_branch_id"] === source && merge["target_branch_id"] === target)?.[
+              "merge_strategy"
+            ],
+          );
         const svg = drawDiagram({
           direction: "LR",
           label: `Timeline ${asString(timeline["id"])} with ${branches.length} branches`,
@@ -30,22 +34,39 @@ registerView(
             const id = asString(branch["id"]);
             const forks = childCount.get(id) ?? 0;
             const merged = branch["status"] === "merged";
-            const notes = [forks > 0 ? `fork point: ${forks} ${forks === 1 ? "branch" : "branches"}` : "", merged ? "merged" : "", id === current ? "current" : ""].filter(Boolean);
+            const notes = [
+              forks > 0 ? `fork point: ${forks} ${forks === 1 ? "branch" : "branches"}` : "",
+              merged ? "merged" : "",
+              id === current ? "current" : "",
+            ].filter(Boolean);
             return {
               id,
               title: asString(branch["label"], id),
               lines: [asString(branch["content"]), notes.join(" · ") || asString(branch["status"])],
               description: `${asString(branch["label"])}: ${asString(branch["content"])}${notes.length ? ` (${notes.join(", ")})` : ""}`,
-              className: `${forks > 0 ? "is-fork" : ""}${merged ? " status-merged" : ""}${id === current ? " is-focus" : ""}`.trim(),
+              className:
+                `${forks > 0 ? "is-fork" : ""}${merged ? " status-merged" : ""}${id === current ? " is-focus" : ""}`.trim(),
             };
           }),
           edges: [
-            ...branches.filter((branch) => branch["parent_branch_id"]).map((branch) => ({ from: asString(branch["parent_branch_id"]), to: asString(branch["id"]), label: "fork", className: "edge-fork" })),
+            ...branches
+              .filter((branch) => branch["parent_branch_id"])
+              .map((branch) => ({
+                from: asString(branch["parent_branch_id"]),
+                to: asString(branch["id"]),
+                label: "fork",
+                className: "edge-fork",
+              })),
             ...branches
               .filter((branch) => branch["merged_into_id"])
               .map((branch) => {
                 const strategy = strategyOf(asString(branch["id"]), asString(branch["merged_into_id"]));
-                return { from: asString(branch["id"]), to: asString(branch["merged_into_id"]), label: strategy ? `merge (${strategy})` : "merge", className: "edge-merge" };
+                return {
+                  from: asString(branch["id"]),
+                  to: asString(branch["merged_into_id"]),
+                  label: strategy ? `merge (${strategy})` : "merge",
+                  className: "edge-merge",
+                };
               }),
           ],
         });

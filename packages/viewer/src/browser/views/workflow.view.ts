@@ -20,17 +20,35 @@ registerView(
           "article",
           { class: "workflow", "data-run-id": asString(run["id"]) },
           h("h3", {}, asString(run["title"], asString(run["workflow"]))),
-          h("div", { class: "confidence" }, h("span", {}, `${done} of ${steps.length} steps done${complete ? " · complete" : ""}`), bar(steps.length === 0 ? 0 : done / steps.length, "bar-progress")),
+          h(
+            "div",
+            { class: "confidence" },
+            h("span", {}, `${done} of ${steps.length} steps done${complete ? " · complete" : ""}`),
+            bar(steps.length === 0 ? 0 : done / steps.length, "bar-progress"),
+          ),
           h(
             "ol",
             { class: "workflow-steps" },
             steps.map((step) => {
               const answer = answers[asString(step["save_as"])];
-              const state = typeof answer === "string" ? "done" : !complete && run["current_step"] === step["id"] ? "current" : "todo";
+              const state =
+                typeof answer === "string"
+                  ? "done"
+                  : !complete && run["current_step"] === step["id"]
+                    ? "current"
+                    : "todo";
               return h(
                 "li",
-                { class: `workflow-step step-${state}`, "data-step": asString(step["id"]), "aria-current": state === "current" ? "step" : undefined },
-                h("span", { class: "step-state" }, state === "done" ? "Done" : state === "current" ? "Current" : "To do"),
+                {
+                  class: `workflow-step step-${state}`,
+                  "data-step": asString(step["id"]),
+                  "aria-current": state === "current" ? "step" : undefined,
+                },
+                h(
+                  "span",
+                  { class: "step-state" },
+                  state === "done" ? "Done" : state === "current" ? "Current" : "To do",
+                ),
                 h("strong", {}, asString(step["title"])),
                 step["expecting"] ? h("span", { class: "muted" }, ` — ${asString(step["expecting"])}`) : null,
                 typeof answer === "string" ? h("p", { class: "content" }, answer) : null,

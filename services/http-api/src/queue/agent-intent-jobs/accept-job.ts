@@ -16,9 +16,18 @@ export interface AcceptedJob {
  * Queues the request. With a correlation_id it is an idempotency key: the same request again returns the
  * job already queued under it (`replayed: true`), a different one is CONFLICT naming that job.
  */
-export async function acceptJob(context: AgentIntentJobContext, request: AgentIntentRequest, requestId: string | undefined): Promise<AcceptedJob> {
+export async function acceptJob(
+  context: AgentIntentJobContext,
+  request: AgentIntentRequest,
+  requestId: string | undefined,
+): Promise<AcceptedJob> {
   const { options, keys, iso } = context;
-  if (!request.callback_url) throw invalidField("callback_url", "is required for /agent_intent_async", "Send the URL to POST the result to; or poll GET /v1/jobs/{job_id}.");
+  if (!request.callback_url)
+    throw invalidField(
+      "callback_url",
+      "is required for /agent_intent_async",
+      "Send the URL to POST the result to; or poll GET /v1/jobs/{job_id}.",
+    );
   await options.guard.check(request.callback_url, "callback_url");
   compileOfferedTools(request.tools); // reject bad tools now, not in the callback
   const jobId = options.ids.next("job");
@@ -45,14 +54,23 @@ export async function acceptJob(context: AgentIntentJobContext, request: AgentIn
   }
   if (correlationId !== null) {
     // correlation_id is an idempotency key: the same one returns the same job, never a second one.
-    const outcome = await options.store.jobs.enqueueOnce({ ...job, idempotency: { key: `${agentIntentJobType}:${correlationId}`, digest: requestDigest(payload) } });
+    const outcome = await options.store.jobs.enqueueOnce({
+      ...job,
+      idempotency: { key: `${agentIntentJobType}:${correlationId}`, digest: requestDigest(payload) },
+    });
     if (!outcome.created) {
       // Not this job's key to keep (the secret stays registered for redaction: the held job may carry the same one).
       keys.delete(jobId);
       if (!outcome.same_request) throw correlationConflict(correlationId, outcome.job.id);
       // A canceled job is not what a retry wants back, and a second job would break the key: say so.
       if (outcome.job.status === "canceled") throw correlationCanceled(correlationId, outcome.job.id);
-      options.telemetry.record({ event: "job.replayed", request_id: requestId, job_id: outcome.job.id, correlation_id: correlationId, data: { status: outcome.job.status } });
+      options.telemetry.record({
+        event: "job.replayed",
+        request_id: requestId,
+        job_id: outcome.job.id,
+        correlation_id: correlationId,
+        data: { status: outcome.job.status },
+      });
       return { status: "accepted", job_id: outcome.job.id, correlation_id: correlationId, replayed: true };
     }
   } else {

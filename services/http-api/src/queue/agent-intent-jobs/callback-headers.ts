@@ -8,7 +8,10 @@ import type { Job } from "../../store/repositories/job.repository.ts";
  * re-deliveries by another replica); `X-Deliberate-Job-Id`; `X-Deliberate-Delivery-Attempt`, counting this
  * job's delivery attempts from 1; `X-Deliberate-Job-Attempt`, the run that produced the result.
  */
-export function callbackHeaders(job: Pick<Job, "id" | "attempts" | "finished_at">, deliveryAttempt: number): Record<string, string> {
+export function callbackHeaders(
+  job: Pick<Job, "id" | "attempts" | "finished_at">,
+  deliveryAttempt: number,
+): Record<string, string> {
   const deliveryId = callbackDeliveryId(job);
   return {
     "idempotency-key": deliveryId,
@@ -21,5 +24,8 @@ export function callbackHeaders(job: Pick<Job, "id" | "attempts" | "finished_at"
 
 /** `dlv_` and a digest of the job id and the moment its result was recorded: one result, one delivery id. */
 export function callbackDeliveryId(job: Pick<Job, "id" | "finished_at">): string {
-  return `dlv_${createHash("sha256").update(`${job.id}\n${job.finished_at ?? ""}`).digest("hex").slice(0, 24)}`;
+  return `dlv_${createHash("sha256")
+    .update(`${job.id}\n${job.finished_at ?? ""}`)
+    .digest("hex")
+    .slice(0, 24)}`;
 }

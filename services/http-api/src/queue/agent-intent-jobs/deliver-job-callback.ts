@@ -12,12 +12,22 @@ type DeliveryStatus = "pending" | "delivered" | "failed";
  * POSTs a finished job's callback with retries and records each attempt. `drain` (shutdown) cuts a retry
  * wait short and hands the callback back; `signal` aborts the POST in flight.
  */
-export async function deliverJobCallback(context: AgentIntentJobContext, job: Job, signal: AbortSignal, drain: AbortSignal): Promise<void> {
+export async function deliverJobCallback(
+  context: AgentIntentJobContext,
+  job: Job,
+  signal: AbortSignal,
+  drain: AbortSignal,
+): Promise<void> {
   const { options } = context;
   const url = job.callback_url;
   if (url === null) return;
-  const record = (status: DeliveryStatus, attempts: number, error: string | null, releaseLease = false, recordSignal?: AbortSignal) =>
-    recordDelivery(context, job, status, attempts, error, releaseLease, recordSignal);
+  const record = (
+    status: DeliveryStatus,
+    attempts: number,
+    error: string | null,
+    releaseLease = false,
+    recordSignal?: AbortSignal,
+  ) => recordDelivery(context, job, status, attempts, error, releaseLease, recordSignal);
   const text = JSON.stringify(callbackBody(job));
   let attempts = job.callback_attempts;
   const maxAttempts = options.callbacks.retries + 1;
@@ -35,7 +45,13 @@ export async function deliverJobCallback(context: AgentIntentJobContext, job: Jo
     } catch (error) {
       const reason = DeliberateError.isInstance(error) ? error.message : String(error);
       await record("failed", attempts, reason);
-      options.telemetry.record({ event: "callback.refused", level: "warn", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { reason } });
+      options.telemetry.record({
+        event: "callback.refused",
+        level: "warn",
+        job_id: job.id,
+        correlation_id: job.correlation_id ?? undefined,
+        data: { reason },
+      });
       return;
     }
     attempts += 1;
@@ -49,7 +65,12 @@ export async function deliverJobCallback(context: AgentIntentJobContext, job: Jo
     });
     if (attempt.ok) {
       await record("delivered", attempts, null, false, signal);
-      options.telemetry.record({ event: "callback.delivered", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { attempts, status: attempt.status } });
+      options.telemetry.record({
+        event: "callback.delivered",
+        job_id: job.id,
+        correlation_id: job.correlation_id ?? undefined,
+        data: { attempts, status: attempt.status },
+      });
       return;
     }
     if (signal.aborted) {
@@ -102,7 +123,15 @@ async function recordDelivery(
   const { options, iso } = context;
   for (let wait = 50; ; wait = Math.min(1000, wait * 2)) {
     try {
-      return await options.store.jobs.recordCallback({ id: job.id, owner: options.owner, now: iso(), status, attempts, error, releaseLease });
+      return await options.store.jobs.recordCallback({
+        id: job.id,
+        owner: options.owner,
+        now: iso(),
+        status,
+        attempts,
+        error,
+        releaseLease,
+      });
     } catch (fault) {
       if (!isTransientDatabaseFault(fault) || signal === undefined || signal.aborted) throw fault;
       await abortableDelay(wait, signal);

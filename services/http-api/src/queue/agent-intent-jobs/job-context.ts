@@ -67,7 +67,8 @@ function recoveryMessagesFor(maxAttempts: number): RecoveryMessages {
   return {
     pinnedLost: {
       code: "CANCELLED",
-      message: "The job carried an API key in llm.api_key, which is kept only in the memory of the process that accepted it; that process stopped before finishing the job.",
+      message:
+        "The job carried an API key in llm.api_key, which is kept only in the memory of the process that accepted it; that process stopped before finishing the job.",
       hint: "Submit the job again (or configure the provider key on the server so jobs survive restarts).",
       retryable: true,
     },

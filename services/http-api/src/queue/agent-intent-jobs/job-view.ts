@@ -17,6 +17,13 @@ export function viewOf(job: Job): JobView {
     finished_at: job.finished_at,
     result: job.result,
     error: (job.error as ErrorDetail | null) ?? null,
-    callback: job.callback_url ? { url: job.callback_url, status: job.callback_status, attempts: job.callback_attempts, last_error: job.callback_error } : null,
+    callback: job.callback_url
+      ? {
+          url: job.callback_url,
+          status: job.callback_status,
+          attempts: job.callback_attempts,
+          last_error: job.callback_error,
+        }
+      : null,
   };
 }

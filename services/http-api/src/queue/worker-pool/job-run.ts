@@ -16,7 +16,8 @@ export function startDelivery(state: PoolState, job: Job): void {
 export function startJob(state: PoolState, job: Job): void {
   const controller = new AbortController();
   const started = performance.now();
-  const work = async () => settleJob(state, job, controller.signal, started, await runGuarded(state, job, controller.signal));
+  const work = async () =>
+    settleJob(state, job, controller.signal, started, await runGuarded(state, job, controller.signal));
   const done = work()
     .catch((error: unknown) => state.options.logger.error("job bookkeeping failed", { job_id: job.id, error }))
     .finally(() => {
@@ -50,20 +51,45 @@ async function runGuarded(state: PoolState, job: Job, signal: AbortSignal): Prom
 }
 
 /** Records how a run ended: released back to the queue, aborted, or finished (then its callback starts). */
-async function settleJob(state: PoolState, job: Job, signal: AbortSignal, started: number, outcome: JobOutcome): Promise<void> {
+async function settleJob(
+  state: PoolState,
+  job: Job,
+  signal: AbortSignal,
+  started: number,
+  outcome: JobOutcome,
+): Promise<void> {
   const { options } = state;
   const reason = (signal.reason as { kind?: AbortKind } | undefined)?.kind;
-  const release = () => persist(state, "a job's release", job.id, () => options.jobs.release({ id: job.id, owner: options.owner, now: isoAt(state) }));
+  const release = () =>
+    persist(state, "a job's release", job.id, () =>
+      options.jobs.release({ id: job.id, owner: options.owner, now: isoAt(state) }),
+    );
   if (signal.aborted && reason === "shutdown") {
     await release();
-    options.telemetry.record({ event: "job.released", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { reason: "shutdown" } });
+    options.telemetry.record({
+      event: "job.released",
+      job_id: job.id,
+      correlation_id: job.correlation_id ?? undefined,
+      data: { reason: "shutdown" },
+    });
     return;
   }
-  if (outcome.status === "failed" && outcome.error["code"] === "STORAGE" && outcome.error["retryable"] === true && !signal.aborted) {
+  if (
+    outcome.status === "failed" &&
+    outcome.error["code"] === "STORAGE" &&
+    outcome.error["retryable"] === true &&
+    !signal.aborted
+  ) {
     // The job failed only because the database went away: it goes back to the queue (the attempt is not
     // counted) once the database answers, and runs again, rather than ending as a failure.
     if (await release()) {
-      options.telemetry.record({ event: "job.released", level: "warn", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { reason: "database unavailable" } });
+      options.telemetry.record({
+        event: "job.released",
+        level: "warn",
+        job_id: job.id,
+        correlation_id: job.correlation_id ?? undefined,
+        data: { reason: "database unavailable" },
+      });
     }
     options.onJobEnded?.(job.id);
     return;
@@ -86,11 +112,22 @@ async function settleJob(state: PoolState, job: Job, signal: AbortSignal, starte
 async function recordOutcome(state: PoolState, job: Job, started: number, outcome: JobOutcome): Promise<void> {
   const { options } = state;
   const finished = await persist(state, "a job's outcome", job.id, () =>
-    options.jobs.finish({ id: job.id, owner: options.owner, now: isoAt(state), leaseUntil: isoAt(state, options.leaseMs), outcome }),
+    options.jobs.finish({
+      id: job.id,
+      owner: options.owner,
+      now: isoAt(state),
+      leaseUntil: isoAt(state, options.leaseMs),
+      outcome,
+    }),
   );
   options.onJobEnded?.(job.id);
   if (!finished) {
-    options.telemetry.record({ event: "job.discarded", level: "warn", job_id: job.id, data: { reason: "canceled or taken over before it finished" } });
+    options.telemetry.record({
+      event: "job.discarded",
+      level: "warn",
+      job_id: job.id,
+      data: { reason: "canceled or taken over before it finished" },
+    });
     return;
   }
   options.telemetry.record({

@@ -9,7 +9,13 @@ export async function renewWhenDue(state: PoolState): Promise<void> {
   state.lastRenewal = now;
   const ids = [...running.keys()];
   const held = new Set(
-    await options.jobs.renewLeases({ owner: options.owner, now: isoAt(state), leaseUntil: isoAt(state, options.leaseMs), processing: ids, delivering: [...deliveries.keys()] }),
+    await options.jobs.renewLeases({
+      owner: options.owner,
+      now: isoAt(state),
+      leaseUntil: isoAt(state, options.leaseMs),
+      processing: ids,
+      delivering: [...deliveries.keys()],
+    }),
   );
   for (const id of ids) {
     // Canceled elsewhere (another replica) or taken over after a stall: stop working on it.
@@ -28,7 +34,8 @@ export async function maintain(state: PoolState): Promise<void> {
   if (now - state.lastRecovery < Math.max(options.pollMs, options.leaseMs / 2)) return;
   state.lastRecovery = now;
   const recovered = await options.jobs.recoverExpired({ now: isoAt(state), messages: options.recoveryMessages });
-  for (const id of recovered.requeued) options.telemetry.record({ event: "job.requeued", level: "warn", job_id: id, data: { reason: "lease expired" } });
+  for (const id of recovered.requeued)
+    options.telemetry.record({ event: "job.requeued", level: "warn", job_id: id, data: { reason: "lease expired" } });
   for (const id of recovered.failed) {
     options.telemetry.record({ event: "job.failed", level: "warn", job_id: id, data: { reason: "lease expired" } });
     options.onJobEnded?.(id);
@@ -54,7 +61,9 @@ export function resume(state: PoolState): void {
   state.failedPolls = 0;
   if (state.pausedSince === undefined) return;
   // Warn, like the pause: the two lines bracket the incident in a log filtered to warnings.
-  state.options.logger.warn("database answers again: the queue resumed", { paused_ms: Math.round(performance.now() - state.pausedSince) });
+  state.options.logger.warn("database answers again: the queue resumed", {
+    paused_ms: Math.round(performance.now() - state.pausedSince),
+  });
   state.pausedSince = undefined;
 }
 
@@ -69,7 +78,8 @@ export async function persist<T>(state: PoolState, what: string, jobId: string, 
       return await work();
     } catch (error) {
       if (!isTransientDatabaseFault(error) || state.givingUp.signal.aborted) throw error;
-      if (attempt === 1) state.options.logger.warn(`database unavailable: ${what} waits for it`, { job_id: jobId, error });
+      if (attempt === 1)
+        state.options.logger.warn(`database unavailable: ${what} waits for it`, { job_id: jobId, error });
       await delay(Math.min(1000, state.options.pollMs * 2 ** Math.min(attempt, 10)), state.givingUp.signal);
     }
   }

@@ -33,9 +33,18 @@ export async function pollLoop(state: PoolState): Promise<void> {
 async function claimJobs(state: PoolState): Promise<void> {
   const { options } = state;
   while (!state.stopping && state.running.size < options.workers) {
-    const job = await options.jobs.claimNext({ owner: options.owner, now: isoAt(state), leaseUntil: isoAt(state, options.leaseMs) });
+    const job = await options.jobs.claimNext({
+      owner: options.owner,
+      now: isoAt(state),
+      leaseUntil: isoAt(state, options.leaseMs),
+    });
     if (!job) return;
-    options.telemetry.record({ event: "job.claimed", job_id: job.id, correlation_id: job.correlation_id ?? undefined, data: { attempt: job.attempts } });
+    options.telemetry.record({
+      event: "job.claimed",
+      job_id: job.id,
+      correlation_id: job.correlation_id ?? undefined,
+      data: { attempt: job.attempts },
+    });
     startJob(state, job);
   }
 }
@@ -43,7 +52,11 @@ async function claimJobs(state: PoolState): Promise<void> {
 async function claimCallbacks(state: PoolState): Promise<void> {
   const { options } = state;
   while (!state.stopping && state.deliveries.size < options.workers) {
-    const job = await options.jobs.claimCallback({ owner: options.owner, now: isoAt(state), leaseUntil: isoAt(state, options.leaseMs) });
+    const job = await options.jobs.claimCallback({
+      owner: options.owner,
+      now: isoAt(state),
+      leaseUntil: isoAt(state, options.leaseMs),
+    });
     if (!job) return;
     startDelivery(state, job);
   }

@@ -5,7 +5,9 @@ import type { Logger } from "../../logger.ts";
 import type { Telemetry } from "../../telemetry.ts";
 
 /** What processing a job produced. */
-export type JobOutcome = { status: "done"; result: Record<string, unknown> } | { status: "failed"; error: Record<string, unknown> };
+export type JobOutcome =
+  | { status: "done"; result: Record<string, unknown> }
+  | { status: "failed"; error: Record<string, unknown> };
 
 /** Why a running job's signal was aborted. */
 export type AbortKind = "canceled" | "revoked" | "shutdown";

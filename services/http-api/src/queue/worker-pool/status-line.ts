@@ -15,7 +15,11 @@ export function startStatusLine(state: PoolState): NodeJS.Timeout {
         if (line !== last || now - lastPrinted >= options.statusMs) {
           last = line;
           lastPrinted = now;
-          options.logger.info("queue status", { ...counts, running_here: state.running.size, workers: options.workers });
+          options.logger.info("queue status", {
+            ...counts,
+            running_here: state.running.size,
+            workers: options.workers,
+          });
         }
       })
       .catch(() => {});

@@ -30,7 +30,11 @@ export const reasoningQueue: Migration = {
       .addColumn("started_at", types.timestamp)
       .addColumn("finished_at", types.timestamp)
       .execute();
-    await db.schema.createIndex("reasoning_queue_status").on("reasoning_queue").columns(["status", "created_at"]).execute();
+    await db.schema
+      .createIndex("reasoning_queue_status")
+      .on("reasoning_queue")
+      .columns(["status", "created_at"])
+      .execute();
     await db.schema.createIndex("reasoning_queue_correlation").on("reasoning_queue").column("correlation_id").execute();
 
     await db.schema

@@ -16,6 +16,10 @@ export const rateLimits: Migration = {
       .addColumn("count", "integer", (column) => column.notNull())
       .execute();
     await db.schema.createIndex("rate_limits_window").on("rate_limits").column("window_start").execute();
-    await db.schema.createIndex("reasoning_queue_lease").on("reasoning_queue").columns(["status", "lease_expires_at"]).execute();
+    await db.schema
+      .createIndex("reasoning_queue_lease")
+      .on("reasoning_queue")
+      .columns(["status", "lease_expires_at"])
+      .execute();
   },
 };

@@ -12,6 +12,11 @@ export const jobIdempotency: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable("reasoning_queue").addColumn("idempotency_key", "text").execute();
     await db.schema.alterTable("reasoning_queue").addColumn("request_digest", "text").execute();
-    await db.schema.createIndex("reasoning_queue_idempotency").on("reasoning_queue").column("idempotency_key").unique().execute();
+    await db.schema
+      .createIndex("reasoning_queue_idempotency")
+      .on("reasoning_queue")
+      .column("idempotency_key")
+      .unique()
+      .execute();
   },
 };

@@ -110,30 +110,30 @@ export function createJobRepository(db: DatabaseExecutor) {
 
   function rowOf(job: NewJob): JobRow {
     return {
-        id: job.id,
-        type: job.type,
-        status: "queued",
-        correlation_id: job.correlation_id ?? null,
-        session_id: job.session_id ?? null,
-        payload: JSON.stringify(job.payload ?? null),
-        result: null,
-        error: null,
-        callback_url: job.callback_url ?? null,
-        callback_status: "none",
-        callback_attempts: 0,
-        callback_error: null,
-        attempts: 0,
-        max_attempts: job.max_attempts,
-        owner: job.pinned?.owner ?? null,
-        pinned: job.pinned ? 1 : 0,
-        lease_expires_at: job.pinned?.lease_until ?? null,
-        created_at: job.now,
-        updated_at: job.now,
-        started_at: null,
-        finished_at: null,
-        idempotency_key: job.idempotency?.key ?? null,
-        request_digest: job.idempotency?.digest ?? null,
-      };
+      id: job.id,
+      type: job.type,
+      status: "queued",
+      correlation_id: job.correlation_id ?? null,
+      session_id: job.session_id ?? null,
+      payload: JSON.stringify(job.payload ?? null),
+      result: null,
+      error: null,
+      callback_url: job.callback_url ?? null,
+      callback_status: "none",
+      callback_attempts: 0,
+      callback_error: null,
+      attempts: 0,
+      max_attempts: job.max_attempts,
+      owner: job.pinned?.owner ?? null,
+      pinned: job.pinned ? 1 : 0,
+      lease_expires_at: job.pinned?.lease_until ?? null,
+      created_at: job.now,
+      updated_at: job.now,
+      started_at: null,
+      finished_at: null,
+      idempotency_key: job.idempotency?.key ?? null,
+      request_digest: job.idempotency?.digest ?? null,
+    };
   }
 
   return {
@@ -157,7 +157,11 @@ export function createJobRepository(db: DatabaseExecutor) {
         .onConflict((conflict) => conflict.column("idempotency_key").doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { created: true, job: toJob(row) };
-      const holder = await db.selectFrom("reasoning_queue").selectAll().where("idempotency_key", "=", job.idempotency.key).executeTakeFirstOrThrow();
+      const holder = await db
+        .selectFrom("reasoning_queue")
+        .selectAll()
+        .where("idempotency_key", "=", job.idempotency.key)
+        .executeTakeFirstOrThrow();
       return { created: false, job: toJob(holder), same_request: holder.request_digest === job.idempotency.digest };
     },
 
@@ -217,7 +221,13 @@ export function createJobRepository(db: DatabaseExecutor) {
      * to it, callbacks it is delivering). Returns the ids of the given
      * processing jobs it still holds: a missing id was canceled or taken over.
      */
-    async renewLeases(input: { owner: string; now: string; leaseUntil: string; processing: readonly string[]; delivering?: readonly string[] }): Promise<string[]> {
+    async renewLeases(input: {
+      owner: string;
+      now: string;
+      leaseUntil: string;
+      processing: readonly string[];
+      delivering?: readonly string[];
+    }): Promise<string[]> {
       // Only what this process is actually working on keeps its lease: a job or a
       // callback whose local work died must lapse so another worker takes it over.
       const delivering = input.delivering ?? [];
@@ -227,9 +237,13 @@ export function createJobRepository(db: DatabaseExecutor) {
         .where("owner", "=", input.owner)
         .where((eb) =>
           eb.or([
-            ...(input.processing.length > 0 ? [eb.and([eb("status", "=", "processing"), eb("id", "in", [...input.processing])])] : []),
+            ...(input.processing.length > 0
+              ? [eb.and([eb("status", "=", "processing"), eb("id", "in", [...input.processing])])]
+              : []),
             eb.and([eb("status", "=", "queued"), eb("pinned", "=", 1)]),
-            ...(delivering.length > 0 ? [eb.and([eb("callback_status", "=", "pending"), eb("id", "in", [...delivering])])] : []),
+            ...(delivering.length > 0
+              ? [eb.and([eb("callback_status", "=", "pending"), eb("id", "in", [...delivering])])]
+              : []),
           ]),
         )
         .execute();
@@ -254,7 +268,9 @@ export function createJobRepository(db: DatabaseExecutor) {
       owner: string;
       now: string;
       leaseUntil: string;
-      outcome: { status: "done"; result: Record<string, unknown> } | { status: "failed"; error: Record<string, unknown> };
+      outcome:
+        | { status: "done"; result: Record<string, unknown> }
+        | { status: "failed"; error: Record<string, unknown> };
     }): Promise<boolean> {
       const changes: JobUpdate = {
         status: input.outcome.status,
@@ -310,7 +326,13 @@ export function createJobRepository(db: DatabaseExecutor) {
       for (const id of ids) {
         const result = await db
           .updateTable("reasoning_queue")
-          .set({ status: "canceled", callback_status: "none", lease_expires_at: null, finished_at: input.now, updated_at: input.now })
+          .set({
+            status: "canceled",
+            callback_status: "none",
+            lease_expires_at: null,
+            finished_at: input.now,
+            updated_at: input.now,
+          })
           .where("id", "=", id)
           .where("status", "in", ["queued", "processing"])
           .executeTakeFirst();
@@ -324,12 +346,17 @@ export function createJobRepository(db: DatabaseExecutor) {
      * processing jobs go back to the queue while attempts remain; pinned jobs
      * and exhausted ones fail with the given error bodies (callback pending).
      */
-    async recoverExpired(input: { now: string; messages: RecoveryMessages }): Promise<{ requeued: string[]; failed: string[] }> {
+    async recoverExpired(input: {
+      now: string;
+      messages: RecoveryMessages;
+    }): Promise<{ requeued: string[]; failed: string[] }> {
       const expired = await db
         .selectFrom("reasoning_queue")
         .select(["id", "status", "pinned", "attempts", "max_attempts"])
         .where("lease_expires_at", "<", input.now)
-        .where((eb) => eb.or([eb("status", "=", "processing"), eb.and([eb("status", "=", "queued"), eb("pinned", "=", 1)])]))
+        .where((eb) =>
+          eb.or([eb("status", "=", "processing"), eb.and([eb("status", "=", "queued"), eb("pinned", "=", 1)])]),
+        )
         .execute();
       const requeued: string[] = [];
       const failed: string[] = [];
@@ -424,7 +451,8 @@ export function createJobRepository(db: DatabaseExecutor) {
         .execute();
       const counts: Record<JobStatus, number> = { queued: 0, processing: 0, done: 0, failed: 0, canceled: 0 };
       for (const row of rows) {
-        if ((jobStatuses as readonly string[]).includes(row.status)) counts[row.status as JobStatus] = Number(row.count);
+        if ((jobStatuses as readonly string[]).includes(row.status))
+          counts[row.status as JobStatus] = Number(row.count);
       }
       return counts;
     },
@@ -434,7 +462,11 @@ export function createJobRepository(db: DatabaseExecutor) {
       let query = db.selectFrom("reasoning_queue").selectAll();
       if (filter.correlationId !== undefined) query = query.where("correlation_id", "=", filter.correlationId);
       if (filter.status !== undefined) query = query.where("status", "=", filter.status);
-      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit ?? 100).execute();
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit ?? 100)
+        .execute();
       return rows.map(toJob);
     },
   };

@@ -46,7 +46,19 @@ function toRow(entry: ReasoningLogEntry): ReasoningLogRow {
 
 /** A batch of events: one statement compiled once per row count (see preparedInsert). */
 const insertRows = preparedInsert(
-  ["id", "created_at", "level", "event", "request_id", "intent_id", "job_id", "session_id", "correlation_id", "duration_ms", "data"] as const,
+  [
+    "id",
+    "created_at",
+    "level",
+    "event",
+    "request_id",
+    "intent_id",
+    "job_id",
+    "session_id",
+    "correlation_id",
+    "duration_ms",
+    "data",
+  ] as const,
   (db: DatabaseExecutor, rows) => db.insertInto("reasoning_logs").values(rows as never),
   batchRows,
 );
@@ -78,7 +90,11 @@ export function createReasoningLogRepository(db: DatabaseExecutor) {
       if (filter.requestId !== undefined) query = query.where("request_id", "=", filter.requestId);
       if (filter.jobId !== undefined) query = query.where("job_id", "=", filter.jobId);
       if (filter.since !== undefined) query = query.where("created_at", ">=", filter.since);
-      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit ?? 1000).execute();
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit ?? 1000)
+        .execute();
       return rows.map(toEntry);
     },
 

@@ -23,7 +23,11 @@ window.showView = async (html, toolResult) => {
   iframe.style.height = "900px";
   document.body.append(iframe);
   const view = iframe.contentWindow as Window;
-  const bridge = new AppBridge(null, { name: "deliberate-test-host", version: "1.0.0" }, { serverTools: {}, serverResources: {}, logging: {} });
+  const bridge = new AppBridge(
+    null,
+    { name: "deliberate-test-host", version: "1.0.0" },
+    { serverTools: {}, serverResources: {}, logging: {} },
+  );
   bridge.onreadresource = (params) => window.hostCall("resources/read", params);
   bridge.oncalltool = (params) => window.hostCall("tools/call", params);
   const initialized = new Promise<void>((resolve) => {

@@ -2,7 +2,16 @@ import { nowIso, runMode } from "@deliberate/engine";
 import type { ReasoningContext } from "../../../define-handler.ts";
 import type { GraphNode } from "../../../store/repositories/graph.repository.ts";
 import { graphAggregateMode } from "../graph.mode.ts";
-import { checkNodeBudget, depthExceeded, type GraphInput, type GraphOutput, graphScore, limitsOf, requireActive, toOutputNode } from "../graph-support.ts";
+import {
+  checkNodeBudget,
+  depthExceeded,
+  type GraphInput,
+  type GraphOutput,
+  graphScore,
+  limitsOf,
+  requireActive,
+  toOutputNode,
+} from "../graph-support.ts";
 
 /** Merges several active nodes into one aggregation node below the deepest of them, linked from each source. */
 export async function aggregateOperation(input: GraphInput, context: ReasoningContext): Promise<GraphOutput> {
@@ -15,7 +24,10 @@ export async function aggregateOperation(input: GraphInput, context: ReasoningCo
   if (depth > limits.max_depth) throw depthExceeded(depth, limits, "node_ids");
   checkNodeBudget(await context.store.graphs.countActive(sessionId), 1, limits, "config.max_nodes");
 
-  const answer = await runMode(context, graphAggregateMode, { problem: input.problem ?? graph.problem, thoughts: sources.map((node) => node.content) });
+  const answer = await runMode(context, graphAggregateMode, {
+    problem: input.problem ?? graph.problem,
+    thoughts: sources.map((node) => node.content),
+  });
 
   const now = nowIso(context);
   const nodeId = context.ids.next("gn");
@@ -37,11 +49,22 @@ export async function aggregateOperation(input: GraphInput, context: ReasoningCo
       now,
     );
     await repositories.graphs.insertEdges(
-      sources.map((source) => ({ id: context.ids.next("ge"), session_id: sessionId, from_node_id: source.id, to_node_id: nodeId, kind: "aggregation" as const })),
+      sources.map((source) => ({
+        id: context.ids.next("ge"),
+        session_id: sessionId,
+        from_node_id: source.id,
+        to_node_id: nodeId,
+        kind: "aggregation" as const,
+      })),
       now,
     );
     await repositories.graphs.touchGraph({ sessionId, now });
     return node as GraphNode;
   });
-  return { session_id: sessionId, node_id: created.id, nodes: [toOutputNode(created)], aggregated_insight: answer.insight };
+  return {
+    session_id: sessionId,
+    node_id: created.id,
+    nodes: [toOutputNode(created)],
+    aggregated_insight: answer.insight,
+  };
 }

@@ -2,7 +2,14 @@ import { nowIso, runMode } from "@deliberate/engine";
 import type { ReasoningContext } from "../../../define-handler.ts";
 import type { GraphNode } from "../../../store/repositories/graph.repository.ts";
 import { formatLineage, graphFinalizeMode } from "../graph.mode.ts";
-import { type GraphInput, type GraphOutput, lineageOf, loadNodeMap, requireActive, toOutputNode } from "../graph-support.ts";
+import {
+  type GraphInput,
+  type GraphOutput,
+  lineageOf,
+  loadNodeMap,
+  requireActive,
+  toOutputNode,
+} from "../graph-support.ts";
 
 /** Most active leaves finalize reads when the caller names none (best scored first). */
 export const graphFinalizeLeafLimit = 20;
@@ -56,5 +63,9 @@ export async function finalizeOperation(input: GraphInput, context: ReasoningCon
     });
     await repositories.sessions.touch({ id: sessionId, now });
   });
-  return { session_id: sessionId, nodes: terminals.map((node) => toOutputNode({ ...node, is_terminal: true })), conclusions: answer.conclusions };
+  return {
+    session_id: sessionId,
+    nodes: terminals.map((node) => toOutputNode({ ...node, is_terminal: true })),
+    conclusions: answer.conclusions,
+  };
 }

@@ -37,7 +37,11 @@ export async function generateOperation(input: GraphInput, context: ReasoningCon
     targets = leaves.filter((leaf) => leaf.depth + 1 <= limits.max_depth);
     if (targets.length === 0) {
       if (leaves.length > 0) throw depthExceeded((leaves[0] as GraphNode).depth + 1, limits, "config.max_depth");
-      throw conflict("node_id", "the graph has no active, non-terminal leaf to expand", "Pass a node_id to expand a specific node.");
+      throw conflict(
+        "node_id",
+        "the graph has no active, non-terminal leaf to expand",
+        "Pass a node_id to expand a specific node.",
+      );
     }
   }
   const active = await context.store.graphs.countActive(sessionId);
@@ -77,7 +81,13 @@ export async function generateOperation(input: GraphInput, context: ReasoningCon
       metadata: { direction: continuationDirections[job.index % continuationDirections.length] },
     };
   });
-  const edges = newNodes.map((node) => ({ id: context.ids.next("ge"), session_id: sessionId, from_node_id: node.parent_id, to_node_id: node.id, kind: "continuation" as const }));
+  const edges = newNodes.map((node) => ({
+    id: context.ids.next("ge"),
+    session_id: sessionId,
+    from_node_id: node.parent_id,
+    to_node_id: node.id,
+    kind: "continuation" as const,
+  }));
   const inserted = await context.store.transaction(async (repositories) => {
     const nodes = await repositories.graphs.insertNodes(newNodes, now);
     await repositories.graphs.insertEdges(edges, now);

@@ -2,7 +2,14 @@ import { graphConfigDefaults } from "@deliberate/contracts";
 import { nowIso } from "@deliberate/engine";
 import type { ReasoningContext } from "../../../define-handler.ts";
 import type { GraphNode } from "../../../store/repositories/graph.repository.ts";
-import { conflict, type GraphInput, type GraphLimits, type GraphOutput, stateOf, toOutputNode } from "../graph-support.ts";
+import {
+  conflict,
+  type GraphInput,
+  type GraphLimits,
+  type GraphOutput,
+  stateOf,
+  toOutputNode,
+} from "../graph-support.ts";
 
 /** Starts a graph: a root node holding `content`, in a new session or one without a graph yet. */
 export async function initOperation(input: GraphInput, context: ReasoningContext): Promise<GraphOutput> {
@@ -29,10 +36,30 @@ export async function initOperation(input: GraphInput, context: ReasoningContext
     if (existing === undefined) await repositories.sessions.create({ id: sessionId, mode: "graph", now });
     else await repositories.sessions.touch({ id: sessionId, now });
     const [root] = await repositories.graphs.insertNodes(
-      [{ id: rootId, session_id: sessionId, parent_id: null, kind: "root", content: input.content as string, depth: 0 }],
+      [
+        {
+          id: rootId,
+          session_id: sessionId,
+          parent_id: null,
+          kind: "root",
+          content: input.content as string,
+          depth: 0,
+        },
+      ],
       now,
     );
-    const graph = await repositories.graphs.createGraph({ session_id: sessionId, root_node_id: rootId, problem: input.problem ?? null, ...limits, now });
-    return { session_id: sessionId, node_id: rootId, nodes: [toOutputNode(root as GraphNode)], state: await stateOf(repositories, graph, limits) };
+    const graph = await repositories.graphs.createGraph({
+      session_id: sessionId,
+      root_node_id: rootId,
+      problem: input.problem ?? null,
+      ...limits,
+      now,
+    });
+    return {
+      session_id: sessionId,
+      node_id: rootId,
+      nodes: [toOutputNode(root as GraphNode)],
+      state: await stateOf(repositories, graph, limits),
+    };
   });
 }

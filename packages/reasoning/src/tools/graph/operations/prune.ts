@@ -23,7 +23,11 @@ export function structuralParents(nodes: readonly GraphNode[], edges: readonly G
     const into = incoming.get(node.id) ?? [];
     const refined = into.find((edge) => edge.kind === "refinement");
     if (refined !== undefined) parents.set(node.id, [...(parents.get(refined.from_node_id) ?? [])]);
-    else parents.set(node.id, into.map((edge) => edge.from_node_id));
+    else
+      parents.set(
+        node.id,
+        into.map((edge) => edge.from_node_id),
+      );
   }
   return parents;
 }
@@ -52,7 +56,9 @@ export async function pruneOperation(input: GraphInput, context: ReasoningContex
     })),
   });
   const byId = new Map(nodes.map((node) => [node.id, node]));
-  const newlyPruned = result.removed_ids.map((id) => byId.get(id) as GraphNode).filter((node) => node.status === "active");
+  const newlyPruned = result.removed_ids
+    .map((id) => byId.get(id) as GraphNode)
+    .filter((node) => node.status === "active");
   const now = nowIso(context);
   return context.store.transaction(async (repositories) => {
     await repositories.graphs.setStatus(

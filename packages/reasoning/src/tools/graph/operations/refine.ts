@@ -2,7 +2,17 @@ import { nowIso, runMode } from "@deliberate/engine";
 import type { ReasoningContext } from "../../../define-handler.ts";
 import type { GraphNode } from "../../../store/repositories/graph.repository.ts";
 import { formatLineage, graphRefineMode } from "../graph.mode.ts";
-import { checkNodeBudget, type GraphInput, type GraphOutput, graphScore, limitsOf, lineageOf, loadNodeMap, requireActive, toOutputNode } from "../graph-support.ts";
+import {
+  checkNodeBudget,
+  type GraphInput,
+  type GraphOutput,
+  graphScore,
+  limitsOf,
+  lineageOf,
+  loadNodeMap,
+  requireActive,
+  toOutputNode,
+} from "../graph-support.ts";
 
 /**
  * A refinement is a new, improved version of a node at the same depth, linked
@@ -42,7 +52,18 @@ export async function refineOperation(input: GraphInput, context: ReasoningConte
       ],
       now,
     );
-    await repositories.graphs.insertEdges([{ id: context.ids.next("ge"), session_id: sessionId, from_node_id: node.id, to_node_id: nodeId, kind: "refinement" }], now);
+    await repositories.graphs.insertEdges(
+      [
+        {
+          id: context.ids.next("ge"),
+          session_id: sessionId,
+          from_node_id: node.id,
+          to_node_id: nodeId,
+          kind: "refinement",
+        },
+      ],
+      now,
+    );
     await repositories.graphs.touchGraph({ sessionId, now });
     return refined as GraphNode;
   });

@@ -2,7 +2,14 @@ import { mapConcurrent, nowIso, runMode } from "@deliberate/engine";
 import type { ReasoningContext } from "../../../define-handler.ts";
 import type { GraphNode } from "../../../store/repositories/graph.repository.ts";
 import { formatLineage, graphScoreMode } from "../graph.mode.ts";
-import { type GraphInput, type GraphOutput, graphScore, lineageOf, loadNodeMap, toOutputNode } from "../graph-support.ts";
+import {
+  type GraphInput,
+  type GraphOutput,
+  graphScore,
+  lineageOf,
+  loadNodeMap,
+  toOutputNode,
+} from "../graph-support.ts";
 
 /** Scores one node (`node_id`) or several (`node_ids`) concurrently; the score is computed from the model's criteria. */
 export async function scoreOperation(input: GraphInput, context: ReasoningContext): Promise<GraphOutput> {
@@ -35,5 +42,9 @@ export async function scoreOperation(input: GraphInput, context: ReasoningContex
     await repositories.graphs.touchGraph({ sessionId, now });
   });
   const scored = nodes.map((node, index) => ({ ...node, score: (updates[index] as (typeof updates)[number]).score }));
-  return { session_id: sessionId, ...(scored.length === 1 ? { node_id: (scored[0] as GraphNode).id } : {}), nodes: scored.map(toOutputNode) };
+  return {
+    session_id: sessionId,
+    ...(scored.length === 1 ? { node_id: (scored[0] as GraphNode).id } : {}),
+    nodes: scored.map(toOutputNode),
+  };
 }

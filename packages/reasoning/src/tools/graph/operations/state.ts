@@ -11,7 +11,12 @@ export async function stateOperation(input: GraphInput, context: ReasoningContex
   const graph = await context.store.graphs.getGraph(sessionId);
   const limits = limitsOf(graph, input.config);
   const window = listWindow(input, graphStateNodeLimit);
-  const nodes = await context.store.graphs.listNodes(sessionId, { status: "active", orderBy: "depth", limit: window.limit, offset: window.offset });
+  const nodes = await context.store.graphs.listNodes(sessionId, {
+    status: "active",
+    orderBy: "depth",
+    limit: window.limit,
+    offset: window.offset,
+  });
   const edges = await context.store.graphs.listEdges(sessionId, { nodeIds: nodes.map((node) => node.id) });
   const counts = await stateOf(context.store, graph, limits);
   return {
