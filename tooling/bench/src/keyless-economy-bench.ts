@@ -165,7 +165,7 @@ function formatRow(label: string, minimumRounds: number, full: CallFigures, comp
 /** The table: per call, then totals per kind, and the goal. */
 export function formatKeylessEconomyBench(rows: readonly EconomyRow[]): string {
   const lines = [
-    "(x) keyless economy: what a host with no API key handles per call (scripted host, free text ~150 chars per answer field)",
+    "(y) keyless economy: what a host with no API key handles per call (scripted host, free text ~150 chars per answer field)",
     `  ${"call".padEnd(38)}${"rnd/min".padStart(7)}${"calls".padStart(6)}${"prompt B".padStart(9)}${"compact".padStart(9)}${"change".padStart(7)}${"answer B".padStart(9)}${"result B".padStart(9)}`,
     "  (prompt B: every needs_completion step in the full form; compact: the same steps as sent now)",
   ];
