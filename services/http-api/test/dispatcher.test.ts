@@ -91,10 +91,10 @@ function normalised(answer: Answer): Answer {
     text
       .replace(/\b[a-z]+_[0-9a-z]{16,}\b/g, "<id>")
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
-      .replace(/"duration_ms":\d+/g, '"duration_ms":0');
-  // The two services started their rate-limit windows moments apart: on a loaded machine a second boundary
-  // can fall between them, so the seconds until the window resets are compared as seconds, not exactly.
-  const seconds = (value: string) => (/^\d+$/.test(value) && Number(value) <= 60 ? "<seconds>" : value);
+      .replace(/"duration_ms":\d+/g, '"duration_ms":0')
+      // Compared within a second by `same` (see sameSeconds).
+      .replace(/Retry after \d+ s/g, "Retry after <seconds> s");
+  const seconds = (value: string) => (/^\d+$/.test(value) ? "<seconds>" : value);
   const headers = Object.fromEntries(
     Object.entries(answer.headers).map(([name, value]) => [
       name,
@@ -136,10 +136,32 @@ const decision = JSON.stringify({
 });
 const deep = `{"goal_text":"x","persona":${"[".repeat(200)}${"]".repeat(200)}}`;
 
+/**
+ * The two services started their rate-limit and lockout windows moments apart: on a loaded machine a second
+ * boundary can fall between them, so the seconds until a window resets may differ by one, never more.
+ */
+function sameSeconds(fromFast: Answer, fromHono: Answer, label: string): void {
+  const secondsIn = (answer: Answer) => [
+    answer.headers["retry-after"],
+    answer.headers["ratelimit-reset"],
+    /Retry after (\d+) s/.exec(answer.body)?.[1],
+  ];
+  const fast = secondsIn(fromFast);
+  const hono = secondsIn(fromHono);
+  for (const [index, value] of fast.entries()) {
+    const other = hono[index];
+    expect(value === undefined, label).toBe(other === undefined);
+    if (value !== undefined && other !== undefined) {
+      expect(Math.abs(Number(value) - Number(other)), `${label}: seconds to reset`).toBeLessThanOrEqual(1);
+    }
+  }
+}
+
 /** Sends the same request to both services and expects the same answer (headers compared as a set, not in order); returns it with whether Hono answered it on the direct one. */
 async function same(fast: Served, hono: Served, sent: Sent): Promise<{ answer: Answer; viaHono: boolean }> {
   const before = fast.honoHits;
   const [fromFast, fromHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
+  sameSeconds(fromFast, fromHono, `${sent.method ?? "POST"} ${sent.path}`);
   expect(normalised(fromFast), `${sent.method ?? "POST"} ${sent.path}`).toEqual(normalised(fromHono));
   return { answer: fromFast, viaHono: fast.honoHits > before };
 }
