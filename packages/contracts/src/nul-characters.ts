@@ -1,11 +1,5 @@
 import type { FieldIssue } from "@deliberate/base";
-
-/**
- * Containers walked before the walk starts remembering which it has seen: a
- * request's input is a tree (JSON has no cycles), but an in-process caller may
- * pass an object that refers to itself, and the walk must still end.
- */
-const containersBeforeTracking = 1_000;
+import { containersBeforeTracking, holdsNulCharacter, scanInput } from "./input-scan.ts";
 
 /** The message of a string holding U+0000. */
 export const nulCharacterMessage =
@@ -17,39 +11,7 @@ export const nulCharacterMessage =
  * value: cheap enough to run on every call's input. Iterative (no recursion).
  */
 export function containsNulCharacter(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\0");
-  if (value === null || typeof value !== "object") return false;
-  const stack: object[] = [value];
-  let visited = 0;
-  let seen: Set<object> | undefined;
-  for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
-    visited += 1;
-    if (visited > containersBeforeTracking) {
-      seen ??= new Set();
-      if (seen.has(current)) continue;
-      seen.add(current);
-    }
-    if (Array.isArray(current)) {
-      for (let index = 0; index < current.length; index += 1) {
-        const item: unknown = current[index];
-        if (typeof item === "string") {
-          if (item.includes("\0")) return true;
-        } else if (item !== null && typeof item === "object") stack.push(item);
-      }
-    } else {
-      const record = current as Record<string, unknown>;
-      const keys = Object.keys(record);
-      for (let index = 0; index < keys.length; index += 1) {
-        const key = keys[index] as string;
-        if (key.includes("\0")) return true;
-        const item = record[key];
-        if (typeof item === "string") {
-          if (item.includes("\0")) return true;
-        } else if (item !== null && typeof item === "object") stack.push(item);
-      }
-    }
-  }
-  return false;
+  return (scanInput(value) & holdsNulCharacter) !== 0;
 }
 
 interface Frame {

@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import { DeliberateError, type FieldIssue } from "@deliberate/base";
-import { containsNulCharacter, nulCharacterIssues } from "./nul-characters.ts";
-import { knownKeysAt, unknownKeyMessage } from "./unknown-keys.ts";
+import { holdsNulCharacter, mayHoldNull, scanInput } from "./input-scan.ts";
+import { nulCharacterIssues } from "./nul-characters.ts";
 import { nullsAsAbsent } from "./null-as-absent.ts";
+import { knownKeysAt, unknownKeyMessage } from "./unknown-keys.ts";
 
 /**
  * Turns zod issues into field-named, human-fixable issues. Given the schema that
@@ -29,10 +30,15 @@ export function toFieldIssues(error: z.ZodError, schema?: z.ZodType): FieldIssue
  * Text holding U+0000 anywhere (a value, an array item, an object key, at any
  * depth) is refused too, naming its field (`content`, `metadata.note`).
  * `null` for an optional field counts as not given (`nullsAsAbsent`).
+ *
+ * One walk of `value` (`scanInput`) before the schema's own parse (zod's
+ * compiled object parsers): the nulls are looked for, and removed, only when
+ * there is one; the fields holding U+0000 are named only when there is one.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const result = schema.safeParse(nullsAsAbsent(schema, value));
-  if (result.success && !containsNulCharacter(value)) return result.data;
+  const scanned = scanInput(value);
+  const result = schema.safeParse((scanned & mayHoldNull) === 0 ? value : nullsAsAbsent(schema, value));
+  if (result.success && (scanned & holdsNulCharacter) === 0) return result.data;
   const issues = [...(result.success ? [] : toFieldIssues(result.error, schema)), ...nulCharacterIssues(value)];
   const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
   throw new DeliberateError({
