@@ -37,17 +37,8 @@ function variantOf(input: unknown): string | null {
   return typeof variant === "string" ? variant : null;
 }
 
-/** Runs one handler on (already parsed, or raw) input and checks its output against the tool's schema. */
-async function runHandler(
-  handler: ToolHandler,
-  rawArguments: unknown,
-  context: ToolContext,
-  parsed?: { input: unknown },
-): Promise<Record<string, unknown>> {
-  const input = parsed
-    ? parsed.input
-    : parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
-  const output = await handler.handle(input as never, context);
+/** The handler's output, checked against the tool's schema (what the schema parses it to). */
+function checkedOutput(handler: ToolHandler, output: unknown): Record<string, unknown> {
   const checked = handler.definition.outputSchema.safeParse(output);
   if (!checked.success) {
     throw new DeliberateError({
@@ -56,6 +47,16 @@ async function runHandler(
     });
   }
   return checked.data as Record<string, unknown>;
+}
+
+/** Runs one handler on raw input (a tool another calls through `ctx.callTool`) and checks its output. */
+async function runHandler(
+  handler: ToolHandler,
+  rawArguments: unknown,
+  context: ToolContext,
+): Promise<Record<string, unknown>> {
+  const input = parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
+  return checkedOutput(handler, await handler.handle(input as never, context));
 }
 
 /** The per-call state a handler's context is built from. */
@@ -159,12 +160,23 @@ export async function execute(
   );
   const raw = (rawArguments ?? {}) as Record<string, unknown>;
   const operation = variantOf(parsed);
-  const finished = (): Omit<FinishedInvocation, "sessionId" | "latencyMs"> => ({
+  // One object per ending (no spreads): what finishInvocation records and tells the observers.
+  const finished = (
+    sessionId: unknown,
+    latencyMs: number,
+    failure: FinishedInvocation["failure"],
+    output?: Record<string, unknown>,
+  ): FinishedInvocation => ({
     toolName,
     operation,
+    sessionId,
     usage: call.usage,
+    latencyMs,
     rounds: (resumption?.call.rounds ?? 0) + 1,
     startedAt: resumption?.call.created_at ?? startedAt.toISOString(),
+    output,
+    failure,
+    recording: handler.recording,
   });
   // A host-executed call's latency runs from its first round to now, across every round.
   const latency = () =>
@@ -175,22 +187,15 @@ export async function execute(
   try {
     let output: Record<string, unknown>;
     try {
-      output = await runHandler(handler, rawArguments, context, { input: parsed });
+      // Awaited here, not through a helper: one promise and one hop fewer per call.
+      output = checkedOutput(handler, await handler.handle(parsed as never, context));
       await scope.commit();
     } catch (error) {
       await scope.rollback().catch(() => undefined);
       throw error;
     }
     if (resumption) await core.store.suspendedCalls.delete(resumption.call.id);
-    const failure = reportedFailure;
-    await finishInvocation(core, {
-      ...finished(),
-      sessionId: sessionOf(handler, raw, output),
-      latencyMs: latency(),
-      output,
-      recording: handler.recording,
-      ...(failure ? { failure } : {}),
-    });
+    await finishInvocation(core, finished(sessionOf(handler, raw, output), latency(), reportedFailure, output));
     return output;
   } catch (error) {
     if (CompletionNeeded.isInstance(error)) {
@@ -206,16 +211,13 @@ export async function execute(
       // its schema is a model-output failure of the host provider, and is recorded as one.
       const failure = { code: "MODEL_OUTPUT_INVALID" as const, message: error.message };
       await finishInvocation(core, {
-        ...finished(),
+        ...finished(sessionOf(handler, raw), latencyMs, failure),
         usage: { ...call.usage, provider: "host", model: "host" },
-        sessionId: sessionOf(handler, raw),
-        latencyMs,
-        failure,
       });
       throw error;
     }
     const failure = normalizeError(error, call.signalNow());
-    await finishInvocation(core, { ...finished(), sessionId: sessionOf(handler, raw), latencyMs, failure });
+    await finishInvocation(core, finished(sessionOf(handler, raw), latencyMs, failure));
     throw failure;
   }
 }
