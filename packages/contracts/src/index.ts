@@ -8,6 +8,7 @@ export {
 } from "./errors.ts";
 export type { ErrorDetail, ErrorResponse, HttpErrorCode } from "./errors.ts";
 export type { ErrorBody, ErrorCode, FieldIssue } from "@deliberate/base";
+export { lazySchema } from "./lazy-schema.ts";
 export { parseInput, toFieldIssues } from "./validation.ts";
 export { nullsAsAbsent } from "./null-as-absent.ts";
 export { containsNulCharacter, nulCharacterIssues, nulCharacterMessage } from "./nul-characters.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { looseInteger } from "./coerce.ts";
 import { defaultSessionPageSize, maxSessionPageSize } from "./session-page.ts";
+import { lazySchema } from "./lazy-schema.ts";
 
 /**
  * `limit` / `offset` of a tool that returns a list which grows with the session (checkpoints, a timeline's
@@ -19,18 +20,20 @@ export function listPageInput(what: string, defaultLimit = defaultSessionPageSiz
 }
 
 /** Where a paged list stands: its window, its total, and the next page's offset (null after the last). */
-export const listPageSchema = z
-  .object({
-    offset: z.number().int(),
-    limit: z.number().int(),
-    total: z.number().int().describe("Items in the whole list"),
-    next_offset: z
-      .number()
-      .int()
-      .nullable()
-      .describe("The offset of the next page; null when this page reaches the end"),
-  })
-  .meta({ title: "ListPage" });
+export const listPageSchema = lazySchema(() =>
+  z
+    .object({
+      offset: z.number().int(),
+      limit: z.number().int(),
+      total: z.number().int().describe("Items in the whole list"),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe("The offset of the next page; null when this page reaches the end"),
+    })
+    .meta({ title: "ListPage" }),
+);
 export type ListPage = z.infer<typeof listPageSchema>;
 
 /** The window a call asked for (defaults applied). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazySchema } from "./lazy-schema.ts";
 
 /**
  * Input schemas that accept more than they publish. A field that used to be a
@@ -26,7 +27,7 @@ export function publishedFormOf(schema: unknown): z.ZodType | undefined {
 }
 
 /** A JSON value without nesting: what a pair's value holds when the record's values were free-form. */
-export const jsonScalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const jsonScalarSchema = lazySchema(() => z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { looseInteger } from "./coerce.ts";
+import { lazySchema } from "./lazy-schema.ts";
 
 /** Items per list a session read returns when no `limit` is given. */
 export const defaultSessionPageSize = 100;
@@ -7,31 +8,35 @@ export const defaultSessionPageSize = 100;
 export const maxSessionPageSize = 1000;
 
 /** `?limit&offset` of a session read (REST query, resource URI query). */
-export const sessionPageQuerySchema = z.object({
-  limit: looseInteger({ min: 1, max: maxSessionPageSize })
-    .default(defaultSessionPageSize)
-    .describe(
-      `Items per list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes, knowledge-graph entities and relations); default ${defaultSessionPageSize}, at most ${maxSessionPageSize}`,
-    ),
-  offset: looseInteger({ min: 0 }).default(0).describe("Items to skip in each list (0 = from the start)"),
-});
+export const sessionPageQuerySchema = lazySchema(() =>
+  z.object({
+    limit: looseInteger({ min: 1, max: maxSessionPageSize })
+      .default(defaultSessionPageSize)
+      .describe(
+        `Items per list (thoughts, branches, checkpoints, graph nodes and edges, timelines, search nodes, knowledge-graph entities and relations); default ${defaultSessionPageSize}, at most ${maxSessionPageSize}`,
+      ),
+    offset: looseInteger({ min: 0 }).default(0).describe("Items to skip in each list (0 = from the start)"),
+  }),
+);
 export type SessionPageQuery = z.output<typeof sessionPageQuerySchema>;
 
 /** Where a windowed session read stands. */
-export const sessionPageSchema = z
-  .object({
-    offset: z.number().int(),
-    limit: z.number().int(),
-    totals: z
-      .record(z.string(), z.number().int())
-      .describe('Items in each list in total, e.g. thoughts: 5000, "graph.nodes": 40'),
-    next_offset: z
-      .number()
-      .int()
-      .nullable()
-      .describe("The offset of the next page; null when every list ends within this one"),
-  })
-  .meta({ title: "SessionPage" });
+export const sessionPageSchema = lazySchema(() =>
+  z
+    .object({
+      offset: z.number().int(),
+      limit: z.number().int(),
+      totals: z
+        .record(z.string(), z.number().int())
+        .describe('Items in each list in total, e.g. thoughts: 5000, "graph.nodes": 40'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe("The offset of the next page; null when every list ends within this one"),
+    })
+    .meta({ title: "SessionPage" }),
+);
 export type SessionPage = z.infer<typeof sessionPageSchema>;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -135,7 +135,11 @@ function referenceNullsAsAbsent(schema: unknown, value: unknown, depth = 0): unk
       return result ?? value;
     }
     case "intersection":
-      return referenceNullsAsAbsent(definition.right, referenceNullsAsAbsent(definition.left, value, depth + 1), depth + 1);
+      return referenceNullsAsAbsent(
+        definition.right,
+        referenceNullsAsAbsent(definition.left, value, depth + 1),
+        depth + 1,
+      );
     case "union": {
       // The first branch the cleaned value fits; the value unchanged when none does (its own errors then name the fields).
       for (const option of definition.options ?? []) {

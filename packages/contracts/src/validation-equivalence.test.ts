@@ -74,9 +74,9 @@ function ofType(schema: JsonSchema, type: string | undefined, depth: number): fc
       const required = ((schema["required"] as string[] | undefined) ?? []).filter((key) => key in model);
       const known = fc.record(model, { requiredKeys: required });
       // Now and then a key the schema does not know (refused by closed objects, dropped by open ones).
-      return fc.tuple(known, fc.option(fc.constantFrom("unknown_field", "Content", "a\u0000key"))).map(([value, extra]) =>
-        extra === null ? value : { ...value, [extra]: null },
-      );
+      return fc
+        .tuple(known, fc.option(fc.constantFrom("unknown_field", "Content", "a\u0000key")))
+        .map(([value, extra]) => (extra === null ? value : { ...value, [extra]: null }));
     }
     default:
       return fc.jsonValue({ maxDepth: 2 });
@@ -109,7 +109,9 @@ describe("parseInput (one scan, per-schema null plans) against the three-walk co
   );
 
   it("the same on valid calls with nulls for optional fields, nested ones too, and U+0000 now and then", () => {
-    const decision = allToolDefinitions.find((tool) => tool.name === "reasoning_decision") as (typeof allToolDefinitions)[number];
+    const decision = allToolDefinitions.find(
+      (tool) => tool.name === "reasoning_decision",
+    ) as (typeof allToolDefinitions)[number];
     const criterion = (name: string) =>
       fc.record({
         name: fc.constantFrom(name, `${name}\u0000`),
@@ -121,7 +123,17 @@ describe("parseInput (one scan, per-schema null plans) against the three-walk co
       question: fc.constantFrom("Which database?", null),
       options: fc.constant(["SQLite", "Postgres"]),
       criteria: fc.tuple(criterion("cost"), criterion("scale")),
-      scores: fc.constantFrom([[1, 5], [6, 9]], [[1, "5"], [6, 9]], null),
+      scores: fc.constantFrom(
+        [
+          [1, 5],
+          [6, 9],
+        ],
+        [
+          [1, "5"],
+          [6, 9],
+        ],
+        null,
+      ),
       normalization: fc.constantFrom("none", null, undefined),
       stakeholders: fc.constantFrom(null, undefined),
       session_id: fc.constantFrom(null, undefined, "ses_1"),

@@ -1,25 +1,28 @@
 import type { z } from "zod";
 import { defineTool } from "../tool-definition.ts";
 import { agentIntentRequestSchema, agentIntentResponseSchema } from "./agent-intent.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
 /** What the decision takes: the request without its per-call key and delivery fields (never stored with a suspended call). */
-export const agentIntentDecisionInputSchema = agentIntentRequestSchema
-  .omit({ llm: true, callback_url: true })
-  .meta({ title: "AgentIntentDecisionInput" });
+export const agentIntentDecisionInputSchema = lazySchema(() =>
+  agentIntentRequestSchema.omit({ llm: true, callback_url: true }).meta({ title: "AgentIntentDecisionInput" }),
+);
 
 /** The decision: the next tool and its arguments, or finish, and how it was made. */
-export const agentIntentDecisionSchema = agentIntentResponseSchema
-  .pick({
-    tool_name: true,
-    tool_args: true,
-    reasoning: true,
-    finish: true,
-    final_text: true,
-    decided_by: true,
-    model: true,
-    trace: true,
-  })
-  .meta({ title: "AgentIntentDecision" });
+export const agentIntentDecisionSchema = lazySchema(() =>
+  agentIntentResponseSchema
+    .pick({
+      tool_name: true,
+      tool_args: true,
+      reasoning: true,
+      finish: true,
+      final_text: true,
+      decided_by: true,
+      model: true,
+      trace: true,
+    })
+    .meta({ title: "AgentIntentDecision" }),
+);
 
 /**
  * The agent-intent decision as a tool, so it runs through the engine like any

@@ -7,48 +7,53 @@ import {
   dialogStoppingSchema,
   dialogStopReasonSchema,
 } from "./exchange.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
-export const getSessionStatusInputSchema = z.strictObject({
-  session_id: z.string().trim().min(1, "session_id must not be empty"),
-});
+export const getSessionStatusInputSchema = lazySchema(() =>
+  z.strictObject({
+    session_id: z.string().trim().min(1, "session_id must not be empty"),
+  }),
+);
 
-export const getSessionStatusOutputSchema = z.object({
-  session_id: z.string(),
-  status: dialogSessionStatusSchema,
-  current_iteration: z.number().int().describe("Iterations completed"),
-  max_iterations: z.number().int(),
-  current_quality: z
-    .number()
-    .min(0)
-    .max(1)
-    .nullable()
-    .describe("The reviewers' last score; null before the first exchange"),
-  quality_threshold: z.number(),
-  agents: z.array(z.string()),
-  last_activity: z.string().describe("ISO 8601"),
-  error: z
-    .string()
-    .optional()
-    .describe(
-      "Why the last exchange failed (status error: running the exchange again retries it; completed: it spent the token budget)",
-    ),
-  mode: dialogPresetNameSchema,
-  stop_reason: dialogStopReasonSchema.nullable(),
-  stopping: dialogStoppingSchema,
-  tokens_used: z.number().int().describe("Every token the session spent, failed exchanges included"),
-  graded_by: dialogGradedBySchema
-    .nullable()
-    .describe(
-      "Who gave the last iteration's scores: server_model (separate review calls), or host / sampling (the calling client played every agent, review included: not an independent review); null before the first exchange",
-    ),
-  exchange_count: z
-    .number()
-    .int()
-    .describe("Turns recorded; page through them with get_reasoning_result include_full_exchange, limit and offset"),
-  expires_at: z.string().describe("ISO 8601; without activity until then the session expires"),
-  expired: z.boolean().describe("True when idle past the timeout before it stopped (status expired)"),
-  next_step: z.string(),
-});
+export const getSessionStatusOutputSchema = lazySchema(() =>
+  z.object({
+    session_id: z.string(),
+    status: dialogSessionStatusSchema,
+    current_iteration: z.number().int().describe("Iterations completed"),
+    max_iterations: z.number().int(),
+    current_quality: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("The reviewers' last score; null before the first exchange"),
+    quality_threshold: z.number(),
+    agents: z.array(z.string()),
+    last_activity: z.string().describe("ISO 8601"),
+    error: z
+      .string()
+      .optional()
+      .describe(
+        "Why the last exchange failed (status error: running the exchange again retries it; completed: it spent the token budget)",
+      ),
+    mode: dialogPresetNameSchema,
+    stop_reason: dialogStopReasonSchema.nullable(),
+    stopping: dialogStoppingSchema,
+    tokens_used: z.number().int().describe("Every token the session spent, failed exchanges included"),
+    graded_by: dialogGradedBySchema
+      .nullable()
+      .describe(
+        "Who gave the last iteration's scores: server_model (separate review calls), or host / sampling (the calling client played every agent, review included: not an independent review); null before the first exchange",
+      ),
+    exchange_count: z
+      .number()
+      .int()
+      .describe("Turns recorded; page through them with get_reasoning_result include_full_exchange, limit and offset"),
+    expires_at: z.string().describe("ISO 8601; without activity until then the session expires"),
+    expired: z.boolean().describe("True when idle past the timeout before it stopped (status expired)"),
+    next_step: z.string(),
+  }),
+);
 
 export const getSessionStatusTool = defineTool({
   name: "get_session_status",

@@ -3,23 +3,26 @@ import { defineTool } from "../tool-definition.ts";
 import { agentConfigSchema, dialogPresetNameSchema } from "./agent.ts";
 import { dialogCriterionSchema } from "./exchange.ts";
 import { dialogTurnSchema } from "./plan.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
-export const listReasoningPresetsInputSchema = z.strictObject({});
+export const listReasoningPresetsInputSchema = lazySchema(() => z.strictObject({}));
 
-export const dialogPresetSchema = z.object({
-  name: dialogPresetNameSchema,
-  description: z.string(),
-  agents: z.array(agentConfigSchema),
-  mode: dialogPresetNameSchema,
-  recommended_for: z.array(z.string()),
-  turns: z
-    .array(z.array(dialogTurnSchema))
-    .describe("Who speaks when: steps in order, the turns of a step concurrently"),
-  criteria: z.array(dialogCriterionSchema).describe("The reviewers' rubric"),
-});
+export const dialogPresetSchema = lazySchema(() =>
+  z.object({
+    name: dialogPresetNameSchema,
+    description: z.string(),
+    agents: z.array(agentConfigSchema),
+    mode: dialogPresetNameSchema,
+    recommended_for: z.array(z.string()),
+    turns: z
+      .array(z.array(dialogTurnSchema))
+      .describe("Who speaks when: steps in order, the turns of a step concurrently"),
+    criteria: z.array(dialogCriterionSchema).describe("The reviewers' rubric"),
+  }),
+);
 export type DialogPresetSummary = z.infer<typeof dialogPresetSchema>;
 
-export const listReasoningPresetsOutputSchema = z.object({ presets: z.array(dialogPresetSchema) });
+export const listReasoningPresetsOutputSchema = lazySchema(() => z.object({ presets: z.array(dialogPresetSchema) }));
 
 export const listReasoningPresetsTool = defineTool({
   name: "list_reasoning_presets",

@@ -1,21 +1,26 @@
 import { z } from "zod";
 import { type DialogAct, dialogActSchema, dialogLimits } from "./agent.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
 /** One agent speaking once in a step. */
-export const dialogTurnSchema = z.strictObject({
-  agent: z.string().trim().min(1, "agent must not be empty").describe("An agent name of the session"),
-  act: dialogActSchema,
-});
+export const dialogTurnSchema = lazySchema(() =>
+  z.strictObject({
+    agent: z.string().trim().min(1, "agent must not be empty").describe("An agent name of the session"),
+    act: dialogActSchema,
+  }),
+);
 export type DialogTurn = z.infer<typeof dialogTurnSchema>;
 
 /**
  * Who speaks when in one iteration: steps run in order; the turns of one step are independent
  * and run concurrently. Every step has one act.
  */
-export const dialogPlanSchema = z
-  .array(z.array(dialogTurnSchema).min(1, "a step needs at least one turn"))
-  .min(2, "a plan needs at least two steps (a document, then its review)")
-  .max(dialogLimits.maxSteps, `a plan has at most ${dialogLimits.maxSteps} steps`);
+export const dialogPlanSchema = lazySchema(() =>
+  z
+    .array(z.array(dialogTurnSchema).min(1, "a step needs at least one turn"))
+    .min(2, "a plan needs at least two steps (a document, then its review)")
+    .max(dialogLimits.maxSteps, `a plan has at most ${dialogLimits.maxSteps} steps`),
+);
 export type DialogPlan = z.infer<typeof dialogPlanSchema>;
 
 /** A plan problem: where (path inside the plan) and what is wrong. */

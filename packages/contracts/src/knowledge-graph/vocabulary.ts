@@ -1,25 +1,26 @@
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.ts";
 
 /** The reasoning types of `reasoning/executeTask` (spec §1.2.1). */
-export const reasoningTypeSchema = z.enum(["inductive", "deductive", "abductive", "planAndExecuteCoT"]);
+export const reasoningTypeSchema = lazySchema(() =>
+  z.enum(["inductive", "deductive", "abductive", "planAndExecuteCoT"]),
+);
 export type ReasoningType = z.infer<typeof reasoningTypeSchema>;
 
 /** Chain-of-thought variations the server can apply to its answer step. */
-export const cotVariationSchema = z.enum(["standardCoT", "selfConsistency", "selfAsk", "treeOfThoughts_basic"]);
+export const cotVariationSchema = lazySchema(() =>
+  z.enum(["standardCoT", "selfConsistency", "selfAsk", "treeOfThoughts_basic"]),
+);
 export type CoTVariation = z.infer<typeof cotVariationSchema>;
 
 /** What the response carries: an answer with its trace, or a plan with prompts for the host's model. */
-export const outputFormatSchema = z.enum(["finalAnswerWithTrace", "detailedPlanWithPrompts"]);
+export const outputFormatSchema = lazySchema(() => z.enum(["finalAnswerWithTrace", "detailedPlanWithPrompts"]));
 export type OutputFormat = z.infer<typeof outputFormatSchema>;
 
 /** Where a call ended. */
-export const executeTaskStatusSchema = z.enum([
-  "completed",
-  "failed",
-  "pending_tool_call",
-  "pending_user_input",
-  "max_iterations_reached",
-]);
+export const executeTaskStatusSchema = lazySchema(() =>
+  z.enum(["completed", "failed", "pending_tool_call", "pending_user_input", "max_iterations_reached"]),
+);
 export type ExecuteTaskStatus = z.infer<typeof executeTaskStatusSchema>;
 
 /**
@@ -27,7 +28,9 @@ export type ExecuteTaskStatus = z.infer<typeof executeTaskStatusSchema>;
  * agreement and graph support are components; `combined` is their documented
  * weighted mean over the components measured.
  */
-export const confidenceMethodSchema = z.enum(["verbalizedConfidence", "selfConsistency", "graphSupport", "combined"]);
+export const confidenceMethodSchema = lazySchema(() =>
+  z.enum(["verbalizedConfidence", "selfConsistency", "graphSupport", "combined"]),
+);
 export type ConfidenceMethod = z.infer<typeof confidenceMethodSchema>;
 
 /**
@@ -37,7 +40,7 @@ export type ConfidenceMethod = z.infer<typeof confidenceMethodSchema>;
  * (an inductive or abductive proposal: plausible, not certain), `retracted`
  * (kept for provenance, no longer believed).
  */
-export const validitySchema = z.enum(["asserted", "derived", "hypothesized", "retracted"]);
+export const validitySchema = lazySchema(() => z.enum(["asserted", "derived", "hypothesized", "retracted"]));
 export type Validity = z.infer<typeof validitySchema>;
 
 /**
@@ -47,30 +50,21 @@ export type Validity = z.infer<typeof validitySchema>;
  * abductive proposal), `derived_from_hypothesis` (deduced with at least one
  * hypothetical premise). A derivation keeps the weakest status of its premises.
  */
-export const epistemicStatusSchema = z.enum(["asserted", "derived", "hypothetical", "derived_from_hypothesis"]);
+export const epistemicStatusSchema = lazySchema(() =>
+  z.enum(["asserted", "derived", "hypothetical", "derived_from_hypothesis"]),
+);
 export type EpistemicStatus = z.infer<typeof epistemicStatusSchema>;
 
 /** What produced a graph element (`host_data`: the facts and rules of `contextData.facts` / `contextData.rules`). */
-export const provenanceKindSchema = z.enum([
-  "seed",
-  "extraction",
-  "tool_result",
-  "user_input",
-  "induction",
-  "deduction",
-  "abduction",
-  "host_data",
-]);
+export const provenanceKindSchema = lazySchema(() =>
+  z.enum(["seed", "extraction", "tool_result", "user_input", "induction", "deduction", "abduction", "host_data"]),
+);
 export type ProvenanceKind = z.infer<typeof provenanceKindSchema>;
 
 /** Lifecycle of a knowledge-graph session. */
-export const knowledgeGraphSessionStateSchema = z.enum([
-  "active",
-  "pending_tool_call",
-  "pending_user_input",
-  "ended",
-  "expired",
-]);
+export const knowledgeGraphSessionStateSchema = lazySchema(() =>
+  z.enum(["active", "pending_tool_call", "pending_user_input", "ended", "expired"]),
+);
 export type KnowledgeGraphSessionState = z.infer<typeof knowledgeGraphSessionStateSchema>;
 
 /** The custom JSON-RPC methods the knowledge-graph module serves. */

@@ -1,31 +1,29 @@
 import { z } from "zod";
 import { nonEmptyText } from "../coerce.ts";
 import { defineTool } from "../tool-definition.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
 /** Modes auto can route to and run today. */
-export const autoModeSchema = z.enum([
-  "linear",
-  "tree",
-  "divergent",
-  "reflection",
-  "graph",
-  "timeline",
-  "mcts",
-  "counterfactual",
-]);
+export const autoModeSchema = lazySchema(() =>
+  z.enum(["linear", "tree", "divergent", "reflection", "graph", "timeline", "mcts", "counterfactual"]),
+);
 
-export const autoInputSchema = z.object({
-  content: nonEmptyText("content"),
-  hints: z.array(z.string()).optional(),
-  session_id: z.string().min(1).optional(),
-});
+export const autoInputSchema = lazySchema(() =>
+  z.object({
+    content: nonEmptyText("content"),
+    hints: z.array(z.string()).optional(),
+    session_id: z.string().min(1).optional(),
+  }),
+);
 
-export const autoOutputSchema = z.object({
-  selected_mode: autoModeSchema,
-  confidence: z.number().min(0).max(1),
-  rationale: z.string().optional().describe("Why this mode was selected"),
-  result: z.record(z.string(), z.unknown()).describe("Result from executing the selected mode"),
-});
+export const autoOutputSchema = lazySchema(() =>
+  z.object({
+    selected_mode: autoModeSchema,
+    confidence: z.number().min(0).max(1),
+    rationale: z.string().optional().describe("Why this mode was selected"),
+    result: z.record(z.string(), z.unknown()).describe("Result from executing the selected mode"),
+  }),
+);
 
 export const autoTool = defineTool({
   name: "reasoning_auto",

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { looseBoolean } from "../coerce.ts";
 import { defineTool } from "../tool-definition.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
-export const detectTypeSchema = z.enum(["biases", "fallacies"]);
+export const detectTypeSchema = lazySchema(() => z.enum(["biases", "fallacies"]));
 export type DetectType = z.infer<typeof detectTypeSchema>;
 
 /** Cognitive biases reasoning_detect looks for (ids as used in `check_types` and in `detections[].type`). */
@@ -54,7 +55,7 @@ export const informalFallacyTypes = [
   "loaded_question",
 ] as const;
 
-export const detectionCategorySchema = z.enum(["cognitive", "formal", "informal"]);
+export const detectionCategorySchema = lazySchema(() => z.enum(["cognitive", "formal", "informal"]));
 export type DetectionCategory = z.infer<typeof detectionCategorySchema>;
 
 /** The category of a known bias or fallacy id; undefined for an unknown id. */
@@ -74,124 +75,130 @@ function normalizeTypeName(value: unknown): unknown {
     .replace(/[\s-]+/g, "_");
 }
 
-export const detectSeveritySchema = z.enum(["low", "medium", "high", "critical"]);
+export const detectSeveritySchema = lazySchema(() => z.enum(["low", "medium", "high", "critical"]));
 export type DetectSeverity = z.infer<typeof detectSeveritySchema>;
 
-export const detectInputSchema = z
-  .object({
-    type: detectTypeSchema.describe("biases=cognitive bias detection, fallacies=logical fallacy detection"),
-    content: z.string().trim().min(1, "content must not be empty").optional().describe("Text to analyse"),
-    thought_id: z.string().min(1).optional().describe("Analyse this recorded thought instead of content"),
-    session_id: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        "Session to record the result in; alone (no content/thought_id) analyses the session's recent thoughts",
-      ),
-    check_types: z
-      .array(z.preprocess(normalizeTypeName, z.string().min(1, "a check type must not be empty")))
-      .min(1, "check_types must list at least one type; omit it to check every type")
-      .optional()
-      .describe("Only look for these types (ids such as confirmation_bias, straw_man)"),
-    check_formal: looseBoolean().default(true).describe("For fallacies: include formal fallacies"),
-    check_informal: looseBoolean().default(true).describe("For fallacies: include informal fallacies"),
-  })
-  .superRefine((value, context) => {
-    if (value.content === undefined && value.thought_id === undefined && value.session_id === undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["content"],
-        message:
-          "pass content (the text to analyse), thought_id (a recorded thought) or session_id (its recent thoughts)",
-      });
-    }
-    if (value.content !== undefined && value.thought_id !== undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["thought_id"],
-        message: "pass either content or thought_id, not both",
-      });
-    }
-    if (value.type === "fallacies" && !value.check_formal && !value.check_informal) {
-      context.addIssue({
-        code: "custom",
-        path: ["check_formal"],
-        message:
-          "check_formal and check_informal are both false, so nothing would be checked; set at least one to true",
-      });
-    }
-    const valid: readonly string[] =
-      value.type === "biases" ? biasTypes : [...formalFallacyTypes, ...informalFallacyTypes];
-    value.check_types?.forEach((type, index) => {
-      const category = detectionCategoryOf(type);
-      if (category === undefined || !valid.includes(type)) {
-        const what = value.type === "biases" ? "bias" : "fallacy";
-        const wrongKind =
-          category === undefined
-            ? ""
-            : ` ('${type}' is ${category === "cognitive" ? "a bias" : "a fallacy"}, but type is '${value.type}')`;
+export const detectInputSchema = lazySchema(() =>
+  z
+    .object({
+      type: detectTypeSchema.describe("biases=cognitive bias detection, fallacies=logical fallacy detection"),
+      content: z.string().trim().min(1, "content must not be empty").optional().describe("Text to analyse"),
+      thought_id: z.string().min(1).optional().describe("Analyse this recorded thought instead of content"),
+      session_id: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "Session to record the result in; alone (no content/thought_id) analyses the session's recent thoughts",
+        ),
+      check_types: z
+        .array(z.preprocess(normalizeTypeName, z.string().min(1, "a check type must not be empty")))
+        .min(1, "check_types must list at least one type; omit it to check every type")
+        .optional()
+        .describe("Only look for these types (ids such as confirmation_bias, straw_man)"),
+      check_formal: looseBoolean().default(true).describe("For fallacies: include formal fallacies"),
+      check_informal: looseBoolean().default(true).describe("For fallacies: include informal fallacies"),
+    })
+    .superRefine((value, context) => {
+      if (value.content === undefined && value.thought_id === undefined && value.session_id === undefined) {
         context.addIssue({
           code: "custom",
-          path: ["check_types", index],
-          message: `unknown ${what} '${type}'${wrongKind}; valid ${value.type}: ${valid.join(", ")}`,
+          path: ["content"],
+          message:
+            "pass content (the text to analyse), thought_id (a recorded thought) or session_id (its recent thoughts)",
         });
-        return;
       }
-      if (category === "formal" && !value.check_formal) {
+      if (value.content !== undefined && value.thought_id !== undefined) {
         context.addIssue({
           code: "custom",
-          path: ["check_types", index],
-          message: `'${type}' is a formal fallacy but check_formal is false`,
+          path: ["thought_id"],
+          message: "pass either content or thought_id, not both",
         });
       }
-      if (category === "informal" && !value.check_informal) {
+      if (value.type === "fallacies" && !value.check_formal && !value.check_informal) {
         context.addIssue({
           code: "custom",
-          path: ["check_types", index],
-          message: `'${type}' is an informal fallacy but check_informal is false`,
+          path: ["check_formal"],
+          message:
+            "check_formal and check_informal are both false, so nothing would be checked; set at least one to true",
         });
       }
-    });
-  });
+      const valid: readonly string[] =
+        value.type === "biases" ? biasTypes : [...formalFallacyTypes, ...informalFallacyTypes];
+      value.check_types?.forEach((type, index) => {
+        const category = detectionCategoryOf(type);
+        if (category === undefined || !valid.includes(type)) {
+          const what = value.type === "biases" ? "bias" : "fallacy";
+          const wrongKind =
+            category === undefined
+              ? ""
+              : ` ('${type}' is ${category === "cognitive" ? "a bias" : "a fallacy"}, but type is '${value.type}')`;
+          context.addIssue({
+            code: "custom",
+            path: ["check_types", index],
+            message: `unknown ${what} '${type}'${wrongKind}; valid ${value.type}: ${valid.join(", ")}`,
+          });
+          return;
+        }
+        if (category === "formal" && !value.check_formal) {
+          context.addIssue({
+            code: "custom",
+            path: ["check_types", index],
+            message: `'${type}' is a formal fallacy but check_formal is false`,
+          });
+        }
+        if (category === "informal" && !value.check_informal) {
+          context.addIssue({
+            code: "custom",
+            path: ["check_types", index],
+            message: `'${type}' is an informal fallacy but check_informal is false`,
+          });
+        }
+      });
+    }),
+);
 
-export const detectionSchema = z.object({
-  type: z.string().describe("Id of the bias/fallacy, e.g. anchoring, straw_man"),
-  category: detectionCategorySchema.describe("formal/informal for fallacies; cognitive for biases"),
-  severity: detectSeveritySchema,
-  confidence: z.number().min(0).max(1),
-  evidence: z.string().describe("Text that triggered detection, quoted from the input (verified to occur in it)"),
-  evidence_span: z
-    .object({ start: z.number().int(), end: z.number().int() })
-    .describe("Character offsets of the evidence in the analysed text (end exclusive)"),
-  explanation: z.string(),
-  remediation: z.string().describe("How to fix"),
-});
+export const detectionSchema = lazySchema(() =>
+  z.object({
+    type: z.string().describe("Id of the bias/fallacy, e.g. anchoring, straw_man"),
+    category: detectionCategorySchema.describe("formal/informal for fallacies; cognitive for biases"),
+    severity: detectSeveritySchema,
+    confidence: z.number().min(0).max(1),
+    evidence: z.string().describe("Text that triggered detection, quoted from the input (verified to occur in it)"),
+    evidence_span: z
+      .object({ start: z.number().int(), end: z.number().int() })
+      .describe("Character offsets of the evidence in the analysed text (end exclusive)"),
+    explanation: z.string(),
+    remediation: z.string().describe("How to fix"),
+  }),
+);
 export type Detection = z.infer<typeof detectionSchema>;
 
-export const detectOutputSchema = z.object({
-  session_id: z.string(),
-  thought_id: z.string().describe("The recorded result (its metadata holds the detections)"),
-  type: detectTypeSchema,
-  checked_types: z.array(z.string()).describe("The types that were searched for"),
-  analyzed: z.object({
-    source: z.enum(["content", "thought", "session"]),
-    thought_ids: z.array(z.string()).describe("Thoughts whose text was analysed (empty for content)"),
-    characters: z.number().int(),
+export const detectOutputSchema = lazySchema(() =>
+  z.object({
+    session_id: z.string(),
+    thought_id: z.string().describe("The recorded result (its metadata holds the detections)"),
+    type: detectTypeSchema,
+    checked_types: z.array(z.string()).describe("The types that were searched for"),
+    analyzed: z.object({
+      source: z.enum(["content", "thought", "session"]),
+      thought_ids: z.array(z.string()).describe("Thoughts whose text was analysed (empty for content)"),
+      characters: z.number().int(),
+    }),
+    detections: z.array(detectionSchema),
+    discarded: z
+      .array(z.object({ type: z.string(), evidence: z.string(), reason: z.string() }))
+      .describe("Model detections dropped because their quoted evidence does not occur in the analysed text"),
+    summary: z.string(),
+    overall_quality: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        "Π over detections of (1 − severity_weight × confidence); weights low 0.05, medium 0.15, high 0.3, critical 0.5",
+      ),
   }),
-  detections: z.array(detectionSchema),
-  discarded: z
-    .array(z.object({ type: z.string(), evidence: z.string(), reason: z.string() }))
-    .describe("Model detections dropped because their quoted evidence does not occur in the analysed text"),
-  summary: z.string(),
-  overall_quality: z
-    .number()
-    .min(0)
-    .max(1)
-    .describe(
-      "Π over detections of (1 − severity_weight × confidence); weights low 0.05, medium 0.15, high 0.3, critical 0.5",
-    ),
-});
+);
 
 export const detectTool = defineTool({
   name: "reasoning_detect",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { nonEmptyText } from "../coerce.ts";
 import { recordInput } from "../published-form.ts";
 import { defineTool } from "../tool-definition.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
 const workflowAnnotations = {
   readOnlyHint: false,
@@ -11,27 +12,31 @@ const workflowAnnotations = {
 } as const;
 
 /** Where a guided workflow run stands: the next step to do, or completion with the whole chain. */
-export const workflowProgressSchema = z.object({
-  state_id: z.string().describe("Pass to submitThought"),
-  workflow: z.string(),
-  status: z.enum(["in_progress", "complete"]),
-  complete: z.boolean().describe("True once the last step is answered (the guided-workflow ticket's result shape)"),
-  step: z.string().optional().describe("Id of the step to do next"),
-  step_number: z.number().int().optional(),
-  total_steps: z.number().int(),
-  instruction: z.string().optional().describe("What to think about in this step"),
-  expecting: z.string().optional().describe("What your thought for this step should be"),
-  agent_instructions: z.string().describe("What to do next, in one message"),
-  summary: z
-    .object({ steps_completed: z.number().int(), duration_ms: z.number() })
-    .optional()
-    .describe("When complete"),
-  reasoning_chain: z.record(z.string(), z.string()).optional().describe("Every saved answer, when complete"),
-});
+export const workflowProgressSchema = lazySchema(() =>
+  z.object({
+    state_id: z.string().describe("Pass to submitThought"),
+    workflow: z.string(),
+    status: z.enum(["in_progress", "complete"]),
+    complete: z.boolean().describe("True once the last step is answered (the guided-workflow ticket's result shape)"),
+    step: z.string().optional().describe("Id of the step to do next"),
+    step_number: z.number().int().optional(),
+    total_steps: z.number().int(),
+    instruction: z.string().optional().describe("What to think about in this step"),
+    expecting: z.string().optional().describe("What your thought for this step should be"),
+    agent_instructions: z.string().describe("What to do next, in one message"),
+    summary: z
+      .object({ steps_completed: z.number().int(), duration_ms: z.number() })
+      .optional()
+      .describe("When complete"),
+    reasoning_chain: z.record(z.string(), z.string()).optional().describe("Every saved answer, when complete"),
+  }),
+);
 
-export const startChainOfThoughtInputSchema = z.object({
-  problem: nonEmptyText("problem").describe("The problem to reason through"),
-});
+export const startChainOfThoughtInputSchema = lazySchema(() =>
+  z.object({
+    problem: nonEmptyText("problem").describe("The problem to reason through"),
+  }),
+);
 
 export const startChainOfThoughtTool = defineTool({
   name: "startChainOfThought",
@@ -44,12 +49,14 @@ export const startChainOfThoughtTool = defineTool({
   usesModel: false,
 });
 
-export const startWorkflowInputSchema = z.object({
-  workflow: nonEmptyText("workflow").describe("Workflow name from listWorkflows, e.g. root_cause_analysis"),
-  inputs: recordInput(z.string(), { keyName: "name", what: "input" })
-    .default({})
-    .describe('The workflow\'s inputs by name, e.g. [{ "name": "problem", "value": "..." }]'),
-});
+export const startWorkflowInputSchema = lazySchema(() =>
+  z.object({
+    workflow: nonEmptyText("workflow").describe("Workflow name from listWorkflows, e.g. root_cause_analysis"),
+    inputs: recordInput(z.string(), { keyName: "name", what: "input" })
+      .default({})
+      .describe('The workflow\'s inputs by name, e.g. [{ "name": "problem", "value": "..." }]'),
+  }),
+);
 
 export const startWorkflowTool = defineTool({
   name: "startWorkflow",
@@ -62,10 +69,12 @@ export const startWorkflowTool = defineTool({
   usesModel: false,
 });
 
-export const submitThoughtInputSchema = z.object({
-  state_id: nonEmptyText("state_id").describe("The workflow state ID"),
-  thought: nonEmptyText("thought").describe("Your reasoning for this step"),
-});
+export const submitThoughtInputSchema = lazySchema(() =>
+  z.object({
+    state_id: nonEmptyText("state_id").describe("The workflow state ID"),
+    thought: nonEmptyText("thought").describe("Your reasoning for this step"),
+  }),
+);
 
 export const submitThoughtTool = defineTool({
   name: "submitThought",
@@ -78,17 +87,19 @@ export const submitThoughtTool = defineTool({
   usesModel: false,
 });
 
-export const listWorkflowsOutputSchema = z.object({
-  workflows: z.array(
-    z.object({
-      name: z.string(),
-      title: z.string(),
-      description: z.string(),
-      inputs: z.array(z.object({ name: z.string(), description: z.string(), required: z.boolean() })),
-      steps: z.array(z.object({ id: z.string(), title: z.string(), expecting: z.string() })),
-    }),
-  ),
-});
+export const listWorkflowsOutputSchema = lazySchema(() =>
+  z.object({
+    workflows: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        description: z.string(),
+        inputs: z.array(z.object({ name: z.string(), description: z.string(), required: z.boolean() })),
+        steps: z.array(z.object({ id: z.string(), title: z.string(), expecting: z.string() })),
+      }),
+    ),
+  }),
+);
 
 export const listWorkflowsTool = defineTool({
   name: "listWorkflows",

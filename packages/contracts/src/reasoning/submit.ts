@@ -1,46 +1,51 @@
 import { z } from "zod";
 import { defineTool } from "../tool-definition.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
-export const submitInputSchema = z
-  .object({
-    resume_token: z
-      .string()
-      .min(1, "resume_token must not be empty")
-      .describe("The resume_token from a needs_completion result"),
-    answers: z
-      .array(
-        z.object({
-          prompt_id: z.string().min(1, "prompt_id must not be empty"),
-          answer: z.unknown().describe("An object matching the prompt's schema (a JSON string of it is accepted too)"),
-        }),
-      )
-      .min(1, "answers must contain at least one answer")
-      .optional()
-      .describe("One answer per prompt of the step; required unless resend is true"),
-    resend: z
-      .boolean()
-      .optional()
-      .describe(
-        "true: answer nothing and get the current step again with every context block and schema its prompts use (for a host that lost an earlier step's blocks)",
-      ),
-  })
-  .superRefine((input, context) => {
-    if (input.resend === true && input.answers !== undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["answers"],
-        message: "send either answers or resend: true, not both (resend only repeats the step)",
-      });
-    }
-    if (input.resend !== true && input.answers === undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["answers"],
-        message:
-          "answers is required: one { prompt_id, answer } per prompt of the step (or resend: true to get the step again)",
-      });
-    }
-  });
+export const submitInputSchema = lazySchema(() =>
+  z
+    .object({
+      resume_token: z
+        .string()
+        .min(1, "resume_token must not be empty")
+        .describe("The resume_token from a needs_completion result"),
+      answers: z
+        .array(
+          z.object({
+            prompt_id: z.string().min(1, "prompt_id must not be empty"),
+            answer: z
+              .unknown()
+              .describe("An object matching the prompt's schema (a JSON string of it is accepted too)"),
+          }),
+        )
+        .min(1, "answers must contain at least one answer")
+        .optional()
+        .describe("One answer per prompt of the step; required unless resend is true"),
+      resend: z
+        .boolean()
+        .optional()
+        .describe(
+          "true: answer nothing and get the current step again with every context block and schema its prompts use (for a host that lost an earlier step's blocks)",
+        ),
+    })
+    .superRefine((input, context) => {
+      if (input.resend === true && input.answers !== undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["answers"],
+          message: "send either answers or resend: true, not both (resend only repeats the step)",
+        });
+      }
+      if (input.resend !== true && input.answers === undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["answers"],
+          message:
+            "answers is required: one { prompt_id, answer } per prompt of the step (or resend: true to get the step again)",
+        });
+      }
+    }),
+);
 
 export const submitTool = defineTool({
   name: "reasoning_submit",

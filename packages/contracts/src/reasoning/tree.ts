@@ -3,47 +3,54 @@ import { looseBoolean, looseInteger } from "../coerce.ts";
 import { branchStatusSchema } from "../shapes.ts";
 import { defineTool } from "../tool-definition.ts";
 import { requireFields } from "./require-fields.ts";
+import { lazySchema } from "../lazy-schema.ts";
 
-export const treeOperationSchema = z.enum(["create", "focus", "list", "complete"]);
+export const treeOperationSchema = lazySchema(() => z.enum(["create", "focus", "list", "complete"]));
 
-export const treeInputSchema = z
-  .object({
-    operation: treeOperationSchema
-      .default("create")
-      .describe("create=start exploration, focus=select branch, list=show branches, complete=finish branch"),
-    content: z
-      .string()
-      .trim()
-      .min(1, "content must not be empty")
-      .optional()
-      .describe("Content to explore (for create)"),
-    session_id: z.string().min(1).optional(),
-    branch_id: z.string().min(1).optional().describe("Branch ID (for focus/complete)"),
-    num_branches: looseInteger({ min: 2, max: 4 }).default(3),
-    completed: looseBoolean().default(true).describe("For complete operation"),
-  })
-  .superRefine(
-    requireFields({
-      create: ["content"],
-      focus: ["session_id", "branch_id"],
-      list: ["session_id"],
-      complete: ["session_id", "branch_id"],
-    }),
-  );
+export const treeInputSchema = lazySchema(() =>
+  z
+    .object({
+      operation: treeOperationSchema
+        .default("create")
+        .describe("create=start exploration, focus=select branch, list=show branches, complete=finish branch"),
+      content: z
+        .string()
+        .trim()
+        .min(1, "content must not be empty")
+        .optional()
+        .describe("Content to explore (for create)"),
+      session_id: z.string().min(1).optional(),
+      branch_id: z.string().min(1).optional().describe("Branch ID (for focus/complete)"),
+      num_branches: looseInteger({ min: 2, max: 4 }).default(3),
+      completed: looseBoolean().default(true).describe("For complete operation"),
+    })
+    .superRefine(
+      requireFields({
+        create: ["content"],
+        focus: ["session_id", "branch_id"],
+        list: ["session_id"],
+        complete: ["session_id", "branch_id"],
+      }),
+    ),
+);
 
-export const treeBranchSchema = z.object({
-  id: z.string(),
-  content: z.string(),
-  score: z.number(),
-  status: branchStatusSchema,
-});
+export const treeBranchSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    content: z.string(),
+    score: z.number(),
+    status: branchStatusSchema,
+  }),
+);
 
-export const treeOutputSchema = z.object({
-  session_id: z.string(),
-  branch_id: z.string().optional().describe("Current/created branch ID"),
-  branches: z.array(treeBranchSchema).optional().describe("List of branches (for create/list)"),
-  recommendation: z.string().optional().describe("Suggested next branch to explore"),
-});
+export const treeOutputSchema = lazySchema(() =>
+  z.object({
+    session_id: z.string(),
+    branch_id: z.string().optional().describe("Current/created branch ID"),
+    branches: z.array(treeBranchSchema).optional().describe("List of branches (for create/list)"),
+    recommendation: z.string().optional().describe("Suggested next branch to explore"),
+  }),
+);
 
 export const treeTool = defineTool({
   name: "reasoning_tree",
