@@ -1,4 +1,4 @@
-import type { AgentConfig } from "@deliberate/contracts";
+import { lazySchema, type AgentConfig } from "@deliberate/contracts";
 import { z } from "zod";
 import type { DialogPreset } from "../presets/dialog-preset.ts";
 import { type DialogModeDefinition, text } from "./dialog-mode.ts";
@@ -28,17 +28,19 @@ export const mergerModeDeclaration = {
 export const maxDocumentCharacters = 12_000;
 
 /** What a producer or merger answers: the complete document and its author's own grade. */
-export const documentAnswerSchema = z.object({
-  document: text(maxDocumentCharacters).describe(
-    "The COMPLETE document in Markdown with clear sections: never a diff, a list of changes or an explanation of them",
-  ),
-  self_assessment: z
-    .object({
-      score: z.number().min(0).max(1).describe("Your own grade of this document against the rubric, 0..1"),
-      rationale: text(500).describe("One or two sentences: why this grade"),
-    })
-    .describe("Recorded beside the reviewers' score; it does not decide when the session stops"),
-});
+export const documentAnswerSchema = lazySchema(() =>
+  z.object({
+    document: text(maxDocumentCharacters).describe(
+      "The COMPLETE document in Markdown with clear sections: never a diff, a list of changes or an explanation of them",
+    ),
+    self_assessment: z
+      .object({
+        score: z.number().min(0).max(1).describe("Your own grade of this document against the rubric, 0..1"),
+        rationale: text(500).describe("One or two sentences: why this grade"),
+      })
+      .describe("Recorded beside the reviewers' score; it does not decide when the session stops"),
+  }),
+);
 export type DocumentAnswer = z.infer<typeof documentAnswerSchema>;
 
 function documentRules(preset: DialogPreset): string {

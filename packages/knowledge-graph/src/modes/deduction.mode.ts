@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 import { entityNameSchema, predicateAnswerSchema } from "./schema-parts.ts";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `knowledge_graph_deduce` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
 export const deductionModeDeclaration: ModeDeclaration = {
@@ -36,15 +37,17 @@ export interface DeductionAnswer {
     | { kind: "none" };
 }
 
-const term = z
-  .string()
-  .min(1)
-  .max(120)
-  .describe(
-    "A variable (?x, ?y, ...) or an entity name exactly as in the graph (a new name is allowed in conclusions)",
-  );
+const term = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(120)
+    .describe(
+      "A variable (?x, ?y, ...) or an entity name exactly as in the graph (a new name is allowed in conclusions)",
+    ),
+);
 
-const atom = z.object({ subject: term, predicate: predicateAnswerSchema, object: term });
+const atom = lazySchema(() => z.object({ subject: term, predicate: predicateAnswerSchema, object: term }));
 
 /**
  * Deductive reasoning (spec §1.2.4 B), split as the design asks: the model

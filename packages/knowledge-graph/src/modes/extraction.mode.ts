@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
 import { confidenceAnswerSchema, predicateAnswerSchema } from "./schema-parts.ts";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `knowledge_graph_extract` mode and its default model settings, declared on its definitions (the engine layers configuration and runtime overrides on top). */
 export const extractionModeDeclaration: ModeDeclaration = {
@@ -20,34 +21,36 @@ export interface ExtractionInput {
   known: string;
 }
 
-export const extractionAnswerSchema = z.object({
-  entities: z
-    .array(
-      z.object({
-        name: z
-          .string()
-          .min(1)
-          .max(120)
-          .describe("The entity's name; reuse a known entity's name exactly when it is the same thing"),
-        type: z.string().min(1).max(60).describe("person, organization, place, event, concept, quantity, ..."),
-        observations: z
-          .array(z.string().min(1).max(300))
-          .max(extractionLimits.observations)
-          .describe("Short facts the text states about it"),
-      }),
-    )
-    .max(extractionLimits.entities),
-  relations: z
-    .array(
-      z.object({
-        subject: z.string().min(1).max(120),
-        predicate: predicateAnswerSchema,
-        object: z.string().min(1).max(120),
-        confidence: confidenceAnswerSchema.describe("How clearly the text states it, 0 to 1"),
-      }),
-    )
-    .max(extractionLimits.relations),
-});
+export const extractionAnswerSchema = lazySchema(() =>
+  z.object({
+    entities: z
+      .array(
+        z.object({
+          name: z
+            .string()
+            .min(1)
+            .max(120)
+            .describe("The entity's name; reuse a known entity's name exactly when it is the same thing"),
+          type: z.string().min(1).max(60).describe("person, organization, place, event, concept, quantity, ..."),
+          observations: z
+            .array(z.string().min(1).max(300))
+            .max(extractionLimits.observations)
+            .describe("Short facts the text states about it"),
+        }),
+      )
+      .max(extractionLimits.entities),
+    relations: z
+      .array(
+        z.object({
+          subject: z.string().min(1).max(120),
+          predicate: predicateAnswerSchema,
+          object: z.string().min(1).max(120),
+          confidence: confidenceAnswerSchema.describe("How clearly the text states it, 0 to 1"),
+        }),
+      )
+      .max(extractionLimits.relations),
+  }),
+);
 export type ExtractionAnswer = z.infer<typeof extractionAnswerSchema>;
 
 /** Seeding and enrichment: entities and relations a text states, as structured output. */

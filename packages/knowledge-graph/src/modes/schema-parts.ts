@@ -1,4 +1,4 @@
-import type { AvailableTool } from "@deliberate/contracts";
+import { lazySchema, type AvailableTool } from "@deliberate/contracts";
 import { z } from "zod";
 
 /**
@@ -6,11 +6,13 @@ import { z } from "zod";
  * short text is accepted and normalised in code (`normalizePredicate`: case,
  * spaces and punctuation), so one off-pattern predicate never fails a call.
  */
-export const predicateAnswerSchema = z
-  .string()
-  .min(1)
-  .max(60)
-  .describe("snake_case relation type, e.g. located_in; not_<type> states that the relation does not hold");
+export const predicateAnswerSchema = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(60)
+    .describe("snake_case relation type, e.g. located_in; not_<type> states that the relation does not hold"),
+);
 
 /** An entity name: one of `names` when the graph has entities, else any short name. */
 export function entityNameSchema(names: readonly string[], description = "An entity name exactly as listed") {
@@ -28,7 +30,9 @@ export function tripleAnswerSchema(names: readonly string[]) {
 }
 
 /** A verbalized confidence. */
-export const confidenceAnswerSchema = z.number().min(0).max(1).describe("Your confidence, 0 (none) to 1 (certain)");
+export const confidenceAnswerSchema = lazySchema(() =>
+  z.number().min(0).max(1).describe("Your confidence, 0 (none) to 1 (certain)"),
+);
 
 /** A host tool as modes see it: name, description and the schema of its arguments. */
 export interface HostTool {

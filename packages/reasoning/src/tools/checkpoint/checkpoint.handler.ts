@@ -1,4 +1,11 @@
-import { checkpointTool, type BranchStatus, listPage, listWindow, type ToolOutput } from "@deliberate/contracts";
+import {
+  lazySchema,
+  checkpointTool,
+  type BranchStatus,
+  listPage,
+  listWindow,
+  type ToolOutput,
+} from "@deliberate/contracts";
 import { z } from "zod";
 import { nowIso } from "@deliberate/engine";
 import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
@@ -6,11 +13,13 @@ import { type ReasoningContext, defineHandler } from "../../define-handler.ts";
 type CheckpointOutput = ToolOutput<typeof checkpointTool>;
 
 /** What a checkpoint remembers: enough to put the session back exactly. */
-export const snapshotSchema = z.object({
-  active_branch_id: z.string().nullable(),
-  thought_ids: z.array(z.string()),
-  branch_statuses: z.record(z.string(), z.enum(["active", "completed", "abandoned"])),
-});
+export const snapshotSchema = lazySchema(() =>
+  z.object({
+    active_branch_id: z.string().nullable(),
+    thought_ids: z.array(z.string()),
+    branch_statuses: z.record(z.string(), z.enum(["active", "completed", "abandoned"])),
+  }),
+);
 
 async function create(
   input: { session_id: string; name: string; description?: string },

@@ -1,4 +1,4 @@
-import type { AnalysisDepth } from "@deliberate/contracts";
+import { lazySchema, type AnalysisDepth } from "@deliberate/contracts";
 import { z } from "zod";
 import { defineMode, type ModeDefinition, type ModeDeclaration } from "@deliberate/engine";
 
@@ -380,10 +380,12 @@ export const narrativeMode = defineMode({
     ]
       .filter((line, index) => line !== "" || index === 3)
       .join("\n"),
-  output: z.object({
-    counterfactual_outcome: z.string().min(1),
-    key_differences: z.array(z.string()).min(1).max(10),
-    assumptions: z.array(z.string()).max(10),
-    confidence: z.number().min(0).max(1),
-  }),
+  output: lazySchema(() =>
+    z.object({
+      counterfactual_outcome: z.string().min(1),
+      key_differences: z.array(z.string()).min(1).max(10),
+      assumptions: z.array(z.string()).max(10),
+      confidence: z.number().min(0).max(1),
+    }),
+  ),
 });

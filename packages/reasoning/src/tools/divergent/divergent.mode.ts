@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `divergent` mode and its default model settings, declared on every `divergent` definition (the engine layers configuration and runtime overrides on top). */
 export const divergentModeDeclaration: ModeDeclaration = {
@@ -24,11 +25,13 @@ export const rebelLenses = [
   "the saboteur: how would you guarantee failure, and what does that reveal?",
 ] as const;
 
-export const perspectiveAnswerSchema = z.object({
-  viewpoint: z.string().min(1).describe("Short name of this perspective"),
-  content: z.string().min(1).describe("The reasoning from this perspective"),
-  novelty_score: z.number().min(0).max(1).describe("How far this departs from the obvious answer, 0..1"),
-});
+export const perspectiveAnswerSchema = lazySchema(() =>
+  z.object({
+    viewpoint: z.string().min(1).describe("Short name of this perspective"),
+    content: z.string().min(1).describe("The reasoning from this perspective"),
+    novelty_score: z.number().min(0).max(1).describe("How far this departs from the obvious answer, 0..1"),
+  }),
+);
 
 export const perspectiveMode = defineMode({
   ...divergentModeDeclaration,
@@ -43,12 +46,14 @@ export const perspectiveMode = defineMode({
   output: perspectiveAnswerSchema,
 });
 
-export const synthesisAnswerSchema = z.object({
-  challenged_assumptions: z
-    .array(z.string())
-    .describe("Assumptions in the problem that the perspectives call into question (empty if not asked)"),
-  synthesis: z.string().min(1).describe("A unified insight that combines the strongest parts of the perspectives"),
-});
+export const synthesisAnswerSchema = lazySchema(() =>
+  z.object({
+    challenged_assumptions: z
+      .array(z.string())
+      .describe("Assumptions in the problem that the perspectives call into question (empty if not asked)"),
+    synthesis: z.string().min(1).describe("A unified insight that combines the strongest parts of the perspectives"),
+  }),
+);
 
 export const synthesisMode = defineMode({
   ...divergentModeDeclaration,

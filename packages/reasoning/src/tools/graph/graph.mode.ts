@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `graph` mode and its default model settings, declared on every `graph` definition (the engine layers configuration and runtime overrides on top). */
 export const graphModeDeclaration: ModeDeclaration = {
@@ -11,12 +12,14 @@ export const graphModeDeclaration: ModeDeclaration = {
  * The four judgements a node is scored on; the node's score is their mean,
  * computed in code (see graphScore in the graph handler).
  */
-export const graphCriteriaSchema = z.object({
-  relevance: z.number().min(0).max(1).describe("How directly it advances the problem, 0..1"),
-  validity: z.number().min(0).max(1).describe("Whether the reasoning is logically and factually sound, 0..1"),
-  depth: z.number().min(0).max(1).describe("How much non-obvious insight it adds, 0..1"),
-  novelty: z.number().min(0).max(1).describe("How different it is from the steps before it, 0..1"),
-});
+export const graphCriteriaSchema = lazySchema(() =>
+  z.object({
+    relevance: z.number().min(0).max(1).describe("How directly it advances the problem, 0..1"),
+    validity: z.number().min(0).max(1).describe("Whether the reasoning is logically and factually sound, 0..1"),
+    depth: z.number().min(0).max(1).describe("How much non-obvious insight it adds, 0..1"),
+    novelty: z.number().min(0).max(1).describe("How different it is from the steps before it, 0..1"),
+  }),
+);
 export type GraphCriteria = z.infer<typeof graphCriteriaSchema>;
 
 const scoringRubric =
@@ -48,10 +51,12 @@ export function formatLineage(problem: string | null, lineage: readonly string[]
   return `${problem ? `Problem: ${problem}\n\n` : ""}Path from the root of the graph:\n${steps.join("\n")}`;
 }
 
-export const continuationAnswerSchema = z.object({
-  content: z.string().min(1).describe("The new thought: one concrete reasoning step that continues the path"),
-  criteria: graphCriteriaSchema,
-});
+export const continuationAnswerSchema = lazySchema(() =>
+  z.object({
+    content: z.string().min(1).describe("The new thought: one concrete reasoning step that continues the path"),
+    criteria: graphCriteriaSchema,
+  }),
+);
 
 export const graphContinuationMode = defineMode({
   ...graphModeDeclaration,
@@ -67,10 +72,12 @@ export const graphContinuationMode = defineMode({
   output: continuationAnswerSchema,
 });
 
-export const scoreAnswerSchema = z.object({
-  criteria: graphCriteriaSchema,
-  rationale: z.string().min(1).describe("One or two sentences justifying the scores"),
-});
+export const scoreAnswerSchema = lazySchema(() =>
+  z.object({
+    criteria: graphCriteriaSchema,
+    rationale: z.string().min(1).describe("One or two sentences justifying the scores"),
+  }),
+);
 
 export const graphScoreMode = defineMode({
   ...graphModeDeclaration,
@@ -84,13 +91,17 @@ export const graphScoreMode = defineMode({
   output: scoreAnswerSchema,
 });
 
-export const aggregateAnswerSchema = z.object({
-  insight: z
-    .string()
-    .min(1)
-    .describe("One unified thought that combines what is strongest in the given thoughts and resolves their tensions"),
-  criteria: graphCriteriaSchema,
-});
+export const aggregateAnswerSchema = lazySchema(() =>
+  z.object({
+    insight: z
+      .string()
+      .min(1)
+      .describe(
+        "One unified thought that combines what is strongest in the given thoughts and resolves their tensions",
+      ),
+    criteria: graphCriteriaSchema,
+  }),
+);
 
 export const graphAggregateMode = defineMode({
   ...graphModeDeclaration,
@@ -110,11 +121,13 @@ export const graphAggregateMode = defineMode({
   output: aggregateAnswerSchema,
 });
 
-export const refineAnswerSchema = z.object({
-  critique: z.string().min(1).describe("What is weak or missing in the thought"),
-  refined_content: z.string().min(1).describe("The thought rewritten to fix the critique"),
-  criteria: graphCriteriaSchema.describe("Scores of the refined thought"),
-});
+export const refineAnswerSchema = lazySchema(() =>
+  z.object({
+    critique: z.string().min(1).describe("What is weak or missing in the thought"),
+    refined_content: z.string().min(1).describe("The thought rewritten to fix the critique"),
+    criteria: graphCriteriaSchema.describe("Scores of the refined thought"),
+  }),
+);
 
 export const graphRefineMode = defineMode({
   ...graphModeDeclaration,
@@ -129,12 +142,14 @@ export const graphRefineMode = defineMode({
   output: refineAnswerSchema,
 });
 
-export const finalizeAnswerSchema = z.object({
-  conclusions: z
-    .array(z.string().min(1))
-    .min(1)
-    .describe("The conclusions the reasoning supports, most important first"),
-});
+export const finalizeAnswerSchema = lazySchema(() =>
+  z.object({
+    conclusions: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe("The conclusions the reasoning supports, most important first"),
+  }),
+);
 
 export const graphFinalizeMode = defineMode({
   ...graphModeDeclaration,

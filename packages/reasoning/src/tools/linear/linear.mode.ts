@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `linear` mode and its default model settings, declared on every `linear` definition (the engine layers configuration and runtime overrides on top). */
 export const linearModeDeclaration: ModeDeclaration = {
@@ -7,11 +8,13 @@ export const linearModeDeclaration: ModeDeclaration = {
   settings: { temperature: 0.7, maxTokens: 2000 },
 };
 
-export const linearAnswerSchema = z.object({
-  content: z.string().min(1).describe("The next step of reasoning that logically continues the thought"),
-  confidence: z.number().min(0).max(1).describe("Confidence that this continuation is correct, 0..1"),
-  next_step: z.string().describe("The most useful next reasoning step"),
-});
+export const linearAnswerSchema = lazySchema(() =>
+  z.object({
+    content: z.string().min(1).describe("The next step of reasoning that logically continues the thought"),
+    confidence: z.number().min(0).max(1).describe("Confidence that this continuation is correct, 0..1"),
+    next_step: z.string().describe("The most useful next reasoning step"),
+  }),
+);
 
 export const linearMode = defineMode({
   ...linearModeDeclaration,

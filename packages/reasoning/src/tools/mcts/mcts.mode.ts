@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `mcts` mode and its default model settings, declared on every `mcts` definition (the engine layers configuration and runtime overrides on top). */
 export const mctsModeDeclaration: ModeDeclaration = {
@@ -16,13 +17,15 @@ export function formatSearchPath(steps: readonly string[], charactersPerStep = 1
   return lines.join("\n");
 }
 
-export const mctsExpansionAnswerSchema = z.object({
-  steps: z
-    .array(z.string().min(1).describe("One candidate next reasoning step"))
-    .min(1)
-    .max(5)
-    .describe("Distinct candidate next steps, each a different move"),
-});
+export const mctsExpansionAnswerSchema = lazySchema(() =>
+  z.object({
+    steps: z
+      .array(z.string().min(1).describe("One candidate next reasoning step"))
+      .min(1)
+      .max(5)
+      .describe("Distinct candidate next steps, each a different move"),
+  }),
+);
 
 /** Expansion: the model proposes candidate next steps (the moves of the search). */
 export const mctsExpansionMode = defineMode({
@@ -38,17 +41,19 @@ export const mctsExpansionMode = defineMode({
   output: mctsExpansionAnswerSchema,
 });
 
-export const mctsEvaluationAnswerSchema = z.object({
-  value: z
-    .number()
-    .min(0)
-    .max(1)
-    .describe("How likely this line of reasoning is to lead to a correct, useful solution, 0..1"),
-  reaches_conclusion: z
-    .boolean()
-    .describe("True when the last step already is a complete answer (the line need not be extended)"),
-  rationale: z.string().min(1).describe("One or two sentences"),
-});
+export const mctsEvaluationAnswerSchema = lazySchema(() =>
+  z.object({
+    value: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("How likely this line of reasoning is to lead to a correct, useful solution, 0..1"),
+    reaches_conclusion: z
+      .boolean()
+      .describe("True when the last step already is a complete answer (the line need not be extended)"),
+    rationale: z.string().min(1).describe("One or two sentences"),
+  }),
+);
 
 /** Evaluation: the model judges a line of reasoning (the simulation's reward, 0..1). */
 export const mctsEvaluationMode = defineMode({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `reflection` mode and its default model settings, declared on every `reflection` definition (the engine layers configuration and runtime overrides on top). */
 export const reflectionModeDeclaration: ModeDeclaration = {
@@ -46,16 +47,18 @@ export function rubricQuality(scores: Readonly<Record<RubricCriterion, number>>)
 const criterionScore = (question: string) =>
   z.number().min(0).max(1).describe(`${question} 0..1 (0.5 ordinary, 0.8 sound with minor gaps)`);
 
-export const critiqueAnswerSchema = z.object({
-  scores: z.object(
-    Object.fromEntries(
-      reflectionRubric.map((criterion) => [criterion.name, criterionScore(criterion.question)]),
-    ) as Record<RubricCriterion, z.ZodNumber>,
-  ),
-  strengths: z.array(z.string().min(1)).describe("What the draft does well, concretely"),
-  weaknesses: z.array(z.string().min(1)).describe("What is wrong or missing, concretely, worst first"),
-  recommendations: z.array(z.string().min(1)).describe("How to fix each weakness"),
-});
+export const critiqueAnswerSchema = lazySchema(() =>
+  z.object({
+    scores: z.object(
+      Object.fromEntries(
+        reflectionRubric.map((criterion) => [criterion.name, criterionScore(criterion.question)]),
+      ) as Record<RubricCriterion, z.ZodNumber>,
+    ),
+    strengths: z.array(z.string().min(1)).describe("What the draft does well, concretely"),
+    weaknesses: z.array(z.string().min(1)).describe("What is wrong or missing, concretely, worst first"),
+    recommendations: z.array(z.string().min(1)).describe("How to fix each weakness"),
+  }),
+);
 export type CritiqueAnswer = z.infer<typeof critiqueAnswerSchema>;
 
 /** Critique of one draft against the rubric; it does not rewrite the draft. */
@@ -74,13 +77,15 @@ export const critiqueMode = defineMode({
   output: critiqueAnswerSchema,
 });
 
-export const revisionAnswerSchema = z.object({
-  refined_content: z
-    .string()
-    .min(1)
-    .describe("The whole draft rewritten so that every weakness named in the critique is fixed"),
-  changes: z.array(z.string().min(1)).describe("What was changed, one entry per weakness addressed"),
-});
+export const revisionAnswerSchema = lazySchema(() =>
+  z.object({
+    refined_content: z
+      .string()
+      .min(1)
+      .describe("The whole draft rewritten so that every weakness named in the critique is fixed"),
+    changes: z.array(z.string().min(1)).describe("What was changed, one entry per weakness addressed"),
+  }),
+);
 
 /** Renders a critique for the revision prompt. */
 export function formatCritique(critique: CritiqueAnswer): string {
@@ -108,13 +113,15 @@ export const revisionMode = defineMode({
   output: revisionAnswerSchema,
 });
 
-export const evaluationAnswerSchema = z.object({
-  quality_score: z.number().min(0).max(1).describe("Overall quality of the session's reasoning, 0..1"),
-  coherence_score: z.number().min(0).max(1).describe("How well the steps hang together, 0..1"),
-  strengths: z.array(z.string()),
-  weaknesses: z.array(z.string()),
-  recommendations: z.array(z.string()),
-});
+export const evaluationAnswerSchema = lazySchema(() =>
+  z.object({
+    quality_score: z.number().min(0).max(1).describe("Overall quality of the session's reasoning, 0..1"),
+    coherence_score: z.number().min(0).max(1).describe("How well the steps hang together, 0..1"),
+    strengths: z.array(z.string()),
+    weaknesses: z.array(z.string()),
+    recommendations: z.array(z.string()),
+  }),
+);
 
 export const evaluationMode = defineMode({
   ...reflectionModeDeclaration,

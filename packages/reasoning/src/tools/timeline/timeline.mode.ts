@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `timeline` mode and its default model settings, declared on every `timeline` definition (the engine layers configuration and runtime overrides on top). */
 export const timelineModeDeclaration: ModeDeclaration = {
@@ -7,10 +8,12 @@ export const timelineModeDeclaration: ModeDeclaration = {
   settings: { temperature: 0.7, maxTokens: 2500 },
 };
 
-export const timelineBranchAnswerSchema = z.object({
-  label: z.string().min(1).max(80).describe("A short name for the alternative path"),
-  content: z.string().min(1).describe("How events unfold along the alternative path, from the fork onward"),
-});
+export const timelineBranchAnswerSchema = lazySchema(() =>
+  z.object({
+    label: z.string().min(1).max(80).describe("A short name for the alternative path"),
+    content: z.string().min(1).describe("How events unfold along the alternative path, from the fork onward"),
+  }),
+);
 
 /** Used when `branch` is called without content: the model proposes the alternative path. */
 export const timelineBranchMode = defineMode({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineMode, type ModeDeclaration } from "@deliberate/engine";
+import { lazySchema } from "@deliberate/contracts";
 
 /** The `tree` mode and its default model settings, declared on every `tree` definition (the engine layers configuration and runtime overrides on top). */
 export const treeModeDeclaration: ModeDeclaration = {
@@ -7,18 +8,20 @@ export const treeModeDeclaration: ModeDeclaration = {
   settings: { temperature: 0.8, maxTokens: 3000, stream: true },
 };
 
-export const treeAnswerSchema = z.object({
-  branches: z
-    .array(
-      z.object({
-        content: z.string().min(1).describe("This path of reasoning: the approach and its first steps"),
-        score: z.number().min(0).max(1).describe("How promising this path is, 0..1"),
-      }),
-    )
-    .min(2)
-    .max(4),
-  recommendation: z.string().describe("Which path to explore first and why"),
-});
+export const treeAnswerSchema = lazySchema(() =>
+  z.object({
+    branches: z
+      .array(
+        z.object({
+          content: z.string().min(1).describe("This path of reasoning: the approach and its first steps"),
+          score: z.number().min(0).max(1).describe("How promising this path is, 0..1"),
+        }),
+      )
+      .min(2)
+      .max(4),
+    recommendation: z.string().describe("Which path to explore first and why"),
+  }),
+);
 
 export const treeMode = defineMode({
   ...treeModeDeclaration,
