@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toJsonSchema } from "./json-schema.ts";
-import { lazySchema } from "./lazy-schema.ts";
+import { builtSchema, lazySchema } from "./lazy-schema.ts";
 import { parseInput } from "./validation.ts";
 
 /** A schema and how many times it was built. */
@@ -33,6 +33,27 @@ describe("lazySchema", () => {
     }
     expect(list.builds()).toBe(1);
     expect(item.builds()).toBe(1);
+  });
+
+  it("once built, holds the schemas it was composed of, not their stand-ins (a parse meets no Proxy)", () => {
+    const item = lazySchema(itemShape);
+    const direction = lazySchema(() => z.enum(["benefit", "cost"]));
+    const list = lazySchema(() =>
+      z.object({
+        items: z.array(item).min(1),
+        either: z.union([item, z.string()]),
+        direction: direction.optional(),
+        nested: z.object({ item }),
+      }),
+    );
+    const built = builtSchema(list);
+    expect(built).not.toBe(list);
+    const shape = built.shape;
+    expect(shape.items._zod.def.element).toBe(builtSchema(item));
+    expect(shape.either.options[0]).toBe(builtSchema(item));
+    expect(shape.direction.unwrap()).toBe(builtSchema(direction));
+    expect(shape.nested.shape.item).toBe(builtSchema(item));
+    expect(builtSchema(shape)).toBe(shape);
   });
 
   it("parses, refuses and names fields exactly as the schema it stands for", () => {
