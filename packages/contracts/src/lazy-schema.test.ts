@@ -58,7 +58,9 @@ describe("lazySchema", () => {
 
   it("parses, refuses and names fields exactly as the schema it stands for", () => {
     const eager = z.object({ items: z.array(itemShape()).min(1), note: z.string().optional() });
-    const lazy = lazySchema(() => z.object({ items: z.array(lazySchema(itemShape)).min(1), note: z.string().optional() }));
+    const lazy = lazySchema(() =>
+      z.object({ items: z.array(lazySchema(itemShape)).min(1), note: z.string().optional() }),
+    );
     const values: unknown[] = [
       { items: [{ name: "a", weight: 2 }] },
       { items: [{ name: "a", weight: null }], note: null },
