@@ -23,12 +23,12 @@ const definitionOf = (schema: unknown): Definition | undefined =>
   (schema as { _zod?: { def?: Definition } } | undefined)?._zod?.def;
 
 /** Replaces `holder[key]` when it is a stand-in (a data property only: getters of recursive shapes stay). */
-function replaceStandIn(holder: Record<string | number, unknown>, key: string | number, seen: Set<object>): void {
+function replaceStandIn(holder: object, key: string | number, seen: Set<object>): void {
   const descriptor = Object.getOwnPropertyDescriptor(holder, key);
   if (descriptor === undefined || !("value" in descriptor)) return;
   const child = descriptor.value as unknown;
   const built = builtSchema(child);
-  if (built !== child && descriptor.writable) holder[key] = built;
+  if (built !== child && descriptor.writable) (holder as Record<string | number, unknown>)[key] = built;
   resolveStandIns(built, seen);
 }
 
