@@ -2,6 +2,7 @@ import { DeliberateError } from "@deliberate/base";
 import { Kysely, PostgresDialect } from "kysely";
 import type pg from "pg";
 import type { Database } from "./database.ts";
+import { withWriteBatches } from "./postgres-write-batch.ts";
 import { withStorableText } from "./storable-text.ts";
 
 export interface OpenPostgresOptions {
@@ -29,6 +30,9 @@ const oids = {
   timestamptz: 1184,
   jsonb: 3802,
 } as const;
+
+/** `pg`'s parameter serialiser, exported at run time though its types leave it out. */
+type PgWithUtils = typeof pg & { utils: { prepareValue(value: unknown): unknown } };
 
 /**
  * `pg`, loaded on first use: loading it makes Node 20 load its fetch implementation (its stream module
@@ -91,7 +95,8 @@ export function redactDatabaseUrl(url: string): string {
  * Postgres `text` cannot hold, is stored as U+FFFD (`withStorableText`).
  */
 export async function openPostgresDatabase(options: OpenPostgresOptions): Promise<Kysely<Database>> {
-  const { Pool, types } = await loadPg();
+  const pgModule = await loadPg();
+  const { Pool, types } = pgModule;
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
@@ -115,5 +120,9 @@ export async function openPostgresDatabase(options: OpenPostgresOptions): Promis
       cause: error,
     });
   }
-  return new Kysely<Database>({ dialect: withStorableText(new PostgresDialect({ pool })) });
+  // A plain transaction's writes reach the server with its COMMIT, in one round trip (postgres-write-batch.ts).
+  const quoting = { prepareValue: (pgModule as PgWithUtils).utils.prepareValue, escapeLiteral: pgModule.escapeLiteral };
+  return new Kysely<Database>({
+    dialect: withWriteBatches(withStorableText(new PostgresDialect({ pool })), quoting),
+  });
 }
