@@ -78,6 +78,50 @@ function sameShapeAsSqlite(types: typeof pg.types): pg.CustomTypesConfig {
   };
 }
 
+/** Whether an error a query failed with leaves its connection unusable (the server ends it, or the socket is gone). */
+function endsTheConnection(error: unknown): boolean {
+  const severity = (error as { severity?: unknown } | null)?.severity;
+  // Server errors carry a severity: FATAL and PANIC end the session. Errors without one are the client's own
+  // (a closed socket, a connection timeout).
+  return severity === undefined || severity === "FATAL" || severity === "PANIC";
+}
+
+/**
+ * `pool` as kysely uses it, but a client whose query failed with an error that
+ * ends the connection (57P01 when an administrator or a restart terminates it)
+ * is released as broken, so the pool destroys it. Released as usual, it would
+ * go back to the pool before `pg` has read the socket's close, and the next
+ * caller's statement would fail on it ("Connection terminated unexpectedly").
+ */
+function droppingEndedClients(pool: pg.Pool): { connect(): Promise<pg.PoolClient>; end(): Promise<void> } {
+  const ended = new WeakSet<pg.PoolClient>();
+  const watched = new WeakSet<pg.PoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      if (!watched.has(client)) {
+        watched.add(client);
+        client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+          // The class's method, looked up at each call (as a call on the client would).
+          const query = Object.getPrototypeOf(this).query as (...inner: unknown[]) => unknown;
+          const result = query.apply(this, args);
+          if (result instanceof Promise)
+            result.catch((error: unknown) => {
+              if (endsTheConnection(error)) ended.add(client);
+            });
+          return result;
+        } as typeof client.query;
+      }
+      // pg-pool gives a client a new `release` at every checkout.
+      const release = client.release;
+      client.release = (error?: Error | boolean) =>
+        release.call(client, error ?? (ended.has(client) ? new Error("the connection was ended") : undefined));
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
+
 /** The URL with its password replaced by `***`, for logs and errors. */
 export function redactDatabaseUrl(url: string): string {
   try {
@@ -123,6 +167,6 @@ export async function openPostgresDatabase(options: OpenPostgresOptions): Promis
   // A plain transaction's writes reach the server with its COMMIT, in one round trip (postgres-write-batch.ts).
   const quoting = { prepareValue: (pgModule as PgWithUtils).utils.prepareValue, escapeLiteral: pgModule.escapeLiteral };
   return new Kysely<Database>({
-    dialect: withWriteBatches(withStorableText(new PostgresDialect({ pool })), quoting),
+    dialect: withWriteBatches(withStorableText(new PostgresDialect({ pool: droppingEndedClients(pool) })), quoting),
   });
 }

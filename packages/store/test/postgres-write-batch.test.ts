@@ -1,4 +1,5 @@
 import { isTransientDatabaseFault, toDeliberateError } from "@deliberate/base";
+import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runDeferrableWrite } from "../src/deferrable-write.ts";
@@ -152,8 +153,9 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     await decisionCall(store, "ses_fourth", "th_fourth");
     const sessions = await store.db.selectFrom("sessions").select("id").orderBy("id").execute();
     expect(sessions.map((row) => row.id)).toEqual(["ses_first", "ses_fourth", "ses_third"]);
-    const counters = await store.db.selectFrom("deliberate_sequences").select(["key", "next_position"]).orderBy("key").execute();
-    expect(counters).toEqual([
+    const counters = await sql<{ key: string; next_position: number }>`
+      select key, next_position from deliberate_sequences order by key`.execute(store.db);
+    expect(counters.rows).toEqual([
       { key: "ses_first", next_position: 1 },
       { key: "ses_fourth", next_position: 1 },
       { key: "ses_third", next_position: 1 },
@@ -231,13 +233,16 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
       await repositories.thoughts.append({ id: "th_killed", session_id: "ses_killed", mode: "m", content: "x", created_at: now });
     });
     const committing = scope.commit().catch((error: unknown) => error);
+    let pid: number | undefined;
     await until(async () => {
-      const active = await side.query(
+      const active = await side.query<{ pid: number }>(
         "select pid from pg_stat_activity where application_name = 'killed_commit' and query like '%pg_sleep%' and state = 'active'",
       );
-      return active.rows.length === 1;
+      pid = active.rows[0]?.pid;
+      return pid !== undefined;
     });
-    await side.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'killed_commit'");
+    // Only the committing connection: the pool's idle one stays (killing it too would race the next call).
+    await side.query("select pg_terminate_backend($1)", [pid]);
     const failure = await committing;
     expect(failure).toBeInstanceOf(Error);
     expect(isTransientDatabaseFault(failure)).toBe(true);
