@@ -16,7 +16,7 @@ export interface RoundTripCounter {
  * with untyped messages (an SSL request, the startup packet), then typed ones.
  */
 function countingFrontend(onRoundTrip: () => void): (chunk: Buffer) => void {
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let started = false;
   return (chunk) => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
