@@ -116,11 +116,16 @@ async function load(
 const decisionBody = JSON.stringify({
   type: "weighted",
   question: "Which database?",
-  options: ["SQLite", "Postgres"],
-  criteria: [{ name: "cost", weight: 0.6, direction: "cost" }, { name: "scale" }],
+  options: ["SQLite", "Postgres", "DuckDB"],
+  criteria: [
+    { name: "cost", weight: 0.5, direction: "cost" },
+    { name: "scale", weight: 0.3 },
+    { name: "ops", weight: 0.2 },
+  ],
   scores: [
-    [1, 5],
-    [6, 9],
+    [1, 5, 9],
+    [6, 9, 5],
+    [2, 6, 7],
   ],
 });
 
