@@ -92,7 +92,10 @@ describe.skipIf(!testDialects.includes("postgres"))("inlined literals on Postgre
           await client.query("delete from typed");
           await client.query(insert, [...parameters]);
           await client.query(inlineParameters(insert, [n, i, b, JSON.stringify(j), t, a], quoting));
-          const rows = await client.query({ text: "select n::text, i, b, j::text, t::text, a::text from typed", rowMode: "array" });
+          const rows = await client.query({
+            text: "select n::text, i, b, j::text, t::text, a::text from typed",
+            rowMode: "array",
+          });
           expect(rows.rows).toHaveLength(2);
           expect(rows.rows[1]).toEqual(rows.rows[0]);
         },

@@ -51,6 +51,12 @@ class WriteBatchingConnection implements DatabaseConnection {
     private readonly quoting: PgQuoting,
   ) {}
 
+  /** A checkout starts with no transaction (one abandoned by an earlier holder never sent its held writes). */
+  checkedOut(): this {
+    this.#end();
+    return this;
+  }
+
   /** A plain BEGIN: sent with the first statement that cannot wait. */
   holdBegin(): void {
     this.#state = "held";
@@ -167,7 +173,7 @@ class WriteBatchingDriver implements Driver {
       wrapped = new WriteBatchingConnection(connection, this.quoting);
       this.#wrapped.set(connection, wrapped);
     }
-    return wrapped;
+    return wrapped.checkedOut();
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const batching = connection as WriteBatchingConnection;

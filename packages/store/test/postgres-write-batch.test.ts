@@ -42,10 +42,7 @@ async function sideClient(url: string): Promise<pg.Client> {
 async function countQueries<T>(work: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
   const queries: string[] = [];
   const original = pg.Client.prototype.query;
-  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
-    this: pg.Client,
-    ...args: unknown[]
-  ) {
+  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
     const first = args[0];
     queries.push(typeof first === "string" ? first : String((first as { text?: unknown })?.text ?? first));
     return (original as (...inner: unknown[]) => unknown).apply(this, args) as never;
@@ -107,7 +104,13 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     const { queries: appendQueries } = await countQueries(async () => {
       await scope.store.transaction(async (repositories) => {
         await repositories.sessions.touch({ id: "ses_one", now });
-        await repositories.thoughts.append({ id: "th_two", session_id: "ses_one", mode: "m", content: "2", created_at: now });
+        await repositories.thoughts.append({
+          id: "th_two",
+          session_id: "ses_one",
+          mode: "m",
+          content: "2",
+          created_at: now,
+        });
       });
       await scope.commit();
     });
@@ -126,7 +129,13 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     const { queries } = await countQueries(() =>
       scope.store.transaction(async (repositories) => {
         await repositories.sessions.create({ id: "ses_held", mode: "m", now });
-        await repositories.thoughts.append({ id: "th_held", session_id: "ses_held", mode: "m", content: "x", created_at: now });
+        await repositories.thoughts.append({
+          id: "th_held",
+          session_id: "ses_held",
+          mode: "m",
+          content: "x",
+          created_at: now,
+        });
       }),
     );
     expect(queries).toEqual([]);
@@ -169,10 +178,22 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     const { result, queries } = await countQueries(async () => {
       const seen = await scope.store.transaction(async (repositories) => {
         await repositories.sessions.create({ id: "ses_read", mode: "m", now });
-        await repositories.thoughts.append({ id: "th_r1", session_id: "ses_read", mode: "m", content: "1", created_at: now });
+        await repositories.thoughts.append({
+          id: "th_r1",
+          session_id: "ses_read",
+          mode: "m",
+          content: "1",
+          created_at: now,
+        });
         const session = await repositories.sessions.find("ses_read");
         const count = await repositories.thoughts.count("ses_read");
-        await repositories.thoughts.append({ id: "th_r2", session_id: "ses_read", mode: "m", content: "2", created_at: now });
+        await repositories.thoughts.append({
+          id: "th_r2",
+          session_id: "ses_read",
+          mode: "m",
+          content: "2",
+          created_at: now,
+        });
         return { session, count };
       });
       // Outside the call nothing is visible yet: its transaction is open, not committed.
@@ -206,7 +227,13 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     const scope = createCallScope(store);
     const caught = await scope.store.transaction(async (repositories) => {
       await repositories.sessions.create({ id: "ses_caught", mode: "m", now });
-      await repositories.thoughts.append({ id: "th_taken", session_id: "ses_caught", mode: "m", content: "x", created_at: now });
+      await repositories.thoughts.append({
+        id: "th_taken",
+        session_id: "ses_caught",
+        mode: "m",
+        content: "x",
+        created_at: now,
+      });
       // The read sends the waiting writes; the duplicate id fails there, and this work swallows the error.
       return repositories.sessions.find("ses_caught").then(
         () => undefined,
@@ -222,6 +249,26 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     expect(await sessionsOf(side)).toEqual(["ses_next", "ses_taken"]);
   });
 
+  it("refuse to commit after any failed statement the handler caught, not only a deferred one", async () => {
+    const { store, url } = await openNamed("caught_direct");
+    const side = await sideClient(url);
+    await decisionCall(store, "ses_taken", "th_taken");
+    const scope = createCallScope(store);
+    await scope.store.transaction(async (repositories) => {
+      await repositories.sessions.create({ id: "ses_kept", mode: "m", now });
+      // A statement run at once (not deferrable) fails, and the work goes on as if nothing happened.
+      const failure =
+        await sql`insert into sessions (id, mode, created_at, updated_at) values (${"ses_taken"}, 'm', ${now}, ${now})`
+          .execute(repositories.db)
+          .catch((error: unknown) => error);
+      expect((failure as { code?: string }).code).toBe("23505");
+    });
+    // Postgres would answer this COMMIT with ROLLBACK and no error: the call must not be acknowledged.
+    await expect(scope.commit()).rejects.toMatchObject({ code: "23505" });
+    await scope.rollback();
+    expect(await sessionsOf(side)).toEqual(["ses_taken"]);
+  });
+
   it("fail as a transient fault, leaving nothing, when the connection is killed during the commit", async () => {
     const { store, url } = await openNamed("killed_commit");
     const side = await sideClient(url);
@@ -230,7 +277,13 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
       await repositories.sessions.create({ id: "ses_killed", mode: "m", now });
       // A write that takes its time, so the commit is in flight when the connection is killed.
       await runDeferrableWrite(repositories.db, "select pg_sleep($1)", [30]);
-      await repositories.thoughts.append({ id: "th_killed", session_id: "ses_killed", mode: "m", content: "x", created_at: now });
+      await repositories.thoughts.append({
+        id: "th_killed",
+        session_id: "ses_killed",
+        mode: "m",
+        content: "x",
+        created_at: now,
+      });
     });
     const committing = scope.commit().catch((error: unknown) => error);
     let pid: number | undefined;
@@ -261,7 +314,13 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     await scope.store.transaction(async (repositories) => {
       await repositories.sessions.create({ id: "ses_open", mode: "m", now });
       expect(await repositories.sessions.find("ses_open")).toBeDefined();
-      await repositories.thoughts.append({ id: "th_open", session_id: "ses_open", mode: "m", content: "x", created_at: now });
+      await repositories.thoughts.append({
+        id: "th_open",
+        session_id: "ses_open",
+        mode: "m",
+        content: "x",
+        created_at: now,
+      });
     });
     const ended = await side.query(
       "select pg_terminate_backend(pid) as ended from pg_stat_activity where application_name = 'killed_open' and state like 'idle in transaction%'",

@@ -134,7 +134,11 @@ const decisionBody = JSON.stringify({
  * each kind one at a time, then the round trips per request (its invocation rows included, batched as in
  * service; anything else it sent meanwhile too, e.g. a lease renewal, so the figure is an upper bound).
  */
-async function countRoundTrips(url: string, base: Record<string, string>, requests = 100): Promise<RoundTripsPerRequest> {
+async function countRoundTrips(
+  url: string,
+  base: Record<string, string>,
+  requests = 100,
+): Promise<RoundTripsPerRequest> {
   const counter = await startRoundTripCounter(url);
   const replica = await startReplica({ kind: "api", env: { ...base, DATABASE_URL: counter.url } });
   await seed({ url });
