@@ -12,10 +12,11 @@
  * resolves the query only after the server says it is done (ReadyForQuery), so
  * nothing is acknowledged before it is committed.
  *
- * Any other statement on the transaction (a read, a savepoint, a write that
- * returns rows) first sends the waiting writes, led by BEGIN, as one query,
- * then runs as usual: reads see the transaction's earlier writes, at the cost
- * of more round trips. A transaction with settings (`snapshot`'s repeatable
+ * Any other statement on the transaction (a read, a write that returns rows)
+ * first sends the waiting writes, led by BEGIN, as one query, then runs as
+ * usual: reads see the transaction's earlier writes, at the cost of more round
+ * trips. A savepoint command (savepoint, release, rollback to) goes at the end
+ * of that one query: it returns nothing. A transaction with settings (`snapshot`'s repeatable
  * read, read only) begins when asked, as before.
  *
  * And whatever was batched or not: once a statement of the open transaction
@@ -36,6 +37,10 @@ import { DeferrableWrite } from "./deferrable-write.ts";
 import { inlineParameters, type PgQuoting } from "./postgres-literal.ts";
 
 const noRows: QueryResult<never> = Object.freeze({ rows: [] as never[] });
+
+/** `savepoint x`, `release [savepoint] x`, `rollback to [savepoint] x` (kysely's and the call scope's spellings). */
+const savepointCommand =
+  /^\s*(savepoint|release(\s+savepoint)?|rollback\s+to(\s+savepoint)?)\s+("[^"]+"|[A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$/i;
 
 /** A pooled connection that holds back a plain transaction's BEGIN and its deferrable writes. */
 class WriteBatchingConnection implements DatabaseConnection {
@@ -75,6 +80,12 @@ class WriteBatchingConnection implements DatabaseConnection {
     if (this.#state === "idle") return this.inner.executeQuery<R>(query);
     if (query instanceof DeferrableWrite) {
       this.#waiting.push(inlineParameters(query.sql, query.parameters, this.quoting));
+      return noRows as QueryResult<R>;
+    }
+    if (query.parameters.length === 0 && savepointCommand.test(query.sql)) {
+      // A savepoint, its release or a rollback to it returns nothing: it ends the batch that goes now.
+      this.#waiting.push(query.sql);
+      await this.#sendWaiting();
       return noRows as QueryResult<R>;
     }
     await this.#sendWaiting();

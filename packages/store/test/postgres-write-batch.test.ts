@@ -220,6 +220,27 @@ describe.skipIf(!testDialects.includes("postgres"))("a call's writes on Postgres
     expect(await sessionsOf(side)).toEqual(["ses_read"]);
   });
 
+  it("send a later work's savepoint with the writes before it, and roll back to it when a write of that work fails", async () => {
+    const { store, url } = await openNamed("two_works");
+    const side = await sideClient(url);
+    await decisionCall(store, "ses_taken", "th_taken");
+    const scope = createCallScope(store);
+    const { queries } = await countQueries(async () => {
+      await scope.store.transaction((repositories) => repositories.sessions.create({ id: "ses_w1", mode: "m", now }));
+      await scope.store.transaction((repositories) => repositories.sessions.create({ id: "ses_w2", mode: "m", now }));
+      // This work's write collides; it fails when its release sends it, and only it is undone.
+      const failed = scope.store.transaction((repositories) =>
+        repositories.sessions.create({ id: "ses_taken", mode: "m", now }),
+      );
+      await expect(failed).rejects.toMatchObject({ code: "23505" });
+      await scope.commit();
+    });
+    // begin + w1 + savepoint; w2 + release; savepoint; w3 + release (fails); rollback to; release; commit.
+    expect(queries).toHaveLength(7);
+    expect(queries[0]).toMatch(/^begin;\n.*;\nsavepoint call_1$/s);
+    expect(await sessionsOf(side)).toEqual(["ses_taken", "ses_w1", "ses_w2"]);
+  });
+
   it("refuse to commit a transaction whose statement failed though the failure was caught (Postgres would answer ROLLBACK)", async () => {
     const { store, url } = await openNamed("caught");
     const side = await sideClient(url);
