@@ -2,6 +2,7 @@ import { DeliberateError } from "@deliberate/base";
 import { Kysely, PostgresDialect } from "kysely";
 import type pg from "pg";
 import type { Database } from "./database.ts";
+import { withWriteBatches } from "./postgres-write-batch.ts";
 import { withStorableText } from "./storable-text.ts";
 
 export interface OpenPostgresOptions {
@@ -29,6 +30,9 @@ const oids = {
   timestamptz: 1184,
   jsonb: 3802,
 } as const;
+
+/** `pg`'s parameter serialiser, exported at run time though its types leave it out. */
+type PgWithUtils = typeof pg & { utils: { prepareValue(value: unknown): unknown } };
 
 /**
  * `pg`, loaded on first use: loading it makes Node 20 load its fetch implementation (its stream module
@@ -74,6 +78,50 @@ function sameShapeAsSqlite(types: typeof pg.types): pg.CustomTypesConfig {
   };
 }
 
+/** Whether an error a query failed with leaves its connection unusable (the server ends it, or the socket is gone). */
+function endsTheConnection(error: unknown): boolean {
+  const severity = (error as { severity?: unknown } | null)?.severity;
+  // Server errors carry a severity: FATAL and PANIC end the session. Errors without one are the client's own
+  // (a closed socket, a connection timeout).
+  return severity === undefined || severity === "FATAL" || severity === "PANIC";
+}
+
+/**
+ * `pool` as kysely uses it, but a client whose query failed with an error that
+ * ends the connection (57P01 when an administrator or a restart terminates it)
+ * is released as broken, so the pool destroys it. Released as usual, it would
+ * go back to the pool before `pg` has read the socket's close, and the next
+ * caller's statement would fail on it ("Connection terminated unexpectedly").
+ */
+function droppingEndedClients(pool: pg.Pool): { connect(): Promise<pg.PoolClient>; end(): Promise<void> } {
+  const ended = new WeakSet<pg.PoolClient>();
+  const watched = new WeakSet<pg.PoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      if (!watched.has(client)) {
+        watched.add(client);
+        client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+          // The class's method, looked up at each call (as a call on the client would).
+          const query = Object.getPrototypeOf(this).query as (...inner: unknown[]) => unknown;
+          const result = query.apply(this, args);
+          if (result instanceof Promise)
+            result.catch((error: unknown) => {
+              if (endsTheConnection(error)) ended.add(client);
+            });
+          return result;
+        } as typeof client.query;
+      }
+      // pg-pool gives a client a new `release` at every checkout.
+      const release = client.release;
+      client.release = (error?: Error | boolean) =>
+        release.call(client, error ?? (ended.has(client) ? new Error("the connection was ended") : undefined));
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
+
 /** The URL with its password replaced by `***`, for logs and errors. */
 export function redactDatabaseUrl(url: string): string {
   try {
@@ -91,7 +139,8 @@ export function redactDatabaseUrl(url: string): string {
  * Postgres `text` cannot hold, is stored as U+FFFD (`withStorableText`).
  */
 export async function openPostgresDatabase(options: OpenPostgresOptions): Promise<Kysely<Database>> {
-  const { Pool, types } = await loadPg();
+  const pgModule = await loadPg();
+  const { Pool, types } = pgModule;
   const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
@@ -115,5 +164,9 @@ export async function openPostgresDatabase(options: OpenPostgresOptions): Promis
       cause: error,
     });
   }
-  return new Kysely<Database>({ dialect: withStorableText(new PostgresDialect({ pool })) });
+  // A plain transaction's writes reach the server with its COMMIT, in one round trip (postgres-write-batch.ts).
+  const quoting = { prepareValue: (pgModule as PgWithUtils).utils.prepareValue, escapeLiteral: pgModule.escapeLiteral };
+  return new Kysely<Database>({
+    dialect: withWriteBatches(withStorableText(new PostgresDialect({ pool: droppingEndedClients(pool) })), quoting),
+  });
 }

@@ -1,4 +1,5 @@
-import { type CompiledQuery, type Compilable, createQueryId, type Kysely } from "kysely";
+import { type CompiledQuery, type Compilable, createQueryId, type Kysely, PostgresAdapter } from "kysely";
+import { DeferrableWrite } from "./deferrable-write.ts";
 import { directSqliteOf } from "./direct-sqlite.ts";
 
 /** A placeholder standing for one value while a statement is built once. */
@@ -80,6 +81,8 @@ export function preparedInsert<DB, Column extends string>(
         parameters[position] = row[columns[index % width] as Column] ?? null;
       }
       if (direct !== undefined) direct.run(compiled.sql, parameters);
+      // Nothing is read back: in a Postgres transaction it goes with the COMMIT (postgres-write-batch.ts).
+      else if (adapter instanceof PostgresAdapter) await db.executeQuery(new DeferrableWrite(compiled.sql, parameters));
       else await db.executeQuery({ ...compiled, queryId: createQueryId(), parameters } as CompiledQuery);
     }
   };

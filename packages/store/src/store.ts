@@ -152,7 +152,18 @@ export function createStore<Extra extends object = object>(
             const transaction = await db.startTransaction().execute();
             return {
               repositories: bind(transaction) as Repositories<Extra>,
-              commit: () => transaction.commit().execute(),
+              commit: () =>
+                transaction
+                  .commit()
+                  .execute()
+                  // A failed COMMIT leaves the transaction holding its connection: rolled back, it is released.
+                  .catch(async (error: unknown) => {
+                    await transaction
+                      .rollback()
+                      .execute()
+                      .catch(() => undefined);
+                    throw error;
+                  }),
               rollback: () => transaction.rollback().execute(),
             };
           },

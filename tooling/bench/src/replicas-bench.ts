@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { type Replica, startReplica } from "@deliberate/replicas";
 import { openStore } from "@deliberate/store";
 import { startTestPostgres } from "@deliberate/store/testing/postgres";
+import { startRoundTripCounter } from "./postgres-round-trips.ts";
 import { quantile } from "./statistics.ts";
 
 // Scale-out: the built deliberate-api on SQLite (one process, the embedded
@@ -39,6 +40,16 @@ export interface ReplicaBenchRow {
   setup: string;
   intent: SeriesResult;
   write: SeriesResult;
+  /** Postgres: round trips per request, counted at the protocol (see {@link countRoundTrips}). */
+  roundTrips?: RoundTripsPerRequest;
+}
+
+/** Round trips between one replica and Postgres per request, requests sent one at a time. */
+export interface RoundTripsPerRequest {
+  /** (r2) reasoning_checkpoint create. */
+  checkpoint: number;
+  /** reasoning_decision with scores: a new session and its thought. */
+  decision: number;
 }
 
 const sessions = 50;
@@ -100,6 +111,60 @@ async function load(
     p50: latencies.length > 0 ? quantile(latencies, 0.5) : Number.NaN,
     p99: latencies.length > 0 ? quantile(latencies, 0.99) : Number.NaN,
   };
+}
+
+const decisionBody = JSON.stringify({
+  type: "weighted",
+  question: "Which database?",
+  options: ["SQLite", "Postgres", "DuckDB"],
+  criteria: [
+    { name: "cost", weight: 0.5, direction: "cost" },
+    { name: "scale", weight: 0.3 },
+    { name: "ops", weight: 0.2 },
+  ],
+  scores: [
+    [1, 5, 9],
+    [6, 9, 5],
+    [2, 6, 7],
+  ],
+});
+
+/**
+ * One more replica on `url`'s database, through a proxy counting what it sends Postgres: `requests` writes of
+ * each kind one at a time, then the round trips per request (its invocation rows included, batched as in
+ * service; anything else it sent meanwhile too, e.g. a lease renewal, so the figure is an upper bound).
+ */
+async function countRoundTrips(
+  url: string,
+  base: Record<string, string>,
+  requests = 100,
+): Promise<RoundTripsPerRequest> {
+  const counter = await startRoundTripCounter(url);
+  const replica = await startReplica({ kind: "api", env: { ...base, DATABASE_URL: counter.url } });
+  await seed({ url });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const per = async (path: string, body: (index: number) => string) => {
+      const target = new URL(`${replica.url}${path}`);
+      for (let index = 0; index < 10; index += 1) await send(agent, target, body(index));
+      const before = counter.count();
+      for (let index = 0; index < requests; index += 1) {
+        if ((await send(agent, target, body(index))) < 0) throw new Error(`round-trip count: ${path} failed`);
+      }
+      // The last batch of invocation rows is written at most 20 ms later.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return (counter.count() - before) / requests;
+    };
+    const checkpoint = await per("/v1/tools/reasoning_checkpoint", (index) =>
+      JSON.stringify({ operation: "create", session_id: `bench-${index % sessions}`, name: `count ${index}` }),
+    );
+    const decision = await per("/v1/tools/reasoning_decision", () => decisionBody);
+    return { checkpoint, decision };
+  } finally {
+    agent.destroy();
+    await replica.stop();
+    await counter.stop();
+  }
 }
 
 /** Sessions with a few thoughts each, for the checkpoint writes. */
@@ -192,7 +257,18 @@ export async function runReplicaBench(options: ReplicaBenchOptions = {}): Promis
     for (let round = 0; round < settings.rounds; round += 1) {
       for (const setup of setups) await measureRound(setup, settings);
     }
-    return setups.map((setup) => ({ setup: setup.name, intent: combine(setup.intents), write: combine(setup.writes) }));
+    const roundTrips = await countRoundTrips(await postgres.createDatabase("benchtrips"), base, 100).catch(
+      async (error: unknown) => {
+        process.stderr.write(`round-trip count failed: ${(error as Error).message}\n`);
+        return undefined;
+      },
+    );
+    return setups.map((setup) => ({
+      setup: setup.name,
+      intent: combine(setup.intents),
+      write: combine(setup.writes),
+      ...(setup.name.startsWith("Postgres, 1") && roundTrips !== undefined ? { roundTrips } : {}),
+    }));
   } finally {
     await Promise.all(setups.flatMap((setup) => setup.replicas.map((replica) => replica.stop())));
     await postgres.stop();
@@ -211,6 +287,12 @@ export function formatReplicaBench(rows: readonly ReplicaBenchRow[], connections
   for (const row of rows) {
     lines.push(
       `  ${row.setup.padEnd(21)}${cell(row.intent.requestsPerSecond)}${cell(row.intent.p50, 2)}${cell(row.intent.p99, 2)}${cell(row.intent.errors)}  ${cell(row.write.requestsPerSecond)}${cell(row.write.p50, 2)}${cell(row.write.p99, 2)}${cell(row.write.errors)}`,
+    );
+  }
+  for (const row of rows) {
+    if (row.roundTrips === undefined) continue;
+    lines.push(
+      `  Postgres round trips per request (one replica, requests one at a time, counted at the protocol, invocation rows included): (r2) checkpoint create ${row.roundTrips.checkpoint.toFixed(2)}, reasoning_decision with scores ${row.roundTrips.decision.toFixed(2)}`,
     );
   }
   return lines.join("\n");

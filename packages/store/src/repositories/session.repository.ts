@@ -1,6 +1,8 @@
 import { DeliberateError } from "@deliberate/base";
 import { sql } from "kysely";
 import type { Session } from "@deliberate/contracts";
+import { runDeferrableWrite } from "../deferrable-write.ts";
+import { dialectOf } from "../dialect.ts";
 import { directSqliteOf } from "../direct-sqlite.ts";
 import type { DatabaseExecutor } from "../executor.ts";
 import { preparedQuery } from "../prepared-query.ts";
@@ -19,6 +21,8 @@ const sessionById = preparedQuery((db: DatabaseExecutor, id: string) =>
 export function createSessionRepository(db: DatabaseExecutor) {
   // In a SQLite transaction, the writes of every call run as prepared statements, synchronously (see direct-sqlite.ts).
   const direct = directSqliteOf(db);
+  // On Postgres the writes nobody reads back wait for the transaction's COMMIT, sent with it in one round trip.
+  const postgres = direct === undefined && dialectOf(db) === "postgres";
   return {
     async create(input: { id: string; mode: string; now: string }): Promise<Session> {
       const row: SessionRow = {
@@ -31,6 +35,12 @@ export function createSessionRepository(db: DatabaseExecutor) {
       if (direct !== undefined) {
         direct.run(
           "insert into sessions (id, mode, active_branch_id, created_at, updated_at) values (?, ?, null, ?, ?)",
+          [row.id, row.mode, row.created_at, row.updated_at],
+        );
+      } else if (postgres) {
+        await runDeferrableWrite(
+          db,
+          "insert into sessions (id, mode, active_branch_id, created_at, updated_at) values ($1, $2, null, $3, $4)",
           [row.id, row.mode, row.created_at, row.updated_at],
         );
       } else await db.insertInto("sessions").values(row).execute();
@@ -66,6 +76,12 @@ export function createSessionRepository(db: DatabaseExecutor) {
           input.now,
           input.id,
         ]);
+      if (postgres)
+        return runDeferrableWrite(db, "update sessions set active_branch_id = $1, updated_at = $2 where id = $3", [
+          input.branchId,
+          input.now,
+          input.id,
+        ]);
       await db
         .updateTable("sessions")
         .set({ active_branch_id: input.branchId, updated_at: input.now })
@@ -76,6 +92,8 @@ export function createSessionRepository(db: DatabaseExecutor) {
     async touch(input: { id: string; now: string }): Promise<void> {
       if (direct !== undefined)
         return direct.run("update sessions set updated_at = ? where id = ?", [input.now, input.id]);
+      if (postgres)
+        return runDeferrableWrite(db, "update sessions set updated_at = $1 where id = $2", [input.now, input.id]);
       await db.updateTable("sessions").set({ updated_at: input.now }).where("id", "=", input.id).execute();
     },
 

@@ -1,6 +1,7 @@
 import { DeliberateError } from "@deliberate/base";
 import type { Thought } from "@deliberate/contracts";
 import { SqliteAdapter, sql } from "kysely";
+import { runDeferrableWrite } from "../deferrable-write.ts";
 import { type DirectSqlite, directSqliteOf } from "../direct-sqlite.ts";
 import { dialectOf } from "../dialect.ts";
 import type { DatabaseExecutor } from "../executor.ts";
@@ -128,21 +129,23 @@ async function appendDirect(
 }
 
 /**
- * Postgres: the position reserved and the row inserted in one statement (one
- * round trip): the counter's upsert is a data-modifying CTE the insert reads.
+ * Postgres: the position reserved and the row inserted in one statement: the
+ * counter's upsert is a data-modifying CTE the insert reads. Nothing is read
+ * back, so in a transaction it waits for the COMMIT and goes with it
+ * (`runDeferrableWrite`).
  */
-async function appendInOneStatement(db: DatabaseExecutor, input: NewThought, metadata: string): Promise<void> {
-  const [branchId, parentId, mode, content, confidence, , createdAt] = appendValues(input, metadata);
-  await sql`
+const appendSql = `
     with reserved as (
       insert into deliberate_sequences (scope, key, next_position)
-      values ('thoughts', ${input.session_id}, (select coalesce(max(position) + 1, 0) from thoughts where session_id = ${input.session_id}) + 1)
+      values ('thoughts', $1, (select coalesce(max(position) + 1, 0) from thoughts where session_id = $1) + 1)
       on conflict (scope, key) do update set next_position = deliberate_sequences.next_position + 1
       returning next_position
     )
     insert into thoughts (id, session_id, position, branch_id, parent_id, mode, content, confidence, status, metadata, created_at)
-    select ${input.id}, ${input.session_id}, next_position - 1, ${branchId}, ${parentId}, ${mode}, ${content}, ${confidence}, 'active', ${metadata}, ${createdAt}
-    from reserved`.execute(db);
+    select $2, $1, next_position - 1, $3, $4, $5, $6, $7, 'active', $8, $9
+    from reserved`;
+function appendInOneStatement(db: DatabaseExecutor, input: NewThought, metadata: string): Promise<void> {
+  return runDeferrableWrite(db, appendSql, [input.session_id, input.id, ...appendValues(input, metadata)]);
 }
 
 /** Thoughts: the recorded steps of a session, in order. */
