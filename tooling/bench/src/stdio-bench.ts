@@ -21,7 +21,11 @@ import { formatSeries, summarize, type Summary } from "./statistics.ts";
 //     tools/list response (the first moment a client can call a tool).
 
 const require = createRequire(import.meta.url);
-export const serverPath = fileURLToPath(new URL("../../../services/mcp-server/dist/main.js", import.meta.url));
+// STDIO_BENCH_DIST=<folder> measures another build of the MCP server (e.g. an older one copied inside
+// services/mcp-server, where its external packages resolve) against the same baselines.
+export const serverPath = process.env["STDIO_BENCH_DIST"]
+  ? join(process.env["STDIO_BENCH_DIST"], "main.js")
+  : fileURLToPath(new URL("../../../services/mcp-server/dist/main.js", import.meta.url));
 const bareServerPath = fileURLToPath(new URL("./baseline-server.mjs", import.meta.url));
 const peerServerPath = join(
   require.resolve("@modelcontextprotocol/server-sequential-thinking/package.json"),
