@@ -17,8 +17,19 @@ import vm from "node:vm";
 
 const bundle = join(__dirname, "server.cjs");
 const cacheName = `server.cjs.${process.versions.v8}-${process.arch}.cache`;
-const userCache = join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "deliberate");
-const cacheFolders = [dirname(bundle), userCache];
+
+/** `<XDG_CACHE_HOME or ~/.cache>/deliberate` (an empty XDG_CACHE_HOME counts as unset), or undefined without a home. */
+function userCacheFolder(): string | undefined {
+  const xdg = process.env["XDG_CACHE_HOME"];
+  try {
+    return join(xdg ? xdg : join(homedir(), ".cache"), "deliberate");
+  } catch {
+    return undefined; // no home directory: the caches stay next to the bundle, or off
+  }
+}
+
+const userCache = userCacheFolder();
+const cacheFolders = userCache === undefined ? [dirname(bundle)] : [dirname(bundle), userCache];
 
 function readCache(): Buffer | undefined {
   for (const folder of cacheFolders) {
@@ -64,7 +75,7 @@ function readSource(): string {
  */
 function enableModuleCompileCache(): void {
   const enable = (Module as { enableCompileCache?: (directory?: string) => unknown }).enableCompileCache;
-  if (typeof enable !== "function") return; // Node 20
+  if (typeof enable !== "function" || userCache === undefined) return; // Node 20, or no home
   try {
     enable(join(userCache, "node-compile-cache"));
   } catch {
