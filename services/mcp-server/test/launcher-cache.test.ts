@@ -1,6 +1,15 @@
 import { execFile } from "node:child_process";
 import { isAscii } from "node:buffer";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -92,5 +101,15 @@ describe("what a start reads", () => {
       env: { ...env, XDG_CACHE_HOME: notAFolder },
     });
     expect(stdout).toContain("claude mcp add");
+    // An empty XDG_CACHE_HOME counts as unset (~/.cache), not as the working folder.
+    const home = join(folder, "home");
+    const workingFolder = join(folder, "cwd");
+    mkdirSync(workingFolder, { recursive: true });
+    await run(process.execPath, [builtServer, "--print-config", "claude-code"], {
+      cwd: workingFolder,
+      env: { ...env, HOME: home, XDG_CACHE_HOME: "" },
+    });
+    expect(readdirSync(workingFolder)).toEqual([]);
+    expect(readdirSync(join(home, ".cache", "deliberate", "node-compile-cache")).length).toBeGreaterThan(0);
   });
 });
