@@ -35,7 +35,8 @@ describe("the launcher's code cache", () => {
       copyFileSync(join(distFolder, file), join(folder, file));
     const start = () =>
       run(process.execPath, [join(folder, "main.js"), "--print-config", "claude-code"], {
-        env: { PATH: process.env["PATH"] ?? "" },
+        // The user cache folder inside the test's own (Node 22+ keeps its compile cache there).
+        env: { PATH: process.env["PATH"] ?? "", XDG_CACHE_HOME: join(folder, "xdg-first") },
       });
     await start();
     const written = cacheFile();
@@ -77,6 +78,7 @@ describe("what a start reads", () => {
       env: {
         PATH: process.env["PATH"] ?? "",
         NODE_DEBUG: "esm",
+        XDG_CACHE_HOME: join(folder, "xdg-esm"),
         LOG_LEVEL: "warn",
         DATABASE_PATH: join(folder, "probe.db"),
       },
