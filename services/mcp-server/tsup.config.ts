@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineServiceConfig } from "@deliberate/tsup-config";
 import { defineConfig, type Options } from "tsup";
 
@@ -28,13 +29,22 @@ const service = defineServiceConfig({
   entry: { server: "src/main.ts" },
   splitting: false,
   // Inlined too: the libraries every start loads (one file instead of hundreds resolved one by one).
-  bundle: ["kysely", "zod", "@modelcontextprotocol/server", "@modelcontextprotocol/core"],
+  // ext-apps: the two constants the in-chat views use (its server entry is an ES module: loading it
+  // from the bundle would start Node's ES module loader, which nothing else before the first answer needs).
+  bundle: [
+    "kysely",
+    "zod",
+    "@modelcontextprotocol/server",
+    "@modelcontextprotocol/core",
+    "@modelcontextprotocol/ext-apps",
+  ],
   viewerAssets: true,
 });
 
 // Two outputs: dist/server.cjs, the whole server as one script (CommonJS, so it can be
 // compiled from a V8 code cache; the HTTP stack stays outside and loads only with --http),
-// and dist/main.js, the `deliberate-mcp` command that runs it with that cache (src/launcher.ts).
+// and dist/main.js, the `deliberate-mcp` command that runs it with that cache (src/launcher.ts), CommonJS
+// like the bundle (dist/package.json), so a start loads no ES module at all.
 export default defineConfig([
   {
     ...service,
@@ -52,12 +62,15 @@ export default defineConfig([
   },
   {
     entry: { main: "src/launcher.ts" },
-    format: ["esm"],
+    format: ["cjs"],
+    outExtension: () => ({ js: ".js" }),
     platform: "node",
     target: "node20",
     outDir: "dist",
     clean: false,
     sourcemap: false,
     dts: false,
+    // The package is "type": "module"; this makes dist's .js files CommonJS (main.js, the command).
+    onSuccess: async () => writeFileSync(join(import.meta.dirname, "dist", "package.json"), '{ "type": "commonjs" }\n'),
   },
 ]);

@@ -40,6 +40,6 @@ export function splitPromptList(value: string): string[] {
   const separator = value.includes("\n") ? "\n" : ",";
   return value
     .split(separator)
-    .map((item) => item.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "").trim())
+    .map((item) => item.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, "").trim())
     .filter((item) => item !== "");
 }

@@ -57,3 +57,16 @@ describe("prompts and toolsets in a composition", () => {
     expect(splitPromptList("  ")).toEqual([]);
   });
 });
+
+describe("splitPromptList", () => {
+  // The pattern spells the bullet as \u2022 so the server bundle stays ASCII (read as a one-byte string).
+  it("drops list markers: dashes, stars, bullets and numbers", () => {
+    expect(splitPromptList("- SQS\n* Kafka\n\u2022 NATS\n2. Redis\n3) Pulsar")).toEqual([
+      "SQS",
+      "Kafka",
+      "NATS",
+      "Redis",
+      "Pulsar",
+    ]);
+  });
+});

@@ -114,7 +114,9 @@ async function callEngine(
   const started = performance.now();
   try {
     const output = await engine.invoke(name, rawArguments, options);
-    logger.debug("tool call succeeded", { tool: name, latencyMs: Math.round(performance.now() - started) });
+    // Its fields are made only when the line is written (every model-free call passes here).
+    if (logger.level === "debug")
+      logger.debug("tool call succeeded", { tool: name, latencyMs: Math.round(performance.now() - started) });
     return toToolResult(output);
   } catch (error) {
     const { result, body, unexpected, errorId } = toToolErrorResult(error);

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { readJsonRpcValue } from "./json-rpc-message.ts";
+import { maxJsonDepth } from "@deliberate/contracts";
+import { mayNestTooDeep, readJsonRpcLine, readJsonRpcValue } from "./json-rpc-message.ts";
 
 /** What the SDK makes of a value: its parsed message, or undefined when it refuses it. */
 function sdkParse(value: unknown): unknown {
@@ -98,5 +99,46 @@ describe("readJsonRpcValue", () => {
     });
     const plain = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "reasoning_linear" } };
     expect(readJsonRpcValue(plain)).toEqual({ message: sdkParse(plain) });
+  });
+});
+
+/** A value nested `levels` deep: objects and arrays in turn, a string with brackets at the bottom. */
+function nested(levels: number, leaf: unknown = "{[}]"): unknown {
+  let value = leaf;
+  for (let level = 0; level < levels; level += 1) value = level % 2 === 0 ? { inner: value } : [value];
+  return value;
+}
+
+describe("readJsonRpcLine: the depth walk skipped for lines that cannot nest too deep", () => {
+  it("answers every line as the full walk does (property)", () => {
+    const depth = fc.integer({ min: 0, max: maxJsonDepth + 6 });
+    const bracketText = fc.stringMatching(/^[[\]{}a"\\]{0,90}$/);
+    fc.assert(
+      fc.property(depth, fc.oneof(json, bracketText), fc.boolean(), (levels, leaf, asArguments) => {
+        const params = asArguments
+          ? { name: "reasoning_checkpoint", arguments: { deep: nested(levels, leaf) } }
+          : { deep: nested(levels, leaf) };
+        const line = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params });
+        expect(readJsonRpcLine(line)).toEqual(readJsonRpcValue(JSON.parse(line), true));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("refuses one level past the limit and accepts the limit, brackets inside strings or not", () => {
+    // The envelope, params and arguments are three levels.
+    const line = (levels: number, leaf: unknown) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "t", arguments: { value: nested(levels, leaf) } },
+      });
+    const shallowWithBrackets = line(1, "[".repeat(maxJsonDepth * 2));
+    expect(mayNestTooDeep(shallowWithBrackets)).toBe(true);
+    expect(readJsonRpcLine(shallowWithBrackets)).toHaveProperty("message");
+    expect(readJsonRpcLine(line(maxJsonDepth - 3, 1))).toHaveProperty("message");
+    expect(readJsonRpcLine(line(maxJsonDepth - 2, 1))).toMatchObject({ error: { code: -32600, id: 1 } });
+    expect(mayNestTooDeep('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}')).toBe(false);
   });
 });

@@ -36,13 +36,33 @@ export function readJsonRpcLine(line: string): { message: JSONRPCMessage } | { e
       },
     };
   }
-  return readJsonRpcValue(value);
+  return readJsonRpcValue(value, mayNestTooDeep(line));
 }
 
-/** A parsed value as a JSON-RPC message (depth first, then the envelope), or the -32600 error naming the field. */
-export function readJsonRpcValue(value: unknown): { message: JSONRPCMessage } | { error: JsonRpcRefusal } {
+/**
+ * False when a JSON text cannot hold a value nested deeper than the limit: every level opens with its own
+ * `{` or `[`, so the depth is at most the number of those characters (counting the ones inside strings
+ * too only raises the bound). Most lines have a handful, and the walk over the parsed value is skipped.
+ */
+export function mayNestTooDeep(text: string): boolean {
+  let openings = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if ((code === 123 || code === 91) && ++openings > maxJsonDepth) return true;
+  }
+  return false;
+}
+
+/**
+ * A parsed value as a JSON-RPC message (depth first, then the envelope), or the -32600 error naming the field.
+ * `checkDepth` false skips the depth walk: for a value whose text `mayNestTooDeep` cleared.
+ */
+export function readJsonRpcValue(
+  value: unknown,
+  checkDepth = true,
+): { message: JSONRPCMessage } | { error: JsonRpcRefusal } {
   const id = readableId(value);
-  const tooDeep = jsonDepthViolation(value);
+  const tooDeep = checkDepth ? jsonDepthViolation(value) : undefined;
   if (tooDeep) {
     const field = jsonDepthField(tooDeep);
     return {

@@ -1,22 +1,35 @@
 #!/usr/bin/env node
-// The `deliberate-mcp` command: runs the server bundle (server.cjs) with a V8
-// code cache, so a start skips parsing and compiling most of the bundle. The
-// cache is written when a process that had none exits, next to the bundle (or
-// in ~/.cache/deliberate when that folder is read-only); V8 checks it against
-// the bundle's source and its own version and flags, and a cache that does not
-// fit is ignored (then rewritten). Nothing here changes what the server does:
-// `node dist/server.cjs` runs the same program, only without the cache.
+// The `deliberate-mcp` command: runs the server bundle (server.cjs) with a V8 code cache, so a start skips
+// parsing and compiling most of the bundle. The cache is written when a process that had none exits, next to
+// the bundle (or in ~/.cache/deliberate when that folder is read-only); V8 checks it against the bundle's
+// source and its own version and flags, and a cache that does not fit is ignored (then rewritten). Nothing
+// here changes what the server does: `node dist/server.cjs` runs the same program, only without the cache.
+//
+// Built as CommonJS (dist/package.json says so): an ES module entry makes Node set up its ES module loader
+// before anything runs, a few milliseconds of every start that nothing before the first answer needs.
+import { isAscii } from "node:buffer";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import vm from "node:vm";
 
-const bundle = fileURLToPath(new URL("./server.cjs", import.meta.url));
+const bundle = join(__dirname, "server.cjs");
 const cacheName = `server.cjs.${process.versions.v8}-${process.arch}.cache`;
-const cacheFolders = [dirname(bundle), join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "deliberate")];
+
+/** `<XDG_CACHE_HOME or ~/.cache>/deliberate` (an empty XDG_CACHE_HOME counts as unset), or undefined without a home. */
+function userCacheFolder(): string | undefined {
+  const xdg = process.env["XDG_CACHE_HOME"];
+  try {
+    return join(xdg ? xdg : join(homedir(), ".cache"), "deliberate");
+  } catch {
+    return undefined; // no home directory: the caches stay next to the bundle, or off
+  }
+}
+
+const userCache = userCacheFolder();
+const cacheFolders = userCache === undefined ? [dirname(bundle)] : [dirname(bundle), userCache];
 
 function readCache(): Buffer | undefined {
   for (const folder of cacheFolders) {
@@ -43,14 +56,41 @@ function writeCache(data: Buffer): void {
   }
 }
 
+/**
+ * The bundle's text. An ASCII file is taken byte for byte as a one-byte string (no UTF-8 decoding, and V8
+ * scans and hashes half the bytes of a two-byte string); anything else is decoded as UTF-8.
+ */
+function readSource(): string {
+  const bytes = readFileSync(bundle);
+  const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+  return text.replace(/^#!.*/, "");
+}
+
+/**
+ * Node 22 and later keep a code cache of the other modules this process loads from disk (the SQLite
+ * driver's JavaScript now, the provider SDKs on a first model call), in the user's cache folder. Node checks
+ * each entry against its file's content, so an update is never run from a stale entry; a folder it cannot
+ * write leaves the cache off. NODE_COMPILE_CACHE, when set, wins (Node has then enabled it already), and
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+function enableModuleCompileCache(): void {
+  const enable = (Module as { enableCompileCache?: (directory?: string) => unknown }).enableCompileCache;
+  if (typeof enable !== "function" || userCache === undefined) return; // Node 20, or no home
+  try {
+    enable(join(userCache, "node-compile-cache"));
+  } catch {
+    // no cache: the modules load as they would without one
+  }
+}
+
 // The server sets this V8 flag as it starts (main.ts: runaway regular expressions fall back to the linear
 // engine). V8 checks a cache against the flags in force, so they must be the same when the cache is read as
 // when it was written (at exit, after the server set it): set it before compiling, or every start recompiles.
 setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
+enableModuleCompileCache();
 
-const source = readFileSync(bundle, "utf8").replace(/^#!.*/, "");
 const cachedData = readCache();
-const script = new vm.Script(Module.wrap(source), { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+const script = new vm.Script(Module.wrap(readSource()), { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 // Code compiled from a cache cannot run import() itself: the bundle's dynamic imports (provider
 // SDKs, DELIBERATE_MODULES) come here (see tsup.config.ts). Specifiers are absolute URLs or
 // packages, resolved from this folder, the bundle's own.

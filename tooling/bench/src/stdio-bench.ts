@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +21,11 @@ import { formatSeries, summarize, type Summary } from "./statistics.ts";
 //     tools/list response (the first moment a client can call a tool).
 
 const require = createRequire(import.meta.url);
-export const serverPath = fileURLToPath(new URL("../../../services/mcp-server/dist/main.js", import.meta.url));
+// STDIO_BENCH_DIST=<folder> measures another build of the MCP server (e.g. an older one copied inside
+// services/mcp-server, where its external packages resolve) against the same baselines.
+export const serverPath = process.env["STDIO_BENCH_DIST"]
+  ? join(process.env["STDIO_BENCH_DIST"], "main.js")
+  : fileURLToPath(new URL("../../../services/mcp-server/dist/main.js", import.meta.url));
 const bareServerPath = fileURLToPath(new URL("./baseline-server.mjs", import.meta.url));
 const peerServerPath = join(
   require.resolve("@modelcontextprotocol/server-sequential-thinking/package.json"),
@@ -41,6 +45,8 @@ export interface StdioBenchOptions {
 export interface StdioBenchReport {
   calls: { deliberate: Summary; peer: Summary; bare: Summary };
   lineCalls: { deliberate: Summary; peer: Summary; bare: Summary };
+  /** (a') Each server's main-thread CPU per call in µs, over the measured calls; undefined where it cannot be read (not Linux). */
+  lineCpu: { deliberate: number; peer: number; bare: number } | undefined;
   initialize: { deliberate: Summary; peer: Summary; bare: Summary };
   toolsList: { deliberate: Summary; peer: Summary; bare: Summary };
 }
@@ -69,7 +75,23 @@ interface LineClient {
     method: string,
     params: Record<string, unknown>,
   ): Promise<{ result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: unknown }>;
+  /** Nanoseconds the server's main thread has run so far (Linux /proc/<pid>/schedstat), else undefined. */
+  cpuNanoseconds(): number | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * A process's main-thread CPU time in ns: the first field of /proc/<pid>/schedstat (the thread-group
+ * leader, which runs the event loop; V8's helper threads are left out). Unlike wall time it hardly moves
+ * with the machine's load. Undefined off Linux.
+ */
+function mainThreadCpu(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
+  } catch {
+    return undefined;
+  }
 }
 
 async function lineClient(script: string, env: Record<string, string>): Promise<LineClient> {
@@ -94,6 +116,7 @@ async function lineClient(script: string, env: Record<string, string>): Promise<
         waiting.set(nextId, resolve);
         child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: nextId, method, params })}\n`);
       }),
+    cpuNanoseconds: () => mainThreadCpu(child.pid),
     close: async () => {
       child.stdin.end();
       if (child.exitCode === null) await once(child, "exit");
@@ -119,6 +142,9 @@ async function lineCallSeries(options: {
   const peer = await lineClient(peerServerPath, basePath);
   const bare = await lineClient(bareServerPath, basePath);
   const series = { deliberate: [] as number[], peer: [] as number[], bare: [] as number[] };
+  const clients = { deliberate: ours, peer, bare };
+  const cpuAtStart: Partial<Record<keyof typeof clients, number | undefined>> = {};
+  let lineCpu: StdioBenchReport["lineCpu"];
   const call = async (client: LineClient, name: string, args: Record<string, unknown>) => {
     const answer = await client.request("tools/call", { name, arguments: args });
     if (answer.error !== undefined || answer.result?.isError)
@@ -140,15 +166,28 @@ async function lineCallSeries(options: {
       bare: () => call(bare, "echo", { text: "hello" }),
     };
     for (let index = 0; index < options.warmup + options.calls; index += 1) {
+      if (index === options.warmup)
+        for (const key of ["deliberate", "peer", "bare"] as const) cpuAtStart[key] = clients[key].cpuNanoseconds();
       for (const key of ["deliberate", "peer", "bare"] as const) {
         const elapsed = await timed(work[key]);
         if (index >= options.warmup) series[key].push(elapsed);
       }
     }
+    // Per call: everything the server's main thread did over the measured calls (batched writes included).
+    const perCall = (key: keyof typeof clients) => {
+      const [before, after] = [cpuAtStart[key], clients[key].cpuNanoseconds()];
+      return before === undefined || after === undefined ? undefined : (after - before) / 1000 / options.calls;
+    };
+    const [deliberate, peerCpu, bareCpu] = [perCall("deliberate"), perCall("peer"), perCall("bare")];
+    if (deliberate !== undefined && peerCpu !== undefined && bareCpu !== undefined)
+      lineCpu = { deliberate, peer: peerCpu, bare: bareCpu };
   } finally {
     await Promise.all([ours.close(), peer.close(), bare.close()]);
   }
-  return { deliberate: summarize(series.deliberate), peer: summarize(series.peer), bare: summarize(series.bare) };
+  return {
+    latency: { deliberate: summarize(series.deliberate), peer: summarize(series.peer), bare: summarize(series.bare) },
+    cpu: lineCpu,
+  };
 }
 
 /** Milliseconds from spawn to the initialize response, and to the tools/list response after it. */
@@ -263,8 +302,9 @@ export async function runStdioBench(options: StdioBenchOptions): Promise<StdioBe
     await Promise.all([ours.close(), peer.close(), bare.close()]);
   }
   let lineCalls: StdioBenchReport["lineCalls"];
+  let lineCpu: StdioBenchReport["lineCpu"];
   try {
-    lineCalls = await lineCallSeries({ env: oursEnv, sessionId, calls, warmup });
+    ({ latency: lineCalls, cpu: lineCpu } = await lineCallSeries({ env: oursEnv, sessionId, calls, warmup }));
   } finally {
     await fake.close();
   }
@@ -287,6 +327,7 @@ export async function runStdioBench(options: StdioBenchOptions): Promise<StdioBe
   return {
     calls: { deliberate: summarize(series.deliberate), peer: summarize(series.peer), bare: summarize(series.bare) },
     lineCalls,
+    lineCpu,
     initialize: {
       deliberate: of("deliberate", "initialize"),
       peer: of("peer", "initialize"),
@@ -298,6 +339,16 @@ export async function runStdioBench(options: StdioBenchOptions): Promise<StdioBe
       bare: of("bare", "toolsList"),
     },
   };
+}
+
+/** (a')'s main-thread CPU per call: a figure the machine's load hardly moves, unlike the latencies. */
+function formatCpu(cpu: StdioBenchReport["lineCpu"]): string {
+  if (cpu === undefined) return "  main-thread CPU per call: not measured (needs Linux /proc/<pid>/schedstat)";
+  const us = (value: number) => `${value.toFixed(1)} µs`;
+  return [
+    `  main-thread CPU per call (/proc/<pid>/schedstat, over the measured calls): deliberate ${us(cpu.deliberate)}, peer ${us(cpu.peer)}, bare ${us(cpu.bare)}`,
+    `  / peer ${(cpu.deliberate / cpu.peer).toFixed(2)}x, / bare ${(cpu.deliberate / cpu.bare).toFixed(2)}x`,
+  ].join("\n");
 }
 
 /** The report as text, with the goals' ratios. */
@@ -313,6 +364,7 @@ export function formatStdioBench(report: StdioBenchReport): string {
       "(a') the same calls as raw JSON-RPC lines (each server's own round trip, no client library)",
       report.lineCalls,
     ),
+    formatCpu(report.lineCpu),
     "",
     formatSeries("(b) cold start, spawn to initialize response; goal p50 <= 0.8x peer", report.initialize, 0.8),
     "",

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -109,6 +109,9 @@ describe("a user whose Node is 24: the tarballs installed and run on a Node 24 f
       await client.close();
     }
     expect(existsSync(databasePath)).toBe(true);
+    // The launcher keeps Node 22+'s module compile cache in the user's cache folder (module.enableCompileCache).
+    const cacheHome = env["XDG_CACHE_HOME"] ?? join(userHome, ".cache");
+    expect(readdirSync(join(cacheHome, "deliberate", "node-compile-cache")).length).toBeGreaterThan(0);
   });
 
   it("--print-config names the Node 24 that runs it", async () => {
