@@ -13,6 +13,7 @@ import {
   parseProviderEnvironment,
   type ProviderSettings,
 } from "@deliberate/providers";
+import { LazyInvokeOptions } from "../lazy-signal.ts";
 import type { SecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
 import { modelsForRequest, type RouterFactory } from "./request-models.ts";
@@ -87,12 +88,11 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
     decideOptions: DecideOptions,
   ): Promise<AgentIntentDecision> {
     // The signal is read only when the call asks for it (it may be made on demand, see createRequestSignals).
-    const output = await options.engine.invoke(agentIntentDecideTool.name, input, {
-      get signal() {
-        return decideOptions.signal;
-      },
-      models,
-    });
+    const output = await options.engine.invoke(
+      agentIntentDecideTool.name,
+      input,
+      new LazyInvokeOptions(decideOptions, { models }),
+    );
     // The engine returns the tool's output already parsed with this very schema (its output schema); only
     // another kind of answer (a host-executed call's needs_completion step) is checked again, and refused.
     if (agentIntentDecideTool.outputSchema === agentIntentDecisionSchema && output["status"] !== "needs_completion")

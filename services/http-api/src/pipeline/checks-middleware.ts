@@ -49,7 +49,7 @@ export function checksMiddleware(checks: HttpChecks, list: readonly RequestCheck
     const signal = state.signal;
     if (signal !== undefined) {
       c.set("signal", signal.signal);
-      c.set("timedOut", signal.timedOut);
+      c.set("timedOut", () => signal.timedOut());
     }
     if (refusal !== undefined) c.res = honoErrorResponse(c, checks, refusal.error);
     else {
