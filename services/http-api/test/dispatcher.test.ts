@@ -328,8 +328,13 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
       expect(answer.status, host).toBe(200);
     }
     expect(
-      (await same(served.fast, served.hono, { path: "/agent_intent", headers: [...json, "Host", "EVIL.example"], body: intent }))
-        .answer.status,
+      (
+        await same(served.fast, served.hono, {
+          path: "/agent_intent",
+          headers: [...json, "Host", "EVIL.example"],
+          body: intent,
+        })
+      ).answer.status,
     ).toBe(403);
     // A stream is Hono's too.
     const streamed = await same(served.fast, served.hono, {
