@@ -47,11 +47,20 @@ export interface IntentDecider {
 
 /** The unconfigured router, built once (it holds no state). */
 let unconfigured: ModelRouter | undefined;
+/** The unavailable routers by reason (a handful of texts: the server's configuration, the request's `llm`). */
+const unavailableByReason = new Map<string, ModelRouter>();
+const maxRememberedReasons = 32;
 
-/** A router that cannot be used, saying why (the decision tool then uses the heuristic). */
+/** A router that cannot be used, saying why (the decision tool then uses the heuristic); stateless, so shared. */
 function unavailableRouter(reason: string): ModelRouter {
-  unconfigured ??= createModelRouter(parseProviderEnvironment({}));
-  return { ...unconfigured, unavailableReason: reason };
+  let router = unavailableByReason.get(reason);
+  if (router === undefined) {
+    unconfigured ??= createModelRouter(parseProviderEnvironment({}));
+    router = { ...unconfigured, unavailableReason: reason };
+    if (unavailableByReason.size >= maxRememberedReasons) unavailableByReason.clear();
+    unavailableByReason.set(reason, router);
+  }
+  return router;
 }
 
 /**
