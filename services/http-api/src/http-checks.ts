@@ -3,7 +3,7 @@ import type { IdGenerator } from "@deliberate/engine";
 import { HTTPException } from "hono/http-exception";
 import type { HttpSettings } from "./config.ts";
 import { type ErrorResponse, HttpError, toErrorResponse } from "./errors.ts";
-import type { Logger } from "./logger.ts";
+import { type Logger, logLevels } from "./logger.ts";
 import { type BearerCheck, createBearerCheck } from "./middleware/bearer-auth.ts";
 import { createHostOriginCheck } from "./middleware/origin-guard.ts";
 import { createRateLimitCheck, type RateLimitStore } from "./middleware/rate-limit.ts";
@@ -74,8 +74,10 @@ export function createHttpChecks(options: HttpChecksOptions): HttpChecks {
       return header;
     },
     logRequest(fields) {
-      if (healthPaths.has(fields.path)) logger.debug("request", { ...fields });
-      else logger.info("request", { ...fields });
+      const level = healthPaths.has(fields.path) ? "debug" : "info";
+      // Filtered out (LOG_LEVEL=warn, as under load): nothing is copied.
+      if (logLevels.indexOf(level) < logLevels.indexOf(logger.level)) return;
+      logger[level]("request", { ...fields });
     },
     hostOrigin,
     acceptVersion(version) {

@@ -318,16 +318,24 @@ describe("the dispatcher answers JSON operations directly, as the Hono app does"
       expect(viaHono, `${sent.path} ${JSON.stringify(sent.headers)} should reach Hono`).toBe(true);
     }
     // A Host in capitals (which @hono/node-server would refuse, its URL parser rewriting it) is made canonical
-    // before either sees it, and answered alike.
+    // before either sees it, and answered alike; each spelling again (its canonical form is remembered).
+    for (const host of ["LOCALHOST:9", "localhost:9", "LOCALHOST:9", "[0:0:0:0:0:0:0:1]:9", "[0:0:0:0:0:0:0:1]:9"]) {
+      const { answer } = await same(served.fast, served.hono, {
+        path: "/agent_intent",
+        headers: [...json, "Host", host],
+        body: intent,
+      });
+      expect(answer.status, host).toBe(200);
+    }
     expect(
       (
         await same(served.fast, served.hono, {
           path: "/agent_intent",
-          headers: [...json, "Host", "LOCALHOST:9"],
+          headers: [...json, "Host", "EVIL.example"],
           body: intent,
         })
       ).answer.status,
-    ).toBe(200);
+    ).toBe(403);
     // A stream is Hono's too.
     const streamed = await same(served.fast, served.hono, {
       path: "/v1/tools/reasoning_decision",

@@ -24,7 +24,7 @@ import { quantile } from "./statistics.ts";
 // Run alone: pnpm --filter @deliberate/http-api build && pnpm --filter @deliberate/bench exec tsx src/http-bench.ts
 
 export interface HttpBenchOptions {
-  /** Path of the built service; default services/http-api/dist/main.js. */
+  /** Path of the built service; default BENCH_HTTP_SERVER, else services/http-api/dist/main.js. */
   serverPath?: string;
   /** Concurrent keep-alive connections (default 50). */
   connections?: number;
@@ -269,8 +269,11 @@ function combine(runs: ReadonlyArray<{ latencies: number[]; errors: number; seco
 
 /** Runs the comparison; throws if the service is not built. */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchReport> {
+  // BENCH_HTTP_SERVER: another build of the service (e.g. the previous one, to compare builds run by run).
   const serverPath =
-    options.serverPath ?? fileURLToPath(new URL("../../../services/http-api/dist/main.js", import.meta.url));
+    options.serverPath ??
+    process.env["BENCH_HTTP_SERVER"] ??
+    fileURLToPath(new URL("../../../services/http-api/dist/main.js", import.meta.url));
   if (!existsSync(serverPath))
     throw new Error(`No built HTTP API at ${serverPath}: run \`pnpm --filter @deliberate/http-api build\` first.`);
   const connections = options.connections ?? 50;

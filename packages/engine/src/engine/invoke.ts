@@ -76,41 +76,70 @@ function contextFor(
   store: Store,
   ids: IdGenerator,
 ): ToolContext {
-  const channel = createProgressChannel(progressTarget, core.generationProgressIntervalMs);
-  const context: ToolContext = {
-    store,
-    models: call.models,
-    settings: core.settings,
-    modes: core.modeIds,
-    clock: core.clock,
-    tools: core.definitions,
-    ids,
-    get signal() {
-      return call.signalNow();
-    },
-    progress: channel.progress,
-    generation: channel.generation,
-    reportFailure: (failure) => call.reportFailure({ code: failure.code, message: failure.message }),
-    usage: call.usage,
-    caller: call.invokeOptions.caller ?? null,
-    concurrency: core.concurrencyNow(),
-    callTool: (name, input, callOptions) =>
+  return new HandlerContext(core, call, progressTarget, store, ids);
+}
+
+/**
+ * A class, so that `signal` is a getter on the prototype (the signal is made only when a handler reads it):
+ * V8 builds an object literal holding a getter of its own on a slow path, about 0.5 µs each, and that garbage
+ * outlived young-generation collections. That was about 4 kB promoted per call, so every scavenge copied
+ * it, which made the p99 of every tool call.
+ */
+class HandlerContext implements ToolContext {
+  readonly models: ModelRouter;
+  readonly settings: ToolContext["settings"];
+  readonly modes: readonly string[];
+  readonly clock: ToolContext["clock"];
+  readonly tools: ToolContext["tools"];
+  readonly progress: ToolContext["progress"];
+  readonly generation: ToolContext["generation"];
+  readonly usage: InvocationUsage;
+  readonly caller: string | null;
+  readonly concurrency: number;
+  readonly configSnapshot: ToolContext["configSnapshot"];
+  readonly reportFailure: ToolContext["reportFailure"];
+  readonly callTool: ToolContext["callTool"];
+
+  constructor(
+    core: EngineCore,
+    private readonly call: CallEnvironment,
+    progressTarget: (update: ProgressUpdate) => void,
+    readonly store: Store,
+    readonly ids: IdGenerator,
+  ) {
+    const channel = createProgressChannel(progressTarget, core.generationProgressIntervalMs);
+    this.models = call.models;
+    this.settings = core.settings;
+    this.modes = core.modeIds;
+    this.clock = core.clock;
+    this.tools = core.definitions;
+    this.progress = channel.progress;
+    this.generation = channel.generation;
+    this.usage = call.usage;
+    this.caller = call.invokeOptions.caller ?? null;
+    this.concurrency = core.concurrencyNow();
+    this.configSnapshot = core.configSnapshot;
+    // Own functions (not methods): handlers pass them on detached.
+    this.reportFailure = (failure) => call.reportFailure({ code: failure.code, message: failure.message });
+    this.callTool = (name, input, callOptions) =>
       runHandler(
         core.handlerFor(name),
         input,
         callOptions === undefined
-          ? context
+          ? this
           : contextFor(
               core,
               call,
-              callOptions.progress ?? context.progress,
-              callOptions.store ?? context.store,
-              callOptions.ids ?? context.ids,
+              callOptions.progress ?? this.progress,
+              callOptions.store ?? this.store,
+              callOptions.ids ?? this.ids,
             ),
-      ),
-    configSnapshot: core.configSnapshot,
-  };
-  return context;
+      );
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signalNow();
+  }
 }
 
 /**

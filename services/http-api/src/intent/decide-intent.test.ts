@@ -4,6 +4,7 @@ import { openStore, type Store } from "@deliberate/store";
 import { afterEach } from "vitest";
 import { agentIntentModule } from "../agent-intent-module.ts";
 import {
+  createModelRouter,
   createModelRouterFromModel,
   emptyUsage,
   parseProviderEnvironment,
@@ -141,5 +142,32 @@ describe("the intent decision", () => {
       .catch((caught: unknown) => caught);
     expect(String((error as Error).message)).not.toContain(key);
     expect((error as Error).message).toContain("[redacted]");
+  });
+});
+
+describe("without a usable model", () => {
+  it("names, in each decision's trace, why that decision had no model (the reasons' routers are shared)", async () => {
+    const unconfigured = createModelRouter(parseProviderEnvironment({}));
+    const heuristic = createIntentDecider({
+      engine: await engineFor(unvalidatedModel({})),
+      providers: parseProviderEnvironment({}),
+      serverModels: unconfigured,
+      clock: systemClock,
+      ids: createSequentialIds(),
+      secrets: createSecretRegistry(),
+      telemetry,
+    });
+    const whyNoModel = async (request: Record<string, unknown>) => {
+      const decision = await heuristic.decide({ goal_text: "search project for TODOs", ...request }, { signal });
+      expect(decision.decided_by).toBe("heuristic");
+      return decision.trace.map((step) => step.detail).join(" | ");
+    };
+    const server = await whyNoModel({});
+    expect(server).toContain("no model provider is configured");
+    for (const provider of ["anthropic", "openai", "anthropic"]) {
+      const fromRequest = await whyNoModel({ llm: { provider } });
+      expect(fromRequest).toContain(`llm.provider is ${provider} but no key was given`);
+      expect(await whyNoModel({})).toBe(server);
+    }
   });
 });

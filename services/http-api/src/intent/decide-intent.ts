@@ -13,6 +13,7 @@ import {
   parseProviderEnvironment,
   type ProviderSettings,
 } from "@deliberate/providers";
+import { LazyInvokeOptions } from "../lazy-signal.ts";
 import type { SecretRegistry } from "../logger.ts";
 import type { Telemetry } from "../telemetry.ts";
 import { modelsForRequest, type RouterFactory } from "./request-models.ts";
@@ -46,11 +47,20 @@ export interface IntentDecider {
 
 /** The unconfigured router, built once (it holds no state). */
 let unconfigured: ModelRouter | undefined;
+/** The unavailable routers by reason (a handful of texts: the server's configuration, the request's `llm`). */
+const unavailableByReason = new Map<string, ModelRouter>();
+const maxRememberedReasons = 32;
 
-/** A router that cannot be used, saying why (the decision tool then uses the heuristic). */
+/** A router that cannot be used, saying why (the decision tool then uses the heuristic); stateless, so shared. */
 function unavailableRouter(reason: string): ModelRouter {
-  unconfigured ??= createModelRouter(parseProviderEnvironment({}));
-  return { ...unconfigured, unavailableReason: reason };
+  let router = unavailableByReason.get(reason);
+  if (router === undefined) {
+    unconfigured ??= createModelRouter(parseProviderEnvironment({}));
+    router = { ...unconfigured, unavailableReason: reason };
+    if (unavailableByReason.size >= maxRememberedReasons) unavailableByReason.clear();
+    unavailableByReason.set(reason, router);
+  }
+  return router;
 }
 
 /**
@@ -87,12 +97,11 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
     decideOptions: DecideOptions,
   ): Promise<AgentIntentDecision> {
     // The signal is read only when the call asks for it (it may be made on demand, see createRequestSignals).
-    const output = await options.engine.invoke(agentIntentDecideTool.name, input, {
-      get signal() {
-        return decideOptions.signal;
-      },
-      models,
-    });
+    const output = await options.engine.invoke(
+      agentIntentDecideTool.name,
+      input,
+      new LazyInvokeOptions(decideOptions, { models }),
+    );
     // The engine returns the tool's output already parsed with this very schema (its output schema); only
     // another kind of answer (a host-executed call's needs_completion step) is checked again, and refused.
     if (agentIntentDecideTool.outputSchema === agentIntentDecisionSchema && output["status"] !== "needs_completion")

@@ -10,6 +10,16 @@ export interface RequestSignal {
   done(): void;
 }
 
+/** One open request's bookkeeping. */
+interface SignalEntry {
+  // Made when the signal is first asked for (a model-free call never looks at it; making one costs
+  // more than the rest of this bookkeeping): an abort before that is kept as `reason`.
+  controller: AbortController | undefined;
+  reason: Error | undefined;
+  deadline: number;
+  timedOut: boolean;
+}
+
 /**
  * Abort signals for requests: each aborts when the client disconnects before
  * its response is sent, or `timeoutMs` after it was opened. Every request has
@@ -19,20 +29,12 @@ export interface RequestSignal {
  */
 export function createRequestSignals(options: { timeoutMs: number; now?: () => number }) {
   const now = options.now ?? performance.now.bind(performance);
-  interface Entry {
-    // Made when the signal is first asked for (a model-free call never looks at it; making one costs
-    // more than the rest of this bookkeeping): an abort before that is kept as `reason`.
-    controller: AbortController | undefined;
-    reason: Error | undefined;
-    deadline: number;
-    timedOut: boolean;
-  }
-  function abort(entry: Entry, reason: Error): void {
+  function abort(entry: SignalEntry, reason: Error): void {
     if (entry.controller !== undefined) entry.controller.abort(reason);
     else entry.reason ??= reason;
   }
   // Insertion order is deadline order.
-  const open = new Set<Entry>();
+  const open = new Set<SignalEntry>();
   let timer: NodeJS.Timeout | undefined;
   let armedFor = Number.POSITIVE_INFINITY;
 
@@ -63,7 +65,7 @@ export function createRequestSignals(options: { timeoutMs: number; now?: () => n
   return {
     /** Opens the signal of one request; `response` (under node) aborts it when the client goes away first. */
     open(response: ServerResponse | undefined): RequestSignal {
-      const entry: Entry = {
+      const entry: SignalEntry = {
         controller: undefined,
         reason: undefined,
         deadline: now() + options.timeoutMs,
@@ -74,17 +76,29 @@ export function createRequestSignals(options: { timeoutMs: number; now?: () => n
       response?.once("close", () => {
         if (!response.writableFinished) abort(entry, new Error("client closed the connection"));
       });
-      return {
-        get signal() {
-          if (entry.controller === undefined) {
-            entry.controller = new AbortController();
-            if (entry.reason !== undefined) entry.controller.abort(entry.reason);
-          }
-          return entry.controller.signal;
-        },
-        timedOut: () => entry.timedOut,
-        done: () => void open.delete(entry),
-      };
+      return new OpenSignal(entry, open);
     },
   };
+}
+
+/** One open request's signal (see lazy-signal.ts for why a class and not an object literal with a getter). */
+class OpenSignal implements RequestSignal {
+  constructor(
+    private readonly entry: SignalEntry,
+    private readonly open: Set<SignalEntry>,
+  ) {}
+  get signal(): AbortSignal {
+    const entry = this.entry;
+    if (entry.controller === undefined) {
+      entry.controller = new AbortController();
+      if (entry.reason !== undefined) entry.controller.abort(entry.reason);
+    }
+    return entry.controller.signal;
+  }
+  timedOut(): boolean {
+    return this.entry.timedOut;
+  }
+  done(): void {
+    this.open.delete(this.entry);
+  }
 }

@@ -18,8 +18,12 @@ export function honoErrorResponse(c: Context<AppEnv>, checks: HttpChecks, error:
 function checkedRequestOf(c: Context<AppEnv>, trustProxy: boolean): CheckedRequest {
   return {
     path: c.req.path,
-    // Under node the URL is built from the Host header; app.request() has only the URL.
-    header: (name) => c.req.header(name) ?? (name === "host" ? new URL(c.req.url).host : undefined),
+    // Host: under node, the canonical form the server made of it (createHttpServer), as the dispatcher sees it
+    // (Hono's headers come from the raw ones); app.request() has only the URL.
+    header: (name) =>
+      name === "host"
+        ? (c.env?.incoming?.headers.host ?? c.req.header(name) ?? new URL(c.req.url).host)
+        : c.req.header(name),
     client: () => clientAddress(c, trustProxy),
     outgoing: c.env?.outgoing,
   };
@@ -49,7 +53,7 @@ export function checksMiddleware(checks: HttpChecks, list: readonly RequestCheck
     const signal = state.signal;
     if (signal !== undefined) {
       c.set("signal", signal.signal);
-      c.set("timedOut", signal.timedOut);
+      c.set("timedOut", () => signal.timedOut());
     }
     if (refusal !== undefined) c.res = honoErrorResponse(c, checks, refusal.error);
     else {

@@ -52,24 +52,33 @@ export function createOperationTable(): OperationTable {
   };
 }
 
-/** The request as a Hono context shows it. */
-function honoRequest(c: Context<AppEnv>): OperationRequest {
-  return {
-    requestId: c.get("requestId"),
-    get signal() {
-      return c.get("signal") ?? neverAborted;
-    },
-    header: (name) => c.req.header(name),
-    param: (name) => c.req.param(name) ?? "",
-    query: () => c.req.query(),
-    text: () => readBodyText(c),
-  };
+/** The request as a Hono context shows it (a class: see lazy-signal.ts for why not a literal with a getter). */
+class HonoRequest implements OperationRequest {
+  readonly requestId: string;
+  constructor(private readonly c: Context<AppEnv>) {
+    this.requestId = c.get("requestId");
+  }
+  get signal(): AbortSignal {
+    return this.c.get("signal") ?? neverAborted;
+  }
+  header(name: string): string | undefined {
+    return this.c.req.header(name);
+  }
+  param(name: string): string {
+    return this.c.req.param(name) ?? "";
+  }
+  query(): Record<string, string> {
+    return this.c.req.query();
+  }
+  text(): Promise<string> {
+    return readBodyText(this.c);
+  }
 }
 
 /** The Hono route of a JSON operation. */
 function honoHandlerOf(operation: JsonOperation): OperationHandler {
   return async (c) => {
-    const request = honoRequest(c);
+    const request = new HonoRequest(c);
     const input = operation.input ? await operation.input(request) : undefined;
     if (operation.stream && wantsEventStream(c.req.header("accept"))) return operation.stream(input, request, c);
     const { status, headers, body } = answerOf(operation, await operation.answer(input, request));

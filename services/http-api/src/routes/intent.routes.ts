@@ -61,14 +61,9 @@ export function intentRoutes(table: OperationTable, options: IntentRoutesOptions
     response: { description: "The decision", body: { name: "AgentIntentResponse", schema: agentIntentResponseSchema } },
     errors: [499, 502, 503, 504],
     input: intentInput("agent_intent"),
-    // The signal is passed on unread: the heuristic never makes one.
-    answer: (input, request) =>
-      options.decider.decide(input, {
-        get signal() {
-          return request.signal;
-        },
-        requestId: request.requestId,
-      }),
+    // The request is the decision's options (its signal and request id): the signal is made only if read,
+    // and the heuristic never reads it.
+    answer: (input, request) => options.decider.decide(input, request),
   });
 
   table.serve(app, {

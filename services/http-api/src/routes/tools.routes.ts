@@ -5,6 +5,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import { toErrorResponse } from "../errors.ts";
+import { LazyInvokeOptions } from "../lazy-signal.ts";
 import type { Logger } from "../logger.ts";
 import type { OperationTable } from "../pipeline/operation-table.ts";
 import { jsonBody } from "./read-json.ts";
@@ -127,14 +128,8 @@ export function toolRoutes(
       errors: [404, 409, 422, ...(tool.usesModel ? [499, 502, 503, 504] : [])],
       streams: true,
       input: jsonBody((value: unknown) => toolInput(tool.name, value)),
-      // The signal is passed on unread: a model-free call never makes one.
-      answer: (input, request) =>
-        engine.invoke(tool.name, input, {
-          get signal() {
-            return request.signal;
-          },
-          ...caller,
-        }),
+      // The signal is passed on unread (made only if the call reads it): a model-free call never makes one.
+      answer: (input, request) => engine.invoke(tool.name, input, new LazyInvokeOptions(request, caller)),
       stream: (input, request, c) => {
         c.set("streaming", true);
         return streamSSE(c, async (stream) => {
