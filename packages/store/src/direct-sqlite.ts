@@ -39,8 +39,10 @@ interface Registered extends RegisteredSqlite {
   readonly runner: DirectSqlite;
 }
 
-const registered = new WeakMap<Kysely<unknown>, Registered>();
-const direct = new WeakMap<Kysely<unknown>, DirectSqlite>();
+// By the handle's executor, not the handle: a module's `db.withTables<...>()` is another Kysely on the same executor
+// (and so on the same connection, or the same transaction).
+const registered = new WeakMap<object, Registered>();
+const direct = new WeakMap<object, DirectSqlite>();
 
 function directOn(preparer: StatementRunner): DirectSqlite {
   const statement = (sql: string) => preparer.prepare(sql) as unknown as BetterSqlite3.Statement;
@@ -59,7 +61,7 @@ function directOn(preparer: StatementRunner): DirectSqlite {
 
 /** Called by `openSqliteDatabase`: `db`'s connection, through its statement cache. */
 export function registerSqliteConnection(db: Kysely<unknown>, sqlite: RegisteredSqlite): void {
-  registered.set(db, { ...sqlite, runner: directOn(sqlite.statements) });
+  registered.set(db.getExecutor(), { ...sqlite, runner: directOn(sqlite.statements) });
 }
 
 /**
@@ -73,7 +75,7 @@ export function registerSqliteConnection(db: Kysely<unknown>, sqlite: Registered
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export function idleSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
-  const sqlite = registered.get(db);
+  const sqlite = registered.get(db.getExecutor());
   return sqlite === undefined || sqlite.connection.inTransaction ? undefined : sqlite.runner;
 }
 
@@ -88,7 +90,7 @@ export function idleSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export function runSqliteTransactionNow(db: Kysely<any>, work: (sqlite: DirectSqlite) => void): boolean {
-  const sqlite = registered.get(db);
+  const sqlite = registered.get(db.getExecutor());
   if (sqlite === undefined || sqlite.connection.inTransaction) return false;
   if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
   try {
@@ -109,8 +111,8 @@ export function runSqliteTransactionNow(db: Kysely<any>, work: (sqlite: DirectSq
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export function markTransactionDirect(db: Kysely<any>, transaction: Kysely<any>): void {
-  const sqlite = registered.get(db);
-  if (sqlite !== undefined) direct.set(transaction, sqlite.runner);
+  const sqlite = registered.get(db.getExecutor());
+  if (sqlite !== undefined) direct.set(transaction.getExecutor(), sqlite.runner);
 }
 
 /**
@@ -120,7 +122,7 @@ export function markTransactionDirect(db: Kysely<any>, transaction: Kysely<any>)
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export function directSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
-  return direct.get(db);
+  return direct.get(db.getExecutor());
 }
 
 /**
@@ -129,7 +131,7 @@ export function directSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export async function runStatement(db: Kysely<any>, text: string): Promise<void> {
-  const runner = direct.get(db);
+  const runner = direct.get(db.getExecutor());
   if (runner !== undefined) runner.run(text, noParameters);
   else await sql.raw(text).execute(db);
 }
