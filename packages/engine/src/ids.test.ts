@@ -36,9 +36,12 @@ describe("replay ids", () => {
         expect(first.slice(4, 12)).toBe(idAt("rt", earlier, a).slice(3, 11));
         expect(first < second).toBe(true);
         // A scope of the call (a preset's step) keeps the call's time too.
-        expect(createReplayIds(idAt("rt", earlier, a)).scope?.("step 1").next("th").slice(3, 11)).toBe(
-          first.slice(4, 12),
-        );
+        expect(
+          createReplayIds(idAt("rt", earlier, a))
+            .scope?.("step 1")
+            .next("th")
+            .slice(3, 11),
+        ).toBe(first.slice(4, 12));
       }),
     );
     expect(createReplayIds(randomIds.next("rt")).next("ses")).toMatch(/^ses_[0-9a-z]{8}[0-9a-f]{12}$/);

@@ -20,7 +20,11 @@ const retryDelaysMs = [1, 2, 4, 8];
 
 /** A SQLite connection as the dialect is given it: statements prepared (from the statement cache) and run. */
 export interface StatementRunner {
-  prepare(sql: string): { readonly reader: boolean; run(parameters: readonly unknown[]): unknown; all(parameters: readonly unknown[]): unknown };
+  prepare(sql: string): {
+    readonly reader: boolean;
+    run(parameters: readonly unknown[]): unknown;
+    all(parameters: readonly unknown[]): unknown;
+  };
 }
 
 /** Runs one statement without parameters, synchronously (a pragma returns a row). */
