@@ -36,22 +36,27 @@ function runSql(database: StatementRunner, sql: string): void {
 const noParameters: readonly unknown[] = [];
 
 /**
- * One `begin immediate` that does not wait for the write lock: true when it
- * began, false when another connection holds the lock (any other error is
- * thrown). The try is made with `busy_timeout = 0`, then the connection's
- * `busyTimeoutMs` is put back, so statements run afterwards keep their wait.
+ * One `begin immediate` that does not wait for the write lock: undefined when
+ * it began, SQLite's lock error when another connection holds the lock (any
+ * other error is thrown). The try is made with `busy_timeout = 0`, then the
+ * connection's `busyTimeoutMs` is put back, so statements run afterwards keep their wait.
  */
-export function tryBeginImmediate(database: StatementRunner, busyTimeoutMs: number): boolean {
+function beginImmediateNow(database: StatementRunner, busyTimeoutMs: number): unknown {
   runSql(database, "pragma busy_timeout = 0");
   try {
     runSql(database, "begin immediate");
-    return true;
+    return undefined;
   } catch (error) {
     if (!isSqliteBusy(error)) throw error;
-    return false;
+    return error;
   } finally {
     runSql(database, `pragma busy_timeout = ${busyTimeoutMs}`);
   }
+}
+
+/** {@link beginImmediateNow} as a yes or no: true when the transaction began, false when the lock is taken. */
+export function tryBeginImmediate(database: StatementRunner, busyTimeoutMs: number): boolean {
+  return beginImmediateNow(database, busyTimeoutMs) === undefined;
 }
 
 /**
@@ -61,19 +66,17 @@ export function tryBeginImmediate(database: StatementRunner, busyTimeoutMs: numb
  * request — so a background WAL checkpoint holding the lock (a RESTART) or
  * another process's write stalled every request, reads included, for up to
  * tens of milliseconds. Here each try fails at once when the lock is taken
- * ({@link tryBeginImmediate}) and is repeated after a timer (1, 2, 4, then
- * every 8 ms) until `busyTimeoutMs` has passed; then one last try waits as
- * SQLite does and throws its lock error if the lock is still taken.
+ * ({@link beginImmediateNow}) and is repeated after a timer (1, 2, 4, then
+ * every 8 ms); once `busyTimeoutMs` has passed, SQLite's lock error
+ * (SQLITE_BUSY, "database is locked") is thrown, as the busy handler would.
  */
 export async function beginImmediateWithoutBlocking(database: StatementRunner, busyTimeoutMs: number): Promise<void> {
   const deadline = performance.now() + busyTimeoutMs;
   for (let attempt = 0; ; attempt += 1) {
-    if (tryBeginImmediate(database, busyTimeoutMs)) return;
+    const locked = beginImmediateNow(database, busyTimeoutMs);
+    if (locked === undefined) return;
     const remaining = deadline - performance.now();
-    if (remaining <= 0) {
-      runSql(database, "begin immediate");
-      return;
-    }
+    if (remaining <= 0) throw locked;
     const delay = Math.min(retryDelaysMs[Math.min(attempt, retryDelaysMs.length - 1)] as number, remaining);
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
