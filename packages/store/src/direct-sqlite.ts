@@ -92,7 +92,13 @@ export function idleSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
 export function runSqliteTransactionNow(db: Kysely<any>, work: (sqlite: DirectSqlite) => void): boolean {
   const sqlite = registered.get(db.getExecutor());
   if (sqlite === undefined || sqlite.connection.inTransaction) return false;
-  if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
+  try {
+    if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
+  } catch (error) {
+    // better-sqlite3 refuses any statement while one is still iterating (a streamed query holds the connection).
+    if (isConnectionBusy(error)) return false;
+    throw error;
+  }
   try {
     work(sqlite.runner);
     sqlite.runner.run("commit", noParameters);
@@ -102,6 +108,15 @@ export function runSqliteTransactionNow(db: Kysely<any>, work: (sqlite: DirectSq
     throw error;
   }
   return true;
+}
+
+/**
+ * Whether `error` is better-sqlite3 refusing a statement because another one
+ * is still iterating on the connection (a streamed query holds it): the
+ * caller goes through kysely instead, which waits for the connection.
+ */
+export function isConnectionBusy(error: unknown): boolean {
+  return error instanceof TypeError && /busy executing a query/i.test(error.message);
 }
 
 /**

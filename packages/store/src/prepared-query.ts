@@ -1,5 +1,5 @@
 import { type CompiledQuery, type Compilable, createQueryId, type Kysely, type QueryResult } from "kysely";
-import { idleSqliteOf } from "./direct-sqlite.ts";
+import { idleSqliteOf, isConnectionBusy } from "./direct-sqlite.ts";
 
 /** A placeholder standing for one parameter while a query is built once. */
 interface Placeholder {
@@ -56,7 +56,14 @@ export function preparedQuery<DB, Row, Values extends unknown[]>(
     );
     // A store's SQLite handle with no transaction holding the connection: the statement runs at once.
     const idle = idleSqliteOf(db);
-    if (idle !== undefined) return idle.all<Row>(compiled.sql, bound);
+    if (idle !== undefined) {
+      try {
+        return idle.all<Row>(compiled.sql, bound);
+      } catch (error) {
+        // A streamed query is still iterating on the connection: wait for it through kysely.
+        if (!isConnectionBusy(error)) throw error;
+      }
+    }
     const result: QueryResult<Row> = await db.executeQuery<Row>({
       ...compiled,
       queryId: createQueryId(),

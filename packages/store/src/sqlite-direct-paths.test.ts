@@ -186,6 +186,23 @@ describe("statements run at once on an idle SQLite connection", () => {
     expect(idleSqliteOf(store.db)).toBeDefined();
   });
 
+  it("while a streamed query is still iterating on the connection, reads and batches wait for it instead of failing", async () => {
+    const { store, path } = await fileStore({ invocationBatch: true });
+    for (const id of ["ses_s1", "ses_s2", "ses_s3"]) await store.sessions.create({ id, mode: "linear", now });
+    const stream = store.db.selectFrom("sessions").selectAll().orderBy("id").stream(1)[Symbol.asyncIterator]();
+    expect((await stream.next()).value).toMatchObject({ id: "ses_s1" });
+    // better-sqlite3 refuses any other statement while one iterates: these go through kysely and wait.
+    const read = store.sessions.find("ses_s2");
+    await store.invocations.record(invocation());
+    const flushed = store.invocations.flush();
+    const rest: unknown[] = [];
+    for (let next = await stream.next(); !next.done; next = await stream.next()) rest.push(next.value);
+    expect(rest).toHaveLength(2);
+    expect(await read).toMatchObject({ id: "ses_s2" });
+    await flushed;
+    expect(countInvocations(path)).toBe(1);
+  });
+
   it("is never offered on a store opened elsewhere or on Postgres handles (nothing registered)", async () => {
     const path = databaseFile();
     const db = await openSqliteDatabase({ path });
