@@ -63,16 +63,29 @@ export function createSequentialIds(): IdGenerator {
  * replay that reaches further than the last one draws the same ids for
  * everything the last one drew, so results that carry ids (and prompts built
  * from them) do not change from round to round.
+ *
+ * When the seed is a {@link randomIds} id, the ids keep its 8 characters of
+ * time and then 12 hex characters of the digest: time-ordered like every other
+ * id (a model-free call over HTTP is host-executed, and its session and
+ * thought rows would otherwise land on a random page of each of their indexes:
+ * about a third of the SQLite work of a `reasoning_decision`). Other seeds give
+ * 20 hex characters of the digest.
  */
 export function createReplayIds(seed: string): IdGenerator {
   const counters = new Map<string, number>();
+  const time = timeOfId(seed);
   return {
     next: (prefix) => {
       const count = (counters.get(prefix) ?? 0) + 1;
       counters.set(prefix, count);
-      const digest = createHash("sha256").update(`${seed}\u0000${prefix}\u0000${count}`).digest("hex").slice(0, 20);
-      return `${prefix}_${digest}`;
+      const digest = createHash("sha256").update(`${seed}\u0000${prefix}\u0000${count}`).digest("hex");
+      return time === undefined ? `${prefix}_${digest.slice(0, 20)}` : `${prefix}_${time}${digest.slice(0, 12)}`;
     },
     scope: (name) => createReplayIds(`${seed}/${name}`),
   };
+}
+
+/** The 8 characters of time of a {@link randomIds} id (also at the start of a seed scoped from one), else undefined. */
+function timeOfId(id: string): string | undefined {
+  return /^[a-z]+_([0-9a-z]{8})[0-9a-f]{12}(?:\/|$)/.exec(id)?.[1];
 }

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
+import { type StatementRunner, tryBeginImmediate } from "./immediate-sqlite-dialect.ts";
 import { storableParameters } from "./storable-text.ts";
 
 /**
@@ -24,16 +25,27 @@ export interface DirectSqlite {
   all<Row>(sql: string, parameters: readonly unknown[]): Row[];
 }
 
-/** What `openSqliteDatabase` registers: the connection's statement cache, by the Kysely handle. */
-interface Preparer {
-  prepare(sql: string): unknown;
+/** What `openSqliteDatabase` registers for a Kysely handle: its connection, through the statement cache. */
+export interface RegisteredSqlite {
+  /** The connection's statement cache. */
+  readonly statements: StatementRunner;
+  /** Whether the connection is in a transaction (better-sqlite3's `inTransaction`). */
+  readonly connection: { readonly inTransaction: boolean };
+  /** The connection's `busy_timeout`. */
+  readonly busyTimeoutMs: number;
 }
 
-const preparers = new WeakMap<Kysely<unknown>, Preparer>();
-const direct = new WeakMap<Kysely<unknown>, DirectSqlite>();
+interface Registered extends RegisteredSqlite {
+  readonly runner: DirectSqlite;
+}
 
-function directOn(preparer: Preparer): DirectSqlite {
-  const statement = (sql: string) => preparer.prepare(sql) as BetterSqlite3.Statement;
+// By the handle's executor, not the handle: a module's `db.withTables<...>()` is another Kysely on the same executor
+// (and so on the same connection, or the same transaction).
+const registered = new WeakMap<object, Registered>();
+const direct = new WeakMap<object, DirectSqlite>();
+
+function directOn(preparer: StatementRunner): DirectSqlite {
+  const statement = (sql: string) => preparer.prepare(sql) as unknown as BetterSqlite3.Statement;
   return {
     run(sql, parameters) {
       statement(sql).run(storableParameters(parameters) as unknown[]);
@@ -48,8 +60,63 @@ function directOn(preparer: Preparer): DirectSqlite {
 }
 
 /** Called by `openSqliteDatabase`: `db`'s connection, through its statement cache. */
-export function registerSqliteConnection(db: Kysely<unknown>, preparer: Preparer): void {
-  preparers.set(db, preparer);
+export function registerSqliteConnection(db: Kysely<unknown>, sqlite: RegisteredSqlite): void {
+  registered.set(db.getExecutor(), { ...sqlite, runner: directOn(sqlite.statements) });
+}
+
+/**
+ * For a store's own SQLite handle (not a transaction) whose connection is in
+ * no transaction right now: the statement runner, to run a read at once
+ * instead of through kysely's build, executor and connection lock. Else
+ * undefined (Postgres; or a transaction holds the connection — a read must
+ * then wait for it through kysely, or it would see that transaction's
+ * uncommitted writes). A read run here is one synchronous statement: it sees
+ * exactly what is committed when it runs, as through kysely.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any table schema
+export function idleSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
+  const sqlite = registered.get(db.getExecutor());
+  return sqlite === undefined || sqlite.connection.inTransaction ? undefined : sqlite.runner;
+}
+
+/**
+ * Runs `work` in one write transaction on a store's own SQLite handle, at once
+ * and synchronously — `begin immediate`, `work`'s statements, `commit` (or
+ * `rollback` when `work` throws, and the error is thrown) — with nothing else
+ * run on the connection between them. Returns false, having run nothing, when
+ * that cannot be done now: not SQLite, a transaction holds the connection, or
+ * another connection holds the write lock (the caller then goes through
+ * kysely, which waits for it).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any table schema
+export function runSqliteTransactionNow(db: Kysely<any>, work: (sqlite: DirectSqlite) => void): boolean {
+  const sqlite = registered.get(db.getExecutor());
+  if (sqlite === undefined || sqlite.connection.inTransaction) return false;
+  try {
+    if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
+  } catch (error) {
+    // better-sqlite3 refuses any statement while one is still iterating (a streamed query holds the connection).
+    if (isConnectionBusy(error)) return false;
+    throw error;
+  }
+  try {
+    work(sqlite.runner);
+    sqlite.runner.run("commit", noParameters);
+  } catch (error) {
+    // A failed COMMIT may leave the transaction open (SQLITE_BUSY); a failed statement always does.
+    if (sqlite.connection.inTransaction) sqlite.runner.run("rollback", noParameters);
+    throw error;
+  }
+  return true;
+}
+
+/**
+ * Whether `error` is better-sqlite3 refusing a statement because another one
+ * is still iterating on the connection (a streamed query holds it): the
+ * caller goes through kysely instead, which waits for the connection.
+ */
+export function isConnectionBusy(error: unknown): boolean {
+  return error instanceof TypeError && /busy executing a query/i.test(error.message);
 }
 
 /**
@@ -59,8 +126,8 @@ export function registerSqliteConnection(db: Kysely<unknown>, preparer: Preparer
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export function markTransactionDirect(db: Kysely<any>, transaction: Kysely<any>): void {
-  const preparer = preparers.get(db);
-  if (preparer !== undefined) direct.set(transaction, directOn(preparer));
+  const sqlite = registered.get(db.getExecutor());
+  if (sqlite !== undefined) direct.set(transaction.getExecutor(), sqlite.runner);
 }
 
 /**
@@ -70,7 +137,7 @@ export function markTransactionDirect(db: Kysely<any>, transaction: Kysely<any>)
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export function directSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
-  return direct.get(db);
+  return direct.get(db.getExecutor());
 }
 
 /**
@@ -79,7 +146,7 @@ export function directSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table schema
 export async function runStatement(db: Kysely<any>, text: string): Promise<void> {
-  const runner = direct.get(db);
+  const runner = direct.get(db.getExecutor());
   if (runner !== undefined) runner.run(text, noParameters);
   else await sql.raw(text).execute(db);
 }

@@ -9,35 +9,121 @@ import {
 } from "kysely";
 import { SqliteLimitQueryCompiler } from "./sqlite-query-compiler.ts";
 
+/** Whether `error` is SQLite's "database is locked" (SQLITE_BUSY and its extended codes). */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/** The waits between two tries of a `begin immediate` that found the write lock taken (ms; the last repeats). */
+const retryDelaysMs = [1, 2, 4, 8];
+
+/** A SQLite connection as the dialect is given it: statements prepared (from the statement cache) and run. */
+export interface StatementRunner {
+  prepare(sql: string): {
+    readonly reader: boolean;
+    run(parameters: readonly unknown[]): unknown;
+    all(parameters: readonly unknown[]): unknown;
+  };
+}
+
+/** Runs one statement without parameters, synchronously (a pragma returns a row). */
+function runSql(database: StatementRunner, sql: string): void {
+  const statement = database.prepare(sql);
+  if (statement.reader) statement.all(noParameters);
+  else statement.run(noParameters);
+}
+const noParameters: readonly unknown[] = [];
+
+/**
+ * One `begin immediate` that does not wait for the write lock: undefined when
+ * it began, SQLite's lock error when another connection holds the lock (any
+ * other error is thrown). The try is made with `busy_timeout = 0`, then the
+ * connection's `busyTimeoutMs` is put back, so statements run afterwards keep their wait.
+ */
+function beginImmediateNow(database: StatementRunner, busyTimeoutMs: number): unknown {
+  runSql(database, "pragma busy_timeout = 0");
+  try {
+    runSql(database, "begin immediate");
+    return undefined;
+  } catch (error) {
+    if (!isSqliteBusy(error)) throw error;
+    return error;
+  } finally {
+    runSql(database, `pragma busy_timeout = ${busyTimeoutMs}`);
+  }
+}
+
+/** {@link beginImmediateNow} as a yes or no: true when the transaction began, false when the lock is taken. */
+export function tryBeginImmediate(database: StatementRunner, busyTimeoutMs: number): boolean {
+  return beginImmediateNow(database, busyTimeoutMs) === undefined;
+}
+
+/**
+ * Runs `begin immediate` without blocking the event loop while another
+ * connection holds the write lock. SQLite's busy handler (`busy_timeout`)
+ * waits by sleeping the calling thread — here the thread serving every
+ * request — so a background WAL checkpoint holding the lock (a RESTART) or
+ * another process's write stalled every request, reads included, for up to
+ * tens of milliseconds. Here each try fails at once when the lock is taken
+ * ({@link beginImmediateNow}) and is repeated after a timer (1, 2, 4, then
+ * every 8 ms); once `busyTimeoutMs` has passed, SQLite's lock error
+ * (SQLITE_BUSY, "database is locked") is thrown, as the busy handler would.
+ */
+export async function beginImmediateWithoutBlocking(database: StatementRunner, busyTimeoutMs: number): Promise<void> {
+  const deadline = performance.now() + busyTimeoutMs;
+  for (let attempt = 0; ; attempt += 1) {
+    const locked = beginImmediateNow(database, busyTimeoutMs);
+    if (locked === undefined) return;
+    const remaining = deadline - performance.now();
+    if (remaining <= 0) throw locked;
+    const delay = Math.min(retryDelaysMs[Math.min(attempt, retryDelaysMs.length - 1)] as number, remaining);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
 /**
  * The SQLite driver with write transactions: `begin immediate` takes the write
  * lock when the transaction starts. A deferred `begin` takes it at the first
  * write, and when another connection wrote in between, SQLite cannot wait
  * (upgrading a read to a write would deadlock), so it fails at once with
  * SQLITE_BUSY ("database is locked") whatever `busy_timeout` says. Starting as a
- * writer makes the wait happen at `begin`, where `busy_timeout` applies.
+ * writer makes the wait happen at `begin`, where the wait applies, and that
+ * wait runs on timers, not by sleeping the thread ({@link beginImmediateWithoutBlocking}).
  * A `read only` transaction (`Store.snapshot`) starts deferred: it only reads,
  * so it takes no write lock and its snapshot starts at its first read.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #database: StatementRunner;
+  readonly #busyTimeoutMs: number;
+  constructor(config: SqliteDialectConfig & { database: StatementRunner }, busyTimeoutMs: number) {
+    super(config);
+    this.#database = config.database;
+    this.#busyTimeoutMs = busyTimeoutMs;
+  }
+
   // kysely passes the settings to every driver; SqliteDriver declares the one parameter it uses.
   override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
-    await connection.executeQuery(
-      CompiledQuery.raw(settings?.accessMode === "read only" ? "begin" : "begin immediate"),
-    );
+    if (settings?.accessMode === "read only") await connection.executeQuery(CompiledQuery.raw("begin"));
+    // kysely holds the connection for this transaction: nothing else of kysely's runs on it meanwhile.
+    else await beginImmediateWithoutBlocking(this.#database, this.#busyTimeoutMs);
   }
 }
 
 /**
  * Kysely's SQLite dialect whose transactions start with `begin immediate`
- * (see {@link ImmediateSqliteDriver}) and whose LIMIT is not re-planned on
- * every run (see {@link SqliteLimitQueryCompiler}); everything else is
- * `SqliteDialect`'s. Savepoints inside a transaction are unchanged.
+ * without blocking the event loop (see {@link ImmediateSqliteDriver}) and whose
+ * LIMIT is not re-planned on every run (see {@link SqliteLimitQueryCompiler});
+ * everything else is `SqliteDialect`'s. Savepoints inside a transaction are unchanged.
+ * `database` is the connection itself (not a function making one); `busyTimeoutMs` is its `busy_timeout`.
  */
-export function createImmediateSqliteDialect(config: SqliteDialectConfig): Dialect {
+export function createImmediateSqliteDialect(
+  config: SqliteDialectConfig & { database: StatementRunner },
+  busyTimeoutMs: number,
+): Dialect {
   const dialect = new SqliteDialect(config);
   return {
-    createDriver: () => new ImmediateSqliteDriver(config),
+    createDriver: () => new ImmediateSqliteDriver(config, busyTimeoutMs),
     createQueryCompiler: () => new SqliteLimitQueryCompiler(),
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),

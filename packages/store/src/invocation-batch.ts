@@ -1,7 +1,6 @@
 import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
-import { markTransactionDirect } from "./direct-sqlite.ts";
 import {
   createInvocationRepository,
   type InvocationRepository,
@@ -86,14 +85,10 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
       const batch = buffer;
       buffer = [];
       // Batches are written in order, one transaction each.
+      // On SQLite with the connection free, one synchronous transaction (else a kysely one, waiting for it).
       writing = writing.then(() =>
-        db
-          .transaction()
-          .execute((transaction) => {
-            // The batch's rows, rollups and histogram upserts run as prepared statements on SQLite.
-            markTransactionDirect(db, transaction);
-            return createInvocationRepository(transaction).recordMany(batch);
-          })
+        direct
+          .recordMany(batch)
           .catch((error: unknown) =>
             isTransientDatabaseFault(error) ? holdForRetry(batch, error) : drop(error, batch.length),
           ),

@@ -78,6 +78,44 @@ describe.each(testDialects)("invocation rollups and latency ranks on %s", (diale
     );
   });
 
+  it("a batch's rollups and histogram (summed per group and bucket first) equal those of its rows written one by one", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(rowArbitrary, { minLength: 1, maxLength: 40 }), async (rows) => {
+        const oneByOne = await memoryStore();
+        const batched = await memoryStore();
+        const inputs = rows.map((row) => invocation(row));
+        for (const input of inputs) await oneByOne.invocations.record(input);
+        await batched.invocations.recordMany(inputs);
+        // Sums of doubles added in another order may differ in the last bits.
+        const rounded = (list: Awaited<ReturnType<typeof oneByOne.invocations.aggregate>>) =>
+          sorted(list.map((row) => ({ ...row, latency_ms_total: Math.round(row.latency_ms_total * 1e6) / 1e6 })));
+        expect(rounded(await batched.invocations.aggregate())).toEqual(rounded(await oneByOne.invocations.aggregate()));
+        const histogram = async (store: typeof oneByOne) =>
+          sorted(
+            (
+              await sql<
+                Record<string, unknown>
+              >`select tool, operation, bucket, calls, min_latency_ms from invocation_latency_buckets`.execute(store.db)
+            ).rows.map((row) => ({
+              ...row,
+              bucket: Number(row["bucket"]),
+              calls: Number(row["calls"]),
+              min_latency_ms: Number(row["min_latency_ms"]),
+            })),
+          );
+        expect(await histogram(batched)).toEqual(await histogram(oneByOne));
+        for (const tool of new Set(inputs.map((input) => input.tool))) {
+          const calls = inputs.filter((input) => input.tool === tool).length;
+          const ranks = [1, Math.ceil(calls / 2), calls];
+          expect(await batched.invocations.latencyAtRanks({ tool }, ranks)).toEqual(
+            await oneByOne.invocations.latencyAtRanks({ tool }, ranks),
+          );
+        }
+      }),
+      { numRuns },
+    );
+  });
+
   it("latencyAtRanks gives the latency at each rank, per tool and per operation, with and without filters", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(rowArbitrary, { minLength: 1, maxLength: 60 }), async (rows) => {

@@ -26,7 +26,8 @@ export interface OpenDatabaseOptions {
 /**
  * Opens SQLite with the settings a service needs (WAL so readers never block the
  * writer, synchronous=NORMAL, busy_timeout, foreign keys). Transactions start with
- * `begin immediate`, so a writer waiting on another process honours busy_timeout.
+ * `begin immediate`, so a writer waiting on another process honours busy_timeout
+ * (waiting on timers, not by sleeping the event loop's thread).
  * Prepared statements are reused by SQL text (`withStatementCache`). U+0000 in
  * text is stored as U+FFFD, as on Postgres (`withStorableText`).
  * Migrations are `migrateToLatest`'s.
@@ -48,7 +49,8 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   }
   if (!inMemory) connection.pragma("journal_mode = WAL");
   connection.pragma("synchronous = NORMAL");
-  connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
   connection.pragma("foreign_keys = ON");
   const database = withStatementCache(connection);
   const background =
@@ -66,8 +68,11 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
       close();
     };
   }
-  const db = new Kysely<Database>({ dialect: withStorableText(createImmediateSqliteDialect({ database })) });
-  // Transactions on this connection may run their hot writes as prepared statements, synchronously.
-  registerSqliteConnection(db as Kysely<unknown>, database);
+  const db = new Kysely<Database>({
+    dialect: withStorableText(createImmediateSqliteDialect({ database }, busyTimeoutMs)),
+  });
+  // Transactions on this connection may run their hot writes as prepared statements, synchronously (and the
+  // store's hot reads and invocation batches too, when no transaction holds the connection).
+  registerSqliteConnection(db as Kysely<unknown>, { statements: database, connection, busyTimeoutMs });
   return db;
 }

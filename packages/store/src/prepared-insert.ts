@@ -1,6 +1,6 @@
 import { type CompiledQuery, type Compilable, createQueryId, type Kysely, PostgresAdapter } from "kysely";
 import { DeferrableWrite } from "./deferrable-write.ts";
-import { directSqliteOf } from "./direct-sqlite.ts";
+import { type DirectSqlite, directSqliteOf } from "./direct-sqlite.ts";
 
 /** A placeholder standing for one value while a statement is built once. */
 interface Placeholder {
@@ -30,7 +30,7 @@ export function preparedInsert<DB, Column extends string>(
   columns: readonly Column[],
   build: (db: Kysely<DB>, rows: Array<Record<Column, unknown>>) => Compilable<unknown>,
   maxRows: number,
-): (db: Kysely<DB>, rows: ReadonlyArray<Readonly<Record<Column, unknown>>>) => Promise<void> {
+): PreparedInsert<DB, Column> {
   if (!Number.isInteger(maxRows) || maxRows < 1)
     throw new Error(`preparedInsert: maxRows must be a whole number >= 1 (got ${maxRows})`);
   const width = columns.length;
@@ -67,10 +67,9 @@ export function preparedInsert<DB, Column extends string>(
     return entry;
   }
 
-  return async (db, rows) => {
+  /** The slices of `rows`, each as its compiled statement and parameters. */
+  function* slices(db: Kysely<DB>, rows: ReadonlyArray<Readonly<Record<Column, unknown>>>) {
     const adapter = db.getExecutor().adapter as object;
-    // In a SQLite transaction the statement runs directly on its connection (see direct-sqlite.ts).
-    const direct = directSqliteOf(db);
     for (let start = 0; start < rows.length; start += maxRows) {
       const count = Math.min(maxRows, rows.length - start);
       const { compiled, order } = compiledFor(db, adapter, count);
@@ -80,10 +79,34 @@ export function preparedInsert<DB, Column extends string>(
         const row = rows[start + Math.floor(index / width)] as Record<Column, unknown>;
         parameters[position] = row[columns[index % width] as Column] ?? null;
       }
+      yield { compiled, parameters };
+    }
+  }
+
+  const insert = async (db: Kysely<DB>, rows: ReadonlyArray<Readonly<Record<Column, unknown>>>) => {
+    const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    // In a SQLite transaction the statement runs directly on its connection (see direct-sqlite.ts).
+    const direct = directSqliteOf(db);
+    for (const { compiled, parameters } of slices(db, rows)) {
       if (direct !== undefined) direct.run(compiled.sql, parameters);
       // Nothing is read back: in a Postgres transaction it goes with the COMMIT (postgres-write-batch.ts).
-      else if (adapter instanceof PostgresAdapter) await db.executeQuery(new DeferrableWrite(compiled.sql, parameters));
+      else if (postgres) await db.executeQuery(new DeferrableWrite(compiled.sql, parameters));
       else await db.executeQuery({ ...compiled, queryId: createQueryId(), parameters } as CompiledQuery);
     }
   };
+  return Object.assign(insert, {
+    now(db: Kysely<DB>, sqlite: DirectSqlite, rows: ReadonlyArray<Readonly<Record<Column, unknown>>>) {
+      for (const { compiled, parameters } of slices(db, rows)) sqlite.run(compiled.sql, parameters);
+    },
+  });
+}
+
+/** What {@link preparedInsert} returns: the insert, and the same run synchronously on a SQLite connection. */
+export interface PreparedInsert<DB, Column extends string> {
+  (db: Kysely<DB>, rows: ReadonlyArray<Readonly<Record<Column, unknown>>>): Promise<void>;
+  /**
+   * The same statements run at once on `sqlite` (a connection the caller holds, e.g. in
+   * `runSqliteTransactionNow`); `db` is a handle of the same dialect, to compile them with.
+   */
+  now(db: Kysely<DB>, sqlite: DirectSqlite, rows: ReadonlyArray<Readonly<Record<Column, unknown>>>): void;
 }

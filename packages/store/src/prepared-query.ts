@@ -1,4 +1,5 @@
 import { type CompiledQuery, type Compilable, createQueryId, type Kysely, type QueryResult } from "kysely";
+import { idleSqliteOf, isConnectionBusy } from "./direct-sqlite.ts";
 
 /** A placeholder standing for one parameter while a query is built once. */
 interface Placeholder {
@@ -18,7 +19,9 @@ interface Compiled {
  * are the same query every time with other values. `build` gets placeholders
  * for the values (use them only as values, e.g. in `where`); the result runs
  * the compiled SQL with the call's values on any database handle or
- * transaction of the same dialect.
+ * transaction of the same dialect. On a store's own SQLite handle, when no
+ * transaction holds the connection, it runs at once as a prepared statement
+ * (no executor, no connection lock: `idleSqliteOf`); otherwise through kysely.
  *
  * ```ts
  * const sessionById = preparedQuery((db: Kysely<Database>, id) => db.selectFrom("sessions").selectAll().where("id", "=", id));
@@ -48,12 +51,23 @@ export function preparedQuery<DB, Row, Values extends unknown[]>(
       byAdapter.set(adapter, entry);
     }
     const { compiled, parameters } = entry;
+    const bound = parameters.map((parameter) =>
+      "placeholder" in parameter ? values[parameter.placeholder] : parameter.value,
+    );
+    // A store's SQLite handle with no transaction holding the connection: the statement runs at once.
+    const idle = idleSqliteOf(db);
+    if (idle !== undefined) {
+      try {
+        return idle.all<Row>(compiled.sql, bound);
+      } catch (error) {
+        // A streamed query is still iterating on the connection: wait for it through kysely.
+        if (!isConnectionBusy(error)) throw error;
+      }
+    }
     const result: QueryResult<Row> = await db.executeQuery<Row>({
       ...compiled,
       queryId: createQueryId(),
-      parameters: parameters.map((parameter) =>
-        "placeholder" in parameter ? values[parameter.placeholder] : parameter.value,
-      ),
+      parameters: bound,
     } as CompiledQuery<Row>);
     return result.rows;
   };

@@ -44,7 +44,8 @@ describe("host replay", () => {
     const { result, rounds } = await driveHostExecuted(engine, "probe_ids", {}, answerByName, { maxRounds: 5 });
     expect(rounds.map((prompts) => prompts.map((prompt) => prompt.name))).toEqual([["probe_a"], ["probe_b"]]);
     const id = (result["texts"] as string[])[2] as string;
-    expect(id).toMatch(/^item_[0-9a-f]{20}$/);
+    // Time-ordered like every id: the call id's 8 characters of time, then 12 of the digest.
+    expect(id).toMatch(/^item_[0-9a-z]{8}[0-9a-f]{12}$/);
     expect(rounds[1]?.[0]?.user).toContain(id);
   });
 

@@ -2,6 +2,7 @@ import type { Invocation } from "@deliberate/contracts";
 import type { DatabaseExecutor } from "../executor.ts";
 import type { InvocationRow } from "../tables/invocation.table.ts";
 import type { InvocationRollupRow } from "../tables/invocation-rollup.table.ts";
+import { type DirectSqlite, markTransactionDirect, runSqliteTransactionNow } from "../direct-sqlite.ts";
 import { latencyBucket } from "../latency-bucket.ts";
 import { preparedInsert } from "../prepared-insert.ts";
 
@@ -152,62 +153,86 @@ function startOf(input: NewInvocation): string {
     : input.created_at;
 }
 
-/** Inserts the rows and adds them to their groups' totals, in one transaction (the caller's, when in one). */
-async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvocation[]): Promise<void> {
-  if (!db.isTransaction) {
-    await db.transaction().execute((transaction) => insertWithRollups(transaction, inputs));
-    return;
-  }
-  // `rounds` left out is the column's default, 1.
-  await insertInvocations(
-    db,
-    inputs.map((input) => ({
+/** The three statements' rows for a batch: the invocation rows, their groups' totals, their histogram buckets. */
+interface BatchRows {
+  invocations: Array<Record<(typeof invocationColumns)[number], unknown>>;
+  rollups: InvocationRollupRow[];
+  buckets: Array<{ tool: string; operation: string; bucket: number; calls: number; min_latency_ms: number }>;
+}
+
+/**
+ * What a batch writes: its rows, and one rollup per group and one histogram
+ * row per bucket with the batch's totals (summed here, so a batch of 16 rows
+ * of one tool makes one upsert of each, not 16).
+ */
+function batchRows(inputs: readonly NewInvocation[]): BatchRows {
+  const invocations: BatchRows["invocations"] = [];
+  const groups = new Map<string, InvocationRollupRow>();
+  const buckets = new Map<string, BatchRows["buckets"][number]>();
+  for (const input of inputs) {
+    // `rounds` left out is the column's default, 1.
+    invocations.push({
       ...input,
       success: input.success ? 1 : 0,
       rounds: input.rounds ?? 1,
       started_at: input.started_at ?? startOf(input),
-    })),
-  );
-  const groups = new Map<string, InvocationRollupRow>();
-  for (const input of inputs) {
+    });
     const key = rollupKey(input);
-    const id = JSON.stringify(key);
-    const group = groups.get(id) ?? {
-      ...key,
-      calls: 0,
-      latency_ms_total: 0,
-      model_calls: 0,
-      input_tokens: 0,
-      output_tokens: 0,
-    };
+    const id = JSON.stringify([key.tool, key.operation, key.provider, key.success, key.error_code]);
+    let group = groups.get(id);
+    if (group === undefined) {
+      group = { ...key, calls: 0, latency_ms_total: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 };
+      groups.set(id, group);
+    }
     group.calls = Number(group.calls) + 1;
     group.latency_ms_total += input.latency_ms;
     group.model_calls = Number(group.model_calls) + input.model_calls;
     group.input_tokens = Number(group.input_tokens) + input.input_tokens;
     group.output_tokens = Number(group.output_tokens) + input.output_tokens;
-    groups.set(id, group);
-  }
-  const buckets = new Map<
-    string,
-    { tool: string; operation: string; bucket: number; calls: number; min_latency_ms: number }
-  >();
-  for (const input of inputs) {
     const bucket = latencyBucket(input.latency_ms);
-    const id = JSON.stringify([input.tool, input.operation ?? "", bucket]);
-    const entry = buckets.get(id) ?? {
-      tool: input.tool,
-      operation: input.operation ?? "",
-      bucket,
-      calls: 0,
-      min_latency_ms: input.latency_ms,
-    };
-    entry.calls += 1;
-    entry.min_latency_ms = Math.min(entry.min_latency_ms, input.latency_ms);
-    buckets.set(id, entry);
+    const bucketId = JSON.stringify([key.tool, key.operation, bucket]);
+    const entry = buckets.get(bucketId);
+    if (entry === undefined)
+      buckets.set(bucketId, {
+        tool: key.tool,
+        operation: key.operation,
+        bucket,
+        calls: 1,
+        min_latency_ms: input.latency_ms,
+      });
+    else {
+      entry.calls += 1;
+      entry.min_latency_ms = Math.min(entry.min_latency_ms, input.latency_ms);
+    }
   }
+  return { invocations, rollups: [...groups.values()], buckets: [...buckets.values()] };
+}
+
+/** Inserts the rows and adds them to their groups' totals, in one transaction (the caller's, when in one). */
+async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvocation[]): Promise<void> {
+  if (!db.isTransaction) {
+    // On SQLite with the connection free: one synchronous transaction, no kysely machinery (else through kysely).
+    if (runSqliteTransactionNow(db, (sqlite) => insertWithRollupsNow(db, sqlite, inputs))) return;
+    await db.transaction().execute((transaction) => {
+      // The rows, rollups and histogram upserts run as prepared statements on SQLite.
+      markTransactionDirect(db, transaction);
+      return insertWithRollups(transaction, inputs);
+    });
+    return;
+  }
+  const rows = batchRows(inputs);
+  await insertInvocations(db, rows.invocations);
   // One statement per table (rows are unique per key, so a multi-row upsert is valid on every dialect).
-  await insertLatencyBuckets(db, [...buckets.values()]);
-  await insertRollups(db, [...groups.values()]);
+  await insertLatencyBuckets(db, rows.buckets);
+  await insertRollups(db, rows.rollups);
+}
+
+/** {@link insertWithRollups}' statements run at once on a SQLite connection the caller holds in a transaction. */
+function insertWithRollupsNow(db: DatabaseExecutor, sqlite: DirectSqlite, inputs: readonly NewInvocation[]): void {
+  const rows = batchRows(inputs);
+  insertInvocations.now(db, sqlite, rows.invocations);
+  insertLatencyBuckets.now(db, sqlite, rows.buckets);
+  insertRollups.now(db, sqlite, rows.rollups);
 }
 
 /**
