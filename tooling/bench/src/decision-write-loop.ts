@@ -9,6 +9,7 @@ import type { ModelRouter } from "@deliberate/providers";
 import { reasoningModule } from "@deliberate/reasoning";
 import { defaultInvocationBatch, openStore } from "@deliberate/store";
 import { startRoundTripCounter } from "./postgres-round-trips.ts";
+import { benchDecisionInput } from "./decision-input.ts";
 
 const calls = Number(process.env["DECISION_LOOP_CALLS"] ?? 20_000);
 const concurrency = Number(process.env["DECISION_LOOP_CONCURRENCY"] ?? 50);
@@ -32,21 +33,7 @@ const noModels: ModelRouter = {
   },
 } as unknown as ModelRouter;
 
-const input = {
-  type: "weighted",
-  question: "Which database?",
-  options: ["SQLite", "Postgres", "DuckDB"],
-  criteria: [
-    { name: "cost", weight: 0.5, direction: "cost" },
-    { name: "scale", weight: 0.3 },
-    { name: "ops", weight: 0.2 },
-  ],
-  scores: [
-    [1, 5, 9],
-    [6, 9, 5],
-    [2, 6, 7],
-  ],
-};
+const input = benchDecisionInput;
 async function run(engine: ReturnType<typeof createEngine>, count: number, workers = concurrency) {
   let next = 0;
   const worker = async () => {

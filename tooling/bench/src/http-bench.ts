@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { quantile } from "./statistics.ts";
+import { benchDecisionInput } from "./decision-input.ts";
 
 // Issue 17 (h): HTTP API throughput against a bare node:http JSON server in the
 // same run, with autocannon at 50 keep-alive connections, rounds alternating
@@ -89,21 +90,7 @@ const targets: Target[] = [
       "(h3) POST /v1/tools/reasoning_decision, given weights and scores (no model; writes a session and a thought)",
     method: "POST",
     path: "/v1/tools/reasoning_decision",
-    body: JSON.stringify({
-      type: "weighted",
-      question: "Which database?",
-      options: ["SQLite", "Postgres", "DuckDB"],
-      criteria: [
-        { name: "cost", weight: 0.5, direction: "cost" },
-        { name: "scale", weight: 0.3 },
-        { name: "ops", weight: 0.2 },
-      ],
-      scores: [
-        [1, 5, 9],
-        [6, 9, 5],
-        [2, 6, 7],
-      ],
-    }),
+    body: JSON.stringify(benchDecisionInput),
     // Issue 30: a model-free call that writes, at least a quarter of bare node:http.
     goal: 0.25,
   },

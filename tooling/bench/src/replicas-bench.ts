@@ -8,6 +8,7 @@ import { openStore } from "@deliberate/store";
 import { startTestPostgres } from "@deliberate/store/testing/postgres";
 import { startRoundTripCounter } from "./postgres-round-trips.ts";
 import { quantile } from "./statistics.ts";
+import { benchDecisionInput } from "./decision-input.ts";
 
 // Scale-out: the built deliberate-api on SQLite (one process, the embedded
 // default) and on Postgres with 1 and with 2 replicas, in the same run, for
@@ -113,21 +114,7 @@ async function load(
   };
 }
 
-const decisionBody = JSON.stringify({
-  type: "weighted",
-  question: "Which database?",
-  options: ["SQLite", "Postgres", "DuckDB"],
-  criteria: [
-    { name: "cost", weight: 0.5, direction: "cost" },
-    { name: "scale", weight: 0.3 },
-    { name: "ops", weight: 0.2 },
-  ],
-  scores: [
-    [1, 5, 9],
-    [6, 9, 5],
-    [2, 6, 7],
-  ],
-});
+const decisionBody = JSON.stringify(benchDecisionInput);
 
 /**
  * One more replica on `url`'s database, through a proxy counting what it sends Postgres: `requests` writes of
