@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The `deliberate-mcp` command: runs the server bundle (server.cjs) with a V8 code cache, so a start skips
 // parsing and compiling most of the bundle. The cache is written when a process that had none exits, next to
-// the bundle (or in ~/.cache/deliberate when that folder is read-only); V8 checks it against the bundle's
-// source and its own version and flags, and a cache that does not fit is ignored (then rewritten). Nothing
+// the bundle (or in ~/.cache/deliberate when that folder is read-only); V8 checks it against its own version
+// and flags, but against the source's length only (a cache of another bundle of the same length is taken, and
+// its code runs), so the cache's name holds a hash of the bundle. A cache that does not fit is ignored (then
+// rewritten). Nothing
 // here changes what the server does: `node dist/server.cjs` runs the same program, only without the cache.
 //
 // Built as CommonJS (dist/package.json says so): an ES module entry makes Node set up its ES module loader
 // before anything runs, a few milliseconds of every start that nothing before the first answer needs.
 import { isAscii } from "node:buffer";
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -16,7 +19,10 @@ import { setFlagsFromString } from "node:v8";
 import vm from "node:vm";
 
 const bundle = join(__dirname, "server.cjs");
-const cacheName = `server.cjs.${process.versions.v8}-${process.arch}.cache`;
+const bundleBytes = readFileSync(bundle);
+// The bundle's content in the name: V8 would take a cache of an earlier bundle of the same length (an update).
+const bundleHash = createHash("sha1").update(bundleBytes).digest("base64url");
+const cacheName = `server.cjs.${bundleHash}.${process.versions.v8}-${process.arch}.cache`;
 
 /** `<XDG_CACHE_HOME or ~/.cache>/deliberate` (an empty XDG_CACHE_HOME counts as unset), or undefined without a home. */
 function userCacheFolder(): string | undefined {
@@ -61,7 +67,7 @@ function writeCache(data: Buffer): void {
  * scans and hashes half the bytes of a two-byte string); anything else is decoded as UTF-8.
  */
 function readSource(): string {
-  const bytes = readFileSync(bundle);
+  const bytes = bundleBytes;
   const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   return text.replace(/^#!.*/, "");
 }

@@ -50,6 +50,53 @@ describe("the launcher's code cache", () => {
   });
 });
 
+describe("a code cache that does not fit the bundle", () => {
+  // V8 checks a code cache against the source's length only: a cache of another bundle of the same length was
+  // taken, and its functions ran instead of the bundle's (an update that changed one character, a version digit).
+  it("is not taken when the bundle changed but kept its length", async () => {
+    const own = mkdtempSync(join(dirname(distFolder), ".launcher-cache-test-"));
+    try {
+      for (const file of ["main.js", "server.cjs", "package.json"]) copyFileSync(join(distFolder, file), join(own, file));
+      const start = () =>
+        run(process.execPath, [join(own, "main.js"), "--print-config", "claude-code"], {
+          env: { PATH: process.env["PATH"] ?? "", XDG_CACHE_HOME: join(own, "xdg") },
+        });
+      expect((await start()).stdout).toContain("claude mcp add");
+      expect(readdirSync(own).some((name) => name.endsWith(".cache"))).toBe(true);
+      const bundle = join(own, "server.cjs");
+      const before = readFileSync(bundle, "latin1");
+      const after = before.replaceAll("claude mcp add", "claude mcp ADD");
+      expect(after).not.toBe(before);
+      expect(after.length).toBe(before.length);
+      writeFileSync(bundle, after, "latin1");
+      const { stdout } = await start();
+      expect(stdout).toContain("claude mcp ADD");
+      expect(stdout).not.toContain("claude mcp add");
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the published package", () => {
+  // The caches a start writes next to the bundle are this machine's: a tarball packed after a start shipped one.
+  it("holds the launcher's dist/package.json, and no code cache", async () => {
+    await run(process.execPath, [builtServer, "--print-config", "claude-code"], {
+      env: { PATH: process.env["PATH"] ?? "", XDG_CACHE_HOME: join(folder, "xdg-pack") },
+    });
+    expect(readdirSync(distFolder).some((name) => name.includes(".cache"))).toBe(true);
+    const { stdout } = await run("pnpm", ["pack", "--dry-run", "--json"], {
+      cwd: dirname(distFolder),
+      env: { ...process.env },
+    });
+    const paths = (JSON.parse(stdout) as { files: Array<{ path: string }> }).files.map((file) => file.path);
+    expect(paths).toContain("dist/package.json");
+    expect(paths).toContain("dist/main.js");
+    expect(paths).toContain("dist/server.cjs");
+    expect(paths.filter((path) => path.includes(".cache"))).toEqual([]);
+  });
+});
+
 describe("what a start reads", () => {
   // An ASCII bundle is read byte for byte as a one-byte string (no UTF-8 decoding; V8 scans half the bytes).
   // One character outside ASCII (a "•" in a regular expression, which esbuild does not escape) made it two-byte.

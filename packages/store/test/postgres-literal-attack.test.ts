@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createCallScope, openStore, type Store } from "../src/index.ts";
+import { freshTestDatabase, testDialects } from "../src/testing/index.ts";
+
+// Values a caller controls, inlined as literals into a call's one round trip (postgres-write-batch.ts):
+// each must land exactly as sent (U+0000 as U+FFFD, as on every path), and none may run SQL of its own.
+
+const now = "2026-11-27T10:00:00.000Z";
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function freshStore(): Promise<Store> {
+  const store = await openStore(await freshTestDatabase("postgres"));
+  cleanups.push(() => store.close());
+  return store;
+}
+
+const hostile = [
+  "it's",
+  "back\\slash",
+  "\\'; drop table thoughts; --",
+  "'); delete from sessions; --",
+  "E'\\x41'",
+  "$1 $2 $$ $tag$ x $tag$",
+  "/* open comment",
+  "-- comment\n'",
+  "tab\tnew\nline\rcr",
+  "\\\\\\",
+  "\\",
+  "'",
+  "''",
+  "\\x00ff",
+  "emoji 😀 and \u00e9 and \u200b",
+  "x".repeat(200_000) + "'\\",
+  ";",
+  "\\E'",
+];
+
+describe.skipIf(!testDialects.includes("postgres"))("inlined literals on Postgres", () => {
+  it("store every hostile text exactly as sent, as content, metadata, mode and ids", async () => {
+    const store = await freshStore();
+    for (const [index, text] of hostile.entries()) {
+      const session = `ses_${index}_${text.slice(0, 40)}`;
+      const scope = createCallScope(store);
+      await scope.store.transaction(async (repositories) => {
+        await repositories.sessions.create({ id: session, mode: text, now });
+        await repositories.sessions.touch({ id: session, now });
+        await repositories.sessions.setActiveBranch({ id: session, branchId: text, now });
+        await repositories.thoughts.append({
+          id: `th_${index}_${text.slice(0, 40)}`,
+          session_id: session,
+          mode: text,
+          content: text,
+          confidence: 0.5,
+          metadata: { text, list: [text, { nested: text }] },
+          created_at: now,
+        });
+      });
+      await scope.commit();
+      const [thought] = await store.thoughts.listBySession(session);
+      expect(thought?.content).toBe(text);
+      expect(thought?.mode).toBe(text);
+      expect(thought?.metadata).toEqual({ text, list: [text, { nested: text }] });
+      expect((await store.sessions.get(session)).mode).toBe(text);
+    }
+    const count = await store.db.selectFrom("thoughts").select((b) => b.fn.countAll().as("n")).executeTakeFirst();
+    expect(Number(count?.n)).toBe(hostile.length);
+  });
+
+  it("store U+0000 as U+FFFD and a lone surrogate as U+FFFD, as a bound parameter does", async () => {
+    const store = await freshStore();
+    const scope = createCallScope(store);
+    await scope.store.transaction(async (repositories) => {
+      await repositories.sessions.create({ id: "ses_nul", mode: "m", now });
+      await repositories.thoughts.append({
+        id: "th_nul",
+        session_id: "ses_nul",
+        mode: "m",
+        content: "a\0b\uD800c'",
+        metadata: {},
+        created_at: now,
+      });
+    });
+    await scope.commit();
+    const [thought] = await store.thoughts.listBySession("ses_nul");
+    expect(thought?.content).toBe("a\uFFFDb\uFFFDc'");
+  });
+});
