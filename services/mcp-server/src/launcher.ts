@@ -11,7 +11,7 @@
 // before anything runs, a few milliseconds of every start that nothing before the first answer needs.
 import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -55,9 +55,23 @@ function writeCache(data: Buffer): void {
       const temporary = join(folder, `${cacheName}.${process.pid}`);
       writeFileSync(temporary, data);
       renameSync(temporary, join(folder, cacheName));
+      removeSupersededCaches(folder);
       return;
     } catch {
       // read-only: try the next folder
+    }
+  }
+}
+
+/** Deletes the caches of earlier bundles (same engine) in `folder`: each update would otherwise leave one behind. */
+function removeSupersededCaches(folder: string): void {
+  const engineSuffix = `.${process.versions.v8}-${process.arch}.cache`;
+  for (const name of readdirSync(folder)) {
+    if (name === cacheName || !name.startsWith("server.cjs.") || !name.endsWith(engineSuffix)) continue;
+    try {
+      unlinkSync(join(folder, name));
+    } catch {
+      // gone already, or not ours to delete
     }
   }
 }

@@ -72,6 +72,8 @@ describe("a code cache that does not fit the bundle", () => {
       const { stdout } = await start();
       expect(stdout).toContain("claude mcp ADD");
       expect(stdout).not.toContain("claude mcp add");
+      // The earlier bundle's cache is replaced, not kept beside the new one (an update would leave one each).
+      expect(readdirSync(own).filter((name) => name.endsWith(".cache"))).toHaveLength(1);
     } finally {
       rmSync(own, { recursive: true, force: true });
     }
