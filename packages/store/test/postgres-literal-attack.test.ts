@@ -65,7 +65,10 @@ describe.skipIf(!testDialects.includes("postgres"))("inlined literals on Postgre
       expect(thought?.metadata).toEqual({ text, list: [text, { nested: text }] });
       expect((await store.sessions.get(session)).mode).toBe(text);
     }
-    const count = await store.db.selectFrom("thoughts").select((b) => b.fn.countAll().as("n")).executeTakeFirst();
+    const count = await store.db
+      .selectFrom("thoughts")
+      .select((b) => b.fn.countAll().as("n"))
+      .executeTakeFirst();
     expect(Number(count?.n)).toBe(hostile.length);
   });
 

@@ -56,7 +56,8 @@ describe("a code cache that does not fit the bundle", () => {
   it("is not taken when the bundle changed but kept its length", async () => {
     const own = mkdtempSync(join(dirname(distFolder), ".launcher-cache-test-"));
     try {
-      for (const file of ["main.js", "server.cjs", "package.json"]) copyFileSync(join(distFolder, file), join(own, file));
+      for (const file of ["main.js", "server.cjs", "package.json"])
+        copyFileSync(join(distFolder, file), join(own, file));
       const start = () =>
         run(process.execPath, [join(own, "main.js"), "--print-config", "claude-code"], {
           env: { PATH: process.env["PATH"] ?? "", XDG_CACHE_HOME: join(own, "xdg") },
