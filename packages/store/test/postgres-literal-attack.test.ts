@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCallScope, openStore, type Store } from "../src/index.ts";
 import { freshTestDatabase, testDialects } from "../src/testing/index.ts";
@@ -70,6 +71,46 @@ describe.skipIf(!testDialects.includes("postgres"))("inlined literals on Postgre
       .select((b) => b.fn.countAll().as("n"))
       .executeTakeFirst();
     expect(Number(count?.n)).toBe(hostile.length);
+  });
+
+  it("store any text, with quotes, backslashes and SQL's own punctuation mixed in, exactly as sent (property)", async () => {
+    const store = await freshStore();
+    const sqlish = fc.constantFrom("'", "\\", "$1", "$$", ";", "--", "/*", "*/", "E'", '"', "\n");
+    const text = fc
+      .array(fc.oneof(fc.string({ unit: "binary" }), sqlish), { maxLength: 12 })
+      .map((parts) => parts.join("").replaceAll("\0", ""));
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        text,
+        fc.option(fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1 })),
+        async (content, confidence) => {
+          run += 1;
+          const session = `ses_p${run}`;
+          const scope = createCallScope(store);
+          await scope.store.transaction(async (repositories) => {
+            await repositories.sessions.create({ id: session, mode: content, now });
+            await repositories.thoughts.append({
+              id: `th_p${run}`,
+              session_id: session,
+              mode: "m",
+              content,
+              confidence: confidence ?? undefined,
+              metadata: { content },
+              created_at: now,
+            });
+          });
+          await scope.commit();
+          const [thought] = await store.thoughts.listBySession(session);
+          // Lone surrogates are not text in UTF-8: they arrive as U+FFFD on every path (a bound parameter too).
+          const expected = content.toWellFormed();
+          expect(thought?.content).toBe(expected);
+          expect(thought?.confidence ?? null).toBe(confidence ?? null);
+          expect((await store.sessions.get(session)).mode).toBe(expected);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("store U+0000 as U+FFFD and a lone surrogate as U+FFFD, as a bound parameter does", async () => {
