@@ -1,3 +1,4 @@
+import { toDeliberateError } from "@deliberate/base";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCallScope, openStore, type Store } from "../src/index.ts";
@@ -111,6 +112,26 @@ describe.skipIf(!testDialects.includes("postgres"))("inlined literals on Postgre
       ),
       { numRuns: 60 },
     );
+  });
+
+  it("fail a call at its commit with the error (code and mapping) the statement gives when run alone, leaving nothing", async () => {
+    const store = await freshStore();
+    const orphan = { id: "th_orphan", session_id: "ses_missing", mode: "m", content: "x", created_at: now };
+    const alone = await store.thoughts.append(orphan).catch((error: unknown) => error);
+    expect((alone as { code?: string }).code).toBe("23503");
+    const scope = createCallScope(store);
+    await scope.store.transaction(async (repositories) => {
+      await repositories.sessions.create({ id: "ses_kept", mode: "m", now });
+      await repositories.thoughts.append(orphan);
+    });
+    const atCommit = await scope.commit().catch((error: unknown) => error);
+    await scope.rollback();
+    expect((atCommit as { code?: string }).code).toBe("23503");
+    expect(toDeliberateError(atCommit)).toMatchObject({
+      code: toDeliberateError(alone).code,
+      retryable: toDeliberateError(alone).retryable,
+    });
+    expect(await store.sessions.find("ses_kept")).toBeUndefined();
   });
 
   it("store U+0000 as U+FFFD and a lone surrogate as U+FFFD, as a bound parameter does", async () => {
