@@ -65,14 +65,27 @@ export function createSequentialIds(): IdGenerator {
  * from them) do not change from round to round.
  */
 export function createReplayIds(seed: string): IdGenerator {
-  const counters = new Map<string, number>();
-  return {
-    next: (prefix) => {
-      const count = (counters.get(prefix) ?? 0) + 1;
-      counters.set(prefix, count);
-      const digest = createHash("sha256").update(`${seed}\u0000${prefix}\u0000${count}`).digest("hex").slice(0, 20);
-      return `${prefix}_${digest}`;
-    },
-    scope: (name) => createReplayIds(`${seed}/${name}`),
-  };
+  return new ReplayIds(seed);
+}
+
+/**
+ * A class with its counters made on the first id: every call of a host-executed service gets one, and a
+ * call that draws no id (a read) then leaves one small object behind, not a map and two closures.
+ */
+class ReplayIds implements IdGenerator {
+  private counters: Map<string, number> | undefined;
+
+  constructor(private readonly seed: string) {}
+
+  next(prefix: string): string {
+    this.counters ??= new Map();
+    const count = (this.counters.get(prefix) ?? 0) + 1;
+    this.counters.set(prefix, count);
+    const digest = createHash("sha256").update(`${this.seed}\u0000${prefix}\u0000${count}`).digest("hex").slice(0, 20);
+    return `${prefix}_${digest}`;
+  }
+
+  scope(name: string): IdGenerator {
+    return new ReplayIds(`${this.seed}/${name}`);
+  }
 }
