@@ -99,7 +99,10 @@ class Invocation {
       // A host-executed call is replayed every round: its ids come from its (future) resume token,
       // so every replay draws the same ids and prompts built from results do not change.
       this.callId = resumption?.call.id ?? core.ids.next("rt");
-      this.replay = createReplayRouter({ answers: resumption?.answers ?? {}, answerFields: resumption?.answerFields ?? {} });
+      this.replay = createReplayRouter({
+        answers: resumption?.answers ?? {},
+        answerFields: resumption?.answerFields ?? {},
+      });
       this.models = this.replay;
     } else {
       this.callId = undefined;
@@ -110,12 +113,14 @@ class Invocation {
 
   /** What the call spent on models (made when a handler first reads it). */
   get usage(): InvocationUsage {
-    return (this.ownUsage ??= createUsage());
+    this.ownUsage ??= createUsage();
+    return this.ownUsage;
   }
 
   /** Read when first needed: a caller may make its signal on demand (a model-free call never needs one). */
   signalNow(): AbortSignal {
-    return (this.callSignal ??= this.invokeOptions.signal ?? new AbortController().signal);
+    this.callSignal ??= this.invokeOptions.signal ?? new AbortController().signal;
+    return this.callSignal;
   }
 
   reportFailure(failure: { code: ErrorCode; message: string }): void {
@@ -204,7 +209,8 @@ class HandlerContext implements ToolContext {
   }
 
   private progressChannel(): ProgressChannel {
-    return (this.channel ??= createProgressChannel(this.progressTarget, this.call.core.generationProgressIntervalMs));
+    this.channel ??= createProgressChannel(this.progressTarget, this.call.core.generationProgressIntervalMs);
+    return this.channel;
   }
   get progress(): ToolContext["progress"] {
     return this.progressChannel().progress;
@@ -215,23 +221,30 @@ class HandlerContext implements ToolContext {
 
   // Own functions once read (not methods): handlers pass them on detached.
   get reportFailure(): ToolContext["reportFailure"] {
-    return (this.ownReportFailure ??= (failure) =>
-      this.call.reportFailure({ code: failure.code, message: failure.message }));
+    this.ownReportFailure ??= (failure) => this.call.reportFailure({ code: failure.code, message: failure.message });
+    return this.ownReportFailure;
   }
   get callTool(): ToolContext["callTool"] {
-    return (this.ownCallTool ??= (name, input, callOptions) =>
-      runHandler(
-        this.call.core.handlerFor(name),
-        input,
-        callOptions === undefined
-          ? this
-          : new HandlerContext(
-              this.call,
-              callOptions.progress ?? this.progress,
-              callOptions.store ?? this.store,
-              callOptions.ids ?? this.ids,
-            ),
-      ));
+    this.ownCallTool ??= (name, input, callOptions) => this.runTool(name, input, callOptions);
+    return this.ownCallTool;
+  }
+
+  private runTool(
+    name: string,
+    input: unknown,
+    callOptions: Parameters<ToolContext["callTool"]>[2],
+  ): Promise<Record<string, unknown>> {
+    const handler = this.call.core.handlerFor(name);
+    const context =
+      callOptions === undefined
+        ? this
+        : new HandlerContext(
+            this.call,
+            callOptions.progress ?? this.progress,
+            callOptions.store ?? this.store,
+            callOptions.ids ?? this.ids,
+          );
+    return runHandler(handler, input, context);
   }
 }
 

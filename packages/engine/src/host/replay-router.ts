@@ -123,7 +123,8 @@ class HostReplayRouter implements ReplayRouter, LanguageModel {
       schema: schema ? answerJsonSchema(schema) : { type: "string" },
     };
     if (recorded === undefined) throw new CompletionNeeded([prompt]);
-    (this.answered ??= []).push(prompt);
+    this.answered ??= [];
+    this.answered.push(prompt);
     return answerOf(recorded, schema, this.options.answerFields?.[recorded.id] ?? `answers[${recorded.id}]`);
   }
 }
@@ -160,7 +161,13 @@ function answerOf<T>(
       })),
     );
   }
-  return { object: parsed.data, text: JSON.stringify(parsed.data), usage: emptyUsage, finishReason: "stop", modelId: "host" };
+  return {
+    object: parsed.data,
+    text: JSON.stringify(parsed.data),
+    usage: emptyUsage,
+    finishReason: "stop",
+    modelId: "host",
+  };
 }
 
 const rejectedAnswers = new WeakSet<object>();
