@@ -1,19 +1,16 @@
-import { DeliberateError, databaseUnavailable, type ErrorCode, isTransientDatabaseFault } from "@deliberate/base";
+import { DeliberateError, databaseUnavailable, isTransientDatabaseFault } from "@deliberate/base";
 import { parseInput, submitTool } from "@deliberate/contracts";
-import type { ModelRouter } from "@deliberate/providers";
-import { type CallScope, createCallScope, type Store } from "@deliberate/store";
-import { createUsage, type InvocationUsage, type ToolContext } from "../context.ts";
 import type { InvokeOptions, ProgressUpdate } from "../engine-types.ts";
 import { CompletionNeeded } from "../host/completion-needed.ts";
 import { sentBlocksOf } from "../host/compact-step.ts";
-import { createReplayRouter, isRejectedAnswer, type ReplayRouter } from "../host/replay-router.ts";
-import { createReplayIds, type IdGenerator } from "../ids.ts";
-import { createProgressChannel, type ProgressChannel } from "../progress-channel.ts";
+import { isRejectedAnswer } from "../host/replay-router.ts";
+import { createReplayIds } from "../ids.ts";
 import type { ToolHandler } from "../tool-handler.ts";
-import { committingBeforeModelCalls } from "./committing-router.ts";
 import type { EngineCore } from "./core.ts";
+import { checkedOutput, HandlerContext } from "./handler-context.ts";
 import { type Resumption, resume, suspend } from "./host-resume.ts";
-import { type FinishedInvocation, finishInvocation } from "./record-invocation.ts";
+import { Invocation } from "./invocation.ts";
+import { finishInvocation } from "./record-invocation.ts";
 
 function normalizeError(error: unknown, signal: AbortSignal): DeliberateError {
   if (DeliberateError.isInstance(error)) return error;
@@ -37,216 +34,8 @@ function variantOf(input: unknown): string | null {
   return typeof variant === "string" ? variant : null;
 }
 
-/** The handler's output, checked against the tool's schema (what the schema parses it to). */
-function checkedOutput(handler: ToolHandler, output: unknown): Record<string, unknown> {
-  const checked = handler.definition.outputSchema.safeParse(output);
-  if (!checked.success) {
-    throw new DeliberateError({
-      code: "INTERNAL",
-      message: `${handler.definition.name} produced output that does not match its schema: ${checked.error.message}`,
-    });
-  }
-  return checked.data as Record<string, unknown>;
-}
-
-/** Runs one handler on raw input (a tool another calls through `ctx.callTool`) and checks its output. */
-async function runHandler(
-  handler: ToolHandler,
-  rawArguments: unknown,
-  context: ToolContext,
-): Promise<Record<string, unknown>> {
-  const input = parseInput(handler.definition.inputSchema, rawArguments ?? {}, handler.definition.name);
-  return checkedOutput(handler, await handler.handle(input as never, context));
-}
-
-/** Zero usage, shared: what a call that asked no model records (a call's own is made when a handler reads it). */
-const noUsage: InvocationUsage = Object.freeze({ ...createUsage(), modes: Object.freeze([]) as unknown as string[] });
-
 /** Progress nobody listens to. */
 const ignoreProgress = (_update: ProgressUpdate): void => {};
-
-/**
- * One call's state, in one object with its methods on the prototype (not a function scope holding
- * closures): every call makes one, and while up to ~50 calls are in flight, what a call allocates
- * outlives young-generation collections and is copied and promoted, so its size is the GC's work.
- * What most calls never use (usage, the signal, replay state) is made on first use.
- */
-class Invocation {
-  readonly started = performance.now();
-  readonly startedAt: Date;
-  /** A host-executed call's id (its resume token); replays draw their ids from it. */
-  readonly callId: string | undefined;
-  readonly replay: ReplayRouter | undefined;
-  readonly models: ModelRouter;
-  readonly scope: CallScope;
-  reportedFailure: { code: ErrorCode; message: string } | undefined;
-  private ownUsage: InvocationUsage | undefined;
-  private callSignal: AbortSignal | undefined;
-
-  constructor(
-    readonly core: EngineCore,
-    readonly handler: ToolHandler,
-    readonly toolName: string,
-    readonly rawArguments: unknown,
-    readonly invokeOptions: InvokeOptions,
-    readonly resumption: Resumption | undefined,
-  ) {
-    this.startedAt = core.clock.now();
-    const serverModels = invokeOptions.models ?? core.models;
-    // The call's writes land together when it succeeds and not at all when it fails.
-    this.scope = createCallScope(core.store);
-    if (serverModels.provider === "host") {
-      // A host-executed call is replayed every round: its ids come from its (future) resume token,
-      // so every replay draws the same ids and prompts built from results do not change.
-      this.callId = resumption?.call.id ?? core.ids.next("rt");
-      this.replay = createReplayRouter({
-        answers: resumption?.answers ?? {},
-        answerFields: resumption?.answerFields ?? {},
-      });
-      this.models = this.replay;
-    } else {
-      this.callId = undefined;
-      this.replay = undefined;
-      this.models = committingBeforeModelCalls(serverModels, this.scope);
-    }
-  }
-
-  /** What the call spent on models (made when a handler first reads it). */
-  get usage(): InvocationUsage {
-    this.ownUsage ??= createUsage();
-    return this.ownUsage;
-  }
-
-  /** Read when first needed: a caller may make its signal on demand (a model-free call never needs one). */
-  signalNow(): AbortSignal {
-    this.callSignal ??= this.invokeOptions.signal ?? new AbortController().signal;
-    return this.callSignal;
-  }
-
-  reportFailure(failure: { code: ErrorCode; message: string }): void {
-    this.reportedFailure ??= failure;
-  }
-
-  /** A host-executed call's latency runs from its first round to now, across every round. */
-  latency(): number {
-    const own = performance.now() - this.started;
-    const resumption = this.resumption;
-    return resumption ? Math.max(own, this.core.clock.now().getTime() - Date.parse(resumption.call.created_at)) : own;
-  }
-
-  /** One object per ending (no spreads): what finishInvocation records and tells the observers. */
-  finished(
-    operation: string | null,
-    sessionId: unknown,
-    failure: FinishedInvocation["failure"],
-    output?: Record<string, unknown>,
-  ): FinishedInvocation {
-    const resumption = this.resumption;
-    return {
-      toolName: this.toolName,
-      operation,
-      sessionId,
-      usage: this.ownUsage ?? noUsage,
-      latencyMs: this.latency(),
-      rounds: (resumption?.call.rounds ?? 0) + 1,
-      startedAt: resumption?.call.created_at ?? this.startedAt.toISOString(),
-      output,
-      failure,
-      recording: this.handler.recording,
-    };
-  }
-}
-
-/**
- * The context a handler (or a tool it calls through `ctx.callTool`) runs with.
- *
- * A class, so that `signal` is a getter on the prototype (the signal is made only when a handler reads it):
- * V8 builds an object literal holding a getter of its own on a slow path, about 0.5 µs each, and that garbage
- * outlived young-generation collections. What most handlers never touch (the progress channel, `callTool`,
- * `reportFailure`) is made when first read.
- */
-class HandlerContext implements ToolContext {
-  private channel: ProgressChannel | undefined;
-  private ownCallTool: ToolContext["callTool"] | undefined;
-  private ownReportFailure: ToolContext["reportFailure"] | undefined;
-
-  constructor(
-    private readonly call: Invocation,
-    private readonly progressTarget: (update: ProgressUpdate) => void,
-    readonly store: Store,
-    readonly ids: IdGenerator,
-  ) {}
-
-  get models(): ModelRouter {
-    return this.call.models;
-  }
-  get settings(): ToolContext["settings"] {
-    return this.call.core.settings;
-  }
-  get modes(): readonly string[] {
-    return this.call.core.modeIds;
-  }
-  get clock(): ToolContext["clock"] {
-    return this.call.core.clock;
-  }
-  get tools(): ToolContext["tools"] {
-    return this.call.core.definitions;
-  }
-  get usage(): InvocationUsage {
-    return this.call.usage;
-  }
-  get caller(): string | null {
-    return this.call.invokeOptions.caller ?? null;
-  }
-  get concurrency(): number {
-    return this.call.core.concurrencyNow();
-  }
-  get configSnapshot(): ToolContext["configSnapshot"] {
-    return this.call.core.configSnapshot;
-  }
-  get signal(): AbortSignal {
-    return this.call.signalNow();
-  }
-
-  private progressChannel(): ProgressChannel {
-    this.channel ??= createProgressChannel(this.progressTarget, this.call.core.generationProgressIntervalMs);
-    return this.channel;
-  }
-  get progress(): ToolContext["progress"] {
-    return this.progressChannel().progress;
-  }
-  get generation(): ToolContext["generation"] {
-    return this.progressChannel().generation;
-  }
-
-  // Own functions once read (not methods): handlers pass them on detached.
-  get reportFailure(): ToolContext["reportFailure"] {
-    this.ownReportFailure ??= (failure) => this.call.reportFailure({ code: failure.code, message: failure.message });
-    return this.ownReportFailure;
-  }
-  get callTool(): ToolContext["callTool"] {
-    this.ownCallTool ??= (name, input, callOptions) => this.runTool(name, input, callOptions);
-    return this.ownCallTool;
-  }
-
-  private runTool(
-    name: string,
-    input: unknown,
-    callOptions: Parameters<ToolContext["callTool"]>[2],
-  ): Promise<Record<string, unknown>> {
-    const handler = this.call.core.handlerFor(name);
-    const context =
-      callOptions === undefined
-        ? this
-        : new HandlerContext(
-            this.call,
-            callOptions.progress ?? this.progress,
-            callOptions.store ?? this.store,
-            callOptions.ids ?? this.ids,
-          );
-    return runHandler(handler, input, context);
-  }
-}
 
 /**
  * Runs one call to completion, failure, or (host-executed) its next suspension, and finishes the
