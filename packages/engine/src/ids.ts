@@ -72,17 +72,35 @@ export function createSequentialIds(): IdGenerator {
  * 20 hex characters of the digest.
  */
 export function createReplayIds(seed: string): IdGenerator {
-  const counters = new Map<string, number>();
-  const time = timeOfId(seed);
-  return {
-    next: (prefix) => {
-      const count = (counters.get(prefix) ?? 0) + 1;
-      counters.set(prefix, count);
-      const digest = createHash("sha256").update(`${seed}\u0000${prefix}\u0000${count}`).digest("hex");
-      return time === undefined ? `${prefix}_${digest.slice(0, 20)}` : `${prefix}_${time}${digest.slice(0, 12)}`;
-    },
-    scope: (name) => createReplayIds(`${seed}/${name}`),
-  };
+  return new ReplayIds(seed);
+}
+
+/**
+ * A class with its counters made on the first id: every call of a host-executed service gets one, and a
+ * call that draws no id (a read) then leaves one small object behind, not a map and two closures.
+ */
+class ReplayIds implements IdGenerator {
+  private counters: Map<string, number> | undefined;
+  private time: string | undefined;
+
+  constructor(private readonly seed: string) {}
+
+  next(prefix: string): string {
+    if (this.counters === undefined) {
+      this.counters = new Map();
+      this.time = timeOfId(this.seed);
+    }
+    const count = (this.counters.get(prefix) ?? 0) + 1;
+    this.counters.set(prefix, count);
+    const digest = createHash("sha256").update(`${this.seed}\u0000${prefix}\u0000${count}`).digest("hex");
+    return this.time === undefined
+      ? `${prefix}_${digest.slice(0, 20)}`
+      : `${prefix}_${this.time}${digest.slice(0, 12)}`;
+  }
+
+  scope(name: string): IdGenerator {
+    return new ReplayIds(`${this.seed}/${name}`);
+  }
 }
 
 /** The 8 characters of time of a {@link randomIds} id (also at the start of a seed scoped from one), else undefined. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hostModelRouter } from "@deliberate/engine";
-import { silentLogger } from "@deliberate/logging";
+import { createLogger, silentLogger } from "@deliberate/logging";
 import { afterEach, describe, expect, it } from "vitest";
 import { readCommonSettings } from "./common-settings.ts";
 import { createRuntime } from "./create-runtime.ts";
@@ -85,6 +85,30 @@ describe("createRuntime", () => {
             (await runtime.engine.invoke("reasoning_metrics", { query: "config" }))["config"] as Record<string, unknown>
           )["host_prompts"],
         ).toBe(form);
+      } finally {
+        await runtime.close();
+      }
+    }
+  });
+
+  it("logs each invocation at debug level, and at a higher level writes no invocation line", async () => {
+    for (const level of ["debug", "info"] as const) {
+      const settings = settingsFor({ LOG_LEVEL: level });
+      const lines: string[] = [];
+      const runtime = await createRuntime({
+        settings,
+        modules: defaultModules(settings),
+        logger: createLogger({ level, sinks: [(line) => lines.push(line)] }),
+        transport: "stdio",
+      });
+      try {
+        await runtime.engine.invoke("reasoning_metrics", { query: "config" });
+        const invocations = lines
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((entry) => entry["message"] === "invocation");
+        if (level === "debug")
+          expect(invocations).toMatchObject([{ level: "debug", tool: "reasoning_metrics", success: true }]);
+        else expect(invocations).toEqual([]);
       } finally {
         await runtime.close();
       }

@@ -89,7 +89,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     configSnapshot: configSnapshot(settings, options.transport),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
-    onInvocation: (event) => logger.debug("invocation", { ...event }),
+    // Only when debug lines are written: otherwise each call would copy its event for nothing.
+    ...(logger.level === "debug" ? { onInvocation: (event) => logger.debug("invocation", { ...event }) } : {}),
   });
   for (const warning of unknownModeModels(settings.providers, engine.modes)) logger.warn(warning);
   const tasks = createTaskRunner({

@@ -150,13 +150,33 @@ export function createToolCallFastPath(options: {
   // The signal is read only if the call needs it (see LazyAbort).
   return (call) =>
     modelFree.has(call.name) && options.stepAside?.() !== true
-      ? callEngine(options.engine, logger, call.name, call.arguments, {
-          get signal() {
-            return call.cancellation.signal;
-          },
-          ...(caller !== undefined ? { caller } : {}),
-        })
+      ? callEngine(
+          options.engine,
+          logger,
+          call.name,
+          call.arguments,
+          new FastPathInvokeOptions(call.cancellation, caller),
+        )
       : undefined;
+}
+
+/**
+ * A fast-path call's options, the signal read from its cancellation only when the call asks for it. A class,
+ * not an object literal with `get signal() {...}`: V8 builds such a literal on a slow path (a hidden class
+ * of its own per object), and that per-call garbage outlived young-generation collections.
+ */
+class FastPathInvokeOptions implements InvokeOptions {
+  // Declared only (no field emitted): set when known, so an absent caller is absent, not undefined.
+  declare readonly caller?: string;
+  constructor(
+    private readonly cancellation: { readonly signal: AbortSignal },
+    caller: string | undefined,
+  ) {
+    if (caller !== undefined) this.caller = caller;
+  }
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
 }
 
 /**

@@ -71,69 +71,103 @@ export interface ReplayRouter extends ModelRouter {
  * engine's handlers reach the outside world only through their context.
  */
 export function createReplayRouter(options: ReplayRouterOptions): ReplayRouter {
-  let sequence = 0;
-  const answered: PendingPrompt[] = [];
-  const occurrences = new Map<string, number>();
-  const answers = new Map<string, { id: string; answer: unknown }>();
-  for (const [id, answer] of Object.entries(options.answers)) answers.set(promptKey(id), { id, answer });
-  const model: LanguageModel = {
-    provider: "host",
+  return new HostReplayRouter(options);
+}
+
+/**
+ * A class whose state is made on the first prompt: every model-free call of a host-executed service
+ * gets one, and most never ask a model, so a fresh one is a single small object (its maps and model
+ * were garbage that outlived young-generation collections while the call was in flight).
+ */
+class HostReplayRouter implements ReplayRouter, LanguageModel {
+  readonly provider = "host";
+  readonly configured = true;
+  readonly modelId = "host";
+  private sequence = 0;
+  private answered: PendingPrompt[] | undefined;
+  private occurrences: Map<string, number> | undefined;
+  private answers: Map<string, { id: string; answer: unknown }> | undefined;
+
+  constructor(private readonly options: ReplayRouterOptions) {}
+
+  /** One model for every mode (an arrow so a caller may pass it on detached). */
+  readonly forMode = (_mode: string): LanguageModel => this;
+
+  answeredPrompts(): readonly PendingPrompt[] {
+    return this.answered ?? [];
+  }
+
+  /** The recorded answers by prompt key, read once. */
+  private recordedAnswers(): Map<string, { id: string; answer: unknown }> {
+    if (this.answers === undefined) {
+      this.answers = new Map();
+      for (const [id, answer] of Object.entries(this.options.answers)) this.answers.set(promptKey(id), { id, answer });
+    }
+    return this.answers;
+  }
+
+  async generate<T>(generateOptions: GenerateOptions<T>): Promise<GenerateResult<T>> {
+    this.sequence += 1;
+    const digest = promptDigest(generateOptions as GenerateOptions<unknown>);
+    this.occurrences ??= new Map();
+    const occurrence = (this.occurrences.get(digest) ?? 0) + 1;
+    this.occurrences.set(digest, occurrence);
+    const key = occurrence === 1 ? digest : `${digest}.${occurrence}`;
+    const schema = generateOptions.schema;
+    const recorded = this.recordedAnswers().get(key);
+    const prompt: PendingPrompt = {
+      id: `p${this.sequence}-${key}`,
+      name: generateOptions.schemaName ?? "answer",
+      system: generateOptions.system,
+      user: generateOptions.messages.map((message) => message.content).join("\n\n"),
+      schema: schema ? answerJsonSchema(schema) : { type: "string" },
+    };
+    if (recorded === undefined) throw new CompletionNeeded([prompt]);
+    this.answered ??= [];
+    this.answered.push(prompt);
+    return answerOf(recorded, schema, this.options.answerFields?.[recorded.id] ?? `answers[${recorded.id}]`);
+  }
+}
+
+/** A recorded answer as the prompt's result: parsed and checked against its schema (errors name `field`). */
+function answerOf<T>(
+  recorded: { id: string; answer: unknown },
+  schema: GenerateOptions<T>["schema"],
+  field: string,
+): GenerateResult<T> {
+  const raw = parseAnswer(recorded.answer, schema !== undefined);
+  // reasoning_submit's input check saw the answer as text; read as JSON, its escapes may decode to U+0000,
+  // which is refused as it is in the same answer sent as an object.
+  if (raw !== recorded.answer && containsNulCharacter(raw)) {
+    throw invalidAnswer(
+      field,
+      nulCharacterIssues(raw).map((issue) => ({
+        ...issue,
+        field: issue.field === "(input)" ? field : `${field}.${issue.field}`,
+      })),
+    );
+  }
+  if (!schema) {
+    if (typeof raw !== "string") throw invalidAnswer(field, [{ field, message: "expected a text answer" }]);
+    return { object: undefined as T, text: raw, usage: emptyUsage, finishReason: "stop", modelId: "host" };
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw invalidAnswer(
+      field,
+      parsed.error.issues.map((issue) => ({
+        field: [field, ...issue.path.map(String)].join("."),
+        message: issue.message,
+      })),
+    );
+  }
+  return {
+    object: parsed.data,
+    text: JSON.stringify(parsed.data),
+    usage: emptyUsage,
+    finishReason: "stop",
     modelId: "host",
-    async generate<T>(generateOptions: GenerateOptions<T>): Promise<GenerateResult<T>> {
-      sequence += 1;
-      const digest = promptDigest(generateOptions as GenerateOptions<unknown>);
-      const occurrence = (occurrences.get(digest) ?? 0) + 1;
-      occurrences.set(digest, occurrence);
-      const key = occurrence === 1 ? digest : `${digest}.${occurrence}`;
-      const schema = generateOptions.schema;
-      const recorded = answers.get(key);
-      const prompt: PendingPrompt = {
-        id: `p${sequence}-${key}`,
-        name: generateOptions.schemaName ?? "answer",
-        system: generateOptions.system,
-        user: generateOptions.messages.map((message) => message.content).join("\n\n"),
-        schema: schema ? answerJsonSchema(schema) : { type: "string" },
-      };
-      if (recorded === undefined) throw new CompletionNeeded([prompt]);
-      answered.push(prompt);
-      const id = recorded.id;
-      const raw = parseAnswer(recorded.answer, schema !== undefined);
-      const field = options.answerFields?.[id] ?? `answers[${id}]`;
-      // reasoning_submit's input check saw the answer as text; read as JSON, its escapes may decode to U+0000,
-      // which is refused as it is in the same answer sent as an object.
-      if (raw !== recorded.answer && containsNulCharacter(raw)) {
-        throw invalidAnswer(
-          field,
-          nulCharacterIssues(raw).map((issue) => ({
-            ...issue,
-            field: issue.field === "(input)" ? field : `${field}.${issue.field}`,
-          })),
-        );
-      }
-      if (!schema) {
-        if (typeof raw !== "string") throw invalidAnswer(field, [{ field, message: "expected a text answer" }]);
-        return { object: undefined as T, text: raw, usage: emptyUsage, finishReason: "stop", modelId: "host" };
-      }
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) {
-        throw invalidAnswer(
-          field,
-          parsed.error.issues.map((issue) => ({
-            field: [field, ...issue.path.map(String)].join("."),
-            message: issue.message,
-          })),
-        );
-      }
-      return {
-        object: parsed.data,
-        text: JSON.stringify(parsed.data),
-        usage: emptyUsage,
-        finishReason: "stop",
-        modelId: "host",
-      };
-    },
   };
-  return { provider: "host", configured: true, forMode: (_mode: string) => model, answeredPrompts: () => answered };
 }
 
 const rejectedAnswers = new WeakSet<object>();
