@@ -101,7 +101,7 @@ describe("the handler context", () => {
     const second = await engine.invoke("detached_probe", {});
     const ids = [...(first["ids"] as string[]), ...(second["ids"] as string[])];
     expect(new Set(ids).size).toBe(4);
-    for (const id of ids) expect(id).toMatch(/^x_[0-9a-f]{20}$/);
+    for (const id of ids) expect(id).toMatch(/^x_[0-9a-z]{8}[0-9a-f]{12}$/);
     const rows = await store.invocations.list({ tool: "detached_probe" });
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatchObject({ success: true, model_calls: 0, provider: null });
