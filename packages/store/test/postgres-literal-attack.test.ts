@@ -7,6 +7,10 @@ import { freshTestDatabase, testDialects } from "../src/testing/index.ts";
 // Values a caller controls, inlined as literals into a call's one round trip (postgres-write-batch.ts):
 // each must land exactly as sent (U+0000 as U+FFFD, as on every path), and none may run SQL of its own.
 
+/** `String.prototype.toWellFormed` (ES2024, not in this project's TypeScript lib): each lone surrogate as U+FFFD. */
+const wellFormed = (text: string): string =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
 const now = "2026-11-27T10:00:00.000Z";
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -104,7 +108,7 @@ describe.skipIf(!testDialects.includes("postgres"))("inlined literals on Postgre
           await scope.commit();
           const [thought] = await store.thoughts.listBySession(session);
           // Lone surrogates are not text in UTF-8: they arrive as U+FFFD on every path (a bound parameter too).
-          const expected = content.toWellFormed();
+          const expected = wellFormed(content);
           expect(thought?.content).toBe(expected);
           expect(thought?.confidence ?? null).toBe(confidence ?? null);
           expect((await store.sessions.get(session)).mode).toBe(expected);
