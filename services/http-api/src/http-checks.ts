@@ -62,6 +62,8 @@ export interface HttpChecksOptions {
   logger: Logger;
   /** Where the rate limiter counts; default this process's memory. */
   rateLimitStore?: RateLimitStore;
+  /** The service's clock in epoch milliseconds, for the rate limit's and the token lockout's windows; default `Date.now`. */
+  now?: () => number;
 }
 
 export function createHttpChecks(options: HttpChecksOptions): HttpChecks {
@@ -94,12 +96,14 @@ export function createHttpChecks(options: HttpChecksOptions): HttpChecks {
       isPublic: (path) => publicPaths.has(path) || path.startsWith("/docs/") || isViewerPage(path),
       failureLimit: http.authFailureLimit,
       failureWindowMs: http.authFailureWindowMs,
+      ...(options.now ? { now: options.now } : {}),
     }),
     rate: createRateLimitCheck({
       limit: http.rateLimit,
       windowMs: http.rateWindowMs,
       skip: (path) => healthPaths.has(path),
       ...(options.rateLimitStore ? { store: options.rateLimitStore } : {}),
+      ...(options.now ? { now: options.now } : {}),
       onStoreError: (error) => logger.warn("rate limit store failed; request let through", { error }),
     }),
     signals: createRequestSignals({ timeoutMs: http.requestTimeoutMs }),

@@ -190,6 +190,8 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     rateLimitStore:
       config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
+    // One clock for the service: the windows of the rate limit and the lockout follow it too.
+    now: () => clock.now().getTime(),
   });
   const { app, table, checkList } = composeApp({
     checks,

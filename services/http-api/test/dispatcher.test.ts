@@ -20,10 +20,22 @@ interface Served {
   honoHits: number;
 }
 
+/**
+ * Both services read one stopped clock: their rate-limit and lockout windows then start and end at the same
+ * instant whenever each of them handles a request (on a loaded machine the two can be seconds apart).
+ */
+const stoppedAt = new Date();
+const sharedClock = { now: () => new Date(stoppedAt) };
+
 async function serve(env: Record<string, string>, fastPath: boolean): Promise<Served> {
   const logs: string[] = [];
   const config = parseApiEnvironment(testEnvironment(env));
-  const service = await createApiService({ config, fastPath, logSinks: [(line) => void logs.push(line)] });
+  const service = await createApiService({
+    config,
+    fastPath,
+    clock: sharedClock,
+    logSinks: [(line) => void logs.push(line)],
+  });
   const served = { service, url: "", port: 0, logs, honoHits: 0 } as Served;
   const fetch = service.app.fetch;
   // serve() takes app.fetch when the service starts: count what reaches Hono.
@@ -92,7 +104,7 @@ function normalised(answer: Answer): Answer {
       .replace(/\b[a-z]+_[0-9a-z]{16,}\b/g, "<id>")
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
       .replace(/"duration_ms":\d+/g, '"duration_ms":0')
-      // Compared within a second by `same` (see sameSeconds).
+      // Compared by `same` (see sameSeconds).
       .replace(/Retry after \d+ s/g, "Retry after <seconds> s");
   const seconds = (value: string) => (/^\d+$/.test(value) ? "<seconds>" : value);
   const headers = Object.fromEntries(
@@ -136,10 +148,7 @@ const decision = JSON.stringify({
 });
 const deep = `{"goal_text":"x","persona":${"[".repeat(200)}${"]".repeat(200)}}`;
 
-/**
- * The two services started their rate-limit and lockout windows moments apart: on a loaded machine a second
- * boundary can fall between them, so the seconds until a window resets may differ by one, never more.
- */
+/** The seconds until a window resets: equal, as both services read the same stopped clock (`sharedClock`). */
 function sameSeconds(fromFast: Answer, fromHono: Answer, label: string): void {
   const secondsIn = (answer: Answer) => [
     answer.headers["retry-after"],
@@ -152,7 +161,7 @@ function sameSeconds(fromFast: Answer, fromHono: Answer, label: string): void {
     const other = hono[index];
     expect(value === undefined, label).toBe(other === undefined);
     if (value !== undefined && other !== undefined) {
-      expect(Math.abs(Number(value) - Number(other)), `${label}: seconds to reset`).toBeLessThanOrEqual(1);
+      expect(value, `${label}: seconds to reset`).toBe(other);
     }
   }
 }
