@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { openStore, type Store } from "./index.ts";
 import { withStatementCache } from "./statement-cache.ts";
 import type { NewInvocation } from "./repositories/invocation.repository.ts";
+import { invocationRow } from "./testing/invocation-row.ts";
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -28,29 +29,8 @@ async function batchedStore(
   return store;
 }
 
-let sequence = 0;
 function invocation(fields: Partial<NewInvocation> = {}): NewInvocation {
-  sequence += 1;
-  return {
-    id: `inv_${sequence}`,
-    tool: "reasoning_linear",
-    operation: null,
-    session_id: null,
-    provider: null,
-    model: null,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-    model_calls: 0,
-    latency_ms: 1,
-    success: true,
-    error_code: null,
-    error_message: null,
-    quality: null,
-    created_at: "2026-11-22T10:00:00.000Z",
-    ...fields,
-  };
+  return invocationRow({ created_at: "2026-11-22T10:00:00.000Z", ...fields });
 }
 
 /** Rows actually in the table (not through the repository, which would flush first). */

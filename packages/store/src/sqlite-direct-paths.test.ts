@@ -9,6 +9,7 @@ import { directSqliteOf, idleSqliteOf, markTransactionDirect } from "./direct-sq
 import { openStore, preparedQuery, type Store } from "./index.ts";
 import { openSqliteDatabase } from "./open-database.ts";
 import type { NewInvocation } from "./repositories/invocation.repository.ts";
+import { invocationRow } from "./testing/invocation-row.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -40,29 +41,8 @@ function tickCounter() {
 }
 
 const now = "2026-11-27T10:00:00.000Z";
-let sequence = 0;
 function invocation(fields: Partial<NewInvocation> = {}): NewInvocation {
-  sequence += 1;
-  return {
-    id: `inv_direct_${sequence}`,
-    tool: "reasoning_linear",
-    operation: null,
-    session_id: null,
-    provider: null,
-    model: null,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-    model_calls: 0,
-    latency_ms: 3,
-    success: true,
-    error_code: null,
-    error_message: null,
-    quality: null,
-    created_at: now,
-    ...fields,
-  };
+  return invocationRow({ latency_ms: 3, created_at: now, ...fields });
 }
 
 async function fileStore(options: { invocationBatch?: boolean } = {}): Promise<{ store: Store; path: string }> {

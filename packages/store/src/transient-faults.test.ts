@@ -10,6 +10,7 @@ import { batchInvocations } from "./invocation-batch.ts";
 import { openSqliteDatabase } from "./open-database.ts";
 import type { Database } from "./database.ts";
 import { migrateToLatest } from "./migrator.ts";
+import { invocationRow } from "./testing/invocation-row.ts";
 
 // SQLite's busy and locked errors pass once the other writer lets go: they are transient faults (STORAGE,
 // retryable), and batched rows wait for the lock instead of being dropped.
@@ -65,25 +66,7 @@ describe("SQLite busy and locked databases", () => {
     });
     lock();
     for (let index = 0; index < 3; index += 1) {
-      await batch.record({
-        id: `inv_${index}`,
-        tool: "reasoning_linear",
-        operation: null,
-        session_id: null,
-        provider: null,
-        model: null,
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_read_tokens: 0,
-        cache_write_tokens: 0,
-        model_calls: 0,
-        latency_ms: 1,
-        success: true,
-        error_code: null,
-        error_message: null,
-        quality: null,
-        created_at: "2026-11-27T10:00:00.000Z",
-      });
+      await batch.record(invocationRow());
     }
     await batch.flush();
     unlock();
