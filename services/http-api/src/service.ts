@@ -190,8 +190,9 @@ export async function createApiService(options: ApiServiceOptions): Promise<ApiS
     logger,
     rateLimitStore:
       config.http.rateLimitStore === "database" ? databaseRateLimitStore(store.rateLimits) : memoryRateLimitStore(),
-    // One clock for the service: the windows of the rate limit and the lockout follow it too.
-    now: () => clock.now().getTime(),
+    // One clock for the service: the windows of the rate limit and the lockout follow a given one too (the
+    // system clock's are Date.now, with no Date made per request).
+    ...(options.clock ? { now: () => clock.now().getTime() } : {}),
   });
   const { app, table, checkList } = composeApp({
     checks,
