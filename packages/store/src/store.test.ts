@@ -201,4 +201,13 @@ describe("store on a SQLite file", () => {
     stores.push(reader);
     expect((await reader.sessions.get("s1")).mode).toBe("linear");
   });
+
+  it("keeps statement journals and temporary tables in memory (no temporary file per invocation batch)", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "deliberate-store-")), "deliberate.db");
+    const store = await openStore({ path });
+    stores.push(store);
+    // 2 is MEMORY (0 would be the build's default, a file).
+    const temp = await sql<{ temp_store: number }>`pragma temp_store`.execute(store.db);
+    expect(temp.rows[0]?.temp_store).toBe(2);
+  });
 });
