@@ -1,7 +1,8 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from "node:http";
 import type { HttpChecks } from "../http-checks.ts";
 import { clientAddressOf } from "../middleware/rate-limit.ts";
 import { readIncomingText } from "../routes/read-json.ts";
+import { AnswerWriter } from "./answer-writer.ts";
 import {
   answerOf,
   type JsonOperation,
@@ -41,8 +42,9 @@ const drainTimeoutMs = 500;
 /**
  * The HTTP API's one `node:http` request listener. It looks the request up in the operation table: a
  * JSON operation at exactly this method and path (no query string) is answered here — the request checks
- * (`requestChecks`), its input, its handler and the JSON answer, with no fetch Request or Response, router
- * or middleware chain in between, as Hono's own dispatch answers a route with a single handler directly.
+ * (`requestChecks`), its input, its handler and the JSON answer (written with the other answers of its
+ * turn when the turn's I/O ends: `AnswerWriter`), with no fetch Request or Response, router or middleware
+ * chain in between, as Hono's own dispatch answers a route with a single handler directly.
  * Everything else goes to the Hono app, which answers it from the same table and the same checks:
  * another path or method, a query string or path parameters, a stream asked for, a repeated header (Hono
  * sees the values joined), and a Host header @hono/node-server would refuse or rewrite (missing, or not
@@ -80,6 +82,9 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
     return operation;
   }
 
+  // Answers are written together at the end of the turn that computed them (see AnswerWriter).
+  const writer = new AnswerWriter<ReadyAnswer>((ready) => writeAnswer(ready, checks));
+
   async function answer(request: IncomingMessage, response: ServerResponse, operation: JsonOperation): Promise<void> {
     const started = performance.now();
     const path = request.url as string;
@@ -91,7 +96,7 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
       const view = new NodeRequest(request, response, path, state, checks.settings);
       const pending = runChecks(list, view, state);
       if (pending !== undefined) await pending;
-      // Awaited only when pending: a synchronous answer (health, listings) is written in the same turn.
+      // Awaited only when pending: a synchronous answer (health, listings) is queued in the same turn.
       let input = operation.input === undefined ? undefined : operation.input(view);
       if (input instanceof Promise) input = await input;
       let result = operation.answer(input, view);
@@ -114,29 +119,58 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
     }
     headers["content-type"] = "application/json";
     (headers as Record<string, string | number>)["content-length"] = Buffer.byteLength(body);
-    response.writeHead(status, headers);
-    response.end(body);
-    if (!request.complete) drainUnread(request);
-    checks.logRequest({
-      method: request.method as string,
-      path,
-      status,
-      duration_ms: Math.round(performance.now() - started),
-      request_id: state.requestId,
-    });
+    writer.enqueue(new ReadyAnswer(request, response, status, headers, body, path, started, state.requestId));
   }
 
   return (request, response) => {
+    // Answers a long turn has held for a while go out first; this turn's are written before what it schedules.
+    writer.flushOverdue();
+    writer.arm();
     const operation = directOperation(request);
     if (operation === undefined) {
       hono(request, response);
       return;
     }
     answer(request, response, operation).catch((error: unknown) => {
-      // Only writing the answer can fail here: the connection is gone.
+      // Only an error answer that cannot be made gets here: the connection is closed.
       response.destroy(error instanceof Error ? error : undefined);
     });
   };
+}
+
+/** Writes an answer, then drains what the client sent and nobody read, and logs the request. */
+function writeAnswer(ready: ReadyAnswer, checks: HttpChecks): void {
+  const { request, response } = ready;
+  try {
+    response.writeHead(ready.status, ready.headers);
+    response.end(ready.body);
+  } catch (error) {
+    // Only writing the answer can fail here: the connection is gone.
+    response.destroy(error instanceof Error ? error : undefined);
+    return;
+  }
+  if (!request.complete) drainUnread(request);
+  checks.logRequest({
+    method: request.method as string,
+    path: ready.path,
+    status: ready.status,
+    duration_ms: Math.round(performance.now() - ready.started),
+    request_id: ready.requestId,
+  });
+}
+
+/** An answer ready to be written, and what the request log says of it. */
+class ReadyAnswer {
+  constructor(
+    readonly request: IncomingMessage,
+    readonly response: ServerResponse,
+    readonly status: number,
+    readonly headers: OutgoingHttpHeaders,
+    readonly body: string,
+    readonly path: string,
+    readonly started: number,
+    readonly requestId: string,
+  ) {}
 }
 
 /**
