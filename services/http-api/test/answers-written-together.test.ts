@@ -80,6 +80,21 @@ describe("answers written together at the end of a turn", () => {
     }
   });
 
+  it("keeps request order on one connection when Hono answers a request between two direct ones", async () => {
+    const socket = connect(port, "127.0.0.1");
+    const answers = readAnswers(socket, 3);
+    // A query string sends /healthz to Hono, which writes its answer as soon as it is ready.
+    const throughHono = [`GET /healthz?probe=1 HTTP/1.1`, `Host: 127.0.0.1:${port}`, "X-Request-Id: hono-2", "", ""].join(
+      "\r\n",
+    );
+    socket.write(rawRequest(port, "direct-1") + throughHono + rawRequest(port, "direct-3"));
+    const received = await answers;
+    socket.destroy();
+    expect(received.map((answer) => answer.requestId)).toEqual(["direct-1", "hono-2", "direct-3"]);
+    expect(received.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(JSON.parse(received[1]?.body ?? "{}")).toMatchObject({ status: "ok" });
+  });
+
   it("gives each of many concurrent requests its own answer", async () => {
     const ids = Array.from({ length: 40 }, (_, index) => `concurrent-${index}`);
     const answers = await Promise.all(
