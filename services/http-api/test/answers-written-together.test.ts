@@ -84,9 +84,13 @@ describe("answers written together at the end of a turn", () => {
     const socket = connect(port, "127.0.0.1");
     const answers = readAnswers(socket, 3);
     // A query string sends /healthz to Hono, which writes its answer as soon as it is ready.
-    const throughHono = [`GET /healthz?probe=1 HTTP/1.1`, `Host: 127.0.0.1:${port}`, "X-Request-Id: hono-2", "", ""].join(
-      "\r\n",
-    );
+    const throughHono = [
+      `GET /healthz?probe=1 HTTP/1.1`,
+      `Host: 127.0.0.1:${port}`,
+      "X-Request-Id: hono-2",
+      "",
+      "",
+    ].join("\r\n");
     socket.write(rawRequest(port, "direct-1") + throughHono + rawRequest(port, "direct-3"));
     const received = await answers;
     socket.destroy();
@@ -104,7 +108,11 @@ describe("answers written together at the end of a turn", () => {
           headers: { "content-type": "application/json", "x-request-id": id },
           body: intent,
         });
-        return { status: response.status, requestId: response.headers.get("x-request-id"), body: await response.json() };
+        return {
+          status: response.status,
+          requestId: response.headers.get("x-request-id"),
+          body: await response.json(),
+        };
       }),
     );
     expect(answers.map((answer) => answer.requestId)).toEqual(ids);

@@ -45,7 +45,11 @@ describe("AnswerWriter", () => {
   it("writes at once, before the phase ends, what has waited maxHoldMs (a long I/O phase)", () => {
     let now = 100;
     const written: string[] = [];
-    const writer = new AnswerWriter<string>((answer) => written.push(answer), 1, () => now);
+    const writer = new AnswerWriter<string>(
+      (answer) => written.push(answer),
+      1,
+      () => now,
+    );
     writer.flushOverdue();
     writer.enqueue("first");
     now = 100.5;
@@ -78,7 +82,11 @@ describe("AnswerWriter", () => {
         let now = 0;
         let next = 0;
         const written: number[] = [];
-        const writer = new AnswerWriter<number>((answer) => written.push(answer), 1, () => now);
+        const writer = new AnswerWriter<number>(
+          (answer) => written.push(answer),
+          1,
+          () => now,
+        );
         for (const current of steps) {
           if (current.kind === "enqueue") writer.enqueue(next++);
           else if (current.kind === "flush") writer.flush();
