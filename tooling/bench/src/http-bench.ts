@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { quantile } from "./statistics.ts";
 import { benchDecisionInput } from "./decision-input.ts";
+import { type CpuReading, cpuBetween, readCpu } from "./process-cpu.ts";
 
 // Issue 17 (h): HTTP API throughput against a bare node:http JSON server in the
 // same run, with autocannon at 50 keep-alive connections, rounds alternating
@@ -51,6 +52,10 @@ export interface LoadResult {
   p50: number;
   p95: number;
   p99: number;
+  /** The server process's CPU (all threads) per answered request, µs; absent where /proc cannot be read. */
+  cpuMicrosPerRequest?: number;
+  /** The share of the run its main thread was runnable but waiting for a CPU (0–1); absent without /proc. */
+  mainWaitShare?: number;
 }
 
 export interface HttpSeries {
@@ -201,12 +206,7 @@ async function stopServer(child: ChildProcess): Promise<void> {
 const failureKinds = new Map<string, number>();
 
 /** One autocannon run; every response's latency is kept (autocannon's own histogram has no p95). */
-async function load(
-  url: string,
-  target: Target,
-  connections: number,
-  seconds: number,
-): Promise<{ latencies: number[]; errors: number; seconds: number }> {
+async function load(url: string, target: Target, connections: number, seconds: number, pid?: number): Promise<LoadRun> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -216,6 +216,7 @@ async function load(
     finish = resolve;
     fail = reject;
   });
+  const cpuBefore = readCpu(pid);
   // With a callback autocannon returns its instance, whose events carry each response's time.
   const instance = autocannon(
     {
@@ -236,21 +237,47 @@ async function load(
     }
   });
   const result = await done;
+  const cpu = cpuBetween(cpuBefore, readCpu(pid));
   errors += result.errors + result.timeouts;
-  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
+  return { latencies, errors, seconds: (performance.now() - started) / 1000, cpu };
 }
 
-function combine(runs: ReadonlyArray<{ latencies: number[]; errors: number; seconds: number }>): LoadResult {
+/** One measured run: each answer's latency, the failures, its length and what the server spent. */
+interface LoadRun {
+  latencies: number[];
+  errors: number;
+  seconds: number;
+  cpu: CpuReading | undefined;
+}
+
+function combine(runs: readonly LoadRun[]): LoadResult {
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
   const seconds = runs.reduce((total, run) => total + run.seconds, 0);
+  const errors = runs.reduce((total, run) => total + run.errors, 0);
   const at = (q: number) => (latencies.length > 0 ? quantile(latencies, q) : Number.NaN);
+  const cpus = runs.map((run) => run.cpu);
+  const spent = cpus.every((cpu) => cpu !== undefined)
+    ? cpus.reduce(
+        (total, cpu) => ({
+          processMs: total.processMs + cpu.processMs,
+          mainRunMs: total.mainRunMs + cpu.mainRunMs,
+          mainWaitMs: total.mainWaitMs + cpu.mainWaitMs,
+        }),
+        { processMs: 0, mainRunMs: 0, mainWaitMs: 0 },
+      )
+    : undefined;
+  const answered = latencies.length + errors;
   return {
     requests: latencies.length,
-    errors: runs.reduce((total, run) => total + run.errors, 0),
+    errors,
     requestsPerSecond: latencies.length / seconds,
     p50: at(0.5),
     p95: at(0.95),
     p99: at(0.99),
+    ...(spent !== undefined && answered > 0 ? { cpuMicrosPerRequest: (spent.processMs * 1000) / answered } : {}),
+    ...(spent !== undefined && spent.mainRunMs + spent.mainWaitMs > 0
+      ? { mainWaitShare: spent.mainWaitMs / (spent.mainRunMs + spent.mainWaitMs) }
+      : {}),
   };
 }
 
@@ -294,7 +321,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       target.path === "/v1/tools/reasoning_checkpoint"
         ? { ...target, body: server === "viaHono" ? honoReadBody : readBody }
         : target;
-    type Runs = Array<Awaited<ReturnType<typeof load>>>;
+    type Runs = LoadRun[];
     const runs = targets.map(() => ({ deliberate: [] as Runs, bare: [] as Runs, viaHono: [] as Runs }));
     const servers = [
       ["deliberate", deliberate],
@@ -305,7 +332,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       for (const [index, target] of targets.entries()) {
         for (const [key, server] of servers) {
           await load(server.url, bodyFor(target, key), connections, warmupSeconds);
-          runs[index]?.[key].push(await load(server.url, bodyFor(target, key), connections, seconds));
+          runs[index]?.[key].push(await load(server.url, bodyFor(target, key), connections, seconds, server.child.pid));
         }
       }
     }
@@ -326,6 +353,20 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
     ]);
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * CPU per request of each server and the deliberate / bare ratio of it, with how long each main thread waited
+ * for a CPU: on a shared machine req/s moves with everyone else's load, CPU per request much less.
+ */
+function cpuLine(series: HttpSeries): string[] {
+  const { deliberate, bare } = series;
+  if (deliberate.cpuMicrosPerRequest === undefined || bare.cpuMicrosPerRequest === undefined) return [];
+  const waited = (result: LoadResult) =>
+    result.mainWaitShare === undefined ? "n/a" : `${(100 * result.mainWaitShare).toFixed(0)}%`;
+  return [
+    `  CPU/request  deliberate ${deliberate.cpuMicrosPerRequest.toFixed(1)} µs, bare ${bare.cpuMicrosPerRequest.toFixed(1)} µs (${(deliberate.cpuMicrosPerRequest / bare.cpuMicrosPerRequest).toFixed(2)}x); main thread waiting for a CPU: deliberate ${waited(deliberate)}, bare ${waited(bare)}`,
+  ];
 }
 
 /** Issue 30: p99 under load at most this many times p50. */
@@ -352,6 +393,7 @@ export function formatHttpBench(report: HttpBenchReport): string {
             ];
       }),
       `  ratio        ${`${ratio.toFixed(2)}x`.padStart(10)}${[series.deliberate.p50 / series.bare.p50, series.deliberate.p95 / series.bare.p95, series.deliberate.p99 / series.bare.p99].map((value) => `${value.toFixed(2)}x`.padStart(10)).join("")}`,
+      ...cpuLine(series),
       ...(series.viaHono
         ? [
             `  via Hono / bare: ${(series.viaHono.requestsPerSecond / series.bare.requestsPerSecond).toFixed(2)}x req/s (every request through Hono: the fast path's before)`,
