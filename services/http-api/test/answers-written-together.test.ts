@@ -8,15 +8,23 @@ import { type RunningService, startService } from "./support/service-harness.ts"
 
 const intent = JSON.stringify({ session_id: "s1", persona: {}, goal_text: "search project for TODOs" });
 
-function rawRequest(port: number, requestId: string): string {
+const decision = JSON.stringify({
+  type: "weighted",
+  question: "Which database?",
+  options: ["SQLite", "Postgres"],
+  criteria: [{ name: "cost", weight: 1, direction: "cost" }],
+  scores: [[1], [2]],
+});
+
+function rawRequest(port: number, requestId: string, path = "/agent_intent", body = intent): string {
   return [
-    "POST /agent_intent HTTP/1.1",
+    `POST ${path} HTTP/1.1`,
     `Host: 127.0.0.1:${port}`,
     "Content-Type: application/json",
     `X-Request-Id: ${requestId}`,
-    `Content-Length: ${Buffer.byteLength(intent)}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
     "",
-    intent,
+    body,
   ].join("\r\n");
 }
 
@@ -137,5 +145,24 @@ describe("answers written together at the end of a turn", () => {
     expect(leaving.every((socket) => socket.destroyed)).toBe(true);
     expect(answer?.status).toBe(200);
     expect(answer?.requestId).toBe("staying");
+  });
+
+  it("answers a client that half-closes after its requests, a write's answer included (ready after its commit)", async () => {
+    // The client sends its requests and shuts its side (FIN), as `nc -N` or a one-shot client does; node then
+    // ends the connection after the answers already written, so an answer still queued when it reads the FIN was lost.
+    for (const path of ["/v1/tools/reasoning_decision", "/agent_intent"]) {
+      const ids = ["half-1", "half-2"];
+      const socket = connect(port, "127.0.0.1");
+      const answers = readAnswers(socket, ids.length);
+      const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      const body = path === "/agent_intent" ? intent : decision;
+      socket.end(ids.map((id) => rawRequest(port, id, path, body)).join(""));
+      const received = await Promise.race([answers, closed.then(() => [] as RawAnswer[])]);
+      socket.destroy();
+      expect({ path, answers: received.map((answer) => [answer.requestId, answer.status]) }).toEqual({
+        path,
+        answers: ids.map((id) => [id, 200]),
+      });
+    }
   });
 });
