@@ -92,22 +92,33 @@ export function idleSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
 export function runSqliteTransactionNow(db: Kysely<any>, work: (sqlite: DirectSqlite) => void): boolean {
   const sqlite = registered.get(db.getExecutor());
   if (sqlite === undefined || sqlite.connection.inTransaction) return false;
+  const runner = sqlite.runner;
   try {
-    if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
+    // The transaction's statement journal in memory (a multi-row insert or an upsert opens one; SQLite places it
+    // as the transaction begins): on disk, each invocation batch created, wrote and unlinked a temporary file.
+    runner.run("pragma temp_store = memory", noParameters);
   } catch (error) {
     // better-sqlite3 refuses any statement while one is still iterating (a streamed query holds the connection).
     if (isConnectionBusy(error)) return false;
     throw error;
   }
   try {
-    work(sqlite.runner);
-    sqlite.runner.run("commit", noParameters);
-  } catch (error) {
-    // A failed COMMIT may leave the transaction open (SQLITE_BUSY); a failed statement always does.
-    if (sqlite.connection.inTransaction) sqlite.runner.run("rollback", noParameters);
-    throw error;
+    if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
+    try {
+      work(runner);
+      runner.run("commit", noParameters);
+    } catch (error) {
+      // A failed COMMIT may leave the transaction open (SQLITE_BUSY); a failed statement always does.
+      if (sqlite.connection.inTransaction) runner.run("rollback", noParameters);
+      throw error;
+    }
+    return true;
+  } finally {
+    // Only for the transaction: with MEMORY, SQLite's sorter never spills, so a GROUP BY or ORDER BY over many rows
+    // (reasoning_metrics with `since`, a migration's index) would hold them all in RAM. (Refused inside a
+    // transaction: the connection is out of it unless a rollback failed, whose error is the one thrown.)
+    if (!sqlite.connection.inTransaction) runner.run("pragma temp_store = default", noParameters);
   }
-  return true;
 }
 
 /**
