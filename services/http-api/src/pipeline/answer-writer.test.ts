@@ -9,8 +9,6 @@ describe("AnswerWriter", () => {
   it("writes a turn's answers together once its I/O phase ends, in the order they were queued", async () => {
     const written: string[] = [];
     const writer = new AnswerWriter<string>((answer) => written.push(answer));
-    // As the turn's first request comes in.
-    writer.arm();
     writer.enqueue("a");
     writer.enqueue("b");
     writer.enqueue("c");
@@ -31,24 +29,6 @@ describe("AnswerWriter", () => {
     writer.enqueue("2");
     await nextCheckPhase();
     expect(events).toEqual(["answer 1", "answer 2", "invocation batch"]);
-  });
-
-  it("writes answers ready after the turn's write (a group commit's) once their callback is done, not a turn later", async () => {
-    const events: string[] = [];
-    const writer = new AnswerWriter<string>((answer) => events.push(`answer ${answer}`));
-    writer.arm();
-    // A group commit scheduled by the turn's request: its answers become ready in its promise jobs.
-    setImmediate(() => {
-      void Promise.resolve().then(() => writer.enqueue("write 1"));
-      void Promise.resolve()
-        .then(() => undefined)
-        .then(() => writer.enqueue("write 2"));
-      events.push("commit");
-    });
-    setImmediate(() => events.push("next immediate"));
-    await nextCheckPhase();
-    expect(events).toEqual(["commit", "answer write 1", "answer write 2", "next immediate"]);
-    expect(writer.pending).toBe(0);
   });
 
   it("writes answers ready in a later turn in that turn", async () => {

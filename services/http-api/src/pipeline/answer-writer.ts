@@ -14,23 +14,13 @@
  *   bookkeeping runs after the answers are on their way, not before.
  * - **In order.** Answers are written in the order they were queued; node keeps each connection's answers
  *   in request order itself.
- * - **Not a turn late.** An answer that becomes ready when no write is scheduled (in the check phase, after the
- *   turn's write: a write's answer after its group commit) is written as soon as the callback that made it
- *   ready and its promise jobs are done (`process.nextTick`), with the others that callback made ready. Held to
- *   the next turn, it was written after that turn's I/O phase had read what the client sent next: a client that
- *   half-closes (FIN after its request) had its connection ended by node first, and never got its answer.
  */
 export class AnswerWriter<Answer> {
   #queue: Answer[] = [];
   #scheduled = false;
-  #tickScheduled = false;
   #oldestAt = 0;
   readonly #flushScheduled = (): void => {
     this.#scheduled = false;
-    this.flush();
-  };
-  readonly #flushAfterCallback = (): void => {
-    this.#tickScheduled = false;
     this.flush();
   };
 
@@ -57,16 +47,11 @@ export class AnswerWriter<Answer> {
     setImmediate(this.#flushScheduled);
   }
 
-  /**
-   * Queues an answer. It is written when this turn's I/O phase ends if a write is scheduled (`arm`), or sooner
-   * (`flushOverdue`); otherwise once the current callback and its promise jobs are done.
-   */
+  /** Queues an answer; it is written when this turn's I/O phase ends (or sooner, see `flushOverdue`). */
   enqueue(answer: Answer): void {
     if (this.#queue.length === 0) this.#oldestAt = this.now();
     this.#queue.push(answer);
-    if (this.#scheduled || this.#tickScheduled) return;
-    this.#tickScheduled = true;
-    process.nextTick(this.#flushAfterCallback);
+    this.arm();
   }
 
   /** Writes the queued answers now if the oldest has waited `maxHoldMs` (a long I/O phase). */
