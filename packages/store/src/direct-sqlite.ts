@@ -1,6 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
-import { type StatementRunner, tryBeginImmediate } from "./immediate-sqlite-dialect.ts";
+import { endWriteTransactionStorage, type StatementRunner, tryBeginImmediate } from "./immediate-sqlite-dialect.ts";
 import { storableParameters } from "./storable-text.ts";
 
 /**
@@ -92,33 +92,25 @@ export function idleSqliteOf(db: Kysely<any>): DirectSqlite | undefined {
 export function runSqliteTransactionNow(db: Kysely<any>, work: (sqlite: DirectSqlite) => void): boolean {
   const sqlite = registered.get(db.getExecutor());
   if (sqlite === undefined || sqlite.connection.inTransaction) return false;
-  const runner = sqlite.runner;
   try {
-    // The transaction's statement journal in memory (a multi-row insert or an upsert opens one; SQLite places it
-    // as the transaction begins): on disk, each invocation batch created, wrote and unlinked a temporary file.
-    runner.run("pragma temp_store = memory", noParameters);
+    if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
   } catch (error) {
     // better-sqlite3 refuses any statement while one is still iterating (a streamed query holds the connection).
     if (isConnectionBusy(error)) return false;
     throw error;
   }
   try {
-    if (!tryBeginImmediate(sqlite.statements, sqlite.busyTimeoutMs)) return false;
-    try {
-      work(runner);
-      runner.run("commit", noParameters);
-    } catch (error) {
-      // A failed COMMIT may leave the transaction open (SQLITE_BUSY); a failed statement always does.
-      if (sqlite.connection.inTransaction) runner.run("rollback", noParameters);
-      throw error;
-    }
-    return true;
+    work(sqlite.runner);
+    sqlite.runner.run("commit", noParameters);
+  } catch (error) {
+    // A failed COMMIT may leave the transaction open (SQLITE_BUSY); a failed statement always does.
+    if (sqlite.connection.inTransaction) sqlite.runner.run("rollback", noParameters);
+    throw error;
   } finally {
-    // Only for the transaction: with MEMORY, SQLite's sorter never spills, so a GROUP BY or ORDER BY over many rows
-    // (reasoning_metrics with `since`, a migration's index) would hold them all in RAM. (Refused inside a
-    // transaction: the connection is out of it unless a rollback failed, whose error is the one thrown.)
-    if (!sqlite.connection.inTransaction) runner.run("pragma temp_store = default", noParameters);
+    // Its statement journal was in memory; outside write transactions temporary storage is a file again.
+    endWriteTransactionStorage(sqlite.statements);
   }
+  return true;
 }
 
 /**

@@ -36,17 +36,40 @@ function runSql(database: StatementRunner, sql: string): void {
 const noParameters: readonly unknown[] = [];
 
 /**
+ * Puts the connection's temporary storage back to the default (a file) once a
+ * write transaction has ended. A write transaction keeps its temporary storage
+ * in memory (set as it begins: {@link beginImmediateNow}): its statement
+ * journal (a multi-row insert or an upsert opens one) is then no temporary
+ * file created, written (up to about 190 page writes for a group commit of
+ * decisions) and unlinked. Outside write transactions it stays a file: with
+ * MEMORY SQLite's sorter never spills to disk, so a read's GROUP BY or ORDER
+ * BY over many rows (`reasoning_metrics` with `since` sorts every matching row)
+ * would hold them all in RAM. SQLite refuses the change inside a transaction
+ * (after a failed commit): it is then made after the rollback.
+ */
+export function endWriteTransactionStorage(database: StatementRunner): void {
+  try {
+    runSql(database, "pragma temp_store = default");
+  } catch {
+    // Still in the transaction (a failed COMMIT): the rollback that follows puts it back.
+  }
+}
+
+/**
  * One `begin immediate` that does not wait for the write lock: undefined when
  * it began, SQLite's lock error when another connection holds the lock (any
  * other error is thrown). The try is made with `busy_timeout = 0`, then the
  * connection's `busyTimeoutMs` is put back, so statements run afterwards keep their wait.
+ * The transaction's temporary storage is in memory (see {@link endWriteTransactionStorage}).
  */
 function beginImmediateNow(database: StatementRunner, busyTimeoutMs: number): unknown {
   runSql(database, "pragma busy_timeout = 0");
+  runSql(database, "pragma temp_store = memory");
   try {
     runSql(database, "begin immediate");
     return undefined;
   } catch (error) {
+    endWriteTransactionStorage(database);
     if (!isSqliteBusy(error)) throw error;
     return error;
   } finally {
@@ -107,6 +130,22 @@ class ImmediateSqliteDriver extends SqliteDriver {
     if (settings?.accessMode === "read only") await connection.executeQuery(CompiledQuery.raw("begin"));
     // kysely holds the connection for this transaction: nothing else of kysely's runs on it meanwhile.
     else await beginImmediateWithoutBlocking(this.#database, this.#busyTimeoutMs);
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      endWriteTransactionStorage(this.#database);
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      endWriteTransactionStorage(this.#database);
+    }
   }
 }
 

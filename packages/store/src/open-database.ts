@@ -52,9 +52,9 @@ export async function openSqliteDatabase(options: OpenDatabaseOptions): Promise<
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
   connection.pragma("foreign_keys = ON");
-  // temp_store stays a file here: with MEMORY, SQLite's sorter never spills, so a GROUP BY or ORDER BY over many
-  // rows (reasoning_metrics with `since`, a rebuild, an index built by a migration) holds them all in RAM. An
-  // invocation batch's transaction keeps its statement journal in memory itself (runSqliteTransactionNow).
+  // temp_store stays a file here: with MEMORY, SQLite's sorter never spills, so a read's GROUP BY or ORDER BY over
+  // many rows (reasoning_metrics with `since`) holds them all in RAM. Write transactions keep their statement
+  // journals in memory themselves (endWriteTransactionStorage).
   const database = withStatementCache(connection);
   const background =
     options.backgroundCheckpoints !== undefined && options.backgroundCheckpoints !== false && !inMemory
