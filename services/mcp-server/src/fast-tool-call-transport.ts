@@ -6,11 +6,16 @@ import { structuredJsonOf } from "./tool-result.ts";
 /**
  * Answers a `tools/call` without the SDK's dispatch, or returns undefined to
  * leave it to the SDK. See `createToolCallFastPath` for which calls qualify.
+ * The result is given to `answer` (once) as soon as it is known, which may be
+ * before the returned promise settles: what the call still does after its
+ * answer (recording its invocation row) is then off the response's path. A
+ * call that settles without answering is answered with what it resolves to.
  */
 export type ToolCallFastPath = (call: {
   name: string;
   arguments: unknown;
   cancellation: { readonly signal: AbortSignal };
+  answer: (result: CallToolResult) => void;
 }) => Promise<CallToolResult> | undefined;
 
 type RequestId = string | number;
@@ -89,19 +94,23 @@ export class FastToolCallTransport implements Transport {
       return false;
     if (typeof params?.name !== "string" || params._meta?.progressToken !== undefined) return false;
     const cancellation = new LazyAbort();
-    const result = this.fastPath({ name: params.name, arguments: params.arguments, cancellation });
+    let answered = false;
+    const answer = (result: CallToolResult) => {
+      if (answered) return;
+      answered = true;
+      this.calls.delete(id);
+      if (!cancellation.aborted) this.respond(id, result);
+    };
+    const result = this.fastPath({ name: params.name, arguments: params.arguments, cancellation, answer });
     if (result === undefined) return false;
     this.calls.set(id, cancellation);
-    result.then(
-      (answer) => {
+    result.then(answer, (error: unknown) => {
+      if (!answered) {
+        answered = true;
         this.calls.delete(id);
-        if (!cancellation.aborted) this.respond(id, answer);
-      },
-      (error: unknown) => {
-        this.calls.delete(id);
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+      }
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    });
     return true;
   }
 

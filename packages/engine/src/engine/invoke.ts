@@ -34,6 +34,15 @@ function variantOf(input: unknown): string | null {
   return typeof variant === "string" ? variant : null;
 }
 
+/** Gives the caller the committed output early (`InvokeOptions.onOutput`); its own failure is not the call's. */
+function handOver(invokeOptions: InvokeOptions, output: Record<string, unknown>): void {
+  try {
+    invokeOptions.onOutput?.(output);
+  } catch {
+    // Like an observer: the call succeeded and committed, and a failing listener must not fail it (or lose its row).
+  }
+}
+
 /** Progress nobody listens to. */
 const ignoreProgress = (_update: ProgressUpdate): void => {};
 
@@ -72,6 +81,7 @@ export async function execute(
       throw error;
     }
     if (resumption) await core.store.suspendedCalls.delete(resumption.call.id);
+    if (invokeOptions.onOutput !== undefined) handOver(invokeOptions, output);
     await finishInvocation(
       core,
       call.finished(operation, sessionOf(handler, raw, output), call.reportedFailure, output),
