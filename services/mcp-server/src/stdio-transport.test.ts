@@ -189,6 +189,61 @@ describe("stdio fast path", () => {
   });
 });
 
+/** An engine that answers through `onOutput`, then holds its promise until released (as recording the row would). */
+function earlyAnsweringEngine() {
+  const releases: Array<(outcome: "resolve" | "reject") => void> = [];
+  const engine: Engine = {
+    tools: [echoTool as ToolDefinition],
+    invoke(_tool, rawArguments, options = {}) {
+      const { text } = rawArguments as { text: string };
+      const output = { text };
+      options.onOutput?.(output);
+      return new Promise((resolve, reject) =>
+        releases.push((outcome) =>
+          outcome === "resolve" ? resolve(output) : reject(new Error("recording the invocation failed")),
+        ),
+      );
+    },
+  };
+  return { engine, releases };
+}
+
+describe("stdio fast path answering from onOutput", () => {
+  it("writes the answer as soon as the output is handed over, before invoke settles, and only once", async () => {
+    const { engine, releases } = earlyAnsweringEngine();
+    const wire = serve(engine);
+    await handshake(wire);
+    wire.send({ id: 2, method: "tools/call", params: { name: "echo_things", arguments: { text: "early" } } });
+    // Answered while the engine's promise is still pending (it has not been released).
+    expect((await wire.next(2))["result"]).toEqual({
+      content: [{ type: "text", text: '{"text":"early"}' }],
+      structuredContent: { text: "early" },
+    });
+    expect(releases).toHaveLength(1);
+    releases[0]?.("resolve");
+    wire.send({ id: 3, method: "tools/call", params: { name: "echo_things", arguments: { text: "next" } } });
+    expect((await wire.next(3))["result"]).toMatchObject({ structuredContent: { text: "next" } });
+    expect(wire.received.filter((message) => message["id"] === 2)).toHaveLength(1);
+    releases[1]?.("resolve");
+  });
+
+  it("keeps the answer it wrote when the call fails afterwards (its row could not be recorded)", async () => {
+    const { engine, releases } = earlyAnsweringEngine();
+    const wire = serve(engine);
+    await handshake(wire);
+    wire.send({ id: 4, method: "tools/call", params: { name: "echo_things", arguments: { text: "kept" } } });
+    expect((await wire.next(4))["result"]).toMatchObject({ structuredContent: { text: "kept" } });
+    releases[0]?.("reject");
+    // The server goes on; the failed call is not answered a second time.
+    wire.send({ id: 5, method: "tools/call", params: { name: "echo_things", arguments: { text: "after" } } });
+    expect((await wire.next(5))["result"]).toMatchObject({ structuredContent: { text: "after" } });
+    releases[1]?.("resolve");
+    expect(wire.received.filter((message) => message["id"] === 4)).toEqual([
+      expect.objectContaining({ result: expect.objectContaining({ structuredContent: { text: "kept" } }) }),
+    ]);
+  });
+});
+
 describe("LazyAbort", () => {
   it("makes its signal when first read, already aborted with the reason of a cancel that came first", () => {
     const early = new LazyAbort();
