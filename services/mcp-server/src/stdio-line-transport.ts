@@ -119,7 +119,7 @@ export class StdioLineTransport implements LineTransport {
       this.pending = [];
       this.pendingBytes = 0;
       if (line.length > limit) this.answerTooLong();
-      else this.handle(line.toString("utf8").replace(/\r$/, ""));
+      else this.handle(withoutCarriageReturn(line.toString("utf8")));
       if (this.closed) return;
     }
     if (rest.length === 0 || this.discarding) return;
@@ -134,7 +134,8 @@ export class StdioLineTransport implements LineTransport {
   }
 
   private handle(line: string): void {
-    if (line.trim() === "") return;
+    // A message starts with "{": only other lines need the blank-line check.
+    if (line.charCodeAt(0) !== 123 && line.trim() === "") return;
     const read = readJsonRpcLine(line);
     if ("error" in read) {
       this.refuse(read.error);
@@ -169,4 +170,9 @@ export class StdioLineTransport implements LineTransport {
       logger.warn("could not answer a refused stdio message", { error: sendError }),
     );
   }
+}
+
+/** A line without the "\r" a CRLF-ending client leaves at its end. */
+function withoutCarriageReturn(line: string): string {
+  return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
 }

@@ -75,7 +75,8 @@ export async function execute(
     try {
       // Awaited here, not through a helper: one promise and one hop fewer per call.
       output = checkedOutput(handler, await handler.handle(parsed as never, context));
-      await scope.commit();
+      // A call that wrote nothing (a read) has nothing to commit: no promise to wait on.
+      if (scope.hasOpenTransaction()) await scope.commit();
     } catch (error) {
       await scope.rollback().catch(() => undefined);
       throw error;
