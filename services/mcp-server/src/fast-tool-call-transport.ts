@@ -98,8 +98,8 @@ export class FastToolCallTransport implements Transport {
     const answer = (result: CallToolResult) => {
       if (answered) return;
       answered = true;
-      this.calls.delete(id);
       if (!cancellation.aborted) this.respond(id, result);
+      this.calls.delete(id);
     };
     const result = this.fastPath({ name: params.name, arguments: params.arguments, cancellation, answer });
     if (result === undefined) return false;

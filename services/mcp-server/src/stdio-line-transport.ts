@@ -105,6 +105,13 @@ export class StdioLineTransport implements LineTransport {
   /** Splits chunks into lines without joining more than one line's pieces. */
   private receive(chunk: Buffer): void {
     const limit = this.options.maxLineBytes;
+    const last = chunk.length - 1;
+    // The usual chunk is one whole line (a client sends a request and waits): read it without slicing the buffer.
+    if (this.pendingBytes === 0 && !this.discarding && chunk[last] === 10 && chunk.indexOf(10) === last) {
+      if (last > limit) this.answerTooLong();
+      else this.handle(withoutCarriageReturn(chunk.toString("utf8", 0, last)));
+      return;
+    }
     let rest = chunk;
     for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
       const head = rest.subarray(0, newline);
@@ -116,8 +123,10 @@ export class StdioLineTransport implements LineTransport {
         continue;
       }
       const line = this.pendingBytes === 0 ? head : Buffer.concat([...this.pending, head]);
-      this.pending = [];
-      this.pendingBytes = 0;
+      if (this.pendingBytes > 0) {
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
       if (line.length > limit) this.answerTooLong();
       else this.handle(withoutCarriageReturn(line.toString("utf8")));
       if (this.closed) return;
