@@ -18,7 +18,13 @@ const probeTool = defineTool({
   description: "Echoes its text, or fails as asked.",
   inputSchema: z.object({ text: z.string(), fail: z.enum(["no", "throw", "report"]).default("no") }),
   outputSchema: z.object({ text: z.string() }),
-  annotations: { title: "Probe", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: "Probe",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });
