@@ -11,7 +11,7 @@ import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishOnly } from "./tool-schemas.ts";
 import type { ToolCallFastPath } from "./fast-tool-call-transport.ts";
-import { toToolErrorResult, toToolResult } from "./tool-result.ts";
+import { toToolErrorResult, toolResultOf, toToolResult } from "./tool-result.ts";
 import { withUserElicitation } from "./user-elicitation.ts";
 import type { AppViewDocuments } from "@deliberate/viewer/app-views";
 import { createAppViewResources } from "./app-view-resources.ts";
@@ -178,7 +178,7 @@ class FastPathInvokeOptions implements InvokeOptions {
   constructor(
     private readonly cancellation: { readonly signal: AbortSignal },
     caller: string | undefined,
-    private readonly answer: (result: CallToolResult) => void,
+    private readonly answer: (result: CallToolResult, structuredJson?: string) => void,
   ) {
     if (caller !== undefined) this.caller = caller;
   }
@@ -186,8 +186,11 @@ class FastPathInvokeOptions implements InvokeOptions {
     return this.cancellation.signal;
   }
   onOutput(output: Record<string, unknown>): void {
-    this.answered = toToolResult(output);
-    this.answer(this.answered);
+    const json = JSON.stringify(output);
+    const result = toolResultOf(output, json);
+    this.answered = result;
+    // The text is the structured content's JSON unless the result carries _meta: the line reuses it.
+    this.answer(result, result._meta === undefined ? json : undefined);
   }
 }
 

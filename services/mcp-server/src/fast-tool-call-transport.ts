@@ -15,7 +15,8 @@ export type ToolCallFastPath = (call: {
   name: string;
   arguments: unknown;
   cancellation: { readonly signal: AbortSignal };
-  answer: (result: CallToolResult) => void;
+  /** `structuredJson`, when given, is the result's text and its structured content's JSON (the line reuses it). */
+  answer: (result: CallToolResult, structuredJson?: string) => void;
 }) => Promise<CallToolResult> | undefined;
 
 type RequestId = string | number;
@@ -95,22 +96,25 @@ export class FastToolCallTransport implements Transport {
     if (typeof params?.name !== "string" || params._meta?.progressToken !== undefined) return false;
     const cancellation = new LazyAbort();
     let answered = false;
-    const answer = (result: CallToolResult) => {
+    const answer = (result: CallToolResult, structuredJson?: string) => {
       if (answered) return;
       answered = true;
-      if (!cancellation.aborted) this.respond(id, result);
+      if (!cancellation.aborted) this.respond(id, result, structuredJson);
       this.calls.delete(id);
     };
     const result = this.fastPath({ name: params.name, arguments: params.arguments, cancellation, answer });
     if (result === undefined) return false;
     this.calls.set(id, cancellation);
-    result.then(answer, (error: unknown) => {
-      if (!answered) {
-        answered = true;
-        this.calls.delete(id);
-      }
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    });
+    result.then(
+      (resolved) => answer(resolved),
+      (error: unknown) => {
+        if (!answered) {
+          answered = true;
+          this.calls.delete(id);
+        }
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
     return true;
   }
 
@@ -126,8 +130,8 @@ export class FastToolCallTransport implements Transport {
    * content as JSON (`toToolResult`), so that JSON is made once and used for
    * both: the line is the one `JSON.stringify` of the whole message gives.
    */
-  private respond(id: RequestId, result: CallToolResult): void {
-    const text = structuredJsonOf(result);
+  private respond(id: RequestId, result: CallToolResult, structuredJson?: string): void {
+    const text = structuredJson ?? structuredJsonOf(result);
     const line =
       text !== undefined
         ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}}\n`

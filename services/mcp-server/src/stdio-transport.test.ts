@@ -34,14 +34,30 @@ const modelTool = defineTool({
   usesModel: true,
 });
 
+const guidedTool = defineTool({
+  name: "guided_echo",
+  description: "Echoes with instructions for the host (a guided workflow's output).",
+  inputSchema: z.object({ text: z.string() }),
+  outputSchema: z.object({ text: z.string(), agent_instructions: z.string() }),
+  annotations,
+  operations: [],
+  usesModel: false,
+});
+
 /** A small engine: records how each call arrived (the SDK's tool handler passes `models`-free options too). */
 function fakeEngine() {
   const calls: Array<{ tool: string; options: InvokeOptions }> = [];
   const aborted: string[] = [];
   const engine: Engine = {
-    tools: [echoTool as ToolDefinition, modelTool as ToolDefinition],
+    tools: [echoTool as ToolDefinition, modelTool as ToolDefinition, guidedTool as ToolDefinition],
     async invoke(tool, rawArguments, options = {}) {
       calls.push({ tool, options });
+      if (tool === guidedTool.name) {
+        const { text } = parseInput(guidedTool.inputSchema, rawArguments ?? {}, tool);
+        const output = { text, agent_instructions: `Next, say ${text}.` };
+        options.onOutput?.(output);
+        return output;
+      }
       const input = parseInput(echoTool.inputSchema.partial({ mode: true }), rawArguments ?? {}, tool);
       if (input.mode === "fail")
         throw new DeliberateError({
@@ -149,6 +165,17 @@ describe("stdio fast path", () => {
     const [fastError, sdkError] = [await wire.next(4), await wire.next(5)];
     expect(fastError["result"]).toMatchObject({ isError: true });
     expect(fastError["result"]).toEqual(sdkError["result"]);
+
+    // Answered from onOutput, with the host's instructions in _meta, as the SDK's handler answers it.
+    wire.send({ id: 12, method: "tools/call", params: { name: "guided_echo", arguments: { text: "go" } } });
+    wire.send({
+      id: 13,
+      method: "tools/call",
+      params: { name: "guided_echo", arguments: { text: "go" }, _meta: { progressToken: "g" } },
+    });
+    const [fastGuided, sdkGuided] = [await wire.next(12), await wire.next(13)];
+    expect(fastGuided["result"]).toMatchObject({ _meta: { agentInstructions: "Next, say go." } });
+    expect(fastGuided["result"]).toEqual(sdkGuided["result"]);
   });
 
   it("leaves model-backed calls, unknown tools and calls before the handshake to the SDK", async () => {
