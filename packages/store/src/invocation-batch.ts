@@ -1,8 +1,11 @@
 import { isTransientDatabaseFault } from "@deliberate/base";
 import type { Kysely } from "kysely";
 import type { Database } from "./database.ts";
+import type { DirectSqlite } from "./direct-sqlite.ts";
+import type { GroupCommitPassenger } from "./group-commit.ts";
 import {
   createInvocationRepository,
+  insertWithRollupsNow,
   type InvocationRepository,
   type NewInvocation,
 } from "./repositories/invocation.repository.ts";
@@ -39,8 +42,12 @@ export interface InvocationBatchOptions {
 /** What the services use: a crash loses at most the last 16 rows (31 in a burst), none older than 20 ms. */
 export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 16, maxDelayMs: 20 };
 
-/** The invocations repository with batched `record`; reads flush first, so they see every recorded row. */
-export type BatchedInvocationRepository = InvocationRepository;
+/**
+ * The invocations repository with batched `record`; reads flush first, so they see every recorded row.
+ * It is also a {@link GroupCommitPassenger}: on SQLite with group commit, the rows waiting when a
+ * group of calls commits are written in that group's transaction and share its COMMIT.
+ */
+export type BatchedInvocationRepository = InvocationRepository & GroupCommitPassenger;
 
 export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
   if (!Number.isInteger(options.maxRows) || options.maxRows < 1)
@@ -76,11 +83,15 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
     }
   }
 
-  function flush(): Promise<void> {
+  function clearScheduled(): void {
     if (timer !== undefined) clearTimeout(timer);
     if (immediate !== undefined) clearImmediate(immediate);
     timer = undefined;
     immediate = undefined;
+  }
+
+  function flush(): Promise<void> {
+    clearScheduled();
     if (buffer.length > 0) {
       const batch = buffer;
       buffer = [];
@@ -107,14 +118,81 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
       },
     ]),
   ) as unknown as InvocationRepository;
+  /** Whether a group of calls is open (set by the store's group commit, which boards the rows at its COMMIT). */
+  let groupOpen: () => boolean = () => false;
+  /** Whether a group commit takes the rows (`attach`). */
+  let boarding = false;
+
+  /**
+   * A full batch's turn: a group of calls open now commits at the end of this
+   * turn and takes the rows with it (see `board`); else they are written now.
+   * Should that group not commit (it failed), the timer writes them.
+   */
+  function flushUnlessBoarding(): void {
+    if (immediate !== undefined) clearImmediate(immediate);
+    immediate = undefined;
+    if (!groupOpen()) {
+      void flush();
+      return;
+    }
+    if (timer === undefined) {
+      timer = setTimeout(() => void flush(), options.maxDelayMs);
+      timer.unref();
+    }
+  }
+
+  /** Written in a group's transaction: its statements in a savepoint, so a failure leaves the group's writes alone. */
+  function board(sqlite: DirectSqlite): ((committed: boolean, error?: unknown) => void) | undefined {
+    if (buffer.length === 0) return undefined;
+    const batch = buffer;
+    buffer = [];
+    clearScheduled();
+    try {
+      sqlite.run("savepoint invocation_rows", []);
+      try {
+        insertWithRollupsNow(db, sqlite, batch);
+        sqlite.run("release savepoint invocation_rows", []);
+      } catch (error) {
+        sqlite.run("rollback to savepoint invocation_rows", []);
+        sqlite.run("release savepoint invocation_rows", []);
+        throw error;
+      }
+    } catch (error) {
+      // As a batch of its own that failed: kept for later when the database is away, else dropped.
+      if (isTransientDatabaseFault(error)) holdForRetry(batch, error);
+      else drop(error, batch.length);
+      return undefined;
+    }
+    // A read flushes first: it waits for the group's COMMIT, so it sees these rows.
+    let landed: () => void = () => {};
+    const written = new Promise<void>((resolve) => {
+      landed = resolve;
+    });
+    writing = writing.then(() => written);
+    return (committed) => {
+      // The group's COMMIT failed: nothing of the batch landed; it is written again as a batch of its own.
+      if (!committed) {
+        buffer = [...batch, ...buffer];
+        if (immediate === undefined) immediate = setImmediate(() => void flush());
+      }
+      landed();
+    };
+  }
+
   return {
     ...reads,
+    board,
+    attach(open: () => boolean) {
+      groupOpen = open;
+      boarding = true;
+    },
     async record(input) {
       buffer.push(input);
-      if (buffer.length >= 2 * options.maxRows) void flush();
+      // A burst: written at once (with group commit, on the next turn unless a group of calls takes it first).
+      if (buffer.length >= 2 * options.maxRows && !boarding) void flush();
       else if (buffer.length >= options.maxRows) {
         // Full: written on the next turn of the event loop, after the response that recorded the row has gone out.
-        if (!immediate) immediate = setImmediate(() => void flush());
+        if (!immediate) immediate = setImmediate(flushUnlessBoarding);
       } else if (timer === undefined) {
         timer = setTimeout(() => void flush(), options.maxDelayMs);
         timer.unref();
