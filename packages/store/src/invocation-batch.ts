@@ -54,6 +54,14 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
     throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
   const direct = createInvocationRepository(db);
   let buffer: NewInvocation[] = [];
+  /** Whether a group of calls is open (set by the store's group commit, which boards the rows at its COMMIT). */
+  let groupOpen: () => boolean = () => false;
+  /** Whether a group commit takes the rows (`attach`). */
+  let boarding = false;
+  /** When the oldest waiting row was recorded (0: rows given back, due at once). */
+  let oldestAt = 0;
+  /** Rows are due once the batch is full or its oldest row is `maxDelayMs` old: a group takes them only then. */
+  const due = () => buffer.length >= options.maxRows || Date.now() - oldestAt >= options.maxDelayMs;
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let writing: Promise<void> = Promise.resolve();
@@ -72,6 +80,7 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
   // The database is away (restarting, unreachable, busy): keep the rows, oldest first, and try again later.
   function holdForRetry(batch: NewInvocation[], error: unknown): void {
     buffer = [...batch, ...buffer];
+    oldestAt = 0;
     const excess = buffer.length - maxHeldRows;
     if (excess > 0) {
       buffer = buffer.slice(excess);
@@ -118,10 +127,6 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
       },
     ]),
   ) as unknown as InvocationRepository;
-  /** Whether a group of calls is open (set by the store's group commit, which boards the rows at its COMMIT). */
-  let groupOpen: () => boolean = () => false;
-  /** Whether a group commit takes the rows (`attach`). */
-  let boarding = false;
 
   /**
    * A full batch's turn: a group of calls open now commits at the end of this
@@ -130,7 +135,9 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
    */
   function flushUnlessBoarding(): void {
     if (immediate !== undefined) clearImmediate(immediate);
+    if (timer !== undefined) clearTimeout(timer);
     immediate = undefined;
+    timer = undefined;
     if (!groupOpen()) {
       void flush();
       return;
@@ -143,7 +150,8 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
 
   /** Written in a group's transaction: its statements in a savepoint, so a failure leaves the group's writes alone. */
   function board(sqlite: DirectSqlite): ((committed: boolean, error?: unknown) => void) | undefined {
-    if (buffer.length === 0) return undefined;
+    // Not yet due: rows wait to make a bigger batch (each row costs less in a bigger one: fewer pages per row).
+    if (buffer.length === 0 || !due()) return undefined;
     const batch = buffer;
     buffer = [];
     clearScheduled();
@@ -173,6 +181,7 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
       // The group's COMMIT failed: nothing of the batch landed; it is written again as a batch of its own.
       if (!committed) {
         buffer = [...batch, ...buffer];
+        oldestAt = 0;
         if (immediate === undefined) immediate = setImmediate(() => void flush());
       }
       landed();
@@ -187,6 +196,7 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
       boarding = true;
     },
     async record(input) {
+      if (buffer.length === 0) oldestAt = Date.now();
       buffer.push(input);
       // A burst: written at once (with group commit, on the next turn unless a group of calls takes it first).
       if (buffer.length >= 2 * options.maxRows && !boarding) void flush();
@@ -194,7 +204,7 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
         // Full: written on the next turn of the event loop, after the response that recorded the row has gone out.
         if (!immediate) immediate = setImmediate(flushUnlessBoarding);
       } else if (timer === undefined) {
-        timer = setTimeout(() => void flush(), options.maxDelayMs);
+        timer = setTimeout(boarding ? flushUnlessBoarding : () => void flush(), options.maxDelayMs);
         timer.unref();
       }
     },

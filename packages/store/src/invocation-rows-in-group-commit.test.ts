@@ -33,7 +33,7 @@ function commitsInWal(path: string): number {
 }
 
 /** A store as the HTTP API opens it (group commit, batched invocation rows) on a file, and another connection's view. */
-async function serviceStore(options: { maxRows?: number; onError?: (error: unknown, rows: number) => void } = {}) {
+async function serviceStore(options: { maxRows: number; onError?: (error: unknown, rows: number) => void }) {
   const directory = mkdtempSync(join(tmpdir(), "deliberate-rows-in-group-"));
   const path = join(directory, "store.db");
   const store = await openStore({
@@ -41,7 +41,7 @@ async function serviceStore(options: { maxRows?: number; onError?: (error: unkno
     groupCommit: true,
     // Nothing is written by the batch's own timer during a test.
     invocationBatch: {
-      maxRows: options.maxRows ?? 1000,
+      maxRows: options.maxRows,
       maxDelayMs: 60_000,
       ...(options.onError ? { onError: options.onError } : {}),
     },
@@ -73,49 +73,50 @@ function beginOf(store: Store) {
 
 const insertParent = (db: Kysely<unknown>, id: string) => sql`insert into rg_parent (id) values (${id})`.execute(db);
 
+/** The event loop's next turn (a full batch's turn comes then). */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe("invocation rows ride in a group of calls' COMMIT (SQLite)", () => {
-  it("writes the rows waiting when a group commits in that group's transaction: one COMMIT for both", async () => {
-    const { store, invocationsOnDisk, rolledUpCalls, parentsOnDisk, commits } = await serviceStore();
-    for (let index = 0; index < 3; index += 1) await store.invocations.record(invocationRow());
-    expect(invocationsOnDisk()).toBe(0);
+  it("a full batch whose turn comes while a group is open rides in that group's COMMIT: one COMMIT for both", async () => {
+    const { store, invocationsOnDisk, rolledUpCalls, parentsOnDisk, commits } = await serviceStore({ maxRows: 3 });
     const before = commits();
     const member = await beginOf(store)();
+    for (let index = 0; index < 3; index += 1) await store.invocations.record(invocationRow());
+    await nextTurn();
+    expect(invocationsOnDisk()).toBe(0);
     await insertParent(member.repositories.db as Kysely<unknown>, "a");
     await member.commit();
     expect(commits() - before).toBe(1);
     expect(parentsOnDisk()).toBe(1);
     expect(invocationsOnDisk()).toBe(3);
     expect(rolledUpCalls()).toBe(3);
-  });
 
-  it("a full batch waits for the open group and shares its COMMIT; with no group open it commits on its own", async () => {
-    const { store, invocationsOnDisk, commits } = await serviceStore({ maxRows: 2 });
-    const before = commits();
-    const member = await beginOf(store)();
-    await store.invocations.record(invocationRow());
-    await store.invocations.record(invocationRow());
-    // The batch's turn comes while the group is open: it leaves the rows to the group.
-    await new Promise((resolve) => setImmediate(resolve));
-    await insertParent(member.repositories.db as Kysely<unknown>, "a");
-    await member.commit();
-    expect(commits() - before).toBe(1);
-    expect(invocationsOnDisk()).toBe(2);
-
-    // No group: a full batch is its own transaction on the next turn.
-    await store.invocations.record(invocationRow());
-    await store.invocations.record(invocationRow());
-    for (let turn = 0; turn < 50 && invocationsOnDisk() < 4; turn += 1)
-      await new Promise((resolve) => setImmediate(resolve));
-    expect(invocationsOnDisk()).toBe(4);
+    // No group open: a full batch is its own transaction on the next turn.
+    for (let index = 0; index < 3; index += 1) await store.invocations.record(invocationRow());
+    for (let turn = 0; turn < 50 && invocationsOnDisk() < 6; turn += 1) await nextTurn();
+    expect(invocationsOnDisk()).toBe(6);
     expect(commits() - before).toBe(2);
   });
 
-  it("rows that rode in a group whose COMMIT failed are not lost: they are written on their own afterwards", async () => {
-    const { store, invocationsOnDisk, parentsOnDisk } = await serviceStore();
-    // Foreign keys checked at COMMIT: a dangling child fails the group's COMMIT.
-    await sql`pragma defer_foreign_keys = on`.execute(store.db);
+  it("rows not yet due (batch not full, oldest younger than maxDelayMs) stay for a bigger batch", async () => {
+    const { store, invocationsOnDisk, parentsOnDisk } = await serviceStore({ maxRows: 1000 });
     for (let index = 0; index < 3; index += 1) await store.invocations.record(invocationRow());
     const member = await beginOf(store)();
+    await insertParent(member.repositories.db as Kysely<unknown>, "a");
+    await member.commit();
+    expect(parentsOnDisk()).toBe(1);
+    expect(invocationsOnDisk()).toBe(0);
+    // A read through the repository writes them first.
+    expect(await store.invocations.list()).toHaveLength(3);
+  });
+
+  it("rows that rode in a group whose COMMIT failed are not lost: they are written on their own afterwards", async () => {
+    const { store, invocationsOnDisk, parentsOnDisk } = await serviceStore({ maxRows: 3 });
+    // Foreign keys checked at COMMIT: a dangling child fails the group's COMMIT.
+    await sql`pragma defer_foreign_keys = on`.execute(store.db);
+    const member = await beginOf(store)();
+    for (let index = 0; index < 3; index += 1) await store.invocations.record(invocationRow());
+    await nextTurn();
     await sql`insert into rg_child (id, parent) values ('orphan', 'missing')`.execute(member.repositories.db);
     await expect(member.commit()).rejects.toThrow(/FOREIGN KEY/);
     expect(parentsOnDisk()).toBe(0);
@@ -127,32 +128,38 @@ describe("invocation rows ride in a group of calls' COMMIT (SQLite)", () => {
   it("a batch that cannot be written is reported and dropped without undoing the group's calls", async () => {
     const dropped: number[] = [];
     const { store, invocationsOnDisk, parentsOnDisk } = await serviceStore({
+      maxRows: 2,
       onError: (_error, rows) => dropped.push(rows),
     });
+    const member = await beginOf(store)();
     // `tool` is NOT NULL: the batch's insert fails inside the group's transaction.
     await store.invocations.record(invocationRow({ tool: null as unknown as string }));
     await store.invocations.record(invocationRow());
-    const member = await beginOf(store)();
+    await nextTurn();
     await insertParent(member.repositories.db as Kysely<unknown>, "kept");
     await member.commit();
     expect(parentsOnDisk()).toBe(1);
     expect(dropped).toEqual([2]);
     expect(invocationsOnDisk()).toBe(0);
     // The next rows ride normally.
-    await store.invocations.record(invocationRow());
     const next = await beginOf(store)();
+    await store.invocations.record(invocationRow());
+    await store.invocations.record(invocationRow());
+    await nextTurn();
     await insertParent(next.repositories.db as Kysely<unknown>, "next");
     await next.commit();
-    expect(invocationsOnDisk()).toBe(1);
+    expect(invocationsOnDisk()).toBe(2);
   });
 
   it("rows still land when the group's only member rolled back its own writes", async () => {
-    const { store, invocationsOnDisk } = await serviceStore();
-    await store.invocations.record(invocationRow());
+    const { store, invocationsOnDisk, parentsOnDisk } = await serviceStore({ maxRows: 1 });
     const member = await beginOf(store)();
+    await store.invocations.record(invocationRow());
+    await nextTurn();
     await insertParent(member.repositories.db as Kysely<unknown>, "undone");
     await member.rollback();
     await store.invocations.flush();
     expect(invocationsOnDisk()).toBe(1);
+    expect(parentsOnDisk()).toBe(0);
   });
 });
