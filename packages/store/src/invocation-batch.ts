@@ -19,6 +19,12 @@ import {
  * loses at most the rows not yet written: fewer than `2 * maxRows` (normally
  * at most `maxRows`), none older than `maxDelayMs`. A tool's own state
  * changes are never batched: they commit before the call returns.
+ *
+ * With group commit on SQLite (the store attaches the batch to it), a due
+ * batch (full, or its oldest row `maxDelayMs` old) whose turn comes while a
+ * group of calls is open is written in that group's transaction, sharing its
+ * COMMIT, at the end of that turn of the event loop; a burst then waits for
+ * that COMMIT too instead of being written at once.
  */
 export interface InvocationBatchOptions {
   /** Rows that make a batch full (a crash loses fewer than twice this many). */
@@ -39,8 +45,13 @@ export interface InvocationBatchOptions {
   retryMs?: number;
 }
 
-/** What the services use: a crash loses at most the last 16 rows (31 in a burst), none older than 20 ms. */
-export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 16, maxDelayMs: 20 };
+/**
+ * What the services use: a crash loses none older than 20 ms (at most the last
+ * 128 rows, 255 in a burst). 128, not 16: each row adds a random page of the
+ * latency index to its COMMIT, and a bigger batch shares those pages (measured
+ * under 50 connections of writes: 20.7 → 15.5 µs of the main thread per row).
+ */
+export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 128, maxDelayMs: 20 };
 
 /**
  * The invocations repository with batched `record`; reads flush first, so they see every recorded row.
