@@ -60,116 +60,83 @@ export const defaultInvocationBatch: InvocationBatchOptions = { maxRows: 128, ma
  */
 export type BatchedInvocationRepository = InvocationRepository & GroupCommitPassenger;
 
-export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
-  if (!Number.isInteger(options.maxRows) || options.maxRows < 1)
-    throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
-  const direct = createInvocationRepository(db);
-  let buffer: NewInvocation[] = [];
+/**
+ * The rows waiting to be written and when they are written (see
+ * {@link InvocationBatchOptions}); one per batching store.
+ */
+class InvocationBuffer implements GroupCommitPassenger {
+  private buffer: NewInvocation[] = [];
   /** Whether a group of calls is open (set by the store's group commit, which boards the rows at its COMMIT). */
-  let groupOpen: () => boolean = () => false;
+  private groupOpen: () => boolean = () => false;
   /** Whether a group commit takes the rows (`attach`). */
-  let boarding = false;
+  private boarding = false;
   /** When the oldest waiting row was recorded (0: rows given back, due at once). */
-  let oldestAt = 0;
-  /** Rows are due once the batch is full or its oldest row is `maxDelayMs` old: a group takes them only then. */
-  const due = () => buffer.length >= options.maxRows || Date.now() - oldestAt >= options.maxDelayMs;
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
-  let writing: Promise<void> = Promise.resolve();
+  private oldestAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly maxHeldRows: number;
+  private readonly retryMs: number;
 
-  const maxHeldRows = options.maxHeldRows ?? 10_000;
-  const retryMs = options.retryMs ?? 1000;
-
-  function drop(error: unknown, rows: number): void {
-    if (options.onError) options.onError(error, rows);
-    else
-      process.emitWarning(
-        `Deliberate: ${rows} invocation rows could not be written: ${(error as Error).message ?? String(error)}`,
-      );
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly direct: InvocationRepository,
+    private readonly options: InvocationBatchOptions,
+  ) {
+    this.maxHeldRows = options.maxHeldRows ?? 10_000;
+    this.retryMs = options.retryMs ?? 1000;
   }
 
-  // The database is away (restarting, unreachable, busy): keep the rows, oldest first, and try again later.
-  function holdForRetry(batch: NewInvocation[], error: unknown): void {
-    buffer = [...batch, ...buffer];
-    oldestAt = 0;
-    const excess = buffer.length - maxHeldRows;
-    if (excess > 0) {
-      buffer = buffer.slice(excess);
-      drop(error, excess);
+  attach(open: () => boolean): void {
+    this.groupOpen = open;
+    this.boarding = true;
+  }
+
+  record(input: NewInvocation): void {
+    const { maxRows, maxDelayMs } = this.options;
+    if (this.buffer.length === 0) this.oldestAt = Date.now();
+    this.buffer.push(input);
+    // A burst: written at once (with group commit, on the next turn unless a group of calls takes it first).
+    if (this.buffer.length >= 2 * maxRows && !this.boarding) void this.flush();
+    else if (this.buffer.length >= maxRows) {
+      // Full: written on the next turn of the event loop, after the response that recorded the row has gone out.
+      this.immediate ??= setImmediate(() => this.flushUnlessBoarding());
+    } else if (this.timer === undefined) {
+      this.timer = setTimeout(() => (this.boarding ? this.flushUnlessBoarding() : void this.flush()), maxDelayMs);
+      this.timer.unref();
     }
-    if (immediate === undefined && timer === undefined) {
-      timer = setTimeout(() => void flush(), retryMs);
-      timer.unref();
-    }
   }
 
-  function clearScheduled(): void {
-    if (timer !== undefined) clearTimeout(timer);
-    if (immediate !== undefined) clearImmediate(immediate);
-    timer = undefined;
-    immediate = undefined;
+  recordMany(inputs: readonly NewInvocation[]): Promise<void> {
+    for (const input of inputs) this.buffer.push(input);
+    return this.flush();
   }
 
-  function flush(): Promise<void> {
-    clearScheduled();
-    if (buffer.length > 0) {
-      const batch = buffer;
-      buffer = [];
+  flush(): Promise<void> {
+    this.clearScheduled();
+    if (this.buffer.length > 0) {
+      const batch = this.buffer;
+      this.buffer = [];
       // Batches are written in order, one transaction each.
       // On SQLite with the connection free, one synchronous transaction (else a kysely one, waiting for it).
-      writing = writing.then(() =>
-        direct
-          .recordMany(batch)
-          .catch((error: unknown) =>
-            isTransientDatabaseFault(error) ? holdForRetry(batch, error) : drop(error, batch.length),
-          ),
+      this.writing = this.writing.then(() =>
+        this.direct.recordMany(batch).catch((error: unknown) => this.failed(batch, error)),
       );
     }
-    return writing;
-  }
-
-  // Every read flushes first, so the store always reads what it was told to record.
-  const reads = Object.fromEntries(
-    Object.entries(direct).map(([name, method]) => [
-      name,
-      async (...args: unknown[]) => {
-        await flush();
-        return (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
-      },
-    ]),
-  ) as unknown as InvocationRepository;
-
-  /**
-   * A full batch's turn: a group of calls open now commits at the end of this
-   * turn and takes the rows with it (see `board`); else they are written now.
-   * Should that group not commit (it failed), the timer writes them.
-   */
-  function flushUnlessBoarding(): void {
-    if (immediate !== undefined) clearImmediate(immediate);
-    if (timer !== undefined) clearTimeout(timer);
-    immediate = undefined;
-    timer = undefined;
-    if (!groupOpen()) {
-      void flush();
-      return;
-    }
-    if (timer === undefined) {
-      timer = setTimeout(() => void flush(), options.maxDelayMs);
-      timer.unref();
-    }
+    return this.writing;
   }
 
   /** Written in a group's transaction: its statements in a savepoint, so a failure leaves the group's writes alone. */
-  function board(sqlite: DirectSqlite): ((committed: boolean, error?: unknown) => void) | undefined {
+  board(sqlite: DirectSqlite): ((committed: boolean, error?: unknown) => void) | undefined {
     // Not yet due: rows wait to make a bigger batch (each row costs less in a bigger one: fewer pages per row).
-    if (buffer.length === 0 || !due()) return undefined;
-    const batch = buffer;
-    buffer = [];
-    clearScheduled();
+    if (this.buffer.length === 0 || !this.due()) return undefined;
+    const batch = this.buffer;
+    this.buffer = [];
+    this.clearScheduled();
     try {
       sqlite.run("savepoint invocation_rows", []);
       try {
-        insertWithRollupsNow(db, sqlite, batch);
+        insertWithRollupsNow(this.db, sqlite, batch);
         sqlite.run("release savepoint invocation_rows", []);
       } catch (error) {
         sqlite.run("rollback to savepoint invocation_rows", []);
@@ -177,9 +144,7 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
         throw error;
       }
     } catch (error) {
-      // As a batch of its own that failed: kept for later when the database is away, else dropped.
-      if (isTransientDatabaseFault(error)) holdForRetry(batch, error);
-      else drop(error, batch.length);
+      this.failed(batch, error);
       return undefined;
     }
     // A read flushes first: it waits for the group's COMMIT, so it sees these rows.
@@ -187,42 +152,98 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
     const written = new Promise<void>((resolve) => {
       landed = resolve;
     });
-    writing = writing.then(() => written);
+    this.writing = this.writing.then(() => written);
     return (committed) => {
       // The group's COMMIT failed: nothing of the batch landed; it is written again as a batch of its own.
       if (!committed) {
-        buffer = [...batch, ...buffer];
-        oldestAt = 0;
-        if (immediate === undefined) immediate = setImmediate(() => void flush());
+        this.buffer = [...batch, ...this.buffer];
+        this.oldestAt = 0;
+        this.immediate ??= setImmediate(() => void this.flush());
       }
       landed();
     };
   }
 
+  /** Rows are due once the batch is full or its oldest row is `maxDelayMs` old: a group takes them only then. */
+  private due(): boolean {
+    return this.buffer.length >= this.options.maxRows || Date.now() - this.oldestAt >= this.options.maxDelayMs;
+  }
+
+  /**
+   * A due batch's turn: a group of calls open now commits at the end of this
+   * turn and takes the rows with it (see `board`); else they are written now.
+   * Should that group not commit (it failed), the timer writes them.
+   */
+  private flushUnlessBoarding(): void {
+    this.clearScheduled();
+    if (!this.groupOpen()) {
+      void this.flush();
+      return;
+    }
+    this.timer = setTimeout(() => void this.flush(), this.options.maxDelayMs);
+    this.timer.unref();
+  }
+
+  /** A batch that could not be written: kept for later when the database is away, else dropped. */
+  private failed(batch: NewInvocation[], error: unknown): void {
+    if (isTransientDatabaseFault(error)) this.holdForRetry(batch, error);
+    else this.drop(error, batch.length);
+  }
+
+  private drop(error: unknown, rows: number): void {
+    if (this.options.onError) this.options.onError(error, rows);
+    else
+      process.emitWarning(
+        `Deliberate: ${rows} invocation rows could not be written: ${(error as Error).message ?? String(error)}`,
+      );
+  }
+
+  // The database is away (restarting, unreachable, busy): keep the rows, oldest first, and try again later.
+  private holdForRetry(batch: NewInvocation[], error: unknown): void {
+    this.buffer = [...batch, ...this.buffer];
+    this.oldestAt = 0;
+    const excess = this.buffer.length - this.maxHeldRows;
+    if (excess > 0) {
+      this.buffer = this.buffer.slice(excess);
+      this.drop(error, excess);
+    }
+    if (this.immediate === undefined && this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), this.retryMs);
+      this.timer.unref();
+    }
+  }
+
+  private clearScheduled(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+  }
+}
+
+export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
+  if (!Number.isInteger(options.maxRows) || options.maxRows < 1)
+    throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
+  const direct = createInvocationRepository(db);
+  const rows = new InvocationBuffer(db, direct, options);
+  // Every read flushes first, so the store always reads what it was told to record.
+  const reads = Object.fromEntries(
+    Object.entries(direct).map(([name, method]) => [
+      name,
+      async (...args: unknown[]) => {
+        await rows.flush();
+        return (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
+      },
+    ]),
+  ) as unknown as InvocationRepository;
   return {
     ...reads,
-    board,
-    attach(open: () => boolean) {
-      groupOpen = open;
-      boarding = true;
-    },
+    board: (sqlite) => rows.board(sqlite),
+    attach: (open) => rows.attach(open),
     async record(input) {
-      if (buffer.length === 0) oldestAt = Date.now();
-      buffer.push(input);
-      // A burst: written at once (with group commit, on the next turn unless a group of calls takes it first).
-      if (buffer.length >= 2 * options.maxRows && !boarding) void flush();
-      else if (buffer.length >= options.maxRows) {
-        // Full: written on the next turn of the event loop, after the response that recorded the row has gone out.
-        if (!immediate) immediate = setImmediate(flushUnlessBoarding);
-      } else if (timer === undefined) {
-        timer = setTimeout(boarding ? flushUnlessBoarding : () => void flush(), options.maxDelayMs);
-        timer.unref();
-      }
+      rows.record(input);
     },
-    async recordMany(inputs) {
-      for (const input of inputs) buffer.push(input);
-      await flush();
-    },
-    flush,
+    recordMany: (inputs) => rows.recordMany(inputs),
+    flush: () => rows.flush(),
   };
 }
