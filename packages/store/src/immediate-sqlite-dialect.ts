@@ -15,8 +15,14 @@ export function isSqliteBusy(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }
 
-/** The waits between two tries of a `begin immediate` that found the write lock taken (ms; the last repeats). */
-const retryDelaysMs = [1, 2, 4, 8];
+/**
+ * The waits between two tries of a `begin immediate` that found the write lock
+ * taken (ms; the last repeats). Short: the lock is usually a RESTART checkpoint
+ * of a few to tens of milliseconds, and every call of the next group waits
+ * for this try (one failed try costs microseconds; longer steps made the
+ * group start up to 8 ms after the lock was free).
+ */
+const retryDelaysMs = [1, 1, 2];
 
 /** A SQLite connection as the dialect is given it: statements prepared (from the statement cache) and run. */
 export interface StatementRunner {
@@ -66,8 +72,8 @@ export function tryBeginImmediate(database: StatementRunner, busyTimeoutMs: numb
  * request — so a background WAL checkpoint holding the lock (a RESTART) or
  * another process's write stalled every request, reads included, for up to
  * tens of milliseconds. Here each try fails at once when the lock is taken
- * ({@link beginImmediateNow}) and is repeated after a timer (1, 2, 4, then
- * every 8 ms); once `busyTimeoutMs` has passed, SQLite's lock error
+ * ({@link beginImmediateNow}) and is repeated after a timer (1, 1, then
+ * every 2 ms); once `busyTimeoutMs` has passed, SQLite's lock error
  * (SQLITE_BUSY, "database is locked") is thrown, as the busy handler would.
  */
 export async function beginImmediateWithoutBlocking(database: StatementRunner, busyTimeoutMs: number): Promise<void> {

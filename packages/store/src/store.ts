@@ -145,9 +145,11 @@ export function createStore<Extra extends object = object>(
     },
     begin:
       options.groupCommit !== undefined && options.groupCommit !== false && dialectOf(db) === "sqlite"
-        ? (groupCommits(db, bind, options.groupCommit === true ? {} : options.groupCommit) as () => Promise<
-            OpenTransaction<Extra>
-          >)
+        ? (groupCommits(db, bind, {
+            ...(options.groupCommit === true ? {} : options.groupCommit),
+            // Batched invocation rows ride in the calls' COMMIT instead of paying one of their own.
+            ...(invocations ? { passenger: invocations } : {}),
+          }) as () => Promise<OpenTransaction<Extra>>)
         : async () => {
             const transaction = await db.startTransaction().execute();
             return {
