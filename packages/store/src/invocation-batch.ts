@@ -221,6 +221,9 @@ class InvocationBuffer implements GroupCommitPassenger {
   }
 }
 
+/** What `record` answers once the row is in the buffer. */
+const recorded: Promise<void> = Promise.resolve();
+
 export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
   if (!Number.isInteger(options.maxRows) || options.maxRows < 1)
     throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
@@ -240,8 +243,14 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
     ...reads,
     board: (sqlite) => rows.board(sqlite),
     attach: (open) => rows.attach(open),
-    async record(input) {
-      rows.record(input);
+    // Buffered synchronously: an already-settled promise, not an async function's (the engine awaits it per call).
+    record(input) {
+      try {
+        rows.record(input);
+        return recorded;
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     recordMany: (inputs) => rows.recordMany(inputs),
     flush: () => rows.flush(),

@@ -83,10 +83,11 @@ export async function execute(
     }
     if (resumption) await core.store.suspendedCalls.delete(resumption.call.id);
     if (invokeOptions.onOutput !== undefined) handOver(invokeOptions, output);
-    await finishInvocation(
+    const finishing = finishInvocation(
       core,
       call.finished(operation, sessionOf(handler, raw, output), call.reportedFailure, output),
     );
+    if (finishing !== undefined) await finishing;
     return output;
   } catch (error) {
     return failed(call, operation, raw, error);
