@@ -18,7 +18,13 @@ const finishTool = defineTool({
   description: "Echoes its text, or refuses it.",
   inputSchema: z.object({ text: z.string(), refuse: z.boolean().default(false) }),
   outputSchema: z.object({ text: z.string() }),
-  annotations: { title: "Probe", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: "Probe",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   operations: [],
   usesModel: false,
 });
