@@ -9,7 +9,10 @@ import { type DirectSqlite, directSqliteOf, runStatement } from "./direct-sqlite
  * connection and returns how it learns the outcome: `settle(true)` once the
  * COMMIT landed, `settle(false, error)` when it failed and nothing was written.
  * It must leave the group's transaction as it found it when it fails (its own
- * savepoint): it is never allowed to poison the calls' commit.
+ * savepoint): it is never allowed to poison the calls' commit. The one
+ * exception is SQLite itself rolling back the whole transaction with the
+ * failed statement (SQLITE_FULL, an I/O error): `board` then throws that
+ * error, and every member of the group gets it (nothing of theirs landed).
  */
 export interface GroupCommitPassenger {
   board(sqlite: DirectSqlite): ((committed: boolean, error?: unknown) => void) | undefined;

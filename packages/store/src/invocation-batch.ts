@@ -126,7 +126,10 @@ class InvocationBuffer implements GroupCommitPassenger {
     return this.writing;
   }
 
-  /** Written in a group's transaction: its statements in a savepoint, so a failure leaves the group's writes alone. */
+  /**
+   * Written in a group's transaction: its statements in a savepoint, so a failure leaves the group's writes alone.
+   * Throws the rows' error only when SQLite undid the whole transaction with it (nothing of the group can commit).
+   */
   board(sqlite: DirectSqlite): ((committed: boolean, error?: unknown) => void) | undefined {
     // Not yet due: rows wait to make a bigger batch (each row costs less in a bigger one: fewer pages per row).
     if (this.buffer.length === 0 || !this.due()) return undefined;
@@ -135,16 +138,25 @@ class InvocationBuffer implements GroupCommitPassenger {
     this.clearScheduled();
     try {
       sqlite.run("savepoint invocation_rows", []);
-      try {
-        insertWithRollupsNow(this.db, sqlite, batch);
-        sqlite.run("release savepoint invocation_rows", []);
-      } catch (error) {
-        sqlite.run("rollback to savepoint invocation_rows", []);
-        sqlite.run("release savepoint invocation_rows", []);
-        throw error;
-      }
     } catch (error) {
       this.failed(batch, error);
+      return undefined;
+    }
+    try {
+      insertWithRollupsNow(this.db, sqlite, batch);
+      sqlite.run("release savepoint invocation_rows", []);
+    } catch (error) {
+      // Kept or dropped for the insert's own error (a full disk is kept), not for what follows.
+      this.failed(batch, error);
+      try {
+        sqlite.run("rollback to savepoint invocation_rows", []);
+        sqlite.run("release savepoint invocation_rows", []);
+      } catch {
+        // SQLite rolled the whole transaction back with the failed statement (SQLITE_FULL, an I/O error, out of
+        // memory, when the statement had no journal of its own): the calls' writes are gone too, so the group
+        // fails with the error that undid them.
+        throw error;
+      }
       return undefined;
     }
     // A read flushes first: it waits for the group's COMMIT, so it sees these rows.

@@ -151,6 +151,37 @@ describe("invocation rows ride in a group of calls' COMMIT (SQLite)", () => {
     expect(invocationsOnDisk()).toBe(2);
   });
 
+  it("rows whose insert fills the database (SQLITE_FULL, which rolls back the whole transaction) are kept, and the calls get that error", async () => {
+    const dropped: unknown[] = [];
+    const { store, invocationsOnDisk, parentsOnDisk } = await serviceStore({
+      maxRows: 1,
+      onError: (error) => dropped.push(error),
+    });
+    const member = await beginOf(store)();
+    const db = member.repositories.db as Kysely<unknown>;
+    await insertParent(db, "a");
+    // The database may not grow past what it holds now: the rows' pages do not fit, the call's already did.
+    const pages = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+    await sql.raw(`pragma max_page_count = ${pages.rows[0]?.page_count}`).execute(db);
+    // One row: its insert has no statement journal, so SQLite's SQLITE_FULL rolls back the whole transaction.
+    await store.invocations.record(invocationRow({ error_message: "x".repeat(20_000), success: false }));
+    await nextTurn();
+    // SQLite undid the calls' writes with the rows' statement: they are refused with the database's own error
+    // (a full disk: retryable), not an unrelated one, and nothing of theirs is on disk.
+    await expect(member.commit()).rejects.toMatchObject({ code: "SQLITE_FULL" });
+    expect(parentsOnDisk()).toBe(0);
+    // The rows were not dropped: a full disk is held and written again once there is room.
+    expect(dropped).toEqual([]);
+    await sql`pragma max_page_count = 1073741823`.execute(store.db);
+    expect(await store.invocations.list()).toHaveLength(1);
+    expect(invocationsOnDisk()).toBe(1);
+    // The next group works as usual.
+    const next = await beginOf(store)();
+    await insertParent(next.repositories.db as Kysely<unknown>, "b");
+    await next.commit();
+    expect(parentsOnDisk()).toBe(1);
+  });
+
   it("rows still land when the group's only member rolled back its own writes", async () => {
     const { store, invocationsOnDisk, parentsOnDisk } = await serviceStore({ maxRows: 1 });
     const member = await beginOf(store)();
