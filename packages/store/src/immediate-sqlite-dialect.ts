@@ -114,6 +114,25 @@ class ImmediateSqliteDriver extends SqliteDriver {
     // kysely holds the connection for this transaction: nothing else of kysely's runs on it meanwhile.
     else await beginImmediateWithoutBlocking(this.#database, this.#busyTimeoutMs);
   }
+
+  /**
+   * SQLite answers some failures of a statement (SQLITE_FULL, an I/O error, out of memory, when the statement
+   * had no journal of its own) by rolling back the whole transaction itself. The ROLLBACK then has nothing to
+   * undo: its "no transaction is active" would replace the statement's error (kysely throws the rollback's),
+   * so a full disk, which is retryable, would be reported as a failure that is not.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!isNoTransactionActive(error)) throw error;
+    }
+  }
+}
+
+/** Whether `error` is SQLite saying there is no transaction to end (SQLite already rolled it back). */
+function isNoTransactionActive(error: unknown): boolean {
+  return error instanceof Error && /^cannot rollback - no transaction is active$/.test(error.message);
 }
 
 /**
