@@ -137,7 +137,12 @@ class CallTransaction<Extra extends object> {
       } catch (error) {
         if (this.current === current) this.current = undefined;
         current.ended = true;
-        await open.rollback();
+        await open.rollback().catch((undoError: unknown) => {
+          // SQLite already rolled the transaction back with the failed statement (SQLITE_FULL, an I/O error): the
+          // call fails with that statement's error, not with the undo's "no such savepoint" (a group that could
+          // not undo a member's writes never commits: its rollback marked it).
+          if (!isAlreadyRolledBack(undoError)) throw undoError;
+        });
         throw error;
       }
     }
@@ -150,8 +155,13 @@ class CallTransaction<Extra extends object> {
       await runStatement(db, `release savepoint ${name}`);
       return result;
     } catch (error) {
-      await runStatement(db, `rollback to savepoint ${name}`);
-      await runStatement(db, `release savepoint ${name}`);
+      try {
+        await runStatement(db, `rollback to savepoint ${name}`);
+        await runStatement(db, `release savepoint ${name}`);
+      } catch (undoError) {
+        // As above; the call's transaction stays as it is, so its end (commit or rollback) fails too.
+        if (!isAlreadyRolledBack(undoError)) throw undoError;
+      }
       throw error;
     }
   }
@@ -209,6 +219,16 @@ class CallTransaction<Extra extends object> {
     }
     return result;
   }
+}
+
+/**
+ * Whether `error` is SQLite refusing to undo what it already undid: a savepoint or transaction that SQLite rolled
+ * back itself with a failed statement (SQLITE_FULL, an I/O error, on a statement without a journal of its own).
+ */
+function isAlreadyRolledBack(error: unknown): boolean {
+  return (
+    error instanceof Error && /^(no such savepoint: |cannot rollback - no transaction is active$)/.test(error.message)
+  );
 }
 
 /**

@@ -75,6 +75,48 @@ describe("a statement that makes SQLite roll back the whole transaction (SQLITE_
     await scope.rollback();
   });
 
+  it("with group commit, the call whose write failed gets SQLite's error; the group's other calls fail too", async () => {
+    const { store, fill, makeRoom } = await fullableStore();
+    await sql`create table small (id text primary key)`.execute(store.db);
+    const earlier = createCallScope(store);
+    const failing = createCallScope(store);
+    await earlier.store.transaction((repositories) =>
+      sql`insert into small (id) values ('earlier')`.execute(repositories.db),
+    );
+    const earlierCommitted = earlier.commit();
+    await failing.store.transaction(async (repositories) => {
+      // In the same group as `earlier` (its savepoint released, the group's COMMIT still to come).
+      await fill(repositories.db);
+    });
+    await expect(failing.store.transaction((repositories) => bigRow(repositories.db, "a"))).rejects.toMatchObject({
+      code: "SQLITE_FULL",
+    });
+    // As the engine ends a failed call (what the undo says is not the call's error).
+    await failing.rollback().catch(() => undefined);
+    // SQLite undid the whole group: the earlier call is not acknowledged.
+    await expect(earlierCommitted).rejects.toThrow();
+    await makeRoom();
+    const rows = await sql<{ id: string }>`select id from small`.execute(store.db);
+    expect(rows.rows).toEqual([]);
+  });
+
+  it("a call that catches its failed write and goes on to commit is refused: its earlier writes are gone", async () => {
+    const { store, fill, makeRoom } = await fullableStore();
+    await sql`create table small (id text primary key)`.execute(store.db);
+    const call = createCallScope(store);
+    await call.store.transaction(async (repositories) => {
+      await sql`insert into small (id) values ('first')`.execute(repositories.db);
+      await fill(repositories.db);
+    });
+    await expect(call.store.transaction((repositories) => bigRow(repositories.db, "a"))).rejects.toMatchObject({
+      code: "SQLITE_FULL",
+    });
+    await expect(call.commit()).rejects.toThrow();
+    await makeRoom();
+    const rows = await sql<{ id: string }>`select id from small`.execute(store.db);
+    expect(rows.rows).toEqual([]);
+  });
+
   it("invocation rows written while a group holds the connection are kept, not dropped, when the disk is full", async () => {
     const dropped: unknown[] = [];
     const { store, fill, makeRoom } = await fullableStore({ onError: (error) => dropped.push(error) });
