@@ -75,6 +75,8 @@ class InvocationBuffer implements GroupCommitPassenger {
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Why the rows waiting now were given back (the database away), if they were: closing then reports them. */
+  private heldError: unknown;
   private readonly maxHeldRows: number;
   private readonly retryMs: number;
 
@@ -117,6 +119,7 @@ class InvocationBuffer implements GroupCommitPassenger {
     if (this.buffer.length > 0) {
       const batch = this.buffer;
       this.buffer = [];
+      this.heldError = undefined;
       // Batches are written in order, one transaction each.
       // On SQLite with the connection free, one synchronous transaction (else a kysely one, waiting for it).
       this.writing = this.writing.then(() =>
@@ -176,6 +179,21 @@ class InvocationBuffer implements GroupCommitPassenger {
     };
   }
 
+  /**
+   * The store closes: the waiting rows are written, and those recorded meanwhile (calls finishing as the
+   * service stops); rows the database still refuses are reported through `onError` (nothing retries them
+   * after the close), never lost unsaid.
+   */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.buffer.length > 0 && this.heldError === undefined) await this.flush();
+    this.clearScheduled();
+    if (this.buffer.length === 0) return;
+    const rows = this.buffer.length;
+    this.buffer = [];
+    this.drop(this.heldError ?? new Error("the store closed before they were written"), rows);
+  }
+
   /** Rows are due once the batch is full or its oldest row is `maxDelayMs` old: a group takes them only then. */
   private due(): boolean {
     return this.buffer.length >= this.options.maxRows || Date.now() - this.oldestAt >= this.options.maxDelayMs;
@@ -212,6 +230,7 @@ class InvocationBuffer implements GroupCommitPassenger {
 
   // The database is away (restarting, unreachable, busy): keep the rows, oldest first, and try again later.
   private holdForRetry(batch: NewInvocation[], error: unknown): void {
+    this.heldError = error;
     this.buffer = [...batch, ...this.buffer];
     this.oldestAt = 0;
     const excess = this.buffer.length - this.maxHeldRows;
@@ -236,6 +255,17 @@ class InvocationBuffer implements GroupCommitPassenger {
 /** What `record` answers once the row is in the buffer. */
 const recorded: Promise<void> = Promise.resolve();
 
+/** Each batching repository's rows, for {@link closeInvocationBatch} (not a method: handlers see the repository). */
+const buffers = new WeakMap<BatchedInvocationRepository, InvocationBuffer>();
+
+/**
+ * Called by the store as it closes: writes the rows still waiting (see `InvocationBuffer.close`) and reports
+ * through `onError` those that cannot be written.
+ */
+export function closeInvocationBatch(repository: BatchedInvocationRepository): Promise<void> {
+  return buffers.get(repository)?.close() ?? Promise.resolve();
+}
+
 export function batchInvocations(db: Kysely<Database>, options: InvocationBatchOptions): BatchedInvocationRepository {
   if (!Number.isInteger(options.maxRows) || options.maxRows < 1)
     throw new Error(`invocationBatch.maxRows must be a whole number >= 1 (got ${options.maxRows})`);
@@ -251,7 +281,7 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
       },
     ]),
   ) as unknown as InvocationRepository;
-  return {
+  const repository: BatchedInvocationRepository = {
     ...reads,
     board: (sqlite) => rows.board(sqlite),
     attach: (open) => rows.attach(open),
@@ -267,4 +297,6 @@ export function batchInvocations(db: Kysely<Database>, options: InvocationBatchO
     recordMany: (inputs) => rows.recordMany(inputs),
     flush: () => rows.flush(),
   };
+  buffers.set(repository, rows);
+  return repository;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Kysely, sql } from "kysely";
+import { type QueryExecutorProvider, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCallScope } from "./call-scope.ts";
 import { openStore } from "./index.ts";
@@ -29,7 +29,7 @@ async function fullableStore(options: { onError?: (error: unknown, rows: number)
   cleanups.push(() => store.close());
   await sql`create table big (id text primary key, body text not null)`.execute(store.db);
   /** The database may not grow past what it holds now (on `db`: the store, or a transaction holding it). */
-  const fill = async (db: Kysely<unknown> = store.db as Kysely<unknown>) => {
+  const fill = async (db: QueryExecutorProvider = store.db) => {
     const pages = await sql<{ page_count: number }>`pragma page_count`.execute(db);
     await sql.raw(`pragma max_page_count = ${pages.rows[0]?.page_count}`).execute(db);
   };
@@ -37,7 +37,7 @@ async function fullableStore(options: { onError?: (error: unknown, rows: number)
   return { store, fill, makeRoom };
 }
 
-const bigRow = (db: Kysely<unknown>, id: string) =>
+const bigRow = (db: QueryExecutorProvider, id: string) =>
   sql`insert into big (id, body) values (${id}, ${"x".repeat(20_000)})`.execute(db);
 
 describe("a statement that makes SQLite roll back the whole transaction (SQLITE_FULL)", () => {
@@ -126,7 +126,7 @@ describe("a statement that makes SQLite roll back the whole transaction (SQLITE_
     await store.invocations.record(invocationRow({ error_message: "x".repeat(20_000), success: false }));
     // The group holds the connection: the batch waits for it and is written in a transaction of its own.
     const flushed = store.invocations.flush();
-    await fill(member.repositories.db as Kysely<unknown>);
+    await fill(member.repositories.db);
     await member.commit();
     await flushed;
     expect(dropped).toEqual([]);
