@@ -52,7 +52,7 @@ export default defineConfig([
     outExtension: () => ({ js: ".cjs" }),
     // import.meta.url in the sources, as the bundle's own file URL.
     shims: true,
-    minify: true,
+    minify: process.env["DELIBERATE_NO_MINIFY"] === undefined,
     esbuildPlugins: [routeDynamicImports],
     banner: {
       js: '"use strict";var __deliberateImport = (specifier) => (globalThis.__deliberateImport ?? ((target) => import(target)))(specifier);',

@@ -22,6 +22,14 @@ export interface InvokeOptions {
    * apart. Handlers may bind what a call creates to it (the knowledge graph's sessions do).
    */
   caller?: string;
+  /**
+   * Called once with the output as soon as the call's writes are committed and the output is checked, before
+   * the invocation row is recorded and observers are told (`invoke` still resolves with the same output after
+   * them). A transport can answer from here, so the call's telemetry is not on the response's path; nothing
+   * it is given is uncommitted. Not called when the call fails or suspends. A throw from it is ignored, as an
+   * observer's is: it never turns the call into a failure.
+   */
+  onOutput?(output: Record<string, unknown>): void;
 }
 
 /**

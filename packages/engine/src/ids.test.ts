@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createReplayIds, randomIds } from "./ids.ts";
@@ -50,5 +51,26 @@ describe("replay ids", () => {
   it("are 20 hex characters of the digest when the seed carries no time (e.g. sequential test ids)", () => {
     expect(createReplayIds("rt_1").next("ses")).toMatch(/^ses_[0-9a-f]{20}$/);
     expect(createReplayIds("rt_1").next("ses")).toBe(createReplayIds("rt_1").next("ses"));
+  });
+
+  it("are the ids earlier builds drew (a call suspended before an upgrade replays with the same ids)", () => {
+    // The digest as it was computed before the one-shot `hash`: a Hash object per id.
+    const digest = (seed: string, prefix: string, count: number) =>
+      createHash("sha256").update(`${seed}\u0000${prefix}\u0000${count}`).digest("hex");
+    fc.assert(
+      fc.property(
+        milliseconds,
+        hex12,
+        fc.constantFrom("ses", "th", "inv"),
+        fc.integer({ min: 1, max: 5 }),
+        (at, hex, prefix, draws) => {
+          const seed = idAt("rt", at, hex);
+          const ids = createReplayIds(seed);
+          for (let count = 1; count <= draws; count += 1)
+            expect(ids.next(prefix)).toBe(`${prefix}_${seed.slice(3, 11)}${digest(seed, prefix, count).slice(0, 12)}`);
+        },
+      ),
+    );
+    expect(createReplayIds("rt_1").next("ses")).toBe(`ses_${digest("rt_1", "ses", 1).slice(0, 20)}`);
   });
 });

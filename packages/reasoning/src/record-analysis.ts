@@ -33,30 +33,38 @@ export async function recordAnalysis(
   const now = nowIso(context);
   const branchId = history.session?.active_branch_id ?? null;
   const parentId = record.parentId !== undefined ? record.parentId : (history.thoughts.at(-1)?.id ?? null);
+  // A session this call creates has no thought yet: its first one takes position 0 without the counter.
+  const newSession = history.session === undefined;
   await context.store.transaction(async (repositories) => {
     await ensureSession(repositories, history, record.mode, now);
     if (inputThoughtId !== undefined) {
-      await repositories.thoughts.append({
-        id: inputThoughtId,
+      await repositories.thoughts.append(
+        {
+          id: inputThoughtId,
+          session_id: history.sessionId,
+          branch_id: branchId,
+          parent_id: parentId,
+          mode: "input",
+          content: record.inputContent as string,
+          created_at: now,
+        },
+        { firstOfNewSession: newSession },
+      );
+    }
+    await repositories.thoughts.append(
+      {
+        id: thoughtId,
         session_id: history.sessionId,
         branch_id: branchId,
-        parent_id: parentId,
-        mode: "input",
-        content: record.inputContent as string,
+        parent_id: inputThoughtId ?? parentId,
+        mode: record.mode,
+        content: record.content,
+        confidence: record.confidence ?? null,
+        metadata: record.metadata,
         created_at: now,
-      });
-    }
-    await repositories.thoughts.append({
-      id: thoughtId,
-      session_id: history.sessionId,
-      branch_id: branchId,
-      parent_id: inputThoughtId ?? parentId,
-      mode: record.mode,
-      content: record.content,
-      confidence: record.confidence ?? null,
-      metadata: record.metadata,
-      created_at: now,
-    });
+      },
+      { firstOfNewSession: newSession && inputThoughtId === undefined },
+    );
   });
   return thoughtId;
 }

@@ -72,7 +72,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       modules,
       // A connection the server dropped (restart, fail-over) is replaced; calls meanwhile get a retryable STORAGE error.
       onConnectionError: (error) => logger.warn("database connection lost; it is replaced when next needed", { error }),
-      // Invocation rows are batched (a crash loses at most the last 16, 31 in a burst, none older than 20 ms); tools' state commits before each response.
+      // Invocation rows are batched (a crash loses none older than 20 ms: at most the last 128, 255 in a burst); tools' state commits before each response.
       invocationBatch: {
         ...defaultInvocationBatch,
         onError: (error, rows) => logger.warn("invocation rows not written", { error, rows }),

@@ -5,13 +5,19 @@ import { sqliteDriverEntry } from "./sqlite-driver.ts";
 /** How often the checkpointer looks at the WAL by default (it checkpoints only when the WAL was written since). */
 export const defaultCheckpointIntervalMs = 200;
 
-/** The WAL size past which the checkpointer starts it over (RESTART) by default: 16 MiB (4,096 pages of 4 KiB). */
-export const defaultRestartBytes = 16 * 1024 * 1024;
+/**
+ * The WAL size past which the checkpointer starts it over (RESTART) by default:
+ * 64 MiB (16,384 pages of 4 KiB). Writers wait while a RESTART copies the
+ * frames committed since the PASSIVE checkpoint before it and syncs the file
+ * (measured under 50 connections of writes: 2–70 ms each); a larger WAL makes
+ * those waits rarer (at 16 MiB, one every 0.6 s).
+ */
+export const defaultRestartBytes = 64 * 1024 * 1024;
 
 export interface BackgroundCheckpointOptions {
   /** How often the WAL is looked at (default 200 ms). */
   intervalMs?: number;
-  /** WAL size past which it is started over with a RESTART checkpoint (default 16 MiB); writers wait for that one. */
+  /** WAL size past which it is started over with a RESTART checkpoint (default 64 MiB); writers wait for that one. */
   restartBytes?: number;
   /** Called when the checkpointer fails (SQLite's own checkpoints are then turned back on). */
   onError?: (error: Error) => void;

@@ -44,6 +44,48 @@ describe.each(testDialects)("call scope on %s", (dialect) => {
     expect(await store.sessions.find("undone")).toBeUndefined();
   });
 
+  it("runs works one at a time in order, the first at once; a failed later work is undone alone", async () => {
+    const store = await open();
+    const scope = createCallScope(store);
+    const order: string[] = [];
+    const work = (id: string) =>
+      scope.store.transaction(async (repositories) => {
+        order.push(`${id} starts`);
+        await repositories.sessions.create({ id, mode: "linear", now });
+        order.push(`${id} ends`);
+      });
+    await Promise.all([work("one"), work("two"), work("three")]);
+    expect(order).toEqual(["one starts", "one ends", "two starts", "two ends", "three starts", "three ends"]);
+    await expect(
+      scope.store.transaction(async (repositories) => {
+        await repositories.sessions.create({ id: "failed", mode: "linear", now });
+        throw new Error("the work failed");
+      }),
+    ).rejects.toThrow("the work failed");
+    // Nothing is pending any more: the commit ends the transaction at once, with the three works and not the failed one.
+    await scope.commit();
+    expect(scope.hasOpenTransaction()).toBe(false);
+    for (const id of ["one", "two", "three"]) expect((await store.sessions.find(id))?.id).toBe(id);
+    expect(await store.sessions.find("failed")).toBeUndefined();
+  });
+
+  it("commits only after the works and repository calls it was not told about have finished", async () => {
+    const store = await open();
+    const scope = createCallScope(store);
+    await scope.store.transaction((repositories) => repositories.sessions.create({ id: "first", mode: "linear", now }));
+    // Not awaited before the commit: a later work, and a repository call made outside a work.
+    const later = scope.store.transaction(async (repositories) => {
+      await repositories.sessions.create({ id: "later", mode: "linear", now });
+    });
+    const routed = scope.store.sessions.create({ id: "routed", mode: "linear", now });
+    await scope.commit();
+    await Promise.all([later, routed]);
+    for (const id of ["first", "later", "routed"]) expect((await store.sessions.find(id))?.id).toBe(id);
+    // Ending a call with nothing open is a no-op, either way.
+    await scope.commit();
+    await scope.rollback();
+  });
+
   it("lists the store's repositories and refuses to close the owner's store", async () => {
     const store = await open();
     const scope = createCallScope(store);

@@ -55,8 +55,12 @@ interface OpenCallTransaction<Extra extends object> {
   savepoints: number;
   /** The last work queued in it, settled or not: the next one starts after it. */
   queue: Promise<unknown>;
+  /** Works queued in it and not yet settled (none: the next work starts at once, and it can end at once). */
+  works: number;
   /** Repository calls made on it outside a work, settled or not: it ends after them. */
   dispatched: Promise<unknown>;
+  /** How many of those have not settled yet. */
+  dispatching: number;
 }
 
 /**
@@ -83,8 +87,14 @@ class CallTransaction<Extra extends object> {
   transaction<T>(work: (repositories: Repositories<Extra>) => Promise<T>): Promise<T> {
     this.current ??= this.open();
     const current = this.current;
-    const run = current.queue.then(() => this.runWork(current, work));
-    current.queue = run.catch(() => undefined);
+    // With nothing queued the work starts now: no hop through the settled queue (most calls run one work).
+    const run =
+      current.works === 0 ? this.runWork(current, work) : current.queue.then(() => this.runWork(current, work));
+    current.works += 1;
+    const settle = () => {
+      current.works -= 1;
+    };
+    current.queue = run.then(settle, settle);
     return run;
   }
 
@@ -95,7 +105,9 @@ class CallTransaction<Extra extends object> {
       ended: false,
       savepoints: 0,
       queue: settled,
+      works: 0,
       dispatched: settled,
+      dispatching: 0,
     };
     opened.opening.then(
       (open) => {
@@ -116,7 +128,7 @@ class CallTransaction<Extra extends object> {
   ): Promise<T> {
     // Its first work failed and rolled it back: this work goes to the call's next transaction.
     if (current.ended && current.open !== undefined) return this.transaction(work);
-    const open = await current.opening;
+    const open = current.open ?? (await current.opening);
     if (!current.written) {
       try {
         const result = await work(open.repositories);
@@ -125,7 +137,12 @@ class CallTransaction<Extra extends object> {
       } catch (error) {
         if (this.current === current) this.current = undefined;
         current.ended = true;
-        await open.rollback();
+        await open.rollback().catch((undoError: unknown) => {
+          // SQLite already rolled the transaction back with the failed statement (SQLITE_FULL, an I/O error): the
+          // call fails with that statement's error, not with the undo's "no such savepoint" (a group that could
+          // not undo a member's writes never commits: its rollback marked it).
+          if (!isAlreadyRolledBack(undoError)) throw undoError;
+        });
         throw error;
       }
     }
@@ -138,17 +155,30 @@ class CallTransaction<Extra extends object> {
       await runStatement(db, `release savepoint ${name}`);
       return result;
     } catch (error) {
-      await runStatement(db, `rollback to savepoint ${name}`);
-      await runStatement(db, `release savepoint ${name}`);
+      try {
+        await runStatement(db, `rollback to savepoint ${name}`);
+        await runStatement(db, `release savepoint ${name}`);
+      } catch (undoError) {
+        // As above; the call's transaction stays as it is, so its end (commit or rollback) fails too.
+        if (!isAlreadyRolledBack(undoError)) throw undoError;
+      }
       throw error;
     }
   }
 
-  /** Ends the call's transaction once the works queued in it have run (works queued from now on open the next). */
-  async finish(how: "commit" | "rollback"): Promise<void> {
+  /**
+   * Ends the call's transaction once the works queued in it have run (works queued from now on open the next).
+   * When nothing is pending (the usual case: the handler awaited its writes), it ends at once, with no hop.
+   */
+  finish(how: "commit" | "rollback"): Promise<void> {
     const current = this.current;
-    if (current === undefined) return;
+    if (current === undefined) return settled as Promise<void>;
     this.current = undefined;
+    if (current.works === 0 && current.dispatching === 0) return this.end(current, how);
+    return this.finishAfterPending(current, how);
+  }
+
+  private async finishAfterPending(current: OpenCallTransaction<Extra>, how: "commit" | "rollback"): Promise<void> {
     // The works queued in it, and repository calls already made on it (a method may run several statements), finish first.
     let queue: Promise<unknown>;
     let dispatched: Promise<unknown>;
@@ -157,9 +187,19 @@ class CallTransaction<Extra extends object> {
       dispatched = current.dispatched;
       await Promise.all([queue, dispatched]);
     } while (queue !== current.queue || dispatched !== current.dispatched);
-    if (current.ended) return;
+    return this.end(current, how);
+  }
+
+  private end(current: OpenCallTransaction<Extra>, how: "commit" | "rollback"): Promise<void> {
+    if (current.ended) return settled as Promise<void>;
     current.ended = true;
-    await (await current.opening)[how]();
+    const open = current.open;
+    if (open === undefined) return current.opening.then((opened) => opened[how]());
+    try {
+      return open[how]();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Runs a repository method where the call's work goes now (see the top of this file). */
@@ -170,10 +210,25 @@ class CallTransaction<Extra extends object> {
       current.open !== undefined
         ? (current.open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args)
         : current.opening.then((open) => (open.repositories as unknown as RepositoryTable)[key]?.[name]?.(...args));
-    if (result instanceof Promise)
-      current.dispatched = Promise.all([current.dispatched, result.catch(() => undefined)]);
+    if (result instanceof Promise) {
+      current.dispatching += 1;
+      const settle = () => {
+        current.dispatching -= 1;
+      };
+      current.dispatched = Promise.all([current.dispatched, result.then(settle, settle)]);
+    }
     return result;
   }
+}
+
+/**
+ * Whether `error` is SQLite refusing to undo what it already undid: a savepoint or transaction that SQLite rolled
+ * back itself with a failed statement (SQLITE_FULL, an I/O error, on a statement without a journal of its own).
+ */
+function isAlreadyRolledBack(error: unknown): boolean {
+  return (
+    error instanceof Error && /^(no such savepoint: |cannot rollback - no transaction is active$)/.test(error.message)
+  );
 }
 
 /**
@@ -321,11 +376,22 @@ export function createCallScope<Extra extends object = object>(base: Store<Extra
     return { store: base, commit: async () => {}, rollback: async () => {}, hasOpenTransaction: () => false };
   const call = new CallTransaction<Extra>(base, begin);
   const ScopedClass = scopedClassFor(base);
-  const store = new ScopedClass(call as unknown as CallTransaction<object>) as unknown as Store<Extra>;
-  return {
-    store,
-    commit: () => call.finish("commit"),
-    rollback: () => call.finish("rollback"),
-    hasOpenTransaction: () => call.hasOpen(),
-  };
+  return new ScopeOfCall(new ScopedClass(call as unknown as CallTransaction<object>) as unknown as Store<Extra>, call);
+}
+
+/** A call's scope: one object per call, its methods on the prototype (no closures made per call). */
+class ScopeOfCall<Extra extends object> implements CallScope<Extra> {
+  constructor(
+    readonly store: Store<Extra>,
+    private readonly call: CallTransaction<Extra>,
+  ) {}
+  commit(): Promise<void> {
+    return this.call.finish("commit");
+  }
+  rollback(): Promise<void> {
+    return this.call.finish("rollback");
+  }
+  hasOpenTransaction(): boolean {
+    return this.call.hasOpen();
+  }
 }

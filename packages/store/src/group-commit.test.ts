@@ -105,6 +105,28 @@ describe("group commit (SQLite)", () => {
     expect(transactions).toBe(3);
   });
 
+  it("groups up to 64 calls by default (50 connections' calls share one COMMIT); the 65th starts a new group", async () => {
+    const { store, count } = await fileStore();
+    let transactions = 0;
+    const counting = new Proxy(store.db, {
+      get(target, key) {
+        if (key === "startTransaction") transactions += 1;
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const begin = groupCommits(counting, (transaction) => transaction);
+    await Promise.all(
+      Array.from({ length: 65 }, async (_, index) => {
+        const member = await begin();
+        await insertParent(member.repositories as Kysely<unknown>, `d${index}`);
+        await member.commit();
+      }),
+    );
+    expect(transactions).toBe(2);
+    expect(count()).toBe(65);
+  });
+
   it("keeps a group open to the end of the event loop's turn: calls that each commit before the next begins (requests read in one poll) share a COMMIT", async () => {
     const { store, visible } = await fileStore();
     let transactions = 0;

@@ -1,9 +1,27 @@
 import type { ControlledTransaction, Kysely } from "kysely";
 import type { Database } from "./database.ts";
-import { runStatement } from "./direct-sqlite.ts";
+import { type DirectSqlite, directSqliteOf, runStatement } from "./direct-sqlite.ts";
+
+/**
+ * Writes that ride in a group's transaction, just before its COMMIT, instead
+ * of paying a transaction and a COMMIT of their own (the store's batched
+ * invocation rows). `board` runs its statements synchronously on the group's
+ * connection and returns how it learns the outcome: `settle(true)` once the
+ * COMMIT landed, `settle(false, error)` when it failed and nothing was written.
+ * It must leave the group's transaction as it found it when it fails (its own
+ * savepoint): it is never allowed to poison the calls' commit. The one
+ * exception is SQLite itself rolling back the whole transaction with the
+ * failed statement (SQLITE_FULL, an I/O error): `board` then throws that
+ * error, and every member of the group gets it (nothing of theirs landed).
+ */
+export interface GroupCommitPassenger {
+  board(sqlite: DirectSqlite): ((committed: boolean, error?: unknown) => void) | undefined;
+  /** Told, once, how to ask whether a group is open now (its COMMIT, soon, will board what waits). */
+  attach?(groupOpen: () => boolean): void;
+}
 
 /** How many calls at most share one commit. */
-export const defaultGroupCommitMembers = 32;
+export const defaultGroupCommitMembers = 64;
 
 /** One group transaction: the calls sharing its COMMIT. */
 interface Group<R> {
@@ -68,11 +86,14 @@ function member<R>(current: Group<R>, name: string, leave: (current: Group<R>) =
  *
  * A member sees the writes of members before it in its group: they commit
  * with it or fail with it, never one without the other.
+ *
+ * A `passenger` (see {@link GroupCommitPassenger}) writes its waiting rows in
+ * the group's transaction just before the COMMIT, sharing it.
  */
 export function groupCommits<R>(
   db: Kysely<Database>,
   bind: (transaction: Kysely<Database>) => R,
-  options: { maxMembers?: number } = {},
+  options: { maxMembers?: number; passenger?: GroupCommitPassenger } = {},
 ): () => Promise<{ repositories: R; commit(): Promise<void>; rollback(): Promise<void> }> {
   const maxMembers = options.maxMembers ?? defaultGroupCommitMembers;
   let group: Group<R> | undefined;
@@ -80,6 +101,7 @@ export function groupCommits<R>(
   const queue: Array<() => void> = [];
   /** The end-of-turn COMMIT of the open group, when one is scheduled. */
   let scheduled: NodeJS.Immediate | undefined;
+  options.passenger?.attach?.(() => group !== undefined);
 
   /** Waits until no other member is between its begin and its end. */
   function enter(): Promise<void> {
@@ -121,11 +143,16 @@ export function groupCommits<R>(
   async function commitGroup(current: Group<R>, next: (() => void) | undefined): Promise<void> {
     group = undefined;
     const { waiting } = current;
+    let settle: ((committed: boolean, error?: unknown) => void) | undefined;
     try {
       if (current.poisoned !== undefined) throw current.poisoned;
+      const sqlite = options.passenger && directSqliteOf(current.transaction);
+      if (sqlite) settle = options.passenger?.board(sqlite);
       await current.transaction.commit().execute();
+      settle?.(true);
       for (const member of waiting) member.resolve();
     } catch (error) {
+      settle?.(false, error);
       await current.transaction
         .rollback()
         .execute()

@@ -15,8 +15,14 @@ export function isSqliteBusy(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }
 
-/** The waits between two tries of a `begin immediate` that found the write lock taken (ms; the last repeats). */
-const retryDelaysMs = [1, 2, 4, 8];
+/**
+ * The waits between two tries of a `begin immediate` that found the write lock
+ * taken (ms; the last repeats). Short: the lock is usually a RESTART checkpoint
+ * of a few to tens of milliseconds, and every call of the next group waits
+ * for this try (one failed try costs microseconds; longer steps made the
+ * group start up to 8 ms after the lock was free).
+ */
+const retryDelaysMs = [1, 1, 2];
 
 /** A SQLite connection as the dialect is given it: statements prepared (from the statement cache) and run. */
 export interface StatementRunner {
@@ -89,8 +95,8 @@ export function tryBeginImmediate(database: StatementRunner, busyTimeoutMs: numb
  * request — so a background WAL checkpoint holding the lock (a RESTART) or
  * another process's write stalled every request, reads included, for up to
  * tens of milliseconds. Here each try fails at once when the lock is taken
- * ({@link beginImmediateNow}) and is repeated after a timer (1, 2, 4, then
- * every 8 ms); once `busyTimeoutMs` has passed, SQLite's lock error
+ * ({@link beginImmediateNow}) and is repeated after a timer (1, 1, then
+ * every 2 ms); once `busyTimeoutMs` has passed, SQLite's lock error
  * (SQLITE_BUSY, "database is locked") is thrown, as the busy handler would.
  */
 export async function beginImmediateWithoutBlocking(database: StatementRunner, busyTimeoutMs: number): Promise<void> {
@@ -140,13 +146,26 @@ class ImmediateSqliteDriver extends SqliteDriver {
     }
   }
 
+  /**
+   * SQLite answers some failures of a statement (SQLITE_FULL, an I/O error, out of memory, when the statement
+   * had no journal of its own) by rolling back the whole transaction itself. The ROLLBACK then has nothing to
+   * undo: its "no transaction is active" would replace the statement's error (kysely throws the rollback's),
+   * so a full disk, which is retryable, would be reported as a failure that is not.
+   */
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
       await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!isNoTransactionActive(error)) throw error;
     } finally {
       endWriteTransactionStorage(this.#database);
     }
   }
+}
+
+/** Whether `error` is SQLite saying there is no transaction to end (SQLite already rolled it back). */
+function isNoTransactionActive(error: unknown): boolean {
+  return error instanceof Error && /^cannot rollback - no transaction is active$/.test(error.message);
 }
 
 /**

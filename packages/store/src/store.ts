@@ -4,7 +4,7 @@ import type { DatabaseTarget } from "./database-target.ts";
 import { type DialectName, dialectOf } from "./dialect.ts";
 import { markTransactionDirect } from "./direct-sqlite.ts";
 import { groupCommits } from "./group-commit.ts";
-import { batchInvocations, type InvocationBatchOptions } from "./invocation-batch.ts";
+import { batchInvocations, closeInvocationBatch, type InvocationBatchOptions } from "./invocation-batch.ts";
 import { migrateToLatest } from "./migrator.ts";
 import { openSqliteDatabase } from "./open-database.ts";
 import type { BackgroundCheckpointOptions } from "./background-checkpoints.ts";
@@ -140,14 +140,17 @@ export function createStore<Extra extends object = object>(
       );
     },
     close: async () => {
-      await invocations?.flush();
+      // Rows waiting are written (and any the database refuses reported), not left to a timer after the close.
+      if (invocations) await closeInvocationBatch(invocations);
       await db.destroy();
     },
     begin:
       options.groupCommit !== undefined && options.groupCommit !== false && dialectOf(db) === "sqlite"
-        ? (groupCommits(db, bind, options.groupCommit === true ? {} : options.groupCommit) as () => Promise<
-            OpenTransaction<Extra>
-          >)
+        ? (groupCommits(db, bind, {
+            ...(options.groupCommit === true ? {} : options.groupCommit),
+            // Batched invocation rows ride in the calls' COMMIT instead of paying one of their own.
+            ...(invocations ? { passenger: invocations } : {}),
+          }) as () => Promise<OpenTransaction<Extra>>)
         : async () => {
             const transaction = await db.startTransaction().execute();
             return {

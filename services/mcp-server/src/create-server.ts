@@ -11,7 +11,7 @@ import { silentLogger, type Logger } from "./logger.ts";
 import { serverInfo, serverInstructions } from "./server-info.ts";
 import { publishOnly } from "./tool-schemas.ts";
 import type { ToolCallFastPath } from "./fast-tool-call-transport.ts";
-import { toToolErrorResult, toToolResult } from "./tool-result.ts";
+import { toToolErrorResult, toolResultOf, toToolResult } from "./tool-result.ts";
 import { withUserElicitation } from "./user-elicitation.ts";
 import type { AppViewDocuments } from "@deliberate/viewer/app-views";
 import { createAppViewResources } from "./app-view-resources.ts";
@@ -103,13 +103,16 @@ function registerTool(
   );
 }
 
-/** One call to the engine as an MCP result: the output, or the error as a tool result (logged). */
+/**
+ * One call to the engine as an MCP result: the output, or the error as a tool result (logged). When the
+ * options already answered the call from its output (the fast path's `onOutput`), that result is returned.
+ */
 async function callEngine(
   engine: Engine,
   logger: Logger,
   name: string,
   rawArguments: unknown,
-  options: InvokeOptions,
+  options: InvokeOptions & { readonly answered?: CallToolResult },
 ): Promise<CallToolResult> {
   const started = performance.now();
   try {
@@ -117,7 +120,7 @@ async function callEngine(
     // Its fields are made only when the line is written (every model-free call passes here).
     if (logger.level === "debug")
       logger.debug("tool call succeeded", { tool: name, latencyMs: Math.round(performance.now() - started) });
-    return toToolResult(output);
+    return options.answered ?? toToolResult(output);
   } catch (error) {
     const { result, body, unexpected, errorId } = toToolErrorResult(error);
     const fields = { tool: name, code: body.code, latencyMs: Math.round(performance.now() - started) };
@@ -155,7 +158,7 @@ export function createToolCallFastPath(options: {
           logger,
           call.name,
           call.arguments,
-          new FastPathInvokeOptions(call.cancellation, caller),
+          new FastPathInvokeOptions(call.cancellation, caller, call.answer),
         )
       : undefined;
 }
@@ -164,18 +167,30 @@ export function createToolCallFastPath(options: {
  * A fast-path call's options, the signal read from its cancellation only when the call asks for it. A class,
  * not an object literal with `get signal() {...}`: V8 builds such a literal on a slow path (a hidden class
  * of its own per object), and that per-call garbage outlived young-generation collections.
+ * `onOutput` answers the call as soon as its output is committed, before the engine records its invocation
+ * row (batched telemetry, see the store's invocation batch): the row is then built after the line is written.
  */
 class FastPathInvokeOptions implements InvokeOptions {
   // Declared only (no field emitted): set when known, so an absent caller is absent, not undefined.
   declare readonly caller?: string;
+  /** The result given to `answer`, once the output came. */
+  answered: CallToolResult | undefined = undefined;
   constructor(
     private readonly cancellation: { readonly signal: AbortSignal },
     caller: string | undefined,
+    private readonly answer: (result: CallToolResult, structuredJson?: string) => void,
   ) {
     if (caller !== undefined) this.caller = caller;
   }
   get signal(): AbortSignal {
     return this.cancellation.signal;
+  }
+  onOutput(output: Record<string, unknown>): void {
+    const json = JSON.stringify(output);
+    const result = toolResultOf(output, json);
+    this.answered = result;
+    // The text is the structured content's JSON unless the result carries _meta: the line reuses it.
+    this.answer(result, result._meta === undefined ? json : undefined);
   }
 }
 

@@ -6,11 +6,17 @@ import { structuredJsonOf } from "./tool-result.ts";
 /**
  * Answers a `tools/call` without the SDK's dispatch, or returns undefined to
  * leave it to the SDK. See `createToolCallFastPath` for which calls qualify.
+ * The result is given to `answer` (once) as soon as it is known, which may be
+ * before the returned promise settles: what the call still does after its
+ * answer (recording its invocation row) is then off the response's path. A
+ * call that settles without answering is answered with what it resolves to.
  */
 export type ToolCallFastPath = (call: {
   name: string;
   arguments: unknown;
   cancellation: { readonly signal: AbortSignal };
+  /** `structuredJson`, when given, is the result's text and its structured content's JSON (the line reuses it). */
+  answer: (result: CallToolResult, structuredJson?: string) => void;
 }) => Promise<CallToolResult> | undefined;
 
 type RequestId = string | number;
@@ -89,16 +95,23 @@ export class FastToolCallTransport implements Transport {
       return false;
     if (typeof params?.name !== "string" || params._meta?.progressToken !== undefined) return false;
     const cancellation = new LazyAbort();
-    const result = this.fastPath({ name: params.name, arguments: params.arguments, cancellation });
+    let answered = false;
+    const answer = (result: CallToolResult, structuredJson?: string) => {
+      if (answered) return;
+      answered = true;
+      if (!cancellation.aborted) this.respond(id, result, structuredJson);
+      this.calls.delete(id);
+    };
+    const result = this.fastPath({ name: params.name, arguments: params.arguments, cancellation, answer });
     if (result === undefined) return false;
     this.calls.set(id, cancellation);
     result.then(
-      (answer) => {
-        this.calls.delete(id);
-        if (!cancellation.aborted) this.respond(id, answer);
-      },
+      (resolved) => answer(resolved),
       (error: unknown) => {
-        this.calls.delete(id);
+        if (!answered) {
+          answered = true;
+          this.calls.delete(id);
+        }
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       },
     );
@@ -117,8 +130,8 @@ export class FastToolCallTransport implements Transport {
    * content as JSON (`toToolResult`), so that JSON is made once and used for
    * both: the line is the one `JSON.stringify` of the whole message gives.
    */
-  private respond(id: RequestId, result: CallToolResult): void {
-    const text = structuredJsonOf(result);
+  private respond(id: RequestId, result: CallToolResult, structuredJson?: string): void {
+    const text = structuredJson ?? structuredJsonOf(result);
     const line =
       text !== undefined
         ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}}\n`

@@ -162,6 +162,9 @@ function toolCallProblems(value: Record<string, unknown>): Array<{ field: string
   return problems;
 }
 
+const requestMembers: readonly string[] = ["jsonrpc", "id", "method", "params"];
+const responseMembers: readonly string[] = ["jsonrpc", "id", "result", "error"];
+
 /** What makes a parsed value not a JSON-RPC 2.0 request, notification or response, field by field. */
 function envelopeProblems(value: unknown): Array<{ field: string; message: string }> {
   if (!isPlainObject(value)) {
@@ -177,7 +180,7 @@ function envelopeProblems(value: unknown): Array<{ field: string; message: strin
   const id = value["id"];
   const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
   if ("id" in value && !validId) problems.push({ field: "id", message: "must be a string or an integer" });
-  const members = "method" in value ? ["jsonrpc", "id", "method", "params"] : ["jsonrpc", "id", "result", "error"];
+  const members = "method" in value ? requestMembers : responseMembers;
   for (const key of Object.keys(value))
     if (!members.includes(key)) problems.push({ field: key, message: "is not a JSON-RPC 2.0 member; remove it" });
   if ("method" in value) {

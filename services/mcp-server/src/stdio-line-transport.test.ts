@@ -34,6 +34,43 @@ describe("StdioLineTransport", () => {
     await transport.close();
   });
 
+  it("skips blank lines (empty, spaces, a lone CR) without an answer, and answers the message after them", async () => {
+    const stdout = new PassThrough();
+    const { stdin, transport, messages } = open(stdout);
+    const written: string[] = [];
+    stdout.on("data", (chunk: Buffer) => written.push(chunk.toString("utf8")));
+    await transport.start();
+    stdin.write('\n   \n\r\n \t\r\n{"jsonrpc":"2.0","id":2,"method":"ping"}\r\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(messages).toEqual([{ jsonrpc: "2.0", id: 2, method: "ping" }]);
+    expect(written).toEqual([]);
+    // A line that is neither blank nor JSON is still answered -32700.
+    stdin.write(" x\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.join("")).toContain('"code":-32700');
+    await transport.close();
+  });
+
+  it("reads a chunk that is one whole line as a message, and refuses one over the limit (-32600) and goes on", async () => {
+    const stdout = new PassThrough();
+    const { stdin, transport, messages } = open(stdout);
+    const written: string[] = [];
+    stdout.on("data", (chunk: Buffer) => written.push(chunk.toString("utf8")));
+    await transport.start();
+    stdin.write('{"jsonrpc":"2.0","id":"é","method":"ping"}\n');
+    stdin.write(`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"${"x".repeat(2000)}"}}\n`);
+    stdin.write('{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(messages).toEqual([
+      { jsonrpc: "2.0", id: "é", method: "ping" },
+      { jsonrpc: "2.0", id: 4, method: "ping" },
+    ]);
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(written[0] ?? "")).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(written[0]).toContain("longer than 1024 bytes");
+    await transport.close();
+  });
+
   it("closes once when stdin ends: onclose, then onClosed; later sends are refused", async () => {
     const { stdin, transport, events } = open();
     await transport.start();

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { type JSONRPCMessage, ProtocolErrorCode, serializeMessage, type Transport } from "@modelcontextprotocol/server";
+import { openDirectStdin } from "./direct-stdin.ts";
 import { type JsonRpcRefusal, readJsonRpcLine } from "./json-rpc-message.ts";
 import type { Logger } from "./logger.ts";
 
@@ -10,7 +11,13 @@ export interface LineTransport extends Transport {
 }
 
 export interface StdioLineTransportOptions {
-  stdin: Readable;
+  /**
+   * Where lines are read (tests pass a stream). Default: the process's stdin, read straight from file descriptor
+   * 0 when it is a pipe or a socket (`openDirectStdin`), else through `process.stdin`.
+   */
+  stdin?: Readable;
+  /** The descriptor read when no stream is given (default 0, stdin; tests pass a pipe's). */
+  stdinFd?: number;
   stdout: Writable;
   logger: Logger;
   /** Longest accepted line in bytes; longer ones are answered -32600 and skipped. */
@@ -36,6 +43,10 @@ export class StdioLineTransport implements LineTransport {
 
   private started = false;
   private closed = false;
+  /** The stream read, once started. */
+  private stdin: Readable | undefined;
+  /** Set when chunks are views of one reused buffer (`openDirectStdin`): a partial line is then copied. */
+  private reusedChunks = false;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** Set while skipping the rest of an over-long line. */
@@ -56,9 +67,11 @@ export class StdioLineTransport implements LineTransport {
   async start(): Promise<void> {
     if (this.started) throw new Error("The stdio transport is already started (the server's connect starts it).");
     this.started = true;
-    const { stdin, stdout } = this.options;
+    const stdout = this.options.stdout;
+    const stdin = this.openStdin();
+    this.stdin = stdin;
     if (stdin.readableEnded || stdin.destroyed) setImmediate(this.onStdinEnd);
-    stdin.on("data", this.onData);
+    if (!this.reusedChunks) stdin.on("data", this.onData);
     stdin.on("error", this.onStdinError);
     stdin.on("end", this.onStdinEnd);
     stdin.on("close", this.onStdinEnd);
@@ -89,12 +102,16 @@ export class StdioLineTransport implements LineTransport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const stdin = this.options.stdin;
-    stdin.off("data", this.onData);
-    stdin.off("error", this.onStdinError);
-    stdin.off("end", this.onStdinEnd);
-    stdin.off("close", this.onStdinEnd);
-    if (stdin.listenerCount("data") === 0) stdin.pause();
+    const stdin = this.stdin;
+    if (stdin !== undefined) {
+      stdin.off("data", this.onData);
+      stdin.off("error", this.onStdinError);
+      stdin.off("end", this.onStdinEnd);
+      stdin.off("close", this.onStdinEnd);
+      // A socket of our own on fd 0 is ours to close; a shared stream is paused unless someone else reads it.
+      if (this.reusedChunks) stdin.destroy();
+      else if (stdin.listenerCount("data") === 0) stdin.pause();
+    }
     this.pending = [];
     this.pendingBytes = 0;
     this.discarding = false;
@@ -102,9 +119,25 @@ export class StdioLineTransport implements LineTransport {
     this.options.onClosed?.();
   }
 
+  /** The stream to read: the one given, else fd 0 read directly when it is a pipe or socket, else `process.stdin`. */
+  private openStdin(): Readable {
+    if (this.options.stdin !== undefined) return this.options.stdin;
+    const direct = openDirectStdin(this.options.stdinFd ?? 0, (chunk) => this.receive(chunk));
+    if (direct === undefined) return process.stdin;
+    this.reusedChunks = true;
+    return direct;
+  }
+
   /** Splits chunks into lines without joining more than one line's pieces. */
   private receive(chunk: Buffer): void {
     const limit = this.options.maxLineBytes;
+    const last = chunk.length - 1;
+    // The usual chunk is one whole line (a client sends a request and waits): read it without slicing the buffer.
+    if (this.pendingBytes === 0 && !this.discarding && chunk[last] === 10 && chunk.indexOf(10) === last) {
+      if (last > limit) this.answerTooLong();
+      else this.handle(withoutCarriageReturn(chunk.toString("utf8", 0, last)));
+      return;
+    }
     let rest = chunk;
     for (let newline = rest.indexOf(10); newline !== -1; newline = rest.indexOf(10)) {
       const head = rest.subarray(0, newline);
@@ -116,14 +149,17 @@ export class StdioLineTransport implements LineTransport {
         continue;
       }
       const line = this.pendingBytes === 0 ? head : Buffer.concat([...this.pending, head]);
-      this.pending = [];
-      this.pendingBytes = 0;
+      if (this.pendingBytes > 0) {
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
       if (line.length > limit) this.answerTooLong();
-      else this.handle(line.toString("utf8").replace(/\r$/, ""));
+      else this.handle(withoutCarriageReturn(line.toString("utf8")));
       if (this.closed) return;
     }
     if (rest.length === 0 || this.discarding) return;
-    this.pending.push(rest);
+    // A view of a reused buffer would be overwritten by the next read.
+    this.pending.push(this.reusedChunks ? Buffer.from(rest) : rest);
     this.pendingBytes += rest.length;
     if (this.pendingBytes > limit) {
       this.pending = [];
@@ -134,7 +170,8 @@ export class StdioLineTransport implements LineTransport {
   }
 
   private handle(line: string): void {
-    if (line.trim() === "") return;
+    // A message starts with "{": only other lines need the blank-line check.
+    if (line.charCodeAt(0) !== 123 && line.trim() === "") return;
     const read = readJsonRpcLine(line);
     if ("error" in read) {
       this.refuse(read.error);
@@ -169,4 +206,9 @@ export class StdioLineTransport implements LineTransport {
       logger.warn("could not answer a refused stdio message", { error: sendError }),
     );
   }
+}
+
+/** A line without the "\r" a CRLF-ending client leaves at its end. */
+function withoutCarriageReturn(line: string): string {
+  return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
 }

@@ -34,14 +34,30 @@ const modelTool = defineTool({
   usesModel: true,
 });
 
+const guidedTool = defineTool({
+  name: "guided_echo",
+  description: "Echoes with instructions for the host (a guided workflow's output).",
+  inputSchema: z.object({ text: z.string() }),
+  outputSchema: z.object({ text: z.string(), agent_instructions: z.string() }),
+  annotations,
+  operations: [],
+  usesModel: false,
+});
+
 /** A small engine: records how each call arrived (the SDK's tool handler passes `models`-free options too). */
 function fakeEngine() {
   const calls: Array<{ tool: string; options: InvokeOptions }> = [];
   const aborted: string[] = [];
   const engine: Engine = {
-    tools: [echoTool as ToolDefinition, modelTool as ToolDefinition],
+    tools: [echoTool as ToolDefinition, modelTool as ToolDefinition, guidedTool as ToolDefinition],
     async invoke(tool, rawArguments, options = {}) {
       calls.push({ tool, options });
+      if (tool === guidedTool.name) {
+        const { text } = parseInput(guidedTool.inputSchema, rawArguments ?? {}, tool);
+        const output = { text, agent_instructions: `Next, say ${text}.` };
+        options.onOutput?.(output);
+        return output;
+      }
       const input = parseInput(echoTool.inputSchema.partial({ mode: true }), rawArguments ?? {}, tool);
       if (input.mode === "fail")
         throw new DeliberateError({
@@ -149,6 +165,17 @@ describe("stdio fast path", () => {
     const [fastError, sdkError] = [await wire.next(4), await wire.next(5)];
     expect(fastError["result"]).toMatchObject({ isError: true });
     expect(fastError["result"]).toEqual(sdkError["result"]);
+
+    // Answered from onOutput, with the host's instructions in _meta, as the SDK's handler answers it.
+    wire.send({ id: 12, method: "tools/call", params: { name: "guided_echo", arguments: { text: "go" } } });
+    wire.send({
+      id: 13,
+      method: "tools/call",
+      params: { name: "guided_echo", arguments: { text: "go" }, _meta: { progressToken: "g" } },
+    });
+    const [fastGuided, sdkGuided] = [await wire.next(12), await wire.next(13)];
+    expect(fastGuided["result"]).toMatchObject({ _meta: { agentInstructions: "Next, say go." } });
+    expect(fastGuided["result"]).toEqual(sdkGuided["result"]);
   });
 
   it("leaves model-backed calls, unknown tools and calls before the handshake to the SDK", async () => {
@@ -186,6 +213,61 @@ describe("stdio fast path", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(aborted).toEqual(["slow"]);
     expect(wire.received.some((message) => message["id"] === 10)).toBe(false);
+  });
+});
+
+/** An engine that answers through `onOutput`, then holds its promise until released (as recording the row would). */
+function earlyAnsweringEngine() {
+  const releases: Array<(outcome: "resolve" | "reject") => void> = [];
+  const engine: Engine = {
+    tools: [echoTool as ToolDefinition],
+    invoke(_tool, rawArguments, options = {}) {
+      const { text } = rawArguments as { text: string };
+      const output = { text };
+      options.onOutput?.(output);
+      return new Promise((resolve, reject) =>
+        releases.push((outcome) =>
+          outcome === "resolve" ? resolve(output) : reject(new Error("recording the invocation failed")),
+        ),
+      );
+    },
+  };
+  return { engine, releases };
+}
+
+describe("stdio fast path answering from onOutput", () => {
+  it("writes the answer as soon as the output is handed over, before invoke settles, and only once", async () => {
+    const { engine, releases } = earlyAnsweringEngine();
+    const wire = serve(engine);
+    await handshake(wire);
+    wire.send({ id: 2, method: "tools/call", params: { name: "echo_things", arguments: { text: "early" } } });
+    // Answered while the engine's promise is still pending (it has not been released).
+    expect((await wire.next(2))["result"]).toEqual({
+      content: [{ type: "text", text: '{"text":"early"}' }],
+      structuredContent: { text: "early" },
+    });
+    expect(releases).toHaveLength(1);
+    releases[0]?.("resolve");
+    wire.send({ id: 3, method: "tools/call", params: { name: "echo_things", arguments: { text: "next" } } });
+    expect((await wire.next(3))["result"]).toMatchObject({ structuredContent: { text: "next" } });
+    expect(wire.received.filter((message) => message["id"] === 2)).toHaveLength(1);
+    releases[1]?.("resolve");
+  });
+
+  it("keeps the answer it wrote when the call fails afterwards (its row could not be recorded)", async () => {
+    const { engine, releases } = earlyAnsweringEngine();
+    const wire = serve(engine);
+    await handshake(wire);
+    wire.send({ id: 4, method: "tools/call", params: { name: "echo_things", arguments: { text: "kept" } } });
+    expect((await wire.next(4))["result"]).toMatchObject({ structuredContent: { text: "kept" } });
+    releases[0]?.("reject");
+    // The server goes on; the failed call is not answered a second time.
+    wire.send({ id: 5, method: "tools/call", params: { name: "echo_things", arguments: { text: "after" } } });
+    expect((await wire.next(5))["result"]).toMatchObject({ structuredContent: { text: "after" } });
+    releases[1]?.("resolve");
+    expect(wire.received.filter((message) => message["id"] === 4)).toEqual([
+      expect.objectContaining({ result: expect.objectContaining({ structuredContent: { text: "kept" } }) }),
+    ]);
   });
 });
 

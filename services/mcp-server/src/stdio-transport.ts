@@ -13,7 +13,7 @@ export interface StdioTransportOptions {
   logger: Logger;
   /** Called once when the client goes away (stdin ends) or the transport closes. */
   onClosed: () => void;
-  /** Where messages are read and written (default process stdin / stdout; tests pass streams). */
+  /** Where messages are read and written (default the process's stdin, read directly when it is a pipe, and stdout; tests pass streams). */
   stdin?: Readable;
   stdout?: Writable;
   /** Longest accepted line in bytes (default the SDK's 10 MiB); longer ones are answered -32600 and skipped. */
@@ -36,7 +36,7 @@ export interface RunningTransport {
  */
 export function startStdioTransport(options: StdioTransportOptions): RunningTransport {
   const wire = new StdioLineTransport({
-    stdin: options.stdin ?? process.stdin,
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     stdout: options.stdout ?? process.stdout,
     logger: options.logger,
     maxLineBytes: options.maxLineBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,

@@ -10,13 +10,19 @@ export type ToolErrorBody = PublicErrorBody;
  * the guided-workflow ticket's hosts read it: `_meta.agentInstructions`.
  */
 export function toToolResult(output: Record<string, unknown>): CallToolResult {
-  const instructions = output["agent_instructions"];
-  const result: CallToolResult = {
-    content: [{ type: "text", text: JSON.stringify(output) }],
-    structuredContent: output,
-    ...(typeof instructions === "string" ? { _meta: { agentInstructions: instructions } } : {}),
-  };
+  const result = toolResultOf(output, JSON.stringify(output));
   if (result._meta === undefined) jsonTextResults.add(result);
+  return result;
+}
+
+/**
+ * `toToolResult` for an output whose JSON text the caller already made (and keeps: the result is not
+ * registered for `structuredJsonOf`). The same fields in the same order.
+ */
+export function toolResultOf(output: Record<string, unknown>, json: string): CallToolResult {
+  const instructions = output["agent_instructions"];
+  const result: CallToolResult = { content: [{ type: "text", text: json }], structuredContent: output };
+  if (typeof instructions === "string") result._meta = { agentInstructions: instructions };
   return result;
 }
 

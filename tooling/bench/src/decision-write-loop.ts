@@ -66,7 +66,7 @@ if (url) {
   const rowsPerCall = (counter.count() - before - own) / 200;
   await counter.stop();
   console.log(
-    `Postgres round trips per call: ${ownPerCall.toFixed(2)} for its writes; its invocation row, flushed after each call here, ${rowsPerCall.toFixed(2)} more (batched in service: 16 rows or 20 ms to a transaction)`,
+    `Postgres round trips per call: ${ownPerCall.toFixed(2)} for its writes; its invocation row, flushed after each call here, ${rowsPerCall.toFixed(2)} more (batched in service: 128 rows or 20 ms to a transaction)`,
   );
 }
 const store = await openLoopStore(url);

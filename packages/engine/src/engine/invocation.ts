@@ -25,11 +25,13 @@ export class Invocation {
   /** A host-executed call's id (its resume token); replays draw their ids from it. */
   readonly callId: string | undefined;
   readonly replay: ReplayRouter | undefined;
-  readonly models: ModelRouter;
   readonly scope: CallScope;
   reportedFailure: { code: ErrorCode; message: string } | undefined;
   private ownUsage: InvocationUsage | undefined;
   private callSignal: AbortSignal | undefined;
+  /** Server-side models (not host-executed): wrapped for the handler when it first reads `models`. */
+  private readonly serverModels: ModelRouter | undefined;
+  private ownModels: ModelRouter | undefined;
 
   constructor(
     readonly core: EngineCore,
@@ -51,12 +53,18 @@ export class Invocation {
         answers: resumption?.answers ?? {},
         answerFields: resumption?.answerFields ?? {},
       });
-      this.models = this.replay;
+      this.ownModels = this.replay;
     } else {
       this.callId = undefined;
       this.replay = undefined;
-      this.models = committingBeforeModelCalls(serverModels, this.scope);
+      this.serverModels = serverModels;
     }
+  }
+
+  /** The models the handler calls: the replay router, or the server's committing before each model call (made on first read: a model-free call never reads it). */
+  get models(): ModelRouter {
+    this.ownModels ??= committingBeforeModelCalls(this.serverModels as ModelRouter, this.scope);
+    return this.ownModels;
   }
 
   /** What the call spent on models (made when a handler first reads it). */

@@ -34,6 +34,15 @@ function variantOf(input: unknown): string | null {
   return typeof variant === "string" ? variant : null;
 }
 
+/** Gives the caller the committed output early (`InvokeOptions.onOutput`); its own failure is not the call's. */
+function handOver(invokeOptions: InvokeOptions, output: Record<string, unknown>): void {
+  try {
+    invokeOptions.onOutput?.(output);
+  } catch {
+    // Like an observer: the call succeeded and committed, and a failing listener must not fail it (or lose its row).
+  }
+}
+
 /** Progress nobody listens to. */
 const ignoreProgress = (_update: ProgressUpdate): void => {};
 
@@ -66,16 +75,19 @@ export async function execute(
     try {
       // Awaited here, not through a helper: one promise and one hop fewer per call.
       output = checkedOutput(handler, await handler.handle(parsed as never, context));
-      await scope.commit();
+      // A call that wrote nothing (a read) has nothing to commit: no promise to wait on.
+      if (scope.hasOpenTransaction()) await scope.commit();
     } catch (error) {
       await scope.rollback().catch(() => undefined);
       throw error;
     }
     if (resumption) await core.store.suspendedCalls.delete(resumption.call.id);
-    await finishInvocation(
+    if (invokeOptions.onOutput !== undefined) handOver(invokeOptions, output);
+    const finishing = finishInvocation(
       core,
       call.finished(operation, sessionOf(handler, raw, output), call.reportedFailure, output),
     );
+    if (finishing !== undefined) await finishing;
     return output;
   } catch (error) {
     return failed(call, operation, raw, error);

@@ -32,12 +32,10 @@ function qualityOf(output: Record<string, unknown>, recording: InvocationFields 
   return null;
 }
 
-/** Writes the invocation row (none for a caller's mistake); returns its id, or null when nothing was recorded. */
-async function recordInvocation(core: EngineCore, input: FinishedInvocation): Promise<string | null> {
+/** The invocation row of a call that ended (none for a caller's mistake: `undefined`). */
+function invocationRow(core: EngineCore, id: string, input: FinishedInvocation) {
   const { usage, failure, output } = input;
-  if (failure !== undefined && callerErrorCodes.has(failure.code)) return null;
-  const id = core.ids.next("inv");
-  await core.store.invocations.record({
+  return {
     id,
     tool: input.toolName,
     operation: input.operation,
@@ -57,13 +55,11 @@ async function recordInvocation(core: EngineCore, input: FinishedInvocation): Pr
     quality: output ? qualityOf(output, input.recording) : null,
     created_at: core.clock.now().toISOString(),
     started_at: input.startedAt,
-  });
-  return id;
+  };
 }
 
-/** The one way an invocation ends: record its row, then tell the observers (logs, module hooks). */
-export async function finishInvocation(core: EngineCore, input: FinishedInvocation): Promise<void> {
-  const id = await recordInvocation(core, input);
+/** Tells the observers how the invocation ended (`id`: its row, or null when none was recorded). */
+function notifyFinished(core: EngineCore, id: string | null, input: FinishedInvocation): void {
   const { usage, failure } = input;
   core.notify({
     id,
@@ -76,4 +72,26 @@ export async function finishInvocation(core: EngineCore, input: FinishedInvocati
     rounds: input.rounds,
     modes: [...usage.modes],
   });
+}
+
+/**
+ * The one way an invocation ends: record its row (none for a caller's mistake), then tell the observers
+ * (logs, module hooks). Not an async function: a call that records no row finishes at once (`undefined`),
+ * and one that does chains the observers on the store's own promise (no extra promises or hops per call;
+ * the batched store answers with one already settled).
+ */
+export function finishInvocation(core: EngineCore, input: FinishedInvocation): Promise<void> | undefined {
+  const failure = input.failure;
+  if (failure !== undefined && callerErrorCodes.has(failure.code)) {
+    notifyFinished(core, null, input);
+    return undefined;
+  }
+  let recorded: Promise<void>;
+  const id = core.ids.next("inv");
+  try {
+    recorded = core.store.invocations.record(invocationRow(core, id, input));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return recorded.then(() => notifyFinished(core, id, input));
 }

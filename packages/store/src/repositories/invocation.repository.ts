@@ -227,8 +227,15 @@ async function insertWithRollups(db: DatabaseExecutor, inputs: readonly NewInvoc
   await insertRollups(db, rows.rollups);
 }
 
-/** {@link insertWithRollups}' statements run at once on a SQLite connection the caller holds in a transaction. */
-function insertWithRollupsNow(db: DatabaseExecutor, sqlite: DirectSqlite, inputs: readonly NewInvocation[]): void {
+/**
+ * {@link insertWithRollups}' statements run at once on a SQLite connection the
+ * caller holds in a transaction (`db`: a handle of the same dialect, to compile them with).
+ */
+export function insertWithRollupsNow(
+  db: DatabaseExecutor,
+  sqlite: DirectSqlite,
+  inputs: readonly NewInvocation[],
+): void {
   const rows = batchRows(inputs);
   insertInvocations.now(db, sqlite, rows.invocations);
   insertLatencyBuckets.now(db, sqlite, rows.buckets);

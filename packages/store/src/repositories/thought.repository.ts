@@ -64,6 +64,17 @@ export interface NewThought {
   created_at: string;
 }
 
+/** How {@link createThoughtRepository}'s `append` may save work. */
+export interface AppendOptions {
+  /**
+   * The session was created in this same transaction and has no thought yet:
+   * this one takes position 0 (on SQLite without writing the position
+   * counter). Given wrongly, the append fails on the session's unique
+   * positions instead of writing a second thought at 0.
+   */
+  firstOfNewSession?: boolean;
+}
+
 const thoughtSequence = (sessionId: string) => ({
   scope: "thoughts",
   key: sessionId,
@@ -114,14 +125,22 @@ function appendValues(input: NewThought, metadata: string): unknown[] {
   ];
 }
 
-/** SQLite, in a transaction: the position reserved and the row inserted, two prepared statements run synchronously. */
+/**
+ * SQLite, in a transaction: the position reserved and the row inserted, two
+ * prepared statements run synchronously. The first thought of a session made
+ * in this transaction takes position 0 without the counter: the counter's
+ * first use starts after the rows already there (`reservePositions`), so it
+ * is written by the session's second append, and a session of one thought
+ * (a decision's, a detection's) writes one row fewer.
+ */
 async function appendDirect(
   db: DatabaseExecutor,
   direct: DirectSqlite,
   input: NewThought,
   metadata: string,
+  firstOfNewSession: boolean,
 ): Promise<void> {
-  const position = await reservePositions(db, thoughtSequence(input.session_id));
+  const position = firstOfNewSession ? 0 : await reservePositions(db, thoughtSequence(input.session_id));
   direct.run(
     "insert into thoughts (id, session_id, position, branch_id, parent_id, mode, content, confidence, status, metadata, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)",
     [input.id, input.session_id, position, ...appendValues(input, metadata)],
@@ -159,9 +178,9 @@ export function createThoughtRepository(db: DatabaseExecutor) {
      * (`reservePositions`), so concurrent appends to one session, from any
      * number of processes, never collide.
      */
-    async append(input: NewThought): Promise<Thought> {
+    async append(input: NewThought, options: AppendOptions = {}): Promise<Thought> {
       const metadata = JSON.stringify(input.metadata ?? {});
-      if (direct !== undefined) await appendDirect(db, direct, input, metadata);
+      if (direct !== undefined) await appendDirect(db, direct, input, metadata, options.firstOfNewSession === true);
       else if (postgres) await appendInOneStatement(db, input, metadata);
       else {
         const position = await reservePositions(db, thoughtSequence(input.session_id));

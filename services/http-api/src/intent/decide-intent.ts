@@ -70,43 +70,32 @@ function unavailableRouter(reason: string): ModelRouter {
  * Telemetry and secret scrubbing wrap it here.
  */
 export function createIntentDecider(options: IntentDeciderOptions): IntentDecider {
-  async function decideInner(request: AgentIntentRequest, decideOptions: DecideOptions): Promise<AgentIntentDecision> {
-    const { llm: _llm, callback_url: _callback, ...input } = request;
+  /** The models this request decides with (synchronous: no promise of its own per request). */
+  function modelsFor(request: AgentIntentRequest): ModelRouter {
     // Decisions that need no model (max_steps reached, forced_tool) never look at the request's llm choice.
     const maxSteps = request.max_steps ?? undefined;
     const needsNoModel =
       (request.forced_tool ?? undefined) !== undefined ||
       (maxSteps !== undefined && (request.history?.length ?? 0) >= maxSteps);
-    if (needsNoModel) return run(input, unavailableRouter("not needed for this decision"), decideOptions);
+    if (needsNoModel) return unavailableRouter("not needed for this decision");
     const models = modelsForRequest({
       llm: request.llm,
       settings: options.providers,
       serverRouter: options.serverModels,
       ...(options.createRouter ? { createRouter: options.createRouter } : {}),
     });
-    return run(
-      input,
-      models.unavailable === undefined ? models.router : unavailableRouter(models.unavailable),
-      decideOptions,
-    );
+    return models.unavailable === undefined ? models.router : unavailableRouter(models.unavailable);
   }
 
-  async function run(
-    input: Record<string, unknown>,
-    models: ModelRouter,
-    decideOptions: DecideOptions,
-  ): Promise<AgentIntentDecision> {
+  /** The decision tool's call, returned as the engine's promise (not wrapped in further async functions). */
+  function run(request: AgentIntentRequest, decideOptions: DecideOptions): Promise<Record<string, unknown>> {
+    const { llm: _llm, callback_url: _callback, ...input } = request;
     // The signal is read only when the call asks for it (it may be made on demand, see createRequestSignals).
-    const output = await options.engine.invoke(
+    return options.engine.invoke(
       agentIntentDecideTool.name,
       input,
-      new LazyInvokeOptions(decideOptions, { models }),
+      new LazyInvokeOptions(decideOptions, { models: modelsFor(request) }),
     );
-    // The engine returns the tool's output already parsed with this very schema (its output schema); only
-    // another kind of answer (a host-executed call's needs_completion step) is checked again, and refused.
-    if (agentIntentDecideTool.outputSchema === agentIntentDecisionSchema && output["status"] !== "needs_completion")
-      return output as AgentIntentDecision;
-    return agentIntentDecisionSchema.parse(output);
   }
 
   return {
@@ -123,7 +112,7 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
         correlation_id: request.correlation_id ?? undefined,
       };
       try {
-        const { trace, ...decision } = await decideInner(request, decideOptions);
+        const { trace, ...decision } = decisionOf(await run(request, decideOptions));
         const duration = Math.round(performance.now() - started);
         options.telemetry.record({
           event: "intent.decided",
@@ -154,6 +143,16 @@ export function createIntentDecider(options: IntentDeciderOptions): IntentDecide
       }
     },
   };
+}
+
+/**
+ * The engine returns the tool's output already parsed with this very schema (its output schema); only another
+ * kind of answer (a host-executed call's needs_completion step) is checked again, and refused.
+ */
+function decisionOf(output: Record<string, unknown>): AgentIntentDecision {
+  if (agentIntentDecideTool.outputSchema === agentIntentDecisionSchema && output["status"] !== "needs_completion")
+    return output as AgentIntentDecision;
+  return agentIntentDecisionSchema.parse(output);
 }
 
 /** The error as a DeliberateError with every known secret removed from its text (the cause is dropped). */

@@ -85,41 +85,47 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
   // Answers are written together at the end of the turn that computed them (see AnswerWriter).
   const writer = new AnswerWriter<ReadyAnswer>((ready) => writeAnswer(ready, checks));
 
+  /** Answers a request served directly; never rejects: an error answer that cannot be made closes the connection. */
   async function answer(request: IncomingMessage, response: ServerResponse, operation: JsonOperation): Promise<void> {
-    const started = performance.now();
-    const path = request.url as string;
-    const state = newRequestState();
-    const headers = state.headers;
-    let status: number;
-    let body: string;
     try {
-      const view = new NodeRequest(request, response, path, state, checks.settings);
-      const pending = runChecks(list, view, state);
-      if (pending !== undefined) await pending;
-      // Awaited only when pending: a synchronous answer (health, listings) is queued in the same turn.
-      let input = operation.input === undefined ? undefined : operation.input(view);
-      if (input instanceof Promise) input = await input;
-      let result = operation.answer(input, view);
-      if (result instanceof Promise) result = await result;
-      const answered = answerOf(operation, result);
-      status = answered.status;
-      setHeaders(headers, answered.headers);
-      body = JSON.stringify(answered.body);
+      const started = performance.now();
+      const path = request.url as string;
+      const state = newRequestState();
+      const headers = state.headers;
+      let status: number;
+      let body: string;
+      try {
+        const view = new NodeRequest(request, response, path, state, checks.settings);
+        const pending = runChecks(list, view, state);
+        if (pending !== undefined) await pending;
+        // Awaited only when pending: a synchronous answer (health, listings) is queued in the same turn.
+        let input = operation.input === undefined ? undefined : operation.input(view);
+        if (input instanceof Promise) input = await input;
+        let result = operation.answer(input, view);
+        if (result instanceof Promise) result = await result;
+        const answered = answerOf(operation, result);
+        status = answered.status;
+        setHeaders(headers, answered.headers);
+        body = JSON.stringify(answered.body);
+      } catch (error) {
+        const failure = checks.errorAnswer(error, {
+          requestId: state.requestId,
+          path,
+          timedOut: state.signal?.timedOut() ?? false,
+        });
+        status = failure.status;
+        setHeaders(headers, failure.headers);
+        body = JSON.stringify(failure.body);
+      } finally {
+        state.signal?.done();
+      }
+      headers["content-type"] = "application/json";
+      (headers as Record<string, string | number>)["content-length"] = Buffer.byteLength(body);
+      writer.enqueue(new ReadyAnswer(request, response, status, headers, body, path, started, state.requestId));
     } catch (error) {
-      const failure = checks.errorAnswer(error, {
-        requestId: state.requestId,
-        path,
-        timedOut: state.signal?.timedOut() ?? false,
-      });
-      status = failure.status;
-      setHeaders(headers, failure.headers);
-      body = JSON.stringify(failure.body);
-    } finally {
-      state.signal?.done();
+      // Only an error answer that cannot be made gets here: the connection is closed.
+      response.destroy(error instanceof Error ? error : undefined);
     }
-    headers["content-type"] = "application/json";
-    (headers as Record<string, string | number>)["content-length"] = Buffer.byteLength(body);
-    writer.enqueue(new ReadyAnswer(request, response, status, headers, body, path, started, state.requestId));
   }
 
   return (request, response) => {
@@ -131,10 +137,8 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
       hono(request, response);
       return;
     }
-    answer(request, response, operation).catch((error: unknown) => {
-      // Only an error answer that cannot be made gets here: the connection is closed.
-      response.destroy(error instanceof Error ? error : undefined);
-    });
+    // No .catch: answer never rejects (a promise and a hop fewer per request).
+    void answer(request, response, operation);
   };
 }
 
