@@ -5,6 +5,7 @@ import { openStore, type Store } from "@deliberate/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createEngine, defineModule, handlerDefinerFor } from "./index.ts";
+import { probeAnnotations } from "./test-probe-annotations.ts";
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -16,13 +17,7 @@ const whoAmI = defineTool({
   description: "Reports the caller the surface named, and the caller a nested tool call sees.",
   inputSchema: z.object({ nested: z.boolean().default(false) }),
   outputSchema: z.object({ caller: z.string().nullable() }),
-  annotations: {
-    title: "Who am I",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: probeAnnotations("Who am I"),
   operations: [],
   usesModel: false,
 });

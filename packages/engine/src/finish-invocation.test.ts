@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { InvocationEvent } from "./engine-types.ts";
 import { createEngine, defineModule, handlerDefinerFor, hostModelRouter } from "./index.ts";
+import { probeAnnotations } from "./test-probe-annotations.ts";
 
 // How a call ends (`finishInvocation`): its row is recorded, then observers are told, then `invoke` settles;
 // a caller's mistake records no row. Chained on the store's own promise, without async layers of its own.
@@ -18,13 +19,7 @@ const finishTool = defineTool({
   description: "Echoes its text, or refuses it.",
   inputSchema: z.object({ text: z.string(), refuse: z.boolean().default(false) }),
   outputSchema: z.object({ text: z.string() }),
-  annotations: {
-    title: "Probe",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: probeAnnotations("Probe"),
   operations: [],
   usesModel: false,
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { InvocationEvent } from "./engine-types.ts";
 import { createEngine, defineModule, handlerDefinerFor, hostModelRouter } from "./index.ts";
+import { probeAnnotations } from "./test-probe-annotations.ts";
 
 // `InvokeOptions.onOutput`: a transport answers from the committed output before the engine records the
 // invocation row and tells observers (the stdio fast path does); `invoke` itself still settles after them.
@@ -18,13 +19,7 @@ const probeTool = defineTool({
   description: "Echoes its text, or fails as asked.",
   inputSchema: z.object({ text: z.string(), fail: z.enum(["no", "throw", "report"]).default("no") }),
   outputSchema: z.object({ text: z.string() }),
-  annotations: {
-    title: "Probe",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: probeAnnotations("Probe"),
   operations: [],
   usesModel: false,
 });

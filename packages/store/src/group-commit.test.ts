@@ -12,6 +12,19 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** The store's database, counting the transactions started through it (a group's BEGIN each). */
+function countingTransactions<Database extends object>(db: Database) {
+  const transactions = { started: 0 };
+  const counting = new Proxy(db, {
+    get(target, key) {
+      if (key === "startTransaction") transactions.started += 1;
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: counting, transactions };
+}
+
 /** A store on a SQLite file, a second connection to the same file (another process's view), and the statements the store ran. */
 async function fileStore(options: { groupCommit?: boolean | { maxMembers?: number } } = {}) {
   const directory = mkdtempSync(join(tmpdir(), "deliberate-group-commit-"));
@@ -70,14 +83,7 @@ describe("group commit (SQLite)", () => {
 
   it("shares commits: calls that arrive together make one transaction, and none is acknowledged before the last one joined", async () => {
     const { store, count } = await fileStore();
-    let transactions = 0;
-    const counting = new Proxy(store.db, {
-      get(target, key) {
-        if (key === "startTransaction") transactions += 1;
-        const value = Reflect.get(target, key);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const { db: counting, transactions } = countingTransactions(store.db);
     const begin = groupCommits(counting, (transaction) => transaction, { maxMembers: 8 });
     const acknowledged: number[] = [];
     let pendingAtLast: number[] | undefined;
@@ -92,7 +98,7 @@ describe("group commit (SQLite)", () => {
     );
     expect(pendingAtLast).toEqual([]);
     expect(acknowledged).toHaveLength(8);
-    expect(transactions).toBe(1);
+    expect(transactions.started).toBe(1);
     expect(count()).toBe(8);
     // A ninth call past the limit starts a new group.
     await Promise.all(
@@ -102,19 +108,12 @@ describe("group commit (SQLite)", () => {
         await member.commit();
       }),
     );
-    expect(transactions).toBe(3);
+    expect(transactions.started).toBe(3);
   });
 
   it("groups up to 64 calls by default (50 connections' calls share one COMMIT); the 65th starts a new group", async () => {
     const { store, count } = await fileStore();
-    let transactions = 0;
-    const counting = new Proxy(store.db, {
-      get(target, key) {
-        if (key === "startTransaction") transactions += 1;
-        const value = Reflect.get(target, key);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const { db: counting, transactions } = countingTransactions(store.db);
     const begin = groupCommits(counting, (transaction) => transaction);
     await Promise.all(
       Array.from({ length: 65 }, async (_, index) => {
@@ -123,20 +122,13 @@ describe("group commit (SQLite)", () => {
         await member.commit();
       }),
     );
-    expect(transactions).toBe(2);
+    expect(transactions.started).toBe(2);
     expect(count()).toBe(65);
   });
 
   it("keeps a group open to the end of the event loop's turn: calls that each commit before the next begins (requests read in one poll) share a COMMIT", async () => {
     const { store, visible } = await fileStore();
-    let transactions = 0;
-    const counting = new Proxy(store.db, {
-      get(target, key) {
-        if (key === "startTransaction") transactions += 1;
-        const value = Reflect.get(target, key);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const { db: counting, transactions } = countingTransactions(store.db);
     const begin = groupCommits(counting, (transaction) => transaction);
     const order: string[] = [];
     // One after the other within one turn: each call begins only once the one before has asked to commit.
@@ -152,7 +144,7 @@ describe("group commit (SQLite)", () => {
       for (let hop = 0; hop < 200; hop += 1) await null;
     }
     await Promise.all(calls);
-    expect(transactions).toBe(1);
+    expect(transactions.started).toBe(1);
     expect(order).toEqual(["acknowledged 0", "acknowledged 1", "acknowledged 2", "acknowledged 3"]);
     for (let index = 0; index < 4; index += 1) expect(visible(`turn${index}`)).toBe(true);
     // A call in a later turn starts a new group.
@@ -160,7 +152,7 @@ describe("group commit (SQLite)", () => {
     const later = await begin();
     await insertParent(later.repositories as Kysely<unknown>, "later");
     await later.commit();
-    expect(transactions).toBe(2);
+    expect(transactions.started).toBe(2);
   });
 
   it("undoes only the failing call's writes; the others of its group land", async () => {
