@@ -26,11 +26,11 @@ export function createHttpServer(
   // Idle keep-alive connections outlive the clients' own idle limits (undici's is 4 s), so a client closes
   // first: with node's 5 s a client whose event loop was busy reused a socket being closed ("other side closed").
   server.keepAliveTimeout = 30_000;
-  // A client that half-closes (FIN after its requests, as `nc -N` or a one-shot client does) still gets every answer:
-  // node then ends the connection after the last pending one. By default node ends it as it reads the FIN, and an
-  // answer not yet written (the dispatcher writes a write's answer on the turn after its group commit, decision
-  // 0030) was lost, though what it acknowledged was committed. `httpAllowHalfOpen` is node's own switch for this
-  // (read in _http_server.js's socketOnEnd; not in @types/node): test/answers-written-together.test.ts guards it.
+  // A client that half-closes (FIN after its requests, as `nc -N` or a one-shot client does) still gets every
+  // answer already made, pipelined ones too: in half-open mode node ends the connection after the last pending
+  // one, where by default it ends it as it reads the FIN. A request still running when the FIN arrives is
+  // cancelled as before (the dispatcher's ClientEnds). `httpAllowHalfOpen` is node's own switch (read in
+  // _http_server.js's socketOnEnd; not in @types/node): test/answers-written-together.test.ts guards it.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, newRequestId()),

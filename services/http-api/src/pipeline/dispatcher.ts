@@ -3,6 +3,7 @@ import type { HttpChecks } from "../http-checks.ts";
 import { clientAddressOf } from "../middleware/rate-limit.ts";
 import { readIncomingText } from "../routes/read-json.ts";
 import { AnswerWriter } from "./answer-writer.ts";
+import { ClientEnds, type RunningRequests } from "./client-ends.ts";
 import {
   answerOf,
   type JsonOperation,
@@ -84,9 +85,16 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
 
   // Answers are written together at the end of the turn that computed them (see AnswerWriter).
   const writer = new AnswerWriter<ReadyAnswer>((ready) => writeAnswer(ready, checks));
+  // A client's FIN: the answers made are written first; requests still running are cancelled (see ClientEnds).
+  const clientEnds = new ClientEnds(() => writer.flush());
 
   /** Answers a request served directly; never rejects: an error answer that cannot be made closes the connection. */
-  async function answer(request: IncomingMessage, response: ServerResponse, operation: JsonOperation): Promise<void> {
+  async function answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    operation: JsonOperation,
+    running: RunningRequests,
+  ): Promise<void> {
     try {
       const started = performance.now();
       const path = request.url as string;
@@ -122,8 +130,10 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
       headers["content-type"] = "application/json";
       (headers as Record<string, string | number>)["content-length"] = Buffer.byteLength(body);
       writer.enqueue(new ReadyAnswer(request, response, status, headers, body, path, started, state.requestId));
+      running.finished();
     } catch (error) {
       // Only an error answer that cannot be made gets here: the connection is closed.
+      running.finished();
       response.destroy(error instanceof Error ? error : undefined);
     }
   }
@@ -132,13 +142,15 @@ export function createDispatcher(options: DispatcherOptions): RequestListener {
     // Answers a long turn has held for a while go out first; this turn's are written before what it schedules.
     writer.flushOverdue();
     writer.arm();
+    const running = clientEnds.started(request.socket);
     const operation = directOperation(request);
     if (operation === undefined) {
+      response.once("close", running.finished);
       hono(request, response);
       return;
     }
     // No .catch: answer never rejects (a promise and a hop fewer per request).
-    void answer(request, response, operation);
+    void answer(request, response, operation, running);
   };
 }
 
