@@ -95,25 +95,9 @@ describe.each(testDialects)("store on %s", (dialect) => {
       content: "Cache 100% of READS",
       created_at: now,
     });
-    await store.invocations.record({
-      id: "i1",
-      tool: "reasoning_graph",
-      operation: "init",
-      session_id: "s_graph",
-      provider: null,
-      model: null,
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_read_tokens: 0,
-      cache_write_tokens: 0,
-      model_calls: 0,
-      latency_ms: 1,
-      success: true,
-      error_code: null,
-      error_message: null,
-      quality: null,
-      created_at: now,
-    });
+    await store.invocations.record(
+      invocationRow({ id: "i1", tool: "reasoning_graph", operation: "init", session_id: "s_graph", created_at: now }),
+    );
     const ids = async (query: Partial<Parameters<Store["sessions"]["search"]>[0]>) =>
       (await store.sessions.search({ limit: 10, offset: 0, ...query })).map((session) => session.id);
     expect(await ids({})).toEqual(["s_new", "s_graph", "s_old"]);
